@@ -1,0 +1,71 @@
+"""d2lgpu: the helper package of a Jupyter course on GPU acceleration in PyTorch.
+
+The notebooks import it to remove boilerplate (choosing devices, timing,
+memory reports, data, models, plots, launching torchrun, grading exercises),
+never the lesson itself: the PyTorch that a chapter teaches stays in the
+chapter.
+
+Importing ``d2lgpu`` is cheap and silent: it makes no CUDA call, seeds
+nothing, sets no global flag, and imports neither matplotlib nor torchvision.
+Submodules (``d2lgpu.data``, ``d2lgpu.plotting``, ...) load on first use.
+
+Modules, one concern each:
+
+=================  ==========================================================
+``devices``        ``cpu``, ``gpu``, ``try_gpu``, ``try_all_gpus``, env report
+``timing``         ``sync``, a synchronizing ``Timer``, ``benchmark``
+``memory``         allocator counters and ``peak_memory``
+``data``           FashionMNIST, with a synthetic fallback that says so
+``models``         the small CNN and MLP of the chapters, ResNet-18 for 28x28
+``training``       ``train`` and ``evaluate_accuracy``
+``distributed``    backend choice, torchrun set-up, ``launch`` for notebooks
+``plotting``       timing-vs-size, bar and training-curve plots
+``grading``        ``check(exercise_id, answer)`` for the exercises
+``bench``          ``python -m d2lgpu bench``: the course's reference measurements
+=================  ==========================================================
+"""
+
+import importlib
+
+from .devices import cpu, default_device, env_report, gpu, num_gpus, try_all_gpus, try_gpu
+from .memory import memory_report, peak_memory
+from .timing import Timer, benchmark, compare, sync
+
+__version__ = "0.1.0"
+
+_SUBMODULES = (
+    "bench",
+    "data",
+    "devices",
+    "distributed",
+    "grading",
+    "memory",
+    "models",
+    "plotting",
+    "timing",
+    "training",
+)
+
+__all__ = [
+    "cpu",
+    "gpu",
+    "num_gpus",
+    "try_gpu",
+    "try_all_gpus",
+    "default_device",
+    "env_report",
+    "sync",
+    "Timer",
+    "benchmark",
+    "compare",
+    "memory_report",
+    "peak_memory",
+    *_SUBMODULES,
+]
+
+
+def __getattr__(name):
+    # Load submodules on first use (PEP 562), so `import d2lgpu` stays cheap.
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'd2lgpu' has no attribute {name!r}")

@@ -1,0 +1,40 @@
+"""Command line: ``python -m d2lgpu env`` and ``python -m d2lgpu bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m d2lgpu",
+        description="Helpers of the d2lgpu course.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    env = commands.add_parser("env", help="print torch, CUDA, cuDNN versions and the GPUs seen")
+    env.add_argument("--json", action="store_true", help="print the report as JSON")
+    bench = commands.add_parser(
+        "bench",
+        help="measure this machine: matmul, bandwidth, launch overhead, AMP",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    bench.add_argument("--out", default="bench-results", help="folder for results.json, plots")
+    bench.add_argument("--quick", action="store_true", help="small sizes and few repeats (for CI)")
+    args = parser.parse_args(argv)
+
+    if args.command == "env":
+        from .devices import env_report, format_env_report
+
+        report = env_report()
+        print(json.dumps(report, indent=2) if args.json else format_env_report(report))
+        return 0
+    from . import bench as bench_module
+
+    return bench_module.run(out=args.out, quick=args.quick)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""How much GPU memory a program uses, as PyTorch's caching allocator sees it.
+
+PyTorch keeps freed GPU memory in a cache for reuse, so three numbers matter:
+
+* *allocated*: bytes held by live tensors (``torch.cuda.memory_allocated``);
+* *reserved*: bytes the allocator holds from the driver, live or cached
+  (``torch.cuda.memory_reserved``); this is what ``nvidia-smi`` shows, plus
+  the CUDA context;
+* *peak*: the largest *allocated* value since the last reset
+  (``torch.cuda.max_memory_allocated``).
+
+:func:`memory_report` reads them; :func:`peak_memory` measures the peak of a
+block of code. On a device without such counters (the CPU) both say so
+instead of failing. This module does not track CPU memory.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import torch
+
+__all__ = ["MemoryReport", "memory_report", "PeakMemory", "peak_memory", "format_bytes"]
+
+
+@dataclass
+class MemoryReport:
+    """Allocator counters of one device, in bytes; ``None`` where not available."""
+
+    device: str
+    allocated: int | None
+    reserved: int | None
+    peak: int | None
+
+    @property
+    def available(self) -> bool:
+        return self.allocated is not None
+
+    def __str__(self) -> str:
+        if not self.available:
+            return f"{self.device}: allocator counters are not available (CUDA only)"
+        return (
+            f"{self.device}: allocated {format_bytes(self.allocated)}, "
+            f"reserved {format_bytes(self.reserved)}, peak {format_bytes(self.peak)}"
+        )
+
+
+def memory_report(device) -> MemoryReport:
+    """Return allocated, reserved and peak bytes on ``device``.
+
+    On a non-CUDA device the counters are ``None`` and ``str()`` says that they
+    are not available.
+    """
+    device = torch.device(device)
+    if device.type != "cuda":
+        return MemoryReport(str(device), None, None, None)
+    return MemoryReport(
+        str(device),
+        torch.cuda.memory_allocated(device),
+        torch.cuda.memory_reserved(device),
+        torch.cuda.max_memory_allocated(device),
+    )
+
+
+@dataclass
+class PeakMemory:
+    """Result of :func:`peak_memory`, filled in when the block ends."""
+
+    device: str
+    peak: int | None = None  # highest allocated bytes during the block
+    start: int | None = None  # allocated bytes when the block began
+
+    @property
+    def available(self) -> bool:
+        return self.peak is not None
+
+    @property
+    def extra(self) -> int | None:
+        """Peak bytes above what was allocated before the block."""
+        return None if self.peak is None else self.peak - self.start
+
+    def __str__(self) -> str:
+        if not self.available:
+            return f"{self.device}: peak memory is not available (CUDA only)"
+        return (
+            f"{self.device}: peak {format_bytes(self.peak)} "
+            f"({format_bytes(self.extra)} above the start of the block)"
+        )
+
+
+@contextmanager
+def peak_memory(device):
+    """Measure the peak allocated CUDA memory of a ``with`` block.
+
+    >>> with peak_memory(device) as mem:
+    ...     loss = net(X).sum(); loss.backward()
+    >>> print(mem.peak)
+
+    On a device without allocator counters ``mem.available`` is ``False`` and
+    ``mem.peak`` is ``None``: the block still runs.
+    """
+    device = torch.device(device)
+    result = PeakMemory(str(device))
+    if device.type != "cuda":
+        yield result
+        return
+    # The peak counter is per device and global: reset it so that earlier
+    # work does not count, and synchronize so queued work is included.
+    torch.cuda.synchronize(device)
+    torch.cuda.reset_peak_memory_stats(device)
+    result.start = torch.cuda.memory_allocated(device)
+    try:
+        yield result
+    finally:
+        torch.cuda.synchronize(device)
+        result.peak = torch.cuda.max_memory_allocated(device)
+
+
+def format_bytes(n: int | None) -> str:
+    """Format a byte count in binary units (KiB, MiB, GiB)."""
+    if n is None:
+        return "n/a"
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(value) < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"

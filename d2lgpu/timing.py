@@ -1,0 +1,249 @@
+"""Timing GPU and CPU code correctly.
+
+GPU work is asynchronous: a CUDA call returns as soon as the kernel is queued,
+so a clock read right after it measures the launch, not the work. Every
+helper here synchronizes the device before it reads a clock.
+
+What it is for:
+
+* :func:`sync` waits for a device to finish its queued work.
+* :class:`Timer` is d2l's stopwatch, made honest: ``stop()`` synchronizes
+  before it reads the clock (d2l's ``Timer`` does not, and under-reports GPU
+  work by up to ~100x).
+* :func:`benchmark` times a function properly: warm-up calls, then repeated
+  measurements by ``torch.utils.benchmark`` (which synchronizes CUDA itself),
+  using all CPU threads (``torch.utils.benchmark`` defaults to one).
+* :func:`compare` renders a few results as a small table.
+
+What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
+(chapter 6).
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import torch
+
+__all__ = ["sync", "Timer", "BenchmarkResult", "benchmark", "compare"]
+
+
+def sync(device=None) -> None:
+    """Wait until ``device`` has finished all queued work.
+
+    ``device`` may be a ``torch.device``, a string, or ``None``. ``None``
+    synchronizes CUDA only if this process has already used it (so it never
+    initializes CUDA by itself); a CPU device needs no synchronization.
+    """
+    if device is None:
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            torch.cuda.synchronize()
+        return
+    device = torch.device(device)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    elif device.type == "mps":
+        torch.mps.synchronize()
+
+
+class Timer:
+    """A stopwatch that synchronizes ``device`` before every clock read.
+
+    >>> timer = Timer(device)
+    >>> timer.start(); y = x @ x; seconds = timer.stop()
+
+    ``times`` keeps every interval in seconds; ``sum()``, ``avg()`` and
+    ``cumsum()`` summarize them.
+    """
+
+    def __init__(self, device=None):
+        self.device = device
+        self.times: list[float] = []
+        self._start: float | None = None
+
+    def start(self) -> Timer:
+        # Work queued before start() must not be charged to this interval.
+        sync(self.device)
+        self._start = time.perf_counter()
+        return self
+
+    def stop(self) -> float:
+        """Synchronize, record the interval since ``start()`` and return it."""
+        if self._start is None:
+            raise RuntimeError("Timer.stop() called before Timer.start()")
+        sync(self.device)  # wait for the queued work, or we time the launch only
+        self.times.append(time.perf_counter() - self._start)
+        self._start = None
+        return self.times[-1]
+
+    def sum(self) -> float:
+        return sum(self.times)
+
+    def avg(self) -> float:
+        return self.sum() / len(self.times) if self.times else 0.0
+
+    def cumsum(self) -> list[float]:
+        out, total = [], 0.0
+        for t in self.times:
+            total += t
+            out.append(total)
+        return out
+
+    def __enter__(self) -> Timer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+@dataclass
+class BenchmarkResult:
+    """Seconds per call of one benchmarked function.
+
+    ``samples`` holds one value per measurement, each the mean over ``number``
+    calls; ``median`` and ``iqr`` (interquartile range) summarize them.
+    """
+
+    label: str
+    samples: list[float]
+    number: int
+    device: str
+    threads: int
+    unit: str = "s"
+    metadata: dict = field(default_factory=dict)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.samples)
+
+    @property
+    def min(self) -> float:
+        return min(self.samples)
+
+    @property
+    def iqr(self) -> float:
+        if len(self.samples) < 2:
+            return 0.0
+        q = statistics.quantiles(self.samples, n=4, method="inclusive")
+        return q[2] - q[0]
+
+    def rate(self, work: float) -> float:
+        """Return ``work`` per second at the median time (e.g. FLOP/s for FLOPs)."""
+        return work / self.median
+
+    def __str__(self) -> str:
+        return (
+            f"{self.label}: {format_seconds(self.median)} median "
+            f"(IQR {format_seconds(self.iqr)}, {len(self.samples)} x {self.number} calls, "
+            f"{self.device})"
+        )
+
+
+def benchmark(
+    fn,
+    *args,
+    device=None,
+    warmup: int = 2,
+    repeat: int = 7,
+    number: int | None = None,
+    min_sample_s: float = 0.01,
+    label: str | None = None,
+    threads: int | None = None,
+    **kwargs,
+) -> BenchmarkResult:
+    """Time ``fn(*args, **kwargs)`` and return seconds per call.
+
+    The function is called ``warmup`` times first (to pay for CUDA context
+    creation, cuBLAS handles, autotuning and caches outside the measurement),
+    then ``repeat`` measurements of ``number`` calls each are taken with
+    ``torch.utils.benchmark.Timer``, which synchronizes CUDA around every
+    measurement. When ``number`` is ``None`` it is chosen so that one
+    measurement lasts at least ``min_sample_s``.
+
+    ``device`` is only recorded in the result and synchronized after warm-up;
+    the function itself decides where it runs. CPU timings use
+    ``torch.get_num_threads()`` threads unless ``threads`` says otherwise.
+    """
+    tbench = _import_torch_benchmark()
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {type(fn).__name__}")
+    for name, value, low in (("warmup", warmup, 0), ("repeat", repeat, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or number < 1
+    ):
+        raise ValueError(f"number must be None or an int >= 1, got {number!r}")
+    if min_sample_s <= 0:
+        raise ValueError(f"min_sample_s must be > 0, got {min_sample_s!r}")
+    threads = torch.get_num_threads() if threads is None else threads
+
+    for _ in range(warmup):
+        fn(*args, **kwargs)
+    sync(device)
+
+    timer = tbench.Timer(
+        stmt="fn(*args, **kwargs)",
+        globals={"fn": fn, "args": args, "kwargs": kwargs},
+        num_threads=threads,
+        label=label or getattr(fn, "__name__", "fn"),
+    )
+    if number is None:
+        # One timed call tells us how many calls fill min_sample_s.
+        once = timer.timeit(1).median
+        number = max(1, min(10_000, int(min_sample_s / max(once, 1e-9))))
+    samples = [timer.timeit(number).median for _ in range(repeat)]
+    return BenchmarkResult(
+        label=label or getattr(fn, "__name__", "fn"),
+        samples=samples,
+        number=number,
+        device=str(device) if device is not None else "unspecified",
+        threads=threads,
+    )
+
+
+def _import_torch_benchmark():
+    # torch.utils.benchmark imports torch.utils.cpp_extension, which logs a
+    # warning ("No CUDA runtime is found") on machines that have a CUDA
+    # toolkit but no GPU. It is noise for timing; hide that one logger's
+    # warning during the import only.
+    logger = logging.getLogger("torch.utils.cpp_extension")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        from torch.utils import benchmark
+    finally:
+        logger.setLevel(level)
+    return benchmark
+
+
+def compare(results: list[BenchmarkResult], baseline: int = 0) -> str:
+    """Return a small text table of ``results``, with speed-ups over ``results[baseline]``."""
+    if not results:
+        raise ValueError("results must be a non-empty list of BenchmarkResult")
+    if not 0 <= baseline < len(results):
+        raise ValueError(f"baseline must be an index into results (0..{len(results) - 1})")
+    base = results[baseline].median
+    width = max(len(r.label) for r in results)
+    lines = [f"{'':{width}}  {'median':>10}  {'IQR':>10}  {'speed-up':>8}"]
+    for r in results:
+        lines.append(
+            f"{r.label:{width}}  {format_seconds(r.median):>10}  "
+            f"{format_seconds(r.iqr):>10}  {base / r.median:>7.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def format_seconds(seconds: float) -> str:
+    """Format a duration with a readable unit (ns, us, ms or s)."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if abs(seconds) >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds * 1e9:.3g} ns"

@@ -1,0 +1,96 @@
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from d2lgpu import devices
+
+
+def test_cpu_and_gpu_build_devices_without_touching_cuda():
+    assert devices.cpu() == torch.device("cpu")
+    assert devices.gpu(1) == torch.device("cuda", 1)
+
+
+@pytest.mark.parametrize("bad", [-1, "x", 1.0, True, None])
+def test_bad_gpu_index_is_rejected_naming_the_argument(bad):
+    with pytest.raises((TypeError, ValueError), match=r"\bi must be a GPU index"):
+        devices.gpu(bad)
+    with pytest.raises((TypeError, ValueError), match=r"\bi must be a GPU index"):
+        devices.try_gpu(bad)
+
+
+def test_without_gpu_everything_falls_back_to_cpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert devices.num_gpus() == 0
+    assert devices.try_gpu() == torch.device("cpu")
+    assert devices.try_gpu(3) == torch.device("cpu")
+    # d2l documents [cpu] here; its code returns [], which breaks multi-GPU training on a CPU.
+    assert devices.try_all_gpus() == [torch.device("cpu")]
+
+
+def test_with_two_gpus_the_helpers_return_them(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    assert devices.try_gpu(1) == torch.device("cuda:1")
+    assert devices.try_gpu(2) == torch.device("cpu")
+    assert devices.try_all_gpus() == [torch.device("cuda:0"), torch.device("cuda:1")]
+
+
+def test_default_device_honours_the_environment(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.delenv(devices.DEVICE_ENV_VAR, raising=False)
+    assert devices.default_device() == torch.device("cuda:0")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cpu")
+    assert devices.default_device() == torch.device("cpu")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:0")
+    assert devices.default_device() == torch.device("cuda:0")
+
+
+@pytest.mark.parametrize("value", ["tpu", "cuda:x", "gpu"])
+def test_unknown_forced_device_is_a_clear_error(monkeypatch, value):
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
+    with pytest.raises(ValueError, match="allowed: 'cpu', 'cuda' or 'cuda:N'"):
+        devices.default_device()
+
+
+def test_forcing_a_missing_gpu_says_how_many_there_are(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:1")
+    with pytest.raises(ValueError, match="has 0 GPU"):
+        devices.default_device()
+
+
+def test_env_report_has_versions_and_lists_fake_gpus(monkeypatch):
+    class Props:
+        name, total_memory, major, minor, multi_processor_count = "Fake GPU", 80 * 2**30, 9, 0, 132
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
+    report = devices.env_report()
+    assert report["torch"] == torch.__version__
+    assert report["gpus"] == [
+        {
+            "index": 0,
+            "name": "Fake GPU",
+            "memory_gib": 80.0,
+            "compute_capability": "9.0",
+            "multiprocessors": 132,
+            "bf16": True,
+        }
+    ]
+    text = devices.format_env_report(report)
+    assert "Fake GPU, 80.0 GiB, compute capability 9.0" in text
+
+
+def test_python_m_d2lgpu_env_works_without_a_gpu():
+    out = subprocess.run(
+        [sys.executable, "-m", "d2lgpu", "env", "--json"],
+        capture_output=True, text=True, check=True,
+        env={"CUDA_VISIBLE_DEVICES": "", "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    report = json.loads(out.stdout)
+    assert report["gpus"] == [] and report["torch"] == torch.__version__

@@ -1,0 +1,69 @@
+"""Start JupyterLab for the course: loopback only, token on, opened at notebooks/.
+
+    .venv/bin/python tools/lab.py [--port 8888]
+
+* binds 127.0.0.1 only: from another machine, use SSH port forwarding;
+* keeps token authentication on (Jupyter prints the URL with its token);
+* adds ``--allow-root`` by itself when run as root (containers, cloud GPUs);
+* if the port is taken, picks the next free one and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def pick_port(wanted: int, tries: int = 50) -> int:
+    for port in range(wanted, wanted + tries):
+        if port_is_free(port):
+            return port
+    raise SystemExit(f"ports {wanted}..{wanted + tries - 1} are all in use; pass --port N")
+
+
+def lab_command(port: int, *, as_root: bool) -> list[str]:
+    command = [
+        sys.executable, "-m", "jupyterlab",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={ROOT}",
+        "--LabApp.default_url=/lab/tree/notebooks",
+    ]  # fmt: skip
+    if as_root:
+        command.append("--allow-root")
+    return command
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8888)))
+    args = parser.parse_args(argv)
+    if not 1 <= args.port <= 65535:
+        parser.error(f"--port must be between 1 and 65535, got {args.port}")
+    port = pick_port(args.port)
+    if port != args.port:
+        print(f"port {args.port} is in use; using {port} instead")
+    as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if as_root:
+        print("running as root: adding --allow-root")
+    command = lab_command(port, as_root=as_root)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
