@@ -1,0 +1,429 @@
+"""The course's reference measurements: ``python -m d2lgpu bench``.
+
+Measures, on whatever device is present, with the course's own
+:func:`d2lgpu.timing.benchmark` (synchronized, warmed up):
+
+* matrix-product time and achieved TFLOP/s against size, for fp32 (highest
+  precision), tf32, bf16 and fp16, next to the measured peak and the
+  datasheet peak (from :mod:`d2lgpu.hardware`);
+* the CPU matrix-product curve, for the CPU-GPU crossover;
+* device-to-device copy bandwidth, and host-to-device bandwidth from
+  pageable and from pinned memory;
+* launch overhead: many tiny kernels launched one by one, and the same
+  kernels replayed as one CUDA graph;
+* the cost of a per-step ``.item()`` in the 100x100 Frobenius-norm loop;
+* one training step of the mixed-precision chapter's model in fp32, bf16
+  and fp16 (time and peak memory);
+* on CUDA with Triton installed, a check of the timer against
+  ``triton.testing.do_bench``.
+
+It writes ``results.json``, PNG plots and ``summary.md`` into an output
+folder. On a CPU-only machine it runs the CPU parts at small sizes.
+``--quick`` shrinks everything further (CI runs that).
+
+It is not a general benchmark suite: each measurement is one the chapters
+discuss, and each takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from contextlib import contextmanager
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from .devices import env_report, try_gpu
+from .memory import peak_memory
+from .timing import benchmark, sync
+
+__all__ = ["run", "matmul_curve", "frobenius_item_cost", "amp_step", "amp_model"]
+
+DTYPES = {
+    "fp32": torch.float32,  # matmul precision "highest": true fp32
+    "tf32": torch.float32,  # the same tensors, TF32 tensor cores allowed
+    "bf16": torch.bfloat16,
+    "fp16": torch.float16,
+}
+
+
+@contextmanager
+def matmul_precision(mode: str):
+    """Set ``torch.set_float32_matmul_precision`` for a block, then restore it."""
+    before = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision(mode)
+    try:
+        yield
+    finally:
+        torch.set_float32_matmul_precision(before)
+
+
+def matmul_curve(device, dtype_name: str, sizes, *, repeat: int = 5) -> list[dict]:
+    """Time an n x n x n product for each size; return time and TFLOP/s per size."""
+    device = torch.device(device)
+    dtype = DTYPES[dtype_name]
+    mode = "high" if dtype_name == "tf32" else "highest"
+    points = []
+    with matmul_precision(mode):
+        for n in sizes:
+            gen = torch.Generator().manual_seed(n)
+            a = torch.randn(n, n, generator=gen).to(device, dtype)
+            b = torch.randn(n, n, generator=gen).to(device, dtype)
+            result = benchmark(torch.mm, a, b, device=device, repeat=repeat, label=f"{n}")
+            flops = 2 * n**3
+            points.append(
+                {"n": n, "seconds": result.median, "tflops": flops / result.median / 1e12}
+            )
+    return points
+
+
+def copy_bandwidth(device, mib: int) -> dict:
+    """Device-to-device copy bandwidth: bytes read plus bytes written per second."""
+    device = torch.device(device)
+    n = mib * 2**20 // 4
+    src = torch.ones(n, device=device)
+    dst = torch.empty_like(src)
+    result = benchmark(dst.copy_, src, device=device, repeat=5)
+    return {"mib": mib, "seconds": result.median, "gb_per_s": 2 * n * 4 / result.median / 1e9}
+
+
+def host_to_device_bandwidth(device, mib: int) -> dict:
+    """Host-to-device copy bandwidth from pageable and from pinned host memory (CUDA only)."""
+    n = mib * 2**20 // 4
+    pageable = torch.ones(n)
+    pinned = torch.ones(n).pin_memory()
+    dst = torch.empty(n, device=device)
+    out = {"mib": mib}
+    for name, src in (("pageable", pageable), ("pinned", pinned)):
+        result = benchmark(dst.copy_, src, device=device, repeat=5)
+        out[f"{name}_gb_per_s"] = n * 4 / result.median / 1e9
+    return out
+
+
+def launch_overhead(device, kernels: int = 200) -> dict:
+    """Seconds per tiny kernel launched one by one, and per kernel replayed in a CUDA graph."""
+    device = torch.device(device)
+    x = torch.zeros(16, device=device)
+
+    def many_tiny_kernels():
+        for _ in range(kernels):
+            x.add_(1)
+
+    eager = benchmark(many_tiny_kernels, device=device, repeat=5)
+    out = {"kernels": kernels, "eager_us_per_kernel": eager.median / kernels * 1e6}
+    if device.type == "cuda":
+        graph = torch.cuda.CUDAGraph()
+        stream = torch.cuda.Stream(device)
+        stream.wait_stream(torch.cuda.current_stream(device))
+        with torch.cuda.stream(stream):  # capture must not happen on the default stream
+            many_tiny_kernels()  # warm-up on the side stream
+            with torch.cuda.graph(graph, stream=stream):
+                many_tiny_kernels()
+        torch.cuda.current_stream(device).wait_stream(stream)
+        replay = benchmark(graph.replay, device=device, repeat=5)
+        out["graph_us_per_kernel"] = replay.median / kernels * 1e6
+    return out
+
+
+def frobenius_item_cost(device, steps: int = 1000, n: int = 100) -> dict:
+    """Seconds for ``steps`` normalized 100x100 products logging the Frobenius norm.
+
+    ``per_step`` reads each norm to the host with ``.item()`` (a sync per
+    step); ``at_end`` keeps the log on the device and transfers it once.
+    """
+    device = torch.device(device)
+    gen = torch.Generator().manual_seed(0)
+    a0 = (torch.randn(n, n, generator=gen) / n**0.5).to(device)
+
+    def per_step():
+        a, log = a0, []
+        for _ in range(steps):
+            a = a @ a0
+            norm = torch.linalg.matrix_norm(a)
+            a = a / norm  # keep the numbers finite (A @ A overflows by step 4)
+            log.append(norm.item())  # a CPU-GPU sync point, every step
+        return log
+
+    def at_end():
+        a, log = a0, torch.empty(steps, device=device)
+        for i in range(steps):
+            a = a @ a0
+            norm = torch.linalg.matrix_norm(a)
+            a = a / norm
+            log[i] = norm  # stays on the device: no sync
+        return log.tolist()  # one transfer, one sync, at the end
+
+    torch.testing.assert_close(torch.tensor(per_step()), torch.tensor(at_end()))
+    slow = benchmark(per_step, device=device, warmup=1, repeat=3)
+    fast = benchmark(at_end, device=device, warmup=1, repeat=3)
+    return {
+        "steps": steps,
+        "per_step_seconds": slow.median,
+        "at_end_seconds": fast.median,
+        "slowdown": slow.median / fast.median,
+    }
+
+
+def amp_model(width: int, depth: int = 3) -> nn.Sequential:
+    """The mixed-precision chapter's model: ``depth`` linear layers of ``width``, with ReLU."""
+    layers = []
+    for _ in range(depth - 1):
+        layers += [nn.Linear(width, width), nn.ReLU()]
+    layers.append(nn.Linear(width, width))
+    return nn.Sequential(*layers)
+
+
+def amp_step(device, width: int, batch: int, precision: str) -> dict:
+    """Time and peak memory of one training step in fp32, tf32, bf16 or fp16."""
+    device = torch.device(device)
+    torch.manual_seed(0)
+    net = amp_model(width).to(device)
+    opt = torch.optim.SGD(net.parameters(), lr=1e-3)
+    x = torch.randn(batch, width, device=device)
+    y = torch.randn(batch, width, device=device)
+    low = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(precision)
+    scaler = torch.amp.GradScaler(device.type, enabled=precision == "fp16")
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast(device.type, dtype=low or torch.float32, enabled=low is not None):
+            loss = nn.functional.mse_loss(net(x), y)
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
+
+    with matmul_precision("high" if precision == "tf32" else "highest"):
+        result = benchmark(step, device=device, warmup=3, repeat=5)
+        with peak_memory(device) as mem:
+            step()
+    return {"precision": precision, "seconds": result.median, "peak_bytes": mem.peak}
+
+
+def do_bench_comparison(sizes) -> list[dict]:
+    """Compare :func:`benchmark` with ``triton.testing.do_bench`` on bf16 products (CUDA only).
+
+    The operands of the largest sizes exceed the L2 cache, so do_bench's L2
+    flush and our lack of one should not matter there.
+    """
+    from functools import partial
+
+    from triton.testing import do_bench
+
+    l2_bytes = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+    rows = []
+    for n in sizes:
+        a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+        ours = benchmark(torch.mm, a, b, device="cuda", repeat=20).median
+        theirs = do_bench(partial(torch.mm, a, b), return_mode="median") / 1e3  # ms -> s
+        rows.append(
+            {
+                "n": n,
+                "ours_s": ours,
+                "do_bench_s": theirs,
+                "ratio": ours / theirs,
+                # do_bench flushes L2 before each call, we do not: only operands
+                # larger than L2 make the two comparable.
+                "operands_exceed_l2": 3 * n * n * 2 > l2_bytes,
+            }
+        )
+    return rows
+
+
+def measure(device, *, quick: bool = False) -> dict:
+    """Run every measurement that fits ``device`` and return a JSON-friendly dict."""
+    device = torch.device(device)
+    cuda = device.type == "cuda"
+    report = env_report()
+    name = torch.cuda.get_device_name(device) if cuda else cpu_name()
+    results: dict = {
+        "device": str(device),
+        "device_name": name,
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "env": report,
+        "quick": quick,
+    }
+    results["datasheet"] = _datasheet(name) if cuda else None
+
+    if cuda:
+        sizes = [256, 512, 1024, 2048, 4096] if quick else [256, 512, 1024, 2048, 4096, 8192]
+        results["matmul"] = {dt: matmul_curve(device, dt, sizes) for dt in DTYPES}
+    else:
+        sizes = [64, 128, 256] if quick else [64, 128, 256, 512, 1024]
+        # bf16 and fp16 matmuls on a CPU without AMX are slow: fp32 only here.
+        results["matmul"] = {"fp32": matmul_curve(device, "fp32", sizes)}
+    cpu_sizes = [64, 128, 256] if quick else [64, 128, 256, 512, 1024, 2048]
+    results["cpu_matmul"] = matmul_curve("cpu", "fp32", cpu_sizes, repeat=3)
+    results["measured_peak_tflops"] = {
+        dt: max(p["tflops"] for p in pts) for dt, pts in results["matmul"].items()
+    }
+    results["copy"] = copy_bandwidth(device, 16 if quick else (1024 if cuda else 256))
+    if cuda:
+        results["host_to_device"] = host_to_device_bandwidth(device, 64 if quick else 512)
+    results["launch"] = launch_overhead(device)
+    results["frobenius"] = frobenius_item_cost(device, steps=200 if quick else 1000)
+    width, batch = (4096, 512) if cuda else ((128, 32) if quick else (512, 64))
+    precisions = ["fp32", "tf32", "bf16", "fp16"] if cuda else ["fp32", "bf16"]
+    results["amp"] = {
+        "width": width,
+        "batch": batch,
+        "steps": [amp_step(device, width, batch, p) for p in precisions],
+    }
+    if cuda and not quick:
+        try:
+            results["do_bench"] = do_bench_comparison([2048, 4096, 8192])
+        except ImportError:
+            results["do_bench"] = "triton is not installed"
+    sync(device)
+    return results
+
+
+def cpu_name() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), or a generic label."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "CPU"
+
+
+def _datasheet(name: str):
+    try:
+        from . import hardware
+    except ImportError:
+        return None
+    entry = hardware.datasheet(name)
+    return None if entry is None else _plain(entry)
+
+
+def _plain(entry):
+    if hasattr(entry, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        return asdict(entry)
+    return dict(entry) if isinstance(entry, dict) else str(entry)
+
+
+def write_plots(results: dict, out: Path) -> list[Path]:
+    """Draw the crossover, TFLOP/s-vs-size and AMP plots as PNG files."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths = []
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for dt, pts in results["matmul"].items():
+        ax.plot([p["n"] for p in pts], [p["tflops"] for p in pts], "o-", label=dt)
+    peak = (results.get("datasheet") or {}).get("bf16_tflops")
+    if peak:
+        ax.axhline(peak, color="gray", linestyle="--", label=f"datasheet bf16 {peak:g}")
+    ax.set(xscale="log", yscale="log", xlabel="n (n x n x n product)", ylabel="TFLOP/s")
+    ax.set_title(f"Achieved matmul throughput, {results['device_name']}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    paths.append(out / "matmul_tflops.png")
+    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    cpu = results["cpu_matmul"]
+    ax.plot([p["n"] for p in cpu], [p["seconds"] for p in cpu], "o-", label="CPU fp32")
+    if results["device"].startswith("cuda"):
+        gpu = results["matmul"]["fp32"]
+        ax.plot([p["n"] for p in gpu], [p["seconds"] for p in gpu], "o-", label="GPU fp32")
+    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="seconds per product")
+    ax.set_title("CPU vs GPU matrix product")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    paths.append(out / "crossover.png")
+    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+    steps = results["amp"]["steps"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
+    names = [s["precision"] for s in steps]
+    left.bar(names, [s["seconds"] * 1e3 for s in steps])
+    left.set(ylabel="ms per training step", title="Training step time")
+    if all(s["peak_bytes"] is not None for s in steps):
+        right.bar(names, [s["peak_bytes"] / 2**20 for s in steps])
+        right.set(ylabel="peak MiB", title="Peak memory")
+    else:
+        right.text(0.5, 0.5, "peak memory: CUDA only", ha="center", va="center")
+        right.set_axis_off()
+    fig.suptitle(f"Mixed precision, width {results['amp']['width']}")
+    paths.append(out / "amp.png")
+    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def summary_markdown(results: dict) -> str:
+    """A short markdown summary of ``results``."""
+    lines = [
+        f"# Reference results: {results['device_name']}",
+        "",
+        f"torch {results['torch']}, CUDA {results['cuda'] or 'none'}, device `{results['device']}`"
+        + (" (quick sizes)" if results["quick"] else ""),
+        "",
+        "| measurement | value |",
+        "| --- | --- |",
+    ]
+    sheet = results.get("datasheet") or {}
+    for dt, peak in results["measured_peak_tflops"].items():
+        ref = sheet.get(f"{dt}_tflops")
+        ratio = f" ({peak / ref:.0%} of datasheet {ref:g})" if ref else " (no datasheet entry)"
+        lines.append(f"| matmul {dt}, best TFLOP/s | {peak:.3g}{ratio} |")
+    copy = results["copy"]
+    lines.append(f"| copy bandwidth ({copy['mib']} MiB) | {copy['gb_per_s']:.3g} GB/s |")
+    if "host_to_device" in results:
+        h2d = results["host_to_device"]
+        lines.append(
+            f"| host-to-device, pageable / pinned | {h2d['pageable_gb_per_s']:.3g} / "
+            f"{h2d['pinned_gb_per_s']:.3g} GB/s |"
+        )
+    launch = results["launch"]
+    graph = launch.get("graph_us_per_kernel")
+    lines.append(
+        f"| tiny kernel, eager / CUDA graph | {launch['eager_us_per_kernel']:.3g} us"
+        + (f" / {graph:.3g} us |" if graph else " / n/a (CUDA only) |")
+    )
+    frob = results["frobenius"]
+    lines.append(
+        f"| Frobenius loop ({frob['steps']} steps), per-step `.item()` / log at end "
+        f"| {frob['slowdown']:.2f}x the time |"
+    )
+    base = results["amp"]["steps"][0]["seconds"]
+    for s in results["amp"]["steps"]:
+        mem = f", peak {s['peak_bytes'] / 2**20:.0f} MiB" if s["peak_bytes"] else ""
+        lines.append(
+            f"| training step {s['precision']} | {s['seconds'] * 1e3:.3g} ms "
+            f"({base / s['seconds']:.2f}x vs fp32){mem} |"
+        )
+    if isinstance(results.get("do_bench"), list):
+        for row in results["do_bench"]:
+            lines.append(
+                f"| timer vs triton do_bench, bf16 {row['n']} | ratio {row['ratio']:.3f} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def run(out="bench-results", quick: bool = False, device=None) -> int:
+    """Measure, then write results.json, the plots and summary.md into ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    device = try_gpu() if device is None else torch.device(device)
+    print(f"measuring on {device} ({'quick' if quick else 'full'} sizes)...")
+    results = measure(device, quick=quick)
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    plots = write_plots(results, out)
+    summary = summary_markdown(results)
+    (out / "summary.md").write_text(summary)
+    print(summary)
+    print(f"wrote {out / 'results.json'}, {out / 'summary.md'} and {len(plots)} plots in {out}/")
+    return 0

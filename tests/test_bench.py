@@ -1,0 +1,54 @@
+import json
+
+import pytest
+import torch
+
+from d2lgpu import bench
+
+
+def test_matmul_curve_reports_time_and_throughput_per_size():
+    points = bench.matmul_curve("cpu", "fp32", [32, 64], repeat=2)
+    assert [p["n"] for p in points] == [32, 64]
+    for p in points:
+        assert p["seconds"] > 0
+        assert p["tflops"] == pytest.approx(2 * p["n"] ** 3 / p["seconds"] / 1e12)
+
+
+def test_matmul_precision_is_restored_after_the_block():
+    before = torch.get_float32_matmul_precision()
+    with bench.matmul_precision("high"):
+        assert torch.get_float32_matmul_precision() == "high"
+    assert torch.get_float32_matmul_precision() == before
+
+
+def test_frobenius_loop_variants_agree_and_are_timed():
+    result = bench.frobenius_item_cost("cpu", steps=20, n=16)
+    assert result["per_step_seconds"] > 0 and result["at_end_seconds"] > 0
+    assert result["slowdown"] == pytest.approx(
+        result["per_step_seconds"] / result["at_end_seconds"]
+    )
+
+
+def test_amp_step_measures_every_precision_on_cpu():
+    for precision in ("fp32", "bf16"):
+        step = bench.amp_step("cpu", width=16, batch=4, precision=precision)
+        assert step["seconds"] > 0 and step["peak_bytes"] is None  # no counters on CPU
+
+
+def test_amp_model_is_three_linear_layers_of_the_given_width():
+    net = bench.amp_model(8)
+    assert [m.out_features for m in net if isinstance(m, torch.nn.Linear)] == [8, 8, 8]
+
+
+@pytest.mark.slow
+def test_quick_run_writes_results_plots_and_summary(tmp_path, capsys):
+    assert bench.run(out=tmp_path, quick=True, device="cpu") == 0
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert results["device"] == "cpu" and results["torch"] == torch.__version__
+    assert results["datasheet"] is None and "fp32" in results["matmul"]
+    assert results["cpu_matmul"][-1]["n"] == 256
+    for name in ("matmul_tflops.png", "crossover.png", "amp.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    summary = (tmp_path / "summary.md").read_text()
+    assert "no datasheet entry" in summary and "training step bf16" in summary
+    assert "wrote" in capsys.readouterr().out
