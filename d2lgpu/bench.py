@@ -35,7 +35,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .devices import env_report, try_gpu
+from .devices import default_device, env_report
 from .memory import peak_memory
 from .timing import benchmark, sync
 
@@ -417,7 +417,7 @@ def run(out="bench-results", quick: bool = False, device=None) -> int:
     """Measure, then write results.json, the plots and summary.md into ``out``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    device = try_gpu() if device is None else torch.device(device)
+    device = default_device() if device is None else torch.device(device)
     print(f"measuring on {device} ({'quick' if quick else 'full'} sizes)...")
     results = measure(device, quick=quick)
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")

@@ -41,8 +41,13 @@ def test_amp_model_is_three_linear_layers_of_the_given_width():
 
 
 @pytest.mark.slow
-def test_quick_run_writes_results_plots_and_summary(tmp_path, capsys):
-    assert bench.run(out=tmp_path, quick=True, device="cpu") == 0
+def test_python_m_d2lgpu_bench_quick_writes_results_plots_and_summary(
+    tmp_path, capsys, monkeypatch
+):
+    from d2lgpu.__main__ import main
+
+    monkeypatch.setenv("D2LGPU_DEVICE", "cpu")  # the CPU sizes, also on a GPU machine
+    assert main(["bench", "--quick", "--out", str(tmp_path)]) == 0
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["device"] == "cpu" and results["torch"] == torch.__version__
     assert results["datasheet"] is None and "fp32" in results["matmul"]
