@@ -1,0 +1,78 @@
+"""d2lgpu.models: shapes, the no-BatchNorm/no-dropout promise, parameter counts, bad input."""
+
+import pytest
+import torch
+from torch import nn
+
+from d2lgpu import models
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    # Test machines are small and shared: with two busy cores, OpenMP threads
+    # waiting on each other made these tests 10x slower than one thread does.
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("num_classes, width", [(10, 16), (3, 4)])
+def test_small_cnn_output_shape(num_classes, width):
+    net = models.SmallCNN(num_classes=num_classes, width=width)
+    assert net(torch.rand(5, 1, 28, 28)).shape == (5, num_classes)
+    assert net(torch.rand(2, 1, 32, 32)).shape == (2, num_classes)  # the adaptive pool at work
+
+
+def test_small_cnn_has_no_batchnorm_or_dropout_and_is_deterministic():
+    net = models.SmallCNN()
+    banned = (nn.modules.batchnorm._BatchNorm, nn.modules.dropout._DropoutNd)
+    assert not [m for m in net.modules() if isinstance(m, banned)]
+    net.train()
+    x = torch.rand(4, 1, 28, 28)
+    assert torch.equal(net(x), net(x))  # no randomness or running statistics in training mode
+
+
+def test_small_cnn_width_scales_the_parameter_count():
+    assert models.count_parameters(models.SmallCNN(width=16)) == 117_066
+    assert models.count_parameters(models.SmallCNN(width=32)) > 3 * 117_066
+
+
+def test_mlp_shapes_and_layers():
+    net = models.MLP(hidden=(64, 32), num_classes=4)
+    assert net(torch.rand(3, 1, 28, 28)).shape == (3, 4)
+    linears = [m for m in net if isinstance(m, nn.Linear)]
+    assert [(m.in_features, m.out_features) for m in linears] == [(784, 64), (64, 32), (32, 4)]
+    assert models.MLP(hidden=())(torch.rand(2, 784)).shape == (2, 10)  # softmax regression
+
+
+def test_resnet18_fashion_takes_one_channel_28x28():
+    net = models.resnet18_fashion(num_classes=7).eval()
+    assert net.conv1.in_channels == 1 and net.conv1.kernel_size == (3, 3)
+    assert net.conv1.stride == (1, 1) and isinstance(net.maxpool, nn.Identity)
+    with torch.inference_mode():
+        assert net(torch.rand(2, 1, 28, 28)).shape == (2, 7)
+    assert 11_000_000 < models.count_parameters(net) < 11_300_000
+
+
+def test_count_parameters():
+    net = nn.Sequential(nn.Linear(3, 2), nn.Linear(2, 1))
+    assert models.count_parameters(net) == 8 + 3
+    net[0].requires_grad_(False)
+    assert models.count_parameters(net, trainable_only=True) == 3
+    assert models.count_parameters(net) == 11
+
+
+def test_bad_arguments_name_the_argument():
+    with pytest.raises(ValueError, match="width must be a positive int"):
+        models.SmallCNN(width=0)
+    with pytest.raises(ValueError, match="num_classes must be a positive int"):
+        models.SmallCNN(num_classes=2.5)
+    with pytest.raises(ValueError, match="hidden must be a sequence of positive ints"):
+        models.MLP(hidden=256)
+    with pytest.raises(ValueError, match="hidden must be a sequence of positive ints"):
+        models.MLP(hidden=(128, -1))
+    with pytest.raises(ValueError, match="num_classes"):
+        models.resnet18_fashion(num_classes=0)
+    with pytest.raises(TypeError, match="net must be a torch.nn.Module"):
+        models.count_parameters([torch.zeros(3)])

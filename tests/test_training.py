@@ -1,0 +1,199 @@
+"""d2lgpu.training: it learns, it reports, it syncs once per epoch, it refuses bad input."""
+
+import math
+
+import pytest
+import torch
+from torch import nn
+
+from d2lgpu import training
+from d2lgpu.data import load_fashion_mnist
+from d2lgpu.models import MLP, SmallCNN
+
+requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    # Test machines are small and shared: with two busy cores, OpenMP threads
+    # waiting on each other made these tests 10x slower than one thread does.
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def loaders():
+    return load_fashion_mnist(32, synthetic=True, train_size=2000, test_size=400)
+
+
+def tiny_batches(n_batches=4, batch_size=8):
+    gen = torch.Generator().manual_seed(0)
+    return [
+        (torch.rand(batch_size, 1, 28, 28, generator=gen), torch.randint(0, 10, (batch_size,)))
+        for _ in range(n_batches)
+    ]
+
+
+def test_train_small_cnn_learns_well_above_chance(loaders):
+    train_iter, test_iter = loaders
+    torch.manual_seed(0)
+    history = training.train(
+        SmallCNN(), train_iter, test_iter, num_epochs=2, lr=0.1, device="cpu", progress=False
+    )
+    assert len(history.train_loss) == len(history.train_acc) == 2
+    assert len(history.test_acc) == len(history.epoch_seconds) == 2
+    assert history.test_acc[-1] > 0.6  # chance is 0.1
+    assert history.train_loss[-1] < history.train_loss[0]
+    assert all(s > 0 for s in history.epoch_seconds)
+    assert (history.device, history.amp_dtype) == ("cpu", "none")
+    summary = history.summary()
+    assert summary.startswith("2 epochs on cpu, amp none") and "test acc" in summary
+
+
+def test_adam_learns_in_one_epoch(loaders):
+    train_iter, test_iter = loaders
+    torch.manual_seed(0)
+    history = training.train(
+        SmallCNN(),
+        train_iter,
+        test_iter,
+        num_epochs=1,
+        lr=1e-3,
+        device="cpu",
+        optimizer="adam",
+        progress=False,
+    )
+    assert history.test_acc[0] > 0.6
+
+
+def test_evaluate_accuracy_counts_exactly_and_restores_the_mode():
+    class AlwaysZero(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.dummy = nn.Parameter(torch.zeros(()))
+
+        def forward(self, x):
+            logits = torch.zeros(x.shape[0], 10)
+            logits[:, 0] = 1.0
+            return logits
+
+    y = torch.tensor([0, 0, 0, 1, 2, 0, 5, 9, 0, 0])  # six zeros
+    batches = [(torch.zeros(4, 1), y[:4]), (torch.zeros(6, 1), y[4:])]
+    net = AlwaysZero().train()
+    assert training.evaluate_accuracy(net, batches, "cpu") == 0.6
+    assert net.training
+    with pytest.raises(ValueError, match="data_iter yielded no batches"):
+        training.evaluate_accuracy(net, [], "cpu")
+
+
+def test_metrics_are_read_once_per_epoch_not_per_step(monkeypatch):
+    # Every .item() is a CPU-GPU sync point; the loop must not do one per batch.
+    calls = []
+    original = torch.Tensor.item
+    monkeypatch.setattr(torch.Tensor, "item", lambda t: calls.append(1) or original(t))
+    batches = tiny_batches(n_batches=6)
+    training.train(MLP(), batches, None, num_epochs=2, lr=0.1, device="cpu", progress=False)
+    assert len(calls) == 2 * 2  # loss and accuracy, per epoch
+    calls.clear()
+    training.evaluate_accuracy(MLP(), batches, "cpu")
+    assert len(calls) == 1
+
+
+def test_max_batches_limits_each_epoch():
+    seen = []
+
+    class Counting:
+        def __len__(self):
+            return 10
+
+        def __iter__(self):
+            for X, y in tiny_batches(10):
+                seen.append(1)
+                yield X, y
+
+    history = training.train(
+        MLP(), Counting(), num_epochs=2, lr=0.1, device="cpu", max_batches=3, progress=False
+    )
+    assert len(seen) == 2 * 3
+    assert history.test_acc == [] and len(history.train_acc) == 2
+
+
+@pytest.mark.parametrize(
+    "amp_dtype, name", [(torch.bfloat16, "bfloat16"), (torch.float16, "float16")]
+)
+def test_mixed_precision_runs_on_cpu(amp_dtype, name):
+    # float16 on the CPU runs without a GradScaler (documented); bfloat16 never needs one.
+    history = training.train(
+        MLP(),
+        tiny_batches(),
+        tiny_batches(1),
+        num_epochs=1,
+        lr=0.1,
+        device=torch.device("cpu"),
+        amp_dtype=amp_dtype,
+        progress=False,
+    )
+    assert history.amp_dtype == name
+    assert math.isfinite(history.train_loss[0]) and 0 <= history.test_acc[0] <= 1
+
+
+def test_progress_bar_is_shown_or_hidden(capsys):
+    training.train(MLP(), tiny_batches(), num_epochs=1, lr=0.1, device="cpu", progress=True)
+    err = capsys.readouterr().err
+    assert "epoch 1/1" in err and "train_acc=" in err
+    training.train(MLP(), tiny_batches(), num_epochs=1, lr=0.1, device="cpu", progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_summary_of_one_and_of_no_epochs():
+    h = training.History([1.0], [0.5], [], [2.0], device="cuda:0", amp_dtype="bfloat16")
+    expected = "1 epoch on cuda:0, amp bfloat16: loss 1.000, train acc 0.500, 2.00 s/epoch"
+    assert h.summary() == expected
+    assert "no epochs" in training.History().summary()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"num_epochs": 0}, ValueError, "num_epochs must be an int >= 1"),
+        ({"lr": 0}, ValueError, "lr must be a number > 0"),
+        ({"lr": -0.1}, ValueError, "lr must be a number > 0"),
+        ({"amp_dtype": torch.float32}, ValueError, "amp_dtype must be None, torch.float16"),
+        ({"optimizer": "rmsprop"}, ValueError, "optimizer must be one of"),
+        ({"max_batches": 0}, ValueError, "max_batches must be None or an int >= 1"),
+        ({"device": 0}, TypeError, "device must be a str or torch.device"),
+    ],
+)
+def test_bad_arguments_name_the_argument(kwargs, error, message):
+    args = {"num_epochs": 1, "lr": 0.1, "device": "cpu", "progress": False, **kwargs}
+    with pytest.raises(error, match=message):
+        training.train(MLP(), tiny_batches(), **args)
+
+
+def test_bad_net_and_empty_data():
+    with pytest.raises(TypeError, match="net must be a torch.nn.Module"):
+        training.train("net", tiny_batches(), num_epochs=1, lr=0.1, device="cpu")
+    with pytest.raises(ValueError, match="train_iter yielded no batches"):
+        training.train(MLP(), [], num_epochs=1, lr=0.1, device="cpu", progress=False)
+
+
+@pytest.mark.cuda
+@requires_cuda
+@pytest.mark.parametrize("amp_dtype", [None, torch.float16, torch.bfloat16])
+def test_train_on_cuda(loaders, amp_dtype):
+    train_iter, test_iter = loaders
+    torch.manual_seed(0)
+    history = training.train(
+        SmallCNN(),
+        train_iter,
+        test_iter,
+        num_epochs=2,
+        lr=0.1,
+        device="cuda",
+        amp_dtype=amp_dtype,
+        progress=False,
+    )
+    assert history.device == "cuda"
+    assert history.test_acc[-1] > 0.6
