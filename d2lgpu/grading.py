@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import importlib
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["CheckFailed", "CheckResult", "checker", "check", "exercise_ids"]
+__all__ = ["CheckFailed", "CheckResult", "checker", "check", "exercise_ids", "needs_answer"]
 
 _CHECKERS: dict = {}
 
@@ -46,6 +47,7 @@ class CheckResult:
     status: str
     passed: list[str] = field(default_factory=list)
     hint: str = ""
+    printed: bool = field(default=False, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -66,6 +68,12 @@ class CheckResult:
 
     def _repr_pretty_(self, printer, cycle):  # IPython shows the report, not a repr
         printer.text(str(self))
+
+    def _ipython_display_(self):
+        # A notebook cell ending in check(...) displays the result: check() has
+        # printed the report already, so show it only if it has not.
+        if not self.printed:
+            print(self)
 
 
 def checker(exercise_id: str):
@@ -121,7 +129,26 @@ def check(exercise_id: str, answer, *, quiet: bool = False) -> CheckResult:
         )
     if not quiet:
         print(result)
+        result.printed = True
     return result
+
+
+@contextmanager
+def needs_answer(what: str = "your answer above"):
+    """Run a block that uses the learner's answer; while it is still a stub, say so.
+
+    >>> with needs_answer("time_fn"):
+    ...     seconds = time_fn(work, sync, clock, repeats=5)
+
+    A ``NotImplementedError`` raised inside the block is reported as not
+    attempted yet and the rest of the block is skipped, so an exercise
+    notebook runs top to bottom before the learner has written anything.
+    Any other exception propagates as usual.
+    """
+    try:
+        yield
+    except NotImplementedError:
+        print(f"NOT ATTEMPTED YET: this cell uses {what}; write it, then run this cell again")
 
 
 def _load_checks() -> None:

@@ -57,3 +57,30 @@ def test_an_unknown_exercise_lists_the_known_ones(toy_exercise):
 def test_a_checker_cannot_be_registered_twice(toy_exercise):
     with pytest.raises(ValueError, match="already has a checker"):
         grading.checker(toy_exercise)(lambda answer, passed: None)
+
+
+def test_needs_answer_reports_a_stub_and_skips_the_rest_of_the_block(capsys):
+    ran = []
+
+    def stub():
+        raise NotImplementedError("your code here")
+
+    with grading.needs_answer("stub"):
+        stub()
+        ran.append("after")
+    assert ran == []
+    assert "NOT ATTEMPTED YET: this cell uses stub" in capsys.readouterr().out
+
+
+def test_needs_answer_lets_other_errors_through():
+    with pytest.raises(ZeroDivisionError), grading.needs_answer():
+        _ = 1 / 0
+
+
+def test_a_notebook_shows_the_report_once(toy_exercise, capsys):
+    result = grading.check(toy_exercise, lambda x: 2 * x)
+    result._ipython_display_()  # what IPython calls when the cell ends with check(...)
+    assert capsys.readouterr().out.count("PASS 00.double") == 1
+    quiet = grading.check(toy_exercise, lambda x: 2 * x, quiet=True)
+    quiet._ipython_display_()
+    assert capsys.readouterr().out.count("PASS 00.double") == 1

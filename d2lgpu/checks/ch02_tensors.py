@@ -1,0 +1,466 @@
+"""Checkers of chapter 2: ``02.time_fn``, ``02.frobenius`` and ``02.concurrency``.
+
+None of them needs a GPU, because each checks *when* things happen rather than
+how fast they are:
+
+* ``02.time_fn``: the answer ``time_fn(work, sync, clock, repeats)`` times a
+  :class:`FakeAsyncDevice`, a simulated asynchronous device whose ``work()``
+  returns at once while its job runs on in (simulated) time, whose ``sync()``
+  waits for the job, and whose ``clock()`` the checker controls. A timer that
+  forgets to sync measures only the launch, and one that reads the clock
+  before warming up is seen in the log of calls.
+* ``02.frobenius``: host reads (``.item()``, ``.tolist()``, ``.cpu()``,
+  ``float()``, ``bool()``, f-string formatting, ``print``) are counted with a
+  ``TorchFunctionMode`` (:class:`HostReadCounter`), which sees them on CPU
+  tensors too; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the
+  real synchronizations.
+* ``02.concurrency``: the answer submits two products to two *lanes* (anything
+  with ``submit(fn, *args) -> future``, like a ``ThreadPoolExecutor``); the
+  checker's :class:`LoggingLane` records every launch and every wait.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from contextlib import contextmanager
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from ..grading import CheckFailed, checker
+from ._util import one_cpu_thread
+
+__all__ = [
+    "FakeAsyncDevice",
+    "HostReadCounter",
+    "LoggingLane",
+    "frobenius_reference",
+    "check_time_fn",
+    "check_frobenius",
+    "check_concurrency",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# 02.time_fn
+
+
+class FakeAsyncDevice:
+    """A simulated asynchronous device with a clock the checker controls.
+
+    ``work()`` queues a job of ``seconds`` and returns after ``launch_s``, like a
+    CUDA kernel launch; the very first job also pays ``cold_s`` (context
+    creation, library handles), and every ``slow_every``-th job after it takes
+    ``slow_factor`` times longer (a noisy neighbour). ``sync()`` advances the
+    clock to the end of the queued work; ``clock()`` reads it. ``log`` lists
+    the calls in order.
+    """
+
+    def __init__(self, seconds, launch_s=10e-6, cold_s=0.1, slow_every=4, slow_factor=5.0):
+        self.seconds, self.launch_s, self.cold_s = seconds, launch_s, cold_s
+        self.slow_every, self.slow_factor = slow_every, slow_factor
+        self.now = 1000.0  # an arbitrary origin: only differences mean anything
+        self.busy_until = self.now
+        self.jobs = 0
+        self.log: list[str] = []
+
+    def work(self) -> None:
+        self.log.append("work")
+        duration = self.seconds
+        if self.jobs == 0:
+            duration += self.cold_s
+        elif self.jobs % self.slow_every == 0:
+            duration *= self.slow_factor
+        self.jobs += 1
+        self.busy_until = max(self.now, self.busy_until) + duration
+        self.now += self.launch_s
+
+    def sync(self) -> None:
+        self.log.append("sync")
+        self.now = max(self.now, self.busy_until)
+
+    def clock(self) -> float:
+        self.log.append("clock")
+        return self.now
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} us"
+
+
+def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
+    result = answer(device.work, device.sync, device.clock, repeats)
+    if isinstance(result, torch.Tensor) and result.numel() == 1:
+        result = result.item()
+    if isinstance(result, bool) or not isinstance(result, int | float):
+        raise CheckFailed(
+            f"time_fn returned a {type(result).__name__}: return the median seconds per call "
+            "as a float"
+        )
+    log = device.log
+    if "clock" not in log:
+        raise CheckFailed(
+            "time_fn never called clock(): read the time with the clock you were given "
+            "(the checker's simulated device keeps its own time, which time.perf_counter() "
+            "cannot see)"
+        )
+    first_clock = log.index("clock")
+    if "work" not in log[:first_clock]:
+        raise CheckFailed(
+            "the first clock read came before any warm-up call: call work() once and sync() "
+            "before you start measuring; the first call pays one-off costs (CUDA context, "
+            "library handles, caches) that are not part of the work's time"
+        )
+    last_warmup = max(i for i in range(first_clock) if log[i] == "work")
+    if "sync" not in log[last_warmup:first_clock]:
+        raise CheckFailed(
+            "after the warm-up call, call sync() before the first clock read: otherwise the "
+            "first measurement also waits for the warm-up work"
+        )
+    measured = log[first_clock:].count("work")
+    if measured < repeats:
+        raise CheckFailed(
+            f"time_fn called work() {measured} times after its first clock read, for "
+            f"repeats={repeats}: time one call per repeat"
+        )
+    return float(result)
+
+
+@checker("02.time_fn")
+def check_time_fn(answer, passed):
+    """``time_fn(work, sync, clock, repeats)`` against a simulated asynchronous device."""
+    if not callable(answer):
+        raise CheckFailed("pass the function itself: check('02.time_fn', time_fn)")
+    job = 2e-3
+    device = FakeAsyncDevice(job)
+    got = _run_timer(answer, device, repeats=5)
+    passed.append("warm-up: work() and sync() ran before the first clock read")
+    if got < 0.25 * job:
+        raise CheckFailed(
+            f"time_fn returned {_fmt(got)} for work that takes {_fmt(job)} (its launch takes "
+            f"{_fmt(device.launch_s)}): work() only queues the job and returns; call sync() "
+            "after work() and before the clock read that ends each measurement"
+        )
+    if got > 1.5 * job:
+        raise CheckFailed(
+            f"time_fn returned {_fmt(got)}, but most calls take {_fmt(job)} and one in four "
+            f"takes {_fmt(job * device.slow_factor)}: time each call separately and return "
+            "the median (statistics.median), which a few slow calls do not move"
+        )
+    if abs(got - job) > 0.05 * job:
+        raise CheckFailed(
+            f"time_fn returned {_fmt(got)} for calls that take {_fmt(job)}: return seconds "
+            "per call (the clock's difference around one call, synchronized)"
+        )
+    passed.append(
+        "a 2 ms asynchronous job measures 2 ms, not its 10 us launch: time_fn syncs before "
+        "reading the clock"
+    )
+    passed.append("one slow call in four does not move the result: it is the median")
+    job = 30e-3
+    got = _run_timer(answer, FakeAsyncDevice(job), repeats=3)
+    if abs(got - job) > 0.05 * job:
+        raise CheckFailed(
+            f"with a 30 ms job and repeats=3, time_fn returned {_fmt(got)}: use the "
+            "arguments you are given, nothing fixed"
+        )
+    passed.append("a 30 ms job measures 30 ms with repeats=3")
+
+
+# ---------------------------------------------------------------------------------------------
+# 02.frobenius
+
+_HOST_READS = {
+    "item",
+    "tolist",
+    "cpu",
+    "numpy",
+    "__float__",
+    "__int__",
+    "__bool__",
+    "__index__",
+    "__format__",
+    "__repr__",
+    "__str__",
+    "__array__",
+}
+
+
+def _names_cpu(value) -> bool:
+    if isinstance(value, str):
+        return value.split(":")[0] == "cpu"
+    return isinstance(value, torch.device) and value.type == "cpu"
+
+
+class HostReadCounter(TorchFunctionMode):
+    """Count the calls that copy tensor data to the host (Python) side.
+
+    On a GPU each of these waits for the device to finish its queued work: a
+    synchronization. A ``TorchFunctionMode`` sees them on CPU tensors too, so
+    the count is the same on every machine. ``reads`` lists the names in order.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.reads: list[str] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        if name in _HOST_READS:
+            self.reads.append(name)
+        elif name == "to" and any(_names_cpu(a) for a in (*args[1:], *kwargs.values())):
+            self.reads.append("to(cpu)")
+        return func(*args, **kwargs)
+
+    @property
+    def count(self) -> int:
+        return len(self.reads)
+
+
+@contextmanager
+def _cuda_sync_counter(device: torch.device):
+    """Count the synchronizing CUDA calls (``set_sync_debug_mode``); yields a list of messages."""
+    found: list[str] = []
+    if device.type != "cuda":
+        yield found
+        return
+    previous = torch.cuda.get_sync_debug_mode()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.cuda.set_sync_debug_mode("warn")
+        try:
+            yield found
+        finally:
+            torch.cuda.set_sync_debug_mode(previous)
+    found += [str(w.message) for w in caught if "synchroniz" in str(w.message)]
+
+
+def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
+    """The exercise's norms: X = I; each step X = A @ X, log ||X||_F, X = X / ||X||_F."""
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    norms = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        norms.append(norm)
+        X = X / norm
+    return torch.stack(norms).tolist()
+
+
+def _norms(fn, name, A, steps):
+    """Run ``fn(A, steps)``, count its host reads, and validate what it returns."""
+    with HostReadCounter() as counter:
+        result = fn(A, steps)
+    if isinstance(result, torch.Tensor):
+        raise CheckFailed(
+            f"{name} returned a tensor: return the norms as a list of Python floats "
+            "(tensor.tolist() makes one)"
+        )
+    if not isinstance(result, list | tuple):
+        raise CheckFailed(f"{name} returned a {type(result).__name__}: return a list of floats")
+    if len(result) != steps:
+        raise CheckFailed(f"{name}(A, {steps}) returned {len(result)} norms: log one norm per step")
+    for i, value in enumerate(result):
+        if isinstance(value, torch.Tensor):
+            raise CheckFailed(
+                f"{name}: norm {i} is still a tensor (on {value.device}): "
+                "transfer it to the host as a Python float"
+            )
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise CheckFailed(f"{name}: norm {i} is a {type(value).__name__}, not a float")
+    bad = next((i for i, v in enumerate(result) if not math.isfinite(v)), None)
+    if bad is not None:
+        raise CheckFailed(
+            f"{name}: the norm after step {bad + 1} is {result[bad]}: the product overflowed "
+            "float32. Divide X by its norm after logging it (X = X / norm), so every step "
+            "starts from a matrix of norm 1"
+        )
+    return [float(v) for v in result], counter
+
+
+@checker("02.frobenius")
+@one_cpu_thread
+def check_frobenius(answer, passed):
+    """Per-step and at-the-end logging of 1000 Frobenius norms: same values, different reads."""
+    from ..devices import try_gpu
+
+    if (
+        not isinstance(answer, tuple | list)
+        or len(answer) != 2
+        or not all(callable(f) for f in answer)
+    ):
+        raise CheckFailed(
+            "pass both functions as a pair: "
+            "check('02.frobenius', (log_norms_per_step, log_norms_at_end))"
+        )
+    per_step, at_end = answer
+    device = try_gpu()
+    steps = 1000
+    gen = torch.Generator().manual_seed(2)
+    A = torch.randn(100, 100, generator=gen).to(device)  # unscaled: an unnormalized X overflows
+    want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
+
+    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps)
+    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps)
+    passed.append("both versions return 1000 finite norms as Python floats")
+    for name, got in (("log_norms_per_step", got_step), ("log_norms_at_end", got_end)):
+        got = torch.tensor(got, dtype=torch.float64)
+        if not torch.allclose(got, want, rtol=1e-3, atol=0):
+            i = int((got - want).abs().div(want.abs()).argmax())
+            raise CheckFailed(
+                f"{name}: the norm after step {i + 1} is {got[i].item():.6g}, the reference "
+                f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). Start from "
+                "X = identity; each step X = A @ X, log ||X||_F, then X = X / ||X||_F"
+            )
+    passed.append("they agree with each other and with the reference norms (rtol 1e-3)")
+
+    if reads_step.count < steps:
+        raise CheckFailed(
+            f"log_norms_per_step made {reads_step.count} host reads for {steps} steps: "
+            "transfer each norm to the host as you log it (norm.item()), which is the slow "
+            "version this exercise measures"
+        )
+    passed.append("the per-step version reads every norm on the host (>= 1 host read per step)")
+
+    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10)
+    for n, reads in ((steps, reads_end), (10, reads_short)):
+        if reads.count > 3:
+            shown = ", ".join(sorted(set(reads.reads)))
+            raise CheckFailed(
+                f"log_norms_at_end made {reads.count} host reads ({shown}) for {n} steps: keep "
+                "the norms on the device (torch.stack a list of 0-d tensors, or write into a "
+                "preallocated tensor) and transfer them once at the end with .tolist(); "
+                "float() or .item() per element is one host read each"
+            )
+    with _cuda_sync_counter(device) as syncs:
+        at_end(A, steps)
+    if len(syncs) > 3:
+        raise CheckFailed(
+            f"torch.cuda.set_sync_debug_mode saw {len(syncs)} synchronizations in "
+            f"log_norms_at_end for {steps} steps (first: {syncs[0]}): something in the loop "
+            "waits for the GPU; keep everything on the device until the end"
+        )
+    passed.append(
+        "the at-the-end version makes at most 3 host reads, for 10 steps as for 1000 (counted "
+        "with a TorchFunctionMode; on CUDA also with torch.cuda.set_sync_debug_mode)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 02.concurrency
+
+
+class _LoggedFuture:
+    def __init__(self, lane, value):
+        self._lane, self._value = lane, value
+
+    def result(self, timeout=None):
+        self._lane.log.append(("wait", self._lane.name))
+        return self._value
+
+    def done(self) -> bool:
+        return True
+
+
+class LoggingLane:
+    """A lane (``submit(fn, *args) -> future``) that records every launch and every wait.
+
+    The work runs on the CPU when submitted; ``result()`` on the future counts
+    as a wait. Lanes share one ``log`` of ``(event, lane name)`` pairs.
+    """
+
+    def __init__(self, name: str, log: list):
+        self.name, self.log = name, log
+
+    def submit(self, fn, *args, **kwargs):
+        self.log.append(("launch", self.name))
+        return _LoggedFuture(self, fn(*args, **kwargs))
+
+
+@contextmanager
+def _logging_syncs(log: list):
+    """Record device-wide synchronizations (``torch.cuda.synchronize``, ``d2lgpu.sync``)."""
+    import d2lgpu
+    import d2lgpu.timing
+
+    saved = torch.cuda.synchronize, d2lgpu.sync, d2lgpu.timing.sync
+
+    def logged(*args, **kwargs):
+        log.append(("wait", "device"))
+
+    torch.cuda.synchronize = d2lgpu.sync = d2lgpu.timing.sync = logged
+    try:
+        yield
+    finally:
+        torch.cuda.synchronize, d2lgpu.sync, d2lgpu.timing.sync = saved
+
+
+@checker("02.concurrency")
+@one_cpu_thread
+def check_concurrency(answer, passed):
+    """``run_concurrently(x, y, lanes)``: both products launched before any wait, both correct."""
+    if not callable(answer):
+        raise CheckFailed("pass the function itself: check('02.concurrency', run_concurrently)")
+    gen = torch.Generator().manual_seed(3)
+    x, y = torch.randn(64, 64, generator=gen), torch.randn(64, 64, generator=gen)
+    log: list = []
+    lanes = [LoggingLane("lanes[0]", log), LoggingLane("lanes[1]", log)]
+    with _logging_syncs(log):
+        result = answer(x, y, lanes)
+
+    if not isinstance(result, tuple | list) or len(result) != 2:
+        raise CheckFailed("return a pair: (x @ x, y @ y)")
+    if any(isinstance(r, _LoggedFuture) for r in result):
+        raise CheckFailed(
+            "you returned futures: call .result() on each (after both are launched) and "
+            "return the tensors"
+        )
+    if not all(isinstance(r, torch.Tensor) for r in result):
+        raise CheckFailed("return the two products as tensors: (x @ x, y @ y)")
+    xx, yy = x @ x, y @ y
+    ok = [
+        r.shape == w.shape and torch.allclose(r.cpu(), w)
+        for r, w in zip(result, (xx, yy), strict=True)
+    ]
+    if not all(ok):
+        swapped = result[0].shape == yy.shape and torch.allclose(result[0].cpu(), yy)
+        if swapped:
+            raise CheckFailed("the results are swapped: return (x @ x, y @ y) in that order")
+        which = "first" if not ok[0] else "second"
+        want = "x @ x" if not ok[0] else "y @ y"
+        raise CheckFailed(f"the {which} result is not {want}")
+    passed.append("both results are correct (x @ x and y @ y)")
+
+    launches = [lane for event, lane in log if event == "launch"]
+    if not launches:
+        raise CheckFailed(
+            "nothing was submitted to the lanes, so nothing can run concurrently: launch each "
+            "product with lanes[i].submit(torch.matmul, a, a), which returns at once with a "
+            "future"
+        )
+    if launches != ["lanes[0]", "lanes[1]"]:
+        if sorted(set(launches)) != ["lanes[0]", "lanes[1]"]:
+            raise CheckFailed(
+                f"both products went to {launches[0]}: submit x @ x to lanes[0] and y @ y to "
+                "lanes[1], so that each runs on its own device, stream or thread"
+            )
+        raise CheckFailed(
+            f"the lanes got {len(launches)} launches ({', '.join(launches)}): submit exactly "
+            "one product to each, x @ x to lanes[0] and y @ y to lanes[1]"
+        )
+    passed.append("each product went to its own lane: x @ x to lanes[0], y @ y to lanes[1]")
+
+    second = [i for i, (event, lane) in enumerate(log) if event == "launch"][1]
+    early = [lane for event, lane in log[:second] if event == "wait"]
+    if early:
+        what = "torch.cuda.synchronize()" if early[0] == "device" else f"{early[0]} (.result())"
+        raise CheckFailed(
+            f"you waited for {what} before launching the second product: that runs them one "
+            "after another. Submit both first, then call .result() on both"
+        )
+    passed.append(
+        "both products were launched before anything waited for either (no sync between "
+        "the launches)"
+    )

@@ -1,0 +1,252 @@
+"""Checker of chapter 5: ``05.ddp``, a single-process training script turned into DDP.
+
+The answer is the path of the learner's script (``work/05_ddp_train.py``, or
+``"05_ddp_train.py"`` from a notebook in the same folder). The checker launches
+it with ``torchrun`` and 2 processes (:func:`d2lgpu.distributed.launch`: gloo
+on the CPU unless every process has a GPU of its own), loads the parameters
+rank 0 saved, and compares them with single-process training on the same
+global batch, computed here: each epoch the whole data set in the order
+``DistributedSampler`` gives it for that epoch (a permutation seeded with
+``seed + epoch``), in global batches of ``--batch-size``.
+
+When they differ, the checker compares them with what the usual mistakes
+produce (no ``set_epoch``, no ``DistributedSampler``, no DDP wrapper, the
+global batch size used per rank) to name the mistake.
+
+``make_dataset`` and ``make_model`` must match those of the exercise script
+(a test checks that they do).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+from ..grading import CheckFailed, checker
+from ._util import one_cpu_thread
+
+__all__ = ["SETTINGS", "RTOL", "ATOL", "make_dataset", "make_model", "reference", "check_ddp"]
+
+# The run the checker launches: small enough for ~10 s, long enough that a missing
+# set_epoch shows (3 epochs), divisible so that no rank gets padding.
+SETTINGS = {"epochs": 3, "batch_size": 32, "lr": 0.1, "samples": 256, "seed": 0}
+NPROC = 2
+RTOL, ATOL = 1e-4, 1e-5
+EXERCISE_SCRIPT = Path(__file__).resolve().parents[2] / "exercises" / "05_ddp_train.py"
+
+
+def make_dataset(samples, seed):
+    """The exercise script's data set (the same code)."""
+    gen = torch.Generator().manual_seed(seed)
+    X = torch.randn(samples, 20, generator=gen)
+    teacher = torch.randn(20, 4, generator=gen)
+    return TensorDataset(X, (X @ teacher).argmax(dim=1))
+
+
+def make_model(seed):
+    """The exercise script's model (the same code), built without disturbing the global RNG."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 4))
+
+
+def _train(batches_of_epoch, s) -> dict[str, torch.Tensor]:
+    """Single-process SGD over the index batches that ``batches_of_epoch(epoch)`` returns."""
+    X, y = make_dataset(s["samples"], s["seed"]).tensors
+    model = make_model(s["seed"])
+    opt = torch.optim.SGD(model.parameters(), lr=s["lr"])
+    for epoch in range(s["epochs"]):
+        for index in batches_of_epoch(epoch):
+            loss = F.cross_entropy(model(X[index]), y[index])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return {k: v.detach().clone() for k, v in model.state_dict().items()}
+
+
+def _permutation(s, epoch):
+    # What DistributedSampler(shuffle=True, seed=seed) draws after set_epoch(epoch).
+    gen = torch.Generator().manual_seed(s["seed"] + epoch)
+    return torch.randperm(s["samples"], generator=gen)
+
+
+def _chunks(index, size):
+    return [index[i : i + size] for i in range(0, len(index), size)]
+
+
+def reference(s=SETTINGS) -> dict[str, torch.Tensor]:
+    """Single-process training on the global batch, in DistributedSampler's order per epoch.
+
+    Rank r takes every world_size-th index of the epoch's permutation; step k of
+    all ranks together covers positions k*B .. (k+1)*B - 1 of it, and DDP's
+    average of the per-rank mean gradients is the mean over those B examples.
+    """
+    return _train(lambda e: _chunks(_permutation(s, e), s["batch_size"]), s)
+
+
+def _mistakes(s) -> list[tuple[dict, str]]:
+    """What the usual mistakes leave in rank 0's parameters, with the hint for each."""
+    B, seed = s["batch_size"], s["seed"]
+
+    def unsharded(batch):
+        def batches(epoch, _loaders={}):  # noqa: B006 (one loader, shuffling on across epochs)
+            if "loader" not in _loaders:
+                gen = torch.Generator().manual_seed(seed)
+                data = TensorDataset(torch.arange(s["samples"]))
+                _loaders["loader"] = DataLoader(data, batch_size=batch, shuffle=True, generator=gen)
+            return [index for (index,) in _loaders["loader"]]
+
+        return batches
+
+    unsharded_hint = (
+        "each rank went through the whole data set (the parameters equal single-process "
+        "training on all of it): give the DataLoader a DistributedSampler(dataset, "
+        "shuffle=True, seed=args.seed) instead of shuffle=True, so each rank gets its own "
+        "1/world_size of every epoch"
+    )
+    return [
+        (
+            _train(lambda e: _chunks(_permutation(s, 0), B), s),
+            "every epoch used the same order (that of epoch 0): call sampler.set_epoch(epoch) "
+            "at the start of each epoch; DistributedSampler shuffles with seed + epoch",
+        ),
+        (
+            _train(lambda e: _chunks(_permutation(s, e)[0::NPROC], B // NPROC), s),
+            "rank 0's parameters equal training on its own share of the data alone: the ranks "
+            "never averaged their gradients. Wrap the model in DistributedDataParallel and "
+            "train through the wrapper (net = DDP(model); opt built on its parameters)",
+        ),
+        (_train(unsharded(B), s), unsharded_hint),
+        (_train(unsharded(B // NPROC), s), unsharded_hint),
+        (
+            _train(lambda e: _chunks(_permutation(s, e), B * NPROC), s),
+            f"each rank used the whole global batch ({B}) per step, so the global batch was "
+            f"{B * NPROC}: give each rank batch_size // world_size examples per step",
+        ),
+        (
+            _train(lambda e: _chunks(torch.arange(s["samples"]), B), s),
+            "the data was never shuffled: DistributedSampler(dataset, shuffle=True, "
+            "seed=args.seed) shuffles it, as the single-process script's loader did",
+        ),
+    ]
+
+
+def _close(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.allclose(a[k], b[k], rtol=RTOL, atol=ATOL) for k in a)
+
+
+def _gap(a: dict, b: dict) -> float:
+    return max((a[k] - b[k]).abs().max().item() for k in a)
+
+
+def _script_path(answer) -> Path:
+    if not isinstance(answer, str | Path):
+        raise CheckFailed(
+            f"pass the path of your script (a str or Path), not a {type(answer).__name__}: "
+            "check('05.ddp', '05_ddp_train.py')"
+        )
+    path = Path(answer)
+    if not path.is_file():
+        raise CheckFailed(
+            f"there is no file {str(path)!r} (looked in {Path.cwd()}): pass the path of your "
+            "script; from a notebook in work/, '05_ddp_train.py' is work/05_ddp_train.py"
+        )
+    return path
+
+
+def _launch(path: Path, out: Path):
+    from ..distributed import LaunchError, launch
+
+    args = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()] + [f"--out={out}"]
+    try:
+        launch(path, nproc=NPROC, args=args, timeout_s=240, echo=False, tail_lines=15)
+    except LaunchError as error:
+        raise CheckFailed(_failure_hint(path, error)) from None
+
+
+def _failure_hint(path: Path, error) -> str:
+    """The worker's own error (not torchrun's summary of it), and how to see everything."""
+    lines = [line.strip() for line in error.result.output.splitlines()]
+    what = (
+        "it was stopped after running too long"
+        if error.timed_out
+        else (f"torchrun exited with code {error.result.returncode}")
+    )
+    for i, line in enumerate(lines):
+        text = re.sub(r"^\[[^\]]*\]:?\s*", "", line)  # "[rank1]: ValueError: ..."
+        if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*:", text):
+            frames = [f for f in lines[:i] if f.startswith(("File ", "[rank")) and "File " in f]
+            where = f" ({re.sub(r'^.*?File ', 'File ', frames[-1])})" if frames else ""
+            return (
+                f"the script failed under torchrun with {NPROC} processes: {text}{where}. "
+                f"Run it yourself to see all of its output: torchrun --standalone "
+                f"--nproc-per-node={NPROC} {path}"
+            )
+    tail = "\n".join(lines[-10:])
+    return f"the script failed under torchrun with {NPROC} processes ({what}); last lines:\n{tail}"
+
+
+@checker("05.ddp")
+@one_cpu_thread
+def check_ddp(answer, passed):
+    """Launch the learner's script with torchrun (2 processes) and compare with the reference."""
+    path = _script_path(answer)
+    if EXERCISE_SCRIPT.is_file() and path.read_text() == EXERCISE_SCRIPT.read_text():
+        raise NotImplementedError("the script is still the single-process exercise")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "final.pt"
+        _launch(path, out)
+        if not out.is_file():
+            raise CheckFailed(
+                "the script ran but saved nothing at --out: on rank 0, "
+                "torch.save(model.state_dict(), args.out) after training"
+            )
+        state = torch.load(out, map_location="cpu", weights_only=True)
+    want = reference()
+    if not isinstance(state, dict) or not state:
+        raise CheckFailed("--out does not hold a state_dict: save model.state_dict()")
+    if all(k.startswith("module.") for k in state):
+        raise CheckFailed(
+            "the saved keys start with 'module.': that is the DDP wrapper's state_dict. Save "
+            "the plain model's (model.state_dict(), or net.module.state_dict()) so that the "
+            "file loads into the model without DDP"
+        )
+    if state.keys() != want.keys():
+        raise CheckFailed(
+            f"the saved keys {sorted(state)} are not the model's {sorted(want)}: save "
+            "model.state_dict() and keep make_model as it is"
+        )
+    state = {k: v.float() for k, v in state.items()}
+    passed.append(
+        f"torchrun ran the script with {NPROC} processes and rank 0 saved the model's "
+        "state_dict (keys without 'module.')"
+    )
+    s = SETTINGS
+    if not _close(state, want):
+        for params, hint in _mistakes(s):
+            if _close(state, params):
+                raise CheckFailed(hint)
+        raise CheckFailed(
+            f"after {s['epochs']} epochs the parameters differ from single-process training "
+            f"on the same global batch by up to {_gap(state, want):.3g} (tolerance: rtol "
+            f"{RTOL}, atol {ATOL}). Check each DDP ingredient: DistributedSampler(dataset, "
+            "shuffle=True, seed=args.seed), sampler.set_epoch(epoch) every epoch, a per-rank "
+            "batch of batch_size // world_size, the model wrapped in DDP"
+        )
+    passed.append(
+        f"after {s['epochs']} epochs its parameters match single-process training on the same "
+        f"global batch of {s['batch_size']}, shuffled per epoch as DistributedSampler does "
+        f"(rtol {RTOL}, atol {ATOL})"
+    )
+    if any(_close(params, want) for params, _ in _mistakes(s)):  # pragma: no cover
+        raise RuntimeError("the checker cannot tell a mistake from the reference")
+    passed.append(
+        "the comparison can tell: no set_epoch, no DistributedSampler, no DDP wrapper or a "
+        "per-rank batch of the global size would each have missed the reference"
+    )

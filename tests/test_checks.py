@@ -1,0 +1,722 @@
+"""The exercises' checkers: each reference answer passes, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import d2lgpu
+from d2lgpu.grading import check, exercise_ids
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def assert_fails(exercise_id, answer, *hint_parts):
+    result = check(exercise_id, answer, quiet=True)
+    assert result.status == "failed", str(result)
+    for part in hint_parts:
+        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
+    return result
+
+
+def assert_passes(exercise_id, answer):
+    result = check(exercise_id, answer, quiet=True)
+    assert result.ok, str(result)
+    assert str(result).startswith(f"PASS {exercise_id}: these checks passed:")
+    return result
+
+
+def test_every_exercise_has_a_checker():
+    assert exercise_ids() == [
+        "01.placement",
+        "02.concurrency",
+        "02.frobenius",
+        "02.time_fn",
+        "03.device_bug",
+        "03.parameters",
+        "04.amp",
+        "05.ddp",
+    ]
+
+
+def stub(*args):
+    raise NotImplementedError("your code here")
+
+
+@pytest.mark.parametrize("exercise_id", ["01.placement", "02.time_fn", "04.amp"])
+def test_a_stub_is_not_attempted_yet(exercise_id):
+    assert check(exercise_id, stub, quiet=True).status == "not attempted"
+
+
+def test_pairs_and_triples_of_stubs_are_not_attempted_yet():
+    assert check("02.frobenius", (stub, stub), quiet=True).status == "not attempted"
+    assert check("02.concurrency", stub, quiet=True).status == "not attempted"
+    assert check("03.parameters", (stub, stub, stub), quiet=True).status == "not attempted"
+    assert check("03.device_bug", stub, quiet=True).status == "not attempted"
+
+
+# ---------------------------------------------------------------------------------------------
+# 01.placement
+
+
+def place_workers(n_workers):
+    devices = d2lgpu.try_all_gpus()
+    return [devices[i % len(devices)] for i in range(n_workers)]
+
+
+def test_placement_reference_passes():
+    result = assert_passes("01.placement", place_workers)
+    assert len(result.passed) == 4
+
+
+def test_placement_rejects_hard_coded_cuda():
+    assert_fails(
+        "01.placement",
+        lambda n: [torch.device(f"cuda:{i % 2}") for i in range(n)],
+        "with no GPU",
+        "try_all_gpus()",
+    )
+
+
+def test_placement_rejects_try_gpu_per_worker():
+    # try_gpu(i) falls back to the CPU for i >= the number of GPUs
+    assert_fails(
+        "01.placement",
+        lambda n: [d2lgpu.try_gpu(i) for i in range(n)],
+        "went to the CPU while cuda:0 exists",
+        "i % len(devices)",
+    )
+
+
+def test_placement_rejects_everything_on_the_first_device():
+    assert_fails("01.placement", lambda n: [d2lgpu.try_all_gpus()[0]] * n, "cuda:1 got no worker")
+
+
+def test_placement_rejects_one_device_per_worker_only_up_to_the_device_count():
+    assert_fails("01.placement", lambda n: d2lgpu.try_all_gpus()[:n], "one device per worker")
+
+
+# ---------------------------------------------------------------------------------------------
+# 02.time_fn
+
+
+def time_fn(work, sync, clock=time.perf_counter, repeats=5):
+    work()
+    sync()
+    times = []
+    for _ in range(repeats):
+        start = clock()
+        work()
+        sync()
+        times.append(clock() - start)
+    return statistics.median(times)
+
+
+def test_time_fn_reference_passes():
+    assert_passes("02.time_fn", time_fn)
+
+
+def test_time_fn_without_sync_is_rejected():
+    def no_sync(work, sync, clock, repeats=5):
+        work()
+        sync()
+        times = []
+        for _ in range(repeats):
+            start = clock()
+            work()
+            times.append(clock() - start)
+        return statistics.median(times)
+
+    assert_fails("02.time_fn", no_sync, "work() only queues the job", "call sync() after work()")
+
+
+def test_time_fn_syncing_only_before_the_work_is_rejected():
+    def sync_first(work, sync, clock, repeats=5):
+        work()
+        sync()
+        times = []
+        for _ in range(repeats):
+            sync()
+            start = clock()
+            work()
+            times.append(clock() - start)
+        return statistics.median(times)
+
+    assert_fails("02.time_fn", sync_first, "call sync() after work()")
+
+
+def test_time_fn_without_warm_up_is_told_so():
+    def no_warmup(work, sync, clock, repeats=5):
+        times = []
+        for _ in range(repeats):
+            start = clock()
+            work()
+            sync()
+            times.append(clock() - start)
+        return statistics.median(times)
+
+    result = assert_fails("02.time_fn", no_warmup, "before any warm-up call")
+    assert result.passed == []
+
+
+def test_time_fn_warm_up_without_sync_is_told_so():
+    def warmup_unsynced(work, sync, clock, repeats=5):
+        work()
+        times = []
+        for _ in range(repeats):
+            start = clock()
+            work()
+            sync()
+            times.append(clock() - start)
+        return statistics.median(times)
+
+    assert_fails("02.time_fn", warmup_unsynced, "call sync() before the first clock read")
+
+
+def test_time_fn_returning_the_mean_is_asked_for_the_median():
+    def mean_of_block(work, sync, clock, repeats=5):
+        work()
+        sync()
+        start = clock()
+        for _ in range(repeats):
+            work()
+        sync()
+        return (clock() - start) / repeats
+
+    assert_fails("02.time_fn", mean_of_block, "return the median")
+
+
+def test_time_fn_reading_its_own_clock_is_told_to_use_the_given_one():
+    def own_clock(work, sync, clock, repeats=5):
+        return time_fn(work, sync, time.perf_counter, repeats)
+
+    assert_fails("02.time_fn", own_clock, "never called clock()")
+
+
+# ---------------------------------------------------------------------------------------------
+# 02.frobenius
+
+
+def log_norms_per_step(A, steps):
+    X = torch.eye(A.shape[0], device=A.device)
+    norms = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        norms.append(norm.item())  # a host read every step
+        X = X / norm
+    return norms
+
+
+def log_norms_at_end(A, steps):
+    X = torch.eye(A.shape[0], device=A.device)
+    norms = []
+    for _ in range(steps):
+        X = X @ A  # the same powers of A, multiplied from the other side
+        norm = torch.linalg.matrix_norm(X)
+        norms.append(norm)
+        X = X / norm
+    return torch.stack(norms).cpu().tolist()
+
+
+def test_frobenius_reference_passes():
+    assert_passes("02.frobenius", (log_norms_per_step, log_norms_at_end))
+
+
+def test_frobenius_wants_both_functions():
+    assert_fails("02.frobenius", log_norms_per_step, "pass both functions as a pair")
+
+
+def test_frobenius_rejects_an_overflowing_product():
+    def squaring(A, steps):
+        norms = []
+        for _ in range(steps):
+            A = A @ A
+            norms.append(torch.linalg.matrix_norm(A).item())
+        return norms
+
+    assert_fails("02.frobenius", (squaring, log_norms_at_end), "overflowed", "X = X / norm")
+
+
+def test_frobenius_rejects_an_unnormalized_product():
+    def unnormalized(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X))
+        return torch.stack(norms).tolist()
+
+    assert_fails("02.frobenius", (log_norms_per_step, unnormalized), "log_norms_at_end", "inf")
+
+
+def test_frobenius_rejects_a_per_step_item_in_the_at_end_version():
+    result = assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, log_norms_per_step),
+        "log_norms_at_end made 1000 host reads (item) for 1000 steps",
+        "keep the norms on the device",
+    )
+    assert "the per-step version reads every norm on the host" in result.passed[-1]
+
+
+def test_frobenius_rejects_one_float_per_element_at_the_end():
+    def floats_at_end(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        log = torch.empty(steps, device=A.device)
+        for i in range(steps):
+            X = A @ X
+            log[i] = torch.linalg.matrix_norm(X)
+            X = X / log[i]
+        return [float(v) for v in log.cpu()]
+
+    assert_fails(
+        "02.frobenius", (log_norms_per_step, floats_at_end), "__float__", "one host read each"
+    )
+
+
+def test_frobenius_rejects_a_per_step_version_that_never_reads():
+    def lazy(A, steps):
+        return log_norms_at_end(A, steps)
+
+    assert_fails(
+        "02.frobenius",
+        (lazy, log_norms_at_end),
+        "log_norms_per_step made 2 host reads for 1000 steps",
+    )
+
+
+def test_frobenius_rejects_the_norm_taken_before_the_product():
+    def norm_first(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm.item())
+            X = A @ (X / norm)
+        return norms
+
+    assert_fails("02.frobenius", (norm_first, log_norms_at_end), "the norm after step 1", "||A||_F")
+
+
+def test_frobenius_returning_a_tensor_is_told_to_return_floats():
+    def tensor_at_end(A, steps):
+        return torch.tensor(log_norms_at_end(A, steps))
+
+    assert_fails("02.frobenius", (log_norms_per_step, tensor_at_end), "list of Python floats")
+
+
+# ---------------------------------------------------------------------------------------------
+# 02.concurrency
+
+
+def run_concurrently(x, y, lanes):
+    fx = lanes[0].submit(torch.matmul, x, x)
+    fy = lanes[1].submit(torch.matmul, y, y)
+    return fx.result(), fy.result()
+
+
+def test_concurrency_reference_passes():
+    assert_passes("02.concurrency", run_concurrently)
+
+
+def test_concurrency_passes_with_lambdas_too():
+    def with_lambdas(x, y, lanes):
+        futures = [lanes[0].submit(lambda: x @ x), lanes[1].submit(lambda: y @ y)]
+        return tuple(f.result() for f in futures)
+
+    assert_passes("02.concurrency", with_lambdas)
+
+
+def test_concurrency_rejects_waiting_between_the_launches():
+    def waits_between(x, y, lanes):
+        xx = lanes[0].submit(torch.matmul, x, x).result()
+        yy = lanes[1].submit(torch.matmul, y, y).result()
+        return xx, yy
+
+    result = assert_fails(
+        "02.concurrency", waits_between, "you waited for lanes[0] (.result())", "Submit both first"
+    )
+    assert len(result.passed) == 2  # correct results, one product per lane
+
+
+def test_concurrency_rejects_a_device_sync_between_the_launches():
+    def synchronizes_between(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        torch.cuda.synchronize()  # the checker records it, on any machine
+        fy = lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", synchronizes_between, "torch.cuda.synchronize()")
+
+
+def test_concurrency_rejects_both_products_on_one_lane():
+    def one_lane(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        fy = lanes[0].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", one_lane, "both products went to lanes[0]")
+
+
+def test_concurrency_rejects_bypassing_the_lanes_and_wrong_results():
+    assert_fails("02.concurrency", lambda x, y, lanes: (x @ x, y @ y), "nothing was submitted")
+    assert_fails("02.concurrency", lambda x, y, lanes: (y @ y, x @ x), "swapped")
+    assert_fails(
+        "02.concurrency",
+        lambda x, y, lanes: (lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.mm, y, y)),
+        "you returned futures",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 03.parameters
+
+
+def halve_first_layer(net):
+    with torch.no_grad():
+        net[0].weight.mul_(0.5)
+
+
+def save_parameters(net, path):
+    torch.save(net.state_dict(), path)
+
+
+def load_parameters(make_net, path, device):
+    net = make_net().to(device)
+    net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+    return net
+
+
+PARAMETERS = (halve_first_layer, save_parameters, load_parameters)
+
+
+def test_parameters_reference_passes():
+    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 4
+
+
+def test_parameters_rejects_loading_without_map_location():
+    def no_map_location(make_net, path, device):
+        net = make_net().to(device)
+        net.load_state_dict(torch.load(path, weights_only=True))
+        return net
+
+    result = assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, no_map_location),
+        "a checkpoint written on a GPU this machine does not have",
+        "map_location=device",
+    )
+    assert len(result.passed) == 2
+
+
+def test_parameters_rejects_replacing_the_parameter():
+    def replaces(net):
+        net[0].weight = torch.nn.Parameter(net[0].weight.detach() * 0.5)
+
+    assert_fails(
+        "03.parameters", (replaces, save_parameters, load_parameters), "different Parameter object"
+    )
+
+
+def test_parameters_rejects_an_in_place_change_under_autograd():
+    def under_autograd(net):
+        net[0].weight.mul_(0.5)
+
+    assert_fails(
+        "03.parameters", (under_autograd, save_parameters, load_parameters), "torch.no_grad()"
+    )
+
+
+def test_parameters_rejects_saving_the_whole_module():
+    def whole_module(net, path):
+        torch.save(net, path)
+
+    assert_fails(
+        "03.parameters", (halve_first_layer, whole_module, load_parameters), "save net.state_dict()"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 03.device_bug
+
+
+def train_step(net, X, y, opt, device):
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor([1.0, 2.0, 1.0], device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+def test_device_bug_reference_passes():
+    assert len(assert_passes("03.device_bug", train_step).passed) == 4
+
+
+def test_device_bug_rejects_the_original_buggy_step():
+    def buggy(net, X, y, opt, device):
+        class_weights = torch.tensor([1.0, 2.0, 1.0])
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", buggy, "create class_weights with device=device")
+
+
+def test_device_bug_rejects_a_batch_left_on_the_cpu():
+    def data_left(net, X, y, opt, device):
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device=device)
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    result = assert_fails("03.device_bug", data_left, "the batch is still on the CPU")
+    assert len(result.passed) == 1
+
+
+def test_device_bug_rejects_moving_the_model_to_the_cpu():
+    def model_moved(net, X, y, opt, device):
+        net.to("cpu")
+        class_weights = torch.tensor([1.0, 2.0, 1.0])
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", model_moved, "keep the model on its device")
+
+
+def test_device_bug_rejects_an_item_per_step_and_a_dropped_weight():
+    def with_item(*args):
+        return train_step(*args).item()
+
+    assert_fails("03.device_bug", with_item, "return the loss tensor")
+
+    def unweighted(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", unweighted, "keep the class weights")
+
+
+# ---------------------------------------------------------------------------------------------
+# 04.amp
+
+
+def make_amp_loop(*, unscale=True, clip_before_unscale=False, update=True, autocast_forward=True,
+                  scaler_step=True):  # fmt: skip
+    def train_amp(net, batches, opt, device_type, dtype, scaler):
+        losses = []
+        for X, y in batches:
+            with torch.amp.autocast(device_type, dtype=dtype, enabled=autocast_forward):
+                out = net(X)
+            with torch.amp.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(out, y)
+            opt.zero_grad()
+            if scaler is None:
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                opt.step()
+            else:
+                scaler.scale(loss).backward()
+                if clip_before_unscale:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                if unscale:
+                    scaler.unscale_(opt)
+                if not clip_before_unscale:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                scaler.step(opt) if scaler_step else opt.step()
+                if update:
+                    scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    return train_amp
+
+
+def test_amp_reference_passes():
+    assert len(assert_passes("04.amp", make_amp_loop()).passed) == 6
+
+
+def test_amp_rejects_clipping_before_unscaling():
+    assert_fails(
+        "04.amp",
+        make_amp_loop(clip_before_unscale=True),
+        "call scaler.unscale_(opt) before clip_grad_norm_",
+    )
+    assert_fails("04.amp", make_amp_loop(unscale=False), "clipped while still scaled")
+
+
+def test_amp_rejects_a_scaler_that_is_never_updated():
+    assert_fails(
+        "04.amp", make_amp_loop(update=False), "call scaler.update() after scaler.step(opt)"
+    )
+
+
+def test_amp_rejects_a_forward_outside_autocast():
+    assert_fails("04.amp", make_amp_loop(autocast_forward=False), "produced torch.float32 outputs")
+
+
+def test_amp_rejects_opt_step_instead_of_scaler_step():
+    assert_fails("04.amp", make_amp_loop(scaler_step=False), "call scaler.step(opt) instead")
+
+
+def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
+    loop = make_amp_loop()
+
+    def half(net, *args):
+        return loop(net.half(), *args)
+
+    assert_fails("04.amp", half, "no longer float32")
+
+    def always_scales(net, batches, opt, device_type, dtype, scaler):
+        losses = []
+        for X, y in batches:
+            with torch.amp.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            scaler.step(opt)
+            scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    result = assert_fails("04.amp", always_scales, "with bfloat16 the scaler is None")
+    assert len(result.passed) == 4  # everything float16 passed
+
+
+# ---------------------------------------------------------------------------------------------
+# 05.ddp
+
+
+def ddp_variant(tmp_path, name, *edits):
+    text = (ROOT / "solutions" / "05_ddp_train.py").read_text()
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    return path
+
+
+def test_ddp_exercise_script_is_not_attempted_and_a_missing_file_is_named(tmp_path):
+    assert (
+        check("05.ddp", ROOT / "exercises" / "05_ddp_train.py", quiet=True).status
+        == "not attempted"
+    )
+    assert_fails("05.ddp", tmp_path / "nope.py", "there is no file")
+
+
+def test_ddp_checker_uses_the_scripts_data_and_model():
+    from d2lgpu.checks import ch05_ddp
+
+    for folder in ("solutions", "exercises"):
+        script = {}
+        exec(compile((ROOT / folder / "05_ddp_train.py").read_text(), "script", "exec"), script)
+        a, b = ch05_ddp.make_dataset(64, 3).tensors, script["make_dataset"](64, 3).tensors
+        assert all(torch.equal(u, v) for u, v in zip(a, b, strict=True))
+        with torch.random.fork_rng(devices=[]):
+            theirs = script["make_model"](3).state_dict()
+        mine = ch05_ddp.make_model(3).state_dict()
+        assert all(torch.equal(mine[k], theirs[k]) for k in mine)
+
+
+SET_EPOCH = "        sampler.set_epoch(epoch)  # a new order each epoch, the same on every rank\n"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ddp_solution_passes_and_three_mistakes_are_named(tmp_path):
+    result = assert_passes("05.ddp", ROOT / "solutions" / "05_ddp_train.py")
+    assert len(result.passed) == 3
+
+    no_set_epoch = ddp_variant(tmp_path, "no_set_epoch", (SET_EPOCH, ""))
+    assert_fails("05.ddp", no_set_epoch, "call sampler.set_epoch(epoch)")
+
+    no_ddp = ddp_variant(
+        tmp_path,
+        "no_ddp",
+        (
+            'net = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)',
+            "net = model",
+        ),
+    )
+    assert_fails("05.ddp", no_ddp, "never averaged their gradients", "DistributedDataParallel")
+
+    no_sampler = ddp_variant(
+        tmp_path,
+        "no_sampler",
+        (SET_EPOCH, ""),
+        (
+            "sampler = DistributedSampler(dataset, shuffle=True, seed=args.seed)\n",
+            "gen = torch.Generator().manual_seed(args.seed)\n",
+        ),
+        ("sampler=sampler)", "shuffle=True, generator=gen)"),
+    )
+    assert_fails(
+        "05.ddp", no_sampler, "each rank went through the whole data set", "DistributedSampler"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_ddp_wrapper_keys_and_crashes_are_reported(tmp_path):
+    module_keys = ddp_variant(
+        tmp_path,
+        "module_keys",
+        ("torch.save(model.state_dict(), args.out)", "torch.save(net.state_dict(), args.out)"),
+    )
+    assert_fails("05.ddp", module_keys, "start with 'module.'")
+
+
+def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypatch):
+    # What torchrun prints when a worker raises (recorded from a real run), without a launch.
+    import d2lgpu.distributed as distributed
+
+    output = (
+        "2 process(es), training on cpu\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/tmp/x/crash.py", line 83, in main\n'
+        "[rank1]:     1 / 0\n"
+        "[rank1]: ZeroDivisionError: division by zero\n"
+        "E1121 22:40:00 torch/distributed/elastic/multiprocessing/api.py:900] failed\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main\n'
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+    )
+
+    def failing_launch(script, *args, **kwargs):
+        result = distributed.LaunchResult(1, output, 9.0)
+        raise distributed.LaunchError("torchrun failed", result)
+
+    monkeypatch.setattr(distributed, "launch", failing_launch)
+    script = ddp_variant(tmp_path, "crash")
+    result = assert_fails(
+        "05.ddp",
+        script,
+        "ZeroDivisionError: division by zero",
+        "line 83, in main",
+        "torchrun --standalone",
+    )
+    assert "ChildFailedError" not in result.hint
