@@ -44,6 +44,7 @@ def test_every_exercise_has_a_checker():
         "03.parameters",
         "04.amp",
         "05.ddp",
+        "06.slowest_op",
     ]
 
 
@@ -51,7 +52,7 @@ def stub(*args):
     raise NotImplementedError("your code here")
 
 
-@pytest.mark.parametrize("exercise_id", ["01.placement", "02.time_fn", "04.amp"])
+@pytest.mark.parametrize("exercise_id", ["01.placement", "02.time_fn", "04.amp", "06.slowest_op"])
 def test_a_stub_is_not_attempted_yet(exercise_id):
     assert check(exercise_id, stub, quiet=True).status == "not attempted"
 
@@ -604,6 +605,46 @@ def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
 
     result = assert_fails("04.amp", always_scales, "with bfloat16 the scaler is None")
     assert len(result.passed) == 4  # everything float16 passed
+
+
+# ---------------------------------------------------------------------------------------------
+# 06.slowest_op
+
+
+def profiled_key(sort_key, *, warm_up=True):
+    def answer(fn, args, device):
+        from torch.profiler import ProfilerActivity, profile
+
+        if warm_up:
+            fn(*args)
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            fn(*args)
+        return max(prof.key_averages(), key=lambda e: getattr(e, sort_key)).key
+
+    return answer
+
+
+def test_slowest_op_reference_passes():
+    assert len(assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed) == 3
+
+
+def test_slowest_op_rejects_sorting_by_total_time():
+    assert_fails(
+        "06.slowest_op", profiled_key("cpu_time_total"), "aten::matmul", "sort by self time"
+    )
+
+
+def test_slowest_op_rejects_sorting_by_calls():
+    assert_fails("06.slowest_op", profiled_key("count"), "called most often")
+
+
+def test_slowest_op_rejects_a_profile_without_warm_up_and_a_hard_coded_name():
+    assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", warm_up=False),
+        "call fn(*args) once before",
+    )
+    assert_fails("06.slowest_op", lambda fn, args, device: "aten::mm", "never while the profiler")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,7 +33,14 @@ def load_tool():
 
 def test_there_is_an_exercise_notebook_per_chapter():
     names = [p.name for p in SOLUTIONS]
-    for chapter in ("01_devices", "02_tensors", "03_networks", "04_amp", "05_ddp"):
+    for chapter in (
+        "01_devices",
+        "02_tensors",
+        "03_networks",
+        "04_amp",
+        "05_ddp",
+        "06_performance",
+    ):
         assert f"{chapter}.ipynb" in names
     assert [p.name for p in EXERCISES] == names
 

@@ -10,17 +10,25 @@ checkpoint that claims to come from a GPU this machine lacks). The list of
 checks that passed never contains hardware-dependent numbers, so a solution
 notebook's ``PASS`` report is the same on a laptop and on a GPU server.
 
-=================  ==============================================================
-``ch01_devices``   ``01.placement``
-``ch02_tensors``   ``02.time_fn``, ``02.frobenius``, ``02.concurrency``
-``ch03_networks``  ``03.parameters``, ``03.device_bug``
-``ch04_amp``       ``04.amp``
-``ch05_ddp``       ``05.ddp`` (launches the learner's script with torchrun)
-=================  ==============================================================
+======================  ==============================================================
+``ch01_devices``        ``01.placement``
+``ch02_tensors``        ``02.time_fn``, ``02.frobenius``, ``02.concurrency``
+``ch03_networks``       ``03.parameters``, ``03.device_bug``
+``ch04_amp``            ``04.amp``
+``ch05_ddp``            ``05.ddp`` (launches the learner's script with torchrun)
+``ch06_performance``    ``06.slowest_op``
+======================  ==============================================================
 
 What it is not: a test suite for the course itself (that is ``tests/``).
 """
 
-from . import ch01_devices, ch02_tensors, ch03_networks, ch04_amp, ch05_ddp
+from . import ch01_devices, ch02_tensors, ch03_networks, ch04_amp, ch05_ddp, ch06_performance
 
-__all__ = ["ch01_devices", "ch02_tensors", "ch03_networks", "ch04_amp", "ch05_ddp"]
+__all__ = [
+    "ch01_devices",
+    "ch02_tensors",
+    "ch03_networks",
+    "ch04_amp",
+    "ch05_ddp",
+    "ch06_performance",
+]
