@@ -288,8 +288,10 @@ def launch(
     "--rdzv-id=job1"]``). The output of all ranks is printed line by line as it arrives
     (``echo=False`` to keep quiet) and returned in a :class:`LaunchResult`.
 
-    ``env`` adds to (and overrides) this process's environment. ``OMP_NUM_THREADS`` is set
-    to 1 unless given, so that N processes do not each start one thread per core.
+    ``env`` adds to (and overrides) this process's environment. Unless given there,
+    ``OMP_NUM_THREADS`` is set to 1, so that N processes do not each start one thread per
+    core, and ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE`` to 1, so that ``--max-restarts`` works
+    (see the comment in the code).
 
     Raises :class:`LaunchError` (with the exit code and the last ``tail_lines`` lines) when
     torchrun exits non-zero or runs past ``timeout_s`` seconds. On timeout or
@@ -328,6 +330,11 @@ def launch(
     child_env.setdefault("OMP_NUM_THREADS", "1")
     # Print each line as it is written, not in 8 kB blocks when the pipe is full.
     child_env.setdefault("PYTHONUNBUFFERED", "1")
+    # By default torchrun's workers share the rendezvous TCPStore, which outlives a restart:
+    # after --max-restarts kicks in, a new worker can read the previous attempt's addresses
+    # from it and fail to connect (pytorch/pytorch#135712, #167288). Each attempt then gets
+    # a store of its own, hosted by its rank 0.
+    child_env.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
     child_env[_LAUNCH_TAG] = tag
 
     lines: list[str] = []

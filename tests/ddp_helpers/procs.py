@@ -82,3 +82,37 @@ def stop(proc: subprocess.Popen, tag: str, grace_s: float = 15.0) -> None:
         except ProcessLookupError:
             pass
     proc.wait()
+
+
+class Output:
+    """Collects a process's output lines in a thread, so a test can wait for one with a
+    deadline instead of blocking on readline()."""
+
+    def __init__(self, proc: subprocess.Popen):
+        import threading
+
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
+        self._thread.start()
+
+    def _read(self, proc):
+        for line in proc.stdout:
+            with self._changed:
+                self.lines.append(line)
+                self._changed.notify_all()
+
+    def wait_for(self, text: str, timeout_s: float) -> bool:
+        deadline = time.monotonic() + timeout_s
+        with self._changed:
+            while not any(text in line for line in self.lines):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(timeout=min(left, 0.5))
+        return True
+
+    @property
+    def text(self) -> str:
+        with self._changed:
+            return "".join(self.lines)

@@ -1,0 +1,542 @@
+"""scripts/train_ddp.py under torchrun, on the CPU with gloo: what the DDP chapter claims.
+
+- determinism: 2 ranks match 1 process on the same global batch; a resumed run matches an
+  uninterrupted one; two torchrun "nodes" on 127.0.0.1 match one node of 2 processes;
+- faults: a rank killed mid-training ends the job fast; with --max-restarts the job resumes
+  from its checkpoint and ends where an uninterrupted run ends; damaged checkpoints are
+  detected; SIGTERM to torchrun stops its workers, SIGKILL to torchrun orphans them;
+- bad input: no torchrun, nccl without GPUs, --resume without checkpoint, ... say what to do.
+
+Every test marks the processes it starts and fails if one outlives it. The uninterrupted
+reference runs are shared by the module (fixtures `ref1`, `ref2`).
+"""
+
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import torch
+from ddp_helpers.procs import TAG, Output, free_port, new_tag, stop, tagged_pids, wait_gone
+
+from d2lgpu.distributed import LaunchError, LaunchResult, launch
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_ddp.py"
+# 512 samples, global batch 32: 16 optimizer steps per epoch, 48 in the 3 epochs. Short on
+# purpose: float differences between layouts grow with the number of steps.
+EPOCHS = 3
+COMMON = ["--samples", "512", "--batch-size", "32", "--lr", "0.05", "--seed", "0"]
+# The stated tolerance for "the same parameters" across process layouts. Same layout
+# (resume, restart, two nodes of one process vs one node of two) is expected to be bitwise.
+RTOL, ATOL = 1e-4, 1e-5
+NO_TORCHRUN = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
+
+
+@pytest.fixture
+def tag():
+    """A mark for the environment of the processes this test starts; none may outlive it."""
+    tag = new_tag()
+    yield tag
+    left = wait_gone(tag, timeout_s=15)
+    assert not left, f"processes left behind by the test: {left}"
+
+
+def train(ckpt_dir, nproc, *args, tag, env=None, timeout_s=120, **launch_kwargs) -> LaunchResult:
+    """torchrun train_ddp.py through the notebook launcher (echo: pytest shows it on failure)."""
+    return launch(
+        SCRIPT,
+        nproc,
+        args=[*COMMON, "--checkpoint-dir", str(ckpt_dir), *args],
+        env={TAG: tag, **(env or {})},
+        timeout_s=timeout_s,
+        **launch_kwargs,
+    )
+
+
+def run_direct(*args, tag, world_size=None, timeout_s=60):
+    """The script without torchrun: plain python, with torchrun's variables faked for a world
+    of `world_size` (this process as rank 0), or none at all."""
+    env = {k: v for k, v in os.environ.items() if k not in NO_TORCHRUN}
+    env.update({TAG: tag, "OMP_NUM_THREADS": "1"})
+    if world_size is not None:
+        env.update(
+            RANK="0",
+            WORLD_SIZE=str(world_size),
+            LOCAL_RANK="0",
+            LOCAL_WORLD_SIZE=str(world_size),
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=str(free_port()),
+        )
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
+    return proc, time.monotonic() - start
+
+
+def params(ckpt_dir):
+    return torch.load(Path(ckpt_dir) / "final.pt", weights_only=True)
+
+
+def max_diff(a, b):
+    assert a.keys() == b.keys()
+    return max((a[k] - b[k]).abs().max().item() for k in a)
+
+
+def assert_same_params(actual, expected, what, *, exact=False):
+    diff = max_diff(actual, expected)
+    print(f"{what}: max |difference| of final parameters = {diff:.3g}")
+    if exact:
+        assert diff == 0, f"{what}: expected identical parameters, max difference {diff:.3g}"
+    for k in expected:
+        torch.testing.assert_close(actual[k], expected[k], rtol=RTOL, atol=ATOL, msg=f"{what}: {k}")
+
+
+@dataclass
+class Run:
+    dir: Path
+    output: str
+    params: dict
+    seconds: float
+
+
+def reference_run(tmp_path_factory, nproc):
+    tag = new_tag()
+    ckpt_dir = tmp_path_factory.mktemp(f"ref{nproc}")
+    try:
+        result = train(ckpt_dir, nproc, "--epochs", str(EPOCHS), tag=tag)
+    finally:
+        left = wait_gone(tag)
+    assert not left, f"processes left behind by the reference run: {left}"
+    return Run(ckpt_dir, result.output, params(ckpt_dir), result.seconds)
+
+
+@pytest.fixture(scope="module")
+def ref1(tmp_path_factory):
+    """Uninterrupted training, 1 process (world size 1), the same global batch."""
+    return reference_run(tmp_path_factory, 1)
+
+
+@pytest.fixture(scope="module")
+def ref2(tmp_path_factory):
+    """Uninterrupted training, 2 processes on one node."""
+    return reference_run(tmp_path_factory, 2)
+
+
+def load_script_module():
+    spec = importlib.util.spec_from_file_location("train_ddp", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def script():
+    """train_ddp.py imported as a module (its main() does not run), for its helpers."""
+    return load_script_module()
+
+
+# --- the command line without torchrun -----------------------------------------------------
+
+
+def test_help_works_without_torchrun(tag):
+    proc, seconds = run_direct("--help", tag=tag)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for flag in (
+        "--epochs",
+        "--batch-size",
+        "--lr",
+        "--seed",
+        "--data",
+        "--amp",
+        "--accumulate",
+        "--checkpoint-dir",
+        "--resume",
+        "--dry-run",
+        "--timeout-s",
+    ):
+        assert flag in out
+    assert "(default: 64)" in out  # defaults are shown
+    assert "torchrun --standalone --nproc-per-node=2" in out  # the usage commands
+    assert "srun torchrun" in out
+    print(f"--help took {seconds:.1f} s")
+    assert seconds < 30  # no torchrun, no process group: only python and the torch import
+
+
+def test_without_torchrun_it_says_how_to_launch(tag):
+    proc, _ = run_direct("--epochs", "1", tag=tag)
+    assert proc.returncode == 2
+    assert "not started by torchrun" in proc.stderr
+    assert "torchrun --standalone --nproc-per-node=2 scripts/train_ddp.py" in proc.stderr
+
+
+def test_global_batch_must_split_evenly(tag):
+    proc, _ = run_direct("--batch-size", "33", tag=tag, world_size=2)  # fails before init
+    assert proc.returncode == 2
+    assert "must be a multiple of world size x --accumulate = 2 x 1" in proc.stderr
+
+
+# --- checkpoints, in-process -------------------------------------------------------------------
+
+
+def test_checkpoint_round_trip_restores_rng(script, tmp_path):
+    torch.manual_seed(123)
+    state = {"epoch": 1, "model": {"w": torch.randn(3)}, "rng": script.rng_states()}
+    expected = torch.rand(5)  # what comes next after the saved state
+    path = script.save_checkpoint(tmp_path, 1, state)
+    assert path.name == "ckpt-epoch0001.pt"
+    assert (tmp_path / "ckpt-epoch0001.pt.sha256").read_text().endswith("  ckpt-epoch0001.pt\n")
+    assert not list(tmp_path.glob(".*tmp*")), "temporary files left"
+    torch.rand(100)
+    loaded = script.read_checkpoint(path)
+    torch.testing.assert_close(loaded["model"]["w"], state["model"]["w"])
+    script.set_rng_states(loaded["rng"])
+    assert torch.equal(torch.rand(5), expected)
+
+
+def test_only_the_last_two_checkpoints_are_kept(script, tmp_path):
+    for epoch in range(1, 5):
+        script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "ckpt-epoch0003.pt",
+        "ckpt-epoch0003.pt.sha256",
+        "ckpt-epoch0004.pt",
+        "ckpt-epoch0004.pt.sha256",
+    ]
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "no-checksum"])
+def test_damaged_checkpoint_is_detected_and_skipped(script, tmp_path, damage):
+    for epoch in (1, 2):
+        script.save_checkpoint(tmp_path, epoch, {"epoch": epoch, "w": torch.arange(1000.0)})
+    newest = tmp_path / "ckpt-epoch0002.pt"
+    data = bytearray(newest.read_bytes())
+    if damage == "flip":  # one bit, in the tensor data: torch.load would not notice
+        data[len(data) // 2] ^= 0x01
+        newest.write_bytes(data)
+    elif damage == "truncate":
+        newest.write_bytes(data[: len(data) // 2])
+    else:  # the save stopped before its checksum was written
+        (tmp_path / "ckpt-epoch0002.pt.sha256").unlink()
+    expected = "no checksum file" if damage == "no-checksum" else "sha256 mismatch"
+    with pytest.raises(script.CheckpointError, match=expected):
+        script.read_checkpoint(newest)
+
+    warnings = []
+    path, state = script.load_newest_checkpoint(tmp_path, warnings.append)
+    assert path.name == "ckpt-epoch0001.pt" and state["epoch"] == 1
+    assert len(warnings) == 1 and "ckpt-epoch0002.pt" in warnings[0]
+
+
+def test_no_intact_checkpoint_is_a_clear_error(script, tmp_path):
+    assert script.load_newest_checkpoint(tmp_path, print) == (None, None)  # none at all
+    for epoch in (1, 2):
+        path = script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
+        path.write_bytes(path.read_bytes()[:-1])
+    with pytest.raises(script.CheckpointError, match="no intact checkpoint in"):
+        script.load_newest_checkpoint(tmp_path, lambda msg: None)
+
+
+def test_fault_injection_only_on_the_first_attempt(script, monkeypatch):
+    killed = []
+    monkeypatch.setattr(script.os, "kill", lambda pid, sig: killed.append(sig))
+    monkeypatch.setenv("TRAIN_DDP_FAIL_AT_STEP", "5")
+    monkeypatch.setenv("TORCHELASTIC_RESTART_COUNT", "0")
+    script.maybe_inject_fault(4, rank=1, world_size=2)
+    script.maybe_inject_fault(5, rank=0, world_size=2)  # the victim is the last rank
+    assert killed == []
+    script.maybe_inject_fault(5, rank=1, world_size=2)
+    assert killed == [signal.SIGKILL]
+    monkeypatch.setenv("TORCHELASTIC_RESTART_COUNT", "1")
+    script.maybe_inject_fault(5, rank=1, world_size=2)
+    assert killed == [signal.SIGKILL]
+
+
+# --- bad input, without torchrun (a world of one) ---------------------------------------------
+
+
+def test_resume_without_checkpoint_says_so(tmp_path, tag):
+    args = [*COMMON, "--checkpoint-dir", str(tmp_path), "--resume"]
+    proc, _ = run_direct(*args, tag=tag, world_size=1)
+    assert proc.returncode == 2, proc.stderr
+    assert f"--resume: no checkpoint in {tmp_path}" in proc.stderr
+
+
+def test_fresh_start_refuses_to_overwrite_checkpoints(script, tmp_path, tag):
+    script.save_checkpoint(tmp_path, 1, {"epoch": 1})
+    proc, _ = run_direct(*COMMON, "--checkpoint-dir", str(tmp_path), tag=tag, world_size=1)
+    assert proc.returncode == 2, proc.stderr
+    assert "already holds checkpoints (ckpt-epoch0001.pt). Pass --resume" in proc.stderr
+
+
+def test_resume_with_only_damaged_checkpoints_fails_clearly(script, tmp_path, tag):
+    for epoch in (1, 2):
+        path = script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
+        path.write_bytes(b"garbage")
+    proc, _ = run_direct(
+        *COMMON, "--checkpoint-dir", str(tmp_path), "--resume", tag=tag, world_size=1
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "no intact checkpoint in" in proc.stderr
+    assert "ckpt-epoch0002.pt: sha256 mismatch" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_fashion_mnist_offline_says_what_to_do(tmp_path, tag, monkeypatch):
+    # A proxy on a closed port: offline for sure, and fast, whether or not CI has a network.
+    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
+        monkeypatch.setenv(var, "http://127.0.0.1:9")
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    args = ["--data", "fashion-mnist", "--data-dir", str(tmp_path), "--dry-run"]
+    proc, _ = run_direct(*args, tag=tag, world_size=1)
+    assert proc.returncode == 2, proc.stderr
+    assert "FashionMNIST is not in" in proc.stderr and "--data synthetic" in proc.stderr
+
+
+# --- determinism under torchrun ----------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_two_ranks_match_one_process(ref1, ref2):
+    assert "backend gloo" in ref2.output or torch.cuda.device_count() >= 2
+    assert "world size 2 on 1 node(s)" in ref2.output
+    assert "global batch 32 = 2 rank(s) x 1 accumulation step(s) x 16" in ref2.output
+    assert "global batch 32 = 1 rank(s) x 1 accumulation step(s) x 32" in ref1.output
+    assert f"step {EPOCHS * 16}" in ref2.output
+    assert ref2.output.count("epoch 1/3") == 1, "rank 0 alone logs"
+    assert_same_params(ref2.params, ref1.params, "2 ranks vs 1 process")
+    initial_change = max_diff(ref2.params, {k: torch.zeros_like(v) for k, v in ref2.params.items()})
+    assert initial_change > 0.01  # it trained: a bound that means something
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_accumulation_with_no_sync_matches_one_process(ref1, tmp_path, tag):
+    # 2 ranks x 2 micro-batches of 8: the same 32 samples per step as ref1's one batch.
+    train(tmp_path, 2, "--epochs", str(EPOCHS), "--accumulate", "2", tag=tag)
+    assert_same_params(params(tmp_path), ref1.params, "2 ranks x --accumulate 2 vs 1 process")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_resumed_run_matches_uninterrupted(ref2, tmp_path, tag):
+    first = train(tmp_path, 2, "--epochs", "1", tag=tag)
+    assert "epoch 1/1" in first.output
+    second = train(tmp_path, 2, "--epochs", str(EPOCHS), "--resume", tag=tag)
+    assert "resuming from ckpt-epoch0001.pt (epoch 1 done)" in second.output
+    assert "epoch 1/3" not in second.output and "epoch 2/3" in second.output
+    assert_same_params(params(tmp_path), ref2.params, "stopped after epoch 1 + resumed", exact=True)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_two_nodes_on_one_machine_train_as_one_world(ref2, tmp_path, tag):
+    # Two torchrun "nodes" of one process each; c10d rendezvous on a port free right now.
+    # With c10d --node-rank is ignored: either invocation may end up hosting rank 0.
+    rdzv = [
+        "--rdzv-backend=c10d",
+        f"--rdzv-endpoint=127.0.0.1:{free_port()}",
+        f"--rdzv-id=test-{tag[:8]}",
+        "--local-addr=127.0.0.1",  # what a real node would set to its own interface
+    ]
+    with ThreadPoolExecutor(2) as pool:
+        futures = [
+            pool.submit(
+                train,
+                tmp_path,
+                1,
+                "--epochs",
+                str(EPOCHS),
+                tag=tag,
+                nnodes=2,
+                extra_torchrun_args=rdzv,
+                timeout_s=150,
+                echo=False,
+            )
+            for _ in range(2)
+        ]
+        outputs = [f.result().output for f in futures]
+    assert sum("world size 2 on 2 node(s)" in out for out in outputs) == 1, "one rank 0"
+    assert_same_params(params(tmp_path), ref2.params, "2 nodes x 1 process vs 1 node x 2")
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_killed_rank_ends_the_job_quickly(tmp_path, tag):
+    start = time.monotonic()
+    with pytest.raises(LaunchError) as info:  # 50 epochs: it would run long if it went on
+        train(
+            tmp_path,
+            2,
+            "--epochs",
+            "50",
+            tag=tag,
+            env={"TRAIN_DDP_FAIL_AT_STEP": "20"},
+            timeout_s=60,
+        )
+    seconds = time.monotonic() - start
+    print(f"job with a killed rank exited after {seconds:.1f} s (launch included)")
+    err = info.value
+    assert not err.timed_out, "the job hung instead of failing"
+    assert "fault injection: SIGKILL after step 20" in err.result.output
+    assert "failed with exit code 1" in str(err)
+    assert "SIGKILL" in str(err), "the launcher's tail shows torchrun's report"
+    assert "epoch 3/50" not in err.result.output
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_restart_resumes_from_checkpoint_and_matches(ref2, tmp_path, tag):
+    # Rank 1 dies at step 24, in epoch 2; torchrun restarts both workers, which find the
+    # checkpoint of epoch 1 and redo epoch 2 from there.
+    result = train(
+        tmp_path,
+        2,
+        "--epochs",
+        str(EPOCHS),
+        tag=tag,
+        env={"TRAIN_DDP_FAIL_AT_STEP": "24"},
+        extra_torchrun_args=["--max-restarts=1"],
+        timeout_s=180,
+    )
+    assert "fault injection: SIGKILL after step 24" in result.output
+    assert "resuming from ckpt-epoch0001.pt (epoch 1 done) after restart 1" in result.output
+    assert "TORCH_DISABLE_SHARE_RDZV_TCP_STORE" not in result.output  # launch() sets it
+    assert_same_params(params(tmp_path), ref2.params, "killed at step 24 + restarted", exact=True)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_damaged_newest_checkpoint_falls_back_to_the_previous(ref2, tmp_path, tag):
+    ckpt_dir = tmp_path / "ckpt"
+    shutil.copytree(ref2.dir, ckpt_dir)
+    (ckpt_dir / "final.pt").unlink()
+    newest = ckpt_dir / "ckpt-epoch0003.pt"
+    data = bytearray(newest.read_bytes())
+    data[len(data) // 2] ^= 0x01  # one flipped bit
+    newest.write_bytes(data)
+    result = train(ckpt_dir, 2, "--epochs", str(EPOCHS), "--resume", tag=tag)
+    assert "skipping damaged checkpoint ckpt-epoch0003.pt: sha256 mismatch" in result.output
+    assert "resuming from ckpt-epoch0002.pt (epoch 2 done)" in result.output
+    assert_same_params(params(ckpt_dir), ref2.params, "newest checkpoint damaged", exact=True)
+
+
+def start_torchrun(tmp_path, tag, *args):
+    """A long run (10,000 epochs) under a bare torchrun, for the signal tests."""
+    env = {**os.environ, TAG: tag, "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc-per-node=2",
+        str(SCRIPT),
+        *COMMON,
+        "--epochs",
+        "10000",
+        "--checkpoint-dir",
+        str(tmp_path),
+        *args,
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    return proc, Output(proc)
+
+
+def workers_of(proc, tag):
+    return sorted(set(tagged_pids(tag, "train_ddp.py")) - {proc.pid})
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_sigterm_to_torchrun_stops_its_workers(tmp_path, tag):
+    proc, out = start_torchrun(tmp_path, tag)
+    try:
+        assert out.wait_for("epoch 2/", timeout_s=90), out.text
+        workers = workers_of(proc, tag)
+        assert len(workers) == 2
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        returncode = proc.wait(timeout=60)
+        left = wait_gone(tag, timeout_s=10)
+        print(f"torchrun and its workers gone {time.monotonic() - start:.1f} s after SIGTERM")
+        assert returncode != 0
+        assert not left, f"workers survived SIGTERM to torchrun: {left}"
+    finally:
+        stop(proc, tag)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_sigkill_to_torchrun_orphans_its_workers(tmp_path, tag):
+    """Why no launcher of ours sends SIGKILL to torchrun first."""
+    proc, out = start_torchrun(tmp_path, tag)
+    try:
+        assert out.wait_for("epoch 2/", timeout_s=90), out.text
+        workers = workers_of(proc, tag)
+        assert len(workers) == 2
+        proc.kill()
+        proc.wait()
+        time.sleep(2)
+        orphans = [pid for pid in workers if pid in tagged_pids(tag)]
+        assert orphans == workers, "the workers were expected to outlive a SIGKILLed torchrun"
+        for pid in orphans:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            assert ppid != proc.pid  # adopted by init (or a subreaper): not ours to reap
+    finally:
+        stop(proc, tag)  # kills them by their mark; the `tag` fixture checks they are gone
+
+
+# --- bad input under torchrun --------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(torch.cuda.device_count() >= 2, reason="checks the fallback: requires < 2 GPUs")
+def test_nccl_without_a_gpu_per_process_falls_back_to_gloo(tmp_path, tag):
+    # Also a smoke test of fp16 autocast + GradScaler + no_sync, in a --dry-run.
+    ckpt_dir = tmp_path / "ckpt"
+    args = ["--backend", "nccl", "--amp", "fp16", "--accumulate", "2", "--dry-run"]
+    # And the warning about restarts with torchrun's shared store, which launch() turns off.
+    result = train(
+        ckpt_dir,
+        2,
+        *args,
+        tag=tag,
+        extra_torchrun_args=["--max-restarts=1"],
+        env={"TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "0"},
+    )
+    assert "--backend nccl needs one GPU per process" in result.output
+    assert "falling back to gloo" in result.output
+    assert "backend gloo" in result.output
+    assert "dry run" in result.output and "epoch 1/1  step 2" in result.output
+    assert "loss nan" not in result.output
+    assert not ckpt_dir.exists(), "--dry-run writes nothing"
+    assert "export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1" in result.output
