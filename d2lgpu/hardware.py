@@ -1,0 +1,272 @@
+"""Datasheet peaks of a few GPUs, in a labelled table the reader can see.
+
+What it is for: a roofline-style check ("how close does my matmul get to what
+the vendor promises?") needs the device's peak FLOP/s and memory bandwidth.
+Those numbers live here, in :data:`DATASHEETS`, one entry per part, each with
+its form factor and the vendor document it comes from, never as a constant
+hidden in a notebook cell.
+
+* :func:`datasheet` finds the entry for the name torch reports
+  (``torch.cuda.get_device_name()``), e.g. ``"NVIDIA H100 80GB HBM3"`` is the
+  H100 SXM5 part.
+* :func:`peak_flops` and :func:`peak_bandwidth` return the peak in FLOP/s and
+  bytes/s (``None`` for a device without an entry).
+* :func:`format_datasheet_table` prints the table; :func:`format_datasheet_entry`
+  one device's line, or ``"<name>: no datasheet entry"``.
+
+The numbers are **dense** tensor-core (or vector) peaks: without structured
+sparsity. Vendor datasheets often quote the sparse figure, which is 2x the
+dense one, marked with an asterisk in small print; this table halves those.
+They are peaks at boost clock: a real program gets less, and a *measured*
+peak (the best of a few sizes) is the fairer yardstick. FP32 is the
+non-tensor-core rate (what a float32 matmul gets with TF32 off, PyTorch's
+default), and so is FP64; TF32 is the tensor-core rate for float32 inputs
+with TF32 allowed.
+
+What it is not: a hardware database. Names must match exactly (case and
+surrounding spaces aside); a variant that is not listed (an H100 NVL, an
+A100-SXM4-40GB, the CPU) gets no entry rather than a neighbour's numbers.
+Nothing here touches CUDA: pass the name in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+__all__ = [
+    "DTYPES",
+    "DatasheetEntry",
+    "DATASHEETS",
+    "NO_ENTRY",
+    "datasheet",
+    "peak_flops",
+    "peak_bandwidth",
+    "format_datasheet_entry",
+    "format_datasheet_table",
+]
+
+# The precisions the table has a column for, with the torch dtypes that mean them.
+# TF32 is not a storage dtype: it is how tensor cores multiply float32 inputs.
+DTYPES = ("bf16", "fp16", "tf32", "fp32", "fp64")
+_DTYPE_ALIASES = {
+    torch.bfloat16: "bf16",
+    torch.float16: "fp16",
+    torch.float32: "fp32",
+    torch.float64: "fp64",
+    "bfloat16": "bf16",
+    "float16": "fp16",
+    "half": "fp16",
+    "float32": "fp32",
+    "float": "fp32",
+    "float64": "fp64",
+    "double": "fp64",
+    **{name: name for name in DTYPES},
+}
+
+NO_ENTRY = "no datasheet entry"
+
+
+@dataclass(frozen=True)
+class DatasheetEntry:
+    """One GPU's vendor peaks. ``tflops`` maps a precision to dense TFLOP/s.
+
+    A precision missing from ``tflops`` is not in this table: the part cannot
+    do it (bf16 on a T4) or the entry leaves it out.
+    """
+
+    part: str  # the product, as the vendor names it
+    form_factor: str  # SXM, PCIe, ... : the same chip differs in clocks and power
+    memory: str  # memory type and size
+    bandwidth_tbs: float  # memory bandwidth, TB/s (10**12 bytes per second)
+    tflops: dict[str, float]  # dense peak TFLOP/s per precision
+    source: str  # the vendor document the numbers come from
+    torch_names: tuple[str, ...] = field(default=())  # what torch.cuda.get_device_name says
+
+
+DATASHEETS: tuple[DatasheetEntry, ...] = (
+    DatasheetEntry(
+        part="NVIDIA H100 SXM5 80GB",
+        form_factor="SXM5",
+        memory="80 GB HBM3",
+        bandwidth_tbs=3.35,
+        tflops={"bf16": 989.4, "fp16": 989.4, "tf32": 494.7, "fp32": 66.9, "fp64": 33.5},
+        source="NVIDIA H100 Tensor Core GPU datasheet (SXM); "
+        "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
+        torch_names=("NVIDIA H100 80GB HBM3",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA H100 PCIe 80GB",
+        form_factor="PCIe",
+        memory="80 GB HBM2e",
+        bandwidth_tbs=2.0,
+        tflops={"bf16": 756.0, "fp16": 756.0, "tf32": 378.0, "fp32": 51.2, "fp64": 25.6},
+        source="NVIDIA H100 Tensor Core GPU datasheet (PCIe); "
+        "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
+        torch_names=("NVIDIA H100 PCIe",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA H200 SXM 141GB",
+        form_factor="SXM",
+        memory="141 GB HBM3e",
+        bandwidth_tbs=4.8,
+        # Same GH100 compute as the H100 SXM5; more and faster memory.
+        tflops={"bf16": 989.4, "fp16": 989.4, "tf32": 494.7, "fp32": 66.9, "fp64": 33.5},
+        source="NVIDIA H200 Tensor Core GPU datasheet (H200 SXM)",
+        torch_names=("NVIDIA H200",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA A100 SXM4 80GB",
+        form_factor="SXM4",
+        memory="80 GB HBM2e",
+        bandwidth_tbs=2.039,
+        tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
+        source="NVIDIA A100 Tensor Core GPU datasheet (A100 80GB SXM)",
+        torch_names=("NVIDIA A100-SXM4-80GB",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA A100 PCIe 40GB",
+        form_factor="PCIe",
+        memory="40 GB HBM2",
+        bandwidth_tbs=1.555,
+        tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
+        source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB PCIe)",
+        torch_names=("NVIDIA A100-PCIE-40GB",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA L4",
+        form_factor="PCIe, low profile",
+        memory="24 GB GDDR6",
+        bandwidth_tbs=0.3,
+        tflops={"bf16": 121.0, "fp16": 121.0, "fp32": 30.3},
+        source="NVIDIA L4 Tensor Core GPU datasheet",
+        torch_names=("NVIDIA L4",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA T4",
+        form_factor="PCIe, low profile",
+        memory="16 GB GDDR6",
+        bandwidth_tbs=0.32,
+        # Turing has no bf16 and no TF32; fp16 is "mixed precision (FP16/FP32)".
+        tflops={"fp16": 65.0, "fp32": 8.1},
+        source="NVIDIA T4 Tensor Core GPU datasheet",
+        torch_names=("Tesla T4",),
+    ),
+    DatasheetEntry(
+        part="NVIDIA GeForce RTX 4090",
+        form_factor="PCIe, consumer",
+        memory="24 GB GDDR6X",
+        bandwidth_tbs=1.008,
+        # With fp32 accumulate (what PyTorch uses); GeForce parts run fp16
+        # accumulate at twice that rate.
+        tflops={"bf16": 165.2, "fp16": 165.2, "fp32": 82.6},
+        source="NVIDIA Ada Lovelace GPU Architecture whitepaper (GeForce RTX 4090)",
+        torch_names=("NVIDIA GeForce RTX 4090",),
+    ),
+)
+
+
+def _normalize(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+_BY_NAME = {_normalize(n): entry for entry in DATASHEETS for n in (entry.part, *entry.torch_names)}
+
+
+def datasheet(device_name: str) -> DatasheetEntry | None:
+    """Return the entry for ``device_name`` (as torch reports it), or ``None``.
+
+    The part's own name (``"NVIDIA H100 SXM5 80GB"``) works too. Matching is
+    exact apart from case and whitespace, so an unlisted variant gets ``None``.
+    """
+    if not isinstance(device_name, str):
+        raise TypeError(
+            f"device_name must be a str such as torch.cuda.get_device_name() returns, "
+            f"got {type(device_name).__name__}"
+        )
+    return _BY_NAME.get(_normalize(device_name))
+
+
+def _precision(dtype) -> str:
+    key = dtype.casefold() if isinstance(dtype, str) else dtype
+    try:
+        return _DTYPE_ALIASES[key]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"dtype must be one of {', '.join(DTYPES)} (or torch.bfloat16, torch.float16, "
+            f"torch.float32, torch.float64), got {dtype!r}"
+        ) from None
+
+
+def peak_flops(device_name: str, dtype) -> float | None:
+    """Dense datasheet peak of ``device_name`` in FLOP/s for ``dtype``, or ``None``.
+
+    ``dtype`` is a torch dtype (``torch.bfloat16``, ``torch.float16``,
+    ``torch.float32``, ``torch.float64``) or one of :data:`DTYPES` (``"tf32"``
+    has no torch dtype). ``torch.float32`` means the non-tensor-core fp32 rate.
+    ``None`` when the device has no entry or the entry has no such peak; a
+    ``ValueError`` for a precision the table does not know.
+    """
+    precision = _precision(dtype)
+    entry = datasheet(device_name)
+    if entry is None or precision not in entry.tflops:
+        return None
+    return entry.tflops[precision] * 1e12
+
+
+def peak_bandwidth(device_name: str) -> float | None:
+    """Datasheet memory bandwidth of ``device_name`` in bytes/s, or ``None``."""
+    entry = datasheet(device_name)
+    return None if entry is None else entry.bandwidth_tbs * 1e12
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def format_datasheet_entry(device_name: str) -> str:
+    """One line: ``device_name``'s part, peaks and source, or ``"<name>: no datasheet entry"``."""
+    entry = datasheet(device_name)
+    if entry is None:
+        return f"{device_name}: {NO_ENTRY}"
+    peaks = ", ".join(f"{p} {entry.tflops[p]:g}" for p in DTYPES if p in entry.tflops)
+    return (
+        f"{device_name}: {entry.part} ({entry.form_factor}), dense TFLOP/s {peaks}; "
+        f"{entry.memory} at {entry.bandwidth_tbs:g} TB/s (source: {entry.source})"
+    )
+
+
+def format_datasheet_table() -> str:
+    """Return the whole table as text: peaks, form factor, the name torch reports, source."""
+    header = ["part", "form factor", *(f"{p}" for p in DTYPES), "TB/s", "torch reports"]
+    rows = [
+        [
+            e.part,
+            e.form_factor,
+            *(_fmt(e.tflops.get(p)) for p in DTYPES),
+            f"{e.bandwidth_tbs:g}",
+            ", ".join(e.torch_names),
+        ]
+        for e in DATASHEETS
+    ]
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    numeric = set(range(2, 2 + len(DTYPES) + 1))
+
+    def line(cells):
+        return "  ".join(
+            f"{c:>{w}}" if i in numeric else f"{c:<{w}}"
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    out = [
+        "Datasheet peaks: dense TFLOP/s (no sparsity) per precision, memory bandwidth in TB/s",
+        line(header),
+        line(["-" * w for w in widths]),
+        *(line(r) for r in rows),
+        "",
+        "'-': not in this table. fp32 and fp64: without tensor cores; tf32: fp32 inputs on tensor cores.",
+        "Sources:",
+        *(f"  {e.part}: {e.source}" for e in DATASHEETS),
+    ]
+    return "\n".join(out)
