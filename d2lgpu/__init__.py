@@ -21,6 +21,7 @@ Modules, one concern each:
 ``distributed``    backend choice, torchrun set-up, ``launch`` for notebooks
 ``plotting``       timing-vs-size, bar and training-curve plots
 ``grading``        ``check(exercise_id, answer)`` for the exercises
+``hardware``       datasheet peaks of common GPUs, a labelled table
 ``bench``          ``python -m d2lgpu bench``: the course's reference measurements
 =================  ==========================================================
 """
@@ -39,6 +40,7 @@ _SUBMODULES = (
     "devices",
     "distributed",
     "grading",
+    "hardware",
     "memory",
     "models",
     "plotting",

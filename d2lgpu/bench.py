@@ -293,20 +293,12 @@ def cpu_name() -> str:
 
 
 def _datasheet(name: str):
-    try:
-        from . import hardware
-    except ImportError:
-        return None
+    from dataclasses import asdict
+
+    from . import hardware
+
     entry = hardware.datasheet(name)
-    return None if entry is None else _plain(entry)
-
-
-def _plain(entry):
-    if hasattr(entry, "__dataclass_fields__"):
-        from dataclasses import asdict
-
-        return asdict(entry)
-    return dict(entry) if isinstance(entry, dict) else str(entry)
+    return None if entry is None else asdict(entry)
 
 
 def write_plots(results: dict, out: Path) -> list[Path]:
@@ -320,7 +312,7 @@ def write_plots(results: dict, out: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(6, 4))
     for dt, pts in results["matmul"].items():
         ax.plot([p["n"] for p in pts], [p["tflops"] for p in pts], "o-", label=dt)
-    peak = (results.get("datasheet") or {}).get("bf16_tflops")
+    peak = ((results.get("datasheet") or {}).get("tflops") or {}).get("bf16")
     if peak:
         ax.axhline(peak, color="gray", linestyle="--", label=f"datasheet bf16 {peak:g}")
     ax.set(xscale="log", yscale="log", xlabel="n (n x n x n product)", ylabel="TFLOP/s")
@@ -376,11 +368,13 @@ def summary_markdown(results: dict) -> str:
     ]
     sheet = results.get("datasheet") or {}
     for dt, peak in results["measured_peak_tflops"].items():
-        ref = sheet.get(f"{dt}_tflops")
+        ref = sheet.get("tflops", {}).get(dt)
         ratio = f" ({peak / ref:.0%} of datasheet {ref:g})" if ref else " (no datasheet entry)"
         lines.append(f"| matmul {dt}, best TFLOP/s | {peak:.3g}{ratio} |")
     copy = results["copy"]
-    lines.append(f"| copy bandwidth ({copy['mib']} MiB) | {copy['gb_per_s']:.3g} GB/s |")
+    ref = sheet.get("bandwidth_tbs")
+    ratio = f" ({copy['gb_per_s'] / (ref * 1e3):.0%} of datasheet {ref:g} TB/s)" if ref else ""
+    lines.append(f"| copy bandwidth ({copy['mib']} MiB) | {copy['gb_per_s']:.3g} GB/s{ratio} |")
     if "host_to_device" in results:
         h2d = results["host_to_device"]
         lines.append(
