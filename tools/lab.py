@@ -35,13 +35,19 @@ def pick_port(wanted: int, tries: int = 50) -> int:
     raise SystemExit(f"ports {wanted}..{wanted + tries - 1} are all in use; pass --port N")
 
 
-def lab_command(port: int, *, as_root: bool) -> list[str]:
+def lab_command(port: int, *, as_root: bool, root_dir: Path = ROOT) -> list[str]:
+    """The JupyterLab command line: loopback only, this port or fail, opened at notebooks/.
+
+    No token option on purpose: Jupyter then generates a random token and
+    prints the URL that carries it. The browser test runs this same command
+    with a ``root_dir`` holding a copy of the course.
+    """
     command = [
         sys.executable, "-m", "jupyterlab",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
-        f"--ServerApp.root_dir={ROOT}",
+        f"--ServerApp.root_dir={root_dir}",
         "--LabApp.default_url=/lab/tree/notebooks",
     ]  # fmt: skip
     if as_root:
@@ -61,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     as_root = hasattr(os, "geteuid") and os.geteuid() == 0
     if as_root:
         print("running as root: adding --allow-root")
+    print(
+        f"from another machine: ssh -N -L {port}:127.0.0.1:{port} you@this-host, "
+        "then open the URL below (with its token) there"
+    )
     command = lab_command(port, as_root=as_root)
     os.execv(command[0], command)
 

@@ -1,0 +1,573 @@
+"""End to end: the course as a learner meets it, JupyterLab in a real browser.
+
+nbval proves the kernel side; this proves what `make lab` gives a learner. The
+test, step by step:
+
+1. copies ``notebooks/``, ``solutions/`` and ``scripts/`` (which notebooks
+   launch) into a temporary root, so saving never touches tracked files (a
+   downloaded ``data/`` folder, untracked, is linked instead), and adds a
+   one-cell notebook with a tqdm bar, since the chapters hide theirs;
+2. starts JupyterLab with the same command as `make lab` (``tools/lab.py``:
+   127.0.0.1 only, ``port_retries=0``, opened at ``notebooks/``) from this
+   Python environment, on a free loopback port, with a random token
+   (``IdentityProvider.token``, so authentication is on and the test knows
+   it), and temporary runtime, config, data, settings and workspace folders;
+3. checks that a request without the token is refused and that the
+   ``d2lgpu`` kernel is registered (failing with a message naming it);
+4. drives Debian's Chromium (``/usr/bin/chromium``, never a download) headless
+   through Playwright, opens the server's default URL (the file browser at
+   ``notebooks/``), then a chapter notebook that draws a plot, a solution
+   notebook and the progress-bar notebook, each in a fresh workspace:
+   Run > Run All Cells, waits until the kernel is idle and no cell is queued,
+   saves with Ctrl+S, saves a screenshot under the test's temp folder (path
+   printed), and asserts: every code cell ran once, in order (prompts
+   ``[1]:`` to ``[N]:``), no error output in the page or in the saved file, a
+   plot image decoded in the page (where the notebook draws one), tqdm's bar
+   rendered as a widget (where the notebook shows one), and the session's
+   kernel is ``d2lgpu``;
+5. closes the browser and stops the server (SIGTERM, then the process group)
+   in all cases, and asserts that no process it started survives.
+
+Cells tagged ``requires-gpu`` (or ``requires-2-gpus``) on a machine without
+that many GPUs are skipped, as nbval skips them (conftest.py): a browser cannot
+skip a cell, so in the temporary copy their source becomes a comment saying
+why. They still run (an empty cell) and get their ``[N]:``; no error is allowed
+anywhere. With the GPUs they need, they run as written.
+
+docs/img/lab.png, the README's screenshot, is the chapter screenshot of one
+run, copied by hand.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import lab  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+KERNEL = "d2lgpu"
+# Copied into the temporary root: what the notebooks open relative to themselves.
+COPIED = ("notebooks", "solutions", "scripts")
+RUN_OUTPUTS = ("runs", "checkpoints", "bench-results", "*.pt", "*.pth", "trace*.json")  # .gitignore
+# The chapter to run: the first of these that draws a plot (its stored outputs have a PNG).
+CHAPTERS = ("03_networks.ipynb", "04_amp.ipynb", "06_performance.ipynb")
+SOLUTION = "02_tensors.ipynb"  # or else the first solution notebook
+BAR = "progress_bar.ipynb"  # written by the test, at the root of its temporary copy
+GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",  # root in a container
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # without these, Chromium phones home and a closed network refuses it
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 800}
+SERVER_START_S = 90
+NOTEBOOK_RUN_S = 240  # chapter 3: about 30 s on a busy 2-core CPU
+STOP_S = 20
+
+# The DOM of JupyterLab 4 that this test relies on.
+MAIN_MENU = "#jp-MainMenu"
+RUN_ALL = '.lm-Menu-item[data-command="runmenu:run-all"]'
+KERNEL_STATUS = ".jp-Notebook-ExecutionIndicator"  # data-status: idle, busy, ...
+CODE_CELL = ".jp-Notebook .jp-CodeCell"
+PROMPT = ".jp-InputPrompt"  # "[ ]:" not run, "[*]:" queued or running, "[3]:" done
+STDERR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+PLOT = ".jp-OutputArea-output img"
+PROGRESS_BAR = ".jp-OutputArea-output .widget-hprogress .progress-bar"
+DIRTY_TAB = ".lm-TabBar-tab.jp-mod-dirty"
+FILE_BROWSER_ITEM = ".jp-DirListing-item"
+
+
+def visible_gpus() -> int:
+    import torch
+
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+
+def stored_mimes(notebook: dict) -> set[str]:
+    return {
+        mime
+        for cell in notebook["cells"]
+        for output in cell.get("outputs", [])
+        for mime in output.get("data", {})
+    }
+
+
+def chapter_notebook() -> str:
+    for name in CHAPTERS:
+        path = ROOT / "notebooks" / name
+        if path.exists() and "image/png" in stored_mimes(json.loads(path.read_text())):
+            return f"notebooks/{name}"
+    pytest.fail(f"none of notebooks/{{{','.join(CHAPTERS)}}} exists with a stored plot")
+
+
+def solution_notebook() -> str:
+    found = sorted(
+        (ROOT / "solutions").glob("[0-9]*.ipynb"), key=lambda p: (p.name != SOLUTION, p.name)
+    )
+    if not found:
+        pytest.fail("solutions/ holds no notebook to open")
+    return f"solutions/{found[0].name}"
+
+
+def require_kernel(kernelspecs: dict, name: str = KERNEL) -> None:
+    """Fail, naming the kernel, when the server does not offer it."""
+    offered = sorted(kernelspecs.get("kernelspecs", {}))
+    if name not in offered:
+        pytest.fail(
+            f"the Jupyter kernel '{name}' is not registered for {sys.executable} "
+            f"(offered: {offered}); `make setup` registers it in "
+            f".venv/share/jupyter/kernels/{name}",
+            pytrace=False,
+        )
+
+
+# --- processes: everything the test starts is tracked by pid, and must be gone at the end
+
+
+def process_table() -> dict[int, tuple[int, str, str]]:
+    """pid -> (parent pid, state, start time) for every process, from /proc."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        table[int(entry)] = (int(fields[1]), fields[0], fields[19])
+    return table
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return "?"
+
+
+class Processes:
+    """The processes this test started: descendants of pytest, or naming the temp folder."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+        self.before = self._now()
+        self.seen: set[tuple[int, str]] = set()
+
+    def _now(self) -> set[tuple[int, str]]:
+        table = process_table()
+        children: dict[int, list[int]] = {}
+        for pid, (ppid, _, _) in table.items():
+            children.setdefault(ppid, []).append(pid)
+        found, todo = set(), [os.getpid()]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                found.add(child)
+                todo.append(child)
+        found |= {pid for pid in table if self.marker in command_line(pid)}
+        return {(pid, table[pid][2]) for pid in found if pid in table and table[pid][1] != "Z"}
+
+    def note(self) -> None:
+        self.seen |= self._now() - self.before
+
+    def alive(self) -> list[int]:
+        table = process_table()
+        return sorted(
+            pid
+            for pid, start in self.seen
+            if pid in table and table[pid][2] == start and table[pid][1] != "Z"
+        )
+
+
+def stop_survivors(processes: Processes) -> dict[int, str]:
+    """Give the tracked processes a moment to exit; kill and return those that did not."""
+    deadline = time.monotonic() + STOP_S
+    while processes.alive() and time.monotonic() < deadline:
+        time.sleep(0.25)
+    survivors = {pid: command_line(pid) for pid in processes.alive()}
+    for pid in survivors:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return survivors
+
+
+# --- the server
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, root: Path, tmp: Path):
+        self.port = free_port()
+        self.token = secrets.token_hex(24)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / "jupyterlab.log"
+        jupyter = tmp / "jupyter"
+        settings = jupyter / "settings"
+        # no "Would you like to get notified about Jupyter news?" toast over the notebook
+        news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+        news.parent.mkdir(parents=True)
+        news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        self.command = lab.lab_command(
+            self.port, as_root=os.geteuid() == 0, root_dir=root
+        ) + [  # the command of `make lab`, plus what a test needs
+            f"--IdentityProvider.token={self.token}",
+            "--ServerApp.open_browser=False",
+            f"--LabApp.workspaces_dir={jupyter / 'workspaces'}",
+            f"--LabApp.user_settings_dir={settings}",
+        ]
+        env = dict(os.environ)
+        env.pop("MPLBACKEND", None)  # the kernel's inline backend draws the plots
+        for var, folder in [
+            ("JUPYTER_RUNTIME_DIR", "runtime"),
+            ("JUPYTER_CONFIG_DIR", "config"),  # no ~/.jupyter settings
+            ("JUPYTER_DATA_DIR", "data"),  # so the kernel must come from this environment
+            ("IPYTHONDIR", "ipython"),
+        ]:
+            env[var] = str(jupyter / folder)
+        self.env = env
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=self.log.parent,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group, to stop it whole
+            )
+        deadline = time.monotonic() + SERVER_START_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"JupyterLab exited with {self.process.returncode}:\n{self.log_tail()}")
+            with contextlib.suppress(OSError):
+                self.get("/api/status")
+                return
+            time.sleep(0.5)
+        pytest.fail(f"JupyterLab did not answer within {SERVER_START_S} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def request(self, path: str, method: str = "GET", token: bool = True):
+        headers = {"Authorization": f"token {self.token}"} if token else {}
+        request = urllib.request.Request(self.url + path, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def get(self, path: str):
+        return self.request(path)
+
+    def stop(self) -> None:
+        """SIGTERM (Jupyter then shuts its kernels down), wait, then kill what is left of its group."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(STOP_S)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(STOP_S)
+
+
+# --- the browser
+
+
+def wait_for_kernel(page, server: Server, relpath: str) -> None:
+    """Wait until the notebook's kernel has started and the page shows it idle."""
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        kernels = [s["kernel"] for s in server.get("/api/sessions") if s["path"] == relpath]
+        shown = page.evaluate(
+            "s => document.querySelector(s)?.getAttribute('data-status')", KERNEL_STATUS
+        )
+        if kernels and kernels[0]["execution_state"] == "idle" and shown == "idle":
+            return
+        time.sleep(0.5)
+    pytest.fail(f"{relpath}: no idle kernel within {SERVER_START_S} s (sessions: {kernels})")
+
+
+def wait_for_run_all(page, name: str) -> list[str]:
+    """Wait until the kernel is idle and no cell is queued; return the prompts."""
+    deadline = time.monotonic() + NOTEBOOK_RUN_S
+    settled = 0
+    state = {}
+    while time.monotonic() < deadline:
+        state = page.evaluate(
+            """([cell, prompt, status]) => ({
+                prompts: [...document.querySelectorAll(cell)].map(
+                    c => c.querySelector(prompt)?.textContent.trim() ?? '?'),
+                status: document.querySelector(status)?.getAttribute('data-status'),
+            })""",
+            [CODE_CELL, PROMPT, KERNEL_STATUS],
+        )
+        busy = state["status"] != "idle" or any(p == "[*]:" for p in state["prompts"])
+        settled = 0 if busy else settled + 1
+        if settled >= 4:  # idle for 2 s: Run All has finished (or stopped at an error)
+            return state["prompts"]
+        time.sleep(0.5)
+    pytest.fail(f"{name}: Run All did not finish within {NOTEBOOK_RUN_S} s; last state {state}")
+
+
+def run_notebook(
+    page, server: Server, root: Path, relpath: str, shots: Path, gpus: int, bar: bool = False
+) -> Path:
+    """Open, Run All, save, screenshot and check one notebook; return the screenshot.
+
+    ``bar``: the notebook must show a tqdm progress bar (as a widget, not text).
+    """
+    name = Path(relpath).name
+    path = root / relpath
+    original = json.loads(path.read_text())
+    skipped = skip_gpu_cells(path, gpus)
+    if skipped:
+        print(f"{name}: code cells {skipped} need more GPUs than the {gpus} here: skipped")
+
+    workspace = Path(relpath).stem.replace("_", "-")
+    page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relpath}?token={server.token}")
+    page.wait_for_selector(CODE_CELL, timeout=60_000)
+    wait_for_kernel(page, server, relpath)
+
+    # Stored outputs already show [1]:, [2]:, ...: to know that Run All really ran, watch
+    # for the "[*]:" it puts on queued cells, however briefly they show it.
+    page.evaluate(
+        """(prompt) => {
+            window.d2lgpuQueued = false;
+            new MutationObserver(() => {
+                const prompts = [...document.querySelectorAll(prompt)];
+                if (prompts.some(p => p.textContent.trim() === '[*]:')) window.d2lgpuQueued = true;
+            }).observe(document.body, {subtree: true, childList: true, characterData: true});
+        }""",
+        PROMPT,
+    )
+    page.locator(MAIN_MENU).get_by_role("menuitem", name="Run", exact=True).click()
+    page.locator(RUN_ALL).click()
+    started = time.monotonic()
+    page.wait_for_function("() => window.d2lgpuQueued", timeout=10_000)
+    prompts = wait_for_run_all(page, name)
+    print(f"{name}: Run All took {time.monotonic() - started:.0f} s")
+
+    before = path.stat().st_mtime_ns
+    page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})  # focus, command mode
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 30
+    while path.stat().st_mtime_ns == before or page.locator(DIRTY_TAB).count():
+        assert time.monotonic() < deadline, f"{name}: Ctrl+S did not save within 30 s"
+        time.sleep(0.25)
+
+    page_errors = page.evaluate(
+        """([cell, stderr]) => [...document.querySelectorAll(cell)].map(
+            c => [...c.querySelectorAll(stderr)].map(o => o.textContent)
+                 .filter(t => t.includes('Traceback') || t.includes('IProgress not found')))""",
+        [CODE_CELL, STDERR],
+    )
+    widget_errors = page.get_by_text("Error displaying widget").count()
+    plots = page.evaluate(
+        "(sel) => [...document.querySelectorAll(sel)].filter(i => i.naturalWidth > 0).length",
+        PLOT,
+    )
+    bars = page.locator(PROGRESS_BAR).count()
+
+    shot = shots / f"{Path(relpath).stem}.png"
+    first = page.locator(PLOT).first if plots else page.locator(CODE_CELL).first
+    first.evaluate("e => e.scrollIntoView({block: 'center'})")
+    time.sleep(0.5)
+    page.screenshot(path=shot)
+    print(f"{name}: screenshot {shot}")
+
+    sessions = [s for s in server.get("/api/sessions") if s["path"] == relpath]
+
+    saved = json.loads(path.read_text())
+    code = [c for c in saved["cells"] if c["cell_type"] == "code"]
+    assert len(prompts) == len(code), (
+        f"{name}: the page shows {len(prompts)} code cells, the file has {len(code)}"
+    )
+    # a fresh kernel numbers the cells of one Run All 1, 2, ..., N: each ran once, in order
+    expected = [f"[{i}]:" for i in range(1, len(code) + 1)]
+    not_run = [i for i, (p, e) in enumerate(zip(prompts, expected, strict=True)) if p != e]
+    assert not not_run, f"{name}: code cells {not_run} did not run in order (prompts {prompts})"
+    counts = [c.get("execution_count") for c in code]
+    assert counts == list(range(1, len(code) + 1)), f"{name}: saved execution counts {counts}"
+    shown = {i: e for i, e in enumerate(page_errors) if e}
+    assert not shown, f"{name}: error output in the page, code cells {shown}"
+    in_file = {
+        i: f"{o['ename']}: {o['evalue']}"
+        for i, c in enumerate(code)
+        for o in c["outputs"]
+        if o["output_type"] == "error"
+    }
+    assert not in_file, f"{name}: the saved notebook has errors in code cells {in_file}"
+    assert not widget_errors, f"{name}: a widget failed to display"
+    if "image/png" in stored_mimes(original):
+        assert plots >= 1, f"{name}: it draws a plot, but no plot image rendered in the page"
+    widgets = "application/vnd.jupyter.widget-view+json" in stored_mimes(saved)
+    assert widgets or not bar, f"{name}: tqdm drew no widget (is ipywidgets in the kernel?)"
+    if widgets:
+        assert bars >= 1, f"{name}: it shows a progress bar, but no progress widget rendered"
+    assert len(sessions) == 1, f"{name}: expected one session, got {sessions}"
+    assert sessions[0]["kernel"]["name"] == KERNEL, f"{name}: session {sessions[0]}"
+
+    server.request(f"/api/sessions/{sessions[0]['id']}", method="DELETE")  # close its kernel
+    return shot
+
+
+def explain_failure(page, shot: Path) -> None:
+    """Screenshot the page and print any open dialog: what a learner would have seen."""
+    with contextlib.suppress(Exception):
+        page.screenshot(path=shot)
+        print(f"failure screenshot: {shot}")
+        for dialog in page.locator(".jp-Dialog").all_inner_texts():
+            print(f"open dialog: {dialog!r}")
+
+
+def skip_gpu_cells(path: Path, gpus: int) -> list[int]:
+    """Blank, in this copy, the GPU cells this machine cannot run, as nbval skips them.
+
+    Return their code-cell indices. The cell stays, so it still runs and gets
+    its ``[N]:``; only its source becomes a comment saying why.
+    """
+    notebook = json.loads(path.read_text())
+    code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    skipped = []
+    for i, cell in enumerate(code):
+        tags = cell.get("metadata", {}).get("tags", [])
+        needed = max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0)
+        if needed > gpus:
+            cell["source"] = (
+                f"# skipped by tests/test_browser.py: {needed} GPU(s) needed, {gpus} here"
+            )
+            skipped.append(i)
+    path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+    return skipped
+
+
+def write_progress_notebook(path: Path) -> None:
+    """A learner's one-cell notebook with tqdm's bar, made the way d2lgpu.training makes it."""
+    cell = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": "progress",
+        "metadata": {},
+        "outputs": [],
+        "source": "from tqdm.auto import tqdm\n\nfor _ in tqdm(range(20), desc='epoch'):\n    pass",
+    }
+    notebook = {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"name": KERNEL, "display_name": "Python 3 (d2lgpu)"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook, indent=1) + "\n")
+
+
+def copy_course(root: Path) -> None:
+    """Copy the course into ``root``; link (not copy) downloaded data, which is untracked."""
+    ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "data", *RUN_OUTPUTS)
+    for folder in COPIED:
+        if (ROOT / folder).is_dir():
+            shutil.copytree(ROOT / folder, root / folder, ignore=ignore)
+            if (ROOT / folder / "data").is_dir():
+                (root / folder / "data").symlink_to(ROOT / folder / "data")
+
+
+# --- the tests
+
+
+def test_a_missing_kernel_fails_naming_it():
+    with pytest.raises(pytest.fail.Exception, match=f"kernel '{KERNEL}' is not registered"):
+        require_kernel({"default": "python3", "kernelspecs": {"python3": {}}})
+    require_kernel({"kernelspecs": {KERNEL: {}}})
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(600)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
+def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    notebooks = [chapter_notebook(), solution_notebook()]
+    root, shots = tmp_path / "course", tmp_path / "screenshots"
+    root.mkdir()
+    shots.mkdir()
+    copy_course(root)
+    # the chapters hide tqdm's bar (progress=False): a learner's scratch notebook shows one
+    write_progress_notebook(root / BAR)
+    notebooks.append(BAR)
+    gpus = visible_gpus()
+    processes = Processes(marker=str(tmp_path))
+    server = Server(root, tmp_path)
+    try:
+        server.start()
+        processes.note()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.request("/api/kernelspecs", token=False)
+        assert refused.value.code == 403, "JupyterLab answered without the token"
+        require_kernel(server.get("/api/kernelspecs"))
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch_persistent_context(
+                tmp_path / "chromium-profile",  # on every Chromium command line: tracked
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                headless=True,
+                viewport=VIEWPORT,
+            )
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(30_000)
+                # the default URL of `make lab`: the file browser at notebooks/
+                page.goto(f"{server.url}/?token={server.token}")
+                page.wait_for_selector(FILE_BROWSER_ITEM, timeout=60_000)
+                assert page.url.startswith(f"{server.url}/lab/tree/notebooks"), page.url
+                listed = page.locator(FILE_BROWSER_ITEM).all_inner_texts()
+                assert any(Path(notebooks[0]).name in item for item in listed), listed
+                processes.note()
+                for relpath in notebooks:
+                    try:
+                        run_notebook(page, server, root, relpath, shots, gpus, relpath == BAR)
+                    except BaseException:
+                        explain_failure(page, shots / f"{Path(relpath).stem}-failed.png")
+                        raise
+                    processes.note()
+            finally:
+                processes.note()
+                browser.close()
+    finally:
+        processes.note()
+        server.stop()
+        survivors = stop_survivors(processes)
+    assert not survivors, f"processes survived the test (now killed): {survivors}"
+    assert processes.seen, "no process was tracked: the check above proves nothing"
