@@ -1,0 +1,54 @@
+"""The ``%%requires_gpu`` cell magic: GPU-only cells that skip cleanly without a GPU.
+
+Load it once per notebook, next to the imports::
+
+    %load_ext d2lgpu.magics
+
+then start a cell that needs one GPU with ``%%requires_gpu`` (or two GPUs with
+``%%requires_gpu 2``). With the hardware present the cell runs as usual, and
+its errors are errors. Without it, the cell prints one line saying it was
+skipped and why, instead of raising: so *Run All* in JupyterLab goes on to the
+next cell on a laptop, where an exception would stop it.
+
+This is for the learner's own runs. The test suite does not rely on it: such
+cells also carry the tag ``requires-gpu`` / ``requires-2-gpus``, which the
+nbval configuration skips, with the reason stated, on machines without the
+hardware.
+"""
+
+from __future__ import annotations
+
+from .devices import num_gpus
+
+__all__ = ["requires_gpu", "load_ipython_extension"]
+
+
+def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None:
+    """Run ``cell`` if at least ``int(line or 1)`` CUDA GPUs are visible; else say it skipped."""
+    text = line.strip() or "1"
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(
+            f"%%requires_gpu takes the number of GPUs the cell needs (1, 2, ...), got {line!r}"
+        )
+    needed, visible = int(text), num_gpus()
+    if visible < needed:
+        what = "a CUDA GPU" if needed == 1 else f"{needed} CUDA GPUs"
+        print(
+            f"Skipped: this cell needs {what} and {visible} visible. The text above says what it shows."
+        )
+        return
+    if namespace is None:
+        from IPython import get_ipython
+
+        namespace = get_ipython().user_ns
+    # exec, not shell.run_cell: an error in the cell must be this cell's error.
+    exec(compile(cell, "<requires_gpu cell>", "exec"), namespace)
+
+
+def load_ipython_extension(ipython) -> None:
+    """Register ``%%requires_gpu`` (called by ``%load_ext d2lgpu.magics``)."""
+    ipython.register_magic_function(
+        lambda line, cell: requires_gpu(line, cell, namespace=ipython.user_ns),
+        magic_kind="cell",
+        magic_name="requires_gpu",
+    )

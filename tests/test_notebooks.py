@@ -1,0 +1,98 @@
+"""Structure of the notebooks: what nbval cannot see.
+
+nbval runs the cells and compares outputs; these tests check the rest of the
+contract: the kernel, the skeleton, GPU cells that skip cleanly, outputs from
+a CPU run, no warnings, and links that lead somewhere.
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
+GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
+
+
+def read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def gpus_needed(cell):
+    return max((GPU_TAGS[t] for t in cell.metadata.get("tags", []) if t in GPU_TAGS), default=0)
+
+
+def test_there_are_six_chapters():
+    assert [p.stem[:2] for p in CHAPTERS] == ["01", "02", "03", "04", "05", "06"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS + EXERCISES, ids=lambda p: p.name)
+def test_notebook_uses_the_course_kernel_and_is_valid(path):
+    nb = read(path)
+    nbformat.validate(nb)
+    assert nb.metadata["kernelspec"]["name"] == "d2lgpu"
+    for cell in nb.cells:
+        assert "execution" not in cell.metadata, "cell timestamps make every re-run a diff"
+
+
+@pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS + EXERCISES, ids=lambda p: p.name)
+def test_gpu_cells_skip_cleanly_and_were_not_run_on_the_cpu(path):
+    nb = read(path)
+    cells = code_cells(nb)
+    gpu = [i for i, c in enumerate(cells) if gpus_needed(c)]
+    if not gpu:
+        return
+    loads = [i for i, c in enumerate(cells) if "%load_ext d2lgpu.magics" in c.source]
+    assert loads and loads[0] < gpu[0], "load the %%requires_gpu magic before the first GPU cell"
+    for i in gpu:
+        cell, n = cells[i], gpus_needed(cells[i])
+        first = cell.source.splitlines()[0].strip()
+        assert first == ("%%requires_gpu" if n == 1 else f"%%requires_gpu {n}"), (
+            f"code cell {i} is tagged for {n} GPU(s) but starts with {first!r}"
+        )
+        # Stored outputs come from a CPU run: GPU cells stay unexecuted, so nbval
+        # runs them without comparing on a GPU machine.
+        assert cell.outputs == [] and cell.execution_count is None, f"code cell {i} has outputs"
+        assert "nbval-ignore-output" in cell.metadata["tags"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS, ids=lambda p: p.name)
+def test_stored_outputs_are_complete_and_quiet(path):
+    nb = read(path)
+    for i, cell in enumerate(code_cells(nb)):
+        if gpus_needed(cell):
+            continue
+        assert cell.execution_count is not None, f"code cell {i} was not run: `make outputs`"
+        for out in cell.outputs:
+            assert out.output_type != "error", f"code cell {i} stored an error"
+            if out.output_type == "stream" and out.name == "stderr":
+                assert "Warning" not in out.text, f"code cell {i} printed a warning: {out.text}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_has_the_skeleton_and_links_to_its_exercises(path):
+    nb = read(path)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert nb.cells[0].source.startswith(f"# {int(path.stem[:2])}. ")
+    for heading in ("You will learn", "Prerequisites"):
+        assert heading in nb.cells[0].source, f"the first cell needs '{heading}'"
+    for heading in ("## Summary", "## Exercises"):
+        assert heading in text
+    links = re.findall(r"\]\(\.\./((?:exercises|solutions)/[^)]+)\)", text)
+    assert any(link.startswith("exercises/") for link in links)
+    for link in links:
+        assert (ROOT / link).exists(), f"{path.name} links to {link}, which does not exist"
+
+
+def test_readme_lists_every_chapter():
+    readme = (ROOT / "README.md").read_text()
+    for path in CHAPTERS:
+        assert f"notebooks/{path.name}" in readme, f"README's chapter table lacks {path.name}"
