@@ -535,6 +535,16 @@ def train(args, rank, world_size, local_rank, restart, device, micro_batch, log)
                 },
             )
 
+    # DDP's promise: every replica holds the same parameters. Check it: each rank hashes its
+    # parameters and rank 0 compares the hashes (one all_gather_object, at the very end).
+    local = hashlib.sha256()
+    for p in model.parameters():
+        local.update(p.detach().cpu().numpy().tobytes())
+    digests = [None] * world_size
+    dist.all_gather_object(digests, local.hexdigest())
+    same = len(set(digests)) == 1
+    log(f"parameters identical on all {world_size} ranks: {'yes' if same else 'NO'}")
+
     if rank == 0 and not args.dry_run:
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO()
