@@ -128,6 +128,9 @@ def main():
         # The plain model's state_dict (not the DDP wrapper's, whose keys start with "module.").
         torch.save(model.state_dict(), args.out)
     ### BEGIN SOLUTION
+    # Leave together: a rank that tears down its connections while rank 0 is still saving
+    # can abort ("terminate called without an active exception") and fail the whole job.
+    dist.barrier()
     dist.destroy_process_group()
     ### EXERCISE
     ### END SOLUTION

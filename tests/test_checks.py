@@ -761,3 +761,25 @@ def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypa
         "torchrun --standalone",
     )
     assert "ChildFailedError" not in result.hint
+
+
+def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, monkeypatch):
+    import d2lgpu.distributed as distributed
+
+    output = (
+        "epoch 3: last batch loss 1.0509\n"
+        "terminate called without an active exception\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+        "  exitcode  : -6 (pid: 7235)  (SIGABRT)\n"
+    )
+    launches = []
+
+    def aborting_launch(script, *args, **kwargs):
+        launches.append(script)
+        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, output, 9.0))
+
+    monkeypatch.setattr(distributed, "launch", aborting_launch)
+    script = ddp_variant(tmp_path, "aborts")
+    result = assert_fails("05.ddp", script, "failed twice", "SIGABRT", "dist.barrier()")
+    assert len(launches) == 2
+    assert "ChildFailedError:" in result.hint  # the tail is shown as it is

@@ -13,6 +13,10 @@ When they differ, the checker compares them with what the usual mistakes
 produce (no ``set_epoch``, no ``DistributedSampler``, no DDP wrapper, the
 global batch size used per rank) to name the mistake.
 
+A launch that fails without a Python error from the script (a rank killed by
+a signal, which a busy machine or a teardown race can cause) is tried once
+more; a Python error is reported at once, with where it was raised.
+
 ``make_dataset`` and ``make_model`` must match those of the exercise script
 (a test checks that they do).
 """
@@ -160,36 +164,56 @@ def _script_path(answer) -> Path:
     return path
 
 
-def _launch(path: Path, out: Path):
+def _launch(path: Path, out: Path) -> None:
     from ..distributed import LaunchError, launch
 
     args = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()] + [f"--out={out}"]
-    try:
-        launch(path, nproc=NPROC, args=args, timeout_s=240, echo=False, tail_lines=15)
-    except LaunchError as error:
-        raise CheckFailed(_failure_hint(path, error)) from None
+    for attempt in (1, 2):
+        try:
+            launch(path, nproc=NPROC, args=args, timeout_s=240, echo=False, tail_lines=15)
+            return
+        except LaunchError as error:
+            script_error = _script_error(error.result.output)
+            if script_error is not None:
+                raise CheckFailed(
+                    f"the script failed under torchrun with {NPROC} processes: {script_error}. "
+                    "Run it yourself to see all of its output: torchrun --standalone "
+                    f"--nproc-per-node={NPROC} {path}"
+                ) from None
+            if error.timed_out or attempt == 2:
+                raise CheckFailed(_no_script_error_hint(error)) from None
+            # No Python error from the script: a rank was killed by a signal, which can be
+            # the machine's doing (a busy machine, a stray signal) rather than the script's.
 
 
-def _failure_hint(path: Path, error) -> str:
-    """The worker's own error (not torchrun's summary of it), and how to see everything."""
-    lines = [line.strip() for line in error.result.output.splitlines()]
-    what = (
-        "it was stopped after running too long"
-        if error.timed_out
-        else (f"torchrun exited with code {error.result.returncode}")
-    )
+def _script_error(output: str) -> str | None:
+    """The worker's own Python error and where it was raised, or None if it raised none."""
+    lines = [line.strip() for line in output.splitlines()]
     for i, line in enumerate(lines):
         text = re.sub(r"^\[[^\]]*\]:?\s*", "", line)  # "[rank1]: ValueError: ..."
+        if "ChildFailedError" in text:  # torchrun's own error: the workers raised nothing
+            return None
         if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*:", text):
-            frames = [f for f in lines[:i] if f.startswith(("File ", "[rank")) and "File " in f]
+            frames = [f for f in lines[:i] if "File " in f]
             where = f" ({re.sub(r'^.*?File ', 'File ', frames[-1])})" if frames else ""
-            return (
-                f"the script failed under torchrun with {NPROC} processes: {text}{where}. "
-                f"Run it yourself to see all of its output: torchrun --standalone "
-                f"--nproc-per-node={NPROC} {path}"
-            )
-    tail = "\n".join(lines[-10:])
-    return f"the script failed under torchrun with {NPROC} processes ({what}); last lines:\n{tail}"
+            return text + where
+    return None
+
+
+def _no_script_error_hint(error) -> str:
+    lines = error.result.output.strip().splitlines()
+    if error.timed_out:
+        what = "was stopped after 240 s (a rank waiting forever in a collective?)"
+    else:
+        what = "failed twice without a Python error from the script: a rank was killed by a signal"
+    hint = f"torchrun {what}"
+    if any("terminate called" in line for line in lines):
+        hint += (
+            "; a rank aborted ('terminate called ...'), typically while leaving: call "
+            "dist.barrier() before dist.destroy_process_group(), so the ranks leave together"
+        )
+    tail = "\n".join(lines[-24:])
+    return f"{hint}. The last lines of its output:\n{tail}"
 
 
 @checker("05.ddp")
