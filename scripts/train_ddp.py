@@ -553,6 +553,22 @@ def train(args, rank, world_size, local_rank, restart, device, micro_batch, log)
         log(f"final parameters in {ckpt_dir / 'final.pt'}")  # torch.load(..., weights_only=True)
 
 
+def exit_now(code):
+    """Leave without Python's interpreter teardown.
+
+    After DDP on gloo, gloo's worker threads outlive destroy_process_group() (seen with torch
+    2.14), and one of them may still be releasing the last collective when the interpreter
+    shuts down. It then needs the GIL, cannot have it, and the
+    process dies with SIGABRT ("terminate called without an active exception") after a run
+    that went well: a few runs in a hundred on a busy machine (pytorch/pytorch#179291). Our
+    files are written and fsynced, the process group is destroyed: nothing is left to do but
+    flush the output.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
     try:
         main()
@@ -560,4 +576,5 @@ if __name__ == "__main__":
         # Every rank meets the same problem; rank 0 says it, all exit non-zero.
         if os.environ.get("RANK", "0") == "0":
             print(f"train_ddp.py: error: {e}", file=sys.stderr, flush=True)
-        sys.exit(2 if isinstance(e, UsageError) else 1)
+        exit_now(2 if isinstance(e, UsageError) else 1)
+    exit_now(0)
