@@ -28,11 +28,11 @@ test, step by step:
 5. closes the browser and stops the server (SIGTERM, then the process group)
    in all cases, and asserts that no process it started survives.
 
-Cells tagged ``requires-gpu`` (or ``requires-2-gpus``) on a machine without
-that many GPUs are skipped, as nbval skips them (conftest.py): a browser cannot
-skip a cell, so in the temporary copy their source becomes a comment saying
-why. They still run (an empty cell) and get their ``[N]:``; no error is allowed
-anywhere. With the GPUs they need, they run as written.
+Cells tagged ``requires-gpu`` (or ``requires-2-gpus``) start with the
+``%%requires_gpu`` magic: on a machine without that many GPUs they run as
+they are and print why they skipped, which is what a learner sees, and Run
+All goes on. The test asserts that message in each of them; no error is
+allowed anywhere. With the GPUs they need, they run as written.
 
 docs/img/lab.png, the README's screenshot, is the chapter screenshot of one
 run, copied by hand.
@@ -351,9 +351,9 @@ def run_notebook(
     name = Path(relpath).name
     path = root / relpath
     original = json.loads(path.read_text())
-    skipped = skip_gpu_cells(path, gpus)
+    skipped = gpu_cells_beyond(path, gpus)
     if skipped:
-        print(f"{name}: code cells {skipped} need more GPUs than the {gpus} here: skipped")
+        print(f"{name}: code cells {skipped} need more GPUs than the {gpus} here")
 
     workspace = Path(relpath).stem.replace("_", "-")
     page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relpath}?token={server.token}")
@@ -430,6 +430,14 @@ def run_notebook(
         if o["output_type"] == "error"
     }
     assert not in_file, f"{name}: the saved notebook has errors in code cells {in_file}"
+    silent = [
+        i
+        for i in skipped
+        if not any(
+            "Skipped: this cell needs" in "".join(o.get("text", "")) for o in code[i]["outputs"]
+        )
+    ]
+    assert not silent, f"{name}: GPU-only code cells {silent} did not say why they skipped"
     assert not widget_errors, f"{name}: a widget failed to display"
     if "image/png" in stored_mimes(original):
         assert plots >= 1, f"{name}: it draws a plot, but no plot image rendered in the page"
@@ -453,25 +461,16 @@ def explain_failure(page, shot: Path) -> None:
             print(f"open dialog: {dialog!r}")
 
 
-def skip_gpu_cells(path: Path, gpus: int) -> list[int]:
-    """Blank, in this copy, the GPU cells this machine cannot run, as nbval skips them.
-
-    Return their code-cell indices. The cell stays, so it still runs and gets
-    its ``[N]:``; only its source becomes a comment saying why.
-    """
+def gpu_cells_beyond(path: Path, gpus: int) -> list[int]:
+    """Code-cell indices of the cells that need more GPUs than ``gpus``."""
     notebook = json.loads(path.read_text())
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
-    skipped = []
+    beyond = []
     for i, cell in enumerate(code):
         tags = cell.get("metadata", {}).get("tags", [])
-        needed = max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0)
-        if needed > gpus:
-            cell["source"] = (
-                f"# skipped by tests/test_browser.py: {needed} GPU(s) needed, {gpus} here"
-            )
-            skipped.append(i)
-    path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
-    return skipped
+        if max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0) > gpus:
+            beyond.append(i)
+    return beyond
 
 
 def write_progress_notebook(path: Path) -> None:
