@@ -7,7 +7,7 @@ leaves (nothing later depends on them), so the rest of the notebook still runs.
 
 import pytest
 
-GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
+from d2lgpu.magics import gpus_needed
 
 
 def _visible_gpus() -> int:
@@ -22,8 +22,7 @@ def pytest_collection_modifyitems(config, items):
         cell = getattr(item, "cell", None)  # nbval's notebook-cell items have one
         if cell is None:
             continue
-        tags = cell.get("metadata", {}).get("tags", [])
-        needed = max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0)
+        needed = gpus_needed(cell.get("metadata", {}).get("tags", []))
         if not needed:
             continue
         if gpus is None:

@@ -20,7 +20,15 @@ from __future__ import annotations
 
 from .devices import num_gpus
 
-__all__ = ["requires_gpu", "load_ipython_extension"]
+__all__ = ["GPU_TAGS", "gpus_needed", "requires_gpu", "load_ipython_extension"]
+
+# The notebook cell tags that mark GPU-only cells, and how many GPUs each asks for.
+GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
+
+
+def gpus_needed(tags) -> int:
+    """The number of GPUs a cell with these tags needs (0: none)."""
+    return max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0)
 
 
 def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None:

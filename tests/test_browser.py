@@ -56,6 +56,8 @@ from pathlib import Path
 
 import pytest
 
+from d2lgpu.magics import gpus_needed
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import lab  # noqa: E402
@@ -69,7 +71,6 @@ RUN_OUTPUTS = ("runs", "checkpoints", "bench-results", "*.pt", "*.pth", "trace*.
 CHAPTERS = ("03_networks.ipynb", "04_amp.ipynb", "06_performance.ipynb")
 SOLUTION = "02_tensors.ipynb"  # or else the first solution notebook
 BAR = "progress_bar.ipynb"  # written by the test, at the root of its temporary copy
-GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",  # root in a container
@@ -467,8 +468,7 @@ def gpu_cells_beyond(path: Path, gpus: int) -> list[int]:
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
     beyond = []
     for i, cell in enumerate(code):
-        tags = cell.get("metadata", {}).get("tags", [])
-        if max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0) > gpus:
+        if gpus_needed(cell.get("metadata", {}).get("tags", [])) > gpus:
             beyond.append(i)
     return beyond
 

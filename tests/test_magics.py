@@ -36,3 +36,16 @@ def test_the_extension_registers_the_cell_magic(monkeypatch, capsys):
     ip.run_cell("%%requires_gpu\nskipped_value = 1\n")
     assert "skipped_value" not in ip.user_ns
     assert "Skipped: this cell needs a CUDA GPU and 0 visible." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "tags, needed",
+    [
+        ([], 0),
+        (["nbval-ignore-output"], 0),
+        (["requires-gpu"], 1),
+        (["requires-2-gpus", "requires-gpu"], 2),
+    ],
+)
+def test_gpus_needed_reads_the_cell_tags(tags, needed):
+    assert magics.gpus_needed(tags) == needed

@@ -11,11 +11,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from d2lgpu.magics import gpus_needed
+
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
-GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
 
 
 def read(path):
@@ -26,8 +27,8 @@ def code_cells(nb):
     return [c for c in nb.cells if c.cell_type == "code"]
 
 
-def gpus_needed(cell):
-    return max((GPU_TAGS[t] for t in cell.metadata.get("tags", []) if t in GPU_TAGS), default=0)
+def cell_gpus(cell):
+    return gpus_needed(cell.metadata.get("tags", []))
 
 
 def test_there_are_six_chapters():
@@ -47,13 +48,13 @@ def test_notebook_uses_the_course_kernel_and_is_valid(path):
 def test_gpu_cells_skip_cleanly_and_were_not_run_on_the_cpu(path):
     nb = read(path)
     cells = code_cells(nb)
-    gpu = [i for i, c in enumerate(cells) if gpus_needed(c)]
+    gpu = [i for i, c in enumerate(cells) if cell_gpus(c)]
     if not gpu:
         return
     loads = [i for i, c in enumerate(cells) if "%load_ext d2lgpu.magics" in c.source]
     assert loads and loads[0] < gpu[0], "load the %%requires_gpu magic before the first GPU cell"
     for i in gpu:
-        cell, n = cells[i], gpus_needed(cells[i])
+        cell, n = cells[i], cell_gpus(cells[i])
         first = cell.source.splitlines()[0].strip()
         assert first == ("%%requires_gpu" if n == 1 else f"%%requires_gpu {n}"), (
             f"code cell {i} is tagged for {n} GPU(s) but starts with {first!r}"
@@ -68,7 +69,7 @@ def test_gpu_cells_skip_cleanly_and_were_not_run_on_the_cpu(path):
 def test_stored_outputs_are_complete_and_quiet(path):
     nb = read(path)
     for i, cell in enumerate(code_cells(nb)):
-        if gpus_needed(cell):
+        if cell_gpus(cell):
             continue
         assert cell.execution_count is not None, f"code cell {i} was not run: `make outputs`"
         for out in cell.outputs:

@@ -23,7 +23,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-GPU_TAGS = {"requires-gpu", "requires-2-gpus"}
+from d2lgpu.magics import gpus_needed
+
 KERNELSPEC = {"name": "d2lgpu", "display_name": "Python 3 (d2lgpu)", "language": "python"}
 
 
@@ -42,7 +43,7 @@ def execute(path: Path, timeout: int = 600) -> float:
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
-            if GPU_TAGS & set(cell.metadata.get("tags", [])):
+            if gpus_needed(cell.metadata.get("tags", [])):
                 cell.outputs, cell.execution_count = [], None
                 continue
             client.execute_cell(cell, index)
