@@ -40,6 +40,7 @@ __all__ = [
     "DistInfo",
     "LaunchError",
     "LaunchResult",
+    "TORCHRUN_VARS",
     "choose_backend",
     "cleanup",
     "is_main_process",
@@ -49,7 +50,7 @@ __all__ = [
 ]
 
 # The variables torchrun sets in every worker; setup() needs all of them.
-_TORCHRUN_VARS = (
+TORCHRUN_VARS = (
     "RANK",
     "WORLD_SIZE",
     "LOCAL_RANK",
@@ -120,7 +121,7 @@ def setup(timeout_s: float = 300, backend: str | None = None) -> DistInfo:
         raise ValueError(f"timeout_s must be > 0, got {timeout_s!r}")
     if backend not in (None, "nccl", "gloo"):
         raise ValueError(f"backend must be 'nccl', 'gloo' or None, got {backend!r}")
-    missing = [name for name in _TORCHRUN_VARS if name not in os.environ]
+    missing = [name for name in TORCHRUN_VARS if name not in os.environ]
     if missing:
         raise RuntimeError(
             f"not started by torchrun: {', '.join(missing)} not set in the environment; "

@@ -13,27 +13,9 @@ import time
 
 import pytest
 import torch
-from ddp_helpers.procs import TAG, free_port, new_tag, tagged_pids, wait_gone
+from ddp_helpers.procs import TAG, free_port, tagged_pids
 
 from d2lgpu import distributed as D
-
-TORCHRUN_VARS = (
-    "RANK",
-    "WORLD_SIZE",
-    "LOCAL_RANK",
-    "LOCAL_WORLD_SIZE",
-    "MASTER_ADDR",
-    "MASTER_PORT",
-)
-
-
-@pytest.fixture
-def tag():
-    """A mark for the environment of the processes this test starts; none may outlive it."""
-    tag = new_tag()
-    yield tag
-    left = wait_gone(tag, timeout_s=15)
-    assert not left, f"processes left behind by the test: {left}"
 
 
 def write(tmp_path, name, code):
@@ -67,7 +49,7 @@ def test_choose_backend_needs_one_gpu_per_local_process(monkeypatch):
 
 
 def test_setup_without_torchrun_says_how_to_launch(monkeypatch):
-    for name in TORCHRUN_VARS:
+    for name in D.TORCHRUN_VARS:
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(RuntimeError, match="torchrun --standalone --nproc-per-node=2") as info:
         D.setup()
@@ -225,9 +207,12 @@ def test_launch_failure_raises_with_exit_code_and_tail(tmp_path, tag):
     assert str(info.value).count("\n") == 3
 
 
+# One write per line: launch() runs the workers unbuffered, and print("sleeping", pid)
+# makes several writes that two workers sharing the pipe can interleave.
 SLEEPER = """\
-import os, time
-print("sleeping", os.getpid(), flush=True)
+import os, sys, time
+sys.stdout.write(f"sleeping {os.getpid()}\\n")
+sys.stdout.flush()
 time.sleep(3600)
 """
 

@@ -6,15 +6,7 @@ from torch import nn
 
 from d2lgpu import models
 
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Test machines are small and shared: with two busy cores, OpenMP threads
-    # waiting on each other made these tests 10x slower than one thread does.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 @pytest.mark.parametrize("num_classes, width", [(10, 16), (3, 4)])

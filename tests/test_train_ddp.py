@@ -41,15 +41,6 @@ NO_TORCHRUN = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_A
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
 
 
-@pytest.fixture
-def tag():
-    """A mark for the environment of the processes this test starts; none may outlive it."""
-    tag = new_tag()
-    yield tag
-    left = wait_gone(tag, timeout_s=15)
-    assert not left, f"processes left behind by the test: {left}"
-
-
 def train(ckpt_dir, nproc, *args, tag, env=None, timeout_s=120, **launch_kwargs) -> LaunchResult:
     """torchrun train_ddp.py through the notebook launcher (echo: pytest shows it on failure)."""
     return launch(

@@ -13,14 +13,7 @@ from d2lgpu.models import MLP, SmallCNN
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Test machines are small and shared: with two busy cores, OpenMP threads
-    # waiting on each other made these tests 10x slower than one thread does.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")  # tests/conftest.py
 
 
 @pytest.fixture(scope="module")
