@@ -37,9 +37,10 @@ from torch import nn
 
 from .devices import default_device, env_report
 from .memory import peak_memory
+from .models import linear_stack
 from .timing import benchmark, sync
 
-__all__ = ["run", "matmul_curve", "frobenius_item_cost", "amp_step", "amp_model"]
+__all__ = ["run", "matmul_curve", "frobenius_item_cost", "amp_step"]
 
 DTYPES = {
     "fp32": torch.float32,  # matmul precision "highest": true fp32
@@ -166,20 +167,11 @@ def frobenius_item_cost(device, steps: int = 1000, n: int = 100) -> dict:
     }
 
 
-def amp_model(width: int, depth: int = 3) -> nn.Sequential:
-    """The mixed-precision chapter's model: ``depth`` linear layers of ``width``, with ReLU."""
-    layers = []
-    for _ in range(depth - 1):
-        layers += [nn.Linear(width, width), nn.ReLU()]
-    layers.append(nn.Linear(width, width))
-    return nn.Sequential(*layers)
-
-
 def amp_step(device, width: int, batch: int, precision: str) -> dict:
     """Time and peak memory of one training step in fp32, tf32, bf16 or fp16."""
     device = torch.device(device)
     torch.manual_seed(0)
-    net = amp_model(width).to(device)
+    net = linear_stack(width).to(device)
     opt = torch.optim.SGD(net.parameters(), lr=1e-3)
     x = torch.randn(batch, width, device=device)
     y = torch.randn(batch, width, device=device)

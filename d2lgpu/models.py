@@ -16,7 +16,7 @@ Importing this module is cheap: torchvision is imported inside
 
 from torch import nn
 
-__all__ = ["MLP", "SmallCNN", "count_parameters", "resnet18_fashion"]
+__all__ = ["MLP", "SmallCNN", "count_parameters", "linear_stack", "resnet18_fashion"]
 
 
 def _check_positive_int(name, value):
@@ -100,3 +100,20 @@ def count_parameters(net, *, trainable_only=False):
     if not isinstance(net, nn.Module):
         raise TypeError(f"net must be a torch.nn.Module, got {type(net).__name__}")
     return sum(p.numel() for p in net.parameters() if p.requires_grad or not trainable_only)
+
+
+def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
+    """``depth`` ``Linear(width, width)`` layers with a ReLU between consecutive ones.
+
+    The mixed-precision chapter's model, and the one ``python -m d2lgpu bench``
+    times: all matrix products, so it shows what low precision buys. At GPU
+    size (width 4096, batch 512) it is PyTorch's AMP recipe's model.
+    """
+    _check_positive_int("width", width)
+    _check_positive_int("depth", depth)
+    layers = []
+    for i in range(depth):
+        if i:
+            layers.append(nn.ReLU())
+        layers.append(nn.Linear(width, width))
+    return nn.Sequential(*layers)

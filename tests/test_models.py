@@ -68,3 +68,12 @@ def test_bad_arguments_name_the_argument():
         models.resnet18_fashion(num_classes=0)
     with pytest.raises(TypeError, match="net must be a torch.nn.Module"):
         models.count_parameters([torch.zeros(3)])
+
+
+def test_linear_stack_is_depth_linear_layers_of_the_given_width():
+    net = models.linear_stack(8)
+    assert [m.out_features for m in net if isinstance(m, torch.nn.Linear)] == [8, 8, 8]
+    assert sum(isinstance(m, torch.nn.ReLU) for m in net) == 2
+    assert len(models.linear_stack(4, depth=1)) == 1
+    with pytest.raises(ValueError, match="depth must be a positive int"):
+        models.linear_stack(4, depth=0)
