@@ -11,7 +11,7 @@ NBVAL_FLAGS := -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanit
 	--nbval-cell-timeout=300
 SUITE := tests notebooks solutions exercises
 
-.PHONY: help setup lab test check lint outputs exercises bench clean
+.PHONY: help setup lab test check lint outputs exercises bench gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -42,6 +42,12 @@ exercises: setup  ## generate exercises/ from solutions/
 
 bench: setup  ## measure this machine (python -m d2lgpu bench) into bench-results/
 	$(VPY) -m d2lgpu bench --out bench-results
+
+# The parts of gpu-check, in order; two runs of under 9 minutes: PART=tests, then PART=notebooks,bench.
+PART ?= tests,notebooks,bench
+
+gpu-check:  ## on a CUDA machine, installing nothing: suite, notebooks (GPU outputs kept), bench -> docs/results/<device>/
+	$(CHECK_PY) tools/gpu_check.py --part $(PART)
 
 clean:  ## remove caches (keeps .venv and work/)
 	rm -rf .pytest_cache .ruff_cache

@@ -3,11 +3,22 @@
 Notebook cells tagged ``requires-gpu`` or ``requires-2-gpus`` are skipped,
 with the reason stated, when this machine lacks that hardware. Such cells are
 leaves (nothing later depends on them), so the rest of the notebook still runs.
+
+With ``D2LGPU_RECORD_DIR`` set (``make gpu-check`` sets it), what each GPU
+cell printed is stored there as its GPU reference (:mod:`d2lgpu.references`),
+and every notebook cell's wall time goes to ``<device>/cell-times.jsonl`` there.
 """
+
+import datetime
+import json
+import os
+from pathlib import Path
 
 import pytest
 
 from d2lgpu.magics import gpus_needed
+
+RECORD_ENV_VAR = "D2LGPU_RECORD_DIR"
 
 
 def _visible_gpus() -> int:
@@ -30,3 +41,52 @@ def pytest_collection_modifyitems(config, items):
         if gpus < needed:
             reason = "requires CUDA" if needed == 1 else f"requires {needed} GPUs"
             item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible)"))
+
+
+def _provenance() -> dict:
+    import torch
+
+    return {
+        "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda or "none",
+        "date": datetime.date.today().isoformat(),
+        "origin": os.environ.get("D2LGPU_RECORD_ORIGIN", "make gpu-check"),
+    }
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    record_dir = os.environ.get(RECORD_ENV_VAR)
+    cell = getattr(item, "cell", None)
+    if not record_dir or cell is None or call.when != "call":
+        return
+    from d2lgpu import references
+
+    report = outcome.get_result()
+    provenance = _provenance()
+    notebook = Path(str(item.fspath)).resolve().relative_to(Path(__file__).resolve().parent)
+    gpu_cell = bool(gpus_needed(cell.get("metadata", {}).get("tags", [])))
+    line = {
+        "notebook": notebook.as_posix(),
+        "cell_id": cell.get("id"),
+        "gpu": gpu_cell,
+        "seconds": round(call.duration, 2),
+        "outcome": report.outcome,
+    }
+    times = Path(record_dir) / references.device_slug(provenance["device"]) / "cell-times.jsonl"
+    times.parent.mkdir(parents=True, exist_ok=True)
+    with open(times, "a") as f:
+        f.write(json.dumps(line) + "\n")
+    outputs = getattr(item, "test_outputs", None)
+    if gpu_cell and report.passed and outputs is not None:
+        references.record_reference(
+            record_dir,
+            notebook.as_posix(),
+            cell["id"],
+            cell["source"],
+            references.outputs_to_text(outputs),
+            provenance,
+            seconds=round(call.duration, 2),
+        )

@@ -8,7 +8,10 @@ then start a cell that needs one GPU with ``%%requires_gpu`` (or two GPUs with
 ``%%requires_gpu 2``). With the hardware present the cell runs as usual, and
 its errors are errors. Without it, the cell prints one line saying it was
 skipped and why, instead of raising: so *Run All* in JupyterLab goes on to the
-next cell on a laptop, where an exception would stop it.
+next cell on a laptop, where an exception would stop it. Below that line it
+shows what the same cell printed on a real GPU, with the device, versions and
+date of that run, or says that no such reference exists yet for this version
+of the cell (:mod:`d2lgpu.references`).
 
 This is for the learner's own runs. The test suite does not rely on it: such
 cells also carry the tag ``requires-gpu`` / ``requires-2-gpus``, which the
@@ -44,6 +47,7 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
         print(
             f"Skipped: this cell needs {what} and {visible} visible. The text above says what it shows."
         )
+        print(_reference_text(cell))
         return
     if namespace is None:
         from IPython import get_ipython
@@ -51,6 +55,19 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
         namespace = get_ipython().user_ns
     # exec, not shell.run_cell: an error in the cell must be this cell's error.
     exec(compile(cell, "<requires_gpu cell>", "exec"), namespace)
+
+
+def _reference_text(cell: str) -> str:
+    from . import references
+
+    try:
+        return references.format_reference(references.find_reference(cell))
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+    ) as error:  # a damaged results folder must not stop Run All
+        return f"No GPU reference output could be read ({type(error).__name__}: {error})."
 
 
 def load_ipython_extension(ipython) -> None:
