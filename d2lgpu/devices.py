@@ -12,6 +12,9 @@ What it is for:
   ``D2LGPU_DEVICE`` forces one (``cpu``, ``cuda`` or ``cuda:N``).
 * ``env_report()`` / ``format_env_report()``: versions and hardware, as printed
   by ``python -m d2lgpu env``.
+* ``run_fresh_python(code, **env)``: run code in a new Python process, for
+  settings that a process reads once (``CUDA_VISIBLE_DEVICES``,
+  ``CUBLAS_WORKSPACE_CONFIG``) and a running kernel can no longer change.
 
 What it is not: a device manager. It never calls ``torch.cuda.set_device`` and
 never touches CUDA at import time; the first CUDA query happens when you call
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
+import sys
 
 import torch
 
@@ -35,6 +40,7 @@ __all__ = [
     "default_device",
     "env_report",
     "format_env_report",
+    "run_fresh_python",
 ]
 
 DEVICE_ENV_VAR = "D2LGPU_DEVICE"
@@ -178,3 +184,29 @@ def _check_index(i, name: str) -> None:
         raise TypeError(f"{name} must be a GPU index (an int >= 0), got {i!r}")
     if i < 0:
         raise ValueError(f"{name} must be a GPU index >= 0, got {i}")
+
+
+def run_fresh_python(code: str, **env_changes: str | None) -> str:
+    """Run ``code`` in a new Python process (this interpreter); return what it printed.
+
+    The child inherits this process's environment, changed by ``env_changes``:
+    ``NAME="value"`` sets a variable, ``NAME=None`` removes it. A variable not
+    named is passed on as it is, so the child sees the GPUs this process sees.
+    Raises ``RuntimeError`` with the child's error output if it fails.
+    """
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str of Python source, got {type(code).__name__}")
+    env = dict(os.environ)
+    for name, value in env_changes.items():
+        if value is None:
+            env.pop(name, None)
+        elif isinstance(value, str):
+            env[name] = value
+        else:
+            raise TypeError(f"{name} must be a str or None, got {type(value).__name__}")
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if result.returncode:
+        raise RuntimeError(
+            f"the fresh Python failed with exit code {result.returncode}:\n{result.stderr[-2000:]}"
+        )
+    return result.stdout

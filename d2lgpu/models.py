@@ -1,9 +1,11 @@
-"""The small image classifiers the course trains on FashionMNIST-shaped input.
+"""The models the chapters train, and the arithmetic of the mixed-precision one.
 
-What it is for: three models whose cost spans the range the lessons need
-(:class:`MLP` < :class:`SmallCNN` < :func:`resnet18_fashion`) and
-:func:`count_parameters`. All take ``B x 1 x 28 x 28`` float input and return
-``B x num_classes`` logits.
+What it is for: three image classifiers for FashionMNIST-shaped input whose
+cost spans the range the lessons need (:class:`MLP` < :class:`SmallCNN` <
+:func:`resnet18_fashion`; ``B x 1 x 28 x 28`` float input, ``B x num_classes``
+logits), :func:`count_parameters`, and the mixed-precision chapter's
+:func:`linear_stack` with its sizes (:func:`amp_sizes`) and the FLOPs and bytes
+of its training step (:func:`linear_stack_cost`, :func:`step_time_bound`).
 
 What it is not: a model zoo or a source of pretrained weights. Nothing here
 downloads anything, and layers are built on the CPU; the caller moves the model
@@ -14,9 +16,21 @@ Importing this module is cheap: torchvision is imported inside
 :func:`resnet18_fashion` only.
 """
 
+import torch
 from torch import nn
 
-__all__ = ["MLP", "SmallCNN", "count_parameters", "linear_stack", "resnet18_fashion"]
+__all__ = [
+    "AMP_SIZES",
+    "MLP",
+    "OPTIMIZER_BYTES_PER_PARAM",
+    "SmallCNN",
+    "amp_sizes",
+    "count_parameters",
+    "linear_stack",
+    "linear_stack_cost",
+    "resnet18_fashion",
+    "step_time_bound",
+]
 
 
 def _check_positive_int(name, value):
@@ -106,8 +120,9 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
     """``depth`` ``Linear(width, width)`` layers with a ReLU between consecutive ones.
 
     The mixed-precision chapter's model, and the one ``python -m d2lgpu bench``
-    times: all matrix products, so it shows what low precision buys. At GPU
-    size (width 4096, batch 512) it is PyTorch's AMP recipe's model.
+    times, at the sizes of :func:`amp_sizes`. Width 4096 with batches of 512 is
+    PyTorch's AMP recipe's model; :func:`linear_stack_cost` shows why, on an
+    H100, that size gains little from 16 bits.
     """
     _check_positive_int("width", width)
     _check_positive_int("depth", depth)
@@ -117,3 +132,55 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
             layers.append(nn.ReLU())
         layers.append(nn.Linear(width, width))
     return nn.Sequential(*layers)
+
+
+# Sizes of the mixed-precision chapter's model and data, per device type. On a GPU, batches
+# large enough that the matrix products outweigh the optimizer's memory traffic even at bf16
+# speed (linear_stack_cost; tests/test_models.py checks it); on a CPU a toy, because 16-bit
+# products there can be very slow. The learning rate goes with the width.
+AMP_SIZES = {
+    "cuda": {"width": 2048, "batch": 16384, "lr": 5e-4},
+    "cpu": {"width": 128, "batch": 64, "lr": 1e-3},
+}
+
+# Bytes per parameter that a training step moves outside the matrix products, whatever the
+# precision of the products: Adam reads the weight, gradient and two moments and writes the
+# weight and both moments (7 x 4 bytes, all fp32 under autocast), and gradient clipping reads
+# the gradient twice and writes it once (3 x 4). A lower bound: real kernels move more.
+OPTIMIZER_BYTES_PER_PARAM = 40
+
+
+def amp_sizes(device) -> tuple[int, int, float]:
+    """``(width, batch, lr)`` of the mixed-precision chapter on ``device`` (CUDA or not)."""
+    kind = "cuda" if torch.device(device).type == "cuda" else "cpu"
+    sizes = AMP_SIZES[kind]
+    return sizes["width"], sizes["batch"], sizes["lr"]
+
+
+def linear_stack_cost(width: int, batch: int, depth: int = 3) -> dict:
+    """The arithmetic of one training step of :func:`linear_stack` on a batch.
+
+    ``flops``: 6 x batch x width^2 per layer (2 for the forward product, 4 for
+    the two backward ones); ``params``; ``optimizer_bytes``: the memory traffic
+    outside the products (:data:`OPTIMIZER_BYTES_PER_PARAM` per parameter),
+    which 16-bit products do not shrink; ``activation_bytes``: the fp32
+    activations kept for the backward pass (one batch x width tensor per layer).
+    """
+    for name, value in (("width", width), ("batch", batch), ("depth", depth)):
+        _check_positive_int(name, value)
+    params = depth * (width * width + width)
+    return {
+        "flops": 6 * batch * width * width * depth,
+        "params": params,
+        "optimizer_bytes": OPTIMIZER_BYTES_PER_PARAM * params,
+        "activation_bytes": 4 * batch * width * depth,
+    }
+
+
+def step_time_bound(cost: dict, peak_flops: float, bandwidth: float) -> float:
+    """Seconds a step needs at least: its products at ``peak_flops`` plus the optimizer's
+    bytes at ``bandwidth`` (bytes/s). Real steps are slower; ratios between precisions are
+    what this is for."""
+    if peak_flops <= 0 or bandwidth <= 0:
+        raise ValueError(f"peak_flops and bandwidth must be > 0, got {peak_flops}, {bandwidth}")
+    return cost["flops"] / peak_flops + cost["optimizer_bytes"] / bandwidth

@@ -94,3 +94,21 @@ def test_python_m_d2lgpu_env_works_without_a_gpu():
     )  # fmt: skip
     report = json.loads(out.stdout)
     assert report["gpus"] == [] and report["torch"] == torch.__version__
+
+
+def test_run_fresh_python_inherits_this_environment_and_applies_changes(monkeypatch):
+    code = (
+        "import os; print(repr(os.environ.get('CUDA_VISIBLE_DEVICES')), "
+        "repr(os.environ.get('D2LGPU_X')))"
+    )
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "7")
+    monkeypatch.setenv("D2LGPU_X", "parent")
+    assert devices.run_fresh_python(code).split() == ["'7'", "'parent'"]  # inherited unchanged
+    assert devices.run_fresh_python(code, CUDA_VISIBLE_DEVICES="").split() == ["''", "'parent'"]
+    assert devices.run_fresh_python(code, D2LGPU_X=None).split() == ["'7'", "None"]
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        devices.run_fresh_python("import sys; sys.exit(3)")
+    with pytest.raises(TypeError, match="D2LGPU_X must be a str or None"):
+        devices.run_fresh_python("pass", D2LGPU_X=1)
+    with pytest.raises(TypeError, match="code must be a str"):
+        devices.run_fresh_python(b"pass")

@@ -77,3 +77,36 @@ def test_linear_stack_is_depth_linear_layers_of_the_given_width():
     assert len(models.linear_stack(4, depth=1)) == 1
     with pytest.raises(ValueError, match="depth must be a positive int"):
         models.linear_stack(4, depth=0)
+
+
+def test_linear_stack_cost_counts_flops_params_and_bytes():
+    from d2lgpu.models import OPTIMIZER_BYTES_PER_PARAM, linear_stack, linear_stack_cost
+
+    cost = linear_stack_cost(8, 4, depth=2)
+    assert cost["flops"] == 6 * 4 * 8 * 8 * 2
+    assert cost["params"] == sum(p.numel() for p in linear_stack(8, depth=2).parameters())
+    assert cost["optimizer_bytes"] == OPTIMIZER_BYTES_PER_PARAM * cost["params"] == 40 * 144
+    assert cost["activation_bytes"] == 4 * 4 * 8 * 2
+    with pytest.raises(ValueError, match="batch must be a positive int"):
+        linear_stack_cost(8, 0)
+
+
+def test_the_amp_chapters_gpu_size_is_bound_by_arithmetic_and_the_recipes_is_not():
+    # Chapter 4 sizes its GPU model so that 16 bits pay: on an H100's datasheet the bf16
+    # products must outweigh the optimizer's memory traffic, which 16 bits do not shrink.
+    from d2lgpu.hardware import peak_bandwidth, peak_flops
+    from d2lgpu.models import amp_sizes, linear_stack_cost, step_time_bound
+
+    h100 = "NVIDIA H100 80GB HBM3"
+    bf16, fp32, bw = peak_flops(h100, "bf16"), peak_flops(h100, "fp32"), peak_bandwidth(h100)
+    width, batch, lr = amp_sizes("cuda")
+    ours, recipe = linear_stack_cost(width, batch), linear_stack_cost(4096, 512)
+    assert ours["flops"] / bf16 > 5 * ours["optimizer_bytes"] / bw
+    assert recipe["flops"] / bf16 < recipe["optimizer_bytes"] / bw
+    bound = step_time_bound(ours, fp32, bw) / step_time_bound(ours, bf16, bw)
+    assert bound > 2.5 * 4  # room for the 2.5x the chapter asserts, and real kernels' overheads
+    assert ours["activation_bytes"] > 8 * recipe["activation_bytes"]  # autocast halves these
+    assert amp_sizes("cpu") == (128, 64, 1e-3) and amp_sizes(torch.device("cuda:1"))[0] == width
+    assert 0 < lr < 1e-2
+    with pytest.raises(ValueError, match="peak_flops and bandwidth must be > 0"):
+        step_time_bound(ours, 0, bw)
