@@ -41,12 +41,24 @@ NO_TORCHRUN = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_A
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
 
 
+def same_device_args(args, ranks_here, nnodes=1) -> list:
+    """Runs that a test compares must compute on the same kind of device. With fewer GPUs
+    than the ranks this machine hosts, the script falls back to gloo on the CPU, so the runs
+    it is compared with must use the CPU too; otherwise a 1-process reference would train on
+    the GPU (cuDNN's TF32 convolutions and all) and differ by more than rounding. Test
+    "nodes" share this machine, each with LOCAL_RANK 0: NCCL would see GPU 0 twice."""
+    if "--backend" in args or (nnodes == 1 and torch.cuda.device_count() >= max(2, ranks_here)):
+        return list(args)
+    return [*args, "--backend", "gloo"]
+
+
 def train(ckpt_dir, nproc, *args, tag, env=None, timeout_s=120, **launch_kwargs) -> LaunchResult:
     """torchrun train_ddp.py through the notebook launcher (echo: pytest shows it on failure)."""
+    nnodes = launch_kwargs.get("nnodes", 1)
     return launch(
         SCRIPT,
         nproc,
-        args=[*COMMON, "--checkpoint-dir", str(ckpt_dir), *args],
+        args=[*COMMON, "--checkpoint-dir", str(ckpt_dir), *same_device_args(args, nproc, nnodes)],
         env={TAG: tag, **(env or {})},
         timeout_s=timeout_s,
         **launch_kwargs,
@@ -79,7 +91,7 @@ def run_direct(*args, tag, world_size=None, timeout_s=60):
 
 
 def params(ckpt_dir):
-    return torch.load(Path(ckpt_dir) / "final.pt", weights_only=True)
+    return torch.load(Path(ckpt_dir) / "final.pt", weights_only=True, map_location="cpu")
 
 
 def max_diff(a, b):
@@ -531,3 +543,16 @@ def test_nccl_without_a_gpu_per_process_falls_back_to_gloo(tmp_path, tag):
     assert "loss nan" not in result.output
     assert not ckpt_dir.exists(), "--dry-run writes nothing"
     assert "export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1" in result.output
+
+
+def test_compared_runs_use_the_same_device_kind(monkeypatch):
+    # The H100 run's failures: a 1-process reference on cuda:0 against 2 gloo ranks on the CPU,
+    # and two test "nodes" both taking GPU 0 with NCCL.
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert same_device_args(["--epochs", "3"], 1) == ["--epochs", "3", "--backend", "gloo"]
+    assert same_device_args(["--epochs", "3"], 2)[-2:] == ["--backend", "gloo"]
+    assert same_device_args(["--backend", "nccl"], 2) == ["--backend", "nccl"]
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    assert same_device_args(["--epochs", "3"], 2) == ["--epochs", "3"]
+    assert same_device_args(["--epochs", "3"], 1) == ["--epochs", "3"]
+    assert same_device_args([], 1, nnodes=2) == ["--backend", "gloo"]
