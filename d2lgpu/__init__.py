@@ -23,6 +23,7 @@ Modules, one concern each:
 ``grading``        ``check(exercise_id, answer)`` for the exercises
 ``hardware``       datasheet peaks of common GPUs, a labelled table
 ``bench``          ``python -m d2lgpu bench``: the course's reference measurements
+``bench_report``   the bench's plots and summary, drawn from its results
 =================  ==========================================================
 """
 
@@ -36,6 +37,7 @@ __version__ = "0.1.0"
 
 _SUBMODULES = (
     "bench",
+    "bench_report",
     "data",
     "devices",
     "distributed",

@@ -23,6 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     bench.add_argument("--out", default="bench-results", help="folder for results.json, plots")
     bench.add_argument("--quick", action="store_true", help="small sizes and few repeats (for CI)")
+    bench.add_argument(
+        "--from",
+        dest="results_json",
+        metavar="RESULTS_JSON",
+        help="measure nothing: redraw the plots and summary of an earlier results.json",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "env":
@@ -33,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from . import bench as bench_module
 
-    return bench_module.run(out=args.out, quick=args.quick)
+    return bench_module.run(out=args.out, quick=args.quick, results_json=args.results_json)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ Measures, on whatever device is present, with the course's own
 * on CUDA with Triton installed, a check of the timer against
   ``triton.testing.do_bench``.
 
-It writes ``results.json``, PNG plots and ``summary.md`` into an output
-folder. On a CPU-only machine it runs the CPU parts at small sizes.
+It writes ``results.json`` into an output folder, then draws the PNG plots
+and ``summary.md`` from it with :mod:`d2lgpu.bench_report` (which measures
+nothing, and can redraw an earlier ``results.json``). On a CPU-only machine it runs the CPU parts at small sizes.
 ``--quick`` shrinks everything further (CI runs that).
 
 It is not a general benchmark suite: each measurement is one the chapters
@@ -30,6 +31,7 @@ from __future__ import annotations
 import json
 import platform
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 import torch
@@ -193,7 +195,7 @@ def amp_step(device, width: int, batch: int, precision: str) -> dict:
     return {"precision": precision, "seconds": result.median, "peak_bytes": mem.peak}
 
 
-def do_bench_comparison(sizes) -> list[dict]:
+def do_bench_comparison(device, sizes) -> list[dict]:
     """Compare :func:`benchmark` with ``triton.testing.do_bench`` on bf16 products (CUDA only).
 
     The operands of the largest sizes exceed the L2 cache, so do_bench's L2
@@ -201,15 +203,19 @@ def do_bench_comparison(sizes) -> list[dict]:
     """
     from functools import partial
 
+    device = torch.device(device)
+    if device.type != "cuda":
+        raise ValueError(f"device must be a CUDA device (do_bench times CUDA), got {device}")
     from triton.testing import do_bench
 
-    l2_bytes = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0)
+    l2_bytes = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 0)
     rows = []
     for n in sizes:
-        a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-        b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-        ours = benchmark(torch.mm, a, b, device="cuda", repeat=20).median
-        theirs = do_bench(partial(torch.mm, a, b), return_mode="median") / 1e3  # ms -> s
+        a = torch.randn(n, n, device=device, dtype=torch.bfloat16)
+        b = torch.randn(n, n, device=device, dtype=torch.bfloat16)
+        ours = benchmark(torch.mm, a, b, device=device, repeat=20).median
+        with torch.cuda.device(device):  # do_bench times on the current device
+            theirs = do_bench(partial(torch.mm, a, b), return_mode="median") / 1e3  # ms -> s
         rows.append(
             {
                 "n": n,
@@ -233,6 +239,8 @@ def measure(device, *, quick: bool = False) -> dict:
     results: dict = {
         "device": str(device),
         "device_name": name,
+        "cpu_name": cpu_name(),
+        "measured_at": datetime.now().astimezone().isoformat(timespec="minutes"),
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "env": report,
@@ -266,7 +274,7 @@ def measure(device, *, quick: bool = False) -> dict:
     }
     if cuda and not quick:
         try:
-            results["do_bench"] = do_bench_comparison([2048, 4096, 8192])
+            results["do_bench"] = do_bench_comparison(device, [2048, 4096, 8192])
         except ImportError:
             results["do_bench"] = "triton is not installed"
     sync(device)
@@ -293,120 +301,28 @@ def _datasheet(name: str):
     return None if entry is None else asdict(entry)
 
 
-def write_plots(results: dict, out: Path) -> list[Path]:
-    """Draw the crossover, TFLOP/s-vs-size and AMP plots as PNG files."""
-    import matplotlib
+def run(out="bench-results", quick: bool = False, device=None, results_json=None) -> int:
+    """Measure, then write results.json, the plots and summary.md into ``out``.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    With ``results_json`` (the path of an earlier ``results.json``) nothing is
+    measured: the plots and summary are drawn again from those results.
+    """
+    from .bench_report import summary_markdown, write_plots
 
-    paths = []
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for dt, pts in results["matmul"].items():
-        ax.plot([p["n"] for p in pts], [p["tflops"] for p in pts], "o-", label=dt)
-    peak = ((results.get("datasheet") or {}).get("tflops") or {}).get("bf16")
-    if peak:
-        ax.axhline(peak, color="gray", linestyle="--", label=f"datasheet bf16 {peak:g}")
-    ax.set(xscale="log", yscale="log", xlabel="n (n x n x n product)", ylabel="TFLOP/s")
-    ax.set_title(f"Achieved matmul throughput, {results['device_name']}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    paths.append(out / "matmul_tflops.png")
-    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
-    plt.close(fig)
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    cpu = results["cpu_matmul"]
-    ax.plot([p["n"] for p in cpu], [p["seconds"] for p in cpu], "o-", label="CPU fp32")
-    if results["device"].startswith("cuda"):
-        gpu = results["matmul"]["fp32"]
-        ax.plot([p["n"] for p in gpu], [p["seconds"] for p in gpu], "o-", label="GPU fp32")
-    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="seconds per product")
-    ax.set_title("CPU vs GPU matrix product")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    paths.append(out / "crossover.png")
-    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
-    plt.close(fig)
-
-    steps = results["amp"]["steps"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
-    names = [s["precision"] for s in steps]
-    left.bar(names, [s["seconds"] * 1e3 for s in steps])
-    left.set(ylabel="ms per training step", title="Training step time")
-    if all(s["peak_bytes"] is not None for s in steps):
-        right.bar(names, [s["peak_bytes"] / 2**20 for s in steps])
-        right.set(ylabel="peak MiB", title="Peak memory")
-    else:
-        right.text(0.5, 0.5, "peak memory: CUDA only", ha="center", va="center")
-        right.set_axis_off()
-    fig.suptitle(f"Mixed precision, width {results['amp']['width']}")
-    paths.append(out / "amp.png")
-    fig.savefig(paths[-1], dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    return paths
-
-
-def summary_markdown(results: dict) -> str:
-    """A short markdown summary of ``results``."""
-    lines = [
-        f"# Reference results: {results['device_name']}",
-        "",
-        f"torch {results['torch']}, CUDA {results['cuda'] or 'none'}, device `{results['device']}`"
-        + (" (quick sizes)" if results["quick"] else ""),
-        "",
-        "| measurement | value |",
-        "| --- | --- |",
-    ]
-    sheet = results.get("datasheet") or {}
-    for dt, peak in results["measured_peak_tflops"].items():
-        ref = sheet.get("tflops", {}).get(dt)
-        ratio = f" ({peak / ref:.0%} of datasheet {ref:g})" if ref else " (no datasheet entry)"
-        lines.append(f"| matmul {dt}, best TFLOP/s | {peak:.3g}{ratio} |")
-    copy = results["copy"]
-    ref = sheet.get("bandwidth_tbs")
-    ratio = f" ({copy['gb_per_s'] / (ref * 1e3):.0%} of datasheet {ref:g} TB/s)" if ref else ""
-    lines.append(f"| copy bandwidth ({copy['mib']} MiB) | {copy['gb_per_s']:.3g} GB/s{ratio} |")
-    if "host_to_device" in results:
-        h2d = results["host_to_device"]
-        lines.append(
-            f"| host-to-device, pageable / pinned | {h2d['pageable_gb_per_s']:.3g} / "
-            f"{h2d['pinned_gb_per_s']:.3g} GB/s |"
-        )
-    launch = results["launch"]
-    graph = launch.get("graph_us_per_kernel")
-    lines.append(
-        f"| tiny kernel, eager / CUDA graph | {launch['eager_us_per_kernel']:.3g} us"
-        + (f" / {graph:.3g} us |" if graph else " / n/a (CUDA only) |")
-    )
-    frob = results["frobenius"]
-    lines.append(
-        f"| Frobenius loop ({frob['steps']} steps), per-step `.item()` / log at end "
-        f"| {frob['slowdown']:.2f}x the time |"
-    )
-    base = results["amp"]["steps"][0]["seconds"]
-    for s in results["amp"]["steps"]:
-        mem = f", peak {s['peak_bytes'] / 2**20:.0f} MiB" if s["peak_bytes"] else ""
-        lines.append(
-            f"| training step {s['precision']} | {s['seconds'] * 1e3:.3g} ms "
-            f"({base / s['seconds']:.2f}x vs fp32){mem} |"
-        )
-    if isinstance(results.get("do_bench"), list):
-        for row in results["do_bench"]:
-            lines.append(
-                f"| timer vs triton do_bench, bf16 {row['n']} | ratio {row['ratio']:.3f} |"
-            )
-    return "\n".join(lines) + "\n"
-
-
-def run(out="bench-results", quick: bool = False, device=None) -> int:
-    """Measure, then write results.json, the plots and summary.md into ``out``."""
     out = Path(out)
+    if results_json is not None:
+        path = Path(results_json)
+        if not path.is_file():
+            raise FileNotFoundError(f"results_json: no such file {str(path)!r}")
+        results = json.loads(path.read_text())
+        print(f"drawing the report of {path} (measuring nothing)")
+    else:
+        device = default_device() if device is None else torch.device(device)
+        print(f"measuring on {device} ({'quick' if quick else 'full'} sizes)...")
+        results = measure(device, quick=quick)
     out.mkdir(parents=True, exist_ok=True)
-    device = default_device() if device is None else torch.device(device)
-    print(f"measuring on {device} ({'quick' if quick else 'full'} sizes)...")
-    results = measure(device, quick=quick)
-    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    if results_json is None or path.resolve() != (out / "results.json").resolve():
+        (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     plots = write_plots(results, out)
     summary = summary_markdown(results)
     (out / "summary.md").write_text(summary)

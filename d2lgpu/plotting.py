@@ -18,7 +18,7 @@ Importing this module is cheap: matplotlib is imported inside each function.
 
 from __future__ import annotations
 
-__all__ = ["plot_bars", "plot_histories", "plot_history", "plot_vs_size"]
+__all__ = ["plain_log_ticks", "plot_bars", "plot_histories", "plot_history", "plot_vs_size"]
 
 _FIGSIZE = (6.0, 4.0)  # one panel
 _FIGSIZE_PAIR = (11.0, 4.0)  # two panels side by side
@@ -52,8 +52,11 @@ def _style(ax, *, xlabel, ylabel, title=None, legend=False):
 def plot_vs_size(sizes, series, *, xlabel, ylabel, title=None, logx=True, logy=True, ax=None):
     """One line per entry of ``series`` (``{label: values}``) against ``sizes``.
 
-    Every list of values must have one value per size. Log axes (the default)
-    need positive numbers. Returns the Figure.
+    Every list of values must have one value per size; a value may be
+    ``None`` where that variant was not measured (e.g. a GPU curve that starts
+    at a larger size than the CPU one). Log axes (the default) need positive
+    numbers, and their ticks read as plain numbers (``200``, ``0.05``), not
+    ``2 x 10^2``. Returns the Figure.
     """
     sizes = list(sizes)
     if not sizes:
@@ -65,33 +68,78 @@ def plot_vs_size(sizes, series, *, xlabel, ylabel, title=None, logx=True, logy=T
             raise ValueError(
                 f"series[{label!r}] has {len(values)} values but sizes has {len(sizes)}"
             )
-        if logy and any(v <= 0 for v in values):
+        if all(v is None for v in values):
+            raise ValueError(f"series[{label!r}] has no values, only None")
+        if logy and any(v is not None and v <= 0 for v in values):
             raise ValueError(f"logy=True needs positive values; series[{label!r}] has some <= 0")
     if logx and any(s <= 0 for s in sizes):
         raise ValueError("logx=True needs positive sizes")
     fig, (ax,) = _new_axes(ax)
     for label, values in series.items():
-        ax.plot(sizes, values, marker="o", label=label)
+        ax.plot(sizes, [float("nan") if v is None else v for v in values], marker="o", label=label)
     if logx:
-        from matplotlib.ticker import NullLocator
-
         ax.set_xscale("log")
-        if len(sizes) <= 12:  # label the measured sizes themselves, not "2 x 10^2" decades
+        if len(sizes) <= 12:  # label the measured sizes themselves
+            from matplotlib.ticker import NullLocator
+
             ax.set_xticks(sizes, labels=[f"{s:g}" for s in sizes])
             ax.xaxis.set_minor_locator(NullLocator())
+        else:
+            plain_log_ticks(ax.xaxis, sizes)
     if logy:
         ax.set_yscale("log")
+        plain_log_ticks(ax.yaxis, [v for vs in series.values() for v in vs if v is not None])
     _style(ax, xlabel=xlabel, ylabel=ylabel, title=title, legend=True)
     return fig
 
 
-def plot_bars(values, *, ylabel, title=None, ax=None):
-    """A bar per entry of ``values`` (``{label: number}``), each labelled with its number."""
+def plain_log_ticks(axis, values) -> None:
+    """Label a log ``axis`` with plain numbers (``0.05``, ``200``), enough of them to read.
+
+    Matplotlib's default labels a log axis with powers of ten and, over less
+    than a decade, with ``6 x 10^1``-style minor labels. Here ticks sit at
+    1, 2 and 5 times powers of ten (every integer multiple over less than a
+    decade, only powers of ten over more than four decades), labelled as
+    numbers; the other minor ticks stay unlabelled.
+    """
+    import math
+
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    values = [v for v in values if v > 0]
+    decades = math.log10(max(values) / min(values)) if values else 1.0
+    if decades < 1:
+        subs = tuple(float(k) for k in range(1, 10))
+    elif decades <= 4:
+        subs = (1.0, 2.0, 5.0)
+    else:
+        subs = (1.0,)
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    axis.set_minor_locator(LogLocator(base=10, subs="auto"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def plot_bars(values, *, ylabel, title=None, notes=None, ax=None):
+    """A bar per entry of ``values`` (``{label: number}``), each labelled with its number.
+
+    ``notes`` (``{label: text}``, optional) replaces the number above the bars
+    it names, e.g. ``{"bf16": "8.1 ms, 1.5x faster"}``.
+    """
     if not isinstance(values, dict) or not values:
         raise TypeError("values must be a non-empty dict {label: number}")
+    notes = {} if notes is None else notes
+    unknown = [k for k in notes if k not in values]
+    if unknown:
+        raise ValueError(f"notes names bars that values does not have: {unknown}")
     fig, (ax,) = _new_axes(ax)
     bars = ax.bar(list(values), list(values.values()), color=[f"C{i}" for i in range(len(values))])
-    ax.bar_label(bars, fmt="%.3g")
+    ax.bar_label(
+        bars,
+        labels=[notes.get(k, f"{v:.3g}") for k, v in values.items()],
+        fontsize="small" if notes else None,
+    )
+    ax.margins(y=0.15)  # room for the labels above the tallest bar
     _style(ax, xlabel="", ylabel=ylabel, title=title)
     ax.grid(False, axis="x")  # vertical lines between bars add nothing
     return fig
@@ -140,6 +188,7 @@ def plot_histories(histories):
         ax_acc.plot(_epochs(h), h.test_acc if use_test else h.train_acc, marker="o", label=label)
         ax_sec.plot(_epochs(h), h.epoch_seconds, marker="o", label=label)
     ax_sec.set_yscale("log")
+    plain_log_ticks(ax_sec.yaxis, [s for h in histories.values() for s in h.epoch_seconds])
     which = "test" if use_test else "train"
     _style(ax_acc, xlabel="epoch", ylabel=f"{which} accuracy", title="accuracy", legend=True)
     _style(ax_sec, xlabel="epoch", ylabel="seconds per epoch (log)", title="time", legend=True)

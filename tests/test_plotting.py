@@ -115,3 +115,40 @@ def test_history_plots_reject_bad_input():
         plotting.plot_histories({"gpu": History()})
     with pytest.raises(TypeError, match="histories must be a non-empty dict"):
         plotting.plot_histories([history([0.5], [1.0])])
+
+
+def test_plot_vs_size_skips_sizes_a_series_was_not_measured_at():
+    fig = plotting.plot_vs_size(
+        [64, 128, 256, 512], {"cpu": [1.0, 2.0, 4.0, None], "gpu": [None, 0.5, 0.6, 0.7]},
+        xlabel="n", ylabel="ms",
+    )  # fmt: skip
+    cpu, gpu = fig.axes[0].get_lines()
+    assert list(gpu.get_xdata()) == [64, 128, 256, 512]
+    assert str(gpu.get_ydata()[0]) == "nan" and list(gpu.get_ydata()[1:]) == [0.5, 0.6, 0.7]
+    with pytest.raises(ValueError, match=r"series\['gpu'\] has no values, only None"):
+        plotting.plot_vs_size([1, 2], {"gpu": [None, None]}, xlabel="x", ylabel="y")
+
+
+@pytest.mark.parametrize(
+    "values, expected",
+    [
+        ([55.0, 62.0, 70.0], {"60", "70"}),  # under a decade: matplotlib would write 6x10^1
+        ([0.02, 0.3, 4.0], {"0.02", "0.05", "0.1", "0.2", "0.5", "1", "2"}),  # 1-2-5 steps
+        ([1e-4, 1.0, 1e3], {"0.001", "0.01", "0.1", "1", "10", "100"}),  # only decades
+    ],
+)
+def test_log_axes_read_as_plain_numbers(values, expected):
+    fig = plotting.plot_vs_size([1, 2, 3], {"a": values}, xlabel="x", ylabel="y", logx=False)
+    fig.canvas.draw()
+    shown = {t.get_text() for t in fig.axes[0].get_yticklabels()} - {""}
+    assert expected <= shown, shown
+    assert all("10^" not in t and "times" not in t for t in shown), shown
+
+
+def test_plot_bars_notes_replace_the_numbers_they_name():
+    fig = plotting.plot_bars(
+        {"fp32": 10.0, "bf16": 4.0}, ylabel="ms", notes={"bf16": "4 ms\n2.5x faster"}
+    )
+    assert [t.get_text() for t in fig.axes[0].texts] == ["10", "4 ms\n2.5x faster"]
+    with pytest.raises(ValueError, match=r"notes names bars that values does not have: \['fp16'\]"):
+        plotting.plot_bars({"fp32": 1.0}, ylabel="ms", notes={"fp16": "x"})
