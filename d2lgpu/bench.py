@@ -39,7 +39,7 @@ from torch import nn
 
 from .devices import default_device, env_report
 from .memory import peak_memory
-from .models import linear_stack
+from .models import amp_sizes, linear_stack
 from .timing import benchmark, sync
 
 __all__ = ["run", "matmul_curve", "frobenius_item_cost", "amp_step"]
@@ -265,7 +265,8 @@ def measure(device, *, quick: bool = False) -> dict:
         results["host_to_device"] = host_to_device_bandwidth(device, 64 if quick else 512)
     results["launch"] = launch_overhead(device)
     results["frobenius"] = frobenius_item_cost(device, steps=200 if quick else 1000)
-    width, batch = (4096, 512) if cuda else ((128, 32) if quick else (512, 64))
+    # On a GPU, chapter 4's sizes (d2lgpu.models.amp_sizes): its products dominate the step.
+    width, batch = amp_sizes(device)[:2] if cuda else ((128, 32) if quick else (512, 64))
     precisions = ["fp32", "tf32", "bf16", "fp16"] if cuda else ["fp32", "bf16"]
     results["amp"] = {
         "width": width,
