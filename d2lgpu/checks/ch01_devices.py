@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import torch
 
-from ..grading import CheckFailed, checker
+from ._util import CheckFailed
 
 __all__ = ["fake_gpus", "check_placement"]
 
@@ -93,7 +93,6 @@ def _compare(got, want, gpus: int) -> None:
     )
 
 
-@checker("01.placement")
 def check_placement(answer, passed):
     """``place_workers(n)``: round-robin over ``try_all_gpus()`` with 0, 1, 2 and 3 fake GPUs."""
     if not callable(answer):

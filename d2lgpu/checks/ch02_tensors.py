@@ -28,8 +28,7 @@ from contextlib import contextmanager
 import torch
 from torch.overrides import TorchFunctionMode
 
-from ..grading import CheckFailed, checker
-from ._util import one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = [
     "FakeAsyncDevice",
@@ -127,7 +126,6 @@ def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
     return float(result)
 
 
-@checker("02.time_fn")
 def check_time_fn(answer, passed):
     """``time_fn(work, sync, clock, repeats)`` against a simulated asynchronous device."""
     if not callable(answer):
@@ -280,7 +278,6 @@ def _norms(fn, name, A, steps):
     return [float(v) for v in result], counter
 
 
-@checker("02.frobenius")
 @one_cpu_thread
 def check_frobenius(answer, passed):
     """Per-step and at-the-end logging of 1000 Frobenius norms: same values, different reads."""
@@ -397,7 +394,6 @@ def _logging_syncs(log: list):
         torch.cuda.synchronize, d2lgpu.sync, d2lgpu.timing.sync = saved
 
 
-@checker("02.concurrency")
 @one_cpu_thread
 def check_concurrency(answer, passed):
     """``run_concurrently(x, y, lanes)``: both products launched before any wait, both correct."""
