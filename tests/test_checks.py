@@ -75,7 +75,7 @@ def place_workers(n_workers):
 
 def test_placement_reference_passes():
     result = assert_passes("01.placement", place_workers)
-    assert len(result.passed) == 4
+    assert len(result.passed) == 5
 
 
 def test_placement_rejects_hard_coded_cuda():
@@ -103,6 +103,63 @@ def test_placement_rejects_everything_on_the_first_device():
 
 def test_placement_rejects_one_device_per_worker_only_up_to_the_device_count():
     assert_fails("01.placement", lambda n: d2lgpu.try_all_gpus()[:n], "one device per worker")
+
+
+def test_placement_alternatives_pass():
+    import itertools
+
+    def with_cycle(n_workers):
+        return list(itertools.islice(itertools.cycle(d2lgpu.try_all_gpus()), n_workers))
+
+    def with_strings(n_workers):
+        gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if gpus == 0:
+            return ["cpu"] * n_workers
+        return [f"cuda:{i % gpus}" for i in range(n_workers)]
+
+    assert_passes("01.placement", with_cycle)
+    assert_passes("01.placement", with_strings)
+
+
+def test_placement_rejects_a_fixed_number_of_devices():
+    def two_at_most(n_workers):
+        devices = d2lgpu.try_all_gpus()[:2]
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    result = assert_fails("01.placement", two_at_most, "cuda:2 got no worker", "every device")
+    assert len(result.passed) == 4  # the four original cases cannot see it
+
+
+def test_placement_rejects_devices_listed_once_outside_the_function():
+    devices = d2lgpu.try_all_gpus()  # [cpu] here: made before the checker fakes GPUs
+
+    def cached(n_workers):
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    assert_fails("01.placement", cached, "every worker went to the CPU", "at call time")
+
+
+def test_placement_rejects_blocks_instead_of_round_robin():
+    def blocks(n_workers):
+        devices = d2lgpu.try_all_gpus()
+        return [devices[i * len(devices) // n_workers] for i in range(n_workers)]
+
+    assert_fails("01.placement", blocks, "worker 1 should go to cuda:1 but went to cuda:0")
+
+
+def test_placement_rejects_a_generator_and_an_index_without_cuda():
+    assert_fails(
+        "01.placement",
+        lambda n: (d2lgpu.try_all_gpus()[i % len(d2lgpu.try_all_gpus())] for i in range(n)),
+        "returned a generator",
+        "return a list",
+    )
+
+    def bare_cuda(n_workers):
+        gpus = d2lgpu.num_gpus()
+        return [torch.device("cuda" if gpus else "cpu") for _ in range(n_workers)]
+
+    assert_fails("01.placement", bare_cuda, "without an index")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,7 +249,7 @@ def test_time_fn_returning_the_mean_is_asked_for_the_median():
         sync()
         return (clock() - start) / repeats
 
-    assert_fails("02.time_fn", mean_of_block, "return the median")
+    assert_fails("02.time_fn", mean_of_block, "5 times between two clock reads", "median")
 
 
 def test_time_fn_reading_its_own_clock_is_told_to_use_the_given_one():
@@ -200,6 +257,90 @@ def test_time_fn_reading_its_own_clock_is_told_to_use_the_given_one():
         return time_fn(work, sync, time.perf_counter, repeats)
 
     assert_fails("02.time_fn", own_clock, "never called clock()")
+
+
+def timer_variant(*, statistic=statistics.median, repeats_used=None, sync_before=False,
+                  scale=1.0):  # fmt: skip
+    """time_fn with one thing changed, as a learner might write it."""
+
+    def answer(work, sync, clock, repeats=5):
+        work()
+        sync()
+        times = []
+        for _ in range(repeats if repeats_used is None else repeats_used):
+            start = clock()
+            if sync_before:
+                sync()
+                work()
+            else:
+                work()
+                sync()
+            times.append(clock() - start)
+        return statistic(times) * scale if scale != 1.0 else statistic(times)
+
+    return answer
+
+
+def test_time_fn_alternatives_pass():
+    def chained(work, sync, clock, repeats=5):
+        work()
+        sync()
+        marks = [clock()]
+        for _ in range(repeats):
+            work()
+            sync()
+            marks.append(clock())  # the end of one call is the start of the next
+        return torch.tensor([b - a for a, b in zip(marks, marks[1:])], dtype=torch.float64).median()
+
+    def extra_syncs(work, sync, clock, repeats=5):
+        for _ in range(3):  # a longer warm-up
+            work()
+        sync()
+        times = []
+        for _ in range(repeats):
+            sync()
+            start = clock()
+            work()
+            sync()
+            end = clock()
+            times.append(end - start)
+        times.sort()
+        mid = len(times) // 2
+        return times[mid] if len(times) % 2 else (times[mid - 1] + times[mid]) / 2
+
+    assert_passes("02.time_fn", chained)
+    assert_passes("02.time_fn", extra_syncs)
+
+
+def test_time_fn_rejects_a_sync_before_the_work_inside_the_timing():
+    assert_fails(
+        "02.time_fn",
+        timer_variant(sync_before=True),
+        "with sync() before work(), the previous call",
+        "call sync() after work()",
+    )
+
+
+def test_time_fn_rejects_ignoring_repeats():
+    assert_fails(
+        "02.time_fn",
+        timer_variant(repeats_used=5),
+        "called work() 5 times after its first clock read, for repeats=3",
+        "use the argument",
+    )
+
+
+def test_time_fn_rejects_nan_and_other_non_times():
+    assert_fails("02.time_fn", timer_variant(statistic=lambda t: float("nan")), "returned nan")
+    assert_fails("02.time_fn", timer_variant(statistic=lambda t: t), "returned a list")
+    assert_fails("02.time_fn", timer_variant(statistic=lambda t: 0.0), "finite number > 0")
+
+
+def test_time_fn_names_milliseconds_and_the_wrong_statistic():
+    assert_fails("02.time_fn", timer_variant(scale=1e3), "in milliseconds", "return seconds")
+    assert_fails("02.time_fn", timer_variant(statistic=min), "the fastest call", "median")
+    assert_fails("02.time_fn", timer_variant(statistic=statistics.fmean), "the mean", "median")
+    assert_fails("02.time_fn", timer_variant(statistic=sum), "the sum of all calls")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -48,30 +48,30 @@ __all__ = [
 class FakeAsyncDevice:
     """A simulated asynchronous device with a clock the checker controls.
 
-    ``work()`` queues a job of ``seconds`` and returns after ``launch_s``, like a
-    CUDA kernel launch; the very first job also pays ``cold_s`` (context
-    creation, library handles), and every ``slow_every``-th job after it takes
-    ``slow_factor`` times longer (a noisy neighbour). ``sync()`` advances the
-    clock to the end of the queued work; ``clock()`` reads it. ``log`` lists
-    the calls in order.
+    ``work()`` queues a job and returns after ``launch_s``, like a CUDA kernel
+    launch; the very first job also pays ``cold_s`` (context creation, library
+    handles). Job ``k`` takes ``seconds * pattern[k % len(pattern)]``: the
+    default pattern has a fast call (x0.8) and a slow one (x5, a noisy
+    neighbour) in every four, so the median is ``seconds`` while the mean, the
+    minimum and the maximum are not. ``sync()`` advances the clock to the end
+    of the queued work; ``clock()`` reads it. ``log`` lists the calls in order
+    and ``durations`` the length of every job.
     """
 
-    def __init__(self, seconds, launch_s=10e-6, cold_s=0.1, slow_every=4, slow_factor=5.0):
-        self.seconds, self.launch_s, self.cold_s = seconds, launch_s, cold_s
-        self.slow_every, self.slow_factor = slow_every, slow_factor
+    def __init__(self, seconds, launch_s=10e-6, cold_s=0.1, pattern=(1.0, 0.8, 1.0, 5.0)):
+        self.seconds, self.launch_s, self.cold_s, self.pattern = seconds, launch_s, cold_s, pattern
         self.now = 1000.0  # an arbitrary origin: only differences mean anything
         self.busy_until = self.now
-        self.jobs = 0
+        self.durations: list[float] = []
         self.log: list[str] = []
 
     def work(self) -> None:
         self.log.append("work")
-        duration = self.seconds
-        if self.jobs == 0:
+        k = len(self.durations)
+        duration = self.seconds * self.pattern[k % len(self.pattern)]
+        self.durations.append(duration)
+        if k == 0:
             duration += self.cold_s
-        elif self.jobs % self.slow_every == 0:
-            duration *= self.slow_factor
-        self.jobs += 1
         self.busy_until = max(self.now, self.busy_until) + duration
         self.now += self.launch_s
 
@@ -88,16 +88,25 @@ def _fmt(seconds: float) -> str:
     return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} us"
 
 
-def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
-    result = answer(device.work, device.sync, device.clock, repeats)
+def _as_seconds(result) -> float:
     if isinstance(result, torch.Tensor) and result.numel() == 1:
         result = result.item()
     if isinstance(result, bool) or not isinstance(result, int | float):
         raise CheckFailed(
             f"time_fn returned a {type(result).__name__}: return the median seconds per call "
-            "as a float"
+            "as one float (statistics.median of the list of times)"
         )
-    log = device.log
+    result = float(result)
+    if not math.isfinite(result) or result <= 0:
+        raise CheckFailed(
+            f"time_fn returned {result}: a time must be a finite number > 0; check that the "
+            "list of times is not empty and that each time is end - start of one call"
+        )
+    return result
+
+
+def _check_log(log: list[str], repeats: int) -> None:
+    """The order of the calls: warm-up and sync before timing, then clock-work-sync-clock."""
     if "clock" not in log:
         raise CheckFailed(
             "time_fn never called clock(): read the time with the clock you were given "
@@ -118,12 +127,69 @@ def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
             "first measurement also waits for the warm-up work"
         )
     measured = log[first_clock:].count("work")
-    if measured < repeats:
+    if measured != repeats:
         raise CheckFailed(
             f"time_fn called work() {measured} times after its first clock read, for "
-            f"repeats={repeats}: time one call per repeat"
+            f"repeats={repeats}: time exactly `repeats` calls, one per measurement (use the "
+            "argument, not a fixed number)"
         )
-    return float(result)
+    # Between two clock reads: at most one work(), and a sync() after it.
+    between: list[str] = []
+    for event in log[first_clock + 1 :] + ["clock"]:
+        if event != "clock":
+            between.append(event)
+            continue
+        if between.count("work") > 1:
+            raise CheckFailed(
+                f"time_fn called work() {between.count('work')} times between two clock "
+                "reads: time each call on its own (start = clock(); work(); sync(); "
+                "clock() - start) and return the median of those times"
+            )
+        if "work" in between and "sync" not in between[between.index("work") :]:
+            raise CheckFailed(
+                "a clock read followed work() with no sync() in between: work() only queues "
+                "the job and returns, so the clock measured the launch (or, with sync() "
+                "before work(), the previous call): call sync() after work() and before the "
+                "clock read that ends each measurement"
+            )
+        between = []
+
+
+def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
+    result = _as_seconds(answer(device.work, device.sync, device.clock, repeats))
+    _check_log(device.log, repeats)
+    return result
+
+
+def _statistic_hint(got: float, times: list[float]) -> str | None:
+    """Name the statistic or unit that ``got`` is, if it is a wrong one."""
+    import statistics
+
+    median = statistics.median(times)
+    candidates = [
+        (
+            "the mean",
+            statistics.fmean(times),
+            "return the median (statistics.median), which a few slow calls do not move",
+        ),
+        (
+            "the fastest call (min)",
+            min(times),
+            "return the median: the minimum hides how long a typical call takes",
+        ),
+        ("the slowest call (max)", max(times), "return the median"),
+        ("the sum of all calls", sum(times), "return the median time of one call"),
+        (
+            "the median in milliseconds",
+            median * 1e3,
+            "return seconds (the clock's unit): do not multiply by 1000",
+        ),
+        ("the median in microseconds", median * 1e6, "return seconds (the clock's unit)"),
+    ]
+    for what, value, fix in candidates:
+        if abs(value - median) > 0.05 * median and abs(got - value) <= 0.02 * value:
+            return f"time_fn returned {got:.6g}, which is {what} of the calls: {fix}"
+    return None
 
 
 def check_time_fn(answer, passed):
@@ -133,37 +199,41 @@ def check_time_fn(answer, passed):
     job = 2e-3
     device = FakeAsyncDevice(job)
     got = _run_timer(answer, device, repeats=5)
-    passed.append("warm-up: work() and sync() ran before the first clock read")
+    passed.append(
+        "warm-up: work() and sync() ran before the first clock read; then exactly `repeats` "
+        "calls, each between two clock reads with a sync() after it"
+    )
+    measured = device.durations[-5:]
+    hint = _statistic_hint(got, measured)
+    if hint:
+        raise CheckFailed(hint)
     if got < 0.25 * job:
         raise CheckFailed(
             f"time_fn returned {_fmt(got)} for work that takes {_fmt(job)} (its launch takes "
             f"{_fmt(device.launch_s)}): work() only queues the job and returns; call sync() "
             "after work() and before the clock read that ends each measurement"
         )
-    if got > 1.5 * job:
-        raise CheckFailed(
-            f"time_fn returned {_fmt(got)}, but most calls take {_fmt(job)} and one in four "
-            f"takes {_fmt(job * device.slow_factor)}: time each call separately and return "
-            "the median (statistics.median), which a few slow calls do not move"
-        )
     if abs(got - job) > 0.05 * job:
         raise CheckFailed(
-            f"time_fn returned {_fmt(got)} for calls that take {_fmt(job)}: return seconds "
-            "per call (the clock's difference around one call, synchronized)"
+            f"time_fn returned {_fmt(got)} for calls whose median is {_fmt(job)} (one in four "
+            f"takes {_fmt(job * 5)}, one {_fmt(job * 0.8)}): return the median of the "
+            "per-call times, in seconds"
         )
     passed.append(
         "a 2 ms asynchronous job measures 2 ms, not its 10 us launch: time_fn syncs before "
         "reading the clock"
     )
-    passed.append("one slow call in four does not move the result: it is the median")
-    job = 30e-3
-    got = _run_timer(answer, FakeAsyncDevice(job), repeats=3)
-    if abs(got - job) > 0.05 * job:
-        raise CheckFailed(
-            f"with a 30 ms job and repeats=3, time_fn returned {_fmt(got)}: use the "
-            "arguments you are given, nothing fixed"
-        )
-    passed.append("a 30 ms job measures 30 ms with repeats=3")
+    passed.append("one fast and one slow call in four do not move the result: it is the median")
+    for job, repeats in ((30e-3, 3), (5e-3, 2), (7e-3, 1)):
+        steady = FakeAsyncDevice(job, pattern=(1.0,)) if repeats < 3 else FakeAsyncDevice(job)
+        got = _run_timer(answer, steady, repeats=repeats)
+        if abs(got - job) > 0.05 * job:
+            raise CheckFailed(
+                f"with a {_fmt(job)} job and repeats={repeats}, time_fn returned {_fmt(got)}: "
+                "sync after each work() (not before it), and use the arguments you are "
+                "given, nothing fixed"
+            )
+    passed.append("30 ms, 5 ms and 7 ms jobs measure right with repeats=3, 2 and 1")
 
 
 # ---------------------------------------------------------------------------------------------
