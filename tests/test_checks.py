@@ -290,7 +290,8 @@ def test_time_fn_alternatives_pass():
             work()
             sync()
             marks.append(clock())  # the end of one call is the start of the next
-        return torch.tensor([b - a for a, b in zip(marks, marks[1:])], dtype=torch.float64).median()
+        gaps = [b - a for a, b in zip(marks[:-1], marks[1:], strict=True)]
+        return torch.tensor(gaps, dtype=torch.float64).median()
 
     def extra_syncs(work, sync, clock, repeats=5):
         for _ in range(3):  # a longer warm-up
@@ -404,13 +405,13 @@ def test_frobenius_rejects_a_per_step_item_in_the_at_end_version():
     result = assert_fails(
         "02.frobenius",
         (log_norms_per_step, log_norms_per_step),
-        "log_norms_at_end made 1000 host reads (item) for 1000 steps",
-        "keep the norms on the device",
+        "log_norms_at_end read device data on the host 1000 times for 1000 steps (1000 x item())",
+        "Keep the norms on the device",
     )
     assert "the per-step version reads every norm on the host" in result.passed[-1]
 
 
-def test_frobenius_rejects_one_float_per_element_at_the_end():
+def test_frobenius_rejects_one_float_per_element_of_a_device_tensor():
     def floats_at_end(A, steps):
         X = torch.eye(A.shape[0], device=A.device)
         log = torch.empty(steps, device=A.device)
@@ -418,10 +419,104 @@ def test_frobenius_rejects_one_float_per_element_at_the_end():
             X = A @ X
             log[i] = torch.linalg.matrix_norm(X)
             X = X / log[i]
-        return [float(v) for v in log.cpu()]
+        return [float(v) for v in log]  # one read of the device per element
 
     assert_fails(
-        "02.frobenius", (log_norms_per_step, floats_at_end), "__float__", "one host read each"
+        "02.frobenius", (log_norms_per_step, floats_at_end), "1000 x __float__", "once at the end"
+    )
+
+
+def test_frobenius_alternatives_pass():
+    def copied_once_then_floats(A, steps):
+        X = torch.eye(A.shape[0], device=A.device, dtype=A.dtype)
+        log = A.new_empty(steps)
+        for i in range(steps):
+            X = A @ X
+            log[i] = X.norm()
+            X = X / log[i]
+        return [float(v) for v in log.cpu()]  # one transfer; then host floats, no waits
+
+    def stacked_per_step(A, steps):
+        X = torch.eye(A.shape[0]).to(A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.norm(X)
+            norms.append(float(norm))
+            X = X / norm
+        return norms
+
+    def normalised_on_device(A, steps):
+        X = torch.eye(len(A), device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X, ord="fro"))
+            X.div_(norms[-1])
+        return torch.stack(norms).tolist()
+
+    assert_passes("02.frobenius", (stacked_per_step, copied_once_then_floats))
+    assert_passes("02.frobenius", (stacked_per_step, normalised_on_device))
+
+
+def test_frobenius_sees_placement_without_a_gpu():
+    # Each would synchronize (or fail) every step on a GPU, though a CPU runs it fast.
+    def buffer_without_device(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        log = torch.empty(steps)  # made on the CPU
+        for i in range(steps):
+            X = A @ X
+            log[i] = torch.linalg.matrix_norm(X)  # a copy from the GPU each step
+            X = X / log[i]
+        return log.tolist()
+
+    def eye_without_device(A, steps):
+        X = torch.eye(A.shape[0])
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X))
+            X = X / norms[-1]
+        return torch.stack(norms).tolist()
+
+    def tensor_of_a_list(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X))
+            X = X / norms[-1]
+        return torch.tensor(norms).tolist()  # reads every 0-d tensor on its own
+
+    def synchronizes_each_step(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X))
+            X = X / norms[-1]
+            d2lgpu.sync(A.device)
+        return torch.stack(norms).tolist()
+
+    pair = (log_norms_per_step, buffer_without_device)
+    assert_fails("02.frobenius", pair, "__setitem__ of a device value into a CPU tensor")
+    assert_fails("02.frobenius", pair, "torch.empty(...) without device=")
+    assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, eye_without_device),
+        "torch.eye(...) without device=",
+        "device=A.device",
+    )
+    assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, tensor_of_a_list),
+        "torch.tensor() of a list of device tensors",
+    )
+    assert_fails(
+        "02.frobenius", (log_norms_per_step, synchronizes_each_step), "torch.cuda.synchronize()"
+    )
+    assert_fails(
+        "02.frobenius", (eye_without_device, log_norms_at_end), "log_norms_per_step", "torch.eye"
     )
 
 
@@ -432,7 +527,7 @@ def test_frobenius_rejects_a_per_step_version_that_never_reads():
     assert_fails(
         "02.frobenius",
         (lazy, log_norms_at_end),
-        "log_norms_per_step made 2 host reads for 1000 steps",
+        "log_norms_per_step read device data on the host 1 times for 1000 steps",
     )
 
 

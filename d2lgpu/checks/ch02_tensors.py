@@ -9,11 +9,13 @@ how fast they are:
   waits for the job, and whose ``clock()`` the checker controls. A timer that
   forgets to sync measures only the launch, and one that reads the clock
   before warming up is seen in the log of calls.
-* ``02.frobenius``: host reads (``.item()``, ``.tolist()``, ``.cpu()``,
-  ``float()``, ``bool()``, f-string formatting, ``print``) are counted with a
-  ``TorchFunctionMode`` (:class:`HostReadCounter`), which sees them on CPU
-  tensors too; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the
-  real synchronizations.
+* ``02.frobenius``: the answer runs with ``A`` on a GPU, a pretend one
+  (:mod:`._pretend`) when there is none: host reads of device data
+  (``.item()``, ``.tolist()``, ``.cpu()``, ``float()``, ``print``,
+  ``torch.tensor`` of a list of device tensors, a device value written into a
+  CPU tensor) are counted, and a tensor made on the CPU and mixed with ``A``'s
+  is named; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the real
+  synchronizations.
 * ``02.concurrency``: the answer submits two products to two *lanes* (anything
   with ``submit(fn, *args) -> future``, like a ``ThreadPoolExecutor``); the
   checker's :class:`LoggingLane` records every launch and every wait.
@@ -26,13 +28,12 @@ import warnings
 from contextlib import contextmanager
 
 import torch
-from torch.overrides import TorchFunctionMode
 
+from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = [
     "FakeAsyncDevice",
-    "HostReadCounter",
     "LoggingLane",
     "frobenius_reference",
     "check_time_fn",
@@ -239,53 +240,6 @@ def check_time_fn(answer, passed):
 # ---------------------------------------------------------------------------------------------
 # 02.frobenius
 
-_HOST_READS = {
-    "item",
-    "tolist",
-    "cpu",
-    "numpy",
-    "__float__",
-    "__int__",
-    "__bool__",
-    "__index__",
-    "__format__",
-    "__repr__",
-    "__str__",
-    "__array__",
-}
-
-
-def _names_cpu(value) -> bool:
-    if isinstance(value, str):
-        return value.split(":")[0] == "cpu"
-    return isinstance(value, torch.device) and value.type == "cpu"
-
-
-class HostReadCounter(TorchFunctionMode):
-    """Count the calls that copy tensor data to the host (Python) side.
-
-    On a GPU each of these waits for the device to finish its queued work: a
-    synchronization. A ``TorchFunctionMode`` sees them on CPU tensors too, so
-    the count is the same on every machine. ``reads`` lists the names in order.
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.reads: list[str] = []
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", "")
-        if name in _HOST_READS:
-            self.reads.append(name)
-        elif name == "to" and any(_names_cpu(a) for a in (*args[1:], *kwargs.values())):
-            self.reads.append("to(cpu)")
-        return func(*args, **kwargs)
-
-    @property
-    def count(self) -> int:
-        return len(self.reads)
-
 
 @contextmanager
 def _cuda_sync_counter(device: torch.device):
@@ -317,10 +271,21 @@ def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
     return torch.stack(norms).tolist()
 
 
-def _norms(fn, name, A, steps):
-    """Run ``fn(A, steps)``, count its host reads, and validate what it returns."""
-    with HostReadCounter() as counter:
-        result = fn(A, steps)
+def _norms(fn, name, A, steps, pretend):
+    """Run ``fn(A, steps)`` with A on the (pretend) GPU; validate what it returns."""
+    with watching(pretend) as watch:
+        try:
+            result = fn(watch.put(A), steps)
+        except RuntimeError:
+            if not watch.mixed:
+                raise
+            result = None  # a real GPU refused to mix devices: reported below
+    if watch.mixed:
+        raise CheckFailed(
+            f"{name}: {watch.mixed[0]} while A is on the GPU; a GPU refuses to mix them. "
+            "Make every tensor on A's device: torch.eye(n, device=A.device), "
+            "torch.empty(steps, device=A.device), or x.to(A.device)"
+        )
     if isinstance(result, torch.Tensor):
         raise CheckFailed(
             f"{name} returned a tensor: return the norms as a list of Python floats "
@@ -333,8 +298,8 @@ def _norms(fn, name, A, steps):
     for i, value in enumerate(result):
         if isinstance(value, torch.Tensor):
             raise CheckFailed(
-                f"{name}: norm {i} is still a tensor (on {value.device}): "
-                "transfer it to the host as a Python float"
+                f"{name}: norm {i} is still a tensor: transfer the norms to the host as "
+                "Python floats"
             )
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise CheckFailed(f"{name}: norm {i} is a {type(value).__name__}, not a float")
@@ -345,13 +310,16 @@ def _norms(fn, name, A, steps):
             "float32. Divide X by its norm after logging it (X = X / norm), so every step "
             "starts from a matrix of norm 1"
         )
-    return [float(v) for v in result], counter
+    return [float(v) for v in result], watch.reads
 
 
-@one_cpu_thread
+def _shown(reads: list[str]) -> str:
+    counts = {r: reads.count(r) for r in dict.fromkeys(reads)}
+    return ", ".join(f"{n} x {r}" for r, n in counts.items())
+
+
 def check_frobenius(answer, passed):
     """Per-step and at-the-end logging of 1000 Frobenius norms: same values, different reads."""
-    from ..devices import try_gpu
 
     if (
         not isinstance(answer, tuple | list)
@@ -362,16 +330,25 @@ def check_frobenius(answer, passed):
             "pass both functions as a pair: "
             "check('02.frobenius', (log_norms_per_step, log_norms_at_end))"
         )
-    per_step, at_end = answer
+    one_cpu_thread(_check_frobenius)(*answer, passed)
+
+
+def _check_frobenius(per_step, at_end, passed):
+    from ..devices import try_gpu
+
     device = try_gpu()
+    pretend = device.type == "cpu"  # no GPU: a pretend one records where tensors are made
     steps = 1000
     gen = torch.Generator().manual_seed(2)
     A = torch.randn(100, 100, generator=gen).to(device)  # unscaled: an unnormalized X overflows
     want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
 
-    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps)
-    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps)
-    passed.append("both versions return 1000 finite norms as Python floats")
+    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps, pretend)
+    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps, pretend)
+    passed.append(
+        "both versions return 1000 finite norms as Python floats, and make every tensor on "
+        "A's device (checked on a pretend GPU when there is no real one)"
+    )
     for name, got in (("log_norms_per_step", got_step), ("log_norms_at_end", got_end)):
         got = torch.tensor(got, dtype=torch.float64)
         if not torch.allclose(got, want, rtol=1e-3, atol=0):
@@ -383,23 +360,23 @@ def check_frobenius(answer, passed):
             )
     passed.append("they agree with each other and with the reference norms (rtol 1e-3)")
 
-    if reads_step.count < steps:
+    if len(reads_step) < steps:
         raise CheckFailed(
-            f"log_norms_per_step made {reads_step.count} host reads for {steps} steps: "
-            "transfer each norm to the host as you log it (norm.item()), which is the slow "
-            "version this exercise measures"
+            f"log_norms_per_step read device data on the host {len(reads_step)} times for "
+            f"{steps} steps: transfer each norm to the host as you log it (norm.item()), "
+            "which is the slow version this exercise measures"
         )
     passed.append("the per-step version reads every norm on the host (>= 1 host read per step)")
 
-    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10)
+    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10, pretend)
     for n, reads in ((steps, reads_end), (10, reads_short)):
-        if reads.count > 3:
-            shown = ", ".join(sorted(set(reads.reads)))
+        if len(reads) > 3:
             raise CheckFailed(
-                f"log_norms_at_end made {reads.count} host reads ({shown}) for {n} steps: keep "
-                "the norms on the device (torch.stack a list of 0-d tensors, or write into a "
-                "preallocated tensor) and transfer them once at the end with .tolist(); "
-                "float() or .item() per element is one host read each"
+                f"log_norms_at_end read device data on the host {len(reads)} times for {n} "
+                f"steps ({_shown(reads)}); each read waits for the GPU. Keep the norms on the "
+                "device (torch.stack a list of 0-d tensors, or write into "
+                "torch.empty(steps, device=A.device)) and transfer them once at the end "
+                "with .tolist()"
             )
     with _cuda_sync_counter(device) as syncs:
         at_end(A, steps)
