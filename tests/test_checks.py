@@ -614,6 +614,52 @@ def test_concurrency_rejects_bypassing_the_lanes_and_wrong_results():
     )
 
 
+def test_concurrency_alternatives_pass():
+    def second_lane_first(x, y, lanes):
+        fy = lanes[1].submit(torch.matmul, y, y)
+        fx = lanes[0].submit(torch.matmul, x, x)
+        return fx.result(), fy.result()
+
+    def with_wait(x, y, lanes):
+        from concurrent.futures import wait
+
+        futures = [lane.submit(torch.mm, a, a) for lane, a in zip(lanes, (x, y), strict=True)]
+        wait(futures)
+        return [f.result() for f in futures]
+
+    assert_passes("02.concurrency", second_lane_first)
+    assert_passes("02.concurrency", with_wait)
+
+
+def test_concurrency_rejects_products_on_the_wrong_lanes():
+    def crossed(x, y, lanes):
+        fy = lanes[0].submit(torch.matmul, y, y)
+        fx = lanes[1].submit(torch.matmul, x, x)
+        return fx.result(), fy.result()  # right results, wrong lanes
+
+    assert_fails("02.concurrency", crossed, "lanes[0] computed the other product, not x @ x")
+
+
+def test_concurrency_rejects_results_computed_again_outside_the_lanes():
+    def recomputed(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        fy = lanes[1].submit(torch.matmul, y, y)
+        fx.result(), fy.result()
+        return x @ x, y @ y
+
+    assert_fails("02.concurrency", recomputed, "not the ones the lanes computed")
+
+
+def test_concurrency_rejects_a_product_submitted_twice():
+    def twice(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        lanes[0].submit(torch.matmul, x, x)
+        fy = lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", twice, "the lanes got 3 launches", "exactly one product")
+
+
 # ---------------------------------------------------------------------------------------------
 # 03.parameters
 

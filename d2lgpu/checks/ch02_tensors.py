@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from concurrent.futures import Future
 from contextlib import contextmanager
 
 import torch
@@ -396,31 +397,36 @@ def _check_frobenius(per_step, at_end, passed):
 # 02.concurrency
 
 
-class _LoggedFuture:
+class _LoggedFuture(Future):
+    """A finished ``concurrent.futures.Future`` whose ``result()`` counts as a wait."""
+
     def __init__(self, lane, value):
-        self._lane, self._value = lane, value
+        super().__init__()
+        self._lane = lane
+        self.set_result(value)
 
     def result(self, timeout=None):
         self._lane.log.append(("wait", self._lane.name))
-        return self._value
-
-    def done(self) -> bool:
-        return True
+        return super().result(timeout)
 
 
 class LoggingLane:
     """A lane (``submit(fn, *args) -> future``) that records every launch and every wait.
 
     The work runs on the CPU when submitted; ``result()`` on the future counts
-    as a wait. Lanes share one ``log`` of ``(event, lane name)`` pairs.
+    as a wait. Lanes share one ``log`` of ``(event, lane name)`` pairs;
+    ``values`` keeps what each submitted call returned.
     """
 
     def __init__(self, name: str, log: list):
         self.name, self.log = name, log
+        self.values: list = []
 
     def submit(self, fn, *args, **kwargs):
         self.log.append(("launch", self.name))
-        return _LoggedFuture(self, fn(*args, **kwargs))
+        value = fn(*args, **kwargs)
+        self.values.append(value)
+        return _LoggedFuture(self, value)
 
 
 @contextmanager
@@ -483,8 +489,8 @@ def check_concurrency(answer, passed):
             "product with lanes[i].submit(torch.matmul, a, a), which returns at once with a "
             "future"
         )
-    if launches != ["lanes[0]", "lanes[1]"]:
-        if sorted(set(launches)) != ["lanes[0]", "lanes[1]"]:
+    if sorted(launches) != ["lanes[0]", "lanes[1]"]:
+        if len(set(launches)) == 1:
             raise CheckFailed(
                 f"both products went to {launches[0]}: submit x @ x to lanes[0] and y @ y to "
                 "lanes[1], so that each runs on its own device, stream or thread"
@@ -492,6 +498,24 @@ def check_concurrency(answer, passed):
         raise CheckFailed(
             f"the lanes got {len(launches)} launches ({', '.join(launches)}): submit exactly "
             "one product to each, x @ x to lanes[0] and y @ y to lanes[1]"
+        )
+    for lane, want, name, other in ((lanes[0], xx, "x @ x", yy), (lanes[1], yy, "y @ y", xx)):
+        value = lane.values[0]
+        if not (isinstance(value, torch.Tensor) and value.shape == want.shape):
+            raise CheckFailed(
+                f"{lane.name} computed a {type(value).__name__}, not {name}: submit the "
+                f"product itself, {lane.name}.submit(torch.matmul, a, a)"
+            )
+        if not torch.allclose(value.cpu(), want):
+            what = "the other product" if torch.allclose(value.cpu(), other) else "something else"
+            raise CheckFailed(
+                f"{lane.name} computed {what}, not {name}: submit x @ x to lanes[0] and y @ y "
+                "to lanes[1] (in the notebook, lanes[1] may be another GPU, where y lives)"
+            )
+    if result[0] is not lanes[0].values[0] or result[1] is not lanes[1].values[0]:
+        raise CheckFailed(
+            "the returned tensors are not the ones the lanes computed: return what each "
+            "future's .result() gives, not a product computed again outside the lanes"
         )
     passed.append("each product went to its own lane: x @ x to lanes[0], y @ y to lanes[1]")
 
