@@ -728,6 +728,92 @@ def test_parameters_rejects_saving_the_whole_module():
     )
 
 
+def test_parameters_alternatives_pass():
+    def halve_through_data(net):
+        net[0].weight.data *= 0.5
+
+    def save_copies_on_the_cpu(net, path):
+        torch.save({k: v.detach().cpu() for k, v in net.state_dict().items()}, path)
+
+    def load_then_move(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+        return net.to(device)
+
+    def load_with_assign(make_net, path, device):
+        state = torch.load(path, map_location=device, weights_only=True)
+        net = make_net().to(device)
+        net.load_state_dict(state, assign=True)
+        return net
+
+    assert_passes("03.parameters", (halve_through_data, save_copies_on_the_cpu, load_then_move))
+    assert_passes("03.parameters", (halve_first_layer, save_parameters, load_with_assign))
+
+
+def test_parameters_rejects_a_save_that_moves_the_model():
+    def moves_to_cpu(net, path):
+        torch.save(net.cpu().state_dict(), path)
+
+    def to_cpu(net, path):
+        net.to("cpu")
+        torch.save(net.state_dict(), path)
+
+    def halves_it(net, path):
+        torch.save(net.half().state_dict(), path)
+
+    for save in (moves_to_cpu, to_cpu):
+        assert_fails(
+            "03.parameters",
+            (halve_first_layer, save, load_parameters),
+            "moved the model itself to the CPU",
+        )
+    assert_fails("03.parameters", (halve_first_layer, halves_it, load_parameters), "dtype")
+
+
+def test_parameters_rejects_loads_that_leave_the_model_on_the_wrong_device():
+    def stays_on_cpu(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+        return net
+
+    def model_not_moved(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+        return net
+
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, stays_on_cpu),
+        "asked for device meta",
+        "make_net().to(device)",
+    )
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, model_not_moved),
+        "the model stayed on the CPU",
+    )
+
+
+def test_parameters_rejects_returning_no_model_and_halving_everything():
+    def returns_state(make_net, path, device):
+        return torch.load(path, map_location=device, weights_only=True)
+
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, returns_state),
+        "load_parameters returned a OrderedDict: return the model",
+    )
+
+    def halves_all(net):
+        with torch.no_grad():
+            for p in net.parameters():
+                p.mul_(0.5)
+
+    assert_fails(
+        "03.parameters", (halves_all, save_parameters, load_parameters), "only net[0].weight"
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # 03.device_bug
 

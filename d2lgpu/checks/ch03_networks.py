@@ -110,10 +110,47 @@ def _check_halve(halve, device, passed):
     )
 
 
+@contextmanager
+def _conversions_of(net: nn.Module):
+    """Record the devices that ``net`` itself is converted to (``.to``, ``.cpu``, ``.half``...)."""
+    seen: list[torch.device | str] = []
+    original = nn.Module._apply
+
+    def recorded(module, fn, *args, **kwargs):
+        if module is net:
+            try:
+                probe = fn(torch.zeros(1))
+                seen.append(probe.device if probe.dtype == torch.float32 else str(probe.dtype))
+            except (RuntimeError, AssertionError):  # a GPU this machine lacks
+                seen.append("cuda")
+        return original(module, fn, *args, **kwargs)
+
+    nn.Module._apply = recorded
+    try:
+        yield seen
+    finally:
+        nn.Module._apply = original
+
+
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = _seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
-    save(net, path)
+    with _conversions_of(net) as seen:
+        save(net, path)
+    moved = any(p.device != torch.device(device) for p in net.parameters())
+    last = seen[-1] if seen else None
+    if moved or (isinstance(last, torch.device) and last.type == "cpu"):
+        raise CheckFailed(
+            "save_parameters moved the model itself to the CPU (net.cpu() or net.to('cpu')): "
+            "the model being trained must stay on its GPU. Save without moving it, "
+            "torch.save(net.state_dict(), path): the file records each tensor's device, and "
+            "load_parameters' map_location puts it where you want"
+        )
+    if isinstance(last, str) or any(p.dtype != torch.float32 for p in net.parameters()):
+        raise CheckFailed(
+            "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only "
+            "read the model, torch.save(net.state_dict(), path)"
+        )
     if not path.is_file():
         raise CheckFailed("save_parameters(net, path) wrote no file at path: torch.save(..., path)")
     try:
@@ -160,6 +197,31 @@ def _load(load, path, device, what):
     return net
 
 
+def _check_load_on_another_device(load, path) -> None:
+    # The meta device stands for a GPU: tensors there hold no data, so only placement shows.
+    meta = torch.device("meta")
+    try:
+        net = load(make_net, path, meta)
+    except (RuntimeError, NotImplementedError) as error:
+        if "meta" not in str(error):
+            raise
+        raise CheckFailed(
+            "load_parameters(make_net, path, device) failed for a device other than the CPU "
+            "(checked with the meta device): the model stayed on the CPU while the tensors "
+            "were loaded onto device. Build it there, net = make_net().to(device), then "
+            "net.load_state_dict(torch.load(path, map_location=device, weights_only=True))"
+        ) from None
+    if not isinstance(net, nn.Module):
+        raise CheckFailed(f"load_parameters returned a {type(net).__name__}: return the model")
+    wrong = sorted({str(p.device) for p in net.parameters()} - {"meta"})
+    if wrong:
+        raise CheckFailed(
+            f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}: "
+            "put the model on the device you are given (make_net().to(device)), whatever "
+            "map_location the tensors were loaded with"
+        )
+
+
 @one_cpu_thread
 def check_parameters(answer, passed):
     """Edit a parameter in place, save a state_dict, load it onto another device."""
@@ -194,6 +256,7 @@ def check_parameters(answer, passed):
             "onto the requested device (map_location)"
         )
 
+        _check_load_on_another_device(load, path)
         net = _load(load, path, torch.device("cpu"), "your own checkpoint")
         if not _same_params(net, _seeded_net(1)):
             raise CheckFailed("parameters saved by save_parameters came back different")
