@@ -832,6 +832,75 @@ def test_device_bug_reference_passes():
     assert len(assert_passes("03.device_bug", train_step).passed) == 4
 
 
+def test_device_bug_alternatives_pass():
+    def weights_then_move(net, X, y, opt, device):
+        weights = torch.tensor([1.0, 2.0, 1.0]).to(device)
+        out = net(X.to(device, non_blocking=True))
+        loss = F.cross_entropy(out, y.to(device), weight=weights)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    def device_from_the_model(net, X, y, opt, device):
+        where = next(net.parameters()).device
+        X, y = X.to(where), y.to(where)
+        loss = F.cross_entropy(net(X), y, weight=torch.as_tensor([1.0, 2.0, 1.0], device=where))
+        net.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_passes("03.device_bug", weights_then_move)
+    assert_passes("03.device_bug", device_from_the_model)
+
+
+def test_device_bug_names_class_weights_made_from_the_unmoved_batch():
+    def weights_from_x(net, X, y, opt, device):
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device=X.device)  # before X moves
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    result = assert_fails(
+        "03.device_bug", weights_from_x, "torch.tensor(...) made in your step stays on the CPU"
+    )
+    assert "batch" not in result.hint
+
+
+def test_device_bug_names_a_missing_return_zero_grad_and_a_new_optimizer():
+    def returns_nothing(*args):
+        train_step(*args)
+
+    result = assert_fails("03.device_bug", returns_nothing, "train_step returned None")
+    assert "ch03_networks" not in result.hint and "line" not in result.hint
+
+    def no_zero_grad(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", no_zero_grad, "keep opt.zero_grad()")
+
+    def own_optimizer(net, X, y, opt, device):
+        return train_step(net, X, y, torch.optim.SGD(net.parameters(), lr=0.1), device)
+
+    assert_fails("03.device_bug", own_optimizer, "use the optimizer you are given")
+
+
+def test_device_bug_rejects_a_hard_coded_gpu():
+    def cuda_by_name(net, X, y, opt, device):
+        return train_step(net, X.cuda(), y.cuda(), opt, device)
+
+    hint = "uses the GPU by name" if not torch.cuda.is_available() else "the batch X is on cuda"
+    assert_fails("03.device_bug", cuda_by_name, hint)
+
+
 def test_device_bug_rejects_the_original_buggy_step():
     def buggy(net, X, y, opt, device):
         class_weights = torch.tensor([1.0, 2.0, 1.0])
@@ -841,7 +910,7 @@ def test_device_bug_rejects_the_original_buggy_step():
         opt.step()
         return loss.detach()
 
-    assert_fails("03.device_bug", buggy, "create class_weights with device=device")
+    assert_fails("03.device_bug", buggy, "torch.tensor(...) made in your step without device=")
 
 
 def test_device_bug_rejects_a_batch_left_on_the_cpu():
@@ -853,7 +922,7 @@ def test_device_bug_rejects_a_batch_left_on_the_cpu():
         opt.step()
         return loss.detach()
 
-    result = assert_fails("03.device_bug", data_left, "the batch is still on the CPU")
+    result = assert_fails("03.device_bug", data_left, "the batch X is still on the CPU")
     assert len(result.passed) == 1
 
 
@@ -884,7 +953,7 @@ def test_device_bug_rejects_an_item_per_step_and_a_dropped_weight():
         opt.step()
         return loss.detach()
 
-    assert_fails("03.device_bug", unweighted, "keep the class weights")
+    assert_fails("03.device_bug", unweighted, "the class weights are missing")
 
 
 # ---------------------------------------------------------------------------------------------
