@@ -29,7 +29,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-from ._util import in_learner_code, is_course_code
+from ._util import learner_is_running
 
 __all__ = ["AnswerTimedOut", "time_limit", "remaining_s"]
 
@@ -48,18 +48,6 @@ class AnswerTimedOut(BaseException):
 def remaining_s() -> float | None:
     """Seconds left before the innermost time limit in force, or None if there is none."""
     return _active[-1] - time.monotonic() if _active else None
-
-
-def _learner_is_running(frame) -> bool:
-    """Whether the innermost frame that is not a library's is the learner's."""
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if in_learner_code(filename):
-            return True
-        if is_course_code(filename):
-            return False
-        frame = frame.f_back
-    return False
 
 
 @contextmanager
@@ -99,7 +87,7 @@ def _alarm(seconds: float, state: dict):
             signal.setitimer(signal.ITIMER_REAL, state["deadline"] - now)
             return
         signal.setitimer(signal.ITIMER_REAL, _RETRY_S)
-        if _learner_is_running(frame):
+        if learner_is_running(frame):
             state["raised"] += 1
             raise AnswerTimedOut(seconds)
 
@@ -126,7 +114,7 @@ def _watchdog(seconds: float, state: dict):
             return
         while not done.is_set():
             frame = sys._current_frames().get(target)
-            if frame is not None and _learner_is_running(frame):
+            if frame is not None and learner_is_running(frame):
                 state["raised"] += 1
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(
                     ctypes.c_ulong(target), ctypes.py_object(AnswerTimedOut)

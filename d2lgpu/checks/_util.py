@@ -29,6 +29,7 @@ __all__ = [
     "in_learner_code",
     "is_course_code",
     "learner_frame",
+    "learner_is_running",
     "describe_frame",
     "one_cpu_thread",
 ]
@@ -86,6 +87,16 @@ def in_learner_code(filename: str) -> bool:
 def is_course_code(filename: str) -> bool:
     """Whether ``filename`` belongs to the d2lgpu package."""
     return _kind(filename) == "course"
+
+
+def learner_is_running(frame) -> bool:
+    """Whether, from ``frame`` outwards, the first frame that is not a library's is the learner's."""
+    while frame is not None:
+        kind = _kind(frame.f_code.co_filename)
+        if kind != "library":
+            return kind == "learner"
+        frame = frame.f_back
+    return False
 
 
 def learner_frame(tb) -> traceback.FrameSummary | None:
