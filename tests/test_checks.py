@@ -5,6 +5,7 @@ The reference answers here are written independently of the solution notebooks
 solutions. Every wrong answer is one a learner is likely to write.
 """
 
+import re
 import statistics
 import time
 from pathlib import Path
@@ -1275,6 +1276,88 @@ def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypa
         "torchrun --standalone",
     )
     assert "ChildFailedError" not in result.hint
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ddp_a_sampler_without_the_scripts_seed_and_a_rewritten_script(tmp_path):
+    no_seed = ddp_variant(
+        tmp_path,
+        "no_seed",
+        (
+            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+            "DistributedSampler(dataset, shuffle=True)",
+        ),
+    )
+    assert_fails("05.ddp", no_seed, "default seed 0", "seed=args.seed")
+
+    # Correct, written differently: explicit replicas and rank, the wrapper's module saved.
+    explicit = ddp_variant(
+        tmp_path,
+        "explicit",
+        (
+            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+            "DistributedSampler(dataset, num_replicas=world_size, rank=rank, seed=args.seed)",
+        ),
+        (
+            "torch.save(model.state_dict(), args.out)",
+            "torch.save(net.module.state_dict(), args.out)",
+        ),
+    )
+    assert_passes("05.ddp", explicit)
+
+
+def saves_as_if(state_of, monkeypatch):
+    """Replace torchrun by a launch that saves what a script with some mistake would save."""
+    import d2lgpu.distributed as distributed
+
+    def fake_launch(script, *, args, **kwargs):
+        out = next(a for a in args if a.startswith("--out="))
+        torch.save(state_of(), out.removeprefix("--out="))
+        return distributed.LaunchResult(0, "", 1.0)
+
+    monkeypatch.setattr(distributed, "launch", fake_launch)
+
+
+def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
+    from d2lgpu.checks import ch05_ddp
+
+    script = ddp_variant(tmp_path, "any")
+    mistakes = ch05_ddp._mistakes(ch05_ddp.SETTINGS)
+    assert len(mistakes) == 7
+    for state, hint in mistakes:
+        saves_as_if(lambda state=state: state, monkeypatch)
+        assert_fails("05.ddp", script, hint)
+    saves_as_if(ch05_ddp.reference, monkeypatch)
+    assert_passes("05.ddp", script)
+
+
+def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_path, monkeypatch):
+    import d2lgpu.distributed as distributed
+
+    # What torchrun prints when it is stopped (recorded from a real run), without a launch.
+    output = (
+        "2 process(es), training on cpu\n"
+        "epoch 1: last batch loss 1.2345\n"
+        "W1122 10:00:00 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/site-packages/torch/distributed/run.py", line 9, in main\n'
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15\n"
+    )
+
+    def hanging_launch(script, *args, timeout_s=None, **kwargs):
+        result = distributed.LaunchResult(-15, output, timeout_s)
+        raise distributed.LaunchError("timed out", result, timed_out=True)
+
+    monkeypatch.setattr(distributed, "launch", hanging_launch)
+    result = assert_fails(
+        "05.ddp", ddp_variant(tmp_path, "hangs"), "torchrun was stopped after", "epoch 1"
+    )
+    assert "SignalException" not in result.hint and "elastic" not in result.hint
+    # the launch's own limit stays inside the check's, leaving time to report
+    limited = check("05.ddp", ddp_variant(tmp_path, "hangs2"), quiet=True, time_limit_s=60)
+    seconds = float(re.search(r"stopped after (\d+) s", limited.hint).group(1))
+    assert 20 <= seconds <= 35
 
 
 def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, monkeypatch):
