@@ -11,32 +11,66 @@ transferred, whether results agree), never against exact bits, and prints:
   ``NotImplementedError``);
 * ``FAIL``: the first check that failed, with a hint the learner can act on.
 
-It never raises into the notebook for a wrong or unfinished answer. Checkers
-are registered with :func:`checker`; they raise :class:`CheckFailed` with a
-hint, and return the list of checks that passed.
+It never raises into the notebook for a wrong or unfinished answer, nor for
+an answer that calls ``sys.exit()`` or is interrupted; every check has a time
+limit (``TIME_LIMITS_S``), after which the learner's code is stopped and the
+report says where it was. A report cites the learner's lines, never the
+checker's.
 
-This module holds the machinery; the exercises' checkers live in
-``d2lgpu.checks`` and are registered when it is imported.
+The checkers live in ``d2lgpu.checks``, one module per chapter, and are found
+through the table :data:`CHECKERS` (exercise id -> ``"module:function"``),
+imported when first used: a checker does not import this module, so there is
+no import cycle and any module can be imported first. A checker is
+``fn(answer, passed: list[str]) -> None``: it appends a line to ``passed`` for
+each check that passed and raises :class:`CheckFailed` with a hint at the
+first one that fails.
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["CheckFailed", "CheckResult", "checker", "check", "exercise_ids", "needs_answer"]
+from .checks._guard import AnswerTimedOut, time_limit
+from .checks._util import (
+    CheckFailed,
+    NotAttempted,
+    describe_frame,
+    in_learner_code,
+    learner_frame,
+)
 
-_CHECKERS: dict = {}
+__all__ = [
+    "CHECKERS",
+    "TIME_LIMITS_S",
+    "CheckFailed",
+    "CheckResult",
+    "check",
+    "exercise_ids",
+    "needs_answer",
+]
 
+# Exercise id -> the checker, as "module:function" (imported on first use).
+CHECKERS: dict[str, str] = {
+    "01.placement": "d2lgpu.checks.ch01_devices:check_placement",
+    "02.time_fn": "d2lgpu.checks.ch02_tensors:check_time_fn",
+    "02.frobenius": "d2lgpu.checks.ch02_tensors:check_frobenius",
+    "02.concurrency": "d2lgpu.checks.ch02_tensors:check_concurrency",
+    "03.parameters": "d2lgpu.checks.ch03_networks:check_parameters",
+    "03.device_bug": "d2lgpu.checks.ch03_networks:check_device_bug",
+    "04.amp": "d2lgpu.checks.ch04_amp:check_amp",
+    "05.ddp": "d2lgpu.checks.ch05_ddp:check_ddp",
+    "06.slowest_op": "d2lgpu.checks.ch06_performance:check_slowest_op",
+}
 
-class CheckFailed(AssertionError):
-    """Raised by a checker: ``hint`` tells the learner what to change."""
-
-    def __init__(self, hint: str):
-        super().__init__(hint)
-        self.hint = hint
+# Seconds a check may run before the learner's code is stopped. The checks take a few
+# seconds on a laptop; the limits leave room for a busy machine. 05.ddp launches torchrun
+# (twice, if a rank is killed by a signal).
+DEFAULT_TIME_LIMIT_S = 120.0
+TIME_LIMITS_S: dict[str, float] = {"05.ddp": 600.0}
 
 
 @dataclass
@@ -76,61 +110,120 @@ class CheckResult:
             print(self)
 
 
-def checker(exercise_id: str):
-    """Register ``fn(answer, passed: list[str]) -> None`` as the checker of an exercise.
-
-    The checker appends a line to ``passed`` for each check that passed and
-    raises :class:`CheckFailed` with a hint at the first one that fails.
-    """
-
-    def register(fn):
-        if exercise_id in _CHECKERS:
-            raise ValueError(f"exercise_id {exercise_id!r} already has a checker")
-        _CHECKERS[exercise_id] = fn
-        return fn
-
-    return register
-
-
 def exercise_ids() -> list[str]:
     """Return the ids of all exercises that have a checker."""
-    _load_checks()
-    return sorted(_CHECKERS)
+    return sorted(CHECKERS)
 
 
-def check(exercise_id: str, answer, *, quiet: bool = False) -> CheckResult:
-    """Check ``answer`` for ``exercise_id``, print the report and return it."""
-    _load_checks()
-    if exercise_id not in _CHECKERS:
+def _checker(exercise_id: str):
+    module, _, name = CHECKERS[exercise_id].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def check(
+    exercise_id: str, answer, *, quiet: bool = False, time_limit_s: float | None = None
+) -> CheckResult:
+    """Check ``answer`` for ``exercise_id``, print the report and return it.
+
+    ``time_limit_s`` replaces the exercise's time limit (:data:`TIME_LIMITS_S`).
+    """
+    if exercise_id not in CHECKERS:
         raise ValueError(
-            f"exercise_id {exercise_id!r} is unknown; allowed: {', '.join(sorted(_CHECKERS))}"
+            f"exercise_id {exercise_id!r} is unknown; allowed: {', '.join(sorted(CHECKERS))}"
         )
+    if time_limit_s is None:
+        time_limit_s = TIME_LIMITS_S.get(exercise_id, DEFAULT_TIME_LIMIT_S)
+    if (
+        isinstance(time_limit_s, bool)
+        or not isinstance(time_limit_s, int | float)
+        or not (time_limit_s > 0 and math.isfinite(time_limit_s))
+    ):
+        raise ValueError(f"time_limit_s must be a finite number > 0, got {time_limit_s!r}")
+    checker = _checker(exercise_id)
     passed: list[str] = []
+    status, hint = "passed", ""
     try:
-        _CHECKERS[exercise_id](answer, passed)
-        result = CheckResult(exercise_id, "passed", passed)
-    except NotImplementedError:
-        result = CheckResult(
-            exercise_id,
-            "not attempted",
-            passed,
-            "the answer still raises NotImplementedError: replace the stub with your code",
-        )
+        with time_limit(time_limit_s) as limit:
+            try:
+                checker(answer, passed)
+            except AnswerTimedOut:
+                raise
+            except BaseException:
+                if limit["raised"]:  # the answer caught our stop and went on: still a time-out
+                    raise AnswerTimedOut(time_limit_s) from None
+                raise
+        if limit["raised"]:
+            raise AnswerTimedOut(time_limit_s)
+    except AnswerTimedOut as error:
+        status, hint = "failed", _timed_out_hint(error, time_limit_s)
+    except NotImplementedError as error:
+        status, hint = _not_implemented(error)
     except CheckFailed as failure:
-        result = CheckResult(exercise_id, "failed", passed, failure.hint)
+        status, hint = "failed", failure.hint
+    except SystemExit as error:
+        status, hint = "failed", _exit_hint(error)
+    except KeyboardInterrupt as error:
+        status, hint = "failed", _interrupt_hint(error)
     except Exception as error:  # the learner's code crashed: report, don't raise
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        result = CheckResult(
-            exercise_id,
-            "failed",
-            passed,
-            f"your code raised {type(error).__name__}: {error} "
-            f"(line {where.lineno} of {where.name})",
-        )
+        status, hint = "failed", _crash_hint(error)
+    result = CheckResult(exercise_id, status, passed, hint)
     if not quiet:
         print(result)
         result.printed = True
     return result
+
+
+def _where(error: BaseException) -> str:
+    frame = learner_frame(error.__traceback__)
+    return f" ({describe_frame(frame)})" if frame is not None else ""
+
+
+def _timed_out_hint(error: AnswerTimedOut, seconds: float) -> str:
+    return (
+        f"your answer ran for more than {seconds:g} s and was stopped{_where(error)}: look "
+        "for a loop that never ends (a `while` whose condition never changes, a counter "
+        "that is never increased) or a wait that never returns"
+    )
+
+
+def _not_implemented(error: NotImplementedError) -> tuple[str, str]:
+    # The stub is a line of the learner's that raises NotImplementedError; one that torch
+    # raises (an operator missing for the meta device) is a crash of their code.
+    frames = traceback.extract_tb(error.__traceback__)
+    stub = bool(frames) and in_learner_code(frames[-1].filename)
+    stub = stub and "NotImplementedError" in (frames[-1].line or "")
+    if isinstance(error, NotAttempted) or stub:
+        return (
+            "not attempted",
+            "the answer still raises NotImplementedError: replace the stub with your code",
+        )
+    return "failed", _crash_hint(error)
+
+
+def _exit_hint(error: SystemExit) -> str:
+    return (
+        f"your code called sys.exit({'' if error.code is None else repr(error.code)})"
+        f"{_where(error)}, which would stop the notebook's kernel: return a value (or raise "
+        "an exception) instead of exiting"
+    )
+
+
+def _interrupt_hint(error: KeyboardInterrupt) -> str:
+    return (
+        f"the check was interrupted (KeyboardInterrupt){_where(error)}: if you pressed stop, "
+        "run the check again; if your code raises KeyboardInterrupt, let it return instead"
+    )
+
+
+def _crash_hint(error: BaseException) -> str:
+    what = f"{type(error).__name__}: {error}"
+    frame = learner_frame(error.__traceback__)
+    if frame is not None:
+        return f"your code raised {what} ({describe_frame(frame)})"
+    return (
+        f"the check could not use what your answer returned or did ({what}): compare what "
+        "it returns, and the types of its values, with what the exercise asks for"
+    )
 
 
 @contextmanager
@@ -149,12 +242,3 @@ def needs_answer(what: str = "your answer above"):
         yield
     except NotImplementedError:
         print(f"NOT ATTEMPTED YET: this cell uses {what}; write it, then run this cell again")
-
-
-def _load_checks() -> None:
-    # The exercises' checkers register themselves on import.
-    try:
-        importlib.import_module(".checks", __package__)
-    except ModuleNotFoundError as error:
-        if error.name != f"{__package__}.checks":
-            raise

@@ -5,20 +5,19 @@ import pytest
 from d2lgpu import grading
 
 
+def check_double(answer, passed):
+    """A toy checker, found through grading.CHECKERS like the real ones."""
+    if answer(2) != 4:
+        raise grading.CheckFailed("double(2) should be 4: multiply by 2, do not add 2")
+    passed.append("double(2) == 4")
+    if answer(5) != 10:
+        raise grading.CheckFailed("double(5) should be 10")
+    passed.append("double(5) == 10")
+
+
 @pytest.fixture
 def toy_exercise(monkeypatch):
-    checkers = dict(grading._CHECKERS)
-    monkeypatch.setattr(grading, "_CHECKERS", checkers)
-
-    @grading.checker("00.double")
-    def check_double(answer, passed):
-        if answer(2) != 4:
-            raise grading.CheckFailed("double(2) should be 4: multiply by 2, do not add 2")
-        passed.append("double(2) == 4")
-        if answer(5) != 10:
-            raise grading.CheckFailed("double(5) should be 10")
-        passed.append("double(5) == 10")
-
+    monkeypatch.setitem(grading.CHECKERS, "00.double", f"{__name__}:check_double")
     return "00.double"
 
 
@@ -54,9 +53,29 @@ def test_an_unknown_exercise_lists_the_known_ones(toy_exercise):
         grading.check("nope", None)
 
 
-def test_a_checker_cannot_be_registered_twice(toy_exercise):
-    with pytest.raises(ValueError, match="already has a checker"):
-        grading.checker(toy_exercise)(lambda answer, passed: None)
+def test_the_table_names_an_importable_checker_for_every_exercise():
+    import inspect
+
+    for exercise_id in grading.exercise_ids():
+        fn = grading._checker(exercise_id)
+        assert callable(fn), exercise_id
+        assert list(inspect.signature(fn).parameters)[:2] == ["answer", "passed"], exercise_id
+
+
+def test_every_checker_function_is_in_the_table():
+    import importlib
+    import pkgutil
+
+    import d2lgpu.checks
+
+    listed = set(grading.CHECKERS.values())
+    for info in pkgutil.iter_modules(d2lgpu.checks.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"d2lgpu.checks.{info.name}")
+        for name in dir(module):
+            if name.startswith("check_") and callable(getattr(module, name)):
+                assert f"{module.__name__}:{name}" in listed, f"{module.__name__}.{name}"
 
 
 def test_needs_answer_reports_a_stub_and_skips_the_rest_of_the_block(capsys):
@@ -84,3 +103,147 @@ def test_a_notebook_shows_the_report_once(toy_exercise, capsys):
     quiet = grading.check(toy_exercise, lambda x: 2 * x, quiet=True)
     quiet._ipython_display_()
     assert capsys.readouterr().out.count("PASS 00.double") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# What an answer can do to a check: loop forever, exit, be interrupted, crash.
+
+
+def test_an_endless_loop_is_stopped_at_the_time_limit_and_its_line_named(toy_exercise):
+    def endless(x):
+        n = 0
+        while True:
+            n += 1
+
+    result = grading.check(toy_exercise, endless, quiet=True, time_limit_s=0.5)
+    assert result.status == "failed"
+    assert "your answer ran for more than 0.5 s" in result.hint
+    assert "in your function endless" in result.hint
+    assert "`while True:`" in result.hint or "`n += 1`" in result.hint
+
+
+def test_a_loop_that_swallows_the_stop_is_still_stopped(toy_exercise):
+    def stubborn(x):
+        for _ in range(5):
+            try:
+                while True:
+                    pass
+            except BaseException:  # noqa: BLE001 (what a learner might write)
+                pass
+        return 2 * x
+
+    result = grading.check(toy_exercise, stubborn, quiet=True, time_limit_s=0.3)
+    assert result.status == "failed" and "ran for more than 0.3 s" in result.hint
+
+
+def test_a_sleeping_answer_is_stopped(toy_exercise):
+    import time
+
+    start = time.monotonic()
+    result = grading.check(toy_exercise, lambda x: time.sleep(60), quiet=True, time_limit_s=0.5)
+    assert "ran for more than 0.5 s" in result.hint
+    assert time.monotonic() - start < 30
+
+
+def test_the_time_limit_works_off_the_main_thread(toy_exercise):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def endless(x):
+        while True:
+            pass
+
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(grading.check, toy_exercise, endless, quiet=True, time_limit_s=0.5)
+        result = result.result(timeout=60)
+    assert "ran for more than 0.5 s" in result.hint
+
+
+def test_a_time_out_leaves_no_patch_mode_or_thread_setting_behind():
+    import torch
+    from torch.overrides import _get_current_function_mode_stack
+
+    available, count, threads = torch.cuda.is_available, torch.cuda.device_count, 3
+    torch.set_num_threads(threads)
+
+    def endless(*args):
+        while True:
+            pass
+
+    for exercise_id, answer in [
+        ("01.placement", endless),
+        ("02.frobenius", (endless, endless)),
+        ("03.device_bug", endless),
+        ("04.amp", endless),
+        ("06.slowest_op", endless),
+    ]:
+        result = grading.check(exercise_id, answer, quiet=True, time_limit_s=0.5)
+        assert "ran for more than 0.5 s" in result.hint, (exercise_id, result.hint)
+        assert torch.cuda.is_available is available and torch.cuda.device_count is count
+        assert torch.get_num_threads() == threads, exercise_id
+        assert not _get_current_function_mode_stack(), exercise_id
+
+
+def test_the_time_limit_gives_back_an_outer_alarm():
+    import signal
+
+    signal.setitimer(signal.ITIMER_REAL, 100.0)
+    try:
+        grading.check("01.placement", lambda n: ["cpu"] * n, quiet=True, time_limit_s=5)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 90 < left <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def test_a_bad_time_limit_is_named(toy_exercise):
+    for bad in (0, -1, float("nan"), float("inf"), "10", True):
+        with pytest.raises(ValueError, match="time_limit_s must be a finite number > 0"):
+            grading.check(toy_exercise, lambda x: 2 * x, time_limit_s=bad)
+
+
+def test_sys_exit_in_an_answer_is_reported_not_raised(toy_exercise):
+    import sys
+
+    def exits(x):
+        sys.exit(3)
+
+    result = grading.check(toy_exercise, exits, quiet=True)
+    assert result.status == "failed"
+    assert "your code called sys.exit(3)" in result.hint and "in your function exits" in result.hint
+
+
+def test_a_keyboard_interrupt_is_reported_not_raised(toy_exercise):
+    def interrupted(x):
+        raise KeyboardInterrupt
+
+    result = grading.check(toy_exercise, interrupted, quiet=True)
+    assert result.status == "failed" and "interrupted (KeyboardInterrupt)" in result.hint
+
+
+def test_a_crash_cites_the_learners_line_never_the_checkers(toy_exercise):
+    def divides(x):
+        y = x - 2
+        return x / y
+
+    hint = grading.check(toy_exercise, divides, quiet=True).hint
+    assert "ZeroDivisionError" in hint and "in your function divides" in hint
+    assert "return x / y" in hint
+    assert "grading" not in hint and "check_double" not in hint
+
+
+def test_an_error_outside_the_learners_code_cites_no_line(monkeypatch):
+    # a "checker" that fails in the course's own code, with no frame of the learner's
+    monkeypatch.setitem(grading.CHECKERS, "00.broken", "d2lgpu.devices:num_gpus")
+    hint = grading.check("00.broken", lambda x: x, quiet=True).hint
+    assert "could not use what your answer returned" in hint and "TypeError" in hint
+    assert "line" not in hint
+
+
+def test_not_implemented_from_torch_is_a_crash_not_a_stub(toy_exercise):
+    import torch
+
+    def meta_copy(x):
+        return torch.ones(2, device="meta").cpu()
+
+    result = grading.check(toy_exercise, meta_copy, quiet=True)
+    assert result.status == "failed" and "NotImplementedError" in result.hint

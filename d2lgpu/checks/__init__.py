@@ -1,14 +1,14 @@
-"""The exercises' checkers, one module per chapter; ``d2lgpu.grading`` imports this package.
+"""The exercises' checkers, one module per chapter; ``d2lgpu.grading`` finds them in its table.
 
-Each module registers its checkers with :func:`d2lgpu.grading.checker` when it
-is imported. A checker tests the *behaviour* of an answer (what it
-synchronized, what it transferred, where its tensors live, whether its results
-agree with a reference), on any machine: where the lesson needs a GPU, the
-checker uses a stand-in that behaves like one in the respect being checked (a
-simulated asynchronous device, fake GPU counts, the ``meta`` device, a
-checkpoint that claims to come from a GPU this machine lacks). The list of
-checks that passed never contains hardware-dependent numbers, so a solution
-notebook's ``PASS`` report is the same on a laptop and on a GPU server.
+A checker tests the *behaviour* of an answer (what it synchronized, what it
+transferred, where its tensors live, whether its results agree with a
+reference), on any machine: where the lesson needs a GPU, the checker uses a
+stand-in that behaves like one in the respect being checked (a simulated
+asynchronous device, fake GPU counts, a pretend GPU that records where tensors
+are made, the ``meta`` device, a checkpoint that claims to come from a GPU this
+machine lacks, a scripted GPU profile). The list of checks that passed never
+contains hardware-dependent numbers, so a solution notebook's ``PASS`` report
+is the same on a laptop and on a GPU server.
 
 ======================  ==============================================================
 ``ch01_devices``        ``01.placement``
@@ -17,18 +17,14 @@ notebook's ``PASS`` report is the same on a laptop and on a GPU server.
 ``ch04_amp``            ``04.amp``
 ``ch05_ddp``            ``05.ddp`` (launches the learner's script with torchrun)
 ``ch06_performance``    ``06.slowest_op``
+``_util``, ``_guard``   what all checkers share: ``CheckFailed``, the time limit
+``_pretend``            the pretend GPU (a ``TorchFunctionMode``)
 ======================  ==============================================================
+
+Checkers import nothing from ``d2lgpu.grading``; importing this package
+imports none of the chapter modules.
 
 What it is not: a test suite for the course itself (that is ``tests/``).
 """
 
-from . import ch01_devices, ch02_tensors, ch03_networks, ch04_amp, ch05_ddp, ch06_performance
-
-__all__ = [
-    "ch01_devices",
-    "ch02_tensors",
-    "ch03_networks",
-    "ch04_amp",
-    "ch05_ddp",
-    "ch06_performance",
-]
+__all__: list[str] = []

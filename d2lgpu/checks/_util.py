@@ -1,12 +1,115 @@
-"""Small helpers shared by the checkers."""
+"""What every checker shares: the failure it raises, and where a learner's code is.
+
+* :class:`CheckFailed` carries the hint a learner can act on;
+  :class:`NotAttempted` says the answer is still the exercise's stub.
+* :func:`in_learner_code` tells the learner's frames (a notebook cell, their
+  own module) from the course's and the libraries'; :func:`learner_frame`
+  finds, in a traceback, the last line the learner wrote, so that a report
+  cites their code and never the checker's.
+* :func:`one_cpu_thread` runs a checker with one CPU thread.
+
+This module imports nothing from the rest of ``d2lgpu``, so any module may
+import it.
+"""
 
 from __future__ import annotations
 
 import functools
+import os
+import sys
+import sysconfig
+import traceback
+from pathlib import Path
 
 import torch
 
-__all__ = ["one_cpu_thread"]
+__all__ = [
+    "CheckFailed",
+    "NotAttempted",
+    "in_learner_code",
+    "is_course_code",
+    "learner_frame",
+    "learner_is_running",
+    "describe_frame",
+    "one_cpu_thread",
+]
+
+
+class CheckFailed(AssertionError):
+    """Raised by a checker: ``hint`` tells the learner what to change."""
+
+    def __init__(self, hint: str):
+        super().__init__(hint)
+        self.hint = hint
+
+
+class NotAttempted(NotImplementedError):
+    """Raised by a checker when the answer is still the exercise as given."""
+
+
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep  # d2lgpu/
+_LIBRARIES = tuple(
+    {
+        str(Path(p).resolve()) + os.sep
+        for p in (
+            sys.prefix,
+            sys.base_prefix,
+            sys.exec_prefix,
+            sysconfig.get_paths()["stdlib"],
+            sysconfig.get_paths()["purelib"],
+            sysconfig.get_paths()["platlib"],
+            Path(torch.__file__).parents[1],
+        )
+    }
+)
+
+
+def _kind(filename: str) -> str:
+    """``"course"`` (d2lgpu), ``"library"`` (Python, torch, site-packages) or ``"learner"``."""
+    if filename.startswith("<"):  # <frozen ...>, <string>; but a notebook's cell is a file
+        return "learner" if filename.startswith(("<ipython-input", "<stdin>")) else "library"
+    try:
+        path = str(Path(filename).resolve())
+    except (OSError, RuntimeError):
+        return "library"
+    if path.startswith(_PACKAGE):
+        return "course"
+    if path.startswith(_LIBRARIES):
+        return "library"
+    return "learner"
+
+
+def in_learner_code(filename: str) -> bool:
+    """Whether code in ``filename`` is the learner's (not d2lgpu's, Python's or a library's)."""
+    return _kind(filename) == "learner"
+
+
+def is_course_code(filename: str) -> bool:
+    """Whether ``filename`` belongs to the d2lgpu package."""
+    return _kind(filename) == "course"
+
+
+def learner_is_running(frame) -> bool:
+    """Whether, from ``frame`` outwards, the first frame that is not a library's is the learner's."""
+    while frame is not None:
+        kind = _kind(frame.f_code.co_filename)
+        if kind != "library":
+            return kind == "learner"
+        frame = frame.f_back
+    return False
+
+
+def learner_frame(tb) -> traceback.FrameSummary | None:
+    """The innermost frame of traceback ``tb`` that runs the learner's code, or None."""
+    frames = [f for f in traceback.extract_tb(tb) if in_learner_code(f.filename)]
+    return frames[-1] if frames else None
+
+
+def describe_frame(frame: traceback.FrameSummary) -> str:
+    """``in your function f, line 3: `x = 1 / 0` `` (the line number within the cell or file)."""
+    where = "your code" if frame.name == "<module>" else f"your function {frame.name}"
+    line = (frame.line or "").strip()
+    return f"in {where}, line {frame.lineno}" + (f": `{line}`" if line else "")
 
 
 def one_cpu_thread(fn):

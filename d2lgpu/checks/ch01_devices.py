@@ -12,25 +12,37 @@ from contextlib import contextmanager
 
 import torch
 
-from ..grading import CheckFailed, checker
+from ._util import CheckFailed
 
 __all__ = ["fake_gpus", "check_placement"]
 
 
 @contextmanager
 def fake_gpus(n: int):
-    """Make ``torch.cuda`` report ``n`` GPUs for the duration of the block.
+    """Make ``torch.cuda`` (and ``torch.accelerator``) report ``n`` GPUs for the block.
 
-    Only ``is_available`` and ``device_count`` are replaced, so code that asks
-    how many GPUs there are sees ``n``; code that *uses* a GPU is not faked.
+    Only the functions that say whether there are GPUs, and how many, are
+    replaced, so code that asks sees ``n``; code that *uses* a GPU is not faked.
     """
-    saved = torch.cuda.is_available, torch.cuda.device_count
-    torch.cuda.is_available = lambda: n > 0
-    torch.cuda.device_count = lambda: n
+    fakes = [
+        (torch.cuda, "is_available", lambda: n > 0),
+        (torch.cuda, "device_count", lambda: n),
+    ]
+    accelerator = getattr(torch, "accelerator", None)
+    if accelerator is not None:
+        fakes += [
+            (accelerator, "is_available", lambda: n > 0),
+            (accelerator, "device_count", lambda: n),
+        ]
+    fakes = [(owner, name, fake) for owner, name, fake in fakes if hasattr(owner, name)]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in fakes]
+    for owner, name, fake in fakes:
+        setattr(owner, name, fake)
     try:
         yield
     finally:
-        torch.cuda.is_available, torch.cuda.device_count = saved
+        for owner, name, original in saved:
+            setattr(owner, name, original)
 
 
 def _expected(n_workers: int, gpus: int) -> list[torch.device]:
@@ -69,6 +81,12 @@ def _compare(got, want, gpus: int) -> None:
             f"worker {i} got the device 'cuda' without an index: name each GPU with its "
             "index, as try_all_gpus() does (cuda:0, cuda:1, ...)"
         )
+    if gpus > 0 and all(d.type == "cpu" for d in got):
+        raise CheckFailed(
+            f"with {gpus} GPU(s) every worker went to the CPU: ask for the devices inside "
+            "place_workers, at call time (devices = d2lgpu.try_all_gpus()); a list made once, "
+            "outside the function, does not see the GPUs"
+        )
     if gpus == 0:
         raise CheckFailed(
             f"with no GPU, worker {i} was put on {g}, which does not exist: use the devices "
@@ -93,9 +111,8 @@ def _compare(got, want, gpus: int) -> None:
     )
 
 
-@checker("01.placement")
 def check_placement(answer, passed):
-    """``place_workers(n)``: round-robin over ``try_all_gpus()`` with 0, 1, 2 and 3 fake GPUs."""
+    """``place_workers(n)``: round-robin over ``try_all_gpus()`` with 0 to 4 fake GPUs."""
     if not callable(answer):
         raise CheckFailed("pass the function itself: check('01.placement', place_workers)")
     cases = [
@@ -104,6 +121,30 @@ def check_placement(answer, passed):
         (2, 5, "two GPUs: 5 workers alternate between cuda:0 and cuda:1"),
         (3, 2, "three GPUs, 2 workers: cuda:0 and cuda:1 (more devices than workers)"),
     ]
+    seen = {}
     for gpus, n_workers, description in cases:
-        _compare(_placement(answer, n_workers, gpus), _expected(n_workers, gpus), gpus)
+        seen[gpus] = _placement(answer, n_workers, gpus)
+        _compare(seen[gpus], _expected(n_workers, gpus), gpus)
         passed.append(description)
+    # Whenever there are at least as many workers as devices, every device gets a worker.
+    for gpus, n_workers in [(3, 3), (3, 7), (4, 4), (4, 9), (2, 2), (1, 1), (0, 1)]:
+        got = _placement(answer, n_workers, gpus)
+        _every_device_used(got, gpus)
+        _compare(got, _expected(n_workers, gpus), gpus)
+    if _placement(answer, 0, 2) != []:
+        raise CheckFailed("place_workers(0) should return an empty list: no worker, no device")
+    passed.append(
+        "with 1 to 4 GPUs and at least as many workers as GPUs, every GPU gets a worker "
+        "(3 GPUs and 3 or 7 workers, 4 GPUs and 4 or 9 workers)"
+    )
+
+
+def _every_device_used(got, gpus: int) -> None:
+    devices = {str(d) for d in _expected(max(gpus, 1), gpus)}
+    unused = sorted(devices - {str(d) for d in got})
+    if unused:
+        raise CheckFailed(
+            f"with {gpus} GPUs and {len(got)} workers, {', '.join(unused)} got no worker: "
+            "use every device that try_all_gpus() returns, worker i on "
+            "devices[i % len(devices)] (not a fixed number of devices)"
+        )

@@ -9,11 +9,13 @@ how fast they are:
   waits for the job, and whose ``clock()`` the checker controls. A timer that
   forgets to sync measures only the launch, and one that reads the clock
   before warming up is seen in the log of calls.
-* ``02.frobenius``: host reads (``.item()``, ``.tolist()``, ``.cpu()``,
-  ``float()``, ``bool()``, f-string formatting, ``print``) are counted with a
-  ``TorchFunctionMode`` (:class:`HostReadCounter`), which sees them on CPU
-  tensors too; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the
-  real synchronizations.
+* ``02.frobenius``: the answer runs with ``A`` on a GPU, a pretend one
+  (:mod:`._pretend`) when there is none: host reads of device data
+  (``.item()``, ``.tolist()``, ``.cpu()``, ``float()``, ``print``,
+  ``torch.tensor`` of a list of device tensors, a device value written into a
+  CPU tensor) are counted, and a tensor made on the CPU and mixed with ``A``'s
+  is named; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the real
+  synchronizations.
 * ``02.concurrency``: the answer submits two products to two *lanes* (anything
   with ``submit(fn, *args) -> future``, like a ``ThreadPoolExecutor``); the
   checker's :class:`LoggingLane` records every launch and every wait.
@@ -23,17 +25,16 @@ from __future__ import annotations
 
 import math
 import warnings
+from concurrent.futures import Future
 from contextlib import contextmanager
 
 import torch
-from torch.overrides import TorchFunctionMode
 
-from ..grading import CheckFailed, checker
-from ._util import one_cpu_thread
+from ._pretend import watching
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = [
     "FakeAsyncDevice",
-    "HostReadCounter",
     "LoggingLane",
     "frobenius_reference",
     "check_time_fn",
@@ -49,30 +50,30 @@ __all__ = [
 class FakeAsyncDevice:
     """A simulated asynchronous device with a clock the checker controls.
 
-    ``work()`` queues a job of ``seconds`` and returns after ``launch_s``, like a
-    CUDA kernel launch; the very first job also pays ``cold_s`` (context
-    creation, library handles), and every ``slow_every``-th job after it takes
-    ``slow_factor`` times longer (a noisy neighbour). ``sync()`` advances the
-    clock to the end of the queued work; ``clock()`` reads it. ``log`` lists
-    the calls in order.
+    ``work()`` queues a job and returns after ``launch_s``, like a CUDA kernel
+    launch; the very first job also pays ``cold_s`` (context creation, library
+    handles). Job ``k`` takes ``seconds * pattern[k % len(pattern)]``: the
+    default pattern has a fast call (x0.8) and a slow one (x5, a noisy
+    neighbour) in every four, so the median is ``seconds`` while the mean, the
+    minimum and the maximum are not. ``sync()`` advances the clock to the end
+    of the queued work; ``clock()`` reads it. ``log`` lists the calls in order
+    and ``durations`` the length of every job.
     """
 
-    def __init__(self, seconds, launch_s=10e-6, cold_s=0.1, slow_every=4, slow_factor=5.0):
-        self.seconds, self.launch_s, self.cold_s = seconds, launch_s, cold_s
-        self.slow_every, self.slow_factor = slow_every, slow_factor
+    def __init__(self, seconds, launch_s=10e-6, cold_s=0.1, pattern=(1.0, 0.8, 1.0, 5.0)):
+        self.seconds, self.launch_s, self.cold_s, self.pattern = seconds, launch_s, cold_s, pattern
         self.now = 1000.0  # an arbitrary origin: only differences mean anything
         self.busy_until = self.now
-        self.jobs = 0
+        self.durations: list[float] = []
         self.log: list[str] = []
 
     def work(self) -> None:
         self.log.append("work")
-        duration = self.seconds
-        if self.jobs == 0:
+        k = len(self.durations)
+        duration = self.seconds * self.pattern[k % len(self.pattern)]
+        self.durations.append(duration)
+        if k == 0:
             duration += self.cold_s
-        elif self.jobs % self.slow_every == 0:
-            duration *= self.slow_factor
-        self.jobs += 1
         self.busy_until = max(self.now, self.busy_until) + duration
         self.now += self.launch_s
 
@@ -89,16 +90,25 @@ def _fmt(seconds: float) -> str:
     return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} us"
 
 
-def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
-    result = answer(device.work, device.sync, device.clock, repeats)
+def _as_seconds(result) -> float:
     if isinstance(result, torch.Tensor) and result.numel() == 1:
         result = result.item()
     if isinstance(result, bool) or not isinstance(result, int | float):
         raise CheckFailed(
             f"time_fn returned a {type(result).__name__}: return the median seconds per call "
-            "as a float"
+            "as one float (statistics.median of the list of times)"
         )
-    log = device.log
+    result = float(result)
+    if not math.isfinite(result) or result <= 0:
+        raise CheckFailed(
+            f"time_fn returned {result}: a time must be a finite number > 0; check that the "
+            "list of times is not empty and that each time is end - start of one call"
+        )
+    return result
+
+
+def _check_log(log: list[str], repeats: int) -> None:
+    """The order of the calls: warm-up and sync before timing, then clock-work-sync-clock."""
     if "clock" not in log:
         raise CheckFailed(
             "time_fn never called clock(): read the time with the clock you were given "
@@ -119,15 +129,71 @@ def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
             "first measurement also waits for the warm-up work"
         )
     measured = log[first_clock:].count("work")
-    if measured < repeats:
+    if measured != repeats:
         raise CheckFailed(
             f"time_fn called work() {measured} times after its first clock read, for "
-            f"repeats={repeats}: time one call per repeat"
+            f"repeats={repeats}: time exactly `repeats` calls, one per measurement (use the "
+            "argument, not a fixed number)"
         )
-    return float(result)
+    # Between two clock reads: at most one work(), and a sync() after it.
+    between: list[str] = []
+    for event in log[first_clock + 1 :] + ["clock"]:
+        if event != "clock":
+            between.append(event)
+            continue
+        if between.count("work") > 1:
+            raise CheckFailed(
+                f"time_fn called work() {between.count('work')} times between two clock "
+                "reads: time each call on its own (start = clock(); work(); sync(); "
+                "clock() - start) and return the median of those times"
+            )
+        if "work" in between and "sync" not in between[between.index("work") :]:
+            raise CheckFailed(
+                "a clock read followed work() with no sync() in between: work() only queues "
+                "the job and returns, so the clock measured the launch (or, with sync() "
+                "before work(), the previous call): call sync() after work() and before the "
+                "clock read that ends each measurement"
+            )
+        between = []
 
 
-@checker("02.time_fn")
+def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
+    result = _as_seconds(answer(device.work, device.sync, device.clock, repeats))
+    _check_log(device.log, repeats)
+    return result
+
+
+def _statistic_hint(got: float, times: list[float]) -> str | None:
+    """Name the statistic or unit that ``got`` is, if it is a wrong one."""
+    import statistics
+
+    median = statistics.median(times)
+    candidates = [
+        (
+            "the mean",
+            statistics.fmean(times),
+            "return the median (statistics.median), which a few slow calls do not move",
+        ),
+        (
+            "the fastest call (min)",
+            min(times),
+            "return the median: the minimum hides how long a typical call takes",
+        ),
+        ("the slowest call (max)", max(times), "return the median"),
+        ("the sum of all calls", sum(times), "return the median time of one call"),
+        (
+            "the median in milliseconds",
+            median * 1e3,
+            "return seconds (the clock's unit): do not multiply by 1000",
+        ),
+        ("the median in microseconds", median * 1e6, "return seconds (the clock's unit)"),
+    ]
+    for what, value, fix in candidates:
+        if abs(value - median) > 0.05 * median and abs(got - value) <= 0.02 * value:
+            return f"time_fn returned {got:.6g}, which is {what} of the calls: {fix}"
+    return None
+
+
 def check_time_fn(answer, passed):
     """``time_fn(work, sync, clock, repeats)`` against a simulated asynchronous device."""
     if not callable(answer):
@@ -135,88 +201,45 @@ def check_time_fn(answer, passed):
     job = 2e-3
     device = FakeAsyncDevice(job)
     got = _run_timer(answer, device, repeats=5)
-    passed.append("warm-up: work() and sync() ran before the first clock read")
+    passed.append(
+        "warm-up: work() and sync() ran before the first clock read; then exactly `repeats` "
+        "calls, each between two clock reads with a sync() after it"
+    )
+    measured = device.durations[-5:]
+    hint = _statistic_hint(got, measured)
+    if hint:
+        raise CheckFailed(hint)
     if got < 0.25 * job:
         raise CheckFailed(
             f"time_fn returned {_fmt(got)} for work that takes {_fmt(job)} (its launch takes "
             f"{_fmt(device.launch_s)}): work() only queues the job and returns; call sync() "
             "after work() and before the clock read that ends each measurement"
         )
-    if got > 1.5 * job:
-        raise CheckFailed(
-            f"time_fn returned {_fmt(got)}, but most calls take {_fmt(job)} and one in four "
-            f"takes {_fmt(job * device.slow_factor)}: time each call separately and return "
-            "the median (statistics.median), which a few slow calls do not move"
-        )
     if abs(got - job) > 0.05 * job:
         raise CheckFailed(
-            f"time_fn returned {_fmt(got)} for calls that take {_fmt(job)}: return seconds "
-            "per call (the clock's difference around one call, synchronized)"
+            f"time_fn returned {_fmt(got)} for calls whose median is {_fmt(job)} (one in four "
+            f"takes {_fmt(job * 5)}, one {_fmt(job * 0.8)}): return the median of the "
+            "per-call times, in seconds"
         )
     passed.append(
         "a 2 ms asynchronous job measures 2 ms, not its 10 us launch: time_fn syncs before "
         "reading the clock"
     )
-    passed.append("one slow call in four does not move the result: it is the median")
-    job = 30e-3
-    got = _run_timer(answer, FakeAsyncDevice(job), repeats=3)
-    if abs(got - job) > 0.05 * job:
-        raise CheckFailed(
-            f"with a 30 ms job and repeats=3, time_fn returned {_fmt(got)}: use the "
-            "arguments you are given, nothing fixed"
-        )
-    passed.append("a 30 ms job measures 30 ms with repeats=3")
+    passed.append("one fast and one slow call in four do not move the result: it is the median")
+    for job, repeats in ((30e-3, 3), (5e-3, 2), (7e-3, 1)):
+        steady = FakeAsyncDevice(job, pattern=(1.0,)) if repeats < 3 else FakeAsyncDevice(job)
+        got = _run_timer(answer, steady, repeats=repeats)
+        if abs(got - job) > 0.05 * job:
+            raise CheckFailed(
+                f"with a {_fmt(job)} job and repeats={repeats}, time_fn returned {_fmt(got)}: "
+                "sync after each work() (not before it), and use the arguments you are "
+                "given, nothing fixed"
+            )
+    passed.append("30 ms, 5 ms and 7 ms jobs measure right with repeats=3, 2 and 1")
 
 
 # ---------------------------------------------------------------------------------------------
 # 02.frobenius
-
-_HOST_READS = {
-    "item",
-    "tolist",
-    "cpu",
-    "numpy",
-    "__float__",
-    "__int__",
-    "__bool__",
-    "__index__",
-    "__format__",
-    "__repr__",
-    "__str__",
-    "__array__",
-}
-
-
-def _names_cpu(value) -> bool:
-    if isinstance(value, str):
-        return value.split(":")[0] == "cpu"
-    return isinstance(value, torch.device) and value.type == "cpu"
-
-
-class HostReadCounter(TorchFunctionMode):
-    """Count the calls that copy tensor data to the host (Python) side.
-
-    On a GPU each of these waits for the device to finish its queued work: a
-    synchronization. A ``TorchFunctionMode`` sees them on CPU tensors too, so
-    the count is the same on every machine. ``reads`` lists the names in order.
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.reads: list[str] = []
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", "")
-        if name in _HOST_READS:
-            self.reads.append(name)
-        elif name == "to" and any(_names_cpu(a) for a in (*args[1:], *kwargs.values())):
-            self.reads.append("to(cpu)")
-        return func(*args, **kwargs)
-
-    @property
-    def count(self) -> int:
-        return len(self.reads)
 
 
 @contextmanager
@@ -249,10 +272,21 @@ def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
     return torch.stack(norms).tolist()
 
 
-def _norms(fn, name, A, steps):
-    """Run ``fn(A, steps)``, count its host reads, and validate what it returns."""
-    with HostReadCounter() as counter:
-        result = fn(A, steps)
+def _norms(fn, name, A, steps, pretend):
+    """Run ``fn(A, steps)`` with A on the (pretend) GPU; validate what it returns."""
+    with watching(pretend) as watch:
+        try:
+            result = fn(watch.put(A), steps)
+        except RuntimeError:
+            if not watch.mixed:
+                raise
+            result = None  # a real GPU refused to mix devices: reported below
+    if watch.mixed:
+        raise CheckFailed(
+            f"{name}: {watch.mixed[0]} while A is on the GPU; a GPU refuses to mix them. "
+            "Make every tensor on A's device: torch.eye(n, device=A.device), "
+            "torch.empty(steps, device=A.device), or x.to(A.device)"
+        )
     if isinstance(result, torch.Tensor):
         raise CheckFailed(
             f"{name} returned a tensor: return the norms as a list of Python floats "
@@ -265,8 +299,8 @@ def _norms(fn, name, A, steps):
     for i, value in enumerate(result):
         if isinstance(value, torch.Tensor):
             raise CheckFailed(
-                f"{name}: norm {i} is still a tensor (on {value.device}): "
-                "transfer it to the host as a Python float"
+                f"{name}: norm {i} is still a tensor: transfer the norms to the host as "
+                "Python floats"
             )
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise CheckFailed(f"{name}: norm {i} is a {type(value).__name__}, not a float")
@@ -277,14 +311,16 @@ def _norms(fn, name, A, steps):
             "float32. Divide X by its norm after logging it (X = X / norm), so every step "
             "starts from a matrix of norm 1"
         )
-    return [float(v) for v in result], counter
+    return [float(v) for v in result], watch.reads
 
 
-@checker("02.frobenius")
-@one_cpu_thread
+def _shown(reads: list[str]) -> str:
+    counts = {r: reads.count(r) for r in dict.fromkeys(reads)}
+    return ", ".join(f"{n} x {r}" for r, n in counts.items())
+
+
 def check_frobenius(answer, passed):
     """Per-step and at-the-end logging of 1000 Frobenius norms: same values, different reads."""
-    from ..devices import try_gpu
 
     if (
         not isinstance(answer, tuple | list)
@@ -295,16 +331,25 @@ def check_frobenius(answer, passed):
             "pass both functions as a pair: "
             "check('02.frobenius', (log_norms_per_step, log_norms_at_end))"
         )
-    per_step, at_end = answer
+    one_cpu_thread(_check_frobenius)(*answer, passed)
+
+
+def _check_frobenius(per_step, at_end, passed):
+    from ..devices import try_gpu
+
     device = try_gpu()
+    pretend = device.type == "cpu"  # no GPU: a pretend one records where tensors are made
     steps = 1000
     gen = torch.Generator().manual_seed(2)
     A = torch.randn(100, 100, generator=gen).to(device)  # unscaled: an unnormalized X overflows
     want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
 
-    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps)
-    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps)
-    passed.append("both versions return 1000 finite norms as Python floats")
+    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps, pretend)
+    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps, pretend)
+    passed.append(
+        "both versions return 1000 finite norms as Python floats, and make every tensor on "
+        "A's device (checked on a pretend GPU when there is no real one)"
+    )
     for name, got in (("log_norms_per_step", got_step), ("log_norms_at_end", got_end)):
         got = torch.tensor(got, dtype=torch.float64)
         if not torch.allclose(got, want, rtol=1e-3, atol=0):
@@ -316,23 +361,23 @@ def check_frobenius(answer, passed):
             )
     passed.append("they agree with each other and with the reference norms (rtol 1e-3)")
 
-    if reads_step.count < steps:
+    if len(reads_step) < steps:
         raise CheckFailed(
-            f"log_norms_per_step made {reads_step.count} host reads for {steps} steps: "
-            "transfer each norm to the host as you log it (norm.item()), which is the slow "
-            "version this exercise measures"
+            f"log_norms_per_step read device data on the host {len(reads_step)} times for "
+            f"{steps} steps: transfer each norm to the host as you log it (norm.item()), "
+            "which is the slow version this exercise measures"
         )
     passed.append("the per-step version reads every norm on the host (>= 1 host read per step)")
 
-    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10)
+    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10, pretend)
     for n, reads in ((steps, reads_end), (10, reads_short)):
-        if reads.count > 3:
-            shown = ", ".join(sorted(set(reads.reads)))
+        if len(reads) > 3:
             raise CheckFailed(
-                f"log_norms_at_end made {reads.count} host reads ({shown}) for {n} steps: keep "
-                "the norms on the device (torch.stack a list of 0-d tensors, or write into a "
-                "preallocated tensor) and transfer them once at the end with .tolist(); "
-                "float() or .item() per element is one host read each"
+                f"log_norms_at_end read device data on the host {len(reads)} times for {n} "
+                f"steps ({_shown(reads)}); each read waits for the GPU. Keep the norms on the "
+                "device (torch.stack a list of 0-d tensors, or write into "
+                "torch.empty(steps, device=A.device)) and transfer them once at the end "
+                "with .tolist()"
             )
     with _cuda_sync_counter(device) as syncs:
         at_end(A, steps)
@@ -352,31 +397,36 @@ def check_frobenius(answer, passed):
 # 02.concurrency
 
 
-class _LoggedFuture:
+class _LoggedFuture(Future):
+    """A finished ``concurrent.futures.Future`` whose ``result()`` counts as a wait."""
+
     def __init__(self, lane, value):
-        self._lane, self._value = lane, value
+        super().__init__()
+        self._lane = lane
+        self.set_result(value)
 
     def result(self, timeout=None):
         self._lane.log.append(("wait", self._lane.name))
-        return self._value
-
-    def done(self) -> bool:
-        return True
+        return super().result(timeout)
 
 
 class LoggingLane:
     """A lane (``submit(fn, *args) -> future``) that records every launch and every wait.
 
     The work runs on the CPU when submitted; ``result()`` on the future counts
-    as a wait. Lanes share one ``log`` of ``(event, lane name)`` pairs.
+    as a wait. Lanes share one ``log`` of ``(event, lane name)`` pairs;
+    ``values`` keeps what each submitted call returned.
     """
 
     def __init__(self, name: str, log: list):
         self.name, self.log = name, log
+        self.values: list = []
 
     def submit(self, fn, *args, **kwargs):
         self.log.append(("launch", self.name))
-        return _LoggedFuture(self, fn(*args, **kwargs))
+        value = fn(*args, **kwargs)
+        self.values.append(value)
+        return _LoggedFuture(self, value)
 
 
 @contextmanager
@@ -397,7 +447,6 @@ def _logging_syncs(log: list):
         torch.cuda.synchronize, d2lgpu.sync, d2lgpu.timing.sync = saved
 
 
-@checker("02.concurrency")
 @one_cpu_thread
 def check_concurrency(answer, passed):
     """``run_concurrently(x, y, lanes)``: both products launched before any wait, both correct."""
@@ -440,8 +489,8 @@ def check_concurrency(answer, passed):
             "product with lanes[i].submit(torch.matmul, a, a), which returns at once with a "
             "future"
         )
-    if launches != ["lanes[0]", "lanes[1]"]:
-        if sorted(set(launches)) != ["lanes[0]", "lanes[1]"]:
+    if sorted(launches) != ["lanes[0]", "lanes[1]"]:
+        if len(set(launches)) == 1:
             raise CheckFailed(
                 f"both products went to {launches[0]}: submit x @ x to lanes[0] and y @ y to "
                 "lanes[1], so that each runs on its own device, stream or thread"
@@ -449,6 +498,24 @@ def check_concurrency(answer, passed):
         raise CheckFailed(
             f"the lanes got {len(launches)} launches ({', '.join(launches)}): submit exactly "
             "one product to each, x @ x to lanes[0] and y @ y to lanes[1]"
+        )
+    for lane, want, name, other in ((lanes[0], xx, "x @ x", yy), (lanes[1], yy, "y @ y", xx)):
+        value = lane.values[0]
+        if not (isinstance(value, torch.Tensor) and value.shape == want.shape):
+            raise CheckFailed(
+                f"{lane.name} computed a {type(value).__name__}, not {name}: submit the "
+                f"product itself, {lane.name}.submit(torch.matmul, a, a)"
+            )
+        if not torch.allclose(value.cpu(), want):
+            what = "the other product" if torch.allclose(value.cpu(), other) else "something else"
+            raise CheckFailed(
+                f"{lane.name} computed {what}, not {name}: submit x @ x to lanes[0] and y @ y "
+                "to lanes[1] (in the notebook, lanes[1] may be another GPU, where y lives)"
+            )
+    if result[0] is not lanes[0].values[0] or result[1] is not lanes[1].values[0]:
+        raise CheckFailed(
+            "the returned tensors are not the ones the lanes computed: return what each "
+            "future's .result() gives, not a product computed again outside the lanes"
         )
     passed.append("each product went to its own lane: x @ x to lanes[0], y @ y to lanes[1]")
 

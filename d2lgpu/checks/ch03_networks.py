@@ -14,15 +14,16 @@
 from __future__ import annotations
 
 import tempfile
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
-from ..grading import CheckFailed, checker
-from ._util import one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = [
     "make_net",
@@ -64,9 +65,10 @@ def saved_as_if_on(location: str):
         serialization.location_tag = saved
 
 
-def _same_params(a: nn.Module, b: nn.Module) -> bool:
+def _same_params(a: nn.Module, b: nn.Module, close: bool = False) -> bool:
     sa, sb = a.state_dict(), b.state_dict()
-    return sa.keys() == sb.keys() and all(torch.equal(sa[k].cpu(), sb[k].cpu()) for k in sa)
+    same = (lambda u, v: torch.allclose(u, v, rtol=1e-5, atol=1e-6)) if close else torch.equal
+    return sa.keys() == sb.keys() and all(same(sa[k].cpu(), sb[k].cpu()) for k in sa)
 
 
 def _check_halve(halve, device, passed):
@@ -111,10 +113,47 @@ def _check_halve(halve, device, passed):
     )
 
 
+@contextmanager
+def _conversions_of(net: nn.Module):
+    """Record the devices that ``net`` itself is converted to (``.to``, ``.cpu``, ``.half``...)."""
+    seen: list[torch.device | str] = []
+    original = nn.Module._apply
+
+    def recorded(module, fn, *args, **kwargs):
+        if module is net:
+            try:
+                probe = fn(torch.zeros(1))
+                seen.append(probe.device if probe.dtype == torch.float32 else str(probe.dtype))
+            except (RuntimeError, AssertionError):  # a GPU this machine lacks
+                seen.append("cuda")
+        return original(module, fn, *args, **kwargs)
+
+    nn.Module._apply = recorded
+    try:
+        yield seen
+    finally:
+        nn.Module._apply = original
+
+
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = _seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
-    save(net, path)
+    with _conversions_of(net) as seen:
+        save(net, path)
+    moved = any(p.device != torch.device(device) for p in net.parameters())
+    last = seen[-1] if seen else None
+    if moved or (isinstance(last, torch.device) and last.type == "cpu"):
+        raise CheckFailed(
+            "save_parameters moved the model itself to the CPU (net.cpu() or net.to('cpu')): "
+            "the model being trained must stay on its GPU. Save without moving it, "
+            "torch.save(net.state_dict(), path): the file records each tensor's device, and "
+            "load_parameters' map_location puts it where you want"
+        )
+    if isinstance(last, str) or any(p.dtype != torch.float32 for p in net.parameters()):
+        raise CheckFailed(
+            "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only "
+            "read the model, torch.save(net.state_dict(), path)"
+        )
     if not path.is_file():
         raise CheckFailed("save_parameters(net, path) wrote no file at path: torch.save(..., path)")
     try:
@@ -161,7 +200,31 @@ def _load(load, path, device, what):
     return net
 
 
-@checker("03.parameters")
+def _check_load_on_another_device(load, path) -> None:
+    # The meta device stands for a GPU: tensors there hold no data, so only placement shows.
+    meta = torch.device("meta")
+    try:
+        net = load(make_net, path, meta)
+    except (RuntimeError, NotImplementedError) as error:
+        if "meta" not in str(error):
+            raise
+        raise CheckFailed(
+            "load_parameters(make_net, path, device) failed for a device other than the CPU "
+            "(checked with the meta device): the model stayed on the CPU while the tensors "
+            "were loaded onto device. Build it there, net = make_net().to(device), then "
+            "net.load_state_dict(torch.load(path, map_location=device, weights_only=True))"
+        ) from None
+    if not isinstance(net, nn.Module):
+        raise CheckFailed(f"load_parameters returned a {type(net).__name__}: return the model")
+    wrong = sorted({str(p.device) for p in net.parameters()} - {"meta"})
+    if wrong:
+        raise CheckFailed(
+            f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}: "
+            "put the model on the device you are given (make_net().to(device)), whatever "
+            "map_location the tensors were loaded with"
+        )
+
+
 @one_cpu_thread
 def check_parameters(answer, passed):
     """Edit a parameter in place, save a state_dict, load it onto another device."""
@@ -196,6 +259,7 @@ def check_parameters(answer, passed):
             "onto the requested device (map_location)"
         )
 
+        _check_load_on_another_device(load, path)
         net = _load(load, path, torch.device("cpu"), "your own checkpoint")
         if not _same_params(net, _seeded_net(1)):
             raise CheckFailed("parameters saved by save_parameters came back different")
@@ -208,14 +272,19 @@ def check_parameters(answer, passed):
 # 03.device_bug
 
 
-def reference_train_step(net, X, y, opt, device):
-    """The fixed training step: the batch and the class weights on the model's device."""
+def reference_train_step(net, X, y, opt, device, *, weighted=True, zero_grad=True, step=True):
+    """The fixed training step: the batch and the class weights on the model's device.
+
+    ``weighted``, ``zero_grad`` and ``step`` switch off a part, to name a learner's mistake.
+    """
     X, y = X.to(device), y.to(device)
-    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device) if weighted else None
     loss = F.cross_entropy(net(X), y, weight=class_weights)
-    opt.zero_grad()
+    if zero_grad:
+        opt.zero_grad()
     loss.backward()
-    opt.step()
+    if step:
+        opt.step()
     return loss.detach()
 
 
@@ -226,14 +295,53 @@ def _batch(seed: int, n: int = 16):
     return X, y
 
 
+class _Origins(TorchFunctionMode):
+    """Label tensors by where they came from; note the first operation mixing meta and CPU."""
+
+    def __init__(self, labels: dict):
+        super().__init__()
+        self._labels = {id(t): (weakref.ref(t), label) for t, label in labels}
+        self.mixed: tuple[str, str, str] | None = None
+
+    def label(self, t) -> str | None:
+        entry = self._labels.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else None
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        flat = [*args, *kwargs.values()]
+        flat = [t for v in flat for t in (v if isinstance(v, list | tuple) else [v])]
+        tensors = [t for t in flat if isinstance(t, torch.Tensor)]
+        if name != "__get__" and self.mixed is None:
+            other = [t for t in tensors if t.device.type != "meta" and t.dim() > 0]
+            if other and any(t.device.type == "meta" for t in tensors):
+                where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
+                self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
+        result = func(*args, **kwargs)
+        if isinstance(result, torch.Tensor) and name != "__get__":
+            made = not tensors and name in ("tensor", "as_tensor", "ones", "zeros", "full")
+            label = (
+                f"torch.{name}(...) made in your step"
+                + ("" if "device" in kwargs else " without device=")
+                if made
+                else next((self.label(t) for t in tensors if self.label(t)), None)
+            )
+            if label:
+                self._labels[id(result)] = (weakref.ref(result), label)
+        return result
+
+
 def _on_meta(step, data_on_meta: bool):
     net = make_net().to("meta")
     opt = torch.optim.SGD(net.parameters(), lr=0.1)
     X, y = _batch(0)
     if data_on_meta:
         X, y = X.to("meta"), y.to("meta")
+    origins = _Origins([(X, "the batch X"), (y, "the batch y")])
     try:
-        loss = step(net, X, y, opt, torch.device("meta"))
+        with origins:
+            loss = step(net, X, y, opt, torch.device("meta"))
     except NotImplementedError as error:
         if "meta" not in str(error).lower():
             raise  # the learner's stub: not attempted yet
@@ -250,17 +358,26 @@ def _on_meta(step, data_on_meta: bool):
                 "loss tensor (loss.detach()) and let the caller read it when needed; on a GPU "
                 "every such read waits for the device"
             ) from None
+        low = message.lower()
+        if ("cuda" in low or "nvidia" in low) and ("driver" in low or "compiled" in low):
+            raise CheckFailed(
+                "the step uses the GPU by name (.cuda(), device='cuda'), which fails where "
+                "there is none and ignores the device it is given: use .to(device)"
+            ) from None
         if "expected device" not in message and "on device" not in message:
             raise
-        if data_on_meta:
+        op, what, where = origins.mixed or ("an operation", "a CPU tensor", "the CPU")
+        if what.startswith("the batch"):
+            still = "still on the CPU" if where == "the CPU" else f"on {where}"
             raise CheckFailed(
-                "a tensor made inside the step stays on the CPU while the model is on the "
-                "device: create class_weights with device=device (or X.device) "
-                f"(PyTorch said: {message})"
+                f"{what} is {still} when {op} uses it with the model on the device: "
+                "move X and y to device at the start of the step (X, y = X.to(device), "
+                f"y.to(device)) (PyTorch said: {message})"
             ) from None
         raise CheckFailed(
-            "the batch is still on the CPU when the model is on the device: move X and y to "
-            f"device at the start of the step (X.to(device)) (PyTorch said: {message})"
+            f"{what} stays on {where} while the model is on the device ({op} got both): "
+            "create it with device=device, e.g. torch.tensor(CLASS_WEIGHTS, device=device) "
+            f"(PyTorch said: {message})"
         ) from None
     moved = {str(p.device) for p in net.parameters()} - {"meta"}
     if moved:
@@ -268,17 +385,24 @@ def _on_meta(step, data_on_meta: bool):
             f"the step moved the model to {', '.join(sorted(moved))}: keep the model where it "
             "is and move the data to it"
         )
+    if not isinstance(loss, torch.Tensor):
+        raise CheckFailed(
+            f"train_step returned {type(loss).__name__ if loss is not None else 'None'}: "
+            "return the loss as a tensor, loss.detach(), as the given step does"
+        )
     return loss
 
 
-@checker("03.device_bug")
-@one_cpu_thread
 def check_device_bug(answer, passed):
     """The fixed ``train_step``: no CPU leftovers (meta device), then two real steps."""
-    from ..devices import try_gpu
-
     if not callable(answer):
         raise CheckFailed("pass the fixed function: check('03.device_bug', train_step)")
+    one_cpu_thread(_check_device_bug)(answer, passed)
+
+
+def _check_device_bug(answer, passed):
+    from ..devices import try_gpu
+
     _on_meta(answer, data_on_meta=True)
     passed.append(
         "tensors made inside the step live on the model's device (checked with the model on "
@@ -289,25 +413,37 @@ def check_device_bug(answer, passed):
     passed.append("the model stays on its device")
 
     device = try_gpu()
-    nets = [_seeded_net(4).to(device) for _ in range(2)]
-    opts = [torch.optim.SGD(n.parameters(), lr=0.1) for n in nets]
-    for seed in (1, 2):
+    variants = {
+        "": {},
+        "the class weights are missing: keep weight=class_weights in F.cross_entropy": {
+            "weighted": False
+        },
+        "the gradients of the previous step were not cleared: keep opt.zero_grad() before "
+        "loss.backward()": {"zero_grad": False},
+        "the optimizer never stepped: keep opt.step() after loss.backward()": {"step": False},
+    }
+    nets = {k: _seeded_net(4).to(device) for k in [*variants, "answer"]}
+    opts = {k: torch.optim.SGD(n.parameters(), lr=0.05, momentum=0.9) for k, n in nets.items()}
+    for seed in (1, 2, 3):
         X, y = _batch(seed)
-        want = reference_train_step(nets[0], X, y, opts[0], device)
-        got = answer(nets[1], X, y, opts[1], device)
-        got = torch.as_tensor(got).detach().float().cpu()
-        if got.numel() != 1 or not torch.allclose(got.reshape(()), want.cpu(), rtol=1e-5):
+        for key, options in variants.items():
+            reference_train_step(nets[key], X, y, opts[key], device, **options)
+        got = answer(nets["answer"], X, y, opts["answer"], device)
+        if not isinstance(got, torch.Tensor) or got.numel() != 1:
             raise CheckFailed(
-                f"the step's loss is {got.reshape(-1)[0].item():.5g}, the reference "
-                f"{want.item():.5g}: keep the class weights {list(CLASS_WEIGHTS)} and the "
-                "cross-entropy loss; only change where tensors live"
+                f"train_step returned {type(got).__name__}"
+                + (f" of shape {tuple(got.shape)}" if isinstance(got, torch.Tensor) else "")
+                + ": return the loss as a 0-d tensor, loss.detach()"
             )
-        if not all(
-            torch.allclose(a, b, rtol=1e-5, atol=1e-6)
-            for a, b in zip(nets[0].parameters(), nets[1].parameters(), strict=True)
-        ):
-            raise CheckFailed(
-                "after the step the parameters differ from the reference: keep "
-                "opt.zero_grad(), loss.backward() and opt.step() as in the given step"
-            )
-    passed.append("two steps on try_gpu() match the reference step (losses and parameters)")
+    if not _same_params(nets["answer"], nets[""], close=True):
+        hint = next(
+            (h for h in variants if h and _same_params(nets["answer"], nets[h], close=True)),
+            "use the optimizer you are given (opt), and keep the class weights "
+            f"{list(CLASS_WEIGHTS)}, the cross-entropy loss, opt.zero_grad(), loss.backward() "
+            "and opt.step(); only change where tensors live",
+        )
+        raise CheckFailed(f"after three steps the parameters differ from the reference: {hint}")
+    passed.append(
+        "three steps on try_gpu() match the reference step (with the optimizer given, "
+        "SGD with momentum)"
+    )

@@ -3,27 +3,34 @@
 The answer is ``train_amp(net, batches, opt, device_type, dtype, scaler)``:
 float16 with a ``GradScaler`` (``scaler`` given), bfloat16 without one
 (``scaler is None``). The checker runs it on ``try_gpu()`` (autocast works on
-the CPU too) and watches:
+the CPU too) and watches what the loop *does*, however it is written:
 
 * forward hooks on every ``nn.Linear`` record the dtype of its output: under
   autocast it is the low-precision dtype, while the parameters stay float32;
+  the ``device_type`` each ``autocast`` is entered with is recorded too;
 * a :class:`LoggingScaler` (a ``GradScaler`` that records its calls) and a
-  wrapped ``torch.nn.utils.clip_grad_norm_`` record the order of
-  scale / unscale_ / clip / step / update, and ``opt.step`` is wrapped to see
-  whether the scaler or the loop called it;
+  wrapped ``opt.step`` record scale / step / update, and the norm of the
+  gradients each time the optimizer steps: the problem's gradients are larger
+  than ``max_norm`` at every step, so a clipped step has norm ``max_norm``, one
+  clipped while still scaled has ``max_norm / scale``, an unclipped one more;
+* a hook on every parameter sees, at each backward, whether the previous
+  step's gradients were cleared (``zero_grad``);
+* reads of tensors on the host made by the loop itself (``loss.item()``,
+  ``float(loss)``) are counted: on a GPU each one waits for the device;
 * the losses are compared with the same loop in float32 from the same start.
 """
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
-from ..grading import CheckFailed, checker
-from ._util import one_cpu_thread
+from ._util import CheckFailed, learner_is_running, one_cpu_thread
 
 __all__ = ["make_problem", "train_fp32", "LoggingScaler", "check_amp", "MAX_NORM", "LOSS_TOL"]
 
@@ -34,14 +41,18 @@ STEPS = 16
 
 
 def make_problem(device, seed: int = 0, steps: int = STEPS):
-    """A small MLP and ``steps`` batches of a learnable 4-class problem, on ``device``."""
+    """A small MLP and ``steps`` batches of a learnable 4-class problem, on ``device``.
+
+    The inputs are scaled so that the gradients' norm exceeds ``MAX_NORM`` at every step of
+    the float32 loop (1.4 to 3.6): clipping changes every step, so it shows.
+    """
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         net = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 4))
         teacher = torch.randn(32, 4)
         batches = []
         for _ in range(steps):
-            X = torch.randn(64, 32)
+            X = torch.randn(64, 32) * 3.0
             batches.append((X.to(device), (X @ teacher).argmax(dim=1).to(device)))
     return net.to(device), batches
 
@@ -88,26 +99,51 @@ class LoggingScaler(torch.amp.GradScaler):
         return super().update(new_scale)
 
 
+_READS = {"item", "tolist", "numpy", "__float__", "__int__", "__bool__", "__format__", "cpu"}
+
+
+class _LearnerReads(TorchFunctionMode):
+    """Count the host reads (``.item()``, ``float()``, ``.tolist()``...) made by the learner's code."""
+
+    def __init__(self):
+        super().__init__()
+        self.reads: list[str] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in _READS and learner_is_running(sys._getframe(1)):
+            self.reads.append(name)
+        return func(*args, **(kwargs or {}))
+
+
 @contextmanager
-def _logging_clip(log):
-    import torch.nn.utils as utils
-    import torch.nn.utils.clip_grad as clip_grad
+def _autocast_device_types(seen: list):
+    """Record the ``device_type`` of every ``torch.autocast`` (however it is imported)."""
+    cls = torch.amp.autocast_mode.autocast
+    original = cls.__init__
 
-    original = clip_grad.clip_grad_norm_
+    def recorded(self, device_type, *args, **kwargs):
+        seen.append(device_type)
+        return original(self, device_type, *args, **kwargs)
 
-    def logged(*args, **kwargs):
-        log.append("clip")
-        return original(*args, **kwargs)
-
-    saved = utils.clip_grad_norm_, clip_grad.clip_grad_norm_
-    utils.clip_grad_norm_ = clip_grad.clip_grad_norm_ = logged
+    cls.__init__ = recorded
     try:
         yield
     finally:
-        utils.clip_grad_norm_, clip_grad.clip_grad_norm_ = saved
+        cls.__init__ = original
+
+
+def _grad_norm(params) -> float:
+    grads = [p.grad.detach().float().norm() for p in params if p.grad is not None]
+    return torch.stack(grads).norm().item() if grads else 0.0
 
 
 def _losses(value, name):
+    if isinstance(value, torch.Tensor) and value.dtype in (torch.float16, torch.bfloat16):
+        raise CheckFailed(
+            f"{name} returned {value.dtype} losses: compute the loss inside autocast too "
+            "(autocast runs cross_entropy in float32), as well as net(X)"
+        )
     try:
         losses = (
             torch.as_tensor([float(v) for v in value])
@@ -127,46 +163,107 @@ def _losses(value, name):
 
 
 def _run(answer, device, dtype, scaler_kwargs):
-    log: list[str] = []
+    """Run the answer; return what it did: a dict of records."""
+    seen = {"log": [], "norms": [], "stale": 0, "out": [], "autocast": [], "reads": None}
     net, batches = make_problem(device)
     opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    log = seen["log"]
     scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
     step = opt.step
 
     def logged_step(*args, **kwargs):
         if scaler is None or not scaler.in_step:
             log.append("opt.step")
+        seen["norms"].append(_grad_norm(net.parameters()))
         return step(*args, **kwargs)
 
+    def stale(grad, p):
+        if p.grad is not None and p.grad.abs().sum().item() > 0:
+            seen["stale"] += 1
+
     opt.step = logged_step
-    out_dtypes: list[torch.dtype] = []
     hooks = [
-        m.register_forward_hook(lambda mod, inp, out: out_dtypes.append(out.dtype))
+        m.register_forward_hook(lambda mod, inp, out: seen["out"].append(out.dtype))
         for m in net.modules()
         if isinstance(m, nn.Linear)
     ]
+    hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
+    reads = _LearnerReads()
     try:
-        with _logging_clip(log):
+        with _autocast_device_types(seen["autocast"]), reads:
             losses = answer(net, batches, opt, device.type, dtype, scaler)
     finally:
         for h in hooks:
             h.remove()
-    return net, _losses(losses, "train_amp"), log, out_dtypes
+    seen["reads"] = reads.reads
+    return net, _losses(losses, "train_amp"), seen
 
 
-def _check_forward(net, out_dtypes, dtype, name):
-    if not out_dtypes:
+def _check_forward(net, seen, dtype, name, device):
+    if not seen["out"]:
         raise CheckFailed("the model was never called: run net(X) for every batch")
     if any(p.dtype != torch.float32 for p in net.parameters()):
         raise CheckFailed(
             "the parameters are no longer float32: don't call net.half() or net.to(dtype); "
             "autocast casts per operation and keeps float32 master weights"
         )
-    wrong = sorted({str(d) for d in out_dtypes if d != dtype})
+    wrong = sorted({str(d) for d in seen["out"] if d != dtype})
     if wrong:
+        other = sorted({t for t in seen["autocast"] if t != device.type})
+        if other:
+            raise CheckFailed(
+                f"autocast was entered with device_type {other[0]!r} while the model is on "
+                f"{device.type}: it casts nothing there. Use the device_type argument, "
+                f"torch.autocast(device_type, dtype=dtype)"
+            )
         raise CheckFailed(
             f"with {name}, the forward pass produced {', '.join(wrong)} outputs: run net(X) "
             f"(and the loss) inside torch.amp.autocast(device_type, dtype={name})"
+        )
+
+
+def _check_steps(seen, name, scaled: bool):
+    """Every optimizer step saw fresh, unscaled gradients clipped to MAX_NORM."""
+    if seen["stale"]:
+        raise CheckFailed(
+            f"with {name}, backward() found the previous step's gradients still in p.grad "
+            "(they add up): call opt.zero_grad() before loss.backward() in every iteration"
+        )
+    norms = seen["norms"]
+    if len(norms) != STEPS:
+        raise CheckFailed(
+            f"with {name}, the optimizer stepped {len(norms)} times for {STEPS} batches: "
+            "once per batch"
+        )
+    if min(norms) == 0.0:
+        raise CheckFailed(
+            f"with {name}, the optimizer stepped with no gradients: call opt.zero_grad() "
+            "before loss.backward(), not between backward() and the step"
+        )
+    if scaled and max(norms) < 0.1 * MAX_NORM:
+        raise CheckFailed(
+            "the gradients were clipped while still scaled (by the scaler's factor, here "
+            f"1024), so the steps were {max(norms):.2g} long instead of {MAX_NORM}: call "
+            "scaler.unscale_(opt) before clip_grad_norm_, or the threshold max_norm means "
+            "nothing"
+        )
+    if max(norms) > MAX_NORM * 1.01 or min(norms) < MAX_NORM * 0.99:
+        raise CheckFailed(
+            f"with {name}, the gradients' norm at the optimizer's step was between "
+            f"{min(norms):.3g} and {max(norms):.3g}, not clipped to max_norm={MAX_NORM}: keep "
+            "torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm) after backward() "
+            + ("and scaler.unscale_(opt)" if scaled else "and before opt.step()")
+        )
+
+
+def _check_reads(seen, name):
+    reads = seen["reads"]
+    if len(reads) > 2:
+        raise CheckFailed(
+            f"with {name}, your loop read tensors on the host {len(reads)} times for {STEPS} "
+            f"steps ({', '.join(sorted(set(reads)))}): each read (loss.item(), float(loss)) "
+            "waits for the GPU. Keep the losses on the device (losses.append(loss.detach())) "
+            "and return torch.stack(losses)"
         )
 
 
@@ -186,20 +283,17 @@ def _check_tracks(losses, reference, dtype, name):
         )
 
 
-@checker("04.amp")
-@one_cpu_thread
 def check_amp(answer, passed):
     """float16 with a GradScaler and bfloat16 without, against the float32 loop."""
-    from ..devices import try_gpu
-
     if not callable(answer):
         raise CheckFailed("pass the function itself: check('04.amp', train_amp)")
-    device = try_gpu()
-    reference = _reference(device)
+    one_cpu_thread(_check_amp)(answer, passed)
 
-    # float16: a modest initial scale, so that no step overflows and is skipped.
+
+def _run_fp16(answer, device):
+    # A modest initial scale, so that no step overflows and is skipped.
     try:
-        net, losses, log, out_dtypes = _run(
+        return _run(
             answer, device, torch.float16, {"init_scale": 2.0**10, "growth_interval": 10**6}
         )
     except ValueError as error:
@@ -210,6 +304,13 @@ def check_amp(answer, passed):
                 "float32 master weights"
             ) from None
         raise
+    except AssertionError as error:
+        if "No inf checks were recorded" in str(error):
+            raise CheckFailed(
+                "scaler.step(opt) found no gradients: call opt.zero_grad() before "
+                "scaler.scale(loss).backward(), not between backward() and the step"
+            ) from None
+        raise
     except RuntimeError as error:
         if "after step()" in str(error) or "since the last update()" in str(error):
             raise CheckFailed(
@@ -218,10 +319,20 @@ def check_amp(answer, passed):
                 f"the scaler for the next step (GradScaler said: {error})"
             ) from None
         raise
-    _check_forward(net, out_dtypes, torch.float16, "torch.float16")
+
+
+def _check_amp(answer, passed):
+    from ..devices import try_gpu
+
+    device = try_gpu()
+    reference = _reference(device)
+
+    net, losses, seen = _run_fp16(answer, device)
+    _check_forward(net, seen, torch.float16, "torch.float16", device)
     passed.append(
         "float16: the forward runs in float16 under autocast; the parameters stay float32"
     )
+    log = seen["log"]
     counts = {event: log.count(event) for event in ("scale", "scaler.step", "update", "opt.step")}
     if counts["scale"] != STEPS:
         raise CheckFailed(
@@ -245,31 +356,17 @@ def check_amp(answer, passed):
             "scaler.step(opt) in every iteration; it adjusts the scale for the next one"
         )
     passed.append("float16: the loss is scaled, and the scaler is stepped and updated every step")
-    if log.count("clip") != STEPS:
-        raise CheckFailed(
-            f"clip_grad_norm_ ran {log.count('clip')} times for {STEPS} steps: keep the "
-            "clipping of the float32 loop (torch.nn.utils.clip_grad_norm_)"
-        )
-    # Within each iteration (between two scale calls), unscale_ must come before clip.
-    iteration: list[str] = []
-    for event in [*log, "scale"]:
-        if event == "scale" and iteration:
-            if "clip" in iteration and (
-                "unscale_" not in iteration or iteration.index("unscale_") > iteration.index("clip")
-            ):
-                raise CheckFailed(
-                    "the gradients were clipped while still scaled (by the scaler's factor, "
-                    "here 1024): call scaler.unscale_(opt) before clip_grad_norm_, or the "
-                    "threshold max_norm means nothing"
-                )
-            iteration = []
-        iteration.append(event)
-    passed.append("float16: the gradients are unscaled before clipping")
+    _check_steps(seen, "torch.float16", scaled=True)
+    passed.append(
+        "float16: every step starts from zeroed gradients, unscaled before clipping "
+        "(the steps' gradient norm is max_norm)"
+    )
+    _check_reads(seen, "torch.float16")
     _check_tracks(losses, reference, torch.float16, "torch.float16")
     passed.append(f"float16: the losses track the float32 run (within {LOSS_TOL[torch.float16]})")
 
     try:
-        net, losses, log, out_dtypes = _run(answer, device, torch.bfloat16, None)
+        net, losses, seen = _run(answer, device, torch.bfloat16, None)
     except AttributeError as error:
         if "NoneType" in str(error):
             raise CheckFailed(
@@ -277,12 +374,9 @@ def check_amp(answer, passed):
                 "scale): then call loss.backward(), clip and opt.step() directly"
             ) from None
         raise
-    _check_forward(net, out_dtypes, torch.bfloat16, "torch.bfloat16")
-    if log.count("opt.step") != STEPS or log.count("clip") != STEPS:
-        raise CheckFailed(
-            "with bfloat16 every iteration should clip and call opt.step() once "
-            f"(saw {log.count('clip')} clips and {log.count('opt.step')} steps for {STEPS} batches)"
-        )
+    _check_forward(net, seen, torch.bfloat16, "torch.bfloat16", device)
+    _check_steps(seen, "torch.bfloat16", scaled=False)
+    _check_reads(seen, "torch.bfloat16")
     passed.append("bfloat16: the forward runs in bfloat16, without a scaler, clipping every step")
     _check_tracks(losses, reference, torch.bfloat16, "torch.bfloat16")
     passed.append(f"bfloat16: the losses track the float32 run (within {LOSS_TOL[torch.bfloat16]})")

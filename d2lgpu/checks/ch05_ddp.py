@@ -32,14 +32,15 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-from ..grading import CheckFailed, checker
-from ._util import one_cpu_thread
+from ._util import CheckFailed, NotAttempted, one_cpu_thread
 
 __all__ = ["SETTINGS", "RTOL", "ATOL", "make_dataset", "make_model", "reference", "check_ddp"]
 
 # The run the checker launches: small enough for ~10 s, long enough that a missing
 # set_epoch shows (3 epochs), divisible so that no rank gets padding.
-SETTINGS = {"epochs": 3, "batch_size": 32, "lr": 0.1, "samples": 256, "seed": 0}
+# The seed is not DistributedSampler's default (0), so a sampler without seed=args.seed shows.
+SETTINGS = {"epochs": 3, "batch_size": 32, "lr": 0.1, "samples": 256, "seed": 5}
+LAUNCH_TIMEOUT_S = 240
 NPROC = 2
 RTOL, ATOL = 1e-4, 1e-5
 EXERCISE_SCRIPT = Path(__file__).resolve().parents[2] / "exercises" / "05_ddp_train.py"
@@ -134,6 +135,11 @@ def _mistakes(s) -> list[tuple[dict, str]]:
             f"{B * NPROC}: give each rank batch_size // world_size examples per step",
         ),
         (
+            _train(lambda e: _chunks(_permutation({**s, "seed": 0}, e), B), s),
+            "the data was shuffled with DistributedSampler's default seed 0, not --seed: "
+            "pass seed=args.seed, DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+        ),
+        (
             _train(lambda e: _chunks(torch.arange(s["samples"]), B), s),
             "the data was never shuffled: DistributedSampler(dataset, shuffle=True, "
             "seed=args.seed) shuffles it, as the single-process script's loader did",
@@ -166,13 +172,19 @@ def _script_path(answer) -> Path:
 
 def _launch(path: Path, out: Path) -> None:
     from ..distributed import LaunchError, launch
+    from ._guard import remaining_s
 
     args = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()] + [f"--out={out}"]
     for attempt in (1, 2):
+        # Within the check's time limit, leaving time to stop torchrun and report.
+        left = remaining_s()
+        timeout = LAUNCH_TIMEOUT_S if left is None else max(5.0, min(LAUNCH_TIMEOUT_S, left - 25))
         try:
-            launch(path, nproc=NPROC, args=args, timeout_s=240, echo=False, tail_lines=15)
+            launch(path, nproc=NPROC, args=args, timeout_s=timeout, echo=False, tail_lines=15)
             return
         except LaunchError as error:
+            if error.timed_out:
+                raise CheckFailed(_timed_out_hint(error, timeout)) from None
             script_error = _script_error(error.result.output)
             if script_error is not None:
                 raise CheckFailed(
@@ -180,10 +192,31 @@ def _launch(path: Path, out: Path) -> None:
                     "Run it yourself to see all of its output: torchrun --standalone "
                     f"--nproc-per-node={NPROC} {path}"
                 ) from None
-            if error.timed_out or attempt == 2:
+            if attempt == 2:
                 raise CheckFailed(_no_script_error_hint(error)) from None
             # No Python error from the script: a rank was killed by a signal, which can be
             # the machine's doing (a busy machine, a stray signal) rather than the script's.
+
+
+def _script_lines(output: str) -> list[str]:
+    """The output without torchrun's own report (its traceback when it stops the workers)."""
+    lines = output.strip().splitlines()
+    keep = []
+    for line in lines:
+        if "torch/distributed/elastic" in line or "torch.distributed.elastic" in line:
+            break
+        keep.append(line)
+    return keep
+
+
+def _timed_out_hint(error, seconds: float) -> str:
+    tail = "\n".join(_script_lines(error.result.output)[-15:]) or "(nothing)"
+    return (
+        f"torchrun was stopped after {seconds:.0f} s: the script did not finish in time. A rank "
+        "that waits forever (in a collective that another rank never reaches, at a barrier, "
+        "in an endless loop) keeps the job running; make every rank take the same steps. "
+        f"The last lines the script printed:\n{tail}"
+    )
 
 
 def _script_error(output: str) -> str | None:
@@ -191,7 +224,7 @@ def _script_error(output: str) -> str | None:
     lines = [line.strip() for line in output.splitlines()]
     for i, line in enumerate(lines):
         text = re.sub(r"^\[[^\]]*\]:?\s*", "", line)  # "[rank1]: ValueError: ..."
-        if "ChildFailedError" in text:  # torchrun's own error: the workers raised nothing
+        if "ChildFailedError" in text or "SignalException" in text:  # torchrun's own errors
             return None
         if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*:", text):
             frames = [f for f in lines[:i] if "File " in f]
@@ -202,11 +235,10 @@ def _script_error(output: str) -> str | None:
 
 def _no_script_error_hint(error) -> str:
     lines = error.result.output.strip().splitlines()
-    if error.timed_out:
-        what = "was stopped after 240 s (a rank waiting forever in a collective?)"
-    else:
-        what = "failed twice without a Python error from the script: a rank was killed by a signal"
-    hint = f"torchrun {what}"
+    hint = (
+        "torchrun failed twice without a Python error from the script: a rank was killed by "
+        "a signal"
+    )
     if any("terminate called" in line for line in lines):
         hint += (
             "; a rank aborted ('terminate called ...'), typically while leaving: call "
@@ -216,13 +248,12 @@ def _no_script_error_hint(error) -> str:
     return f"{hint}. The last lines of its output:\n{tail}"
 
 
-@checker("05.ddp")
 @one_cpu_thread
 def check_ddp(answer, passed):
     """Launch the learner's script with torchrun (2 processes) and compare with the reference."""
     path = _script_path(answer)
     if EXERCISE_SCRIPT.is_file() and path.read_text() == EXERCISE_SCRIPT.read_text():
-        raise NotImplementedError("the script is still the single-process exercise")
+        raise NotAttempted("the script is still the single-process exercise")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "final.pt"
         _launch(path, out)
@@ -271,6 +302,7 @@ def check_ddp(answer, passed):
     if any(_close(params, want) for params, _ in _mistakes(s)):  # pragma: no cover
         raise RuntimeError("the checker cannot tell a mistake from the reference")
     passed.append(
-        "the comparison can tell: no set_epoch, no DistributedSampler, no DDP wrapper or a "
-        "per-rank batch of the global size would each have missed the reference"
+        "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
+        "seed=args.seed, no DDP wrapper or a per-rank batch of the global size would each "
+        "have missed the reference"
     )

@@ -2,10 +2,21 @@
 
 The answer is ``slowest_op(fn, args, device) -> str``: the name of the operator
 with the largest *self* time in one profiled call of ``fn(*args)``, made after
-a warm-up call. The checker runs it on the CPU (profiles of small CPU work are
-repeatable; on a GPU the same question reads the device columns) with two
-workloads whose slowest operator it knows, and its ``fn`` records whether the
-profiler was running during each call (``torch.autograd._profiler_enabled``).
+a warm-up call. On a GPU, time means the device's time (``self_device_time_total``),
+and the warm-up's GPU work must be finished (synchronized) before profiling.
+
+The checker runs it three ways:
+
+* on the CPU (``device=cpu``) with two workloads whose slowest operator it
+  knows; its ``fn`` records whether the profiler was running during each call
+  (``torch.autograd._profiler_enabled``);
+* on a GPU: the real one when there is one (two workloads sized for a GPU),
+  otherwise a *scripted* one: ``device`` is ``cuda:0``, ``torch.cuda`` says it
+  exists, ``torch.cuda.synchronize`` is recorded, and the profile (built by
+  ``torch.autograd.profiler.profile``, however the answer imports it) holds
+  the times a GPU would give: launches that cost the CPU more than the
+  kernels cost the device, a product whose kernel takes the device's time,
+  and device times only if the answer asked for ``ProfilerActivity.CUDA``.
 
 It sets ``KINETO_LOG_LEVEL`` (if unset) so that the profiler's C++ library
 does not log to stderr.
@@ -17,8 +28,7 @@ import os
 
 import torch
 
-from ..grading import CheckFailed, checker
-from ._util import one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_slowest_op"]
 
@@ -50,61 +60,150 @@ def _workloads():
     ]
 
 
-def _recording(fn, calls):
+def _recording(fn, calls, log=None, state=None):
+    """``fn`` that records, per call, whether the profiler was running (in ``calls`` and ``log``)."""
+
     def recorded(*args):
-        calls.append(torch.autograd._profiler_enabled())
+        enabled = torch.autograd._profiler_enabled()
+        calls.append(enabled)
+        if log is not None:
+            log.append(("call", enabled))
+        if state is not None and enabled:
+            state["fn_profiled"] = True
         return fn(*args)
 
     return recorded
 
 
-@checker("06.slowest_op")
-@one_cpu_thread
-def check_slowest_op(answer, passed):
-    """``slowest_op(fn, args, device)`` on two CPU workloads with a known slowest operator."""
-    if not callable(answer):
-        raise CheckFailed("pass the function itself: check('06.slowest_op', slowest_op)")
-    os.environ.setdefault("KINETO_LOG_LEVEL", "6")  # read when the profiler first starts
+_MISSES = {
+    "aten::matmul": (
+        "you returned aten::matmul, whose *total* time includes aten::mm, the operator it "
+        "calls: sort by self time (self_cpu_time_total, or self_device_time_total for a GPU) "
+        "to find where the work is done"
+    ),
+    "aten::add": (
+        "you returned aten::add, the operator called most often (count), not the one that "
+        "takes the most time: compare self times"
+    ),
+    "cudaLaunchKernel": (
+        "you returned cudaLaunchKernel, the CPU's cost of launching kernels: on a GPU the "
+        "work is the device's, so sort by self_device_time_total"
+    ),
+}
+
+
+def _name_check(got, want, what, device) -> None:
+    if not isinstance(got, str):
+        raise CheckFailed(
+            f"slowest_op returned a {type(got).__name__}: return the operator's name, "
+            "e.g. the .key of an entry of prof.key_averages()"
+        )
+    if got == want:
+        return
+    if got in _MISSES:
+        raise CheckFailed(f"on {device.type}: {_MISSES[got]}")
+    raise CheckFailed(
+        f"on {device.type}, for {what}, the operator with the most self time is {want}; you "
+        f"returned {got!r}: take the .key of the entry of prof.key_averages() with the "
+        "largest self time"
+        + (" on the device (self_device_time_total)" if device.type == "cuda" else "")
+    )
+
+
+def _calls_check(calls, passed, first: bool) -> None:
+    if not any(calls):
+        raise CheckFailed(
+            "fn ran, but never while the profiler was recording: call it inside "
+            "`with torch.profiler.profile(activities=[...]) as prof:`"
+        )
+    if calls[0]:
+        raise CheckFailed(
+            "the first call of fn was already profiled: call fn(*args) once before "
+            "profiling (a warm-up), so that one-off costs do not pollute the profile"
+        )
+    if first:
+        passed.append("fn is called once to warm up, then profiled")
+
+
+def _cpu_checks(answer, passed) -> None:
     cpu = torch.device("cpu")
     for n, (fn, args, want, what) in enumerate(_workloads()):
         calls: list[bool] = []
         got = answer(_recording(fn, calls), args, cpu)
         if not isinstance(got, str):
-            raise CheckFailed(
-                f"slowest_op returned a {type(got).__name__}: return the operator's name, "
-                "e.g. the .key of an entry of prof.key_averages()"
-            )
-        if not any(calls):
-            raise CheckFailed(
-                "fn ran, but never while the profiler was recording: call it inside "
-                "`with torch.profiler.profile(activities=[...]) as prof:`"
-            )
-        if calls[0]:
-            raise CheckFailed(
-                "the first call of fn was already profiled: call fn(*args) once before "
-                "profiling (a warm-up), so that one-off costs do not pollute the profile"
-            )
-        if n == 0:
-            passed.append("fn is called once to warm up, then profiled")
+            _name_check(got, want, what, cpu)
+        _calls_check(calls, passed, n == 0)
         if got != want:
             # One retry: a machine busy with other programs can stall any operator once.
             calls.clear()
             got = answer(_recording(fn, calls), args, cpu)
-        if got != want:
-            if got == "aten::matmul":
-                raise CheckFailed(
-                    "you returned aten::matmul, whose *total* time includes aten::mm, the "
-                    "operator it calls: sort by self time (self_cpu_time_total, or "
-                    "self_device_time_total for a GPU) to find where the work is done"
-                )
-            if got == "aten::add":
-                raise CheckFailed(
-                    "you returned aten::add, the operator called most often (count), not the "
-                    "one that takes the most time: compare self_cpu_time_total"
-                )
-            raise CheckFailed(
-                f"for {what}, the operator with the most self time is {want}; you returned "
-                f"{got!r}: take the .key of the entry of prof.key_averages() with the largest "
-                "self time"
-            )
+        _name_check(got, want, what, cpu)
         passed.append(f"{what}: {want}")
+
+
+def _gpu_run(answer, state, fn, args, device):
+    calls: list[bool] = []
+    got = answer(_recording(fn, calls, state["log"], state), args, device)
+    if not isinstance(got, str):
+        _name_check(got, "", "", device)
+    _calls_check(calls, [], first=False)
+    if not any(state["cuda_requested"]):
+        raise CheckFailed(
+            "on a GPU (device cuda:0) the profile recorded no device times: when device is "
+            "a GPU, profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] and "
+            "compare self_device_time_total"
+        )
+    log = state["log"]
+    first = next(i for i, e in enumerate(log) if e == ("call", False))
+    profiled = next(i for i, e in enumerate(log) if e == ("call", True))
+    if ("sync", False) not in log[first:profiled]:
+        raise CheckFailed(
+            "on a GPU the warm-up call only queues its work: synchronize after it "
+            "(d2lgpu.sync(device) or torch.cuda.synchronize()) before profiling starts, or "
+            "the warm-up's kernels run into the profile"
+        )
+    return got
+
+
+def _gpu_checks(answer) -> None:
+    from ._gpu_profile import (
+        SCRIPTED_WANT,
+        SCRIPTED_WHAT,
+        gpu_workloads,
+        scripted_gpu,
+        watched_gpu,
+    )
+
+    if torch.cuda.is_available():
+        device = torch.device("cuda", torch.cuda.current_device())
+        for fn, args, want, what in gpu_workloads(device):
+            with watched_gpu() as state:
+                got = _gpu_run(answer, state, fn, args, device)
+            _name_check(got, want, what, device)
+        return
+    a, x = torch.randn(64, 64), torch.zeros(8)
+
+    def product_and_adds(a, x):
+        y = a @ a
+        for _ in range(20):
+            x = x + 1
+        return y, x
+
+    device = torch.device("cuda", 0)
+    with scripted_gpu() as state:
+        got = _gpu_run(answer, state, product_and_adds, (a, x), device)
+    _name_check(got, SCRIPTED_WANT, SCRIPTED_WHAT, device)
+
+
+def check_slowest_op(answer, passed):
+    """``slowest_op(fn, args, device)`` on CPU workloads, then on a real or scripted GPU."""
+    if not callable(answer):
+        raise CheckFailed("pass the function itself: check('06.slowest_op', slowest_op)")
+    os.environ.setdefault("KINETO_LOG_LEVEL", "6")  # read when the profiler first starts
+    one_cpu_thread(_cpu_checks)(answer, passed)
+    _gpu_checks(answer)
+    passed.append(
+        "on a GPU (this machine's, or a scripted profile where there is none): the operator "
+        "with the most device time, profiled with ProfilerActivity.CUDA after a synchronized "
+        "warm-up"
+    )

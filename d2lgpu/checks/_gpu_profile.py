@@ -1,0 +1,143 @@
+"""The GPU side of ``06.slowest_op``: watch a profiled answer on a real GPU, or script one.
+
+* :func:`watched_gpu` records, on a real GPU, whether each profile asked for
+  ``ProfilerActivity.CUDA`` and every ``torch.cuda.synchronize`` (and whether
+  the profiler was running then); nothing else changes.
+* :func:`scripted_gpu` does the same on a machine without a GPU, where it also
+  makes ``torch.cuda`` report one GPU, turns ``torch.cuda.synchronize`` into a
+  record only, and makes ``key_averages()`` of a profile during which the
+  checker's ``fn`` ran return :data:`SCRIPTED_ROWS`: the times a GPU gives for
+  a large product next to 20 tiny additions (device times only when CUDA was
+  asked for, as on a real GPU).
+* :func:`gpu_workloads` are two workloads sized for a real GPU.
+
+Both patch the class ``torch.autograd.profiler.profile``, which
+``torch.profiler.profile`` uses underneath, so they see the answer's profile
+however it imported the profiler.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack, contextmanager
+
+import torch
+from torch.autograd.profiler_util import EventList, FunctionEventAvg
+
+__all__ = ["SCRIPTED_ROWS", "SCRIPTED_WANT", "SCRIPTED_WHAT", "watched_gpu", "scripted_gpu"]
+
+# key, count, self CPU us, CPU total us, self device us, device total us. On a GPU the CPU
+# pays for the launches (cudaLaunchKernel) and the device for the kernels; an operator's
+# self device time is that of the kernels it launched (the product's kernel is listed too,
+# after it, with the same time).
+SCRIPTED_ROWS = [
+    ("aten::matmul", 1, 8.0, 40.0, 0.0, 2900.0),
+    ("aten::mm", 1, 25.0, 32.0, 2900.0, 2900.0),
+    ("aten::add", 20, 160.0, 160.0, 40.0, 40.0),
+    ("cudaLaunchKernel", 21, 210.0, 210.0, 0.0, 0.0),
+    ("sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x32", 1, 0.0, 0.0, 2900.0, 2900.0),
+    ("void at::native::vectorized_elementwise_kernel<4>", 20, 0.0, 0.0, 40.0, 40.0),
+]
+SCRIPTED_WANT = "aten::mm"
+SCRIPTED_WHAT = "a 4096 x 4096 product next to 20 tiny additions"
+
+
+def _scripted_events(with_device: bool) -> EventList:
+    events = []
+    for key, count, self_cpu, cpu, self_dev, dev in SCRIPTED_ROWS:
+        if not with_device and key.startswith(("cuda", "sm90", "void")):
+            continue  # without CUDA activity a profile has no runtime calls and no kernels
+        e = FunctionEventAvg()
+        e.key, e.count = key, count
+        e.self_cpu_time_total, e.cpu_time_total = self_cpu, cpu
+        e.self_device_time_total = self_dev if with_device else 0.0
+        e.device_time_total = dev if with_device else 0.0
+        e.use_device = "cuda" if with_device else None
+        events.append(e)
+    return EventList(events, use_device="cuda" if with_device else None)
+
+
+@contextmanager
+def _watch(state: dict, scripted: bool):
+    cls = torch.autograd.profiler.profile
+    init, key_averages, synchronize = cls.__init__, cls.key_averages, torch.cuda.synchronize
+
+    def recorded_init(self, *args, use_device=None, **kwargs):
+        self._d2lgpu_cuda = use_device == "cuda"
+        state["cuda_requested"].append(self._d2lgpu_cuda)
+        init(self, *args, use_device=None if scripted else use_device, **kwargs)
+
+    def scripted_key_averages(self, *args, **kwargs):
+        if not state["fn_profiled"]:
+            return key_averages(self, *args, **kwargs)
+        return _scripted_events(getattr(self, "_d2lgpu_cuda", False))
+
+    def recorded_sync(*args, **kwargs):
+        state["log"].append(("sync", torch.autograd._profiler_enabled()))
+        if not scripted:
+            synchronize(*args, **kwargs)
+
+    cls.__init__ = recorded_init
+    torch.cuda.synchronize = recorded_sync
+    if scripted:
+        cls.key_averages = scripted_key_averages
+    try:
+        yield state
+    finally:
+        cls.__init__, cls.key_averages, torch.cuda.synchronize = init, key_averages, synchronize
+
+
+def _new_state() -> dict:
+    return {"cuda_requested": [], "log": [], "fn_profiled": False}
+
+
+@contextmanager
+def watched_gpu():
+    """On a real GPU: record CUDA requests and synchronizations. Yields the state dict."""
+    with _watch(_new_state(), scripted=False) as state:
+        yield state
+
+
+@contextmanager
+def scripted_gpu():
+    """Without a GPU: pretend one, and script the profile. Yields the state dict.
+
+    The caller sets ``state["fn_profiled"] = True`` once its ``fn`` ran under the profiler.
+    """
+    import warnings
+
+    from .ch01_devices import fake_gpus
+
+    with ExitStack() as stack:
+        stack.enter_context(warnings.catch_warnings())
+        warnings.simplefilter("ignore")  # the profiler's "CUDA is not available"
+        stack.enter_context(fake_gpus(1))
+        yield stack.enter_context(_watch(_new_state(), scripted=True))
+
+
+def gpu_workloads(device: torch.device):
+    """Two workloads for a real GPU, with the operator that takes the device's time."""
+    gen = torch.Generator(device=device).manual_seed(6)
+    a = torch.randn(4096, 4096, device=device, generator=gen)
+    x = torch.zeros(8, device=device)
+
+    def product_and_adds(a, x):
+        y = a @ a  # milliseconds of device time in one kernel
+        for _ in range(20):
+            x = x + 1  # 20 launches of a microsecond each
+        return y, x
+
+    big = torch.randn(64_000_000, device=device, generator=gen)
+    small = torch.randn(32, 32, device=device, generator=gen)
+
+    def exp_and_small_product(big, small):
+        return torch.exp(big), small @ small
+
+    return [
+        (product_and_adds, (a, x), "aten::mm", "a 4096 x 4096 product next to 20 tiny additions"),
+        (
+            exp_and_small_product,
+            (big, small),
+            "aten::exp",
+            "exp of 64 million numbers next to a 32 x 32 product",
+        ),
+    ]
