@@ -47,7 +47,7 @@ bench: setup  ## measure this machine (python -m d2lgpu bench) into bench-result
 PART ?= tests,notebooks,bench
 
 gpu-check:  ## on a CUDA machine, installing nothing: suite, notebooks (GPU outputs kept), bench -> docs/results/<device>/
-	$(CHECK_PY) tools/gpu_check.py --part $(PART)
+	$(CHECK_PY) tools/gpu_check.py --part $(PART) $(if $(NOTEBOOKS),--notebooks $(NOTEBOOKS))
 
 clean:  ## remove caches (keeps .venv and work/)
 	rm -rf .pytest_cache .ruff_cache

@@ -6,7 +6,8 @@ leaves (nothing later depends on them), so the rest of the notebook still runs.
 
 With ``D2LGPU_RECORD_DIR`` set (``make gpu-check`` sets it), what each GPU
 cell printed is stored there as its GPU reference (:mod:`d2lgpu.references`),
-and every notebook cell's wall time goes to ``<device>/cell-times.jsonl`` there.
+and every notebook cell's wall time, outcome and output go to ``<device>/cell-runs.jsonl``
+there: what each cell printed on the GPU, for checking the lessons' prose.
 """
 
 import datetime
@@ -68,18 +69,19 @@ def pytest_runtest_makereport(item, call):
     provenance = _provenance()
     notebook = Path(str(item.fspath)).resolve().relative_to(Path(__file__).resolve().parent)
     gpu_cell = bool(gpus_needed(cell.get("metadata", {}).get("tags", [])))
+    outputs = getattr(item, "test_outputs", None)
     line = {
         "notebook": notebook.as_posix(),
         "cell_id": cell.get("id"),
         "gpu": gpu_cell,
         "seconds": round(call.duration, 2),
         "outcome": report.outcome,
+        "output": references.outputs_to_text(outputs or []),
     }
-    times = Path(record_dir) / references.device_slug(provenance["device"]) / "cell-times.jsonl"
-    times.parent.mkdir(parents=True, exist_ok=True)
-    with open(times, "a") as f:
+    runs = Path(record_dir) / references.device_slug(provenance["device"]) / "cell-runs.jsonl"
+    runs.parent.mkdir(parents=True, exist_ok=True)
+    with open(runs, "a") as f:
         f.write(json.dumps(line) + "\n")
-    outputs = getattr(item, "test_outputs", None)
     if gpu_cell and report.passed and outputs is not None:
         references.record_reference(
             record_dir,

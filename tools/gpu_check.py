@@ -12,7 +12,7 @@ Parts (default: all three, in this order):
 * ``bench``: ``python -m d2lgpu bench``.
 
 Everything lands in ``docs/results/<device>/`` (JUnit XML and a full log per
-part, ``env.txt``, ``cells/``, ``cell-times.jsonl``, ``bench/``, and
+part, ``env.txt``, ``cells/``, ``cell-runs.jsonl``, ``bench/``, and
 ``gpu-check.md``, the summary), ready to commit. Each part replaces what an
 earlier run of that part left there. On a 16-core, 1-GPU H100 machine the
 ``tests`` part takes about 4 minutes and ``notebooks,bench`` about 5, so the
@@ -109,12 +109,28 @@ def part_tests(out: Path, workers: int) -> list[dict]:
     ]
 
 
-def part_notebooks(out: Path, results: Path) -> list[dict]:
-    shutil.rmtree(out / "cells", ignore_errors=True)
-    (out / "cell-times.jsonl").unlink(missing_ok=True)
+def forget_runs_of(out: Path, notebooks: list[str]) -> None:
+    """Drop what an earlier run recorded for these notebooks (all of them for the folders)."""
+    paths = {Path(n).as_posix() for n in notebooks}
+    covers = lambda nb: nb in paths or any(nb.startswith(p.rstrip("/") + "/") for p in paths)  # noqa: E731
+    for ref in (out / "cells").glob("*.json"):
+        if covers(json.loads(ref.read_text()).get("notebook", "")):
+            ref.unlink()
+    runs = out / "cell-runs.jsonl"
+    if runs.exists():
+        kept = [
+            line
+            for line in runs.read_text().splitlines()
+            if not covers(json.loads(line)["notebook"])
+        ]
+        runs.write_text("".join(line + "\n" for line in kept))
+
+
+def part_notebooks(out: Path, results: Path, notebooks: list[str]) -> list[dict]:
+    forget_runs_of(out, notebooks)
     env = dict(os.environ, PYTHONUNBUFFERED="1", D2LGPU_RECORD_DIR=str(results))
     env["D2LGPU_RECORD_ORIGIN"] = f"make gpu-check at commit {git_commit()}"
-    cmd = pytest_cmd("notebooks", out, *NBVAL, "notebooks", "solutions")
+    cmd = pytest_cmd("notebooks", out, *NBVAL, *notebooks)
     return [run_logged("notebooks", cmd, out, env)]
 
 
@@ -137,7 +153,7 @@ def git_commit() -> str:
 
 
 def slow_cells(out: Path) -> list[dict]:
-    path = out / "cell-times.jsonl"
+    path = out / "cell-runs.jsonl"
     if not path.exists():
         return []
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -178,6 +194,13 @@ def main(argv=None) -> int:
         "--part", default=",".join(PARTS), help="comma-separated: tests,notebooks,bench"
     )
     parser.add_argument("--workers", type=int, default=min(8, os.cpu_count() or 1))
+    parser.add_argument(
+        "--notebooks",
+        nargs="+",
+        default=["notebooks", "solutions"],
+        help="what the notebooks part runs and records (default: notebooks solutions); "
+        "the references of others are kept",
+    )
     parser.add_argument("--results", default=str(ROOT / "docs" / "results"), help="results root")
     args = parser.parse_args(argv)
     parts = [p for p in args.part.split(",") if p]
@@ -186,6 +209,9 @@ def main(argv=None) -> int:
         parser.error(f"--part: unknown {unknown}; allowed: {', '.join(PARTS)}")
     if args.workers < 1:
         parser.error(f"--workers must be >= 1, got {args.workers}")
+    missing = [n for n in args.notebooks if not (ROOT / n).exists()]
+    if missing:
+        parser.error(f"--notebooks: no such notebook or folder {missing}")
 
     import torch
 
@@ -207,7 +233,7 @@ def main(argv=None) -> int:
         if part == "tests":
             runs += part_tests(out, args.workers)
         elif part == "notebooks":
-            runs += part_notebooks(out, results)
+            runs += part_notebooks(out, results, args.notebooks)
         else:
             runs += part_bench(out)
     summary = write_summary(out, runs)

@@ -121,6 +121,7 @@ def check_placement(answer, passed):
         (2, 5, "two GPUs: 5 workers alternate between cuda:0 and cuda:1"),
         (3, 2, "three GPUs, 2 workers: cuda:0 and cuda:1 (more devices than workers)"),
     ]
+    _asks_at_call_time(answer)
     seen = {}
     for gpus, n_workers, description in cases:
         seen[gpus] = _placement(answer, n_workers, gpus)
@@ -137,6 +138,23 @@ def check_placement(answer, passed):
         "with 1 to 4 GPUs and at least as many workers as GPUs, every GPU gets a worker "
         "(3 GPUs and 3 or 7 workers, 4 GPUs and 4 or 9 workers)"
     )
+
+
+def _asks_at_call_time(answer) -> None:
+    """An answer whose devices do not change with the number of GPUs never asks the machine.
+
+    On a machine without a GPU such an answer puts every worker on the CPU (the hint of
+    :func:`_compare` says so); on a GPU machine, the same mistake puts them all on its GPUs.
+    """
+    with_none, with_two = _placement(answer, 5, 0), _placement(answer, 5, 2)
+    if with_none == with_two and any(d.type == "cuda" for d in with_none):
+        shown = ", ".join(str(d) for d in with_none)
+        raise CheckFailed(
+            f"place_workers(5) returned the same devices ({shown}) with no GPU and with 2 "
+            "GPUs: ask for the devices inside place_workers, at call time (devices = "
+            "d2lgpu.try_all_gpus()); a list made once outside the function, or a hard-coded "
+            "'cuda', cannot follow the machine"
+        )
 
 
 def _every_device_used(got, gpus: int) -> None:

@@ -295,6 +295,18 @@ def _batch(seed: int, n: int = 16):
     return X, y
 
 
+def _names_cuda(value) -> bool:
+    if isinstance(value, torch.device):
+        return value.type == "cuda"
+    return isinstance(value, str) and value.startswith("cuda")
+
+
+_BY_NAME = (
+    "the step uses the GPU by name (.cuda(), device='cuda'), which fails where there is none "
+    "and ignores the device it is given: use .to(device)"
+)
+
+
 class _Origins(TorchFunctionMode):
     """Label tensors by where they came from; note the first operation mixing meta and CPU."""
 
@@ -302,6 +314,7 @@ class _Origins(TorchFunctionMode):
         super().__init__()
         self._labels = {id(t): (weakref.ref(t), label) for t, label in labels}
         self.mixed: tuple[str, str, str] | None = None
+        self.cuda_by_name = False  # .cuda(), .to("cuda"), device="cuda": not the device given
 
     def label(self, t) -> str | None:
         entry = self._labels.get(id(t))
@@ -313,6 +326,8 @@ class _Origins(TorchFunctionMode):
         flat = [*args, *kwargs.values()]
         flat = [t for v in flat for t in (v if isinstance(v, list | tuple) else [v])]
         tensors = [t for t in flat if isinstance(t, torch.Tensor)]
+        if any(_names_cuda(v) for v in flat) or name == "cuda":
+            self.cuda_by_name = True
         if name != "__get__" and self.mixed is None:
             other = [t for t in tensors if t.device.type != "meta" and t.dim() > 0]
             if other and any(t.device.type == "meta" for t in tensors):
@@ -345,6 +360,8 @@ def _on_meta(step, data_on_meta: bool):
     except NotImplementedError as error:
         if "meta" not in str(error).lower():
             raise  # the learner's stub: not attempted yet
+        if origins.cuda_by_name:  # with a GPU, copying a meta tensor to it fails this way
+            raise CheckFailed(_BY_NAME) from None
         raise CheckFailed(
             "the step copies a tensor from the model's device to the CPU (.cpu(), "
             ".to('cpu'), .numpy(), or the model itself): keep the model on its device and "
@@ -359,11 +376,9 @@ def _on_meta(step, data_on_meta: bool):
                 "every such read waits for the device"
             ) from None
         low = message.lower()
-        if ("cuda" in low or "nvidia" in low) and ("driver" in low or "compiled" in low):
-            raise CheckFailed(
-                "the step uses the GPU by name (.cuda(), device='cuda'), which fails where "
-                "there is none and ignores the device it is given: use .to(device)"
-            ) from None
+        by_name = ("cuda" in low or "nvidia" in low) and ("driver" in low or "compiled" in low)
+        if by_name or origins.cuda_by_name:
+            raise CheckFailed(_BY_NAME) from None
         if "expected device" not in message and "on device" not in message:
             raise
         op, what, where = origins.mixed or ("an operation", "a CPU tensor", "the CPU")
