@@ -11,7 +11,7 @@ NBVAL_FLAGS := -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanit
 	--nbval-cell-timeout=300
 SUITE := tests notebooks solutions exercises
 
-.PHONY: help setup lab test check lint outputs exercises bench clean
+.PHONY: help setup lab test check lint lock outputs exercises bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -33,6 +33,9 @@ check:  ## lint and run the whole suite in the active environment, installing no
 
 lint:  ## ruff only
 	$(CHECK_PY) -m ruff check . && $(CHECK_PY) -m ruff format --check .
+
+lock: setup  ## regenerate requirements.lock from pyproject.toml (uv, every platform)
+	$(VPY) tools/lock.py
 
 outputs: setup  ## re-run notebooks/ and solutions/ on the CPU and store their outputs
 	$(VPY) tools/make_outputs.py notebooks solutions

@@ -1,8 +1,7 @@
-"""The set-up: one source of truth for pins, an idempotent install, safe copies."""
+"""The set-up: an idempotent install, safe copies, the lab launcher (the lock: test_lock.py)."""
 
 import re
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -11,49 +10,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import lab  # noqa: E402
 import setup_env  # noqa: E402
-
-
-def lock_pins() -> dict[str, str]:
-    pins = {}
-    for line in (ROOT / "requirements.lock").read_text().splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            name, _, version = line.partition("==")
-            assert version, f"requirements.lock line {line!r} is not an exact pin"
-            pins[name.lower().replace("_", "-")] = version
-    return pins
-
-
-def test_lock_pins_the_torch_pair_that_works_without_a_gpu():
-    pins = lock_pins()
-    assert pins["torch"] == "2.14.1" and pins["torchvision"] == "0.29.1"
-    assert "+cpu" not in pins["torch"]  # the +cpu wheel breaks torchvision::nms at import
-
-
-def test_lock_satisfies_every_range_in_pyproject():
-    from packaging.requirements import Requirement
-
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = project["dependencies"] + [
-        r for extra in project["optional-dependencies"].values() for r in extra
-    ]
-    pins = lock_pins()
-    for text in wanted:
-        req = Requirement(text)
-        name = req.name.lower().replace("_", "-")
-        assert name in pins, f"{name} is declared in pyproject.toml but not pinned in the lock"
-        assert req.specifier.contains(pins[name]), f"lock pins {name}=={pins[name]}, not {req}"
-
-
-def test_environment_yml_installs_the_same_lock():
-    text = (ROOT / "environment.yml").read_text()
-    assert re.search(r"^\s+- python=3\.11\s*$", text, re.M)
-    assert "conda-forge" in text
-    pip_section = text.split("- pip:")[1]
-    entries = re.findall(r"^\s+- (.+)$", pip_section, re.M)
-    assert entries == ["-r requirements.lock", "-e ."]
-    # No second copy of a pin that could drift from the lock.
-    assert not re.search(r"(torch|torchvision)\s*[=<>]", text)
 
 
 def test_install_is_skipped_when_the_pins_are_unchanged(tmp_path, monkeypatch):
