@@ -19,8 +19,8 @@ help:  ## list the targets
 setup:  ## create .venv, install the lock and the package, register the kernel (idempotent)
 	$(PYTHON) tools/setup_env.py --venv $(VENV)
 
-lab: setup  ## set up, copy exercises/ into work/ (never overwriting), start JupyterLab
-	$(PYTHON) tools/setup_env.py --venv $(VENV) --copy-exercises
+lab: setup  ## set up, copy chapters and exercises into work/ (never overwriting), start JupyterLab
+	$(PYTHON) tools/setup_env.py --venv $(VENV) --copy-work
 	$(VPY) tools/lab.py
 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
