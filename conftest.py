@@ -7,6 +7,7 @@ leaves (nothing later depends on them), so the rest of the notebook still runs.
 
 import pytest
 
+from d2lgpu.devices import mps_available
 from d2lgpu.magics import gpus_needed
 
 
@@ -29,4 +30,5 @@ def pytest_collection_modifyitems(config, items):
             gpus = _visible_gpus()
         if gpus < needed:
             reason = "requires CUDA" if needed == 1 else f"requires {needed} GPUs"
-            item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible)"))
+            mps = "; this Mac's GPU (mps) is not CUDA" if mps_available() else ""
+            item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible{mps})"))
