@@ -222,3 +222,15 @@ def test_ci_runs_the_readme_test_command():
 @pytest.mark.parametrize("target", ["lab", "test", "check", "outputs", "exercises", "bench"])
 def test_makefile_has_the_documented_targets(target):
     assert re.search(rf"^{target}:", (ROOT / "Makefile").read_text(), re.M)
+
+
+def test_the_readme_commands_without_make_are_the_ones_make_runs():
+    readme = (ROOT / "README.md").read_text()
+    (block,) = re.findall(r"```powershell\n(.*?)```", readme, re.S)
+    setup_line, lab_line = block.strip().splitlines()
+    makefile = (ROOT / "Makefile").read_text()
+    # make lab: setup_env.py with the same flag, then tools/lab.py with the venv's Python
+    flag = setup_line.split("tools\\setup_env.py", 1)[1].split()
+    assert flag == ["--copy-work"] and "tools/setup_env.py --venv $(VENV) --copy-work" in makefile
+    assert lab_line.endswith("tools\\lab.py") and "$(VPY) tools/lab.py" in makefile
+    assert setup_env.build_parser().parse_args(flag).copy_work is True  # the script's own flag

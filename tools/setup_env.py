@@ -199,7 +199,7 @@ def describe(outcome: dict[str, list[str]], root: Path = ROOT) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--venv", default=".venv", help="environment folder (default: .venv)")
     parser.add_argument(
@@ -207,7 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="copy the chapters and exercises into work/ (never overwriting your changes)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if sys.version_info < (3, 11):  # noqa: UP036 (runs on the system Python, before the venv)
         print(f"the course needs Python 3.11 or newer; this is {sys.version.split()[0]}")
         return 1
