@@ -11,7 +11,7 @@ NBVAL_FLAGS := -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanit
 	--nbval-cell-timeout=300
 SUITE := tests notebooks solutions exercises
 
-.PHONY: help setup lab test check lint outputs exercises bench gpu-check clean
+.PHONY: help setup lab test check lint lock outputs exercises bench gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -19,8 +19,8 @@ help:  ## list the targets
 setup:  ## create .venv, install the lock and the package, register the kernel (idempotent)
 	$(PYTHON) tools/setup_env.py --venv $(VENV)
 
-lab: setup  ## set up, copy exercises/ into work/ (never overwriting), start JupyterLab
-	$(PYTHON) tools/setup_env.py --venv $(VENV) --copy-exercises
+lab: setup  ## set up, copy chapters and exercises into work/ (never overwriting), start JupyterLab
+	$(PYTHON) tools/setup_env.py --venv $(VENV) --copy-work
 	$(VPY) tools/lab.py
 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
@@ -33,6 +33,9 @@ check:  ## lint and run the whole suite in the active environment, installing no
 
 lint:  ## ruff only
 	$(CHECK_PY) -m ruff check . && $(CHECK_PY) -m ruff format --check .
+
+lock: setup  ## regenerate requirements.lock from pyproject.toml (uv, every platform)
+	$(VPY) tools/lock.py
 
 outputs: setup  ## re-run notebooks/ and solutions/ on the CPU and store their outputs
 	$(VPY) tools/make_outputs.py notebooks solutions

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from d2lgpu.devices import mps_available
 from d2lgpu.magics import gpus_needed
 
 RECORD_ENV_VAR = "D2LGPU_RECORD_DIR"
@@ -41,7 +42,8 @@ def pytest_collection_modifyitems(config, items):
             gpus = _visible_gpus()
         if gpus < needed:
             reason = "requires CUDA" if needed == 1 else f"requires {needed} GPUs"
-            item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible)"))
+            mps = "; this Mac's GPU (mps) is not CUDA" if mps_available() else ""
+            item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible{mps})"))
 
 
 def _provenance() -> dict:

@@ -29,7 +29,7 @@ discuss, and each takes seconds.
 from __future__ import annotations
 
 import json
-import platform
+import os
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +37,14 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .devices import default_device, env_report
+from .devices import (
+    DEVICE_ENV_VAR,
+    cpu_name,
+    default_device,
+    device_name,
+    env_report,
+    try_accelerator,
+)
 from .memory import peak_memory
 from .models import amp_sizes, linear_stack
 from .timing import benchmark, sync
@@ -235,7 +242,7 @@ def measure(device, *, quick: bool = False) -> dict:
     device = torch.device(device)
     cuda = device.type == "cuda"
     report = env_report()
-    name = torch.cuda.get_device_name(device) if cuda else cpu_name()
+    name = device_name(device)
     results: dict = {
         "device": str(device),
         "device_name": name,
@@ -282,17 +289,6 @@ def measure(device, *, quick: bool = False) -> dict:
     return results
 
 
-def cpu_name() -> str:
-    """The CPU's model name (from /proc/cpuinfo on Linux), or a generic label."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "CPU"
-
-
 def _datasheet(name: str):
     from dataclasses import asdict
 
@@ -318,7 +314,9 @@ def run(out="bench-results", quick: bool = False, device=None, results_json=None
         results = json.loads(path.read_text())
         print(f"drawing the report of {path} (measuring nothing)")
     else:
-        device = default_device() if device is None else torch.device(device)
+        if device is None:  # the best device here (mps too), unless D2LGPU_DEVICE names one
+            device = default_device() if os.environ.get(DEVICE_ENV_VAR) else try_accelerator()
+        device = torch.device(device)
         print(f"measuring on {device} ({'quick' if quick else 'full'} sizes)...")
         results = measure(device, quick=quick)
     out.mkdir(parents=True, exist_ok=True)

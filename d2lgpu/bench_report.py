@@ -22,6 +22,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from .plotting import plain_number
+
 __all__ = ["write_plots", "summary_markdown", "faster", "crossover", "machine_line"]
 
 
@@ -82,11 +84,6 @@ def crossover(results: dict) -> dict | None:
         from_n = n
     last = common[-1]
     return {"from_n": from_n, "largest_common_n": last, "cpu_s": cpu[last], "gpu_s": gpu[last]}
-
-
-def _num(x: float) -> str:
-    """Three significant digits, without an exponent: 0.145, 12.3, 2800."""
-    return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
 
 
 def _save(fig, path: Path) -> Path:
@@ -230,7 +227,7 @@ def _matmul_rows(results: dict) -> list[str]:
     for dt, peak in results["measured_peak_tflops"].items():
         ref = sheet.get("tflops", {}).get(dt)
         ratio = f" ({peak / ref:.0%} of datasheet {ref:g})" if ref else " (no datasheet entry)"
-        rows.append(f"| matmul {dt}, best TFLOP/s | {_num(peak)}{ratio} |")
+        rows.append(f"| matmul {dt}, best TFLOP/s | {plain_number(peak)}{ratio} |")
     point = crossover(results)
     if _accelerator(results) is None:
         rows.append(f"| CPU vs GPU matrix product | CPU only: {why_cpu_only(results)} |")
@@ -253,14 +250,16 @@ def _transfer_rows(results: dict) -> list[str]:
     copy = results["copy"]
     ref = sheet.get("bandwidth_tbs")
     ratio = f" ({copy['gb_per_s'] / (ref * 1e3):.0%} of datasheet {ref:g} TB/s)" if ref else ""
-    rows = [f"| copy bandwidth ({copy['mib']} MiB) | {_num(copy['gb_per_s'])} GB/s{ratio} |"]
+    rows = [
+        f"| copy bandwidth ({copy['mib']} MiB) | {plain_number(copy['gb_per_s'])} GB/s{ratio} |"
+    ]
     if "host_to_device" in results:
         h2d = results["host_to_device"]
         pageable, pinned = h2d["pageable_gb_per_s"], h2d["pinned_gb_per_s"]
         # Same bytes each way, so the time ratio is the inverse of the bandwidth ratio.
         rows.append(
-            f"| host-to-device ({h2d['mib']} MiB), pageable / pinned | {_num(pageable)} / "
-            f"{_num(pinned)} GB/s: {faster('pinned', 1 / pinned, 'pageable', 1 / pageable)} |"
+            f"| host-to-device ({h2d['mib']} MiB), pageable / pinned | {plain_number(pageable)} / "
+            f"{plain_number(pinned)} GB/s: {faster('pinned', 1 / pinned, 'pageable', 1 / pageable)} |"
         )
     launch = results["launch"]
     eager, graph = launch["eager_us_per_kernel"], launch.get("graph_us_per_kernel")

@@ -8,8 +8,13 @@ What it is for:
 * ``cpu()``, ``gpu(i)``, ``num_gpus()``, ``try_gpu(i)``, ``try_all_gpus()``: the
   small device helpers of *Dive into Deep Learning*, with the documented
   behaviour (``try_all_gpus()`` returns ``[cpu]`` on a machine without a GPU).
+  Here "GPU ``i``" means CUDA device ``i``, the hardware the chapters' GPU
+  cells are written for.
+* ``mps_available()``, ``try_accelerator()``: Apple silicon's GPU (``mps``),
+  and the best device present: a CUDA GPU, else ``mps``, else the CPU.
 * ``default_device()``: ``try_gpu()``, unless the environment variable
-  ``D2LGPU_DEVICE`` forces one (``cpu``, ``cuda`` or ``cuda:N``).
+  ``D2LGPU_DEVICE`` forces one (``cpu``, ``mps``, ``cuda`` or ``cuda:N``).
+* ``device_name(device)``: what the device is ("NVIDIA H100 ...", "Apple M2").
 * ``env_report()`` / ``format_env_report()``: versions and hardware, as printed
   by ``python -m d2lgpu env``.
 * ``run_fresh_python(code, **env)``: run code in a new Python process, for
@@ -27,6 +32,7 @@ import os
 import platform
 import subprocess
 import sys
+from pathlib import Path
 
 import torch
 
@@ -37,7 +43,10 @@ __all__ = [
     "num_gpus",
     "try_gpu",
     "try_all_gpus",
+    "mps_available",
+    "try_accelerator",
     "default_device",
+    "device_name",
     "env_report",
     "format_env_report",
     "run_fresh_python",
@@ -86,12 +95,30 @@ def try_all_gpus() -> list[torch.device]:
     return devices if devices else [cpu()]
 
 
+def mps_available() -> bool:
+    """True when this torch can use Apple silicon's GPU (``mps``): macOS 12.3+ on an M-series chip."""
+    backend = getattr(torch.backends, "mps", None)
+    return bool(backend is not None and backend.is_available())
+
+
+def try_accelerator() -> torch.device:
+    """The best device present: ``cuda:0``, else ``mps`` (Apple silicon), else ``cpu``."""
+    if num_gpus() > 0:
+        return gpu(0)
+    if mps_available():
+        return torch.device("mps")
+    return cpu()
+
+
 def default_device() -> torch.device:
     """Return the device the course uses when none is given.
 
     ``D2LGPU_DEVICE`` overrides the choice: ``cpu`` forces the CPU (useful to
-    compare with a GPU run), ``cuda`` or ``cuda:N`` asks for a GPU and fails
-    clearly when it is not there. Otherwise this is ``try_gpu()``.
+    compare with a GPU run), ``mps``, ``cuda`` or ``cuda:N`` ask for that
+    device and fail clearly when it is not there. Otherwise this is
+    ``try_gpu()``, as in the chapters: a CUDA GPU, else the CPU. On Apple
+    silicon, ``D2LGPU_DEVICE=mps`` picks its GPU; :func:`try_accelerator`
+    (which ``python -m d2lgpu bench`` uses) picks it by itself.
 
     Note that ``torch.accelerator.current_accelerator()`` answers ``cuda`` on a
     machine with a CUDA build of torch and no GPU, unless it is called with
@@ -102,6 +129,13 @@ def default_device() -> torch.device:
         return try_gpu()
     if forced == "cpu":
         return cpu()
+    if forced == "mps":
+        if not mps_available():
+            raise ValueError(
+                f"{DEVICE_ENV_VAR}='mps' asks for Apple silicon's GPU, which this machine's "
+                f"torch cannot use; unset {DEVICE_ENV_VAR} or set it to 'cpu'"
+            )
+        return torch.device("mps")
     if forced == "cuda" or (forced.startswith("cuda:") and forced[5:].isdigit()):
         index = int(forced[5:]) if ":" in forced else 0
         if num_gpus() <= index:
@@ -113,7 +147,44 @@ def default_device() -> torch.device:
     raise ValueError(
         f"{DEVICE_ENV_VAR}={forced!r} is not a device this course knows; "
         "allowed: 'cpu', 'cuda' or 'cuda:N'"
+        + (" (or 'mps' on this Mac)" if mps_available() else "")
     )
+
+
+def device_name(device) -> str:
+    """What ``device`` is: the GPU's name, Apple's chip name for ``mps``, the CPU's model name."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    if device.type == "mps":
+        return f"{_mac_chip() or 'Apple silicon'} GPU"
+    return cpu_name()
+
+
+def cpu_name() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux, sysctl on macOS), or a generic label."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return _mac_chip() or platform.processor() or "CPU"
+
+
+def _mac_chip() -> str | None:
+    """The Mac's chip ("Apple M2 Pro"), or None elsewhere."""
+    if platform.system() != "Darwin":
+        return None
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=5
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
 
 
 def env_report() -> dict:
@@ -128,6 +199,8 @@ def env_report() -> dict:
         "cpu_threads": torch.get_num_threads(),
         "cpu_count": os.cpu_count(),
         "gpus": [],
+        "mps_available": mps_available(),
+        "mps": None,
     }
     try:
         import torchvision
@@ -148,7 +221,15 @@ def env_report() -> dict:
                 "bf16": props.major >= 8,
             }
         )
+    if report["mps_available"]:
+        report["mps"] = {"name": device_name("mps"), "memory_gib": _mps_memory_gib()}
     return report
+
+
+def _mps_memory_gib() -> float | None:
+    """The memory Metal recommends for this process, in GiB (shared with the CPU), if reported."""
+    recommended = getattr(getattr(torch, "mps", None), "recommended_max_memory", None)
+    return None if recommended is None else round(recommended() / 2**30, 1)
 
 
 def format_env_report(report: dict | None = None) -> str:
@@ -161,7 +242,16 @@ def format_env_report(report: dict | None = None) -> str:
         f"cuDNN        {r['cudnn'] or 'not available'}",
         f"CPU          {r['cpu_count']} logical cores, torch uses {r['cpu_threads']} threads",
     ]
-    if not r["gpus"]:
+    mps = r.get("mps")
+    if mps:
+        memory = f", {mps['memory_gib']} GiB recommended (shared)" if mps["memory_gib"] else ""
+        lines.append(f"Apple GPU    {mps['name']} (device 'mps'){memory}")
+    if not r["gpus"] and mps:
+        lines.append(
+            "CUDA GPUs    none: CUDA-only cells skip, saying why; "
+            "D2LGPU_DEVICE=mps and the bench use the Apple GPU"
+        )
+    elif not r["gpus"]:
         lines.append("GPUs         none visible: the course runs on the CPU")
     for g in r["gpus"]:
         lines.append(

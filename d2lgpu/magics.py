@@ -21,9 +21,9 @@ hardware.
 
 from __future__ import annotations
 
-from .devices import num_gpus
+from .devices import mps_available, num_gpus
 
-__all__ = ["GPU_TAGS", "gpus_needed", "requires_gpu", "load_ipython_extension"]
+__all__ = ["GPU_TAGS", "gpus_needed", "skip_message", "requires_gpu", "load_ipython_extension"]
 
 # The notebook cell tags that mark GPU-only cells, and how many GPUs each asks for.
 GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
@@ -32,6 +32,17 @@ GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
 def gpus_needed(tags) -> int:
     """The number of GPUs a cell with these tags needs (0: none)."""
     return max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0)
+
+
+def skip_message(needed: int, visible: int) -> str:
+    """Why a cell that needs ``needed`` CUDA GPUs does not run here, in one line."""
+    what = "a CUDA GPU" if needed == 1 else f"{needed} CUDA GPUs"
+    # Apple silicon has a GPU, but not a CUDA one: say so, or the learner wonders why.
+    mps = " This Mac's GPU (mps) is not CUDA." if mps_available() else ""
+    return (
+        f"Skipped: this cell needs {what} and {visible} visible.{mps} "
+        "The text above says what it shows."
+    )
 
 
 def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None:
@@ -43,10 +54,7 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
         )
     needed, visible = int(text), num_gpus()
     if visible < needed:
-        what = "a CUDA GPU" if needed == 1 else f"{needed} CUDA GPUs"
-        print(
-            f"Skipped: this cell needs {what} and {visible} visible. The text above says what it shows."
-        )
+        print(skip_message(needed, visible))
         print(_reference_text(cell))
         return
     if namespace is None:

@@ -10,8 +10,11 @@ PyTorch keeps freed GPU memory in a cache for reuse, so three numbers matter:
   (``torch.cuda.max_memory_allocated``).
 
 :func:`memory_report` reads them; :func:`peak_memory` measures the peak of a
-block of code. On a device without such counters (the CPU) both say so
-instead of failing. This module does not track CPU memory.
+block of code. On Apple silicon (``mps``) PyTorch reports allocated bytes
+(``torch.mps.current_allocated_memory``) and the driver's total
+(``torch.mps.driver_allocated_memory``, as *reserved*), but no peak. On a
+device without such counters (the CPU) both say so instead of failing. This
+module does not track CPU memory.
 """
 
 from __future__ import annotations
@@ -40,19 +43,27 @@ class MemoryReport:
     def __str__(self) -> str:
         if not self.available:
             return f"{self.device}: allocator counters are not available (CUDA only)"
+        peak = format_bytes(self.peak) if self.peak is not None else "not reported on mps"
         return (
             f"{self.device}: allocated {format_bytes(self.allocated)}, "
-            f"reserved {format_bytes(self.reserved)}, peak {format_bytes(self.peak)}"
+            f"reserved {format_bytes(self.reserved)}, peak {peak}"
         )
 
 
 def memory_report(device) -> MemoryReport:
     """Return allocated, reserved and peak bytes on ``device``.
 
-    On a non-CUDA device the counters are ``None`` and ``str()`` says that they
-    are not available.
+    On ``mps`` the peak is ``None`` (not reported); on the CPU all three are
+    ``None`` and ``str()`` says that they are not available.
     """
     device = torch.device(device)
+    if device.type == "mps":
+        return MemoryReport(
+            str(device),
+            torch.mps.current_allocated_memory(),
+            torch.mps.driver_allocated_memory(),
+            None,  # PyTorch keeps no peak counter for mps
+        )
     if device.type != "cuda":
         return MemoryReport(str(device), None, None, None)
     return MemoryReport(
@@ -81,6 +92,8 @@ class PeakMemory:
         return None if self.peak is None else self.peak - self.start
 
     def __str__(self) -> str:
+        if not self.available and self.device.startswith("mps"):
+            return f"{self.device}: peak memory is not available (PyTorch reports no peak on mps)"
         if not self.available:
             return f"{self.device}: peak memory is not available (CUDA only)"
         return (
@@ -97,8 +110,8 @@ def peak_memory(device):
     ...     loss = net(X).sum(); loss.backward()
     >>> print(mem.peak)
 
-    On a device without allocator counters ``mem.available`` is ``False`` and
-    ``mem.peak`` is ``None``: the block still runs.
+    On a device without a peak counter (the CPU, ``mps``) ``mem.available``
+    is ``False`` and ``mem.peak`` is ``None``: the block still runs.
     """
     device = torch.device(device)
     result = PeakMemory(str(device))

@@ -18,7 +18,14 @@ Importing this module is cheap: matplotlib is imported inside each function.
 
 from __future__ import annotations
 
-__all__ = ["plain_log_ticks", "plot_bars", "plot_histories", "plot_history", "plot_vs_size"]
+__all__ = [
+    "plain_log_ticks",
+    "plain_number",
+    "plot_bars",
+    "plot_histories",
+    "plot_history",
+    "plot_vs_size",
+]
 
 _FIGSIZE = (6.0, 4.0)  # one panel
 _FIGSIZE_PAIR = (11.0, 4.0)  # two panels side by side
@@ -136,13 +143,18 @@ def plot_bars(values, *, ylabel, title=None, notes=None, ax=None):
     bars = ax.bar(list(values), list(values.values()), color=[f"C{i}" for i in range(len(values))])
     ax.bar_label(
         bars,
-        labels=[notes.get(k, f"{v:.3g}") for k, v in values.items()],
+        labels=[notes.get(k, plain_number(v)) for k, v in values.items()],
         fontsize="small" if notes else None,
     )
     ax.margins(y=0.15)  # room for the labels above the tallest bar
     _style(ax, xlabel="", ylabel=ylabel, title=title)
     ax.grid(False, axis="x")  # vertical lines between bars add nothing
     return fig
+
+
+def plain_number(value: float) -> str:
+    """Three significant digits, never an exponent: 0.145, 12.3, 1157."""
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
 def _epochs(history):

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+from .devices import mps_available
+
 __all__ = ["sync", "Timer", "BenchmarkResult", "benchmark", "compare"]
 
 
@@ -36,11 +38,14 @@ def sync(device=None) -> None:
 
     ``device`` may be a ``torch.device``, a string, or ``None``. ``None``
     synchronizes CUDA only if this process has already used it (so it never
-    initializes CUDA by itself); a CPU device needs no synchronization.
+    initializes CUDA by itself), and Apple silicon's ``mps`` where it is
+    available; a CPU device needs no synchronization.
     """
     if device is None:
         if torch.cuda.is_available() and torch.cuda.is_initialized():
             torch.cuda.synchronize()
+        if mps_available():
+            torch.mps.synchronize()
         return
     device = torch.device(device)
     if device.type == "cuda":
@@ -167,8 +172,9 @@ def benchmark(
     measurement. When ``number`` is ``None`` it is chosen so that one
     measurement lasts at least ``min_sample_s``.
 
-    ``device`` is only recorded in the result and synchronized after warm-up;
-    the function itself decides where it runs. CPU timings use
+    ``device`` is recorded in the result and synchronized after warm-up (and,
+    on ``mps``, before every clock read); the function itself decides where
+    it runs. CPU timings use
     ``torch.get_num_threads()`` threads unless ``threads`` says otherwise.
     """
     tbench = _import_torch_benchmark()
@@ -194,6 +200,7 @@ def benchmark(
         globals={"fn": fn, "args": args, "kwargs": kwargs},
         num_threads=threads,
         label=label or getattr(fn, "__name__", "fn"),
+        **_clock_for(device),
     )
     if number is None:
         # One timed call tells us how many calls fill min_sample_s.
@@ -207,6 +214,19 @@ def benchmark(
         device=str(device) if device is not None else "unspecified",
         threads=threads,
     )
+
+
+def _clock_for(device) -> dict:
+    """``torch.utils.benchmark.Timer``'s clock for ``device``: it synchronizes CUDA by
+    itself, not ``mps``, so on ``mps`` every clock read waits for the queued work."""
+    if device is None or torch.device(device).type != "mps":
+        return {}
+
+    def synchronized_clock() -> float:
+        torch.mps.synchronize()  # a CPU-GPU sync point, before every clock read
+        return time.perf_counter()
+
+    return {"timer": synchronized_clock}
 
 
 def _import_torch_benchmark():

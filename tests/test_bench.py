@@ -52,3 +52,22 @@ def test_python_m_d2lgpu_bench_quick_writes_results_plots_and_summary(
     summary = (tmp_path / "summary.md").read_text()
     assert "no datasheet entry" in summary and "training step bf16" in summary
     assert "wrote" in capsys.readouterr().out
+
+
+def test_the_bench_measures_mps_on_apple_silicon_unless_told_otherwise(monkeypatch, tmp_path):
+    seen = []
+
+    def fake_measure(device, quick):
+        seen.append(device)
+        raise SystemExit  # stop before measuring: only the choice of device is tested
+
+    monkeypatch.setattr(bench, "measure", fake_measure)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
+    monkeypatch.delenv("D2LGPU_DEVICE", raising=False)
+    with pytest.raises(SystemExit):
+        bench.run(out=tmp_path)
+    monkeypatch.setenv("D2LGPU_DEVICE", "cpu")
+    with pytest.raises(SystemExit):
+        bench.run(out=tmp_path)
+    assert seen == [torch.device("mps"), torch.device("cpu")]

@@ -8,15 +8,15 @@ test, step by step:
    downloaded ``data/`` folder, untracked, is linked instead), and adds a
    one-cell notebook with a tqdm bar, since the chapters hide theirs;
 2. starts JupyterLab with the same command as `make lab` (``tools/lab.py``:
-   127.0.0.1 only, ``port_retries=0``, opened at ``notebooks/``) from this
+   127.0.0.1 only, ``port_retries=0``, opened at chapter 1) from this
    Python environment, on a free loopback port, with a random token
    (``IdentityProvider.token``, so authentication is on and the test knows
    it), and temporary runtime, config, data, settings and workspace folders;
 3. checks that a request without the token is refused and that the
    ``d2lgpu`` kernel is registered (failing with a message naming it);
 4. drives Debian's Chromium (``/usr/bin/chromium``, never a download) headless
-   through Playwright, opens the server's default URL (the file browser at
-   ``notebooks/``), then a chapter notebook that draws a plot, a solution
+   through Playwright, opens the server's default URL (chapter 1, with the
+   file browser at ``notebooks/``), then a chapter notebook that draws a plot, a solution
    notebook and the progress-bar notebook, each in a fresh workspace:
    Run > Run All Cells, waits until the kernel is idle and no cell is queued,
    saves with Ctrl+S, saves a screenshot under the test's temp folder (path
@@ -547,10 +547,12 @@ def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path):
             try:
                 page = browser.new_page()
                 page.set_default_timeout(30_000)
-                # the default URL of `make lab`: the file browser at notebooks/
+                # the default URL of `make lab`: chapter 1 (the course's own here: no work/)
                 page.goto(f"{server.url}/?token={server.token}")
                 page.wait_for_selector(FILE_BROWSER_ITEM, timeout=60_000)
-                assert page.url.startswith(f"{server.url}/lab/tree/notebooks"), page.url
+                assert page.url.startswith(f"{server.url}/lab/tree/{lab.start_page(root)}"), (
+                    page.url
+                )
                 listed = page.locator(FILE_BROWSER_ITEM).all_inner_texts()
                 assert any(Path(notebooks[0]).name in item for item in listed), listed
                 processes.note()

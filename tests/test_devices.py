@@ -52,7 +52,7 @@ def test_default_device_honours_the_environment(monkeypatch):
 @pytest.mark.parametrize("value", ["tpu", "cuda:x", "gpu"])
 def test_unknown_forced_device_is_a_clear_error(monkeypatch, value):
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
-    with pytest.raises(ValueError, match="allowed: 'cpu', 'cuda' or 'cuda:N'"):
+    with pytest.raises(ValueError, match=r"allowed: 'cpu', 'cuda' or 'cuda:N'$"):
         devices.default_device()
 
 
@@ -112,3 +112,68 @@ def test_run_fresh_python_inherits_this_environment_and_applies_changes(monkeypa
         devices.run_fresh_python("pass", D2LGPU_X=1)
     with pytest.raises(TypeError, match="code must be a str"):
         devices.run_fresh_python(b"pass")
+
+
+@pytest.fixture
+def fake_mac(monkeypatch):
+    """A Mac with Apple silicon: no CUDA, torch.backends.mps available, sysctl names the chip."""
+    # torchvision's import (in env_report) makes torch._dynamo read the real
+    # is_available's attributes: import it before the fake replaces it.
+    import torchvision  # noqa: F401
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
+    monkeypatch.setattr(devices, "_mac_chip", lambda: "Apple M2 Pro")
+    monkeypatch.setattr(torch.mps, "recommended_max_memory", lambda: 21 * 2**30, raising=False)
+    monkeypatch.delenv(devices.DEVICE_ENV_VAR, raising=False)
+
+
+def test_on_apple_silicon_mps_is_the_accelerator_and_chosen_by_name(fake_mac, monkeypatch):
+    assert devices.mps_available()
+    assert devices.try_accelerator() == torch.device("mps")
+    # try_gpu keeps d2l's meaning, a CUDA GPU, and so does default_device (the chapters
+    # compare the two): the chapters' CUDA cells never get mps by surprise.
+    assert devices.try_gpu() == torch.device("cpu") and devices.num_gpus() == 0
+    assert devices.default_device() == torch.device("cpu")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "mps")
+    assert devices.default_device() == torch.device("mps")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "tpu")
+    with pytest.raises(
+        ValueError, match=r"allowed: 'cpu', 'cuda' or 'cuda:N' \(or 'mps' on this Mac\)"
+    ):
+        devices.default_device()
+    assert devices.device_name("mps") == "Apple M2 Pro GPU"
+
+
+def test_a_cuda_gpu_comes_before_mps(fake_mac, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert devices.try_accelerator() == torch.device("cuda:0")
+
+
+def test_forcing_mps_without_it_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "mps")
+    with pytest.raises(ValueError, match="asks for Apple silicon's GPU"):
+        devices.default_device()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.delenv(devices.DEVICE_ENV_VAR)
+    assert devices.try_accelerator() == torch.device("cpu")
+
+
+def test_env_report_shows_the_apple_gpu(fake_mac):
+    report = devices.env_report()
+    assert report["mps_available"] is True and report["gpus"] == []
+    assert report["mps"] == {"name": "Apple M2 Pro GPU", "memory_gib": 21.0}
+    text = devices.format_env_report(report)
+    assert "Apple GPU    Apple M2 Pro GPU (device 'mps'), 21.0 GiB recommended (shared)" in text
+    assert "CUDA GPUs    none: CUDA-only cells skip, saying why; D2LGPU_DEVICE=mps" in text
+    assert "none visible: the course runs on the CPU" not in text
+
+
+def test_env_report_without_mps_says_the_cpu_is_used(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    report = devices.env_report()
+    assert report["mps_available"] is False and report["mps"] is None
+    assert "none visible: the course runs on the CPU" in devices.format_env_report(report)

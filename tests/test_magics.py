@@ -49,3 +49,45 @@ def test_the_extension_registers_the_cell_magic(monkeypatch, capsys):
 )
 def test_gpus_needed_reads_the_cell_tags(tags, needed):
     assert magics.gpus_needed(tags) == needed
+
+
+def test_on_a_mac_the_skip_says_its_gpu_is_not_cuda(monkeypatch, capsys):
+    monkeypatch.setattr(magics, "num_gpus", lambda: 0)
+    monkeypatch.setattr(magics, "mps_available", lambda: True)
+    magics.requires_gpu("", "ran = True", namespace=(namespace := {}))
+    assert "ran" not in namespace
+    assert capsys.readouterr().out == (
+        "Skipped: this cell needs a CUDA GPU and 0 visible. This Mac's GPU (mps) is not CUDA. "
+        "The text above says what it shows.\n"
+    )
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    assert "mps" not in magics.skip_message(1, 0)
+
+
+def test_nbval_skips_cuda_cells_on_a_mac_saying_mps_is_not_cuda(monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "root_conftest", Path(__file__).resolve().parent.parent / "conftest.py"
+    )
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    monkeypatch.setattr(conftest, "_visible_gpus", lambda: 0)
+    monkeypatch.setattr(conftest, "mps_available", lambda: True)
+
+    class Cell:
+        def __init__(self, tags):
+            self.cell = {"metadata": {"tags": tags}}
+            self.marks = []
+
+        def add_marker(self, mark):
+            self.marks.append(mark)
+
+    gpu_cell, plain_cell = Cell(["requires-gpu"]), Cell([])
+    conftest.pytest_collection_modifyitems(None, [gpu_cell, plain_cell])
+    (mark,) = gpu_cell.marks
+    assert mark.name == "skip" and mark.kwargs["reason"] == (
+        "requires CUDA (0 visible; this Mac's GPU (mps) is not CUDA)"
+    )
+    assert plain_cell.marks == []

@@ -33,3 +33,16 @@ def test_peak_memory_sees_a_temporary_allocation_on_cuda():
     assert mem.extra >= 64 * 2**20
     report = memory.memory_report("cuda")
     assert report.reserved >= report.allocated
+
+
+def test_mps_reports_allocated_and_driver_bytes_but_no_peak(monkeypatch):
+    monkeypatch.setattr(torch.mps, "current_allocated_memory", lambda: 3 * 2**20)
+    monkeypatch.setattr(torch.mps, "driver_allocated_memory", lambda: 8 * 2**20)
+    report = memory.memory_report("mps")
+    assert (report.allocated, report.reserved, report.peak) == (3 * 2**20, 8 * 2**20, None)
+    assert report.available
+    assert str(report) == "mps: allocated 3.0 MiB, reserved 8.0 MiB, peak not reported on mps"
+    with memory.peak_memory("mps") as mem:
+        pass
+    assert not mem.available and mem.peak is None
+    assert "PyTorch reports no peak on mps" in str(mem)

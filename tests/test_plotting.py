@@ -150,5 +150,7 @@ def test_plot_bars_notes_replace_the_numbers_they_name():
         {"fp32": 10.0, "bf16": 4.0}, ylabel="ms", notes={"bf16": "4 ms\n2.5x faster"}
     )
     assert [t.get_text() for t in fig.axes[0].texts] == ["10", "4 ms\n2.5x faster"]
+    fig = plotting.plot_bars({"fp32": 1157.3, "bf16": 1033.0}, ylabel="MiB")
+    assert [t.get_text() for t in fig.axes[0].texts] == ["1,157", "1,033"]  # not 1.16e+03
     with pytest.raises(ValueError, match=r"notes names bars that values does not have: \['fp16'\]"):
         plotting.plot_bars({"fp32": 1.0}, ylabel="ms", notes={"fp16": "x"})

@@ -117,3 +117,31 @@ def test_synchronized_timer_sees_gpu_work_that_an_unsynchronized_clock_misses():
     for _ in range(10):
         x @ x
     assert timer.stop() > unsynced
+
+
+@pytest.fixture
+def fake_mps(monkeypatch):
+    """Apple silicon without a Mac: mps 'available', torch.mps.synchronize recorded."""
+    calls = []
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
+    monkeypatch.setattr(torch.mps, "synchronize", lambda: calls.append("mps sync"))
+    return calls
+
+
+def test_sync_waits_for_mps(fake_mps):
+    timing.sync("mps")
+    assert fake_mps == ["mps sync"]
+    timing.sync(None)  # no device named: mps is synchronized where it is available
+    assert fake_mps == ["mps sync", "mps sync"]
+    timing.sync("cpu")
+    assert len(fake_mps) == 2
+
+
+def test_benchmark_on_mps_synchronizes_before_every_clock_read(fake_mps):
+    result = timing.benchmark(lambda: None, device="mps", warmup=1, repeat=3, number=1)
+    assert result.device == "mps" and len(result.samples) == 3
+    # one sync after warm-up, then two clock reads (start, stop) per measurement at least
+    assert len(fake_mps) >= 1 + 2 * 3
+    fake_mps.clear()
+    timing.benchmark(lambda: None, device="cpu", warmup=1, repeat=3, number=1)
+    assert fake_mps == []  # the CPU's clock waits for nothing

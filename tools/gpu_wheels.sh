@@ -20,10 +20,16 @@ names=(
 )
 pins=()
 for name in "${names[@]}"; do
-    pin=$(grep -i -E "^${name//[-_]/[-_]}==" requirements.lock) || {
+    # A lock line is `name==version [; markers] [# via ...]`: keep `name==version`.
+    pin=$(grep -i -E "^${name//[-_]/[-_]}==" requirements.lock | awk '{print $1}') || true
+    if [ -z "$pin" ]; then
         echo "$name is not in requirements.lock" >&2
         exit 1
-    }
+    fi
+    if [ "$(wc -l <<<"$pin")" != 1 ]; then
+        echo "$name has several pins in requirements.lock (one per Python?): $pin" >&2
+        exit 1
+    fi
     pins+=("$pin")
 done
 mkdir -p .whl
