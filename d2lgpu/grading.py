@@ -64,6 +64,8 @@ CHECKERS: dict[str, str] = {
     "04.amp": "d2lgpu.checks.ch04_amp:check_amp",
     "05.ddp": "d2lgpu.checks.ch05_ddp:check_ddp",
     "06.slowest_op": "d2lgpu.checks.ch06_performance:check_slowest_op",
+    "07.relu_mul": "d2lgpu.checks.ch07_triton:check_relu_mul",
+    "07.rms_norm": "d2lgpu.checks.ch07_triton:check_rms_norm",
 }
 
 # Seconds a check may run before the learner's code is stopped. The checks take a few

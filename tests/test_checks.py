@@ -46,6 +46,8 @@ def test_every_exercise_has_a_checker():
         "04.amp",
         "05.ddp",
         "06.slowest_op",
+        "07.relu_mul",
+        "07.rms_norm",
     ]
 
 

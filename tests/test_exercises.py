@@ -40,6 +40,7 @@ def test_there_is_an_exercise_notebook_per_chapter():
         "04_amp",
         "05_ddp",
         "06_performance",
+        "07_triton",
     ):
         assert f"{chapter}.ipynb" in names
     assert [p.name for p in EXERCISES] == names

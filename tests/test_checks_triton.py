@@ -1,0 +1,172 @@
+"""The Triton exercises' checkers: correct kernels pass, realistic wrong ones fail with the right hint.
+
+The answers live in ``tests/triton_answers.py``, graded in a fresh process with
+``TRITON_INTERPRET=1`` set before triton is imported, as the exercise notebook
+does; this process's triton stays as it is. Two correct answers there are written
+differently from each other and from the solution notebook's (whose stored PASS
+nbval compares), so each checker is tested against three solutions.
+"""
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("triton") is None,
+    reason="requires triton (PyTorch's Linux wheels bring it; none for macOS or Windows)",
+)
+
+
+@pytest.fixture(scope="module")
+def graded():
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "triton_answers.py")],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def fails(graded, name, *hint_parts):
+    result = graded[name]
+    assert result["status"] == "failed", (name, result)
+    for part in hint_parts:
+        assert part in result["hint"], f"{name}: {part!r} not in the hint: {result['hint']}"
+
+
+RIGHT_RELU_MUL = ["relu_mul", "relu_mul_small_blocks"]
+RIGHT_RMS_NORM = ["rms_norm", "rms_norm_contiguous"]
+
+
+@pytest.mark.parametrize("name", RIGHT_RELU_MUL)
+def test_relu_mul_correct_answers_pass(graded, name):
+    result = graded[name]
+    assert result["status"] == "passed", result
+    assert len(result["passed"]) == 4
+    assert any("non-contiguous" in line for line in result["passed"])
+
+
+@pytest.mark.parametrize("name", RIGHT_RMS_NORM)
+def test_rms_norm_correct_answers_pass(graded, name):
+    result = graded[name]
+    assert result["status"] == "passed", result
+    assert len(result["passed"]) == 4
+    assert any("eps inside the square root" in line for line in result["passed"])
+
+
+def test_stubs_are_not_attempted_and_a_non_function_is_refused(graded):
+    assert graded["stub_relu"] == "not attempted"
+    assert graded["stub_rms"] == "not attempted"
+    assert "pass the function itself" in graded["not_a_function"]
+
+
+def test_a_missing_mask_is_stopped_before_it_touches_memory(graded):
+    fails(graded, "relu_mul_no_mask", "for n = 1,", "read", "Mask every load and store")
+    fails(graded, "relu_mul_store_unmasked", "wrote", "tl.store(..., mask=mask)")
+    fails(graded, "rms_norm_no_mask", "read", "Mask every load and store")
+
+
+def test_wrong_offsets_and_a_short_grid_are_named(graded):
+    fails(graded, "relu_mul_pid_offsets", "more than one program", "pid * BLOCK + tl.arange")
+    fails(graded, "relu_mul_floor_grid", "never written", "triton.cdiv(n, BLOCK)")
+    fails(graded, "rms_norm_one_row_short", "never written", "one program per row")
+    fails(graded, "rms_norm_fixed_block", "only partly written", "next_power_of_2")
+
+
+def test_writing_into_an_input_is_named(graded):
+    fails(graded, "relu_mul_into_x", "stored into x, an input")
+    fails(graded, "rms_norm_into_x", "stored into x, an input")
+    fails(graded, "relu_mul_relu_in_place", "changed its input x in place")
+
+
+def test_ignored_strides_are_named(graded):
+    fails(graded, "relu_mul_ignores_strides", "wrong when x is transposed", ".contiguous()")
+    fails(graded, "rms_norm_row_stride_from_shape", "x.stride(0) = 1000", "not 333")
+
+
+def test_wrong_reductions_and_operations_are_named(graded):
+    fails(graded, "rms_norm_mean_over_block", "block size (1024)", "number of columns (1000)")
+    fails(graded, "rms_norm_no_other", "NaN", "other=0.0")
+    fails(graded, "rms_norm_eps_outside", "eps goes inside the square root")
+    fails(graded, "rms_norm_fixed_eps", "use the eps you are given", "1e-05")
+    fails(graded, "relu_of_product", "relu(x * y)", "relu applies to x alone")
+    fails(graded, "relu_mul_in_torch", "launched no Triton kernel")
+
+
+def test_a_compiled_kernel_is_refused_with_how_to_switch_the_interpreter_on(graded):
+    fails(graded, "relu_mul_compiled", "compiled, not interpreted", "TRITON_INTERPRET")
+
+
+def test_the_watch_is_removed_after_a_check_and_the_kernels_are_kept(graded):
+    assert graded["watch_removed"] is True
+    assert graded["kernel_kept"] is True
+
+
+def test_every_answer_was_graded(graded):
+    # A new answer in triton_answers.py must get a test here: none is graded silently.
+    named = {n for n in graded if n.startswith(("relu_mul", "relu_of_", "rms_norm"))}
+    wrong = re.findall(r'fails\(graded, "(\w+)"', Path(__file__).read_text())
+    tested = set(wrong) | set(RIGHT_RELU_MUL) | set(RIGHT_RMS_NORM)
+    assert named == tested, named ^ tested
+
+
+def test_the_checker_imports_no_triton_until_a_check_runs():
+    script = textwrap.dedent(
+        """
+        import sys
+        import d2lgpu.checks.ch07_triton, d2lgpu.grading
+        print("triton" in sys.modules)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_chapter_says_triton_is_missing_and_skips_cleanly(tmp_path):
+    # A machine without triton (macOS, Windows): the chapter runs top to bottom and says why.
+    import nbformat
+    from nbclient import NotebookClient
+
+    shim = tmp_path / "shim"
+    (shim / "triton").mkdir(parents=True)
+    (shim / "triton" / "__init__.py").write_text("raise ImportError('no triton here')\n")
+    nb = nbformat.read(ROOT / "notebooks" / "07_triton.ipynb", as_version=4)
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=f"{shim}{os.pathsep}{ROOT}")
+    env.pop("TRITON_INTERPRET", None)
+    client = NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    with client.setup_kernel(env=env):
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "code":
+                client.execute_cell(cell, index)  # raises on an error
+    texts = [
+        "".join(o.get("text", "") for o in c.outputs if o.output_type == "stream")
+        for c in nb.cells
+        if c.cell_type == "code"
+    ]
+    assert any("triton is not installed" in t for t in texts), texts
+    skipped = [t for t in texts if t.startswith("Skipped: this cell needs triton")]
+    assert len(skipped) >= 5, texts

@@ -1,0 +1,375 @@
+"""Answers to the Triton exercises, right and wrong, graded in a fresh process.
+
+    TRITON_INTERPRET=1 python tests/triton_answers.py   # prints one JSON object
+
+As in the exercise notebook, the interpreter is switched on before triton is
+imported (triton decides, when it defines its own functions such as ``tl.sum``,
+whether they are compiled or interpreted). ``tests/test_checks_triton.py`` runs
+this file in its own process, so that the test process's triton, and the GPU
+runs of the other tests, are left as they are.
+
+Each wrong answer is one a learner is likely to write. Not a test file: pytest
+does not collect it.
+"""
+
+import json
+import os
+import sys
+
+os.environ["TRITON_INTERPRET"] = "1"  # before triton is imported
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.runtime.jit import JITFunction  # noqa: E402
+
+from d2lgpu.grading import check  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------
+# 07.relu_mul
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    return out
+
+
+@triton.jit
+def relu_mul_where_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK
+    offsets = block_start + tl.arange(0, BLOCK)
+    in_range = offsets < n
+    x = tl.load(x_ptr + offsets, mask=in_range, other=0.0)
+    y = tl.load(y_ptr + offsets, mask=in_range, other=0.0)
+    tl.store(out_ptr + offsets, tl.where(x > 0, x * y, 0.0), mask=in_range)
+
+
+def relu_mul_small_blocks(x, y):
+    # Written differently: a small block, a lambda grid, reshape at the end.
+    flat_x, flat_y = x.reshape(-1).contiguous(), y.reshape(-1).contiguous()
+    out = torch.empty(flat_x.numel(), dtype=x.dtype, device=x.device)
+
+    def grid(meta):
+        return (triton.cdiv(flat_x.numel(), meta["BLOCK"]),)
+
+    relu_mul_where_kernel[grid](flat_x, flat_y, out, flat_x.numel(), BLOCK=128)
+    return out.reshape(x.shape)
+
+
+# As if TRITON_INTERPRET had been unset when the kernel was defined: compiled for a GPU.
+COMPILED_KERNEL = JITFunction(relu_mul_kernel.fn)
+
+
+def relu_mul_compiled(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    COMPILED_KERNEL[(triton.cdiv(x.numel(), 256),)](x, y, out, x.numel(), BLOCK=256)
+    return out
+
+
+@triton.jit
+def relu_mul_no_mask_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.load(y_ptr + offsets)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y)
+
+
+def relu_mul_no_mask(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    relu_mul_no_mask_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, out, x.numel(), BLOCK=1024)
+    return out
+
+
+@triton.jit
+def relu_mul_store_unmasked_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offsets, mask=mask, other=0.0)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y)  # the store forgot its mask
+
+
+def relu_mul_store_unmasked(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    relu_mul_store_unmasked_kernel[(triton.cdiv(x.numel(), 64),)](x, y, out, x.numel(), BLOCK=64)
+    return out
+
+
+@triton.jit
+def relu_mul_pid_offsets_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) + tl.arange(0, BLOCK)  # forgot * BLOCK
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul_pid_offsets(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_mul_pid_offsets_kernel[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+    return out
+
+
+def relu_mul_floor_grid(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.zeros_like(x)
+    n = x.numel()
+    relu_mul_kernel[(max(1, n // 256),)](x, y, out, n, BLOCK=256)  # one program short
+    return out
+
+
+@triton.jit
+def relu_mul_in_place_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(x_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul_into_x(x, y):
+    relu_mul_in_place_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+    return x
+
+
+def relu_mul_relu_in_place(x, y):
+    torch.relu_(x)  # changes the caller's tensor
+    return relu_mul(x, y)
+
+
+def relu_mul_ignores_strides(x, y):
+    out = torch.empty_like(x)  # neither input made contiguous: flat indexing is wrong
+    relu_mul_kernel[(triton.cdiv(x.numel(), 512),)](x, y, out, x.numel(), BLOCK=512)
+    return out
+
+
+@triton.jit
+def relu_of_product_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x * y, 0.0), mask=mask)  # relu(x * y)
+
+
+def relu_of_product(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    relu_of_product_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, out, x.numel(), BLOCK=1024)
+    return out
+
+
+def relu_mul_in_torch(x, y):
+    return torch.relu(x) * y
+
+
+# ---------------------------------------------------------------------------------------------
+# 07.rms_norm
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, stride_x, stride_out, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0)
+    mean_square = tl.sum(x * x, axis=0) / n_cols
+    tl.store(out_ptr + row * stride_out + cols, x / tl.sqrt(mean_square + eps), mask=mask)
+
+
+def rms_norm(x, eps):
+    if x.stride(1) != 1:
+        x = x.contiguous()
+    out = torch.empty_like(x)
+    n_rows, n_cols = x.shape
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, x.stride(0), out.stride(0), n_cols, eps, BLOCK=block)
+    return out
+
+
+@triton.jit
+def rms_norm_rsqrt_kernel(x_ptr, out_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    x_row = x_ptr + tl.program_id(0) * n_cols
+    offsets = tl.arange(0, BLOCK)
+    keep = offsets < n_cols
+    values = tl.load(x_row + offsets, mask=keep, other=0.0).to(tl.float32)
+    inverse = tl.rsqrt(tl.sum(values * values, axis=0) / n_cols + eps)
+    tl.store(out_ptr + tl.program_id(0) * n_cols + offsets, values * inverse, mask=keep)
+
+
+def rms_norm_contiguous(x, eps):
+    # Written differently: always a contiguous copy, rsqrt, no stride arguments.
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    rms_norm_rsqrt_kernel[(x.shape[0],)](x, out, x.shape[1], eps, BLOCK=block)
+    return out
+
+
+@triton.jit
+def rms_norm_no_mask_kernel(x_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols)
+    mean_square = tl.sum(x * x, axis=0) / n_cols
+    tl.store(out_ptr + row * stride + cols, x / tl.sqrt(mean_square + eps))
+
+
+def rms_norm_no_mask(x, eps):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    rms_norm_no_mask_kernel[(x.shape[0],)](x, out, x.stride(0), x.shape[1], eps, BLOCK=block)
+    return out
+
+
+@triton.jit
+def rms_norm_no_other_kernel(x_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask)  # masked lanes undefined
+    mean_square = tl.sum(x * x, axis=0) / n_cols
+    tl.store(out_ptr + row * stride + cols, x / tl.sqrt(mean_square + eps), mask=mask)
+
+
+def rms_norm_no_other(x, eps):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    rms_norm_no_other_kernel[(x.shape[0],)](x, out, x.stride(0), x.shape[1], eps, BLOCK=block)
+    return out
+
+
+@triton.jit
+def rms_norm_mean_over_block_kernel(x_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    mean_square = tl.sum(x * x, axis=0) / BLOCK  # the wrong count
+    tl.store(out_ptr + row * stride + cols, x / tl.sqrt(mean_square + eps), mask=mask)
+
+
+def rms_norm_mean_over_block(x, eps):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    kernel = rms_norm_mean_over_block_kernel
+    kernel[(x.shape[0],)](x, out, x.stride(0), x.shape[1], eps, BLOCK=block)
+    return out
+
+
+@triton.jit
+def rms_norm_eps_outside_kernel(x_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    rms = tl.sqrt(tl.sum(x * x, axis=0) / n_cols) + eps  # eps outside the root
+    tl.store(out_ptr + row * stride + cols, x / rms, mask=mask)
+
+
+def rms_norm_eps_outside(x, eps):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    kernel = rms_norm_eps_outside_kernel
+    kernel[(x.shape[0],)](x, out, x.stride(0), x.shape[1], eps, BLOCK=block)
+    return out
+
+
+def rms_norm_fixed_eps(x, eps):
+    return rms_norm(x, 1e-6)  # the eps argument ignored
+
+
+def rms_norm_one_row_short(x, eps):
+    x = x.contiguous()
+    out = torch.zeros_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    grid = (max(1, x.shape[0] - 1),)  # off by one
+    rms_norm_kernel[grid](x, out, x.stride(0), out.stride(0), x.shape[1], eps, BLOCK=block)
+    return out
+
+
+def rms_norm_fixed_block(x, eps):
+    x = x.contiguous()
+    out = torch.zeros_like(x)
+    rms_norm_kernel[(x.shape[0],)](x, out, x.stride(0), out.stride(0), x.shape[1], eps, BLOCK=512)
+    return out
+
+
+def rms_norm_row_stride_from_shape(x, eps):
+    out = torch.empty(x.shape, dtype=x.dtype)  # contiguous; x may not be
+    n_rows, n_cols = x.shape
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, n_cols, n_cols, n_cols, eps, BLOCK=block)
+    return out
+
+
+def rms_norm_into_x(x, eps):
+    x = x.contiguous()
+    block = triton.next_power_of_2(x.shape[1])
+    rms_norm_kernel[(x.shape[0],)](x, x, x.stride(0), x.stride(0), x.shape[1], eps, BLOCK=block)
+    return x
+
+
+def stub(*args):
+    raise NotImplementedError("your code here")
+
+
+def watch_is_removed_after_a_failed_check() -> bool:
+    import triton.runtime.interpreter as interp
+
+    real, load = interp._interpreter, interp.InterpreterBuilder.create_masked_load
+    init = interp.GridExecutor._init_args_hst
+    failed = check("07.relu_mul", relu_mul_no_mask, quiet=True).status == "failed"
+    return failed and (
+        interp._interpreter is real
+        and interp.InterpreterBuilder.create_masked_load is load
+        and interp.GridExecutor._init_args_hst is init
+    )
+
+
+def main(names: list[str]) -> None:
+    table = {
+        name: fn
+        for name, fn in globals().items()
+        if name.startswith(("relu_mul", "relu_of", "rms_norm")) and not name.endswith("kernel")
+    }
+    results = {}
+    for name in names or sorted(table):
+        fn = table.get(name, stub)
+        exercise_id = "07.relu_mul" if name.startswith("relu") else "07.rms_norm"
+        result = check(exercise_id, fn, quiet=True)
+        results[name] = {"status": result.status, "hint": result.hint, "passed": result.passed}
+    results["stub_relu"] = check("07.relu_mul", stub, quiet=True).status
+    results["stub_rms"] = check("07.rms_norm", stub, quiet=True).status
+    results["not_a_function"] = check("07.rms_norm", 42, quiet=True).hint
+    results["watch_removed"] = watch_is_removed_after_a_failed_check()
+    results["kernel_kept"] = isinstance(
+        relu_mul_kernel, triton.runtime.interpreter.InterpretedFunction
+    )
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
