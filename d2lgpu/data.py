@@ -11,6 +11,11 @@ returned loaders' ``loader.dataset.source`` is ``"fashion-mnist"`` or
 :func:`write_idx_files` writes small files in the FashionMNIST IDX format, so
 tests can exercise the real torchvision loader without the network.
 
+:class:`CostlyLoading` wraps a dataset so that each sample costs what real
+images cost to load: a wait (reading a file) and CPU work (decoding and
+augmenting), so that the lesson on ``DataLoader`` workers has something for
+them to do.
+
 What it is not: a data-augmentation or input-pipeline tuning library. The
 lessons on pinned memory, workers and prefetching use ``DataLoader`` directly;
 this module only passes ``num_workers`` and ``pin_memory`` through.
@@ -22,6 +27,7 @@ import gzip
 import math
 import operator
 import struct
+import time
 from pathlib import Path
 
 import torch
@@ -29,7 +35,9 @@ from torch.utils.data import DataLoader, Dataset, Subset
 
 __all__ = [
     "FASHION_MNIST_CLASSES",
+    "CostlyLoading",
     "SyntheticFashionMNIST",
+    "box_blur",
     "load_fashion_mnist",
     "text_labels",
     "write_idx_files",
@@ -162,6 +170,52 @@ class SyntheticFashionMNIST(Dataset):
             size = (self.resize, self.resize)
             image = torch.nn.functional.interpolate(image[None], size=size, mode="bilinear")[0]
         return image, int(self.targets[index])
+
+
+def box_blur(image, rounds):
+    """``rounds`` 3 x 3 box blurs of a C x H x W float image (zero padding)."""
+    kernel = torch.full((image.shape[0], 1, 3, 3), 1 / 9, dtype=image.dtype)
+    out = image[None]
+    for _ in range(rounds):
+        out = torch.nn.functional.conv2d(out, kernel, padding=1, groups=image.shape[0])
+    return out[0]
+
+
+class CostlyLoading(Dataset):
+    """Wrap ``dataset`` so that each sample costs a read and a decode, as real images do.
+
+    ``read_s``: seconds each sample *waits* (``time.sleep``), standing for a
+    file read from a slow disk or the network: the process is idle meanwhile,
+    so waits of several worker processes overlap even on one core.
+
+    ``decode_rounds``: rounds of a 3 x 3 box blur over the image, standing for
+    decoding and augmenting it: real arithmetic, so it needs a free core, and
+    workers speed it up at most by the number of cores they get. The blur
+    changes the image (:func:`box_blur` gives the same result), and
+    the label is passed through unchanged.
+    """
+
+    def __init__(self, dataset, *, read_s=0.0, decode_rounds=0):
+        if isinstance(read_s, bool) or not isinstance(read_s, int | float) or not read_s >= 0:
+            raise ValueError(f"read_s must be a number of seconds >= 0, got {read_s!r}")
+        if (
+            isinstance(decode_rounds, bool)
+            or not isinstance(decode_rounds, int)
+            or decode_rounds < 0
+        ):
+            raise ValueError(f"decode_rounds must be an int >= 0, got {decode_rounds!r}")
+        self.dataset = dataset
+        self.read_s = float(read_s)
+        self.decode_rounds = decode_rounds
+
+    def __len__(self):
+        return len(self.dataset)
+
+    def __getitem__(self, index):
+        image, label = self.dataset[index]
+        if self.read_s:
+            time.sleep(self.read_s)  # waiting for the "file": no CPU used
+        return box_blur(image, self.decode_rounds), label
 
 
 def write_idx_files(root, n_train, n_test, seed=0):

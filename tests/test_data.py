@@ -194,3 +194,45 @@ def test_bad_dataset_arguments():
         data.SyntheticFashionMNIST(5, seed=1.5)
     with pytest.raises(ValueError, match="n_test must be a positive int"):
         data.write_idx_files("unused", n_train=1, n_test=0)
+
+
+def test_costly_loading_decodes_by_blurring_and_keeps_the_label():
+    base = data.SyntheticFashionMNIST(4, seed=3)
+    costly = data.CostlyLoading(base, decode_rounds=2)
+    image, label = costly[1]
+    want_image, want_label = base[1]
+    assert len(costly) == len(base) and label == want_label
+    torch.testing.assert_close(image, data.box_blur(want_image, 2))
+    assert not torch.equal(image, want_image)  # the blur really changed the image
+    # One round by hand: the mean of each pixel's 3 x 3 neighbourhood, zeros outside.
+    padded = torch.nn.functional.pad(want_image, (1, 1, 1, 1))
+    by_hand = sum(padded[:, i : i + 28, j : j + 28] for i in range(3) for j in range(3)) / 9
+    torch.testing.assert_close(data.box_blur(want_image, 1), by_hand)
+    torch.testing.assert_close(data.CostlyLoading(base)[1][0], want_image)  # no rounds: as is
+
+
+def test_costly_loading_waits_read_s_per_sample_and_pickles_for_workers():
+    import pickle
+    import time
+
+    costly = data.CostlyLoading(data.SyntheticFashionMNIST(2), read_s=0.05)
+    start = time.perf_counter()
+    costly[0]
+    assert time.perf_counter() - start >= 0.05
+    again = pickle.loads(pickle.dumps(costly))  # spawned DataLoader workers get it pickled
+    assert again.read_s == 0.05 and len(again) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"read_s": -1}, "read_s"),
+        ({"read_s": "1"}, "read_s"),
+        ({"read_s": True}, "read_s"),
+        ({"decode_rounds": -1}, "decode_rounds"),
+        ({"decode_rounds": 2.0}, "decode_rounds"),
+    ],
+)
+def test_costly_loading_rejects_bad_costs_by_name(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        data.CostlyLoading(data.SyntheticFashionMNIST(2), **kwargs)
