@@ -141,15 +141,22 @@ def part_bench(out: Path) -> list[dict]:
 
 
 def git_commit() -> str:
+    """The commit the results belong to: ``D2LGPU_COMMIT`` if set (a copied tree's history can
+    be stale), else git's HEAD, marked when the tree differs from it."""
+    if os.environ.get("D2LGPU_COMMIT"):
+        return os.environ["D2LGPU_COMMIT"]
     try:
-        return (
-            subprocess.run(
-                ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-            ).stdout.strip()
-            or "unknown"
+        git = ["git", "-C", str(ROOT)]
+        head = subprocess.run(
+            [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        )
+        changed = subprocess.run(
+            [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
         )
     except OSError:
         return "unknown"
+    commit = head.stdout.strip() or "unknown"
+    return commit + (" with uncommitted changes" if changed.stdout.strip() else "")
 
 
 def slow_cells(out: Path) -> list[dict]:

@@ -193,9 +193,11 @@ def _load(load, path, device, what):
         )
     wrong = {str(p.device) for p in net.parameters()} - {str(torch.device(device))}
     if wrong:
+        where = ", ".join(sorted(wrong))
+        stayed = "the model stayed on the CPU" if wrong == {"cpu"} else f"the model is on {where}"
         raise CheckFailed(
-            f"the loaded model has parameters on {', '.join(sorted(wrong))}: move it to "
-            "device (net.to(device))"
+            f"{stayed}: the loaded model has parameters on {where}, not on {device}; build it "
+            "there and then load, net = make_net().to(device) (or move it, net.to(device))"
         )
     return net
 
@@ -394,6 +396,8 @@ def _on_meta(step, data_on_meta: bool):
             "create it with device=device, e.g. torch.tensor(CLASS_WEIGHTS, device=device) "
             f"(PyTorch said: {message})"
         ) from None
+    if origins.cuda_by_name:  # ran, on a GPU machine, but not on the device it was given
+        raise CheckFailed(_BY_NAME)
     moved = {str(p.device) for p in net.parameters()} - {"meta"}
     if moved:
         raise CheckFailed(
