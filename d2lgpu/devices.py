@@ -25,6 +25,8 @@ import platform
 
 import torch
 
+from ._validate import check_int
+
 __all__ = [
     "DEVICE_ENV_VAR",
     "cpu",
@@ -51,7 +53,7 @@ def gpu(i: int = 0) -> torch.device:
     Creating a ``torch.device`` does not touch the GPU; using it does. Use
     :func:`try_gpu` when the code must also run without a GPU.
     """
-    _check_index(i, "i")
+    check_int("i", i, minimum=0)
     return torch.device(f"cuda:{i}")
 
 
@@ -64,7 +66,7 @@ def num_gpus() -> int:
 
 def try_gpu(i: int = 0) -> torch.device:
     """Return ``gpu(i)`` if GPU ``i`` exists, else ``cpu()``."""
-    _check_index(i, "i")
+    check_int("i", i, minimum=0)
     if num_gpus() >= i + 1:
         return gpu(i)
     return cpu()
@@ -171,10 +173,3 @@ def _cudnn_version() -> str | None:
         return None
     v = torch.backends.cudnn.version()  # e.g. 92400 for 9.24.0
     return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
-
-
-def _check_index(i, name: str) -> None:
-    if isinstance(i, bool) or not isinstance(i, int):
-        raise TypeError(f"{name} must be a GPU index (an int >= 0), got {i!r}")
-    if i < 0:
-        raise ValueError(f"{name} must be a GPU index >= 0, got {i}")

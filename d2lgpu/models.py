@@ -1,9 +1,10 @@
 """The small image classifiers the course trains on FashionMNIST-shaped input.
 
-What it is for: three models whose cost spans the range the lessons need
-(:class:`MLP` < :class:`SmallCNN` < :func:`resnet18_fashion`) and
-:func:`count_parameters`. All take ``B x 1 x 28 x 28`` float input and return
-``B x num_classes`` logits.
+What it is for: three classifiers whose cost spans the range the lessons need
+(:class:`MLP` < :class:`SmallCNN` < :func:`resnet18_fashion`), which take
+``B x 1 x 28 x 28`` float input and return ``B x num_classes`` logits;
+:func:`linear_stack`, the square ``width -> width`` stack the mixed-precision
+chapter and the bench time; and :func:`count_parameters`.
 
 What it is not: a model zoo or a source of pretrained weights. Nothing here
 downloads anything, and layers are built on the CPU; the caller moves the model
@@ -16,12 +17,9 @@ Importing this module is cheap: torchvision is imported inside
 
 from torch import nn
 
+from ._validate import check_int
+
 __all__ = ["MLP", "SmallCNN", "count_parameters", "linear_stack", "resnet18_fashion"]
-
-
-def _check_positive_int(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
 
 
 class SmallCNN(nn.Module):
@@ -36,8 +34,8 @@ class SmallCNN(nn.Module):
 
     def __init__(self, num_classes=10, width=16):
         super().__init__()
-        _check_positive_int("num_classes", num_classes)
-        _check_positive_int("width", width)
+        check_int("num_classes", num_classes, minimum=1)
+        check_int("width", width, minimum=1)
         self.features = nn.Sequential(
             nn.Conv2d(1, width, kernel_size=5, padding=2),  # 28 x 28
             nn.ReLU(),
@@ -62,12 +60,12 @@ class MLP(nn.Sequential):
     """A multilayer perceptron: flatten, then ``Linear + ReLU`` per entry of ``hidden``, then a linear head."""
 
     def __init__(self, in_features=784, hidden=(256,), num_classes=10):
-        _check_positive_int("in_features", in_features)
-        _check_positive_int("num_classes", num_classes)
-        if isinstance(hidden, int) or not all(
-            isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in hidden
-        ):
-            raise ValueError(f"hidden must be a sequence of positive ints, got {hidden!r}")
+        check_int("in_features", in_features, minimum=1)
+        check_int("num_classes", num_classes, minimum=1)
+        if isinstance(hidden, int | str) or not hasattr(hidden, "__iter__"):
+            raise ValueError(f"hidden must be a sequence of ints >= 1, got {hidden!r}")
+        for i, h in enumerate(hidden):
+            check_int(f"hidden[{i}]", h, minimum=1)
         layers = [nn.Flatten()]
         width = in_features
         for h in hidden:
@@ -86,7 +84,7 @@ def resnet18_fashion(num_classes=10):
     """
     from torchvision.models import resnet18
 
-    _check_positive_int("num_classes", num_classes)
+    check_int("num_classes", num_classes, minimum=1)
     net = resnet18(weights=None, num_classes=num_classes)
     net.conv1 = nn.Conv2d(1, 64, kernel_size=3, stride=1, padding=1, bias=False)
     # Same initialisation torchvision gives the convolution it replaces.
@@ -109,8 +107,8 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
     times: all matrix products, so it shows what low precision buys. At GPU
     size (width 4096, batch 512) it is PyTorch's AMP recipe's model.
     """
-    _check_positive_int("width", width)
-    _check_positive_int("depth", depth)
+    check_int("width", width, minimum=1)
+    check_int("depth", depth, minimum=1)
     layers = []
     for i in range(depth):
         if i:

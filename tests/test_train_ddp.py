@@ -13,6 +13,7 @@ reference runs are shared by the module (fixtures `ref1`, `ref2`).
 
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -24,15 +25,29 @@ from pathlib import Path
 
 import pytest
 import torch
-from ddp_helpers.procs import TAG, Output, free_port, new_tag, stop, tagged_pids, wait_gone
+from ddp_helpers.procs import TAG, Output, new_tag, stop, tagged_pids, wait_gone
 
-from d2lgpu.distributed import LaunchError, LaunchResult, launch
+from d2lgpu.distributed import LaunchError, LaunchResult, choose_backend, launch
+from d2lgpu.processes import free_port
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_ddp.py"
 # 512 samples, global batch 32: 16 optimizer steps per epoch, 48 in the 3 epochs. Short on
 # purpose: float differences between layouts grow with the number of steps.
 EPOCHS = 3
+
+
+def layout_backend() -> str:
+    """The backend of every run these tests compare: the one 2 processes on this machine get.
+
+    Runs compare only on the same device: on one GPU, 2 ranks use gloo on the CPU, and so
+    must the 1-process reference (which alone would take the GPU) and the two 1-process
+    "nodes" (which would both take GPU 0 under nccl)."""
+    return choose_backend(2)
+
+
 COMMON = ["--samples", "512", "--batch-size", "32", "--lr", "0.05", "--seed", "0"]
+BACKEND = layout_backend()
+COMMON += ["--backend", BACKEND]
 # The stated tolerance for "the same parameters" across process layouts. Same layout
 # (resume, restart, two nodes of one process vs one node of two) is expected to be bitwise.
 RTOL, ATOL = 1e-4, 1e-5
@@ -104,6 +119,11 @@ class Run:
     seconds: float
 
 
+def device_of(run) -> str:
+    """The device rank 0 trained on, as the script logs it."""
+    return re.search(r"node\(s\), device (\S+),", run.output).group(1)
+
+
 def reference_run(tmp_path_factory, nproc):
     tag = new_tag()
     ckpt_dir = tmp_path_factory.mktemp(f"ref{nproc}")
@@ -128,6 +148,8 @@ def ref2(tmp_path_factory):
 
 
 def load_script_module():
+    if str(SCRIPT.parent) not in sys.path:  # train_ddp_setup.py, which it imports, is beside it
+        sys.path.insert(0, str(SCRIPT.parent))
     spec = importlib.util.spec_from_file_location("train_ddp", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -257,6 +279,89 @@ def test_fault_injection_only_on_the_first_attempt(script, monkeypatch):
     assert killed == [signal.SIGKILL]
 
 
+# --- one GPU, two ranks: the backend rule and what may touch CUDA (CUDA faked, on the CPU) -----
+
+
+def fake_one_gpu(monkeypatch):
+    """CUDA "available" with 1 device; any real CUDA call fails the test (as it would fail
+    for ranks sharing the GPU under gloo, or raise on this CPU-only build anyway)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+
+    def forbid(name):
+        def no_cuda(*args, **kwargs):  # one function per name: torch indexes them by identity
+            raise AssertionError(f"a gloo rank called torch.cuda.{name}")
+
+        return no_cuda
+
+    for name in ("_lazy_init", "set_device", "get_rng_state", "get_rng_state_all",
+                 "set_rng_state", "set_rng_state_all", "synchronize", "current_device"):  # fmt: skip
+        monkeypatch.setattr(torch.cuda, name, forbid(name))
+
+
+def test_compared_runs_use_one_device_on_one_gpu(monkeypatch):
+    fake_one_gpu(monkeypatch)
+    backend = layout_backend()
+    assert backend == "gloo"
+    # What each compared run gets: 1 process (ref1), 2 processes (ref2), 2 nodes x 1 process.
+    layouts = [choose_backend(n, requested=backend) for n in (1, 2, 1)]
+    assert layouts == ["gloo"] * 3
+    # Without --backend, the 1-process run alone would take the GPU: what failed on an H100.
+    assert choose_backend(1) == "nccl" and choose_backend(2) == "gloo"
+
+
+def join(script, monkeypatch, backend, local_rank, local_world_size):
+    """The script's join_process_group, with init_process_group and set_device recorded."""
+    calls = []
+    monkeypatch.setattr(script.dist, "init_process_group", lambda b, **kw: calls.append(b))
+    monkeypatch.setattr(torch.cuda, "set_device", lambda d: calls.append(str(d)))
+    args = script.parse_args(["--backend", backend])
+    logged = []
+    device = script.join_process_group(args, local_rank, local_world_size, logged.append)
+    return device, calls, logged
+
+
+def test_a_gpu_per_local_rank_gets_nccl_on_cuda_local_rank(script, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    device, calls, logged = join(script, monkeypatch, "auto", 1, 2)
+    assert device == torch.device("cuda", 1)
+    assert calls == ["cuda:1", "nccl"]  # set_device before init
+    assert logged[0] == "backend nccl: 2 GPU(s) for 2 process(es) per machine"
+
+
+def test_two_ranks_on_one_gpu_get_gloo_on_the_cpu(script, monkeypatch):
+    fake_one_gpu(monkeypatch)
+    for local_rank in (0, 1):
+        device, calls, logged = join(script, monkeypatch, "auto", local_rank, 2)
+        assert device == torch.device("cpu") and calls == ["gloo"]
+        assert logged[0] == "backend gloo: 2 process(es) per machine but 1 GPU(s)"
+    device, calls, logged = join(script, monkeypatch, "nccl", 0, 2)
+    assert device == torch.device("cpu") and calls == ["gloo"]
+    assert "falling back to gloo" in logged[0]
+
+
+def test_gloo_ranks_beside_one_gpu_train_without_calling_cuda(
+    script, tmp_path, monkeypatch, capsys, one_thread
+):
+    # This process is rank 0 of a world of 1, told that its machine runs 2 processes.
+    fake_one_gpu(monkeypatch)
+    world = dict(RANK=0, WORLD_SIZE=1, LOCAL_RANK=0, LOCAL_WORLD_SIZE=2)
+    world.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=free_port())
+    for name, value in world.items():
+        monkeypatch.setenv(name, str(value))
+    monkeypatch.delenv("TORCHELASTIC_RESTART_COUNT", raising=False)
+    args = ["--samples", "64", "--batch-size", "32", "--epochs", "1"]
+    script.main([*args, "--checkpoint-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "backend gloo: 2 process(es) per machine but 1 GPU(s)" in out
+    assert "device cpu" in out and "epoch 1/1  step 2" in out
+    ckpt = script.read_checkpoint(tmp_path / "ckpt-epoch0001.pt")
+    assert ckpt["rng"]["cuda"] == []  # nothing of the GPU's was read
+    assert (tmp_path / "final.pt").is_file()
+    assert not torch.distributed.is_initialized()
+
+
 # --- bad input, without torchrun (a world of one) ---------------------------------------------
 
 
@@ -306,7 +411,8 @@ def test_fashion_mnist_offline_says_what_to_do(tmp_path, tag, monkeypatch):
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_two_ranks_match_one_process(ref1, ref2):
-    assert "backend gloo" in ref2.output or torch.cuda.device_count() >= 2
+    assert f"backend {BACKEND}" in ref1.output and f"backend {BACKEND}" in ref2.output
+    assert device_of(ref1) == device_of(ref2) == ("cuda:0" if BACKEND == "nccl" else "cpu")
     assert "world size 2 on 1 node(s)" in ref2.output
     assert "global batch 32 = 2 rank(s) x 1 accumulation step(s) x 16" in ref2.output
     assert "global batch 32 = 1 rank(s) x 1 accumulation step(s) x 32" in ref1.output
@@ -347,6 +453,8 @@ def test_two_nodes_on_one_machine_train_as_one_world(ref2, tmp_path, tag):
         f"--rdzv-id=test-{tag[:8]}",
         "--local-addr=127.0.0.1",  # what a real node would set to its own interface
     ]
+    # Under nccl each "node" needs GPUs of its own, as real nodes have: both would take GPU 0.
+    node_env = [{"CUDA_VISIBLE_DEVICES": str(i)} if BACKEND == "nccl" else {} for i in range(2)]
     with ThreadPoolExecutor(2) as pool:
         futures = [
             pool.submit(
@@ -356,12 +464,13 @@ def test_two_nodes_on_one_machine_train_as_one_world(ref2, tmp_path, tag):
                 "--epochs",
                 str(EPOCHS),
                 tag=tag,
+                env=node_env[i],
                 nnodes=2,
                 extra_torchrun_args=rdzv,
                 timeout_s=150,
                 echo=False,
             )
-            for _ in range(2)
+            for i in range(2)
         ]
         outputs = [f.result().output for f in futures]
     assert sum("world size 2 on 2 node(s)" in out for out in outputs) == 1, "one rank 0"

@@ -155,7 +155,7 @@ def test_summary_of_one_and_of_no_epochs():
         ({"lr": -0.1}, ValueError, "lr must be a number > 0"),
         ({"amp_dtype": torch.float32}, ValueError, "amp_dtype must be None, torch.float16"),
         ({"optimizer": "rmsprop"}, ValueError, "optimizer must be one of"),
-        ({"max_batches": 0}, ValueError, "max_batches must be None or an int >= 1"),
+        ({"max_batches": 0}, ValueError, "max_batches must be an int >= 1 or None"),
         ({"device": 0}, TypeError, "device must be a str or torch.device"),
     ],
 )
