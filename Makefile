@@ -7,9 +7,17 @@ VPY    := $(VENV)/bin/python
 # `make check` runs in whatever environment is active; `make test` uses .venv.
 CHECK_PY ?= python
 
-NBVAL_FLAGS := -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
-	--nbval-cell-timeout=300
-SUITE := tests notebooks solutions exercises
+# Two runs: the unit tests in a random order (pytest-randomly prints the seed; to replay an
+# order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), then the
+# notebooks, whose cells must run in order. Both spread their files over
+# PYTEST_WORKERS processes (pytest-xdist); --dist loadfile keeps each file in one process,
+# so a notebook's cells share one kernel and a test module's fixtures are built once.
+PYTEST_WORKERS ?= auto
+XDIST := -p xdist -n $(PYTEST_WORKERS) --dist loadfile
+UNIT_FLAGS := -rs -p randomly $(XDIST)
+NBVAL_FLAGS := -rs -p no:randomly $(XDIST) --nbval --nbval-current-env \
+	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300
+NOTEBOOKS := notebooks solutions exercises
 
 .PHONY: help setup lab test check lint outputs exercises bench clean
 
@@ -29,7 +37,8 @@ test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 check:  ## lint and run the whole suite in the active environment, installing nothing
 	$(CHECK_PY) -m ruff check .
 	$(CHECK_PY) -m ruff format --check .
-	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(SUITE)
+	$(CHECK_PY) -m pytest $(UNIT_FLAGS) tests
+	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(NOTEBOOKS)
 
 lint:  ## ruff only
 	$(CHECK_PY) -m ruff check . && $(CHECK_PY) -m ruff format --check .

@@ -15,16 +15,19 @@ import numbers
 __all__ = ["check_int", "check_positive"]
 
 
-def check_int(name: str, value, *, minimum: int | None = None, allow_none: bool = False):
+def check_int(
+    name: str, value, *, minimum: int | None = None, allow_none: bool = False, what: str = "an int"
+):
     """Return ``value`` if it is an int (not a bool) of at least ``minimum``, else raise.
 
-    NumPy integers count as ints. With ``allow_none``, ``None`` passes too.
+    NumPy integers count as ints. With ``allow_none``, ``None`` passes too. ``what`` names
+    the kind of int in the message (``"a GPU index"``: "i must be a GPU index >= 0, got -1").
     """
     if allow_none and value is None:
         return value
     is_int = isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if not is_int or (minimum is not None and value < minimum):
-        allowed = "an int" + ("" if minimum is None else f" >= {minimum}")
+        allowed = what + ("" if minimum is None else f" >= {minimum}")
         allowed += " or None" if allow_none else ""
         raise ValueError(f"{name} must be {allowed}, got {value!r}")
     return value

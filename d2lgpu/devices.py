@@ -53,7 +53,7 @@ def gpu(i: int = 0) -> torch.device:
     Creating a ``torch.device`` does not touch the GPU; using it does. Use
     :func:`try_gpu` when the code must also run without a GPU.
     """
-    check_int("i", i, minimum=0)
+    check_int("i", i, minimum=0, what="a GPU index")
     return torch.device(f"cuda:{i}")
 
 
@@ -66,7 +66,7 @@ def num_gpus() -> int:
 
 def try_gpu(i: int = 0) -> torch.device:
     """Return ``gpu(i)`` if GPU ``i`` exists, else ``cpu()``."""
-    check_int("i", i, minimum=0)
+    check_int("i", i, minimum=0, what="a GPU index")
     if num_gpus() >= i + 1:
         return gpu(i)
     return cpu()

@@ -109,12 +109,11 @@ class Trainer:
     def __init__(self, args, dataset, device, rank, world_size, micro_batch, log):
         self.args, self.device, self.log = args, device, log
         self.rank, self.world_size = rank, world_size
-        self.model = MLP(28 * 28, hidden=(64,), num_classes=10).to(device)
+        self.model = model = MLP(28 * 28, hidden=(64,), num_classes=10).to(device)
         # DDP: on backward, gradients are averaged over ranks (all-reduce) in buckets while the
         # backward pass still runs, so that communication overlaps computation.
-        self.ddp_model = DDP(
-            self.model, device_ids=[device.index] if device.type == "cuda" else None
-        )
+        device_ids = [device.index] if device.type == "cuda" else None
+        self.ddp_model = DDP(model, device_ids=device_ids)
         self.optimizer = torch.optim.SGD(self.ddp_model.parameters(), lr=args.lr, momentum=0.9)
         self.amp_dtype = AMP_DTYPES[args.amp]
         # fp16 gradients can underflow to zero: the scaler multiplies the loss before backward

@@ -52,6 +52,10 @@ def test_one_gpu_and_two_ranks_is_gloo(monkeypatch):
     fake_gpus(monkeypatch, 1)
     assert D.choose_backend(2) == "gloo"
     assert D.choose_backend(1) == "nccl"
+    monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
+    assert D.choose_backend() == "nccl"  # outside torchrun: one process, one GPU
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")
+    assert D.choose_backend() == "gloo"
     # CUDA built but no device visible (CUDA_VISIBLE_DEVICES=""): no GPU at all.
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert D.choose_backend(1) == "gloo"

@@ -1,5 +1,6 @@
 """d2lgpu.training: it learns, it reports, it syncs once per epoch, it refuses bad input."""
 
+import copy
 import math
 
 import pytest
@@ -138,6 +139,55 @@ def test_progress_bar_is_shown_or_hidden(capsys):
     assert "epoch 1/1" in err and "train_acc=" in err
     training.train(MLP(), tiny_batches(), num_epochs=1, lr=0.1, device="cpu", progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_one_epoch_is_exactly_plain_sgd_on_cross_entropy():
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Flatten(), nn.Linear(4, 3))
+    ref = copy.deepcopy(net)
+    gen = torch.Generator().manual_seed(1)
+    # Batches of unequal size: the epoch's loss weighs each by its examples.
+    batches = [
+        (torch.randn(n, 1, 4, generator=gen), torch.randint(0, 3, (n,), generator=gen))
+        for n in (5, 3)
+    ]
+    history = training.train(net, batches, num_epochs=1, lr=0.5, device="cpu", progress=False)
+    opt = torch.optim.SGD(ref.parameters(), lr=0.5)
+    loss_sum, correct = 0.0, 0
+    for X, y in batches:
+        out = ref(X)
+        loss = nn.functional.cross_entropy(out, y)
+        loss_sum += loss.item() * len(y)
+        correct += (out.argmax(dim=1) == y).sum().item()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    for p, q in zip(net.parameters(), ref.parameters(), strict=True):
+        torch.testing.assert_close(p, q)
+    assert history.train_loss[0] == pytest.approx(loss_sum / 8)
+    assert history.train_acc[0] == correct / 8
+
+
+def test_summary_of_several_epochs_leaves_the_first_out_of_the_mean():
+    h = training.History(
+        [3.0, 2.0, 1.0],
+        [0.1, 0.2, 0.3],
+        [0.5, 0.6, 0.7],
+        [5.0, 1.0, 2.0],
+        device="cpu",
+        amp_dtype="none",
+    )
+    assert h.summary() == (
+        "3 epochs on cpu, amp none: loss 1.000, train acc 0.300, test acc 0.700, "
+        "1.50 s/epoch (first epoch 5.00 s)"
+    )
+
+
+def test_history_keeps_the_device_as_given(loaders):
+    history = training.train(
+        MLP(), tiny_batches(1), num_epochs=1, lr=0.1, device=torch.device("cpu"), progress=False
+    )
+    assert history.device == "cpu"
 
 
 def test_summary_of_one_and_of_no_epochs():

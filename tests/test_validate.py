@@ -25,6 +25,7 @@ def test_ints_pass_and_are_returned(value):
         (None, {"minimum": 1}, "n must be an int >= 1, got None"),
         (0, {"minimum": 1, "allow_none": True}, "n must be an int >= 1 or None, got 0"),
         (2.5, {"allow_none": True}, "n must be an int or None, got 2.5"),
+        (-1, {"minimum": 0, "what": "a GPU index"}, "n must be a GPU index >= 0, got -1"),
     ],
 )
 def test_bad_ints_raise_one_sentence(value, kwargs, message):
