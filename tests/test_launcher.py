@@ -98,12 +98,15 @@ def test_launch_sets_one_thread_unless_told_and_uses_this_python(tmp_path, tag):
         "threads.py",
         "import os, sys\n"
         "print('threads', os.environ['OMP_NUM_THREADS'], 'python', sys.executable)\n"
-        "print('own store', os.environ['TORCH_DISABLE_SHARE_RDZV_TCP_STORE'])\n",
+        "print('own store', os.environ['TORCH_DISABLE_SHARE_RDZV_TCP_STORE'])\n"
+        "print('unbuffered', os.environ['PYTHONUNBUFFERED'])\n"
+        "print('marked', len(os.environ['D2LGPU_LAUNCH_ID']))\n",
     )
     # One process: torchrun itself sets nothing, so the 1 comes from launch().
     out = D.launch(script, nproc=1, env={TAG: tag}, echo=False).output
     assert f"threads 1 python {sys.executable}" in out
     assert "own store 1" in out  # so that --max-restarts works (see launch's comment)
+    assert "unbuffered 1" in out and "marked 32" in out  # a uuid4 hex: found again by it
     out = D.launch(script, nproc=1, env={TAG: tag, "OMP_NUM_THREADS": "2"}, echo=False).output
     assert "threads 2" in out
 

@@ -14,13 +14,17 @@ from d2lgpu import processes as P
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
 
-# Sleeps; with "ignore-term" it survives SIGTERM; with "child" it starts a marked child too.
+# Sleeps; with "ignore-term" it survives SIGTERM; with "child" it starts a marked child too,
+# in a session of its own (as torchrun's workers are), which with "stubborn-child" survives
+# SIGTERM as well.
 SLEEPER = """
 import signal, subprocess, sys, time
 if "ignore-term" in sys.argv:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-if "child" in sys.argv:
+if "child" in sys.argv or "stubborn-child" in sys.argv:
     code = "import time; time.sleep(600)"
+    if "stubborn-child" in sys.argv:
+        code = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " + code
     subprocess.Popen([sys.executable, "-c", code, "the-" + "child"], start_new_session=True)
 print("ready", flush=True)
 time.sleep(600)
@@ -87,15 +91,16 @@ def test_stop_job_kills_what_ignores_sigterm_after_the_grace(tag):
     assert P.marked_pids(TAG, tag) == []
 
 
-def test_stop_job_after_the_leader_exited_still_stops_its_leftovers(tag):
-    leader = start(tag, "child")
+@pytest.mark.parametrize("child", ["child", "stubborn-child"])
+def test_stop_job_after_the_leader_exited_still_stops_its_leftovers(tag, child):
+    leader = start(tag, child)
     deadline = time.monotonic() + 10
     while len(P.marked_pids(TAG, tag)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(leader.pid, signal.SIGKILL)  # the child is orphaned
     leader.wait()
     assert len(P.marked_pids(TAG, tag)) == 1
-    P.stop_job(leader, TAG, tag, grace_s=5)
+    P.stop_job(leader, TAG, tag, grace_s=1)  # the leader's group no longer holds the child
     assert P.marked_pids(TAG, tag) == []
 
 

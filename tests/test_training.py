@@ -168,6 +168,35 @@ def test_one_epoch_is_exactly_plain_sgd_on_cross_entropy():
     assert history.train_acc[0] == correct / 8
 
 
+def test_evaluation_runs_in_eval_mode_without_autograd():
+    class ModeDependent(nn.Module):
+        """Predicts class 0 in eval mode, class 1 in training mode; records the grad mode."""
+
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def forward(self, x):
+            self.seen.append((self.training, torch.is_inference_mode_enabled()))
+            logits = torch.zeros(x.shape[0], 10)
+            logits[:, 1 if self.training else 0] = 1.0
+            return logits
+
+    net = ModeDependent().train()
+    y = torch.tensor([0, 0, 0, 1])
+    assert training.evaluate_accuracy(net, [(torch.zeros(4, 1), y)], "cpu") == 0.75
+    assert net.seen == [(False, True)] and net.training
+    assert training.evaluate_accuracy(net.eval(), [(torch.zeros(4, 1), y)], "cpu") == 0.75
+    assert not net.training  # the mode it was in, restored
+
+
+def test_the_progress_bar_counts_the_batches_of_an_epoch(capsys):
+    training.train(MLP(), tiny_batches(5), num_epochs=1, lr=0.1, device="cpu", max_batches=3)
+    assert "3/3" in capsys.readouterr().err
+    training.train(MLP(), tiny_batches(2), num_epochs=1, lr=0.1, device="cpu", max_batches=3)
+    assert "2/2" in capsys.readouterr().err
+
+
 def test_summary_of_several_epochs_leaves_the_first_out_of_the_mean():
     h = training.History(
         [3.0, 2.0, 1.0],
