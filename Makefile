@@ -18,6 +18,8 @@ UNIT_FLAGS := -rs -p randomly $(XDIST)
 NBVAL_FLAGS := -rs -p no:randomly $(XDIST) --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300
 NOTEBOOKS := notebooks solutions exercises
+# More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
+PYTEST_ARGS ?=
 
 .PHONY: help setup lab test check lint outputs exercises bench clean
 
@@ -37,8 +39,8 @@ test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 check:  ## lint and run the whole suite in the active environment, installing nothing
 	$(CHECK_PY) -m ruff check .
 	$(CHECK_PY) -m ruff format --check .
-	$(CHECK_PY) -m pytest $(UNIT_FLAGS) tests
-	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(NOTEBOOKS)
+	$(CHECK_PY) -m pytest $(UNIT_FLAGS) $(PYTEST_ARGS) tests
+	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(PYTEST_ARGS) $(NOTEBOOKS)
 
 lint:  ## ruff only
 	$(CHECK_PY) -m ruff check . && $(CHECK_PY) -m ruff format --check .

@@ -26,14 +26,10 @@ from pathlib import Path
 __all__ = ["free_port", "marked_pids", "signal_pids", "stop_job", "wait_gone"]
 
 
-def _state(entry: Path) -> str:
-    # /proc/PID/stat: "pid (command) state ppid ..."; the command may hold spaces and ")".
-    return (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-
-
 def marked_pids(name: str, value: str, needle: str = "") -> list[int]:
-    """Live processes (not zombies, not this one) whose environment holds ``name=value``
-    and whose command line contains ``needle``."""
+    """Live processes (not this one) whose environment holds ``name=value`` and whose
+    command line contains ``needle``. A zombie (dead, not yet reaped by its parent) has an
+    empty ``/proc/PID/environ``, so it is never found: it needs no stopping."""
     mark = f"{name}={value}".encode()
     proc = Path("/proc")
     if not proc.is_dir():
@@ -47,9 +43,7 @@ def marked_pids(name: str, value: str, needle: str = "") -> list[int]:
                 continue
             if needle.encode() not in (entry / "cmdline").read_bytes():
                 continue
-            if _state(entry) == "Z":  # already dead: its parent will reap it
-                continue
-        except (OSError, IndexError):  # gone meanwhile, or not ours to read
+        except OSError:  # gone meanwhile, or not ours to read
             continue
         found.append(int(entry.name))
     return sorted(found)
@@ -78,7 +72,8 @@ def stop_job(proc: subprocess.Popen, name: str, value: str, grace_s: float = 15.
     SIGTERM goes to ``proc`` alone (torchrun forwards it to its workers and waits for them),
     never SIGKILL first: killed outright, torchrun leaves its workers running as orphans.
     After ``grace_s`` what still carries the mark gets SIGTERM, then, up to 5 s later,
-    SIGKILL; last, ``proc``'s process group is killed (when it leads one) and ``proc`` reaped.
+    SIGKILL; last, ``proc``'s process group is killed (when it leads one), ``proc`` reaped,
+    and the killed processes awaited (up to 5 s more), so that none is left on return.
     """
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
@@ -97,6 +92,8 @@ def stop_job(proc: subprocess.Popen, name: str, value: str, grace_s: float = 15.
         except (ProcessLookupError, PermissionError):
             pass
     proc.wait()
+    if leftovers:  # SIGKILL is delivered, not awaited: gone when this returns
+        wait_gone(name, value, timeout_s=5.0)
 
 
 def free_port(host: str = "127.0.0.1") -> int:

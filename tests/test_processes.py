@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from ddp_helpers.procs import TAG
@@ -22,9 +23,10 @@ import signal, subprocess, sys, time
 if "ignore-term" in sys.argv:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 if "child" in sys.argv or "stubborn-child" in sys.argv:
-    code = "import time; time.sleep(600)"
+    code = "import signal, time; "
     if "stubborn-child" in sys.argv:
-        code = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " + code
+        code += "signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    code += "print('child ready', flush=True); time.sleep(600)"  # the same stdout as ours
     subprocess.Popen([sys.executable, "-c", code, "the-" + "child"], start_new_session=True)
 print("ready", flush=True)
 time.sleep(600)
@@ -39,7 +41,10 @@ def start(tag, *args, new_session=True):
         text=True,
         start_new_session=new_session,
     )
-    assert proc.stdout.readline() == "ready\n"
+    expected = {"ready\n"}
+    if "child" in args or "stubborn-child" in args:  # and the child's signal handler is set
+        expected.add("child ready\n")
+    assert {proc.stdout.readline() for _ in expected} == expected  # in either order
     return proc
 
 
@@ -65,10 +70,15 @@ def test_marked_processes_are_found_by_mark_and_command_line(tag):
 def test_a_zombie_is_not_alive(tag):
     proc = start(tag)
     os.kill(proc.pid, signal.SIGKILL)
+
+    def state():  # /proc/PID/stat: "pid (command) state ..."
+        return Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
     deadline = time.monotonic() + 10
-    while proc.pid in P.marked_pids(TAG, tag) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert P.marked_pids(TAG, tag) == []  # dead, not yet reaped: not counted
+    while state() != "Z" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert state() == "Z"  # dead, and not reaped: we have not waited for it
+    assert P.marked_pids(TAG, tag) == []
     assert proc.poll() == -signal.SIGKILL
 
 
