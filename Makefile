@@ -21,10 +21,10 @@ NOTEBOOKS := notebooks solutions exercises
 # More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
 PYTEST_ARGS ?=
 
-.PHONY: help setup lab test check lint outputs exercises bench clean
+.PHONY: help setup lab test check check-units check-notebooks lint outputs exercises bench clean
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
 
 setup:  ## create .venv, install the lock and the package, register the kernel (idempotent)
 	$(PYTHON) tools/setup_env.py --venv $(VENV)
@@ -39,7 +39,13 @@ test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 check:  ## lint and run the whole suite in the active environment, installing nothing
 	$(CHECK_PY) -m ruff check .
 	$(CHECK_PY) -m ruff format --check .
+	@echo "unit tests and notebooks run side by side; each run prints its report when it ends"
+	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks
+
+check-units:  ## the unit tests alone, in a random order
 	$(CHECK_PY) -m pytest $(UNIT_FLAGS) $(PYTEST_ARGS) tests
+
+check-notebooks:  ## the notebooks alone (nbval), each in order
 	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(PYTEST_ARGS) $(NOTEBOOKS)
 
 lint:  ## ruff only
