@@ -151,6 +151,14 @@ def _train_epoch(net, batches, loss_fn, opt, scaler, device, amp_dtype, bar):
     return loss_sum, correct, seen
 
 
+def _batches_per_epoch(train_iter, max_batches):
+    """What the progress bar counts to: ``None`` for an iterable without ``len()``."""
+    try:
+        return len(train_iter) if max_batches is None else min(len(train_iter), max_batches)
+    except TypeError:  # an iterable without len(): the bar just counts
+        return max_batches
+
+
 def train(
     net,
     train_iter,
@@ -194,18 +202,14 @@ def train(
     device = _check_device(device)
 
     net.to(device)
-    opt_class = torch.optim.SGD if optimizer == "sgd" else torch.optim.Adam
-    opt = opt_class(net.parameters(), lr=lr)
+    opt = (torch.optim.SGD if optimizer == "sgd" else torch.optim.Adam)(net.parameters(), lr=lr)
     loss_fn = nn.CrossEntropyLoss()
+    # fp16 gradients can underflow: loss scaling, where it is supported (CUDA).
     use_scaler = amp_dtype is torch.float16 and device.type == "cuda"
     scaler = torch.amp.GradScaler(device.type, enabled=use_scaler)
     history = History(device=str(device), amp_dtype=str(amp_dtype).removeprefix("torch.").lower())
     timer = Timer(device)
-    try:
-        total = len(train_iter) if max_batches is None else min(len(train_iter), max_batches)
-    except TypeError:  # an iterable without len(): the bar just counts
-        total = max_batches
-
+    total = _batches_per_epoch(train_iter, max_batches)
     for epoch in range(num_epochs):
         # The bar is updated by hand: one that wraps the loader closes itself at the
         # end of the loop, before the epoch's numbers are known to show in it.
