@@ -7,14 +7,24 @@ VPY    := $(VENV)/bin/python
 # `make check` runs in whatever environment is active; `make test` uses .venv.
 CHECK_PY ?= python
 
-NBVAL_FLAGS := -rs --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
-	--nbval-cell-timeout=300
-SUITE := tests notebooks solutions exercises
+# Two runs: the unit tests in a random order (pytest-randomly prints the seed; to replay an
+# order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), then the
+# notebooks, whose cells must run in order. Both spread their files over
+# PYTEST_WORKERS processes (pytest-xdist); --dist loadfile keeps each file in one process,
+# so a notebook's cells share one kernel and a test module's fixtures are built once.
+PYTEST_WORKERS ?= auto
+XDIST := -p xdist -n $(PYTEST_WORKERS) --dist loadfile
+UNIT_FLAGS := -rs -p randomly $(XDIST)
+NBVAL_FLAGS := -rs -p no:randomly $(XDIST) --nbval --nbval-current-env \
+	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300
+NOTEBOOKS := notebooks solutions exercises
+# More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
+PYTEST_ARGS ?=
 
-.PHONY: help setup lab test check lint lock outputs exercises bench gpu-check clean
+.PHONY: help setup lab test check check-units check-notebooks lint lock outputs exercises bench gpu-check clean
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
 
 setup:  ## create .venv, install the lock and the package, register the kernel (idempotent)
 	$(PYTHON) tools/setup_env.py --venv $(VENV)
@@ -29,7 +39,14 @@ test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 check:  ## lint and run the whole suite in the active environment, installing nothing
 	$(CHECK_PY) -m ruff check .
 	$(CHECK_PY) -m ruff format --check .
-	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(SUITE)
+	@echo "unit tests and notebooks run side by side; each run prints its report when it ends"
+	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks
+
+check-units:  ## the unit tests alone, in a random order
+	$(CHECK_PY) -m pytest $(UNIT_FLAGS) $(PYTEST_ARGS) tests
+
+check-notebooks:  ## the notebooks alone (nbval), each in order
+	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(PYTEST_ARGS) $(NOTEBOOKS)
 
 lint:  ## ruff only
 	$(CHECK_PY) -m ruff check . && $(CHECK_PY) -m ruff format --check .
@@ -50,7 +67,7 @@ bench: setup  ## measure this machine (python -m d2lgpu bench) into bench-result
 PART ?= tests,notebooks,bench
 
 gpu-check:  ## on a CUDA machine, installing nothing: suite, notebooks (GPU outputs kept), bench -> docs/results/<device>/
-	$(CHECK_PY) tools/gpu_check.py --part $(PART) $(if $(NOTEBOOKS),--notebooks $(NOTEBOOKS))
+	$(CHECK_PY) tools/gpu_check.py --part $(PART) $(if $(GPU_NOTEBOOKS),--notebooks $(GPU_NOTEBOOKS))
 
 clean:  ## remove caches (keeps .venv and work/)
 	rm -rf .pytest_cache .ruff_cache

@@ -18,7 +18,11 @@ Modules, one concern each:
 ``data``           FashionMNIST, with a synthetic fallback that says so
 ``models``         the small CNN and MLP of the chapters, ResNet-18 for 28x28
 ``training``       ``train`` and ``evaluate_accuracy``
-``distributed``    backend choice, torchrun set-up, ``launch`` for notebooks
+``distributed``    the nccl/gloo rule and each rank's device; ``launch`` for notebooks
+``launcher``       ``launch``: torchrun from a notebook, no process left behind
+``processes``      find and stop a job's processes by a mark in their environment
+``checkpoint``     checksummed checkpoints and the random state that goes with them
+``faults``         a rank that dies on request, for the fault-tolerance tests
 ``plotting``       timing-vs-size, bar and training-curve plots
 ``grading``        ``check(exercise_id, answer)`` for the exercises
 ``hardware``       datasheet peaks of common GPUs, a labelled table
@@ -38,14 +42,18 @@ __version__ = "0.1.0"
 _SUBMODULES = (
     "bench",
     "bench_report",
+    "checkpoint",
     "data",
     "devices",
     "distributed",
+    "faults",
     "grading",
     "hardware",
+    "launcher",
     "memory",
     "models",
     "plotting",
+    "processes",
     "timing",
     "training",
 )

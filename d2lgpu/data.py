@@ -33,6 +33,8 @@ from pathlib import Path
 import torch
 from torch.utils.data import DataLoader, Dataset, Subset
 
+from ._validate import check_int
+
 __all__ = [
     "FASHION_MNIST_CLASSES",
     "CostlyLoading",
@@ -76,14 +78,6 @@ def text_labels(labels):
             raise ValueError(f"labels must be integers in 0..9, got {label!r}")
         names.append(FASHION_MNIST_CLASSES[index])
     return names
-
-
-def _check_positive_int(name, value, *, allow_none=False):
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        allowed = "a positive int or None" if allow_none else "a positive int"
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
 def _class_templates():
@@ -138,10 +132,9 @@ class SyntheticFashionMNIST(Dataset):
     classes = list(FASHION_MNIST_CLASSES)
 
     def __init__(self, n, *, train=True, seed=0, resize=None):
-        _check_positive_int("n", n)
-        _check_positive_int("resize", resize, allow_none=True)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, got {seed!r}")
+        check_int("n", n, minimum=1)
+        check_int("resize", resize, minimum=1, allow_none=True)
+        check_int("seed", seed)
         self.train = bool(train)
         self.resize = resize
         gen = torch.Generator().manual_seed(2 * seed + (0 if self.train else 1))
@@ -228,8 +221,8 @@ def write_idx_files(root, n_train, n_test, seed=0):
     The pictures come from :class:`SyntheticFashionMNIST` with ``seed``, so a
     model can learn from them. Returns the ``raw`` folder as a ``Path``.
     """
-    _check_positive_int("n_train", n_train)
-    _check_positive_int("n_test", n_test)
+    check_int("n_train", n_train, minimum=1)
+    check_int("n_test", n_test, minimum=1)
     raw = Path(root) / "FashionMNIST" / "raw"
     raw.mkdir(parents=True, exist_ok=True)
     for prefix, n, train in (("train", n_train, True), ("t10k", n_test, False)):
@@ -296,16 +289,14 @@ def load_fashion_mnist(
     ``B x 1 x H x W`` in [0, 1] and int64 labels. ``loader.dataset.source``
     is ``"fashion-mnist"`` or ``"synthetic"``.
     """
-    _check_positive_int("batch_size", batch_size)
-    _check_positive_int("resize", resize, allow_none=True)
-    _check_positive_int("train_size", train_size, allow_none=True)
-    _check_positive_int("test_size", test_size, allow_none=True)
-    if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 0:
-        raise ValueError(f"num_workers must be an int >= 0, got {num_workers!r}")
+    check_int("batch_size", batch_size, minimum=1)
+    check_int("resize", resize, minimum=1, allow_none=True)
+    check_int("train_size", train_size, minimum=1, allow_none=True)
+    check_int("test_size", test_size, minimum=1, allow_none=True)
+    check_int("num_workers", num_workers, minimum=0)
     if synthetic not in (None, True, False):
         raise ValueError(f"synthetic must be None, True or False, got {synthetic!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, got {seed!r}")
+    check_int("seed", seed)
 
     fallback = "synthetic=True" if synthetic else None
     if not synthetic:

@@ -36,6 +36,8 @@ from pathlib import Path
 
 import torch
 
+from ._validate import check_int
+
 __all__ = [
     "DEVICE_ENV_VAR",
     "cpu",
@@ -66,7 +68,7 @@ def gpu(i: int = 0) -> torch.device:
     Creating a ``torch.device`` does not touch the GPU; using it does. Use
     :func:`try_gpu` when the code must also run without a GPU.
     """
-    _check_index(i, "i")
+    check_int("i", i, minimum=0, what="a GPU index")
     return torch.device(f"cuda:{i}")
 
 
@@ -79,7 +81,7 @@ def num_gpus() -> int:
 
 def try_gpu(i: int = 0) -> torch.device:
     """Return ``gpu(i)`` if GPU ``i`` exists, else ``cpu()``."""
-    _check_index(i, "i")
+    check_int("i", i, minimum=0, what="a GPU index")
     if num_gpus() >= i + 1:
         return gpu(i)
     return cpu()
@@ -267,13 +269,6 @@ def _cudnn_version() -> str | None:
         return None
     v = torch.backends.cudnn.version()  # e.g. 92400 for 9.24.0
     return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
-
-
-def _check_index(i, name: str) -> None:
-    if isinstance(i, bool) or not isinstance(i, int):
-        raise TypeError(f"{name} must be a GPU index (an int >= 0), got {i!r}")
-    if i < 0:
-        raise ValueError(f"{name} must be a GPU index >= 0, got {i}")
 
 
 def run_fresh_python(code: str, **env_changes: str | None) -> str:

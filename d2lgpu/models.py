@@ -19,6 +19,8 @@ Importing this module is cheap: torchvision is imported inside
 import torch
 from torch import nn
 
+from ._validate import check_int
+
 __all__ = [
     "AMP_SIZES",
     "MLP",
@@ -33,11 +35,6 @@ __all__ = [
 ]
 
 
-def _check_positive_int(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
-
-
 class SmallCNN(nn.Module):
     """A LeNet-like CNN: two 5x5 conv + ReLU + 2x2 max-pool stages, then two linear layers.
 
@@ -50,8 +47,8 @@ class SmallCNN(nn.Module):
 
     def __init__(self, num_classes=10, width=16):
         super().__init__()
-        _check_positive_int("num_classes", num_classes)
-        _check_positive_int("width", width)
+        check_int("num_classes", num_classes, minimum=1)
+        check_int("width", width, minimum=1)
         self.features = nn.Sequential(
             nn.Conv2d(1, width, kernel_size=5, padding=2),  # 28 x 28
             nn.ReLU(),
@@ -76,12 +73,12 @@ class MLP(nn.Sequential):
     """A multilayer perceptron: flatten, then ``Linear + ReLU`` per entry of ``hidden``, then a linear head."""
 
     def __init__(self, in_features=784, hidden=(256,), num_classes=10):
-        _check_positive_int("in_features", in_features)
-        _check_positive_int("num_classes", num_classes)
-        if isinstance(hidden, int) or not all(
-            isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in hidden
-        ):
-            raise ValueError(f"hidden must be a sequence of positive ints, got {hidden!r}")
+        check_int("in_features", in_features, minimum=1)
+        check_int("num_classes", num_classes, minimum=1)
+        if isinstance(hidden, int | str) or not hasattr(hidden, "__iter__"):
+            raise ValueError(f"hidden must be a sequence of ints >= 1, got {hidden!r}")
+        for i, h in enumerate(hidden):
+            check_int(f"hidden[{i}]", h, minimum=1)
         layers = [nn.Flatten()]
         width = in_features
         for h in hidden:
@@ -100,7 +97,7 @@ def resnet18_fashion(num_classes=10):
     """
     from torchvision.models import resnet18
 
-    _check_positive_int("num_classes", num_classes)
+    check_int("num_classes", num_classes, minimum=1)
     net = resnet18(weights=None, num_classes=num_classes)
     net.conv1 = nn.Conv2d(1, 64, kernel_size=3, stride=1, padding=1, bias=False)
     # Same initialisation torchvision gives the convolution it replaces.
@@ -124,8 +121,8 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
     PyTorch's AMP recipe's model; :func:`linear_stack_cost` shows why, on an
     H100, that size gains little from 16 bits.
     """
-    _check_positive_int("width", width)
-    _check_positive_int("depth", depth)
+    check_int("width", width, minimum=1)
+    check_int("depth", depth, minimum=1)
     layers = []
     for i in range(depth):
         if i:
@@ -167,7 +164,7 @@ def linear_stack_cost(width: int, batch: int, depth: int = 3) -> dict:
     activations kept for the backward pass (one batch x width tensor per layer).
     """
     for name, value in (("width", width), ("batch", batch), ("depth", depth)):
-        _check_positive_int(name, value)
+        check_int(name, value, minimum=1)
     params = depth * (width * width + width)
     return {
         "flops": 6 * batch * width * width * depth,

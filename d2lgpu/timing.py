@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 
 import torch
 
+from ._validate import check_int, check_positive
 from .devices import mps_available
 
-__all__ = ["sync", "Timer", "BenchmarkResult", "benchmark", "compare"]
+__all__ = ["sync", "Timer", "BenchmarkResult", "benchmark", "compare", "format_seconds"]
 
 
 def sync(device=None) -> None:
@@ -180,15 +181,11 @@ def benchmark(
     tbench = _import_torch_benchmark()
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}")
-    for name, value, low in (("warmup", warmup, 0), ("repeat", repeat, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-    if number is not None and (
-        isinstance(number, bool) or not isinstance(number, int) or number < 1
-    ):
-        raise ValueError(f"number must be None or an int >= 1, got {number!r}")
-    if min_sample_s <= 0:
-        raise ValueError(f"min_sample_s must be > 0, got {min_sample_s!r}")
+    check_int("warmup", warmup, minimum=0)
+    check_int("repeat", repeat, minimum=1)
+    check_int("number", number, minimum=1, allow_none=True)
+    check_int("threads", threads, minimum=1, allow_none=True)
+    check_positive("min_sample_s", min_sample_s)
     threads = torch.get_num_threads() if threads is None else threads
 
     for _ in range(warmup):

@@ -25,6 +25,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
+from ._validate import check_int, check_positive
 from .timing import Timer
 
 __all__ = ["History", "evaluate_accuracy", "train"]
@@ -39,8 +40,10 @@ class History:
 
     ``test_acc`` stays empty when ``train`` had no ``test_iter``.
     ``epoch_seconds`` is the training time of each epoch (evaluation excluded),
-    measured with a synchronizing timer. ``device`` is e.g. ``"cuda:0"``;
-    ``amp_dtype`` is ``"none"``, ``"float16"`` or ``"bfloat16"``.
+    measured with a synchronizing timer. ``device`` is the ``device`` that
+    ``train`` was given, as a string: ``"cuda"`` stays ``"cuda"`` (PyTorch's
+    current GPU), ``"cuda:1"`` stays ``"cuda:1"``. ``amp_dtype`` is ``"none"``,
+    ``"float16"`` or ``"bfloat16"``.
     """
 
     train_loss: list[float] = field(default_factory=list)
@@ -148,6 +151,14 @@ def _train_epoch(net, batches, loss_fn, opt, scaler, device, amp_dtype, bar):
     return loss_sum, correct, seen
 
 
+def _batches_per_epoch(train_iter, max_batches):
+    """What the progress bar counts to: ``None`` for an iterable without ``len()``."""
+    try:
+        return len(train_iter) if max_batches is None else min(len(train_iter), max_batches)
+    except TypeError:  # an iterable without len(): the bar just counts
+        return max_batches
+
+
 def train(
     net,
     train_iter,
@@ -182,32 +193,23 @@ def train(
     """
     if not isinstance(net, nn.Module):
         raise TypeError(f"net must be a torch.nn.Module, got {type(net).__name__}")
-    if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or num_epochs < 1:
-        raise ValueError(f"num_epochs must be an int >= 1, got {num_epochs!r}")
-    if isinstance(lr, bool) or not isinstance(lr, int | float) or not lr > 0:
-        raise ValueError(f"lr must be a number > 0, got {lr!r}")
+    check_int("num_epochs", num_epochs, minimum=1)
+    check_positive("lr", lr)
     if optimizer not in _OPTIMIZERS:
         raise ValueError(f"optimizer must be one of {_OPTIMIZERS}, got {optimizer!r}")
     _check_amp_dtype(amp_dtype)
-    if max_batches is not None and (
-        isinstance(max_batches, bool) or not isinstance(max_batches, int) or max_batches < 1
-    ):
-        raise ValueError(f"max_batches must be None or an int >= 1, got {max_batches!r}")
+    check_int("max_batches", max_batches, minimum=1, allow_none=True)
     device = _check_device(device)
 
     net.to(device)
-    opt_class = torch.optim.SGD if optimizer == "sgd" else torch.optim.Adam
-    opt = opt_class(net.parameters(), lr=lr)
+    opt = (torch.optim.SGD if optimizer == "sgd" else torch.optim.Adam)(net.parameters(), lr=lr)
     loss_fn = nn.CrossEntropyLoss()
+    # fp16 gradients can underflow: loss scaling, where it is supported (CUDA).
     use_scaler = amp_dtype is torch.float16 and device.type == "cuda"
     scaler = torch.amp.GradScaler(device.type, enabled=use_scaler)
     history = History(device=str(device), amp_dtype=str(amp_dtype).removeprefix("torch.").lower())
     timer = Timer(device)
-    try:
-        total = len(train_iter) if max_batches is None else min(len(train_iter), max_batches)
-    except TypeError:  # an iterable without len(): the bar just counts
-        total = max_batches
-
+    total = _batches_per_epoch(train_iter, max_batches)
     for epoch in range(num_epochs):
         # The bar is updated by hand: one that wraps the loader closes itself at the
         # end of the loop, before the epoch's numbers are known to show in it.

@@ -3,6 +3,7 @@
 import pytest
 import torch
 from ddp_helpers.procs import new_tag, wait_gone
+from ddp_helpers.train_ddp import load_script_module, reference_run
 
 
 @pytest.fixture
@@ -22,3 +23,25 @@ def tag():
     yield tag
     left = wait_gone(tag, timeout_s=15)
     assert not left, f"processes left behind by the test: {left}"
+
+
+# The DDP script's tests (test_train_ddp*.py): module-scoped, so each module that uses them
+# runs its own, and xdist can give the modules to different processes.
+
+
+@pytest.fixture(scope="module")
+def ref1(tmp_path_factory):
+    """Uninterrupted training of train_ddp.py, 1 process (world size 1), the same global batch."""
+    return reference_run(tmp_path_factory, 1)
+
+
+@pytest.fixture(scope="module")
+def ref2(tmp_path_factory):
+    """Uninterrupted training of train_ddp.py, 2 processes on one node."""
+    return reference_run(tmp_path_factory, 2)
+
+
+@pytest.fixture(scope="module")
+def script():
+    """scripts/train_ddp.py imported as a module (its main() does not run), for its helpers."""
+    return load_script_module()

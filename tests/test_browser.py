@@ -46,7 +46,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -55,8 +54,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from ddp_helpers.procs import TAG, stop, tagged_pids, wait_gone
 
 from d2lgpu.magics import gpus_needed
+from d2lgpu.processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -144,83 +145,7 @@ def require_kernel(kernelspecs: dict, name: str = KERNEL) -> None:
         )
 
 
-# --- processes: everything the test starts is tracked by pid, and must be gone at the end
-
-
-def process_table() -> dict[int, tuple[int, str, str]]:
-    """pid -> (parent pid, state, start time) for every process, from /proc."""
-    table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        table[int(entry)] = (int(fields[1]), fields[0], fields[19])
-    return table
-
-
-def command_line(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
-    except OSError:
-        return "?"
-
-
-class Processes:
-    """The processes this test started: descendants of pytest, or naming the temp folder."""
-
-    def __init__(self, marker: str):
-        self.marker = marker
-        self.before = self._now()
-        self.seen: set[tuple[int, str]] = set()
-
-    def _now(self) -> set[tuple[int, str]]:
-        table = process_table()
-        children: dict[int, list[int]] = {}
-        for pid, (ppid, _, _) in table.items():
-            children.setdefault(ppid, []).append(pid)
-        found, todo = set(), [os.getpid()]
-        while todo:
-            for child in children.get(todo.pop(), []):
-                found.add(child)
-                todo.append(child)
-        found |= {pid for pid in table if self.marker in command_line(pid)}
-        return {(pid, table[pid][2]) for pid in found if pid in table and table[pid][1] != "Z"}
-
-    def note(self) -> None:
-        self.seen |= self._now() - self.before
-
-    def alive(self) -> list[int]:
-        table = process_table()
-        return sorted(
-            pid
-            for pid, start in self.seen
-            if pid in table and table[pid][2] == start and table[pid][1] != "Z"
-        )
-
-
-def stop_survivors(processes: Processes) -> dict[int, str]:
-    """Give the tracked processes a moment to exit; kill and return those that did not."""
-    deadline = time.monotonic() + STOP_S
-    while processes.alive() and time.monotonic() < deadline:
-        time.sleep(0.25)
-    survivors = {pid: command_line(pid) for pid in processes.alive()}
-    for pid in survivors:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    return survivors
-
-
 # --- the server
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Server:
@@ -291,16 +216,11 @@ class Server:
         return self.request(path)
 
     def stop(self) -> None:
-        """SIGTERM (Jupyter then shuts its kernels down), wait, then kill what is left of its group."""
-        if self.process is None:
-            return
-        if self.process.poll() is None:
+        """SIGTERM: Jupyter then shuts its kernels down and exits (what `make lab` relies on)."""
+        if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(STOP_S)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(STOP_S)
 
 
 # --- the browser
@@ -514,7 +434,7 @@ def test_a_missing_kernel_fails_naming_it():
 @pytest.mark.browser
 @pytest.mark.timeout(600)
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
-def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path):
+def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path, tag, monkeypatch):
     from playwright.sync_api import sync_playwright
 
     notebooks = [chapter_notebook(), solution_notebook()]
@@ -526,11 +446,14 @@ def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path):
     write_progress_notebook(root / BAR)
     notebooks.append(BAR)
     gpus = visible_gpus()
-    processes = Processes(marker=str(tmp_path))
+    # Everything the test starts (JupyterLab and its kernels, Playwright's driver, Chromium)
+    # inherits this mark, by which it is found, counted and stopped (tests/ddp_helpers/procs.py).
+    monkeypatch.setenv(TAG, tag)
+    seen: set[int] = set()
     server = Server(root, tmp_path)
     try:
         server.start()
-        processes.note()
+        seen.update(tagged_pids(tag))
         with pytest.raises(urllib.error.HTTPError) as refused:
             server.request("/api/kernelspecs", token=False)
         assert refused.value.code == 403, "JupyterLab answered without the token"
@@ -555,20 +478,29 @@ def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path):
                 )
                 listed = page.locator(FILE_BROWSER_ITEM).all_inner_texts()
                 assert any(Path(notebooks[0]).name in item for item in listed), listed
-                processes.note()
+                seen.update(tagged_pids(tag))
                 for relpath in notebooks:
                     try:
                         run_notebook(page, server, root, relpath, shots, gpus, relpath == BAR)
                     except BaseException:
                         explain_failure(page, shots / f"{Path(relpath).stem}-failed.png")
                         raise
-                    processes.note()
+                    seen.update(tagged_pids(tag))
             finally:
-                processes.note()
+                seen.update(tagged_pids(tag))
                 browser.close()
     finally:
-        processes.note()
+        seen.update(tagged_pids(tag))
         server.stop()
-        survivors = stop_survivors(processes)
+        survivors = {pid: command_line(pid) for pid in wait_gone(tag, STOP_S)}
+        if server.process is not None:
+            stop(server.process, tag, grace_s=1)  # kills what is left, the server's group too
     assert not survivors, f"processes survived the test (now killed): {survivors}"
-    assert processes.seen, "no process was tracked: the check above proves nothing"
+    assert seen, "no process was tracked: the check above proves nothing"
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return "?"

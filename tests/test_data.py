@@ -174,8 +174,8 @@ def test_text_labels():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"batch_size": 0}, "batch_size must be a positive int"),
-        ({"batch_size": 8, "resize": -1}, "resize must be a positive int or None"),
+        ({"batch_size": 0}, "batch_size must be an int >= 1, got 0"),
+        ({"batch_size": 8, "resize": -1}, "resize must be an int >= 1 or None, got -1"),
         ({"batch_size": 8, "train_size": 0}, "train_size must be"),
         ({"batch_size": 8, "test_size": 2.5}, "test_size must be"),
         ({"batch_size": 8, "num_workers": -1}, "num_workers must be an int >= 0"),
@@ -188,11 +188,11 @@ def test_bad_arguments_name_the_argument(kwargs, message):
 
 
 def test_bad_dataset_arguments():
-    with pytest.raises(ValueError, match="n must be a positive int"):
+    with pytest.raises(ValueError, match="^n must be an int >= 1, got 0"):
         data.SyntheticFashionMNIST(0)
-    with pytest.raises(TypeError, match="seed must be an int"):
+    with pytest.raises(ValueError, match="seed must be an int, got 1.5"):
         data.SyntheticFashionMNIST(5, seed=1.5)
-    with pytest.raises(ValueError, match="n_test must be a positive int"):
+    with pytest.raises(ValueError, match="n_test must be an int >= 1, got 0"):
         data.write_idx_files("unused", n_train=1, n_test=0)
 
 

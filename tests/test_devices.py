@@ -1,4 +1,5 @@
 import json
+import re
 import subprocess
 import sys
 
@@ -15,9 +16,10 @@ def test_cpu_and_gpu_build_devices_without_touching_cuda():
 
 @pytest.mark.parametrize("bad", [-1, "x", 1.0, True, None])
 def test_bad_gpu_index_is_rejected_naming_the_argument(bad):
-    with pytest.raises((TypeError, ValueError), match=r"\bi must be a GPU index"):
+    message = f"^i must be a GPU index >= 0, got {re.escape(repr(bad))}$"
+    with pytest.raises(ValueError, match=message):
         devices.gpu(bad)
-    with pytest.raises((TypeError, ValueError), match=r"\bi must be a GPU index"):
+    with pytest.raises(ValueError, match=message):
         devices.try_gpu(bad)
 
 
@@ -28,6 +30,39 @@ def test_without_gpu_everything_falls_back_to_cpu(monkeypatch):
     assert devices.try_gpu(3) == torch.device("cpu")
     # d2l documents [cpu] here; its code returns [], which breaks multi-GPU training on a CPU.
     assert devices.try_all_gpus() == [torch.device("cpu")]
+
+
+def test_a_cuda_driver_that_is_not_available_counts_no_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)  # e.g. a broken driver
+    assert devices.num_gpus() == 0
+    assert devices.try_gpu() == torch.device("cpu")
+    assert devices.try_all_gpus() == [torch.device("cpu")]
+
+
+def test_with_one_gpu_only_index_0_is_a_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert devices.num_gpus() == 1
+    assert devices.try_gpu(0) == torch.device("cuda:0")
+    assert devices.try_gpu(1) == torch.device("cpu")
+    assert devices.try_all_gpus() == [torch.device("cuda:0")]
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:1")
+    with pytest.raises(ValueError, match="asks for GPU 1, but this machine has 1 GPU"):
+        devices.default_device()
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda")
+    assert devices.default_device() == torch.device("cuda:0")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, " cpu ")
+    assert devices.default_device() == torch.device("cpu")
+
+
+def test_try_gpu_ignores_d2lgpu_device(monkeypatch):
+    # README: D2LGPU_DEVICE steers default_device() only; the chapters' try_gpu() ignores it.
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cpu")
+    assert devices.try_gpu() == torch.device("cuda:0")
+    assert devices.default_device() == torch.device("cpu")
 
 
 def test_with_two_gpus_the_helpers_return_them(monkeypatch):
@@ -84,6 +119,21 @@ def test_env_report_has_versions_and_lists_fake_gpus(monkeypatch):
     ]
     text = devices.format_env_report(report)
     assert "Fake GPU, 80.0 GiB, compute capability 9.0" in text
+
+
+@pytest.mark.parametrize("major, bf16", [(7, False), (8, True), (9, True)])
+def test_bf16_is_reported_from_compute_capability_8(monkeypatch, major, bf16):
+    class Props:
+        name, total_memory, minor, multi_processor_count = "G", 2**30, 5, 10
+
+    Props.major = major
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
+    gpus = devices.env_report()["gpus"]
+    assert [g["index"] for g in gpus] == [0, 1]
+    assert gpus[0]["bf16"] is bf16 and gpus[0]["compute_capability"] == f"{major}.5"
+    assert f"bf16 {'yes' if bf16 else 'no'}" in devices.format_env_report()
 
 
 def test_python_m_d2lgpu_env_works_without_a_gpu():

@@ -4,6 +4,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 
 def run_python(code: str) -> str:
     result = subprocess.run(
@@ -53,20 +55,58 @@ def test_import_has_no_side_effects_and_no_heavy_imports():
     assert out.strip() == "[]"
 
 
-def test_every_module_declares_all_and_it_is_accurate():
-    import importlib
+def _modules():
     import pkgutil
 
     import d2lgpu
 
-    for info in pkgutil.iter_modules(d2lgpu.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"d2lgpu.{info.name}")
-        assert isinstance(module.__all__, list), f"d2lgpu.{info.name} lacks __all__"
-        missing = [name for name in module.__all__ if not hasattr(module, name)]
-        assert not missing, f"d2lgpu.{info.name}.__all__ names missing objects {missing}"
-        assert module.__doc__ and len(module.__doc__) > 80, f"d2lgpu.{info.name} needs a docstring"
+    return [i.name for i in pkgutil.iter_modules(d2lgpu.__path__) if not i.name.startswith("_")]
+
+
+# bench.py is being split into measurements and report; its helpers get a place in __all__
+# (or a leading underscore) there. strict: this marker must go once that is done.
+_ALL_PENDING = {"bench"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="helpers not in __all__"))
+        if n in _ALL_PENDING
+        else n
+        for n in _modules()
+    ],
+)
+def test_every_module_declares_all_and_it_is_accurate(name):
+    import importlib
+    import inspect
+
+    module = importlib.import_module(f"d2lgpu.{name}")
+    assert module.__doc__ and len(module.__doc__) > 80, f"d2lgpu.{name} needs a docstring"
+    assert isinstance(module.__all__, list), f"d2lgpu.{name} lacks __all__"
+    assert len(set(module.__all__)) == len(module.__all__), f"d2lgpu.{name}.__all__ repeats"
+    missing = [n for n in module.__all__ if not hasattr(module, n)]
+    assert not missing, f"d2lgpu.{name}.__all__ names missing objects {missing}"
+    # Every public function and class the module defines is exported, or named _private.
+    defined = [
+        n
+        for n, obj in vars(module).items()
+        if not n.startswith("_")
+        and (inspect.isfunction(obj) or inspect.isclass(obj))
+        and obj.__module__ == module.__name__
+    ]
+    unlisted = sorted(set(defined) - set(module.__all__))
+    assert not unlisted, f"d2lgpu.{name} defines {unlisted} but leaves them out of __all__"
+
+
+def test_the_package_lists_every_module_and_exports_what_it_names():
+    import d2lgpu
+
+    # magics is loaded by %load_ext, checks by grading: neither is reached as d2lgpu.X.
+    assert set(_modules()) - {"magics", "checks"} <= set(d2lgpu._SUBMODULES)
+    for name in d2lgpu.__all__:
+        assert getattr(d2lgpu, name) is not None
+    assert len(set(d2lgpu.__all__)) == len(d2lgpu.__all__)
 
 
 def test_submodules_load_on_first_use():

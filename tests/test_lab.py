@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from d2lgpu.processes import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import lab  # noqa: E402
@@ -21,12 +23,6 @@ def execv(monkeypatch):
     calls = []
     monkeypatch.setattr(lab.os, "execv", lambda path, argv: calls.append(list(argv)))
     return calls
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def port_of(command):

@@ -19,7 +19,18 @@ def test_peak_memory_on_cpu_runs_the_block_and_answers_clearly():
 
 
 @pytest.mark.parametrize(
-    "n, text", [(None, "n/a"), (512, "512 B"), (1536, "1.5 KiB"), (3 * 2**30, "3.0 GiB")]
+    "n, text",
+    [
+        (None, "n/a"),
+        (0, "0 B"),
+        (512, "512 B"),
+        (1023, "1023 B"),
+        (1024, "1.0 KiB"),
+        (1536, "1.5 KiB"),
+        (2**20, "1.0 MiB"),
+        (3 * 2**30, "3.0 GiB"),
+        (5 * 2**40, "5120.0 GiB"),
+    ],
 )
 def test_format_bytes(n, text):
     assert memory.format_bytes(n) == text
@@ -46,3 +57,75 @@ def test_mps_reports_allocated_and_driver_bytes_but_no_peak(monkeypatch):
         pass
     assert not mem.available and mem.peak is None
     assert "PyTorch reports no peak on mps" in str(mem)
+
+
+class FakeAllocator:
+    """torch.cuda's allocator counters, scripted; records the calls in order."""
+
+    def __init__(self, monkeypatch, allocated, peak, reserved=0):
+        self.calls = []
+        self.allocated, self.peak, self.reserved = allocated, peak, reserved
+        for name in ("synchronize", "reset_peak_memory_stats"):
+            monkeypatch.setattr(torch.cuda, name, self._record(name))
+        monkeypatch.setattr(torch.cuda, "memory_allocated", self._read("allocated"))
+        monkeypatch.setattr(torch.cuda, "max_memory_allocated", self._read("peak"))
+        monkeypatch.setattr(torch.cuda, "memory_reserved", self._read("reserved"))
+
+    def _record(self, name):
+        return lambda device=None: self.calls.append((name, str(device)))
+
+    def _read(self, name):
+        def read(device=None):
+            self.calls.append((name, str(device)))
+            return getattr(self, name)
+
+        return read
+
+
+def test_memory_report_reads_the_three_counters_of_that_device(monkeypatch):
+    fake = FakeAllocator(monkeypatch, allocated=100, peak=300, reserved=2**20)
+    report = memory.memory_report("cuda:1")
+    assert (report.device, report.allocated, report.reserved, report.peak) == (
+        "cuda:1",
+        100,
+        2**20,
+        300,
+    )
+    assert {device for _, device in fake.calls} == {"cuda:1"}
+    assert report.available
+    assert str(report) == "cuda:1: allocated 100 B, reserved 1.0 MiB, peak 300 B"
+
+
+def test_peak_memory_resets_the_peak_after_queued_work_and_reads_it_after_the_block(monkeypatch):
+    fake = FakeAllocator(monkeypatch, allocated=1024, peak=999)
+    with memory.peak_memory("cuda:0") as mem:
+        fake.calls.append("block")
+        fake.allocated, fake.peak = 0, 5 * 1024
+    assert fake.calls == [
+        ("synchronize", "cuda:0"),  # earlier queued work first
+        ("reset_peak_memory_stats", "cuda:0"),
+        ("allocated", "cuda:0"),
+        "block",
+        ("synchronize", "cuda:0"),  # the block's queued work is in the peak
+        ("peak", "cuda:0"),
+    ]
+    assert (mem.start, mem.peak, mem.extra) == (1024, 5 * 1024, 4 * 1024)
+    assert (
+        mem.available and str(mem) == "cuda:0: peak 5.0 KiB (4.0 KiB above the start of the block)"
+    )
+
+
+def test_peak_memory_is_read_even_when_the_block_raises(monkeypatch):
+    FakeAllocator(monkeypatch, allocated=0, peak=2048)
+    with pytest.raises(RuntimeError, match="boom"):
+        with memory.peak_memory(torch.device("cuda", 0)) as mem:
+            raise RuntimeError("boom")
+    assert mem.peak == 2048
+
+
+def test_the_cpu_touches_no_cuda_counter(monkeypatch):
+    fake = FakeAllocator(monkeypatch, allocated=1, peak=1)
+    assert memory.memory_report("cpu").peak is None
+    with memory.peak_memory("cpu") as mem:
+        pass
+    assert mem.start is None and fake.calls == []

@@ -56,13 +56,13 @@ def test_count_parameters():
 
 
 def test_bad_arguments_name_the_argument():
-    with pytest.raises(ValueError, match="width must be a positive int"):
+    with pytest.raises(ValueError, match="width must be an int >= 1, got 0"):
         models.SmallCNN(width=0)
-    with pytest.raises(ValueError, match="num_classes must be a positive int"):
+    with pytest.raises(ValueError, match="num_classes must be an int >= 1, got 2.5"):
         models.SmallCNN(num_classes=2.5)
-    with pytest.raises(ValueError, match="hidden must be a sequence of positive ints"):
+    with pytest.raises(ValueError, match="hidden must be a sequence of ints >= 1, got 256"):
         models.MLP(hidden=256)
-    with pytest.raises(ValueError, match="hidden must be a sequence of positive ints"):
+    with pytest.raises(ValueError, match=r"hidden\[1\] must be an int >= 1, got -1"):
         models.MLP(hidden=(128, -1))
     with pytest.raises(ValueError, match="num_classes"):
         models.resnet18_fashion(num_classes=0)
@@ -75,7 +75,7 @@ def test_linear_stack_is_depth_linear_layers_of_the_given_width():
     assert [m.out_features for m in net if isinstance(m, torch.nn.Linear)] == [8, 8, 8]
     assert sum(isinstance(m, torch.nn.ReLU) for m in net) == 2
     assert len(models.linear_stack(4, depth=1)) == 1
-    with pytest.raises(ValueError, match="depth must be a positive int"):
+    with pytest.raises(ValueError, match="depth must be an int >= 1, got 0"):
         models.linear_stack(4, depth=0)
 
 

@@ -44,15 +44,23 @@ def test_notebook_uses_the_course_kernel_and_is_valid(path):
         assert "execution" not in cell.metadata, "cell timestamps make every re-run a diff"
 
 
+# A cell that would fail without a GPU: it must be tagged (and then skip cleanly).
+CUDA_CALL = re.compile(r"\.cuda\(|device=[\"']cuda|torch\.cuda\.(synchronize|set_device)\(")
+
+
 @pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS + EXERCISES, ids=lambda p: p.name)
 def test_gpu_cells_skip_cleanly_and_were_not_run_on_the_cpu(path):
     nb = read(path)
     cells = code_cells(nb)
     gpu = [i for i, c in enumerate(cells) if cell_gpus(c)]
-    if not gpu:
-        return
+    # Tag and magic go together, both ways: a tag without the magic would crash a learner's
+    # CPU run; a magic without the tag would make nbval fail on a CPU machine.
+    magic = [i for i, c in enumerate(cells) if c.source.lstrip().startswith("%%requires_gpu")]
+    assert magic == gpu, f"cells with %%requires_gpu {magic} but tagged {gpu}"
+    unguarded = [i for i, c in enumerate(cells) if i not in gpu and CUDA_CALL.search(c.source)]
+    assert not unguarded, f"code cells {unguarded} call CUDA but are not tagged requires-gpu"
     loads = [i for i, c in enumerate(cells) if "%load_ext d2lgpu.magics" in c.source]
-    assert loads and loads[0] < gpu[0], "load the %%requires_gpu magic before the first GPU cell"
+    assert not gpu or (loads and loads[0] < gpu[0]), "load %%requires_gpu before its first use"
     for i in gpu:
         cell, n = cells[i], cell_gpus(cells[i])
         first = cell.source.splitlines()[0].strip()

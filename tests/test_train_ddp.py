@@ -2,154 +2,39 @@
 
 - determinism: 2 ranks match 1 process on the same global batch; a resumed run matches an
   uninterrupted one; two torchrun "nodes" on 127.0.0.1 match one node of 2 processes;
-- faults: a rank killed mid-training ends the job fast; with --max-restarts the job resumes
-  from its checkpoint and ends where an uninterrupted run ends; damaged checkpoints are
-  detected; SIGTERM to torchrun stops its workers, SIGKILL to torchrun orphans them;
-- bad input: no torchrun, nccl without GPUs, --resume without checkpoint, ... say what to do.
+- the backend rule on one GPU (CUDA faked): two ranks per machine train on the CPU with gloo
+  and never call CUDA; a GPU per rank gets nccl on cuda:LOCAL_RANK;
+- bad input: no torchrun, --resume without checkpoint, ... say what to do.
 
-Every test marks the processes it starts and fails if one outlives it. The uninterrupted
-reference runs are shared by the module (fixtures `ref1`, `ref2`).
+Faults (killed ranks, restarts, damaged checkpoints, signals) are in test_train_ddp_faults.py,
+so that pytest-xdist can run the two halves side by side. Every test marks the processes it
+starts and fails if one outlives it. The uninterrupted reference runs are shared by the
+module (fixtures `ref1`, `ref2` in conftest.py).
 """
 
-import importlib.util
-import os
-import shutil
 import signal
-import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 import torch
-from ddp_helpers.procs import TAG, Output, free_port, new_tag, stop, tagged_pids, wait_gone
+from ddp_helpers.train_ddp import (
+    BACKEND,
+    COMMON,
+    EPOCHS,
+    assert_same_params,
+    device_of,
+    layout_backend,
+    max_diff,
+    params,
+    run_direct,
+    train,
+)
 
-from d2lgpu.distributed import LaunchError, LaunchResult, launch
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_ddp.py"
-# 512 samples, global batch 32: 16 optimizer steps per epoch, 48 in the 3 epochs. Short on
-# purpose: float differences between layouts grow with the number of steps.
-EPOCHS = 3
-COMMON = ["--samples", "512", "--batch-size", "32", "--lr", "0.05", "--seed", "0"]
-# The stated tolerance for "the same parameters" across process layouts. Same layout
-# (resume, restart, two nodes of one process vs one node of two) is expected to be bitwise.
-RTOL, ATOL = 1e-4, 1e-5
-NO_TORCHRUN = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
+from d2lgpu.distributed import choose_backend
+from d2lgpu.processes import free_port
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
-
-
-def same_device_args(args, ranks_here, nnodes=1) -> list:
-    """Runs that a test compares must compute on the same kind of device. With fewer GPUs
-    than the ranks this machine hosts, the script falls back to gloo on the CPU, so the runs
-    it is compared with must use the CPU too; otherwise a 1-process reference would train on
-    the GPU (cuDNN's TF32 convolutions and all) and differ by more than rounding. Test
-    "nodes" share this machine, each with LOCAL_RANK 0: NCCL would see GPU 0 twice."""
-    if "--backend" in args or (nnodes == 1 and torch.cuda.device_count() >= max(2, ranks_here)):
-        return list(args)
-    return [*args, "--backend", "gloo"]
-
-
-def train(ckpt_dir, nproc, *args, tag, env=None, timeout_s=120, **launch_kwargs) -> LaunchResult:
-    """torchrun train_ddp.py through the notebook launcher (echo: pytest shows it on failure)."""
-    nnodes = launch_kwargs.get("nnodes", 1)
-    return launch(
-        SCRIPT,
-        nproc,
-        args=[*COMMON, "--checkpoint-dir", str(ckpt_dir), *same_device_args(args, nproc, nnodes)],
-        env={TAG: tag, **(env or {})},
-        timeout_s=timeout_s,
-        **launch_kwargs,
-    )
-
-
-def run_direct(*args, tag, world_size=None, timeout_s=60):
-    """The script without torchrun: plain python, with torchrun's variables faked for a world
-    of `world_size` (this process as rank 0), or none at all."""
-    env = {k: v for k, v in os.environ.items() if k not in NO_TORCHRUN}
-    env.update({TAG: tag, "OMP_NUM_THREADS": "1"})
-    if world_size is not None:
-        env.update(
-            RANK="0",
-            WORLD_SIZE=str(world_size),
-            LOCAL_RANK="0",
-            LOCAL_WORLD_SIZE=str(world_size),
-            MASTER_ADDR="127.0.0.1",
-            MASTER_PORT=str(free_port()),
-        )
-    start = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-    )
-    return proc, time.monotonic() - start
-
-
-def params(ckpt_dir):
-    return torch.load(Path(ckpt_dir) / "final.pt", weights_only=True, map_location="cpu")
-
-
-def max_diff(a, b):
-    assert a.keys() == b.keys()
-    return max((a[k] - b[k]).abs().max().item() for k in a)
-
-
-def assert_same_params(actual, expected, what, *, exact=False):
-    diff = max_diff(actual, expected)
-    print(f"{what}: max |difference| of final parameters = {diff:.3g}")
-    if exact:
-        assert diff == 0, f"{what}: expected identical parameters, max difference {diff:.3g}"
-    for k in expected:
-        torch.testing.assert_close(actual[k], expected[k], rtol=RTOL, atol=ATOL, msg=f"{what}: {k}")
-
-
-@dataclass
-class Run:
-    dir: Path
-    output: str
-    params: dict
-    seconds: float
-
-
-def reference_run(tmp_path_factory, nproc):
-    tag = new_tag()
-    ckpt_dir = tmp_path_factory.mktemp(f"ref{nproc}")
-    try:
-        result = train(ckpt_dir, nproc, "--epochs", str(EPOCHS), tag=tag)
-    finally:
-        left = wait_gone(tag)
-    assert not left, f"processes left behind by the reference run: {left}"
-    return Run(ckpt_dir, result.output, params(ckpt_dir), result.seconds)
-
-
-@pytest.fixture(scope="module")
-def ref1(tmp_path_factory):
-    """Uninterrupted training, 1 process (world size 1), the same global batch."""
-    return reference_run(tmp_path_factory, 1)
-
-
-@pytest.fixture(scope="module")
-def ref2(tmp_path_factory):
-    """Uninterrupted training, 2 processes on one node."""
-    return reference_run(tmp_path_factory, 2)
-
-
-def load_script_module():
-    spec = importlib.util.spec_from_file_location("train_ddp", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def script():
-    """train_ddp.py imported as a module (its main() does not run), for its helpers."""
-    return load_script_module()
 
 
 # --- the command line without torchrun -----------------------------------------------------
@@ -269,6 +154,89 @@ def test_fault_injection_only_on_the_first_attempt(script, monkeypatch):
     assert killed == [signal.SIGKILL]
 
 
+# --- one GPU, two ranks: the backend rule and what may touch CUDA (CUDA faked, on the CPU) -----
+
+
+def fake_one_gpu(monkeypatch):
+    """CUDA "available" with 1 device; any real CUDA call fails the test (as it would fail
+    for ranks sharing the GPU under gloo, or raise on this CPU-only build anyway)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+
+    def forbid(name):
+        def no_cuda(*args, **kwargs):  # one function per name: torch indexes them by identity
+            raise AssertionError(f"a gloo rank called torch.cuda.{name}")
+
+        return no_cuda
+
+    for name in ("_lazy_init", "set_device", "get_rng_state", "get_rng_state_all",
+                 "set_rng_state", "set_rng_state_all", "synchronize", "current_device"):  # fmt: skip
+        monkeypatch.setattr(torch.cuda, name, forbid(name))
+
+
+def test_compared_runs_use_one_device_on_one_gpu(monkeypatch):
+    fake_one_gpu(monkeypatch)
+    backend = layout_backend()
+    assert backend == "gloo"
+    # What each compared run gets: 1 process (ref1), 2 processes (ref2), 2 nodes x 1 process.
+    layouts = [choose_backend(n, requested=backend) for n in (1, 2, 1)]
+    assert layouts == ["gloo"] * 3
+    # Without --backend, the 1-process run alone would take the GPU: what failed on an H100.
+    assert choose_backend(1) == "nccl" and choose_backend(2) == "gloo"
+
+
+def join(script, monkeypatch, backend, local_rank, local_world_size):
+    """The script's join_process_group, with init_process_group and set_device recorded."""
+    calls = []
+    monkeypatch.setattr(script.dist, "init_process_group", lambda b, **kw: calls.append(b))
+    monkeypatch.setattr(torch.cuda, "set_device", lambda d: calls.append(str(d)))
+    args = script.parse_args(["--backend", backend])
+    logged = []
+    device = script.join_process_group(args, local_rank, local_world_size, logged.append)
+    return device, calls, logged
+
+
+def test_a_gpu_per_local_rank_gets_nccl_on_cuda_local_rank(script, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    device, calls, logged = join(script, monkeypatch, "auto", 1, 2)
+    assert device == torch.device("cuda", 1)
+    assert calls == ["cuda:1", "nccl"]  # set_device before init
+    assert logged[0] == "backend nccl: 2 GPU(s) for 2 process(es) per machine"
+
+
+def test_two_ranks_on_one_gpu_get_gloo_on_the_cpu(script, monkeypatch):
+    fake_one_gpu(monkeypatch)
+    for local_rank in (0, 1):
+        device, calls, logged = join(script, monkeypatch, "auto", local_rank, 2)
+        assert device == torch.device("cpu") and calls == ["gloo"]
+        assert logged[0] == "backend gloo: 2 process(es) per machine but 1 GPU(s)"
+    device, calls, logged = join(script, monkeypatch, "nccl", 0, 2)
+    assert device == torch.device("cpu") and calls == ["gloo"]
+    assert "falling back to gloo" in logged[0]
+
+
+def test_gloo_ranks_beside_one_gpu_train_without_calling_cuda(
+    script, tmp_path, monkeypatch, capsys, one_thread
+):
+    # This process is rank 0 of a world of 1, told that its machine runs 2 processes.
+    fake_one_gpu(monkeypatch)
+    world = dict(RANK=0, WORLD_SIZE=1, LOCAL_RANK=0, LOCAL_WORLD_SIZE=2)
+    world.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=free_port())
+    for name, value in world.items():
+        monkeypatch.setenv(name, str(value))
+    monkeypatch.delenv("TORCHELASTIC_RESTART_COUNT", raising=False)
+    args = ["--samples", "64", "--batch-size", "32", "--epochs", "1"]
+    script.main([*args, "--checkpoint-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "backend gloo: 2 process(es) per machine but 1 GPU(s)" in out
+    assert "device cpu" in out and "epoch 1/1  step 2" in out
+    ckpt = script.read_checkpoint(tmp_path / "ckpt-epoch0001.pt")
+    assert ckpt["rng"]["cuda"] == []  # nothing of the GPU's was read
+    assert (tmp_path / "final.pt").is_file()
+    assert not torch.distributed.is_initialized()
+
+
 # --- bad input, without torchrun (a world of one) ---------------------------------------------
 
 
@@ -318,7 +286,8 @@ def test_fashion_mnist_offline_says_what_to_do(tmp_path, tag, monkeypatch):
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_two_ranks_match_one_process(ref1, ref2):
-    assert "backend gloo" in ref2.output or torch.cuda.device_count() >= 2
+    assert f"backend {BACKEND}" in ref1.output and f"backend {BACKEND}" in ref2.output
+    assert device_of(ref1) == device_of(ref2) == ("cuda:0" if BACKEND == "nccl" else "cpu")
     assert "world size 2 on 1 node(s)" in ref2.output
     assert "global batch 32 = 2 rank(s) x 1 accumulation step(s) x 16" in ref2.output
     assert "global batch 32 = 1 rank(s) x 1 accumulation step(s) x 32" in ref1.output
@@ -359,6 +328,8 @@ def test_two_nodes_on_one_machine_train_as_one_world(ref2, tmp_path, tag):
         f"--rdzv-id=test-{tag[:8]}",
         "--local-addr=127.0.0.1",  # what a real node would set to its own interface
     ]
+    # Under nccl each "node" needs GPUs of its own, as real nodes have: both would take GPU 0.
+    node_env = [{"CUDA_VISIBLE_DEVICES": str(i)} if BACKEND == "nccl" else {} for i in range(2)]
     with ThreadPoolExecutor(2) as pool:
         futures = [
             pool.submit(
@@ -368,191 +339,14 @@ def test_two_nodes_on_one_machine_train_as_one_world(ref2, tmp_path, tag):
                 "--epochs",
                 str(EPOCHS),
                 tag=tag,
+                env=node_env[i],
                 nnodes=2,
                 extra_torchrun_args=rdzv,
                 timeout_s=150,
                 echo=False,
             )
-            for _ in range(2)
+            for i in range(2)
         ]
         outputs = [f.result().output for f in futures]
     assert sum("world size 2 on 2 node(s)" in out for out in outputs) == 1, "one rank 0"
     assert_same_params(params(tmp_path), ref2.params, "2 nodes x 1 process vs 1 node x 2")
-
-
-# --- faults ------------------------------------------------------------------------------------
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(180)
-def test_killed_rank_ends_the_job_quickly(tmp_path, tag):
-    start = time.monotonic()
-    with pytest.raises(LaunchError) as info:  # 50 epochs: it would run long if it went on
-        train(
-            tmp_path,
-            2,
-            "--epochs",
-            "50",
-            tag=tag,
-            env={"TRAIN_DDP_FAIL_AT_STEP": "20"},
-            timeout_s=60,
-        )
-    seconds = time.monotonic() - start
-    print(f"job with a killed rank exited after {seconds:.1f} s (launch included)")
-    err = info.value
-    assert not err.timed_out, "the job hung instead of failing"
-    assert "fault injection: SIGKILL after step 20" in err.result.output
-    assert "failed with exit code 1" in str(err)
-    assert "SIGKILL" in str(err), "the launcher's tail shows torchrun's report"
-    assert "epoch 3/50" not in err.result.output
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-def test_restart_resumes_from_checkpoint_and_matches(ref2, tmp_path, tag):
-    # Rank 1 dies at step 24, in epoch 2; torchrun restarts both workers, which find the
-    # checkpoint of epoch 1 and redo epoch 2 from there.
-    result = train(
-        tmp_path,
-        2,
-        "--epochs",
-        str(EPOCHS),
-        tag=tag,
-        env={"TRAIN_DDP_FAIL_AT_STEP": "24"},
-        extra_torchrun_args=["--max-restarts=1"],
-        timeout_s=180,
-    )
-    assert "fault injection: SIGKILL after step 24" in result.output
-    assert "resuming from ckpt-epoch0001.pt (epoch 1 done) after restart 1" in result.output
-    assert "TORCH_DISABLE_SHARE_RDZV_TCP_STORE" not in result.output  # launch() sets it
-    assert_same_params(params(tmp_path), ref2.params, "killed at step 24 + restarted", exact=True)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-def test_damaged_newest_checkpoint_falls_back_to_the_previous(ref2, tmp_path, tag):
-    ckpt_dir = tmp_path / "ckpt"
-    shutil.copytree(ref2.dir, ckpt_dir)
-    (ckpt_dir / "final.pt").unlink()
-    newest = ckpt_dir / "ckpt-epoch0003.pt"
-    data = bytearray(newest.read_bytes())
-    data[len(data) // 2] ^= 0x01  # one flipped bit
-    newest.write_bytes(data)
-    result = train(ckpt_dir, 2, "--epochs", str(EPOCHS), "--resume", tag=tag)
-    assert "skipping damaged checkpoint ckpt-epoch0003.pt: sha256 mismatch" in result.output
-    assert "resuming from ckpt-epoch0002.pt (epoch 2 done)" in result.output
-    assert_same_params(params(ckpt_dir), ref2.params, "newest checkpoint damaged", exact=True)
-
-
-def start_torchrun(tmp_path, tag, *args):
-    """A long run (10,000 epochs) under a bare torchrun, for the signal tests."""
-    env = {**os.environ, TAG: tag, "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "torch.distributed.run",
-        "--standalone",
-        "--nproc-per-node=2",
-        str(SCRIPT),
-        *COMMON,
-        "--epochs",
-        "10000",
-        "--checkpoint-dir",
-        str(tmp_path),
-        *args,
-    ]
-    proc = subprocess.Popen(
-        cmd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    return proc, Output(proc)
-
-
-def workers_of(proc, tag):
-    return sorted(set(tagged_pids(tag, "train_ddp.py")) - {proc.pid})
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(180)
-def test_sigterm_to_torchrun_stops_its_workers(tmp_path, tag):
-    proc, out = start_torchrun(tmp_path, tag)
-    try:
-        assert out.wait_for("epoch 2/", timeout_s=90), out.text
-        workers = workers_of(proc, tag)
-        assert len(workers) == 2
-        start = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        returncode = proc.wait(timeout=60)
-        left = wait_gone(tag, timeout_s=10)
-        print(f"torchrun and its workers gone {time.monotonic() - start:.1f} s after SIGTERM")
-        assert returncode != 0
-        assert not left, f"workers survived SIGTERM to torchrun: {left}"
-    finally:
-        stop(proc, tag)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(180)
-def test_sigkill_to_torchrun_orphans_its_workers(tmp_path, tag):
-    """Why no launcher of ours sends SIGKILL to torchrun first."""
-    proc, out = start_torchrun(tmp_path, tag)
-    try:
-        assert out.wait_for("epoch 2/", timeout_s=90), out.text
-        workers = workers_of(proc, tag)
-        assert len(workers) == 2
-        proc.kill()
-        proc.wait()
-        time.sleep(2)
-        orphans = [pid for pid in workers if pid in tagged_pids(tag)]
-        assert orphans == workers, "the workers were expected to outlive a SIGKILLed torchrun"
-        for pid in orphans:
-            with open(f"/proc/{pid}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            assert ppid != proc.pid  # adopted by init (or a subreaper): not ours to reap
-    finally:
-        stop(proc, tag)  # kills them by their mark; the `tag` fixture checks they are gone
-
-
-# --- bad input under torchrun --------------------------------------------------------------------
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(180)
-@pytest.mark.skipif(torch.cuda.device_count() >= 2, reason="checks the fallback: requires < 2 GPUs")
-def test_nccl_without_a_gpu_per_process_falls_back_to_gloo(tmp_path, tag):
-    # Also a smoke test of fp16 autocast + GradScaler + no_sync, in a --dry-run.
-    ckpt_dir = tmp_path / "ckpt"
-    args = ["--backend", "nccl", "--amp", "fp16", "--accumulate", "2", "--dry-run"]
-    # And the warning about restarts with torchrun's shared store, which launch() turns off.
-    result = train(
-        ckpt_dir,
-        2,
-        *args,
-        tag=tag,
-        extra_torchrun_args=["--max-restarts=1"],
-        env={"TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "0"},
-    )
-    assert "--backend nccl needs one GPU per process" in result.output
-    assert "falling back to gloo" in result.output
-    assert "backend gloo" in result.output
-    assert "dry run" in result.output and "epoch 1/1  step 2" in result.output
-    assert "loss nan" not in result.output
-    assert not ckpt_dir.exists(), "--dry-run writes nothing"
-    assert "export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1" in result.output
-
-
-def test_compared_runs_use_the_same_device_kind(monkeypatch):
-    # The H100 run's failures: a 1-process reference on cuda:0 against 2 gloo ranks on the CPU,
-    # and two test "nodes" both taking GPU 0 with NCCL.
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
-    assert same_device_args(["--epochs", "3"], 1) == ["--epochs", "3", "--backend", "gloo"]
-    assert same_device_args(["--epochs", "3"], 2)[-2:] == ["--backend", "gloo"]
-    assert same_device_args(["--backend", "nccl"], 2) == ["--backend", "nccl"]
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
-    assert same_device_args(["--epochs", "3"], 2) == ["--epochs", "3"]
-    assert same_device_args(["--epochs", "3"], 1) == ["--epochs", "3"]
-    assert same_device_args([], 1, nnodes=2) == ["--backend", "gloo"]

@@ -1,5 +1,6 @@
 """d2lgpu.training: it learns, it reports, it syncs once per epoch, it refuses bad input."""
 
+import copy
 import math
 
 import pytest
@@ -140,6 +141,84 @@ def test_progress_bar_is_shown_or_hidden(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_one_epoch_is_exactly_plain_sgd_on_cross_entropy():
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Flatten(), nn.Linear(4, 3))
+    ref = copy.deepcopy(net)
+    gen = torch.Generator().manual_seed(1)
+    # Batches of unequal size: the epoch's loss weighs each by its examples.
+    batches = [
+        (torch.randn(n, 1, 4, generator=gen), torch.randint(0, 3, (n,), generator=gen))
+        for n in (5, 3)
+    ]
+    history = training.train(net, batches, num_epochs=1, lr=0.5, device="cpu", progress=False)
+    opt = torch.optim.SGD(ref.parameters(), lr=0.5)
+    loss_sum, correct = 0.0, 0
+    for X, y in batches:
+        out = ref(X)
+        loss = nn.functional.cross_entropy(out, y)
+        loss_sum += loss.item() * len(y)
+        correct += (out.argmax(dim=1) == y).sum().item()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    for p, q in zip(net.parameters(), ref.parameters(), strict=True):
+        torch.testing.assert_close(p, q)
+    assert history.train_loss[0] == pytest.approx(loss_sum / 8)
+    assert history.train_acc[0] == correct / 8
+
+
+def test_evaluation_runs_in_eval_mode_without_autograd():
+    class ModeDependent(nn.Module):
+        """Predicts class 0 in eval mode, class 1 in training mode; records the grad mode."""
+
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def forward(self, x):
+            self.seen.append((self.training, torch.is_inference_mode_enabled()))
+            logits = torch.zeros(x.shape[0], 10)
+            logits[:, 1 if self.training else 0] = 1.0
+            return logits
+
+    net = ModeDependent().train()
+    y = torch.tensor([0, 0, 0, 1])
+    assert training.evaluate_accuracy(net, [(torch.zeros(4, 1), y)], "cpu") == 0.75
+    assert net.seen == [(False, True)] and net.training
+    assert training.evaluate_accuracy(net.eval(), [(torch.zeros(4, 1), y)], "cpu") == 0.75
+    assert not net.training  # the mode it was in, restored
+
+
+def test_the_progress_bar_counts_the_batches_of_an_epoch(capsys):
+    training.train(MLP(), tiny_batches(5), num_epochs=1, lr=0.1, device="cpu", max_batches=3)
+    assert "3/3" in capsys.readouterr().err
+    training.train(MLP(), tiny_batches(2), num_epochs=1, lr=0.1, device="cpu", max_batches=3)
+    assert "2/2" in capsys.readouterr().err
+
+
+def test_summary_of_several_epochs_leaves_the_first_out_of_the_mean():
+    h = training.History(
+        [3.0, 2.0, 1.0],
+        [0.1, 0.2, 0.3],
+        [0.5, 0.6, 0.7],
+        [5.0, 1.0, 2.0],
+        device="cpu",
+        amp_dtype="none",
+    )
+    assert h.summary() == (
+        "3 epochs on cpu, amp none: loss 1.000, train acc 0.300, test acc 0.700, "
+        "1.50 s/epoch (first epoch 5.00 s)"
+    )
+
+
+def test_history_keeps_the_device_as_given(loaders):
+    history = training.train(
+        MLP(), tiny_batches(1), num_epochs=1, lr=0.1, device=torch.device("cpu"), progress=False
+    )
+    assert history.device == "cpu"
+
+
 def test_summary_of_one_and_of_no_epochs():
     h = training.History([1.0], [0.5], [], [2.0], device="cuda:0", amp_dtype="bfloat16")
     expected = "1 epoch on cuda:0, amp bfloat16: loss 1.000, train acc 0.500, 2.00 s/epoch"
@@ -155,7 +234,7 @@ def test_summary_of_one_and_of_no_epochs():
         ({"lr": -0.1}, ValueError, "lr must be a number > 0"),
         ({"amp_dtype": torch.float32}, ValueError, "amp_dtype must be None, torch.float16"),
         ({"optimizer": "rmsprop"}, ValueError, "optimizer must be one of"),
-        ({"max_batches": 0}, ValueError, "max_batches must be None or an int >= 1"),
+        ({"max_batches": 0}, ValueError, "max_batches must be an int >= 1 or None"),
         ({"device": 0}, TypeError, "device must be a str or torch.device"),
     ],
 )

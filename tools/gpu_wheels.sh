@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 names=(
-    nbval ruff ipykernel ipython jupyter_client jupyter_core nbformat nbclient
+    nbval ruff pytest-randomly pytest-xdist execnet ipykernel ipython jupyter_client jupyter_core nbformat nbclient
     pyzmq tornado traitlets comm debugpy matplotlib-inline nest-asyncio2 jedi parso
     prompt_toolkit wcwidth pexpect ptyprocess stack-data asttokens executing pure_eval
     ipython_pygments_lexers fastjsonschema jsonschema jsonschema-specifications

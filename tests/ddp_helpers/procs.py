@@ -1,20 +1,19 @@
-"""Find, stop and count the processes a test started, even after they were re-parented.
+"""The tests' handle on the processes they start: d2lgpu.processes with the tests' own mark.
 
-torchrun starts its workers in sessions of their own; when torchrun dies they are adopted by
-init and no longer look like our children. So each test marks the environment of what it
-starts with ``D2LGPU_TEST_TAG=<uuid>`` (torchrun passes its environment on to the workers) and
-looks for that mark in /proc.
+Each test marks the environment of what it starts with ``D2LGPU_TEST_TAG=<uuid>`` (torchrun,
+JupyterLab and Chromium pass their environment on to what they start) and finds, stops and
+counts those processes by that mark, even after they were re-parented.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
+import threading
 import time
 import uuid
-from pathlib import Path
+
+from d2lgpu.processes import marked_pids, stop_job
+from d2lgpu.processes import wait_gone as _wait_gone
 
 TAG = "D2LGPU_TEST_TAG"
 
@@ -23,65 +22,19 @@ def new_tag() -> str:
     return uuid.uuid4().hex
 
 
-def free_port() -> int:
-    """A TCP port free right now on 127.0.0.1 (the OS picks it)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def tagged_pids(tag: str, needle: str = "") -> list[int]:
-    """Live (not zombie) processes whose environment holds D2LGPU_TEST_TAG=tag, and whose
-    command line contains ``needle``."""
-    mark = f"{TAG}={tag}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if mark not in (entry / "environ").read_bytes().split(b"\0"):
-                continue
-            if needle.encode() not in (entry / "cmdline").read_bytes():
-                continue
-            if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-                continue
-        except OSError:
-            continue
-        found.append(int(entry.name))
-    return found
+    """Live processes marked with ``tag`` whose command line contains ``needle``."""
+    return marked_pids(TAG, tag, needle)
 
 
 def wait_gone(tag: str, timeout_s: float = 15.0) -> list[int]:
     """Wait until no process carries the tag; return the ones still alive at the deadline."""
-    deadline = time.monotonic() + timeout_s
-    while (left := tagged_pids(tag)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return left
-
-
-def kill_tagged(tag: str) -> None:
-    for pid in tagged_pids(tag):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    return _wait_gone(TAG, tag, timeout_s)
 
 
 def stop(proc: subprocess.Popen, tag: str, grace_s: float = 15.0) -> None:
-    """SIGTERM torchrun (never SIGKILL first: that orphans its workers), then kill the rest."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            pass
-    kill_tagged(tag)
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    proc.wait()
+    """SIGTERM torchrun (never SIGKILL first: that orphans its workers), then the rest."""
+    stop_job(proc, TAG, tag, grace_s)
 
 
 class Output:
@@ -89,8 +42,6 @@ class Output:
     deadline instead of blocking on readline()."""
 
     def __init__(self, proc: subprocess.Popen):
-        import threading
-
         self.lines: list[str] = []
         self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._read, args=(proc,), daemon=True)

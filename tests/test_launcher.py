@@ -1,0 +1,228 @@
+"""d2lgpu.launcher: launch() from a notebook, with real torchrun jobs (gloo on the CPU).
+
+Each test checks afterwards, through /proc, that no process it started is left.
+"""
+
+import _thread
+import os
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+from ddp_helpers.procs import TAG, tagged_pids
+
+from d2lgpu import launcher as D
+
+
+def write(tmp_path, name, code):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(code))
+    return path
+
+
+# --- launch ------------------------------------------------------------------------------------
+
+
+def test_launch_rejects_bad_arguments(tmp_path):
+    script = write(tmp_path, "ok.py", "print('hi')\n")
+    with pytest.raises(FileNotFoundError, match="script"):
+        D.launch(tmp_path / "missing.py")
+    for bad in (0, "2", True, 1.0):
+        with pytest.raises(ValueError, match=f"nproc must be an int >= 1, got {bad!r}"):
+            D.launch(script, nproc=bad)
+    for bad in (0, -5, float("nan"), "10", True):
+        with pytest.raises(ValueError, match="timeout_s must be a number > 0"):
+            D.launch(script, timeout_s=bad)
+    with pytest.raises(ValueError, match="grace_s must be a number > 0"):
+        D.launch(script, grace_s=0)
+    with pytest.raises(ValueError, match="nnodes must be an int >= 1, got 0"):
+        D.launch(script, nnodes=0)
+    with pytest.raises(ValueError, match="rendezvous"):
+        D.launch(script, nnodes=2)
+    with pytest.raises(ValueError, match="args and extra_torchrun_args must be sequences"):
+        D.launch(script, args="--epochs 3")
+    with pytest.raises(ValueError, match="args and extra_torchrun_args must be sequences"):
+        D.launch(script, extra_torchrun_args="--max-restarts=1")
+    with pytest.raises(ValueError, match="tail_lines must be an int >= 0, got -1"):
+        D.launch(script, tail_lines=-1)
+
+
+def test_torchrun_command_is_this_python_one_node_unless_told(tmp_path):
+    cmd = D.torchrun_command(tmp_path / "s.py", 3, ["--epochs", 2])
+    assert cmd == [
+        sys.executable, "-m", "torch.distributed.run", "--standalone",
+        "--nproc-per-node=3", str(tmp_path / "s.py"), "--epochs", "2",
+    ]  # fmt: skip
+    rdzv = ["--rdzv-backend=c10d", "--rdzv-endpoint=h:1", "--rdzv-id=j"]
+    cmd = D.torchrun_command("s.py", 1, nnodes=2, extra=rdzv)
+    assert cmd[3:] == ["--nnodes=2", "--nproc-per-node=1", *rdzv, "s.py"]
+    assert "--standalone" not in cmd
+    assert D.torchrun_command("s.py", 1, nnodes=2, extra=["--master-addr=h"])[3] == "--nnodes=2"
+
+
+RANKS = """\
+import os
+
+import torch
+import torch.distributed as dist
+
+dist.init_process_group("gloo")
+t = torch.ones(1)
+dist.all_reduce(t)
+print(f"rank {dist.get_rank()} of {dist.get_world_size()} sum {t.item():g} "
+      f"threads {os.environ['OMP_NUM_THREADS']}", flush=True)
+dist.destroy_process_group()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_launch_two_ranks_returns_their_output(tmp_path, tag, capsys):
+    script = write(tmp_path, "ranks.py", RANKS)
+    result = D.launch(script, nproc=2, env={TAG: tag}, timeout_s=90)
+    assert result.returncode == 0
+    assert "rank 0 of 2 sum 2" in result.output
+    assert "rank 1 of 2 sum 2" in result.output
+    assert "threads 1" in result.output
+    assert result.seconds > 0
+    assert "rank 1 of 2" in capsys.readouterr().out  # streamed into the cell as well
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_launch_sets_one_thread_unless_told_and_uses_this_python(tmp_path, tag):
+    script = write(
+        tmp_path,
+        "threads.py",
+        "import os, sys\n"
+        "print('threads', os.environ['OMP_NUM_THREADS'], 'python', sys.executable)\n"
+        "print('own store', os.environ['TORCH_DISABLE_SHARE_RDZV_TCP_STORE'])\n"
+        "print('unbuffered', os.environ['PYTHONUNBUFFERED'])\n"
+        "print('marked', len(os.environ['D2LGPU_LAUNCH_ID']))\n",
+    )
+    # One process: torchrun itself sets nothing, so the 1 comes from launch().
+    out = D.launch(script, nproc=1, env={TAG: tag}, echo=False).output
+    assert f"threads 1 python {sys.executable}" in out
+    assert "own store 1" in out  # so that --max-restarts works (see launch's comment)
+    assert "unbuffered 1" in out and "marked 32" in out  # a uuid4 hex: found again by it
+    out = D.launch(script, nproc=1, env={TAG: tag, "OMP_NUM_THREADS": "2"}, echo=False).output
+    assert "threads 2" in out
+
+
+# Rank 1 fails only once rank 0 has printed all its lines: otherwise, on a busy machine, rank
+# 0's lines could come after rank 1's last words and push them out of the tail.
+FAIL = """\
+import os, sys, time
+from pathlib import Path
+
+done = Path(sys.argv[1])
+for i in range(40):
+    sys.stdout.write(f"line {i} of rank {os.environ['RANK']}\\n")
+sys.stdout.flush()
+if os.environ["RANK"] == "0":
+    done.touch()
+else:
+    deadline = time.monotonic() + 60
+    while not done.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print("rank 1 gives up", flush=True)
+    sys.exit(3)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_launch_failure_raises_with_exit_code_and_tail(tmp_path, tag):
+    script = write(tmp_path, "fail.py", FAIL)
+    with pytest.raises(D.LaunchError) as info:
+        D.launch(script, 2, [tmp_path / "done0"], env={TAG: tag}, echo=False, tail_lines=60)
+    err = info.value
+    assert isinstance(err, RuntimeError) and not err.timed_out
+    assert err.result.returncode == 1  # torchrun's own code for a failed worker
+    assert "failed with exit code 1 after" in str(err)
+    assert "last 60 lines of output" in str(err)
+    tail = str(err).split("lines of output:\n", 1)[1].splitlines()
+    assert len(tail) == 60 and tail == err.result.output.splitlines()[-60:]
+    assert "rank 1 gives up" in tail
+    assert any("exitcode  : 3" in line for line in tail)  # torchrun's report on rank 1
+    output = err.result.output.splitlines()
+    for rank in (0, 1):  # the whole output is kept, not only the tail
+        assert [f"line {i} of rank {rank}" for i in range(40)] == [
+            line for line in output if line.endswith(f"of rank {rank}")
+        ]
+
+    with pytest.raises(D.LaunchError) as info:
+        D.launch(script, 2, [tmp_path / "done1"], env={TAG: tag}, echo=False, tail_lines=3)
+    assert "last 3 lines of output:" in str(info.value)
+    assert str(info.value).splitlines()[1:] == info.value.result.output.splitlines()[-3:]
+
+
+def test_failure_message_says_how_it_ended_and_shows_the_tail():
+    failed = D.LaunchResult(1, "a\nb\n", 3.25)
+    assert D.failure_message("s.py", failed, ["a", "b"]) == (
+        "torchrun s.py failed with exit code 1 after 3.2 s; last 2 lines of output:\na\nb"
+    )
+    assert D.failure_message("s.py", failed, []).endswith("; last 0 lines of output:\n")
+    stopped = D.LaunchResult(-15, "", 20.5)
+    assert D.failure_message("s.py", stopped, ["x"], timeout_s=20) == (
+        "torchrun s.py timed out after 20 s (stopped; exit code -15); last 1 lines of output:\nx"
+    )
+
+
+# One write per line: launch() runs the workers unbuffered, and print("sleeping", pid)
+# makes several writes that two workers sharing the pipe can interleave.
+SLEEPER = """\
+import os, sys, time
+sys.stdout.write(f"sleeping {os.getpid()}\\n")
+sys.stdout.flush()
+time.sleep(3600)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_launch_timeout_stops_every_process(tmp_path, tag):
+    script = write(tmp_path, "sleeper.py", SLEEPER)
+    start = time.monotonic()
+    with pytest.raises(D.LaunchError, match="timed out after 20 s") as info:
+        D.launch(script, nproc=2, env={TAG: tag}, timeout_s=20, grace_s=10)
+    elapsed = time.monotonic() - start
+    assert info.value.timed_out
+    assert elapsed < 20 + 10 + 15, f"took {elapsed:.0f} s"
+    workers = [
+        int(line.split()[1])
+        for line in info.value.result.output.splitlines()
+        if line.startswith("sleeping")
+    ]
+    assert len(workers) == 2, "the workers should have started within 20 s"
+    assert not tagged_pids(tag), "launch() returned with processes still running"
+    for pid in workers:
+        assert not os.path.exists(f"/proc/{pid}") or _is_zombie(pid)
+
+
+def _is_zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_launch_keyboard_interrupt_stops_every_process(tmp_path, tag):
+    """Interrupting the kernel (Ctrl-C, the stop button) while launch() waits."""
+    script = write(tmp_path, "sleeper.py", SLEEPER)
+
+    def interrupt_when_workers_sleep():
+        deadline = time.monotonic() + 60
+        while len(tagged_pids(tag, "sleeper.py")) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)  # torchrun and its 2 workers all have sleeper.py in argv
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_when_workers_sleep, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        D.launch(script, nproc=2, env={TAG: tag}, timeout_s=100, grace_s=10, echo=False)
+    assert not tagged_pids(tag), "launch() re-raised with processes still running"
