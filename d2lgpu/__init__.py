@@ -16,7 +16,7 @@ Modules, one concern each:
 ``timing``         ``sync``, a synchronizing ``Timer``, ``benchmark``
 ``memory``         allocator counters and ``peak_memory``
 ``data``           FashionMNIST, with a synthetic fallback that says so
-``models``         the small CNN and MLP of the chapters, ResNet-18 for 28x28
+``models``         the chapters' models; chapter 4's sizes and their FLOPs and bytes
 ``training``       ``train`` and ``evaluate_accuracy``
 ``distributed``    the nccl/gloo rule and each rank's device; ``launch`` for notebooks
 ``launcher``       ``launch``: torchrun from a notebook, no process left behind
@@ -28,6 +28,7 @@ Modules, one concern each:
 ``hardware``       datasheet peaks of common GPUs, a labelled table
 ``bench``          ``python -m d2lgpu bench``: the course's reference measurements
 ``bench_report``   the bench's plots and summary, drawn from its results
+``references``     what GPU-only cells printed on a real GPU, shown where they skip
 =================  ==========================================================
 """
 
@@ -53,6 +54,7 @@ _SUBMODULES = (
     "memory",
     "models",
     "plotting",
+    "references",
     "processes",
     "timing",
     "training",

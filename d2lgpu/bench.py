@@ -49,7 +49,19 @@ from .memory import peak_memory
 from .models import amp_sizes, linear_stack
 from .timing import benchmark, sync
 
-__all__ = ["run", "matmul_curve", "frobenius_item_cost", "amp_step"]
+__all__ = [
+    "DTYPES",
+    "amp_step",
+    "copy_bandwidth",
+    "do_bench_comparison",
+    "frobenius_item_cost",
+    "host_to_device_bandwidth",
+    "launch_overhead",
+    "matmul_curve",
+    "matmul_precision",
+    "measure",
+    "run",
+]
 
 DTYPES = {
     "fp32": torch.float32,  # matmul precision "highest": true fp32

@@ -24,7 +24,17 @@ from pathlib import Path
 
 from .plotting import plain_number
 
-__all__ = ["write_plots", "summary_markdown", "faster", "crossover", "machine_line"]
+__all__ = [
+    "crossover",
+    "faster",
+    "machine_line",
+    "plot_amp",
+    "plot_crossover",
+    "plot_matmul_tflops",
+    "summary_markdown",
+    "why_cpu_only",
+    "write_plots",
+]
 
 
 def faster(name_a: str, seconds_a: float, name_b: str, seconds_b: float) -> str:

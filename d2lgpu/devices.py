@@ -47,6 +47,7 @@ __all__ = [
     "try_all_gpus",
     "mps_available",
     "try_accelerator",
+    "cpu_name",
     "default_device",
     "device_name",
     "env_report",

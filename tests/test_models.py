@@ -87,7 +87,7 @@ def test_linear_stack_cost_counts_flops_params_and_bytes():
     assert cost["params"] == sum(p.numel() for p in linear_stack(8, depth=2).parameters())
     assert cost["optimizer_bytes"] == OPTIMIZER_BYTES_PER_PARAM * cost["params"] == 40 * 144
     assert cost["activation_bytes"] == 4 * 4 * 8 * 2
-    with pytest.raises(ValueError, match="batch must be a positive int"):
+    with pytest.raises(ValueError, match="batch must be an int >= 1"):
         linear_stack_cost(8, 0)
 
 
