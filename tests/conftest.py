@@ -1,7 +1,13 @@
-"""Fixtures shared by several test files (the notebook hooks are in ../conftest.py)."""
+"""Fixtures shared by several test files (the notebook hooks are in ../conftest.py).
+
+torch._dynamo is imported here, before any test runs: when first imported (torchvision
+imports it) it reads attributes of torch.backends.mps.is_available, which the Apple
+silicon tests replace with a fake; in a random order that import could fall inside one.
+"""
 
 import pytest
 import torch
+import torch._dynamo  # noqa: F401
 from ddp_helpers.procs import new_tag, wait_gone
 from ddp_helpers.train_ddp import load_script_module, reference_run
 
