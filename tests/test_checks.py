@@ -1398,6 +1398,26 @@ def test_ddp_a_sampler_without_the_scripts_seed_and_a_rewritten_script(tmp_path)
     )
     assert_passes("05.ddp", explicit)
 
+    # Correct, written differently again: shuffle left at its default, the world size asked
+    # for, the wrapper's keys stripped when saving.
+    stripped = ddp_variant(
+        tmp_path,
+        "stripped",
+        (
+            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+            "DistributedSampler(dataset, seed=args.seed)",
+        ),
+        (
+            "batch_size=args.batch_size // world_size",
+            "batch_size=args.batch_size // dist.get_world_size()",
+        ),
+        (
+            "torch.save(model.state_dict(), args.out)",
+            'torch.save({k.removeprefix("module."): v for k, v in net.state_dict().items()}, args.out)',
+        ),
+    )
+    assert_passes("05.ddp", stripped)
+
 
 def saves_as_if(state_of, monkeypatch):
     """Replace torchrun by a launch that saves what a script with some mistake would save."""
@@ -1472,3 +1492,38 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
     result = assert_fails("05.ddp", script, "failed twice", "SIGABRT", "dist.barrier()")
     assert len(launches) == 2
     assert "ChildFailedError:" in result.hint  # the tail is shown as it is
+
+
+# ---------------------------------------------------------------------------------------------
+# The checkers' CUDA branches on a real GPU (on a CPU, the tests above run them with fakes).
+
+requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+
+
+@pytest.mark.cuda
+@requires_cuda
+def test_on_a_gpu_slowest_op_profiles_real_gpu_workloads():
+    from d2lgpu.checks._gpu_profile import watched_gpu
+
+    assert_passes("06.slowest_op", profiled_key("self_cpu_time_total"))
+    assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", gpu_aware=False),
+        "recorded no device times",
+    )
+    assert_fails(
+        "06.slowest_op", profiled_key("self_cpu_time_total", sync=False), "synchronize after it"
+    )
+    with watched_gpu() as state:
+        torch.cuda.synchronize()
+    assert state["log"] == [("sync", False)]
+
+
+@pytest.mark.cuda
+@requires_cuda
+def test_on_a_gpu_frobenius_amp_and_device_bug_run_on_it():
+    assert_passes("02.frobenius", (log_norms_per_step, log_norms_at_end))
+    assert_fails("02.frobenius", (log_norms_per_step, log_norms_per_step), "1000 x item()")
+    assert_passes("04.amp", make_amp_loop())
+    assert_passes("03.device_bug", train_step)
+    assert_passes("03.parameters", PARAMETERS)
