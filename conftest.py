@@ -29,6 +29,14 @@ def _visible_gpus() -> int:
     return torch.cuda.device_count() if torch.cuda.is_available() else 0
 
 
+def pytest_configure(config):
+    # A notebook's cells depend on the ones before them: never let pytest-randomly
+    # shuffle them, whoever runs nbval and however (make check also passes -p no:randomly).
+    nbval = config.getoption("nbval", default=False) or config.getoption("nbval_lax", default=False)
+    if nbval and hasattr(config.option, "randomly_reorganize"):
+        config.option.randomly_reorganize = False
+
+
 def pytest_collection_modifyitems(config, items):
     gpus = None
     for item in items:

@@ -105,3 +105,18 @@ def test_readme_lists_every_chapter():
     readme = (ROOT / "README.md").read_text()
     for path in CHAPTERS:
         assert f"notebooks/{path.name}" in readme, f"README's chapter table lacks {path.name}"
+
+
+def test_random_order_never_shuffles_a_notebooks_cells():
+    # pytest-randomly is installed for the unit tests; with nbval the cells keep their order.
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "randomly",
+         "--randomly-seed=1", "--nbval", "--nbval-current-env", "notebooks/01_devices.ipynb"],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True,
+    )  # fmt: skip
+    cells = [line for line in result.stdout.splitlines() if "::Cell " in line]
+    numbers = [int(line.rsplit("Cell ", 1)[1]) for line in cells]
+    assert len(numbers) > 5 and numbers == sorted(numbers), result.stdout[-2000:]

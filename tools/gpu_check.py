@@ -39,6 +39,8 @@ from d2lgpu.references import device_slug  # noqa: E402
 
 PARTS = ("tests", "notebooks", "bench")
 NBVAL = [
+    "-p",
+    "no:randomly",  # a notebook's cells run in order
     "--nbval",
     "--nbval-current-env",
     "--nbval-sanitize-with",
