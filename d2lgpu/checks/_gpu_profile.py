@@ -9,7 +9,6 @@
   checker's ``fn`` ran return :data:`SCRIPTED_ROWS`: the times a GPU gives for
   a large product next to 20 tiny additions (device times only when CUDA was
   asked for, as on a real GPU).
-* :func:`gpu_workloads` are two workloads sized for a real GPU.
 
 Both patch the class ``torch.autograd.profiler.profile``, which
 ``torch.profiler.profile`` uses underneath, so they see the answer's profile
@@ -112,32 +111,3 @@ def scripted_gpu():
         warnings.simplefilter("ignore")  # the profiler's "CUDA is not available"
         stack.enter_context(fake_gpus(1))
         yield stack.enter_context(_watch(_new_state(), scripted=True))
-
-
-def gpu_workloads(device: torch.device):
-    """Two workloads for a real GPU, with the operator that takes the device's time."""
-    gen = torch.Generator(device=device).manual_seed(6)
-    a = torch.randn(4096, 4096, device=device, generator=gen)
-    x = torch.zeros(8, device=device)
-
-    def product_and_adds(a, x):
-        y = a @ a  # milliseconds of device time in one kernel
-        for _ in range(20):
-            x = x + 1  # 20 launches of a microsecond each
-        return y, x
-
-    big = torch.randn(64_000_000, device=device, generator=gen)
-    small = torch.randn(32, 32, device=device, generator=gen)
-
-    def exp_and_small_product(big, small):
-        return torch.exp(big), small @ small
-
-    return [
-        (product_and_adds, (a, x), "aten::mm", "a 4096 x 4096 product next to 20 tiny additions"),
-        (
-            exp_and_small_product,
-            (big, small),
-            "aten::exp",
-            "exp of 64 million numbers next to a 32 x 32 product",
-        ),
-    ]

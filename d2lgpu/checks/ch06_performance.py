@@ -34,10 +34,13 @@ from ._util import CheckFailed, one_cpu_thread
 __all__ = ["check_slowest_op"]
 
 
-def _workloads():
-    gen = torch.Generator().manual_seed(6)
-    a = torch.randn(512, 512, generator=gen)
-    x = torch.zeros(8)
+def _workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
+    """Two workloads with the operator that takes their time: sized for the CPU by default,
+    and (4096, 64 million) for a real GPU, where kernels must be long to stand out."""
+    device = torch.device(device or "cpu")
+    gen = torch.Generator(device=device).manual_seed(6)
+    a = torch.randn(n, n, device=device, generator=gen)
+    x = torch.zeros(8, device=device)
 
     def product_and_adds(a, x):
         y = a @ a  # one large product: aten::matmul calls aten::mm, which does the work
@@ -45,18 +48,20 @@ def _workloads():
             x = x + 1  # many tiny additions: the most calls, little time
         return y, x
 
-    big, small = torch.randn(2_000_000, generator=gen), torch.randn(32, 32, generator=gen)
+    big = torch.randn(exp_numel, device=device, generator=gen)
+    small = torch.randn(32, 32, device=device, generator=gen)
 
     def exp_and_small_product(big, small):
         return torch.exp(big), small @ small
 
+    millions = f"{exp_numel / 1e6:g} million"
     return [
-        (product_and_adds, (a, x), "aten::mm", "a 512 x 512 product next to 20 tiny additions"),
+        (product_and_adds, (a, x), "aten::mm", f"a {n} x {n} product next to 20 tiny additions"),
         (
             exp_and_small_product,
             (big, small),
             "aten::exp",
-            "exp of 2 million numbers next to a 32 x 32 product",
+            f"exp of {millions} numbers next to a 32 x 32 product",
         ),
     ]
 
@@ -174,14 +179,13 @@ def _gpu_checks(answer) -> None:
     from ._gpu_profile import (
         SCRIPTED_WANT,
         SCRIPTED_WHAT,
-        gpu_workloads,
         scripted_gpu,
         watched_gpu,
     )
 
     if torch.cuda.is_available():
         device = torch.device("cuda", torch.cuda.current_device())
-        for fn, args, want, what in gpu_workloads(device):
+        for fn, args, want, what in _workloads(device, n=4096, exp_numel=64_000_000):
             with watched_gpu() as state:
                 got = _gpu_run(answer, state, fn, args, device)
             _name_check(got, want, what, device)
