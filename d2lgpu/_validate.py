@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["check_int", "check_positive"]
+__all__ = ["check_int", "check_nonnegative", "check_positive"]
 
 
 def check_int(
@@ -33,9 +33,23 @@ def check_int(
     return value
 
 
-def check_positive(name: str, value):
-    """Return ``value`` if it is a real number > 0 (not a bool, not NaN), else raise."""
+def _is_number(value, finite: bool) -> bool:
     is_number = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    if not is_number or math.isnan(value) or not value > 0:
-        raise ValueError(f"{name} must be a number > 0, got {value!r}")
+    return is_number and not math.isnan(value) and (math.isfinite(value) or not finite)
+
+
+def check_positive(name: str, value, *, finite: bool = False):
+    """Return ``value`` if it is a real number > 0 (not a bool, not NaN), else raise.
+
+    With ``finite``, infinity is refused too ("must be a finite number > 0").
+    """
+    if not _is_number(value, finite) or not value > 0:
+        raise ValueError(f"{name} must be a {'finite ' if finite else ''}number > 0, got {value!r}")
+    return value
+
+
+def check_nonnegative(name: str, value):
+    """Return ``value`` if it is a finite real number >= 0 (not a bool, not NaN), else raise."""
+    if not _is_number(value, finite=True) or not value >= 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     return value

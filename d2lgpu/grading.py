@@ -17,7 +17,7 @@ limit (``TIME_LIMITS_S``), after which the learner's code is stopped and the
 report says where it was. A report cites the learner's lines, never the
 checker's.
 
-The checkers live in ``d2lgpu.checks``, one module per chapter, and are found
+The checkers live in ``d2lgpu.checks``, one module per exercise or chapter, and are found
 through the table :data:`CHECKERS` (exercise id -> ``"module:function"``),
 imported when first used: a checker does not import this module, so there is
 no import cycle and any module can be imported first. A checker is
@@ -29,11 +29,11 @@ first one that fails.
 from __future__ import annotations
 
 import importlib
-import math
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ._validate import check_positive
 from .checks._guard import AnswerTimedOut, time_limit
 from .checks._util import (
     CheckFailed,
@@ -56,11 +56,11 @@ __all__ = [
 # Exercise id -> the checker, as "module:function" (imported on first use).
 CHECKERS: dict[str, str] = {
     "01.placement": "d2lgpu.checks.ch01_devices:check_placement",
-    "02.time_fn": "d2lgpu.checks.ch02_tensors:check_time_fn",
-    "02.frobenius": "d2lgpu.checks.ch02_tensors:check_frobenius",
-    "02.concurrency": "d2lgpu.checks.ch02_tensors:check_concurrency",
-    "03.parameters": "d2lgpu.checks.ch03_networks:check_parameters",
-    "03.device_bug": "d2lgpu.checks.ch03_networks:check_device_bug",
+    "02.time_fn": "d2lgpu.checks.ch02_time_fn:check_time_fn",
+    "02.frobenius": "d2lgpu.checks.ch02_frobenius:check_frobenius",
+    "02.concurrency": "d2lgpu.checks.ch02_concurrency:check_concurrency",
+    "03.parameters": "d2lgpu.checks.ch03_parameters:check_parameters",
+    "03.device_bug": "d2lgpu.checks.ch03_device_bug:check_device_bug",
     "04.amp": "d2lgpu.checks.ch04_amp:check_amp",
     "05.ddp": "d2lgpu.checks.ch05_ddp:check_ddp",
     "06.slowest_op": "d2lgpu.checks.ch06_performance:check_slowest_op",
@@ -135,12 +135,7 @@ def check(
         )
     if time_limit_s is None:
         time_limit_s = TIME_LIMITS_S.get(exercise_id, DEFAULT_TIME_LIMIT_S)
-    if (
-        isinstance(time_limit_s, bool)
-        or not isinstance(time_limit_s, int | float)
-        or not (time_limit_s > 0 and math.isfinite(time_limit_s))
-    ):
-        raise ValueError(f"time_limit_s must be a finite number > 0, got {time_limit_s!r}")
+    check_positive("time_limit_s", time_limit_s, finite=True)
     checker = _checker(exercise_id)
     passed: list[str] = []
     status, hint = "passed", ""

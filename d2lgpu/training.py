@@ -159,6 +159,19 @@ def _batches_per_epoch(train_iter, max_batches):
         return max_batches
 
 
+def _check_train_args(net, num_epochs, lr, device, optimizer, amp_dtype, max_batches):
+    """Check :func:`train`'s arguments, naming the one that is wrong; return the device."""
+    if not isinstance(net, nn.Module):
+        raise TypeError(f"net must be a torch.nn.Module, got {type(net).__name__}")
+    check_int("num_epochs", num_epochs, minimum=1)
+    check_positive("lr", lr)
+    if optimizer not in _OPTIMIZERS:
+        raise ValueError(f"optimizer must be one of {_OPTIMIZERS}, got {optimizer!r}")
+    _check_amp_dtype(amp_dtype)
+    check_int("max_batches", max_batches, minimum=1, allow_none=True)
+    return _check_device(device)
+
+
 def train(
     net,
     train_iter,
@@ -191,16 +204,7 @@ def train(
     After each epoch the test accuracy (if ``test_iter`` is given) is measured
     with :func:`evaluate_accuracy`; that time is not in ``epoch_seconds``.
     """
-    if not isinstance(net, nn.Module):
-        raise TypeError(f"net must be a torch.nn.Module, got {type(net).__name__}")
-    check_int("num_epochs", num_epochs, minimum=1)
-    check_positive("lr", lr)
-    if optimizer not in _OPTIMIZERS:
-        raise ValueError(f"optimizer must be one of {_OPTIMIZERS}, got {optimizer!r}")
-    _check_amp_dtype(amp_dtype)
-    check_int("max_batches", max_batches, minimum=1, allow_none=True)
-    device = _check_device(device)
-
+    device = _check_train_args(net, num_epochs, lr, device, optimizer, amp_dtype, max_batches)
     net.to(device)
     opt = (torch.optim.SGD if optimizer == "sgd" else torch.optim.Adam)(net.parameters(), lr=lr)
     loss_fn = nn.CrossEntropyLoss()

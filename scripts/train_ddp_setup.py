@@ -32,7 +32,14 @@ def parse_args(argv=None, description=__doc__):
     p = argparse.ArgumentParser(
         prog="train_ddp.py", description=description, formatter_class=_Formatter
     )
-    add = p.add_argument
+    _add_training_args(p)
+    _add_run_args(p)
+    return p.parse_args(argv)
+
+
+def _add_training_args(parser):
+    """The flags of what is trained: epochs, batch, data, precision."""
+    add = parser.add_argument
     add("--epochs", type=int, default=3, help="passes over the training data")
     add(
         "--batch-size",
@@ -63,6 +70,11 @@ def parse_args(argv=None, description=__doc__):
         metavar="K",
         help="micro-batches per optimizer step; DDP syncs only on the last (no_sync)",
     )
+
+
+def _add_run_args(parser):
+    """The flags of how it runs: backend, threads, checkpoints, time limit."""
+    add = parser.add_argument
     add(
         "--backend",
         choices=("auto", "nccl", "gloo"),
@@ -91,7 +103,6 @@ def parse_args(argv=None, description=__doc__):
         default=300,
         help="how long a collective waits for the other ranks before failing",
     )
-    return p.parse_args(argv)
 
 
 def micro_batch_size(args, world_size):

@@ -3,11 +3,11 @@ import json
 import pytest
 import torch
 
-from d2lgpu import bench
+from d2lgpu import bench, bench_measures
 
 
 def test_matmul_curve_reports_time_and_throughput_per_size():
-    points = bench.matmul_curve("cpu", "fp32", [32, 64], repeat=2)
+    points = bench_measures.matmul_curve("cpu", "fp32", [32, 64], repeat=2)
     assert [p["n"] for p in points] == [32, 64]
     for p in points:
         assert p["seconds"] > 0
@@ -16,13 +16,13 @@ def test_matmul_curve_reports_time_and_throughput_per_size():
 
 def test_matmul_precision_is_restored_after_the_block():
     before = torch.get_float32_matmul_precision()
-    with bench.matmul_precision("high"):
+    with bench_measures.matmul_precision("high"):
         assert torch.get_float32_matmul_precision() == "high"
     assert torch.get_float32_matmul_precision() == before
 
 
 def test_frobenius_loop_variants_agree_and_are_timed():
-    result = bench.frobenius_item_cost("cpu", steps=20, n=16)
+    result = bench_measures.frobenius_item_cost("cpu", steps=20, n=16)
     assert result["per_step_seconds"] > 0 and result["at_end_seconds"] > 0
     assert result["slowdown"] == pytest.approx(
         result["per_step_seconds"] / result["at_end_seconds"]
@@ -31,7 +31,7 @@ def test_frobenius_loop_variants_agree_and_are_timed():
 
 def test_amp_step_measures_every_precision_on_cpu():
     for precision in ("fp32", "bf16"):
-        step = bench.amp_step("cpu", width=16, batch=4, precision=precision)
+        step = bench_measures.amp_step("cpu", width=16, batch=4, precision=precision)
         assert step["seconds"] > 0 and step["peak_bytes"] is None  # no counters on CPU
 
 

@@ -73,8 +73,9 @@ def test_every_checker_function_is_in_the_table():
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"d2lgpu.checks.{info.name}")
-        for name in dir(module):
-            if name.startswith("check_") and callable(getattr(module, name)):
+        for name, fn in vars(module).items():
+            defined_here = getattr(fn, "__module__", None) == module.__name__
+            if name.startswith("check_") and callable(fn) and defined_here:
                 assert f"{module.__name__}:{name}" in listed, f"{module.__name__}.{name}"
 
 

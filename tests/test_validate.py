@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from d2lgpu._validate import check_int, check_positive
+from d2lgpu._validate import check_int, check_nonnegative, check_positive
 
 
 @pytest.mark.parametrize("value", [0, 5, 10**12, np.int64(3), np.uint8(7)])
@@ -50,3 +50,23 @@ def test_other_values_are_not_positive_numbers(value):
     with pytest.raises(ValueError) as info:
         check_positive("t", value)
     assert str(info.value) == f"t must be a number > 0, got {value!r}"
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan, 0, True])
+def test_finite_refuses_infinity_as_well(value):
+    with pytest.raises(ValueError) as info:
+        check_positive("t", value, finite=True)
+    assert str(info.value) == f"t must be a finite number > 0, got {value!r}"
+    assert check_positive("t", 2.5, finite=True) == 2.5
+
+
+@pytest.mark.parametrize("value", [0, 0.0, 1e-9, 7, np.float64(0.5)])
+def test_nonnegative_numbers_pass(value):
+    assert check_nonnegative("wait_s", value) is value
+
+
+@pytest.mark.parametrize("value", [-1e-9, -3, math.nan, math.inf, False, "0", None])
+def test_other_values_are_not_nonnegative_numbers(value):
+    with pytest.raises(ValueError) as info:
+        check_nonnegative("wait_s", value)
+    assert str(info.value) == f"wait_s must be a finite number >= 0, got {value!r}"

@@ -1,4 +1,4 @@
-"""The exercises' checkers, one module per chapter; ``d2lgpu.grading`` finds them in its table.
+"""The exercises' checkers, one module per exercise or chapter; ``d2lgpu.grading`` finds them in its table.
 
 A checker tests the *behaviour* of an answer (what it synchronized, what it
 transferred, where its tensors live, whether its results agree with a
@@ -12,12 +12,18 @@ is the same on a laptop and on a GPU server.
 
 ======================  ==============================================================
 ``ch01_devices``        ``01.placement``
-``ch02_tensors``        ``02.time_fn``, ``02.frobenius``, ``02.concurrency``
-``ch03_networks``       ``03.parameters``, ``03.device_bug``
-``ch04_amp``            ``04.amp``
+``ch02_time_fn``        ``02.time_fn`` (a simulated asynchronous device)
+``ch02_frobenius``      ``02.frobenius``
+``ch02_concurrency``    ``02.concurrency``
+``ch03_parameters``     ``03.parameters``
+``ch03_device_bug``     ``03.device_bug``
+``ch03_networks``       what both chapter 3 checkers share: the model
+``ch04_amp``            ``04.amp``; ``ch04_watch``: its problem and probes
 ``ch05_ddp``            ``05.ddp`` (launches the learner's script with torchrun)
-``ch06_performance``    ``06.slowest_op``
-``ch07_triton``         ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter)
+``ch06_performance``    ``06.slowest_op``; ``_gpu_profile``: its workloads
+``ch07_triton``         ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter);
+                        ``ch07_interpreter``: the watched interpreter; ``ch07_answers``:
+                        what both do with an answer
 ``_util``, ``_guard``   what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``            the pretend GPU (a ``TorchFunctionMode``)
 ======================  ==============================================================

@@ -29,6 +29,7 @@ import threading
 import time
 from contextlib import contextmanager
 
+from .._validate import check_positive
 from ._util import learner_is_running
 
 __all__ = ["AnswerTimedOut", "time_limit", "remaining_s"]
@@ -57,8 +58,7 @@ def time_limit(seconds: float):
     Yields a dict whose ``"raised"`` entry counts how often the exception was
     raised (0 when the block ended in time, or ran late only in the course's code).
     """
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
-        raise ValueError(f"seconds must be a number > 0, got {seconds!r}")
+    check_positive("seconds", seconds)
     state = {"raised": 0, "deadline": time.monotonic() + seconds}
     use_signal = (
         hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()

@@ -22,120 +22,25 @@ the CPU too) and watches what the loop *does*, however it is written:
 
 from __future__ import annotations
 
-import sys
-from contextlib import contextmanager
-
 import torch
-import torch.nn.functional as F
 from torch import nn
-from torch.overrides import TorchFunctionMode
 
-from ._util import CheckFailed, learner_is_running, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
+from .ch04_watch import (
+    MAX_NORM,
+    STEPS,
+    LearnerReads,
+    LoggingScaler,
+    autocast_device_types,
+    grad_norm,
+    make_problem,
+    train_fp32,
+)
 
-__all__ = ["make_problem", "train_fp32", "LoggingScaler", "check_amp", "MAX_NORM", "LOSS_TOL"]
+__all__ = ["check_amp", "LOSS_TOL"]
 
-MAX_NORM = 1.0
 # The largest |loss - fp32 loss| over the run that still counts as tracking it.
 LOSS_TOL = {torch.float16: 0.02, torch.bfloat16: 0.05}
-STEPS = 16
-
-
-def make_problem(device, seed: int = 0, steps: int = STEPS):
-    """A small MLP and ``steps`` batches of a learnable 4-class problem, on ``device``.
-
-    The inputs are scaled so that the gradients' norm exceeds ``MAX_NORM`` at every step of
-    the float32 loop (1.4 to 3.6): clipping changes every step, so it shows.
-    """
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        net = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 4))
-        teacher = torch.randn(32, 4)
-        batches = []
-        for _ in range(steps):
-            X = torch.randn(64, 32) * 3.0
-            batches.append((X.to(device), (X @ teacher).argmax(dim=1).to(device)))
-    return net.to(device), batches
-
-
-def train_fp32(net, batches, opt, max_norm=MAX_NORM):
-    """The float32 loop the exercise starts from: returns the per-step losses (on the device)."""
-    losses = []
-    for X, y in batches:
-        loss = F.cross_entropy(net(X), y)
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
-        opt.step()
-        losses.append(loss.detach())
-    return torch.stack(losses)
-
-
-class LoggingScaler(torch.amp.GradScaler):
-    """A ``GradScaler`` that appends ``scale``, ``unscale_``, ``step`` and ``update`` to ``log``."""
-
-    def __init__(self, device_type, log, **kwargs):
-        super().__init__(device_type, **kwargs)
-        self.log = log
-        self.in_step = False  # True while scaler.step() runs the optimizer's step
-
-    def scale(self, outputs):
-        self.log.append("scale")
-        return super().scale(outputs)
-
-    def unscale_(self, optimizer):
-        self.log.append("unscale_")
-        return super().unscale_(optimizer)
-
-    def step(self, optimizer, *args, **kwargs):
-        self.log.append("scaler.step")
-        self.in_step = True
-        try:
-            return super().step(optimizer, *args, **kwargs)
-        finally:
-            self.in_step = False
-
-    def update(self, new_scale=None):
-        self.log.append("update")
-        return super().update(new_scale)
-
-
-_READS = {"item", "tolist", "numpy", "__float__", "__int__", "__bool__", "__format__", "cpu"}
-
-
-class _LearnerReads(TorchFunctionMode):
-    """Count the host reads (``.item()``, ``float()``, ``.tolist()``...) made by the learner's code."""
-
-    def __init__(self):
-        super().__init__()
-        self.reads: list[str] = []
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        name = getattr(func, "__name__", "")
-        if name in _READS and learner_is_running(sys._getframe(1)):
-            self.reads.append(name)
-        return func(*args, **(kwargs or {}))
-
-
-@contextmanager
-def _autocast_device_types(seen: list):
-    """Record the ``device_type`` of every ``torch.autocast`` (however it is imported)."""
-    cls = torch.amp.autocast_mode.autocast
-    original = cls.__init__
-
-    def recorded(self, device_type, *args, **kwargs):
-        seen.append(device_type)
-        return original(self, device_type, *args, **kwargs)
-
-    cls.__init__ = recorded
-    try:
-        yield
-    finally:
-        cls.__init__ = original
-
-
-def _grad_norm(params) -> float:
-    grads = [p.grad.detach().float().norm() for p in params if p.grad is not None]
-    return torch.stack(grads).norm().item() if grads else 0.0
 
 
 def _losses(value, name):
@@ -174,7 +79,7 @@ def _run(answer, device, dtype, scaler_kwargs):
     def logged_step(*args, **kwargs):
         if scaler is None or not scaler.in_step:
             log.append("opt.step")
-        seen["norms"].append(_grad_norm(net.parameters()))
+        seen["norms"].append(grad_norm(net.parameters()))
         return step(*args, **kwargs)
 
     def stale(grad, p):
@@ -188,9 +93,9 @@ def _run(answer, device, dtype, scaler_kwargs):
         if isinstance(m, nn.Linear)
     ]
     hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
-    reads = _LearnerReads()
+    reads = LearnerReads()
     try:
-        with _autocast_device_types(seen["autocast"]), reads:
+        with autocast_device_types(seen["autocast"]), reads:
             losses = answer(net, batches, opt, device.type, dtype, scaler)
     finally:
         for h in hooks:

@@ -1,0 +1,173 @@
+"""Checker ``02.frobenius``: the Frobenius-norm log, per step and at the end.
+
+The answer runs with ``A`` on a GPU, a pretend one (:mod:`._pretend`) when there is
+none: host reads of device data (``.item()``, ``.tolist()``, ``.cpu()``, ``float()``,
+``print``, ``torch.tensor`` of a list of device tensors, a device value written into
+a CPU tensor) are counted, and a tensor made on the CPU and mixed with ``A``'s is
+named; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the real
+synchronizations.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from contextlib import contextmanager
+
+import torch
+
+from ._pretend import watching
+from ._util import CheckFailed, one_cpu_thread
+
+__all__ = ["check_frobenius", "frobenius_reference"]
+
+
+@contextmanager
+def _cuda_sync_counter(device: torch.device):
+    """Count the synchronizing CUDA calls (``set_sync_debug_mode``); yields a list of messages."""
+    found: list[str] = []
+    if device.type != "cuda":
+        yield found
+        return
+    previous = torch.cuda.get_sync_debug_mode()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.cuda.set_sync_debug_mode("warn")
+        try:
+            yield found
+        finally:
+            torch.cuda.set_sync_debug_mode(previous)
+    found += [str(w.message) for w in caught if "synchroniz" in str(w.message)]
+
+
+def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
+    """The exercise's norms: X = I; each step X = A @ X, log ||X||_F, X = X / ||X||_F."""
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    norms = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        norms.append(norm)
+        X = X / norm
+    return torch.stack(norms).tolist()
+
+
+def _norms(fn, name, A, steps, pretend):
+    """Run ``fn(A, steps)`` with A on the (pretend) GPU; validate what it returns."""
+    with watching(pretend) as watch:
+        try:
+            result = fn(watch.put(A), steps)
+        except RuntimeError:
+            if not watch.mixed:
+                raise
+            result = None  # a real GPU refused to mix devices: reported below
+    if watch.mixed:
+        raise CheckFailed(
+            f"{name}: {watch.mixed[0]} while A is on the GPU; a GPU refuses to mix them. "
+            "Make every tensor on A's device: torch.eye(n, device=A.device), "
+            "torch.empty(steps, device=A.device), or x.to(A.device)"
+        )
+    if isinstance(result, torch.Tensor):
+        raise CheckFailed(
+            f"{name} returned a tensor: return the norms as a list of Python floats "
+            "(tensor.tolist() makes one)"
+        )
+    if not isinstance(result, list | tuple):
+        raise CheckFailed(f"{name} returned a {type(result).__name__}: return a list of floats")
+    if len(result) != steps:
+        raise CheckFailed(f"{name}(A, {steps}) returned {len(result)} norms: log one norm per step")
+    for i, value in enumerate(result):
+        if isinstance(value, torch.Tensor):
+            raise CheckFailed(
+                f"{name}: norm {i} is still a tensor: transfer the norms to the host as "
+                "Python floats"
+            )
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise CheckFailed(f"{name}: norm {i} is a {type(value).__name__}, not a float")
+    bad = next((i for i, v in enumerate(result) if not math.isfinite(v)), None)
+    if bad is not None:
+        raise CheckFailed(
+            f"{name}: the norm after step {bad + 1} is {result[bad]}: the product overflowed "
+            "float32. Divide X by its norm after logging it (X = X / norm), so every step "
+            "starts from a matrix of norm 1"
+        )
+    return [float(v) for v in result], watch.reads
+
+
+def _shown(reads: list[str]) -> str:
+    counts = {r: reads.count(r) for r in dict.fromkeys(reads)}
+    return ", ".join(f"{n} x {r}" for r, n in counts.items())
+
+
+def check_frobenius(answer, passed):
+    """Per-step and at-the-end logging of 1000 Frobenius norms: same values, different reads."""
+
+    if (
+        not isinstance(answer, tuple | list)
+        or len(answer) != 2
+        or not all(callable(f) for f in answer)
+    ):
+        raise CheckFailed(
+            "pass both functions as a pair: "
+            "check('02.frobenius', (log_norms_per_step, log_norms_at_end))"
+        )
+    one_cpu_thread(_check_frobenius)(*answer, passed)
+
+
+def _check_frobenius(per_step, at_end, passed):
+    from ..devices import try_gpu
+
+    device = try_gpu()
+    pretend = device.type == "cpu"  # no GPU: a pretend one records where tensors are made
+    steps = 1000
+    gen = torch.Generator().manual_seed(2)
+    A = torch.randn(100, 100, generator=gen).to(device)  # unscaled: an unnormalized X overflows
+    want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
+
+    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps, pretend)
+    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps, pretend)
+    passed.append(
+        "both versions return 1000 finite norms as Python floats, and make every tensor on "
+        "A's device (checked on a pretend GPU when there is no real one)"
+    )
+    for name, got in (("log_norms_per_step", got_step), ("log_norms_at_end", got_end)):
+        got = torch.tensor(got, dtype=torch.float64)
+        if not torch.allclose(got, want, rtol=1e-3, atol=0):
+            i = int((got - want).abs().div(want.abs()).argmax())
+            raise CheckFailed(
+                f"{name}: the norm after step {i + 1} is {got[i].item():.6g}, the reference "
+                f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). Start from "
+                "X = identity; each step X = A @ X, log ||X||_F, then X = X / ||X||_F"
+            )
+    passed.append("they agree with each other and with the reference norms (rtol 1e-3)")
+
+    if len(reads_step) < steps:
+        raise CheckFailed(
+            f"log_norms_per_step read device data on the host {len(reads_step)} times for "
+            f"{steps} steps: transfer each norm to the host as you log it (norm.item()), "
+            "which is the slow version this exercise measures"
+        )
+    passed.append("the per-step version reads every norm on the host (>= 1 host read per step)")
+
+    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10, pretend)
+    for n, reads in ((steps, reads_end), (10, reads_short)):
+        if len(reads) > 3:
+            raise CheckFailed(
+                f"log_norms_at_end read device data on the host {len(reads)} times for {n} "
+                f"steps ({_shown(reads)}); each read waits for the GPU. Keep the norms on the "
+                "device (torch.stack a list of 0-d tensors, or write into "
+                "torch.empty(steps, device=A.device)) and transfer them once at the end "
+                "with .tolist()"
+            )
+    with _cuda_sync_counter(device) as syncs:
+        at_end(A, steps)
+    if len(syncs) > 3:
+        raise CheckFailed(
+            f"torch.cuda.set_sync_debug_mode saw {len(syncs)} synchronizations in "
+            f"log_norms_at_end for {steps} steps (first: {syncs[0]}): something in the loop "
+            "waits for the GPU; keep everything on the device until the end"
+        )
+    passed.append(
+        "the at-the-end version makes at most 3 host reads, for 10 steps as for 1000 (counted "
+        "with a TorchFunctionMode; on CUDA also with torch.cuda.set_sync_debug_mode)"
+    )

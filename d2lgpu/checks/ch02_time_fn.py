@@ -1,0 +1,207 @@
+"""Checker ``02.time_fn``: a hand-written timer, against a simulated asynchronous device.
+
+The answer ``time_fn(work, sync, clock, repeats)`` times a :class:`FakeAsyncDevice`,
+whose ``work()`` returns at once while its job runs on in (simulated) time, whose
+``sync()`` waits for the job, and whose ``clock()`` the checker controls. A timer
+that forgets to sync measures only the launch, and one that reads the clock before
+warming up is seen in the log of calls. No GPU is needed: the check is about *when*
+things happen, not how fast.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..timing import format_seconds
+from ._util import CheckFailed
+
+__all__ = ["FakeAsyncDevice", "check_time_fn"]
+
+
+class FakeAsyncDevice:
+    """A simulated asynchronous device with a clock the checker controls.
+
+    ``work()`` queues a job and returns after ``launch_s``, like a CUDA kernel
+    launch; the very first job also pays ``cold_s`` (context creation, library
+    handles). Job ``k`` takes ``seconds * pattern[k % len(pattern)]``: the
+    default pattern has a fast call (x0.8) and a slow one (x5, a noisy
+    neighbour) in every four, so the median is ``seconds`` while the mean, the
+    minimum and the maximum are not. ``sync()`` advances the clock to the end
+    of the queued work; ``clock()`` reads it. ``log`` lists the calls in order
+    and ``durations`` the length of every job.
+    """
+
+    def __init__(self, seconds, launch_s=10e-6, cold_s=0.1, pattern=(1.0, 0.8, 1.0, 5.0)):
+        self.seconds, self.launch_s, self.cold_s, self.pattern = seconds, launch_s, cold_s, pattern
+        self.now = 1000.0  # an arbitrary origin: only differences mean anything
+        self.busy_until = self.now
+        self.durations: list[float] = []
+        self.log: list[str] = []
+
+    def work(self) -> None:
+        self.log.append("work")
+        k = len(self.durations)
+        duration = self.seconds * self.pattern[k % len(self.pattern)]
+        self.durations.append(duration)
+        if k == 0:
+            duration += self.cold_s
+        self.busy_until = max(self.now, self.busy_until) + duration
+        self.now += self.launch_s
+
+    def sync(self) -> None:
+        self.log.append("sync")
+        self.now = max(self.now, self.busy_until)
+
+    def clock(self) -> float:
+        self.log.append("clock")
+        return self.now
+
+
+def _as_seconds(result) -> float:
+    if isinstance(result, torch.Tensor) and result.numel() == 1:
+        result = result.item()
+    if isinstance(result, bool) or not isinstance(result, int | float):
+        raise CheckFailed(
+            f"time_fn returned a {type(result).__name__}: return the median seconds per call "
+            "as one float (statistics.median of the list of times)"
+        )
+    result = float(result)
+    if not math.isfinite(result) or result <= 0:
+        raise CheckFailed(
+            f"time_fn returned {result}: a time must be a finite number > 0; check that the "
+            "list of times is not empty and that each time is end - start of one call"
+        )
+    return result
+
+
+def _check_log(log: list[str], repeats: int) -> None:
+    """The order of the calls: warm-up and sync before timing, then clock-work-sync-clock."""
+    if "clock" not in log:
+        raise CheckFailed(
+            "time_fn never called clock(): read the time with the clock you were given "
+            "(the checker's simulated device keeps its own time, which time.perf_counter() "
+            "cannot see)"
+        )
+    first_clock = log.index("clock")
+    if "work" not in log[:first_clock]:
+        raise CheckFailed(
+            "the first clock read came before any warm-up call: call work() once and sync() "
+            "before you start measuring; the first call pays one-off costs (CUDA context, "
+            "library handles, caches) that are not part of the work's time"
+        )
+    last_warmup = max(i for i in range(first_clock) if log[i] == "work")
+    if "sync" not in log[last_warmup:first_clock]:
+        raise CheckFailed(
+            "after the warm-up call, call sync() before the first clock read: otherwise the "
+            "first measurement also waits for the warm-up work"
+        )
+    measured = log[first_clock:].count("work")
+    if measured != repeats:
+        raise CheckFailed(
+            f"time_fn called work() {measured} times after its first clock read, for "
+            f"repeats={repeats}: time exactly `repeats` calls, one per measurement (use the "
+            "argument, not a fixed number)"
+        )
+    # Between two clock reads: at most one work(), and a sync() after it.
+    between: list[str] = []
+    for event in log[first_clock + 1 :] + ["clock"]:
+        if event != "clock":
+            between.append(event)
+            continue
+        if between.count("work") > 1:
+            raise CheckFailed(
+                f"time_fn called work() {between.count('work')} times between two clock "
+                "reads: time each call on its own (start = clock(); work(); sync(); "
+                "clock() - start) and return the median of those times"
+            )
+        if "work" in between and "sync" not in between[between.index("work") :]:
+            raise CheckFailed(
+                "a clock read followed work() with no sync() in between: work() only queues "
+                "the job and returns, so the clock measured the launch (or, with sync() "
+                "before work(), the previous call): call sync() after work() and before the "
+                "clock read that ends each measurement"
+            )
+        between = []
+
+
+def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
+    result = _as_seconds(answer(device.work, device.sync, device.clock, repeats))
+    _check_log(device.log, repeats)
+    return result
+
+
+def _statistic_hint(got: float, times: list[float]) -> str | None:
+    """Name the statistic or unit that ``got`` is, if it is a wrong one."""
+    import statistics
+
+    median = statistics.median(times)
+    candidates = [
+        (
+            "the mean",
+            statistics.fmean(times),
+            "return the median (statistics.median), which a few slow calls do not move",
+        ),
+        (
+            "the fastest call (min)",
+            min(times),
+            "return the median: the minimum hides how long a typical call takes",
+        ),
+        ("the slowest call (max)", max(times), "return the median"),
+        ("the sum of all calls", sum(times), "return the median time of one call"),
+        (
+            "the median in milliseconds",
+            median * 1e3,
+            "return seconds (the clock's unit): do not multiply by 1000",
+        ),
+        ("the median in microseconds", median * 1e6, "return seconds (the clock's unit)"),
+    ]
+    for what, value, fix in candidates:
+        if abs(value - median) > 0.05 * median and abs(got - value) <= 0.02 * value:
+            return f"time_fn returned {got:.6g}, which is {what} of the calls: {fix}"
+    return None
+
+
+def check_time_fn(answer, passed):
+    """``time_fn(work, sync, clock, repeats)`` against a simulated asynchronous device."""
+    if not callable(answer):
+        raise CheckFailed("pass the function itself: check('02.time_fn', time_fn)")
+    job = 2e-3
+    device = FakeAsyncDevice(job)
+    got = _run_timer(answer, device, repeats=5)
+    passed.append(
+        "warm-up: work() and sync() ran before the first clock read; then exactly `repeats` "
+        "calls, each between two clock reads with a sync() after it"
+    )
+    measured = device.durations[-5:]
+    hint = _statistic_hint(got, measured)
+    if hint:
+        raise CheckFailed(hint)
+    if got < 0.25 * job:
+        raise CheckFailed(
+            f"time_fn returned {format_seconds(got)} for work that takes {format_seconds(job)} (its launch takes "
+            f"{format_seconds(device.launch_s)}): work() only queues the job and returns; call sync() "
+            "after work() and before the clock read that ends each measurement"
+        )
+    if abs(got - job) > 0.05 * job:
+        raise CheckFailed(
+            f"time_fn returned {format_seconds(got)} for calls whose median is {format_seconds(job)} (one in four "
+            f"takes {format_seconds(job * 5)}, one {format_seconds(job * 0.8)}): return the median of the "
+            "per-call times, in seconds"
+        )
+    passed.append(
+        "a 2 ms asynchronous job measures 2 ms, not its 10 us launch: time_fn syncs before "
+        "reading the clock"
+    )
+    passed.append("one fast and one slow call in four do not move the result: it is the median")
+    for job, repeats in ((30e-3, 3), (5e-3, 2), (7e-3, 1)):
+        steady = FakeAsyncDevice(job, pattern=(1.0,)) if repeats < 3 else FakeAsyncDevice(job)
+        got = _run_timer(answer, steady, repeats=repeats)
+        if abs(got - job) > 0.05 * job:
+            raise CheckFailed(
+                f"with a {format_seconds(job)} job and repeats={repeats}, time_fn returned {format_seconds(got)}: "
+                "sync after each work() (not before it), and use the arguments you are "
+                "given, nothing fixed"
+            )
+    passed.append("30 ms, 5 ms and 7 ms jobs measure right with repeats=3, 2 and 1")

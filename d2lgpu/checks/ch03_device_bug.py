@@ -1,0 +1,222 @@
+"""Checker ``03.device_bug``: fix a training step with a device mismatch.
+
+The answer is the fixed ``train_step``. The checker runs it with the model on
+the ``meta`` device, which like a GPU refuses operands left on the CPU (and
+computes nothing), so the bug shows on any machine; then it runs two real steps
+on ``try_gpu()`` against a reference.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import torch
+import torch.nn.functional as F
+from torch.overrides import TorchFunctionMode
+
+from ._util import CheckFailed, one_cpu_thread
+from .ch03_networks import CLASS_WEIGHTS, make_net, same_params, seeded_net
+
+__all__ = ["check_device_bug", "reference_train_step"]
+
+
+def reference_train_step(net, X, y, opt, device, *, weighted=True, zero_grad=True, step=True):
+    """The fixed training step: the batch and the class weights on the model's device.
+
+    ``weighted``, ``zero_grad`` and ``step`` switch off a part, to name a learner's mistake.
+    """
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device) if weighted else None
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    if zero_grad:
+        opt.zero_grad()
+    loss.backward()
+    if step:
+        opt.step()
+    return loss.detach()
+
+
+def _batch(seed: int, n: int = 16):
+    gen = torch.Generator().manual_seed(seed)
+    X = torch.randn(n, 4, generator=gen)
+    y = torch.randint(0, 3, (n,), generator=gen)
+    return X, y
+
+
+def _names_cuda(value) -> bool:
+    if isinstance(value, torch.device):
+        return value.type == "cuda"
+    return isinstance(value, str) and value.startswith("cuda")
+
+
+_BY_NAME = (
+    "the step uses the GPU by name (.cuda(), device='cuda'), which fails where there is none "
+    "and ignores the device it is given: use .to(device)"
+)
+
+
+class _Origins(TorchFunctionMode):
+    """Label tensors by where they came from; note the first operation mixing meta and CPU."""
+
+    def __init__(self, labels: dict):
+        super().__init__()
+        self._labels = {id(t): (weakref.ref(t), label) for t, label in labels}
+        self.mixed: tuple[str, str, str] | None = None
+        self.cuda_by_name = False  # .cuda(), .to("cuda"), device="cuda": not the device given
+
+    def label(self, t) -> str | None:
+        entry = self._labels.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else None
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        flat = [*args, *kwargs.values()]
+        flat = [t for v in flat for t in (v if isinstance(v, list | tuple) else [v])]
+        tensors = [t for t in flat if isinstance(t, torch.Tensor)]
+        if any(_names_cuda(v) for v in flat) or name == "cuda":
+            self.cuda_by_name = True
+        if name != "__get__" and self.mixed is None:
+            other = [t for t in tensors if t.device.type != "meta" and t.dim() > 0]
+            if other and any(t.device.type == "meta" for t in tensors):
+                where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
+                self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
+        result = func(*args, **kwargs)
+        if isinstance(result, torch.Tensor) and name != "__get__":
+            made = not tensors and name in ("tensor", "as_tensor", "ones", "zeros", "full")
+            label = (
+                f"torch.{name}(...) made in your step"
+                + ("" if "device" in kwargs else " without device=")
+                if made
+                else next((self.label(t) for t in tensors if self.label(t)), None)
+            )
+            if label:
+                self._labels[id(result)] = (weakref.ref(result), label)
+        return result
+
+
+def _mismatch_hint(error: RuntimeError, origins: _Origins) -> CheckFailed | None:
+    """What a RuntimeError from the step on the meta device says about the learner's step."""
+    message = str(error)
+    if "item()" in message or "data-dependent" in message:
+        return CheckFailed(
+            "the step reads a value on the host (.item(), float(), bool()): return the "
+            "loss tensor (loss.detach()) and let the caller read it when needed; on a GPU "
+            "every such read waits for the device"
+        )
+    low = message.lower()
+    by_name = ("cuda" in low or "nvidia" in low) and ("driver" in low or "compiled" in low)
+    if by_name or origins.cuda_by_name:
+        return CheckFailed(_BY_NAME)
+    if "expected device" not in message and "on device" not in message:
+        return None
+    op, what, where = origins.mixed or ("an operation", "a CPU tensor", "the CPU")
+    if what.startswith("the batch"):
+        still = "still on the CPU" if where == "the CPU" else f"on {where}"
+        return CheckFailed(
+            f"{what} is {still} when {op} uses it with the model on the device: "
+            "move X and y to device at the start of the step (X, y = X.to(device), "
+            f"y.to(device)) (PyTorch said: {message})"
+        )
+    return CheckFailed(
+        f"{what} stays on {where} while the model is on the device ({op} got both): "
+        "create it with device=device, e.g. torch.tensor(CLASS_WEIGHTS, device=device) "
+        f"(PyTorch said: {message})"
+    )
+
+
+def _on_meta(step, data_on_meta: bool):
+    net = make_net().to("meta")
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    X, y = _batch(0)
+    if data_on_meta:
+        X, y = X.to("meta"), y.to("meta")
+    origins = _Origins([(X, "the batch X"), (y, "the batch y")])
+    try:
+        with origins:
+            loss = step(net, X, y, opt, torch.device("meta"))
+    except NotImplementedError as error:
+        if "meta" not in str(error).lower():
+            raise  # the learner's stub: not attempted yet
+        if origins.cuda_by_name:  # with a GPU, copying a meta tensor to it fails this way
+            raise CheckFailed(_BY_NAME) from None
+        raise CheckFailed(
+            "the step copies a tensor from the model's device to the CPU (.cpu(), "
+            ".to('cpu'), .numpy(), or the model itself): keep the model on its device and "
+            "move the data to it"
+        ) from None
+    except RuntimeError as error:
+        hint = _mismatch_hint(error, origins)
+        if hint is None:
+            raise
+        raise hint from None
+    if origins.cuda_by_name:  # ran, on a GPU machine, but not on the device it was given
+        raise CheckFailed(_BY_NAME)
+    moved = {str(p.device) for p in net.parameters()} - {"meta"}
+    if moved:
+        raise CheckFailed(
+            f"the step moved the model to {', '.join(sorted(moved))}: keep the model where it "
+            "is and move the data to it"
+        )
+    if not isinstance(loss, torch.Tensor):
+        raise CheckFailed(
+            f"train_step returned {type(loss).__name__ if loss is not None else 'None'}: "
+            "return the loss as a tensor, loss.detach(), as the given step does"
+        )
+    return loss
+
+
+def check_device_bug(answer, passed):
+    """The fixed ``train_step``: no CPU leftovers (meta device), then two real steps."""
+    if not callable(answer):
+        raise CheckFailed("pass the fixed function: check('03.device_bug', train_step)")
+    one_cpu_thread(_check_device_bug)(answer, passed)
+
+
+def _check_device_bug(answer, passed):
+    from ..devices import try_gpu
+
+    _on_meta(answer, data_on_meta=True)
+    passed.append(
+        "tensors made inside the step live on the model's device (checked with the model on "
+        "the meta device, which like a GPU refuses CPU operands)"
+    )
+    _on_meta(answer, data_on_meta=False)
+    passed.append("a batch that arrives on the CPU is moved to the model's device")
+    passed.append("the model stays on its device")
+
+    device = try_gpu()
+    variants = {
+        "": {},
+        "the class weights are missing: keep weight=class_weights in F.cross_entropy": {
+            "weighted": False
+        },
+        "the gradients of the previous step were not cleared: keep opt.zero_grad() before "
+        "loss.backward()": {"zero_grad": False},
+        "the optimizer never stepped: keep opt.step() after loss.backward()": {"step": False},
+    }
+    nets = {k: seeded_net(4).to(device) for k in [*variants, "answer"]}
+    opts = {k: torch.optim.SGD(n.parameters(), lr=0.05, momentum=0.9) for k, n in nets.items()}
+    for seed in (1, 2, 3):
+        X, y = _batch(seed)
+        for key, options in variants.items():
+            reference_train_step(nets[key], X, y, opts[key], device, **options)
+        got = answer(nets["answer"], X, y, opts["answer"], device)
+        if not isinstance(got, torch.Tensor) or got.numel() != 1:
+            raise CheckFailed(
+                f"train_step returned {type(got).__name__}"
+                + (f" of shape {tuple(got.shape)}" if isinstance(got, torch.Tensor) else "")
+                + ": return the loss as a 0-d tensor, loss.detach()"
+            )
+    if not same_params(nets["answer"], nets[""], close=True):
+        hint = next(
+            (h for h in variants if h and same_params(nets["answer"], nets[h], close=True)),
+            "use the optimizer you are given (opt), and keep the class weights "
+            f"{list(CLASS_WEIGHTS)}, the cross-entropy loss, opt.zero_grad(), loss.backward() "
+            "and opt.step(); only change where tensors live",
+        )
+        raise CheckFailed(f"after three steps the parameters differ from the reference: {hint}")
+    passed.append(
+        "three steps on try_gpu() match the reference step (with the optimizer given, "
+        "SGD with momentum)"
+    )

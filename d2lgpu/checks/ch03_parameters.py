@@ -1,0 +1,239 @@
+"""Checker ``03.parameters``: edit, save and load a model's parameters.
+
+The answer is ``(halve_first_layer, save_parameters, load_parameters)``. The
+checker edits, saves and loads a small model on ``try_gpu()``, and hands
+``load_parameters`` a checkpoint that says it was written on a GPU this machine
+does not have (as one written on a bigger machine does), which only loads with
+``map_location``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from ._util import CheckFailed, one_cpu_thread
+from .ch03_networks import make_net, same_params, seeded_net
+
+__all__ = ["check_parameters", "saved_as_if_on"]
+
+
+@contextmanager
+def saved_as_if_on(location: str):
+    """``torch.save`` inside the block labels every tensor as stored on ``location``.
+
+    A checkpoint records where each tensor lived; ``torch.load`` puts it back
+    there unless ``map_location`` says otherwise. This writes the label that a
+    save on ``location`` (e.g. ``"cuda:1"``) would write, on any machine.
+    """
+    import torch.serialization as serialization
+
+    saved = serialization.location_tag
+    serialization.location_tag = lambda storage: location
+    try:
+        yield
+    finally:
+        serialization.location_tag = saved
+
+
+def _check_halve(halve, device, passed):
+    net = seeded_net(0).to(device)
+    weight = net[0].weight
+    before = {k: v.detach().clone() for k, v in net.state_dict().items()}
+    try:
+        halve(net)
+    except RuntimeError as error:
+        if "leaf Variable" in str(error) or "in-place" in str(error):
+            raise CheckFailed(
+                "autograd refused an in-place change of a parameter: wrap it in "
+                "`with torch.no_grad():` (parameters are leaves that require grad)"
+            ) from None
+        raise
+    if net[0].weight is not weight:
+        raise CheckFailed(
+            "net[0].weight is now a different Parameter object: an optimizer built before "
+            "still updates the old one. Change the values in place, e.g. "
+            "net[0].weight.mul_(0.5) under torch.no_grad()"
+        )
+    if weight.device != torch.device(device):
+        raise CheckFailed(
+            f"net[0].weight moved to {weight.device}: keep the model on its device and "
+            "change its parameters there"
+        )
+    if weight.grad_fn is not None or not weight.requires_grad:
+        raise CheckFailed(
+            "net[0].weight is no longer a trainable leaf: make the change under "
+            "torch.no_grad(), so autograd does not record it"
+        )
+    if not torch.allclose(weight.detach().cpu(), before["0.weight"].cpu() * 0.5):
+        raise CheckFailed("net[0].weight should be exactly half of what it was")
+    changed = [
+        k for k, v in net.state_dict().items() if k != "0.weight" and not torch.equal(v, before[k])
+    ]
+    if changed:
+        raise CheckFailed(f"only net[0].weight should change, but {', '.join(changed)} did too")
+    passed.append(
+        "halve_first_layer halves net[0].weight in place: same Parameter, same device, "
+        "still a leaf, nothing else changed"
+    )
+
+
+@contextmanager
+def _conversions_of(net: nn.Module):
+    """Record the devices that ``net`` itself is converted to (``.to``, ``.cpu``, ``.half``...)."""
+    seen: list[torch.device | str] = []
+    original = nn.Module._apply
+
+    def recorded(module, fn, *args, **kwargs):
+        if module is net:
+            try:
+                probe = fn(torch.zeros(1))
+                seen.append(probe.device if probe.dtype == torch.float32 else str(probe.dtype))
+            except (RuntimeError, AssertionError):  # a GPU this machine lacks
+                seen.append("cuda")
+        return original(module, fn, *args, **kwargs)
+
+    nn.Module._apply = recorded
+    try:
+        yield seen
+    finally:
+        nn.Module._apply = original
+
+
+def _check_save(save, device, folder: Path, passed) -> Path:
+    net = seeded_net(1).to(device)
+    path = folder / "saved_by_you.pt"
+    with _conversions_of(net) as seen:
+        save(net, path)
+    moved = any(p.device != torch.device(device) for p in net.parameters())
+    last = seen[-1] if seen else None
+    if moved or (isinstance(last, torch.device) and last.type == "cpu"):
+        raise CheckFailed(
+            "save_parameters moved the model itself to the CPU (net.cpu() or net.to('cpu')): "
+            "the model being trained must stay on its GPU. Save without moving it, "
+            "torch.save(net.state_dict(), path): the file records each tensor's device, and "
+            "load_parameters' map_location puts it where you want"
+        )
+    if isinstance(last, str) or any(p.dtype != torch.float32 for p in net.parameters()):
+        raise CheckFailed(
+            "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only "
+            "read the model, torch.save(net.state_dict(), path)"
+        )
+    if not path.is_file():
+        raise CheckFailed("save_parameters(net, path) wrote no file at path: torch.save(..., path)")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # an UnpicklingError for a whole pickled module
+        raise CheckFailed(
+            "torch.load(path, weights_only=True) cannot read your file "
+            f"({type(error).__name__}): save net.state_dict(), tensors only, not the module "
+            "itself (loading a pickled module can run arbitrary code)"
+        ) from None
+    if not isinstance(state, dict) or state.keys() != net.state_dict().keys():
+        raise CheckFailed(
+            "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
+        )
+    if not all(torch.equal(state[k], v.cpu()) for k, v in net.state_dict().items()):
+        raise CheckFailed("the saved tensors differ from the model's parameters")
+    passed.append(
+        "save_parameters writes a state_dict that torch.load(weights_only=True) reads back exactly"
+    )
+    return path
+
+
+def _load(load, path, device, what):
+    try:
+        net = load(make_net, path, device)
+    except RuntimeError as error:
+        if "deserialize object on" in str(error) or "CUDA device" in str(error):
+            raise CheckFailed(
+                f"torch.load failed on {what}: pass map_location=device, which moves every "
+                "tensor to the device you ask for as it loads"
+            ) from None
+        raise
+    if not isinstance(net, nn.Module):
+        raise CheckFailed(
+            f"load_parameters returned a {type(net).__name__}: return the model, built with "
+            "make_net() and filled with load_state_dict"
+        )
+    wrong = {str(p.device) for p in net.parameters()} - {str(torch.device(device))}
+    if wrong:
+        where = ", ".join(sorted(wrong))
+        stayed = "the model stayed on the CPU" if wrong == {"cpu"} else f"the model is on {where}"
+        raise CheckFailed(
+            f"{stayed}: the loaded model has parameters on {where}, not on {device}; build it "
+            "there and then load, net = make_net().to(device) (or move it, net.to(device))"
+        )
+    return net
+
+
+def _check_load_on_another_device(load, path) -> None:
+    # The meta device stands for a GPU: tensors there hold no data, so only placement shows.
+    meta = torch.device("meta")
+    try:
+        net = load(make_net, path, meta)
+    except (RuntimeError, NotImplementedError) as error:
+        if "meta" not in str(error):
+            raise
+        raise CheckFailed(
+            "load_parameters(make_net, path, device) failed for a device other than the CPU "
+            "(checked with the meta device): the model stayed on the CPU while the tensors "
+            "were loaded onto device. Build it there, net = make_net().to(device), then "
+            "net.load_state_dict(torch.load(path, map_location=device, weights_only=True))"
+        ) from None
+    if not isinstance(net, nn.Module):
+        raise CheckFailed(f"load_parameters returned a {type(net).__name__}: return the model")
+    wrong = sorted({str(p.device) for p in net.parameters()} - {"meta"})
+    if wrong:
+        raise CheckFailed(
+            f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}: "
+            "put the model on the device you are given (make_net().to(device)), whatever "
+            "map_location the tensors were loaded with"
+        )
+
+
+@one_cpu_thread
+def check_parameters(answer, passed):
+    """Edit a parameter in place, save a state_dict, load it onto another device."""
+    from ..devices import num_gpus, try_gpu
+
+    if not isinstance(answer, tuple | list) or len(answer) != 3 or not all(map(callable, answer)):
+        raise CheckFailed(
+            "pass the three functions as a tuple: check('03.parameters', "
+            "(halve_first_layer, save_parameters, load_parameters))"
+        )
+    halve, save, load = answer
+    device = try_gpu()
+    _check_halve(halve, device, passed)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = _check_save(save, device, folder, passed)
+
+        # A checkpoint written on GPU number num_gpus(): one this machine does not have.
+        source = seeded_net(2)
+        elsewhere = folder / "from_a_bigger_machine.pt"
+        with saved_as_if_on(f"cuda:{num_gpus()}"):
+            torch.save(source.state_dict(), elsewhere)
+        what = "a checkpoint written on a GPU this machine does not have"
+        net = _load(load, elsewhere, device, what)
+        if not same_params(net, source):
+            raise CheckFailed(
+                "the loaded parameters differ from the checkpoint's: "
+                "net.load_state_dict(torch.load(path, map_location=device, weights_only=True))"
+            )
+        passed.append(
+            "load_parameters loads a checkpoint written on a GPU this machine does not have "
+            "onto the requested device (map_location)"
+        )
+
+        _check_load_on_another_device(load, path)
+        net = _load(load, path, torch.device("cpu"), "your own checkpoint")
+        if not same_params(net, seeded_net(1)):
+            raise CheckFailed("parameters saved by save_parameters came back different")
+        passed.append(
+            "round trip: parameters saved on the model's device come back identical on the CPU"
+        )

@@ -1,0 +1,150 @@
+"""What both Triton checkers (:mod:`.ch07_triton`) do with an answer.
+
+Call it (a load or store out of bounds, stopped by :mod:`.ch07_interpreter`,
+becomes a hint), require an output of the input's shape and dtype and inputs left
+unchanged, and read from the recorded stores which elements the kernel never or
+twice wrote. Inputs are fresh random numbers each run, so a kernel cannot pass by
+matching one fixed set of numbers.
+"""
+
+from __future__ import annotations
+
+import os
+
+import torch
+
+from ._util import CheckFailed
+from .ch07_interpreter import OutOfBounds, Watch
+
+__all__ = [
+    "agrees",
+    "call_answer",
+    "require_inputs_untouched",
+    "require_shape",
+    "coverage_hint",
+    "first_difference",
+    "fresh_generator",
+    "random_input",
+]
+
+
+def random_input(shape, generator, scale=1.0) -> torch.Tensor:
+    return torch.randn(shape, generator=generator) * scale
+
+
+def fresh_generator() -> torch.Generator:
+    # Fresh inputs each run: a kernel cannot pass by matching one fixed set of numbers.
+    return torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
+
+
+def call_answer(answer, args, name: str, watch: Watch, where: str):
+    """``answer(*args)``, with a read or write out of bounds turned into a hint."""
+    launches = watch.launches
+    try:
+        out = answer(*args)
+    except OutOfBounds as error:
+        verb = "read" if error.kind == "load" else "wrote"
+        raise CheckFailed(
+            f"for {where}, your kernel {verb} {error.count} element(s) outside the tensors it "
+            "was given (stopped before it did): the last block runs past the end. Mask every "
+            f"load and store (mask = offsets < n, tl.{error.kind}(..., mask=mask)) and use each "
+            "tensor's own strides"
+        ) from None
+    if watch.launches == launches:
+        raise CheckFailed(
+            f"{name} launched no Triton kernel (for {where}): compute the result in your "
+            "@triton.jit kernel, launched as kernel[grid](...), not with torch operations"
+        )
+    if not isinstance(out, torch.Tensor):
+        raise CheckFailed(
+            f"{name} returned a {type(out).__name__}: return the output tensor your kernel "
+            "wrote (e.g. out = torch.empty_like(x), filled by the kernel)"
+        )
+    return out
+
+
+def require_inputs_untouched(
+    inputs: dict, copies: dict, watch: Watch, name: str, where: str
+) -> None:
+    for arg, t in inputs.items():
+        if watch.stored_into(t):
+            raise CheckFailed(
+                f"for {where}, your kernel stored into {arg}, an input: store the result through "
+                "the output's pointer (out_ptr), and leave the inputs as they were"
+            )
+        if not torch.equal(t, copies[arg]):
+            raise CheckFailed(
+                f"for {where}, {name} changed its input {arg} in place: compute into a new "
+                "output tensor (torch.empty_like) and leave the inputs as they were"
+            )
+
+
+def require_shape(out, like, name, where) -> None:
+    if out.shape != like.shape or out.dtype != like.dtype or out.device.type != "cpu":
+        raise CheckFailed(
+            f"for {where}, {name} returned a {out.dtype} tensor of shape {tuple(out.shape)} on "
+            f"{out.device}; it must have the input's shape {tuple(like.shape)} and dtype "
+            f"{like.dtype}, on the input's device (torch.empty_like(x))"
+        )
+
+
+def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str | None:
+    """What the recorded stores say about a wrong output: elements never or twice written."""
+    if not out.is_contiguous() or out.numel() == 0:
+        return None
+    counts = watch.written(out)
+    if unit == "row":
+        per_row = counts.reshape(-1, out.shape[-1])
+        partly = ((per_row.max(axis=1) > 0) & (per_row.min(axis=1) == 0)).nonzero()[0]
+        if len(partly):
+            r = int(partly[0])
+            return (
+                f"for {where}, row {r} was only partly written ({int((per_row[r] > 0).sum())} "
+                f"of {out.shape[-1]} columns): one program handles a whole row, so BLOCK must "
+                "be at least n_cols: BLOCK = triton.next_power_of_2(n_cols)"
+            )
+        counts = per_row.max(axis=1)
+    never = (counts == 0).nonzero()[0]
+    twice = int((counts > 1).sum()) if unit == "element" else 0
+    if twice:
+        return (
+            f"for {where}, {twice} element(s) were written by more than one program"
+            + (f" and {len(never)} by none" if len(never) else "")
+            + ": program pid must handle elements pid * BLOCK to pid * BLOCK + BLOCK - 1 "
+            "(offsets = pid * BLOCK + tl.arange(0, BLOCK))"
+        )
+    if not len(never):
+        return None
+    first, total = int(never[0]), len(counts)
+    if unit == "row":
+        return (
+            f"for {where}, "
+            + (f"row {first} was" if first == total - 1 else f"rows {first} to {total - 1} were")
+            + " never written: launch one program per row, grid = (n_rows,), and let program "
+            "tl.program_id(0) handle its row"
+            if list(never) == list(range(first, total))
+            else f"for {where}, {len(never)} row(s) (the first: row {first}) were never written: "
+            "program tl.program_id(0) must handle exactly that row"
+        )
+    if list(never) == list(range(first, total)):
+        return (
+            f"for {where}, elements {first} to {total - 1} (the last {total - first}) were never "
+            "written: the grid is one program short; launch triton.cdiv(n, BLOCK) programs, "
+            "not n // BLOCK, so the last, partial block is covered"
+        )
+    return (
+        f"for {where}, {len(never)} element(s) (the first: index {first}) were never written: "
+        "program pid must handle elements pid * BLOCK to pid * BLOCK + BLOCK - 1 "
+        "(offsets = pid * BLOCK + tl.arange(0, BLOCK)), and the grid must cover all n"
+    )
+
+
+def first_difference(out, expected) -> int:
+    bad = ~torch.isclose(out, expected, rtol=1e-4, atol=1e-5, equal_nan=False)
+    return int(bad.reshape(-1).nonzero()[0, 0]) if bad.any() else -1
+
+
+def agrees(out, expected, rtol=1e-4, atol=1e-5) -> bool:
+    return out.shape == expected.shape and bool(
+        torch.isclose(out, expected, rtol=rtol, atol=atol).all()
+    )
