@@ -1,0 +1,107 @@
+"""The checker of 01.placement: reference answers pass, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import torch
+from grading_helpers import assert_fails, assert_passes
+
+import d2lgpu
+
+
+def place_workers(n_workers):
+    devices = d2lgpu.try_all_gpus()
+    return [devices[i % len(devices)] for i in range(n_workers)]
+
+
+def test_placement_reference_passes():
+    result = assert_passes("01.placement", place_workers)
+    assert len(result.passed) == 5
+
+
+def test_placement_rejects_hard_coded_cuda():
+    assert_fails(
+        "01.placement",
+        lambda n: [torch.device(f"cuda:{i % 2}") for i in range(n)],
+        "with no GPU",
+        "try_all_gpus()",
+    )
+
+
+def test_placement_rejects_try_gpu_per_worker():
+    # try_gpu(i) falls back to the CPU for i >= the number of GPUs
+    assert_fails(
+        "01.placement",
+        lambda n: [d2lgpu.try_gpu(i) for i in range(n)],
+        "went to the CPU while cuda:0 exists",
+        "i % len(devices)",
+    )
+
+
+def test_placement_rejects_everything_on_the_first_device():
+    assert_fails("01.placement", lambda n: [d2lgpu.try_all_gpus()[0]] * n, "cuda:1 got no worker")
+
+
+def test_placement_rejects_one_device_per_worker_only_up_to_the_device_count():
+    assert_fails("01.placement", lambda n: d2lgpu.try_all_gpus()[:n], "one device per worker")
+
+
+def test_placement_alternatives_pass():
+    import itertools
+
+    def with_cycle(n_workers):
+        return list(itertools.islice(itertools.cycle(d2lgpu.try_all_gpus()), n_workers))
+
+    def with_strings(n_workers):
+        gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if gpus == 0:
+            return ["cpu"] * n_workers
+        return [f"cuda:{i % gpus}" for i in range(n_workers)]
+
+    assert_passes("01.placement", with_cycle)
+    assert_passes("01.placement", with_strings)
+
+
+def test_placement_rejects_a_fixed_number_of_devices():
+    def two_at_most(n_workers):
+        devices = d2lgpu.try_all_gpus()[:2]
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    result = assert_fails("01.placement", two_at_most, "cuda:2 got no worker", "every device")
+    assert len(result.passed) == 4  # the four original cases cannot see it
+
+
+def test_placement_rejects_devices_listed_once_outside_the_function():
+    devices = d2lgpu.try_all_gpus()  # [cpu] here: made before the checker fakes GPUs
+
+    def cached(n_workers):
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    # Listed on this machine: [cpu] without a GPU, [cuda:0, ...] with one.
+    mistake = "every worker went to the CPU" if devices[0].type == "cpu" else "the same devices"
+    assert_fails("01.placement", cached, mistake, "at call time")
+
+
+def test_placement_rejects_blocks_instead_of_round_robin():
+    def blocks(n_workers):
+        devices = d2lgpu.try_all_gpus()
+        return [devices[i * len(devices) // n_workers] for i in range(n_workers)]
+
+    assert_fails("01.placement", blocks, "worker 1 should go to cuda:1 but went to cuda:0")
+
+
+def test_placement_rejects_a_generator_and_an_index_without_cuda():
+    assert_fails(
+        "01.placement",
+        lambda n: (d2lgpu.try_all_gpus()[i % len(d2lgpu.try_all_gpus())] for i in range(n)),
+        "returned a generator",
+        "return a list",
+    )
+
+    def bare_cuda(n_workers):
+        gpus = d2lgpu.num_gpus()
+        return [torch.device("cuda" if gpus else "cpu") for _ in range(n_workers)]
+
+    assert_fails("01.placement", bare_cuda, "without an index")

@@ -1,0 +1,114 @@
+"""The checker of 02.concurrency: reference answers pass, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import torch
+from grading_helpers import assert_fails, assert_passes
+
+
+def run_concurrently(x, y, lanes):
+    fx = lanes[0].submit(torch.matmul, x, x)
+    fy = lanes[1].submit(torch.matmul, y, y)
+    return fx.result(), fy.result()
+
+
+def test_concurrency_reference_passes():
+    assert_passes("02.concurrency", run_concurrently)
+
+
+def test_concurrency_passes_with_lambdas_too():
+    def with_lambdas(x, y, lanes):
+        futures = [lanes[0].submit(lambda: x @ x), lanes[1].submit(lambda: y @ y)]
+        return tuple(f.result() for f in futures)
+
+    assert_passes("02.concurrency", with_lambdas)
+
+
+def test_concurrency_rejects_waiting_between_the_launches():
+    def waits_between(x, y, lanes):
+        xx = lanes[0].submit(torch.matmul, x, x).result()
+        yy = lanes[1].submit(torch.matmul, y, y).result()
+        return xx, yy
+
+    result = assert_fails(
+        "02.concurrency", waits_between, "you waited for lanes[0] (.result())", "Submit both first"
+    )
+    assert len(result.passed) == 2  # correct results, one product per lane
+
+
+def test_concurrency_rejects_a_device_sync_between_the_launches():
+    def synchronizes_between(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        torch.cuda.synchronize()  # the checker records it, on any machine
+        fy = lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", synchronizes_between, "torch.cuda.synchronize()")
+
+
+def test_concurrency_rejects_both_products_on_one_lane():
+    def one_lane(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        fy = lanes[0].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", one_lane, "both products went to lanes[0]")
+
+
+def test_concurrency_rejects_bypassing_the_lanes_and_wrong_results():
+    assert_fails("02.concurrency", lambda x, y, lanes: (x @ x, y @ y), "nothing was submitted")
+    assert_fails("02.concurrency", lambda x, y, lanes: (y @ y, x @ x), "swapped")
+    assert_fails(
+        "02.concurrency",
+        lambda x, y, lanes: (lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.mm, y, y)),
+        "you returned futures",
+    )
+
+
+def test_concurrency_alternatives_pass():
+    def second_lane_first(x, y, lanes):
+        fy = lanes[1].submit(torch.matmul, y, y)
+        fx = lanes[0].submit(torch.matmul, x, x)
+        return fx.result(), fy.result()
+
+    def with_wait(x, y, lanes):
+        from concurrent.futures import wait
+
+        futures = [lane.submit(torch.mm, a, a) for lane, a in zip(lanes, (x, y), strict=True)]
+        wait(futures)
+        return [f.result() for f in futures]
+
+    assert_passes("02.concurrency", second_lane_first)
+    assert_passes("02.concurrency", with_wait)
+
+
+def test_concurrency_rejects_products_on_the_wrong_lanes():
+    def crossed(x, y, lanes):
+        fy = lanes[0].submit(torch.matmul, y, y)
+        fx = lanes[1].submit(torch.matmul, x, x)
+        return fx.result(), fy.result()  # right results, wrong lanes
+
+    assert_fails("02.concurrency", crossed, "lanes[0] computed the other product, not x @ x")
+
+
+def test_concurrency_rejects_results_computed_again_outside_the_lanes():
+    def recomputed(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        fy = lanes[1].submit(torch.matmul, y, y)
+        fx.result(), fy.result()
+        return x @ x, y @ y
+
+    assert_fails("02.concurrency", recomputed, "not the ones the lanes computed")
+
+
+def test_concurrency_rejects_a_product_submitted_twice():
+    def twice(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        lanes[0].submit(torch.matmul, x, x)
+        fy = lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", twice, "the lanes got 3 launches", "exactly one product")

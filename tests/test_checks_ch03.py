@@ -1,0 +1,327 @@
+"""The checker of 03.parameters and 03.device_bug: reference answers pass, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+from grading_helpers import assert_fails, assert_passes
+
+
+def halve_first_layer(net):
+    with torch.no_grad():
+        net[0].weight.mul_(0.5)
+
+
+def save_parameters(net, path):
+    torch.save(net.state_dict(), path)
+
+
+def load_parameters(make_net, path, device):
+    net = make_net().to(device)
+    net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+    return net
+
+
+PARAMETERS = (halve_first_layer, save_parameters, load_parameters)
+
+
+def test_parameters_reference_passes():
+    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 4
+
+
+def test_parameters_rejects_loading_without_map_location():
+    def no_map_location(make_net, path, device):
+        net = make_net().to(device)
+        net.load_state_dict(torch.load(path, weights_only=True))
+        return net
+
+    result = assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, no_map_location),
+        "a checkpoint written on a GPU this machine does not have",
+        "map_location=device",
+    )
+    assert len(result.passed) == 2
+
+
+def test_parameters_rejects_replacing_the_parameter():
+    def replaces(net):
+        net[0].weight = torch.nn.Parameter(net[0].weight.detach() * 0.5)
+
+    assert_fails(
+        "03.parameters", (replaces, save_parameters, load_parameters), "different Parameter object"
+    )
+
+
+def test_parameters_rejects_an_in_place_change_under_autograd():
+    def under_autograd(net):
+        net[0].weight.mul_(0.5)
+
+    assert_fails(
+        "03.parameters", (under_autograd, save_parameters, load_parameters), "torch.no_grad()"
+    )
+
+
+def test_parameters_rejects_saving_the_whole_module():
+    def whole_module(net, path):
+        torch.save(net, path)
+
+    assert_fails(
+        "03.parameters", (halve_first_layer, whole_module, load_parameters), "save net.state_dict()"
+    )
+
+
+def test_parameters_alternatives_pass():
+    def halve_through_data(net):
+        net[0].weight.data *= 0.5
+
+    def save_copies_on_the_cpu(net, path):
+        torch.save({k: v.detach().cpu() for k, v in net.state_dict().items()}, path)
+
+    def load_then_move(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+        return net.to(device)
+
+    def load_with_assign(make_net, path, device):
+        state = torch.load(path, map_location=device, weights_only=True)
+        net = make_net().to(device)
+        net.load_state_dict(state, assign=True)
+        return net
+
+    assert_passes("03.parameters", (halve_through_data, save_copies_on_the_cpu, load_then_move))
+    assert_passes("03.parameters", (halve_first_layer, save_parameters, load_with_assign))
+
+
+def test_parameters_rejects_a_save_that_moves_the_model():
+    def moves_to_cpu(net, path):
+        torch.save(net.cpu().state_dict(), path)
+
+    def to_cpu(net, path):
+        net.to("cpu")
+        torch.save(net.state_dict(), path)
+
+    def halves_it(net, path):
+        torch.save(net.half().state_dict(), path)
+
+    for save in (moves_to_cpu, to_cpu):
+        assert_fails(
+            "03.parameters",
+            (halve_first_layer, save, load_parameters),
+            "moved the model itself to the CPU",
+        )
+    assert_fails("03.parameters", (halve_first_layer, halves_it, load_parameters), "dtype")
+
+
+def test_parameters_rejects_loads_that_leave_the_model_on_the_wrong_device():
+    def stays_on_cpu(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+        return net
+
+    def model_not_moved(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+        return net
+
+    # Without a GPU the meta device shows the mistake; with one, the GPU itself does.
+    expected = (
+        ("parameters on cpu", "net.to(device)")
+        if torch.cuda.is_available()
+        else ("asked for device meta", "make_net().to(device)")
+    )
+    assert_fails("03.parameters", (halve_first_layer, save_parameters, stays_on_cpu), *expected)
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, model_not_moved),
+        "the model stayed on the CPU",
+    )
+
+
+def test_parameters_rejects_returning_no_model_and_halving_everything():
+    def returns_state(make_net, path, device):
+        return torch.load(path, map_location=device, weights_only=True)
+
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, returns_state),
+        "load_parameters returned a OrderedDict: return the model",
+    )
+
+    def halves_all(net):
+        with torch.no_grad():
+            for p in net.parameters():
+                p.mul_(0.5)
+
+    assert_fails(
+        "03.parameters", (halves_all, save_parameters, load_parameters), "only net[0].weight"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 03.device_bug
+
+
+def train_step(net, X, y, opt, device):
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor([1.0, 2.0, 1.0], device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+def test_device_bug_reference_passes():
+    assert len(assert_passes("03.device_bug", train_step).passed) == 4
+
+
+def test_device_bug_alternatives_pass():
+    def weights_then_move(net, X, y, opt, device):
+        weights = torch.tensor([1.0, 2.0, 1.0]).to(device)
+        out = net(X.to(device, non_blocking=True))
+        loss = F.cross_entropy(out, y.to(device), weight=weights)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    def device_from_the_model(net, X, y, opt, device):
+        where = next(net.parameters()).device
+        X, y = X.to(where), y.to(where)
+        loss = F.cross_entropy(net(X), y, weight=torch.as_tensor([1.0, 2.0, 1.0], device=where))
+        net.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_passes("03.device_bug", weights_then_move)
+    assert_passes("03.device_bug", device_from_the_model)
+
+
+def test_device_bug_names_class_weights_made_from_the_unmoved_batch():
+    def weights_from_x(net, X, y, opt, device):
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device=X.device)  # before X moves
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    result = assert_fails(
+        "03.device_bug", weights_from_x, "torch.tensor(...) made in your step stays on the CPU"
+    )
+    assert "batch" not in result.hint
+
+
+def test_device_bug_names_a_missing_return_zero_grad_and_a_new_optimizer():
+    def returns_nothing(*args):
+        train_step(*args)
+
+    result = assert_fails("03.device_bug", returns_nothing, "train_step returned None")
+    assert "ch03_networks" not in result.hint and "line" not in result.hint
+
+    def no_zero_grad(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", no_zero_grad, "keep opt.zero_grad()")
+
+    def own_optimizer(net, X, y, opt, device):
+        return train_step(net, X, y, torch.optim.SGD(net.parameters(), lr=0.1), device)
+
+    assert_fails("03.device_bug", own_optimizer, "use the optimizer you are given")
+
+
+def test_device_bug_rejects_a_hard_coded_gpu():
+    def cuda_by_name(net, X, y, opt, device):
+        return train_step(net, X.cuda(), y.cuda(), opt, device)
+
+    assert_fails("03.device_bug", cuda_by_name, "uses the GPU by name", ".to(device)")
+
+    def weights_on_the_gpu_by_name(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device="cuda")
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", weights_on_the_gpu_by_name, "uses the GPU by name")
+
+
+def test_device_bug_rejects_the_original_buggy_step():
+    def buggy(net, X, y, opt, device):
+        class_weights = torch.tensor([1.0, 2.0, 1.0])
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", buggy, "torch.tensor(...) made in your step without device=")
+
+
+def test_device_bug_rejects_a_batch_left_on_the_cpu():
+    def data_left(net, X, y, opt, device):
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device=device)
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    result = assert_fails("03.device_bug", data_left, "the batch X is still on the CPU")
+    assert len(result.passed) == 1
+
+
+def test_device_bug_rejects_moving_the_model_to_the_cpu():
+    def model_moved(net, X, y, opt, device):
+        net.to("cpu")
+        class_weights = torch.tensor([1.0, 2.0, 1.0])
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", model_moved, "keep the model on its device")
+
+
+def test_device_bug_rejects_an_item_per_step_and_a_dropped_weight():
+    def with_item(*args):
+        return train_step(*args).item()
+
+    assert_fails("03.device_bug", with_item, "return the loss tensor")
+
+    def unweighted(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", unweighted, "the class weights are missing")
+
+
+# ---------------------------------------------------------------------------------------------
+# On a real GPU (on a CPU, the tests above run the CUDA branches with fakes).
+
+requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+
+
+@pytest.mark.cuda
+@requires_cuda
+def test_on_a_gpu_device_bug_and_parameters_run_on_it():
+    assert_passes("03.device_bug", train_step)
+    assert_passes("03.parameters", PARAMETERS)

@@ -1,0 +1,184 @@
+"""The checker of 04.amp: reference answers pass, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+from grading_helpers import assert_fails, assert_passes
+
+
+def make_amp_loop(*, unscale=True, clip_before_unscale=False, update=True, autocast_forward=True,
+                  scaler_step=True):  # fmt: skip
+    def train_amp(net, batches, opt, device_type, dtype, scaler):
+        losses = []
+        for X, y in batches:
+            with torch.amp.autocast(device_type, dtype=dtype, enabled=autocast_forward):
+                out = net(X)
+            with torch.amp.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(out, y)
+            opt.zero_grad()
+            if scaler is None:
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                opt.step()
+            else:
+                scaler.scale(loss).backward()
+                if clip_before_unscale:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                if unscale:
+                    scaler.unscale_(opt)
+                if not clip_before_unscale:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                scaler.step(opt) if scaler_step else opt.step()
+                if update:
+                    scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    return train_amp
+
+
+def test_amp_reference_passes():
+    assert len(assert_passes("04.amp", make_amp_loop()).passed) == 6
+
+
+def test_amp_rejects_clipping_before_unscaling():
+    assert_fails(
+        "04.amp",
+        make_amp_loop(clip_before_unscale=True),
+        "call scaler.unscale_(opt) before clip_grad_norm_",
+    )
+    assert_fails("04.amp", make_amp_loop(unscale=False), "clipped while still scaled")
+
+
+def test_amp_rejects_a_scaler_that_is_never_updated():
+    assert_fails(
+        "04.amp", make_amp_loop(update=False), "call scaler.update() after scaler.step(opt)"
+    )
+
+
+def test_amp_rejects_a_forward_outside_autocast():
+    assert_fails("04.amp", make_amp_loop(autocast_forward=False), "produced torch.float32 outputs")
+
+
+def test_amp_rejects_opt_step_instead_of_scaler_step():
+    assert_fails("04.amp", make_amp_loop(scaler_step=False), "call scaler.step(opt) instead")
+
+
+def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
+    loop = make_amp_loop()
+
+    def half(net, *args):
+        return loop(net.half(), *args)
+
+    assert_fails("04.amp", half, "no longer float32")
+
+    def always_scales(net, batches, opt, device_type, dtype, scaler):
+        losses = []
+        for X, y in batches:
+            with torch.amp.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            scaler.step(opt)
+            scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    result = assert_fails("04.amp", always_scales, "with bfloat16 the scaler is None")
+    assert len(result.passed) == 4  # everything float16 passed
+
+
+def amp_loop(*, read_each_step=False, zero_grad="before", device_type=None, loss_inside=True):
+    """A correct train_amp written another way (clip imported by name), with one change."""
+    from torch.nn.utils import clip_grad_norm_
+
+    def train_amp(net, batches, opt, dev_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            if zero_grad == "before":
+                opt.zero_grad(set_to_none=False)
+            with torch.autocast(device_type or dev_type, dtype=dtype):
+                out = net(X)
+                loss = F.cross_entropy(out, y) if loss_inside else None
+            if loss is None:
+                loss = F.cross_entropy(out, y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if zero_grad == "between":
+                opt.zero_grad()
+            if scaler:
+                scaler.unscale_(opt)
+            clip_grad_norm_(net.parameters(), max_norm)
+            if scaler:
+                scaler.step(opt)
+                scaler.update()
+            else:
+                opt.step()
+            losses.append(loss.item() if read_each_step else loss.detach())
+        return losses if read_each_step else torch.stack(losses)
+
+    return train_amp
+
+
+def test_amp_alternatives_pass():
+    assert_passes("04.amp", amp_loop())  # clip_grad_norm_ imported by name
+
+    def with_net_zero_grad(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = torch.zeros(len(batches), device=batches[0][0].device)
+        for i, (X, y) in enumerate(batches):
+            net.zero_grad()
+            with torch.amp.autocast(device_type=device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            if scaler is not None:
+                scaler.scale(loss).backward()
+                scaler.unscale_(opt)
+            else:
+                loss.backward()
+            torch.nn.utils.clip_grad_norm_(list(net.parameters()), max_norm=max_norm)
+            scaler.step(opt) if scaler is not None else opt.step()
+            if scaler is not None:
+                scaler.update()
+            losses[i] = loss.detach()
+        return losses
+
+    assert_passes("04.amp", with_net_zero_grad)
+
+
+def test_amp_rejects_reading_the_loss_every_step():
+    assert_fails("04.amp", amp_loop(read_each_step=True), "16 times", "item", "loss.detach()")
+
+
+def test_amp_names_a_forgotten_or_misplaced_zero_grad():
+    assert_fails("04.amp", amp_loop(zero_grad=None), "opt.zero_grad() before loss.backward()")
+    assert_fails("04.amp", amp_loop(zero_grad="between"), "not between backward()")
+
+
+def test_amp_names_a_hard_coded_device_type_and_a_loss_outside_autocast():
+    other = "cuda" if not torch.cuda.is_available() else "cpu"
+    assert_fails("04.amp", amp_loop(device_type=other), f"device_type {other!r}")
+    assert_fails("04.amp", amp_loop(loss_inside=False), "float16 losses", "inside autocast")
+
+
+def test_amp_rejects_a_hard_coded_clipping_threshold():
+    def threshold_ten(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=10.0)
+
+    assert_fails("04.amp", threshold_ten, "not clipped to max_norm=1.0")
+
+
+# ---------------------------------------------------------------------------------------------
+# On a real GPU (on a CPU, the tests above run the CUDA branches with fakes).
+
+requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+
+
+@pytest.mark.cuda
+@requires_cuda
+def test_on_a_gpu_amp_runs_on_it():
+    assert_passes("04.amp", make_amp_loop())

@@ -1,0 +1,250 @@
+"""The checker of 05.ddp: reference answers pass, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import re
+
+import pytest
+import torch
+from grading_helpers import ROOT, assert_fails, assert_passes
+
+from d2lgpu.grading import check
+
+
+def ddp_variant(tmp_path, name, *edits):
+    text = (ROOT / "solutions" / "05_ddp_train.py").read_text()
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    return path
+
+
+def test_ddp_exercise_script_is_not_attempted_and_a_missing_file_is_named(tmp_path):
+    assert (
+        check("05.ddp", ROOT / "exercises" / "05_ddp_train.py", quiet=True).status
+        == "not attempted"
+    )
+    assert_fails("05.ddp", tmp_path / "nope.py", "there is no file")
+
+
+def test_ddp_checker_uses_the_scripts_data_and_model():
+    from d2lgpu.checks import ch05_ddp
+
+    for folder in ("solutions", "exercises"):
+        script = {}
+        exec(compile((ROOT / folder / "05_ddp_train.py").read_text(), "script", "exec"), script)
+        a, b = ch05_ddp.make_dataset(64, 3).tensors, script["make_dataset"](64, 3).tensors
+        assert all(torch.equal(u, v) for u, v in zip(a, b, strict=True))
+        with torch.random.fork_rng(devices=[]):
+            theirs = script["make_model"](3).state_dict()
+        mine = ch05_ddp.make_model(3).state_dict()
+        assert all(torch.equal(mine[k], theirs[k]) for k in mine)
+
+
+SET_EPOCH = "        sampler.set_epoch(epoch)  # a new order each epoch, the same on every rank\n"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ddp_solution_passes_and_three_mistakes_are_named(tmp_path):
+    result = assert_passes("05.ddp", ROOT / "solutions" / "05_ddp_train.py")
+    assert len(result.passed) == 3
+
+    no_set_epoch = ddp_variant(tmp_path, "no_set_epoch", (SET_EPOCH, ""))
+    assert_fails("05.ddp", no_set_epoch, "call sampler.set_epoch(epoch)")
+
+    no_ddp = ddp_variant(
+        tmp_path,
+        "no_ddp",
+        (
+            'net = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)',
+            "net = model",
+        ),
+    )
+    assert_fails("05.ddp", no_ddp, "never averaged their gradients", "DistributedDataParallel")
+
+    no_sampler = ddp_variant(
+        tmp_path,
+        "no_sampler",
+        (SET_EPOCH, ""),
+        (
+            "sampler = DistributedSampler(dataset, shuffle=True, seed=args.seed)\n",
+            "gen = torch.Generator().manual_seed(args.seed)\n",
+        ),
+        ("sampler=sampler)", "shuffle=True, generator=gen)"),
+    )
+    assert_fails(
+        "05.ddp", no_sampler, "each rank went through the whole data set", "DistributedSampler"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_ddp_wrapper_keys_and_crashes_are_reported(tmp_path):
+    module_keys = ddp_variant(
+        tmp_path,
+        "module_keys",
+        ("torch.save(model.state_dict(), args.out)", "torch.save(net.state_dict(), args.out)"),
+    )
+    assert_fails("05.ddp", module_keys, "start with 'module.'")
+
+
+def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypatch):
+    # What torchrun prints when a worker raises (recorded from a real run), without a launch.
+    import d2lgpu.distributed as distributed
+
+    output = (
+        "2 process(es), training on cpu\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/tmp/x/crash.py", line 83, in main\n'
+        "[rank1]:     1 / 0\n"
+        "[rank1]: ZeroDivisionError: division by zero\n"
+        "E1121 22:40:00 torch/distributed/elastic/multiprocessing/api.py:900] failed\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main\n'
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+    )
+
+    def failing_launch(script, *args, **kwargs):
+        result = distributed.LaunchResult(1, output, 9.0)
+        raise distributed.LaunchError("torchrun failed", result)
+
+    monkeypatch.setattr(distributed, "launch", failing_launch)
+    script = ddp_variant(tmp_path, "crash")
+    result = assert_fails(
+        "05.ddp",
+        script,
+        "ZeroDivisionError: division by zero",
+        "line 83, in main",
+        "torchrun --standalone",
+    )
+    assert "ChildFailedError" not in result.hint
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ddp_a_sampler_without_the_scripts_seed_and_a_rewritten_script(tmp_path):
+    no_seed = ddp_variant(
+        tmp_path,
+        "no_seed",
+        (
+            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+            "DistributedSampler(dataset, shuffle=True)",
+        ),
+    )
+    assert_fails("05.ddp", no_seed, "default seed 0", "seed=args.seed")
+
+    # Correct, written differently: explicit replicas and rank, the wrapper's module saved.
+    explicit = ddp_variant(
+        tmp_path,
+        "explicit",
+        (
+            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+            "DistributedSampler(dataset, num_replicas=world_size, rank=rank, seed=args.seed)",
+        ),
+        (
+            "torch.save(model.state_dict(), args.out)",
+            "torch.save(net.module.state_dict(), args.out)",
+        ),
+    )
+    assert_passes("05.ddp", explicit)
+
+    # Correct, written differently again: shuffle left at its default, the world size asked
+    # for, the wrapper's keys stripped when saving.
+    stripped = ddp_variant(
+        tmp_path,
+        "stripped",
+        (
+            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+            "DistributedSampler(dataset, seed=args.seed)",
+        ),
+        (
+            "batch_size=args.batch_size // world_size",
+            "batch_size=args.batch_size // dist.get_world_size()",
+        ),
+        (
+            "torch.save(model.state_dict(), args.out)",
+            'torch.save({k.removeprefix("module."): v for k, v in net.state_dict().items()}, args.out)',
+        ),
+    )
+    assert_passes("05.ddp", stripped)
+
+
+def saves_as_if(state_of, monkeypatch):
+    """Replace torchrun by a launch that saves what a script with some mistake would save."""
+    import d2lgpu.distributed as distributed
+
+    def fake_launch(script, *, args, **kwargs):
+        out = next(a for a in args if a.startswith("--out="))
+        torch.save(state_of(), out.removeprefix("--out="))
+        return distributed.LaunchResult(0, "", 1.0)
+
+    monkeypatch.setattr(distributed, "launch", fake_launch)
+
+
+def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
+    from d2lgpu.checks import ch05_ddp
+
+    script = ddp_variant(tmp_path, "any")
+    mistakes = ch05_ddp._mistakes(ch05_ddp.SETTINGS)
+    assert len(mistakes) == 7
+    for state, hint in mistakes:
+        saves_as_if(lambda state=state: state, monkeypatch)
+        assert_fails("05.ddp", script, hint)
+    saves_as_if(ch05_ddp.reference, monkeypatch)
+    assert_passes("05.ddp", script)
+
+
+def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_path, monkeypatch):
+    import d2lgpu.distributed as distributed
+
+    # What torchrun prints when it is stopped (recorded from a real run), without a launch.
+    output = (
+        "2 process(es), training on cpu\n"
+        "epoch 1: last batch loss 1.2345\n"
+        "W1122 10:00:00 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/site-packages/torch/distributed/run.py", line 9, in main\n'
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15\n"
+    )
+
+    def hanging_launch(script, *args, timeout_s=None, **kwargs):
+        result = distributed.LaunchResult(-15, output, timeout_s)
+        raise distributed.LaunchError("timed out", result, timed_out=True)
+
+    monkeypatch.setattr(distributed, "launch", hanging_launch)
+    result = assert_fails(
+        "05.ddp", ddp_variant(tmp_path, "hangs"), "torchrun was stopped after", "epoch 1"
+    )
+    assert "SignalException" not in result.hint and "elastic" not in result.hint
+    # the launch's own limit stays inside the check's, leaving time to report
+    limited = check("05.ddp", ddp_variant(tmp_path, "hangs2"), quiet=True, time_limit_s=60)
+    seconds = float(re.search(r"stopped after (\d+) s", limited.hint).group(1))
+    assert 20 <= seconds <= 35
+
+
+def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, monkeypatch):
+    import d2lgpu.distributed as distributed
+
+    output = (
+        "epoch 3: last batch loss 1.0509\n"
+        "terminate called without an active exception\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+        "  exitcode  : -6 (pid: 7235)  (SIGABRT)\n"
+    )
+    launches = []
+
+    def aborting_launch(script, *args, **kwargs):
+        launches.append(script)
+        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, output, 9.0))
+
+    monkeypatch.setattr(distributed, "launch", aborting_launch)
+    script = ddp_variant(tmp_path, "aborts")
+    result = assert_fails("05.ddp", script, "failed twice", "SIGABRT", "dist.barrier()")
+    assert len(launches) == 2
+    assert "ChildFailedError:" in result.hint  # the tail is shown as it is

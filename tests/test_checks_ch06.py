@@ -1,0 +1,150 @@
+"""The checker of 06.slowest_op: reference answers pass, realistic wrong answers fail with the right hint.
+
+The reference answers here are written independently of the solution notebooks
+(whose stored PASS outputs nbval compares), so a checker is tested against two
+solutions. Every wrong answer is one a learner is likely to write.
+"""
+
+import pytest
+import torch
+from grading_helpers import assert_fails, assert_passes
+
+import d2lgpu
+
+
+def profiled_key(sort_key, *, warm_up=True, gpu_aware=True, sync=True, gpu_key=None):
+    """slowest_op as a learner might write it; gpu_aware=False always profiles the CPU."""
+
+    def answer(fn, args, device):
+        from torch.profiler import ProfilerActivity, profile
+
+        on_gpu = gpu_aware and device.type == "cuda"
+        if warm_up:
+            fn(*args)
+            if sync and on_gpu:
+                torch.cuda.synchronize(device)
+        activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+        with profile(activities=activities) as prof:
+            fn(*args)
+        key = (gpu_key or "self_device_time_total") if on_gpu else sort_key
+        return max(prof.key_averages(), key=lambda e: getattr(e, key)).key
+
+    return answer
+
+
+def test_slowest_op_reference_passes():
+    assert len(assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed) == 4
+
+
+def test_slowest_op_alternatives_pass():
+    def legacy_api(fn, args, device):
+        import torch.autograd.profiler as legacy
+
+        fn(*args)
+        d2lgpu.sync(device)
+        use = "cuda" if device.type == "cuda" else None
+        with legacy.profile(use_device=use) as prof:
+            fn(*args)
+            d2lgpu.sync(device)
+        attr = "self_device_time_total" if use else "self_cpu_time_total"
+        return sorted(prof.key_averages(), key=lambda e: getattr(e, attr), reverse=True)[0].key
+
+    def table_of_self_times(fn, args, device):
+        import torch.profiler as tp
+
+        fn(*args)
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        acts = [tp.ProfilerActivity.CPU]
+        if torch.cuda.is_available():
+            acts.append(tp.ProfilerActivity.CUDA)
+        with tp.profile(activities=acts) as prof:
+            fn(*args)
+        device_times = device.type != "cpu"
+        best, name = -1.0, None
+        for e in prof.key_averages():
+            t = e.self_device_time_total if device_times else e.self_cpu_time_total
+            if t > best:
+                best, name = t, e.key
+        return name
+
+    assert_passes("06.slowest_op", legacy_api)
+    assert_passes("06.slowest_op", table_of_self_times)
+
+
+def test_slowest_op_rejects_always_profiling_the_cpu():
+    result = assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", gpu_aware=False),
+        "recorded no device times",
+        "ProfilerActivity.CUDA",
+    )
+    assert len(result.passed) == 3  # the CPU workloads pass: only a GPU run can tell
+
+
+def test_slowest_op_rejects_a_warm_up_without_sync_on_a_gpu():
+    assert_fails(
+        "06.slowest_op", profiled_key("self_cpu_time_total", sync=False), "synchronize after it"
+    )
+
+
+def test_slowest_op_rejects_cpu_times_and_total_times_on_a_gpu():
+    assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", gpu_key="self_cpu_time_total"),
+        # the CUDA runtime call with the most CPU time: cudaLaunchKernel in the scripted
+        # profile, cudaDeviceSynchronize or another on a real GPU
+        "you returned cuda",
+        "a CUDA runtime call",
+        "self_device_time_total",
+    )
+    assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", gpu_key="device_time_total"),
+        "on cuda",
+        "aten::matmul",
+    )
+
+
+def test_slowest_op_rejects_sorting_by_total_time():
+    assert_fails(
+        "06.slowest_op", profiled_key("cpu_time_total"), "aten::matmul", "sort by self time"
+    )
+
+
+def test_slowest_op_rejects_sorting_by_calls():
+    assert_fails("06.slowest_op", profiled_key("count"), "called most often")
+
+
+def test_slowest_op_rejects_a_profile_without_warm_up_and_a_hard_coded_name():
+    assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", warm_up=False),
+        "call fn(*args) once before",
+    )
+    assert_fails("06.slowest_op", lambda fn, args, device: "aten::mm", "never while the profiler")
+
+
+# ---------------------------------------------------------------------------------------------
+# On a real GPU (on a CPU, the tests above run the CUDA branches with fakes).
+
+requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+
+
+@pytest.mark.cuda
+@requires_cuda
+def test_on_a_gpu_slowest_op_profiles_real_gpu_workloads():
+    from d2lgpu.checks._gpu_profile import watched_gpu
+
+    assert_passes("06.slowest_op", profiled_key("self_cpu_time_total"))
+    assert_fails(
+        "06.slowest_op",
+        profiled_key("self_cpu_time_total", gpu_aware=False),
+        "recorded no device times",
+    )
+    assert_fails(
+        "06.slowest_op", profiled_key("self_cpu_time_total", sync=False), "synchronize after it"
+    )
+    with watched_gpu() as state:
+        torch.cuda.synchronize()
+    assert state["log"] == [("sync", False)]
