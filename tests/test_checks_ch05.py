@@ -51,10 +51,9 @@ SET_EPOCH = "        sampler.set_epoch(epoch)  # a new order each epoch, the sam
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_ddp_solution_passes_and_three_mistakes_are_named(tmp_path):
-    result = assert_passes("05.ddp", ROOT / "solutions" / "05_ddp_train.py")
-    assert len(result.passed) == 3
-
+def test_ddp_three_mistakes_are_named(tmp_path):
+    # The solution itself passes in solutions/05_ddp.ipynb, whose stored PASS nbval compares;
+    # two more correct scripts pass in the sampler test below.
     no_set_epoch = ddp_variant(tmp_path, "no_set_epoch", (SET_EPOCH, ""))
     assert_fails("05.ddp", no_set_epoch, "call sampler.set_epoch(epoch)")
 
