@@ -189,7 +189,7 @@ class StreamMode(DeviceWatch):
         op = gpu.queue("copy", shown, seconds, engine="copy", batch=buf.batch)
         op.flags.update(pinned=pinned, non_blocking=not blocking)
         gpu.access(op, buf, write=True)
-        for entry in ([src] if pinned else []):  # the copy engine reads pinned memory later
+        for entry in [src] if pinned else []:  # the copy engine reads pinned memory later
             entry._d2lgpu_pending = op.id  # noqa: SLF001 -- a plain attribute on a CPU tensor
         if blocking or not pinned:
             why = "a copy without non_blocking=True" if blocking else "a copy from pageable memory"

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ._stream_mode import StreamMode, SimEvent, SimStream
+from ._stream_mode import SimEvent, SimStream, StreamMode
 from .streams import Interval, format_timeline
 
 __all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import torch
 
 from ..stream_sim import simulated_cuda
-from ..streams import overlap_s, pipeline_time
+from ..streams import pipeline_time
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -68,8 +68,9 @@ def _check_results(results, host) -> None:
         if not torch.allclose(got, want[i]):
             j = next((j for j, w in enumerate(want) if torch.allclose(got, w)), None)
             raise CheckFailed(
-                f"result {i} is compute(batch {j}): return the results in the order of the "
-                "batches" if j is not None else f"result {i} is not compute(batch {i})"
+                f"result {i} is compute(batch {j}): return the results in the order of the batches"
+                if j is not None
+                else f"result {i} is not compute(batch {i})"
             )
 
 
@@ -142,11 +143,22 @@ def _check_hazards(gpu) -> None:
         raise CheckFailed(_HAZARDS[hazard.kind].format(batch=hazard.batch))
 
 
+_READ_NAMES = {
+    "__repr__": "print() of a device tensor",
+    "__str__": "str() of a device tensor",
+    "__format__": "an f-string or print() of a device tensor",
+    "__float__": "float() of a device tensor",
+    "__int__": "int() of a device tensor",
+    "__bool__": "an `if` on a device tensor",
+}
+
+
 def _check_host_waits(gpu) -> None:
     copies, computes = _ops(gpu, "copy", "copy"), _ops(gpu, "kernel", "compute")
     first, last = copies[0].id, computes[-1].id
     for why, queued in gpu.host_waits:
         if first < queued <= last and not why.startswith("a copy"):
+            why = _READ_NAMES.get(why, why)
             raise CheckFailed(
                 f"the host waited ({why}) before the last compute was queued: every wait in the "
                 "loop stops the host from queueing the next copy while the GPU computes. Let the "
