@@ -29,6 +29,8 @@ Modules, one concern each:
 ``bench``          ``python -m d2lgpu bench``: the course's reference measurements
 ``bench_report``   the bench's plots and summary, drawn from its results
 ``references``     what GPU-only cells printed on a real GPU, shown where they skip
+``streams``        overlap's arithmetic, text timelines, the streams of a profiler trace
+``stream_sim``     CUDA stream code run on a simulated GPU: order, waits, races
 =================  ==========================================================
 """
 
@@ -56,6 +58,8 @@ _SUBMODULES = (
     "plotting",
     "references",
     "processes",
+    "stream_sim",
+    "streams",
     "timing",
     "training",
 )

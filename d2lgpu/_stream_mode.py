@@ -45,6 +45,9 @@ class SimStream(torch.Stream):
     def __eq__(self, other):
         return self is other
 
+    def __ne__(self, other):
+        return self is not other
+
     def __hash__(self):
         return id(self)
 

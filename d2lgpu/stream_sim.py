@@ -67,7 +67,19 @@ class Hazard:
     kind: str
     batch: int | None
     first: Op  # the access that may still be running
-    second: Op | None  # the access that may not wait for it (None: the free)
+    second: Op | None  # the access that may not wait for it (None: a free, a host write)
+
+    def __str__(self) -> str:
+        first = f"{self.first.label} on {self.first.stream.name}"
+        if self.kind == "freed":
+            return f"batch {self.batch}'s device memory was freed while {first} may still use it"
+        if self.second is None:
+            return f"the host overwrote pinned memory that {first} may still read"
+        verb = "read" if self.kind == "read" else "overwrite"
+        return (
+            f"{self.second.label} on {self.second.stream.name} may {verb} batch {self.batch}'s "
+            f"memory before {first} has finished"
+        )
 
 
 class _Buffer:
