@@ -27,6 +27,7 @@ def test_every_exercise_has_a_checker():
         "06.slowest_op",
         "07.relu_mul",
         "07.rms_norm",
+        "08.overlap",
     ]
 
 

@@ -24,6 +24,7 @@ is the same on a laptop and on a GPU server.
 ``ch07_triton``         ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter);
                         ``ch07_interpreter``: the watched interpreter; ``ch07_answers``:
                         what both do with an answer
+``ch08_streams``        ``08.overlap`` (on a simulated GPU; ``_stream_gpu`` on a real one)
 ``_util``, ``_guard``   what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``            the pretend GPU (a ``TorchFunctionMode``)
 ======================  ==============================================================

@@ -1,0 +1,289 @@
+"""The parts of :mod:`d2lgpu.stream_sim` that stand in for CUDA: streams, events, and a mode.
+
+* :class:`SimStream` and :class:`SimEvent` replace ``torch.cuda.Stream`` and
+  ``torch.cuda.Event`` (they subclass ``torch.Stream`` and ``torch.Event``, so
+  that ``tensor.record_stream(stream)`` accepts them);
+* :class:`StreamMode`, a :class:`~d2lgpu.checks._pretend.DeviceWatch`, turns
+  host-to-device copies, ``pin_memory``, ``record_stream``, host reads of
+  device data and operations on device tensors into the simulator's records;
+  :meth:`StreamMode.patched_cuda` swaps ``torch.cuda``'s stream API for these.
+
+What it is not: usable alone; :func:`d2lgpu.stream_sim.simulated_cuda` sets it up.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import torch
+
+from .checks._pretend import DeviceWatch
+
+__all__ = ["SimStream", "SimEvent", "StreamMode"]
+
+_ACTIVE: list = []  # the SimGPU in force, innermost last
+
+
+def _active_gpu():
+    if not _ACTIVE:
+        raise RuntimeError("a simulated stream or event is used outside simulated_cuda()")
+    return _ACTIVE[-1]
+
+
+class SimStream(torch.Stream):
+    """A simulated CUDA stream: an ordered queue of the simulator's operations."""
+
+    def __new__(cls, *args, **kwargs):
+        return super().__new__(cls, device="cpu")
+
+    def __init__(self, device=None, priority=0, *, _gpu=None, _name=None, **kwargs):
+        self.gpu = _gpu or _active_gpu()
+        self.name = _name or f"side stream {len(self.gpu.streams)}"
+        self.follows: dict = {}
+        self.gpu.streams.append(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        return f"<simulated CUDA stream: {self.name}>"
+
+    def wait_event(self, event) -> None:
+        if not isinstance(event, SimEvent):
+            raise TypeError(f"wait_event expects a torch.cuda.Event, got {type(event).__name__}")
+        for k, v in event.follows.items():
+            self.follows[k] = max(self.follows.get(k, -1), v)
+
+    def wait_stream(self, stream) -> None:
+        if not isinstance(stream, SimStream):
+            raise TypeError(f"wait_stream expects a torch.cuda.Stream, got {type(stream).__name__}")
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event=None):
+        event = SimEvent() if event is None else event
+        event.record(self)
+        return event
+
+    def synchronize(self) -> None:
+        self.gpu.host_wait(dict(self.follows), f"{self.name}.synchronize()")
+
+    def query(self) -> bool:
+        return self.gpu.ready(self.follows) <= self.gpu.host_time
+
+    def __enter__(self):
+        self.gpu.stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        self.gpu.stack.pop()
+
+
+class SimEvent(torch.Event):
+    """A simulated CUDA event: a marker in a stream, which streams and the host can wait for."""
+
+    def __new__(cls, *args, **kwargs):
+        return super().__new__(cls, device="cpu")
+
+    def __init__(self, enable_timing=False, blocking=False, interprocess=False, **kwargs):
+        self.enable_timing = enable_timing
+        self.follows: dict = {}
+        self.time: float | None = None
+
+    def __repr__(self):
+        return "<simulated CUDA event>"
+
+    def record(self, stream=None) -> None:
+        gpu = _active_gpu()
+        stream = gpu.current if stream is None else stream
+        if not isinstance(stream, SimStream):
+            raise TypeError(f"record expects a torch.cuda.Stream, got {type(stream).__name__}")
+        saved, gpu.stack = gpu.stack, [stream]
+        try:
+            op = gpu.queue("event", "event", 0.0)
+        finally:
+            gpu.stack = saved
+        self.follows, self.time = dict(stream.follows), op.end
+
+    def wait(self, stream=None) -> None:
+        (_active_gpu().current if stream is None else stream).wait_event(self)
+
+    def synchronize(self) -> None:
+        _active_gpu().host_wait(dict(self.follows), "event.synchronize()")
+
+    def query(self) -> bool:
+        return self.time is None or self.time <= _active_gpu().host_time
+
+    def elapsed_time(self, end) -> float:
+        if not (self.enable_timing and end.enable_timing):
+            raise RuntimeError("both events need torch.cuda.Event(enable_timing=True)")
+        if self.time is None or end.time is None:
+            raise RuntimeError("both events must be recorded before elapsed_time")
+        return (end.time - self.time) * 1e3  # milliseconds, as CUDA's
+
+
+_VIEWLESS = {"size", "dim", "stride", "numel", "is_contiguous", "data_ptr", "element_size"}
+
+
+class StreamMode(DeviceWatch):
+    """Follow device tensors (a pretend GPU) and queue what a GPU would run."""
+
+    def __init__(self, gpu):
+        super().__init__(pretend=True)
+        self.gpu = gpu
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = dict(kwargs or {})
+        name = getattr(func, "__name__", "")
+        gpu, first = self.gpu, args[0] if args else None
+        if name == "pin_memory":
+            pinned = first.clone()
+            gpu.host_copy(pinned, first, pinned=True)
+            return pinned
+        if name == "is_pinned":
+            return gpu.is_pinned(first)
+        if name == "record_stream":
+            stream = args[1] if len(args) > 1 else kwargs.get("stream")
+            buf = gpu.buffer(first)
+            if buf is not None:
+                buf.recorded.add(stream.name)
+            return None
+        if kwargs.pop("pin_memory", False):
+            result = func(*args, **kwargs)
+            gpu.host_copy(result, pinned=True)
+            return result
+        if name in ("to", "cuda") and isinstance(first, torch.Tensor) and not self.on_device(first):
+            target = self._target(name, args, kwargs)
+            if target is not None and target.type == "cuda":
+                return self._to_device(name, args, kwargs)
+        if name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+            return self._copy_into(func, types, args, kwargs)
+        return self._other(func, types, args, kwargs, name)
+
+    def _to_device(self, name, args, kwargs):
+        src = args[0]
+        blocking = not kwargs.pop("non_blocking", False)
+        if name == "cuda" and len(args) > 2:
+            blocking = not args[2]
+        elif name == "to" and isinstance(args[-1], bool):
+            blocking, args = not args[-1], args[:-1]
+        kwargs.pop("copy", None)
+        kwargs, args = self._to_cpu("to", args, kwargs)
+        out = args[0].to(*args[1:], **kwargs)
+        out = out.clone() if out is src else out
+        buf = self.gpu.buffer(self.put(out), new_batch=self._batch(src))
+        self._queue_copy(src, buf, blocking)
+        return out
+
+    def _batch(self, src):
+        batch = self.gpu.batch_of(src)
+        return False if batch is None else batch
+
+    def _queue_copy(self, src, buf, blocking) -> None:
+        gpu = self.gpu
+        pinned = gpu.is_pinned(src)
+        seconds = gpu.copy_s * (1.0 if pinned else gpu.pageable_factor)
+        shown = "copy" if buf.batch is None else f"copy {buf.batch}"
+        op = gpu.queue("copy", shown, seconds, engine="copy", batch=buf.batch)
+        op.flags.update(pinned=pinned, non_blocking=not blocking)
+        gpu.access(op, buf, write=True)
+        for entry in [src] if pinned else []:  # the copy engine reads pinned memory later
+            entry._d2lgpu_pending = op.id  # noqa: SLF001 -- a plain attribute on a CPU tensor
+        if blocking or not pinned:
+            why = "a copy without non_blocking=True" if blocking else "a copy from pageable memory"
+            gpu.host_wait(dict(op.stream.follows), why)
+
+    def _copy_into(self, func, types, args, kwargs):
+        dst, src = args[0], args[1]
+        gpu = self.gpu
+        if self.on_device(dst) and not self.on_device(src):
+            blocking = not (kwargs.pop("non_blocking", False) or (len(args) > 2 and args[2]))
+            func(dst, src)  # the data, at once; the simulated copy is queued below
+            buf = gpu.buffer(dst, new_batch=self._batch(src))
+            buf.batch = gpu.batch_of(src)
+            self._queue_copy(src, buf, blocking)
+            return dst
+        if not self.on_device(dst) and not self.on_device(src):
+            pending = getattr(dst, "_d2lgpu_pending", None)
+            if pending is not None and not gpu.after(gpu.ops[pending], gpu.host_follows):
+                gpu.pinned_overwritten(gpu.ops[pending])
+            result = func(*args, **kwargs)
+            gpu.host_copy(dst, src)
+            return result
+        return self._other(func, types, args, kwargs, "copy_")
+
+    def _other(self, func, types, args, kwargs, name):
+        gpu, reads = self.gpu, len(self.reads)
+        inputs = [t for t in args if isinstance(t, torch.Tensor)]
+        result = super().__torch_function__(func, types, args, kwargs)
+        if len(self.reads) > reads:
+            if not gpu.quiet:
+                gpu.host_wait(dict(gpu.current.follows), self.reads[-1])
+            return result
+        if gpu.quiet or name in _VIEWLESS or not isinstance(result, torch.Tensor):
+            return result
+        if not self.on_device(result):
+            return result
+        bufs = [(t, b) for t in inputs if (b := gpu.buffer(t)) is not None]
+        shared = [b for t, b in bufs if _shares(t, result)]
+        if shared and not name.endswith("_"):
+            gpu.buffer(result, alias_of=shared[0])  # a view: the same memory, no kernel
+            return result
+        if bufs or name.endswith("_"):
+            op = gpu.queue("kernel", name, 0.0)
+            for t, b in bufs:
+                gpu.access(op, b, write=name.endswith("_") and t is args[0])
+        elif gpu.buffer(result) is None and name.split(".")[-1] in _MADE:
+            gpu.buffer(result, new_batch=False)  # allocated on the current stream
+        return result
+
+    @contextmanager
+    def patched_cuda(self):
+        gpu = self.gpu
+        fake = {
+            "Stream": SimStream,
+            "Event": SimEvent,
+            "stream": lambda stream=None: stream if stream is not None else _Nothing(),
+            "current_stream": lambda device=None: gpu.current,
+            "default_stream": lambda device=None: gpu.default,
+            "set_stream": lambda stream: gpu.stack.__setitem__(-1, stream),
+            "synchronize": lambda device=None: gpu.host_wait(
+                gpu.all_streams(), "torch.cuda.synchronize()"
+            ),
+            "is_available": lambda: True,
+            "device_count": lambda: 1,
+            "current_device": lambda: 0,
+        }
+        saved = {k: getattr(torch.cuda, k) for k in fake}
+        _ACTIVE.append(gpu)
+        for k, v in fake.items():
+            setattr(torch.cuda, k, v)
+        try:
+            yield
+        finally:
+            for k, v in saved.items():
+                setattr(torch.cuda, k, v)
+            _ACTIVE.remove(gpu)
+
+
+_MADE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "new_empty", "new_zeros"}
+
+
+class _Nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
+
+
+def _shares(a: torch.Tensor, b: torch.Tensor) -> bool:
+    try:
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    except RuntimeError:
+        return False

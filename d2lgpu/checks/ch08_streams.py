@@ -1,0 +1,229 @@
+"""Checker of chapter 8: ``08.overlap``, a copy-compute pipeline on two CUDA streams.
+
+The answer is ``pipelined(batches, compute, device) -> list``: it copies each
+host batch to ``device`` and returns ``[compute(x) for each copied batch]``, in
+order, with the copy of batch ``i + 1`` running while batch ``i`` is computed.
+
+It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
+which records what the answer queued, on which stream, what waited for what,
+and when the host waited, with batches of 6, 1 and 3 (the last with copies
+slower than the computes). Checked, each with a hint that names the mistake:
+the results, in order; the copies on a stream other than the computes', from
+pinned memory, with ``non_blocking=True``; every compute waiting, on the GPU,
+for its own copy; no device buffer freed or overwritten while another stream
+may still use it (``record_stream``, or references kept until the computes
+are done); no host wait in the loop; and, in the simulated timeline, copies
+running while computes run. On a real GPU (:mod:`._stream_gpu`) the answer
+also runs for real: right results, faster than a serial loop by a margin,
+and copies overlapping kernels in a ``torch.profiler`` trace.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..stream_sim import simulated_cuda
+from ..streams import pipeline_time
+from ._util import CheckFailed, one_cpu_thread
+
+__all__ = ["check_overlap", "reference_compute", "simulate"]
+
+_RUNS = ((6, 1e-3, 1e-3), (1, 1e-3, 1e-3), (3, 2e-3, 0.5e-3))  # batches, copy s, compute s
+
+
+def reference_compute(x: torch.Tensor) -> torch.Tensor:
+    """The simulated runs' compute: a different number per row of every batch."""
+    return (x * 1.5).sin().sum(dim=1)
+
+
+def simulate(answer, n: int, copy_s: float, compute_s: float):
+    """Run ``answer`` on a simulated GPU with ``n`` pageable host batches; return
+    ``(gpu, results, host_batches)``."""
+    gen = torch.Generator().manual_seed(80 + n)
+    host = [torch.randn(5, 4, generator=gen) for _ in range(n)]
+    with simulated_cuda(copy_s, compute_s) as gpu:
+        batches = [gpu.name_batch(b.clone(), i) for i, b in enumerate(host)]
+        results = answer(batches, gpu.kernel(reference_compute), gpu.device)
+        del batches
+    return gpu, results, host
+
+
+def _check_results(results, host) -> None:
+    n = len(host)
+    if isinstance(results, torch.Tensor) or not isinstance(results, list | tuple):
+        raise CheckFailed(
+            f"pipelined returned a {type(results).__name__}: return a list with one result per "
+            "batch, [compute(batch 0 on the device), compute(batch 1 ...), ...]"
+        )
+    if len(results) != n:
+        raise CheckFailed(
+            f"pipelined returned {len(results)} results for {n} batches: compute every batch "
+            "once (mind the first batch, copied before the loop, and the last one, which has "
+            "no next batch to prefetch)"
+        )
+    want = [reference_compute(b) for b in host]
+    for i, got in enumerate(results):
+        if not isinstance(got, torch.Tensor) or got.shape != want[i].shape:
+            raise CheckFailed(f"result {i} is not what compute returned for batch {i}")
+        if not torch.allclose(got, want[i]):
+            j = next((j for j, w in enumerate(want) if torch.allclose(got, w)), None)
+            raise CheckFailed(
+                f"result {i} is compute(batch {j}): return the results in the order of the batches"
+                if j is not None
+                else f"result {i} is not compute(batch {i})"
+            )
+
+
+def _ops(gpu, kind, label):
+    return [op for op in gpu.ops if op.kind == kind and op.label.startswith(label)]
+
+
+def _check_copies(gpu, n: int) -> None:
+    computes, copies = _ops(gpu, "kernel", "compute"), _ops(gpu, "copy", "copy")
+    if any(not op.flags.get("on_device") for op in computes):
+        raise CheckFailed(
+            "compute got a host tensor: copy each batch to the device first "
+            "(x = batch.to(device, non_blocking=True)) and call compute(x)"
+        )
+    if len(computes) != n:
+        raise CheckFailed(f"compute was called {len(computes)} times for {n} batches: once each")
+    pairs = []
+    for i in range(n):
+        mine = [op for op in copies if op.batch == i]
+        if len(mine) != 1:
+            raise CheckFailed(f"batch {i} was copied to the device {len(mine)} times: copy it once")
+        pairs.append((i, mine[0], next(op for op in computes if op.batch == i)))
+    for i, copy, compute in pairs[1:]:
+        if copy.stream is compute.stream:
+            raise CheckFailed(
+                f"batch {i} was copied on {copy.stream.name}, the stream its compute runs on, so "
+                "the copy waits for the computes queued before it: nothing overlaps. Make a side "
+                "stream, copy_stream = torch.cuda.Stream(device), and issue the copies inside "
+                "`with torch.cuda.stream(copy_stream):`"
+            )
+    for i, copy, _ in pairs:
+        if not copy.flags["pinned"]:
+            raise CheckFailed(
+                f"batch {i} was copied from pageable memory: such a copy holds the host until it "
+                "is done, so the next compute is launched late. Pin it first "
+                "(batch.pin_memory()), then copy with non_blocking=True"
+            )
+        if not copy.flags["non_blocking"]:
+            raise CheckFailed(
+                f"batch {i} was copied without non_blocking=True: the host waits for that copy, "
+                "so it cannot queue the compute meanwhile. Use .to(device, non_blocking=True)"
+            )
+
+
+_HAZARDS = {
+    "read": (
+        "compute of batch {batch} may start before its copy has finished: the compute stream "
+        "does not wait for the copy stream. Before computing on a batch, make the GPU wait for "
+        "its copy: torch.cuda.current_stream().wait_stream(copy_stream), or wait_event on an "
+        "event recorded after the copy"
+    ),
+    "overwrite": (
+        "the memory of batch {batch} may be overwritten while a compute on another stream may "
+        "still read it: make the copy wait for that compute (an event recorded after it, which "
+        "the copy stream waits for), or copy into fresh tensors"
+    ),
+    "freed": (
+        "the device copy of batch {batch} was freed (its last reference dropped) while the "
+        "compute stream may still be reading it. It was made on the copy stream, so the caching "
+        "allocator may give its memory to the next copy there at once. Call "
+        "x.record_stream(torch.cuda.current_stream()) before computing on it, or keep the "
+        "copies in a list and, before returning, copy_stream.wait_stream(compute stream)"
+    ),
+}
+
+
+def _check_hazards(gpu) -> None:
+    if gpu.hazards:
+        hazard = gpu.hazards[0]
+        raise CheckFailed(_HAZARDS[hazard.kind].format(batch=hazard.batch))
+
+
+_READ_NAMES = {
+    "__repr__": "print() of a device tensor",
+    "__str__": "str() of a device tensor",
+    "__format__": "an f-string or print() of a device tensor",
+    "__float__": "float() of a device tensor",
+    "__int__": "int() of a device tensor",
+    "__bool__": "an `if` on a device tensor",
+}
+
+
+def _check_host_waits(gpu) -> None:
+    copies, computes = _ops(gpu, "copy", "copy"), _ops(gpu, "kernel", "compute")
+    first, last = copies[0].id, computes[-1].id
+    for why, queued in gpu.host_waits:
+        if first < queued <= last and not why.startswith("a copy"):
+            why = _READ_NAMES.get(why, why)
+            raise CheckFailed(
+                f"the host waited ({why}) before the last compute was queued: every wait in the "
+                "loop stops the host from queueing the next copy while the GPU computes. Let the "
+                "GPU wait instead (compute_stream.wait_stream / wait_event), and read results "
+                "only after the loop"
+            )
+
+
+def _check_overlap(gpu, n, copy_s, compute_s) -> None:
+    if n < 2:
+        return
+    copies, computes = _ops(gpu, "copy", "copy"), _ops(gpu, "kernel", "compute")
+    serial = pipeline_time(copy_s, compute_s, n, overlapped=False)
+    best = pipeline_time(copy_s, compute_s, n)
+    if gpu.elapsed() <= best + 0.5 * (serial - best):
+        return
+    for i in range(n - 1):
+        nxt = next(op for op in copies if op.batch == i + 1)
+        done = next(op for op in computes if op.batch == i)
+        if gpu.after(done, nxt.follows):
+            raise CheckFailed(
+                f"the copy of batch {i + 1} waits for the compute of batch {i} (the copy stream "
+                "waits for the compute stream in the loop, or the copy was queued after it on "
+                "one stream): issue copy i + 1 without waiting for compute i"
+            )
+    raise CheckFailed(
+        f"on the simulated GPU the copies never ran while a compute ran: {n} batches took "
+        f"{gpu.elapsed() * 1e3:.1f} ms, one after another {serial * 1e3:.1f} ms. Queue the "
+        "copy of batch i + 1 before the host waits for anything of batch i"
+    )
+
+
+def _simulated(answer, passed) -> None:
+    for n, copy_s, compute_s in _RUNS:
+        gpu, results, host = simulate(answer, n, copy_s, compute_s)
+        _check_results(results, host)
+        _check_copies(gpu, n)
+        _check_hazards(gpu)
+        _check_host_waits(gpu)
+        _check_overlap(gpu, n, copy_s, compute_s)
+        if n == _RUNS[0][0]:
+            main = (n, gpu.elapsed(), pipeline_time(copy_s, compute_s, n, overlapped=False))
+    n, took, serial = main
+    passed.append(
+        "the results are compute(batch i), in order, for 6, 1 and 3 batches (on a simulated GPU)"
+    )
+    passed.append("batches 1, 2, ... are copied on a side stream, from pinned memory, non_blocking")
+    passed.append(
+        "each compute waits on the GPU for its own copy; no device buffer is freed or "
+        "overwritten while another stream may still use it"
+    )
+    passed.append("the host never waits in the loop (no synchronize, .item() or event wait)")
+    passed.append(
+        f"simulated with 1 ms copies and 1 ms computes, {n} batches take {took * 1e3:.1f} ms "
+        f"against {serial * 1e3:.1f} ms one after another: the copies overlap the computes"
+    )
+    return None
+
+
+def check_overlap(answer, passed):
+    """``pipelined(batches, compute, device)`` on a simulated GPU, then on a real one if any."""
+    if not callable(answer):
+        raise CheckFailed("pass the function itself: check('08.overlap', pipelined)")
+    one_cpu_thread(_simulated)(answer, passed)
+    if torch.cuda.is_available():
+        from ._stream_gpu import check_on_gpu
+
+        check_on_gpu(answer, passed)

@@ -1,0 +1,301 @@
+"""A simulated GPU for CUDA stream code, on a CPU: what was queued, on which stream, after what.
+
+>>> with simulated_cuda(copy_s=1e-3, compute_s=1e-3) as gpu:
+...     results = overlapped(batches, gpu.kernel(compute), gpu.device)
+>>> print(gpu.timeline())
+
+Inside the block, ``torch.cuda.Stream``, ``Event``, ``stream``,
+``current_stream``, ``default_stream``, ``set_stream``, ``synchronize``,
+``is_available``, ``device_count`` and ``current_device`` are the simulator's;
+``pin_memory()``, ``is_pinned()`` and ``record_stream()`` work without a
+driver; tensors sent to a ``cuda`` device stay in CPU memory, say they are on
+``cuda:0`` (:mod:`d2lgpu.checks._pretend`) and compute real values. What
+would run on the GPU is *queued*, with simulated times: a host-to-device copy
+takes ``copy_s`` (``pageable_factor`` times longer from pageable memory) on
+the one copy engine, a function wrapped by :meth:`SimGPU.kernel` takes
+``compute_s`` on the one compute engine, other operations on device tensors
+take no time. An operation starts after its stream's previous one and after
+the events its stream waits for. A copy from pageable memory, or without
+``non_blocking=True``, holds the host until it is done, as does a host read of
+device data (``.item()``, ``print``...) or a ``synchronize()``.
+
+It keeps, in order: ``ops`` (every copy and kernel, with its stream and
+times), ``host_waits`` (each time the host waited, and why) and ``hazards``
+(a read of a buffer whose copy may not have finished, an overwrite of a buffer
+another stream may still read, and a device buffer freed while another stream
+may still use it without ``record_stream``, whose memory the caching allocator
+may then give to the next allocation on its stream).
+
+What it is not: a model of a real GPU's speed. The times are chosen by the
+caller; the order and the waits are the code's own.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import torch
+
+from ._stream_mode import SimEvent, SimStream, StreamMode
+from .streams import Interval, format_timeline
+
+__all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
+
+
+@dataclass
+class Op:
+    """One queued operation: ``kind`` is ``"copy"``, ``"kernel"`` or ``"event"``."""
+
+    id: int
+    kind: str
+    stream: SimStream
+    label: str
+    follows: dict  # stream name -> id of the last op on it that this op starts after
+    start: float
+    end: float
+    batch: int | None = None
+    flags: dict = field(default_factory=dict)
+
+
+@dataclass
+class Hazard:
+    """A possible race: ``kind`` is ``"read"``, ``"overwrite"`` or ``"freed"``."""
+
+    kind: str
+    batch: int | None
+    first: Op  # the access that may still be running
+    second: Op | None  # the access that may not wait for it (None: a free, a host write)
+
+    def __str__(self) -> str:
+        first = f"{self.first.label} on {self.first.stream.name}"
+        if self.kind == "freed":
+            return f"batch {self.batch}'s device memory was freed while {first} may still use it"
+        if self.second is None:
+            return f"the host overwrote pinned memory that {first} may still read"
+        verb = "read" if self.kind == "read" else "overwrite"
+        return (
+            f"{self.second.label} on {self.second.stream.name} may {verb} batch {self.batch}'s "
+            f"memory before {first} has finished"
+        )
+
+
+class _Buffer:
+    def __init__(self, stream: SimStream, batch: int | None):
+        self.stream, self.batch = stream, batch
+        self.last_write: Op | None = None
+        self.uses: list[Op] = []  # every access since the buffer was made
+        self.reads: list[Op] = []  # reads since the last write
+        self.recorded: set[str] = set()  # streams given to record_stream
+        self.aliases = 0
+
+
+def _merge(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = max(out.get(k, -1), v)
+    return out
+
+
+class SimGPU:
+    """The simulator's state; :func:`simulated_cuda` makes one and installs it."""
+
+    def __init__(self, copy_s, compute_s, pageable_factor, launch_s):
+        self.copy_s, self.compute_s = copy_s, compute_s
+        self.pageable_factor, self.launch_s = pageable_factor, launch_s
+        self.device = torch.device("cuda", 0)
+        self.ops: list[Op] = []
+        self.host_waits: list[tuple[str, int]] = []  # (why, number of ops queued before)
+        self.hazards: list[Hazard] = []
+        self.host_time, self.host_follows = 0.0, {}
+        self.engine_free = {"copy": 0.0, "compute": 0.0}
+        self.streams: list[SimStream] = []
+        self.default = SimStream(_gpu=self, _name="default stream")
+        self.stack = [self.default]
+        self._buffers: dict[int, tuple[weakref.ref, _Buffer]] = {}
+        self._host: dict[int, tuple[weakref.ref, int | None, bool]] = {}  # batch, pinned
+        self._finalizers: list[weakref.finalize] = []
+        self.quiet = 0
+
+    # -- streams, host waits ---------------------------------------------------------------
+
+    @property
+    def current(self) -> SimStream:
+        return self.stack[-1]
+
+    def ready(self, follows: dict) -> float:
+        return max((self.ops[i].end for i in follows.values() if i >= 0), default=0.0)
+
+    def host_wait(self, follows: dict, why: str) -> None:
+        """The host waits until the ops in ``follows`` (and those before them) are done."""
+        self.host_time = max(self.host_time, self.ready(follows))
+        self.host_follows = _merge(self.host_follows, follows)
+        self.host_waits.append((why, len(self.ops)))
+
+    def all_streams(self) -> dict:
+        follows: dict = {}
+        for s in self.streams:
+            follows = _merge(follows, s.follows)
+        return follows
+
+    def queue(self, kind, label, duration, *, engine=None, batch=None, **flags) -> Op:
+        s = self.current
+        follows = _merge(s.follows, self.host_follows)
+        self.host_time += self.launch_s
+        start = max(self.host_time, self.ready(follows), self.engine_free.get(engine, 0.0))
+        op = Op(len(self.ops), kind, s, label, follows, start, start + duration, batch, flags)
+        self.ops.append(op)
+        s.follows = {**follows, s.name: op.id}
+        if engine:
+            self.engine_free[engine] = op.end
+        return op
+
+    @staticmethod
+    def after(first: Op, follows: dict) -> bool:
+        """Whether work that starts after ``follows`` is sure to start after ``first`` ended."""
+        return follows.get(first.stream.name, -1) >= first.id
+
+    # -- host tensors ----------------------------------------------------------------------
+
+    def name_batch(self, t: torch.Tensor, index: int) -> torch.Tensor:
+        """Call host tensor ``t`` batch ``index`` in the records; returns ``t``."""
+        self._host[id(t)] = (weakref.ref(t), index, self.is_pinned(t))
+        return t
+
+    def _host_entry(self, t):
+        entry = self._host.get(id(t))
+        return entry if entry is not None and entry[0]() is t else None
+
+    def batch_of(self, t) -> int | None:
+        entry = self._host_entry(t) or self._buffer_entry(t)
+        return None if entry is None else entry[1] if isinstance(entry, tuple) else entry.batch
+
+    def is_pinned(self, t) -> bool:
+        entry = self._host_entry(t)
+        return entry is not None and entry[2]
+
+    def host_copy(self, dst, src=None, pinned=None) -> None:
+        """``dst`` now holds ``src``'s data (pinned if ``pinned``, else as before)."""
+        pinned = self.is_pinned(dst) if pinned is None else pinned
+        batch = self.batch_of(src) if src is not None else self.batch_of(dst)
+        self._host[id(dst)] = (weakref.ref(dst), batch, pinned)
+
+    # -- device buffers --------------------------------------------------------------------
+
+    def _buffer_entry(self, t) -> _Buffer | None:
+        entry = self._buffers.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else None
+
+    def buffer(self, t, *, new_batch=None, alias_of=None) -> _Buffer | None:
+        """The buffer of device tensor ``t``; made (on the current stream) when asked."""
+        found = self._buffer_entry(t)
+        if found is not None or (new_batch is None and alias_of is None):
+            return found
+        buf = alias_of or _Buffer(self.current, None if new_batch is False else new_batch)
+        buf.aliases += 1
+        self._buffers[id(t)] = (weakref.ref(t), buf)
+        self._finalizers.append(weakref.finalize(t, self._freed, id(t), buf))
+        return buf
+
+    def access(self, op: Op, buf: _Buffer, write: bool) -> None:
+        earlier = buf.reads + [buf.last_write] if write else [buf.last_write]
+        for first in earlier:
+            if first is not None and not self.after(first, op.follows):
+                kind = "overwrite" if write else "read"
+                self.hazards.append(Hazard(kind, buf.batch, first, op))
+                break
+        buf.uses.append(op)
+        if write:
+            buf.last_write, buf.reads = op, []
+        else:
+            buf.reads.append(op)
+
+    def _freed(self, key: int, buf: _Buffer) -> None:
+        self._buffers.pop(key, None)
+        buf.aliases -= 1
+        if buf.aliases > 0:
+            return
+        later = _merge(buf.stream.follows, self.host_follows)  # what its next user follows
+        for use in buf.uses:
+            other = use.stream is not buf.stream and use.stream.name not in buf.recorded
+            if other and not self.after(use, later):
+                self.hazards.append(Hazard("freed", buf.batch, use, None))
+                return
+
+    def pinned_overwritten(self, copy: Op) -> None:
+        """The host wrote into pinned memory that ``copy`` may still be reading."""
+        self.hazards.append(Hazard("overwrite", copy.batch, copy, None))
+
+    # -- what the caller reads -------------------------------------------------------------
+
+    def kernel(self, fn, label: str = "compute"):
+        """``fn`` as one kernel of ``compute_s`` on the current stream, reading its tensors."""
+
+        def simulated(*args, **kwargs):
+            tensors = [a for a in args if isinstance(a, torch.Tensor)]
+            bufs = [b for b in map(self._buffer_entry, tensors) if b is not None]
+            batch = next((b.batch for b in bufs if b.batch is not None), None)
+            shown = label if batch is None else f"{label} {batch}"
+            op = self.queue("kernel", shown, self.compute_s, engine="compute", batch=batch)
+            op.flags["on_device"] = bool(tensors) and len(bufs) == len(tensors)
+            for buf in bufs:
+                self.access(op, buf, write=False)
+            self.quiet += 1
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.quiet -= 1
+
+        return simulated
+
+    def elapsed(self) -> float:
+        """Simulated seconds from the start until the host and every queued op are done."""
+        return max([self.host_time] + [op.end for op in self.ops])
+
+    def intervals(self) -> list[Interval]:
+        """Copies and kernels that take time, labelled by batch, on lanes "<stream>: copies"
+        and "<stream>: kernels" (lanes in the order of their first op)."""
+        return [
+            Interval(
+                f"{op.stream.name}: {'copies' if op.kind == 'copy' else 'kernels'}",
+                "." if op.batch is None else str(op.batch),
+                op.start,
+                op.end,
+            )
+            for op in self.ops
+            if op.kind != "event" and op.end > op.start
+        ]
+
+    def timeline(self, width: int = 60) -> str:
+        """The simulated timeline as text (:func:`d2lgpu.streams.format_timeline`)."""
+        return format_timeline(self.intervals(), width)
+
+    def close(self) -> None:
+        for f in self._finalizers:
+            f.detach()
+
+
+def _check_time(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
+    return float(value)
+
+
+@contextmanager
+def simulated_cuda(copy_s=1e-3, compute_s=1e-3, *, pageable_factor=3.0, launch_s=1e-5):
+    """Run CUDA stream code on a simulated GPU (see the module's docstring); yields a SimGPU."""
+    copy_s, compute_s = _check_time("copy_s", copy_s), _check_time("compute_s", compute_s)
+    launch_s = _check_time("launch_s", launch_s)
+    if _check_time("pageable_factor", pageable_factor) < 1:
+        raise ValueError(f"pageable_factor must be a number >= 1, got {pageable_factor!r}")
+    gpu = SimGPU(copy_s, compute_s, float(pageable_factor), launch_s)
+    mode = StreamMode(gpu)
+    try:
+        with mode.patched_cuda(), mode:
+            yield gpu
+    finally:
+        gpu.close()

@@ -1,0 +1,256 @@
+"""08.overlap: correct pipelines in three styles pass; realistic wrong ones fail with the right hint.
+
+The answers are written independently of the solution notebook's (whose stored
+PASS nbval compares). Each wrong answer is a mistake a learner is likely to make
+with CUDA streams; the checker must name it. On a machine with a GPU the passing
+answers also run for real (results, speed, profiler trace).
+"""
+
+import pytest
+import torch
+
+from d2lgpu.grading import check
+
+
+def assert_fails(answer, *hint_parts):
+    result = check("08.overlap", answer, quiet=True)
+    assert result.status == "failed", str(result)
+    for part in hint_parts:
+        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Correct answers, three styles
+
+
+def with_events_and_record_stream(batches, compute, device):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.pin_memory().to(device, non_blocking=True)
+            copied = torch.cuda.Event()
+            copied.record()
+        return x, copied
+
+    results, ahead = [], send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+def with_wait_stream_and_kept_references(batches, compute, device):
+    pinned = [b.pin_memory() for b in batches]
+    main = torch.cuda.current_stream()
+    side = torch.cuda.Stream()
+    on_device, results = [], []
+    with torch.cuda.stream(side):
+        on_device.append(pinned[0].to(device, non_blocking=True))
+    for i in range(len(pinned)):
+        main.wait_stream(side)  # everything copied so far, batch i included
+        if i + 1 < len(pinned):
+            with torch.cuda.stream(side):
+                on_device.append(pinned[i + 1].to(device, non_blocking=True))
+        results.append(compute(on_device[i]))
+    side.wait_stream(main)  # the copies' memory is reused only after the computes
+    return results
+
+
+def with_two_preallocated_buffers(batches, compute, device):
+    main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+    buffers = [torch.empty(batches[0].shape, device=device) for _ in range(2)]
+    copied = [torch.cuda.Event(), torch.cuda.Event()]
+    used = [torch.cuda.Event(), torch.cuda.Event()]
+    side.wait_stream(main)  # the buffers were made on the main stream
+
+    def send(i):
+        with torch.cuda.stream(side):
+            used[i % 2].wait(side)  # the compute that last read this buffer is done
+            buffers[i % 2].copy_(batches[i].pin_memory(), non_blocking=True)
+            copied[i % 2].record(side)
+
+    send(0)
+    results = []
+    for i in range(len(batches)):
+        if i + 1 < len(batches):
+            send(i + 1)
+        main.wait_event(copied[i % 2])
+        results.append(compute(buffers[i % 2]))
+        used[i % 2].record(main)
+    return results
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        with_events_and_record_stream,
+        with_wait_stream_and_kept_references,
+        with_two_preallocated_buffers,
+    ],
+)
+def test_correct_pipelines_pass(answer):
+    result = check("08.overlap", answer, quiet=True)
+    assert result.ok, str(result)
+    assert any("7.0 ms against 12.0 ms" in line for line in result.passed)
+
+
+def test_a_stub_is_not_attempted_and_a_non_function_is_told_so():
+    def stub(batches, compute, device):
+        raise NotImplementedError("your code here")
+
+    assert check("08.overlap", stub, quiet=True).status == "not attempted"
+    assert_fails(42, "pass the function itself")
+
+
+# ---------------------------------------------------------------------------------------------
+# Wrong answers
+
+
+def test_everything_on_the_default_stream_is_named():
+    def one_stream(batches, compute, device):
+        pinned = [b.pin_memory() for b in batches]
+        return [compute(b.to(device, non_blocking=True)) for b in pinned]
+
+    assert_fails(one_stream, "the stream its compute runs on", "torch.cuda.Stream")
+
+
+def test_a_compute_that_does_not_wait_for_its_copy_is_a_race():
+    def no_wait(batches, compute, device):
+        side, results, kept = torch.cuda.Stream(), [], []
+        for b in batches:
+            with torch.cuda.stream(side):
+                kept.append(b.pin_memory().to(device, non_blocking=True))
+            results.append(compute(kept[-1]))
+        side.wait_stream(torch.cuda.current_stream())
+        return results
+
+    assert_fails(no_wait, "may start before its copy has finished", "wait_stream")
+
+
+def pipeline_with(extra_in_loop=None, pin=True, non_blocking=True, record=True):
+    """The events pipeline with one thing changed."""
+
+    def answer(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        source = [b.pin_memory() if pin else b for b in batches]
+
+        def send(b):
+            with torch.cuda.stream(side):
+                return b.to(device, non_blocking=non_blocking), side.record_event()
+
+        results, ahead = [], send(source[0])
+        for i in range(len(source)):
+            x, copied = ahead
+            if i + 1 < len(source):
+                ahead = send(source[i + 1])
+            main.wait_event(copied)
+            if record:
+                x.record_stream(main)
+            results.append(compute(x))
+            if extra_in_loop:
+                extra_in_loop(results[-1], copied, side)
+        return results
+
+    return answer
+
+
+def test_pageable_batches_are_named():
+    assert_fails(pipeline_with(pin=False), "pageable memory", "pin_memory()")
+
+
+def test_a_blocking_copy_is_named():
+    assert_fails(pipeline_with(non_blocking=False), "without non_blocking=True")
+
+
+def test_a_freed_copy_without_record_stream_is_named():
+    assert_fails(pipeline_with(record=False), "was freed", "record_stream")
+
+
+@pytest.mark.parametrize(
+    "extra, named",
+    [
+        (lambda y, copied, side: torch.cuda.synchronize(), "torch.cuda.synchronize()"),
+        (lambda y, copied, side: y.sum().item(), "item()"),
+        (lambda y, copied, side: print(y[0]), "print() of a device tensor"),
+        (lambda y, copied, side: copied.synchronize(), "event.synchronize()"),
+        (lambda y, copied, side: side.synchronize(), "side stream 1.synchronize()"),
+    ],
+)
+def test_a_host_wait_in_the_loop_is_named(extra, named, capsys):
+    assert_fails(pipeline_with(extra_in_loop=extra), "the host waited", named)
+
+
+def test_results_out_of_order_are_named():
+    def shifted(batches, compute, device):
+        results = with_events_and_record_stream(batches, compute, device)
+        return results[1:] + results[:1]
+
+    assert_fails(shifted, "in the order of the batches")
+
+
+def test_a_missing_last_batch_is_named():
+    def off_by_one(batches, compute, device):
+        return with_events_and_record_stream(batches, compute, device)[:-1]
+
+    assert_fails(off_by_one, "results for 6 batches")
+
+
+def test_a_copy_stream_that_waits_for_the_compute_is_serial():
+    def waits_for_compute(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        results = []
+        for b in batches:
+            with torch.cuda.stream(side):
+                side.wait_stream(main)  # "to be safe": the copy waits for the last compute
+                x = b.pin_memory().to(device, non_blocking=True)
+            main.wait_stream(side)
+            x.record_stream(main)
+            results.append(compute(x))
+        return results
+
+    assert_fails(waits_for_compute, "waits for the compute of batch")
+
+
+def test_a_compute_on_the_host_batch_is_named():
+    def never_copied(batches, compute, device):
+        return [compute(b) for b in batches]
+
+    assert_fails(never_copied, "compute got a host tensor")
+
+
+def test_double_buffers_overwritten_before_their_compute_is_named():
+    def no_reuse_guard(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        buffers = [torch.empty(batches[0].shape, device=device) for _ in range(2)]
+        side.wait_stream(main)
+        events, results = {}, []
+
+        def send(i):
+            with torch.cuda.stream(side):
+                buffers[i % 2].copy_(batches[i].pin_memory(), non_blocking=True)
+                events[i] = side.record_event()
+
+        send(0)
+        for i in range(len(batches)):
+            if i + 1 < len(batches):
+                send(i + 1)
+            main.wait_event(events[i])
+            results.append(compute(buffers[i % 2]))
+        return results
+
+    assert_fails(no_reuse_guard, "may be overwritten")
+
+
+def test_a_batch_copied_twice_is_named():
+    def copies_twice(batches, compute, device):
+        for b in batches:  # a "warm-up" copy of every batch
+            b.pin_memory().to(device, non_blocking=True)
+        return with_events_and_record_stream(batches, compute, device)
+
+    assert_fails(copies_twice, "copied to the device 2 times")
