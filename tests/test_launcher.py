@@ -5,6 +5,7 @@ Each test checks afterwards, through /proc, that no process it started is left.
 
 import _thread
 import os
+import signal
 import sys
 import textwrap
 import threading
@@ -222,7 +223,13 @@ def test_launch_keyboard_interrupt_stops_every_process(tmp_path, tag):
             time.sleep(0.2)  # torchrun and its 2 workers all have sleeper.py in argv
         _thread.interrupt_main()
 
-    threading.Thread(target=interrupt_when_workers_sleep, daemon=True).start()
-    with pytest.raises(KeyboardInterrupt):
-        D.launch(script, nproc=2, env={TAG: tag}, timeout_s=100, grace_s=10, echo=False)
+    # A kernel handles Ctrl-C; a process started in the background of a shell inherits
+    # SIGINT ignored, and then interrupt_main() does nothing: handle it as a kernel does.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt_when_workers_sleep, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            D.launch(script, nproc=2, env={TAG: tag}, timeout_s=100, grace_s=10, echo=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert not tagged_pids(tag), "launch() re-raised with processes still running"
