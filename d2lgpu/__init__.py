@@ -20,6 +20,7 @@ Modules, one concern each:
 ``training``       ``train`` and ``evaluate_accuracy``
 ``distributed``    the nccl/gloo rule and each rank's device; ``launch`` for notebooks
 ``launcher``       ``launch``: torchrun from a notebook, no process left behind
+``collectives``    all-reduce bandwidths, GPU link peaks, DDP's overlap in a trace
 ``processes``      find and stop a job's processes by a mark in their environment
 ``checkpoint``     checksummed checkpoints and the random state that goes with them
 ``faults``         a rank that dies on request, for the fault-tolerance tests
@@ -44,6 +45,7 @@ _SUBMODULES = (
     "bench",
     "bench_report",
     "checkpoint",
+    "collectives",
     "data",
     "devices",
     "distributed",
