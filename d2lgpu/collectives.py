@@ -158,16 +158,22 @@ def _union(intervals):
     return merged
 
 
-def overlap_summary(events, comm_name: str, backward_prefix: str) -> dict:
-    """When backward and the all-reduces ran, from one step's profiler events.
+def overlap_summary(events, comm_name: str, backward_prefix: str, skip=()) -> dict:
+    """When backward computed and the all-reduces ran, from one step's profiler events.
 
     ``events``: dicts with ``name``, ``start_us``, ``end_us``. Backward ops are those whose
-    name starts with ``backward_prefix``; communication those named ``comm_name`` (e.g.
-    ``"gloo:all_reduce"``). Returns the backward window, the communication intervals in
-    order, and the microseconds of communication that ran while backward was still going.
+    name starts with ``backward_prefix`` and contains none of the strings in ``skip`` (e.g.
+    ``("AccumulateGrad",)``: the hook from which DDP launches a bucket's all-reduce);
+    communication, those named ``comm_name`` (e.g. ``"gloo:all_reduce"``). Returns the
+    backward window, the communication intervals in order, and the microseconds of
+    communication that ran while backward was still computing (``overlap_us``).
     """
+    if isinstance(skip, str):
+        raise ValueError(f"skip must be a sequence of strings, not the str {skip!r}")
     backward = [
-        (e["start_us"], e["end_us"]) for e in events if e["name"].startswith(backward_prefix)
+        (e["start_us"], e["end_us"])
+        for e in events
+        if e["name"].startswith(backward_prefix) and not any(s in e["name"] for s in skip)
     ]
     comm = sorted((e["start_us"], e["end_us"]) for e in events if e["name"] == comm_name)
     if not backward:
@@ -175,12 +181,12 @@ def overlap_summary(events, comm_name: str, backward_prefix: str) -> dict:
     if not comm:
         raise ValueError(f"events: no communication event named {comm_name!r}")
     start, end = min(s for s, _ in backward), max(e for _, e in backward)
-    overlap = sum(max(0.0, min(e, end) - max(s, start)) for s, e in _union(comm))
+    merged = _union(comm)
     return {
-        "backward_start_us": start,
-        "backward_end_us": end,
+        "backward_us": (start, end),
+        "backward_ops_us": sorted(backward),
         "comm_us": comm,
         "first_comm_start_us": comm[0][0],
-        "overlap_us": overlap,
-        "comm_total_us": sum(e - s for s, e in _union(comm)),
+        "overlap_us": sum(max(0.0, min(e, end) - max(s, start)) for s, e in merged),
+        "comm_total_us": sum(e - s for s, e in merged),
     }

@@ -53,7 +53,7 @@ def parse_args(argv=None):
     add("--batch", type=int, default=64, help="samples per rank")
     add("--caps", default="0.5,100", help="bucket_cap_mb values to compare, MiB")
     add("--sizes", default="4096,65536,1048576,16777216", help="all-reduce sizes, bytes")
-    add("--repeats", type=int, default=7, help="timed all-reduces per size")
+    add("--repeats", type=int, default=11, help="timed all-reduces per size")
     add("--warmup", type=int, default=2, help="untimed all-reduces per size")
     add("--steps", type=int, default=3, help="training steps compared, DDP vs FSDP2")
     args = p.parse_args(argv)
