@@ -18,6 +18,8 @@ is the same on a laptop and on a GPU server.
 ``ch05_ddp``            ``05.ddp`` (launches the learner's script with torchrun)
 ``ch06_performance``    ``06.slowest_op``
 ``ch07_triton``         ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter)
+``ch10_inside_ddp``     ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
+``_ranks``              the two gloo ranks of ``10.allreduce_grads``
 ``_util``, ``_guard``   what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``            the pretend GPU (a ``TorchFunctionMode``)
 ======================  ==============================================================
