@@ -18,6 +18,7 @@ process trained on the global batch.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -49,40 +50,54 @@ def _close(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
 
-def _bandwidth_mistake(got, case, collective) -> str:
-    """The hint for a wrong (algbw, busbw): the first known mistake that explains it."""
-    nbytes, seconds, n = case
-    alg, bus = _reference(nbytes, seconds, n, collective)
-    ga, gb = got
-    if _close(ga, bus) and _close(gb, alg) and not _close(alg, bus):
+def _explains(variant, results) -> bool:
+    """Whether ``variant(case) -> value`` gives every value in ``results`` [(case, value)]."""
+    return all(_close(value, variant(*case)) for case, value in results)
+
+
+def _bandwidth_mistake(results, collective) -> str:
+    """The hint for wrong answers [(case, (algbw, busbw))]: a mistake that explains them all."""
+    alg = [(case, got[0]) for case, got in results]
+    bus = [(case, got[1]) for case, got in results]
+    ref = functools.partial(_reference, collective=collective)
+    if _explains(lambda *c: ref(*c)[1], alg) and _explains(lambda *c: ref(*c)[0], bus):
         return "the two values are swapped: return (algbw, busbw), in that order"
-    for scale, what in ((GB / 2**30, "GiB/s (2**30)"), (1e3, "MB/s"), (1e9, "bytes/s"),
-                        (8.0, "Gbit/s"), (1 / n, "per rank (divided by world_size)")):  # fmt: skip
-        if _close(ga, alg * scale):
+    for scale, what in ((lambda n: GB / 2**30, "GiB/s (2**30)"), (lambda n: 1e3, "MB/s"),
+                        (lambda n: 1e9, "bytes/s"), (lambda n: 8.0, "Gbit/s"),
+                        (lambda n: 1 / n, "per rank (divided by world_size)")):  # fmt: skip
+        if _explains(lambda b, s, n, scale=scale: ref(b, s, n)[0] * scale(n), alg):
             return f"algbw is in {what}: use GB/s, nbytes / seconds / 1e9, for the whole buffer"
-    if _close(ga, 1 / alg) or _close(ga, seconds / nbytes * GB):
+    if _explains(lambda b, s, n: s / b * GB, alg):
         return "algbw is inverted: bandwidth is bytes divided by seconds"
-    if not _close(ga, alg):
-        return f"algbw for {nbytes} bytes in {seconds} s should be {alg:.6g} GB/s, got {ga!r}"
-    for factor, what in (
-        (2 * (n - 1) // n, "an integer division, 2 * (n - 1) // n: use /"),
-        (2 * (n - 1) / n, "the all-reduce factor 2 (n - 1) / n for every collective"),
-        ((n - 1) / n, "(n - 1) / n, the all-gather factor"),
-        (n / (n - 1) if n > 1 else math.nan, "n / (n - 1): the factor upside down"),
-        (2 * n / (n - 1) if n > 1 else math.nan, "2 n / (n - 1): the factor upside down"),
-        (1.0, "busbw = algbw, no factor"),
-        (2.0, "a factor of 2 without (n - 1) / n"),
-    ):
-        if _close(gb, alg * factor) and not _close(gb, bus):
+    for (b, s, n), got in alg:
+        if not _close(got, ref(b, s, n)[0]):
+            return f"algbw for {b} bytes in {s} s should be {ref(b, s, n)[0]:.6g} GB/s, got {got!r}"
+    for factor, what in _FACTOR_MISTAKES:
+        if _explains(lambda b, s, n, f=factor: ref(b, s, n)[0] * f(n), bus):
             return (
-                f"busbw of {collective} on {n} ranks: you used {what}; nccl-tests' factors "
-                "are 2 (n - 1) / n for all_reduce, (n - 1) / n for all_gather and "
-                "reduce_scatter, 1 for broadcast"
+                f"busbw of {collective}: you used {what}; nccl-tests' factors are "
+                "2 (n - 1) / n for all_reduce, (n - 1) / n for all_gather and reduce_scatter, "
+                "1 for broadcast"
             )
+    (b, s, n), got = next((c, g) for c, g in bus if not _close(g, ref(*c)[1]))
     return (
-        f"busbw of {collective} for {nbytes} bytes, {seconds} s, {n} ranks should be "
-        f"{bus:.6g} GB/s (algbw x {FACTORS[collective](n):.6g}), got {gb!r}"
+        f"busbw of {collective} for {b} bytes, {s} s, {n} ranks should be "
+        f"{ref(b, s, n)[1]:.6g} GB/s (algbw x {FACTORS[collective](n):.6g}), got {got!r}"
     )
+
+
+_FACTOR_MISTAKES = (
+    (
+        lambda n: 1.0,
+        "busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 too: use /)",
+    ),
+    (lambda n: (n - 1) // n, "(n - 1) // n, an integer division, which is 0: use /"),
+    (lambda n: 2 * (n - 1) / n, "the all-reduce factor 2 (n - 1) / n"),
+    (lambda n: (n - 1) / n, "(n - 1) / n, the all-gather factor"),
+    (lambda n: n / (n - 1), "n / (n - 1): the factor upside down"),
+    (lambda n: 2 * n / (n - 1), "2 n / (n - 1): the factor upside down"),
+    (lambda n: 2.0, "a factor of 2 without (n - 1) / n"),
+)
 
 
 def _call(fn, case, collective):
@@ -102,12 +117,12 @@ def check_bus_bandwidth(bandwidths, passed: list[str]) -> None:
     if not callable(bandwidths):
         raise CheckFailed(f"the answer must be the function bandwidths, got {bandwidths!r}")
     for collective in FACTORS:
-        for case in _CASES:
-            got = _call(bandwidths, case, collective)
+        results = [(case, _call(bandwidths, case, collective)) for case in _CASES]
+        for case, got in results:
             if not all(
                 _close(g, e) for g, e in zip(got, _reference(*case, collective), strict=True)
             ):
-                raise CheckFailed(_bandwidth_mistake(got, case, collective))
+                raise CheckFailed(_bandwidth_mistake(results, collective))
         passed.append(f"{collective}: algbw and busbw in GB/s for {len(_CASES)} cases, 2-16 ranks")
     got = _call(bandwidths, (2**20, 1e-3, 1), "all_reduce")
     if not _close(got[1], 0.0):
@@ -184,8 +199,8 @@ def _compare_grad(name, got, local, rank, world, step):
     stack = torch.stack(local)
     variants = [
         (stack.sum(0), "summed, not averaged: divide by dist.get_world_size() after the all_reduce"),
-        (local[rank], "not averaged (still this rank's own gradient): all_reduce p.grad in place, "
-         "or copy the reduced values back into it"),
+        (local[rank], "not averaged (still this rank's own gradient): all_reduce p.grad itself, "
+         "in place (not p, p.data or a copy), or copy the reduced values back into it"),
         (stack.amax(0), "the maximum over ranks: all_reduce with the default op, SUM, then divide"),
         (stack.amin(0), "the minimum over ranks: all_reduce with the default op, SUM, then divide"),
         (stack.prod(0), "the product over ranks: all_reduce with op SUM, then divide"),
