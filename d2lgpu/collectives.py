@@ -123,8 +123,10 @@ def parse_topology(text: str, a: int = 0, b: int = 1) -> str | None:
     check_int("a", a, minimum=0)
     check_int("b", b, minimum=0)
     rows = [line.split() for line in text.splitlines() if line.strip()]
-    header = next((r for r in rows if r and r[0].startswith("GPU0")), None)
-    row = next((r for r in rows if r and r[0] == f"GPU{a}" and len(r) > 1), None)
+    # The header names the columns (GPU0 GPU1 ... CPU Affinity); a matrix row has an "X"
+    # on the diagonal, and starts with its GPU's name.
+    header = next((r for r in rows if "GPU0" in r and "X" not in r), None)
+    row = next((r for r in rows if r[0] == f"GPU{a}" and "X" in r), None)
     if header is None or row is None or f"GPU{b}" not in header:
         return None
     column = header.index(f"GPU{b}") + 1  # the row starts with its own name
