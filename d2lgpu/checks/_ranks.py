@@ -168,9 +168,9 @@ def _collect(readers):
 
 
 _HANG_HINT = (
-    "the ranks did not finish: one waited in a collective the other never called. Every "
-    "rank must call the same collectives, in the same order, on tensors of the same size "
-    "(no `if rank == 0:` around an all_reduce)"
+    "the ranks did not finish: one waited in a collective the other never called (or your "
+    "function never returns). Every rank must call the same collectives, in the same order, "
+    "on tensors of the same size (no `if rank == 0:` around an all_reduce)"
 )
 
 
