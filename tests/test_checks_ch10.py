@@ -248,3 +248,16 @@ def test_allreduce_grads_stub_and_not_a_function():
 
     assert check("10.allreduce_grads", stub, quiet=True).status == "not attempted"
     assert_fails("10.allreduce_grads", None, "the function average_gradients")
+
+
+def test_ranks_that_never_finish_are_stopped(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(_ranks, "WAIT_S", 2.0)
+
+    def loops(model):
+        while True:
+            pass
+
+    assert_fails("10.allreduce_grads", loops, "did not finish", "never returns")
+    assert multiprocessing.active_children() == []  # both ranks killed and reaped
