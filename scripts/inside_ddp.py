@@ -50,7 +50,7 @@ def parse_args(argv=None):
     add("--backend", default="auto", choices=("auto", "nccl", "gloo"))
     add("--width", type=int, default=256, help="features of each Linear layer")
     add("--depth", type=int, default=8, help="Linear layers in the model")
-    add("--batch", type=int, default=64, help="samples per rank")
+    add("--batch", type=int, default=256, help="samples per rank")
     add("--caps", default="0.5,100", help="bucket_cap_mb values to compare, MiB")
     add("--sizes", default="4096,65536,1048576,16777216", help="all-reduce sizes, bytes")
     add("--repeats", type=int, default=11, help="timed all-reduces per size")
