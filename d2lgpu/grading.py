@@ -67,6 +67,8 @@ CHECKERS: dict[str, str] = {
     "07.relu_mul": "d2lgpu.checks.ch07_triton:check_relu_mul",
     "07.rms_norm": "d2lgpu.checks.ch07_triton:check_rms_norm",
     "08.overlap": "d2lgpu.checks.ch08_streams:check_overlap",
+    "10.bus_bandwidth": "d2lgpu.checks.ch10_inside_ddp:check_bus_bandwidth",
+    "10.allreduce_grads": "d2lgpu.checks.ch10_inside_ddp:check_allreduce_grads",
 }
 
 # Seconds a check may run before the learner's code is stopped. The checks take a few

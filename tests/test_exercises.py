@@ -42,6 +42,7 @@ def test_there_is_an_exercise_notebook_per_chapter():
         "06_performance",
         "07_triton",
         "08_streams",
+        "10_inside_ddp",
     ):
         assert f"{chapter}.ipynb" in names
     assert [p.name for p in EXERCISES] == names

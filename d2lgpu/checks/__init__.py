@@ -25,6 +25,8 @@ is the same on a laptop and on a GPU server.
                         ``ch07_interpreter``: the watched interpreter; ``ch07_answers``:
                         what both do with an answer
 ``ch08_streams``        ``08.overlap`` (on a simulated GPU; ``_stream_gpu`` on a real one)
+``ch10_inside_ddp``     ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
+``_ranks``              the two gloo ranks of ``10.allreduce_grads``
 ``_util``, ``_guard``   what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``            the pretend GPU (a ``TorchFunctionMode``)
 ======================  ==============================================================

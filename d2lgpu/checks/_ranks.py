@@ -1,0 +1,185 @@
+"""Two real gloo ranks for a checker: run a learner's ``average_gradients`` in each.
+
+:func:`run_ranks` forks ``WORLD`` processes (fork, not spawn: a function defined in a
+notebook cell cannot be imported by a fresh interpreter, chapter 5 shows why; a forked
+child already has it). Each joins a gloo process group through a file store, trains the
+small :class:`Net` for ``STEPS`` SGD steps on its own half of every global batch, calls the
+learner's function after each ``backward``, and sends back its gradients before and after
+the call and its final parameters. :func:`reference` is one process on the global batch.
+
+Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
+learner's line), or ranks that never finish (a collective that some ranks skip waits for
+the others until ``COLLECTIVE_TIMEOUT_S``).
+
+What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import tempfile
+import time
+import traceback
+from datetime import timedelta
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+
+from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame
+
+__all__ = ["WORLD", "STEPS", "Net", "run_ranks", "reference", "batch"]
+
+WORLD, STEPS, BATCH, LR, SEED = 2, 3, 16, 0.1, 3
+COLLECTIVE_TIMEOUT_S = 15.0  # a rank waiting this long in a collective gives up
+WAIT_S = 90.0  # the whole run, start to finish
+
+
+class Net(nn.Module):
+    """A small classifier, and a layer that forward never uses: its grads stay None."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
+        self.unused = nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.body(x)
+
+
+def make_net():
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(SEED)
+        return Net()
+
+
+def batch(step):
+    """The global batch of ``step``; rank r trains on rows r::WORLD... of it, as a slice."""
+    gen = torch.Generator().manual_seed(100 + step)
+    return torch.randn(BATCH, 6, generator=gen), torch.randint(0, 3, (BATCH,), generator=gen)
+
+
+def _grads(model):
+    return {
+        n: None if p.grad is None else p.grad.detach().clone() for n, p in model.named_parameters()
+    }
+
+
+def _train(model, answer, rank, world):
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    steps = []
+    for step in range(STEPS):
+        x, y = batch(step)
+        share = slice(rank * BATCH // world, (rank + 1) * BATCH // world)
+        opt.zero_grad()
+        F.cross_entropy(model(x[share]), y[share]).backward()
+        local = _grads(model)
+        before = {n: p.detach().clone() for n, p in model.named_parameters()}
+        answer(model)
+        changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
+        steps.append({"local": local, "after": _grads(model), "params_changed": changed})
+        opt.step()
+    return steps
+
+
+def reference():
+    """One process, the global batch, the same steps: what the ranks should end with."""
+    model = make_net()
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    for step in range(STEPS):
+        x, y = batch(step)
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    return {n: p.detach().clone() for n, p in model.state_dict().items()}
+
+
+def _send(conn, message):
+    # Plain pickle: torch's own pickling of tensors between processes passes shared memory
+    # that the receiver fetches from the sender later, after this rank has exited.
+    conn.send_bytes(pickle.dumps(message))
+
+
+def _rank_main(rank, world, store_path, answer, conn):
+    try:
+        torch.set_num_threads(1)
+        store = dist.FileStore(store_path, world)
+        timeout = timedelta(seconds=COLLECTIVE_TIMEOUT_S)
+        dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
+        model = make_net()
+        steps = _train(model, answer, rank, world)
+        final = {n: p.detach().clone() for n, p in model.state_dict().items()}
+        _send(conn, ("ok", {"steps": steps, "final": final}))
+    except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
+        frame = learner_frame(error.__traceback__)
+        where = f" ({describe_frame(frame)})" if frame is not None else ""
+        last = traceback.extract_tb(error.__traceback__)[-1:]
+        if isinstance(error, NotImplementedError) and last and last[0] == frame:
+            _send(conn, ("stub", str(error)))  # the exercise's `raise NotImplementedError`
+            return
+        _send(conn, ("error", f"{type(error).__name__}: {error}"[:600] + where))
+    finally:
+        conn.close()
+        os._exit(0)  # leave at once: no atexit handler of the parent's runs twice
+
+
+def run_ranks(answer, world=WORLD):
+    """Run ``answer`` in ``world`` forked gloo ranks; return each rank's record."""
+    ctx = multiprocessing.get_context("fork")
+    with tempfile.TemporaryDirectory() as tmp:
+        pipes = [ctx.Pipe(duplex=False) for _ in range(world)]
+        procs = [
+            ctx.Process(target=_rank_main, args=(r, world, str(Path(tmp) / "store"), answer, w))
+            for r, (_, w) in enumerate(pipes)
+        ]
+        for p in procs:
+            p.start()
+        for _, w in pipes:
+            w.close()
+        try:
+            return _collect([r for r, _ in pipes])
+        finally:
+            for p in procs:
+                if p.is_alive():
+                    p.kill()
+                p.join(timeout=5)
+
+
+def _collect(readers):
+    deadline = time.monotonic() + WAIT_S
+    records = []
+    for rank, reader in enumerate(readers):
+        if not reader.poll(max(deadline - time.monotonic(), 0.1)):
+            raise CheckFailed(_HANG_HINT)
+        try:
+            status, payload = pickle.loads(reader.recv_bytes())
+        except EOFError:
+            raise CheckFailed(f"rank {rank} died without a word (killed by a signal?)") from None
+        if status == "stub":
+            raise NotAttempted(payload)
+        if status == "error":
+            raise CheckFailed(_error_hint(rank, payload))
+        records.append(payload)
+    return records
+
+
+_HANG_HINT = (
+    "the ranks did not finish: one waited in a collective the other never called (or your "
+    "function never returns). Every rank must call the same collectives, in the same order, "
+    "on tensors of the same size (no `if rank == 0:` around an all_reduce)"
+)
+
+
+def _error_hint(rank, message):
+    if any(w in message for w in ("Timed out", "timeout", "closed by peer", "Connection reset")):
+        return f"rank {rank}: {message}. {_HANG_HINT}"
+    if "NoneType" in message:
+        return (
+            f"rank {rank}: {message}. Some parameters have no gradient (p.grad is None: "
+            "unused in forward): skip them"
+        )
+    return f"rank {rank}: your function raised {message}"

@@ -1,0 +1,222 @@
+"""Checkers of chapter 10: ``10.bus_bandwidth`` and ``10.allreduce_grads``.
+
+``10.bus_bandwidth``: the answer is ``bandwidths(nbytes, seconds, world_size, collective)``
+returning ``(algbw, busbw)`` in GB/s (10**9 bytes/s), nccl-tests' definitions: ``algbw =
+nbytes / seconds``, ``busbw = algbw * factor`` with the factor ``2 (n - 1) / n`` for
+all_reduce, ``(n - 1) / n`` for all_gather and reduce_scatter (``nbytes``: the whole
+gathered or scattered buffer) and 1 for broadcast; an unknown collective is a ValueError.
+The checker compares it with those formulas on many cases, and names the usual mistakes
+(GiB instead of GB, the all-reduce factor everywhere, an integer division, ...).
+
+``10.allreduce_grads``: the answer is ``average_gradients(model)``, called on every rank
+after ``loss.backward()``; it must leave in each ``p.grad`` the average over the ranks.
+The checker runs it on two real ``gloo`` processes (:mod:`._ranks`), a few SGD steps, and
+compares each rank's gradients after the call with the average, the sum, the maximum, the
+rank's own gradient... of what the ranks computed, then the final parameters with one
+process trained on the global batch.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import torch
+
+from . import _ranks
+from ._util import CheckFailed, one_cpu_thread
+
+__all__ = ["FACTORS", "check_bus_bandwidth", "check_allreduce_grads"]
+
+GB = 1e9
+FACTORS = {
+    "all_reduce": lambda n: 2 * (n - 1) / n,
+    "all_gather": lambda n: (n - 1) / n,
+    "reduce_scatter": lambda n: (n - 1) / n,
+    "broadcast": lambda n: 1.0,
+}
+_CASES = [  # (nbytes, seconds, world_size), all_reduce first: the chapter's formula
+    (2**20, 1e-3, 2), (16 * 2**20, 0.0154, 2), (4096, 7.3e-4, 4), (3 * 10**9, 1.7, 8),
+    (12345, 2.5e-5, 3), (2**30, 0.0031, 16), (1, 1.0, 2), (7 * 2**20, 0.02, 5),
+]  # fmt: skip
+
+
+def _reference(nbytes, seconds, n, collective):
+    alg = nbytes / seconds / GB
+    return alg, alg * FACTORS[collective](n)
+
+
+def _close(a, b):
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+
+
+def _explains(variant, results) -> bool:
+    """Whether ``variant(case) -> value`` gives every value in ``results`` [(case, value)]."""
+    return all(_close(value, variant(*case)) for case, value in results)
+
+
+def _bandwidth_mistake(results, collective) -> str:
+    """The hint for wrong answers [(case, (algbw, busbw))]: a mistake that explains them all."""
+    alg = [(case, got[0]) for case, got in results]
+    bus = [(case, got[1]) for case, got in results]
+    ref = functools.partial(_reference, collective=collective)
+    if _explains(lambda *c: ref(*c)[1], alg) and _explains(lambda *c: ref(*c)[0], bus):
+        return "the two values are swapped: return (algbw, busbw), in that order"
+    for scale, what in ((lambda n: GB / 2**30, "GiB/s (2**30)"), (lambda n: 1e3, "MB/s"),
+                        (lambda n: 1e9, "bytes/s"), (lambda n: 8.0, "Gbit/s"),
+                        (lambda n: 1 / n, "per rank (divided by world_size)")):  # fmt: skip
+        if _explains(lambda b, s, n, scale=scale: ref(b, s, n)[0] * scale(n), alg):
+            return f"algbw is in {what}: use GB/s, nbytes / seconds / 1e9, for the whole buffer"
+    if _explains(lambda b, s, n: s / b * GB, alg):
+        return "algbw is inverted: bandwidth is bytes divided by seconds"
+    for (b, s, n), got in alg:
+        if not _close(got, ref(b, s, n)[0]):
+            return f"algbw for {b} bytes in {s} s should be {ref(b, s, n)[0]:.6g} GB/s, got {got!r}"
+    for factor, what in _FACTOR_MISTAKES:
+        if _explains(lambda b, s, n, f=factor: ref(b, s, n)[0] * f(n), bus):
+            return (
+                f"busbw of {collective}: you used {what}; nccl-tests' factors are "
+                "2 (n - 1) / n for all_reduce, (n - 1) / n for all_gather and reduce_scatter, "
+                "1 for broadcast"
+            )
+    (b, s, n), got = next((c, g) for c, g in bus if not _close(g, ref(*c)[1]))
+    return (
+        f"busbw of {collective} for {b} bytes, {s} s, {n} ranks should be "
+        f"{ref(b, s, n)[1]:.6g} GB/s (algbw x {FACTORS[collective](n):.6g}), got {got!r}"
+    )
+
+
+_FACTOR_MISTAKES = (
+    (
+        lambda n: 1.0,
+        "busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 too: use /)",
+    ),
+    (lambda n: (n - 1) // n, "(n - 1) // n, an integer division, which is 0: use /"),
+    (lambda n: 2 * (n - 1) / n, "the all-reduce factor 2 (n - 1) / n"),
+    (lambda n: (n - 1) / n, "(n - 1) / n, the all-gather factor"),
+    (lambda n: n / (n - 1), "n / (n - 1): the factor upside down"),
+    (lambda n: 2 * n / (n - 1), "2 n / (n - 1): the factor upside down"),
+    (lambda n: 2.0, "a factor of 2 without (n - 1) / n"),
+)
+
+
+def _call(fn, case, collective):
+    got = fn(*case, collective)
+    if not isinstance(got, tuple | list) or len(got) != 2:
+        raise CheckFailed(
+            f"bandwidths{(*case, collective)} returned {got!r}: return a pair (algbw, busbw)"
+        )
+    try:
+        return float(got[0]), float(got[1])
+    except (TypeError, ValueError):
+        raise CheckFailed(f"bandwidths returned {got!r}: both values must be numbers") from None
+
+
+def check_bus_bandwidth(answer, passed: list[str]) -> None:
+    """``10.bus_bandwidth``: algbw and busbw in GB/s for four collectives."""
+    bandwidths = answer
+    if not callable(bandwidths):
+        raise CheckFailed(f"the answer must be the function bandwidths, got {bandwidths!r}")
+    for collective in FACTORS:
+        results = [(case, _call(bandwidths, case, collective)) for case in _CASES]
+        for case, got in results:
+            if not all(
+                _close(g, e) for g, e in zip(got, _reference(*case, collective), strict=True)
+            ):
+                raise CheckFailed(_bandwidth_mistake(results, collective))
+        passed.append(f"{collective}: algbw and busbw in GB/s for {len(_CASES)} cases, 2-16 ranks")
+    got = _call(bandwidths, (2**20, 1e-3, 1), "all_reduce")
+    if not _close(got[1], 0.0):
+        raise CheckFailed(
+            "all_reduce on 1 rank moves nothing over a link: busbw = algbw * 2 (1 - 1) / 1 = 0, "
+            f"got {got[1]!r}"
+        )
+    passed.append("1 rank: an all-reduce's bus bandwidth is 0")
+    try:
+        bandwidths(2**20, 1e-3, 2, "all_to_everyone")
+    except ValueError:
+        passed.append("an unknown collective raises ValueError")
+    else:
+        raise CheckFailed(
+            "bandwidths(..., 'all_to_everyone') returned instead of raising ValueError: "
+            "an unknown collective must raise ValueError naming the allowed ones"
+        )
+
+
+@one_cpu_thread
+def check_allreduce_grads(answer, passed: list[str]) -> None:
+    """``10.allreduce_grads``: gradients averaged over 2 gloo ranks, by hand."""
+    average_gradients = answer
+    if not callable(average_gradients):
+        raise CheckFailed(
+            f"the answer must be the function average_gradients, got {average_gradients!r}"
+        )
+    # First the reference, in this process: the ranks, forked after it, find torch's optimizer
+    # and autograd machinery loaded already instead of each loading them again.
+    reference = _ranks.reference()
+    records = _ranks.run_ranks(average_gradients)
+    world = len(records)
+    for step in range(_ranks.STEPS):
+        steps = [r["steps"][step] for r in records]
+        for rank, s in enumerate(steps):
+            if s["params_changed"]:
+                raise CheckFailed(
+                    f"your function changed the parameters {s['params_changed']} (step {step}, "
+                    f"rank {rank}): average p.grad, not p (or p.data); the optimizer moves p"
+                )
+        for name in steps[0]["local"]:
+            local = [s["local"][name] for s in steps]
+            for rank, s in enumerate(steps):
+                if local[rank] is None:
+                    if s["after"][name] is not None:
+                        raise CheckFailed(_none_hint(name))
+                    continue
+                _compare_grad(name, s["after"][name], local, rank, world, step)
+    passed.append(
+        f"every gradient averaged over {world} gloo ranks, after each of {_ranks.STEPS} steps"
+    )
+    passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
+    for rank, record in enumerate(records):
+        for name, value in record["final"].items():
+            if not torch.allclose(value, reference[name], rtol=1e-4, atol=1e-6):
+                raise CheckFailed(
+                    f"after {_ranks.STEPS} steps rank {rank}'s {name} differs from one process "
+                    "trained on the global batch, though each step's gradients were right: "
+                    "does your function keep state between calls?"
+                )
+    passed.append("final parameters equal one process trained on the global batch")
+
+
+def _none_hint(name):
+    return (
+        f"{name} had no gradient (p.grad is None: it is not used in forward) but has one "
+        "after your function: skip parameters whose grad is None"
+    )
+
+
+def _compare_grad(name, got, local, rank, world, step):
+    mean = sum(local) / world
+    if got is not None and got.shape == mean.shape and torch.allclose(got, mean, 1e-5, 1e-7):
+        return
+    stack = torch.stack(local)
+    variants = [
+        (stack.sum(0), "summed, not averaged: divide by dist.get_world_size() after the all_reduce"),
+        (local[rank], "not averaged (still this rank's own gradient): all_reduce p.grad itself, "
+         "in place (not p, p.data or a copy), or copy the reduced values back into it"),
+        (stack.amax(0), "the maximum over ranks: all_reduce with the default op, SUM, then divide"),
+        (stack.amin(0), "the minimum over ranks: all_reduce with the default op, SUM, then divide"),
+        (stack.prod(0), "the product over ranks: all_reduce with op SUM, then divide"),
+        (mean / world, "divided by the world size twice"),
+        (local[0], "rank 0's gradient everywhere (a broadcast): all_reduce instead"),
+    ]  # fmt: skip
+    what = f"{name}'s gradient on rank {rank} (step {step})"
+    if got is None:
+        raise CheckFailed(f"{what} is None after your function: leave p.grad in place")
+    for value, hint in variants:
+        if got.shape == value.shape and torch.allclose(got, value, 1e-5, 1e-7):
+            raise CheckFailed(f"{what} is {hint}")
+    err = (got - mean).abs().max().item() if got.shape == mean.shape else float("nan")
+    raise CheckFailed(
+        f"{what} is not the average over the ranks (largest difference {err:.3g}): each "
+        "p.grad must end as the sum over ranks divided by the world size"
+    )

@@ -1,0 +1,263 @@
+"""Chapter 10's checkers: right answers in several styles pass, realistic wrong ones fail
+with a hint that names the mistake. 10.allreduce_grads runs each answer in two forked gloo
+ranks (a fraction of a second each once torch is warm)."""
+
+import math
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from d2lgpu.checks import _ranks
+from d2lgpu.grading import check
+
+FACTORS = {"all_reduce": 2.0, "all_gather": 1.0, "reduce_scatter": 1.0, "broadcast": None}
+
+
+def assert_fails(exercise_id, answer, *hint_parts):
+    result = check(exercise_id, answer, quiet=True)
+    assert result.status == "failed", str(result)
+    for part in hint_parts:
+        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
+
+
+def assert_passes(exercise_id, answer):
+    result = check(exercise_id, answer, quiet=True)
+    assert result.ok, str(result)
+    return result
+
+
+# --- 10.bus_bandwidth ------------------------------------------------------------------
+
+
+def bw_table(nbytes, seconds, world_size, collective):
+    factors = {
+        "all_reduce": 2 * (world_size - 1) / world_size,
+        "all_gather": (world_size - 1) / world_size,
+        "reduce_scatter": (world_size - 1) / world_size,
+        "broadcast": 1.0,
+    }
+    if collective not in factors:
+        raise ValueError(collective)
+    algbw = nbytes / seconds / 1e9
+    return algbw, algbw * factors[collective]
+
+
+def bw_branches(nbytes, seconds, world_size, collective):
+    algbw = nbytes / 1e9 / seconds
+    n = float(world_size)
+    if collective == "all_reduce":
+        return [algbw, 2.0 * algbw * (n - 1.0) / n]
+    if collective in ("all_gather", "reduce_scatter"):
+        return [algbw, algbw - algbw / n]
+    if collective == "broadcast":
+        return [algbw, algbw]
+    raise ValueError(f"unknown collective {collective}")
+
+
+@pytest.mark.parametrize("answer", [bw_table, bw_branches])
+def test_bus_bandwidth_right_answers_pass(answer):
+    result = assert_passes("10.bus_bandwidth", answer)
+    assert any("unknown collective" in p for p in result.passed)
+
+
+def wrong_bw(algbw_fn=None, factor_fn=None, swap=False, raises=True):
+    """An answer with one mistake: its algbw, its factor, swapped outputs, or no ValueError."""
+
+    def answer(nbytes, seconds, world_size, collective):
+        if raises and collective not in FACTORS:
+            raise ValueError(collective)
+        alg = (algbw_fn or (lambda b, s, n: b / s / 1e9))(nbytes, seconds, world_size)
+        bus = alg * (factor_fn or (lambda n, c: bw_table(1e9, 1, n, c)[1]))(world_size, collective)
+        return (bus, alg) if swap else (alg, bus)
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (wrong_bw(algbw_fn=lambda b, s, n: b / s / 2**30), "GiB/s"),
+        (wrong_bw(algbw_fn=lambda b, s, n: b / s / 1e6), "MB/s"),
+        (wrong_bw(algbw_fn=lambda b, s, n: b / s / 1e9 / n), "per rank"),
+        (wrong_bw(algbw_fn=lambda b, s, n: s / b * 1e9), "inverted"),
+        (wrong_bw(factor_fn=lambda n, c: 2 * (n - 1) // n), "integer division"),
+        (wrong_bw(factor_fn=lambda n, c: 2 * (n - 1) / n), "the all-reduce factor"),
+        (wrong_bw(factor_fn=lambda n, c: (n - 1) / n), "(n - 1) / n, the all-gather factor"),
+        (wrong_bw(factor_fn=lambda n, c: n / (n - 1)), "upside down"),
+        (wrong_bw(factor_fn=lambda n, c: 1.0), "no factor"),
+        (wrong_bw(swap=True), "swapped"),
+        (wrong_bw(factor_fn=lambda n, c: (n - 1) // n), "which is 0"),
+        (wrong_bw(factor_fn=lambda n, c: 2.0 if c == "all_reduce" else 1.0), "a factor of 2"),
+        (
+            wrong_bw(
+                factor_fn=lambda n, c: bw_table(1e9, 1, n, c)[1] if c in FACTORS else 1.0,
+                raises=False,
+            ),
+            "ValueError",
+        ),  # fmt: skip
+    ],
+)
+def test_bus_bandwidth_mistakes_are_named(answer, hint):
+    assert_fails("10.bus_bandwidth", answer, hint)
+
+
+def test_bus_bandwidth_reductions_but_broadcast_factor_wrong():
+    def answer(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (
+            (alg, alg * (world_size - 1) / world_size) if collective == "broadcast" else (alg, bus)
+        )
+
+    assert_fails("10.bus_bandwidth", answer, "busbw of broadcast", "(n - 1) / n")
+
+
+def test_bus_bandwidth_bad_shapes_and_stub():
+    assert_fails("10.bus_bandwidth", lambda *a: 1.0, "pair (algbw, busbw)")
+    assert_fails("10.bus_bandwidth", lambda *a: ("fast", 1), "numbers")
+    assert_fails("10.bus_bandwidth", 3, "the function bandwidths")
+
+    def stub(nbytes, seconds, world_size, collective):
+        raise NotImplementedError("your code here")
+
+    assert check("10.bus_bandwidth", stub, quiet=True).status == "not attempted"
+
+
+def test_world_of_one_has_no_bus_traffic():
+    def answer(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (alg, alg) if world_size == 1 else (alg, bus)
+
+    assert_fails("10.bus_bandwidth", answer, "1 rank", "= 0")
+    assert math.isclose(bw_table(2**20, 1e-3, 1, "all_reduce")[1], 0.0)
+
+
+# --- 10.allreduce_grads ----------------------------------------------------------------
+
+
+def avg_loop(model):
+    world = dist.get_world_size()
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
+            p.grad /= world
+
+
+def avg_async(model):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    works = [dist.all_reduce(g, op=dist.ReduceOp.AVG, async_op=True) for g in grads]
+    for work in works:
+        work.wait()
+
+
+@pytest.mark.parametrize("answer", [avg_loop, avg_async])
+def test_allreduce_grads_right_answers_pass(answer):
+    result = assert_passes("10.allreduce_grads", answer)
+    assert any("one process" in p for p in result.passed)
+
+
+def summed(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
+
+
+def only_weights(model):
+    for p in model.parameters():
+        if p.grad is not None and p.dim() > 1:
+            dist.all_reduce(p.grad)
+            p.grad /= dist.get_world_size()
+
+
+def max_op(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad, op=dist.ReduceOp.MAX)
+
+
+def no_skip(model):
+    for p in model.parameters():
+        dist.all_reduce(p.grad)
+        p.grad /= dist.get_world_size()
+
+
+def reduces_data(model):
+    for p in model.parameters():
+        dist.all_reduce(p.data)
+        p.data /= dist.get_world_size()
+
+
+def sums_data(model):
+    for p in model.parameters():
+        dist.all_reduce(p.data)
+
+
+def flat_not_copied_back(model):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    dist.all_reduce(flat)
+    flat /= dist.get_world_size()
+
+
+def divides_twice(model):
+    world = dist.get_world_size()
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad /= world
+            dist.all_reduce(p.grad)
+            p.grad /= world
+
+
+def broadcasts(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.broadcast(p.grad, src=0)
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (summed, "summed, not averaged"),
+        (only_weights, "body.0.bias's gradient on rank 0 (step 0) is not averaged"),
+        (max_op, "the maximum over ranks"),
+        (no_skip, "skip them"),
+        (reduces_data, "not p, p.data or a copy"),
+        (sums_data, "average p.grad, not p"),
+        (flat_not_copied_back, "copy the reduced values back"),
+        (divides_twice, "divided by the world size twice"),
+        (broadcasts, "not averaged"),
+    ],
+)
+def test_allreduce_grads_mistakes_are_named(answer, hint):
+    assert_fails("10.allreduce_grads", answer, hint)
+
+
+def test_a_collective_on_one_rank_only_is_reported_not_hung(monkeypatch):
+    monkeypatch.setattr(_ranks, "COLLECTIVE_TIMEOUT_S", 3.0)
+
+    def rank0_only(model):
+        if dist.get_rank() == 0:
+            avg_loop(model)
+
+    assert_fails("10.allreduce_grads", rank0_only, "same collectives")
+
+
+def test_allreduce_grads_stub_and_not_a_function():
+    def stub(model):
+        raise NotImplementedError("your code here")
+
+    assert check("10.allreduce_grads", stub, quiet=True).status == "not attempted"
+    assert_fails("10.allreduce_grads", None, "the function average_gradients")
+
+
+def test_ranks_that_never_finish_are_stopped(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(_ranks, "WAIT_S", 2.0)
+
+    def loops(model):
+        while True:
+            pass
+
+    assert_fails("10.allreduce_grads", loops, "did not finish", "never returns")
+    assert multiprocessing.active_children() == []  # both ranks killed and reaped

@@ -1,0 +1,136 @@
+"""d2lgpu.collectives: bandwidth arithmetic, the link table, topology parsing, overlap from
+trace events; and the argument handling of scripts/inside_ddp.py (chapter 10 runs it)."""
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from d2lgpu import collectives
+from d2lgpu.collectives import (
+    all_reduce_bandwidth,
+    format_link_table,
+    gpu_link,
+    link_peak,
+    overlap_summary,
+    parse_topology,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TOPO_NVLINK = """\
+\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity
+GPU0\t X \tNV18\tPXB\t0-51\t0
+GPU1\tNV18\t X \tPXB\t0-51\t0
+"""
+TOPO_PCIE = """\
+        GPU0    GPU1    CPU Affinity    NUMA Affinity
+GPU0     X      PHB     0-15            0
+GPU1    PHB      X      0-15            0
+"""
+
+
+def test_all_reduce_bandwidth_is_nccl_tests_definition():
+    alg, bus = all_reduce_bandwidth(16 * 2**20, 0.01, 2)
+    assert alg == pytest.approx(16 * 2**20 / 0.01)
+    assert bus == pytest.approx(alg)  # 2 (n - 1) / n = 1 for two ranks
+    alg, bus = all_reduce_bandwidth(1000, 1e-6, 8)
+    assert bus == pytest.approx(alg * 14 / 8)
+    assert all_reduce_bandwidth(1000, 1.0, 1)[1] == 0.0
+
+
+@pytest.mark.parametrize(
+    "args, name",
+    [((0, 1.0, 2), "nbytes"), ((10, 0.0, 2), "seconds"), ((10, 1.0, 0), "world_size"),
+     ((10.5, 1.0, 2), "nbytes"), ((10, float("nan"), 2), "seconds")],
+)  # fmt: skip
+def test_all_reduce_bandwidth_rejects_bad_input(args, name):
+    with pytest.raises(ValueError, match=name):
+        all_reduce_bandwidth(*args)
+
+
+def test_link_peak_is_one_direction_of_the_datasheet_figure():
+    assert link_peak("NVIDIA H100 80GB HBM3", "nvlink") == 450e9
+    assert link_peak("nvidia  h100 80gb hbm3", "pcie") == 64e9
+    assert link_peak("NVIDIA L4", "nvlink") is None  # no NVLink on that part
+    assert link_peak("NVIDIA H100 NVL", "nvlink") is None  # unlisted: no neighbour's numbers
+    with pytest.raises(ValueError, match="link must be one of"):
+        link_peak("NVIDIA L4", "infiniband")
+    with pytest.raises(TypeError, match="device_name"):
+        link_peak(0, "pcie")
+    table = format_link_table()
+    assert all(e.part in table and e.source in table for e in collectives.LINKS)
+
+
+def test_parse_topology_and_gpu_link(monkeypatch):
+    assert parse_topology(TOPO_NVLINK) == "NV18"
+    assert parse_topology(TOPO_PCIE, 1, 0) == "PHB"
+    assert parse_topology(TOPO_PCIE, 0, 5) is None
+    assert parse_topology("No devices were found") is None
+    with pytest.raises(ValueError, match="b must be"):
+        parse_topology(TOPO_PCIE, 0, -1)
+
+    monkeypatch.setattr(collectives.shutil, "which", lambda name: None)
+    assert gpu_link() is None
+    monkeypatch.setattr(collectives.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
+    for text, kind in ((TOPO_NVLINK, "nvlink"), (TOPO_PCIE, "pcie"), ("", None)):
+        done = subprocess.CompletedProcess([], 0, stdout=text)
+        monkeypatch.setattr(collectives.subprocess, "run", lambda *a, done=done, **k: done)
+        assert gpu_link() == kind
+
+
+def ev(name, start, end):
+    return {"name": name, "start_us": start, "end_us": end}
+
+
+B = "autograd::engine::evaluate_function: "
+
+
+def test_overlap_summary_measures_communication_during_backward():
+    events = [
+        ev(B + "AddmmBackward0", 0, 10),
+        ev(B + "torch::autograd::AccumulateGrad", 10, 12),
+        ev("gloo:all_reduce", 11, 15),
+        ev(B + "AddmmBackward0", 12, 20),
+        ev("gloo:all_reduce", 14, 25),  # overlaps the first: counted once
+        ev("c10d::allreduce_", 11, 11.5),
+    ]
+    s = overlap_summary(events, "gloo:all_reduce", B, skip=("AccumulateGrad",))
+    assert s["backward_us"] == (0, 20)
+    assert s["first_comm_start_us"] == 11
+    assert s["overlap_us"] == pytest.approx(9)  # 11..20
+    assert s["comm_total_us"] == pytest.approx(14)  # 11..25
+    assert len(s["comm_us"]) == 2 and len(s["backward_ops_us"]) == 2
+    after = overlap_summary([events[0], ev("gloo:all_reduce", 30, 40)], "gloo:all_reduce", B)
+    assert after["overlap_us"] == 0 and after["first_comm_start_us"] >= after["backward_us"][1]
+
+
+def test_overlap_summary_rejects_missing_events():
+    with pytest.raises(ValueError, match="no backward op"):
+        overlap_summary([ev("gloo:all_reduce", 0, 1)], "gloo:all_reduce", B)
+    with pytest.raises(ValueError, match="no communication event"):
+        overlap_summary([ev(B + "X", 0, 1)], "nccl:all_reduce", B)
+    with pytest.raises(ValueError, match="skip must be a sequence"):
+        overlap_summary([ev(B + "X", 0, 1)], "x", B, skip="AccumulateGrad")
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("inside_ddp", ROOT / "scripts" / "inside_ddp.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_inside_ddp_arguments(script, tmp_path, capsys):
+    args = script.parse_args(["--out", str(tmp_path), "--parts", "bandwidth", "--sizes", "8,64"])
+    assert args.parts == ["bandwidth"] and args.sizes == [8, 64] and args.caps == [0.5, 100.0]
+    for bad, says in (
+        (["--parts", "buckets,magic"], "unknown ['magic']"),
+        (["--sizes", "6"], "multiple of 4"),
+    ):
+        with pytest.raises(SystemExit):
+            script.parse_args(["--out", str(tmp_path), *bad])
+        assert says in capsys.readouterr().err
+    assert script.parse_buckets("15 14, 13 12,11") == [[15, 14], [13, 12], [11]]
