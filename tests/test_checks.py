@@ -48,6 +48,8 @@ def test_every_exercise_has_a_checker():
         "06.slowest_op",
         "07.relu_mul",
         "07.rms_norm",
+        "09.checkpoint",
+        "09.pipeline",
     ]
 
 

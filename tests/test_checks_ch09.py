@@ -1,0 +1,337 @@
+"""Chapter 9's checkers: correct answers in several styles pass, realistic wrong ones fail
+with a hint that names the mistake."""
+
+import functools
+
+import pytest
+import torch
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+
+from d2lgpu.grading import check
+from d2lgpu.pipeline import micro_batches
+
+# ---------------------------------------------------------------------------------------------
+# 09.pipeline: pipeline_step(stage1, stage2, x, y, loss_fn, M) -> loss
+
+
+def devices(stage1, stage2):
+    return next(stage1.parameters()).device, next(stage2.parameters()).device
+
+
+def pipeline_interleaved(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        h = stage1(xb.to(d1))
+        loss = loss_fn(stage2(h.to(d2)), yb.to(d2)) * (len(xb) / len(x))
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def pipeline_one_ahead(stage1, stage2, x, y, loss_fn, m):
+    """Stage 1 runs one micro-batch ahead; one backward of the weighted sum at the end."""
+    d1, d2 = devices(stage1, stage2)
+    k = min(m, len(x))
+    xs, ys = torch.tensor_split(x, k), torch.tensor_split(y, k)
+    ahead = stage1(xs[0].to(d1)).to(d2)
+    losses = []
+    for i in range(k):
+        current = ahead
+        if i + 1 < k:
+            ahead = stage1(xs[i + 1].to(d1)).to(d2)
+        losses.append(loss_fn(stage2(current), ys[i].to(d2), reduction="sum"))
+    loss = torch.stack(losses).sum() / len(x)
+    loss.backward()
+    return loss
+
+
+def without_micro_batches(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    loss = loss_fn(stage2(stage1(x.to(d1)).to(d2)), y.to(d2))
+    loss.backward()
+    return loss
+
+
+def with_chunk(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(torch.chunk(x, m), torch.chunk(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def unweighted_mean(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    parts = list(zip(micro_batches(x, m), micro_batches(y, m), strict=True))
+    total = 0
+    for xb, yb in parts:
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) / len(parts)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def summed(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2))
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def detached(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        h = stage1(xb.to(d1)).detach().to(d2)
+        loss = loss_fn(stage2(h), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def activations_not_moved(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1))), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def targets_not_moved(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb) * len(xb) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def item_per_micro_batch(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0.0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+        total += loss.item()
+    return total
+
+
+def zero_grad_inside(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        stage1.zero_grad(), stage2.zero_grad()
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def stage_one_first(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    hs = [stage1(xb.to(d1)).to(d2) for xb in micro_batches(x, m)]  # all of stage 1 first
+    total = 0
+    for h, yb in zip(hs, micro_batches(y, m), strict=True):
+        loss = loss_fn(stage2(h), yb.to(d2)) * len(h) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def stage2_moved_to_stage1(stage1, stage2, x, y, loss_fn, m):
+    d1, _ = devices(stage1, stage2)
+    stage2.to(d1)
+    return pipeline_interleaved(stage1, stage2, x, y, loss_fn, m)
+
+
+def graded(exercise, answer):
+    return check(exercise, answer, quiet=True)
+
+
+def fails(exercise, answer, *parts):
+    result = graded(exercise, answer)
+    assert result.status == "failed", str(result)
+    for part in parts:
+        assert part in result.hint, f"{part!r} not in: {result.hint}"
+
+
+@pytest.mark.parametrize("answer", [pipeline_interleaved, pipeline_one_ahead])
+def test_correct_pipelines_pass(answer):
+    result = graded("09.pipeline", answer)
+    assert result.ok, str(result)
+    assert len(result.passed) == 5
+
+
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (without_micro_batches, ["whole batch went through stage 1 in one call"]),
+        (with_chunk, ["torch.chunk", "tensor_split"]),
+        (unweighted_mean, ["plain mean", "len(xb) / len(x)"]),
+        (summed, ["about M times too large"]),
+        (detached, ["stage 1's are not", ".detach()"]),
+        (activations_not_moved, ["stage 2's device", "h.to(device2)"]),
+        (targets_not_moved, ["stage 2's device", "targets"]),
+        (item_per_micro_batch, ["read device values on the host", "once, at the end"]),
+        (zero_grad_inside, ["last micro-batch's only", "zero_grad"]),
+        (stage_one_first, ["stage 2 started only after stage 1 had run every micro-batch"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_wrong_pipelines_fail_with_a_hint_that_names_the_mistake(answer, parts):
+    fails("09.pipeline", answer, *parts)
+
+
+def test_a_stage_moved_to_the_other_device_is_named():
+    fails("09.pipeline", stage2_moved_to_stage1, "parameters were replaced or moved")
+
+
+# ---------------------------------------------------------------------------------------------
+# 09.checkpoint: checkpointed_forward(blocks, x, segments) -> out
+
+
+def run_blocks(blocks, h):
+    for block in blocks:
+        h = block(h)
+    return h
+
+
+def checkpoint_loop(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def checkpoint_seq(blocks, x, segments):
+    return checkpoint_sequential(list(blocks), segments, x, use_reentrant=False)
+
+
+def checkpoint_defaults(blocks, x, segments):
+    size = -(-len(blocks) // segments)  # ceil
+    h = x
+    for start in range(0, len(blocks), size):
+
+        def segment(h, start=start):
+            return run_blocks(blocks[start : start + size], h)
+
+        h = checkpoint(segment, h, use_reentrant=False)
+    return h
+
+
+def no_checkpoint(blocks, x, segments):
+    return run_blocks(blocks, x)
+
+
+def whole_model(blocks, x, segments):
+    return checkpoint(run_blocks, blocks, x, use_reentrant=False)
+
+
+def reentrant_default(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        h = checkpoint(functools.partial(run_blocks, [blocks[int(i)] for i in part]), h)
+    return h
+
+
+def per_block(blocks, x, segments):
+    h = x
+    for block in blocks:
+        h = checkpoint(block, h, use_reentrant=False)
+    return h
+
+
+def late_binding(blocks, x, segments):
+    size = -(-len(blocks) // segments)
+    h = x
+    for start in range(0, len(blocks), size):
+        run = lambda h: run_blocks(blocks[start : start + size], h)  # noqa: B023, E731
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def floor_segments(blocks, x, segments):
+    size = len(blocks) // segments
+    h = x
+    for k in range(segments):
+        run = functools.partial(run_blocks, blocks[k * size : (k + 1) * size])
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def detach_between(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h.detach(), use_reentrant=False)
+    return h
+
+
+def under_no_grad(blocks, x, segments):
+    with torch.no_grad():
+        return run_blocks(blocks, x)
+
+
+def stray_activations(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h, use_reentrant=False)
+        aux = torch.exp(h.repeat(1, 4)).mean()  # a statistic with a graph, outside the checkpoint
+        h = h + 0 * aux
+    return h
+
+
+def plain_then_checkpoint(blocks, x, segments):
+    run_blocks(blocks, x)  # "to compare": a whole forward for nothing
+    return checkpoint_loop(blocks, x, segments)
+
+
+@pytest.mark.parametrize("answer", [checkpoint_loop, checkpoint_seq, checkpoint_defaults])
+def test_correct_checkpointing_passes(answer):
+    result = graded("09.checkpoint", answer)
+    assert result.ok, str(result)
+    assert len(result.passed) == 4
+
+
+@pytest.mark.filterwarnings("ignore:.*use_reentrant:UserWarning")
+@pytest.mark.filterwarnings("ignore:None of the inputs have requires_grad:UserWarning")
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (no_checkpoint, ["no block was recomputed", "nothing was checkpointed"]),
+        (whole_model, ["whole model was checkpointed as one segment"]),
+        (reentrant_default, ["use_reentrant=False"]),
+        (per_block, ["recomputed 8 segment(s)", "into 4 segments"]),
+        (late_binding, ["more than once", "loop variable's last value"]),
+        (floor_segments, ["never ran", "remainder"]),
+        (detach_between, ["got no gradient", ".detach()"]),
+        (under_no_grad, ["torch.no_grad()"]),
+        (plain_then_checkpoint, ["ran 2 times in the forward pass"]),
+        (stray_activations, ["saved for backward, more than", "something else keeps activations"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_wrong_checkpointing_fails_with_a_hint_that_names_the_mistake(answer, parts):
+    fails("09.checkpoint", answer, *parts)
+
+
+def stub(*args):
+    raise NotImplementedError("your code here")
+
+
+@pytest.mark.parametrize("exercise", ["09.pipeline", "09.checkpoint"])
+def test_stub_is_not_attempted_and_a_non_function_is_refused(exercise):
+    assert graded(exercise, stub).status == "not attempted"
+    result = graded(exercise, 42)
+    assert result.status == "failed" and "pass the function itself" in result.hint
