@@ -41,6 +41,7 @@ def test_there_is_an_exercise_notebook_per_chapter():
         "05_ddp",
         "06_performance",
         "07_triton",
+        "09_model_parallel",
     ):
         assert f"{chapter}.ipynb" in names
     assert [p.name for p in EXERCISES] == names
