@@ -147,6 +147,36 @@ def stage_one_first(stage1, stage2, x, y, loss_fn, m):
     return total
 
 
+def split_without_min(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(torch.tensor_split(x, m), torch.tensor_split(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def no_return(stage1, stage2, x, y, loss_fn, m):
+    pipeline_interleaved(stage1, stage2, x, y, loss_fn, m)
+
+
+def last_loss_returned(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+        loss.backward()
+    return loss
+
+
+def forward_only(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        total = total + loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+    return total
+
+
 def stage2_moved_to_stage1(stage1, stage2, x, y, loss_fn, m):
     d1, _ = devices(stage1, stage2)
     stage2.to(d1)
@@ -184,6 +214,10 @@ def test_correct_pipelines_pass(answer):
         (item_per_micro_batch, ["read device values on the host", "once, at the end"]),
         (zero_grad_inside, ["last micro-batch's only", "zero_grad"]),
         (stage_one_first, ["stage 2 started only after stage 1 had run every micro-batch"]),
+        (split_without_min, ["empty micro-batch", "min(M, len(x))"]),
+        (no_return, ["returned NoneType", "return the loss of the whole batch"]),
+        (last_loss_returned, ["the unsplit model's", "weighted by their sizes"]),
+        (forward_only, ["no parameter has a gradient", "call backward"]),
     ],
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
@@ -292,6 +326,37 @@ def stray_activations(blocks, x, segments):
     return h
 
 
+def reversed_segments(blocks, x, segments):
+    h = x
+    for part in reversed(torch.tensor_split(torch.arange(len(blocks)), segments)):
+        h = checkpoint(
+            functools.partial(run_blocks, [blocks[int(i)] for i in part]), h, use_reentrant=False
+        )
+    return h
+
+
+def returns_segment_outputs(blocks, x, segments):
+    outs, h = [], x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        h = checkpoint(
+            functools.partial(run_blocks, [blocks[int(i)] for i in part]), h, use_reentrant=False
+        )
+        outs.append(h)
+    return outs
+
+
+def first_block_of_each_segment(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        h = checkpoint(blocks[int(part[0])], h, use_reentrant=False)  # only the first one
+        h = run_blocks([blocks[int(i)] for i in part[1:]], h)
+    return h
+
+
+def returns_detached(blocks, x, segments):
+    return checkpoint_loop(blocks, x, segments).detach()
+
+
 def plain_then_checkpoint(blocks, x, segments):
     run_blocks(blocks, x)  # "to compare": a whole forward for nothing
     return checkpoint_loop(blocks, x, segments)
@@ -318,6 +383,10 @@ def test_correct_checkpointing_passes(answer):
         (detach_between, ["got no gradient", ".detach()"]),
         (under_no_grad, ["torch.no_grad()"]),
         (plain_then_checkpoint, ["ran 2 times in the forward pass"]),
+        (reversed_segments, ["output differs from the blocks applied in order"]),
+        (returns_segment_outputs, ["returned list", "return the output tensor"]),
+        (first_block_of_each_segment, ["only 4 of 8 blocks were checkpointed"]),
+        (returns_detached, ["no graph", "not a detached copy"]),
         (stray_activations, ["saved for backward, more than", "something else keeps activations"]),
     ],
     ids=lambda a: getattr(a, "__name__", "hint"),
@@ -335,3 +404,13 @@ def test_stub_is_not_attempted_and_a_non_function_is_refused(exercise):
     assert graded(exercise, stub).status == "not attempted"
     result = graded(exercise, 42)
     assert result.status == "failed" and "pass the function itself" in result.hint
+
+
+def test_the_pipeline_check_compares_in_full_float32_and_restores_the_precision():
+    before = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("medium")  # as a notebook that switched TF32 on
+    try:
+        assert graded("09.pipeline", pipeline_interleaved).ok
+        assert torch.get_float32_matmul_precision() == "medium"
+    finally:
+        torch.set_float32_matmul_precision(before)
