@@ -53,14 +53,24 @@ def without_micro_batches(stage1, stage2, x, y, loss_fn, m):
     return loss
 
 
-def with_chunk(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(torch.chunk(x, m), torch.chunk(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
-        loss.backward()
-        total = total + loss.detach()
-    return total
+def split_by(split, name):
+    """A weighted, interleaved step whose micro-batches are split(x, m), e.g. torch.chunk."""
+
+    def step(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        total = 0
+        for xb, yb in zip(split(x, m), split(y, m), strict=True):
+            loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+            loss.backward()
+            total = total + loss.detach()
+        return total
+
+    step.__name__ = name
+    return step
+
+
+with_chunk = split_by(torch.chunk, "with_chunk")  # may give fewer than m micro-batches
+split_without_min = split_by(torch.tensor_split, "split_without_min")  # empty ones when n < m
 
 
 def unweighted_mean(stage1, stage2, x, y, loss_fn, m):
@@ -142,16 +152,6 @@ def stage_one_first(stage1, stage2, x, y, loss_fn, m):
     total = 0
     for h, yb in zip(hs, micro_batches(y, m), strict=True):
         loss = loss_fn(stage2(h), yb.to(d2)) * len(h) / len(x)
-        loss.backward()
-        total = total + loss.detach()
-    return total
-
-
-def split_without_min(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(torch.tensor_split(x, m), torch.tensor_split(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
         loss.backward()
         total = total + loss.detach()
     return total
