@@ -18,7 +18,33 @@ def devices(stage1, stage2):
     return next(stage1.parameters()).device, next(stage2.parameters()).device
 
 
-def pipeline_interleaved(stage1, stage2, x, y, loss_fn, m):
+def pipeline_gpipe(stage1, stage2, x, y, loss_fn, m):
+    """All forwards, then one backward of the weighted sum."""
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        h = stage1(xb.to(d1))
+        losses.append(loss_fn(stage2(h.to(d2)), yb.to(d2)) * (len(xb) / len(x)))
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def pipeline_losses_backward(stage1, stage2, x, y, loss_fn, m):
+    """All forwards, then each micro-batch's backward; a float returned (one host read)."""
+    d1, d2 = devices(stage1, stage2)
+    k = min(m, len(x))
+    outs = [stage2(stage1(xb.to(d1)).to(d2)) for xb in torch.tensor_split(x, k)]
+    losses = [
+        loss_fn(out, yb.to(d2)) * len(out) / len(x)
+        for out, yb in zip(outs, torch.tensor_split(y, k), strict=True)
+    ]
+    for loss in losses:
+        loss.backward()
+    return float(sum(loss.detach() for loss in losses))
+
+
+def backward_per_micro_batch(stage1, stage2, x, y, loss_fn, m):
     d1, d2 = devices(stage1, stage2)
     total = 0
     for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
@@ -53,17 +79,28 @@ def without_micro_batches(stage1, stage2, x, y, loss_fn, m):
     return loss
 
 
+def forwards(stage1, stage2, x, y, loss_fn, m, *, split=micro_batches, mistake=None):
+    """Each micro-batch's weighted loss, GPipe style, with at most one `mistake`."""
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    parts = list(zip(split(x, m), split(y, m), strict=True))
+    for xb, yb in parts:
+        h = stage1(xb.to(d1))
+        h = h.detach().to(d2) if mistake == "detach" else h if mistake == "h stays" else h.to(d2)
+        yb = yb if mistake == "y stays" else yb.to(d2)
+        loss = loss_fn(stage2(h), yb)
+        share = {"summed": 1, "unweighted": 1 / len(parts)}.get(mistake, len(xb) / len(x))
+        losses.append(loss * share)
+    return losses
+
+
 def split_by(split, name):
-    """A weighted, interleaved step whose micro-batches are split(x, m), e.g. torch.chunk."""
+    """A GPipe step whose micro-batches are split(x, m), e.g. torch.chunk."""
 
     def step(stage1, stage2, x, y, loss_fn, m):
-        d1, d2 = devices(stage1, stage2)
-        total = 0
-        for xb, yb in zip(split(x, m), split(y, m), strict=True):
-            loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
-            loss.backward()
-            total = total + loss.detach()
-        return total
+        loss = sum(forwards(stage1, stage2, x, y, loss_fn, m, split=split))
+        loss.backward()
+        return loss.detach()
 
     step.__name__ = name
     return step
@@ -73,114 +110,62 @@ with_chunk = split_by(torch.chunk, "with_chunk")  # may give fewer than m micro-
 split_without_min = split_by(torch.tensor_split, "split_without_min")  # empty ones when n < m
 
 
-def unweighted_mean(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    parts = list(zip(micro_batches(x, m), micro_batches(y, m), strict=True))
-    total = 0
-    for xb, yb in parts:
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) / len(parts)
+def one_mistake(mistake):
+    def step(stage1, stage2, x, y, loss_fn, m):
+        loss = sum(forwards(stage1, stage2, x, y, loss_fn, m, mistake=mistake))
         loss.backward()
-        total = total + loss.detach()
-    return total
+        return loss.detach()
 
-
-def summed(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2))
-        loss.backward()
-        total = total + loss.detach()
-    return total
-
-
-def detached(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        h = stage1(xb.to(d1)).detach().to(d2)
-        loss = loss_fn(stage2(h), yb.to(d2)) * len(xb) / len(x)
-        loss.backward()
-        total = total + loss.detach()
-    return total
-
-
-def activations_not_moved(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1))), yb.to(d2)) * len(xb) / len(x)
-        loss.backward()
-        total = total + loss.detach()
-    return total
-
-
-def targets_not_moved(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb) * len(xb) / len(x)
-        loss.backward()
-        total = total + loss.detach()
-    return total
+    step.__name__ = mistake.replace(" ", "_")
+    return step
 
 
 def item_per_micro_batch(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0.0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
-        loss.backward()
-        total += loss.item()
+    losses, total = [], 0.0
+    for loss in forwards(stage1, stage2, x, y, loss_fn, m):
+        losses.append(loss)
+        total += loss.item()  # a host read per micro-batch
+    sum(losses).backward()
     return total
 
 
-def zero_grad_inside(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        stage1.zero_grad(), stage2.zero_grad()
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
+def zero_grad_between(stage1, stage2, x, y, loss_fn, m):
+    losses = forwards(stage1, stage2, x, y, loss_fn, m)
+    for loss in losses:
+        stage1.zero_grad(), stage2.zero_grad()  # a training loop's habit
         loss.backward()
-        total = total + loss.detach()
-    return total
+    return sum(loss.detach() for loss in losses)
 
 
 def stage_one_first(stage1, stage2, x, y, loss_fn, m):
     d1, d2 = devices(stage1, stage2)
     hs = [stage1(xb.to(d1)).to(d2) for xb in micro_batches(x, m)]  # all of stage 1 first
-    total = 0
-    for h, yb in zip(hs, micro_batches(y, m), strict=True):
-        loss = loss_fn(stage2(h), yb.to(d2)) * len(h) / len(x)
-        loss.backward()
-        total = total + loss.detach()
-    return total
+    ys = micro_batches(y, m)
+    loss = sum(
+        loss_fn(stage2(h), yb.to(d2)) * len(h) / len(x) for h, yb in zip(hs, ys, strict=True)
+    )
+    loss.backward()
+    return loss.detach()
 
 
 def no_return(stage1, stage2, x, y, loss_fn, m):
-    pipeline_interleaved(stage1, stage2, x, y, loss_fn, m)
+    pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
 
 
 def last_loss_returned(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
-        loss.backward()
-    return loss
+    losses = forwards(stage1, stage2, x, y, loss_fn, m)
+    sum(losses).backward()
+    return losses[-1].detach()
 
 
 def forward_only(stage1, stage2, x, y, loss_fn, m):
-    d1, d2 = devices(stage1, stage2)
-    total = 0
-    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-        total = total + loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x)
-    return total
+    return sum(forwards(stage1, stage2, x, y, loss_fn, m))
 
 
 def stage2_moved_to_stage1(stage1, stage2, x, y, loss_fn, m):
     d1, _ = devices(stage1, stage2)
     stage2.to(d1)
-    return pipeline_interleaved(stage1, stage2, x, y, loss_fn, m)
+    return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
 
 
 def graded(exercise, answer):
@@ -194,7 +179,7 @@ def fails(exercise, answer, *parts):
         assert part in result.hint, f"{part!r} not in: {result.hint}"
 
 
-@pytest.mark.parametrize("answer", [pipeline_interleaved, pipeline_one_ahead])
+@pytest.mark.parametrize("answer", [pipeline_gpipe, pipeline_one_ahead, pipeline_losses_backward])
 def test_correct_pipelines_pass(answer):
     result = graded("09.pipeline", answer)
     assert result.ok, str(result)
@@ -206,14 +191,15 @@ def test_correct_pipelines_pass(answer):
     [
         (without_micro_batches, ["whole batch went through stage 1 in one call"]),
         (with_chunk, ["torch.chunk", "tensor_split"]),
-        (unweighted_mean, ["plain mean", "len(xb) / len(x)"]),
-        (summed, ["about M times too large"]),
-        (detached, ["stage 1's are not", ".detach()"]),
-        (activations_not_moved, ["stage 2's device", "h.to(device2)"]),
-        (targets_not_moved, ["stage 2's device", "targets"]),
+        (one_mistake("unweighted"), ["plain mean", "len(xb) / len(x)"]),
+        (one_mistake("summed"), ["about M times too large"]),
+        (one_mistake("detach"), ["stage 1's are not", ".detach()"]),
+        (one_mistake("h stays"), ["stage 2's device", "h.to(device2)"]),
+        (one_mistake("y stays"), ["stage 2's device", "targets"]),
         (item_per_micro_batch, ["read device values on the host", "once, at the end"]),
-        (zero_grad_inside, ["last micro-batch's only", "zero_grad"]),
+        (zero_grad_between, ["last micro-batch's only", "zero_grad"]),
         (stage_one_first, ["stage 2 started only after stage 1 had run every micro-batch"]),
+        (backward_per_micro_batch, ["backward ran before the last micro-batch's forward", "GPipe"]),
         (split_without_min, ["empty micro-batch", "min(M, len(x))"]),
         (no_return, ["returned NoneType", "return the loss of the whole batch"]),
         (last_loss_returned, ["the unsplit model's", "weighted by their sizes"]),
@@ -410,7 +396,7 @@ def test_the_pipeline_check_compares_in_full_float32_and_restores_the_precision(
     before = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision("medium")  # as a notebook that switched TF32 on
     try:
-        assert graded("09.pipeline", pipeline_interleaved).ok
+        assert graded("09.pipeline", pipeline_gpipe).ok
         assert torch.get_float32_matmul_precision() == "medium"
     finally:
         torch.set_float32_matmul_precision(before)

@@ -10,7 +10,9 @@ The checks, on batches of uneven sizes and smaller than the number of micro-batc
 * the loss and both stages' gradients equal the unsplit model's;
 * ``min(M, n)`` non-empty micro-batches, each through each stage once;
 * the schedule, from the stages' logged calls: stage 2 works on micro-batch 0 before
-  stage 1 has run the last one;
+  stage 1 has run the last one, and every forward runs before any backward (GPipe): a
+  backward per micro-batch between the forwards makes two GPUs, each running its work
+  in order, take turns;
 * devices: stage 1 on the CPU or ``cuda:0``, stage 2 on another device (a second GPU,
   a GPU, or without one a pretend GPU that records tensors mixed with CPU ones); the
   parameters stay where they are, and a step reads a device value on the host at most
@@ -38,15 +40,20 @@ WIDTH = 6
 
 
 class LoggedStage(nn.Module):
-    """A stage that logs ``(stage, rows)`` for every forward call into a shared list."""
+    """A stage that logs ``(stage, rows, "forward")`` for every forward call into a shared
+    list, and ``(stage, rows, "backward")`` when backward reaches that call's output."""
 
     def __init__(self, index: int, layers: nn.Module, log: list):
         super().__init__()
         self.index, self.layers, self._log = index, layers, log
 
     def forward(self, h):
-        self._log.append((self.index, len(h)))
-        return self.layers(h)
+        entry = (self.index, len(h))
+        self._log.append((*entry, "forward"))
+        out = self.layers(h)
+        if out.requires_grad:
+            out.register_hook(lambda grad: self._log.append((*entry, "backward")))
+        return out
 
 
 def _devices() -> tuple[torch.device, torch.device, bool]:
@@ -213,7 +220,7 @@ def _which_grads(grads, ref) -> str:
 
 
 def _check_nonempty(log, where) -> None:
-    if any(rows == 0 for _, rows in log):
+    if any(rows == 0 for _, rows, _ in log):
         raise CheckFailed(
             f"for {where}, a stage got an empty micro-batch (torch.tensor_split(x, M) gives empty "
             "ones when len(x) < M): split into min(M, len(x)) micro-batches"
@@ -222,8 +229,11 @@ def _check_nonempty(log, where) -> None:
 
 def _check_schedule(log, n, m, where) -> None:
     want = min(m, n)
-    calls1 = [rows for stage, rows in log if stage == 1]
-    calls2 = [rows for stage, rows in log if stage == 2]
+    forwards = [
+        (i, stage, rows) for i, (stage, rows, phase) in enumerate(log) if phase == "forward"
+    ]
+    calls1 = [rows for _, stage, rows in forwards if stage == 1]
+    calls2 = [rows for _, stage, rows in forwards if stage == 2]
     if len(calls1) == 1 and want > 1:
         raise CheckFailed(
             f"for {where}, the whole batch went through stage 1 in one call: split it into "
@@ -235,11 +245,22 @@ def _check_schedule(log, n, m, where) -> None:
             f"each stage must see the same {want} non-empty micro-batches once (torch.chunk "
             f"may give fewer; torch.tensor_split(x, min(M, len(x))) gives exactly {want})"
         )
-    if want > 1 and log.index((2, calls2[0])) > max(i for i, c in enumerate(log) if c[0] == 1):
+    if want == 1:
+        return
+    first2 = min(i for i, stage, _ in forwards if stage == 2)
+    if first2 > max(i for i, stage, _ in forwards if stage == 1):
         raise CheckFailed(
             f"for {where}, stage 2 started only after stage 1 had run every micro-batch: run "
             "micro-batch i through stage 2 as soon as stage 1 has it, so that the stages work "
             "at the same time"
+        )
+    first_backward = min((i for i, e in enumerate(log) if e[2] == "backward"), default=len(log))
+    if first_backward < forwards[-1][0]:
+        raise CheckFailed(
+            f"for {where}, backward ran before the last micro-batch's forward: each device runs "
+            "its work in order, so stage 1's next forward waits for stage 2's backward to come "
+            "back and the stages take turns. Run every micro-batch's forward first, then the "
+            "backward (of the weighted sum, or of each loss): GPipe's schedule"
         )
 
 
@@ -260,7 +281,10 @@ def check_pipeline(answer, passed: list[str]) -> None:
     passed.append(f"the loss equals the unsplit model's (n rows in M micro-batches: {sizes})")
     passed.append("both stages' gradients equal the unsplit model's (each micro-batch weighted)")
     passed.append("min(M, n) non-empty micro-batches, each through stage 1, then stage 2, once")
-    passed.append("stage 2 started micro-batch 0 before stage 1 had run the last one")
+    passed.append(
+        "stage 2 started micro-batch 0 before stage 1 had run the last one; every forward "
+        "before any backward (GPipe's schedule)"
+    )
     passed.append(
         "activations and targets moved to stage 2's device, parameters left where they were, "
         "at most one host read per step"
