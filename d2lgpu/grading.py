@@ -67,7 +67,7 @@ CHECKERS: dict[str, str] = {
     "07.relu_mul": "d2lgpu.checks.ch07_triton:check_relu_mul",
     "07.rms_norm": "d2lgpu.checks.ch07_triton:check_rms_norm",
     "09.pipeline": "d2lgpu.checks.ch09_model_parallel:check_pipeline",
-    "09.checkpoint": "d2lgpu.checks.ch09_model_parallel:check_checkpoint",
+    "09.checkpoint": "d2lgpu.checks.ch09_checkpointing:check_checkpoint",
 }
 
 # Seconds a check may run before the learner's code is stopped. The checks take a few

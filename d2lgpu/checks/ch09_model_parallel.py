@@ -30,9 +30,8 @@ from torch import nn
 
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
-from .ch09_checkpointing import check_checkpoint
 
-__all__ = ["check_pipeline", "check_checkpoint", "CASES"]
+__all__ = ["check_pipeline", "CASES"]
 
 # (rows in the batch, micro-batches asked for): uneven splits, fewer rows than micro-batches
 CASES = [(10, 4), (3, 4), (8, 1), (7, 3), (6, 4)]
