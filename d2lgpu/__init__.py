@@ -25,7 +25,8 @@ Modules, one concern each:
 ``processes``        find and stop a job's processes by a mark in their environment
 ``checkpoint``       checksummed checkpoints and the random state that goes with them
 ``faults``           a rank that dies on request, for the fault-tolerance tests
-``plotting``         timing-vs-size, bar and training-curve plots
+``pipeline``         micro-batches, a timeline of busy pipeline stages, the bubble
+``plotting``         timing-vs-size, bar, timeline and training-curve plots
 ``grading``          ``check(exercise_id, answer)`` for the exercises
 ``hardware``         datasheet peaks of common GPUs, a labelled table
 ``bench``            ``python -m d2lgpu bench``: the course's reference measurements
@@ -61,6 +62,7 @@ _SUBMODULES = (
     "launcher",
     "memory",
     "models",
+    "pipeline",
     "plotting",
     "references",
     "processes",

@@ -67,6 +67,8 @@ CHECKERS: dict[str, str] = {
     "07.relu_mul": "d2lgpu.checks.ch07_triton:check_relu_mul",
     "07.rms_norm": "d2lgpu.checks.ch07_triton:check_rms_norm",
     "08.overlap": "d2lgpu.checks.ch08_streams:check_overlap",
+    "09.pipeline": "d2lgpu.checks.ch09_model_parallel:check_pipeline",
+    "09.checkpoint": "d2lgpu.checks.ch09_checkpointing:check_checkpoint",
     "10.bus_bandwidth": "d2lgpu.checks.ch10_inside_ddp:check_bus_bandwidth",
     "10.allreduce_grads": "d2lgpu.checks.ch10_inside_ddp:check_allreduce_grads",
 }

@@ -10,11 +10,13 @@ PyTorch keeps freed GPU memory in a cache for reuse, so three numbers matter:
   (``torch.cuda.max_memory_allocated``).
 
 :func:`memory_report` reads them; :func:`peak_memory` measures the peak of a
-block of code. On Apple silicon (``mps``) PyTorch reports allocated bytes
+block of code. :func:`saved_for_backward` counts, on any device, the bytes
+autograd keeps for the backward pass (what activation checkpointing saves).
+On Apple silicon (``mps``) PyTorch reports allocated bytes
 (``torch.mps.current_allocated_memory``) and the driver's total
 (``torch.mps.driver_allocated_memory``, as *reserved*), but no peak. On a
-device without such counters (the CPU) both say so instead of failing. This
-module does not track CPU memory.
+device without such counters (the CPU) both say so instead of failing. Apart
+from :func:`saved_for_backward`, this module does not track CPU memory.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from dataclasses import dataclass
 
 import torch
 
-__all__ = ["MemoryReport", "memory_report", "PeakMemory", "peak_memory", "format_bytes"]
+__all__ = [
+    "MemoryReport",
+    "memory_report",
+    "PeakMemory",
+    "peak_memory",
+    "SavedTensors",
+    "saved_for_backward",
+    "format_bytes",
+]
 
 
 @dataclass
@@ -128,6 +138,59 @@ def peak_memory(device):
     finally:
         torch.cuda.synchronize(device)
         result.peak = torch.cuda.max_memory_allocated(device)
+
+
+@dataclass
+class SavedTensors:
+    """Result of :func:`saved_for_backward`, filled in when the block ends."""
+
+    bytes: int = 0  # distinct storages saved for backward, parameters excluded
+    count: int = 0  # how many distinct storages
+
+    def __str__(self) -> str:
+        return f"{format_bytes(self.bytes)} saved for backward in {self.count} storages"
+
+
+@contextmanager
+def saved_for_backward(exclude=()):
+    """Count the bytes autograd saves for backward while the block runs, on any device.
+
+    >>> with saved_for_backward(exclude=net.parameters()) as saved:
+    ...     loss = net(X).sum()
+    >>> print(saved.bytes)
+
+    Every tensor an operation saves for its backward (a ``saved_tensors_hooks``
+    pack hook sees it) is counted once per storage, by the storage's size;
+    storages of the tensors in ``exclude`` (the parameters, which exist anyway)
+    are not. Operations inside ``torch.utils.checkpoint`` save nothing that
+    counts here: their own hooks drop what they would save, and only the
+    checkpoint's inputs are kept. The saved tensors are kept alive until the
+    block ends, so that no storage is freed and its address reused and miscounted.
+    """
+    skip = set()
+    for t in exclude:
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(
+                f"exclude must hold tensors (e.g. net.parameters()), got {type(t).__name__}"
+            )
+        skip.add((t.device, t.untyped_storage().data_ptr()))
+    seen: dict = {}
+
+    def pack(t):
+        storage = t.untyped_storage()
+        key = (t.device, storage.data_ptr())
+        if key not in skip and key not in seen:
+            seen[key] = (t, storage.nbytes())
+        return t
+
+    result = SavedTensors()
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            yield result
+    finally:
+        result.bytes = sum(n for _, n in seen.values())
+        result.count = len(seen)
+        seen.clear()
 
 
 def format_bytes(n: int | None) -> str:

@@ -2,6 +2,7 @@
 
 What it is for: time (or throughput) against problem size for several
 variants (:func:`plot_vs_size`), one number per variant (:func:`plot_bars`),
+when each pipeline stage was busy (:func:`plot_timeline`),
 and training curves from :func:`d2lgpu.training.train` (:func:`plot_history`
 for one run, :func:`plot_histories` to compare runs, e.g. CPU vs GPU).
 
@@ -24,6 +25,7 @@ __all__ = [
     "plot_bars",
     "plot_histories",
     "plot_history",
+    "plot_timeline",
     "plot_vs_size",
 ]
 
@@ -204,4 +206,32 @@ def plot_histories(histories):
     which = "test" if use_test else "train"
     _style(ax_acc, xlabel="epoch", ylabel=f"{which} accuracy", title="accuracy", legend=True)
     _style(ax_sec, xlabel="epoch", ylabel="seconds per epoch (log)", title="time", legend=True)
+    return fig
+
+
+def plot_timeline(spans, n_stages, *, title=None, ax=None):
+    """When each stage was busy: a row per stage, a bar per :class:`~d2lgpu.pipeline.Span`.
+
+    Bars are coloured and labelled by micro-batch (backward spans hatched);
+    the x axis is milliseconds from the first span's start. Idle time is the
+    white between the bars.
+    """
+    spans = list(spans) if isinstance(spans, list | tuple) else []
+    if not spans or not all(hasattr(s, "micro_batch") for s in spans):
+        raise ValueError("spans must be a non-empty list of d2lgpu.pipeline.Span")
+    if not isinstance(n_stages, int) or n_stages < 1 or max(s.stage for s in spans) >= n_stages:
+        raise ValueError(f"n_stages must be an int above every span's stage, got {n_stages!r}")
+    fig, (ax,) = _new_axes(ax)
+    zero = min(s.start for s in spans)
+    for s in spans:
+        left, width = (s.start - zero) * 1e3, s.seconds * 1e3
+        hatch = "//" if s.phase == "backward" else None
+        ax.barh(s.stage, width, left=left, height=0.6, color=f"C{s.micro_batch % 10}", hatch=hatch,
+                edgecolor="black", linewidth=0.5)  # fmt: skip
+        ax.text(left + width / 2, s.stage, str(s.micro_batch), ha="center", va="center",
+                fontsize="small")  # fmt: skip
+    ax.set_yticks(range(n_stages), labels=[f"stage {k + 1}" for k in range(n_stages)])
+    ax.set_ylim(n_stages - 0.5, -0.5)  # stage 1 on top
+    _style(ax, xlabel="milliseconds", ylabel="", title=title)
+    ax.grid(False, axis="y")
     return fig

@@ -42,6 +42,7 @@ def test_there_is_an_exercise_notebook_per_chapter():
         "06_performance",
         "07_triton",
         "08_streams",
+        "09_model_parallel",
         "10_inside_ddp",
     ):
         assert f"{chapter}.ipynb" in names

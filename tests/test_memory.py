@@ -129,3 +129,36 @@ def test_the_cpu_touches_no_cuda_counter(monkeypatch):
     with memory.peak_memory("cpu") as mem:
         pass
     assert mem.start is None and fake.calls == []
+
+
+def test_saved_for_backward_counts_activations_not_parameters():
+    net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    x = torch.randn(5, 8)
+    with memory.saved_for_backward(exclude=net.parameters()) as saved:
+        out = net(x)
+    # Linear 1 saves x (5x8), ReLU its output (5x16), which Linear 2 saves too: one storage
+    assert saved.bytes == 4 * (5 * 8 + 5 * 16) and saved.count == 2
+    assert "160 B saved for backward in 2 storages" == str(memory.SavedTensors(160, 2))
+    out.sum().backward()  # the graph still works: the hooks return the tensors themselves
+    assert net[0].weight.grad is not None
+
+
+def test_saved_for_backward_sees_only_a_checkpoints_input():
+    from torch.utils.checkpoint import checkpoint
+
+    net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    x = torch.randn(5, 8, requires_grad=True)
+    with memory.saved_for_backward(exclude=net.parameters()) as saved:
+        out = checkpoint(net, x, use_reentrant=False)
+    assert saved.bytes == x.nbytes and saved.count == 1
+    with memory.saved_for_backward() as with_weights:
+        net(x)
+    assert with_weights.bytes > saved.bytes + sum(p.nbytes for p in net.parameters()) // 2
+    out.sum().backward()
+    assert x.grad is not None
+
+
+def test_saved_for_backward_rejects_what_is_not_a_tensor():
+    with pytest.raises(TypeError, match="exclude must hold tensors"):
+        with memory.saved_for_backward(exclude=[1]):
+            pass

@@ -154,3 +154,31 @@ def test_plot_bars_notes_replace_the_numbers_they_name():
     assert [t.get_text() for t in fig.axes[0].texts] == ["1,157", "1,033"]  # not 1.16e+03
     with pytest.raises(ValueError, match=r"notes names bars that values does not have: \['fp16'\]"):
         plotting.plot_bars({"fp32": 1.0}, ylabel="ms", notes={"fp16": "x"})
+
+
+def test_plot_timeline_draws_a_row_per_stage_and_a_bar_per_span():
+    from d2lgpu.pipeline import Span
+
+    spans = [Span(0, 0, 0.0, 0.01), Span(0, 1, 0.01, 0.02), Span(1, 0, 0.012, 0.02, "backward")]
+    fig = plotting.plot_timeline(spans, 2, title="two stages")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["stage 1", "stage 2"]
+    assert len(ax.patches) == 3 and ax.get_xlabel() == "milliseconds"
+    assert ax.patches[2].get_hatch() == "//"
+    assert ax.get_title() == "two stages"
+
+
+@pytest.mark.parametrize(
+    "spans, n, message",
+    [([], 2, "non-empty list"), ([(0, 0, 0.0, 1.0)], 2, "non-empty list"), (None, 2, "list of")],
+)
+def test_plot_timeline_rejects_bad_spans(spans, n, message):
+    with pytest.raises(ValueError, match=message):
+        plotting.plot_timeline(spans, n)
+
+
+def test_plot_timeline_rejects_too_few_stages():
+    from d2lgpu.pipeline import Span
+
+    with pytest.raises(ValueError, match="n_stages must be an int above every span's stage"):
+        plotting.plot_timeline([Span(2, 0, 0.0, 1.0)], 2)

@@ -10,26 +10,27 @@ machine lacks, a scripted GPU profile). The list of checks that passed never
 contains hardware-dependent numbers, so a solution notebook's ``PASS`` report
 is the same on a laptop and on a GPU server.
 
-======================  ==============================================================
-``ch01_devices``        ``01.placement``
-``ch02_time_fn``        ``02.time_fn`` (a simulated asynchronous device)
-``ch02_frobenius``      ``02.frobenius``
-``ch02_concurrency``    ``02.concurrency``
-``ch03_parameters``     ``03.parameters``
-``ch03_device_bug``     ``03.device_bug``
-``ch03_networks``       what both chapter 3 checkers share: the model
-``ch04_amp``            ``04.amp``; ``ch04_watch``: its problem and probes
-``ch05_ddp``            ``05.ddp`` (launches the learner's script with torchrun)
-``ch06_performance``    ``06.slowest_op``; ``_gpu_profile``: its workloads
-``ch07_triton``         ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter);
-                        ``ch07_interpreter``: the watched interpreter; ``ch07_answers``:
-                        what both do with an answer
-``ch08_streams``        ``08.overlap`` (on a simulated GPU; ``_stream_gpu`` on a real one)
-``ch10_inside_ddp``     ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
-``_ranks``              the two gloo ranks of ``10.allreduce_grads``
-``_util``, ``_guard``   what all checkers share: ``CheckFailed``, the time limit
-``_pretend``            the pretend GPU (a ``TorchFunctionMode``)
-======================  ==============================================================
+=======================  ==============================================================
+``ch01_devices``         ``01.placement``
+``ch02_time_fn``         ``02.time_fn`` (a simulated asynchronous device)
+``ch02_frobenius``       ``02.frobenius``
+``ch02_concurrency``     ``02.concurrency``
+``ch03_parameters``      ``03.parameters``
+``ch03_device_bug``      ``03.device_bug``
+``ch03_networks``        what both chapter 3 checkers share: the model
+``ch04_amp``             ``04.amp``; ``ch04_watch``: its problem and probes
+``ch05_ddp``             ``05.ddp`` (launches the learner's script with torchrun)
+``ch06_performance``     ``06.slowest_op``; ``_gpu_profile``: its workloads
+``ch07_triton``          ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter);
+                         ``ch07_interpreter``: the watched interpreter; ``ch07_answers``:
+                         what both do with an answer
+``ch08_streams``         ``08.overlap`` (on a simulated GPU; ``_stream_gpu`` on a real one)
+``ch09_model_parallel``  ``09.pipeline``; ``ch09_checkpointing``: ``09.checkpoint``
+``ch10_inside_ddp``      ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
+``_ranks``               the two gloo ranks of ``10.allreduce_grads``
+``_util``, ``_guard``    what all checkers share: ``CheckFailed``, the time limit
+``_pretend``             the pretend GPU (a ``TorchFunctionMode``)
+=======================  ==============================================================
 
 Checkers import nothing from ``d2lgpu.grading``; importing this package
 imports none of the chapter modules.

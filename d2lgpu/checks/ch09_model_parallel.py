@@ -1,0 +1,318 @@
+"""Checker of chapter 9's ``09.pipeline``: a micro-batched training step over two stages.
+
+The answer is ``pipeline_step(stage1, stage2, x, y, loss_fn, micro_batches)``: it splits
+the batch into micro-batches, runs each through ``stage1`` and then ``stage2`` (each on
+its own device: ``next(stage.parameters()).device``), and accumulates the gradients of
+``loss_fn`` over the whole batch (a mean) into both stages; it returns that loss.
+
+The checks, on batches of uneven sizes and smaller than the number of micro-batches:
+
+* the loss and both stages' gradients equal the unsplit model's;
+* ``min(M, n)`` non-empty micro-batches, each through each stage once;
+* the schedule, from the stages' logged calls: stage 2 works on micro-batch 0 before
+  stage 1 has run the last one, and every forward runs before any backward (GPipe): a
+  backward per micro-batch between the forwards makes two GPUs, each running its work
+  in order, take turns;
+* devices: stage 1 on the CPU or ``cuda:0``, stage 2 on another device (a second GPU,
+  a GPU, or without one a pretend GPU that records tensors mixed with CPU ones); the
+  parameters stay where they are, and a step reads a device value on the host at most
+  once (each read would make the host wait, so stage 1 could not run ahead).
+
+``09.checkpoint`` is checked in :mod:`d2lgpu.checks.ch09_checkpointing`.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+from torch import nn
+
+from ._pretend import watching
+from ._util import CheckFailed, one_cpu_thread
+
+__all__ = ["check_pipeline", "CASES"]
+
+# (rows in the batch, micro-batches asked for): uneven splits, fewer rows than micro-batches
+CASES = [(10, 4), (3, 4), (8, 1), (7, 3), (6, 4)]
+WIDTH = 6
+
+
+class LoggedStage(nn.Module):
+    """A stage that logs ``(stage, rows, "forward")`` for every forward call into a shared
+    list, and ``(stage, rows, "backward")`` when backward reaches that call's output."""
+
+    def __init__(self, index: int, layers: nn.Module, log: list):
+        super().__init__()
+        self.index, self.layers, self._log = index, layers, log
+
+    def forward(self, h):
+        entry = (self.index, len(h))
+        self._log.append((*entry, "forward"))
+        out = self.layers(h)
+        if out.requires_grad:
+            out.register_hook(lambda grad: self._log.append((*entry, "backward")))
+        return out
+
+
+def _devices() -> tuple[torch.device, torch.device, bool]:
+    """Stage 1's device, stage 2's, and whether stage 2's GPU is a pretend one."""
+    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if gpus >= 2:
+        return torch.device("cuda", 0), torch.device("cuda", 1), False
+    if gpus == 1:
+        return torch.device("cpu"), torch.device("cuda", 0), False
+    return torch.device("cpu"), torch.device("cpu"), True
+
+
+def _model(seed: int, log: list):
+    torch.manual_seed(seed)
+    s1 = nn.Sequential(nn.Linear(WIDTH, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh())
+    s2 = nn.Sequential(nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 3))
+    return LoggedStage(1, s1, log), LoggedStage(2, s2, log)
+
+
+def _reference(stage1, stage2, x, y, loss_fn, m):
+    """Loss and gradients of the unsplit model, and of the usual mistakes, on the CPU."""
+    s1, s2 = copy.deepcopy(stage1).cpu(), copy.deepcopy(stage2).cpu()
+    s1._log = s2._log = []
+    params = list(s1.parameters()) + list(s2.parameters())
+
+    def grads_of(loss):
+        for p in params:
+            p.grad = None
+        loss.backward()
+        return [p.grad.clone() for p in params]
+
+    k = min(m, len(x))
+    parts = list(zip(torch.tensor_split(x, k), torch.tensor_split(y, k), strict=True))
+    losses = [loss_fn(s2(s1(xb)), yb) for xb, yb in parts]
+    unweighted = sum(losses) / len(losses)
+    return {
+        "loss": loss_fn(s2(s1(x)), y).detach(),
+        "grads": grads_of(loss_fn(s2(s1(x)), y)),
+        "summed": (sum(losses).detach(), grads_of(sum(loss_fn(s2(s1(a)), b) for a, b in parts))),
+        "unweighted": (unweighted.detach(), grads_of(unweighted)),
+        "last": grads_of(loss_fn(s2(s1(parts[-1][0])), parts[-1][1]) * len(parts[-1][0]) / len(x)),
+    }
+
+
+def _close(a, b) -> bool:
+    return a.shape == b.shape and torch.allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def _run(answer, stages, x, y, loss_fn, m, pretend):
+    with watching(pretend) as watch:
+        if pretend:
+            for p in stages[1].parameters():
+                watch.put(p)
+        try:
+            loss = answer(stages[0], stages[1], x, y, loss_fn, m)
+        except RuntimeError as error:
+            if "same device" not in str(error) and "device" not in str(error).lower():
+                raise
+            raise CheckFailed(
+                f"your step mixed devices ({str(error).splitlines()[0][:120]}): move each "
+                "micro-batch to stage 1's device, its activations to stage 2's device "
+                "(h.to(device2)), and the targets to stage 2's device too"
+            ) from None
+    return loss, watch
+
+
+def _check_devices(watch, stages, before, where) -> None:
+    now = list(stages[0].parameters()) + list(stages[1].parameters())
+    moved = len(now) != len(before)
+    moved = moved or any(
+        p is not q or p.device != d for p, (q, d) in zip(now, before, strict=False)
+    )
+    # module.to() on the pretend GPU swaps a parameter's data for a CPU copy
+    if moved or any(m.startswith("_has_compatible_shallow_copy_type") for m in watch.mixed):
+        raise CheckFailed(
+            f"for {where}, the stages' parameters were replaced or moved: leave each stage on "
+            "its device and move the activations between them instead"
+        )
+    if watch.mixed:
+        raise CheckFailed(
+            f"for {where}, {watch.mixed[0]}: stage 2's parameters are on another device. "
+            "Move the activations to stage 2's device (h.to(device2), where device2 = "
+            "next(stage2.parameters()).device) and the targets too, before loss_fn"
+        )
+    now = list(stages[0].parameters()) + list(stages[1].parameters())
+    moved = len(now) != len(before)
+    moved = moved or any(
+        p is not q or p.device != d for p, (q, d) in zip(now, before, strict=False)
+    )
+    if moved:
+        raise CheckFailed(
+            f"for {where}, the stages' parameters were replaced or moved: leave each stage on "
+            "its device and move the activations between them instead"
+        )
+
+
+def _check_loss(loss, ref, where) -> None:
+    if isinstance(loss, torch.Tensor) and loss.numel() == 1:
+        value = loss.detach().reshape(()).to("cpu", torch.float32)
+    elif isinstance(loss, float | int) and not isinstance(loss, bool):
+        value = torch.tensor(float(loss))
+    else:
+        raise CheckFailed(
+            f"pipeline_step returned {type(loss).__name__}: return the loss of the whole batch "
+            "(a 0-d tensor or a float)"
+        )
+    if _close(value, ref["loss"]):
+        return
+    if _close(value, ref["summed"][0]):
+        raise CheckFailed(
+            f"for {where}, the loss is the sum of the micro-batches' mean losses, about M times "
+            "too large: weight each micro-batch's loss by its share, len(xb) / len(x)"
+        )
+    if _close(value, ref["unweighted"][0]):
+        raise CheckFailed(
+            f"for {where}, the loss is the plain mean of the micro-batches' losses, which is "
+            "wrong when their sizes differ: weight each by its share, len(xb) / len(x)"
+        )
+    raise CheckFailed(
+        f"for {where}, the loss is {value.item():.6g}, the unsplit model's {ref['loss'].item():.6g}: "
+        "return loss_fn over the whole batch, the micro-batches' losses weighted by their sizes"
+    )
+
+
+def _same_grads(got, want) -> bool:
+    return all(g is not None and _close(g.to("cpu"), w) for g, w in zip(got, want, strict=True))
+
+
+def _check_grads(params, ref, where) -> None:
+    grads = [p.grad for p in params]
+    if all(g is None for g in grads):
+        raise CheckFailed(
+            f"for {where}, no parameter has a gradient: call backward on each micro-batch's "
+            "loss (or on their weighted sum)"
+        )
+    if _same_grads(grads, ref["grads"]):
+        return
+    for key, hint in (
+        ("summed", "the gradients are about M times too large: scale each micro-batch's loss "
+         "by len(xb) / len(x) before backward"),
+        ("unweighted", "the gradients weight the micro-batches equally, wrong when their sizes "
+         "differ: scale each micro-batch's loss by len(xb) / len(x)"),
+        ("last", "the gradients are the last micro-batch's only: let them accumulate over the "
+         "micro-batches (no zero_grad() inside the loop)"),
+    ):  # fmt: skip
+        if _same_grads(grads, ref[key][1] if key != "last" else ref[key]):
+            raise CheckFailed(f"for {where}, {hint}")
+    raise CheckFailed(
+        f"for {where}, the gradients differ from the unsplit model's: " + _which_grads(grads, ref)
+    )
+
+
+def _which_grads(grads, ref) -> str:
+    half = len(grads) // 2  # both stages have four parameter tensors here
+    first_ok = _same_grads(grads[:half], ref["grads"][:half])
+    last_ok = _same_grads(grads[half:], ref["grads"][half:])
+    if last_ok and not first_ok:
+        return (
+            "stage 2's are right, stage 1's are not (or missing): the gradient did not flow "
+            "back across the cut. Move the activations with h.to(device2), which autograd "
+            "follows; .detach() (or .data) cuts the graph"
+        )
+    return "run every micro-batch through both stages once, and backward its weighted loss"
+
+
+def _check_nonempty(log, where) -> None:
+    if any(rows == 0 for _, rows, _ in log):
+        raise CheckFailed(
+            f"for {where}, a stage got an empty micro-batch (torch.tensor_split(x, M) gives empty "
+            "ones when len(x) < M): split into min(M, len(x)) micro-batches"
+        )
+
+
+def _check_schedule(log, n, m, where) -> None:
+    want = min(m, n)
+    forwards = [
+        (i, stage, rows) for i, (stage, rows, phase) in enumerate(log) if phase == "forward"
+    ]
+    calls1 = [rows for _, stage, rows in forwards if stage == 1]
+    calls2 = [rows for _, stage, rows in forwards if stage == 2]
+    if len(calls1) == 1 and want > 1:
+        raise CheckFailed(
+            f"for {where}, the whole batch went through stage 1 in one call: split it into "
+            f"{want} micro-batches, so that stage 2 can start while stage 1 works on the next"
+        )
+    if len(calls1) != want or sum(calls1) != n or calls1 != calls2:
+        raise CheckFailed(
+            f"for {where}, stage 1 got micro-batches of {calls1} rows and stage 2 of {calls2}: "
+            f"each stage must see the same {want} non-empty micro-batches once (torch.chunk "
+            f"may give fewer; torch.tensor_split(x, min(M, len(x))) gives exactly {want})"
+        )
+    if want == 1:
+        return
+    first2 = min(i for i, stage, _ in forwards if stage == 2)
+    if first2 > max(i for i, stage, _ in forwards if stage == 1):
+        raise CheckFailed(
+            f"for {where}, stage 2 started only after stage 1 had run every micro-batch: run "
+            "micro-batch i through stage 2 as soon as stage 1 has it, so that the stages work "
+            "at the same time"
+        )
+    first_backward = min((i for i, e in enumerate(log) if e[2] == "backward"), default=len(log))
+    if first_backward < forwards[-1][0]:
+        raise CheckFailed(
+            f"for {where}, backward ran before the last micro-batch's forward: each device runs "
+            "its work in order, so stage 1's next forward waits for stage 2's backward to come "
+            "back and the stages take turns. Run every micro-batch's forward first, then the "
+            "backward (of the weighted sum, or of each loss): GPipe's schedule"
+        )
+
+
+@one_cpu_thread
+def check_pipeline(answer, passed: list[str]) -> None:
+    """``09.pipeline``: see the module docstring."""
+    if not callable(answer):
+        raise CheckFailed(f"pass the function itself, pipeline_step, not a {type(answer).__name__}")
+    # Full float32 products on a GPU, whatever the notebook set (chapter 4's TF32 switch):
+    # the gradients are compared with the CPU's to 1e-4.
+    precision = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+        _check_cases(answer)
+    finally:
+        torch.set_float32_matmul_precision(precision)
+    sizes = ", ".join(f"{n} in {m}" for n, m in CASES)
+    passed.append(f"the loss equals the unsplit model's (n rows in M micro-batches: {sizes})")
+    passed.append("both stages' gradients equal the unsplit model's (each micro-batch weighted)")
+    passed.append("min(M, n) non-empty micro-batches, each through stage 1, then stage 2, once")
+    passed.append(
+        "stage 2 started micro-batch 0 before stage 1 had run the last one; every forward "
+        "before any backward (GPipe's schedule)"
+    )
+    passed.append(
+        "activations and targets moved to stage 2's device, parameters left where they were, "
+        "at most one host read per step"
+    )
+
+
+def _check_cases(answer) -> None:
+    dev1, dev2, pretend = _devices()
+    loss_fn = nn.functional.cross_entropy
+    for seed, (n, m) in enumerate(CASES):
+        where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
+        log: list = []
+        stage1, stage2 = _model(seed, log)
+        gen = torch.Generator().manual_seed(100 + seed)
+        x, y = torch.randn(n, WIDTH, generator=gen), torch.randint(0, 3, (n,), generator=gen)
+        ref = _reference(stage1, stage2, x, y, loss_fn, m)
+        stage1.to(dev1), stage2.to(dev2)
+        params = list(stage1.parameters()) + list(stage2.parameters())
+        before = [(p, p.device) for p in params]
+        loss, watch = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
+        _check_devices(watch, (stage1, stage2), before, where)
+        _check_nonempty(log, where)
+        _check_loss(loss, ref, where)
+        _check_grads(params, ref, where)
+        _check_schedule(log, n, m, where)
+        if len(watch.reads) > 1:
+            raise CheckFailed(
+                f"for {where}, your step read device values on the host {len(watch.reads)} times "
+                f"({', '.join(sorted(set(watch.reads)))}): each read waits until the device has "
+                "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
+                "tensor and read it (if at all) once, at the end"
+            )

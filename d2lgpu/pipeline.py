@@ -1,0 +1,139 @@
+"""Pipelines of model stages: micro-batches, who was busy when, and the idle bubble.
+
+A model split into stages on several devices works like a production line:
+stage ``k`` can work on micro-batch ``i`` while stage ``k + 1`` works on
+micro-batch ``i - 1``. What it is for:
+
+* :func:`micro_batches` splits a batch into ``min(count, len(x))`` non-empty
+  micro-batches, in order, whose sizes differ by at most one;
+* :class:`Timeline` records when each stage was busy with which micro-batch
+  (a :class:`Span` each). It synchronizes the stage's device before it reads
+  the clock, and may be used from several threads at once;
+* :func:`bubble_fraction` is the share of the stages' time spent idle in a
+  recorded run, and :func:`ideal_bubble` the share GPipe's schedule predicts
+  for equal stages, ``(S - 1) / (M + S - 1)``.
+
+What it is not: a pipeline-parallel library. The chapter's pipeline is plain
+PyTorch, in the notebook; ``torch.distributed.pipelining`` is PyTorch's
+library for pipelines across processes. The timeline plot is
+:func:`d2lgpu.plotting.plot_timeline`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import torch
+
+from ._validate import check_int
+from .timing import sync
+
+__all__ = ["Span", "Timeline", "bubble_fraction", "ideal_bubble", "micro_batches"]
+
+
+def micro_batches(x: torch.Tensor, count: int) -> tuple[torch.Tensor, ...]:
+    """Split ``x`` along its first dimension into ``min(count, len(x))`` micro-batches.
+
+    Views of ``x``, in order, none empty, sizes differing by at most one
+    (``torch.tensor_split``): 10 rows in 4 give 3, 3, 2, 2; 3 rows in 4 give
+    three of one row (``torch.chunk`` would give fewer than it could).
+    """
+    if not isinstance(x, torch.Tensor) or x.dim() == 0 or len(x) == 0:
+        got = type(x).__name__ if not isinstance(x, torch.Tensor) else f"shape {tuple(x.shape)}"
+        raise ValueError(f"x must be a tensor with at least one row, got {got}")
+    check_int("count", count, minimum=1)
+    return torch.tensor_split(x, min(count, len(x)))
+
+
+@dataclass(frozen=True)
+class Span:
+    """Stage ``stage`` busy with ``micro_batch`` from ``start`` to ``end`` (seconds)."""
+
+    stage: int
+    micro_batch: int
+    start: float
+    end: float
+    phase: str = "forward"
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start
+
+
+class Timeline:
+    """When each stage was busy: ``with timeline.record(stage, i, device): ...``.
+
+    The block's end is read after synchronizing ``device``, so on a GPU a span
+    covers the work itself, not its launch. Times are seconds since the
+    timeline was made (or :meth:`reset`). ``spans`` lists every span, in the
+    order they ended.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every span and start the clock again."""
+        with self._lock:
+            self.spans: list[Span] = []
+            self._zero = time.perf_counter()
+
+    @contextmanager
+    def record(self, stage: int, micro_batch: int, device=None, phase: str = "forward"):
+        check_int("stage", stage, minimum=0)
+        check_int("micro_batch", micro_batch, minimum=0)
+        if not isinstance(phase, str) or not phase:
+            raise ValueError(f"phase must be a non-empty string, got {phase!r}")
+        start = time.perf_counter()
+        yield
+        sync(device)  # a CPU-GPU sync point: the span ends when the device has finished
+        end = time.perf_counter()
+        with self._lock:
+            self.spans.append(Span(stage, micro_batch, start - self._zero, end - self._zero, phase))
+
+    @property
+    def makespan(self) -> float:
+        """Seconds from the first span's start to the last span's end."""
+        return _makespan(self.spans)
+
+
+def _makespan(spans) -> float:
+    return max(s.end for s in spans) - min(s.start for s in spans)
+
+
+def bubble_fraction(spans, n_stages: int) -> float:
+    """The share of ``n_stages`` stages' time spent idle: ``1 - busy / (n_stages * makespan)``.
+
+    ``busy`` is the total length of the spans, ``makespan`` the time from the
+    first start to the last end. Stages that never overlap in time (a naive
+    split) give at least ``1 - 1 / n_stages``.
+    """
+    spans = list(spans) if isinstance(spans, list | tuple) else []
+    if not spans or not all(isinstance(s, Span) for s in spans):
+        raise ValueError("spans must be a non-empty list of Span (Timeline.spans)")
+    check_int("n_stages", n_stages, minimum=1)
+    stages = {s.stage for s in spans}
+    if max(stages) >= n_stages:
+        raise ValueError(
+            f"n_stages must be more than the largest stage index in spans ({max(stages)}), "
+            f"got {n_stages}"
+        )
+    makespan = _makespan(spans)
+    if makespan <= 0:
+        raise ValueError("spans must cover some time (their makespan is 0)")
+    return 1.0 - sum(s.seconds for s in spans) / (n_stages * makespan)
+
+
+def ideal_bubble(n_stages: int, n_micro: int) -> float:
+    """GPipe's idle share for ``n_stages`` equal stages and ``n_micro`` micro-batches.
+
+    Each stage works ``n_micro`` of the ``n_micro + n_stages - 1`` time slots
+    the schedule takes, so the idle share is ``(S - 1) / (M + S - 1)``.
+    """
+    check_int("n_stages", n_stages, minimum=1)
+    check_int("n_micro", n_micro, minimum=1)
+    return (n_stages - 1) / (n_micro + n_stages - 1)

@@ -1,0 +1,402 @@
+"""Chapter 9's checkers: correct answers in several styles pass, realistic wrong ones fail
+with a hint that names the mistake."""
+
+import functools
+
+import pytest
+import torch
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+
+from d2lgpu.grading import check
+from d2lgpu.pipeline import micro_batches
+
+# ---------------------------------------------------------------------------------------------
+# 09.pipeline: pipeline_step(stage1, stage2, x, y, loss_fn, M) -> loss
+
+
+def devices(stage1, stage2):
+    return next(stage1.parameters()).device, next(stage2.parameters()).device
+
+
+def pipeline_gpipe(stage1, stage2, x, y, loss_fn, m):
+    """All forwards, then one backward of the weighted sum."""
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        h = stage1(xb.to(d1))
+        losses.append(loss_fn(stage2(h.to(d2)), yb.to(d2)) * (len(xb) / len(x)))
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def pipeline_losses_backward(stage1, stage2, x, y, loss_fn, m):
+    """All forwards, then each micro-batch's backward; a float returned (one host read)."""
+    d1, d2 = devices(stage1, stage2)
+    k = min(m, len(x))
+    outs = [stage2(stage1(xb.to(d1)).to(d2)) for xb in torch.tensor_split(x, k)]
+    losses = [
+        loss_fn(out, yb.to(d2)) * len(out) / len(x)
+        for out, yb in zip(outs, torch.tensor_split(y, k), strict=True)
+    ]
+    for loss in losses:
+        loss.backward()
+    return float(sum(loss.detach() for loss in losses))
+
+
+def backward_per_micro_batch(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    total = 0
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        h = stage1(xb.to(d1))
+        loss = loss_fn(stage2(h.to(d2)), yb.to(d2)) * (len(xb) / len(x))
+        loss.backward()
+        total = total + loss.detach()
+    return total
+
+
+def pipeline_one_ahead(stage1, stage2, x, y, loss_fn, m):
+    """Stage 1 runs one micro-batch ahead; one backward of the weighted sum at the end."""
+    d1, d2 = devices(stage1, stage2)
+    k = min(m, len(x))
+    xs, ys = torch.tensor_split(x, k), torch.tensor_split(y, k)
+    ahead = stage1(xs[0].to(d1)).to(d2)
+    losses = []
+    for i in range(k):
+        current = ahead
+        if i + 1 < k:
+            ahead = stage1(xs[i + 1].to(d1)).to(d2)
+        losses.append(loss_fn(stage2(current), ys[i].to(d2), reduction="sum"))
+    loss = torch.stack(losses).sum() / len(x)
+    loss.backward()
+    return loss
+
+
+def without_micro_batches(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    loss = loss_fn(stage2(stage1(x.to(d1)).to(d2)), y.to(d2))
+    loss.backward()
+    return loss
+
+
+def forwards(stage1, stage2, x, y, loss_fn, m, *, split=micro_batches, mistake=None):
+    """Each micro-batch's weighted loss, GPipe style, with at most one `mistake`."""
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    parts = list(zip(split(x, m), split(y, m), strict=True))
+    for xb, yb in parts:
+        h = stage1(xb.to(d1))
+        h = h.detach().to(d2) if mistake == "detach" else h if mistake == "h stays" else h.to(d2)
+        yb = yb if mistake == "y stays" else yb.to(d2)
+        loss = loss_fn(stage2(h), yb)
+        share = {"summed": 1, "unweighted": 1 / len(parts)}.get(mistake, len(xb) / len(x))
+        losses.append(loss * share)
+    return losses
+
+
+def split_by(split, name):
+    """A GPipe step whose micro-batches are split(x, m), e.g. torch.chunk."""
+
+    def step(stage1, stage2, x, y, loss_fn, m):
+        loss = sum(forwards(stage1, stage2, x, y, loss_fn, m, split=split))
+        loss.backward()
+        return loss.detach()
+
+    step.__name__ = name
+    return step
+
+
+with_chunk = split_by(torch.chunk, "with_chunk")  # may give fewer than m micro-batches
+split_without_min = split_by(torch.tensor_split, "split_without_min")  # empty ones when n < m
+
+
+def one_mistake(mistake):
+    def step(stage1, stage2, x, y, loss_fn, m):
+        loss = sum(forwards(stage1, stage2, x, y, loss_fn, m, mistake=mistake))
+        loss.backward()
+        return loss.detach()
+
+    step.__name__ = mistake.replace(" ", "_")
+    return step
+
+
+def item_per_micro_batch(stage1, stage2, x, y, loss_fn, m):
+    losses, total = [], 0.0
+    for loss in forwards(stage1, stage2, x, y, loss_fn, m):
+        losses.append(loss)
+        total += loss.item()  # a host read per micro-batch
+    sum(losses).backward()
+    return total
+
+
+def zero_grad_between(stage1, stage2, x, y, loss_fn, m):
+    losses = forwards(stage1, stage2, x, y, loss_fn, m)
+    for loss in losses:
+        stage1.zero_grad(), stage2.zero_grad()  # a training loop's habit
+        loss.backward()
+    return sum(loss.detach() for loss in losses)
+
+
+def stage_one_first(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    hs = [stage1(xb.to(d1)).to(d2) for xb in micro_batches(x, m)]  # all of stage 1 first
+    ys = micro_batches(y, m)
+    loss = sum(
+        loss_fn(stage2(h), yb.to(d2)) * len(h) / len(x) for h, yb in zip(hs, ys, strict=True)
+    )
+    loss.backward()
+    return loss.detach()
+
+
+def no_return(stage1, stage2, x, y, loss_fn, m):
+    pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+
+def last_loss_returned(stage1, stage2, x, y, loss_fn, m):
+    losses = forwards(stage1, stage2, x, y, loss_fn, m)
+    sum(losses).backward()
+    return losses[-1].detach()
+
+
+def forward_only(stage1, stage2, x, y, loss_fn, m):
+    return sum(forwards(stage1, stage2, x, y, loss_fn, m))
+
+
+def stage2_moved_to_stage1(stage1, stage2, x, y, loss_fn, m):
+    d1, _ = devices(stage1, stage2)
+    stage2.to(d1)
+    return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+
+def graded(exercise, answer):
+    return check(exercise, answer, quiet=True)
+
+
+def fails(exercise, answer, *parts):
+    result = graded(exercise, answer)
+    assert result.status == "failed", str(result)
+    for part in parts:
+        assert part in result.hint, f"{part!r} not in: {result.hint}"
+
+
+@pytest.mark.parametrize("answer", [pipeline_gpipe, pipeline_one_ahead, pipeline_losses_backward])
+def test_correct_pipelines_pass(answer):
+    result = graded("09.pipeline", answer)
+    assert result.ok, str(result)
+    assert len(result.passed) == 5
+
+
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (without_micro_batches, ["whole batch went through stage 1 in one call"]),
+        (with_chunk, ["torch.chunk", "tensor_split"]),
+        (one_mistake("unweighted"), ["plain mean", "len(xb) / len(x)"]),
+        (one_mistake("summed"), ["about M times too large"]),
+        (one_mistake("detach"), ["stage 1's are not", ".detach()"]),
+        (one_mistake("h stays"), ["stage 2's device", "h.to(device2)"]),
+        (one_mistake("y stays"), ["stage 2's device", "targets"]),
+        (item_per_micro_batch, ["read device values on the host", "once, at the end"]),
+        (zero_grad_between, ["last micro-batch's only", "zero_grad"]),
+        (stage_one_first, ["stage 2 started only after stage 1 had run every micro-batch"]),
+        (backward_per_micro_batch, ["backward ran before the last micro-batch's forward", "GPipe"]),
+        (split_without_min, ["empty micro-batch", "min(M, len(x))"]),
+        (no_return, ["returned NoneType", "return the loss of the whole batch"]),
+        (last_loss_returned, ["the unsplit model's", "weighted by their sizes"]),
+        (forward_only, ["no parameter has a gradient", "call backward"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_wrong_pipelines_fail_with_a_hint_that_names_the_mistake(answer, parts):
+    fails("09.pipeline", answer, *parts)
+
+
+def test_a_stage_moved_to_the_other_device_is_named():
+    fails("09.pipeline", stage2_moved_to_stage1, "parameters were replaced or moved")
+
+
+# ---------------------------------------------------------------------------------------------
+# 09.checkpoint: checkpointed_forward(blocks, x, segments) -> out
+
+
+def run_blocks(blocks, h):
+    for block in blocks:
+        h = block(h)
+    return h
+
+
+def checkpoint_loop(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def checkpoint_seq(blocks, x, segments):
+    return checkpoint_sequential(list(blocks), segments, x, use_reentrant=False)
+
+
+def checkpoint_defaults(blocks, x, segments):
+    size = -(-len(blocks) // segments)  # ceil
+    h = x
+    for start in range(0, len(blocks), size):
+
+        def segment(h, start=start):
+            return run_blocks(blocks[start : start + size], h)
+
+        h = checkpoint(segment, h, use_reentrant=False)
+    return h
+
+
+def no_checkpoint(blocks, x, segments):
+    return run_blocks(blocks, x)
+
+
+def whole_model(blocks, x, segments):
+    return checkpoint(run_blocks, blocks, x, use_reentrant=False)
+
+
+def reentrant_default(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        h = checkpoint(functools.partial(run_blocks, [blocks[int(i)] for i in part]), h)
+    return h
+
+
+def per_block(blocks, x, segments):
+    h = x
+    for block in blocks:
+        h = checkpoint(block, h, use_reentrant=False)
+    return h
+
+
+def late_binding(blocks, x, segments):
+    size = -(-len(blocks) // segments)
+    h = x
+    for start in range(0, len(blocks), size):
+        run = lambda h: run_blocks(blocks[start : start + size], h)  # noqa: B023, E731
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def floor_segments(blocks, x, segments):
+    size = len(blocks) // segments
+    h = x
+    for k in range(segments):
+        run = functools.partial(run_blocks, blocks[k * size : (k + 1) * size])
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def detach_between(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h.detach(), use_reentrant=False)
+    return h
+
+
+def under_no_grad(blocks, x, segments):
+    with torch.no_grad():
+        return run_blocks(blocks, x)
+
+
+def stray_activations(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h, use_reentrant=False)
+        aux = torch.exp(h.repeat(1, 4)).mean()  # a statistic with a graph, outside the checkpoint
+        h = h + 0 * aux
+    return h
+
+
+def reversed_segments(blocks, x, segments):
+    h = x
+    for part in reversed(torch.tensor_split(torch.arange(len(blocks)), segments)):
+        h = checkpoint(
+            functools.partial(run_blocks, [blocks[int(i)] for i in part]), h, use_reentrant=False
+        )
+    return h
+
+
+def returns_segment_outputs(blocks, x, segments):
+    outs, h = [], x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        h = checkpoint(
+            functools.partial(run_blocks, [blocks[int(i)] for i in part]), h, use_reentrant=False
+        )
+        outs.append(h)
+    return outs
+
+
+def first_block_of_each_segment(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        h = checkpoint(blocks[int(part[0])], h, use_reentrant=False)  # only the first one
+        h = run_blocks([blocks[int(i)] for i in part[1:]], h)
+    return h
+
+
+def returns_detached(blocks, x, segments):
+    return checkpoint_loop(blocks, x, segments).detach()
+
+
+def plain_then_checkpoint(blocks, x, segments):
+    run_blocks(blocks, x)  # "to compare": a whole forward for nothing
+    return checkpoint_loop(blocks, x, segments)
+
+
+@pytest.mark.parametrize("answer", [checkpoint_loop, checkpoint_seq, checkpoint_defaults])
+def test_correct_checkpointing_passes(answer):
+    result = graded("09.checkpoint", answer)
+    assert result.ok, str(result)
+    assert len(result.passed) == 4
+
+
+@pytest.mark.filterwarnings("ignore:.*use_reentrant:UserWarning")
+@pytest.mark.filterwarnings("ignore:None of the inputs have requires_grad:UserWarning")
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (no_checkpoint, ["no block was recomputed", "nothing was checkpointed"]),
+        (whole_model, ["whole model was checkpointed as one segment"]),
+        (reentrant_default, ["use_reentrant=False"]),
+        (per_block, ["recomputed 8 segment(s)", "into 4 segments"]),
+        (late_binding, ["more than once", "loop variable's last value"]),
+        (floor_segments, ["never ran", "remainder"]),
+        (detach_between, ["got no gradient", ".detach()"]),
+        (under_no_grad, ["torch.no_grad()"]),
+        (plain_then_checkpoint, ["ran 2 times in the forward pass"]),
+        (reversed_segments, ["output differs from the blocks applied in order"]),
+        (returns_segment_outputs, ["returned list", "return the output tensor"]),
+        (first_block_of_each_segment, ["only 4 of 8 blocks were checkpointed"]),
+        (returns_detached, ["no graph", "not a detached copy"]),
+        (stray_activations, ["saved for backward, more than", "something else keeps activations"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_wrong_checkpointing_fails_with_a_hint_that_names_the_mistake(answer, parts):
+    fails("09.checkpoint", answer, *parts)
+
+
+def stub(*args):
+    raise NotImplementedError("your code here")
+
+
+@pytest.mark.parametrize("exercise", ["09.pipeline", "09.checkpoint"])
+def test_stub_is_not_attempted_and_a_non_function_is_refused(exercise):
+    assert graded(exercise, stub).status == "not attempted"
+    result = graded(exercise, 42)
+    assert result.status == "failed" and "pass the function itself" in result.hint
+
+
+def test_the_pipeline_check_compares_in_full_float32_and_restores_the_precision():
+    before = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("medium")  # as a notebook that switched TF32 on
+    try:
+        assert graded("09.pipeline", pipeline_gpipe).ok
+        assert torch.get_float32_matmul_precision() == "medium"
+    finally:
+        torch.set_float32_matmul_precision(before)

@@ -1,0 +1,133 @@
+"""d2lgpu.pipeline: micro-batches, a thread-safe timeline, and the bubble's two formulas."""
+
+import threading
+import time
+
+import pytest
+import torch
+
+from d2lgpu.pipeline import Span, Timeline, bubble_fraction, ideal_bubble, micro_batches
+
+
+@pytest.mark.parametrize(
+    "rows, count, sizes",
+    [(10, 4, [3, 3, 2, 2]), (8, 4, [2, 2, 2, 2]), (3, 4, [1, 1, 1]), (5, 1, [5]), (1, 8, [1])],
+)
+def test_micro_batches_are_in_order_never_empty_and_balanced(rows, count, sizes):
+    x = torch.arange(rows * 2).reshape(rows, 2)
+    parts = micro_batches(x, count)
+    assert [len(p) for p in parts] == sizes
+    assert torch.equal(torch.cat(parts), x)
+    assert all(p.data_ptr() >= x.data_ptr() for p in parts)  # views, no copies
+
+
+@pytest.mark.parametrize(
+    "x, count, message",
+    [
+        (torch.zeros(4, 2), 0, "count must be an int >= 1, got 0"),
+        (torch.zeros(4, 2), 2.0, "count must be an int >= 1, got 2.0"),
+        (torch.zeros(0, 2), 2, "x must be a tensor with at least one row, got shape (0, 2)"),
+        (torch.tensor(1.0), 2, "x must be a tensor with at least one row, got shape ()"),
+        ([1, 2], 2, "x must be a tensor with at least one row, got list"),
+    ],
+)
+def test_micro_batches_reject_bad_input(x, count, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        micro_batches(x, count)
+
+
+def test_ideal_bubble_is_gpipes_formula():
+    assert ideal_bubble(2, 1) == pytest.approx(0.5)
+    assert ideal_bubble(2, 4) == pytest.approx(0.2)
+    assert ideal_bubble(4, 8) == pytest.approx(3 / 11)
+    assert ideal_bubble(1, 5) == 0.0
+    with pytest.raises(ValueError, match="n_micro must be an int >= 1, got 0"):
+        ideal_bubble(2, 0)
+    with pytest.raises(ValueError, match="n_stages must be an int >= 1, got True"):
+        ideal_bubble(True, 2)
+
+
+def gpipe_spans(n_stages, n_micro, slot=1.0):
+    """The ideal GPipe forward schedule: stage s works on micro-batch i in slot s + i."""
+    return [
+        Span(s, i, (s + i) * slot, (s + i + 1) * slot)
+        for s in range(n_stages)
+        for i in range(n_micro)
+    ]
+
+
+@pytest.mark.parametrize("n_stages, n_micro", [(2, 1), (2, 4), (3, 5), (4, 16)])
+def test_bubble_of_an_ideal_schedule_equals_the_formula(n_stages, n_micro):
+    spans = gpipe_spans(n_stages, n_micro, slot=0.25)
+    assert bubble_fraction(spans, n_stages) == pytest.approx(ideal_bubble(n_stages, n_micro))
+
+
+def test_stages_that_never_overlap_idle_at_least_one_minus_one_over_s():
+    spans = [Span(0, 0, 0.0, 3.0), Span(1, 0, 3.5, 4.0)]  # a naive split with a gap
+    assert bubble_fraction(spans, 2) == pytest.approx(1 - 3.5 / 8)
+    assert bubble_fraction(spans, 2) >= 0.5
+
+
+def test_bubble_fraction_rejects_bad_input():
+    with pytest.raises(ValueError, match="spans must be a non-empty list of Span"):
+        bubble_fraction([], 2)
+    with pytest.raises(ValueError, match="spans must be a non-empty list of Span"):
+        bubble_fraction([(0, 0, 0.0, 1.0)], 2)
+    with pytest.raises(ValueError, match="spans must be a non-empty list of Span"):
+        bubble_fraction(None, 2)
+    with pytest.raises(ValueError, match=r"n_stages must be more than .* \(2\), got 2"):
+        bubble_fraction([Span(2, 0, 0.0, 1.0)], 2)
+    with pytest.raises(ValueError, match="makespan is 0"):
+        bubble_fraction([Span(0, 0, 1.0, 1.0)], 1)
+
+
+def test_timeline_records_spans_from_several_threads():
+    timeline = Timeline()
+
+    def stage(k):
+        for i in range(3):
+            with timeline.record(k, i, device="cpu"):
+                time.sleep(0.002)
+
+    threads = [threading.Thread(target=stage, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    spans = timeline.spans
+    assert sorted((s.stage, s.micro_batch) for s in spans) == [
+        (k, i) for k in (0, 1) for i in (0, 1, 2)
+    ]
+    assert all(s.seconds >= 0.002 and s.start >= 0 and s.phase == "forward" for s in spans)
+    assert timeline.makespan >= 0.006  # each stage slept three times in a row
+    timeline.reset()
+    assert timeline.spans == []
+
+
+def test_timeline_keeps_no_span_for_a_block_that_raised_and_rejects_bad_labels():
+    timeline = Timeline()
+    with pytest.raises(RuntimeError, match="boom"):
+        with timeline.record(0, 0):
+            raise RuntimeError("boom")
+    assert timeline.spans == []
+    with pytest.raises(ValueError, match="stage must be an int >= 0, got -1"):
+        with timeline.record(-1, 0):
+            pass
+    with pytest.raises(ValueError, match="phase must be a non-empty string"):
+        with timeline.record(0, 0, phase=""):
+            pass
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+def test_timeline_span_covers_the_gpu_work_not_its_launch():
+    timeline = Timeline()
+    x = torch.randn(4096, 4096, device="cuda")
+    x @ x
+    torch.cuda.synchronize()
+    with timeline.record(0, 0, device="cuda"):
+        for _ in range(20):
+            y = x @ x
+    start = time.perf_counter()
+    torch.cuda.synchronize()  # nothing left: the span waited for the products
+    assert time.perf_counter() - start < 0.5 * timeline.spans[0].seconds
+    assert y.shape == x.shape
