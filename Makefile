@@ -16,7 +16,8 @@ PYTEST_WORKERS ?= auto
 XDIST := -p xdist -n $(PYTEST_WORKERS) --dist loadfile
 UNIT_FLAGS := -rs -p randomly $(XDIST)
 NBVAL_FLAGS := -rs -p no:randomly $(XDIST) --nbval --nbval-current-env \
-	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300
+	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300 \
+	--nbval-kernel-startup-timeout=300
 # exercises/ has no stored outputs for nbval to compare: tests/test_exercises.py runs each
 # exercise notebook top to bottom in a fresh CPU kernel and checks that every check(...)
 # says NOT ATTEMPTED YET (nbval would run the same cells again and check less).

@@ -127,7 +127,7 @@ def test_the_ddp_exercise_script_differs_from_the_solution_only_inside_the_marke
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda p: p.name)
 def test_exercise_runs_and_every_check_is_not_attempted_yet(exercise, monkeypatch):
     from nbclient import NotebookClient
@@ -140,6 +140,7 @@ def test_exercise_runs_and_every_check_is_not_attempted_yet(exercise, monkeypatc
     client = NotebookClient(
         nb,
         timeout=240,
+        startup_timeout=300,  # a kernel on a busy 2-core machine can take over a minute to start
         kernel_name="python3",
         resources={"metadata": {"path": str(exercise.parent)}},
     )

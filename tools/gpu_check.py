@@ -46,6 +46,7 @@ NBVAL = [
     "--nbval-sanitize-with",
     "tests/sanitize.cfg",
     "--nbval-cell-timeout=300",
+    "--nbval-kernel-startup-timeout=300",
 ]
 SLOW_CELL_S = 10.0  # no cell may take longer than this on a GPU
 
