@@ -159,6 +159,16 @@ def _batches_per_epoch(train_iter, max_batches):
         return max_batches
 
 
+def _record_epoch(history: History, loss_sum, correct, seen: int) -> dict[str, float]:
+    """Append the epoch's mean loss and accuracy to ``history``; return them for the bar."""
+    if seen == 0:
+        raise ValueError("train_iter yielded no batches")
+    # Once per epoch: .item() is a CPU-GPU sync point (cheap here, the timer synced).
+    history.train_loss.append(loss_sum.item() / seen)
+    history.train_acc.append(correct.item() / seen)
+    return {"loss": history.train_loss[-1], "train_acc": history.train_acc[-1]}
+
+
 def _check_train_args(net, num_epochs, lr, device, optimizer, amp_dtype, max_batches):
     """Check :func:`train`'s arguments, naming the one that is wrong; return the device."""
     if not isinstance(net, nn.Module):
@@ -225,12 +235,7 @@ def train(
                 net, batches, loss_fn, opt, scaler, device, amp_dtype, bar
             )
             history.epoch_seconds.append(timer.stop())  # stop() synchronizes the device first
-            if seen == 0:
-                raise ValueError("train_iter yielded no batches")
-            # Once per epoch: .item() is a CPU-GPU sync point (cheap here, the timer synced).
-            history.train_loss.append(loss_sum.item() / seen)
-            history.train_acc.append(correct.item() / seen)
-            metrics = {"loss": history.train_loss[-1], "train_acc": history.train_acc[-1]}
+            metrics = _record_epoch(history, loss_sum, correct, seen)
             if test_iter is not None:
                 acc = evaluate_accuracy(net, test_iter, device, amp_dtype=amp_dtype)
                 history.test_acc.append(acc)
