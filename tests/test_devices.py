@@ -292,6 +292,12 @@ def test_mac_chip_asks_sysctl_on_macos_only(monkeypatch):
     out = "\n"  # sysctl answered nothing
     assert devices._mac_chip() is None
 
+    def no_sysctl(cmd, **kwargs):
+        raise FileNotFoundError("sysctl")
+
+    monkeypatch.setattr(subprocess, "run", no_sysctl)
+    assert devices._mac_chip() is None
+
 
 def test_device_name_asks_the_driver_for_a_cuda_gpu(monkeypatch):
     asked = []
