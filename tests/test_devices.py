@@ -227,3 +227,82 @@ def test_env_report_without_mps_says_the_cpu_is_used(monkeypatch):
     report = devices.env_report()
     assert report["mps_available"] is False and report["mps"] is None
     assert "none visible: the course runs on the CPU" in devices.format_env_report(report)
+
+
+def test_cudnn_version_is_read_as_major_minor_patch(monkeypatch):
+    monkeypatch.setattr(torch.backends.cudnn, "is_available", lambda: True)
+    monkeypatch.setattr(torch.backends.cudnn, "version", lambda: 90102)
+    assert devices._cudnn_version() == "9.1.2"
+    monkeypatch.setattr(torch.backends.cudnn, "version", lambda: 92400)
+    assert devices.env_report()["cudnn"] == "9.24.0"
+    monkeypatch.setattr(torch.backends.cudnn, "is_available", lambda: False)
+    assert devices._cudnn_version() is None
+
+
+class FakeCpuinfo:
+    """Stands in for pathlib.Path in devices: /proc/cpuinfo holds ``text`` (or cannot be read)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __call__(self, path):
+        assert path == "/proc/cpuinfo"
+        return self
+
+    def read_text(self):
+        if self.text is None:
+            raise FileNotFoundError("/proc/cpuinfo")
+        return self.text
+
+
+def test_cpu_name_is_the_model_name_in_proc_cpuinfo(monkeypatch):
+    text = "processor\t: 0\nvendor_id\t: Fake\nmodel name\t: Fake CPU: 8 cores @ 2.0GHz\n"
+    monkeypatch.setattr(devices, "Path", FakeCpuinfo(text))
+    assert devices.cpu_name() == "Fake CPU: 8 cores @ 2.0GHz"
+    assert devices.device_name("cpu") == "Fake CPU: 8 cores @ 2.0GHz"
+
+
+def test_cpu_name_without_proc_cpuinfo_asks_the_mac_then_the_platform(monkeypatch):
+    monkeypatch.setattr(devices, "Path", FakeCpuinfo(None))
+    monkeypatch.setattr(devices, "_mac_chip", lambda: "Apple M3")
+    assert devices.cpu_name() == "Apple M3"
+    monkeypatch.setattr(devices, "_mac_chip", lambda: None)
+    monkeypatch.setattr(devices.platform, "processor", lambda: "arm")
+    assert devices.cpu_name() == "arm"
+    monkeypatch.setattr(devices.platform, "processor", lambda: "")
+    assert devices.cpu_name() == "CPU"
+    monkeypatch.setattr(devices, "Path", FakeCpuinfo("processor\t: 0\n"))  # no model name
+    assert devices.cpu_name() == "CPU"
+
+
+def test_mac_chip_asks_sysctl_on_macos_only(monkeypatch):
+    calls = []
+
+    def fake_run(cmd, **kwargs):
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, stdout=out, stderr="")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    out = "Apple M2 Pro\n"
+    monkeypatch.setattr(devices.platform, "system", lambda: "Linux")
+    assert devices._mac_chip() is None and calls == []
+    monkeypatch.setattr(devices.platform, "system", lambda: "Darwin")
+    assert devices._mac_chip() == "Apple M2 Pro"
+    assert calls == [["sysctl", "-n", "machdep.cpu.brand_string"]]
+    out = "\n"  # sysctl answered nothing
+    assert devices._mac_chip() is None
+
+    def no_sysctl(cmd, **kwargs):
+        raise FileNotFoundError("sysctl")
+
+    monkeypatch.setattr(subprocess, "run", no_sysctl)
+    assert devices._mac_chip() is None
+
+
+def test_device_name_asks_the_driver_for_a_cuda_gpu(monkeypatch):
+    asked = []
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda d: asked.append(d) or "Fake H100")
+    assert devices.device_name("cuda:1") == "Fake H100"
+    assert asked == [torch.device("cuda:1")]
+    monkeypatch.setattr(devices, "_mac_chip", lambda: None)
+    assert devices.device_name("mps") == "Apple silicon GPU"

@@ -248,3 +248,63 @@ def test_not_implemented_from_torch_is_a_crash_not_a_stub(toy_exercise):
 
     result = grading.check(toy_exercise, meta_copy, quiet=True)
     assert result.status == "failed" and "NotImplementedError" in result.hint
+
+
+def test_a_failed_report_lists_the_checks_that_passed_before_it():
+    failed = grading.CheckResult("00.x", "failed", ["a ran", "b ran"], "c is wrong")
+    assert str(failed) == (
+        "FAIL 00.x: c is wrong\n  checks that passed before this one:\n  - a ran\n  - b ran"
+    )
+    assert str(grading.CheckResult("00.x", "failed", [], "c is wrong")) == "FAIL 00.x: c is wrong"
+    assert not failed.ok
+    stub = grading.CheckResult("00.x", "not attempted", [], "write it")
+    assert str(stub) == "NOT ATTEMPTED YET 00.x: write it" and not stub.ok
+    passed = grading.CheckResult("00.x", "passed", ["a ran"])
+    assert str(passed) == "PASS 00.x: these checks passed:\n  - a ran" and passed.ok
+
+
+def test_ipython_pretty_prints_the_report():
+    shown = []
+    printer = type("Printer", (), {"text": lambda self, text: shown.append(text)})()
+    result = grading.CheckResult("00.x", "failed", [], "c is wrong")
+    result._repr_pretty_(printer, cycle=False)
+    assert shown == [str(result)]
+
+
+def test_sys_exit_without_a_code_is_reported_as_such(toy_exercise):
+    import sys
+
+    def exits(x):
+        sys.exit()
+
+    hint = grading.check(toy_exercise, exits, quiet=True).hint
+    assert "your code called sys.exit() (" in hint
+
+
+def test_the_time_limit_is_the_exercises_own_else_the_default(toy_exercise, monkeypatch):
+    import contextlib
+
+    limits = []
+
+    @contextlib.contextmanager
+    def recording_time_limit(seconds):
+        limits.append(seconds)
+        yield {"raised": False}
+
+    monkeypatch.setattr(grading, "time_limit", recording_time_limit)
+    grading.check(toy_exercise, lambda x: 2 * x, quiet=True)
+    monkeypatch.setitem(grading.TIME_LIMITS_S, toy_exercise, 7.5)
+    grading.check(toy_exercise, lambda x: 2 * x, quiet=True)
+    grading.check(toy_exercise, lambda x: 2 * x, quiet=True, time_limit_s=3)
+    assert limits == [grading.DEFAULT_TIME_LIMIT_S, 7.5, 3]
+
+
+def test_not_implemented_raised_by_a_library_is_a_crash_not_a_stub(toy_exercise):
+    import torch
+
+    def no_forward(x):
+        return torch.nn.Module()(torch.ones(1))  # a module without forward(): torch raises
+
+    result = grading.check(toy_exercise, no_forward, quiet=True)
+    assert result.status == "failed" and "NotImplementedError" in result.hint
+    assert "in your function no_forward" in result.hint

@@ -63,6 +63,87 @@ def test_torchrun_command_is_this_python_one_node_unless_told(tmp_path):
     assert D.torchrun_command("s.py", 1, nnodes=2, extra=["--master-addr=h"])[3] == "--nnodes=2"
 
 
+# --- the machinery around torchrun, with a plain Python script in its place (fast) ----------
+
+
+@pytest.fixture
+def plain_python(monkeypatch):
+    """launch() runs ``python script args`` instead of torchrun: the same pipes, clock, stop."""
+    monkeypatch.setattr(
+        D, "torchrun_command", lambda script, nproc, args, **kw: [sys.executable, script, *args]
+    )
+
+
+def test_launch_echoes_every_line_and_returns_the_whole_output(tmp_path, tag, plain_python, capsys):
+    script = write(tmp_path, "lines.py", "for i in range(5):\n    print('line', i)\n")
+    result = D.launch(script, env={TAG: tag}, tail_lines=2)
+    assert result.returncode == 0 and result.seconds > 0
+    assert result.output == "".join(f"line {i}\n" for i in range(5))
+    assert capsys.readouterr().out == result.output  # as it came, in the cell
+    assert D.launch(script, env={TAG: tag}, echo=False).output == result.output
+    assert capsys.readouterr().out == ""
+
+
+def test_launch_failure_shows_as_many_lines_as_asked(tmp_path, tag, plain_python):
+    script = write(
+        tmp_path, "fails.py", "for i in range(5):\n    print('line', i)\nraise SystemExit(2)\n"
+    )
+    cases = [(2, ["line 3", "line 4"]), (0, []), (9, [f"line {i}" for i in range(5)])]
+    for tail_lines, shown in cases:
+        with pytest.raises(D.LaunchError) as info:
+            D.launch(script, env={TAG: tag}, echo=False, tail_lines=tail_lines)
+        assert not info.value.timed_out and info.value.result.returncode == 2
+        assert info.value.result.output.count("\n") == 5  # the whole output is kept
+        head, _, tail = str(info.value).partition(":\n")
+        assert head.endswith(
+            f"failed with exit code 2 after {info.value.result.seconds:.1f} s; last {len(shown)} lines of output"
+        )
+        assert tail.splitlines() == shown
+
+
+def test_launch_stops_a_script_that_runs_too_long(tmp_path, tag, plain_python):
+    script = write(
+        tmp_path, "slow.py", "import time\nprint('started', flush=True)\ntime.sleep(600)\n"
+    )
+    with pytest.raises(
+        D.LaunchError, match=r"timed out after 1 s \(stopped; exit code -15\)"
+    ) as info:
+        D.launch(script, env={TAG: tag}, echo=False, timeout_s=1, grace_s=5)
+    assert info.value.timed_out and info.value.result.output in ("", "started\n")  # busy machine
+    assert not tagged_pids(tag)
+
+
+ORPHAN = """\
+import subprocess, sys
+# A process of the launch that outlives its leader and keeps the output pipe open.
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+print("leader exits", flush=True)
+"""
+
+
+def test_launch_returns_when_the_leader_exits_though_an_orphan_holds_the_pipe(
+    tmp_path, tag, plain_python
+):
+    script = write(tmp_path, "orphan.py", ORPHAN)
+    # Its exit, not the end of the output, ends the wait: no time-out, and the orphan stopped.
+    result = D.launch(script, env={TAG: tag}, echo=False, timeout_s=60, grace_s=5)
+    assert result.returncode == 0 and result.output == "leader exits\n"
+    assert not tagged_pids(tag)
+
+
+def test_launch_shows_30_lines_by_default_and_starts_a_session_of_its_own(
+    tmp_path, tag, plain_python
+):
+    # A session of its own: Ctrl-C in a terminal reaches launch(), not torchrun behind its back.
+    code = "import os\nprint(os.getsid(0) == os.getpid())\nfor i in range(40):\n    print(i)\n"
+    code += "raise SystemExit(1)\n"
+    script = write(tmp_path, "forty.py", code)
+    with pytest.raises(D.LaunchError, match="last 30 lines") as info:
+        D.launch(script, env={TAG: tag}, echo=False)
+    assert info.value.result.output.startswith("True\n")
+    assert str(info.value).splitlines()[1:] == [str(i) for i in range(10, 40)]
+
+
 RANKS = """\
 import os
 

@@ -127,3 +127,115 @@ def test_free_port_can_be_bound_at_once():
     assert 1024 <= port <= 65535
     with socket.socket() as s:
         s.bind(("127.0.0.1", port))
+
+
+class FakeJob:
+    """A job's leader for stop_job, scripted: whether SIGTERM ends it, and what is marked."""
+
+    def __init__(self, monkeypatch, *, leader_stops, marked, survivors):
+        self.pid, self.returncode, self.leader_stops = 4242, None, leader_stops
+        events = self.events = []
+
+        def marked_pids(name, value):
+            events.append(("marked",))
+            return marked
+
+        def wait_gone(name, value, timeout_s):
+            events.append(("wait_gone", timeout_s))
+            return survivors
+
+        monkeypatch.setattr(P, "marked_pids", marked_pids)
+        monkeypatch.setattr(P, "wait_gone", wait_gone)
+        monkeypatch.setattr(
+            P, "signal_pids", lambda pids, sig: events.append(("signal", pids, sig))
+        )
+        monkeypatch.setattr(P.os, "killpg", lambda pid, sig: events.append(("killpg", pid, sig)))
+
+    def poll(self):
+        return self.returncode
+
+    def send_signal(self, sig):
+        self.events.append(("send_signal", sig))
+        if self.leader_stops:
+            self.returncode = -sig
+
+    def wait(self, timeout=None):
+        self.events.append(("wait", timeout))
+        if self.returncode is None and timeout is not None:
+            raise subprocess.TimeoutExpired("leader", timeout)
+        self.returncode = -signal.SIGKILL if self.returncode is None else self.returncode
+        return self.returncode
+
+
+def test_stop_job_asks_the_leader_first_then_the_marked_then_kills(monkeypatch):
+    job = FakeJob(monkeypatch, leader_stops=False, marked=[4242, 4243], survivors=[4243])
+    P.stop_job(job, TAG, "t", grace_s=8)
+    assert job.events == [
+        ("send_signal", signal.SIGTERM),  # the leader alone: torchrun stops its workers
+        ("wait", 8),  # for the whole grace
+        ("marked",),
+        ("signal", [4242, 4243], signal.SIGTERM),
+        ("wait_gone", 5.0),  # at most 5 s more
+        ("signal", [4243], signal.SIGKILL),  # only what outlived SIGTERM
+        ("killpg", 4242, signal.SIGKILL),  # the leader still runs: its group, last
+        ("wait", None),  # reaped
+        ("wait_gone", 5.0),  # the killed are gone on return
+    ]
+    assert job.returncode == -signal.SIGKILL
+
+
+def test_stop_job_of_a_leader_that_stops_at_sigterm_kills_nothing(monkeypatch):
+    job = FakeJob(monkeypatch, leader_stops=True, marked=[], survivors=[])
+    P.stop_job(job, TAG, "t")
+    assert job.events == [
+        ("send_signal", signal.SIGTERM),
+        ("wait", 15.0),  # the default grace
+        ("marked",),
+        ("signal", [], signal.SIGKILL),
+        ("wait", None),
+    ]
+    assert job.returncode == -signal.SIGTERM
+
+
+def test_stop_job_gives_short_graces_to_the_leftovers_too(monkeypatch):
+    job = FakeJob(monkeypatch, leader_stops=True, marked=[4243], survivors=[])
+    job.returncode = 0  # the leader had exited already: no signal, no wait for it
+    P.stop_job(job, TAG, "t", grace_s=2)
+    assert job.events == [
+        ("marked",),
+        ("signal", [4243], signal.SIGTERM),
+        ("wait_gone", 2),
+        ("signal", [], signal.SIGKILL),
+        ("wait", None),
+    ]
+
+
+class FakeClock:
+    """time.monotonic and time.sleep for processes: sleeping moves the clock, nothing waits."""
+
+    def __init__(self, monkeypatch):
+        self.now, self.sleeps = 1000.0, []
+        monkeypatch.setattr(P.time, "monotonic", lambda: self.now)
+        monkeypatch.setattr(P.time, "sleep", self.sleep)
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_wait_gone_polls_often_until_its_default_deadline_of_15_s(monkeypatch):
+    clock = FakeClock(monkeypatch)
+    looks = []
+
+    def marked_pids(name, value):
+        looks.append(name)
+        assert len(looks) < 10_000, "wait_gone does not move towards its deadline"
+        return [7]
+
+    monkeypatch.setattr(P, "marked_pids", marked_pids)
+    assert P.wait_gone(TAG, "t") == [7]
+    assert 15 <= clock.now - 1000 <= 15.2 and max(clock.sleeps) <= 0.1  # a short poll
+    clock.sleeps.clear()
+    answers = iter([[7], [7], []])  # gone at the third look
+    monkeypatch.setattr(P, "marked_pids", lambda name, value: next(answers))
+    assert P.wait_gone(TAG, "t", timeout_s=5) == [] and len(clock.sleeps) == 2

@@ -191,7 +191,8 @@ def test_benchmark_warms_up_syncs_then_takes_repeat_samples(fake_tbench, monkeyp
 
 @pytest.mark.parametrize(
     "once, min_sample_s, number",
-    [(0.001, 0.01, 10), (0.003, 0.01, 3), (1.0, 0.01, 1), (0, 1, 10_000)],
+    # a call too fast to time (0 s) counts as 1 ns
+    [(0.001, 0.01, 10), (0.003, 0.01, 3), (1.0, 0.01, 1), (0, 1, 10_000), (0, 1.5e-6, 1500)],
 )
 def test_benchmark_number_fills_min_sample_s(fake_tbench, once, min_sample_s, number):
     fake_tbench.medians = [once, 1.0, 1.0]
@@ -259,3 +260,69 @@ def test_compare_with_another_baseline_and_an_empty_list():
 )
 def test_format_seconds_at_the_unit_boundaries(seconds, text):
     assert timing.format_seconds(seconds) == text
+
+
+def test_timer_stop_returns_the_interval_it_just_ended(monkeypatch):
+    monkeypatch.setattr(timing, "sync", lambda device: None)
+    clock = iter([0.0, 1.0, 5.0, 8.0])
+    monkeypatch.setattr(timing.time, "perf_counter", lambda: next(clock))
+    timer = timing.Timer()
+    assert [timer.start().stop() for _ in range(2)] == [1.0, 3.0]
+
+
+def test_benchmark_defaults_two_warmups_seven_samples_of_ten_milliseconds(fake_tbench):
+    calls = []
+    fake_tbench.medians = [0.001] + [1.0] * 7  # one call takes 1 ms: 10 fill 10 ms
+    result = timing.benchmark(lambda: calls.append(1))
+    assert calls == [1, 1]  # the warm-up; the fake timer calls nothing
+    assert result.number == 10 and len(result.samples) == 7
+
+
+def test_iqr_of_two_samples_is_their_quartile_spread():
+    # "inclusive" quartiles of [1, 3] are 1.5 and 2.5; one sample has no spread.
+    assert timing.BenchmarkResult("x", [1.0, 3.0], 1, "cpu", 1).iqr == 1.0
+
+
+def test_compare_uses_medians_and_aligns_labels_of_any_length():
+    # The means (4 and 1) would give a speed-up of 4; the medians (1 and 0.5) give 2.
+    slow = timing.BenchmarkResult("slow matmul", [1.0, 1.0, 10.0], 1, "cpu", 1)
+    fast = timing.BenchmarkResult("f", [0.5, 0.5, 2.0], 1, "cpu", 1)
+    lines = timing.compare([slow, fast]).splitlines()
+    assert lines[2].split()[:3] == ["f", "500", "ms"] and lines[2].endswith("2.00x")
+    assert len({len(line) for line in lines}) == 1  # the columns line up
+    with pytest.raises(ValueError, match="baseline must be an index"):
+        timing.compare([slow, fast], baseline=2)
+
+
+def test_import_torch_benchmark_quiets_the_cpp_extension_logger_only_while_importing(
+    monkeypatch,
+):
+    """The import runs with that logger at ERROR; its level is restored after."""
+    import importlib.abc
+    import importlib.machinery
+    import logging
+    import sys
+    import types
+
+    logger = logging.getLogger("torch.utils.cpp_extension")
+    levels = []
+
+    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path, target=None):
+            if name == "torch.utils.benchmark":
+                return importlib.machinery.ModuleSpec(name, self)
+            return None
+
+        def create_module(self, spec):
+            return types.ModuleType(spec.name)
+
+        def exec_module(self, module):
+            levels.append(logger.level)
+
+    monkeypatch.delitem(sys.modules, "torch.utils.benchmark", raising=False)
+    monkeypatch.delattr(torch.utils, "benchmark", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Finder(), *sys.meta_path])
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    module = timing._import_torch_benchmark()
+    assert levels == [logging.ERROR] and logger.level == logging.INFO
+    assert module is sys.modules["torch.utils.benchmark"]

@@ -269,3 +269,51 @@ def test_train_on_cuda(loaders, amp_dtype):
     )
     assert history.device == "cuda"
     assert history.test_acc[-1] > 0.6
+
+
+def test_the_bar_of_an_iterable_without_len_counts_to_max_batches(capsys):
+    class NoLen:
+        def __iter__(self):
+            return iter(tiny_batches(5))
+
+    training.train(MLP(), NoLen(), num_epochs=1, lr=0.1, device="cpu", max_batches=3)
+    err = capsys.readouterr().err
+    assert "3/3" in err and "train_acc=" in err
+    training.train(MLP(), NoLen(), tiny_batches(1), num_epochs=1, lr=0.1, device="cpu")
+    err = capsys.readouterr().err
+    assert "5it" in err and "test_acc=" in err  # no total to count to; the bar just counts
+
+
+def test_a_net_handed_over_in_eval_mode_is_trained_in_training_mode():
+    class Recording(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = nn.Linear(28 * 28, 10)
+            self.modes = []
+
+        def forward(self, x):
+            self.modes.append(self.training)
+            return self.linear(x.flatten(1))
+
+    net = Recording().eval()
+    training.train(
+        net, tiny_batches(2), tiny_batches(1), num_epochs=2, lr=0.1, device="cpu", progress=False
+    )
+    assert net.modes == [True, True, False] * 2  # two training batches, then the evaluation
+
+
+def test_float16_loss_scaling_is_for_cuda_only(monkeypatch):
+    enabled = []
+    real = torch.amp.GradScaler
+
+    def recording(device, **kwargs):
+        enabled.append((device, kwargs["enabled"]))
+        return real(device, **kwargs)
+
+    monkeypatch.setattr(torch.amp, "GradScaler", recording)
+    for amp_dtype in (torch.float16, torch.bfloat16, None):
+        training.train(
+            MLP(), tiny_batches(1), num_epochs=1, lr=0.1, device="cpu", amp_dtype=amp_dtype,
+            progress=False,
+        )  # fmt: skip
+    assert enabled == [("cpu", False)] * 3
