@@ -1,4 +1,4 @@
-"""08.overlap: correct pipelines in three styles pass; realistic wrong ones fail with the right hint.
+"""08.overlap: correct pipelines in four styles pass; realistic wrong ones fail with the right hint.
 
 The answers are written independently of the solution notebook's (whose stored
 PASS nbval compares). Each wrong answer is a mistake a learner is likely to make
@@ -20,7 +20,7 @@ def assert_fails(answer, *hint_parts):
 
 
 # ---------------------------------------------------------------------------------------------
-# Correct answers, three styles
+# Correct answers, four styles
 
 
 def with_events_and_record_stream(batches, compute, device):
@@ -86,12 +86,31 @@ def with_two_preallocated_buffers(batches, compute, device):
     return results
 
 
+def with_batch_0_copied_on_the_current_stream(batches, compute, device):
+    # Nothing runs before batch 0's copy, so it may go on the compute stream; the rest may not.
+    main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+    x = batches[0].pin_memory().to(device, non_blocking=True)
+    results = []
+    for i in range(len(batches)):
+        if i + 1 < len(batches):
+            with torch.cuda.stream(side):
+                nxt = batches[i + 1].pin_memory().to(device, non_blocking=True)
+                copied = side.record_event()
+        results.append(compute(x))
+        if i + 1 < len(batches):
+            main.wait_event(copied)
+            nxt.record_stream(main)
+            x = nxt
+    return results
+
+
 @pytest.mark.parametrize(
     "answer",
     [
         with_events_and_record_stream,
         with_wait_stream_and_kept_references,
         with_two_preallocated_buffers,
+        with_batch_0_copied_on_the_current_stream,
     ],
 )
 def test_correct_pipelines_pass(answer):

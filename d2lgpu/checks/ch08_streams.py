@@ -8,8 +8,10 @@ It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
 which records what the answer queued, on which stream, what waited for what,
 and when the host waited, with batches of 6, 1 and 3 (the last with copies
 slower than the computes). Checked, each with a hint that names the mistake:
-the results, in order; the copies on a stream other than the computes', from
-pinned memory, with ``non_blocking=True``; every compute waiting, on the GPU,
+the results, in order; every copy from pinned memory, with
+``non_blocking=True``, and every copy but batch 0's on a stream other than the
+computes' (batch 0's may go on the compute stream: nothing runs before it
+in the call for it to overlap with); every compute waiting, on the GPU,
 for its own copy; no device buffer freed or overwritten while another stream
 may still use it (``record_stream``, or references kept until the computes
 are done); no host wait in the loop; and, in the simulated timeline, copies
@@ -93,7 +95,7 @@ def _check_copies(gpu, n: int) -> None:
         if len(mine) != 1:
             raise CheckFailed(f"batch {i} was copied to the device {len(mine)} times: copy it once")
         pairs.append((i, mine[0], next(op for op in computes if op.batch == i)))
-    for i, copy, compute in pairs[1:]:
+    for i, copy, compute in pairs[1:]:  # batch 0's copy has nothing before it to overlap with
         if copy.stream is compute.stream:
             raise CheckFailed(
                 f"batch {i} was copied on {copy.stream.name}, the stream its compute runs on, so "
@@ -205,7 +207,10 @@ def _simulated(answer, passed) -> None:
     passed.append(
         "the results are compute(batch i), in order, for 6, 1 and 3 batches (on a simulated GPU)"
     )
-    passed.append("batches 1, 2, ... are copied on a side stream, from pinned memory, non_blocking")
+    passed.append(
+        "every batch is copied from pinned memory with non_blocking=True, and every batch after "
+        "the first on a side stream (the first may use the compute stream: nothing runs before it)"
+    )
     passed.append(
         "each compute waits on the GPU for its own copy; no device buffer is freed or "
         "overwritten while another stream may still use it"
