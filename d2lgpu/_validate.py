@@ -48,8 +48,11 @@ def check_positive(name: str, value, *, finite: bool = False):
     return value
 
 
-def check_nonnegative(name: str, value):
-    """Return ``value`` if it is a finite real number >= 0 (not a bool, not NaN), else raise."""
+def check_nonnegative(name: str, value, *, what: str = "number"):
+    """Return ``value`` if it is a finite real number >= 0 (not a bool, not NaN), else raise.
+
+    ``what`` names the kind of number in the message (``"number of seconds"``).
+    """
     if not _is_number(value, finite=True) or not value >= 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        raise ValueError(f"{name} must be a finite {what} >= 0, got {value!r}")
     return value

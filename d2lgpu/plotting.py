@@ -19,6 +19,8 @@ Importing this module is cheap: matplotlib is imported inside each function.
 
 from __future__ import annotations
 
+from ._validate import check_int
+
 __all__ = [
     "plain_log_ticks",
     "plain_number",
@@ -219,7 +221,8 @@ def plot_timeline(spans, n_stages, *, title=None, ax=None):
     spans = list(spans) if isinstance(spans, list | tuple) else []
     if not spans or not all(hasattr(s, "micro_batch") for s in spans):
         raise ValueError("spans must be a non-empty list of d2lgpu.pipeline.Span")
-    if not isinstance(n_stages, int) or n_stages < 1 or max(s.stage for s in spans) >= n_stages:
+    check_int("n_stages", n_stages, minimum=1)
+    if max(s.stage for s in spans) >= n_stages:
         raise ValueError(f"n_stages must be an int above every span's stage, got {n_stages!r}")
     fig, (ax,) = _new_axes(ax)
     zero = min(s.start for s in spans)

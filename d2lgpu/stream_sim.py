@@ -32,7 +32,6 @@ caller; the order and the waits are the code's own.
 
 from __future__ import annotations
 
-import math
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ._stream_mode import SimEvent, SimStream, StreamMode
+from ._validate import check_nonnegative
 from .streams import Interval, format_timeline
 
 __all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
@@ -278,11 +278,7 @@ class SimGPU:
 
 
 def _check_time(name: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
-    return float(value)
+    return float(check_nonnegative(name, value, what="number of seconds"))
 
 
 @contextmanager

@@ -20,12 +20,10 @@ on what they give.
 from __future__ import annotations
 
 import json
-import math
-import numbers
 from pathlib import Path
 from typing import NamedTuple
 
-from ._validate import check_int
+from ._validate import check_int, check_nonnegative
 from .timing import format_seconds
 
 __all__ = [
@@ -48,10 +46,7 @@ class Interval(NamedTuple):
 
 
 def _check_seconds(name: str, value) -> float:
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    if not ok or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
-    return float(value)
+    return float(check_nonnegative(name, value, what="number of seconds"))
 
 
 def pipeline_time(copy_s, compute_s, n_batches, overlapped: bool = True) -> float:

@@ -70,3 +70,9 @@ def test_other_values_are_not_nonnegative_numbers(value):
     with pytest.raises(ValueError) as info:
         check_nonnegative("wait_s", value)
     assert str(info.value) == f"wait_s must be a finite number >= 0, got {value!r}"
+
+
+def test_nonnegative_names_the_kind_of_number():
+    with pytest.raises(ValueError) as info:
+        check_nonnegative("copy_s", -1.0, what="number of seconds")
+    assert str(info.value) == "copy_s must be a finite number of seconds >= 0, got -1.0"
