@@ -247,3 +247,26 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
     result = assert_fails("05.ddp", script, "failed twice", "SIGABRT", "dist.barrier()")
     assert len(launches) == 2
     assert "ChildFailedError:" in result.hint  # the tail is shown as it is
+
+
+def test_ddp_a_port_taken_by_another_program_is_retried_not_blamed_on_the_script(
+    tmp_path, monkeypatch
+):
+    import d2lgpu.distributed as distributed
+
+    taken = (
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any "
+        "local network address. port: 40235, useIpv6: false, code: -98, name: EADDRINUSE, "
+        "message: address already in use\n"
+    )
+    launches = []
+
+    def port_taken(script, *args, **kwargs):
+        launches.append(script)
+        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, taken, 3.0))
+
+    monkeypatch.setattr(distributed, "launch", port_taken)
+    script = ddp_variant(tmp_path, "port_taken")
+    # Taken twice: then it is reported, with PyTorch's words.
+    assert_fails("05.ddp", script, "the script failed under torchrun", "EADDRINUSE")
+    assert len(launches) == 2
