@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["check_int", "check_nonnegative", "check_positive"]
+__all__ = ["check_int", "check_nonnegative", "check_positive", "check_seconds"]
 
 
 def check_int(
@@ -56,3 +56,8 @@ def check_nonnegative(name: str, value, *, what: str = "number"):
     if not _is_number(value, finite=True) or not value >= 0:
         raise ValueError(f"{name} must be a finite {what} >= 0, got {value!r}")
     return value
+
+
+def check_seconds(name: str, value) -> float:
+    """``value`` as a float if it is a finite number of seconds >= 0, else raise."""
+    return float(check_nonnegative(name, value, what="number of seconds"))

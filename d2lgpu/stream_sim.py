@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ._stream_mode import SimEvent, SimStream, StreamMode
-from ._validate import check_nonnegative
+from ._validate import check_seconds
 from .streams import Interval, format_timeline
 
 __all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
@@ -277,16 +277,12 @@ class SimGPU:
             f.detach()
 
 
-def _check_time(name: str, value) -> float:
-    return float(check_nonnegative(name, value, what="number of seconds"))
-
-
 @contextmanager
 def simulated_cuda(copy_s=1e-3, compute_s=1e-3, *, pageable_factor=3.0, launch_s=1e-5):
     """Run CUDA stream code on a simulated GPU (see the module's docstring); yields a SimGPU."""
-    copy_s, compute_s = _check_time("copy_s", copy_s), _check_time("compute_s", compute_s)
-    launch_s = _check_time("launch_s", launch_s)
-    if _check_time("pageable_factor", pageable_factor) < 1:
+    copy_s, compute_s = check_seconds("copy_s", copy_s), check_seconds("compute_s", compute_s)
+    launch_s = check_seconds("launch_s", launch_s)
+    if check_seconds("pageable_factor", pageable_factor) < 1:
         raise ValueError(f"pageable_factor must be a number >= 1, got {pageable_factor!r}")
     gpu = SimGPU(copy_s, compute_s, float(pageable_factor), launch_s)
     mode = StreamMode(gpu)

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import NamedTuple
 
-from ._validate import check_int, check_nonnegative
+from ._validate import check_int, check_seconds
 from .timing import format_seconds
 
 __all__ = [
@@ -45,10 +45,6 @@ class Interval(NamedTuple):
     end: float
 
 
-def _check_seconds(name: str, value) -> float:
-    return float(check_nonnegative(name, value, what="number of seconds"))
-
-
 def pipeline_time(copy_s, compute_s, n_batches, overlapped: bool = True) -> float:
     """Seconds for ``n_batches`` copies and computes, serial or with copy i+1 during compute i.
 
@@ -56,8 +52,8 @@ def pipeline_time(copy_s, compute_s, n_batches, overlapped: bool = True) -> floa
     compute engine: the first copy, then ``n - 1`` steps of the slower stage,
     then the last compute: ``copy + (n - 1) * max(copy, compute) + compute``.
     """
-    copy_s = _check_seconds("copy_s", copy_s)
-    compute_s = _check_seconds("compute_s", compute_s)
+    copy_s = check_seconds("copy_s", copy_s)
+    compute_s = check_seconds("compute_s", compute_s)
     n = check_int("n_batches", n_batches, minimum=1)
     if not overlapped:
         return n * (copy_s + compute_s)
@@ -69,8 +65,8 @@ def model_intervals(copy_s, compute_s, n_batches, overlapped: bool = True) -> li
 
     Batch ``i``'s copy and compute are labelled ``str(i)``.
     """
-    copy_s = _check_seconds("copy_s", copy_s)
-    compute_s = _check_seconds("compute_s", compute_s)
+    copy_s = check_seconds("copy_s", copy_s)
+    compute_s = check_seconds("compute_s", compute_s)
     n = check_int("n_batches", n_batches, minimum=1)
     out, copy_free, compute_free = [], 0.0, 0.0
     for i in range(n):

@@ -227,8 +227,21 @@ def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_pa
     assert 20 <= seconds <= 35
 
 
-def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, monkeypatch):
+def failing_launch(monkeypatch, output):
+    """Make every torchrun launch fail with ``output``; returns the list of launched scripts."""
     import d2lgpu.distributed as distributed
+
+    launches = []
+
+    def launch(script, *args, **kwargs):
+        launches.append(script)
+        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, output, 9.0))
+
+    monkeypatch.setattr(distributed, "launch", launch)
+    return launches
+
+
+def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, monkeypatch):
 
     output = (
         "epoch 3: last batch loss 1.0509\n"
@@ -236,13 +249,7 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
         "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
         "  exitcode  : -6 (pid: 7235)  (SIGABRT)\n"
     )
-    launches = []
-
-    def aborting_launch(script, *args, **kwargs):
-        launches.append(script)
-        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, output, 9.0))
-
-    monkeypatch.setattr(distributed, "launch", aborting_launch)
+    launches = failing_launch(monkeypatch, output)
     script = ddp_variant(tmp_path, "aborts")
     result = assert_fails("05.ddp", script, "failed twice", "SIGABRT", "dist.barrier()")
     assert len(launches) == 2
@@ -252,20 +259,13 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
 def test_ddp_a_port_taken_by_another_program_is_retried_not_blamed_on_the_script(
     tmp_path, monkeypatch
 ):
-    import d2lgpu.distributed as distributed
 
     taken = (
         "torch.distributed.DistNetworkError: The server socket has failed to listen on any "
         "local network address. port: 40235, useIpv6: false, code: -98, name: EADDRINUSE, "
         "message: address already in use\n"
     )
-    launches = []
-
-    def port_taken(script, *args, **kwargs):
-        launches.append(script)
-        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, taken, 3.0))
-
-    monkeypatch.setattr(distributed, "launch", port_taken)
+    launches = failing_launch(monkeypatch, taken)
     script = ddp_variant(tmp_path, "port_taken")
     # Taken twice: then it is reported, with PyTorch's words.
     assert_fails("05.ddp", script, "the script failed under torchrun", "EADDRINUSE")

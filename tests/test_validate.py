@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from d2lgpu._validate import check_int, check_nonnegative, check_positive
+from d2lgpu._validate import check_int, check_nonnegative, check_positive, check_seconds
 
 
 @pytest.mark.parametrize("value", [0, 5, 10**12, np.int64(3), np.uint8(7)])
@@ -76,3 +76,9 @@ def test_nonnegative_names_the_kind_of_number():
     with pytest.raises(ValueError) as info:
         check_nonnegative("copy_s", -1.0, what="number of seconds")
     assert str(info.value) == "copy_s must be a finite number of seconds >= 0, got -1.0"
+
+
+def test_seconds_are_returned_as_floats_and_named_when_wrong():
+    assert check_seconds("copy_s", 2) == 2.0 and isinstance(check_seconds("copy_s", 2), float)
+    with pytest.raises(ValueError, match=r"^launch_s must be a finite number of seconds >= 0"):
+        check_seconds("launch_s", math.inf)
