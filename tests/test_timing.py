@@ -319,8 +319,12 @@ def test_import_torch_benchmark_quiets_the_cpp_extension_logger_only_while_impor
         def exec_module(self, module):
             levels.append(logger.level)
 
-    monkeypatch.delitem(sys.modules, "torch.utils.benchmark", raising=False)
-    monkeypatch.delattr(torch.utils, "benchmark", raising=False)
+    # The real module first, so that monkeypatch has it to put back: had nothing imported it
+    # yet, the fake would stay in sys.modules for every later test in this process.
+    import torch.utils.benchmark  # noqa: F401
+
+    monkeypatch.delitem(sys.modules, "torch.utils.benchmark")
+    monkeypatch.delattr(torch.utils, "benchmark")
     monkeypatch.setattr(sys, "meta_path", [Finder(), *sys.meta_path])
     monkeypatch.setattr(logger, "level", logging.INFO)
     module = timing._import_torch_benchmark()
