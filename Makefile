@@ -9,13 +9,15 @@ CHECK_PY ?= python
 
 # Two runs: the unit tests in a random order (pytest-randomly prints the seed; to replay an
 # order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), then the
-# notebooks, whose cells must run in order. Both spread their files over
-# PYTEST_WORKERS processes (pytest-xdist); --dist loadfile keeps each file in one process,
-# so a notebook's cells share one kernel and a test module's fixtures are built once.
+# notebooks, whose cells must run in order. Both spread their work over processes
+# (pytest-xdist): the unit tests one test at a time over UNIT_WORKERS (--dist loadgroup;
+# a file marked xdist_group stays in one process, for a costly module fixture), the
+# notebooks one file at a time over PYTEST_WORKERS (--dist loadfile: a notebook's cells
+# share one kernel).
 PYTEST_WORKERS ?= auto
-XDIST := -p xdist -n $(PYTEST_WORKERS) --dist loadfile
-UNIT_FLAGS := -rs -p randomly $(XDIST)
-NBVAL_FLAGS := -rs -p no:randomly $(XDIST) --nbval --nbval-current-env \
+UNIT_WORKERS ?= $(PYTEST_WORKERS)
+UNIT_FLAGS := -rs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist loadgroup
+NBVAL_FLAGS := -rs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300 \
 	--nbval-kernel-startup-timeout=300
 # exercises/ has no stored outputs for nbval to compare: tests/test_exercises.py runs each

@@ -31,17 +31,17 @@ def tag():
     assert not left, f"processes left behind by the test: {left}"
 
 
-# The DDP script's tests (test_train_ddp*.py): module-scoped, so each module that uses them
-# runs its own, and xdist can give the modules to different processes.
+# The DDP script's tests (test_train_ddp*.py) compare runs with these: each is made once per
+# session and shared by every pytest-xdist process (ddp_helpers.train_ddp.reference_run).
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ref1(tmp_path_factory):
     """Uninterrupted training of train_ddp.py, 1 process (world size 1), the same global batch."""
     return reference_run(tmp_path_factory, 1)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ref2(tmp_path_factory):
     """Uninterrupted training of train_ddp.py, 2 processes on one node."""
     return reference_run(tmp_path_factory, 2)

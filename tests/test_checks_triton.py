@@ -20,10 +20,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("triton") is None,
-    reason="requires triton (PyTorch's Linux wheels bring it; none for macOS or Windows)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        importlib.util.find_spec("triton") is None,
+        reason="requires triton (PyTorch's Linux wheels bring it; none for macOS or Windows)",
+    ),
+    # One pytest-xdist process for the file: the `graded` fixture runs the answers once.
+    pytest.mark.xdist_group("triton_answers"),
+]
 
 
 @pytest.fixture(scope="module")

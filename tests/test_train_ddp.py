@@ -8,8 +8,8 @@
 
 Faults (killed ranks, restarts, damaged checkpoints, signals) are in test_train_ddp_faults.py,
 so that pytest-xdist can run the two halves side by side. Every test marks the processes it
-starts and fails if one outlives it. The uninterrupted reference runs are shared by the
-module (fixtures `ref1`, `ref2` in conftest.py).
+starts and fails if one outlives it. The uninterrupted reference runs are made once per
+session and shared with test_train_ddp_faults.py (fixtures `ref1`, `ref2` in conftest.py).
 """
 
 import signal

@@ -1,13 +1,16 @@
 """What the tests of scripts/train_ddp.py share: how to run it, and how to compare runs.
 
-The module-scoped fixtures built on it (``ref1``, ``ref2``, ``script``) are in
-tests/conftest.py: each test module that uses them runs its own reference runs, so that
-pytest-xdist can give the two DDP test modules to two processes.
+The fixtures built on it (``ref1``, ``ref2``, ``script``) are in tests/conftest.py. The
+reference runs are made once per pytest session, whichever pytest-xdist process first asks
+for one (the others wait for it and read its result from disk), so the DDP tests can be
+spread over processes test by test.
 """
 
 import importlib.util
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from filelock import FileLock
 
 from d2lgpu.distributed import LaunchResult, choose_backend, launch
 from d2lgpu.processes import free_port
@@ -114,14 +118,29 @@ def device_of(run) -> str:
 
 
 def reference_run(tmp_path_factory, nproc):
-    tag = new_tag()
-    ckpt_dir = tmp_path_factory.mktemp(f"ref{nproc}")
-    try:
-        result = train(ckpt_dir, nproc, "--epochs", str(EPOCHS), tag=tag)
-    finally:
-        left = wait_gone(tag)
-    assert not left, f"processes left behind by the reference run: {left}"
-    return Run(ckpt_dir, result.output, params(ckpt_dir), result.seconds)
+    """Uninterrupted training with `nproc` processes, run once for the whole session.
+
+    Under pytest-xdist every process has its own base temporary folder inside one that the
+    session's processes share: the first to ask runs it there, under a lock, and records
+    its output; the others wait on the lock and read the record. A failed run records
+    nothing, so the next process to ask runs it again (and fails in its own test too)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    ckpt_dir = shared / f"ref{nproc}"
+    record = shared / f"ref{nproc}.json"
+    with FileLock(str(shared / f"ref{nproc}.lock")):
+        if not record.is_file():
+            shutil.rmtree(ckpt_dir, ignore_errors=True)  # what a failed run left
+            ckpt_dir.mkdir()
+            tag = new_tag()
+            try:
+                result = train(ckpt_dir, nproc, "--epochs", str(EPOCHS), tag=tag)
+            finally:
+                left = wait_gone(tag)
+            assert not left, f"processes left behind by the reference run: {left}"
+            record.write_text(json.dumps({"output": result.output, "seconds": result.seconds}))
+        done = json.loads(record.read_text())
+    return Run(ckpt_dir, done["output"], params(ckpt_dir), done["seconds"])
 
 
 def load_script_module():
