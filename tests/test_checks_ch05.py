@@ -3,15 +3,24 @@
 The reference answers here are written independently of the solution notebooks
 (whose stored PASS outputs nbval compares), so a checker is tested against two
 solutions. Every wrong answer is one a learner is likely to write.
+
+Each answer in VARIANTS runs for real under torchrun, with the checker's 2 processes and
+options, and the checker judges what its rank 0 saved. They all run in one launch (fixture
+`launched`); one more goes the whole way through the checker's own launch.
 """
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 import torch
 from grading_helpers import ROOT, assert_fails, assert_passes
 
 from d2lgpu.grading import check
+
+# One pytest-xdist process for the file: the `launched` fixture runs the answers once.
+pytestmark = pytest.mark.xdist_group("ch05_launches")
 
 
 def ddp_variant(tmp_path, name, *edits):
@@ -47,50 +56,116 @@ def test_ddp_checker_uses_the_scripts_data_and_model():
 
 
 SET_EPOCH = "        sampler.set_epoch(epoch)  # a new order each epoch, the same on every rank\n"
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(600)
-def test_ddp_three_mistakes_are_named(tmp_path):
-    # The solution itself passes in solutions/05_ddp.ipynb, whose stored PASS nbval compares;
-    # two more correct scripts pass in the sampler test below.
-    no_set_epoch = ddp_variant(tmp_path, "no_set_epoch", (SET_EPOCH, ""))
-    assert_fails("05.ddp", no_set_epoch, "call sampler.set_epoch(epoch)")
-
-    no_ddp = ddp_variant(
-        tmp_path,
-        "no_ddp",
+SAMPLER = "DistributedSampler(dataset, shuffle=True, seed=args.seed)"
+SAVE = "torch.save(model.state_dict(), args.out)"
+# Answers a learner may write: the edits of the solution script that make each one.
+VARIANTS = {
+    "no_set_epoch": [(SET_EPOCH, "")],
+    "no_ddp": [
         (
             'net = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)',
             "net = model",
-        ),
-    )
-    assert_fails("05.ddp", no_ddp, "never averaged their gradients", "DistributedDataParallel")
-
-    no_sampler = ddp_variant(
-        tmp_path,
-        "no_sampler",
+        )
+    ],
+    "no_sampler": [
         (SET_EPOCH, ""),
-        (
-            "sampler = DistributedSampler(dataset, shuffle=True, seed=args.seed)\n",
-            "gen = torch.Generator().manual_seed(args.seed)\n",
-        ),
+        (f"sampler = {SAMPLER}\n", "gen = torch.Generator().manual_seed(args.seed)\n"),
         ("sampler=sampler)", "shuffle=True, generator=gen)"),
-    )
-    assert_fails(
-        "05.ddp", no_sampler, "each rank went through the whole data set", "DistributedSampler"
-    )
+    ],
+    "module_keys": [(SAVE, "torch.save(net.state_dict(), args.out)")],
+    "no_seed": [(SAMPLER, "DistributedSampler(dataset, shuffle=True)")],
+    # Correct, written differently: explicit replicas and rank, the wrapper's module saved.
+    "explicit": [
+        (
+            SAMPLER,
+            "DistributedSampler(dataset, num_replicas=world_size, rank=rank, seed=args.seed)",
+        ),
+        (SAVE, "torch.save(net.module.state_dict(), args.out)"),
+    ],
+    # Correct, written differently again: shuffle left at its default, the world size asked
+    # for, the wrapper's keys stripped when saving.
+    "stripped": [
+        (SAMPLER, "DistributedSampler(dataset, seed=args.seed)"),
+        (
+            "batch_size=args.batch_size // world_size",
+            "batch_size=args.batch_size // dist.get_world_size()",
+        ),
+        (
+            SAVE,
+            'torch.save({k.removeprefix("module."): v for k, v in net.state_dict().items()}, args.out)',
+        ),
+    ],
+}
+RUN_VARIANTS = ROOT / "tests" / "ddp_helpers" / "run_variants.py"
+
+
+def checker_options():
+    from d2lgpu.checks import ch05_ddp
+
+    return [f"--{k.replace('_', '-')}={v}" for k, v in ch05_ddp.SETTINGS.items()]
+
+
+@pytest.fixture(scope="module")
+def launched(tmp_path_factory):
+    """Every answer in VARIANTS run for real, under torchrun with the checker's 2 processes and
+    options, all in one launch (ddp_helpers/run_variants.py: each launch costs seconds of CPU
+    for torchrun and the imports): name -> (script, the file its rank 0 saved)."""
+    from d2lgpu.checks import ch05_ddp
+    from d2lgpu.distributed import launch
+
+    folder = tmp_path_factory.mktemp("ddp_variants")
+    runs = {
+        name: (ddp_variant(folder, name, *edits), folder / f"{name}.pt")
+        for name, edits in VARIANTS.items()
+    }
+    pairs = [str(path) for script, out in runs.values() for path in (script, out)]
+    args = [*checker_options(), "--", *pairs]
+    launch(RUN_VARIANTS, nproc=ch05_ddp.NPROC, args=args, timeout_s=300, echo=False)
+    return runs
+
+
+def as_launched(launched, name, monkeypatch):
+    """The script of answer `name`; the checker's launch gives back what its real run saved."""
+    import d2lgpu.distributed as distributed
+
+    script, saved = launched[name]
+
+    def replay(path, *, args, **kwargs):
+        assert Path(path) == script and args[:-1] == checker_options(), (path, args)
+        shutil.copy(saved, args[-1].removeprefix("--out="))
+        return distributed.LaunchResult(0, "", 1.0)
+
+    monkeypatch.setattr(distributed, "launch", replay)
+    return script
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_ddp_wrapper_keys_and_crashes_are_reported(tmp_path):
-    module_keys = ddp_variant(
-        tmp_path,
-        "module_keys",
-        ("torch.save(model.state_dict(), args.out)", "torch.save(net.state_dict(), args.out)"),
-    )
-    assert_fails("05.ddp", module_keys, "start with 'module.'")
+def test_ddp_a_real_launch_names_a_missing_set_epoch(tmp_path):
+    # The whole way, the checker's own torchrun launch included. The solution itself passes
+    # in solutions/05_ddp.ipynb, whose stored PASS nbval compares.
+    no_set_epoch = ddp_variant(tmp_path, "no_set_epoch", *VARIANTS["no_set_epoch"])
+    assert_fails("05.ddp", no_set_epoch, "call sampler.set_epoch(epoch)")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ddp_real_mistakes_are_named(launched, monkeypatch):
+    for name, hint in (
+        ("no_set_epoch", ["call sampler.set_epoch(epoch)"]),
+        ("no_ddp", ["never averaged their gradients", "DistributedDataParallel"]),
+        ("no_sampler", ["each rank went through the whole data set", "DistributedSampler"]),
+        ("module_keys", ["start with 'module.'"]),
+        ("no_seed", ["default seed 0", "seed=args.seed"]),
+    ):
+        assert_fails("05.ddp", as_launched(launched, name, monkeypatch), *hint)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ddp_correct_answers_written_differently_pass(launched, monkeypatch):
+    for name in ("explicit", "stripped"):
+        assert_passes("05.ddp", as_launched(launched, name, monkeypatch))
 
 
 def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypatch):
@@ -123,55 +198,6 @@ def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypa
         "torchrun --standalone",
     )
     assert "ChildFailedError" not in result.hint
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(600)
-def test_ddp_a_sampler_without_the_scripts_seed_and_a_rewritten_script(tmp_path):
-    no_seed = ddp_variant(
-        tmp_path,
-        "no_seed",
-        (
-            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
-            "DistributedSampler(dataset, shuffle=True)",
-        ),
-    )
-    assert_fails("05.ddp", no_seed, "default seed 0", "seed=args.seed")
-
-    # Correct, written differently: explicit replicas and rank, the wrapper's module saved.
-    explicit = ddp_variant(
-        tmp_path,
-        "explicit",
-        (
-            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
-            "DistributedSampler(dataset, num_replicas=world_size, rank=rank, seed=args.seed)",
-        ),
-        (
-            "torch.save(model.state_dict(), args.out)",
-            "torch.save(net.module.state_dict(), args.out)",
-        ),
-    )
-    assert_passes("05.ddp", explicit)
-
-    # Correct, written differently again: shuffle left at its default, the world size asked
-    # for, the wrapper's keys stripped when saving.
-    stripped = ddp_variant(
-        tmp_path,
-        "stripped",
-        (
-            "DistributedSampler(dataset, shuffle=True, seed=args.seed)",
-            "DistributedSampler(dataset, seed=args.seed)",
-        ),
-        (
-            "batch_size=args.batch_size // world_size",
-            "batch_size=args.batch_size // dist.get_world_size()",
-        ),
-        (
-            "torch.save(model.state_dict(), args.out)",
-            'torch.save({k.removeprefix("module."): v for k, v in net.state_dict().items()}, args.out)',
-        ),
-    )
-    assert_passes("05.ddp", stripped)
 
 
 def saves_as_if(state_of, monkeypatch):
