@@ -25,8 +25,10 @@ pytestmark = [
         importlib.util.find_spec("triton") is None,
         reason="requires triton (PyTorch's Linux wheels bring it; none for macOS or Windows)",
     ),
-    # One pytest-xdist process for the file: the `graded` fixture runs the answers once.
+    # One pytest-xdist process for the file: the `graded` fixture runs the answers once, in
+    # a Python process of their own.
     pytest.mark.xdist_group("triton_answers"),
+    pytest.mark.slow,
 ]
 
 

@@ -18,6 +18,7 @@ RAW_NAMES = [
 ]
 
 
+@pytest.mark.slow
 def test_importing_data_models_training_plotting_is_cheap_and_silent():
     # One subprocess for all four modules (each start pays for `import torch`).
     # Imports accumulate, so the first module whose line is not [] is the culprit.

@@ -136,6 +136,7 @@ def test_bf16_is_reported_from_compute_capability_8(monkeypatch, major, bf16):
     assert f"bf16 {'yes' if bf16 else 'no'}" in devices.format_env_report()
 
 
+@pytest.mark.slow
 def test_python_m_d2lgpu_env_works_without_a_gpu():
     out = subprocess.run(
         [sys.executable, "-m", "d2lgpu", "env", "--json"],

@@ -103,6 +103,7 @@ def test_entry_line_names_part_peaks_and_source():
     assert "bf16 312" in line and "2.039 TB/s" in line and "datasheet" in line
 
 
+@pytest.mark.slow
 def test_import_makes_no_cuda_call():
     code = """
         import torch

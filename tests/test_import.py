@@ -15,6 +15,7 @@ def run_python(code: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_import_makes_no_cuda_call():
     out = run_python(
         """
@@ -34,6 +35,7 @@ def test_import_makes_no_cuda_call():
     assert out.startswith("imported")
 
 
+@pytest.mark.slow
 def test_import_has_no_side_effects_and_no_heavy_imports():
     out = run_python(
         """

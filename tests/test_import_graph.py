@@ -99,6 +99,7 @@ def test_the_cycle_finder_finds_a_checker_that_imports_grading(tmp_path, monkeyp
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="requires os.fork (POSIX)")
 def test_every_module_imports_alone_in_a_fresh_process():
     # One process imports the third-party libraries once, then forks a child per module: each

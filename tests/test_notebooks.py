@@ -107,6 +107,7 @@ def test_readme_lists_every_chapter():
         assert f"notebooks/{path.name}" in readme, f"README's chapter table lacks {path.name}"
 
 
+@pytest.mark.slow
 def test_random_order_never_shuffles_a_notebooks_cells():
     # pytest-randomly is installed for the unit tests; with nbval the cells keep their order.
     import subprocess

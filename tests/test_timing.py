@@ -29,6 +29,7 @@ def test_timer_summaries_and_misuse():
     assert t.times[0] >= 0.01
 
 
+@pytest.mark.slow
 def test_sync_on_cpu_is_a_no_op_and_never_initializes_cuda():
     # In a fresh process: an earlier test may have initialized CUDA in this one.
     code = (

@@ -40,6 +40,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 # --- the command line without torchrun -----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_help_works_without_torchrun(tag):
     proc, seconds = run_direct("--help", tag=tag)
     assert proc.returncode == 0, proc.stderr
@@ -65,6 +66,7 @@ def test_help_works_without_torchrun(tag):
     assert seconds < 30  # no torchrun, no process group: only python and the torch import
 
 
+@pytest.mark.slow
 def test_without_torchrun_it_says_how_to_launch(tag):
     proc, _ = run_direct("--epochs", "1", tag=tag)
     assert proc.returncode == 2
@@ -72,6 +74,7 @@ def test_without_torchrun_it_says_how_to_launch(tag):
     assert "torchrun --standalone --nproc-per-node=2 scripts/train_ddp.py" in proc.stderr
 
 
+@pytest.mark.slow
 def test_global_batch_must_split_evenly(tag):
     proc, _ = run_direct("--batch-size", "33", tag=tag, world_size=2)  # fails before init
     assert proc.returncode == 2
@@ -240,6 +243,7 @@ def test_gloo_ranks_beside_one_gpu_train_without_calling_cuda(
 # --- bad input, without torchrun (a world of one) ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_resume_without_checkpoint_says_so(tmp_path, tag):
     args = [*COMMON, "--checkpoint-dir", str(tmp_path), "--resume"]
     proc, _ = run_direct(*args, tag=tag, world_size=1)
@@ -247,6 +251,7 @@ def test_resume_without_checkpoint_says_so(tmp_path, tag):
     assert f"--resume: no checkpoint in {tmp_path}" in proc.stderr
 
 
+@pytest.mark.slow
 def test_fresh_start_refuses_to_overwrite_checkpoints(script, tmp_path, tag):
     script.save_checkpoint(tmp_path, 1, {"epoch": 1})
     proc, _ = run_direct(*COMMON, "--checkpoint-dir", str(tmp_path), tag=tag, world_size=1)
@@ -254,6 +259,7 @@ def test_fresh_start_refuses_to_overwrite_checkpoints(script, tmp_path, tag):
     assert "already holds checkpoints (ckpt-epoch0001.pt). Pass --resume" in proc.stderr
 
 
+@pytest.mark.slow
 def test_resume_with_only_damaged_checkpoints_fails_clearly(script, tmp_path, tag):
     for epoch in (1, 2):
         path = script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
