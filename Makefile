@@ -10,13 +10,13 @@ CHECK_PY ?= python
 # Two runs: the unit tests in a random order (pytest-randomly prints the seed; to replay an
 # order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), then the
 # notebooks, whose cells must run in order. Both spread their work over processes
-# (pytest-xdist): the unit tests one test at a time over UNIT_WORKERS (--dist loadgroup;
-# a file marked xdist_group stays in one process, for a costly module fixture), the
+# (pytest-xdist): the unit tests one test at a time over UNIT_WORKERS (--dist load; a costly
+# set-up that tests share is made once for all processes: tests/session_once.py), the
 # notebooks one file at a time over PYTEST_WORKERS (--dist loadfile: a notebook's cells
 # share one kernel).
 PYTEST_WORKERS ?= auto
 UNIT_WORKERS ?= $(PYTEST_WORKERS)
-UNIT_FLAGS := -rs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist loadgroup
+UNIT_FLAGS := -rs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist load
 NBVAL_FLAGS := -rs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300 \
 	--nbval-kernel-startup-timeout=300

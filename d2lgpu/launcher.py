@@ -184,6 +184,20 @@ def _run(cmd, child_env, tag, *, timeout_s, grace_s, echo, tail_lines):
     return proc.returncode, out.lines, out.tail, timed_out
 
 
+# With TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 torchrun picks a free port for rank 0's store and
+# hands it to the workers; another program can take it before rank 0 listens on it. Then
+# rank 0 fails with EADDRINUSE: the machine's doing, not the script's, so launch() tries once
+# more. (A script that binds a taken port of its own fails the same way twice.)
+PORT_TAKEN_NOTE = (
+    "launch: torchrun's port was taken by another program before rank 0 could listen on it "
+    "(EADDRINUSE); launching once more"
+)
+
+
+def _port_taken(lines: list[str]) -> bool:
+    return any("EADDRINUSE" in line for line in lines)
+
+
 def launch(
     script,
     nproc: int = 2,
@@ -210,6 +224,10 @@ def launch(
     core, and ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE`` to 1, so that ``--max-restarts`` works
     (see the comment in the code).
 
+    When rank 0 could not listen on the port that torchrun picked for it (EADDRINUSE: another
+    program took it first), the job is launched once more, saying so; the result is the
+    second launch's.
+
     Raises :class:`LaunchError` (with the exit code and the last ``tail_lines`` lines) when
     torchrun exits non-zero or runs past ``timeout_s`` seconds. On timeout or
     ``KeyboardInterrupt`` torchrun gets SIGTERM and ``grace_s`` seconds to stop its workers;
@@ -223,18 +241,25 @@ def launch(
     check_positive("timeout_s", timeout_s)
     check_positive("grace_s", grace_s)
 
-    tag = uuid.uuid4().hex
-    start = time.monotonic()
-    returncode, lines, tail, timed_out = _run(
-        cmd,
-        _child_env(env, tag),
-        tag,
-        timeout_s=timeout_s,
-        grace_s=grace_s,
-        echo=echo,
-        tail_lines=tail_lines,
-    )
-    seconds = time.monotonic() - start
+    deadline = time.monotonic() + timeout_s  # for both attempts together
+    for attempt in (1, 2):
+        tag = uuid.uuid4().hex
+        start = time.monotonic()
+        returncode, lines, tail, timed_out = _run(
+            cmd,
+            _child_env(env, tag),
+            tag,
+            timeout_s=deadline - start,
+            grace_s=grace_s,
+            echo=echo,
+            tail_lines=tail_lines,
+        )
+        seconds = time.monotonic() - start
+        again = returncode != 0 and not timed_out and _port_taken(lines)
+        if attempt == 2 or not again or deadline - time.monotonic() < 1.0:
+            break
+        if echo:
+            print(PORT_TAKEN_NOTE, flush=True)
     result = LaunchResult(returncode, "".join(lines), seconds)
     if timed_out or returncode != 0:
         shown = list(tail)[-tail_lines:] if tail_lines else []

@@ -16,11 +16,9 @@ from pathlib import Path
 import pytest
 import torch
 from grading_helpers import ROOT, assert_fails, assert_passes
+from session_once import once_per_session
 
 from d2lgpu.grading import check
-
-# One pytest-xdist process for the file: the `launched` fixture runs the answers once.
-pytestmark = pytest.mark.xdist_group("ch05_launches")
 
 
 def ddp_variant(tmp_path, name, *edits):
@@ -105,28 +103,27 @@ def checker_options():
     return [f"--{k.replace('_', '-')}={v}" for k, v in ch05_ddp.SETTINGS.items()]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def launched(tmp_path_factory):
     """Every answer in VARIANTS run for real, under torchrun with the checker's 2 processes and
     options, all in one launch (ddp_helpers/run_variants.py: each launch costs seconds of CPU
-    for torchrun and the imports): name -> (script, the file its rank 0 saved)."""
+    for torchrun and the imports), once per session (session_once.py): name -> (script, the
+    file its rank 0 saved)."""
     from d2lgpu.checks import ch05_ddp
-    from d2lgpu.distributed import LaunchError, launch
+    from d2lgpu.distributed import launch
 
-    folder = tmp_path_factory.mktemp("ddp_variants")
-    runs = {
-        name: (ddp_variant(folder, name, *edits), folder / f"{name}.pt")
-        for name, edits in VARIANTS.items()
-    }
-    pairs = [str(path) for script, out in runs.values() for path in (script, out)]
-    args = [*checker_options(), "--", *pairs]
-    for attempt in (1, 2):
-        try:
-            launch(RUN_VARIANTS, nproc=ch05_ddp.NPROC, args=args, timeout_s=300, echo=False)
-            return runs
-        except LaunchError as error:  # once more if another program took torchrun's port
-            if attempt == 2 or "EADDRINUSE" not in error.result.output:
-                raise
+    def make(folder):
+        runs = {
+            name: (str(ddp_variant(folder, name, *edits)), str(folder / f"{name}.pt"))
+            for name, edits in VARIANTS.items()
+        }
+        pairs = [path for script_and_out in runs.values() for path in script_and_out]
+        args = [*checker_options(), "--", *pairs]
+        launch(RUN_VARIANTS, nproc=ch05_ddp.NPROC, args=args, timeout_s=300, echo=False)
+        return runs
+
+    _, runs = once_per_session(tmp_path_factory, "ch05_variants", make)
+    return {name: (Path(script), Path(out)) for name, (script, out) in runs.items()}
 
 
 def as_launched(launched, name, monkeypatch):
@@ -287,10 +284,11 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
     assert "ChildFailedError:" in result.hint  # the tail is shown as it is
 
 
-def test_ddp_a_port_taken_by_another_program_is_retried_not_blamed_on_the_script(
+def test_ddp_a_port_still_taken_after_launchs_own_retry_is_reported_with_pytorchs_words(
     tmp_path, monkeypatch
 ):
-
+    # launch() itself launches once more when torchrun's port was taken (test_launcher.py);
+    # a LaunchError that still says EADDRINUSE is reported as it is, and not launched again.
     taken = (
         "torch.distributed.DistNetworkError: The server socket has failed to listen on any "
         "local network address. port: 40235, useIpv6: false, code: -98, name: EADDRINUSE, "
@@ -298,6 +296,5 @@ def test_ddp_a_port_taken_by_another_program_is_retried_not_blamed_on_the_script
     )
     launches = failing_launch(monkeypatch, taken)
     script = ddp_variant(tmp_path, "port_taken")
-    # Taken twice: then it is reported, with PyTorch's words.
     assert_fails("05.ddp", script, "the script failed under torchrun", "EADDRINUSE")
-    assert len(launches) == 2
+    assert len(launches) == 1

@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from session_once import once_per_session
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,25 +26,28 @@ pytestmark = [
         importlib.util.find_spec("triton") is None,
         reason="requires triton (PyTorch's Linux wheels bring it; none for macOS or Windows)",
     ),
-    # One pytest-xdist process for the file: the `graded` fixture runs the answers once, in
-    # a Python process of their own.
-    pytest.mark.xdist_group("triton_answers"),
     pytest.mark.slow,
 ]
 
 
-@pytest.fixture(scope="module")
-def graded():
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "triton_answers.py")],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=env,
-    )
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    """Every answer graded, in a Python process of their own, once per session
+    (session_once.py): name -> the result's status and hint."""
+
+    def make(folder):
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "triton_answers.py")],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=env,
+        )
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    return once_per_session(tmp_path_factory, "triton_answers", make)[1]
 
 
 def fails(graded, name, *hint_parts):

@@ -101,6 +101,61 @@ def test_launch_failure_shows_as_many_lines_as_asked(tmp_path, tag, plain_python
         assert tail.splitlines() == shown
 
 
+# What rank 0 prints when another program took torchrun's port (from a real run), then the
+# script counts its launches in a file.
+PORT_TAKEN = """\
+import pathlib, sys
+runs = pathlib.Path(sys.argv[1])
+n = len(runs.read_text()) if runs.exists() else 0
+runs.write_text("x" * (n + 1))
+if n < int(sys.argv[2]):
+    print("torch.distributed.DistNetworkError: The server socket has failed to listen on any "
+          "local network address. port: 40235, useIpv6: false, code: -98, name: EADDRINUSE, "
+          "message: address already in use", flush=True)
+    raise SystemExit(1)
+print("trained", flush=True)
+"""
+
+
+def test_launch_tries_once_more_when_torchruns_port_was_taken(tmp_path, tag, plain_python, capsys):
+    script, runs = write(tmp_path, "port.py", PORT_TAKEN), tmp_path / "runs"
+    result = D.launch(script, args=[runs, "1"], env={TAG: tag})
+    assert runs.read_text() == "xx" and result.returncode == 0
+    assert result.output == "trained\n"  # the second launch's
+    shown = capsys.readouterr().out
+    assert shown.index("EADDRINUSE") < shown.index(D.PORT_TAKEN_NOTE) < shown.index("trained")
+    # Taken twice: the second failure is raised, with PyTorch's words; no third launch.
+    runs.unlink()
+    with pytest.raises(D.LaunchError, match="EADDRINUSE") as info:
+        D.launch(script, args=[runs, "5"], env={TAG: tag}, echo=False)
+    assert runs.read_text() == "xx" and info.value.result.returncode == 1
+    assert capsys.readouterr().out == ""  # echo=False: not even the note
+    assert not tagged_pids(tag)
+
+
+def test_launch_does_not_try_again_after_any_other_failure(tmp_path, tag, plain_python):
+    runs = tmp_path / "runs"
+    other = write(tmp_path, "other.py", PORT_TAKEN.replace("EADDRINUSE", "ECONNREFUSED"))
+    with pytest.raises(D.LaunchError, match="ECONNREFUSED"):
+        D.launch(other, args=[runs, "1"], env={TAG: tag}, echo=False)
+    assert runs.read_text() == "x"
+    # Nor when the first launch used up the time: both launches share timeout_s.
+    runs.unlink()
+    late = PORT_TAKEN.replace(
+        "    raise SystemExit(1)", "    __import__('time').sleep(2.2)\n    raise SystemExit(1)"
+    )
+    with pytest.raises(D.LaunchError) as info:
+        D.launch(
+            write(tmp_path, "late.py", late),
+            args=[runs, "1"],
+            env={TAG: tag},
+            echo=False,
+            timeout_s=3,
+        )
+    assert runs.read_text() == "x"
+    assert info.value.timed_out or "EADDRINUSE" in str(info.value)  # timed out: a busy machine
+
+
 def test_launch_stops_a_script_that_runs_too_long(tmp_path, tag, plain_python):
     script = write(
         tmp_path, "slow.py", "import time\nprint('started', flush=True)\ntime.sleep(600)\n"

@@ -185,10 +185,6 @@ def _launch(path: Path, out: Path) -> None:
         except LaunchError as error:
             if error.timed_out:
                 raise CheckFailed(_timed_out_hint(error, timeout)) from None
-            if attempt == 1 and "EADDRINUSE" in error.result.output:
-                # torchrun picked a free port that another program took before its store
-                # could listen on it: the machine's doing, not the script's. Once more.
-                continue
             script_error = _script_error(error.result.output)
             if script_error is not None:
                 raise CheckFailed(

@@ -7,10 +7,8 @@ spread over processes test by test.
 """
 
 import importlib.util
-import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -18,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from filelock import FileLock
+from session_once import once_per_session
 
 from d2lgpu.distributed import LaunchResult, choose_backend, launch
 from d2lgpu.processes import free_port
@@ -118,28 +116,20 @@ def device_of(run) -> str:
 
 
 def reference_run(tmp_path_factory, nproc):
-    """Uninterrupted training with `nproc` processes, run once for the whole session.
+    """Uninterrupted training with `nproc` processes, run once for the whole session
+    (session_once.py: whichever pytest-xdist process asks first runs it, the others read
+    what it recorded)."""
 
-    Under pytest-xdist every process has its own base temporary folder inside one that the
-    session's processes share: the first to ask runs it there, under a lock, and records
-    its output; the others wait on the lock and read the record. A failed run records
-    nothing, so the next process to ask runs it again (and fails in its own test too)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    ckpt_dir = shared / f"ref{nproc}"
-    record = shared / f"ref{nproc}.json"
-    with FileLock(str(shared / f"ref{nproc}.lock")):
-        if not record.is_file():
-            shutil.rmtree(ckpt_dir, ignore_errors=True)  # what a failed run left
-            ckpt_dir.mkdir()
-            tag = new_tag()
-            try:
-                result = train(ckpt_dir, nproc, "--epochs", str(EPOCHS), tag=tag)
-            finally:
-                left = wait_gone(tag)
-            assert not left, f"processes left behind by the reference run: {left}"
-            record.write_text(json.dumps({"output": result.output, "seconds": result.seconds}))
-        done = json.loads(record.read_text())
+    def make(ckpt_dir):
+        tag = new_tag()
+        try:
+            result = train(ckpt_dir, nproc, "--epochs", str(EPOCHS), tag=tag)
+        finally:
+            left = wait_gone(tag)
+        assert not left, f"processes left behind by the reference run: {left}"
+        return {"output": result.output, "seconds": result.seconds}
+
+    ckpt_dir, done = once_per_session(tmp_path_factory, f"ref{nproc}", make)
     return Run(ckpt_dir, done["output"], params(ckpt_dir), done["seconds"])
 
 
