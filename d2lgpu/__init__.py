@@ -13,7 +13,7 @@ Modules, one concern each:
 
 ===================  ==========================================================
 ``devices``          ``cpu``, ``gpu``, ``try_gpu``, ``try_all_gpus``, env report
-``timing``           ``sync``, a synchronizing ``Timer``, ``benchmark``
+``timing``           ``sync``, a synchronizing ``Timer``, ``benchmark``, ``fastest_of``
 ``memory``           allocator counters and ``peak_memory``
 ``data``             FashionMNIST, with a synthetic fallback that says so
 ``datasets``         the synthetic stand-in; loading that costs a read and a decode
@@ -42,7 +42,7 @@ import importlib
 
 from .devices import cpu, default_device, env_report, gpu, num_gpus, try_all_gpus, try_gpu
 from .memory import memory_report, peak_memory
-from .timing import Timer, benchmark, compare, sync
+from .timing import Timer, benchmark, compare, fastest_of, sync
 
 __version__ = "0.1.0"
 
@@ -84,6 +84,7 @@ __all__ = [
     "Timer",
     "benchmark",
     "compare",
+    "fastest_of",
     "memory_report",
     "peak_memory",
     *_SUBMODULES,

@@ -14,6 +14,8 @@ What it is for:
   measurements by ``torch.utils.benchmark`` (which synchronizes CUDA itself),
   using all CPU threads (``torch.utils.benchmark`` defaults to one).
 * :func:`compare` renders a few results as a small table.
+* :func:`fastest_of` measures up to a few times, keeping the fastest of each, until the
+  lesson's claim holds: other programs on a shared machine only ever add time.
 
 What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
 (chapter 6).
@@ -31,7 +33,15 @@ import torch
 from ._validate import check_int, check_positive
 from .devices import mps_available
 
-__all__ = ["sync", "Timer", "BenchmarkResult", "benchmark", "compare", "format_seconds"]
+__all__ = [
+    "sync",
+    "Timer",
+    "BenchmarkResult",
+    "benchmark",
+    "compare",
+    "fastest_of",
+    "format_seconds",
+]
 
 
 def sync(device=None) -> None:
@@ -256,6 +266,49 @@ def compare(results: list[BenchmarkResult], baseline: int = 0) -> str:
             f"{format_seconds(r.iqr):>10}  {base / r.median:>7.2f}x"
         )
     return "\n".join(lines)
+
+
+def fastest_of(measure, holds=None, *, tries: int = 3):
+    """Measure up to ``tries`` times, keeping the fastest of each entry; stop once ``holds``.
+
+    Another program on the machine can only add time to a measurement, never take it away,
+    so the fastest of a few tries is the least disturbed one. ``measure()`` makes one try
+    and returns seconds (a number), a :class:`BenchmarkResult`, or a dict, list or tuple of
+    these, nested as deep as needed. Each try is merged into what is kept, entry by entry:
+    numbers by ``min``, results by the smaller ``.min`` (their fastest sample), so a result
+    is kept whole, with its own median.
+
+    ``holds(kept)`` says whether the lesson's claim holds; it is asked after each try, and
+    the tries stop as soon as it says True (``holds=None``: all ``tries`` run). Returns what
+    is kept. The caller still asserts its claim on it: a real slowdown shows in every try.
+    """
+    if not callable(measure):
+        raise TypeError(f"measure must be a function that makes one try, not {measure!r}")
+    if holds is not None and not callable(holds):
+        raise TypeError(f"holds must be None or a function of what is kept, not {holds!r}")
+    check_int("tries", tries, minimum=1)
+    kept = measure()
+    for _ in range(tries - 1):
+        if holds is not None and holds(kept):
+            break
+        kept = _keep_fastest(kept, measure())
+    return kept
+
+
+def _keep_fastest(kept, new):
+    if isinstance(kept, dict) and isinstance(new, dict) and kept.keys() == new.keys():
+        return {key: _keep_fastest(kept[key], new[key]) for key in kept}
+    if isinstance(kept, list | tuple) and type(new) is type(kept) and len(new) == len(kept):
+        return type(kept)(_keep_fastest(a, b) for a, b in zip(kept, new, strict=True))
+    if isinstance(kept, BenchmarkResult) and isinstance(new, BenchmarkResult):
+        return new if new.min < kept.min else kept
+    numbers = (int, float)
+    if all(isinstance(x, numbers) and not isinstance(x, bool) for x in (kept, new)):
+        return min(kept, new)
+    raise TypeError(
+        "measure() must return the same shape each try: numbers, BenchmarkResults, or dicts, "
+        f"lists or tuples of them; got {kept!r} then {new!r}"
+    )
 
 
 def format_seconds(seconds: float) -> str:

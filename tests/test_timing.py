@@ -333,3 +333,60 @@ def test_import_torch_benchmark_quiets_the_cpp_extension_logger_only_while_impor
     module = timing._import_torch_benchmark()
     assert levels == [logging.ERROR] and logger.level == logging.INFO
     assert module is sys.modules["torch.utils.benchmark"]
+
+
+def result(label, *samples):
+    return timing.BenchmarkResult(label, list(samples), 1, "cpu", 1)
+
+
+def tries_of(*values):
+    """A measure() that returns ``values`` one try after another, counting its calls."""
+    calls = []
+
+    def measure():
+        calls.append(1)
+        return values[len(calls) - 1]
+
+    return measure, calls
+
+
+def test_fastest_of_keeps_each_entrys_fastest_and_stops_once_the_claim_holds():
+    first = {"a": 3.0, "b": [result("x", 5.0, 9.0), 4], "c": (2.0, 7.0)}
+    second = {"a": 1.0, "b": [result("y", 6.0, 1.0), 6], "c": (3.0, 6.0)}
+    third = {"a": 0.5, "b": [result("z", 0.1), 0], "c": (0.0, 0.0)}
+    measure, calls = tries_of(first, second, third)
+    kept = timing.fastest_of(measure, lambda kept: kept["a"] < 2)
+    assert len(calls) == 2  # the claim held after the second try: no third
+    assert kept["a"] == 1.0 and kept["c"] == (2.0, 6.0) and isinstance(kept["c"], tuple)
+    assert kept["b"][0].label == "y" and kept["b"][0].median == 3.5  # a result is kept whole
+    assert kept["b"][1] == 4
+
+
+def test_fastest_of_tries_as_often_as_asked_and_no_more():
+    measure, calls = tries_of(3.0, 2.0, 1.0, 0.5)
+    assert timing.fastest_of(measure) == 1.0 and len(calls) == 3  # holds=None: every try
+    measure, calls = tries_of(3.0, 2.0, 1.0, 0.5)
+    assert timing.fastest_of(measure, lambda kept: False, tries=2) == 2.0 and len(calls) == 2
+    measure, calls = tries_of(3.0, 2.0)
+    assert timing.fastest_of(measure, lambda kept: True, tries=5) == 3.0 and len(calls) == 1
+    measure, calls = tries_of(3.0, 2.0)
+    assert timing.fastest_of(measure, tries=1) == 3.0 and len(calls) == 1
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [(1.0, "1"), ({"a": 1.0}, {"b": 1.0}), ([1.0], [1.0, 2.0]), ((1.0,), [1.0]), (True, False)],
+)
+def test_fastest_of_names_a_try_of_another_shape(first, second):
+    measure, _ = tries_of(first, second)
+    with pytest.raises(TypeError, match="the same shape each try"):
+        timing.fastest_of(measure)
+
+
+def test_fastest_of_rejects_bad_arguments():
+    with pytest.raises(TypeError, match="measure must be a function"):
+        timing.fastest_of(1.0)
+    with pytest.raises(TypeError, match="holds must be None or a function"):
+        timing.fastest_of(lambda: 1.0, True)
+    with pytest.raises(ValueError, match="tries"):
+        timing.fastest_of(lambda: 1.0, tries=0)
