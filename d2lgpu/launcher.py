@@ -186,16 +186,17 @@ def _run(cmd, child_env, tag, *, timeout_s, grace_s, echo, tail_lines):
 
 # With TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 torchrun picks a free port for rank 0's store and
 # hands it to the workers; another program can take it before rank 0 listens on it. Then
-# rank 0 fails with EADDRINUSE: the machine's doing, not the script's, so launch() tries once
-# more. (A script that binds a taken port of its own fails the same way twice.)
+# rank 0's store fails with this error: most likely the machine's doing, not the script's, so
+# a one-node launch() tries once more. (A script that starts a store of its own on a taken
+# port fails the same way twice, and is reported then.)
 PORT_TAKEN_NOTE = (
-    "launch: torchrun's port was taken by another program before rank 0 could listen on it "
-    "(EADDRINUSE); launching once more"
+    "launch: rank 0 could not listen on the port torchrun picked for it (EADDRINUSE; most "
+    "likely another program took it first): launching once more"
 )
 
 
 def _port_taken(lines: list[str]) -> bool:
-    return any("EADDRINUSE" in line for line in lines)
+    return any("server socket has failed to listen" in ln and "EADDRINUSE" in ln for ln in lines)
 
 
 def launch(
@@ -224,9 +225,10 @@ def launch(
     core, and ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE`` to 1, so that ``--max-restarts`` works
     (see the comment in the code).
 
-    When rank 0 could not listen on the port that torchrun picked for it (EADDRINUSE: another
-    program took it first), the job is launched once more, saying so; the result is the
-    second launch's.
+    When, on one node, rank 0 could not listen on the port that torchrun picked for it
+    (EADDRINUSE: most likely another program took it first), the job is launched once more,
+    within the same ``timeout_s``, with a note in the output when ``echo`` is on; the result
+    (exit code, output, seconds) is then the second launch's.
 
     Raises :class:`LaunchError` (with the exit code and the last ``tail_lines`` lines) when
     torchrun exits non-zero or runs past ``timeout_s`` seconds. On timeout or
@@ -255,7 +257,7 @@ def launch(
             tail_lines=tail_lines,
         )
         seconds = time.monotonic() - start
-        again = returncode != 0 and not timed_out and _port_taken(lines)
+        again = returncode != 0 and not timed_out and nnodes == 1 and _port_taken(lines)
         if attempt == 2 or not again or deadline - time.monotonic() < 1.0:
             break
         if echo:

@@ -24,6 +24,7 @@ What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
 from __future__ import annotations
 
 import logging
+import numbers
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -278,9 +279,11 @@ def fastest_of(measure, holds=None, *, tries: int = 3):
     numbers by ``min``, results by the smaller ``.min`` (their fastest sample), so a result
     is kept whole, with its own median.
 
-    ``holds(kept)`` says whether the lesson's claim holds; it is asked after each try, and
-    the tries stop as soon as it says True (``holds=None``: all ``tries`` run). Returns what
-    is kept. The caller still asserts its claim on it: a real slowdown shows in every try.
+    ``holds(kept)`` says whether the lesson's claim holds; it is asked after every try but
+    the last, and the tries stop as soon as it says True (``holds=None``: all ``tries``
+    run). Returns what is kept. The caller still asserts its claim on it: a real slowdown
+    shows in every try. What the first try returns is checked at once, so a wrong type
+    fails the same way on a quiet machine as on a busy one.
     """
     if not callable(measure):
         raise TypeError(f"measure must be a function that makes one try, not {measure!r}")
@@ -288,11 +291,31 @@ def fastest_of(measure, holds=None, *, tries: int = 3):
         raise TypeError(f"holds must be None or a function of what is kept, not {holds!r}")
     check_int("tries", tries, minimum=1)
     kept = measure()
+    _check_measured(kept)
     for _ in range(tries - 1):
         if holds is not None and holds(kept):
             break
         kept = _keep_fastest(kept, measure())
     return kept
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _check_measured(x) -> None:
+    """Raise TypeError unless ``x`` is what :func:`fastest_of` can merge."""
+    if isinstance(x, dict):
+        for value in x.values():
+            _check_measured(value)
+    elif isinstance(x, list | tuple):
+        for value in x:
+            _check_measured(value)
+    elif not (_is_number(x) or isinstance(x, BenchmarkResult)):
+        raise TypeError(
+            "measure() must return seconds (a number), a BenchmarkResult, or dicts, lists or "
+            f"tuples of them; it returned a {type(x).__name__}: {x!r}"
+        )
 
 
 def _keep_fastest(kept, new):
@@ -302,12 +325,12 @@ def _keep_fastest(kept, new):
         return type(kept)(_keep_fastest(a, b) for a, b in zip(kept, new, strict=True))
     if isinstance(kept, BenchmarkResult) and isinstance(new, BenchmarkResult):
         return new if new.min < kept.min else kept
-    numbers = (int, float)
-    if all(isinstance(x, numbers) and not isinstance(x, bool) for x in (kept, new)):
+    if _is_number(kept) and _is_number(new):
         return min(kept, new)
+    _check_measured(new)
     raise TypeError(
-        "measure() must return the same shape each try: numbers, BenchmarkResults, or dicts, "
-        f"lists or tuples of them; got {kept!r} then {new!r}"
+        "measure() must return the same shape each try (the same keys, lengths and types); "
+        f"got {kept!r}, then {new!r}"
     )
 
 

@@ -7,13 +7,13 @@ process. :func:`once_per_session` runs it once: every process of a session has i
 temporary folder inside one that they all share; the first to ask makes the result there,
 under a file lock, and records it; the others wait on the lock and read the record.
 
-A failed set-up records nothing, so the next process to ask makes it again (and fails in its
-own test too).
+A failed set-up records its error instead: the other processes fail at once with it, rather
+than making it again (a set-up that timed out would then cost its time twice, and the second
+wait could end as a pytest timeout that hides the first error).
 """
 
 import json
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,12 +32,25 @@ def once_per_session(tmp_path_factory, name: str, make: Callable[[Path], object]
     ``folder`` is an empty folder ``name`` in the shared temporary folder, for the files the
     set-up writes. What ``make`` returns must be JSON (it is read back by the other
     processes), and the same JSON round trip is applied in the process that made it, so
-    every caller gets the same types."""
+    every caller gets the same types. If ``make`` raised, every later caller raises a
+    RuntimeError with that error."""
     shared = shared_folder(tmp_path_factory)
     folder, record = shared / name, shared / f"{name}.json"
+    failed = shared / f"{name}.failed"
     with FileLock(str(shared / f"{name}.lock")):
+        if failed.is_file():
+            raise RuntimeError(
+                f"the shared set-up {name!r} failed in another pytest process: "
+                + failed.read_text()
+            )
         if not record.is_file():
-            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
             folder.mkdir()
-            record.write_text(json.dumps(make(folder)))
+            try:
+                made = json.dumps(make(folder))
+            except BaseException as error:  # pytest's own failures and timeouts too
+                failed.write_text(f"{type(error).__name__}: {error}")
+                raise
+            partial = shared / f"{name}.json.partial"
+            partial.write_text(made)
+            os.replace(partial, record)  # whole or not at all, for the processes waiting
         return folder, json.loads(record.read_text())

@@ -124,12 +124,36 @@ def test_launch_tries_once_more_when_torchruns_port_was_taken(tmp_path, tag, pla
     assert result.output == "trained\n"  # the second launch's
     shown = capsys.readouterr().out
     assert shown.index("EADDRINUSE") < shown.index(D.PORT_TAKEN_NOTE) < shown.index("trained")
-    # Taken twice: the second failure is raised, with PyTorch's words; no third launch.
-    runs.unlink()
-    with pytest.raises(D.LaunchError, match="EADDRINUSE") as info:
-        D.launch(script, args=[runs, "5"], env={TAG: tag}, echo=False)
-    assert runs.read_text() == "xx" and info.value.result.returncode == 1
-    assert capsys.readouterr().out == ""  # echo=False: not even the note
+    # Taken twice: the second failure is raised, with PyTorch's words; no third launch, and
+    # the note only once.
+    for echo in (True, False):
+        runs.unlink()
+        with pytest.raises(D.LaunchError, match="EADDRINUSE") as info:
+            D.launch(script, args=[runs, "5"], env={TAG: tag}, echo=echo)
+        assert runs.read_text() == "xx" and info.value.result.returncode == 1
+        assert capsys.readouterr().out.count(D.PORT_TAKEN_NOTE) == int(echo)
+    assert not tagged_pids(tag)
+
+
+def test_both_launches_share_one_time_limit(tmp_path, tag, plain_python):
+    # The first launch fails after about 3 s, the second would run for 10 minutes: it is
+    # stopped at the deadline of timeout_s=8 from the first start, so after about 5 s.
+    script = PORT_TAKEN.replace(
+        "if n < int", "if n == 0:\n    __import__('time').sleep(3)\nif n < int"
+    )
+    script = script.replace('print("trained"', "__import__('time').sleep(600)\nprint(\"trained\"")
+    runs = tmp_path / "runs"
+    with pytest.raises(D.LaunchError, match="timed out after 8 s") as info:
+        D.launch(
+            write(tmp_path, "s.py", script),
+            args=[runs, "1"],
+            env={TAG: tag},
+            echo=False,
+            timeout_s=8,
+            grace_s=5,
+        )
+    assert runs.read_text() == "xx" and info.value.timed_out
+    assert info.value.result.seconds < 6.5  # the second launch's share: 8 s less the first's 3
     assert not tagged_pids(tag)
 
 
@@ -139,6 +163,17 @@ def test_launch_does_not_try_again_after_any_other_failure(tmp_path, tag, plain_
     with pytest.raises(D.LaunchError, match="ECONNREFUSED"):
         D.launch(other, args=[runs, "1"], env={TAG: tag}, echo=False)
     assert runs.read_text() == "x"
+    # Nor for EADDRINUSE from the script's own sockets, nor on several nodes, where the
+    # other nodes failed too.
+    for name, edit, kwargs in [
+        ("own.py", ("The server socket has failed to listen on any", "OSError:"), {}),
+        ("nodes.py", ("", ""), {"nnodes": 2, "extra_torchrun_args": ["--rdzv-backend=c10d"]}),
+    ]:
+        runs.unlink()
+        script = write(tmp_path, name, PORT_TAKEN.replace(*edit))
+        with pytest.raises(D.LaunchError, match="EADDRINUSE"):
+            D.launch(script, args=[runs, "1"], env={TAG: tag}, echo=False, **kwargs)
+        assert runs.read_text() == "x", name
     # Nor when the first launch used up the time: both launches share timeout_s.
     runs.unlink()
     late = PORT_TAKEN.replace(
