@@ -117,6 +117,11 @@ print("trained", flush=True)
 """
 
 
+def launch_once_taken(script, runs, tag, **kwargs):
+    """A quiet launch of a PORT_TAKEN script whose first launch finds the port taken."""
+    return D.launch(script, args=[runs, "1"], env={TAG: tag}, echo=False, **kwargs)
+
+
 def test_launch_tries_once_more_when_torchruns_port_was_taken(tmp_path, tag, plain_python, capsys):
     script, runs = write(tmp_path, "port.py", PORT_TAKEN), tmp_path / "runs"
     result = D.launch(script, args=[runs, "1"], env={TAG: tag})
@@ -144,14 +149,7 @@ def test_both_launches_share_one_time_limit(tmp_path, tag, plain_python):
     script = script.replace('print("trained"', "__import__('time').sleep(600)\nprint(\"trained\"")
     runs = tmp_path / "runs"
     with pytest.raises(D.LaunchError, match="timed out after 8 s") as info:
-        D.launch(
-            write(tmp_path, "s.py", script),
-            args=[runs, "1"],
-            env={TAG: tag},
-            echo=False,
-            timeout_s=8,
-            grace_s=5,
-        )
+        launch_once_taken(write(tmp_path, "s.py", script), runs, tag, timeout_s=8, grace_s=5)
     assert runs.read_text() == "xx" and info.value.timed_out
     assert info.value.result.seconds < 6.5  # the second launch's share: 8 s less the first's 3
     assert not tagged_pids(tag)
@@ -161,7 +159,7 @@ def test_launch_does_not_try_again_after_any_other_failure(tmp_path, tag, plain_
     runs = tmp_path / "runs"
     other = write(tmp_path, "other.py", PORT_TAKEN.replace("EADDRINUSE", "ECONNREFUSED"))
     with pytest.raises(D.LaunchError, match="ECONNREFUSED"):
-        D.launch(other, args=[runs, "1"], env={TAG: tag}, echo=False)
+        launch_once_taken(other, runs, tag)
     assert runs.read_text() == "x"
     # Nor for EADDRINUSE from the script's own sockets, nor on several nodes, where the
     # other nodes failed too.
@@ -172,7 +170,7 @@ def test_launch_does_not_try_again_after_any_other_failure(tmp_path, tag, plain_
         runs.unlink()
         script = write(tmp_path, name, PORT_TAKEN.replace(*edit))
         with pytest.raises(D.LaunchError, match="EADDRINUSE"):
-            D.launch(script, args=[runs, "1"], env={TAG: tag}, echo=False, **kwargs)
+            launch_once_taken(script, runs, tag, **kwargs)
         assert runs.read_text() == "x", name
     # Nor when the first launch used up the time: both launches share timeout_s.
     runs.unlink()
@@ -180,13 +178,7 @@ def test_launch_does_not_try_again_after_any_other_failure(tmp_path, tag, plain_
         "    raise SystemExit(1)", "    __import__('time').sleep(2.2)\n    raise SystemExit(1)"
     )
     with pytest.raises(D.LaunchError) as info:
-        D.launch(
-            write(tmp_path, "late.py", late),
-            args=[runs, "1"],
-            env={TAG: tag},
-            echo=False,
-            timeout_s=3,
-        )
+        launch_once_taken(write(tmp_path, "late.py", late), runs, tag, timeout_s=3)
     assert runs.read_text() == "x"
     assert info.value.timed_out or "EADDRINUSE" in str(info.value)  # timed out: a busy machine
 
