@@ -13,7 +13,8 @@ Modules, one concern each:
 
 ===================  ==========================================================
 ``devices``          ``cpu``, ``gpu``, ``try_gpu``, ``try_all_gpus``, env report
-``timing``           ``sync``, a synchronizing ``Timer``, ``benchmark``, ``fastest_of``
+``timing``           ``sync``, a synchronizing ``Timer``, ``benchmark``, ``compare``
+``fastest``          ``fastest_of``: the fastest of a few tries on a shared machine
 ``memory``           allocator counters and ``peak_memory``
 ``data``             FashionMNIST, with a synthetic fallback that says so
 ``datasets``         the synthetic stand-in; loading that costs a read and a decode
@@ -41,8 +42,9 @@ Modules, one concern each:
 import importlib
 
 from .devices import cpu, default_device, env_report, gpu, num_gpus, try_all_gpus, try_gpu
+from .fastest import fastest_of
 from .memory import memory_report, peak_memory
-from .timing import Timer, benchmark, compare, fastest_of, sync
+from .timing import Timer, benchmark, compare, sync
 
 __version__ = "0.1.0"
 
@@ -56,6 +58,7 @@ _SUBMODULES = (
     "datasets",
     "devices",
     "distributed",
+    "fastest",
     "faults",
     "grading",
     "hardware",

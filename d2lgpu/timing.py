@@ -12,10 +12,10 @@ What it is for:
   work by up to ~100x).
 * :func:`benchmark` times a function properly: warm-up calls, then repeated
   measurements by ``torch.utils.benchmark`` (which synchronizes CUDA itself),
-  using all CPU threads (``torch.utils.benchmark`` defaults to one).
+  using all CPU threads (``torch.utils.benchmark`` defaults to one). On one CPU
+  thread it can read that thread's CPU time instead of the wall clock, which
+  does not count the time the OS gives the core to other programs.
 * :func:`compare` renders a few results as a small table.
-* :func:`fastest_of` measures up to a few times, keeping the fastest of each, until the
-  lesson's claim holds: other programs on a shared machine only ever add time.
 
 What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
 (chapter 6).
@@ -24,7 +24,6 @@ What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
 from __future__ import annotations
 
 import logging
-import numbers
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -40,7 +39,6 @@ __all__ = [
     "BenchmarkResult",
     "benchmark",
     "compare",
-    "fastest_of",
     "format_seconds",
 ]
 
@@ -131,6 +129,7 @@ class BenchmarkResult:
     threads: int
     unit: str = "s"
     metadata: dict = field(default_factory=dict)
+    clock: str = "wall"
 
     @property
     def median(self) -> float:
@@ -159,7 +158,7 @@ class BenchmarkResult:
         return (
             f"{self.label}: {format_seconds(self.median)} median "
             f"(IQR {format_seconds(self.iqr)}, {len(self.samples)} x {self.number} calls, "
-            f"{self.device})"
+            f"{self.device}{', thread CPU time' if self.clock == 'thread' else ''})"
         )
 
 
@@ -173,6 +172,7 @@ def benchmark(
     min_sample_s: float = 0.01,
     label: str | None = None,
     threads: int | None = None,
+    clock: str = "wall",
     **kwargs,
 ) -> BenchmarkResult:
     """Time ``fn(*args, **kwargs)`` and return seconds per call.
@@ -188,6 +188,12 @@ def benchmark(
     on ``mps``, before every clock read); the function itself decides where
     it runs. CPU timings use
     ``torch.get_num_threads()`` threads unless ``threads`` says otherwise.
+
+    ``clock="wall"`` (the default) reads ``time.perf_counter``. ``clock="thread"`` reads
+    the calling thread's CPU time (``time.thread_time``) instead: on a CPU shared with
+    other programs, the time the OS gives the core to them is not counted, while cache
+    misses and memory stalls, which are the work's own, still are. It counts nothing
+    done by another thread or by a GPU, so it needs ``device="cpu"`` and ``threads=1``.
     """
     tbench = _import_torch_benchmark()
     if not callable(fn):
@@ -198,6 +204,7 @@ def benchmark(
     check_int("threads", threads, minimum=1, allow_none=True)
     check_positive("min_sample_s", min_sample_s)
     threads = torch.get_num_threads() if threads is None else threads
+    _check_clock(clock, device, threads)
 
     for _ in range(warmup):
         fn(*args, **kwargs)
@@ -208,7 +215,7 @@ def benchmark(
         globals={"fn": fn, "args": args, "kwargs": kwargs},
         num_threads=threads,
         label=label or getattr(fn, "__name__", "fn"),
-        **_clock_for(device),
+        **_clock_for(device, clock),
     )
     if number is None:
         # One timed call tells us how many calls fill min_sample_s.
@@ -221,12 +228,27 @@ def benchmark(
         number=number,
         device=str(device) if device is not None else "unspecified",
         threads=threads,
+        clock=clock,
     )
 
 
-def _clock_for(device) -> dict:
-    """``torch.utils.benchmark.Timer``'s clock for ``device``: it synchronizes CUDA by
+def _check_clock(clock, device, threads: int) -> None:
+    if clock not in ("wall", "thread"):
+        raise ValueError(f"clock must be 'wall' or 'thread', got {clock!r}")
+    on_cpu = device is not None and torch.device(device).type == "cpu"
+    if clock == "thread" and not (on_cpu and threads == 1):
+        raise ValueError(
+            "clock='thread' counts only the calling thread's CPU time, so it needs "
+            f"device='cpu' and threads=1; got device={device!r}, threads={threads}"
+        )
+
+
+def _clock_for(device, clock: str = "wall") -> dict:
+    """``torch.utils.benchmark.Timer``'s clock: the calling thread's CPU time for
+    ``clock="thread"``; else the wall clock. ``torch.utils.benchmark`` synchronizes CUDA by
     itself, not ``mps``, so on ``mps`` every clock read waits for the queued work."""
+    if clock == "thread":
+        return {"timer": time.thread_time}
     if device is None or torch.device(device).type != "mps":
         return {}
 
@@ -258,6 +280,9 @@ def compare(results: list[BenchmarkResult], baseline: int = 0) -> str:
         raise ValueError("results must be a non-empty list of BenchmarkResult")
     if not 0 <= baseline < len(results):
         raise ValueError(f"baseline must be an index into results (0..{len(results) - 1})")
+    clocks = sorted({r.clock for r in results})
+    if len(clocks) > 1:
+        raise ValueError(f"results must share one clock to be compared, got {clocks}")
     base = results[baseline].median
     width = max(len(r.label) for r in results)
     lines = [f"{'':{width}}  {'median':>10}  {'IQR':>10}  {'speed-up':>8}"]
@@ -267,71 +292,6 @@ def compare(results: list[BenchmarkResult], baseline: int = 0) -> str:
             f"{format_seconds(r.iqr):>10}  {base / r.median:>7.2f}x"
         )
     return "\n".join(lines)
-
-
-def fastest_of(measure, holds=None, *, tries: int = 3):
-    """Measure up to ``tries`` times, keeping the fastest of each entry; stop once ``holds``.
-
-    Another program on the machine can only add time to a measurement, never take it away,
-    so the fastest of a few tries is the least disturbed one. ``measure()`` makes one try
-    and returns seconds (a number), a :class:`BenchmarkResult`, or a dict, list or tuple of
-    these, nested as deep as needed. Each try is merged into what is kept, entry by entry:
-    numbers by ``min``, results by the smaller ``.min`` (their fastest sample), so a result
-    is kept whole, with its own median.
-
-    ``holds(kept)`` says whether the lesson's claim holds; it is asked after every try but
-    the last, and the tries stop as soon as it says True (``holds=None``: all ``tries``
-    run). Returns what is kept. The caller still asserts its claim on it: a real slowdown
-    shows in every try. What the first try returns is checked at once, so a wrong type
-    fails the same way on a quiet machine as on a busy one.
-    """
-    if not callable(measure):
-        raise TypeError(f"measure must be a function that makes one try, not {measure!r}")
-    if holds is not None and not callable(holds):
-        raise TypeError(f"holds must be None or a function of what is kept, not {holds!r}")
-    check_int("tries", tries, minimum=1)
-    kept = measure()
-    _check_measured(kept)
-    for _ in range(tries - 1):
-        if holds is not None and holds(kept):
-            break
-        kept = _keep_fastest(kept, measure())
-    return kept
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _check_measured(x) -> None:
-    """Raise TypeError unless ``x`` is what :func:`fastest_of` can merge."""
-    if isinstance(x, dict):
-        for value in x.values():
-            _check_measured(value)
-    elif isinstance(x, list | tuple):
-        for value in x:
-            _check_measured(value)
-    elif not (_is_number(x) or isinstance(x, BenchmarkResult)):
-        raise TypeError(
-            "measure() must return seconds (a number), a BenchmarkResult, or dicts, lists or "
-            f"tuples of them; it returned a {type(x).__name__}: {x!r}"
-        )
-
-
-def _keep_fastest(kept, new):
-    if isinstance(kept, dict) and isinstance(new, dict) and kept.keys() == new.keys():
-        return {key: _keep_fastest(kept[key], new[key]) for key in kept}
-    if isinstance(kept, list | tuple) and type(new) is type(kept) and len(new) == len(kept):
-        return type(kept)(_keep_fastest(a, b) for a, b in zip(kept, new, strict=True))
-    if isinstance(kept, BenchmarkResult) and isinstance(new, BenchmarkResult):
-        return new if new.min < kept.min else kept
-    if _is_number(kept) and _is_number(new):
-        return min(kept, new)
-    _check_measured(new)
-    raise TypeError(
-        "measure() must return the same shape each try (the same keys, lengths and types); "
-        f"got {kept!r}, then {new!r}"
-    )
 
 
 def format_seconds(seconds: float) -> str:

@@ -1,3 +1,4 @@
+import re
 import time
 
 import pytest
@@ -82,6 +83,46 @@ def test_benchmark_passes_arguments_and_computes_rates():
 def test_benchmark_rejects_bad_counts(kwargs, message):
     with pytest.raises(ValueError, match=message):
         timing.benchmark(lambda: None, **kwargs)
+
+
+def test_thread_clock_counts_the_threads_cpu_time_not_the_wall_clock():
+    def sleep_then_spin():
+        time.sleep(0.02)  # wall time, no CPU time
+        start = time.thread_time()
+        while time.thread_time() - start < 0.005:  # CPU time of this thread
+            pass
+
+    kwargs = {"device": "cpu", "threads": 1, "warmup": 1, "repeat": 3, "number": 1}
+    wall = timing.benchmark(sleep_then_spin, **kwargs)
+    thread = timing.benchmark(sleep_then_spin, clock="thread", **kwargs)
+    assert wall.min >= 0.025 and wall.clock == "wall"
+    # The spin's 5 ms and a little more; the sleep's 20 ms are not counted.
+    assert 0.005 <= thread.min < 0.015 and thread.clock == "thread"
+    assert str(thread).endswith("cpu, thread CPU time)") and str(wall).endswith("cpu)")
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"clock": "cpu", "device": "cpu"}, "clock must be 'wall' or 'thread', got 'cpu'"),
+        ({"clock": "thread", "threads": 1}, "needs device='cpu' and threads=1; got device=None"),
+        ({"clock": "thread", "device": "cuda", "threads": 1}, "got device='cuda', threads=1"),
+        ({"clock": "thread", "device": "cpu", "threads": 2}, "got device='cpu', threads=2"),
+    ],
+)
+def test_benchmark_rejects_a_clock_it_cannot_read_honestly(kwargs, message):
+    calls = []
+    with pytest.raises(ValueError, match=re.escape(message)):
+        timing.benchmark(lambda: calls.append(1), **kwargs)
+    assert calls == []  # refused before any call
+
+
+def test_compare_refuses_results_timed_with_different_clocks():
+    wall = timing.BenchmarkResult("wall", [1.0], 1, "cpu", 1)
+    thread = timing.BenchmarkResult("thread", [1.0], 1, "cpu", 1, clock="thread")
+    with pytest.raises(ValueError, match=r"one clock to be compared, got \['thread', 'wall'\]"):
+        timing.compare([wall, thread])
+    assert "1.00x" in timing.compare([thread, thread])
 
 
 def test_benchmark_rejects_a_non_callable():
@@ -333,82 +374,3 @@ def test_import_torch_benchmark_quiets_the_cpp_extension_logger_only_while_impor
     module = timing._import_torch_benchmark()
     assert levels == [logging.ERROR] and logger.level == logging.INFO
     assert module is sys.modules["torch.utils.benchmark"]
-
-
-def result(label, *samples):
-    return timing.BenchmarkResult(label, list(samples), 1, "cpu", 1)
-
-
-def tries_of(*values):
-    """A measure() that returns ``values`` one try after another, counting its calls."""
-    calls = []
-
-    def measure():
-        calls.append(1)
-        return values[len(calls) - 1]
-
-    return measure, calls
-
-
-def test_fastest_of_keeps_each_entrys_fastest_and_stops_once_the_claim_holds():
-    # x has the smaller median, y the fastest sample: y is kept, with its own median.
-    first = {"a": 3.0, "b": [result("x", 1.5, 3.0, 4.0), 4], "c": (2.0, 7.0)}
-    second = {"a": 1.0, "b": [result("y", 1.0, 4.0, 9.0), 6], "c": (3.0, 6.0)}
-    third = {"a": 0.5, "b": [result("z", 0.1), 0], "c": (0.0, 0.0)}
-    measure, calls = tries_of(first, second, third)
-    kept = timing.fastest_of(measure, lambda kept: kept["a"] < 2)
-    assert len(calls) == 2  # the claim held after the second try: no third
-    assert kept["a"] == 1.0 and kept["c"] == (2.0, 6.0) and isinstance(kept["c"], tuple)
-    assert kept["b"][0].label == "y" and kept["b"][0].median == 4.0  # a result is kept whole
-    assert kept["b"][1] == 4
-
-
-def test_fastest_of_tries_as_often_as_asked_and_no_more():
-    measure, calls = tries_of(3.0, 2.0, 1.0, 0.5)
-    assert timing.fastest_of(measure) == 1.0 and len(calls) == 3  # holds=None: every try
-    measure, calls = tries_of(3.0, 2.0, 1.0, 0.5)
-    assert timing.fastest_of(measure, lambda kept: False, tries=2) == 2.0 and len(calls) == 2
-    measure, calls = tries_of(3.0, 2.0)
-    assert timing.fastest_of(measure, lambda kept: True, tries=5) == 3.0 and len(calls) == 1
-    measure, calls = tries_of(3.0, 2.0)
-    assert timing.fastest_of(measure, tries=1) == 3.0 and len(calls) == 1
-
-
-@pytest.mark.parametrize(
-    "first, second",
-    [({"a": 1.0}, {"b": 1.0}), ([1.0], [1.0, 2.0]), ((1.0,), [1.0]), (1.0, [1.0])],
-)
-def test_fastest_of_names_a_try_of_another_shape(first, second):
-    measure, _ = tries_of(first, second)
-    with pytest.raises(TypeError, match="the same shape each try"):
-        timing.fastest_of(measure)
-
-
-@pytest.mark.parametrize("wrong", ["1 ms", True, torch.tensor(1.0), None, [1.0, {"a": "x"}]])
-def test_fastest_of_names_a_wrong_type_at_the_first_try_busy_machine_or_not(wrong):
-    # Checked before the claim is asked: a quiet machine (the claim holds at once) fails the
-    # same way as a busy one (another try is merged).
-    for holds in (lambda kept: True, lambda kept: False):
-        measure, _ = tries_of(wrong, wrong)
-        with pytest.raises(TypeError, match="must return seconds .* it returned a"):
-            timing.fastest_of(measure, holds)
-    measure, _ = tries_of(1.0, wrong)
-    with pytest.raises(TypeError, match="must return seconds"):
-        timing.fastest_of(measure)
-
-
-def test_fastest_of_takes_any_real_number():
-    import numpy as np
-
-    measure, _ = tries_of(np.float32(3.0), 2, np.float64(2.5))
-    kept = timing.fastest_of(measure)
-    assert kept == 2 and type(kept) is int
-
-
-def test_fastest_of_rejects_bad_arguments():
-    with pytest.raises(TypeError, match="measure must be a function"):
-        timing.fastest_of(1.0)
-    with pytest.raises(TypeError, match="holds must be None or a function"):
-        timing.fastest_of(lambda: 1.0, True)
-    with pytest.raises(ValueError, match="tries"):
-        timing.fastest_of(lambda: 1.0, tries=0)
