@@ -23,6 +23,7 @@ What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
 
 from __future__ import annotations
 
+import functools
 import logging
 import statistics
 import time
@@ -194,6 +195,8 @@ def benchmark(
     other programs, the time the OS gives the core to them is not counted, while cache
     misses and memory stalls, which are the work's own, still are. It counts nothing
     done by another thread or by a GPU, so it needs ``device="cpu"`` and ``threads=1``.
+    Where that clock moves in coarse steps (Windows), a sample lasts at least 20 of them
+    when ``number`` is chosen here; a ``number`` you give must make samples that long.
     """
     tbench = _import_torch_benchmark()
     if not callable(fn):
@@ -210,16 +213,23 @@ def benchmark(
         fn(*args, **kwargs)
     sync(device)
 
-    timer = tbench.Timer(
-        stmt="fn(*args, **kwargs)",
-        globals={"fn": fn, "args": args, "kwargs": kwargs},
-        num_threads=threads,
-        label=label or getattr(fn, "__name__", "fn"),
-        **_clock_for(device, clock),
-    )
+    def timer_on(clock):
+        return tbench.Timer(
+            stmt="fn(*args, **kwargs)",
+            globals={"fn": fn, "args": args, "kwargs": kwargs},
+            num_threads=threads,
+            label=label or getattr(fn, "__name__", "fn"),
+            **_clock_for(device, clock),
+        )
+
+    timer = timer_on(clock)
     if number is None:
-        # One timed call tells us how many calls fill min_sample_s.
-        once = timer.timeit(1).median
+        # One timed call tells us how many calls fill a sample, on the wall clock: the
+        # thread's CPU clock can move in steps longer than a call (a 15.6 ms tick on
+        # Windows), and then a sample must last many of its steps.
+        once = timer_on("wall").timeit(1).median
+        if clock == "thread":
+            min_sample_s = max(min_sample_s, 20 * _thread_clock_step())
         number = max(1, min(10_000, int(min_sample_s / max(once, 1e-9))))
     samples = [timer.timeit(number).median for _ in range(repeat)]
     return BenchmarkResult(
@@ -241,6 +251,16 @@ def _check_clock(clock, device, threads: int) -> None:
             "clock='thread' counts only the calling thread's CPU time, so it needs "
             f"device='cpu' and threads=1; got device={device!r}, threads={threads}"
         )
+
+
+@functools.cache
+def _thread_clock_step() -> float:
+    """The smallest step ``time.thread_time()`` makes in this process: well under a
+    microsecond on Linux and macOS, a scheduler tick (15.6 ms) on Windows."""
+    start = time.thread_time()
+    while (now := time.thread_time()) == start:
+        pass
+    return now - start
 
 
 def _clock_for(device, clock: str = "wall") -> dict:

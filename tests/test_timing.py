@@ -1,3 +1,4 @@
+import functools
 import re
 import time
 
@@ -99,6 +100,23 @@ def test_thread_clock_counts_the_threads_cpu_time_not_the_wall_clock():
     # The spin's 5 ms and a little more; the sleep's 20 ms are not counted.
     assert 0.005 <= thread.min < 0.015 and thread.clock == "thread"
     assert str(thread).endswith("cpu, thread CPU time)") and str(wall).endswith("cpu)")
+
+
+def test_thread_clock_in_coarse_steps_still_gives_each_calls_time(monkeypatch):
+    # Windows moves a thread's CPU time in 15.6 ms ticks: a 2 ms call reads 0 or 15.6 ms.
+    real = time.thread_time
+    monkeypatch.setattr(timing.time, "thread_time", lambda: real() // 0.0156 * 0.0156)
+    monkeypatch.setattr(timing, "_thread_clock_step", functools.cache(timing._thread_clock_step))
+
+    def spin_2ms():
+        start = real()
+        while real() - start < 0.002:
+            pass
+
+    result = timing.benchmark(spin_2ms, device="cpu", threads=1, repeat=2, clock="thread")
+    # The number of calls comes from the wall clock, and fills 20 ticks (0.31 s) per sample.
+    assert 0.3 / 0.002 / 2 < result.number < 0.4 / 0.002
+    assert 0.0018 < result.min < 0.003, result.samples  # each call's 2 ms, ticks or not
 
 
 @pytest.mark.parametrize(
