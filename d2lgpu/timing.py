@@ -227,7 +227,7 @@ def benchmark(
         # One timed call tells us how many calls fill a sample, on the wall clock: the
         # thread's CPU clock can move in steps longer than a call (a 15.6 ms tick on
         # Windows), and then a sample must last many of its steps.
-        once = timer_on("wall").timeit(1).median
+        once = (timer if clock == "wall" else timer_on("wall")).timeit(1).median
         if clock == "thread":
             min_sample_s = max(min_sample_s, 20 * _thread_clock_step())
         number = max(1, min(10_000, int(min_sample_s / max(once, 1e-9))))
