@@ -14,10 +14,12 @@ PyTorch.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -64,8 +66,11 @@ class LaunchError(RuntimeError):
         self.timed_out = timed_out
 
 
-def torchrun_command(script, nproc: int = 2, args=(), *, nnodes: int = 1, extra=()) -> list:
-    """The command :func:`launch` runs: this Python's torchrun, one node unless told."""
+def torchrun_command(
+    script, nproc: int = 2, args=(), *, nnodes: int = 1, extra=(), log_dir=None
+) -> list:
+    """The command :func:`launch` runs: this Python's torchrun, one node unless told, with
+    its logs and workers' error files in ``log_dir`` when given."""
     if isinstance(args, str) or isinstance(extra, str):
         raise ValueError("args and extra_torchrun_args must be sequences of strings, not a str")
     check_int("nproc", nproc, minimum=1)
@@ -78,7 +83,20 @@ def torchrun_command(script, nproc: int = 2, args=(), *, nnodes: int = 1, extra=
         )
     cmd = [sys.executable, "-m", "torch.distributed.run"]
     cmd += ["--standalone"] if nnodes == 1 else [f"--nnodes={nnodes}"]
+    cmd += [] if log_dir is None else [f"--log-dir={log_dir}"]
     return cmd + [f"--nproc-per-node={nproc}", *extra, str(script), *(str(a) for a in args)]
+
+
+@contextlib.contextmanager
+def _log_dir(extra):
+    """A folder for torchrun's logs, removed afterwards; ``None`` when ``extra`` names one.
+    (Without ``--log-dir``, torchrun makes a ``torchelastic_*`` folder in the system's
+    temporary folder at each launch and leaves it there.)"""
+    if any(str(a).startswith(("--log-dir", "--log_dir")) for a in extra):
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="d2lgpu-torchrun-", ignore_cleanup_errors=True) as d:
+        yield d
 
 
 def _child_env(env: dict[str, str] | None, tag: str) -> dict[str, str]:
@@ -223,7 +241,9 @@ def launch(
     ``env`` adds to (and overrides) this process's environment. Unless given there,
     ``OMP_NUM_THREADS`` is set to 1, so that N processes do not each start one thread per
     core, and ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE`` to 1, so that ``--max-restarts`` works
-    (see the comment in the code).
+    (see the comment in the code). torchrun's logs and the workers' error files go to a
+    temporary folder, removed when the launch ends, unless ``extra_torchrun_args`` names a
+    ``--log-dir``.
 
     When, on one node, rank 0 could not listen on the port that torchrun picked for it
     (EADDRINUSE: most likely another program took it first), the job is launched once more,
@@ -238,11 +258,20 @@ def launch(
     script = Path(script)
     if not script.is_file():
         raise FileNotFoundError(f"script: no such file {str(script)!r}")
-    cmd = torchrun_command(script, nproc, args, nnodes=nnodes, extra=extra_torchrun_args)
     check_int("tail_lines", tail_lines, minimum=0)
     check_positive("timeout_s", timeout_s)
     check_positive("grace_s", grace_s)
+    with _log_dir(extra_torchrun_args) as log_dir:
+        cmd = torchrun_command(
+            script, nproc, args, nnodes=nnodes, extra=extra_torchrun_args, log_dir=log_dir
+        )
+        return _launch(
+            script.name, cmd, env=env, nnodes=nnodes, timeout_s=timeout_s, grace_s=grace_s,
+            echo=echo, tail_lines=tail_lines,
+        )  # fmt: skip
 
+
+def _launch(name, cmd, *, env, nnodes, timeout_s, grace_s, echo, tail_lines) -> LaunchResult:
     deadline = time.monotonic() + timeout_s  # for both attempts together
     for attempt in (1, 2):
         tag = uuid.uuid4().hex
@@ -265,7 +294,7 @@ def launch(
     result = LaunchResult(returncode, "".join(lines), seconds)
     if timed_out or returncode != 0:
         shown = list(tail)[-tail_lines:] if tail_lines else []
-        message = failure_message(script.name, result, shown, timeout_s if timed_out else None)
+        message = failure_message(name, result, shown, timeout_s if timed_out else None)
         raise LaunchError(message, result, timed_out=timed_out)
     return result
 

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from ddp_helpers.procs import TAG, tagged_pids
@@ -61,6 +62,34 @@ def test_torchrun_command_is_this_python_one_node_unless_told(tmp_path):
     assert cmd[3:] == ["--nnodes=2", "--nproc-per-node=1", *rdzv, "s.py"]
     assert "--standalone" not in cmd
     assert D.torchrun_command("s.py", 1, nnodes=2, extra=["--master-addr=h"])[3] == "--nnodes=2"
+    cmd = D.torchrun_command("s.py", 2, log_dir=tmp_path)
+    assert cmd[3:6] == ["--standalone", f"--log-dir={tmp_path}", "--nproc-per-node=2"]
+
+
+@pytest.mark.parametrize("named", [None, "--log-dir=/x", "--log_dir=/x", "--log-dir"])
+def test_launch_gives_torchrun_a_log_folder_it_removes_unless_one_is_named(
+    tmp_path, tag, monkeypatch, named
+):
+    """Without --log-dir, torchrun leaves a torchelastic_* folder in /tmp at every launch."""
+    seen = []
+
+    def command(script, nproc, args, *, log_dir, **kw):
+        seen.append(log_dir)
+        listing = "print(sorted(os.listdir(sys.argv[1])))" if log_dir else "print(None)"
+        code = f"import os, sys; {listing}"
+        return [sys.executable, "-c", code, *([log_dir] if log_dir else [])]
+
+    monkeypatch.setattr(D, "torchrun_command", command)
+    extra = [named] if named else []
+    result = D.launch(
+        write(tmp_path, "s.py", ""), env={TAG: tag}, echo=False, extra_torchrun_args=extra
+    )
+    if named:
+        assert seen == [None] and result.output == "None\n"  # torchrun's, or the user's, folder
+    else:
+        assert result.output == "[]\n"  # it exists, empty, while the job runs
+        assert os.path.basename(seen[0]).startswith("d2lgpu-torchrun-")
+        assert not os.path.exists(seen[0])  # and is gone afterwards
 
 
 # --- the machinery around torchrun, with a plain Python script in its place (fast) ----------
@@ -264,13 +293,18 @@ def test_launch_sets_one_thread_unless_told_and_uses_this_python(tmp_path, tag):
         "print('threads', os.environ['OMP_NUM_THREADS'], 'python', sys.executable)\n"
         "print('own store', os.environ['TORCH_DISABLE_SHARE_RDZV_TCP_STORE'])\n"
         "print('unbuffered', os.environ['PYTHONUNBUFFERED'])\n"
-        "print('marked', len(os.environ['D2LGPU_LAUNCH_ID']))\n",
+        "print('marked', len(os.environ['D2LGPU_LAUNCH_ID']))\n"
+        "print('error file', os.environ['TORCHELASTIC_ERROR_FILE'])\n",
     )
     # One process: torchrun itself sets nothing, so the 1 comes from launch().
     out = D.launch(script, nproc=1, env={TAG: tag}, echo=False).output
     assert f"threads 1 python {sys.executable}" in out
     assert "own store 1" in out  # so that --max-restarts works (see launch's comment)
     assert "unbuffered 1" in out and "marked 32" in out  # a uuid4 hex: found again by it
+    # torchrun's log folder, with the workers' error files, is launch()'s, and is removed.
+    error_file = Path(out.split("error file ")[1].split()[0])
+    folder = next(p for p in error_file.parents if p.name.startswith("d2lgpu-torchrun-"))
+    assert not folder.exists()
     out = D.launch(script, nproc=1, env={TAG: tag, "OMP_NUM_THREADS": "2"}, echo=False).output
     assert "threads 2" in out
 

@@ -96,6 +96,7 @@ def start_torchrun(tmp_path, tag, *args):
         "-m",
         "torch.distributed.run",
         "--standalone",
+        f"--log-dir={tmp_path / 'torchrun-logs'}",  # not a torchelastic_* folder left in /tmp
         "--nproc-per-node=2",
         str(SCRIPT),
         *COMMON,
