@@ -232,6 +232,19 @@ print("leader exits", flush=True)
 """
 
 
+@pytest.mark.timeout(60)
+def test_launch_stops_a_script_that_closes_its_output_and_runs_on(tmp_path, tag, plain_python):
+    # The end of the output is not the end of the job: the time limit still holds after it.
+    code = "import os, time\nprint('closing', flush=True)\n"
+    code += "os.close(1)\nos.close(2)\ntime.sleep(600)\n"  # stdout and stderr: the pipe ends
+    start = time.monotonic()
+    with pytest.raises(D.LaunchError, match=r"timed out after 2 s") as info:
+        D.launch(write(tmp_path, "quiet.py", code), env={TAG: tag}, echo=False, timeout_s=2)
+    assert info.value.timed_out and info.value.result.output == "closing\n"
+    assert time.monotonic() - start < 30  # not the script's 600 s
+    assert not tagged_pids(tag)
+
+
 def test_launch_returns_when_the_leader_exits_though_an_orphan_holds_the_pipe(
     tmp_path, tag, plain_python
 ):
