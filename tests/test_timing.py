@@ -1,4 +1,3 @@
-import functools
 import re
 import time
 
@@ -102,21 +101,32 @@ def test_thread_clock_counts_the_threads_cpu_time_not_the_wall_clock():
     assert str(thread).endswith("cpu, thread CPU time)") and str(wall).endswith("cpu)")
 
 
+@pytest.mark.timeout(60)
 def test_thread_clock_in_coarse_steps_still_gives_each_calls_time(monkeypatch):
     # Windows moves a thread's CPU time in 15.6 ms ticks: a 2 ms call reads 0 or 15.6 ms.
-    real = time.thread_time
-    monkeypatch.setattr(timing.time, "thread_time", lambda: real() // 0.0156 * 0.0156)
-    monkeypatch.setattr(timing, "_thread_clock_step", functools.cache(timing._thread_clock_step))
+    # Here each call adds exactly 2 ms to a CPU clock read in such ticks, and sleeps 2 ms
+    # of wall time. The clock is exact, so the test holds on a busy machine too.
+    tick, used = 0.0156, [0.0]
+    monkeypatch.setattr(timing.time, "thread_time", lambda: used[0] // tick * tick)
+    monkeypatch.setattr(timing, "_thread_clock_step", lambda: tick)
 
-    def spin_2ms():
-        start = real()
-        while real() - start < 0.002:
-            pass
+    def call_2ms():
+        time.sleep(0.002)
+        used[0] += 0.002
 
-    result = timing.benchmark(spin_2ms, device="cpu", threads=1, repeat=2, clock="thread")
-    # The number of calls comes from the wall clock, and fills 20 ticks (0.31 s) per sample.
-    assert 0.3 / 0.002 / 2 < result.number < 0.4 / 0.002
-    assert 0.0018 < result.min < 0.003, result.samples  # each call's 2 ms, ticks or not
+    result = timing.benchmark(call_2ms, device="cpu", threads=1, repeat=3, clock="thread")
+    # Counted on the coarse clock, one call would read 0 s and 10,000 calls fill a sample.
+    assert result.number < 1000
+    # A sample of N calls is off by at most one tick, 15.6 ms / N: N >= 31 keeps it within
+    # 0.5 ms of 2 ms. Filling only min_sample_s (10 ms, 5 calls) would read 0 or 3.1 ms.
+    assert all(0.0015 <= t <= 0.0025 for t in result.samples), result
+
+
+def test_thread_clock_step_is_the_smallest_move_of_the_clock(monkeypatch):
+    assert 0 < timing._thread_clock_step() < 0.001  # on Linux: well under a millisecond
+    reads = iter([5.0, 5.0, 5.0, 5.0156, 7.0])
+    monkeypatch.setattr(timing.time, "thread_time", lambda: next(reads))
+    assert timing._thread_clock_step.__wrapped__() == pytest.approx(0.0156)
 
 
 @pytest.mark.parametrize(
