@@ -213,27 +213,31 @@ def benchmark(
         fn(*args, **kwargs)
     sync(device)
 
+    label = label or getattr(fn, "__name__", "fn")
+
     def timer_on(clock):
         return tbench.Timer(
             stmt="fn(*args, **kwargs)",
             globals={"fn": fn, "args": args, "kwargs": kwargs},
             num_threads=threads,
-            label=label or getattr(fn, "__name__", "fn"),
+            label=label,
             **_clock_for(device, clock),
         )
 
     timer = timer_on(clock)
     if number is None:
-        # One timed call tells us how many calls fill a sample, on the wall clock: the
-        # thread's CPU clock can move in steps longer than a call (a 15.6 ms tick on
-        # Windows), and then a sample must last many of its steps.
-        once = (timer if clock == "wall" else timer_on("wall")).timeit(1).median
-        if clock == "thread":
+        # One timed call tells us how many calls fill a sample.
+        if clock == "wall":
+            once = timer.timeit(1).median
+        else:
+            # Counted on the wall clock: the thread's CPU clock can move in steps longer
+            # than a call (a 15.6 ms tick on Windows), and a sample must last many of them.
+            once = timer_on("wall").timeit(1).median
             min_sample_s = max(min_sample_s, 20 * _thread_clock_step())
         number = max(1, min(10_000, int(min_sample_s / max(once, 1e-9))))
     samples = [timer.timeit(number).median for _ in range(repeat)]
     return BenchmarkResult(
-        label=label or getattr(fn, "__name__", "fn"),
+        label=label,
         samples=samples,
         number=number,
         device=str(device) if device is not None else "unspecified",
