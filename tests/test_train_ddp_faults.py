@@ -20,6 +20,7 @@ from ddp_helpers.procs import TAG, Output, stop, tagged_pids, wait_gone
 from ddp_helpers.train_ddp import COMMON, EPOCHS, SCRIPT, assert_same_params, params, train
 
 from d2lgpu.distributed import LaunchError
+from d2lgpu.launcher import torchrun_command
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
 
@@ -91,21 +92,9 @@ def test_damaged_newest_checkpoint_falls_back_to_the_previous(ref2, tmp_path, ta
 def start_torchrun(tmp_path, tag, *args):
     """A long run (10,000 epochs) under a bare torchrun, for the signal tests."""
     env = {**os.environ, TAG: tag, "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "torch.distributed.run",
-        "--standalone",
-        f"--log-dir={tmp_path / 'torchrun-logs'}",  # not a torchelastic_* folder left in /tmp
-        "--nproc-per-node=2",
-        str(SCRIPT),
-        *COMMON,
-        "--epochs",
-        "10000",
-        "--checkpoint-dir",
-        str(tmp_path),
-        *args,
-    ]
+    args = [*COMMON, "--epochs", "10000", "--checkpoint-dir", str(tmp_path), *args]
+    # Its own log folder: not a torchelastic_* folder left in /tmp.
+    cmd = torchrun_command(SCRIPT, 2, args, log_dir=tmp_path / "torchrun-logs")
     proc = subprocess.Popen(
         cmd,
         env=env,
