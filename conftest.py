@@ -13,6 +13,7 @@ there: what each cell printed on the GPU, for checking the lessons' prose.
 import datetime
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from d2lgpu.devices import mps_available
 from d2lgpu.magics import gpus_needed
 
 RECORD_ENV_VAR = "D2LGPU_RECORD_DIR"
+_SCRATCH = pytest.StashKey[tuple]()
 
 
 def _visible_gpus() -> int:
@@ -35,6 +37,24 @@ def pytest_configure(config):
     nbval = config.getoption("nbval", default=False) or config.getoption("nbval_lax", default=False)
     if nbval and hasattr(config.option, "randomly_reorganize"):
         config.option.randomly_reorganize = False
+    if nbval:
+        # nbval stops each notebook's kernel with SIGKILL, so a tempfile.TemporaryDirectory
+        # in a cell never removes itself, as it does when JupyterLab stops the kernel: the
+        # kernels (and what they start) get a temporary folder of this run's own instead.
+        scratch = tempfile.TemporaryDirectory(prefix="d2lgpu-nbval-", ignore_cleanup_errors=True)
+        config.stash[_SCRATCH] = (scratch, os.environ.get("TMPDIR"))
+        os.environ["TMPDIR"] = scratch.name
+
+
+def pytest_unconfigure(config):
+    if _SCRATCH not in config.stash:
+        return
+    scratch, before = config.stash[_SCRATCH]
+    if before is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = before
+    scratch.cleanup()
 
 
 def pytest_collection_modifyitems(config, items):

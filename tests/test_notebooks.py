@@ -5,8 +5,11 @@ contract: the kernel, the skeleton, GPU cells that skip cleanly, outputs from
 a CPU run, no warnings, and links that lead somewhere.
 """
 
+import importlib.util
+import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -101,6 +104,33 @@ def test_chapter_has_the_skeleton_and_links_to_its_exercises(path):
         assert (ROOT / link).exists(), f"{path.name} links to {link}, which does not exist"
 
 
+# A temporary file or folder that nothing removes stays behind at every run: the course makes
+# them with tempfile.TemporaryDirectory only, which removes itself at the end of its with
+# block, or when the kernel stops.
+LEAVES_FILES_BEHIND = re.compile(r"\b(?:mkdtemp|mkstemp|mktemp)\(|\bdelete\s*=\s*False")
+COURSE_CODE = [
+    *CHAPTERS,
+    *SOLUTIONS,
+    *EXERCISES,
+    *sorted((ROOT / "scripts").glob("*.py")),
+    *sorted((ROOT / "d2lgpu").rglob("*.py")),
+]
+
+
+@pytest.mark.parametrize("path", COURSE_CODE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_temporary_file_is_left_behind(path):
+    if path.suffix == ".ipynb":
+        sources = [(f"code cell {i}", c.source) for i, c in enumerate(code_cells(read(path)))]
+    else:
+        sources = [("", path.read_text())]
+    for where, source in sources:
+        found = LEAVES_FILES_BEHIND.search(source)
+        assert not found, (
+            f"{path.relative_to(ROOT)} {where} uses {found.group()}: nothing removes what it "
+            "makes; use tempfile.TemporaryDirectory"
+        )
+
+
 def test_readme_lists_every_chapter():
     readme = (ROOT / "README.md").read_text()
     for path in CHAPTERS:
@@ -121,3 +151,35 @@ def test_random_order_never_shuffles_a_notebooks_cells():
     cells = [line for line in result.stdout.splitlines() if "::Cell " in line]
     numbers = [int(line.rsplit("Cell ", 1)[1]) for line in cells]
     assert len(numbers) > 5 and numbers == sorted(numbers), result.stdout[-2000:]
+
+
+def test_nbval_gives_the_kernels_a_temporary_folder_it_removes(monkeypatch):
+    # nbval kills each kernel, so a cell's TemporaryDirectory cannot remove itself: the root
+    # conftest points TMPDIR, which the kernels inherit, at a folder of the run's own.
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    root_conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root_conftest)
+    monkeypatch.setenv("TMPDIR", "/somewhere/else")
+
+    class Config:
+        def __init__(self, nbval):
+            self.stash = pytest.Stash()
+            self.option = SimpleNamespace()
+            self.nbval = nbval
+
+        def getoption(self, name, default=None):
+            return self.nbval if name == "nbval" else default
+
+    unit_run = Config(nbval=False)
+    root_conftest.pytest_configure(unit_run)
+    assert os.environ["TMPDIR"] == "/somewhere/else"
+    root_conftest.pytest_unconfigure(unit_run)
+
+    nbval_run = Config(nbval=True)
+    root_conftest.pytest_configure(nbval_run)
+    scratch = Path(os.environ["TMPDIR"])
+    assert scratch.is_dir() and scratch.name.startswith("d2lgpu-nbval-")
+    (scratch / "left-by-a-cell").mkdir()
+    root_conftest.pytest_unconfigure(nbval_run)
+    assert not scratch.exists()
+    assert os.environ["TMPDIR"] == "/somewhere/else"
