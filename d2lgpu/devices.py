@@ -268,8 +268,11 @@ def format_env_report(report: dict | None = None) -> str:
 def _cudnn_version() -> str | None:
     if not torch.backends.cudnn.is_available():
         return None
-    v = torch.backends.cudnn.version()  # e.g. 92400 for 9.24.0
-    return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
+    v = torch.backends.cudnn.version()
+    # From cuDNN 9 the major version counts in ten-thousands (92400 is 9.24.0); before, in
+    # thousands (8907 is 8.9.7).
+    major = 10000 if v >= 90000 else 1000
+    return f"{v // major}.{v % major // 100}.{v % 100}"
 
 
 def run_fresh_python(code: str, **env_changes: str | None) -> str:

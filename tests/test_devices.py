@@ -236,6 +236,9 @@ def test_cudnn_version_is_read_as_major_minor_patch(monkeypatch):
     assert devices._cudnn_version() == "9.1.2"
     monkeypatch.setattr(torch.backends.cudnn, "version", lambda: 92400)
     assert devices.env_report()["cudnn"] == "9.24.0"
+    for encoded, version in ((90000, "9.0.0"), (8907, "8.9.7"), (8100, "8.1.0"), (7605, "7.6.5")):
+        monkeypatch.setattr(torch.backends.cudnn, "version", lambda v=encoded: v)
+        assert devices._cudnn_version() == version, encoded
     monkeypatch.setattr(torch.backends.cudnn, "is_available", lambda: False)
     assert devices._cudnn_version() is None
 
