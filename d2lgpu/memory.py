@@ -198,8 +198,8 @@ def format_bytes(n: int | None) -> str:
     if n is None:
         return "n/a"
     value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(value) < 1024 or unit == "GiB":
+    for unit in ("B", "KiB", "MiB"):
+        if abs(value) < 1024:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{value:.1f} GiB"

@@ -30,6 +30,7 @@ def test_peak_memory_on_cpu_runs_the_block_and_answers_clearly():
         (2**20, "1.0 MiB"),
         (3 * 2**30, "3.0 GiB"),
         (5 * 2**40, "5120.0 GiB"),
+        (-1536, "-1.5 KiB"),  # a difference of two counters can be negative
     ],
 )
 def test_format_bytes(n, text):
