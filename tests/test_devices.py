@@ -12,6 +12,7 @@ from d2lgpu import devices
 def test_cpu_and_gpu_build_devices_without_touching_cuda():
     assert devices.cpu() == torch.device("cpu")
     assert devices.gpu(1) == torch.device("cuda", 1)
+    assert devices.gpu() == torch.device("cuda", 0)  # the first GPU unless told
 
 
 @pytest.mark.parametrize("bad", [-1, "x", 1.0, True, None])
