@@ -224,6 +224,8 @@ def test_summary_of_one_and_of_no_epochs():
     expected = "1 epoch on cuda:0, amp bfloat16: loss 1.000, train acc 0.500, 2.00 s/epoch"
     assert h.summary() == expected
     assert "no epochs" in training.History().summary()
+    two = training.History([1.0, 0.5], [0.5, 0.6], [], [3.0, 1.0], device="cpu", amp_dtype="none")
+    assert two.summary().endswith("1.00 s/epoch (first epoch 3.00 s)")  # from 2 epochs on
 
 
 @pytest.mark.parametrize(
