@@ -3,6 +3,9 @@
 Notebook cells tagged ``requires-gpu`` or ``requires-2-gpus`` are skipped,
 with the reason stated, when this machine lacks that hardware. Such cells are
 leaves (nothing later depends on them), so the rest of the notebook still runs.
+Under nbval the kernels get a temporary folder (``TMPDIR``) of the run's own, removed when
+the run ends: nbval kills each kernel, so what a cell puts in the temporary folder cannot
+remove itself.
 
 With ``D2LGPU_RECORD_DIR`` set (``make gpu-check`` sets it), what each GPU
 cell printed is stored there as its GPU reference (:mod:`d2lgpu.references`),
