@@ -4,12 +4,14 @@ Each test checks afterwards, through /proc, that no process it started is left.
 """
 
 import _thread
+import gc
 import os
 import signal
 import sys
 import textwrap
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -111,6 +113,40 @@ def test_launch_echoes_every_line_and_returns_the_whole_output(tmp_path, tag, pl
     assert capsys.readouterr().out == result.output  # as it came, in the cell
     assert D.launch(script, env={TAG: tag}, echo=False).output == result.output
     assert capsys.readouterr().out == ""
+
+
+def open_pipes() -> set[str]:
+    fds = Path("/proc/self/fd")
+    pipes = set()
+    for fd in fds.iterdir():
+        try:
+            if os.readlink(fd).startswith("pipe:"):
+                pipes.add(fd.name)
+        except OSError:  # closed meanwhile (the listing's own descriptor among them)
+            pass
+    return pipes
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
+def test_launch_closes_its_pipe_however_the_job_ends(tmp_path, tag, plain_python):
+    # A notebook launches again and again in one kernel: a pipe left open at each launch
+    # would use up the kernel's file descriptors.
+    ok = write(tmp_path, "ok.py", "print('done')\n")
+    fails = write(tmp_path, "fails.py", "raise SystemExit(3)\n")
+    slow = write(tmp_path, "slow.py", "import time\nprint('started', flush=True)\ntime.sleep(60)\n")
+    gc.collect()
+    before = open_pipes()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)  # what closes only when collected
+        D.launch(ok, env={TAG: tag}, echo=False)
+        with pytest.raises(D.LaunchError):
+            D.launch(fails, env={TAG: tag}, echo=False)
+        with pytest.raises(D.LaunchError):
+            D.launch(slow, env={TAG: tag}, echo=False, timeout_s=1, grace_s=5)
+        gc.collect()
+    assert open_pipes() <= before, "launch() left a pipe open"
+    unclosed = [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
+    assert not unclosed, f"launch() left its pipe to the garbage collector: {unclosed}"
 
 
 def test_launch_failure_shows_as_many_lines_as_asked(tmp_path, tag, plain_python):
