@@ -66,6 +66,7 @@ def test_torchrun_command_is_this_python_one_node_unless_told(tmp_path):
     assert D.torchrun_command("s.py", 1, nnodes=2, extra=["--master-addr=h"])[3] == "--nnodes=2"
     cmd = D.torchrun_command("s.py", 2, log_dir=tmp_path)
     assert cmd[3:6] == ["--standalone", f"--log-dir={tmp_path}", "--nproc-per-node=2"]
+    assert D.torchrun_command("s.py")[3:5] == ["--standalone", "--nproc-per-node=2"]  # the default
 
 
 @pytest.mark.parametrize("named", [None, "--log-dir=/x", "--log_dir=/x", "--log-dir"])
