@@ -14,6 +14,7 @@ there: what each cell printed on the GPU, for checking the lessons' prose.
 """
 
 import datetime
+import getpass
 import json
 import os
 import tempfile
@@ -44,6 +45,10 @@ def pytest_configure(config):
         # nbval stops each notebook's kernel with SIGKILL, so a tempfile.TemporaryDirectory
         # in a cell never removes itself, as it does when JupyterLab stops the kernel: the
         # kernels (and what they start) get a temporary folder of this run's own instead.
+        # torch.compile's cache stays where it was (beside the folder, not in it): what it
+        # compiled in an earlier run is not compiled again at every run.
+        default_cache = Path(tempfile.gettempdir()) / f"torchinductor_{getpass.getuser()}"
+        os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(default_cache))
         scratch = tempfile.TemporaryDirectory(prefix="d2lgpu-nbval-", ignore_cleanup_errors=True)
         config.stash[_SCRATCH] = (scratch, os.environ.get("TMPDIR"))
         os.environ["TMPDIR"] = scratch.name

@@ -160,6 +160,7 @@ def test_nbval_gives_the_kernels_a_temporary_folder_it_removes(monkeypatch):
     root_conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(root_conftest)
     monkeypatch.setenv("TMPDIR", "/somewhere/else")
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)  # restored after the test
 
     class Config:
         def __init__(self, nbval):
@@ -179,6 +180,8 @@ def test_nbval_gives_the_kernels_a_temporary_folder_it_removes(monkeypatch):
     root_conftest.pytest_configure(nbval_run)
     scratch = Path(os.environ["TMPDIR"])
     assert scratch.is_dir() and scratch.name.startswith("d2lgpu-nbval-")
+    cache = Path(os.environ["TORCHINDUCTOR_CACHE_DIR"])  # torch.compile's, kept between runs
+    assert cache.name.startswith("torchinductor_") and scratch not in cache.parents
     (scratch / "left-by-a-cell").mkdir()
     root_conftest.pytest_unconfigure(nbval_run)
     assert not scratch.exists()
