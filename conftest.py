@@ -47,22 +47,20 @@ def pytest_configure(config):
         # kernels (and what they start) get a temporary folder of this run's own instead.
         # torch.compile's cache stays where it was (beside the folder, not in it): what it
         # compiled in an earlier run is not compiled again at every run.
-        default_cache = Path(tempfile.gettempdir()) / f"torchinductor_{getpass.getuser()}"
-        os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(default_cache))
+        env = pytest.MonkeyPatch()  # undone, with the folder, when pytest ends
+        if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
+            default_cache = Path(tempfile.gettempdir()) / f"torchinductor_{getpass.getuser()}"
+            env.setenv("TORCHINDUCTOR_CACHE_DIR", str(default_cache))
         scratch = tempfile.TemporaryDirectory(prefix="d2lgpu-nbval-", ignore_cleanup_errors=True)
-        config.stash[_SCRATCH] = (scratch, os.environ.get("TMPDIR"))
-        os.environ["TMPDIR"] = scratch.name
+        env.setenv("TMPDIR", scratch.name)
+        config.stash[_SCRATCH] = (scratch, env)
 
 
 def pytest_unconfigure(config):
-    if _SCRATCH not in config.stash:
-        return
-    scratch, before = config.stash[_SCRATCH]
-    if before is None:
-        os.environ.pop("TMPDIR", None)
-    else:
-        os.environ["TMPDIR"] = before
-    scratch.cleanup()
+    if _SCRATCH in config.stash:
+        scratch, env = config.stash[_SCRATCH]
+        env.undo()
+        scratch.cleanup()
 
 
 def pytest_collection_modifyitems(config, items):

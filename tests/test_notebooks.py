@@ -186,3 +186,4 @@ def test_nbval_gives_the_kernels_a_temporary_folder_it_removes(monkeypatch):
     root_conftest.pytest_unconfigure(nbval_run)
     assert not scratch.exists()
     assert os.environ["TMPDIR"] == "/somewhere/else"
+    assert "TORCHINDUCTOR_CACHE_DIR" not in os.environ  # as it was before the run
