@@ -6,6 +6,8 @@ What it is for:
   notebooks, by ``scripts/train_ddp.py`` and by the tests: :func:`choose_backend` answers
   ``"nccl"`` when every process on this machine can have a GPU of its own, else ``"gloo"``;
   :func:`rank_device` gives rank ``LOCAL_RANK`` its GPU under nccl, the CPU under gloo;
+- :func:`course_script`: the path of one of the course's ``scripts/``, the same from a
+  chapter in ``notebooks/`` and from the learner's copy in ``work/chapters/``;
 - :func:`launch` (from :mod:`d2lgpu.launcher`, re-exported here for the notebooks): start a
   script under ``torchrun`` from a notebook, see its output as it comes, and get a clear
   error, never a hung cell or stray processes.
@@ -20,6 +22,7 @@ Importing this module makes no CUDA call; the rule asks the driver when it is ca
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import torch
 
@@ -33,9 +36,27 @@ __all__ = [
     "LaunchResult",
     "TORCHRUN_VARS",
     "choose_backend",
+    "course_script",
     "launch",
     "rank_device",
 ]
+
+# The course's own folder: this package is installed from it, editable.
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def course_script(name: str) -> Path:
+    """The course's ``scripts/<name>``, wherever the notebook that asks runs from.
+
+    A chapter runs from ``notebooks/`` (nbval) or from the learner's copy in
+    ``work/chapters/``, so a path relative to the notebook would differ.
+    """
+    path = SCRIPTS / name
+    if not path.is_file():
+        known = sorted(p.name for p in SCRIPTS.glob("*.py"))
+        raise FileNotFoundError(f"name={name!r} is not one of the course's scripts: {known}")
+    return path
+
 
 # The variables torchrun sets in every worker.
 TORCHRUN_VARS = (

@@ -80,3 +80,11 @@ def test_rank_device_is_the_local_gpu_under_nccl_and_the_cpu_under_gloo():
         D.rank_device("auto", 0)
     with pytest.raises(ValueError, match="local_rank must be an int >= 0"):
         D.rank_device("nccl", -1)
+
+
+def test_course_script_is_the_courses_file_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a copy in work/chapters/ runs from elsewhere than notebooks/
+    path = D.course_script("train_ddp.py")
+    assert path.is_absolute() and path.is_file() and path.parent.name == "scripts"
+    with pytest.raises(FileNotFoundError, match=r"name='nope.py'.*'train_ddp.py'"):
+        D.course_script("nope.py")

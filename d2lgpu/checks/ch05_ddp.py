@@ -1,6 +1,6 @@
 """Checker of chapter 5: ``05.ddp``, a single-process training script turned into DDP.
 
-The answer is the path of the learner's script (``work/05_ddp_train.py``, or
+The answer is the path of the learner's script (``work/exercises/05_ddp_train.py``, or
 ``"05_ddp_train.py"`` from a notebook in the same folder). The checker launches
 it with ``torchrun`` and 2 processes (:func:`d2lgpu.distributed.launch`: gloo
 on the CPU unless every process has a GPU of its own), loads the parameters
@@ -165,7 +165,7 @@ def _script_path(answer) -> Path:
     if not path.is_file():
         raise CheckFailed(
             f"there is no file {str(path)!r} (looked in {Path.cwd()}): pass the path of your "
-            "script; from a notebook in work/, '05_ddp_train.py' is work/05_ddp_train.py"
+            "script; from a notebook in work/exercises/, '05_ddp_train.py' is work/exercises/05_ddp_train.py"
         )
     return path
 
