@@ -35,9 +35,13 @@ help:  ## list the targets
 setup:  ## create .venv, install the lock and the package, register the kernel (idempotent)
 	$(PYTHON) tools/setup_env.py --venv $(VENV)
 
-lab: setup  ## set up, copy chapters and exercises into work/ (never overwriting), start JupyterLab
+# `make lab` checks PORT and D2LGPU_DEVICE first, with the system Python, so that a bad value
+# stops it before a long set-up; NEW=1 starts a second server over work/.
+lab:  ## set up, update your copies in work/ (never losing your changes), start JupyterLab over work/
+	@$(PYTHON) tools/lab.py --check-only
+	@$(MAKE) --no-print-directory setup
 	$(PYTHON) tools/setup_env.py --venv $(VENV) --copy-work
-	$(VPY) tools/lab.py
+	$(VPY) tools/lab.py $(if $(NEW),--new)
 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 	$(MAKE) --no-print-directory check CHECK_PY=$(abspath $(VPY))

@@ -9,11 +9,13 @@
   your other kernels; turns off JupyterLab's news and update checks there;
 * records a stamp (a hash of the lock and ``pyproject.toml``): a second run
   with the same pins installs nothing and prints nothing;
-* with ``--copy-work``, gives the learner their own copies in ``work/`` (see
-  :func:`sync_work`): the chapters as ``work/chapter_NN_name.ipynb``, the
-  exercises under their own names. A learner's copy is never overwritten; when
-  the course's version of a file changes, an untouched copy is updated and a
-  changed one is kept, and the learner is told.
+* while pip works, says every 15 s what it is doing when pip itself says
+  nothing (unpacking PyTorch's 6 GB prints no line for minutes);
+* with ``--copy-work``, gives the learner their own copies in ``work/``
+  (``tools/work_copies.py``): ``work/chapters/``, ``work/exercises/``,
+  ``work/solutions/``. A learner's changes are never overwritten; when the
+  course's version of a file changes, an unchanged copy follows it and a
+  changed one is kept, and the learner is told once.
 
 Runs with the standard library only, before anything is installed.
 """
@@ -24,11 +26,14 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
+import threading
+import time
 import venv
 from pathlib import Path
+
+import work_copies
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_NAME = "d2lgpu"
@@ -95,7 +100,10 @@ def install(venv_dir: Path, root: Path = ROOT) -> bool:
         " this downloads PyTorch (on Linux with its CUDA libraries, about 5 GB): minutes."
     )
     run = lambda *args: subprocess.run([str(python), *args], check=True, cwd=root)  # noqa: E731
-    run("-m", "pip", "install", "--progress-bar", "on", "-r", "requirements.lock")
+    pip = [str(python), "-m", "pip", "install", "--progress-bar", "on", "-r", "requirements.lock"]
+    code = run_with_heartbeat(pip, cwd=root, venv_dir=venv_dir)
+    if code:
+        raise subprocess.CalledProcessError(code, pip)
     run("-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", ".")
     run(
         "-m", "ipykernel", "install", "--sys-prefix",
@@ -106,97 +114,94 @@ def install(venv_dir: Path, root: Path = ROOT) -> bool:
     return True
 
 
-def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+HEARTBEAT_S = 15.0  # the longest the terminal stays still while pip works
 
 
-def course_files(root: Path = ROOT) -> dict[str, Path]:
-    """``{name in work/: course file}``: the chapters as ``chapter_<name>``, the exercises as is.
+def folder_size(folder: Path) -> int:
+    total = 0
+    for path, _, names in os.walk(folder):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(path, name)).st_size
+            except OSError:  # pip replaced it meanwhile
+                pass
+    return total
 
-    The chapters' copies keep their folder depth (``work/`` is next to
-    ``notebooks/``), so their relative paths (``../scripts``) still work.
+
+def doing(last_line: str) -> str:
+    """What pip is busy with, from the last line it printed."""
+    line = last_line.strip()
+    if line.startswith("Installing collected packages"):
+        return "pip is unpacking the packages into the environment and prints nothing meanwhile"
+    if line.startswith(("Downloading", "Collecting", "Processing", "Obtaining")):
+        return f"pip is still on: {line[:100]}"
+    return "pip is working" + (f"; it last said: {line[:100]}" if line else "")
+
+
+def run_with_heartbeat(
+    command: list[str], *, cwd: Path, venv_dir: Path, every_s: float = HEARTBEAT_S
+) -> int:
+    """Run ``command``, passing its output on; after ``every_s`` of silence, say what it does.
+
+    The line names the time so far, what pip is busy with and how big the
+    environment has grown. On a terminal pip keeps its progress bars (it
+    writes to a pseudo-terminal); elsewhere its output goes through a pipe.
     """
-    files = {f"chapter_{p.name}": p for p in sorted((root / "notebooks").glob("*.ipynb"))}
-    for path in sorted((root / "exercises").rglob("*")):
-        skip = "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts
-        if path.is_file() and not skip:
-            files[path.relative_to(root / "exercises").as_posix()] = path
-    return files
+    master = None
+    if os.name == "posix" and sys.stdout.isatty():
+        import pty
 
-
-MANIFEST = ".course-copies.json"  # in work/: the course version each copy was made from
-
-
-def sync_work(root: Path = ROOT, work: Path | None = None) -> dict[str, list[str]]:
-    """Bring ``work/`` up to date with the course, never losing a learner's file.
-
-    For each course file (:func:`course_files`), with the version each copy was
-    made from recorded in ``work/.course-copies.json``:
-
-    * no copy yet: copy it (``"copied"``);
-    * the course's file changed since the copy was made, and the copy is as it
-      was made: replace it with the new version (``"updated"``);
-    * the course's file changed and the learner changed the copy: keep the
-      copy as it is (``"newer"``: the learner is told where the new one is);
-    * otherwise nothing.
-
-    A copy made before this record existed counts as the learner's own, from
-    the course's current version. Returns the names in ``work/`` per outcome.
-    """
-    work = root / "work" if work is None else work
-    record_path = work / MANIFEST
-    record = json.loads(record_path.read_text()) if record_path.exists() else {}
-    outcome: dict[str, list[str]] = {"copied": [], "updated": [], "newer": [], "kept": []}
-    for name, source in course_files(root).items():
-        target, course = work / name, file_hash(source)
-        made_from = record.get(name)
-        if not target.exists():
-            status = "copied"
-        elif made_from is None:  # a copy from before the record: the learner's, unknown origin
-            record[name], status = course, "kept"
-        elif made_from == course:
-            status = "kept"
-        elif file_hash(target) == made_from:
-            status = "updated"
-        else:
-            status = "newer"
-        if status in ("copied", "updated"):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-            record[name] = course
-        outcome[status].append(name)
-    if record:
-        work.mkdir(exist_ok=True)
-        record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    return outcome
-
-
-def describe(outcome: dict[str, list[str]], root: Path = ROOT) -> list[str]:
-    """What :func:`sync_work` did, in plain words; no line when it did nothing."""
-    lines = []
-    copied, updated, newer = outcome["copied"], outcome["updated"], outcome["newer"]
-    if copied:
-        chapters = sum(n.startswith("chapter_") for n in copied)
-        what = ", ".join(
-            f"{count} {noun}{'' if count == 1 else 's'}"
-            for count, noun in ((chapters, "chapter"), (len(copied) - chapters, "exercise file"))
-            if count
+        master, slave = pty.openpty()
+        process = subprocess.Popen(command, cwd=cwd, stdout=slave, stderr=slave)
+        os.close(slave)
+        source = master
+    else:
+        process = subprocess.Popen(
+            command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
-        kept = len(outcome["kept"]) + len(newer)
-        lines.append(
-            f"work/: copied {what} for you to edit and save"
-            + (f"; your {kept} other copies are kept as they are" if kept else "")
-        )
-    for name in updated:
-        lines.append(f"work/{name}: updated to the course's new version (you had not changed it)")
-    files = course_files(root)
-    for name in newer:
-        source = files[name].relative_to(root).as_posix()
-        lines.append(
-            f"work/{name}: the course's version ({source}) is newer; yours is kept. "
-            f"To start again from the new one, rename yours and run this again."
-        )
-    return lines
+        source = process.stdout.fileno()
+    state = {"last": time.monotonic(), "line": "", "newline": True}
+    lock = threading.Lock()
+
+    def pump() -> None:
+        pending = b""
+        while True:
+            try:
+                chunk = os.read(source, 65536)
+            except OSError:  # the pseudo-terminal closed with the process
+                break
+            if not chunk:
+                break
+            with lock:
+                sys.stdout.buffer.write(chunk)
+                sys.stdout.flush()
+                pending = (pending + chunk)[-4096:]
+                lines = [x for x in pending.replace(b"\r", b"\n").split(b"\n") if x.strip()]
+                if lines:
+                    state["line"] = lines[-1].decode(errors="replace")
+                state["last"], state["newline"] = time.monotonic(), chunk.endswith(b"\n")
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    started = time.monotonic()
+    while process.poll() is None:
+        time.sleep(min(1.0, every_s / 4))
+        with lock:
+            if time.monotonic() - state["last"] < every_s:
+                continue
+            elapsed = round(time.monotonic() - started)
+            size = folder_size(venv_dir) / 2**30
+            print(
+                ("" if state["newline"] else "\n")
+                + f"  ... {elapsed // 60} min {elapsed % 60:02d} s so far: {doing(state['line'])}"
+                + f" ({size:.1f} GB in {venv_dir.name} now; about 6 GB on Linux when done)",
+                flush=True,
+            )
+            state["last"], state["newline"] = time.monotonic(), True
+    reader.join(timeout=5)
+    if master is not None:
+        os.close(master)
+    return process.returncode
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--copy-work",
         action="store_true",
-        help="copy the chapters and exercises into work/ (never overwriting your changes)",
+        help="copy the chapters, exercises and solutions into work/ (never overwriting your changes)",
     )
     return parser
 
@@ -217,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     install((ROOT / args.venv) if not Path(args.venv).is_absolute() else Path(args.venv))
     if args.copy_work:
-        for line in describe(sync_work(ROOT)):
+        for line in work_copies.describe(work_copies.sync_work(ROOT)):
             print(line)
     return 0
 

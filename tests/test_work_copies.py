@@ -1,0 +1,394 @@
+"""tools/work_copies.py: the learner's copies in work/, their links, and course updates."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import work_copies as W  # noqa: E402
+
+
+def notebook(*cells, metadata=None) -> str:
+    """A notebook of ``(cell_type, source[, outputs])`` cells, written as nbformat does."""
+    made = []
+    for i, (kind, source, *outputs) in enumerate(cells):
+        cell = {"cell_type": kind, "id": f"c{i}", "metadata": {}, "source": source}
+        if kind == "code":
+            cell.update(execution_count=None, outputs=outputs[0] if outputs else [])
+        made.append(cell)
+    nb = {"cells": made, "metadata": metadata or {"language_info": {"name": "python"}}}
+    return json.dumps({**nb, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+
+
+CHAPTER_1 = notebook(
+    ("markdown", "# 1. Devices\n\nDo [the exercises](../exercises/01_devices.ipynb)."),
+    ("code", "x = 1"),
+    ("markdown", "Answers: [`solutions/01_devices.ipynb`](../solutions/01_devices.ipynb)."),
+)
+EXERCISE_1 = notebook(
+    ("markdown", "Belongs to [chapter 1](../notebooks/01_devices.ipynb)."),
+    ("code", 'raise NotImplementedError("your code here")'),
+)
+
+
+def make_course(root: Path) -> None:
+    for rel, text in {
+        "notebooks/01_devices.ipynb": CHAPTER_1,
+        "notebooks/02_tensors.ipynb": notebook(("code", "y = 2")),
+        "exercises/01_devices.ipynb": EXERCISE_1,
+        "exercises/05_ddp_train.py": "print('one process')\n",
+        "exercises/.ipynb_checkpoints/x.ipynb": "junk",
+        "exercises/data/big.bin": "downloaded",
+        "solutions/01_devices.ipynb": notebook(("code", "answer = 42")),
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def autosave(path: Path) -> None:
+    """What JupyterLab writes into a notebook it only opened: the kernel's language_info."""
+    nb = json.loads(path.read_text())
+    nb["metadata"]["language_info"] = {"name": "python", "version": "3.11.7", "mimetype": "x"}
+    nb["metadata"]["kernelspec"] = {"name": "d2lgpu", "display_name": "Python 3 (d2lgpu)"}
+    path.write_text(json.dumps(nb, indent=1) + "\n")
+
+
+def run_all(path: Path, text: str = "ran") -> None:
+    """What Run All and Ctrl+S write: outputs and execution counts, sources unchanged."""
+    nb = json.loads(path.read_text())
+    for n, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+        cell["execution_count"] = n + 1
+        cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": text}]
+    path.write_text(json.dumps(nb, indent=1) + "\n")
+
+
+def edit_source(path: Path, new: str) -> None:
+    nb = json.loads(path.read_text())
+    next(c for c in nb["cells"] if c["cell_type"] == "code")["source"] = new
+    path.write_text(json.dumps(nb, indent=1) + "\n")
+
+
+def change_course(root: Path, rel: str, code: str) -> None:
+    nb = json.loads((root / rel).read_text())
+    next(c for c in nb["cells"] if c["cell_type"] == "code")["source"] = code
+    (root / rel).write_text(json.dumps(nb, indent=1) + "\n")
+
+
+def code_of(path: Path) -> str:
+    cells = json.loads(path.read_text())["cells"]
+    return W._source(next(c for c in cells if c["cell_type"] == "code"))
+
+
+# --- the layout and the links
+
+
+def test_the_copies_go_into_chapters_exercises_and_solutions_and_it_says_so(tmp_path):
+    make_course(tmp_path)
+    outcome = W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    assert sorted(outcome.copied) == [
+        "chapters/01_devices.ipynb",
+        "chapters/02_tensors.ipynb",
+        "exercises/01_devices.ipynb",
+        "exercises/05_ddp_train.py",
+        "solutions/01_devices.ipynb",
+    ]
+    assert not (work / "exercises" / ".ipynb_checkpoints").exists()
+    assert not (work / "exercises" / "data").exists()  # sub-folders are not the course's files
+    assert (work / "exercises" / "05_ddp_train.py").read_text() == "print('one process')\n"
+    assert W.describe(outcome, tmp_path) == [
+        "work/: copied 2 chapters, 2 exercise files, 1 solution file for you to edit and save"
+    ]
+    again = W.sync_work(tmp_path)
+    assert W.describe(again, tmp_path) == []  # nothing new: nothing said
+    assert len(again.kept) == 5
+
+
+def test_links_in_the_copies_point_at_the_copies(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    chapter = (work / "chapters" / "01_devices.ipynb").read_text()
+    exercise = (work / "exercises" / "01_devices.ipynb").read_text()
+    assert "](../exercises/01_devices.ipynb)" in chapter  # work/exercises/, beside chapters/
+    assert "](../solutions/01_devices.ipynb)" in chapter
+    assert "](../chapters/01_devices.ipynb)" in exercise and "../notebooks/" not in exercise
+    # the course's own files are untouched
+    assert (
+        "../notebooks/01_devices.ipynb" in (tmp_path / "exercises" / "01_devices.ipynb").read_text()
+    )
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        (
+            "[ch 1](../notebooks/01_devices.ipynb#1.2-x)",
+            "[ch 1](../chapters/01_devices.ipynb#1.2-x)",
+        ),
+        ("[ex](../exercises/01_devices.ipynb)", "[ex](../exercises/01_devices.ipynb)"),
+        ("![plot](../solutions/a.png)", "![plot](../solutions/a.png)"),
+        (
+            "[`scripts/inside_ddp.py`](../scripts/inside_ddp.py)",
+            "`scripts/inside_ddp.py` (in the course's folder, outside `work/`)",
+        ),
+        (
+            "see the [summary](../docs/results/H100/bench/summary.md).",
+            "see the summary (the course's `docs/results/H100/bench/summary.md`).",
+        ),
+        ("[web](https://pytorch.org) and [here](02_tensors.ipynb)", None),  # not ../: as is
+    ],
+)
+def test_rewrite_links(markdown, expected):
+    assert W.rewrite_links(markdown) == (markdown if expected is None else expected)
+
+
+def test_every_link_in_the_real_courses_copies_stays_inside_work(tmp_path):
+    work = tmp_path / "work"
+    outcome = W.sync_work(ROOT, work)
+    assert len(outcome.copied) == len(W.course_files(ROOT)) >= 30
+    link = re.compile(r"\]\(([\w./#-]+\.(?:ipynb|py|md|png|json)(?:#[\w.-]*)?)\)")  # not kernel[g](x)
+    checked = 0
+    for name in outcome.copied:
+        if not name.endswith(".ipynb"):
+            continue
+        cells = json.loads((work / name).read_text())["cells"]
+        for cell in cells:
+            if cell["cell_type"] != "markdown":
+                continue
+            for target in link.findall(W._source(cell)):
+                if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                    continue  # a web page, or a heading of the same notebook
+                path = ((work / name).parent / target.split("#")[0]).resolve()
+                assert path.is_relative_to(work.resolve()), f"{name}: {target} leaves work/"
+                assert path.exists(), f"{name}: {target} is not a copy in work/"
+                checked += 1
+    assert checked >= 30  # each chapter links its exercises and solutions, and back
+
+
+# --- what counts as a change
+
+
+def test_a_copy_only_opened_follows_the_update(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "chapters" / "01_devices.ipynb"
+    autosave(copy)  # opened in JupyterLab, nothing touched, autosaved
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    outcome = W.sync_work(tmp_path)
+    assert outcome.updated == ["chapters/01_devices.ipynb"] and outcome.previous == {}
+    assert code_of(copy) == "x = 'v2'"
+    assert not (tmp_path / "work" / W.PREVIOUS).exists()  # only metadata was lost
+    assert W.describe(outcome, tmp_path) == [
+        "work/chapters/01_devices.ipynb: updated to the course's new version "
+        "(you had not changed its cells)"
+    ]
+
+
+def test_a_copy_that_was_run_follows_the_update_and_its_outputs_are_kept(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "chapters" / "01_devices.ipynb"
+    run_all(copy, "my outputs")
+    ran = copy.read_text()
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    outcome = W.sync_work(tmp_path)
+    assert outcome.updated == ["chapters/01_devices.ipynb"]
+    kept = tmp_path / "work" / outcome.previous["chapters/01_devices.ipynb"]
+    assert kept.parent == tmp_path / "work" / ".previous" / "chapters"
+    assert kept.read_text() == ran  # the learner's run, byte for byte
+    assert code_of(copy) == "x = 'v2'"
+    (line,) = W.describe(outcome, tmp_path)
+    assert (
+        f"the copy with your outputs is work/{outcome.previous['chapters/01_devices.ipynb']}"
+        in line
+    )
+    # a second update later never overwrites the first kept copy
+    run_all(copy, "second run")
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v3'")
+    second = W.sync_work(tmp_path)
+    assert (
+        second.previous["chapters/01_devices.ipynb"]
+        != outcome.previous["chapters/01_devices.ipynb"]
+    )
+    assert kept.read_text() == ran
+    assert len(list((tmp_path / "work" / ".previous" / "chapters").iterdir())) == 2
+
+
+def test_a_changed_copy_is_kept_and_the_learner_is_told_once(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "exercises" / "01_devices.ipynb"
+    edit_source(copy, "answer = 'mine'")
+    mine = copy.read_text()
+    change_course(tmp_path, "exercises/01_devices.ipynb", "stub = 'v2'")
+    outcome = W.sync_work(tmp_path)
+    assert outcome.newer == ["exercises/01_devices.ipynb"] and copy.read_text() == mine
+    (line,) = W.describe(outcome, tmp_path)
+    assert line.startswith("work/exercises/01_devices.ipynb: you changed it, so it is kept")
+    assert "exercises/01_devices.ipynb. To start again from it, rename your copy" in line
+    assert "make lab" in line
+    again = W.sync_work(tmp_path)
+    assert W.describe(again, tmp_path) == [] and copy.read_text() == mine  # said once
+    change_course(tmp_path, "exercises/01_devices.ipynb", "stub = 'v3'")
+    assert W.sync_work(tmp_path).newer == ["exercises/01_devices.ipynb"]  # a newer version: told
+    # renamed: the next run copies the new version beside it
+    copy.rename(copy.with_name("01_mine.ipynb"))
+    assert W.sync_work(tmp_path).copied == ["exercises/01_devices.ipynb"]
+    assert code_of(copy) == "stub = 'v3'" and copy.with_name("01_mine.ipynb").read_text() == mine
+
+
+def test_a_changed_script_is_kept_and_an_unchanged_one_follows(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    script = tmp_path / "work" / "exercises" / "05_ddp_train.py"
+    (tmp_path / "exercises" / "05_ddp_train.py").write_text("print('v2')\n")
+    assert W.sync_work(tmp_path).updated == ["exercises/05_ddp_train.py"]
+    assert script.read_text() == "print('v2')\n"
+    script.write_text("print('my DDP')\n")
+    (tmp_path / "exercises" / "05_ddp_train.py").write_text("print('v3')\n")
+    assert W.sync_work(tmp_path).newer == ["exercises/05_ddp_train.py"]
+    assert script.read_text() == "print('my DDP')\n"
+
+
+def test_a_broken_notebook_of_the_learner_is_kept(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "chapters" / "02_tensors.ipynb"
+    copy.write_text("{ not json")
+    change_course(tmp_path, "notebooks/02_tensors.ipynb", "y = 'v2'")
+    assert W.sync_work(tmp_path).newer == ["chapters/02_tensors.ipynb"]
+    assert copy.read_text() == "{ not json"
+
+
+def test_a_copy_without_a_record_counts_as_made_from_the_current_version(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    (work / W.RECORD).unlink()
+    edit_source(work / "chapters" / "01_devices.ipynb", "x = 'mine'")
+    assert W.describe(W.sync_work(tmp_path), tmp_path) == []
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(tmp_path, "notebooks/02_tensors.ipynb", "y = 'v2'")
+    outcome = W.sync_work(tmp_path)
+    assert outcome.newer == ["chapters/01_devices.ipynb"]
+    assert outcome.updated == ["chapters/02_tensors.ipynb"]
+    assert code_of(work / "chapters" / "01_devices.ipynb") == "x = 'mine'"
+
+
+# --- an older, flat work/
+
+
+def git(cwd, *args, stdin=None):
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin", "HOME": str(cwd)}  # fmt: skip
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+def test_a_flat_work_folder_moves_into_the_layout_losing_nothing(tmp_path):
+    make_course(tmp_path)
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "v1")
+    work = tmp_path / "work"
+    work.mkdir()
+    old = {
+        "chapter_01_devices.ipynb": "notebooks/01_devices.ipynb",
+        "chapter_02_tensors.ipynb": "notebooks/02_tensors.ipynb",
+        "01_devices.ipynb": "exercises/01_devices.ipynb",
+        "05_ddp_train.py": "exercises/05_ddp_train.py",
+    }
+    for flat, source in old.items():  # what the older `make lab` did: byte copies
+        shutil.copy(tmp_path / source, work / flat)
+    (work / W.RECORD).write_text(
+        json.dumps({flat: W.sha256((tmp_path / s).read_bytes()) for flat, s in old.items()})
+    )
+    autosave(work / "chapter_01_devices.ipynb")  # opened only
+    edit_source(work / "01_devices.ipynb", "answer = 'mine'")  # the learner's answers
+    (work / "05_ddp_train.py").write_text("print('my DDP')\n")
+    (work / "my_notes.ipynb").write_text("mine")  # a file of the learner's own
+    answers = (work / "01_devices.ipynb").read_text()
+    # the course moves on after those copies were made: their versions are only in git now
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(tmp_path, "exercises/01_devices.ipynb", "stub = 'v2'")
+    git(tmp_path, "commit", "-q", "-am", "v2")
+
+    outcome = W.sync_work(tmp_path)
+    assert sorted(outcome.moved) == [
+        "chapters/01_devices.ipynb",
+        "chapters/02_tensors.ipynb",
+        "exercises/01_devices.ipynb",
+        "exercises/05_ddp_train.py",
+    ]
+    assert not any((work / flat).exists() for flat in old)
+    assert (work / "my_notes.ipynb").read_text() == "mine"  # not the course's: left alone
+    assert outcome.updated == ["chapters/01_devices.ipynb"]  # only opened: follows, v1 found in git
+    assert code_of(work / "chapters" / "01_devices.ipynb") == "x = 'v2'"
+    assert outcome.newer == ["exercises/01_devices.ipynb"]
+    assert (work / "exercises" / "01_devices.ipynb").read_text() == answers
+    assert (work / "exercises" / "05_ddp_train.py").read_text() == "print('my DDP')\n"
+    assert outcome.copied == ["solutions/01_devices.ipynb"]
+    assert json.loads((work / W.RECORD).read_text())["format"] == W.RECORD_FORMAT
+    lines = W.describe(outcome, tmp_path)
+    assert lines[0].startswith("work/: moved your 4 copies into work/chapters/, work/exercises/")
+    assert W.describe(W.sync_work(tmp_path), tmp_path) == []  # moved once, told once
+
+
+def test_a_flat_copy_beside_a_copy_in_the_layout_is_left_where_it_is(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    (work / W.RECORD).write_text("{}")  # an older record
+    (work / "chapter_02_tensors.ipynb").write_text("an old copy")
+    outcome = W.sync_work(tmp_path)
+    assert outcome.left == {"chapter_02_tensors.ipynb": "chapters/02_tensors.ipynb"}
+    assert (work / "chapter_02_tensors.ipynb").read_text() == "an old copy"
+    assert "work/chapter_02_tensors.ipynb: left where it is" in W.describe(outcome, tmp_path)[0]
+
+
+def test_a_saved_chapter_survives_a_course_update_through_git(tmp_path):
+    course, clone = tmp_path / "course", tmp_path / "learner"
+    course.mkdir()
+    make_course(course)
+    (course / "tools").mkdir()
+    for tool in ("setup_env.py", "work_copies.py"):
+        shutil.copy(ROOT / "tools" / tool, course / "tools")
+    shutil.copy(ROOT / ".gitignore", course)
+    git(course, "init", "-q", "-b", "main")
+    git(course, "add", "-A")
+    git(course, "commit", "-q", "-m", "v1")
+    git(tmp_path, "clone", "-q", str(course), str(clone))
+
+    def copy_step():  # what `make lab` runs after the install, from the clone's own tools/
+        code = "import sys; sys.argv = ['x']; sys.path.insert(0, 'tools'); import work_copies; work_copies.main()"
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=clone, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "copied 2 chapters" in copy_step()
+    saved = clone / "work" / "chapters" / "01_devices.ipynb"
+    edit_source(saved, "x = 'my experiment'")
+    mine = saved.read_text()
+    autosave(clone / "work" / "chapters" / "02_tensors.ipynb")
+    assert git(clone, "status", "--porcelain") == ""  # work/ is the learner's: git sees nothing
+
+    change_course(course, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(course, "notebooks/02_tensors.ipynb", "y = 'v2'")
+    git(course, "commit", "-q", "-am", "v2")
+    git(clone, "pull", "-q", "--ff-only")  # the update: no collision with saved work
+
+    out = copy_step()
+    assert saved.read_text() == mine  # nothing lost
+    assert "work/chapters/01_devices.ipynb: you changed it, so it is kept" in out
+    assert code_of(clone / "work" / "chapters" / "02_tensors.ipynb") == "y = 'v2'"
+    assert copy_step() == ""  # told once

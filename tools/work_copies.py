@@ -1,0 +1,408 @@
+"""The learner's copies in ``work/``: where each course file goes, its links, and updates.
+
+    python3 tools/setup_env.py --copy-work     # what `make lab` runs; prints what it did
+
+``work/`` is the learner's, and the root of the JupyterLab that ``make lab``
+starts, so nothing the lab opens or saves is a file that git tracks:
+
+=====================  ==============================  ==========================
+course file            the learner's copy              links inside the copy
+=====================  ==============================  ==========================
+``notebooks/NN.ipynb``  ``work/chapters/NN.ipynb``      ``../chapters/NN.ipynb``
+``exercises/NN.*``      ``work/exercises/NN.*``         ``../exercises/NN.ipynb``
+``solutions/NN.*``      ``work/solutions/NN.*``         ``../solutions/NN.ipynb``
+=====================  ==============================  ==========================
+
+This module owns the rewriting of links: a markdown link that points into
+one of those three folders is made to point at the copy (the chapters' only
+change: ``notebooks/`` becomes ``chapters/``); a link to any other course
+file (``../scripts/...``, ``../docs/...``), which the lab cannot open,
+becomes plain text naming that file.
+
+**When a course update replaces a copy.** A copy counts as *changed* when its
+list of cells, or any cell's source, differs from the version it was made
+from; metadata, outputs and execution counts do not count (JupyterLab writes
+``language_info`` into a notebook it merely opened). When the course's
+version changes:
+
+* an unchanged copy follows it; if its outputs differ from those it was made
+  with (the learner ran it), the old copy is first kept in ``work/.previous/``;
+* a changed copy is kept as it is, and the learner is told once per new
+  course version where that version is.
+
+``work/.course-copies.json`` records, for each copy, the course file and a
+hash of the copy as it was made, of its sources and of its outputs. Older
+``work/`` folders (flat: ``work/chapter_01_devices.ipynb``,
+``work/01_devices.ipynb``) are moved into this layout, losing nothing.
+
+Standard library only: it runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# course folder -> the folder of its copies in work/
+LAYOUT = {"notebooks": "chapters", "exercises": "exercises", "solutions": "solutions"}
+COPIED_SUFFIXES = (".ipynb", ".py")
+RECORD = ".course-copies.json"  # in work/
+PREVIOUS = ".previous"  # in work/: copies replaced by an update, with the learner's outputs
+RECORD_FORMAT = 2
+
+
+# --- which file goes where
+
+
+def course_files(root: Path = ROOT) -> dict[str, Path]:
+    """``{path in work/: course file}``, e.g. ``chapters/01_devices.ipynb: notebooks/...``.
+
+    The notebooks and Python files at the top of ``notebooks/``, ``exercises/``
+    and ``solutions/``; nothing in their sub-folders (a downloaded ``data/``).
+    """
+    files = {}
+    for folder, copies in LAYOUT.items():
+        for path in sorted((root / folder).glob("*")):
+            if path.is_file() and path.suffix in COPIED_SUFFIXES:
+                files[f"{copies}/{path.name}"] = path
+    return files
+
+
+def flat_name(name: str) -> str:
+    """Where an older, flat ``work/`` kept the copy ``name`` (see :func:`migrate`)."""
+    folder, base = name.split("/", 1)
+    return f"chapter_{base}" if folder == "chapters" else base
+
+
+# --- links
+
+
+# [text](../folder/rest) and ![alt](../folder/rest), up to the closing parenthesis
+LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(\.\./([^)\s]+)\)")
+
+
+def rewrite_links(markdown: str) -> str:
+    """The links of one markdown cell, as they must read in a copy inside ``work/``."""
+
+    def replace(match: re.Match) -> str:
+        bang, text, target = match.groups()
+        folder, _, rest = target.partition("/")
+        if folder in LAYOUT and rest:
+            return f"{bang}[{text}](../{LAYOUT[folder]}/{rest})"
+        path = target.split("#", 1)[0]
+        if text.strip("`") == path:
+            return f"{text} (in the course's folder, outside `work/`)"
+        return f"{text} (the course's `{path}`)"
+
+    return LINK.sub(replace, markdown)
+
+
+def render_copy(source: Path) -> bytes:
+    """The bytes of the learner's copy of the course file ``source``."""
+    data = source.read_bytes()
+    if source.suffix != ".ipynb":
+        return data
+    notebook = json.loads(data)
+    changed = False
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        text = _source(cell)
+        new = rewrite_links(text)
+        if new != text:
+            cell["source"] = new.splitlines(keepends=True)
+            changed = True
+    if not changed:
+        return data
+    # the layout nbformat writes: one-space indent, non-ASCII kept, a final newline
+    return (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+# --- what counts as a change
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sources_hash(data: bytes, suffix: str) -> str | None:
+    """A hash of what the learner writes: each cell's type and source, in order.
+
+    Metadata, outputs and execution counts are left out. For a file that is
+    not a notebook, its bytes. ``None`` for a notebook that does not parse.
+    """
+    if suffix != ".ipynb":
+        return sha256(data)
+    try:
+        cells = json.loads(data)["cells"]
+        return _digest([[cell.get("cell_type"), _source(cell)] for cell in cells])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def outputs_hash(data: bytes, suffix: str) -> str | None:
+    """A hash of a notebook's outputs and execution counts (``""`` for other files)."""
+    if suffix != ".ipynb":
+        return ""
+    try:
+        cells = json.loads(data)["cells"]
+        return _digest([[c.get("outputs"), c.get("execution_count")] for c in cells])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def entry_for(data: bytes, source: Path, root: Path) -> dict:
+    """The record of a copy made with the bytes ``data`` from the course file ``source``."""
+    return {
+        "from": source.relative_to(root).as_posix(),
+        "made": sha256(data),
+        "sources": sources_hash(data, source.suffix),
+        "outputs": outputs_hash(data, source.suffix),
+    }
+
+
+# --- the update
+
+
+@dataclass
+class Outcome:
+    """What :func:`sync_work` did, by path in ``work/``."""
+
+    copied: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)  # unchanged copies that followed the course
+    previous: dict[str, str] = field(default_factory=dict)  # of those, the ones kept first: where
+    newer: list[str] = field(default_factory=list)  # changed copies, told now of a new version
+    kept: list[str] = field(default_factory=list)  # nothing to do, or already told
+    moved: list[str] = field(default_factory=list)  # from an older, flat work/
+    left: dict[str, str] = field(default_factory=dict)  # flat copies left: both names existed
+
+
+def load_record(work: Path) -> dict:
+    path = work / RECORD
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except ValueError:  # a damaged record: every copy is then treated as the learner's own
+        return {}
+
+
+def keep_previous(work: Path, name: str, stamp: str) -> str:
+    """Move the copy ``name`` into ``work/.previous/``, never over another; return where."""
+    folder, base = name.rsplit("/", 1)
+    stem, dot, suffix = base.rpartition(".")
+    target = work / PREVIOUS / folder / f"{stem}.{stamp}{dot}{suffix}"
+    number = 1
+    while target.exists():
+        number += 1
+        target = work / PREVIOUS / folder / f"{stem}.{stamp}-{number}{dot}{suffix}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(work / name, target)
+    return target.relative_to(work).as_posix()
+
+
+def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
+    """Bring ``work/`` up to date with the course, never losing a learner's file.
+
+    For each course file, with the record of the copy made from it:
+
+    * no copy: copy it (``copied``; also when the learner deleted or renamed one);
+    * the copy the course gives now is the one already made: nothing (``kept``);
+    * the course's version changed, and the copy's sources are those it was
+      made with (or those of the new version): replace it (``updated``); if
+      its outputs differ from those it was made with, the old copy goes to
+      ``work/.previous/`` first (``previous``);
+    * the course's version changed and the learner changed the copy: keep it
+      (``newer`` the first time for this course version, then ``kept``).
+
+    A copy without a record (its record deleted, or put there by hand) counts
+    as made from the course's current version: changed if its sources differ.
+    """
+    work = root / "work" if work is None else work
+    outcome = Outcome()
+    record = migrate(root, work, outcome)
+    copies = record["copies"]
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for name, source in course_files(root).items():
+        target = work / name
+        new = render_copy(source)
+        made = entry_for(new, source, root)
+        entry = copies.get(name)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(new)
+            copies[name] = made
+            outcome.copied.append(name)
+            continue
+        mine = target.read_bytes()
+        sources = sources_hash(mine, source.suffix)
+        if entry is None:  # no record: as if made from this version, changed or not
+            copies[name] = made
+            outcome.kept.append(name)
+        elif entry.get("made") == made["made"]:
+            outcome.kept.append(name)
+        elif sources is not None and sources in (entry.get("sources"), made["sources"]):
+            if mine != new and outputs_hash(mine, source.suffix) != entry.get("outputs"):
+                outcome.previous[name] = keep_previous(work, name, stamp)
+            target.write_bytes(new)
+            copies[name] = made
+            outcome.updated.append(name)
+        elif entry.get("told") == made["made"]:
+            outcome.kept.append(name)
+        else:
+            entry["told"] = made["made"]
+            outcome.newer.append(name)
+    if copies:
+        work.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+        (work / RECORD).write_text(text)
+    return outcome
+
+
+# --- older work/ folders
+
+
+def migrate(root: Path, work: Path, outcome: Outcome) -> dict:
+    """The record of ``work/`` in this layout, after moving the copies of a flat ``work/``.
+
+    Flat copies are moved to their folder (``work/chapter_01_devices.ipynb``
+    to ``work/chapters/01_devices.ipynb``) unless a copy is there already,
+    when both are left as they are. An older record held a hash of the course
+    file each copy was made from; that version is found (the course's current
+    file, or one in git's history) so the copy can be compared with it.
+    """
+    record = load_record(work)
+    if record.get("format") == RECORD_FORMAT:
+        return record
+    old = record if all(isinstance(v, str) for v in record.values()) else {}
+    copies: dict[str, dict] = {}
+    for name, source in course_files(root).items():
+        flat = work / flat_name(name)
+        target = work / name
+        if not flat.is_file():
+            continue
+        if target.exists():
+            outcome.left[flat_name(name)] = name
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(flat, target)
+        outcome.moved.append(name)
+        made_from = old.get(flat_name(name))
+        if made_from is None:
+            continue  # a copy from before any record: sync_work treats it as the learner's
+        original = course_version(root, source, made_from)
+        if original is None:  # that version is nowhere to be found: the copy is the learner's
+            copies[name] = {"from": source.relative_to(root).as_posix(), "made": made_from}
+        else:
+            copies[name] = entry_for(original, source, root)
+    return {"format": RECORD_FORMAT, "copies": copies}
+
+
+def course_version(root: Path, source: Path, wanted: str, depth: int = 200) -> bytes | None:
+    """The bytes of the version of ``source`` whose SHA-256 is ``wanted``, or ``None``.
+
+    The course's current file, or one of its last ``depth`` versions in git.
+    """
+    data = source.read_bytes()
+    if sha256(data) == wanted:
+        return data
+    rel = source.relative_to(root).as_posix()
+    try:
+        commits = subprocess.run(
+            ["git", "-C", str(root), "log", f"-n{depth}", "--format=%H", "--", rel],
+            capture_output=True, text=True, check=True, timeout=60,
+        ).stdout.split()  # fmt: skip
+        if not commits:
+            return None
+        batch = subprocess.run(
+            ["git", "-C", str(root), "cat-file", "--batch"],
+            input="".join(f"{c}:{rel}\n" for c in commits).encode(),
+            capture_output=True, check=True, timeout=120,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    position = 0
+    while position < len(batch):
+        end = batch.index(b"\n", position)
+        header = batch[position:end].split()
+        position = end + 1
+        if len(header) < 3:  # "<name> missing"
+            continue
+        size = int(header[2])
+        blob = batch[position : position + size]
+        position += size + 1
+        if sha256(blob) == wanted:
+            return blob
+    return None
+
+
+# --- what the learner reads
+
+
+def describe(outcome: Outcome, root: Path = ROOT) -> list[str]:
+    """What :func:`sync_work` did, in plain words; no line when it did nothing."""
+    lines = []
+    if outcome.moved:
+        lines.append(
+            f"work/: moved your {len(outcome.moved)} copies into work/chapters/, "
+            "work/exercises/ and work/solutions/ (this version's layout); nothing was deleted"
+        )
+    for flat, name in outcome.left.items():
+        lines.append(
+            f"work/{flat}: left where it is, since work/{name} exists too; both are yours, "
+            f"and course updates go to work/{name}"
+        )
+    if outcome.copied:
+        counts = {folder: 0 for folder in LAYOUT.values()}
+        for name in outcome.copied:
+            counts[name.split("/", 1)[0]] += 1
+        nouns = {"chapters": "chapter", "exercises": "exercise file", "solutions": "solution file"}
+        what = ", ".join(
+            f"{n} {nouns[folder]}{'' if n == 1 else 's'}" for folder, n in counts.items() if n
+        )
+        others = len(outcome.kept) + len(outcome.newer) + len(outcome.updated)
+        lines.append(
+            f"work/: copied {what} for you to edit and save"
+            + (f"; your {others} other copies are kept as they are" if others else "")
+        )
+    files = course_files(root)
+    for name in outcome.updated:
+        line = f"work/{name}: updated to the course's new version (you had not changed its cells)"
+        if name in outcome.previous:
+            line += f"; the copy with your outputs is work/{outcome.previous[name]}"
+        lines.append(line)
+    for name in outcome.newer:
+        source = files[name].relative_to(root).as_posix()
+        lines.append(
+            f"work/{name}: you changed it, so it is kept as it is; the course has a newer "
+            f"version, {source}. To start again from it, rename your copy and run `make lab`: "
+            "it copies the new one beside yours. (Said once per new version.)"
+        )
+    return lines
+
+
+def main() -> int:
+    for line in describe(sync_work(ROOT)):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
