@@ -153,7 +153,9 @@ def test_every_link_in_the_real_courses_copies_stays_inside_work(tmp_path):
     work = tmp_path / "work"
     outcome = W.sync_work(ROOT, work)
     assert len(outcome.copied) == len(W.course_files(ROOT)) >= 30
-    link = re.compile(r"\]\(([\w./#-]+\.(?:ipynb|py|md|png|json)(?:#[\w.-]*)?)\)")  # not kernel[g](x)
+    link = re.compile(
+        r"\]\(([\w./#-]+\.(?:ipynb|py|md|png|json)(?:#[\w.-]*)?)\)"
+    )  # not kernel[g](x)
     checked = 0
     for name in outcome.copied:
         if not name.endswith(".ipynb"):
