@@ -3,12 +3,13 @@
 nbval proves the kernel side; this proves what `make lab` gives a learner. The
 test, step by step:
 
-1. copies ``notebooks/``, ``solutions/`` and ``scripts/`` (which notebooks
-   launch) into a temporary root, so saving never touches tracked files (a
+1. copies the course (``notebooks/``, ``exercises/``, ``solutions/``,
+   ``scripts/``, ``tools/``) into a temporary git repository and makes the
+   learner's ``work/`` there as `make lab` does (``tools/work_copies.py``; a
    downloaded ``data/`` folder, untracked, is linked instead), and adds a
-   one-cell notebook with a tqdm bar, since the chapters hide theirs;
+   one-cell notebook with a tqdm bar to ``work/``, since the chapters hide theirs;
 2. starts JupyterLab with the same command as `make lab` (``tools/lab.py``:
-   127.0.0.1 only, ``port_retries=0``, opened at chapter 1) from this
+   127.0.0.1 only, ``port_retries=0``, over ``work/``, opened at chapter 1) from this
    Python environment, on a free loopback port, with a random token
    (``IdentityProvider.token``, so authentication is on and the test knows
    it), and temporary runtime, config, data, settings and workspace folders;
@@ -16,7 +17,7 @@ test, step by step:
    ``d2lgpu`` kernel is registered (failing with a message naming it);
 4. drives Debian's Chromium (``/usr/bin/chromium``, never a download) headless
    through Playwright, opens the server's default URL (chapter 1, with the
-   file browser at ``notebooks/``), then a chapter notebook that draws a plot, a solution
+   file browser at ``chapters/``, no name cut off), then a chapter notebook that draws a plot, a solution
    notebook and the progress-bar notebook, each in a fresh workspace:
    Run > Run All Cells, waits until the kernel is idle and no cell is queued,
    saves with Ctrl+S, saves a screenshot under the test's temp folder (path
@@ -33,6 +34,12 @@ Cells tagged ``requires-gpu`` (or ``requires-2-gpus``) start with the
 they are and print why they skipped, which is what a learner sees, and Run
 All goes on. The test asserts that message in each of them; no error is
 allowed anywhere. With the GPUs they need, they run as written.
+
+A second test reproduces what a learner did in their first hour: it opens a
+chapter's copy and leaves it, follows the links between chapter, exercises and
+solutions, tries to reach the course's files through the server, then updates
+the course as ``git pull`` would: the copies that were only opened follow the
+update, and ``git status`` stays clean.
 
 docs/img/lab.png, the README's screenshot, is the chapter screenshot of one
 run, copied by hand.
@@ -62,11 +69,13 @@ from d2lgpu.processes import free_port
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import lab  # noqa: E402
+import setup_env  # noqa: E402
+import work_copies  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 KERNEL = "d2lgpu"
-# Copied into the temporary root: what the notebooks open relative to themselves.
-COPIED = ("notebooks", "solutions", "scripts")
+# Copied into the temporary course: what work/ is made from, and what the notebooks run.
+COPIED = ("notebooks", "exercises", "solutions", "scripts", "tools")
 RUN_OUTPUTS = ("runs", "checkpoints", "bench-results", "*.pt", "*.pth", "trace*.json")  # .gitignore
 # The chapter to run: the first of these that draws a plot (its stored outputs have a PNG).
 # Chapter 4 draws one and has a GPU-only cell, in a third of chapter 3's CPU time.
@@ -100,6 +109,7 @@ PLOT = ".jp-OutputArea-output img"
 PROGRESS_BAR = ".jp-OutputArea-output .widget-hprogress .progress-bar"
 DIRTY_TAB = ".lm-TabBar-tab.jp-mod-dirty"
 FILE_BROWSER_ITEM = ".jp-DirListing-item"
+FILE_BROWSER_NAME = ".jp-DirListing-itemText"
 
 
 def visible_gpus() -> int:
@@ -121,7 +131,7 @@ def chapter_notebook() -> str:
     for name in CHAPTERS:
         path = ROOT / "notebooks" / name
         if path.exists() and "image/png" in stored_mimes(json.loads(path.read_text())):
-            return f"notebooks/{name}"
+            return f"chapters/{name}"
     pytest.fail(f"none of notebooks/{{{','.join(CHAPTERS)}}} exists with a stored plot")
 
 
@@ -150,7 +160,7 @@ def require_kernel(kernelspecs: dict, name: str = KERNEL) -> None:
 
 
 class Server:
-    def __init__(self, root: Path, tmp: Path):
+    def __init__(self, root: Path, tmp: Path, autosave_s: int | None = None):
         self.port = free_port()
         self.token = secrets.token_hex(24)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -161,6 +171,8 @@ class Server:
         news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
         news.parent.mkdir(parents=True)
         news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        # the overrides.json that set-up writes into .venv, here in a folder of the test's own
+        setup_env.write_lab_settings(tmp, jupyter / "app-settings", autosave_s=autosave_s)
         self.command = lab.lab_command(
             self.port, as_root=os.geteuid() == 0, root_dir=root
         ) + [  # the command of `make lab`, plus what a test needs
@@ -168,6 +180,7 @@ class Server:
             "--ServerApp.open_browser=False",
             f"--LabApp.workspaces_dir={jupyter / 'workspaces'}",
             f"--LabApp.user_settings_dir={settings}",
+            f"--LabApp.app_settings_dir={jupyter / 'app-settings'}",
         ]
         env = dict(os.environ)
         env.pop("MPLBACKEND", None)  # the kernel's inline backend draws the plots
@@ -413,14 +426,40 @@ def write_progress_notebook(path: Path) -> None:
     path.write_text(json.dumps(notebook, indent=1) + "\n")
 
 
-def copy_course(root: Path) -> None:
-    """Copy the course into ``root``; link (not copy) downloaded data, which is untracked."""
+def copy_course(root: Path) -> Path:
+    """Copy the course into the git repository ``root``, make ``work/``; return ``work/``.
+
+    Downloaded data, untracked, is linked, not copied.
+    """
     ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "data", *RUN_OUTPUTS)
     for folder in COPIED:
         if (ROOT / folder).is_dir():
             shutil.copytree(ROOT / folder, root / folder, ignore=ignore)
             if (ROOT / folder / "data").is_dir():
                 (root / folder / "data").symlink_to(ROOT / folder / "data")
+    shutil.copy(ROOT / ".gitignore", root)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "the course")
+    work_copies.sync_work(root)
+    return root / "work"
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ["PATH"], "HOME": str(cwd)}  # fmt: skip
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+def cut_names(page) -> list[str]:
+    """The file browser's names that do not fit their column (shown with an ellipsis)."""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)]
+            .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""",
+        FILE_BROWSER_NAME,
+    )
 
 
 # --- the tests
@@ -439,10 +478,10 @@ def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path, tag, mo
     from playwright.sync_api import sync_playwright
 
     notebooks = [chapter_notebook(), solution_notebook()]
-    root, shots = tmp_path / "course", tmp_path / "screenshots"
-    root.mkdir()
+    course, shots = tmp_path / "course", tmp_path / "screenshots"
+    course.mkdir()
     shots.mkdir()
-    copy_course(root)
+    root = copy_course(course)  # the lab's root: work/
     # the chapters hide tqdm's bar (progress=False): a learner's scratch notebook shows one
     write_progress_notebook(root / BAR)
     notebooks.append(BAR)
@@ -471,14 +510,13 @@ def test_a_learner_runs_a_chapter_and_a_solution_in_jupyterlab(tmp_path, tag, mo
             try:
                 page = browser.new_page()
                 page.set_default_timeout(30_000)
-                # the default URL of `make lab`: chapter 1 (the course's own here: no work/)
+                # the default URL of `make lab`: the learner's copy of chapter 1
                 page.goto(f"{server.url}/?token={server.token}")
                 page.wait_for_selector(FILE_BROWSER_ITEM, timeout=60_000)
-                assert page.url.startswith(f"{server.url}/lab/tree/{lab.start_page(root)}"), (
-                    page.url
-                )
+                assert page.url.startswith(f"{server.url}/lab/tree/{lab.FIRST_CHAPTER}"), page.url
                 listed = page.locator(FILE_BROWSER_ITEM).all_inner_texts()
                 assert any(Path(notebooks[0]).name in item for item in listed), listed
+                assert not cut_names(page), f"names cut off in the file browser: {cut_names(page)}"
                 seen.update(tagged_pids(tag))
                 for relpath in notebooks:
                     try:
@@ -505,3 +543,154 @@ def command_line(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
     except OSError:
         return "?"
+
+
+def local_links(page, relpath: str) -> list[dict]:
+    """The links to notebooks that JupyterLab rendered in the open notebook ``relpath``.
+
+    JupyterLab resolves a relative link against the notebook's folder into
+    ``/files/<path from its root>``, and a click opens ``<path>`` in the lab; a link that
+    climbs out of the root (``../../notebooks/x.ipynb``) resolves outside ``/files/``.
+    """
+    links = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)]
+            .filter(a => !a.getAttribute('href').startsWith('#'))  // a heading's own anchor
+            .map(a => ({text: a.textContent, path: new URL(a.href).pathname}))
+            .filter(a => a.path.endsWith('.ipynb'))""",
+        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href]",
+    )
+    assert links, f"{relpath}: no link to another notebook rendered"
+    return links
+
+
+def wait_for_session(server: Server, relpath: str, timeout_s: float = SERVER_START_S) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(s["path"] == relpath for s in server.get("/api/sessions")):
+            return
+        time.sleep(0.5)
+    paths = [s["path"] for s in server.get("/api/sessions")]
+    pytest.fail(f"{relpath} did not open within {timeout_s} s (open: {paths})")
+
+
+def wait_for_autosave(path: Path, timeout_s: float = 60) -> None:
+    """Wait until JupyterLab has saved the notebook it opened: its kernel's language_info."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with contextlib.suppress(ValueError):
+            if "version" in json.loads(path.read_text())["metadata"].get("language_info", {}):
+                return
+        time.sleep(0.25)
+    pytest.fail(f"{path.name}: JupyterLab did not autosave it within {timeout_s} s")
+
+
+def refused(server: Server, path: str, method: str = "GET", body: dict | None = None) -> int:
+    """The HTTP status with which the server refuses ``path``; fails if it serves it."""
+    request = urllib.request.Request(
+        server.url + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"token {server.token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10):
+            pass
+    except urllib.error.HTTPError as error:
+        return error.code
+    pytest.fail(f"{method} {path}: the server answered, a file outside work/ was reached")
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
+def test_opening_copies_and_their_links_never_touches_the_course(tmp_path, tag, monkeypatch):
+    from playwright.sync_api import sync_playwright
+
+    started = time.monotonic()
+    course = tmp_path / "course"
+    course.mkdir()
+    work = copy_course(course)
+    chapter, exercise, solution = (
+        f"{folder}/01_devices.ipynb" for folder in ("chapters", "exercises", "solutions")
+    )
+    monkeypatch.setenv(TAG, tag)
+    server = Server(work, tmp_path, autosave_s=2)  # JupyterLab's default is 120 s
+    try:
+        server.start()
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch_persistent_context(
+                tmp_path / "chromium-profile",
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                headless=True,
+                viewport=VIEWPORT,
+            )
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(30_000)
+                # 1. open the chapter's copy, touch nothing: JupyterLab saves its language_info
+                page.goto(f"{server.url}/lab/tree/{chapter}?token={server.token}")
+                page.wait_for_selector(CODE_CELL, timeout=60_000)
+                wait_for_kernel(page, server, chapter)
+                wait_for_autosave(work / chapter)
+                # 2. every link between chapter, exercises and solutions opens a copy in work/
+                seen = {}
+                for relpath, link_text, target in [
+                    (chapter, "work/exercises/01_devices.ipynb", exercise),
+                    (exercise, "Devices", chapter),  # back to the chapter, already open
+                    (chapter, "solutions/01_devices.ipynb", solution),
+                ]:
+                    links = local_links(page, relpath)
+                    outside = [link for link in links if not link["path"].startswith("/files/")]
+                    assert not outside, f"{relpath}: links leave work/: {outside}"
+                    seen[relpath] = sorted({link["path"].removeprefix("/files/") for link in links})
+                    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").get_by_role(
+                        "link", name=link_text
+                    ).first.click()
+                    wait_for_session(server, target)
+                    page.wait_for_selector(
+                        f".lm-TabBar-tab.lm-mod-current[title*='{target}']", timeout=30_000
+                    )
+                assert seen[chapter] == ["exercises/01_devices.ipynb", "solutions/01_devices.ipynb"]
+                assert seen[exercise] == ["chapters/01_devices.ipynb"]
+                wait_for_autosave(work / exercise)
+            except BaseException:
+                explain_failure(page, tmp_path / "links-failed.png")
+                raise
+            finally:
+                browser.close()
+        # 3. nothing outside work/ can be read or written through the server
+        for path in ("notebooks/01_devices.ipynb", "exercises/01_devices.ipynb", ".gitignore"):
+            assert refused(server, f"/api/contents/..%2F{path.replace('/', '%2F')}") in (400, 404)
+            assert refused(server, f"/api/contents/../{path}") in (400, 404)
+            assert refused(server, f"/files/../{path}") in (400, 403, 404)
+        saved = {"type": "file", "format": "text", "content": "overwritten"}
+        assert refused(server, "/api/contents/..%2Fnotebooks%2Fx.ipynb", "PUT", saved) in (400, 404)
+    finally:
+        server.stop()
+        if server.process is not None:
+            stop(server.process, tag, grace_s=1)
+    assert git(course, "status", "--porcelain") == ""  # the course is as it was cloned
+
+    # 4. the course is updated (git pull), then `make lab` copies again: the copies that were
+    # only opened follow the update
+    for rel in ("notebooks/01_devices.ipynb", "exercises/01_devices.ipynb"):
+        notebook = json.loads((course / rel).read_text())
+        code = next(c for c in notebook["cells"] if c["cell_type"] == "code")
+        code["source"] = "# updated by the course\n" + "".join(code["source"])
+        (course / rel).write_text(json.dumps(notebook, indent=1) + "\n")
+    git(course, "commit", "-q", "-am", "an update")
+    copy_step = subprocess.run(
+        [sys.executable, str(course / "tools" / "work_copies.py")],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert copy_step.returncode == 0, copy_step.stderr
+    for relpath in (chapter, exercise):
+        assert f"work/{relpath}: updated to the course's new version" in copy_step.stdout
+        assert "# updated by the course" in (work / relpath).read_text()
+    assert "kept" not in copy_step.stdout, copy_step.stdout
+    print(f"took {time.monotonic() - started:.0f} s")
+    assert time.monotonic() - started < 120  # the issue's budget is 60 s on an idle machine

@@ -65,17 +65,28 @@ def kernel_installed(venv_dir: Path) -> bool:
     return (venv_dir / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json").exists()
 
 
-# JupyterLab's own defaults for every user of this environment: no toast asking
-# about Jupyter news over the first notebook, and no request to a website.
+# JupyterLab's own defaults for every user of this environment: no toast asking about
+# Jupyter news over the first notebook, no request to a website, and a file browser whose
+# names are not cut off at its default width (no "last modified" column beside them).
 LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
 }
 
 
-def write_lab_settings(venv_dir: Path) -> bool:
+def lab_settings(autosave_s: int | None = None) -> dict:
+    """The settings above; ``autosave_s`` sets how often JupyterLab autosaves (for a test)."""
+    if autosave_s is None:
+        return LAB_SETTINGS
+    docs = {"@jupyterlab/docmanager-extension:plugin": {"autosaveInterval": autosave_s}}
+    return {**LAB_SETTINGS, **docs}
+
+
+def write_lab_settings(venv_dir: Path, settings_dir: Path | None = None, **options) -> bool:
     """Write JupyterLab's ``overrides.json`` into the environment; True if it changed."""
-    path = venv_dir / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
-    text = json.dumps(LAB_SETTINGS, indent=2) + "\n"
+    folder = settings_dir or venv_dir / "share" / "jupyter" / "lab" / "settings"
+    path = folder / "overrides.json"
+    text = json.dumps(lab_settings(**options), indent=2) + "\n"
     if path.exists() and path.read_text() == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
