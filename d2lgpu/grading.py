@@ -9,10 +9,12 @@ transferred, whether results agree), never against exact bits, and prints:
   is evidence, not a proof of correctness);
 * ``NOT ATTEMPTED YET``: the answer is still the stub (it raises
   ``NotImplementedError``);
-* ``FAIL``: the first check that failed, with a hint the learner can act on.
+* ``FAIL``: the first check that failed, with a hint the learner can act on;
+* ``UNKNOWN EXERCISE``: no exercise has this id (a typo): the report names
+  the closest id, if one is close, and lists the known ones.
 
 It never raises into the notebook for a wrong or unfinished answer, nor for
-an answer that calls ``sys.exit()`` or is interrupted; every check has a time
+a mistyped exercise id, nor for an answer that calls ``sys.exit()`` or is interrupted; every check has a time
 limit (``TIME_LIMITS_S``), after which the learner's code is stopped and the
 report says where it was. A report cites the learner's lines, never the
 checker's.
@@ -28,6 +30,7 @@ first one that fails.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import traceback
 from contextlib import contextmanager
@@ -82,7 +85,11 @@ TIME_LIMITS_S: dict[str, float] = {"05.ddp": 600.0}
 
 @dataclass
 class CheckResult:
-    """The outcome of :func:`check`; ``status`` is passed, failed or not attempted."""
+    """The outcome of :func:`check`.
+
+    ``status`` is ``"passed"``, ``"failed"``, ``"not attempted"`` or
+    ``"unknown exercise"`` (no checker has this id; nothing was run).
+    """
 
     exercise_id: str
     status: str
@@ -100,6 +107,8 @@ class CheckResult:
             lines += [f"  - {p}" for p in self.passed]
         elif self.status == "not attempted":
             lines = [f"NOT ATTEMPTED YET {self.exercise_id}: {self.hint}"]
+        elif self.status == "unknown exercise":
+            lines = [f"UNKNOWN EXERCISE {self.exercise_id!r}: {self.hint}"]
         else:
             lines = [f"FAIL {self.exercise_id}: {self.hint}"]
             if self.passed:
@@ -133,10 +142,13 @@ def check(
     """Check ``answer`` for ``exercise_id``, print the report and return it.
 
     ``time_limit_s`` replaces the exercise's time limit (:data:`TIME_LIMITS_S`).
+    An ``exercise_id`` that no exercise has is reported, with the known ids,
+    as a result whose status is ``"unknown exercise"``: a typo does not stop
+    the notebook with a traceback.
     """
-    if exercise_id not in CHECKERS:
-        raise ValueError(
-            f"exercise_id {exercise_id!r} is unknown; allowed: {', '.join(sorted(CHECKERS))}"
+    if not (isinstance(exercise_id, str) and exercise_id in CHECKERS):
+        return _report(
+            CheckResult(exercise_id, "unknown exercise", hint=_unknown_hint(exercise_id)), quiet
         )
     if time_limit_s is None:
         time_limit_s = TIME_LIMITS_S.get(exercise_id, DEFAULT_TIME_LIMIT_S)
@@ -168,11 +180,23 @@ def check(
         status, hint = "failed", _interrupt_hint(error)
     except Exception as error:  # the learner's code crashed: report, don't raise
         status, hint = "failed", _crash_hint(error)
-    result = CheckResult(exercise_id, status, passed, hint)
+    return _report(CheckResult(exercise_id, status, passed, hint), quiet)
+
+
+def _report(result: CheckResult, quiet: bool) -> CheckResult:
     if not quiet:
         print(result)
         result.printed = True
     return result
+
+
+def _unknown_hint(exercise_id) -> str:
+    known = exercise_ids()
+    close = (
+        difflib.get_close_matches(exercise_id, known, n=1) if isinstance(exercise_id, str) else []
+    )
+    guess = f"did you mean {close[0]!r}? Known ids" if close else "known ids"
+    return f"no exercise has this id; {guess}: {', '.join(known)}"
 
 
 def _where(error: BaseException) -> str:

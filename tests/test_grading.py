@@ -48,9 +48,31 @@ def test_a_crashing_answer_is_reported_not_raised(toy_exercise):
     assert "your code raised ZeroDivisionError" in result.hint
 
 
-def test_an_unknown_exercise_lists_the_known_ones(toy_exercise):
-    with pytest.raises(ValueError, match="exercise_id 'nope' is unknown; allowed: .*00.double"):
-        grading.check("nope", None)
+def test_an_unknown_exercise_is_reported_with_the_known_ones_not_raised(toy_exercise, capsys):
+    ran = []
+    result = grading.check("nope", ran.append)
+    assert result.status == "unknown exercise" and not result.ok and ran == []
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, out  # one line
+    assert out.startswith("UNKNOWN EXERCISE 'nope': no exercise has this id; known ids: ")
+    assert "did you mean" not in out  # nothing is close to "nope"
+    assert all(exercise_id in out for exercise_id in grading.exercise_ids())
+    assert "00.double" in out and result.printed
+
+
+def test_an_unknown_exercise_names_the_closest_id(capsys):
+    result = grading.check("02.timefn", None)  # the review's typo
+    assert result.status == "unknown exercise"
+    assert "did you mean '02.time_fn'? Known ids: 01.placement, " in capsys.readouterr().out
+    assert "'02.time_fn'" in str(result)  # a notebook that displays the result sees it too
+
+
+@pytest.mark.parametrize("bad", [2, None, ["02.time_fn"]])
+def test_an_exercise_id_that_is_not_a_string_is_unknown_too(bad, capsys):
+    result = grading.check(bad, None, quiet=True)
+    assert result.status == "unknown exercise" and not result.printed
+    assert capsys.readouterr().out == ""  # quiet, as for the other results
+    assert str(result).startswith(f"UNKNOWN EXERCISE {bad!r}: no exercise has this id")
 
 
 def test_the_table_names_an_importable_checker_for_every_exercise():
