@@ -1,4 +1,9 @@
-"""Command line: ``python -m d2lgpu env`` and ``python -m d2lgpu bench``."""
+"""Command line: ``python -m d2lgpu env`` and ``python -m d2lgpu bench``.
+
+Both exit with status 2, and a line saying why, when ``D2LGPU_DEVICE`` names no
+device this machine has: ``env`` shows it in its report, ``bench`` prints the
+message alone, without a traceback.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,10 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    env = commands.add_parser("env", help="print torch, CUDA, cuDNN versions and the GPUs seen")
+    env = commands.add_parser(
+        "env",
+        help="print versions, GPUs, D2LGPU_DEVICE and the course's commit, to paste into an issue",
+    )
     env.add_argument("--json", action="store_true", help="print the report as JSON")
     bench = commands.add_parser(
         "bench",
@@ -35,11 +43,16 @@ def main(argv: list[str] | None = None) -> int:
         from .devices import env_report, format_env_report
 
         report = env_report()
-        print(json.dumps(report, indent=2) if args.json else format_env_report(report))
-        return 0
+        print(json.dumps(report, indent=2) if args.json else format_env_report(report, paste=True))
+        return 0 if report["d2lgpu_device"]["valid"] else 2
     from . import bench as bench_module
+    from ._device_names import DeviceNameError
 
-    return bench_module.run(out=args.out, quick=args.quick, results_json=args.results_json)
+    try:
+        return bench_module.run(out=args.out, quick=args.quick, results_json=args.results_json)
+    except DeviceNameError as error:  # the learner's setting, not a bug: no traceback
+        print(f"python -m d2lgpu bench: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

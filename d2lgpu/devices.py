@@ -13,10 +13,13 @@ What it is for:
 * ``mps_available()``, ``try_accelerator()``: Apple silicon's GPU (``mps``),
   and the best device present: a CUDA GPU, else ``mps``, else the CPU.
 * ``default_device()``: ``try_gpu()``, unless the environment variable
-  ``D2LGPU_DEVICE`` forces one (``cpu``, ``mps``, ``cuda`` or ``cuda:N``).
+  ``D2LGPU_DEVICE`` forces one (``cpu``, ``mps``, ``cuda`` or ``cuda:N``). Its
+  spelling is checked by ``d2lgpu._device_names``, a standard-library-only file
+  that ``tools/lab.py`` also uses; what this machine has is checked here.
 * ``device_name(device)``: what the device is ("NVIDIA H100 ...", "Apple M2").
-* ``env_report()`` / ``format_env_report()``: versions and hardware, as printed
-  by ``python -m d2lgpu env``.
+* ``env_report()`` / ``format_env_report()``: versions, hardware,
+  ``D2LGPU_DEVICE`` (and whether it works here) and the course's commit, as
+  printed by ``python -m d2lgpu env``: a block to paste into an issue.
 * ``run_fresh_python(code, **env)``: run code in a new Python process, for
   settings that a process reads once (``CUDA_VISIBLE_DEVICES``,
   ``CUBLAS_WORKSPACE_CONFIG``) and a running kernel can no longer change.
@@ -33,9 +36,11 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import torch
 
+from ._device_names import ENV_VAR, DeviceNameError, parse_device_name
 from ._validate import check_int
 
 __all__ = [
@@ -55,7 +60,7 @@ __all__ = [
     "run_fresh_python",
 ]
 
-DEVICE_ENV_VAR = "D2LGPU_DEVICE"
+DEVICE_ENV_VAR = ENV_VAR  # "D2LGPU_DEVICE"
 
 
 def cpu() -> torch.device:
@@ -118,40 +123,58 @@ def default_device() -> torch.device:
 
     ``D2LGPU_DEVICE`` overrides the choice: ``cpu`` forces the CPU (useful to
     compare with a GPU run), ``mps``, ``cuda`` or ``cuda:N`` ask for that
-    device and fail clearly when it is not there. Otherwise this is
+    device and fail clearly when it is not there. Case and surrounding spaces
+    are ignored; an empty value counts as unset. Otherwise this is
     ``try_gpu()``, as in the chapters: a CUDA GPU, else the CPU. On Apple
     silicon, ``D2LGPU_DEVICE=mps`` picks its GPU; :func:`try_accelerator`
     (which ``python -m d2lgpu bench`` uses) picks it by itself.
+
+    Raises ``ValueError`` for a value the course does not know
+    (``D2LGPU_DEVICE='banana' is not a device this course knows (allowed: cpu,
+    cuda, cuda:N, mps)``) or a device this machine lacks (``cuda:7`` with no
+    GPU, ``mps`` off a Mac).
 
     Note that ``torch.accelerator.current_accelerator()`` answers ``cuda`` on a
     machine with a CUDA build of torch and no GPU, unless it is called with
     ``check_available=True``; this function asks the driver instead.
     """
-    forced = os.environ.get(DEVICE_ENV_VAR, "").strip()
-    if not forced:
-        return try_gpu()
-    if forced == "cpu":
+    forced = _forced_device(os.environ.get(DEVICE_ENV_VAR, ""))
+    return try_gpu() if forced is None else forced
+
+
+def _forced_device(value: str) -> torch.device | None:
+    """The device that ``value`` of ``D2LGPU_DEVICE`` names on this machine; None if blank.
+
+    The spelling is :func:`~d2lgpu._device_names.parse_device_name`'s rule, the one
+    ``tools/lab.py`` checks before torch is installed; what this machine has is
+    checked here. Raises :class:`~d2lgpu._device_names.DeviceNameError`.
+    """
+    parsed = parse_device_name(value)
+    if parsed is None:
+        return None
+    kind, index = parsed
+    if kind == "cpu":
         return cpu()
-    if forced == "mps":
+    if kind == "mps":
         if not mps_available():
-            raise ValueError(
-                f"{DEVICE_ENV_VAR}='mps' asks for Apple silicon's GPU, which this machine's "
-                f"torch cannot use; unset {DEVICE_ENV_VAR} or set it to 'cpu'"
+            _refuse(
+                value,
+                "asks for Apple silicon's GPU, which this machine's torch cannot use; "
+                f"unset {DEVICE_ENV_VAR} or set it to 'cpu'",
             )
         return torch.device("mps")
-    if forced == "cuda" or (forced.startswith("cuda:") and forced[5:].isdigit()):
-        index = int(forced[5:]) if ":" in forced else 0
-        if num_gpus() <= index:
-            raise ValueError(
-                f"{DEVICE_ENV_VAR}={forced!r} asks for GPU {index}, but this machine "
-                f"has {num_gpus()} GPU(s) visible; unset {DEVICE_ENV_VAR} or set it to 'cpu'"
-            )
-        return gpu(index)
-    raise ValueError(
-        f"{DEVICE_ENV_VAR}={forced!r} is not a device this course knows; "
-        "allowed: 'cpu', 'cuda' or 'cuda:N'"
-        + (" (or 'mps' on this Mac)" if mps_available() else "")
-    )
+    index = 0 if index is None else index
+    if num_gpus() <= index:
+        _refuse(
+            value,
+            f"asks for GPU {index}, but this machine has {num_gpus()} GPU(s) visible; "
+            f"unset {DEVICE_ENV_VAR} or set it to 'cpu'",
+        )
+    return gpu(index)
+
+
+def _refuse(value: str, problem: str) -> NoReturn:
+    raise DeviceNameError(value, problem, f"{DEVICE_ENV_VAR}={value!r} {problem}")
 
 
 def device_name(device) -> str:
@@ -191,7 +214,14 @@ def _mac_chip() -> str | None:
 
 
 def env_report() -> dict:
-    """Return versions and hardware as a plain dictionary (JSON-friendly)."""
+    """Return versions, hardware, ``D2LGPU_DEVICE`` and the course's commit (JSON-friendly).
+
+    ``d2lgpu_device`` says what :func:`default_device` makes of the variable
+    here: ``{"value": None or the value, "valid": bool, "device": "cuda:0" or
+    None, "problem": None or what is wrong}``. ``course_commit`` is the commit of
+    the checkout this package runs from, as ``"f5b0d60"``,
+    ``"f5b0d60 + local changes"`` or ``"unknown (...)"``.
+    """
     report = {
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -204,6 +234,8 @@ def env_report() -> dict:
         "gpus": [],
         "mps_available": mps_available(),
         "mps": None,
+        "d2lgpu_device": _device_variable(),
+        "course_commit": _course_commit(),
     }
     try:
         import torchvision
@@ -229,40 +261,126 @@ def env_report() -> dict:
     return report
 
 
+def _device_variable() -> dict:
+    """``D2LGPU_DEVICE`` as set here, and the device :func:`default_device` makes of it."""
+    entry = {
+        "value": os.environ.get(DEVICE_ENV_VAR),
+        "valid": True,
+        "device": None,
+        "problem": None,
+    }
+    try:
+        entry["device"] = str(default_device())
+    except DeviceNameError as error:
+        entry.update(valid=False, problem=error.problem)
+    return entry
+
+
+def _course_commit(folder: Path | None = None) -> str:
+    """The commit of the course checkout that holds ``folder`` (this package's folder).
+
+    ``"f5b0d60"``, with ``" + local changes"`` when a tracked file differs from
+    it (files git does not track, such as the learner's ``work/``, do not
+    count), or ``"unknown (...)"`` when the package is not run from a checkout
+    of the course (installed elsewhere, a downloaded zip) or git is missing.
+    """
+    folder = Path(__file__).resolve().parent if folder is None else folder
+    checkout = folder.parent  # the course's root holds d2lgpu/
+
+    def git(*args):
+        # --no-optional-locks: a report must not take git's index lock from a running
+        # `git pull` or commit in the same checkout.
+        return subprocess.run(
+            ["git", "--no-optional-locks", *args],
+            cwd=checkout, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+
+    try:
+        found = git("rev-parse", "--show-toplevel", "--short", "HEAD")
+        lines = found.stdout.split()
+        # A package inside some other repository (a virtual environment kept in
+        # the learner's own project) is not a checkout of the course.
+        if found.returncode or len(lines) != 2 or Path(lines[0]).resolve() != checkout.resolve():
+            return "unknown (not a git checkout)"
+        changes = git("status", "--porcelain", "--untracked-files=no")
+    except FileNotFoundError:
+        return "unknown (git is not installed)"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git did not answer)"
+    if changes.returncode:
+        return f"{lines[1]} (could not ask git for local changes)"
+    return lines[1] + (" + local changes" if changes.stdout.strip() else "")
+
+
 def _mps_memory_gib() -> float | None:
     """The memory Metal recommends for this process, in GiB (shared with the CPU), if reported."""
     recommended = getattr(getattr(torch, "mps", None), "recommended_max_memory", None)
     return None if recommended is None else round(recommended() / 2**30, 1)
 
 
-def format_env_report(report: dict | None = None) -> str:
-    """Return :func:`env_report` as readable lines."""
+_PASTE_HEADER = "To report a problem, paste this whole block, from ```text to ```, into the issue:"
+
+
+def format_env_report(report: dict | None = None, *, paste: bool = False) -> str:
+    """Return :func:`env_report` as readable lines, one ``label  value`` per line.
+
+    With ``paste=True`` (as ``python -m d2lgpu env`` prints it) the lines are
+    inside a fenced code block, after a line saying to paste it, so that an
+    issue on GitHub shows them as they are.
+    """
     r = env_report() if report is None else report
-    lines = [
-        f"python       {r['python']} on {r['platform']}",
-        f"torch        {r['torch']} (CUDA build: {r['cuda_build'] or 'none, CPU only'})",
-        f"torchvision  {r.get('torchvision') or 'not installed'}",
-        f"cuDNN        {r['cudnn'] or 'not available'}",
-        f"CPU          {r['cpu_count']} logical cores, torch uses {r['cpu_threads']} threads",
+    rows = [
+        ("course", f"commit {r.get('course_commit') or 'unknown'}"),
+        ("python", r["python"]),
+        ("OS", r["platform"]),
+        ("torch", f"{r['torch']} (CUDA build: {r['cuda_build'] or 'none, CPU only'})"),
+        ("torchvision", r.get("torchvision") or "not installed"),
+        ("cuDNN", r["cudnn"] or "not available"),
+        ("CPU", f"{r['cpu_count']} logical cores, torch uses {r['cpu_threads']} threads"),
     ]
     mps = r.get("mps")
     if mps:
         memory = f", {mps['memory_gib']} GiB recommended (shared)" if mps["memory_gib"] else ""
-        lines.append(f"Apple GPU    {mps['name']} (device 'mps'){memory}")
+        rows.append(("Apple GPU", f"{mps['name']} (device 'mps'){memory}"))
     if not r["gpus"] and mps:
-        lines.append(
-            "CUDA GPUs    none: CUDA-only cells skip, saying why; "
-            "D2LGPU_DEVICE=mps and the bench use the Apple GPU"
+        rows.append(
+            (
+                "CUDA GPUs",
+                "none: CUDA-only cells skip, saying why; "
+                "D2LGPU_DEVICE=mps and the bench use the Apple GPU",
+            )
         )
     elif not r["gpus"]:
-        lines.append("GPUs         none visible: the course runs on the CPU")
+        rows.append(("GPUs", "none visible: the course runs on the CPU"))
     for g in r["gpus"]:
-        lines.append(
-            f"GPU {g['index']}        {g['name']}, {g['memory_gib']} GiB, "
-            f"compute capability {g['compute_capability']}, "
-            f"{g['multiprocessors']} SMs, bf16 {'yes' if g['bf16'] else 'no'}"
+        rows.append(
+            (
+                f"GPU {g['index']}",
+                f"{g['name']}, {g['memory_gib']} GiB, "
+                f"compute capability {g['compute_capability']}, "
+                f"{g['multiprocessors']} SMs, bf16 {'yes' if g['bf16'] else 'no'}",
+            )
         )
+    if "d2lgpu_device" in r:
+        rows.append((DEVICE_ENV_VAR, _describe_device_variable(r["d2lgpu_device"])))
+    width = max(len(label) for label, _ in rows) + 2
+    lines = [f"{label:<{width}}{text}" for label, text in rows]
+    if paste:
+        lines = [_PASTE_HEADER, "```text", *lines, "```"]
     return "\n".join(lines)
+
+
+def _describe_device_variable(entry: dict) -> str:
+    """``D2LGPU_DEVICE``'s line: unset, or its value and whether it works here."""
+    value = entry["value"]
+    if value is None:
+        return f"not set: default_device() is {entry['device']}"
+    shown = value if value and value == value.strip() else repr(value)
+    if not entry["valid"]:
+        return f"{shown}: {entry['problem']}"
+    if not value.strip():
+        return f"{shown}: empty, as if not set: default_device() is {entry['device']}"
+    return f"{shown}: valid here, default_device() is {entry['device']}"
 
 
 def _cudnn_version() -> str | None:

@@ -1,12 +1,19 @@
+import ast
 import json
+import platform
 import re
+import shutil
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 import torch
 
 from d2lgpu import devices
+from d2lgpu.__main__ import main
+from d2lgpu._device_names import parse_device_name
 
 
 def test_cpu_and_gpu_build_devices_without_touching_cuda():
@@ -85,18 +92,38 @@ def test_default_device_honours_the_environment(monkeypatch):
     assert devices.default_device() == torch.device("cuda:0")
 
 
-@pytest.mark.parametrize("value", ["tpu", "cuda:x", "gpu"])
+@pytest.mark.parametrize("value", ["banana", "tpu", "gpu", "cuda:x", "cuda:-1", "cuda:", "cpu:0"])
 def test_unknown_forced_device_is_a_clear_error(monkeypatch, value):
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
-    with pytest.raises(ValueError, match=r"allowed: 'cpu', 'cuda' or 'cuda:N'$"):
+    with pytest.raises(ValueError) as raised:
         devices.default_device()
+    assert str(raised.value) == (
+        f"D2LGPU_DEVICE={value!r} is not a device this course knows "
+        "(allowed: cpu, cuda, cuda:N, mps)"
+    )
 
 
-def test_forcing_a_missing_gpu_says_how_many_there_are(monkeypatch):
+@pytest.mark.parametrize(
+    "value, device",
+    [("CPU", "cpu"), (" cpu ", "cpu"), ("Cuda", "cuda:0"), ("CUDA:1 ", "cuda:1"), ("", "cuda:0")],
+)
+def test_case_and_surrounding_spaces_are_ignored_and_empty_is_unset(monkeypatch, value, device):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
+    assert devices.default_device() == torch.device(device)
+
+
+@pytest.mark.parametrize("value, index", [("cuda:1", 1), ("cuda:7", 7), ("cuda", 0)])
+def test_forcing_a_missing_gpu_says_how_many_there_are(monkeypatch, value, index):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:1")
-    with pytest.raises(ValueError, match="has 0 GPU"):
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
+    with pytest.raises(ValueError) as raised:
         devices.default_device()
+    assert str(raised.value) == (
+        f"D2LGPU_DEVICE={value!r} asks for GPU {index}, but this machine has 0 GPU(s) "
+        "visible; unset D2LGPU_DEVICE or set it to 'cpu'"
+    )
 
 
 def test_env_report_has_versions_and_lists_fake_gpus(monkeypatch):
@@ -189,10 +216,10 @@ def test_on_apple_silicon_mps_is_the_accelerator_and_chosen_by_name(fake_mac, mo
     assert devices.default_device() == torch.device("cpu")
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "mps")
     assert devices.default_device() == torch.device("mps")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, " MPS")
+    assert devices.default_device() == torch.device("mps")
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "tpu")
-    with pytest.raises(
-        ValueError, match=r"allowed: 'cpu', 'cuda' or 'cuda:N' \(or 'mps' on this Mac\)"
-    ):
+    with pytest.raises(ValueError, match=r"\(allowed: cpu, cuda, cuda:N, mps\)$"):
         devices.default_device()
     assert devices.device_name("mps") == "Apple M2 Pro GPU"
 
@@ -218,8 +245,8 @@ def test_env_report_shows_the_apple_gpu(fake_mac):
     assert report["mps_available"] is True and report["gpus"] == []
     assert report["mps"] == {"name": "Apple M2 Pro GPU", "memory_gib": 21.0}
     text = devices.format_env_report(report)
-    assert "Apple GPU    Apple M2 Pro GPU (device 'mps'), 21.0 GiB recommended (shared)" in text
-    assert "CUDA GPUs    none: CUDA-only cells skip, saying why; D2LGPU_DEVICE=mps" in text
+    assert "Apple GPU      Apple M2 Pro GPU (device 'mps'), 21.0 GiB recommended (shared)" in text
+    assert "CUDA GPUs      none: CUDA-only cells skip, saying why; D2LGPU_DEVICE=mps" in text
     assert "none visible: the course runs on the CPU" not in text
 
 
@@ -311,3 +338,268 @@ def test_device_name_asks_the_driver_for_a_cuda_gpu(monkeypatch):
     assert asked == [torch.device("cuda:1")]
     monkeypatch.setattr(devices, "_mac_chip", lambda: None)
     assert devices.device_name("mps") == "Apple silicon GPU"
+
+
+# D2LGPU_DEVICE's spelling: one stdlib-only rule, also loaded by path by tools/lab.py.
+
+NAMES_FILE = Path(devices.__file__).with_name("_device_names.py")
+
+
+@pytest.mark.parametrize(
+    "value, parsed",
+    [
+        ("cpu", ("cpu", None)),
+        ("CPU", ("cpu", None)),
+        (" cpu\n", ("cpu", None)),
+        ("cuda", ("cuda", None)),
+        ("cuda:0", ("cuda", 0)),
+        ("CUDA:12", ("cuda", 12)),
+        ("mps", ("mps", None)),
+        ("", None),
+        ("   ", None),
+    ],
+)
+def test_parse_device_name_reads_every_allowed_spelling(value, parsed):
+    assert parse_device_name(value) == parsed
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["banana", "cuda:x", "cuda:-1", "cuda:", "cuda: 1", "cuda:1.0", "cuda:²", "mps:0", "gpu"],
+)
+def test_parse_device_name_refuses_the_rest_naming_variable_value_and_allowed(value):
+    with pytest.raises(ValueError) as raised:
+        parse_device_name(value)
+    assert str(raised.value) == (
+        f"D2LGPU_DEVICE={value!r} is not a device this course knows "
+        "(allowed: cpu, cuda, cuda:N, mps)"
+    )
+    assert raised.value.value == value
+    assert (
+        raised.value.problem == "not a device this course knows (allowed: cpu, cuda, cuda:N, mps)"
+    )
+
+
+def test_parse_device_name_wants_a_string():
+    with pytest.raises(TypeError, match="D2LGPU_DEVICE's value must be a str, got int"):
+        parse_device_name(0)
+
+
+def test_device_names_imports_only_the_standard_library_by_its_source():
+    tree = ast.parse(NAMES_FILE.read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "a relative import: the file must load alone, by its path"
+            imported.add(node.module.partition(".")[0])
+    assert imported and imported <= set(sys.stdlib_module_names), imported - set(
+        sys.stdlib_module_names
+    )
+
+
+@pytest.mark.slow
+def test_device_names_loads_by_path_in_a_python_without_site_packages():
+    # As tools/lab.py loads it with the system Python, before torch is installed: -I -S
+    # leave this virtual environment's site-packages (torch, d2lgpu) out of sys.path.
+    code = textwrap.dedent(
+        f"""
+        import importlib.util, sys
+        before = set(sys.modules)
+        spec = importlib.util.spec_from_file_location("names", {str(NAMES_FILE)!r})
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        print(module.parse_device_name(" CUDA:3 "))
+        try:
+            module.parse_device_name("banana")
+        except ValueError as error:
+            print(error)
+        new = {{m.partition(".")[0] for m in set(sys.modules) - before}}
+        print(sorted(new - set(sys.stdlib_module_names)))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == [
+        "('cuda', 3)",
+        "D2LGPU_DEVICE='banana' is not a device this course knows (allowed: cpu, cuda, cuda:N, mps)",
+        "[]",  # nothing but the standard library was imported
+    ]
+
+
+# `python -m d2lgpu env`: D2LGPU_DEVICE's line, the paste block, the course's commit.
+
+
+@pytest.fixture
+def no_gpu(monkeypatch):
+    import torchvision  # noqa: F401  (imported before the fakes, as in fake_mac)
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    monkeypatch.delenv(devices.DEVICE_ENV_VAR, raising=False)
+
+
+@pytest.mark.parametrize(
+    "value, valid, line",
+    [
+        (None, True, "D2LGPU_DEVICE  not set: default_device() is cpu"),
+        ("cpu", True, "D2LGPU_DEVICE  cpu: valid here, default_device() is cpu"),
+        ("CPU", True, "D2LGPU_DEVICE  CPU: valid here, default_device() is cpu"),
+        ("", True, "D2LGPU_DEVICE  '': empty, as if not set: default_device() is cpu"),
+        (
+            "banana",
+            False,
+            "D2LGPU_DEVICE  banana: not a device this course knows "
+            "(allowed: cpu, cuda, cuda:N, mps)",
+        ),
+        (
+            "cuda:x",
+            False,
+            "D2LGPU_DEVICE  cuda:x: not a device this course knows "
+            "(allowed: cpu, cuda, cuda:N, mps)",
+        ),
+        (
+            "cuda:7",
+            False,
+            "D2LGPU_DEVICE  cuda:7: asks for GPU 7, but this machine has 0 GPU(s) visible; "
+            "unset D2LGPU_DEVICE or set it to 'cpu'",
+        ),
+        (
+            " mps",
+            False,
+            "D2LGPU_DEVICE  ' mps': asks for Apple silicon's GPU, which this machine's torch "
+            "cannot use; unset D2LGPU_DEVICE or set it to 'cpu'",
+        ),
+    ],
+)
+def test_env_report_checks_d2lgpu_device_on_this_machine(no_gpu, monkeypatch, value, valid, line):
+    if value is not None:
+        monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
+    report = devices.env_report()
+    entry = report["d2lgpu_device"]
+    assert entry["value"] == value and entry["valid"] is valid
+    assert entry["device"] == ("cpu" if valid else None)
+    assert (entry["problem"] is None) is valid
+    assert devices.format_env_report(report).splitlines()[-1] == line
+    json.dumps(report)  # --json still works
+
+
+def test_env_report_is_a_block_to_paste_into_an_issue(monkeypatch):
+    class Props:
+        name, total_memory, major, minor, multi_processor_count = "Fake GPU", 80 * 2**30, 9, 0, 132
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
+    monkeypatch.setattr(devices, "_cudnn_version", lambda: "9.24.0")
+    monkeypatch.setattr(devices, "_course_commit", lambda: "abc1234 + local changes")
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:0")
+    lines = devices.format_env_report(paste=True).splitlines()
+    assert lines[0].startswith("To report a problem, paste this whole block")
+    assert lines[1] == "```text" and lines[-1] == "```"
+    fields = dict(re.fullmatch(r"(\S+(?: \S+)?) {2,}(.*)", line).groups() for line in lines[2:-1])
+    assert list(fields) == [
+        "course", "python", "OS", "torch", "torchvision", "cuDNN", "CPU", "GPU 0", "D2LGPU_DEVICE",
+    ]  # fmt: skip
+    assert fields["course"] == "commit abc1234 + local changes"
+    assert fields["python"] == platform.python_version()
+    assert fields["OS"] == platform.platform()
+    assert fields["torch"].startswith(f"{torch.__version__} (CUDA build: ")
+    assert fields["cuDNN"] == "9.24.0"
+    assert "compute capability 9.0" in fields["GPU 0"]
+    assert fields["D2LGPU_DEVICE"] == "cuda:0: valid here, default_device() is cuda:0"
+    # Every value starts in the same column, so the pasted block reads as a table.
+    assert (
+        len({line.index(value) for line, value in zip(lines[2:-1], fields.values(), strict=True)})
+        == 1
+    )
+    assert "```" not in devices.format_env_report()  # the chapters print it without fences
+
+
+def git(folder, *args):
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=folder, check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+
+
+@pytest.fixture
+def course_checkout(tmp_path):
+    """A git checkout laid out as the course: its root holds d2lgpu/."""
+    if shutil.which("git") is None:
+        pytest.skip("requires git")
+    root = tmp_path / "course"
+    (root / "d2lgpu").mkdir(parents=True)
+    (root / "d2lgpu" / "devices.py").write_text("# v1\n")
+    git(root, "init", "-q")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "v1")
+    return root
+
+
+def test_course_commit_is_the_short_head_and_says_when_tracked_files_changed(course_checkout):
+    package = course_checkout / "d2lgpu"
+    head = git(course_checkout, "rev-parse", "--short", "HEAD")
+    assert devices._course_commit(package) == head
+    (course_checkout / "work").mkdir()
+    (course_checkout / "work" / "notes.ipynb").write_text("{}")  # the learner's own files
+    assert devices._course_commit(package) == head
+    (package / "devices.py").write_text("# edited\n")
+    assert devices._course_commit(package) == f"{head} + local changes"
+
+
+def test_course_commit_without_a_checkout_or_git_is_unknown_not_a_crash(
+    course_checkout, tmp_path, monkeypatch
+):
+    elsewhere = tmp_path / "site-packages" / "d2lgpu"
+    elsewhere.mkdir(parents=True)
+    assert devices._course_commit(elsewhere) == "unknown (not a git checkout)"
+    # A package inside another repository (a virtual environment kept in a project) is
+    # not a checkout of the course.
+    nested = course_checkout / ".venv" / "lib" / "d2lgpu"
+    nested.mkdir(parents=True)
+    assert devices._course_commit(nested) == "unknown (not a git checkout)"
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
+    assert devices._course_commit(course_checkout / "d2lgpu") == "unknown (git is not installed)"
+
+
+def test_the_course_commit_of_this_checkout_is_found():
+    commit = devices.env_report()["course_commit"]
+    if commit.startswith("unknown"):
+        pytest.skip(f"this package is not run from a checkout of the course: {commit}")
+    root = Path(devices.__file__).resolve().parent.parent
+    assert commit.split()[0] == git(root, "rev-parse", "--short", "HEAD")
+
+
+def test_python_m_d2lgpu_env_prints_the_block_and_exits_0(no_gpu, monkeypatch, capsys):
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cpu")
+    assert main(["env"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "```text" and out[-1] == "```"
+    assert "D2LGPU_DEVICE  cpu: valid here, default_device() is cpu" in out
+
+
+@pytest.mark.parametrize("value", ["banana", "cuda:7", "mps", "cuda:-1"])
+def test_python_m_d2lgpu_env_exits_2_when_d2lgpu_device_is_invalid(
+    no_gpu, monkeypatch, capsys, value
+):
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
+    assert main(["env"]) == 2
+    assert f"D2LGPU_DEVICE  {value}: " in capsys.readouterr().out
+    assert main(["env", "--json"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    assert report["d2lgpu_device"]["valid"] is False and report["d2lgpu_device"]["value"] == value
+
+
+@pytest.mark.parametrize("value", ["banana", "cuda:7"])
+def test_python_m_d2lgpu_bench_refuses_a_bad_d2lgpu_device_in_one_line(
+    no_gpu, monkeypatch, capsys, tmp_path, value
+):
+    monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
+    assert main(["bench", "--quick", "--out", str(tmp_path / "out")]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"python -m d2lgpu bench: D2LGPU_DEVICE={value!r} ")
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert not (tmp_path / "out").exists()  # nothing measured, nothing written
