@@ -56,6 +56,7 @@ def test_a_silent_pip_gets_a_line_saying_what_it_does(tmp_path, capfd):
     fake_pip = (
         "import sys, time\n"
         "print('Installing collected packages: torch, jupyterlab', flush=True)\n"
+        "print('  Successfully uninstalled setuptools-65.5.0', flush=True)\n"
         "time.sleep(1.5)\n"
         "print('Successfully installed torch', flush=True)\n"
     )
@@ -71,6 +72,7 @@ def test_a_silent_pip_gets_a_line_saying_what_it_does(tmp_path, capfd):
     assert lines[-1] == "Successfully installed torch"
     beats = [line for line in lines if line.startswith("  ... ")]
     assert 2 <= len(beats) <= 4, out  # one per 0.4 s of silence, not one per poll
+    # the last line was not "Installing ...", but pip is still unpacking since it said that
     assert "so far: pip is unpacking the packages" in beats[0]
     assert "GB in venv now" in beats[0]
 

@@ -139,10 +139,11 @@ def folder_size(folder: Path) -> int:
     return total
 
 
-def doing(last_line: str) -> str:
-    """What pip is busy with, from the last line it printed."""
+def doing(last_line: str, installing: bool = False) -> str:
+    """What pip is busy with, from the last line it printed (``installing``: it has said
+    "Installing collected packages", after which it prints nothing until it is done)."""
     line = last_line.strip()
-    if line.startswith("Installing collected packages"):
+    if installing or line.startswith("Installing collected packages"):
         return "pip is unpacking the packages into the environment and prints nothing meanwhile"
     if line.startswith(("Downloading", "Collecting", "Processing", "Obtaining")):
         return f"pip is still on: {line[:100]}"
@@ -171,7 +172,7 @@ def run_with_heartbeat(
             command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         source = process.stdout.fileno()
-    state = {"last": time.monotonic(), "line": "", "newline": True}
+    state = {"last": time.monotonic(), "line": "", "newline": True, "installing": False}
     lock = threading.Lock()
 
     def pump() -> None:
@@ -190,6 +191,7 @@ def run_with_heartbeat(
                 lines = [x for x in pending.replace(b"\r", b"\n").split(b"\n") if x.strip()]
                 if lines:
                     state["line"] = lines[-1].decode(errors="replace")
+                state["installing"] |= b"Installing collected packages" in pending
                 state["last"], state["newline"] = time.monotonic(), chunk.endswith(b"\n")
 
     reader = threading.Thread(target=pump, daemon=True)
@@ -204,7 +206,7 @@ def run_with_heartbeat(
             size = folder_size(venv_dir) / 2**30
             print(
                 ("" if state["newline"] else "\n")
-                + f"  ... {elapsed // 60} min {elapsed % 60:02d} s so far: {doing(state['line'])}"
+                + f"  ... {elapsed // 60} min {elapsed % 60:02d} s so far: {doing(state['line'], state['installing'])}"
                 + f" ({size:.1f} GB in {venv_dir.name} now; about 6 GB on Linux when done)",
                 flush=True,
             )
