@@ -84,11 +84,6 @@ def pick_port(wanted: int, tries: int = 50) -> int:
     raise SystemExit(f"ports {wanted}..{wanted + tries - 1} are all in use; use PORT=N make lab")
 
 
-def start_page(root_dir: Path = WORK) -> str:
-    """The page JupyterLab opens, relative to its root ``root_dir``: chapter 1's copy."""
-    return FIRST_CHAPTER
-
-
 def lab_command(port: int, *, as_root: bool, root_dir: Path = WORK, browser: bool = True):
     """The JupyterLab command line: loopback only, this port or fail, over ``root_dir``.
 
@@ -101,7 +96,7 @@ def lab_command(port: int, *, as_root: bool, root_dir: Path = WORK, browser: boo
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={root_dir}",
-        f"--LabApp.default_url=/lab/tree/{start_page(root_dir)}",
+        f"--LabApp.default_url=/lab/tree/{FIRST_CHAPTER}",
         "--ServerApp.log_level=WARN",  # the URL, not 20 lines of start-up log
         "--LabApp.log_level=WARN",
     ]  # fmt: skip
