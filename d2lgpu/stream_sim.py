@@ -13,21 +13,42 @@ driver; tensors sent to a ``cuda`` device stay in CPU memory, say they are on
 would run on the GPU is *queued*, with simulated times: a host-to-device copy
 takes ``copy_s`` (``pageable_factor`` times longer from pageable memory) on
 the one copy engine, a function wrapped by :meth:`SimGPU.kernel` takes
-``compute_s`` on the one compute engine, other operations on device tensors
-take no time. An operation starts after its stream's previous one and after
-the events its stream waits for. A copy from pageable memory, or without
+``compute_s`` (or the ``seconds`` it is given) on the GPU's ``sms`` streaming
+multiprocessors, other operations on device tensors take no time. An
+operation starts after its stream's previous one and after the events its
+stream waits for. A copy from pageable memory, or without
 ``non_blocking=True``, holds the host until it is done, as does a host read of
 device data (``.item()``, ``print``...) or a ``synchronize()``.
 
+How kernels share the GPU, a plain model with these assumptions:
+
+* a kernel occupies the number of SMs it declares (``gpu.kernel(fn, sms=16)``),
+  the whole GPU by default, for its whole duration; a kernel that asks for
+  more SMs than the GPU has (more thread blocks than SMs, run in waves) fills
+  it;
+* kernels on different streams run side by side while the SMs they occupy
+  add up to at most ``sms``; otherwise a kernel waits until enough SMs are
+  free (it takes all of its SMs at once, never a part of them first);
+* kernels start in the order they were launched: a kernel never starts before
+  one launched earlier, even on another stream;
+* a kernel takes the same time whatever runs beside it: nothing models shared
+  memory bandwidth, caches or clocks, which on a real GPU slow kernels that
+  run side by side, so the model shows the most that running side by side
+  can gain.
+
+With the default (every kernel fills the GPU) this is one compute engine:
+kernels never overlap, whatever the streams.
+
 It keeps, in order: ``ops`` (every copy and kernel, with its stream and
-times), ``host_waits`` (each time the host waited, and why) and ``hazards``
+times; a kernel's ``flags["sms"]`` is the SMs it occupied), ``host_waits``
+(each time the host waited, and why) and ``hazards``
 (a read of a buffer whose copy may not have finished, an overwrite of a buffer
 another stream may still read, and a device buffer freed while another stream
 may still use it without ``record_stream``, whose memory the caching allocator
 may then give to the next allocation on its stream).
 
-What it is not: a model of a real GPU's speed. The times are chosen by the
-caller; the order and the waits are the code's own.
+What it is not: a model of a real GPU's speed. The times and the SM counts are
+chosen by the caller; the order and the waits are the code's own.
 """
 
 from __future__ import annotations
@@ -39,7 +60,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ._stream_mode import SimEvent, SimStream, StreamMode
-from ._validate import check_seconds
+from ._validate import check_int, check_seconds
 from .streams import Interval, format_timeline
 
 __all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
@@ -102,15 +123,18 @@ def _merge(a: dict, b: dict) -> dict:
 class SimGPU:
     """The simulator's state; :func:`simulated_cuda` makes one and installs it."""
 
-    def __init__(self, copy_s, compute_s, pageable_factor, launch_s):
+    def __init__(self, copy_s, compute_s, pageable_factor, launch_s, sms=100):
         self.copy_s, self.compute_s = copy_s, compute_s
         self.pageable_factor, self.launch_s = pageable_factor, launch_s
+        self.sms = sms  # streaming multiprocessors, shared by the kernels of all streams
+        self._kernels: list[tuple[float, int]] = []  # (end, SMs) of kernels that may still run
+        self._last_kernel_start = 0.0
         self.device = torch.device("cuda", 0)
         self.ops: list[Op] = []
         self.host_waits: list[tuple[str, int]] = []  # (why, number of ops queued before)
         self.hazards: list[Hazard] = []
         self.host_time, self.host_follows = 0.0, {}
-        self.engine_free = {"copy": 0.0, "compute": 0.0}
+        self.engine_free = {"copy": 0.0}  # the one copy engine; kernels share the SMs
         self.streams: list[SimStream] = []
         self.default = SimStream(_gpu=self, _name="default stream")
         self.stack = [self.default]
@@ -140,17 +164,42 @@ class SimGPU:
             follows = _merge(follows, s.follows)
         return follows
 
-    def queue(self, kind, label, duration, *, engine=None, batch=None, **flags) -> Op:
+    def queue(self, kind, label, duration, *, engine=None, sms=None, batch=None, **flags) -> Op:
+        """Queue an op on the current stream; ``engine="compute"`` occupies ``sms`` SMs."""
         s = self.current
         follows = _merge(s.follows, self.host_follows)
         self.host_time += self.launch_s
-        start = max(self.host_time, self.ready(follows), self.engine_free.get(engine, 0.0))
+        start = max(self.host_time, self.ready(follows))
+        if engine == "compute":
+            sms = self.sms if sms is None else min(sms, self.sms)
+            start = self._sms_free_at(start, sms)
+            flags["sms"] = sms
+        elif engine:
+            start = max(start, self.engine_free.get(engine, 0.0))
         op = Op(len(self.ops), kind, s, label, follows, start, start + duration, batch, flags)
         self.ops.append(op)
         s.follows = {**follows, s.name: op.id}
-        if engine:
+        if engine == "compute":
+            self._kernels = [k for k in self._kernels if k[0] > start] + [(op.end, sms)]
+            self._last_kernel_start = start
+        elif engine:
             self.engine_free[engine] = op.end
         return op
+
+    def _sms_free_at(self, earliest: float, sms: int) -> float:
+        """When a kernel that needs ``sms`` SMs can start, at ``earliest`` or later.
+
+        Kernels start in launch order, so every kernel queued before has started by
+        then: from there on the SMs in use only go down, as those kernels end.
+        """
+        t = max(earliest, self._last_kernel_start)
+        running = sorted(k for k in self._kernels if k[0] > t)
+        used = sum(n for _, n in running)
+        for end, n in running:
+            if used + sms <= self.sms:
+                break
+            t, used = end, used - n
+        return t
 
     @staticmethod
     def after(first: Op, follows: dict) -> bool:
@@ -230,15 +279,21 @@ class SimGPU:
 
     # -- what the caller reads -------------------------------------------------------------
 
-    def kernel(self, fn, label: str = "compute"):
-        """``fn`` as one kernel of ``compute_s`` on the current stream, reading its tensors."""
+    def kernel(self, fn, label: str = "compute", *, sms: int | None = None, seconds=None):
+        """``fn`` as one kernel on the current stream, reading its tensors.
+
+        It takes ``seconds`` (``compute_s`` by default) and occupies ``sms`` of the
+        GPU's SMs (all of them by default; more than the GPU has means all of them).
+        """
+        check_int("sms", sms, minimum=1, allow_none=True)
+        duration = self.compute_s if seconds is None else check_seconds("seconds", seconds)
 
         def simulated(*args, **kwargs):
             tensors = [a for a in args if isinstance(a, torch.Tensor)]
             bufs = [b for b in map(self._buffer_entry, tensors) if b is not None]
             batch = next((b.batch for b in bufs if b.batch is not None), None)
             shown = label if batch is None else f"{label} {batch}"
-            op = self.queue("kernel", shown, self.compute_s, engine="compute", batch=batch)
+            op = self.queue("kernel", shown, duration, engine="compute", sms=sms, batch=batch)
             op.flags["on_device"] = bool(tensors) and len(bufs) == len(tensors)
             for buf in bufs:
                 self.access(op, buf, write=False)
@@ -278,13 +333,18 @@ class SimGPU:
 
 
 @contextmanager
-def simulated_cuda(copy_s=1e-3, compute_s=1e-3, *, pageable_factor=3.0, launch_s=1e-5):
-    """Run CUDA stream code on a simulated GPU (see the module's docstring); yields a SimGPU."""
+def simulated_cuda(copy_s=1e-3, compute_s=1e-3, *, pageable_factor=3.0, launch_s=1e-5, sms=100):
+    """Run CUDA stream code on a simulated GPU (see the module's docstring); yields a SimGPU.
+
+    ``sms`` is the number of streaming multiprocessors the kernels share (a round
+    100 by default: a kernel's ``sms`` is then its percentage of the GPU).
+    """
     copy_s, compute_s = check_seconds("copy_s", copy_s), check_seconds("compute_s", compute_s)
     launch_s = check_seconds("launch_s", launch_s)
     if check_seconds("pageable_factor", pageable_factor) < 1:
         raise ValueError(f"pageable_factor must be a number >= 1, got {pageable_factor!r}")
-    gpu = SimGPU(copy_s, compute_s, float(pageable_factor), launch_s)
+    check_int("sms", sms, minimum=1)
+    gpu = SimGPU(copy_s, compute_s, float(pageable_factor), launch_s, sms)
     mode = StreamMode(gpu)
     try:
         with mode.patched_cuda(), mode:

@@ -106,3 +106,65 @@ def test_event_timing_and_wait_stream():
 def test_bad_arguments_are_named(kwargs, named):
     with pytest.raises(ValueError, match=named), simulated_cuda(**kwargs):
         pass
+
+
+def two_products(lanes, sms, seconds=1.0, total=100):
+    """Two kernels of ``sms`` SMs each, on ``lanes`` streams (1: one after the other)."""
+    with simulated_cuda(copy_s=0.0, launch_s=0.0, sms=total) as gpu:
+        product = gpu.kernel(lambda a: a @ a, "matmul", sms=sms, seconds=seconds)
+        streams = [torch.cuda.Stream() for _ in range(lanes)]
+        a = torch.eye(2).to(gpu.device)
+        results = []
+        for i in range(2):
+            with torch.cuda.stream(streams[i % lanes]):
+                results.append(product(a))
+        torch.cuda.synchronize()
+    return gpu, results
+
+
+def test_kernels_that_leave_sms_idle_overlap_on_two_streams_and_not_on_one():
+    one, _ = two_products(lanes=1, sms=20)
+    two, results = two_products(lanes=2, sms=20)
+    assert one.elapsed() == pytest.approx(2.0)  # one stream: in order, whatever the SMs
+    assert two.elapsed() == pytest.approx(1.0)  # 20 + 20 of 100 SMs: side by side
+    assert [op.flags["sms"] for op in two.ops if op.kind == "kernel"] == [20, 20]
+    assert all(torch.equal(r, torch.eye(2)) for r in results)  # real values
+    lanes = {i.lane for i in two.intervals()}
+    assert lanes == {"side stream 1: kernels", "side stream 2: kernels"}
+
+
+def test_kernels_that_fill_the_gpu_run_one_after_the_other_on_any_number_of_streams():
+    for sms in (None, 100, 1000):  # the default, all of them, more blocks than SMs
+        gpu, _ = two_products(lanes=2, sms=sms)
+        assert gpu.elapsed() == pytest.approx(2.0), sms
+        assert [op.flags["sms"] for op in gpu.ops if op.kind == "kernel"] == [100, 100]
+    fits, _ = two_products(lanes=2, sms=50)  # exactly fills the GPU together
+    too_many, _ = two_products(lanes=2, sms=51)
+    assert fits.elapsed() == pytest.approx(1.0) and too_many.elapsed() == pytest.approx(2.0)
+
+
+def test_a_kernel_waits_for_enough_free_sms_and_kernels_start_in_launch_order():
+    with simulated_cuda(copy_s=0.0, launch_s=0.0, sms=100) as gpu:
+        streams = [torch.cuda.Stream() for _ in range(4)]
+        x = torch.ones(2).to(gpu.device)
+        demands = [(40, 1.0), (40, 3.0), (40, 1.0), (10, 1.0)]
+        for s, (sms, seconds) in zip(streams, demands, strict=True):
+            with torch.cuda.stream(s):
+                gpu.kernel(lambda t: t + 1, sms=sms, seconds=seconds)(x)
+    starts = [op.start for op in gpu.ops if op.kind == "kernel"]
+    # the third needs 40 SMs and 20 are free: it starts when the first ends; the fourth would
+    # fit beside the first two, but starts no earlier than the third, launched before it
+    assert starts == pytest.approx([0.0, 0.0, 1.0, 1.0])
+    assert gpu.elapsed() == pytest.approx(3.0)
+
+
+def test_kernel_sms_and_seconds_are_checked():
+    with simulated_cuda() as gpu:
+        for bad in (0, -1, 1.5, "2", True):
+            with pytest.raises(ValueError, match="sms"):
+                gpu.kernel(lambda t: t, sms=bad)
+        with pytest.raises(ValueError, match="seconds"):
+            gpu.kernel(lambda t: t, seconds=-1.0)
+    for bad in (0, 2.5):
+        with pytest.raises(ValueError, match="sms"), simulated_cuda(sms=bad):
+            pass
