@@ -34,9 +34,30 @@ def test_concurrency_rejects_waiting_between_the_launches():
         return xx, yy
 
     result = assert_fails(
-        "02.concurrency", waits_between, "you waited for lanes[0] (.result())", "Submit both first"
+        "02.concurrency",
+        waits_between,
+        "you waited for lanes[0] (.result())",
+        "on two GPUs as on one",
+        "Submit both first",
     )
     assert len(result.passed) == 2  # correct results, one product per lane
+
+
+def test_concurrency_hint_says_where_launching_both_first_helps_and_where_it_cannot():
+    def waits_between(x, y, lanes):
+        xx = lanes[0].submit(torch.matmul, x, x).result()
+        return xx, lanes[1].submit(torch.matmul, y, y).result()
+
+    assert_fails(
+        "02.concurrency",
+        waits_between,
+        "two GPUs each do half the work",
+        "never measured by this course",  # no two-GPU run exists: the hint must not claim one
+        "two streams of one GPU overlap only products small enough to leave SMs idle",
+        "a large product fills every SM",
+    )
+    passed = assert_passes("02.concurrency", run_concurrently).passed
+    assert "on two GPUs" in passed[-1] and "leave SMs idle" in passed[-1], passed[-1]
 
 
 def test_concurrency_rejects_a_device_sync_between_the_launches():

@@ -4,6 +4,14 @@ The answer submits two products to two *lanes* (anything with
 ``submit(fn, *args) -> future``, like a ``ThreadPoolExecutor``, a CUDA stream
 wrapper or a second GPU's); the checker's :class:`LoggingLane` records every
 launch and every wait, so it sees whether both were launched before any wait.
+
+Launching both before waiting is what lets two products run at once; what that
+buys depends on where they run, and the hints say so. On two GPUs each does half
+of two equal products' work: about 2x, an expectation the course has never
+measured. On two streams of one GPU, products overlap only when each is small
+enough to leave streaming multiprocessors (SMs) idle; a large product fills
+every SM, and the second waits for the first one's blocks to drain (chapter 2,
+two products on two streams).
 """
 
 from __future__ import annotations
@@ -16,6 +24,13 @@ import torch
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
+
+# What launching both first buys, in the hint about waiting before the second launch.
+_WHERE_IT_HELPS = (
+    "two GPUs each do half the work (about 2x for two equal products, never measured by "
+    "this course); two streams of one GPU overlap only products small enough to leave SMs "
+    "idle, since a large product fills every SM (chapter 2, two products on two streams)"
+)
 
 
 class _LoggedFuture(Future):
@@ -87,7 +102,8 @@ def check_concurrency(answer, passed):
     _check_order(log)
     passed.append(
         "both products were launched before anything waited for either (no sync between "
-        "the launches)"
+        "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
+        "they are small enough to leave SMs idle"
     )
 
 
@@ -159,5 +175,6 @@ def _check_order(log: list) -> None:
         what = "torch.cuda.synchronize()" if early[0] == "device" else f"{early[0]} (.result())"
         raise CheckFailed(
             f"you waited for {what} before launching the second product: that runs them one "
-            "after another. Submit both first, then call .result() on both"
+            "after another, on two GPUs as on one. Submit both first, then call .result() on "
+            f"both. Launched together, {_WHERE_IT_HELPS}"
         )
