@@ -314,6 +314,27 @@ def test_device_bug_rejects_an_item_per_step_and_a_dropped_weight():
     assert_fails("03.device_bug", unweighted, "the class weights are missing")
 
 
+def test_device_bug_rejects_a_cpu_operand_that_meta_lets_through():
+    # meta @ cpu raises nothing on the meta device (chapter 2), and on a CPU-only machine the
+    # real steps are all on the CPU: only the watch on every operation catches this step.
+    def eye_on_the_cpu(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        logits = net(X) @ torch.eye(3)
+        loss = F.cross_entropy(logits, y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    result = assert_fails(
+        "03.device_bug",
+        eye_on_the_cpu,
+        "torch.eye(...) made in your step without device= stays on the CPU",
+        "the meta device let it through",
+    )
+    assert "PyTorch said" not in result.hint  # nothing raised: the hint says so itself
+
+
 # ---------------------------------------------------------------------------------------------
 # On a real GPU (on a CPU, the tests above run the CUDA branches with fakes).
 

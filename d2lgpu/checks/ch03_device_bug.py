@@ -1,9 +1,11 @@
 """Checker ``03.device_bug``: fix a training step with a device mismatch.
 
 The answer is the fixed ``train_step``. The checker runs it with the model on
-the ``meta`` device, which like a GPU refuses operands left on the CPU (and
-computes nothing), so the bug shows on any machine; then it runs two real steps
-on ``try_gpu()`` against a reference.
+the ``meta`` device, which computes nothing, so the bug shows on any machine:
+most operations refuse a CPU operand next to a meta one, as they would next to
+a GPU one. Some do not (``meta @ cpu`` passes, chapter 2), so the checker also
+watches every operation and fails a step in which one got both. Then it runs
+three real steps on ``try_gpu()`` against a reference.
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ _BY_NAME = (
 )
 
 
+# Functions that make a tensor from nothing: one made in the step is named as such.
+_FACTORIES = ("tensor", "as_tensor", "ones", "zeros", "full", "eye", "arange", "empty")
+
+
 class _Origins(TorchFunctionMode):
     """Label tensors by where they came from; note the first operation mixing meta and CPU."""
 
@@ -83,7 +89,7 @@ class _Origins(TorchFunctionMode):
                 self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
         result = func(*args, **kwargs)
         if isinstance(result, torch.Tensor) and name != "__get__":
-            made = not tensors and name in ("tensor", "as_tensor", "ones", "zeros", "full")
+            made = not tensors and name in _FACTORIES
             label = (
                 f"torch.{name}(...) made in your step"
                 + ("" if "device" in kwargs else " without device=")
@@ -110,18 +116,22 @@ def _mismatch_hint(error: RuntimeError, origins: _Origins) -> CheckFailed | None
         return CheckFailed(_BY_NAME)
     if "expected device" not in message and "on device" not in message:
         return None
+    return _mixed_hint(origins, f" (PyTorch said: {message})")
+
+
+def _mixed_hint(origins: _Origins, said: str = "") -> CheckFailed:
+    """Name the tensor left off the model's device, and the operation that got both."""
     op, what, where = origins.mixed or ("an operation", "a CPU tensor", "the CPU")
     if what.startswith("the batch"):
         still = "still on the CPU" if where == "the CPU" else f"on {where}"
         return CheckFailed(
             f"{what} is {still} when {op} uses it with the model on the device: "
             "move X and y to device at the start of the step (X, y = X.to(device), "
-            f"y.to(device)) (PyTorch said: {message})"
+            f"y.to(device)){said}"
         )
     return CheckFailed(
         f"{what} stays on {where} while the model is on the device ({op} got both): "
-        "create it with device=device, e.g. torch.tensor(CLASS_WEIGHTS, device=device) "
-        f"(PyTorch said: {message})"
+        "create it with device=device, e.g. torch.tensor(CLASS_WEIGHTS, device=device)" + said
     )
 
 
@@ -152,6 +162,12 @@ def _on_meta(step, data_on_meta: bool):
         raise hint from None
     if origins.cuda_by_name:  # ran, on a GPU machine, but not on the device it was given
         raise CheckFailed(_BY_NAME)
+    if origins.mixed is not None:
+        # An operation that let a CPU operand through on meta (matmul does): a GPU would not.
+        raise CheckFailed(
+            _mixed_hint(origins).hint
+            + "; the meta device let it through, a GPU would raise a device-mismatch error"
+        )
     moved = {str(p.device) for p in net.parameters()} - {"meta"}
     if moved:
         raise CheckFailed(
@@ -179,7 +195,7 @@ def _check_device_bug(answer, passed):
     _on_meta(answer, data_on_meta=True)
     passed.append(
         "tensors made inside the step live on the model's device (checked with the model on "
-        "the meta device, which like a GPU refuses CPU operands)"
+        "the meta device, every operation watched for a CPU operand)"
     )
     _on_meta(answer, data_on_meta=False)
     passed.append("a batch that arrives on the CPU is moved to the model's device")
