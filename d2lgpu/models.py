@@ -23,8 +23,11 @@ from ._validate import check_int
 
 __all__ = [
     "AMP_SIZES",
+    "AUTOCAST_BYTES_PER_PARAM",
+    "CLIP_BYTES_PER_PARAM",
     "MLP",
     "OPTIMIZER_BYTES_PER_PARAM",
+    "SCALER_BYTES_PER_PARAM",
     "SmallCNN",
     "amp_sizes",
     "count_parameters",
@@ -119,7 +122,7 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
     The mixed-precision chapter's model, and the one ``python -m d2lgpu bench``
     times, at the sizes of :func:`amp_sizes`. Width 4096 with batches of 512 is
     PyTorch's AMP recipe's model; :func:`linear_stack_cost` shows why, on an
-    H100, that size gains little from 16 bits.
+    H100, that size gains less from 16 bits than the chapter's.
     """
     check_int("width", width, minimum=1)
     check_int("depth", depth, minimum=1)
@@ -132,7 +135,7 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
 
 
 # Sizes of the mixed-precision chapter's model and data, per device type. On a GPU, batches
-# large enough that the matrix products outweigh the optimizer's memory traffic even at bf16
+# large enough that the matrix products outweigh the memory traffic outside them even at bf16
 # speed (linear_stack_cost; tests/test_models.py checks it); on a CPU a toy, because 16-bit
 # products there can be very slow. The learning rate goes with the width.
 AMP_SIZES = {
@@ -140,11 +143,21 @@ AMP_SIZES = {
     "cpu": {"width": 128, "batch": 64, "lr": 1e-3},
 }
 
-# Bytes per parameter that a training step moves outside the matrix products, whatever the
-# precision of the products: Adam reads the weight, gradient and two moments and writes the
-# weight and both moments (7 x 4 bytes, all fp32 under autocast), and gradient clipping reads
-# the gradient twice and writes it once (3 x 4). A lower bound: real kernels move more.
-OPTIMIZER_BYTES_PER_PARAM = 40
+# Bytes per parameter that a training step moves outside the matrix products, all fp32 whatever
+# the precision of the products (autocast keeps the weights, their gradients and the optimizer's
+# state in fp32). Each counts one read or write of each tensor, as a fused kernel does; PyTorch's
+# default multi-tensor ("foreach") Adam makes several passes over the state and moves more.
+OPTIMIZER_BYTES_PER_PARAM = {
+    "sgd": 12,  # plain SGD, no momentum: read the weight and its gradient, write the weight
+    "adam": 28,  # read the weight, its gradient and both moments; write the weight and moments
+}
+# clip_grad_norm_: read every gradient for the total norm, then read and rescale it.
+CLIP_BYTES_PER_PARAM = 12
+# Under autocast, every step: each fp32 weight cast to a 16-bit copy (read 4, write 2 bytes), and
+# each 16-bit weight gradient cast back to fp32 (read 2, write 4).
+AUTOCAST_BYTES_PER_PARAM = 12
+# GradScaler.unscale_ (fp16): read and write every gradient once more.
+SCALER_BYTES_PER_PARAM = 8
 
 
 def amp_sizes(device) -> tuple[int, int, float]:
@@ -154,30 +167,82 @@ def amp_sizes(device) -> tuple[int, int, float]:
     return sizes["width"], sizes["batch"], sizes["lr"]
 
 
-def linear_stack_cost(width: int, batch: int, depth: int = 3) -> dict:
+def linear_stack_cost(
+    width: int,
+    batch: int,
+    depth: int = 3,
+    *,
+    optimizer: str = "adam",
+    clip: bool = True,
+    autocast: bool = False,
+    scaler: bool = False,
+) -> dict:
     """The arithmetic of one training step of :func:`linear_stack` on a batch.
 
-    ``flops``: 6 x batch x width^2 per layer (2 for the forward product, 4 for
-    the two backward ones); ``params``; ``optimizer_bytes``: the memory traffic
-    outside the products (:data:`OPTIMIZER_BYTES_PER_PARAM` per parameter),
-    which 16-bit products do not shrink; ``activation_bytes``: the fp32
-    activations kept for the backward pass (one batch x width tensor per layer).
+    The step is the mixed-precision chapter's: fp32 inputs that need no gradient, an MSE
+    loss against fp32 targets, ``optimizer`` (``"sgd"``: plain SGD without momentum, as in
+    PyTorch's AMP recipe; ``"adam"``), ``clip_grad_norm_`` if ``clip``, the products and
+    activations in 16 bits if ``autocast`` (bf16 and fp16 move the same bytes), and a
+    ``GradScaler``'s unscaling if ``scaler``. It returns:
+
+    ``flops``: the matrix products, ``(6 * depth - 2) * batch * width^2``: per layer 2 for
+    the forward product, 2 for the weight gradient and 2 for the input gradient, except
+    the first layer, whose input needs no gradient (16 for three layers, not 18);
+    ``params``;
+    ``optimizer_bytes``: the optimizer step, clipping and unscaling, all fp32
+    (:data:`OPTIMIZER_BYTES_PER_PARAM`, :data:`CLIP_BYTES_PER_PARAM`,
+    :data:`SCALER_BYTES_PER_PARAM` per parameter), which 16-bit products do not shrink;
+    ``cast_bytes``: autocast's casts of the weights and of their gradients
+    (:data:`AUTOCAST_BYTES_PER_PARAM` per parameter, 0 without autocast);
+    ``elementwise_bytes``: the element-wise work on the activations, read and written once
+    each: ReLU forward (read, write) and backward (read the gradient and the saved output,
+    write), the bias gradients (read the output gradient), the fp32 loss (read the output
+    and the targets) and its gradient (read both, write), and under autocast the casts of
+    the input to 16 bits, of the output to fp32 and of its gradient back;
+    ``activation_bytes``: the activations kept for the backward pass, one batch x width
+    tensor per layer (2 bytes an element under autocast, else 4).
+
+    What it leaves out, so that :func:`step_time_bound` is optimistic: the products' own
+    reads and writes (they overlap with the products' arithmetic), kernel launches, and
+    any pass a real kernel adds to these counts.
     """
     for name, value in (("width", width), ("batch", batch), ("depth", depth)):
         check_int(name, value, minimum=1)
+    if optimizer not in OPTIMIZER_BYTES_PER_PARAM:
+        known = ", ".join(repr(k) for k in OPTIMIZER_BYTES_PER_PARAM)
+        raise ValueError(f"optimizer must be one of {known}, got {optimizer!r}")
     params = depth * (width * width + width)
+    per_param = (
+        OPTIMIZER_BYTES_PER_PARAM[optimizer]
+        + CLIP_BYTES_PER_PARAM * bool(clip)
+        + SCALER_BYTES_PER_PARAM * bool(scaler)
+    )
+    size = 2 if autocast else 4  # bytes of an activation element
+    elements = batch * width  # one activation tensor
+    per_element = (
+        (depth - 1) * (2 + 3) * size  # ReLU forward and backward, between the layers
+        + depth * size  # bias gradients: a sum over the batch of each output gradient
+        + 20  # fp32 MSE: read output and targets (8); gradient: read both, write (12)
+        + (3 * (4 + 2) if autocast else 0)  # casts: input, output, output gradient
+    )
     return {
-        "flops": 6 * batch * width * width * depth,
+        "flops": (6 * depth - 2) * batch * width * width,
         "params": params,
-        "optimizer_bytes": OPTIMIZER_BYTES_PER_PARAM * params,
-        "activation_bytes": 4 * batch * width * depth,
+        "optimizer_bytes": per_param * params,
+        "cast_bytes": AUTOCAST_BYTES_PER_PARAM * params if autocast else 0,
+        "elementwise_bytes": per_element * elements,
+        "activation_bytes": size * elements * depth,
     }
 
 
 def step_time_bound(cost: dict, peak_flops: float, bandwidth: float) -> float:
-    """Seconds a step needs at least: its products at ``peak_flops`` plus the optimizer's
-    bytes at ``bandwidth`` (bytes/s). Real steps are slower; ratios between precisions are
-    what this is for."""
+    """Seconds a step needs at least: the products of ``cost`` (:func:`linear_stack_cost`) at
+    ``peak_flops``, plus its optimizer, cast and element-wise bytes at ``bandwidth`` (bytes/s).
+
+    Optimistic: real products reach only part of the datasheet peak, and the counts leave
+    out launches and the products' own memory traffic. Ratios between precisions are what
+    it is for."""
     if peak_flops <= 0 or bandwidth <= 0:
         raise ValueError(f"peak_flops and bandwidth must be > 0, got {peak_flops}, {bandwidth}")
-    return cost["flops"] / peak_flops + cost["optimizer_bytes"] / bandwidth
+    moved = cost["optimizer_bytes"] + cost["cast_bytes"] + cost["elementwise_bytes"]
+    return cost["flops"] / peak_flops + moved / bandwidth
