@@ -9,9 +9,10 @@ then start a cell that needs one GPU with ``%%requires_gpu`` (or two GPUs with
 its errors are errors. Without it, the cell prints one line saying it was
 skipped and why, instead of raising: so *Run All* in JupyterLab goes on to the
 next cell on a laptop, where an exception would stop it. Below that line it
-shows what the same cell printed on a real GPU, with the device, versions and
-date of that run, or says that no such reference exists yet for this version
-of the cell (:mod:`d2lgpu.references`).
+displays what the same cell printed on a real GPU, in a bordered block headed
+with the device, versions and date of that run and "not this machine"; or it
+says that no such reference exists yet for this version of the cell, and that
+the text above the cell says what it shows (:mod:`d2lgpu.references`).
 
 This is for the learner's own runs. The test suite does not rely on it: such
 cells also carry the tag ``requires-gpu`` / ``requires-2-gpus``, which the
@@ -34,15 +35,17 @@ def gpus_needed(tags) -> int:
     return max((GPU_TAGS[t] for t in tags if t in GPU_TAGS), default=0)
 
 
-def skip_message(needed: int, visible: int) -> str:
-    """Why a cell that needs ``needed`` CUDA GPUs does not run here, in one line."""
+def skip_message(needed: int, visible: int, *, reference: bool = True) -> str:
+    """Why a cell that needs ``needed`` CUDA GPUs does not run here, in one line.
+
+    Without a ``reference`` to show below it, the line points to the prose instead.
+    """
     what = "a CUDA GPU" if needed == 1 else f"{needed} CUDA GPUs"
+    are = "is" if visible == 1 else "are"
     # Apple silicon has a GPU, but not a CUDA one: say so, or the learner wonders why.
     mps = " This Mac's GPU (mps) is not CUDA." if mps_available() else ""
-    return (
-        f"Skipped: this cell needs {what} and {visible} visible.{mps} "
-        "The text above says what it shows."
-    )
+    prose = "" if reference else " The text above says what it shows."
+    return f"Skipped: this cell needs {what}; {visible} {are} visible here.{mps}{prose}"
 
 
 def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None:
@@ -54,8 +57,7 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
         )
     needed, visible = int(text), num_gpus()
     if visible < needed:
-        print(skip_message(needed, visible))
-        print(_reference_text(cell))
+        _show_skip(needed, visible, cell)
         return
     if namespace is None:
         from IPython import get_ipython
@@ -65,17 +67,32 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
     exec(compile(cell, "<requires_gpu cell>", "exec"), namespace)
 
 
-def _reference_text(cell: str) -> str:
+def _show_skip(needed: int, visible: int, cell: str) -> None:
+    """The skip line on stdout; below it the GPU references as a display, or why there are none."""
+    import torch
+
     from . import references
 
+    bundle, why_none = None, references.NO_REFERENCE
     try:
-        return references.format_reference(references.find_reference(cell))
-    except (
-        OSError,
-        ValueError,
-        KeyError,
-    ) as error:  # a damaged results folder must not stop Run All
-        return f"No GPU reference output could be read ({type(error).__name__}: {error})."
+        entries = references.find_reference(cell)
+        if entries:
+            bundle = references.reference_bundle(entries, installed_torch=torch.__version__)
+    except (OSError, ValueError, KeyError) as error:  # damaged results must not stop Run All
+        why_none = f"No GPU reference output could be read ({type(error).__name__}: {error})."
+    print(skip_message(needed, visible, reference=bundle is not None))
+    if bundle is None:
+        print(why_none)
+        return
+    from IPython import get_ipython
+
+    if get_ipython() is None:  # a plain Python process: no display to publish to
+        print(bundle["text/plain"])
+        return
+    from IPython.display import display
+
+    # stdout is flushed before a display is published, so the skip line stays above it.
+    display(bundle, raw=True)
 
 
 def load_ipython_extension(ipython) -> None:

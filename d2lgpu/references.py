@@ -1,10 +1,15 @@
 """GPU reference outputs: what a GPU-only notebook cell printed on a real GPU.
 
 Most learners have no GPU, so a cell that starts with ``%%requires_gpu`` skips
-on their machine. It then shows what it printed on a real GPU instead, with
-where that came from::
+on their machine. It then shows what it printed on a real GPU instead, in a
+bordered block (:func:`reference_bundle`: HTML for JupyterLab, the same in
+plain text for terminals and text-only readers) headed with where it came from::
 
-    On an NVIDIA H100 80GB HBM3, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-23, this cell printed:
+    Recorded on an NVIDIA H100 80GB HBM3, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-23: not this machine
+    recorded with torch 2.11.0; this machine has torch 2.14.1
+        <what the cell printed there>
+
+The second line appears only when the installed torch release differs.
 
 A reference belongs to one version of a cell's code: it is stored with the
 SHA-256 of the cell's body (the source after the ``%%requires_gpu`` line), so
@@ -27,11 +32,13 @@ in the notebooks; a GPU reference is shown to the reader, never compared.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from pathlib import Path
 
 __all__ = [
+    "NO_REFERENCE",
     "PROVENANCE_KEYS",
     "RESULTS_DIR",
     "cell_body",
@@ -42,7 +49,9 @@ __all__ = [
     "load_references",
     "outputs_to_text",
     "record_reference",
+    "reference_bundle",
     "reference_file",
+    "torch_release",
 ]
 
 # The course's docs/results, next to the package in a checkout (absent from a wheel).
@@ -50,6 +59,16 @@ RESULTS_DIR = Path(__file__).resolve().parents[1] / "docs" / "results"
 # What every reference records about where it came from.
 PROVENANCE_KEYS = ("device", "torch", "cuda", "date", "origin")
 MAGIC = "%%requires_gpu"
+# What a skipped cell says when no GPU has run this version of its code.
+NO_REFERENCE = (
+    "No GPU reference output exists yet for this cell's code: it has not been run on a GPU "
+    "since it last changed (see docs/gpu-run.md)."
+)
+# The box around a reference in JupyterLab: inline styles only (no stylesheet to rely on),
+# colours readable on the light and the dark theme alike.
+_BOX = (
+    "border: 1px solid #999; border-left: 4px solid #e69f00; padding: 0.3em 0.8em; margin: 0.2em 0"
+)
 
 
 def cell_body(source: str) -> str:
@@ -135,19 +154,69 @@ def find_reference(body: str, results_dir=None) -> list[dict]:
     return load_references(results_dir).get(body_sha256(body), [])
 
 
-def format_reference(entries: list[dict]) -> str:
-    """The text a skipped cell shows: each GPU's output with its provenance, or why there is none."""
+def torch_release(version: str) -> str:
+    """The release part of a torch version: ``"2.11.0+cu130"`` -> ``"2.11.0"``."""
+    match = re.match(r"\d+(\.\d+)*", version.strip())
+    return match.group() if match else version.strip()
+
+
+def _heading(entry: dict) -> str:
+    device = entry["device"]
+    # "an NVIDIA ...", "an A100", "a Tesla T4": the article as the name is read aloud.
+    article = "an" if device.startswith("NVIDIA") or device[:1].upper() in "AEIOU" else "a"
+    return (
+        f"Recorded on {article} {device}, torch {entry['torch']} (CUDA {entry['cuda']}), "
+        f"{entry['date']}: not this machine"
+    )
+
+
+def _torch_note(entry: dict, installed_torch: str | None) -> str:
+    """One line when the reference's torch release is not the installed one, else ``""``."""
+    if installed_torch is None:
+        return ""
+    recorded, here = torch_release(str(entry["torch"])), torch_release(installed_torch)
+    if recorded == here:
+        return ""
+    return f"recorded with torch {recorded}; this machine has torch {here}"
+
+
+def format_reference(entries: list[dict], installed_torch: str | None = None) -> str:
+    """The plain text a skipped cell shows: each GPU's output under its provenance, or why none.
+
+    ``installed_torch`` (``torch.__version__``) adds a line where the reference's torch
+    release differs from it; ``None`` leaves the versions uncompared.
+    """
     if not entries:
-        return (
-            "No GPU reference output exists for this cell yet: it has not been run on a GPU "
-            "since its code last changed (see docs/gpu-run.md)."
-        )
+        return NO_REFERENCE
     blocks = []
     for e in entries:
-        head = (
-            f"On an {e['device']}, torch {e['torch']} (CUDA {e['cuda']}), {e['date']}, "
-            "this cell printed:"
-        )
+        lines = [_heading(e)]
+        if note := _torch_note(e, installed_torch):
+            lines.append(note)
         body = e["output"].rstrip("\n") or "(nothing)"
-        blocks.append(head + "\n" + "\n".join("    " + line for line in body.splitlines()))
+        lines += ["    " + line for line in body.splitlines()]
+        blocks.append("\n".join(lines))
     return "\n".join(blocks)
+
+
+def reference_bundle(entries: list[dict], installed_torch: str | None = None) -> dict[str, str]:
+    """The display of a skipped cell's references: ``{"text/html": ..., "text/plain": ...}``.
+
+    The HTML draws each reference as a bordered box headed with its provenance, so it
+    does not read as a measurement of this machine; the plain text says the same for
+    terminals, nbval and the site. Everything comes from the stored references and the
+    installed torch: nothing that changes from one run to the next.
+    """
+    if not entries:
+        raise ValueError("no references to show: say NO_REFERENCE instead")
+    boxes = []
+    for e in entries:
+        note = _torch_note(e, installed_torch)
+        body = e["output"].rstrip("\n") or "(nothing)"
+        boxes.append(
+            f'<div style="{_BOX}">'
+            f"<strong>{html.escape(_heading(e))}</strong>"
+            + (f"<br><em>{html.escape(note)}</em>" if note else "")
+            + f'<pre style="margin: 0.3em 0 0">{html.escape(body)}</pre></div>'
+        )
+    return {"text/html": "".join(boxes), "text/plain": format_reference(entries, installed_torch)}

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import torch
 
 from d2lgpu import magics, references
 
@@ -37,15 +38,36 @@ def skipped_output(capsys, monkeypatch, source, results_dir=None):
     return capsys.readouterr().out
 
 
+HEADING = (
+    "Recorded on an NVIDIA H100 80GB HBM3, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-23: "
+    "not this machine"
+)
+BOX = (
+    '<div style="border: 1px solid #999; border-left: 4px solid #e69f00; '
+    'padding: 0.3em 0.8em; margin: 0.2em 0">'
+)
+
+
 def test_a_recorded_cell_shows_its_output_with_provenance(tmp_path, capsys, monkeypatch):
     source = "%%requires_gpu\nprint('fast')\n"
     references.record_reference(tmp_path, "notebooks/x.ipynb", "id1", source, "fast\n", PROVENANCE)
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    monkeypatch.setattr(torch, "__version__", "2.11.0")  # the same release: no torch line
     out = skipped_output(capsys, monkeypatch, source, tmp_path)
-    assert out.startswith("Skipped: this cell needs a CUDA GPU and 0 visible.")
-    assert (
-        "On an NVIDIA H100 80GB HBM3, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-23, "
-        "this cell printed:\n    fast\n"
-    ) in out
+    # Outside IPython the display falls back to its plain text, below the skip line.
+    assert out == f"Skipped: this cell needs a CUDA GPU; 0 are visible here.\n{HEADING}\n    fast\n"
+
+
+def test_a_two_gpu_cell_shows_its_reference_under_its_own_skip_line(tmp_path, capsys, monkeypatch):
+    source = "%%requires_gpu 2\nprint('both')\n"
+    references.record_reference(tmp_path, "notebooks/x.ipynb", "id2", source, "both\n", PROVENANCE)
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    monkeypatch.setattr(torch, "__version__", "2.14.1+cpu")
+    out = skipped_output(capsys, monkeypatch, source, tmp_path)
+    assert out == (
+        "Skipped: this cell needs 2 CUDA GPUs; 0 are visible here.\n"
+        f"{HEADING}\nrecorded with torch 2.11.0; this machine has torch 2.14.1\n    both\n"
+    )
 
 
 def test_a_changed_cell_says_no_reference_exists_and_shows_no_stale_one(
@@ -53,12 +75,89 @@ def test_a_changed_cell_says_no_reference_exists_and_shows_no_stale_one(
 ):
     old = "%%requires_gpu\nprint('slow')\n"
     references.record_reference(tmp_path, "notebooks/x.ipynb", "id1", old, "slow\n", PROVENANCE)
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
     out = skipped_output(capsys, monkeypatch, "%%requires_gpu\nprint('slower')\n", tmp_path)
-    assert "No GPU reference output exists for this cell yet" in out
-    assert "slow\n" not in out.replace("Skipped", "")
+    assert out == (
+        "Skipped: this cell needs a CUDA GPU; 0 are visible here. "
+        "The text above says what it shows.\n"
+        "No GPU reference output exists yet for this cell's code: it has not been run on a GPU "
+        "since it last changed (see docs/gpu-run.md).\n"
+    )
     # trailing blanks are not a change of code
     out = skipped_output(capsys, monkeypatch, "%%requires_gpu\nprint('slow')   \n\n", tmp_path)
-    assert "this cell printed:\n    slow" in out
+    assert f"{HEADING}\n" in out and out.endswith("\n    slow\n")
+
+
+def test_a_damaged_results_folder_says_so_and_does_not_stop_the_notebook(
+    tmp_path, capsys, monkeypatch
+):
+    (tmp_path / "GPU" / "cells").mkdir(parents=True)
+    (tmp_path / "GPU" / "cells" / "x.json").write_text("{not json")
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    out = skipped_output(capsys, monkeypatch, "%%requires_gpu\nx = 1\n", tmp_path)
+    first, second = out.splitlines()
+    assert first.endswith("here. The text above says what it shows.")
+    assert second.startswith("No GPU reference output could be read (JSONDecodeError:")
+
+
+@pytest.mark.parametrize(
+    "installed, note",
+    [
+        (None, ""),  # not compared
+        ("2.11.0", ""),
+        ("2.11.0+cpu", ""),  # another build of the same release
+        ("2.14.1+cu130", "\nrecorded with torch 2.11.0; this machine has torch 2.14.1"),
+        ("2.12.0.dev20260101", "\nrecorded with torch 2.11.0; this machine has torch 2.12.0"),
+    ],
+)
+def test_the_block_says_when_the_torch_release_differs(installed, note):
+    entry = dict(PROVENANCE, output="fast\n")
+    assert references.format_reference([entry], installed) == f"{HEADING}{note}\n    fast"
+    html = references.reference_bundle([entry], installed)["text/html"]
+    assert ("<em>" + note.strip() + "</em>" in html) == bool(note)
+
+
+def test_the_bundle_is_a_labelled_box_with_the_output_escaped():
+    entry = dict(PROVENANCE, output="matmul  void gemm<float, 5>\nA & B 'q' \"d\"\n\n")
+    bundle = references.reference_bundle([entry], "2.14.1")
+    assert bundle == {
+        "text/html": (
+            f"{BOX}<strong>{HEADING}</strong>"
+            "<br><em>recorded with torch 2.11.0; this machine has torch 2.14.1</em>"
+            '<pre style="margin: 0.3em 0 0">matmul  void gemm&lt;float, 5&gt;\n'
+            "A &amp; B &#x27;q&#x27; &quot;d&quot;</pre></div>"
+        ),
+        "text/plain": (
+            f"{HEADING}\nrecorded with torch 2.11.0; this machine has torch 2.14.1\n"
+            "    matmul  void gemm<float, 5>\n    A & B 'q' \"d\""
+        ),
+    }
+
+
+def test_one_box_per_device_and_the_provenance_escaped_too():
+    h100 = dict(PROVENANCE, output="")
+    other = dict(PROVENANCE, device="Tesla <T4>", torch="2.14.1", output="x\n")
+    bundle = references.reference_bundle([h100, other], "2.14.1")
+    assert bundle["text/html"].count(BOX) == 2
+    assert "Recorded on a Tesla &lt;T4&gt;, torch 2.14.1" in bundle["text/html"]
+    assert "<pre" in bundle["text/html"] and "(nothing)</pre>" in bundle["text/html"]
+    assert bundle["text/plain"].splitlines()[3:] == [
+        "Recorded on a Tesla <T4>, torch 2.14.1 (CUDA 13.0), 2026-11-23: not this machine",
+        "    x",
+    ]
+    assert bundle["text/plain"].splitlines()[2] == "    (nothing)"
+    with pytest.raises(ValueError, match="no references to show"):
+        references.reference_bundle([], "2.14.1")
+
+
+def test_the_bundle_is_the_same_at_every_run(tmp_path):
+    # nbval would compare both parts: nothing in them may change from one run to the next.
+    source = "%%requires_gpu\nprint(1)\n"
+    references.record_reference(tmp_path, "notebooks/x.ipynb", "c", source, "1\n", PROVENANCE)
+    body = references.cell_body(source)
+    first = references.reference_bundle(references.find_reference(body, tmp_path), "2.14.1")
+    again = references.reference_bundle(references.find_reference(body, tmp_path), "2.14.1")
+    assert first == again and "2026-11-23" in first["text/plain"]
 
 
 def test_references_are_stored_per_device_and_notebook(tmp_path):
@@ -109,11 +208,12 @@ def test_every_gpu_cell_shows_a_current_reference_or_says_there_is_none(path, ca
         out = skipped_output(capsys, monkeypatch, cell.source)
         entries = references.find_reference(references.cell_body(cell.source))
         if entries:
-            assert "this cell printed:" in out and "No GPU reference" not in out, cell.id
+            assert "Recorded on " in out and "No GPU reference" not in out, cell.id
+            assert ": not this machine\n" in out, cell.id
             for entry in entries:
                 assert all(entry.get(k) for k in references.PROVENANCE_KEYS), (cell.id, entry)
         else:
-            assert "No GPU reference output exists for this cell yet" in out, cell.id
+            assert references.NO_REFERENCE in out, cell.id
 
 
 def test_every_stored_reference_belongs_to_a_gpu_cell_and_says_where_it_came_from():
