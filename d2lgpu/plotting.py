@@ -12,6 +12,13 @@ Jupyter by themselves; end the call with ``;`` or assign the result, or the
 notebook shows the returned figure a second time. Pass ``ax=`` to draw into
 an axes of your own instead.
 
+Every plot reads at a glance: tick labels are plain numbers (``200``,
+``0.05``) and never overprint each other, units sit in the axis labels, a
+time axis given in seconds is shown in microseconds or milliseconds when the
+numbers are small, series that coincide keep distinct markers and line
+styles so both stay visible, and the numbers written above bars stay inside
+their axes.
+
 What it is not: a plotting library. For anything else, use matplotlib directly.
 
 Importing this module is cheap: matplotlib is imported inside each function.
@@ -24,15 +31,60 @@ from ._validate import check_int
 __all__ = [
     "plain_log_ticks",
     "plain_number",
+    "plain_tick",
     "plot_bars",
     "plot_histories",
     "plot_history",
     "plot_timeline",
     "plot_vs_size",
+    "time_unit",
 ]
 
 _FIGSIZE = (6.0, 4.0)  # one panel
 _FIGSIZE_PAIR = (11.0, 4.0)  # two panels side by side
+# Series k is drawn with marker k and line style k, so two curves that agree stay distinct.
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+_LINESTYLES = ("-", "--", ":", "-.")
+_TIME_UNITS = (("microseconds", 1e6), ("milliseconds", 1e3), ("seconds", 1.0))
+
+
+def _series_style(k: int) -> dict:
+    """Matplotlib keywords for the ``k``-th series: colour, marker and line style all differ,
+    and markers after the first are hollow, so a series drawn over another leaves it visible."""
+    return {
+        "color": f"C{k % 10}",
+        "marker": _MARKERS[k % len(_MARKERS)],
+        "linestyle": _LINESTYLES[k % len(_LINESTYLES)],
+        "markersize": max(4.0, 7.0 - k),
+        "markerfacecolor": f"C{k % 10}" if k == 0 else "none",
+    }
+
+
+def time_unit(seconds) -> tuple[str, float]:
+    """``(name, factor)`` that shows ``seconds`` as numbers that read at a glance.
+
+    Microseconds when the largest value is under a millisecond, milliseconds
+    under a second, else seconds: ``time_unit([3e-5, 8e-5]) == ("microseconds", 1e6)``.
+    """
+    values = [abs(v) for v in seconds if v is not None and v == v]
+    top = max(values) if values else 1.0
+    for name, factor in _TIME_UNITS[:-1]:
+        if top * factor < 1000:
+            return name, factor
+    return _TIME_UNITS[-1]
+
+
+def _is_seconds_label(label: str) -> bool:
+    return label.split(" ", 1)[0] in ("seconds", "s")
+
+
+def _seconds_label(label: str, unit: str) -> str:
+    """``"seconds per call (fastest)"`` in ``unit``: ``"microseconds per call (fastest)"``;
+    a label that does not start with seconds gets the unit after it: ``"time (microseconds)"``."""
+    if not _is_seconds_label(label):
+        return f"{label} ({unit})" if label else unit
+    rest = label.split(" ", 1)[1] if " " in label else ""
+    return f"{unit} {rest}".strip()
 
 
 def _new_axes(ax, ncols=1):
@@ -60,14 +112,22 @@ def _style(ax, *, xlabel, ylabel, title=None, legend=False):
         ax.legend()
 
 
-def plot_vs_size(sizes, series, *, xlabel, ylabel, title=None, logx=True, logy=True, ax=None):
+def plot_vs_size(
+    sizes, series, *, xlabel, ylabel, title=None, logx=True, logy=True, ax=None, seconds=None
+):
     """One line per entry of ``series`` (``{label: values}``) against ``sizes``.
 
     Every list of values must have one value per size; a value may be
     ``None`` where that variant was not measured (e.g. a GPU curve that starts
     at a larger size than the CPU one). Log axes (the default) need positive
     numbers, and their ticks read as plain numbers (``200``, ``0.05``), not
-    ``2 x 10^2``. Returns the Figure.
+    ``2 x 10^2``; the measured sizes are the x ticks, as many as fit side by side.
+
+    Values in seconds (``seconds=True``, or by default a ``ylabel`` whose
+    first word is ``seconds``) are drawn in microseconds, milliseconds or
+    seconds, whichever the largest value reads best in, and the label says
+    which: ``"seconds per call"`` becomes ``"microseconds per call"``.
+    Returns the Figure.
     """
     sizes = list(sizes)
     if not sizes:
@@ -85,23 +145,88 @@ def plot_vs_size(sizes, series, *, xlabel, ylabel, title=None, logx=True, logy=T
             raise ValueError(f"logy=True needs positive values; series[{label!r}] has some <= 0")
     if logx and any(s <= 0 for s in sizes):
         raise ValueError("logx=True needs positive sizes")
+    if seconds is None:
+        seconds = _is_seconds_label(ylabel)
+    factor = 1.0
+    if seconds:
+        unit, factor = time_unit(v for vs in series.values() for v in vs)
+        ylabel = _seconds_label(ylabel, unit)
     fig, (ax,) = _new_axes(ax)
-    for label, values in series.items():
-        ax.plot(sizes, [float("nan") if v is None else v for v in values], marker="o", label=label)
+    for k, (label, values) in enumerate(series.items()):
+        ys = [float("nan") if v is None else v * factor for v in values]
+        ax.plot(sizes, ys, label=label, **_series_style(k))
     if logx:
         ax.set_xscale("log")
-        if len(sizes) <= 12:  # label the measured sizes themselves
-            from matplotlib.ticker import NullLocator
-
-            ax.set_xticks(sizes, labels=[f"{s:g}" for s in sizes])
-            ax.xaxis.set_minor_locator(NullLocator())
+        if len(sizes) <= 12:  # label the measured sizes themselves, those that fit
+            _size_ticks(ax, sizes)
         else:
             plain_log_ticks(ax.xaxis, sizes)
+    else:
+        _plain_linear(ax.xaxis)
+    values = [v * factor for vs in series.values() for v in vs if v is not None]
     if logy:
         ax.set_yscale("log")
-        plain_log_ticks(ax.yaxis, [v for vs in series.values() for v in vs if v is not None])
+        plain_log_ticks(ax.yaxis, values)
+    else:
+        _plain_linear(ax.yaxis)
     _style(ax, xlabel=xlabel, ylabel=ylabel, title=title, legend=True)
     return fig
+
+
+def plain_tick(value: float) -> str:
+    """A tick label with no exponent: ``0.00005``, ``0.2``, ``200``, ``1000000``."""
+    import numpy as np
+
+    if value == 0:
+        return "0"
+    return np.format_float_positional(float(f"{value:.6g}"), trim="-")
+
+
+def _label_width_pt(text: str, axis) -> float:
+    """A generous estimate of a tick label's width in points (digits are ~0.6 em wide)."""
+    size = axis.get_ticklabels()[0].get_size() if axis.get_ticklabels() else 10.0
+    return 0.65 * size * len(text) + 0.5 * size
+
+
+def _axes_length_pt(ax, which: str) -> float:
+    """The axes' length along x or y in points, before the layout shrinks it (so, x 0.8)."""
+    box = ax.get_position()
+    width, height = ax.figure.get_size_inches()
+    return 72 * 0.8 * (box.width * width if which == "x" else box.height * height)
+
+
+def _size_ticks(ax, sizes) -> None:
+    """On a log x axis, a tick at every measured size and a label at those that fit.
+
+    Labels are kept from the smallest size up, skipping any that would touch
+    the last one kept; the others keep an unlabelled tick.
+    """
+    import math
+
+    from matplotlib.ticker import NullLocator
+
+    sizes = sorted(set(sizes))
+    length = _axes_length_pt(ax, "x")
+    span = math.log(sizes[-1] / sizes[0]) or 1.0
+    labels, last = [], None
+    for s in sizes:
+        text = plain_tick(s)
+        x = math.log(s / sizes[0]) / span * length
+        width = _label_width_pt(text, ax.xaxis)
+        if last is None or x - last[0] >= (width + last[1]) / 2:
+            labels.append(text)
+            last = (x, width)
+        else:
+            labels.append("")
+    ax.set_xticks(sizes, labels=labels)
+    ax.xaxis.set_minor_locator(NullLocator())
+
+
+def _plain_linear(axis) -> None:
+    """Plain numbers on a linear axis too: ``0.00005``, never ``5e-05`` or an offset."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda v, _pos: plain_tick(v)))
 
 
 def plain_log_ticks(axis, values) -> None:
@@ -109,24 +234,24 @@ def plain_log_ticks(axis, values) -> None:
 
     Matplotlib's default labels a log axis with powers of ten and, over less
     than a decade, with ``6 x 10^1``-style minor labels. Here ticks sit at
-    1, 2 and 5 times powers of ten (every integer multiple over less than a
-    decade, only powers of ten over more than four decades), labelled as
-    numbers; the other minor ticks stay unlabelled.
+    1, 2 and 5 times powers of ten (about five evenly spaced round numbers
+    over less than a decade, only powers of ten over more than four decades),
+    labelled as numbers without exponents; the other minor ticks stay unlabelled.
     """
     import math
 
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-    values = [v for v in values if v > 0]
+    values = [v for v in values if v is not None and v > 0]
     decades = math.log10(max(values) / min(values)) if values else 1.0
-    if decades < 1:
-        subs = tuple(float(k) for k in range(1, 10))
+    if decades < 1:  # round numbers, as on a linear axis: 46, 47, 48 (never 4.8 x 10^1)
+        major = MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10])
     elif decades <= 4:
-        subs = (1.0, 2.0, 5.0)
+        major = LogLocator(base=10, subs=(1.0, 2.0, 5.0))
     else:
-        subs = (1.0,)
-    axis.set_major_locator(LogLocator(base=10, subs=subs))
-    axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        major = LogLocator(base=10, subs=(1.0,))
+    axis.set_major_locator(major)
+    axis.set_major_formatter(FuncFormatter(lambda v, _pos: plain_tick(v)))
     axis.set_minor_locator(LogLocator(base=10, subs="auto"))
     axis.set_minor_formatter(NullFormatter())
 
@@ -135,7 +260,9 @@ def plot_bars(values, *, ylabel, title=None, notes=None, ax=None):
     """A bar per entry of ``values`` (``{label: number}``), each labelled with its number.
 
     ``notes`` (``{label: text}``, optional) replaces the number above the bars
-    it names, e.g. ``{"bf16": "8.1 ms, 1.5x faster"}``.
+    it names, e.g. ``{"bf16": "8.1 ms, 1.5x faster"}``. The y axis leaves room
+    above the tallest bar for its label, however many lines it has, so the
+    labels stay inside the axes, clear of the title.
     """
     if not isinstance(values, dict) or not values:
         raise TypeError("values must be a non-empty dict {label: number}")
@@ -145,12 +272,18 @@ def plot_bars(values, *, ylabel, title=None, notes=None, ax=None):
         raise ValueError(f"notes names bars that values does not have: {unknown}")
     fig, (ax,) = _new_axes(ax)
     bars = ax.bar(list(values), list(values.values()), color=[f"C{i}" for i in range(len(values))])
-    ax.bar_label(
-        bars,
-        labels=[notes.get(k, plain_number(v)) for k, v in values.items()],
-        fontsize="small" if notes else None,
-    )
-    ax.margins(y=0.15)  # room for the labels above the tallest bar
+    texts = [notes.get(k, plain_number(v)) for k, v in values.items()]
+    labels = ax.bar_label(bars, labels=texts, fontsize="small" if notes else None)
+    top, bottom = max(values.values()), min(0.0, *values.values())
+    if top > 0:
+        # Room above the tallest bar for its label: lines x line height, over the axes' height.
+        lines = max(t.count("\n") + 1 for t in texts)
+        room_pt = lines * 1.3 * labels[0].get_size() + 8
+        share = min(0.6, room_pt / _axes_length_pt(ax, "y"))
+        ax.set_ylim(bottom, max(top * 1.15, top + (top - bottom) * share / (1 - share)))
+    else:
+        ax.margins(y=0.15)
+    _plain_linear(ax.yaxis)
     _style(ax, xlabel="", ylabel=ylabel, title=title)
     ax.grid(False, axis="x")  # vertical lines between bars add nothing
     return fig
@@ -177,10 +310,10 @@ def plot_history(history):
     _check_history(history)
     fig, (ax_loss, ax_acc) = _new_axes(None, ncols=2)
     epochs = _epochs(history)
-    ax_loss.plot(epochs, history.train_loss, marker="o", label="train loss")
-    ax_acc.plot(epochs, history.train_acc, marker="o", label="train acc")
+    ax_loss.plot(epochs, history.train_loss, label="train loss", **_series_style(0))
+    ax_acc.plot(epochs, history.train_acc, label="train acc", **_series_style(0))
     if history.test_acc:
-        ax_acc.plot(epochs, history.test_acc, marker="o", label="test acc")
+        ax_acc.plot(epochs, history.test_acc, label="test acc", **_series_style(1))
     _style(ax_loss, xlabel="epoch", ylabel="loss", title="training loss", legend=True)
     _style(ax_acc, xlabel="epoch", ylabel="accuracy", title="accuracy", legend=True)
     fig.suptitle(f"{history.device}, amp {history.amp_dtype}")
@@ -188,11 +321,15 @@ def plot_history(history):
 
 
 def plot_histories(histories):
-    """Compare runs (``{label: History}``): accuracy per epoch, and seconds per epoch (log scale).
+    """Compare runs (``{label: History}``): accuracy per epoch, and time per epoch.
 
     The accuracy is the test accuracy when every run has one, else the train
-    accuracy. Seconds are on a log axis because CPU and GPU runs differ by
-    orders of magnitude.
+    accuracy. Times are on a log axis when the runs differ by more than 10x
+    (CPU and GPU runs differ by orders of magnitude); otherwise on a linear
+    axis from 0, so that two runs on one device, whose difference is noise,
+    do not look far apart. The time unit (milliseconds or seconds) fits the
+    numbers. Each run keeps its own marker and line style, so runs that agree
+    stay visible.
     """
     if not isinstance(histories, dict) or not histories:
         raise TypeError("histories must be a non-empty dict {label: History}")
@@ -200,14 +337,30 @@ def plot_histories(histories):
         _check_history(history, name=f"histories[{label!r}]")
     use_test = all(h.test_acc for h in histories.values())
     fig, (ax_acc, ax_sec) = _new_axes(None, ncols=2)
-    for label, h in histories.items():
-        ax_acc.plot(_epochs(h), h.test_acc if use_test else h.train_acc, marker="o", label=label)
-        ax_sec.plot(_epochs(h), h.epoch_seconds, marker="o", label=label)
-    ax_sec.set_yscale("log")
-    plain_log_ticks(ax_sec.yaxis, [s for h in histories.values() for s in h.epoch_seconds])
+    all_seconds = [s for h in histories.values() for s in h.epoch_seconds]
+    unit, factor = time_unit(all_seconds)
+    positive = [s for s in all_seconds if s > 0]
+    logy = bool(positive) and len(positive) == len(all_seconds)
+    logy = logy and max(positive) / min(positive) > 10
+    for k, (label, h) in enumerate(histories.items()):
+        style = _series_style(k)
+        ax_acc.plot(_epochs(h), h.test_acc if use_test else h.train_acc, label=label, **style)
+        ax_sec.plot(_epochs(h), [s * factor for s in h.epoch_seconds], label=label, **style)
+    title = "time"
+    if logy:
+        ax_sec.set_yscale("log")
+        plain_log_ticks(ax_sec.yaxis, [s * factor for s in all_seconds])
+        ylabel = f"{unit} per epoch (log)"
+    else:
+        ax_sec.set_ylim(0, 1.15 * max([s * factor for s in all_seconds] + [1e-9]))
+        _plain_linear(ax_sec.yaxis)
+        ylabel = f"{unit} per epoch"
+        devices = {h.device for h in histories.values()}
+        if len(histories) > 1 and len(devices) == 1 and all(devices):
+            title = f"time (every run on {devices.pop()})"
     which = "test" if use_test else "train"
     _style(ax_acc, xlabel="epoch", ylabel=f"{which} accuracy", title="accuracy", legend=True)
-    _style(ax_sec, xlabel="epoch", ylabel="seconds per epoch (log)", title="time", legend=True)
+    _style(ax_sec, xlabel="epoch", ylabel=ylabel, title=title, legend=True)
     return fig
 
 
@@ -215,8 +368,8 @@ def plot_timeline(spans, n_stages, *, title=None, ax=None):
     """When each stage was busy: a row per stage, a bar per :class:`~d2lgpu.pipeline.Span`.
 
     Bars are coloured and labelled by micro-batch (backward spans hatched);
-    the x axis is milliseconds from the first span's start. Idle time is the
-    white between the bars.
+    the x axis is time from the first span's start, in milliseconds (or
+    microseconds or seconds, whichever fits). Idle time is the white between the bars.
     """
     spans = list(spans) if isinstance(spans, list | tuple) else []
     if not spans or not all(hasattr(s, "micro_batch") for s in spans):
@@ -226,8 +379,9 @@ def plot_timeline(spans, n_stages, *, title=None, ax=None):
         raise ValueError(f"n_stages must be an int above every span's stage, got {n_stages!r}")
     fig, (ax,) = _new_axes(ax)
     zero = min(s.start for s in spans)
+    unit, factor = time_unit([max(s.start + s.seconds for s in spans) - zero])
     for s in spans:
-        left, width = (s.start - zero) * 1e3, s.seconds * 1e3
+        left, width = (s.start - zero) * factor, s.seconds * factor
         hatch = "//" if s.phase == "backward" else None
         ax.barh(s.stage, width, left=left, height=0.6, color=f"C{s.micro_batch % 10}", hatch=hatch,
                 edgecolor="black", linewidth=0.5)  # fmt: skip
@@ -235,6 +389,7 @@ def plot_timeline(spans, n_stages, *, title=None, ax=None):
                 fontsize="small")  # fmt: skip
     ax.set_yticks(range(n_stages), labels=[f"stage {k + 1}" for k in range(n_stages)])
     ax.set_ylim(n_stages - 0.5, -0.5)  # stage 1 on top
-    _style(ax, xlabel="milliseconds", ylabel="", title=title)
+    _plain_linear(ax.xaxis)
+    _style(ax, xlabel=unit, ylabel="", title=title)
     ax.grid(False, axis="y")
     return fig
