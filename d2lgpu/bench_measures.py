@@ -2,7 +2,9 @@
 
 Each function measures one thing a chapter discusses, with the course's own
 :func:`d2lgpu.timing.benchmark` (synchronized, warmed up), and returns a
-JSON-friendly dict (or a list of them):
+JSON-friendly dict (or a list of them). Each time comes with the spread of
+its repeats (``iqr_seconds``, and ``min_seconds`` / ``max_seconds`` for the
+matrix-product curves), so the report can tell a measurement from noise:
 
 * :func:`matmul_curve`: matrix-product time and achieved TFLOP/s against size,
   per dtype (fp32 at highest precision, tf32, bf16, fp16; :func:`matmul_precision`);
@@ -55,8 +57,17 @@ def matmul_precision(mode: str):
         torch.set_float32_matmul_precision(before)
 
 
+def _spread(result) -> dict:
+    """The spread of a :class:`~d2lgpu.timing.BenchmarkResult`'s repeats, in seconds."""
+    return {
+        "iqr_seconds": result.iqr,
+        "min_seconds": result.min,
+        "max_seconds": max(result.samples),
+    }
+
+
 def matmul_curve(device, dtype_name: str, sizes, *, repeat: int = 5) -> list[dict]:
-    """Time an n x n x n product for each size; return time and TFLOP/s per size."""
+    """Time an n x n x n product for each size; return time, TFLOP/s and spread per size."""
     device = torch.device(device)
     dtype = DTYPES[dtype_name]
     mode = "high" if dtype_name == "tf32" else "highest"
@@ -70,6 +81,7 @@ def matmul_curve(device, dtype_name: str, sizes, *, repeat: int = 5) -> list[dic
             flops = 2 * n**3
             points.append(
                 {"n": n, "seconds": result.median, "tflops": flops / result.median / 1e12}
+                | _spread(result)
             )
     return points
 
@@ -81,7 +93,12 @@ def copy_bandwidth(device, mib: int) -> dict:
     src = torch.ones(n, device=device)
     dst = torch.empty_like(src)
     result = benchmark(dst.copy_, src, device=device, repeat=5)
-    return {"mib": mib, "seconds": result.median, "gb_per_s": 2 * n * 4 / result.median / 1e9}
+    return {
+        "mib": mib,
+        "seconds": result.median,
+        "iqr_seconds": result.iqr,
+        "gb_per_s": 2 * n * 4 / result.median / 1e9,
+    }
 
 
 def host_to_device_bandwidth(device, mib: int) -> dict:
@@ -107,7 +124,11 @@ def launch_overhead(device, kernels: int = 200) -> dict:
             x.add_(1)
 
     eager = benchmark(many_tiny_kernels, device=device, repeat=5)
-    out = {"kernels": kernels, "eager_us_per_kernel": eager.median / kernels * 1e6}
+    out = {
+        "kernels": kernels,
+        "eager_us_per_kernel": eager.median / kernels * 1e6,
+        "eager_iqr_us_per_kernel": eager.iqr / kernels * 1e6,
+    }
     if device.type == "cuda":
         graph = torch.cuda.CUDAGraph()
         stream = torch.cuda.Stream(device)
@@ -157,6 +178,8 @@ def frobenius_item_cost(device, steps: int = 1000, n: int = 100) -> dict:
         "steps": steps,
         "per_step_seconds": slow.median,
         "at_end_seconds": fast.median,
+        "per_step_iqr_seconds": slow.iqr,
+        "at_end_iqr_seconds": fast.iqr,
         "slowdown": slow.median / fast.median,
     }
 
@@ -184,7 +207,12 @@ def amp_step(device, width: int, batch: int, precision: str) -> dict:
         result = benchmark(step, device=device, warmup=3, repeat=5)
         with peak_memory(device) as mem:
             step()
-    return {"precision": precision, "seconds": result.median, "peak_bytes": mem.peak}
+    return {
+        "precision": precision,
+        "seconds": result.median,
+        "iqr_seconds": result.iqr,
+        "peak_bytes": mem.peak,
+    }
 
 
 def do_bench_comparison(device, sizes) -> list[dict]:

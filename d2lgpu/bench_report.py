@@ -4,7 +4,8 @@ What it is for: turning the dictionary that :func:`d2lgpu.bench.measure`
 returns (and ``results.json`` stores) into three PNG plots, drawn with
 :mod:`d2lgpu.plotting`, and a markdown summary a learner reads at a glance:
 
-* ``matmul_tflops.png``: achieved TFLOP/s against matrix size, per dtype;
+* ``matmul_tflops.png``: achieved TFLOP/s (GFLOP/s on a CPU, whose numbers
+  are below 1 TFLOP/s) against matrix size, per dtype;
 * ``crossover.png``: milliseconds per product on the CPU and on the GPU, and
   the size from which the GPU is faster (or, with one device, why only one
   curve is drawn);
@@ -13,6 +14,11 @@ returns (and ``results.json`` stores) into three PNG plots, drawn with
 
 Every title names the machine and when it was measured. Every comparison of
 two times is worded one way, faster one first: "bf16 is 1.8x faster than fp32".
+A measurement whose repeats spread wider than the differences it shows, or
+whose curve contradicts itself (a CPU product as slow at n = 64 as at 512), is
+named by :func:`noise_warnings` and marked in the plot's title and in the
+summary: the machine was busy, re-run. Results saved before spreads were
+recorded still draw; only the spread-based check is skipped for them.
 
 What it is not: a measurement. Nothing here runs on a device.
 """
@@ -28,6 +34,8 @@ __all__ = [
     "crossover",
     "faster",
     "machine_line",
+    "noise_warnings",
+    "noisy_measurements",
     "plot_amp",
     "plot_crossover",
     "plot_matmul_tflops",
@@ -96,6 +104,121 @@ def crossover(results: dict) -> dict | None:
     return {"from_n": from_n, "largest_common_n": last, "cpu_s": cpu[last], "gpu_s": gpu[last]}
 
 
+_BUSY = "the machine was busy while it was measured: re-run the bench when it is idle"
+_NOISY_MARK = "NOISY: the machine was busy, re-run"
+
+
+def _spread(point: dict) -> float:
+    """The spread of a measurement's repeats in seconds: its IQR, else 0 (older results)."""
+    return point.get("iqr_seconds") or 0.0
+
+
+def _curve_noise(points: list[dict], *, cpu: bool) -> str | None:
+    """Why a matrix-product curve cannot be read as measured, or None."""
+    from .timing import format_seconds
+
+    for a, b in zip(points, points[1:], strict=False):
+        spread, diff = max(_spread(a), _spread(b)), abs(b["seconds"] - a["seconds"])
+        if spread > diff and spread > 0.1 * min(a["seconds"], b["seconds"]):
+            return (
+                f"its repeats at n = {a['n']} and n = {b['n']} spread over "
+                f"{format_seconds(spread)}, more than the {format_seconds(diff)} between them"
+            )
+        # A CPU has no launch floor: twice the size is 8x the work, so it cannot take the same time.
+        if cpu and b["n"] >= 2 * a["n"] >= 128 and b["seconds"] < 1.2 * a["seconds"]:
+            return (
+                f"n = {a['n']} and n = {b['n']} take about the same time "
+                f"({format_seconds(a['seconds'])}, {format_seconds(b['seconds'])}) "
+                f"though n = {b['n']} is {(b['n'] / a['n']) ** 3:.0f}x the work"
+            )
+    return None
+
+
+def _pair_noise(name_a, seconds_a, spread_a, name_b, seconds_b, spread_b) -> str | None:
+    from .timing import format_seconds
+
+    spread, diff = max(spread_a, spread_b), abs(seconds_a - seconds_b)
+    if spread > diff and spread > 0.1 * min(seconds_a, seconds_b):
+        return (
+            f"the repeats spread over {format_seconds(spread)}, more than the "
+            f"{format_seconds(diff)} between {name_a} and {name_b}"
+        )
+    return None
+
+
+def noisy_measurements(results: dict) -> dict[str, str]:
+    """``{measurement: why}`` for each measurement that shows noise rather than the device.
+
+    The keys are ``"matmul <dtype>"``, ``"cpu_matmul"``, ``"amp"`` and
+    ``"frobenius"``. A measurement is noisy when the spread (IQR) of its
+    repeats is larger than the difference it is meant to show (and over 10%
+    of the time), when a CPU product takes as long at one size as at twice
+    that size, or when the same CPU product was timed twice in one run and
+    the two times differ by more than 2x.
+    """
+    cpu_run = _accelerator(results) is None
+    noisy = {}
+    for dt, points in results["matmul"].items():
+        if why := _curve_noise(points, cpu=cpu_run):
+            noisy[f"matmul {dt}"] = why
+    if why := _curve_noise(results["cpu_matmul"], cpu=True):
+        noisy["cpu_matmul"] = why
+    if cpu_run and "fp32" in results["matmul"]:  # the same product timed twice: do they agree?
+        first = {p["n"]: p["seconds"] for p in results["matmul"]["fp32"]}
+        for p in results["cpu_matmul"]:
+            other = first.get(p["n"])
+            if other and max(other, p["seconds"]) > 2 * min(other, p["seconds"]):
+                why = (
+                    f"the same fp32 product at n = {p['n']} was timed twice in this run, "
+                    f"{other * 1e3:.3g} ms and {p['seconds'] * 1e3:.3g} ms"
+                )
+                noisy.setdefault("matmul fp32", why)
+                noisy.setdefault("cpu_matmul", why)
+                break
+    steps = results["amp"]["steps"]
+    for s in steps[1:]:
+        why = _pair_noise(
+            s["precision"], s["seconds"], _spread(s),
+            steps[0]["precision"], steps[0]["seconds"], _spread(steps[0]),
+        )  # fmt: skip
+        if why:
+            noisy["amp"] = why
+            break
+    frob = results["frobenius"]
+    why = _pair_noise(
+        "per-step .item()", frob["per_step_seconds"], frob.get("per_step_iqr_seconds") or 0.0,
+        "log at end", frob["at_end_seconds"], frob.get("at_end_iqr_seconds") or 0.0,
+    )  # fmt: skip
+    if why:
+        noisy["frobenius"] = why
+    return noisy
+
+
+_NAMES = {
+    "cpu_matmul": "the CPU matrix-product curve (crossover.png)",
+    "amp": "the training step per precision (amp.png)",
+    "frobenius": "the Frobenius loop",
+}
+
+
+def noise_warnings(results: dict) -> list[str]:
+    """One sentence per noisy measurement: which one, why, and to re-run."""
+    return [
+        f"{_NAMES.get(key, f'the {key} curve (matmul_tflops.png)')} is noisy: {why}; {_BUSY}."
+        for key, why in noisy_measurements(results).items()
+    ]
+
+
+def _noisy_title(noisy: dict, *keys) -> str:
+    return f"\n{_NOISY_MARK}" if any(k in noisy for k in keys) else ""
+
+
+def _throughput_unit(results: dict) -> tuple[str, float]:
+    """``("GFLOP/s", 1e3)`` for a CPU run below 1 TFLOP/s, else ``("TFLOP/s", 1.0)``."""
+    peak = max(results["measured_peak_tflops"].values(), default=0.0)
+    return ("GFLOP/s", 1e3) if _accelerator(results) is None and peak < 1 else ("TFLOP/s", 1.0)
+
+
 def _save(fig, path: Path) -> Path:
     fig.savefig(path, dpi=100, bbox_inches="tight")
     import matplotlib.pyplot as plt
@@ -105,22 +228,31 @@ def _save(fig, path: Path) -> Path:
 
 
 def plot_matmul_tflops(results: dict):
-    """Achieved TFLOP/s against n, one line per dtype, with the datasheet bf16 peak if known."""
+    """Achieved throughput against n, one line per dtype, with the datasheet bf16 peak if known.
+
+    TFLOP/s, or GFLOP/s for a CPU run whose numbers are below 1 TFLOP/s; the label says which.
+    """
     from .plotting import plot_vs_size
 
     curves = results["matmul"]
+    unit, scale = _throughput_unit(results)
     sizes = [p["n"] for p in next(iter(curves.values()))]
+    noisy = noisy_measurements(results)
     fig = plot_vs_size(
         sizes,
-        {dt: [p["tflops"] for p in pts] for dt, pts in curves.items()},
+        {dt: [p["tflops"] * scale for p in pts] for dt, pts in curves.items()},
         xlabel="matrix size n (an n x n times n x n product)",
-        ylabel="TFLOP/s achieved (higher is better)",
-        title=f"Matrix-product throughput\n{machine_line(results)}",
+        ylabel=f"{unit} achieved (higher is better)",
+        title=f"Matrix-product throughput\n{machine_line(results)}"
+        + _noisy_title(noisy, *(f"matmul {dt}" for dt in curves)),
     )
     (ax,) = fig.axes
     peak = ((results.get("datasheet") or {}).get("tflops") or {}).get("bf16")
     if peak:
-        ax.axhline(peak, color="gray", linestyle="--", label=f"datasheet bf16 peak, {peak:g}")
+        peak *= scale
+        ax.axhline(
+            peak, color="gray", linestyle="--", label=f"datasheet bf16 peak, {peak:g} {unit}"
+        )
         ax.set_ylim(top=max(ax.get_ylim()[1], peak * 1.5))  # the line inside the frame
         ax.legend()
     return fig
@@ -135,10 +267,7 @@ def plot_crossover(results: dict):
     if kind:
         curves[f"GPU ({kind})"] = {p["n"]: p["seconds"] for p in results["matmul"]["fp32"]}
     sizes = sorted({n for curve in curves.values() for n in curve})
-    series = {
-        f"{label} fp32": [curve[n] * 1e3 if n in curve else None for n in sizes]
-        for label, curve in curves.items()
-    }
+    series = {f"{label} fp32": [curve.get(n) for n in sizes] for label, curve in curves.items()}
     point = crossover(results)
     if kind is None:
         note = f"CPU only: {why_cpu_only(results)}"
@@ -149,12 +278,15 @@ def plot_crossover(results: dict):
     else:
         note = f"the GPU is faster from n = {point['from_n']}"
     title = "Matrix product, CPU vs GPU" if kind else "Matrix product"
-    return plot_vs_size(
+    noisy = noisy_measurements(results)
+    return plot_vs_size(  # seconds, drawn in microseconds or milliseconds as the numbers need
         sizes,
         series,
         xlabel="matrix size n (an n x n times n x n product)",
-        ylabel="milliseconds per product (lower is better)",
-        title=f"{title}: {note}\n{machine_line(results)}",
+        ylabel="seconds per product (lower is better)",
+        title=f"{title}: {note}\n{machine_line(results)}"
+        + _noisy_title(noisy, "cpu_matmul", *(["matmul fp32"] if kind else [])),
+        seconds=True,
     )
 
 
@@ -180,7 +312,9 @@ def plot_amp(results: dict):
         {p: s["seconds"] * 1e3 for p, s in steps.items()},
         ylabel="milliseconds per training step (lower is better)",
         title="time per step"
-        + ("" if memory else f" (peak memory: PyTorch reports none on {results['device']})"),
+        + (
+            "" if memory else f" (no memory panel: PyTorch counts no memory on {results['device']})"
+        ),
         notes=notes,
         ax=axes[0][0],
     )
@@ -194,7 +328,7 @@ def plot_amp(results: dict):
     amp = results["amp"]
     fig.suptitle(
         f"One training step per precision (width {amp['width']}, batch {amp['batch']})\n"
-        f"{machine_line(results)}"
+        f"{machine_line(results)}" + _noisy_title(noisy_measurements(results), "amp")
     )
     return fig
 
@@ -226,18 +360,42 @@ def summary_markdown(results: dict) -> str:
         lines.append(
             "Quick sizes: a check that the bench runs, too small to compare with other machines."
         )
+    warnings = noise_warnings(results)
+    if warnings:
+        lines += ["", "**Noisy measurements** (marked NOISY below):", ""]
+        lines += [f"- {w}" for w in warnings]
     lines += ["", "| measurement | value |", "| --- | --- |"]
     lines += _matmul_rows(results) + _transfer_rows(results) + _step_rows(results)
-    return "\n".join(lines) + "\n"
+    return "\n".join(_mark_noisy(lines, noisy_measurements(results))) + "\n"
+
+
+def _mark_noisy(lines: list[str], noisy: dict) -> list[str]:
+    """Prefix "NOISY: " to the value of each table row drawn from a noisy measurement."""
+    prefixes = {
+        "cpu_matmul": ("| CPU vs GPU matrix product",),
+        "amp": ("| training step",),
+        "frobenius": ("| Frobenius loop",),
+    }
+    for key in noisy:
+        dt = key.split()[1] if key.startswith("matmul ") else None
+        starts = (f"| matmul {dt}, best",) if dt else prefixes.get(key, ())
+        if dt == "fp32":
+            starts += ("| CPU vs GPU matrix product",)
+        for i, line in enumerate(lines):
+            if line.startswith(starts) and "NOISY" not in line:
+                name, value = line.rsplit(" | ", 1)[0], line.rsplit(" | ", 1)[1]
+                lines[i] = f"{name} | NOISY: {value}"
+    return lines
 
 
 def _matmul_rows(results: dict) -> list[str]:
     sheet = results.get("datasheet") or {}
+    unit, scale = _throughput_unit(results)
     rows = []
     for dt, peak in results["measured_peak_tflops"].items():
         ref = sheet.get("tflops", {}).get(dt)
         ratio = f" ({peak / ref:.0%} of datasheet {ref:g})" if ref else " (no datasheet entry)"
-        rows.append(f"| matmul {dt}, best TFLOP/s | {plain_number(peak)}{ratio} |")
+        rows.append(f"| matmul {dt}, best {unit} | {plain_number(peak * scale)}{ratio} |")
     point = crossover(results)
     if _accelerator(results) is None:
         rows.append(f"| CPU vs GPU matrix product | CPU only: {why_cpu_only(results)} |")

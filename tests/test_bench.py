@@ -12,6 +12,8 @@ def test_matmul_curve_reports_time_and_throughput_per_size():
     for p in points:
         assert p["seconds"] > 0
         assert p["tflops"] == pytest.approx(2 * p["n"] ** 3 / p["seconds"] / 1e12)
+        # The spread of the repeats, stored so the report can tell a result from noise.
+        assert p["min_seconds"] <= p["seconds"] <= p["max_seconds"] and p["iqr_seconds"] >= 0
 
 
 def test_matmul_precision_is_restored_after_the_block():
@@ -33,6 +35,7 @@ def test_amp_step_measures_every_precision_on_cpu():
     for precision in ("fp32", "bf16"):
         step = bench_measures.amp_step("cpu", width=16, batch=4, precision=precision)
         assert step["seconds"] > 0 and step["peak_bytes"] is None  # no counters on CPU
+        assert step["iqr_seconds"] >= 0
 
 
 @pytest.mark.slow
@@ -49,9 +52,13 @@ def test_python_m_d2lgpu_bench_quick_writes_results_plots_and_summary(
     assert results["cpu_matmul"][-1]["n"] == 256
     for name in ("matmul_tflops.png", "crossover.png", "amp.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert all("iqr_seconds" in p for p in results["cpu_matmul"])
     summary = (tmp_path / "summary.md").read_text()
     assert "no datasheet entry" in summary and "training step bf16" in summary
-    assert "wrote" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "wrote" in out
+    # One line per measurement as the bench goes, not two silent minutes.
+    assert "  matmul fp32 on cpu, n = 64..256: " in out and "  training step bf16, " in out
 
 
 def test_the_bench_measures_mps_on_apple_silicon_unless_told_otherwise(monkeypatch, tmp_path):

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from plot_helpers import assert_readable
 
 from d2lgpu import bench_report
 from d2lgpu.bench_report import crossover, faster, summary_markdown
@@ -162,7 +163,7 @@ def test_throughput_plot_has_one_line_per_dtype_and_the_datasheet_peak():
     fig = bench_report.plot_matmul_tflops(gpu_results())
     (ax,) = fig.axes
     labels = [line.get_label() for line in ax.get_lines()]
-    assert labels == ["fp32", "tf32", "bf16", "fp16", "datasheet bf16 peak, 989"]
+    assert labels == ["fp32", "tf32", "bf16", "fp16", "datasheet bf16 peak, 989 TFLOP/s"]
     assert ax.get_ylim()[1] > 989  # the peak line is inside the frame
     assert ax.get_ylabel().startswith("TFLOP/s") and "NVIDIA H100" in ax.get_title()
     assert_plain_ticks(fig)
@@ -184,7 +185,7 @@ def test_amp_plot_words_every_ratio_as_faster_and_shows_memory_where_reported():
 
     fig = bench_report.plot_amp(cpu_results())
     (time_ax,) = fig.axes  # no empty memory panel
-    assert "peak memory: PyTorch reports none on cpu" in time_ax.get_title()
+    assert time_ax.get_title() == "time per step (no memory panel: PyTorch counts no memory on cpu)"
 
 
 def test_summary_names_the_machine_and_words_every_comparison_as_x_faster():
@@ -234,3 +235,81 @@ def test_report_can_be_drawn_again_from_results_json(tmp_path, capsys):
     assert "measuring nothing" in capsys.readouterr().out
     with pytest.raises(FileNotFoundError, match="results_json: no such file"):
         bench.run(out=tmp_path / "out", results_json=tmp_path / "missing.json")
+
+
+def busy_cpu_results():
+    """The review's busy CPU run: the crossover curve flat at 48 ms for n = 64..512."""
+    results = cpu_results()
+    results["quick"] = False
+    sizes = [64, 128, 256, 512, 1024, 2048]
+    results["cpu_matmul"] = [
+        {"n": n, "seconds": s, "tflops": 2 * n**3 / s / 1e12, "iqr_seconds": 1e-4}
+        for n, s in zip(sizes, [0.0477, 0.0480, 0.0480, 0.0480, 0.09, 0.6], strict=True)
+    ]
+    results["amp"]["steps"][0].update(seconds=0.252, iqr_seconds=0.2)
+    results["amp"]["steps"][1].update(seconds=0.381, iqr_seconds=0.01)
+    return results
+
+
+@pytest.mark.parametrize(
+    "make", [gpu_results, cpu_results, busy_cpu_results], ids=["gpu", "cpu", "busy cpu"]
+)
+@pytest.mark.parametrize("plot", ["plot_matmul_tflops", "plot_crossover", "plot_amp"])
+def test_every_bench_plot_reads(make, plot):
+    fig = getattr(bench_report, plot)(make())
+    assert_readable(fig)
+
+
+def test_cpu_throughput_is_in_gflops_and_the_label_says_so():
+    fig = bench_report.plot_matmul_tflops(cpu_results())
+    assert fig.axes[0].get_ylabel() == "GFLOP/s achieved (higher is better)"
+    assert max(fig.axes[0].get_lines()[0].get_ydata()) == pytest.approx(100)
+    assert "| matmul fp32, best GFLOP/s | 100 (no datasheet entry) |" in summary_markdown(
+        cpu_results()
+    )
+
+
+def test_a_busy_machine_is_named_in_a_warning_the_summary_and_the_titles():
+    results = busy_cpu_results()
+    noisy = bench_report.noisy_measurements(results)
+    # The flat curve, the same product timed 0.005 ms and 48 ms in one run, the step's spread.
+    assert set(noisy) == {"cpu_matmul", "matmul fp32", "amp"}, noisy
+    assert "n = 64 and n = 128 take about the same time" in noisy["cpu_matmul"]
+    assert "timed twice" in noisy["matmul fp32"]
+    warnings = bench_report.noise_warnings(results)
+    assert len(warnings) == 3
+    assert all("machine was busy" in w and "re-run" in w for w in warnings)
+    assert warnings[0].startswith("the CPU matrix-product curve (crossover.png) is noisy")
+    text = summary_markdown(results)
+    assert "**Noisy measurements**" in text and warnings[0] in text
+    assert "| CPU vs GPU matrix product | NOISY: CPU only" in text
+    assert "| training step bf16 | NOISY: 381 ms" in text
+    assert "NOISY" in bench_report.plot_crossover(results).axes[0].get_title()
+    assert "NOISY" in bench_report.plot_amp(results).get_suptitle()
+    assert "NOISY" in bench_report.plot_matmul_tflops(results).axes[0].get_title()
+    assert "NOISY" not in bench_report.plot_matmul_tflops(cpu_results()).axes[0].get_title()
+
+
+def test_the_same_product_timed_twice_and_disagreeing_is_noisy():
+    results = cpu_results()
+    results["cpu_matmul"] = [dict(p, seconds=p["seconds"] * 3) for p in results["cpu_matmul"]]
+    assert "timed twice" in bench_report.noisy_measurements(results)["cpu_matmul"]
+
+
+def test_quiet_runs_and_old_results_without_spreads_raise_no_warning():
+    assert bench_report.noisy_measurements(gpu_results()) == {}
+    assert bench_report.noisy_measurements(cpu_results()) == {}
+    assert "NOISY" not in summary_markdown(gpu_results())
+
+
+def test_old_results_json_without_spreads_still_draws(tmp_path, capsys):
+    import json
+
+    from d2lgpu import bench
+
+    source = tmp_path / "old.json"
+    source.write_text(json.dumps(busy_cpu_results() | {"amp": cpu_results()["amp"]}))
+    assert bench.run(out=tmp_path / "out", results_json=source) == 0
+    out = capsys.readouterr().out
+    assert "warning: the CPU matrix-product curve (crossover.png) is noisy" in out
+    assert "NOISY" in (tmp_path / "out" / "summary.md").read_text()
