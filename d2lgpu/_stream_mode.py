@@ -3,7 +3,7 @@
 * :class:`SimStream` and :class:`SimEvent` replace ``torch.cuda.Stream`` and
   ``torch.cuda.Event`` (they subclass ``torch.Stream`` and ``torch.Event``, so
   that ``tensor.record_stream(stream)`` accepts them);
-* :class:`StreamMode`, a :class:`~d2lgpu.checks._pretend.DeviceWatch`, turns
+* :class:`StreamMode`, a :class:`~d2lgpu._device_watch.DeviceWatch`, turns
   host-to-device copies, ``pin_memory``, ``record_stream``, host reads of
   device data and operations on device tensors into the simulator's records;
   :meth:`StreamMode.patched_cuda` swaps ``torch.cuda``'s stream API for these.
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import torch
 
-from .checks._pretend import DeviceWatch
+from ._device_watch import DeviceWatch
 
 __all__ = ["SimStream", "SimEvent", "StreamMode"]
 

@@ -9,7 +9,7 @@ Inside the block, ``torch.cuda.Stream``, ``Event``, ``stream``,
 ``is_available``, ``device_count`` and ``current_device`` are the simulator's;
 ``pin_memory()``, ``is_pinned()`` and ``record_stream()`` work without a
 driver; tensors sent to a ``cuda`` device stay in CPU memory, say they are on
-``cuda:0`` (:mod:`d2lgpu.checks._pretend`) and compute real values. What
+``cuda:0`` (:mod:`d2lgpu._device_watch`) and compute real values. What
 would run on the GPU is *queued*, with simulated times: a host-to-device copy
 takes ``copy_s`` (``pageable_factor`` times longer from pageable memory) on
 the one copy engine, a function wrapped by :meth:`SimGPU.kernel` takes

@@ -84,6 +84,44 @@ def test_the_checkers_do_not_import_grading():
             assert "d2lgpu.grading" not in imports_of(name, path), name
 
 
+# The checkers sit above the library (devices, timing, the simulated GPU, ...); only the grader,
+# which runs them, sits above the checkers.
+ABOVE_THE_CHECKERS = {"d2lgpu.grading"}
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(module, checker module) pairs where a module below the checkers imports one of them."""
+    return sorted(
+        (name, target)
+        for name, targets in graph.items()
+        if not name.startswith("d2lgpu.checks") and name not in ABOVE_THE_CHECKERS
+        for target in targets
+        if target.startswith("d2lgpu.checks")
+    )
+
+
+def test_no_library_module_imports_the_checkers():
+    # A helper that the checkers and a library module share (DeviceWatch: the checkers and
+    # the simulated GPU) lives below both, never inside d2lgpu.checks.
+    graph = import_graph()
+    assert "d2lgpu._device_watch" in graph["d2lgpu._stream_mode"]
+    assert "d2lgpu._device_watch" in graph["d2lgpu.checks._pretend"]
+    assert upward_imports(graph) == []
+
+
+def test_an_upward_import_is_found(tmp_path, monkeypatch):
+    fake = tmp_path / "d2lgpu"
+    (fake / "checks").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "grading.py").write_text("from .checks import _util\n")
+    (fake / "_sim.py").write_text("from .checks._watch import Watch\n")
+    (fake / "checks" / "__init__.py").write_text("")
+    (fake / "checks" / "_util.py").write_text("")
+    (fake / "checks" / "_watch.py").write_text("")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert upward_imports(import_graph()) == [("d2lgpu._sim", "d2lgpu.checks._watch")]
+
+
 def test_the_cycle_finder_finds_a_checker_that_imports_grading(tmp_path, monkeypatch):
     # The tests above must be able to fail: this was the circle before the table of checkers.
     fake = tmp_path / "d2lgpu"
