@@ -197,9 +197,10 @@ class Trainer:
                 self.save(epoch + 1)
 
     def save(self, epoch):
-        # Every rank has finished the epoch and holds the same weights, so rank 0 alone
-        # writes (the others go on and wait for it in their next collective).
-        dist.barrier()
+        # After the epoch's last all-reduce every rank holds the same weights, so rank 0
+        # alone writes; a barrier before the write would protect nothing. The barrier
+        # after it matters: no rank starts the next epoch before the file is complete, so
+        # a rank that fails later is restarted from this epoch, not from an older one.
         if self.rank == 0:
             ckpt_dir = Path(self.args.checkpoint_dir)
             ckpt_dir.mkdir(parents=True, exist_ok=True)
@@ -212,6 +213,7 @@ class Trainer:
                 "config": {k: vars(self.args)[k] for k in CONFIG_KEYS},
             }
             save_checkpoint(ckpt_dir, epoch, state)
+        dist.barrier()
 
     def replicas_agree(self):
         """DDP's promise: every replica holds the same parameters. Each rank hashes its
