@@ -11,7 +11,10 @@ micro-batch ``i - 1``. What it is for:
   the clock, and may be used from several threads at once;
 * :func:`bubble_fraction` is the share of the stages' time spent idle in a
   recorded run, and :func:`ideal_bubble` the share GPipe's schedule predicts
-  for equal stages, ``(S - 1) / (M + S - 1)``.
+  for equal stages, ``(S - 1) / (M + S - 1)``;
+* :func:`replay` moves a recorded forward run's spans as early as its schedule
+  allows (same work, instant hand-offs): what the stages' work permits, apart
+  from the time a busy machine added between the spans.
 
 What it is not: a pipeline-parallel library. The chapter's pipeline is plain
 PyTorch, in the notebook; ``torch.distributed.pipelining`` is PyTorch's
@@ -31,7 +34,7 @@ import torch
 from ._validate import check_int
 from .timing import sync
 
-__all__ = ["Span", "Timeline", "bubble_fraction", "ideal_bubble", "micro_batches"]
+__all__ = ["Span", "Timeline", "bubble_fraction", "ideal_bubble", "micro_batches", "replay"]
 
 
 def micro_batches(x: torch.Tensor, count: int) -> tuple[torch.Tensor, ...]:
@@ -137,3 +140,48 @@ def ideal_bubble(n_stages: int, n_micro: int) -> float:
     check_int("n_stages", n_stages, minimum=1)
     check_int("n_micro", n_micro, minimum=1)
     return (n_stages - 1) / (n_micro + n_stages - 1)
+
+
+def replay(spans) -> list[Span]:
+    """A recorded forward run with instant hand-offs: each span as early as the schedule allows.
+
+    Every span keeps its stage, micro-batch and length, and each stage keeps the order it
+    ran its micro-batches in. A span starts as soon as its stage has finished its previous
+    span and the stage before it has finished the same micro-batch (stage 0 from the first
+    recorded start). What a measured bubble has above the replay's was added between the
+    spans (queues, threads waiting to be woken or for a core), not by the schedule; the
+    replay of equal spans has GPipe's bubble, :func:`ideal_bubble`. Returns the spans in
+    order of stage, then start.
+    """
+    spans = list(spans) if isinstance(spans, list | tuple) else []
+    if not spans or not all(isinstance(s, Span) for s in spans):
+        raise ValueError("spans must be a non-empty list of Span (Timeline.spans)")
+    if any(s.phase != "forward" for s in spans):
+        phases = sorted({s.phase for s in spans} - {"forward"})
+        raise ValueError(f"spans must all be forward spans (phase 'forward'), got {phases}")
+    by_stage: dict[int, list[Span]] = {}
+    for s in spans:
+        by_stage.setdefault(s.stage, []).append(s)
+    stages = sorted(by_stage)
+    if stages != list(range(len(stages))):
+        raise ValueError(f"spans must hold stages 0, 1, ... with none missing, got {stages}")
+    batches = sorted(s.micro_batch for s in by_stage[0])
+    for k in stages:
+        got = sorted(s.micro_batch for s in by_stage[k])
+        if got != batches or len(set(got)) != len(got):
+            raise ValueError(
+                "spans must give every stage the same micro-batches, each once: stage 0 has "
+                f"{batches}, stage {k} {got}"
+            )
+    origin = min(s.start for s in spans)
+    out: list[Span] = []
+    ready: dict[int, float] = {}  # micro-batch -> when the previous stage finished it
+    for k in stages:
+        free, done = origin, {}
+        for s in sorted(by_stage[k], key=lambda s: s.start):
+            start = max(free, ready.get(s.micro_batch, origin))
+            free = start + s.seconds
+            done[s.micro_batch] = free
+            out.append(Span(k, s.micro_batch, start, free, s.phase))
+        ready = done
+    return out

@@ -6,7 +6,7 @@ import time
 import pytest
 import torch
 
-from d2lgpu.pipeline import Span, Timeline, bubble_fraction, ideal_bubble, micro_batches
+from d2lgpu.pipeline import Span, Timeline, bubble_fraction, ideal_bubble, micro_batches, replay
 
 
 @pytest.mark.parametrize(
@@ -131,3 +131,91 @@ def test_timeline_span_covers_the_gpu_work_not_its_launch():
     torch.cuda.synchronize()  # nothing left: the span waited for the products
     assert time.perf_counter() - start < 0.5 * timeline.spans[0].seconds
     assert y.shape == x.shape
+
+
+def test_replay_of_a_schedule_without_waits_changes_nothing():
+    spans = gpipe_spans(3, 4, slot=0.5)
+    assert sorted(replay(spans), key=lambda s: (s.stage, s.start)) == sorted(
+        spans, key=lambda s: (s.stage, s.start)
+    )
+
+
+def test_replay_removes_the_waits_between_spans_and_keeps_each_spans_length():
+    # two stages, three micro-batches, a wait of 0.25 s before every span but the first
+    measured = [
+        Span(0, 0, 10.0, 11.0), Span(0, 1, 11.25, 12.25), Span(0, 2, 12.5, 13.5),
+        Span(1, 0, 11.25, 13.25), Span(1, 1, 13.5, 15.5), Span(1, 2, 15.75, 17.75),
+    ]  # fmt: skip
+    # by hand: stage 0 back to back from 10; stage 1 (twice as slow) from stage 0's first end
+    assert replay(measured) == [
+        Span(0, 0, 10.0, 11.0), Span(0, 1, 11.0, 12.0), Span(0, 2, 12.0, 13.0),
+        Span(1, 0, 11.0, 13.0), Span(1, 1, 13.0, 15.0), Span(1, 2, 15.0, 17.0),
+    ]  # fmt: skip
+    assert bubble_fraction(replay(measured), 2) < bubble_fraction(measured, 2)
+
+
+def test_replay_waits_for_the_previous_stage_when_it_is_the_slower_one():
+    measured = [Span(0, i, 3.0 * i, 3.0 * i + 3.0) for i in range(3)] + [
+        Span(1, i, 3.0 * i + 3.5, 3.0 * i + 4.5) for i in range(3)
+    ]
+    again = replay(measured)
+    # stage 1 (1 s per micro-batch) starts each one when stage 0 (3 s) has finished it
+    assert [(s.start, s.end) for s in again if s.stage == 1] == [
+        (3.0, 4.0),
+        (6.0, 7.0),
+        (9.0, 10.0),
+    ]
+    assert [(s.start, s.end) for s in again if s.stage == 0] == [(0.0, 3.0), (3.0, 6.0), (6.0, 9.0)]
+
+
+def test_replay_keeps_the_order_each_stage_ran_its_micro_batches_in():
+    measured = [
+        Span(0, 1, 0.0, 1.0),
+        Span(0, 0, 1.0, 2.0),
+        Span(1, 1, 1.5, 2.5),
+        Span(1, 0, 3.0, 4.0),
+    ]
+    again = replay(measured)
+    assert [(s.stage, s.micro_batch, s.start, s.end) for s in again] == [
+        (0, 1, 0.0, 1.0), (0, 0, 1.0, 2.0), (1, 1, 1.0, 2.0), (1, 0, 2.0, 3.0),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("n_stages, n_micro", [(2, 1), (2, 4), (3, 5), (4, 8)])
+def test_replay_of_equal_spans_has_gpipes_bubble_whatever_the_waits(n_stages, n_micro):
+    delayed = [
+        Span(s.stage, s.micro_batch, s.start + 0.1 * (s.stage + s.micro_batch) ** 2,
+             s.end + 0.1 * (s.stage + s.micro_batch) ** 2)
+        for s in gpipe_spans(n_stages, n_micro)
+    ]  # fmt: skip
+    assert bubble_fraction(delayed, n_stages) > ideal_bubble(n_stages, n_micro) + 0.01
+    assert bubble_fraction(replay(delayed), n_stages) == pytest.approx(
+        ideal_bubble(n_stages, n_micro)
+    )
+
+
+def test_a_replayed_naive_split_idles_exactly_half_and_micro_batches_idle_less():
+    naive = [Span(0, 0, 0.0, 3.0), Span(1, 0, 5.0, 6.0)]
+    assert bubble_fraction(replay(naive), 2) == pytest.approx(0.5)
+    piped = [Span(0, i, 2.0 * i, 2.0 * i + 0.7) for i in range(4)] + [
+        Span(1, i, 2.0 * i + 1.0, 2.0 * i + 1.3) for i in range(4)
+    ]  # uneven stages, long waits: measured, no better than the naive split
+    assert bubble_fraction(piped, 2) > 0.5
+    assert bubble_fraction(replay(piped), 2) < 0.5
+
+
+@pytest.mark.parametrize(
+    "spans, message",
+    [
+        ([], "spans must be a non-empty list of Span"),
+        ([Span(0, 0, 0.0, 1.0, "backward")], r"forward spans .*got \['backward'\]"),
+        ([Span(1, 0, 0.0, 1.0)], r"stages 0, 1, ... with none missing, got \[1\]"),
+        ([Span(0, 0, 0.0, 1.0), Span(0, 1, 1.0, 2.0), Span(1, 0, 1.0, 2.0)],
+         r"stage 0 has \[0, 1\], stage 1 \[0\]"),
+        ([Span(0, 0, 0.0, 1.0), Span(0, 0, 1.0, 2.0), Span(1, 0, 1.0, 2.0), Span(1, 1, 2.0, 3.0)],
+         r"each once: stage 0 has \[0, 0\]"),
+    ],
+)  # fmt: skip
+def test_replay_rejects_spans_that_are_no_forward_pipeline(spans, message):
+    with pytest.raises(ValueError, match=message):
+        replay(spans)
