@@ -66,7 +66,9 @@ def test_relu_mul_correct_answers_pass(graded, name):
     result = graded[name]
     assert result["status"] == "passed", result
     assert len(result["passed"]) == 4
-    assert any("non-contiguous" in line for line in result["passed"])
+    assert any(
+        "non-contiguous" in line and "contiguous output" in line for line in result["passed"]
+    )
 
 
 @pytest.mark.parametrize("name", RIGHT_RMS_NORM)
@@ -105,6 +107,13 @@ def test_writing_into_an_input_is_named(graded):
 def test_ignored_strides_are_named(graded):
     fails(graded, "relu_mul_ignores_strides", "wrong when x is transposed", ".contiguous()")
     fails(graded, "rms_norm_row_stride_from_shape", "x.stride(0) = 1000", "not 333")
+
+
+def test_an_output_with_a_transposed_inputs_layout_is_named(graded):
+    # torch.empty_like(x) before x = x.contiguous(): the prompt asks for a contiguous output.
+    layout = ("x transposed", "not contiguous", "after x = x.contiguous()")
+    fails(graded, "relu_mul_out_like_strided_x", *layout, "element i at out_ptr + i")
+    fails(graded, "rms_norm_out_like_strided_x", *layout, "a row's elements side by side")
 
 
 def test_wrong_reductions_and_operations_are_named(graded):

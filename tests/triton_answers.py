@@ -156,7 +156,14 @@ def relu_mul_relu_in_place(x, y):
 
 
 def relu_mul_ignores_strides(x, y):
-    out = torch.empty_like(x)  # neither input made contiguous: flat indexing is wrong
+    out = torch.empty(x.shape, dtype=x.dtype)  # contiguous, but the inputs may not be
+    relu_mul_kernel[(triton.cdiv(x.numel(), 512),)](x, y, out, x.numel(), BLOCK=512)
+    return out
+
+
+def relu_mul_out_like_strided_x(x, y):
+    out = torch.empty_like(x)  # before .contiguous(): a transposed x gives a transposed out
+    x, y = x.contiguous(), y.contiguous()
     relu_mul_kernel[(triton.cdiv(x.numel(), 512),)](x, y, out, x.numel(), BLOCK=512)
     return out
 
@@ -322,6 +329,14 @@ def rms_norm_row_stride_from_shape(x, eps):
     n_rows, n_cols = x.shape
     block = triton.next_power_of_2(n_cols)
     rms_norm_kernel[(n_rows,)](x, out, n_cols, n_cols, n_cols, eps, BLOCK=block)
+    return out
+
+
+def rms_norm_out_like_strided_x(x, eps):
+    out = torch.empty_like(x)  # before .contiguous(): a transposed x gives a transposed out
+    x = x.contiguous()
+    block = triton.next_power_of_2(x.shape[1])
+    rms_norm_kernel[(x.shape[0],)](x, out, x.stride(0), out.stride(0), x.shape[1], eps, BLOCK=block)
     return out
 
 

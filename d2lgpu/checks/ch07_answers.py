@@ -19,6 +19,8 @@ from .ch07_interpreter import OutOfBounds, Watch
 __all__ = [
     "agrees",
     "call_answer",
+    "out_layout_hint",
+    "require_contiguous_output",
     "require_inputs_untouched",
     "require_shape",
     "coverage_hint",
@@ -86,6 +88,26 @@ def require_shape(out, like, name, where) -> None:
             f"{out.device}; it must have the input's shape {tuple(like.shape)} and dtype "
             f"{like.dtype}, on the input's device (torch.empty_like(x))"
         )
+
+
+def out_layout_hint(out, name: str, where: str, writes: str) -> str | None:
+    """What is wrong with a non-contiguous output, which a kernel that ``writes`` as a
+    contiguous one fills in the wrong places (``torch.empty_like`` of a transposed input)."""
+    if out.is_contiguous():
+        return None
+    dense = torch.empty(out.shape).stride()
+    return (
+        f"for {where}, {name} returned a tensor that is not contiguous (strides {out.stride()}; "
+        f"a contiguous one of this shape has {dense}), and your kernel writes {writes}. "
+        "torch.empty_like(x) copies x's layout: call it after x = x.contiguous(), or make the "
+        "output with torch.empty(x.shape, dtype=x.dtype, device=x.device)"
+    )
+
+
+def require_contiguous_output(out, name: str, where: str, writes: str) -> None:
+    hint = out_layout_hint(out, name, where, writes)
+    if hint:
+        raise CheckFailed(hint)
 
 
 def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str | None:

@@ -2,7 +2,8 @@
 
 The answers are Python functions that launch the learner's Triton kernel:
 
-* ``relu_mul(x, y) -> out``: ``relu(x) * y`` element by element, any shape;
+* ``relu_mul(x, y) -> out``: ``relu(x) * y`` element by element, any shape, into a
+  contiguous ``out`` (the prompt says so);
 * ``rms_norm(x, eps) -> out``: each row of a 2-D ``x`` divided by its root
   mean square, ``x / sqrt(mean(x**2) + eps)``.
 
@@ -29,7 +30,9 @@ from .ch07_answers import (
     coverage_hint,
     first_difference,
     fresh_generator,
+    out_layout_hint,
     random_input,
+    require_contiguous_output,
     require_inputs_untouched,
     require_shape,
 )
@@ -73,6 +76,7 @@ def _relu_mul_checks(answer, passed) -> None:
             out = call_answer(answer, (x, y), "relu_mul", watch, where)
             require_inputs_untouched({"x": x, "y": y}, copies, watch, "relu_mul", where)
             require_shape(out, x, "relu_mul", where)
+            require_contiguous_output(out, "relu_mul", where, "element i at out_ptr + i")
             expected = torch.relu(copies["x"]) * copies["y"]
             if agrees(out, expected):
                 continue
@@ -116,7 +120,9 @@ def _relu_mul_checks(answer, passed) -> None:
         )
         passed.append("every load and store inside its tensors (masked), each element written once")
         passed.append("the inputs left unchanged")
-        passed.append("non-contiguous inputs (a transposed matrix, a strided vector)")
+        passed.append(
+            "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output"
+        )
 
 
 def check_relu_mul(answer, passed):
@@ -208,7 +214,8 @@ def _rms_norm_checks(answer, passed) -> None:
             if agrees(out, _rms(copy, eps)):
                 continue
             if layout is not None:
-                raise CheckFailed(f"right on contiguous inputs, wrong when {layout}")
+                hint = out_layout_hint(out, "rms_norm", where, "a row's elements side by side")
+                raise CheckFailed(hint or f"right on contiguous inputs, wrong when {layout}")
             raise CheckFailed(_rms_norm_diagnosis(out, copy, eps, watch, where))
         passed.append(
             "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024 and an odd "
