@@ -193,3 +193,51 @@ def test_the_chapter_says_triton_is_missing_and_skips_cleanly(tmp_path):
     assert any("triton is not installed" in t for t in texts), texts
     skipped = [t for t in texts if t.startswith("Skipped: this cell needs triton")]
     assert len(skipped) >= 5, texts
+
+
+# ---------------------------------------------------------------------------------------------
+# Chapter 7's own kernels, read from the notebook
+
+
+@pytest.fixture(scope="session")
+def chapter_kernels(tmp_path_factory):
+    """Chapter 7's add, softmax and online_softmax, and slips made in them on purpose, checked
+    against PyTorch under the exercise checker's watch on odd sizes, in a process of their own:
+    name -> the first failure, "" when none."""
+
+    def make(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "triton_answers.py"), "--chapter", str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=env,
+        )
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    return once_per_session(tmp_path_factory, "triton_chapter_kernels", make)[1]
+
+
+@pytest.mark.parametrize("name", ["add", "softmax", "online_softmax"])
+def test_the_chapters_kernels_agree_with_torch_in_bounds_on_odd_sizes(chapter_kernels, name):
+    # Rows of 1, 129, 781 and 4097 columns, blocks of 16 to 1024, a slice, a transpose, large
+    # values, rows whose max grows in every chunk; every load and store inside its tensors,
+    # masked lanes without other= read as NaN.
+    assert chapter_kernels[name] == "", chapter_kernels[name]
+
+
+def test_each_slip_in_the_chapters_kernels_is_caught(chapter_kernels):
+    slips = {k: v for k, v in chapter_kernels.items() if ":" in k}
+    assert len(slips) == 12, sorted(slips)
+    missed = [slip for slip, failure in slips.items() if not failure]
+    assert not missed, f"no case catches {missed}"
+    for slip in (
+        "add: no mask on the load",
+        "add: no mask on the store",
+        "online: the store unmasked",
+    ):
+        assert "out of bounds" in slips[slip], (slip, slips[slip])
+    assert "not close" in slips["online: no rescale of the running sum"]

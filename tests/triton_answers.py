@@ -1,6 +1,13 @@
 """Answers to the Triton exercises, right and wrong, graded in a fresh process.
 
     TRITON_INTERPRET=1 python tests/triton_answers.py   # prints one JSON object
+    TRITON_INTERPRET=1 python tests/triton_answers.py --chapter DIR   # chapter 7's kernels
+
+With ``--chapter``, the kernels of chapter 7 itself (``add``, ``softmax`` and
+``online_softmax``, read from the notebook's cells) are checked against PyTorch
+under the exercise checker's watch, as they are and with slips made on purpose;
+each module is written to ``DIR``, since ``@triton.jit`` needs a kernel's source
+file.
 
 As in the exercise notebook, the interpreter is switched on before triton is
 imported (triton decides, when it defines its own functions such as ``tl.sum``,
@@ -364,7 +371,127 @@ def watch_is_removed_after_a_failed_check() -> bool:
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Chapter 7's own kernels
+
+CHAPTER = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "notebooks", "07_triton.ipynb"
+)
+# The cells that define add, softmax and online_softmax, by id.
+CHAPTER_CELLS = {"add": "7c888e6c", "softmax": "3238e47f", "online_softmax": "d5a2e6f7"}
+# Slips in the chapter's kernels: name -> (kernel, the text as written, the slip).
+CHAPTER_SLIPS = {
+    "add: no mask on the load": (
+        "add",
+        "x = tl.load(x_ptr + offsets, mask=mask)",
+        "x = tl.load(x_ptr + offsets)",
+    ),
+    "add: no mask on the store": ("add", "x + y, mask=mask)", "x + y)"),
+    "add: floor grid": ("add", "triton.cdiv(n, block)", "max(1, n // block)"),
+    "softmax: masked lanes without other=": ("softmax", ', other=-float("inf"))', ")"),
+    "softmax: masked lanes as 0": ("softmax", 'other=-float("inf")', "other=0.0"),
+    "softmax: rows n_cols apart": ("softmax", "row * x_row_stride", "row * n_cols"),
+    "online: no rescale of the running sum": ("online_softmax", "d * tl.exp(m - m_new) +", "d +"),
+    "online: masked lanes without other=": ("online_softmax", ', other=-float("inf"))', ")"),
+    "online: masked lanes as 0": ("online_softmax", 'other=-float("inf")', "other=0.0"),
+    "online: the store unmasked": (
+        "online_softmax",
+        "tl.exp(x - m) / d, mask=mask)",
+        "tl.exp(x - m) / d)",
+    ),
+    "online: the last chunk dropped": (
+        "online_softmax",
+        "d = 0.0\n    for start in range(0, n_cols, BLOCK):",
+        "d = 0.0\n    for start in range(0, n_cols - BLOCK + 1, BLOCK):",
+    ),
+    "online: the max of the last chunk only": (
+        "online_softmax",
+        "m_new = tl.maximum(m, tl.max(x, axis=0))",
+        "m_new = tl.max(x, axis=0)",
+    ),
+}
+
+
+def chapter_sources() -> dict:
+    """kernel name -> the source of its cell in chapter 7."""
+    with open(CHAPTER) as f:
+        cells = {c.get("id"): "".join(c["source"]) for c in json.load(f)["cells"]}
+    return {name: cells[cell_id] for name, cell_id in CHAPTER_CELLS.items()}
+
+
+def chapter_cases(name: str):
+    """(what, run) pairs: run(fn) raises when fn disagrees with PyTorch. Odd sizes throughout."""
+    gen = torch.Generator().manual_seed(7)
+
+    def randn(*shape):
+        return torch.randn(*shape, generator=gen)
+
+    if name == "add":
+        for n in (1, 1000, 4097, 5000):
+            for block in (128, 1024):
+                x, y = randn(n), randn(n)
+                yield (
+                    f"n = {n}, block {block}",
+                    lambda f, x=x, y=y, b=block: (f(x, y, block=b), x + y),
+                )
+        return
+    blocks = (None,) if name == "softmax" else (16, 128, 1024)
+    wide = randn(8, 1000)
+    inputs = [
+        (f"{r} x {c}", randn(r, c)) for r, c in ((1, 1), (5, 1), (3, 129), (16, 781), (2, 4097))
+    ]
+    inputs += [("a slice 8 x 333 of 8 x 1000", wide[:, 100:433]), ("a transpose", wide[:, :40].t())]
+    inputs += [("rows whose max grows in every chunk", 10 * torch.arange(300.0).repeat(3, 1))]
+    inputs += [("large values", 1000 * randn(4, 300))]
+    for what, x in inputs:
+        for block in blocks:
+            kwargs = {} if block is None else {"block": block}
+            label = what if block is None else f"{what}, block {block}"
+            yield label, lambda f, x=x, k=kwargs: (f(x, **k), torch.softmax(x, dim=1))
+
+
+def chapter_kernels(folder: str) -> dict:
+    """Each of chapter 7's kernels, and each slip, checked under the watch: name -> the first
+    failure ("" when every case agrees with PyTorch and stays in bounds)."""
+    import importlib.util
+
+    from d2lgpu.checks.ch07_interpreter import OutOfBounds, watched_interpreter
+
+    sources = chapter_sources()
+    header = "import torch\nimport triton\nimport triton.language as tl\n\n"
+    variants = {name: (name, source) for name, source in sources.items()}
+    for slip, (name, written, slipped) in CHAPTER_SLIPS.items():
+        if sources[name].count(written) != 1:
+            raise SystemExit(f"{slip}: {written!r} is not once in the chapter's {name} cell")
+        variants[slip] = (name, sources[name].replace(written, slipped))
+    results = {}
+    for index, (variant, (name, source)) in enumerate(variants.items()):
+        path = os.path.join(folder, f"chapter_kernel_{index}.py")
+        with open(path, "w") as f:
+            f.write(header + source + "\n")
+        spec = importlib.util.spec_from_file_location(f"chapter_kernel_{index}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        failure = ""
+        with watched_interpreter():
+            for what, run in chapter_cases(name):
+                try:
+                    got, expected = run(getattr(module, name))
+                    torch.testing.assert_close(got, expected)
+                except OutOfBounds as error:
+                    failure = f"{what}: {error}"
+                except AssertionError as error:
+                    failure = f"{what}: {str(error).splitlines()[0]}"
+                if failure:
+                    break
+        results[variant] = failure
+    return results
+
+
 def main(names: list[str]) -> None:
+    if names[:1] == ["--chapter"]:
+        print(json.dumps(chapter_kernels(names[1])))
+        return
     table = {
         name: fn
         for name, fn in globals().items()
