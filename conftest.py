@@ -1,14 +1,24 @@
 """Pytest configuration shared by the unit tests and nbval.
 
-Notebook cells tagged ``requires-gpu`` or ``requires-2-gpus`` are skipped,
-with the reason stated, when this machine lacks that hardware. Such cells are
-leaves (nothing later depends on them), so the rest of the notebook still runs.
+Notebook cells tagged ``requires-gpu`` or ``requires-2-gpus`` (GPU cells) are checked
+by what this machine has:
+
+- no CUDA GPU: they run, ``%%requires_gpu`` skips their code and prints the GPU
+  reference block or the no-reference line, and nbval compares that with the stored
+  output (``make outputs`` stores what a CPU prints), their ``nbval-ignore-output``
+  tag notwithstanding: a reference that changed, or that no longer matches the cell's
+  code or the code above it, fails the suite until ``make outputs`` runs again;
+- enough GPUs: they run for real, and what they print is recorded, not compared;
+- some GPUs, fewer than the cell needs: skipped, with the reason stated. Such cells
+  are leaves (nothing later depends on them), so the rest of the notebook still runs.
+
 Under nbval the kernels get a temporary folder (``TMPDIR``) of the run's own, removed when
 the run ends: nbval kills each kernel, so what a cell puts in the temporary folder cannot
 remove itself.
 
 With ``D2LGPU_RECORD_DIR`` set (``make gpu-check`` sets it), what each GPU
-cell printed is stored there as its GPU reference (:mod:`d2lgpu.references`),
+cell printed is stored there as its GPU reference (:mod:`d2lgpu.references`, keyed by
+the cell's code and the code above it in the notebook that it reads),
 and every notebook cell's wall time, outcome and output go to ``<device>/cell-runs.jsonl``
 there: what each cell printed on the GPU, for checking the lessons' prose.
 """
@@ -22,7 +32,6 @@ from pathlib import Path
 
 import pytest
 
-from d2lgpu.devices import mps_available
 from d2lgpu.magics import gpus_needed
 
 RECORD_ENV_VAR = "D2LGPU_RECORD_DIR"
@@ -74,10 +83,16 @@ def pytest_collection_modifyitems(config, items):
             continue
         if gpus is None:
             gpus = _visible_gpus()
-        if gpus < needed:
+        options = getattr(item, "options", None)  # nbval's: whether to compare the outputs
+        if gpus == 0:
+            # What a CPU prints for it is stored: compare it as nbval would an untagged cell.
+            if options is not None:
+                options["check"] = item.parent.compare_outputs
+        elif gpus < needed:
             reason = "requires CUDA" if needed == 1 else f"requires {needed} GPUs"
-            mps = "; this Mac's GPU (mps) is not CUDA" if mps_available() else ""
-            item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible{mps})"))
+            item.add_marker(pytest.mark.skip(reason=f"{reason} ({gpus} visible)"))
+        elif options is not None:
+            options["check"] = False  # a GPU's own output: recorded, never compared
 
 
 def _provenance() -> dict:
@@ -126,5 +141,16 @@ def pytest_runtest_makereport(item, call):
             cell["source"],
             references.outputs_to_text(outputs),
             provenance,
+            earlier=references.earlier_sources(_notebook_cells(item), cell["id"]),
             seconds=round(call.duration, 2),
         )
+
+
+def _notebook_cells(item) -> list:
+    """The cells of the notebook that nbval's ``item`` belongs to."""
+    nb = getattr(item.parent, "nb", None)  # nbval keeps the notebook it collected
+    if nb is None:
+        import nbformat
+
+        nb = nbformat.read(str(item.fspath), as_version=4)
+    return nb.cells

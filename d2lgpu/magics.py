@@ -14,17 +14,32 @@ with the device, versions and date of that run and "not this machine"; or it
 says that no such reference exists yet for this version of the cell, and that
 the text above the cell says what it shows (:mod:`d2lgpu.references`).
 
-This is for the learner's own runs. The test suite does not rely on it: such
-cells also carry the tag ``requires-gpu`` / ``requires-2-gpus``, which the
-nbval configuration skips, with the reason stated, on machines without the
-hardware.
+A reference belongs to the cell's code and to the code above it that the cell
+reads (a size set in an earlier cell, say). The extension keeps the sources of
+the cells this kernel ran, in the order it ran them, so that a cell run after
+other code than the GPU ran before it shows no reference, rather than a stale one.
+
+Such cells also carry the tag ``requires-gpu`` / ``requires-2-gpus``. On a
+machine without any CUDA GPU, ``make outputs`` stores what they print there
+and nbval compares it, so a stored reference block that is no longer what the
+cell shows fails the suite; on a GPU they run and are recorded, not compared
+(the root ``conftest.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .devices import mps_available, num_gpus
 
-__all__ = ["GPU_TAGS", "gpus_needed", "skip_message", "requires_gpu", "load_ipython_extension"]
+__all__ = [
+    "GPU_TAGS",
+    "cells_run_so_far",
+    "gpus_needed",
+    "load_ipython_extension",
+    "requires_gpu",
+    "skip_message",
+]
 
 # The notebook cell tags that mark GPU-only cells, and how many GPUs each asks for.
 GPU_TAGS = {"requires-gpu": 1, "requires-2-gpus": 2}
@@ -48,8 +63,14 @@ def skip_message(needed: int, visible: int, *, reference: bool = True) -> str:
     return f"Skipped: this cell needs {what}; {visible} {are} visible here.{mps}{prose}"
 
 
-def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None:
-    """Run ``cell`` if at least ``int(line or 1)`` CUDA GPUs are visible; else say it skipped."""
+def requires_gpu(
+    line: str, cell: str, *, namespace: dict | None = None, earlier: Sequence[str] = ()
+) -> None:
+    """Run ``cell`` if at least ``int(line or 1)`` CUDA GPUs are visible; else say it skipped.
+
+    ``earlier``: the sources of the cells run before this one, oldest first, which pick the
+    reference shown when it skips (:func:`d2lgpu.references.cell_key`).
+    """
     text = line.strip() or "1"
     if not text.isdigit() or int(text) < 1:
         raise ValueError(
@@ -57,7 +78,7 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
         )
     needed, visible = int(text), num_gpus()
     if visible < needed:
-        _show_skip(needed, visible, cell)
+        _show_skip(needed, visible, cell, earlier)
         return
     if namespace is None:
         from IPython import get_ipython
@@ -67,7 +88,7 @@ def requires_gpu(line: str, cell: str, *, namespace: dict | None = None) -> None
     exec(compile(cell, "<requires_gpu cell>", "exec"), namespace)
 
 
-def _show_skip(needed: int, visible: int, cell: str) -> None:
+def _show_skip(needed: int, visible: int, cell: str, earlier: Sequence[str]) -> None:
     """The skip line on stdout; below it the GPU references as a display, or why there are none."""
     import torch
 
@@ -75,9 +96,11 @@ def _show_skip(needed: int, visible: int, cell: str) -> None:
 
     bundle, why_none = None, references.NO_REFERENCE
     try:
-        entries = references.find_reference(cell)
+        entries = references.find_reference(cell, earlier=earlier)
         if entries:
             bundle = references.reference_bundle(entries, installed_torch=torch.__version__)
+        elif references.body_has_reference(cell):
+            why_none = references.OTHER_CELLS_ABOVE
     except (OSError, ValueError, KeyError) as error:  # damaged results must not stop Run All
         why_none = f"No GPU reference output could be read ({type(error).__name__}: {error})."
     print(skip_message(needed, visible, reference=bundle is not None))
@@ -95,10 +118,43 @@ def _show_skip(needed: int, visible: int, cell: str) -> None:
     display(bundle, raw=True)
 
 
+def cells_run_so_far(ipython) -> list[str]:
+    """The sources of the cells ``ipython`` ran so far, oldest first, the running one last.
+
+    From its history where cells are stored there (JupyterLab, nbclient); nbval runs them
+    without history, and then the running cell is all there is to find.
+    """
+    history = getattr(ipython, "history_manager", None)
+    sources = list(history.input_hist_raw[1:]) if history is not None else []
+    result = getattr(getattr(ipython, "displayhook", None), "exec_result", None)
+    running = getattr(getattr(result, "info", None), "raw_cell", None)
+    if running is not None and (not sources or sources[-1] != running):
+        sources.append(running)
+    return sources
+
+
+def _before(log: list[str], cell: str) -> list[str]:
+    """``log`` without its last entry when that is this ``%%requires_gpu`` cell (it always is
+    when the cell was run as a cell; not when the magic was called some other way)."""
+    from .references import cell_body
+
+    if log and log[-1].lstrip().startswith("%%requires_gpu"):
+        if cell_body(log[-1]).strip() == cell.strip():
+            return log[:-1]
+    return list(log)
+
+
 def load_ipython_extension(ipython) -> None:
-    """Register ``%%requires_gpu`` (called by ``%load_ext d2lgpu.magics``)."""
+    """Register ``%%requires_gpu`` (called by ``%load_ext d2lgpu.magics``).
+
+    From now on the source of every cell the kernel runs is kept, after those it ran before.
+    """
+    log = cells_run_so_far(ipython)
+    ipython.events.register("pre_run_cell", lambda info: log.append(info.raw_cell))
     ipython.register_magic_function(
-        lambda line, cell: requires_gpu(line, cell, namespace=ipython.user_ns),
+        lambda line, cell: requires_gpu(
+            line, cell, namespace=ipython.user_ns, earlier=_before(log, cell)
+        ),
         magic_kind="cell",
         magic_name="requires_gpu",
     )

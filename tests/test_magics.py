@@ -156,7 +156,7 @@ def test_the_skip_line_points_to_the_prose_only_without_a_reference(
     assert magics.skip_message(needed, visible, reference=reference) == line
 
 
-def test_nbval_skips_cuda_cells_on_a_mac_saying_mps_is_not_cuda(monkeypatch):
+def load_root_conftest():
     import importlib.util
     from pathlib import Path
 
@@ -165,21 +165,182 @@ def test_nbval_skips_cuda_cells_on_a_mac_saying_mps_is_not_cuda(monkeypatch):
     )
     conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conftest)
+    return conftest
+
+
+class NbvalItem:
+    """What the root conftest reads of one of nbval's cell items."""
+
+    def __init__(self, tags, compare_outputs=True):
+        self.cell = {"metadata": {"tags": tags}}
+        # nbval's options: nbval-ignore-output (every GPU cell has it) sets check=False
+        self.options = {"check": "nbval-ignore-output" not in tags and compare_outputs}
+        self.parent = type("NbvalFile", (), {"compare_outputs": compare_outputs})()
+        self.marks = []
+
+    def add_marker(self, mark):
+        self.marks.append(mark)
+
+
+GPU_TAGS = {
+    1: ["requires-gpu", "nbval-ignore-output"],
+    2: ["requires-2-gpus", "nbval-ignore-output"],
+}
+
+
+@pytest.mark.parametrize("mac", [False, True])
+def test_without_cuda_nbval_runs_gpu_cells_and_compares_what_they_print(monkeypatch, mac):
+    # On a CPU (a Mac's included: its skip line's mps sentence is sanitized away) the cell
+    # runs, the magic prints the reference or why there is none, and nbval compares that
+    # with the stored output, the nbval-ignore-output tag notwithstanding.
+    conftest = load_root_conftest()
     monkeypatch.setattr(conftest, "_visible_gpus", lambda: 0)
-    monkeypatch.setattr(conftest, "mps_available", lambda: True)
+    monkeypatch.setattr(magics, "mps_available", lambda: mac)
+    one, two, plain = NbvalItem(GPU_TAGS[1]), NbvalItem(GPU_TAGS[2]), NbvalItem([])
+    ignored = NbvalItem(["nbval-ignore-output"])
+    conftest.pytest_collection_modifyitems(None, [one, two, plain, ignored])
+    for item in (one, two, plain):
+        assert item.marks == [] and item.options["check"] is True
+    assert ignored.options["check"] is False  # other tagged cells keep their tag
+    lax = NbvalItem(GPU_TAGS[1], compare_outputs=False)  # --nbval-lax compares nothing untagged
+    conftest.pytest_collection_modifyitems(None, [lax])
+    assert lax.marks == [] and lax.options["check"] is False
 
-    class Cell:
-        def __init__(self, tags):
-            self.cell = {"metadata": {"tags": tags}}
-            self.marks = []
 
-        def add_marker(self, mark):
-            self.marks.append(mark)
+def test_with_gpus_nbval_runs_gpu_cells_without_comparing_or_skips_them_saying_why(monkeypatch):
+    conftest = load_root_conftest()
+    monkeypatch.setattr(conftest, "_visible_gpus", lambda: 1)
+    one, two = NbvalItem(GPU_TAGS[1]), NbvalItem(GPU_TAGS[2])
+    conftest.pytest_collection_modifyitems(None, [one, two])
+    assert one.marks == [] and one.options["check"] is False  # runs; recorded, not compared
+    (mark,) = two.marks
+    assert mark.name == "skip" and mark.kwargs["reason"] == "requires 2 GPUs (1 visible)"
+    monkeypatch.setattr(conftest, "_visible_gpus", lambda: 2)
+    two = NbvalItem(GPU_TAGS[2])
+    conftest.pytest_collection_modifyitems(None, [two])
+    assert two.marks == [] and two.options["check"] is False
 
-    gpu_cell, plain_cell = Cell(["requires-gpu"]), Cell([])
-    conftest.pytest_collection_modifyitems(None, [gpu_cell, plain_cell])
-    (mark,) = gpu_cell.marks
-    assert mark.name == "skip" and mark.kwargs["reason"] == (
-        "requires CUDA (0 visible; this Mac's GPU (mps) is not CUDA)"
+
+def test_on_a_gpu_a_cell_is_recorded_under_the_key_of_its_code_and_the_code_above(
+    monkeypatch, tmp_path
+):
+    import json
+    from pathlib import Path
+
+    import nbformat
+
+    from d2lgpu import references
+
+    conftest = load_root_conftest()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import torch\n%load_ext d2lgpu.magics\n"),
+        nbformat.v4.new_markdown_cell("On a GPU, a larger size:"),
+        nbformat.v4.new_code_cell(
+            "on_gpu = torch.cuda.is_available()\nn = 4096 if on_gpu else 256"
+        ),
+        nbformat.v4.new_code_cell(
+            "%%requires_gpu\nprint(torch.ones(n, device='cuda').sum().item())",
+            metadata={"tags": GPU_TAGS[1]},
+        ),
+    ]
+    gpu_cell = nb.cells[3]
+    item = NbvalItem(GPU_TAGS[1])
+    item.cell = gpu_cell
+    item.fspath = Path(conftest.__file__).parent / "notebooks" / "tiny.ipynb"
+    item.parent.nb = nb
+    item.test_outputs = [{"output_type": "stream", "name": "stdout", "text": "4096.0\n"}]
+    provenance = dict(device="NVIDIA H100 80GB HBM3", torch="2.11.0+cu130", cuda="13.0")
+    monkeypatch.setattr(conftest, "_provenance", lambda: dict(provenance, date="d", origin="o"))
+    monkeypatch.setenv(conftest.RECORD_ENV_VAR, str(tmp_path))
+
+    class Call:
+        when, duration = "call", 0.5
+
+    class Outcome:
+        def get_result(self):
+            return type("Report", (), {"passed": True, "outcome": "passed"})()
+
+    hook = conftest.pytest_runtest_makereport(item, Call())  # a hook wrapper: a generator
+    next(hook)
+    with pytest.raises(StopIteration):
+        hook.send(Outcome())
+    data = json.loads((tmp_path / "NVIDIA-H100-80GB-HBM3/cells/notebooks_tiny.json").read_text())
+    entry = data["cells"][gpu_cell.id]
+    earlier = [nb.cells[0].source, nb.cells[2].source]
+    assert entry["sha256"] == references.cell_key(gpu_cell.source, earlier)
+    assert entry["sha256"] != references.body_sha256(references.cell_body(gpu_cell.source))
+    assert entry["reads"] == ["import torch", "on_gpu = torch.cuda.is_available()",
+                              "n = 4096 if on_gpu else 256"]  # fmt: skip
+    assert entry["output"] == "4096.0\n" and entry["seconds"] == 0.5
+    runs = (tmp_path / "NVIDIA-H100-80GB-HBM3" / "cell-runs.jsonl").read_text().splitlines()
+    assert json.loads(runs[0])["gpu"] is True
+
+
+def test_a_reference_is_shown_after_the_code_above_that_it_ran_after(
+    ipython, monkeypatch, tmp_path
+):
+    # The kernel keeps the cells it ran: the reference of a cell that reads a size set above
+    # shows only after that size's statement as the GPU ran it.
+    from IPython.utils.capture import capture_output
+
+    from d2lgpu import references
+
+    provenance = {
+        "device": "NVIDIA H100 80GB HBM3",
+        "torch": "2.11.0",
+        "cuda": "13.0",
+        "date": "2026-11-23",
+        "origin": "a test",
+    }
+    size_cell = "magics_test_size = 4096  # on a GPU\n"
+    gpu_cell = "%%requires_gpu\nprint(magics_test_size)\n"
+    references.record_reference(
+        tmp_path, "notebooks/x.ipynb", "c", gpu_cell, "4096\n", provenance, earlier=[size_cell]
     )
-    assert plain_cell.marks == []
+    monkeypatch.setattr(magics, "num_gpus", lambda: 0)
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    monkeypatch.setattr(references, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(torch, "__version__", "2.11.0")
+    ipython.run_line_magic("load_ext", "d2lgpu.magics")
+
+    def run(size_source, store_history):
+        ipython.run_cell(size_source, store_history=store_history)
+        with capture_output() as shown:
+            ipython.run_cell(gpu_cell, store_history=store_history)
+        return shown
+
+    for store_history in (False, True):  # nbval stores no history; JupyterLab does
+        shown = run(size_cell, store_history)
+        assert shown.stdout == "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
+        [display] = shown.outputs
+        assert display.data["text/plain"].endswith("\n    4096")
+        shown = run("magics_test_size = 8192\n", store_history)
+        assert shown.outputs == [] and shown.stdout.endswith(references.OTHER_CELLS_ABOVE + "\n")
+        # comments and blanks are not code: the reference is shown again
+        shown = run("magics_test_size = 4096   # changed comment\n\n", store_history)
+        assert len(shown.outputs) == 1 and "Skipped" in shown.stdout
+
+
+def test_the_cells_run_so_far_come_from_history_and_the_running_cell():
+    from types import SimpleNamespace
+
+    def shell(history, running):
+        info = SimpleNamespace(raw_cell=running)
+        return SimpleNamespace(
+            history_manager=None if history is None else SimpleNamespace(input_hist_raw=history),
+            displayhook=SimpleNamespace(exec_result=SimpleNamespace(info=info)),
+        )
+
+    # JupyterLab: the history holds every cell run, the running one included
+    assert magics.cells_run_so_far(shell(["", "a = 1", "%load_ext x"], "%load_ext x")) == [
+        "a = 1",
+        "%load_ext x",
+    ]
+    # nbval: no history, only the running cell
+    assert magics.cells_run_so_far(shell([""], "%load_ext x")) == ["%load_ext x"]
+    assert magics.cells_run_so_far(shell(None, "%load_ext x")) == ["%load_ext x"]
+    # the running %%requires_gpu cell is not one of those above it
+    log = ["n = 1", "%%requires_gpu\nprint(n)\n"]
+    assert magics._before(log, "print(n)\n") == ["n = 1"]
+    assert magics._before(log, "print(m)\n") == log  # called some other way: all of it counts

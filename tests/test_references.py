@@ -1,5 +1,8 @@
+import ast
 import json
+import re
 from pathlib import Path
+from textwrap import indent
 
 import nbformat
 import pytest
@@ -29,12 +32,12 @@ def gpu_cells(path):
     ]
 
 
-def skipped_output(capsys, monkeypatch, source, results_dir=None):
+def skipped_output(capsys, monkeypatch, source, results_dir=None, earlier=()):
     monkeypatch.setattr(magics, "num_gpus", lambda: 0)
     if results_dir is not None:
         monkeypatch.setattr(references, "RESULTS_DIR", Path(results_dir))
     line, _, body = source.partition("\n")
-    magics.requires_gpu(line.removeprefix("%%requires_gpu"), body, namespace={})
+    magics.requires_gpu(line.removeprefix("%%requires_gpu"), body, namespace={}, earlier=earlier)
     return capsys.readouterr().out
 
 
@@ -203,17 +206,80 @@ def test_outputs_to_text_keeps_what_a_reader_saw():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_gpu_cell_shows_a_current_reference_or_says_there_is_none(path, capsys, monkeypatch):
+    nb = nbformat.read(path, as_version=4)
     for cell in gpu_cells(path):
         assert cell.source.startswith("%%requires_gpu"), cell.id
-        out = skipped_output(capsys, monkeypatch, cell.source)
-        entries = references.find_reference(references.cell_body(cell.source))
+        earlier = references.earlier_sources(nb.cells, cell.id)
+        out = skipped_output(capsys, monkeypatch, cell.source, earlier=earlier)
+        entries = references.find_reference(references.cell_body(cell.source), earlier=earlier)
         if entries:
             assert "Recorded on " in out and "No GPU reference" not in out, cell.id
             assert ": not this machine\n" in out, cell.id
             for entry in entries:
                 assert all(entry.get(k) for k in references.PROVENANCE_KEYS), (cell.id, entry)
         else:
-            assert references.NO_REFERENCE in out, cell.id
+            assert references.NO_REFERENCE in out or references.OTHER_CELLS_ABOVE in out, cell.id
+
+
+# A statement whose source says it depends on the device (a GPU size, the device itself).
+GPU_DEPENDENT = re.compile(r"cuda|gpu|device", re.IGNORECASE)
+
+
+def _bound_names(stmt):
+    """The names a top-level statement binds in the notebook's namespace."""
+    names, todo = set(), [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(a.asname or a.name.split(".")[0] for a in node.names)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)  # what its body binds is its own
+            todo += node.decorator_list
+        elif not isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp)):
+            if not isinstance(node, ast.GeneratorExp):
+                todo += ast.iter_child_nodes(node)
+    return names
+
+
+def _python(source):
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(references.cell_body(source))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_gpu_cell_key_covers_the_gpu_dependent_values_it_reads_from_above(path):
+    # Checked apart from references.dependencies: the last earlier top-level statement that
+    # binds a name the cell reads (and does not bind itself), when its lines mention the
+    # device, must be in the text the key hashes; and editing it must change the key.
+    nb = nbformat.read(path, as_version=4)
+    for cell in gpu_cells(path):
+        earlier = references.earlier_sources(nb.cells, cell.id)
+        tree = ast.parse(_python(cell.source))
+        # what the cell reads, less anything it binds anywhere (arguments included)
+        read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        read -= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.ctx != ast.Load()}
+        read -= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+        read -= {n for stmt in tree.body for n in _bound_names(stmt)}
+        last = {}  # name -> (cell index, statement, its lines with comments)
+        for index, source in enumerate(earlier):
+            text = _python(source)
+            lines = text.splitlines()
+            for stmt in ast.parse(text).body:
+                whole = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
+                for name in _bound_names(stmt) & read:
+                    last[name] = (index, ast.get_source_segment(text, stmt), whole)
+        key_text = references._key_text(cell.source, earlier)
+        key = references.cell_key(cell.source, earlier)
+        for name, (index, segment, whole) in sorted(last.items()):
+            if not GPU_DEPENDENT.search(whole):
+                continue
+            assert segment in key_text, f"{cell.id} reads {name}, set by {segment!r}"
+            edited = list(earlier)  # the same statement, now run only on some paths
+            edited[index] = edited[index].replace(segment, "if True:\n" + indent(segment, "    "))
+            assert references.cell_key(cell.source, edited) != key, (cell.id, name, segment)
 
 
 def test_every_stored_reference_belongs_to_a_gpu_cell_and_says_where_it_came_from():

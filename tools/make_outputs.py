@@ -4,9 +4,14 @@
 
 Stored outputs are what nbval compares against, on this machine and on a
 CUDA machine alike, so they always come from a CPU run: the GPUs are hidden
-(``CUDA_VISIBLE_DEVICES=""``) and cells tagged ``requires-gpu`` or
-``requires-2-gpus`` are left unexecuted (no outputs, no execution count),
-which makes nbval run them without comparing where the hardware exists.
+(``CUDA_VISIBLE_DEVICES=""``). Cells tagged ``requires-gpu`` or
+``requires-2-gpus`` run too: ``%%requires_gpu`` skips their code and prints
+what a reader without a GPU sees, the GPU reference block with where it was
+recorded (``docs/results/<device>/cells/``) or the no-reference line. So no
+GPU cell is blank on GitHub, and nbval on a CPU compares that output, which a
+new GPU run or a change of the cell (or of the code above it that it reads)
+makes stale until this runs again. On a GPU nbval runs those cells without
+comparing them (the root ``conftest.py``).
 
 Each notebook runs top to bottom in a fresh kernel from its own folder; the
 kernelspec is set to ``d2lgpu`` and per-cell execution timestamps are dropped
@@ -22,8 +27,6 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-
-from d2lgpu.magics import gpus_needed
 
 KERNELSPEC = {"name": "d2lgpu", "display_name": "Python 3 (d2lgpu)", "language": "python"}
 
@@ -41,12 +44,8 @@ def execute(path: Path, timeout: int = 600) -> float:
     start = time.perf_counter()
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):
-            if cell.cell_type != "code":
-                continue
-            if gpus_needed(cell.metadata.get("tags", [])):
-                cell.outputs, cell.execution_count = [], None
-                continue
-            client.execute_cell(cell, index)
+            if cell.cell_type == "code":
+                client.execute_cell(cell, index)  # GPU cells too: they skip and say what ran
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
     nb.metadata.pop("widgets", None)  # widget state is per-session noise
