@@ -293,3 +293,33 @@ def test_the_chapters_kernels_compile_for_a_gpu_without_one(tmp_path):
         "online_softmax_kernel",
         "True",
     ]
+
+
+@pytest.mark.timeout(300)
+def test_the_chapters_gpu_cells_run_on_a_cpu_with_stand_in_timers(tmp_path):
+    # No GPU runs these tests, and nbval skips GPU cells here: this runs the chapter on the CPU
+    # with its GPU cells too (a stand-in device name, small sizes, one-call timers), so a
+    # wrong name, a missing argument or a broken line in a GPU cell fails here. Only their
+    # timing claims may fail, as an interpreted kernel is far slower than PyTorch's.
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "triton_answers.py"), "--gpu-cells"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    results = json.loads(out.stdout.strip().splitlines()[-1])
+    assert results.pop("do_bench calls") == ["median"] * 3  # three kernels, each its median
+    gpu = [c.id for c in nbformat_cells() if "requires-gpu" in c.metadata.get("tags", [])]
+    assert sorted(results) == sorted(gpu) and len(gpu) == 3, (results, gpu)
+    for cell_id, error in results.items():
+        assert error == "" or error.startswith("AssertionError"), (cell_id, error)
+
+
+def nbformat_cells():
+    import nbformat
+
+    return nbformat.read(ROOT / "notebooks" / "07_triton.ipynb", as_version=4).cells

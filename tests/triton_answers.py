@@ -2,12 +2,15 @@
 
     TRITON_INTERPRET=1 python tests/triton_answers.py   # prints one JSON object
     TRITON_INTERPRET=1 python tests/triton_answers.py --chapter DIR   # chapter 7's kernels
+    TRITON_INTERPRET=1 python tests/triton_answers.py --gpu-cells     # its GPU cells, on a CPU
 
 With ``--chapter``, the kernels of chapter 7 itself (``add``, ``softmax`` and
 ``online_softmax``, read from the notebook's cells) are checked against PyTorch
 under the exercise checker's watch, as they are and with slips made on purpose;
 each module is written to ``DIR``, since ``@triton.jit`` needs a kernel's source
-file.
+file. With ``--gpu-cells``, the chapter runs top to bottom on the CPU, its GPU
+cells too, with a stand-in device name, small sizes and stand-in timers: what
+the run reports is whether each GPU cell's code runs, not what it measures.
 
 As in the exercise notebook, the interpreter is switched on before triton is
 imported (triton decides, when it defines its own functions such as ``tl.sum``,
@@ -488,9 +491,74 @@ def chapter_kernels(folder: str) -> dict:
     return results
 
 
+def chapter_gpu_cells() -> dict:
+    """Chapter 7 run on the CPU, its GPU cells included: GPU cell id -> "" when it ran to its
+    end, "AssertionError: ..." when a timing claim failed (the interpreter is slow), or the
+    error that stopped it; and "do_bench calls" -> how often the cells called do_bench."""
+    import signal
+    import time
+
+    import triton.testing
+
+    import d2lgpu
+
+    with open(CHAPTER) as f:
+        cells = [c for c in json.load(f)["cells"] if c["cell_type"] == "code"]
+    calls = []
+
+    def do_bench(fn, return_mode="mean", **kwargs):  # one call, timed on the CPU, in ms
+        calls.append(return_mode)
+        start = time.perf_counter()
+        fn()
+        return (time.perf_counter() - start) * 1e3
+
+    def benchmark(fn, *args, repeat=5, **kwargs):
+        return real_benchmark(fn, *args, **dict(kwargs, repeat=1))
+
+    real_benchmark = d2lgpu.benchmark
+    d2lgpu.benchmark, triton.testing.do_bench = benchmark, do_bench
+    torch.cuda.get_device_name = lambda *args: "NVIDIA H100 80GB HBM3"
+
+    def too_slow(*args):
+        raise TimeoutError(
+            "a GPU cell ran 90 s on the CPU: it sets sizes of its own, which this run cannot "
+            "make small (it sets time_n, time_rows and time_cols before each GPU cell)"
+        )
+
+    signal.signal(signal.SIGALRM, too_slow)
+    namespace, results = {"__name__": "chapter"}, {}
+    for cell in cells:
+        source = "".join(cell["source"])
+        gpu = source.startswith("%%requires_gpu")
+        lines = [line for line in source.splitlines() if not line.startswith("%")]
+        if gpu:  # small sizes: the kernels run interpreted
+            namespace.update(time_n=4099, time_rows=16, time_cols=1000)
+        signal.alarm(90 if gpu else 0)
+        try:
+            exec(compile("\n".join(lines), cell["id"], "exec"), namespace)
+        except AssertionError as error:
+            if not gpu:
+                raise
+            results[cell["id"]] = f"AssertionError: {error}"
+        except Exception as error:  # noqa: BLE001 (reported, for the test to name)
+            if not gpu:
+                raise
+            results[cell["id"]] = f"{type(error).__name__}: {error}"
+        else:
+            if gpu:
+                results[cell["id"]] = ""
+        finally:
+            signal.alarm(0)
+    results["do_bench calls"] = calls
+    return results
+
+
 def main(names: list[str]) -> None:
     if names[:1] == ["--chapter"]:
         print(json.dumps(chapter_kernels(names[1])))
+        return
+    if names[:1] == ["--gpu-cells"]:
+        print(json.dumps(chapter_gpu_cells()))
         return
     table = {
         name: fn
