@@ -12,6 +12,11 @@ While the answer runs, the interpreter is watched (:func:`watched_interpreter`):
   never written (a grid too small) or written twice (wrong offsets), and
   whether the kernel stored into an input.
 
+Chapter 7 checks its own kernels under the same watch. What it cannot see: the
+interpreter runs the programs one after another, so a race between programs, or
+atomics whose result depends on their order, never shows; nor does anything the
+GPU compiler alone decides (a block too large for the registers, num_warps).
+
 :func:`require_interpreter` refuses a kernel compiled for a GPU, with a hint that
 says how to switch the interpreter on. Triton is imported when a check runs, never
 when this module is imported.
