@@ -1,0 +1,103 @@
+"""A GPU cell's stored output on a CPU: `make outputs` stores what it prints, nbval compares it.
+
+End to end, on a tiny notebook: tools/make_outputs.py runs it on the CPU and stores the
+reference block of its GPU cell; nbval (with the root conftest.py, as `make check` runs it)
+passes; a new GPU run that changed the reference, or a size changed above the cell, fails
+it until `make outputs` runs again. (On a GPU the same cells run and are recorded, not
+compared: tests/test_magics.py drives the conftest hooks for that.)
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from d2lgpu import references
+
+ROOT = Path(__file__).resolve().parents[1]
+PROVENANCE = {
+    "device": "NVIDIA H100 80GB HBM3",
+    "torch": "2.11.0+cu130",
+    "cuda": "13.0",
+    "date": "2026-11-23",
+    "origin": "a test",
+}
+
+
+def run(*args, env):
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def nbval(path, env):
+    # the flags of `make check-notebooks`, in one process; -p conftest: the root conftest.py
+    return run(
+        "-m", "pytest", "-p", "conftest", "-p", "no:randomly", "-p", "no:xdist",
+        "-p", "no:cacheprovider", "--nbval", "--nbval-current-env",
+        "--nbval-sanitize-with", "tests/sanitize.cfg", "-q", str(path), env=env,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_stale_gpu_reference_fails_nbval_on_a_cpu_until_make_outputs(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nb.cells = [
+        nbformat.v4.new_code_cell("import torch\n\n%load_ext d2lgpu.magics\nn = 4096  # GPU size"),
+        nbformat.v4.new_code_cell(
+            "%%requires_gpu\nprint(torch.ones(n, device='cuda').sum().item())",
+            metadata={"tags": ["requires-gpu", "nbval-ignore-output"]},
+        ),
+        nbformat.v4.new_code_cell("print(n)"),
+    ]
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(nb, path)
+    results = tmp_path / "results"
+    gpu = nb.cells[1]
+
+    def record(output):  # what `make gpu-check` stores for the cell
+        references.record_reference(
+            results, "tiny.ipynb", gpu.id, gpu.source, output, PROVENANCE,
+            earlier=references.earlier_sources(nb.cells, gpu.id),
+        )  # fmt: skip
+
+    record("4096.0\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("D2LGPU_RECORD")}
+    env[references.RESULTS_ENV_VAR] = str(results)
+    made = run("tools/make_outputs.py", str(path), env=env)
+    assert made.returncode == 0, made.stdout + made.stderr
+    stored = nbformat.read(path, as_version=4).cells[1]
+    assert stored.execution_count is not None
+    assert [o.output_type for o in stored.outputs] == ["stream", "display_data"]
+    assert stored.outputs[0].text == "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
+    assert "not this machine" in stored.outputs[1].data["text/plain"]
+    assert "    4096.0" in stored.outputs[1].data["text/plain"]
+    assert "<pre" in stored.outputs[1].data["text/html"]
+    checked = nbval(path, env)
+    assert checked.returncode == 0 and "3 passed" in checked.stdout, checked.stdout[-3000:]
+
+    record("4096.0\nand a line the new run printed\n")  # a new GPU run: the stored block is stale
+    checked = nbval(path, env)
+    assert checked.returncode == 1 and "1 failed, 2 passed" in checked.stdout, checked.stdout
+    assert "Cell 1: Cell outputs differ" in checked.stdout
+
+    made = run("tools/make_outputs.py", str(path), env=env)
+    assert made.returncode == 0 and nbval(path, env).returncode == 0
+
+    # a size changed above the cell: its reference no longer applies, the stored one is stale
+    text = json.loads(path.read_text())
+    text["cells"][0]["source"] = [s.replace("4096", "8192") for s in text["cells"][0]["source"]]
+    path.write_text(json.dumps(text))
+    checked = nbval(path, env)
+    assert "Cell 1: Cell outputs differ" in checked.stdout, checked.stdout[-3000:]
+    assert "Cell 2: Cell outputs differ" in checked.stdout  # print(n), as any cell would
+    made = run("tools/make_outputs.py", str(path), env=env)
+    stored = nbformat.read(path, as_version=4).cells[1]
+    assert made.returncode == 0 and stored.outputs[-1].text.endswith(
+        references.OTHER_CELLS_ABOVE + "\n"
+    )
