@@ -64,7 +64,7 @@ lint:  ## ruff only
 lock: setup  ## regenerate requirements.lock from pyproject.toml (uv, every platform)
 	$(VPY) tools/lock.py
 
-outputs: setup  ## re-run notebooks/ and solutions/ on the CPU and store their outputs
+outputs: setup  ## re-run notebooks/ and solutions/ on the CPU and store their outputs (GPU cells: the reference they show)
 	$(VPY) tools/make_outputs.py notebooks solutions
 
 exercises: setup  ## generate exercises/ from solutions/
