@@ -293,3 +293,115 @@ def test_every_stored_reference_belongs_to_a_gpu_cell_and_says_where_it_came_fro
             assert cell_id in ids, f"{path}: {cell_id} is not a GPU cell of {data['notebook']}"
             assert all(entry.get(k) for k in references.PROVENANCE_KEYS), (path, cell_id)
             assert len(entry["sha256"]) == 64 and isinstance(entry["output"], str)
+
+
+SETUP = "import torch\nimport d2lgpu\n%load_ext d2lgpu.magics\ndevice = d2lgpu.try_gpu()\n"
+
+
+def test_the_key_covers_a_gpu_size_set_above_and_what_it_reads():
+    earlier = [SETUP, "on_gpu = device.type == 'cuda'\nn = 4096 if on_gpu else 256\nm = 1\n"]
+    body = "%%requires_gpu\nx = torch.ones(n, device=device)\nprint(x.sum())\n"
+    assert references.dependencies(body, earlier) == [
+        "import torch",
+        "import d2lgpu",
+        "device = d2lgpu.try_gpu()",
+        "on_gpu = device.type == 'cuda'",
+        "n = 4096 if on_gpu else 256",
+    ]
+    key = references.cell_key(body, earlier)
+    bigger = [SETUP, earlier[1].replace("4096", "8192")]
+    assert references.cell_key(body, bigger) != key
+    # what the cell does not read, comments and blank lines are not part of the key
+    quiet = [
+        SETUP + "\n\n",
+        "on_gpu = device.type == 'cuda'  # ok\n\nn = 4096 if on_gpu else 256\nm = 2\n",
+    ]
+    assert references.cell_key(body, quiet) == key
+    # the cell's own line magic and trailing blanks are not part of it either
+    assert (
+        references.cell_key("%%requires_gpu 2\n" + body.split("\n", 1)[1] + "\n\n", earlier) == key
+    )
+    # a cell that reads nothing from above keeps the key of its code alone
+    assert references.cell_key("%%requires_gpu\nprint(1)\n", earlier) == references.body_sha256(
+        "print(1)"
+    )
+
+
+def test_the_key_follows_changes_and_conditional_bindings_up_to_the_last_plain_one():
+    earlier = [
+        "import torch\nxs = [1]\nys = [0]\nys = [2]\n",
+        "if torch.cuda.is_available():\n    xs = [1, 2]\n",
+        "xs.append(3)\nxs[0] = 5\nys.append(4)\ntorch.manual_seed(0)\ntorch.backends.x = 1\n",
+    ]
+    reads = references.dependencies("%%requires_gpu\nprint(xs, ys, torch)\n", earlier)
+    assert reads == [
+        "import torch",
+        "xs = [1]",
+        "ys = [2]",  # the last plain binding: the one before it does not count
+        "if torch.cuda.is_available():\n    xs = [1, 2]",
+        "xs.append(3)",
+        "xs[0] = 5",
+        "ys.append(4)",
+        "torch.backends.x = 1",  # set on a module: counts; a module's function called: not
+    ]
+
+
+def test_the_key_covers_what_functions_read_when_called_not_their_arguments():
+    earlier = [
+        "size = 4096\nscale = 2\nx = 0\n",
+        "def work(x, steps=3):\n    return [x * scale for _ in range(steps)]\n",
+        "@functools.cache\ndef cached():\n    return size\n",
+        "class Net:\n    width = size\n    def f(self, x):\n        return x\n",
+        "size = 8\n",  # after the definitions: what cached() reads when the cell calls it
+    ]
+    assert references.dependencies("%%requires_gpu\nprint(work(1), cached())\n", earlier) == [
+        "scale = 2",
+        "def work(x, steps=3):\n    return [x * scale for _ in range(steps)]",
+        "@functools.cache\ndef cached():\n    return size",
+        "size = 8",
+    ]
+    assert references.dependencies("%%requires_gpu\nprint(Net)\n", earlier) == [
+        "size = 4096",
+        "class Net:\n    width = size\n    def f(self, x):\n        return x",
+    ]
+    # the cell's own bindings and comprehension variables are not read from above
+    own = (
+        "%%requires_gpu\nscale = 3\nfor x in range(2):\n    print([size for size in [x]], scale)\n"
+    )
+    assert references.dependencies(own, earlier) == []
+    # a function the cell defines reads the cell's own binding
+    inner = "%%requires_gpu\nscale = 3\ndef g():\n    return scale * x\nprint(g())\n"
+    assert references.dependencies(inner, earlier) == ["x = 0"]
+
+
+def test_a_cell_that_is_not_python_binds_nothing_and_cell_ids_are_checked():
+    body = "%%requires_gpu\nprint(n)\n"
+    assert references.dependencies(body, ["n = 1\n", "n = (\n"]) == ["n = 1"]
+    cells = [{"id": "a", "cell_type": "code", "source": ["x = 1\n", "y = 2"]},
+             {"id": "b", "cell_type": "markdown", "source": "text"},
+             {"id": "c", "cell_type": "code", "source": "z"}]  # fmt: skip
+    assert references.earlier_sources(cells, "c") == ["x = 1\ny = 2"]
+    assert references.earlier_sources(cells, "a") == []
+    with pytest.raises(ValueError, match="cell_id must be the id of one of the notebook's cells"):
+        references.earlier_sources(cells, "nope")
+
+
+def test_a_cell_run_after_other_code_above_says_so(tmp_path, capsys, monkeypatch):
+    source = "%%requires_gpu\nprint(n)\n"
+    references.record_reference(
+        tmp_path, "notebooks/x.ipynb", "c", source, "4096\n", PROVENANCE, earlier=["n = 4096\n"]
+    )
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    monkeypatch.setattr(torch, "__version__", "2.11.0")
+    out = skipped_output(capsys, monkeypatch, source, tmp_path, earlier=["n = 4096\n"])
+    assert out.endswith(f"{HEADING}\n    4096\n")
+    out = skipped_output(capsys, monkeypatch, source, tmp_path, earlier=["n = 256\n"])
+    assert out.endswith(
+        "The text above says what it shows.\n" + references.OTHER_CELLS_ABOVE + "\n"
+    )
+    out = skipped_output(capsys, monkeypatch, source, tmp_path, earlier=[])
+    assert references.OTHER_CELLS_ABOVE in out  # not run above: not what the GPU ran after
+    monkeypatch.setenv(references.RESULTS_ENV_VAR, str(tmp_path / "elsewhere"))
+    monkeypatch.setattr(references, "RESULTS_DIR", tmp_path)  # the variable wins
+    assert references.results_root() == tmp_path / "elsewhere"
+    assert references.find_reference(source, earlier=["n = 4096\n"]) == []
