@@ -11,6 +11,8 @@ from grading_helpers import assert_fails, assert_passes
 
 import d2lgpu
 
+STEPS = 1000  # the checker's number of steps
+
 
 def log_norms_per_step(A, steps):
     X = torch.eye(A.shape[0], device=A.device)
@@ -231,3 +233,57 @@ requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requir
 def test_on_a_gpu_frobenius_runs_on_it():
     assert_passes("02.frobenius", (log_norms_per_step, log_norms_at_end))
     assert_fails("02.frobenius", (log_norms_per_step, log_norms_per_step), "1000 x item()")
+
+
+def test_frobenius_per_step_reads_must_happen_inside_the_loop():
+    # As many reads as steps, but all after the last product: the GPU never waited per step.
+    def items_after_the_loop(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm)
+            X = X / norm
+        return [n.item() for n in norms]
+
+    def floats_of_a_device_log(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        log = torch.empty(steps, device=A.device)
+        for i in range(steps):
+            X = torch.mm(A, X)
+            log[i] = torch.linalg.matrix_norm(X)
+            X = X / log[i]
+        return [float(log[i]) for i in range(steps)]
+
+    for wrong in (items_after_the_loop, floats_of_a_device_log):
+        result = assert_fails(
+            "02.frobenius", (wrong, log_norms_at_end), "after the loop", "inside the loop"
+        )
+        assert f"read the norms on the host {STEPS} times" in result.hint, result.hint
+
+
+def test_frobenius_per_step_styles_that_read_as_they_go_pass():
+    def out_argument(A, steps):  # each norm written with out=, read before the next product
+        X = torch.eye(A.shape[0], device=A.device)
+        log = torch.empty(steps, device=A.device)
+        norms = []
+        for i in range(steps):
+            X = torch.matmul(A, X)
+            torch.linalg.matrix_norm(X, out=log[i])
+            norms.append(log[i].item())
+            X /= log[i]
+        return norms
+
+    class Logger:  # a callable object, reading after normalizing
+        def __call__(self, A, steps):
+            X, norms = torch.eye(A.shape[0], device=A.device), []
+            for _ in range(steps):
+                X = X.__rmatmul__(A)
+                norm = X.norm()
+                X = X / norm
+                norms.append(float(norm))
+            return norms
+
+    assert_passes("02.frobenius", (out_argument, log_norms_at_end))
+    assert_passes("02.frobenius", (Logger(), log_norms_at_end))

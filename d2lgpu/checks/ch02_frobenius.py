@@ -20,6 +20,7 @@ import warnings
 from contextlib import contextmanager
 
 import torch
+from torch.overrides import TorchFunctionMode, resolve_name
 
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
@@ -57,9 +58,35 @@ def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
     return torch.stack(norms).tolist()
 
 
+_PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "addmm"}
+
+
+class _ProductClock(TorchFunctionMode):
+    """Under a watch: how many host reads the watch had recorded when each product began.
+
+    A count of reads says nothing of *when* they happen: norms kept on the device
+    and read one by one after the loop are as many reads as one per step. This
+    says which.
+    """
+
+    def __init__(self, watch):
+        super().__init__()
+        self.watch = watch
+        self.reads_at_product: list[int] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in _PRODUCTS or resolve_name(func) in ("torch.linalg.multi_dot",):
+            self.reads_at_product.append(len(self.watch.reads))
+        return func(*args, **(kwargs or {}))
+
+
 def _norms(fn, name, A, steps, pretend):
-    """Run ``fn(A, steps)`` with A on the (pretend) GPU; validate what it returns."""
-    with watching(pretend) as watch:
+    """Run ``fn(A, steps)`` with A on the (pretend) GPU; validate what it returns.
+
+    Returns the norms, the host reads, and how many reads came before each product.
+    """
+    with watching(pretend) as watch, _ProductClock(watch) as clock:
         try:
             result = fn(watch.put(A), steps)
         except RuntimeError:
@@ -96,7 +123,7 @@ def _norms(fn, name, A, steps, pretend):
             "float32. Divide X by its norm after logging it (X = X / norm), so every step "
             "starts from a matrix of norm 1"
         )
-    return [float(v) for v in result], watch.reads
+    return [float(v) for v in result], watch.reads, clock.reads_at_product
 
 
 def _shown(reads: list[str]) -> str:
@@ -129,8 +156,8 @@ def _check_frobenius(per_step, at_end, passed):
     A = torch.randn(100, 100, generator=gen).to(device)  # unscaled: an unnormalized X overflows
     want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
 
-    got_step, reads_step = _norms(per_step, "log_norms_per_step", A, steps, pretend)
-    got_end, reads_end = _norms(at_end, "log_norms_at_end", A, steps, pretend)
+    got_step, reads_step, clock_step = _norms(per_step, "log_norms_per_step", A, steps, pretend)
+    got_end, reads_end, _ = _norms(at_end, "log_norms_at_end", A, steps, pretend)
     passed.append(
         "both versions return 1000 finite norms as Python floats, and make every tensor on "
         "A's device (checked on a pretend GPU when there is no real one)"
@@ -153,9 +180,22 @@ def _check_frobenius(per_step, at_end, passed):
             "This is the version that reads every step: whether those reads cost anything "
             "is what this exercise measures"
         )
-    passed.append("the per-step version reads every norm on the host (>= 1 host read per step)")
+    # When: by the last product, a version that reads as it logs has read the norms of
+    # (nearly) every step before it; one that reads them all after its loop, none.
+    read_in_loop = clock_step[-1] if clock_step else None
+    if read_in_loop is not None and read_in_loop < (steps - 1) // 2:
+        raise CheckFailed(
+            f"log_norms_per_step read the norms on the host {len(reads_step)} times, but only "
+            f"{read_in_loop} of those reads came before its last product: it reads them after "
+            "the loop, which is the at-the-end version again. Read each norm as you log it, "
+            "inside the loop (norms.append(norm.item())), so that every step waits for the GPU"
+        )
+    passed.append(
+        "the per-step version reads every norm on the host as it logs it, inside the loop "
+        "(>= 1 host read per step, each before the next step's product)"
+    )
 
-    _, reads_short = _norms(at_end, "log_norms_at_end", A, 10, pretend)
+    _, reads_short, _ = _norms(at_end, "log_norms_at_end", A, 10, pretend)
     for n, reads in ((steps, reads_end), (10, reads_short)):
         if len(reads) > 3:
             raise CheckFailed(
