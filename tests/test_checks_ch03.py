@@ -30,7 +30,7 @@ PARAMETERS = (halve_first_layer, save_parameters, load_parameters)
 
 
 def test_parameters_reference_passes():
-    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 4
+    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 5
 
 
 def test_parameters_rejects_loading_without_map_location():
@@ -160,6 +160,49 @@ def test_parameters_rejects_returning_no_model_and_halving_everything():
     assert_fails(
         "03.parameters", (halves_all, save_parameters, load_parameters), "only net[0].weight"
     )
+
+
+def test_parameters_rejects_an_unsafe_load_however_it_is_written():
+    def unsafe_keyword(make_net, path, device):
+        net = make_net().to(device)
+        net.load_state_dict(torch.load(path, map_location=device, weights_only=False))
+        return net
+
+    from torch import load as load_anything  # an alias: the checker must see through it
+
+    def unsafe_alias_and_options(make_net, path, device):
+        options = {"map_location": device, "weights_only": False}
+        return _filled(make_net, load_anything(path, **options), device)
+
+    for unsafe in (unsafe_keyword, unsafe_alias_and_options):
+        assert_fails(
+            "03.parameters",
+            (halve_first_layer, save_parameters, unsafe),
+            "weights_only=False",
+            "can run code",
+        )
+
+
+def _filled(make_net, state, device):
+    net = make_net().to(device)
+    net.load_state_dict(state)
+    return net
+
+
+def test_parameters_loads_written_in_other_safe_styles_pass():
+    def default_is_safe(make_net, path, device):  # weights_only=True is torch.load's default
+        net = make_net().to(device)
+        net.load_state_dict(torch.load(path, map_location=device))
+        return net
+
+    def helper_and_partial(make_net, path, device):
+        import functools
+
+        load_here = functools.partial(torch.load, map_location=device, weights_only=True)
+        return _filled(make_net, load_here(path), device)
+
+    assert_passes("03.parameters", (halve_first_layer, save_parameters, default_is_safe))
+    assert_passes("03.parameters", (halve_first_layer, save_parameters, helper_and_partial))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -145,6 +145,45 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     return path
 
 
+_UNPICKLED: list[str] = []
+
+
+def _ran_on_load() -> str:
+    """What unpickling a :class:`_CodeInAFile` calls: code a checkpoint made the loader run."""
+    _UNPICKLED.append("ran")
+    return "this string was made by code inside the checkpoint"
+
+
+class _CodeInAFile:
+    """Pickles as a call of :func:`_ran_on_load`, which only a full unpickler makes.
+
+    ``torch.load(weights_only=True)`` refuses the file (an ``UnpicklingError``);
+    ``weights_only=False`` runs the call, however the learner spelled ``torch.load``.
+    """
+
+    def __reduce__(self):
+        return (_ran_on_load, ())
+
+
+def _check_load_runs_no_code(load, folder: Path, passed) -> None:
+    path = folder / "from_a_stranger.pt"
+    torch.save({**seeded_net(3).state_dict(), "note": _CodeInAFile()}, path)
+    _UNPICKLED.clear()
+    try:
+        load(make_net, path, torch.device("cpu"))
+    except Exception:  # refused (weights_only=True), or the extra key: both are fine here
+        pass
+    if _UNPICKLED:
+        raise CheckFailed(
+            "load_parameters ran code stored in a checkpoint: it loads with "
+            "weights_only=False, which unpickles arbitrary Python objects, so a checkpoint "
+            "from someone else can run code on your machine. A state_dict holds tensors only: "
+            "torch.load(path, map_location=device, weights_only=True) (the default since "
+            "torch 2.6)"
+        )
+    passed.append("load_parameters refuses to run code stored in a checkpoint (weights_only=True)")
+
+
 def _load(load, path, device, what):
     try:
         net = load(make_net, path, device)
@@ -237,3 +276,4 @@ def check_parameters(answer, passed):
         passed.append(
             "round trip: parameters saved on the model's device come back identical on the CPU"
         )
+        _check_load_runs_no_code(load, folder, passed)
