@@ -14,8 +14,8 @@ from grading_helpers import assert_fails, assert_passes
 
 
 def make_amp_loop(*, unscale=True, clip_before_unscale=False, update=True, autocast_forward=True,
-                  scaler_step=True):  # fmt: skip
-    def train_amp(net, batches, opt, device_type, dtype, scaler):
+                  scaler_step=True, return_scaled=False):  # fmt: skip
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         losses = []
         for X, y in batches:
             with torch.amp.autocast(device_type, dtype=dtype, enabled=autocast_forward):
@@ -25,16 +25,20 @@ def make_amp_loop(*, unscale=True, clip_before_unscale=False, update=True, autoc
             opt.zero_grad()
             if scaler is None:
                 loss.backward()
-                torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
                 opt.step()
             else:
-                scaler.scale(loss).backward()
+                if return_scaled:
+                    loss = scaler.scale(loss)  # the scaled loss is then logged too
+                    loss.backward()
+                else:
+                    scaler.scale(loss).backward()
                 if clip_before_unscale:
-                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
                 if unscale:
                     scaler.unscale_(opt)
                 if not clip_before_unscale:
-                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
                 scaler.step(opt) if scaler_step else opt.step()
                 if update:
                     scaler.update()
@@ -74,12 +78,12 @@ def test_amp_rejects_opt_step_instead_of_scaler_step():
 def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
     loop = make_amp_loop()
 
-    def half(net, *args):
-        return loop(net.half(), *args)
+    def half(net, *args, **kwargs):
+        return loop(net.half(), *args, **kwargs)
 
     assert_fails("04.amp", half, "no longer float32")
 
-    def always_scales(net, batches, opt, device_type, dtype, scaler):
+    def always_scales(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         losses = []
         for X, y in batches:
             with torch.amp.autocast(device_type, dtype=dtype):
@@ -87,7 +91,7 @@ def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
             opt.zero_grad()
             scaler.scale(loss).backward()
             scaler.unscale_(opt)
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
             scaler.step(opt)
             scaler.update()
             losses.append(loss.detach())
@@ -176,7 +180,70 @@ def test_amp_rejects_a_hard_coded_clipping_threshold():
     def threshold_ten(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=10.0)
 
-    assert_fails("04.amp", threshold_ten, "not clipped to max_norm=1.0")
+    assert_fails("04.amp", threshold_ten, "not clipped to max_norm=0.5")
+
+
+def test_amp_calls_the_answer_with_a_max_norm_other_than_the_default():
+    def default_written_in(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=1.0)
+
+    def no_max_norm_parameter(net, batches, opt, device_type, dtype, scaler):
+        return amp_loop()(net, batches, opt, device_type, dtype, scaler)
+
+    assert_fails("04.amp", default_written_in, "clipped to 1, the default", "max_norm=0.5")
+    assert_fails("04.amp", no_max_norm_parameter, "does not take max_norm")
+
+
+def test_amp_names_the_scaled_loss_returned_as_the_loss():
+    assert_fails("04.amp", make_amp_loop(return_scaled=True), "scaled ones", "1024 times")
+
+    def stacks_the_scaled_losses(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            scaled = scaler.scale(loss) if scaler is not None else loss
+            scaled.backward()
+            if scaler is not None:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            (scaler.step(opt), scaler.update()) if scaler is not None else opt.step()
+            losses.append(scaled.detach())
+        return torch.stack(losses)
+
+    assert_fails("04.amp", stacks_the_scaled_losses, "scaled ones", "loss.detach()")
+
+
+def test_amp_threshold_styles_that_use_the_argument_pass():
+    import functools
+
+    class AmpLoop:  # a callable object whose clipping is a partial of the argument
+        def __call__(self, net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+            clip = functools.partial(torch.nn.utils.clip_grad_norm_, max_norm=max_norm)
+            losses = []
+            for X, y in batches:
+                opt.zero_grad()
+                with torch.autocast(device_type, dtype=dtype):
+                    loss = F.cross_entropy(net(X), y)
+                if scaler is None:
+                    loss.backward()
+                    clip(net.parameters())
+                    opt.step()
+                else:
+                    scaler.scale(loss).backward()
+                    scaler.unscale_(opt)
+                    clip(net.parameters())
+                    scaler.step(opt)
+                    scaler.update()
+                losses.append(loss.detach())
+            return torch.stack(losses)
+
+    def keyword_only(net, batches, opt, device_type, dtype, scaler, *, max_norm=1.0):
+        return AmpLoop()(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
+
+    assert_passes("04.amp", AmpLoop())
+    assert_passes("04.amp", keyword_only)
 
 
 # ---------------------------------------------------------------------------------------------

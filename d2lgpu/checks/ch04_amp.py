@@ -41,6 +41,12 @@ __all__ = ["check_amp", "LOSS_TOL"]
 
 # The largest |loss - fp32 loss| over the run that still counts as tracking it.
 LOSS_TOL = {torch.float16: 0.02, torch.bfloat16: 0.05}
+# The answer is called with a max_norm other than its default (MAX_NORM), a different one
+# per dtype, so that a threshold written into the loop shows; every step's gradients exceed
+# both, so clipping changes every step.
+TEST_MAX_NORM = {torch.float16: 0.5, torch.bfloat16: 0.75}
+# The fp16 run's loss scale (a GradScaler that never grows or overflows in 16 steps).
+FP16_SCALE = 2.0**10
 
 
 def _losses(value, name):
@@ -68,7 +74,7 @@ def _losses(value, name):
 
 
 def _run(answer, device, dtype, scaler_kwargs):
-    """Run the answer; return what it did: a dict of records."""
+    """Run the answer with ``max_norm=TEST_MAX_NORM[dtype]``; return what it did."""
     seen = {"log": [], "norms": [], "stale": 0, "out": [], "autocast": [], "reads": None}
     net, batches = make_problem(device)
     opt = torch.optim.SGD(net.parameters(), lr=0.2)
@@ -96,7 +102,18 @@ def _run(answer, device, dtype, scaler_kwargs):
     reads = LearnerReads()
     try:
         with autocast_device_types(seen["autocast"]), reads:
-            losses = answer(net, batches, opt, device.type, dtype, scaler)
+            try:
+                losses = answer(
+                    net, batches, opt, device.type, dtype, scaler, max_norm=TEST_MAX_NORM[dtype]
+                )
+            except TypeError as error:
+                if "max_norm" not in str(error):
+                    raise
+                raise CheckFailed(
+                    "train_amp does not take max_norm: keep the signature of the prompt, "
+                    "train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0), "
+                    f"and clip to max_norm (the checker passes max_norm={TEST_MAX_NORM[dtype]})"
+                ) from None
     finally:
         for h in hooks:
             h.remove()
@@ -127,8 +144,8 @@ def _check_forward(net, seen, dtype, name, device):
         )
 
 
-def _check_steps(seen, name, scaled: bool):
-    """Every optimizer step saw fresh, unscaled gradients clipped to MAX_NORM."""
+def _check_steps(seen, name, scaled: bool, max_norm: float):
+    """Every optimizer step saw fresh, unscaled gradients clipped to ``max_norm``."""
     if seen["stale"]:
         raise CheckFailed(
             f"with {name}, backward() found the previous step's gradients still in p.grad "
@@ -145,17 +162,24 @@ def _check_steps(seen, name, scaled: bool):
             f"with {name}, the optimizer stepped with no gradients: call opt.zero_grad() "
             "before loss.backward(), not between backward() and the step"
         )
-    if scaled and max(norms) < 0.1 * MAX_NORM:
+    if scaled and max(norms) < 0.1 * max_norm:
         raise CheckFailed(
             "the gradients were clipped while still scaled (by the scaler's factor, here "
-            f"1024), so the steps were {max(norms):.2g} long instead of {MAX_NORM}: call "
+            f"{FP16_SCALE:g}), so the steps were {max(norms):.2g} long instead of {max_norm}: "
+            "call "
             "scaler.unscale_(opt) before clip_grad_norm_, or the threshold max_norm means "
             "nothing"
         )
-    if max(norms) > MAX_NORM * 1.01 or min(norms) < MAX_NORM * 0.99:
+    if max_norm != MAX_NORM and all(abs(n - MAX_NORM) < 0.01 * MAX_NORM for n in norms):
+        raise CheckFailed(
+            f"with {name}, the gradients were clipped to {MAX_NORM:g}, the default, although "
+            f"train_amp was called with max_norm={max_norm}: clip with the argument, "
+            "clip_grad_norm_(net.parameters(), max_norm), not a number written into the loop"
+        )
+    if max(norms) > max_norm * 1.01 or min(norms) < max_norm * 0.99:
         raise CheckFailed(
             f"with {name}, the gradients' norm at the optimizer's step was between "
-            f"{min(norms):.3g} and {max(norms):.3g}, not clipped to max_norm={MAX_NORM}: keep "
+            f"{min(norms):.3g} and {max(norms):.3g}, not clipped to max_norm={max_norm}: keep "
             "torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm) after backward() "
             + ("and scaler.unscale_(opt)" if scaled else "and before opt.step()")
         )
@@ -172,14 +196,22 @@ def _check_reads(seen, name):
         )
 
 
-def _reference(device):
+def _reference(device, max_norm):
     net, batches = make_problem(device)
     opt = torch.optim.SGD(net.parameters(), lr=0.2)
-    return train_fp32(net, batches, opt).float().cpu()
+    return train_fp32(net, batches, opt, max_norm=max_norm).float().cpu()
 
 
 def _check_tracks(losses, reference, dtype, name):
     gap = (losses - reference).abs().max().item()
+    if dtype == torch.float16 and not gap <= LOSS_TOL[dtype]:
+        scaled_gap = (losses / FP16_SCALE - reference).abs().max().item()
+        if scaled_gap <= LOSS_TOL[dtype]:
+            raise CheckFailed(
+                f"with {name}, the losses you return are the scaled ones, {FP16_SCALE:g} times "
+                "too large (the scaler's factor): backpropagate scaler.scale(loss) but keep "
+                "loss itself for the log, losses.append(loss.detach())"
+            )
     if not gap <= LOSS_TOL[dtype]:  # also catches nan
         raise CheckFailed(
             f"with {name}, the losses drift from the float32 run by up to {gap:.3g} (tolerance "
@@ -199,7 +231,7 @@ def _run_fp16(answer, device):
     # A modest initial scale, so that no step overflows and is skipped.
     try:
         return _run(
-            answer, device, torch.float16, {"init_scale": 2.0**10, "growth_interval": 10**6}
+            answer, device, torch.float16, {"init_scale": FP16_SCALE, "growth_interval": 10**6}
         )
     except ValueError as error:
         if "unscale FP16 gradients" in str(error):
@@ -230,7 +262,7 @@ def _check_amp(answer, passed):
     from ..devices import try_gpu
 
     device = try_gpu()
-    reference = _reference(device)
+    reference = _reference(device, TEST_MAX_NORM[torch.float16])
 
     net, losses, seen = _run_fp16(answer, device)
     _check_forward(net, seen, torch.float16, "torch.float16", device)
@@ -261,10 +293,10 @@ def _check_amp(answer, passed):
             "scaler.step(opt) in every iteration; it adjusts the scale for the next one"
         )
     passed.append("float16: the loss is scaled, and the scaler is stepped and updated every step")
-    _check_steps(seen, "torch.float16", scaled=True)
+    _check_steps(seen, "torch.float16", scaled=True, max_norm=TEST_MAX_NORM[torch.float16])
     passed.append(
         "float16: every step starts from zeroed gradients, unscaled before clipping "
-        "(the steps' gradient norm is max_norm)"
+        "(the steps' gradient norm is the max_norm passed, not the default)"
     )
     _check_reads(seen, "torch.float16")
     _check_tracks(losses, reference, torch.float16, "torch.float16")
@@ -280,8 +312,9 @@ def _check_amp(answer, passed):
             ) from None
         raise
     _check_forward(net, seen, torch.bfloat16, "torch.bfloat16", device)
-    _check_steps(seen, "torch.bfloat16", scaled=False)
+    _check_steps(seen, "torch.bfloat16", scaled=False, max_norm=TEST_MAX_NORM[torch.bfloat16])
     _check_reads(seen, "torch.bfloat16")
     passed.append("bfloat16: the forward runs in bfloat16, without a scaler, clipping every step")
+    reference = _reference(device, TEST_MAX_NORM[torch.bfloat16])
     _check_tracks(losses, reference, torch.bfloat16, "torch.bfloat16")
     passed.append(f"bfloat16: the losses track the float32 run (within {LOSS_TOL[torch.bfloat16]})")
