@@ -163,3 +163,30 @@ def test_saved_for_backward_rejects_what_is_not_a_tensor():
     with pytest.raises(TypeError, match="exclude must hold tensors"):
         with memory.saved_for_backward(exclude=[1]):
             pass
+
+
+def test_saved_for_backward_counts_a_views_whole_storage_once():
+    # mul saves the other operand for w's gradient: two slices of one 100 x 8 tensor
+    a, w = torch.randn(100, 8), torch.randn(10, 8, requires_grad=True)
+    with memory.saved_for_backward() as saved:
+        first, second = a[:10] * w, a[50:60] * w
+    # what autograd keeps alive is the storage the views share, not the views' 10 rows
+    assert (saved.bytes, saved.count) == (a.untyped_storage().nbytes(), 1) == (3200, 1)
+    (first + second).sum().backward()
+
+
+def test_saved_for_backward_excludes_a_storage_through_any_view_of_it():
+    a, w = torch.randn(100, 8), torch.randn(10, 8, requires_grad=True)
+    with memory.saved_for_backward(exclude=[a[50:]]) as saved:  # a view that starts elsewhere
+        a[:10] * w
+    assert (saved.bytes, saved.count) == (0, 0)
+
+
+def test_saved_for_backward_keeps_each_storage_alive_so_a_freed_address_is_not_reused():
+    w = torch.randn(64, 64, requires_grad=True)
+    with memory.saved_for_backward(exclude=[w]) as saved:
+        for _ in range(5):
+            # the product's graph is dropped at once; without the course keeping the saved
+            # input alive, the next randn could get the same address and look like the same
+            torch.randn(64, 64) * w
+    assert (saved.bytes, saved.count) == (5 * 64 * 64 * 4, 5)
