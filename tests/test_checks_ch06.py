@@ -33,7 +33,7 @@ def profiled_key(sort_key, *, warm_up=True, gpu_aware=True, sync=True, gpu_key=N
 
 
 def test_slowest_op_reference_passes():
-    assert len(assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed) == 4
+    assert len(assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed) == 5
 
 
 def test_slowest_op_alternatives_pass():
@@ -79,7 +79,7 @@ def test_slowest_op_rejects_always_profiling_the_cpu():
         "recorded no device times",
         "ProfilerActivity.CUDA",
     )
-    assert len(result.passed) == 3  # the CPU workloads pass: only a GPU run can tell
+    assert len(result.passed) == 4  # the CPU workloads pass: only a GPU run can tell
 
 
 def test_slowest_op_rejects_a_warm_up_without_sync_on_a_gpu():
@@ -129,6 +129,86 @@ def test_slowest_op_rejects_a_profile_without_warm_up_and_a_hard_coded_name():
 # On a real GPU (on a CPU, the tests above run the CUDA branches with fakes).
 
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+
+
+def per_call(style):
+    """Ranks the operators by self time per call: right whenever the slowest is called once."""
+
+    def answer(fn, args, device):
+        from torch.profiler import ProfilerActivity, profile
+
+        on_gpu = device.type == "cuda"
+        fn(*args)
+        d2lgpu.sync(device)
+        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+        with profile(activities=acts) as prof:
+            fn(*args)
+        key = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+        rows = prof.key_averages()
+        if style == "max":
+            return max(rows, key=lambda e: getattr(e, key) / e.count).key
+        means = {e.key: getattr(e, key) / e.count for e in rows}
+        return sorted(means, key=means.get)[-1]
+
+    return answer
+
+
+def test_slowest_op_rejects_ranking_by_time_per_call():
+    for style in ("max", "sorted dict"):
+        result = assert_fails(
+            "06.slowest_op", per_call(style), "single call is the longest", "80 times"
+        )
+        assert len(result.passed) == 3, result.passed  # right on the two workloads of one call
+
+
+def from_events(time_key):
+    """Reads prof.events(), one entry per call, instead of key_averages()."""
+
+    def answer(fn, args, device):
+        from torch.profiler import ProfilerActivity, profile
+
+        on_gpu = device.type == "cuda"
+        fn(*args)
+        d2lgpu.sync(device)
+        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+        with profile(activities=acts) as prof:
+            fn(*args)
+        key = "self_device_time_total" if on_gpu else time_key
+        return max(prof.events(), key=lambda e: getattr(e, key)).name
+
+    return answer
+
+
+def test_slowest_op_names_events_read_instead_of_key_averages():
+    for time_key in ("self_cpu_time_total", "cpu_time_total"):
+        assert_fails("06.slowest_op", from_events(time_key), "prof.events()", "key_averages()")
+
+
+def test_slowest_op_other_ways_of_waiting_for_the_gpu_pass():
+    def waits(sync):
+        def answer(fn, args, device):
+            from torch.profiler import ProfilerActivity, profile
+
+            on_gpu = device.type == "cuda"
+            fn(*args)
+            if on_gpu:
+                sync(device)
+            acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+            with profile(activities=acts) as prof:
+                fn(*args)
+            key = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+            return max(prof.key_averages(), key=lambda e: getattr(e, key)).key
+
+        return answer
+
+    def with_an_event(device):
+        done = torch.cuda.Event()
+        done.record()
+        done.synchronize()
+
+    assert_passes("06.slowest_op", waits(lambda device: torch.accelerator.synchronize()))
+    assert_passes("06.slowest_op", waits(lambda device: torch.cuda.current_stream().synchronize()))
+    assert_passes("06.slowest_op", waits(with_an_event))
 
 
 @pytest.mark.cuda

@@ -55,8 +55,36 @@ def _scripted_events(with_device: bool) -> EventList:
     return EventList(events, use_device="cuda" if with_device else None)
 
 
+class _ScriptedStream:
+    """What ``torch.cuda.current_stream()`` returns on the scripted GPU: its waits are records."""
+
+    def __init__(self, record):
+        self._record = record
+
+    def synchronize(self):
+        self._record()
+
+    def wait_stream(self, other):
+        pass
+
+
+class _ScriptedEvent(_ScriptedStream):
+    """``torch.cuda.Event()`` on the scripted GPU: recorded, and its wait is a record."""
+
+    def __init__(self, record, *args, **kwargs):
+        super().__init__(record)
+
+    def record(self, stream=None):
+        pass
+
+    def query(self):
+        return True
+
+
 @contextmanager
 def _watch(state: dict, scripted: bool):
+    """Every way of waiting for the GPU (``torch.cuda.synchronize``, ``torch.accelerator.
+    synchronize``, a stream's or an event's ``synchronize()``) is recorded in ``state["log"]``."""
     cls = torch.autograd.profiler.profile
     init, key_averages, synchronize = cls.__init__, cls.key_averages, torch.cuda.synchronize
 
@@ -70,19 +98,35 @@ def _watch(state: dict, scripted: bool):
             return key_averages(self, *args, **kwargs)
         return _scripted_events(getattr(self, "_d2lgpu_cuda", False))
 
-    def recorded_sync(*args, **kwargs):
+    def record():
         state["log"].append(("sync", torch.autograd._profiler_enabled()))
-        if not scripted:
-            synchronize(*args, **kwargs)
 
-    cls.__init__ = recorded_init
-    torch.cuda.synchronize = recorded_sync
-    if scripted:
-        cls.key_averages = scripted_key_averages
-    try:
+    def recorded(wait):
+        def recorded_wait(*args, **kwargs):
+            record()
+            if not scripted:
+                return wait(*args, **kwargs)
+
+        return recorded_wait
+
+    with ExitStack() as patches:
+
+        def patch(owner, name, value):
+            saved = getattr(owner, name)
+            setattr(owner, name, value)
+            patches.callback(setattr, owner, name, saved)
+
+        patch(cls, "__init__", recorded_init)
+        patch(torch.cuda, "synchronize", recorded(synchronize))
+        patch(torch.accelerator, "synchronize", recorded(torch.accelerator.synchronize))
+        patch(torch.cuda.Stream, "synchronize", recorded(torch.cuda.Stream.synchronize))
+        patch(torch.cuda.Event, "synchronize", recorded(torch.cuda.Event.synchronize))
+        if scripted:
+            patch(cls, "key_averages", scripted_key_averages)
+            patch(torch.cuda, "current_stream", lambda device=None: _ScriptedStream(record))
+            patch(torch.cuda, "default_stream", lambda device=None: _ScriptedStream(record))
+            patch(torch.cuda, "Event", lambda *a, **k: _ScriptedEvent(record, *a, **k))
         yield state
-    finally:
-        cls.__init__, cls.key_averages, torch.cuda.synchronize = init, key_averages, synchronize
 
 
 def _new_state() -> dict:

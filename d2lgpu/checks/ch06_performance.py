@@ -7,12 +7,15 @@ and the warm-up's GPU work must be finished (synchronized) before profiling.
 
 The checker runs it three ways:
 
-* on the CPU (``device=cpu``) with two workloads whose slowest operator it
-  knows; its ``fn`` records whether the profiler was running during each call
-  (``torch.autograd._profiler_enabled``);
+* on the CPU (``device=cpu``) with three workloads whose slowest operator it
+  knows, one of them called 80 times (ranking by time per call picks another);
+  its ``fn`` records whether the profiler was running during each call
+  (``torch.autograd._profiler_enabled``), and reads of ``prof.events()`` (one
+  entry per call) are recorded to name that mistake;
 * on a GPU: the real one when there is one (two workloads sized for a GPU),
   otherwise a *scripted* one: ``device`` is ``cuda:0``, ``torch.cuda`` says it
-  exists, ``torch.cuda.synchronize`` is recorded, and the profile (built by
+  exists, every way of waiting for it (``torch.cuda.synchronize``,
+  ``torch.accelerator.synchronize``, a stream's or an event's) is recorded, and the profile (built by
   ``torch.autograd.profiler.profile``, however the answer imports it) holds
   the times a GPU would give: launches that cost the CPU more than the
   kernels cost the device, a product whose kernel takes the device's time,
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextlib import contextmanager
 
 import torch
 
@@ -36,7 +40,9 @@ __all__ = ["check_slowest_op"]
 
 def _workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
     """Two workloads with the operator that takes their time: sized for the CPU by default,
-    and (4096, 64 million) for a real GPU, where kernels must be long to stand out."""
+    and (4096, 64 million) for a real GPU, where kernels must be long to stand out.
+
+    Each is ``(fn, args, the operator wanted, what it is, {wrong answer: its hint})``."""
     device = torch.device(device or "cpu")
     gen = torch.Generator(device=device).manual_seed(6)
     a = torch.randn(n, n, device=device, generator=gen)
@@ -56,14 +62,50 @@ def _workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
 
     millions = f"{exp_numel / 1e6:g} million"
     return [
-        (product_and_adds, (a, x), "aten::mm", f"a {n} x {n} product next to 20 tiny additions"),
+        (
+            product_and_adds,
+            (a, x),
+            "aten::mm",
+            f"a {n} x {n} product next to 20 tiny additions",
+            {},
+        ),
         (
             exp_and_small_product,
             (big, small),
             "aten::exp",
             f"exp of {millions} numbers next to a 32 x 32 product",
+            {},
         ),
     ]
+
+
+# Where the slowest operator is called many times: its total, not one call, is what counts.
+MANY_CALLS, MANY_NUMEL, ONE_PRODUCT_N = 80, 250_000, 512
+
+
+def _many_calls_workload():
+    """An operator called 80 times whose calls add up to more than one long product:
+    ranking by time per call picks the product (each of its calls is ~25x longer on a CPU)."""
+    gen = torch.Generator().manual_seed(7)
+    a = torch.randn(ONE_PRODUCT_N, ONE_PRODUCT_N, generator=gen)
+    v = torch.randn(MANY_NUMEL, generator=gen)
+
+    def one_product_many_exps(a, v):
+        y = a @ a
+        for _ in range(MANY_CALLS):
+            z = torch.exp(v)
+        return y, z
+
+    what = (
+        f"one {ONE_PRODUCT_N} x {ONE_PRODUCT_N} product next to {MANY_CALLS} exps of "
+        f"{MANY_NUMEL:,} numbers"
+    )
+    per_call = (
+        f"you returned aten::mm, the operator whose single call is the longest; aten::exp, "
+        f"called {MANY_CALLS} times, takes more time in all. Rank by the total self time over "
+        "all calls (self_cpu_time_total), not by the time per call"
+    )
+    return one_product_many_exps, (a, v), "aten::exp", what, {"aten::mm": per_call}
 
 
 def _recording(fn, calls, log=None, state=None):
@@ -100,7 +142,7 @@ _RUNTIME_CALL = (
 )
 
 
-def _name_check(got, want, what, device) -> None:
+def _name_check(got, want, what, device, misses=None, events_read=False) -> None:
     if not isinstance(got, str):
         raise CheckFailed(
             f"slowest_op returned a {type(got).__name__}: return the operator's name, "
@@ -108,6 +150,15 @@ def _name_check(got, want, what, device) -> None:
         )
     if got == want:
         return
+    if events_read:
+        raise CheckFailed(
+            f"on {device.type}, for {what}, you returned {got!r} from prof.events(), which "
+            "lists every call separately: an operator called many times has many entries, each "
+            "with a part of its time. prof.key_averages() sums them per operator; take the "
+            "entry with the largest self time there"
+        )
+    if misses and got in misses:
+        raise CheckFailed(f"on {device.type}: {misses[got]}")
     if got in _MISSES:
         raise CheckFailed(f"on {device.type}: {_MISSES[got]}")
     if isinstance(got, str) and got.startswith("cuda") and got[4:5].isupper():
@@ -135,19 +186,40 @@ def _calls_check(calls, passed, first: bool) -> None:
         passed.append("fn is called once to warm up, then profiled")
 
 
+@contextmanager
+def _events_read():
+    """Record (in the yielded list) every call of a profile's ``events()``."""
+    from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
+
+    cls = _KinetoProfile
+    events, read = cls.events, []
+
+    def recorded(self, *args, **kwargs):
+        read.append(True)
+        return events(self, *args, **kwargs)
+
+    cls.events = recorded
+    try:
+        yield read
+    finally:
+        cls.events = events
+
+
 def _cpu_checks(answer, passed) -> None:
     cpu = torch.device("cpu")
-    for n, (fn, args, want, what) in enumerate(_workloads()):
+    for n, (fn, args, want, what, misses) in enumerate([*_workloads(), _many_calls_workload()]):
         calls: list[bool] = []
-        got = answer(_recording(fn, calls), args, cpu)
+        with _events_read() as read:
+            got = answer(_recording(fn, calls), args, cpu)
         if not isinstance(got, str):
             _name_check(got, want, what, cpu)
         _calls_check(calls, passed, n == 0)
         if got != want:
             # One retry: a machine busy with other programs can stall any operator once.
             calls.clear()
-            got = answer(_recording(fn, calls), args, cpu)
-        _name_check(got, want, what, cpu)
+            with _events_read() as read:
+                got = answer(_recording(fn, calls), args, cpu)
+        _name_check(got, want, what, cpu, misses, events_read=bool(read))
         passed.append(f"{what}: {want}")
 
 
@@ -185,10 +257,10 @@ def _gpu_checks(answer) -> None:
 
     if torch.cuda.is_available():
         device = torch.device("cuda", torch.cuda.current_device())
-        for fn, args, want, what in _workloads(device, n=4096, exp_numel=64_000_000):
-            with watched_gpu() as state:
+        for fn, args, want, what, misses in _workloads(device, n=4096, exp_numel=64_000_000):
+            with watched_gpu() as state, _events_read() as read:
                 got = _gpu_run(answer, state, fn, args, device)
-            _name_check(got, want, what, device)
+            _name_check(got, want, what, device, misses, events_read=bool(read))
         return
     a, x = torch.randn(64, 64), torch.zeros(8)
 
@@ -199,9 +271,9 @@ def _gpu_checks(answer) -> None:
         return y, x
 
     device = torch.device("cuda", 0)
-    with scripted_gpu() as state:
+    with scripted_gpu() as state, _events_read() as read:
         got = _gpu_run(answer, state, product_and_adds, (a, x), device)
-    _name_check(got, SCRIPTED_WANT, SCRIPTED_WHAT, device)
+    _name_check(got, SCRIPTED_WANT, SCRIPTED_WHAT, device, events_read=bool(read))
 
 
 def check_slowest_op(answer, passed):
