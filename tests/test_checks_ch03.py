@@ -281,7 +281,59 @@ def test_device_bug_names_a_missing_return_zero_grad_and_a_new_optimizer():
     def own_optimizer(net, X, y, opt, device):
         return train_step(net, X, y, torch.optim.SGD(net.parameters(), lr=0.1), device)
 
-    assert_fails("03.device_bug", own_optimizer, "use the optimizer you are given")
+    assert_fails("03.device_bug", own_optimizer, "with the opt passed in", "a new optimizer")
+
+
+def test_device_bug_names_zero_grad_between_backward_and_step():
+    def zero_grad_between(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        loss.backward()
+        opt.zero_grad()  # clears what the step is about to use
+        opt.step()
+        return loss.detach()
+
+    def model_zero_grad_between(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        loss.backward()
+        net.zero_grad(set_to_none=False)  # zeros, not None: the same mistake
+        opt.step()
+        return loss.detach()
+
+    for wrong in (zero_grad_between, model_zero_grad_between):
+        result = assert_fails(
+            "03.device_bug", wrong, "between loss.backward() and opt.step()", "zero or None"
+        )
+        assert "never called" not in result.hint
+
+
+def test_device_bug_steps_written_in_other_orders_pass():
+    def zero_grad_after_step(net, X, y, opt, device):  # cleared for the next step instead
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return loss.detach()
+
+    class Step:  # a callable object that keeps the weights made once per device
+        def __init__(self):
+            self.weights = {}
+
+        def __call__(self, net, X, y, opt, device):
+            key = str(device)
+            if key not in self.weights:
+                self.weights[key] = torch.tensor([1.0, 2.0, 1.0]).to(device)
+            opt.zero_grad()
+            out = net(X.to(device))
+            loss = F.cross_entropy(out, y.to(device), weight=self.weights[key])
+            loss.backward()
+            opt.step()
+            return loss.detach()
+
+    assert_passes("03.device_bug", zero_grad_after_step)
+    assert_passes("03.device_bug", Step())
 
 
 def test_device_bug_rejects_a_hard_coded_gpu():

@@ -182,6 +182,20 @@ def _on_meta(step, data_on_meta: bool):
     return loss
 
 
+def _record_steps(opt) -> list[bool]:
+    """Wrap ``opt.step``: the returned list gets, per call, whether any gradient was non-zero."""
+    stepped_with: list[bool] = []
+    step = opt.step
+
+    def recorded_step(*args, **kwargs):
+        grads = [p.grad for group in opt.param_groups for p in group["params"]]
+        stepped_with.append(any(g is not None and bool(g.any()) for g in grads))
+        return step(*args, **kwargs)
+
+    opt.step = recorded_step
+    return stepped_with
+
+
 def check_device_bug(answer, passed):
     """The fixed ``train_step``: no CPU leftovers (meta device), then two real steps."""
     if not callable(answer):
@@ -213,6 +227,7 @@ def _check_device_bug(answer, passed):
     }
     nets = {k: seeded_net(4).to(device) for k in [*variants, "answer"]}
     opts = {k: torch.optim.SGD(n.parameters(), lr=0.05, momentum=0.9) for k, n in nets.items()}
+    stepped_with = _record_steps(opts["answer"])
     for seed in (1, 2, 3):
         X, y = _batch(seed)
         for key, options in variants.items():
@@ -225,6 +240,20 @@ def _check_device_bug(answer, passed):
                 + ": return the loss as a 0-d tensor, loss.detach()"
             )
     if not same_params(nets["answer"], nets[""], close=True):
+        if not stepped_with:
+            raise CheckFailed(
+                "after three steps the parameters differ from the reference: opt.step() was "
+                "never called on the optimizer you are given. Keep opt.step() after "
+                "loss.backward(), with the opt passed in (a new optimizer made inside the "
+                "step starts from scratch every time)"
+            )
+        if not any(stepped_with):
+            raise CheckFailed(
+                "after three steps the parameters differ from the reference: every "
+                "opt.step() found the gradients zero or None, so opt.zero_grad() ran between "
+                "loss.backward() and opt.step() and cleared what the step needed. Call "
+                "opt.zero_grad() before loss.backward() (or after opt.step())"
+            )
         hint = next(
             (h for h in variants if h and same_params(nets["answer"], nets[h], close=True)),
             "use the optimizer you are given (opt), and keep the class weights "
