@@ -219,3 +219,61 @@ def test_a_replayed_naive_split_idles_exactly_half_and_micro_batches_idle_less()
 def test_replay_rejects_spans_that_are_no_forward_pipeline(spans, message):
     with pytest.raises(ValueError, match=message):
         replay(spans)
+
+
+def test_bubble_counts_a_stage_that_never_worked_as_idle():
+    spans = [Span(0, 0, 0.0, 1.0), Span(1, 0, 1.0, 2.0)]
+    assert bubble_fraction(spans, 2) == pytest.approx(0.5)
+    assert bubble_fraction(spans, 3) == pytest.approx(1 - 2 / 6)  # stage 2 idle throughout
+
+
+def test_bubble_and_makespan_do_not_assume_the_spans_are_in_order_of_start():
+    spans = [Span(1, 0, 2.0, 3.0), Span(0, 0, 0.0, 2.0)]  # as Timeline lists them: by end
+    assert bubble_fraction(spans, 2) == pytest.approx(1 - 3 / 6)
+
+
+class FakeClock:
+    """time.perf_counter, scripted: each call returns the next value."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def __call__(self):
+        return self.values.pop(0)
+
+
+def test_timeline_times_are_seconds_since_it_was_made_and_its_makespan_covers_every_span(
+    monkeypatch,
+):
+    import d2lgpu.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline.time, "perf_counter", FakeClock(100.0, 101.0, 103.5, 104.0, 106.0))
+    timeline = Timeline()  # zero at 100
+    with timeline.record(0, 0, phase="backward"):  # 101 to 103.5
+        pass
+    with timeline.record(1, 0):  # 104 to 106
+        pass
+    assert timeline.spans == [Span(0, 0, 1.0, 3.5, "backward"), Span(1, 0, 4.0, 6.0, "forward")]
+    assert timeline.makespan == 5.0
+
+
+def test_timeline_reads_the_end_after_synchronizing_the_stages_device(monkeypatch):
+    import d2lgpu.pipeline as pipeline
+
+    clock, events = [0.0], []
+
+    def perf_counter():
+        events.append("clock")
+        return clock[0]
+
+    def sync(device):
+        events.append(f"sync {device}")
+        clock[0] += 2.0  # the device had two seconds of queued work left
+
+    monkeypatch.setattr(pipeline.time, "perf_counter", perf_counter)
+    monkeypatch.setattr(pipeline, "sync", sync)
+    timeline = Timeline()
+    with timeline.record(0, 0, device="cuda:1"):
+        events.append("block")
+    assert events == ["clock", "clock", "block", "sync cuda:1", "clock"]
+    assert timeline.spans[0].seconds == 2.0  # the queued work, not only its launch
