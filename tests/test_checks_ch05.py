@@ -284,6 +284,29 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
     assert "ChildFailedError:" in result.hint  # the tail is shown as it is
 
 
+def test_ddp_a_rank_that_exits_with_a_code_is_named_and_not_relaunched(tmp_path, monkeypatch):
+    # torchrun's report for a rank that called sys.exit(3), recorded from a real run.
+    report = (
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        "Root Cause (first observed failure):\n"
+        "[0]:\n"
+        "  rank      : 1 (local_rank: 1)\n"
+        "  exitcode  : {code} (pid: 15098) \n"
+        "  error_file: <N/A>\n"
+    )
+    for code, printed in ((3, "epoch 1: last batch loss 1.2\n"), (2, "usage: train.py [-h]\n")):
+        launches = failing_launch(monkeypatch, printed + report.format(code=code))
+        result = assert_fails(
+            "05.ddp",
+            ddp_variant(tmp_path, f"exits_{code}"),
+            f"rank 1 of the script exited with code {code}",
+            f"sys.exit({code})",
+            printed.strip(),
+        )
+        assert "signal" not in result.hint and "failed twice" not in result.hint
+        assert len(launches) == 1  # an exit code is the script's doing: no second launch
+
+
 def test_ddp_a_port_still_taken_after_launchs_own_retry_is_reported_with_pytorchs_words(
     tmp_path, monkeypatch
 ):

@@ -192,6 +192,9 @@ def _launch(path: Path, out: Path) -> None:
                     "Run it yourself to see all of its output: torchrun --standalone "
                     f"--nproc-per-node={NPROC} {path}"
                 ) from None
+            exit_code = _exit_code(error.result.output)
+            if exit_code is not None and exit_code > 0:
+                raise CheckFailed(_exit_code_hint(error, exit_code)) from None
             if attempt == 2:
                 raise CheckFailed(_no_script_error_hint(error)) from None
             # No Python error from the script: a rank was killed by a signal, which can be
@@ -231,6 +234,25 @@ def _script_error(output: str) -> str | None:
             where = f" ({re.sub(r'^.*?File ', 'File ', frames[-1])})" if frames else ""
             return text + where
     return None
+
+
+def _exit_code(output: str) -> int | None:
+    """The exit code torchrun reports for the first failed rank (negative: a signal's number)."""
+    found = re.search(r"exitcode\s*:\s*(-?\d+)", output)
+    return int(found.group(1)) if found else None
+
+
+def _exit_code_hint(error, code: int) -> str:
+    rank = re.search(r"rank\s*:\s*(\d+)", error.result.output)
+    who = f"rank {rank.group(1)}" if rank else "a rank"
+    tail = "\n".join(_script_lines(error.result.output)[-15:]) or "(nothing)"
+    return (
+        f"{who} of the script exited with code {code}, without a Python error: something in "
+        f"it called sys.exit({code}) (or exit(), os._exit(), argparse refusing an option). "
+        "Every rank must train to the end and return normally; the checker passes the "
+        "script's own options (--epochs, --batch-size, --lr, --seed, --out), so keep them. "
+        f"The last lines the script printed:\n{tail}"
+    )
 
 
 def _no_script_error_hint(error) -> str:
