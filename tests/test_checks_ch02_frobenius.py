@@ -287,3 +287,30 @@ def test_frobenius_per_step_styles_that_read_as_they_go_pass():
 
     assert_passes("02.frobenius", (out_argument, log_norms_at_end))
     assert_passes("02.frobenius", (Logger(), log_norms_at_end))
+
+
+def test_frobenius_calls_both_versions_with_another_number_of_steps():
+    def thousand_written_in(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(1000):  # not steps
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm.item())
+            X = X / norm
+        return norms
+
+    def buffer_of_a_thousand(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        log = torch.empty(1000, device=A.device)  # sized for the exercise's 1000
+        for i in range(steps):
+            X = A @ X
+            log[i] = torch.linalg.matrix_norm(X)
+            X = X / log[i]
+        return log.tolist()
+
+    assert_fails(
+        "02.frobenius", (thousand_written_in, log_norms_at_end), "(A, 10) returned 1000 norms"
+    )
+    assert_fails(
+        "02.frobenius", (log_norms_per_step, buffer_of_a_thousand), "(A, 10) returned 1000 norms"
+    )

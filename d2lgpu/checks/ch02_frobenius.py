@@ -195,7 +195,15 @@ def _check_frobenius(per_step, at_end, passed):
         "(>= 1 host read per step, each before the next step's product)"
     )
 
-    _, reads_short, _ = _norms(at_end, "log_norms_at_end", A, 10, pretend)
+    # steps is an argument: a loop written for 1000 steps fails here.
+    want_short = want[:10]
+    for name, fn in (("log_norms_per_step", per_step), ("log_norms_at_end", at_end)):
+        got_short, reads_short, _ = _norms(fn, name, A, 10, pretend)
+        if not torch.allclose(torch.tensor(got_short, dtype=torch.float64), want_short, rtol=1e-3):
+            raise CheckFailed(
+                f"{name}(A, 10) does not return the first 10 norms of {name}(A, 1000): use "
+                "the steps argument for the number of steps, not a number written into the loop"
+            )
     for n, reads in ((steps, reads_end), (10, reads_short)):
         if len(reads) > 3:
             raise CheckFailed(
