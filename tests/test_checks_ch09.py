@@ -168,6 +168,30 @@ def stage2_moved_to_stage1(stage1, stage2, x, y, loss_fn, m):
     return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
 
 
+def two_host_reads(stage1, stage2, x, y, loss_fn, m):
+    loss = sum(forwards(stage1, stage2, x, y, loss_fn, m))
+    loss.backward()
+    print_me = loss.detach().item()  # a read to log it...
+    assert print_me == print_me
+    return float(loss.detach())  # ...and another one to return it
+
+
+def stage2_in_pairs(stage1, stage2, x, y, loss_fn, m):
+    """Stage 1 per micro-batch, stage 2 on two of them at a time: other micro-batches."""
+    d1, d2 = devices(stage1, stage2)
+    xs, ys = micro_batches(x, m), micro_batches(y, m)
+    losses, held = [], []
+    for i, xb in enumerate(xs):
+        held.append(stage1(xb.to(d1)).to(d2))
+        if len(held) == 2 or i == len(xs) - 1:
+            h, yb = torch.cat(held), torch.cat(ys[i + 1 - len(held) : i + 1]).to(d2)
+            losses.append(loss_fn(stage2(h), yb) * (len(h) / len(x)))
+            held = []
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
 def graded(exercise, answer):
     return check(exercise, answer, quiet=True)
 
@@ -197,6 +221,8 @@ def test_correct_pipelines_pass(answer):
         (one_mistake("h stays"), ["stage 2's device", "h.to(device2)"]),
         (one_mistake("y stays"), ["stage 2's device", "targets"]),
         (item_per_micro_batch, ["read device values on the host", "once, at the end"]),
+        (two_host_reads, ["read device values on the host 2 times"]),
+        (stage2_in_pairs, ["stage 1 got micro-batches of [3, 3, 2, 2] rows and stage 2 of [6, 4]"]),
         (zero_grad_between, ["last micro-batch's only", "zero_grad"]),
         (stage_one_first, ["stage 2 started only after stage 1 had run every micro-batch"]),
         (backward_per_micro_batch, ["backward ran before the last micro-batch's forward", "GPipe"]),
@@ -348,6 +374,44 @@ def plain_then_checkpoint(blocks, x, segments):
     return checkpoint_loop(blocks, x, segments)
 
 
+def by_sizes(blocks, x, sizes):
+    h, start = x, 0
+    for size in sizes:
+        run = functools.partial(run_blocks, blocks[start : start + size])
+        h = checkpoint(run, h, use_reentrant=False)
+        start += size
+    return h
+
+
+def uneven_segments(blocks, x, segments):
+    """As many segments as asked, 1, 1, ... and the rest: one long segment."""
+    return by_sizes(blocks, x, [1] * (segments - 1) + [len(blocks) - segments + 1])
+
+
+def one_block_too_long(blocks, x, segments):
+    """tensor_split's sizes, with a block moved from the first segment to the last."""
+    sizes = [len(p) for p in torch.tensor_split(torch.arange(len(blocks)), segments)]
+    sizes[0], sizes[-1] = sizes[0] - 1, sizes[-1] + 1
+    return by_sizes(blocks, x, [n for n in sizes if n])
+
+
+def floor_size_loop(blocks, x, segments):
+    size = len(blocks) // segments  # 10 blocks in 3: 3, 3, 3 and 1, a segment too many
+    return by_sizes(blocks, x, [len(blocks[i : i + size]) for i in range(0, len(blocks), size)])
+
+
+def two_segments_checkpointed(blocks, x, segments):
+    h = x
+    for k, part in enumerate(torch.tensor_split(torch.arange(len(blocks)), segments)):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        h = checkpoint(run, h, use_reentrant=False) if k < 2 else run(h)
+    return h
+
+
+def detached_input(blocks, x, segments):
+    return checkpoint_loop(blocks, x.detach(), segments)  # "data needs no gradient"
+
+
 @pytest.mark.parametrize("answer", [checkpoint_loop, checkpoint_seq, checkpoint_defaults])
 def test_correct_checkpointing_passes(answer):
     result = graded("09.checkpoint", answer)
@@ -373,7 +437,24 @@ def test_correct_checkpointing_passes(answer):
         (returns_segment_outputs, ["returned list", "return the output tensor"]),
         (first_block_of_each_segment, ["only 4 of 8 blocks were checkpointed"]),
         (returns_detached, ["no graph", "not a detached copy"]),
-        (stray_activations, ["saved for backward, more than", "something else keeps activations"]),
+        # 8 blocks in 4: 4 segment inputs of 5 x 8 floats (160 B each) and 2 blocks' activations
+        # (480 B each: the first Linear's input, and tanh's output, which the second one saves)
+        (
+            stray_activations,
+            [
+                "for 8 blocks in 4 segments",
+                "more than the 1.6 KiB of 4 segment",
+                "something else keeps activations",
+            ],
+        ),
+        (uneven_segments, ["of [5, 1, 1, 1] blocks", "4 segments of at most 2"]),
+        (one_block_too_long, ["for 8 blocks in 4 segments", "of [3, 2, 2, 1] blocks", "at most 2"]),
+        (
+            floor_size_loop,
+            ["for 10 blocks in 3 segments", "recomputed 4 segment(s)", "into 3 segments"],
+        ),
+        (two_segments_checkpointed, ["recomputed 2 segment(s)", "into 4 segments"]),
+        (detached_input, ["for 10 blocks in 3 segments", "input x needs a gradient", "x.detach()"]),
     ],
     ids=lambda a: getattr(a, "__name__", "hint"),
 )

@@ -139,13 +139,16 @@ def _check_grads(blocks, x, ref, where) -> None:
             f"for {where}, block(s) {missing} got no gradient: the graph was cut between "
             "segments (.detach() or .data); pass each segment's output on as it is"
         )
+    if x.requires_grad and x.grad is None:
+        raise CheckFailed(
+            f"for {where}, the input x needs a gradient here and got none: the graph was cut "
+            "before the first block (x.detach() or x.data); pass x to the first segment as it is"
+        )
     grads = [p.grad for p in blocks.parameters()]
     wrong = not all(
         torch.allclose(g, r, rtol=1e-4, atol=1e-6) for g, r in zip(grads, ref[1], strict=True)
     )
-    if x.requires_grad and (
-        x.grad is None or not torch.allclose(x.grad, ref[2], rtol=1e-4, atol=1e-6)
-    ):
+    if x.requires_grad and not torch.allclose(x.grad, ref[2], rtol=1e-4, atol=1e-6):
         wrong = True
     if wrong:
         raise CheckFailed(f"for {where}, the gradients differ from the plain forward's")
