@@ -4,8 +4,9 @@
   ``torch.cuda.Event`` (they subclass ``torch.Stream`` and ``torch.Event``, so
   that ``tensor.record_stream(stream)`` accepts them);
 * :class:`StreamMode`, a :class:`~d2lgpu._device_watch.DeviceWatch`, turns
-  host-to-device copies, ``pin_memory``, ``record_stream``, host reads of
-  device data and operations on device tensors into the simulator's records;
+  copies both ways, ``pin_memory``, ``record_stream``, host reads of device
+  data, host reads of copies to the host that may not have landed, and
+  operations on device tensors into the simulator's records;
   :meth:`StreamMode.patched_cuda` swaps ``torch.cuda``'s stream API for these.
 
 What it is not: usable alone; :func:`d2lgpu.stream_sim.simulated_cuda` sets it up.
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 
 import torch
 
-from ._device_watch import DeviceWatch
+from ._device_watch import DeviceWatch, _flat
 
 __all__ = ["SimStream", "SimEvent", "StreamMode"]
 
@@ -74,7 +75,10 @@ class SimStream(torch.Stream):
         self.gpu.host_wait(dict(self.follows), f"{self.name}.synchronize()")
 
     def query(self) -> bool:
-        return self.gpu.ready(self.follows) <= self.gpu.host_time
+        done = self.gpu.ready(self.follows) <= self.gpu.host_time
+        if done:  # the host now knows that this work is done, as after a synchronize
+            self.gpu.host_knows(dict(self.follows))
+        return done
 
     def __enter__(self):
         self.gpu.stack.append(self)
@@ -117,7 +121,11 @@ class SimEvent(torch.Event):
         _active_gpu().host_wait(dict(self.follows), "event.synchronize()")
 
     def query(self) -> bool:
-        return self.time is None or self.time <= _active_gpu().host_time
+        gpu = _active_gpu()
+        done = self.time is None or self.time <= gpu.host_time
+        if done:
+            gpu.host_knows(dict(self.follows))
+        return done
 
     def elapsed_time(self, end) -> float:
         if not (self.enable_timing and end.enable_timing):
@@ -141,9 +149,16 @@ class StreamMode(DeviceWatch):
         kwargs = dict(kwargs or {})
         name = getattr(func, "__name__", "")
         gpu, first = self.gpu, args[0] if args else None
+        if gpu._landing and name not in _VIEWLESS:
+            to_host = name == "copy_" and len(args) > 1 and self.on_device(args[1])
+            for t in _flat([args[1:] if to_host else args, kwargs]):
+                if isinstance(t, torch.Tensor):
+                    gpu.host_access(t)
         if name == "pin_memory":
+            if gpu.is_pinned(first):
+                return first  # as in PyTorch: already pinned, the same tensor
             pinned = first.clone()
-            gpu.host_copy(pinned, first, pinned=True)
+            gpu.pin(first, pinned)
             return pinned
         if name == "is_pinned":
             return gpu.is_pinned(first)
@@ -161,6 +176,10 @@ class StreamMode(DeviceWatch):
             target = self._target(name, args, kwargs)
             if target is not None and target.type == "cuda":
                 return self._to_device(name, args, kwargs)
+        if name in ("to", "cpu") and self.on_device(first) and not gpu.quiet:
+            target = torch.device("cpu") if name == "cpu" else self._target(name, args, kwargs)
+            if target is not None and target.type == "cpu":
+                return self._to_host(name, args, kwargs)
         if name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
             return self._copy_into(func, types, args, kwargs)
         return self._other(func, types, args, kwargs, name)
@@ -189,7 +208,7 @@ class StreamMode(DeviceWatch):
         pinned = gpu.is_pinned(src)
         seconds = gpu.copy_s * (1.0 if pinned else gpu.pageable_factor)
         shown = "copy" if buf.batch is None else f"copy {buf.batch}"
-        op = gpu.queue("copy", shown, seconds, engine="copy", batch=buf.batch)
+        op = gpu.queue("copy", shown, seconds, engine="h2d", batch=buf.batch, direction="h2d")
         op.flags.update(pinned=pinned, non_blocking=not blocking)
         gpu.access(op, buf, write=True)
         for entry in [src] if pinned else []:  # the copy engine reads pinned memory later
@@ -198,11 +217,66 @@ class StreamMode(DeviceWatch):
             why = "a copy without non_blocking=True" if blocking else "a copy from pageable memory"
             gpu.host_wait(dict(op.stream.follows), why)
 
+    def _to_host(self, name, args, kwargs):
+        """``x.cpu()``, ``x.to("cpu", ...)``: a copy on the device-to-host engine."""
+        src = args[0]
+        non_blocking = bool(kwargs.pop("non_blocking", False))
+        if name == "to" and len(args) > 1 and isinstance(args[-1], bool):
+            non_blocking, args = args[-1], args[:-1]
+        kwargs.pop("copy", None)
+        if name == "to":
+            kwargs, args = self._to_cpu("to", args, kwargs)
+            data = args[0].to(*args[1:], **kwargs)
+        else:
+            data = src.cpu(**kwargs)
+        data = data.clone() if data is src else data
+        why = ".cpu()" if name == "cpu" else ".to('cpu')"
+        return self._queue_to_host(src, data, None, non_blocking, why)
+
+    def _queue_to_host(self, src, data, dst, non_blocking, why):
+        """Queue a copy of device tensor ``src`` (``data``: its values) to the host.
+
+        Into ``dst``, or a new tensor (pinned if ``non_blocking``, as PyTorch makes
+        it). Non-blocking into pinned memory, the host goes on and ``dst`` is filled
+        when the host knows the copy is done; otherwise the host waits for it.
+        """
+        gpu = self.gpu
+        buf = gpu.buffer(src)
+        pinned = non_blocking if dst is None else gpu.is_pinned(dst)
+        batch = None if buf is None else buf.batch
+        seconds = gpu.d2h_s * (1.0 if pinned else gpu.pageable_factor)
+        shown = "to host" if batch is None else f"to host {batch}"
+        op = gpu.queue("copy", shown, seconds, engine="d2h", batch=batch, direction="d2h")
+        op.flags.update(pinned=pinned, non_blocking=non_blocking)
+        if buf is not None:
+            gpu.access(op, buf, write=False)
+            if gpu.seen_by(op, src) is not src:  # it read memory whose copy had not landed
+                data = torch.zeros_like(data) if buf.before is None else buf.before.to(data)
+        if non_blocking and pinned:
+            out = torch.zeros_like(data) if dst is None else dst  # not filled yet
+            if dst is None:
+                gpu.host_copy(out, pinned=True)
+            gpu.landing(out, op, data)
+            return out
+        self.reads.append(why)
+        gpu.host_wait(dict(op.stream.follows), why)
+        if dst is None:
+            return data
+        dst.copy_(data)
+        return dst
+
     def _copy_into(self, func, types, args, kwargs):
         dst, src = args[0], args[1]
         gpu = self.gpu
+        if not self.on_device(dst) and self.on_device(src) and not gpu.quiet:
+            non_blocking = bool(kwargs.pop("non_blocking", False) or (len(args) > 2 and args[2]))
+            why = f"copy_ of a device value into a CPU tensor ({self.origin(dst)})"
+            return self._queue_to_host(src, src.clone(), dst, non_blocking, why)
         if self.on_device(dst) and not self.on_device(src):
             blocking = not (kwargs.pop("non_blocking", False) or (len(args) > 2 and args[2]))
+            before = gpu.buffer(dst)
+            if before is not None:
+                before.before = self.put(dst.clone())  # what a compute that comes too early reads
             func(dst, src)  # the data, at once; the simulated copy is queued below
             buf = gpu.buffer(dst, new_batch=self._batch(src))
             buf.batch = gpu.batch_of(src)
@@ -228,6 +302,10 @@ class StreamMode(DeviceWatch):
         if gpu.quiet or name in _VIEWLESS or not isinstance(result, torch.Tensor):
             return result
         if not self.on_device(result):
+            first = inputs[0] if inputs else None
+            if first is not None and result is not first and gpu.batch_of(first) is not None:
+                # a host batch's view is pinned if the batch is; a new tensor is pageable
+                gpu.host_copy(result, first, pinned=_shares(first, result) and gpu.is_pinned(first))
             return result
         bufs = [(t, b) for t in inputs if (b := gpu.buffer(t)) is not None]
         shared = [b for t, b in bufs if _shares(t, result)]

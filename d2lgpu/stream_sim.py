@@ -10,15 +10,37 @@ Inside the block, ``torch.cuda.Stream``, ``Event``, ``stream``,
 ``pin_memory()``, ``is_pinned()`` and ``record_stream()`` work without a
 driver; tensors sent to a ``cuda`` device stay in CPU memory, say they are on
 ``cuda:0`` (:mod:`d2lgpu._device_watch`) and compute real values. What
-would run on the GPU is *queued*, with simulated times: a host-to-device copy
-takes ``copy_s`` (``pageable_factor`` times longer from pageable memory) on
-the one copy engine, a function wrapped by :meth:`SimGPU.kernel` takes
-``compute_s`` (or the ``seconds`` it is given) on the GPU's ``sms`` streaming
-multiprocessors, other operations on device tensors take no time. An
-operation starts after its stream's previous one and after the events its
-stream waits for. A copy from pageable memory, or without
-``non_blocking=True``, holds the host until it is done, as does a host read of
-device data (``.item()``, ``print``...) or a ``synchronize()``.
+would run on the GPU is *queued*, with simulated times, on three engines that
+work at the same time:
+
+* the **host-to-device copy engine**: a copy to the device takes ``copy_s``
+  (``pageable_factor`` times longer from pageable memory);
+* the **device-to-host copy engine**: a copy to the host takes ``d2h_s``
+  (``copy_s`` unless given; ``pageable_factor`` times longer into pageable
+  memory). A copy in each direction can run at once, as PCIe carries both;
+* the **SMs**: a function wrapped by :meth:`SimGPU.kernel` takes ``compute_s``
+  (or the ``seconds`` it is given) on the ``sms`` streaming multiprocessors it
+  occupies; other operations on device tensors take no time.
+
+An operation starts after its stream's previous one, after the events its
+stream waits for, and once its engine is free. The host waits (a sync point)
+for a copy from pageable memory or without ``non_blocking=True``, a host read
+of device data (``.item()``, ``print``, ``.cpu()``...) and a
+``synchronize()``. It does not wait for ``x.to("cpu", non_blocking=True)`` or
+``pinned.copy_(x, non_blocking=True)``: as on a GPU these return at once, into
+pinned host memory that holds the data only once the copy has landed. Host
+code that reads such a tensor before a sync that covers the copy
+(``event.synchronize()``, ``stream.synchronize()``, ``torch.cuda.synchronize()``,
+or a ``query()`` that returned True) is a recorded hazard, and it reads what
+the memory held: zeros from a fresh tensor, the old values from ``copy_``,
+unless the simulated copy had ended by then. ``pin_memory()`` of a pageable
+tensor holds the host while it copies the bytes, at ``pin_gb_s`` GB/s; of a
+pinned tensor it returns the tensor, at no cost.
+
+A kernel or a copy to the host that reads a device tensor whose copy from the
+host it does not wait for, and that starts before that copy has ended, reads
+what the memory held before the copy (zeros for a fresh tensor): its result
+is wrong, as it would be on a GPU.
 
 How kernels share the GPU, a plain model with these assumptions:
 
@@ -40,15 +62,29 @@ With the default (every kernel fills the GPU) this is one compute engine:
 kernels never overlap, whatever the streams.
 
 It keeps, in order: ``ops`` (every copy and kernel, with its stream and
-times; a kernel's ``flags["sms"]`` is the SMs it occupied), ``host_waits``
-(each time the host waited, and why) and ``hazards``
-(a read of a buffer whose copy may not have finished, an overwrite of a buffer
-another stream may still read, and a device buffer freed while another stream
-may still use it without ``record_stream``, whose memory the caching allocator
-may then give to the next allocation on its stream).
+times; a kernel's ``flags["sms"]`` is the SMs it occupied, a copy's
+``flags["direction"]`` is ``"h2d"`` or ``"d2h"``, and ``flags["stale"]`` marks
+an op that read memory before its copy landed), ``host_waits`` (each time the
+host waited, and why), ``host_work`` (what held the host: each
+``pin_memory()``) and ``hazards`` (a read of a buffer whose copy may not have
+finished, an overwrite of a buffer another stream may still read, a device
+buffer freed while another stream may still use it without
+``record_stream``, whose memory the caching allocator may then give to the
+next allocation on its stream, and a host read of a copy to the host before a
+sync).
 
-What it is not: a model of a real GPU's speed. The times and the SM counts are
-chosen by the caller; the order and the waits are the code's own.
+What it leaves out, and so what it is not: a model of a real GPU's speed. The
+times, the SM counts and the pinning rate are chosen by the caller; the
+order and the waits are the code's own. A copy takes the same time whatever
+its size. Copies and kernels do not share memory bandwidth; several copies in
+one direction take turns on one engine (a GPU has a few, and a copy from
+pageable memory is staged in chunks). A race that the records list changes
+values only in the cases above: a freed or overwritten buffer keeps its
+values here (on a GPU the next copy may overwrite it under a running
+kernel), other operations on device tensors see the copied data, and a copy
+that is late is all-or-nothing (a GPU may see part of it). The host's own
+work costs nothing but ``launch_s`` per queued operation and the pinning.
+Leaving the block lets every queued copy land, as a final synchronize would.
 """
 
 from __future__ import annotations
@@ -60,7 +96,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ._stream_mode import SimEvent, SimStream, StreamMode
-from ._validate import check_int, check_seconds
+from ._validate import check_int, check_positive, check_seconds
 from .streams import Interval, format_timeline
 
 __all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
@@ -83,7 +119,7 @@ class Op:
 
 @dataclass
 class Hazard:
-    """A possible race: ``kind`` is ``"read"``, ``"overwrite"`` or ``"freed"``."""
+    """A possible race: ``kind`` is ``"read"``, ``"overwrite"``, ``"freed"`` or ``"host read"``."""
 
     kind: str
     batch: int | None
@@ -92,6 +128,11 @@ class Hazard:
 
     def __str__(self) -> str:
         first = f"{self.first.label} on {self.first.stream.name}"
+        if self.kind == "host read":
+            return (
+                f"the host read the result of {first} before a sync: the copy may not have "
+                "landed (wait for an event recorded after it, or synchronize, before reading)"
+            )
         if self.kind == "freed":
             return f"batch {self.batch}'s device memory was freed while {first} may still use it"
         if self.second is None:
@@ -111,6 +152,7 @@ class _Buffer:
         self.reads: list[Op] = []  # reads since the last write
         self.recorded: set[str] = set()  # streams given to record_stream
         self.aliases = 0
+        self.before: torch.Tensor | None = None  # the values before the last copy (None: zeros)
 
 
 def _merge(a: dict, b: dict) -> dict:
@@ -123,8 +165,12 @@ def _merge(a: dict, b: dict) -> dict:
 class SimGPU:
     """The simulator's state; :func:`simulated_cuda` makes one and installs it."""
 
-    def __init__(self, copy_s, compute_s, pageable_factor, launch_s, sms=100):
+    def __init__(
+        self, copy_s, compute_s, pageable_factor, launch_s, sms=100, d2h_s=None, pin_gb_s=10.0
+    ):
         self.copy_s, self.compute_s = copy_s, compute_s
+        self.d2h_s = copy_s if d2h_s is None else d2h_s
+        self.pin_gb_s = pin_gb_s
         self.pageable_factor, self.launch_s = pageable_factor, launch_s
         self.sms = sms  # streaming multiprocessors, shared by the kernels of all streams
         self._kernels: list[tuple[float, int]] = []  # (end, SMs) of kernels that may still run
@@ -132,16 +178,19 @@ class SimGPU:
         self.device = torch.device("cuda", 0)
         self.ops: list[Op] = []
         self.host_waits: list[tuple[str, int]] = []  # (why, number of ops queued before)
+        self.host_work: list[Interval] = []  # what held the host, lane "host: <why>"
         self.hazards: list[Hazard] = []
         self.host_time, self.host_follows = 0.0, {}
-        self.engine_free = {"copy": 0.0}  # the one copy engine; kernels share the SMs
+        self.engine_free = {"h2d": 0.0, "d2h": 0.0}  # one copy engine each way; kernels: the SMs
         self.streams: list[SimStream] = []
         self.default = SimStream(_gpu=self, _name="default stream")
         self.stack = [self.default]
         self._buffers: dict[int, tuple[weakref.ref, _Buffer]] = {}
         self._host: dict[int, tuple[weakref.ref, int | None, bool]] = {}  # batch, pinned
         self._finalizers: list[weakref.finalize] = []
+        self._landing: dict[int, list] = {}  # host tensors a copy to the host has not filled yet
         self.quiet = 0
+        self.put = lambda t: t  # marks a tensor as on the device (the mode's, once installed)
 
     # -- streams, host waits ---------------------------------------------------------------
 
@@ -158,6 +207,10 @@ class SimGPU:
         self.host_follows = _merge(self.host_follows, follows)
         self.host_waits.append((why, len(self.ops)))
 
+    def host_knows(self, follows: dict) -> None:
+        """A ``query()`` returned True: the host knows these ops are done, without waiting."""
+        self.host_follows = _merge(self.host_follows, follows)
+
     def all_streams(self) -> dict:
         follows: dict = {}
         for s in self.streams:
@@ -165,7 +218,8 @@ class SimGPU:
         return follows
 
     def queue(self, kind, label, duration, *, engine=None, sms=None, batch=None, **flags) -> Op:
-        """Queue an op on the current stream; ``engine="compute"`` occupies ``sms`` SMs."""
+        """Queue an op on the current stream, on ``engine`` (``"h2d"``, ``"d2h"``, or
+        ``"compute"``, which occupies ``sms`` SMs), after its stream and its engine."""
         s = self.current
         follows = _merge(s.follows, self.host_follows)
         self.host_time += self.launch_s
@@ -201,6 +255,21 @@ class SimGPU:
             t, used = end, used - n
         return t
 
+    def seen_by(self, op: Op, t: torch.Tensor) -> torch.Tensor:
+        """What ``op`` reads of device tensor ``t``: ``t``, or what its memory held before a
+        copy or kernel that wrote it, if ``op`` does not wait for that write and starts
+        before it has ended."""
+        buf = self._buffer_entry(t)
+        write = None if buf is None else buf.last_write
+        if write is None or not (write.flags.get("direction") == "h2d" or "sms" in write.flags):
+            return t  # only copies to the device and kernels take time to write
+        if self.after(write, op.follows) or write.end <= op.start:
+            return t
+        op.flags["stale"] = True
+        with torch._C.DisableTorchFunction():
+            before = torch.zeros_like(t) if buf.before is None else buf.before.clone()
+        return self.put(before)
+
     @staticmethod
     def after(first: Op, follows: dict) -> bool:
         """Whether work that starts after ``follows`` is sure to start after ``first`` ended."""
@@ -208,9 +277,17 @@ class SimGPU:
 
     # -- host tensors ----------------------------------------------------------------------
 
-    def name_batch(self, t: torch.Tensor, index: int) -> torch.Tensor:
-        """Call host tensor ``t`` batch ``index`` in the records; returns ``t``."""
-        self._host[id(t)] = (weakref.ref(t), index, self.is_pinned(t))
+    def name_batch(self, t: torch.Tensor, index: int, pinned: bool | None = None) -> torch.Tensor:
+        """Call host tensor ``t`` batch ``index`` in the records; returns ``t``.
+
+        ``pinned=True`` makes ``t`` pinned memory that was pinned beforehand, at no
+        cost to this block, as ``DataLoader(pin_memory=True)``'s thread hands batches
+        over; ``None`` keeps what ``t`` is.
+        """
+        if pinned is not None and not isinstance(pinned, bool):
+            raise ValueError(f"pinned must be True, False or None, got {pinned!r}")
+        pinned = self.is_pinned(t) if pinned is None else pinned
+        self._host[id(t)] = (weakref.ref(t), index, pinned)
         return t
 
     def _host_entry(self, t):
@@ -224,6 +301,48 @@ class SimGPU:
     def is_pinned(self, t) -> bool:
         entry = self._host_entry(t)
         return entry is not None and entry[2]
+
+    def pin(self, src: torch.Tensor, pinned: torch.Tensor) -> None:
+        """``pinned`` is ``src`` copied into page-locked memory: the host copies every byte."""
+        seconds = src.nbytes / (self.pin_gb_s * 1e9)
+        batch = self.batch_of(src)
+        shown = "." if batch is None else str(batch)
+        self.host_work.append(
+            Interval("host: pin_memory()", shown, self.host_time, self.host_time + seconds)
+        )
+        self.host_time += seconds
+        self.host_copy(pinned, src, pinned=True)
+
+    def landing(self, t: torch.Tensor, copy: Op, data: torch.Tensor) -> None:
+        """Host tensor ``t`` receives ``data`` when the host knows that ``copy`` is done."""
+        self._landing[id(t)] = [weakref.ref(t), copy, data, False]
+
+    def host_access(self, t) -> None:
+        """The host reads or writes ``t``: a hazard if a copy into it may not have landed.
+
+        The copy lands (``t`` gets its data) here, once the host knows it is done or
+        once it has ended in simulated time."""
+        entry = self._landing.get(id(t))
+        if entry is None or entry[0]() is not t:
+            return
+        copy = entry[1]
+        if not self.after(copy, self.host_follows):
+            if not entry[3]:
+                entry[3] = True
+                self.hazards.append(Hazard("host read", copy.batch, copy, None))
+            if self.host_time < copy.end:
+                return  # not landed: the host sees what the memory held
+        self._land(lambda op: op is copy)
+
+    def _land(self, done) -> None:
+        for key, (ref, copy, data, _) in list(self._landing.items()):
+            t = ref()
+            if t is None:
+                del self._landing[key]
+            elif done(copy):
+                with torch._C.DisableTorchFunction():
+                    t.copy_(data)
+                del self._landing[key]
 
     def host_copy(self, dst, src=None, pinned=None) -> None:
         """``dst`` now holds ``src``'s data (pinned if ``pinned``, else as before)."""
@@ -299,9 +418,16 @@ class SimGPU:
                 self.access(op, buf, write=False)
             self.quiet += 1
             try:
-                return fn(*args, **kwargs)
+                args = [self.seen_by(op, a) if isinstance(a, torch.Tensor) else a for a in args]
+                result = fn(*args, **kwargs)
             finally:
                 self.quiet -= 1
+            for out in result if isinstance(result, list | tuple) else [result]:
+                if isinstance(out, torch.Tensor) and self._buffer_entry(out) is None:
+                    # written by this kernel, on this stream: what reads it must wait for it
+                    new = self.buffer(out, new_batch=False if batch is None else batch)
+                    self.access(op, new, write=True)
+            return result
 
         return simulated
 
@@ -311,10 +437,11 @@ class SimGPU:
 
     def intervals(self) -> list[Interval]:
         """Copies and kernels that take time, labelled by batch, on lanes "<stream>: copies"
-        and "<stream>: kernels" (lanes in the order of their first op)."""
-        return [
+        (to the device), "<stream>: copies to host" and "<stream>: kernels", and the host's
+        pinning on lane "host: pin_memory()" (lanes in the order of their first interval)."""
+        work = [
             Interval(
-                f"{op.stream.name}: {'copies' if op.kind == 'copy' else 'kernels'}",
+                f"{op.stream.name}: {_LANES[op.flags.get('direction', op.kind)]}",
                 "." if op.batch is None else str(op.batch),
                 op.start,
                 op.end,
@@ -322,30 +449,53 @@ class SimGPU:
             for op in self.ops
             if op.kind != "event" and op.end > op.start
         ]
+        pins = [iv for iv in self.host_work if iv.end > iv.start]
+        return sorted(work + pins, key=lambda iv: iv.start)
 
     def timeline(self, width: int = 60) -> str:
         """The simulated timeline as text (:func:`d2lgpu.streams.format_timeline`)."""
         return format_timeline(self.intervals(), width)
 
     def close(self) -> None:
+        """The end: every queued copy lands, and freed tensors are no longer followed."""
+        self._land(lambda op: True)
         for f in self._finalizers:
             f.detach()
 
 
+_LANES = {"h2d": "copies", "d2h": "copies to host", "kernel": "kernels"}
+
+
 @contextmanager
-def simulated_cuda(copy_s=1e-3, compute_s=1e-3, *, pageable_factor=3.0, launch_s=1e-5, sms=100):
+def simulated_cuda(
+    copy_s=1e-3,
+    compute_s=1e-3,
+    *,
+    pageable_factor=3.0,
+    launch_s=1e-5,
+    sms=100,
+    d2h_s=None,
+    pin_gb_s=10.0,
+):
     """Run CUDA stream code on a simulated GPU (see the module's docstring); yields a SimGPU.
 
     ``sms`` is the number of streaming multiprocessors the kernels share (a round
     100 by default: a kernel's ``sms`` is then its percentage of the GPU).
+    ``d2h_s`` is a copy to the host's time (``copy_s`` by default), ``pin_gb_s``
+    the rate at which ``pin_memory()`` copies a pageable tensor's bytes on the
+    host (a round 10 GB/s by default, a choice, not a measurement: chapter 2
+    times it on your machine).
     """
     copy_s, compute_s = check_seconds("copy_s", copy_s), check_seconds("compute_s", compute_s)
     launch_s = check_seconds("launch_s", launch_s)
+    d2h_s = copy_s if d2h_s is None else check_seconds("d2h_s", d2h_s)
     if check_seconds("pageable_factor", pageable_factor) < 1:
         raise ValueError(f"pageable_factor must be a number >= 1, got {pageable_factor!r}")
+    check_positive("pin_gb_s", pin_gb_s)  # may be inf: pinning costs nothing
     check_int("sms", sms, minimum=1)
-    gpu = SimGPU(copy_s, compute_s, float(pageable_factor), launch_s, sms)
+    gpu = SimGPU(copy_s, compute_s, float(pageable_factor), launch_s, sms, d2h_s, float(pin_gb_s))
     mode = StreamMode(gpu)
+    gpu.put = mode.put
     try:
         with mode.patched_cuda(), mode:
             yield gpu

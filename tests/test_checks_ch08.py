@@ -157,7 +157,7 @@ def pipeline_with(extra_in_loop=None, pin=True, non_blocking=True, record=True):
 
     def answer(batches, compute, device):
         main, side = torch.cuda.current_stream(), torch.cuda.Stream()
-        source = [b.pin_memory() if pin else b for b in batches]
+        source = [b.pin_memory() if pin else b.clone() for b in batches]  # clone(): pageable
 
         def send(b):
             with torch.cuda.stream(side):
@@ -179,8 +179,8 @@ def pipeline_with(extra_in_loop=None, pin=True, non_blocking=True, record=True):
     return answer
 
 
-def test_pageable_batches_are_named():
-    assert_fails(pipeline_with(pin=False), "pageable memory", "pin_memory()")
+def test_pageable_copies_of_the_pinned_batches_are_named():
+    assert_fails(pipeline_with(pin=False), "pageable memory", "arrive pinned", "clone()")
 
 
 def test_a_blocking_copy_is_named():
@@ -273,3 +273,142 @@ def test_a_batch_copied_twice_is_named():
         return with_events_and_record_stream(batches, compute, device)
 
     assert_fails(copies_twice, "copied to the device 2 times")
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules' edges: which batch goes on which stream, where in the loop a wait is, how many
+
+
+def copies_on_the_compute_stream_for(batch_index):
+    """The events pipeline, but one batch's copy goes on the compute stream (-1: the last)."""
+
+    def answer(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        chosen = batch_index % len(batches)
+
+        def send(i):
+            with torch.cuda.stream(main if i == chosen else side):
+                x = batches[i].to(device, non_blocking=True)
+                return x, torch.cuda.current_stream().record_event()
+
+        results, ahead = [], send(0)
+        for i in range(len(batches)):
+            x, copied = ahead
+            if i + 1 < len(batches):
+                ahead = send(i + 1)
+            main.wait_event(copied)
+            x.record_stream(main)
+            results.append(compute(x))
+        return results
+
+    return answer
+
+
+@pytest.mark.parametrize("batch_index, named", [(1, "batch 1 was copied"), (-1, "batch 5 was")])
+def test_any_batch_after_the_first_copied_on_the_compute_stream_is_named(batch_index, named):
+    assert_fails(copies_on_the_compute_stream_for(batch_index), named, "the stream its compute")
+
+
+def test_batch_0_alone_on_the_compute_stream_passes():
+    assert check("08.overlap", copies_on_the_compute_stream_for(0), quiet=True).ok
+
+
+def with_a_wait(where):
+    """The events pipeline with torch.cuda.synchronize() at ``where`` ("before", "last", "after")."""
+
+    def answer(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        if where == "before":
+            torch.cuda.synchronize()  # before the first copy: nothing to overlap yet
+
+        def send(b):
+            with torch.cuda.stream(side):
+                return b.to(device, non_blocking=True), side.record_event()
+
+        results, ahead = [], send(batches[0])
+        for i in range(len(batches)):
+            x, copied = ahead
+            if i + 1 < len(batches):
+                ahead = send(batches[i + 1])
+            main.wait_event(copied)
+            x.record_stream(main)
+            if where == "last" and i + 1 == len(batches):
+                copied.synchronize()  # just before the last compute: still in the loop
+            results.append(compute(x))
+        if where == "after":
+            print(sum(r.sum().item() for r in results))  # reads after the loop: allowed
+            torch.cuda.synchronize()
+        return results
+
+    return answer
+
+
+def test_a_host_wait_just_before_the_last_compute_is_named():
+    assert_fails(with_a_wait("last"), "the host waited (event.synchronize())")
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_host_waits_before_the_first_copy_or_after_the_last_compute_pass(where, capsys):
+    result = check("08.overlap", with_a_wait(where), quiet=True)
+    assert result.ok, str(result)
+
+
+def test_the_first_host_wait_of_several_is_named():
+    def reads_twice(y, copied, side):
+        copied.synchronize()
+        y.sum().item()
+
+    result = check("08.overlap", pipeline_with(extra_in_loop=reads_twice), quiet=True)
+    assert result.status == "failed" and "(event.synchronize())" in result.hint
+    assert "item()" not in result.hint
+
+
+def test_a_compute_called_twice_per_batch_is_named():
+    def warms_up(batches, compute, device):
+        def twice(x):
+            compute(x)  # a "warm-up" run of every compute
+            return compute(x)
+
+        return with_events_and_record_stream(batches, twice, device)
+
+    assert_fails(warms_up, "compute was called 12 times for 6 batches")
+
+
+def test_a_pipeline_that_overlaps_only_its_last_third_is_named():
+    # 6 batches of 1 ms + 1 ms: 10 ms, against 7 pipelined and 12 serial
+    def mostly_serial(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        results = []
+        for i, b in enumerate(batches):
+            with torch.cuda.stream(side):
+                if i < 2 * len(batches) // 3:
+                    side.wait_stream(main)  # two thirds: each copy after the last compute
+                x = b.to(device, non_blocking=True)
+            main.wait_stream(side)
+            x.record_stream(main)
+            results.append(compute(x))
+        return results
+
+    assert_fails(mostly_serial, "the copy of batch 1 waits for the compute of batch 0")
+
+
+def test_results_copied_to_the_host_and_read_before_a_sync_are_named():
+    def reads_early(batches, compute, device):
+        results = with_events_and_record_stream(batches, compute, device)
+        on_host = [r.to("cpu", non_blocking=True) for r in results]  # returns at once
+        return [r.clone() for r in on_host]  # read before any sync: stale
+
+    assert_fails(reads_early, "before a sync", "non_blocking=True")
+
+
+def test_a_missing_wait_hint_counts_the_wrong_results():
+    def no_wait(batches, compute, device):
+        side, results, kept = torch.cuda.Stream(), [], []
+        for b in batches:
+            with torch.cuda.stream(side):
+                kept.append(b.to(device, non_blocking=True))
+            results.append(compute(kept[-1]))
+        side.wait_stream(torch.cuda.current_stream())
+        return results
+
+    assert_fails(no_wait, "6 of 6 results were computed from memory the copy had not filled")

@@ -5,10 +5,12 @@ import torch
 
 from d2lgpu.stream_sim import simulated_cuda
 
+FREE_PINNING = float("inf")  # pin_gb_s: pin_memory() costs no host time
+
 
 def named_batches(gpu, n, pin=True):
-    return [gpu.name_batch(torch.full((2, 2), float(i)).pin_memory() if pin else
-                           torch.full((2, 2), float(i)), i) for i in range(n)]  # fmt: skip
+    """Batches 0.0, 1.0, ... of 2 x 2, pinned beforehand (at no cost) or pageable."""
+    return [gpu.name_batch(torch.full((2, 2), float(i)), i, pinned=pin) for i in range(n)]
 
 
 def test_torch_cuda_is_the_simulators_inside_and_restored_after():
@@ -101,7 +103,8 @@ def test_event_timing_and_wait_stream():
 @pytest.mark.parametrize(
     "kwargs, named",
     [({"copy_s": -1}, "copy_s"), ({"compute_s": "1"}, "compute_s"),
-     ({"pageable_factor": 0.5}, "pageable_factor"), ({"launch_s": float("inf")}, "launch_s")],
+     ({"pageable_factor": 0.5}, "pageable_factor"), ({"launch_s": float("inf")}, "launch_s"),
+     ({"d2h_s": -1e-3}, "d2h_s"), ({"pin_gb_s": 0}, "pin_gb_s"), ({"pin_gb_s": "10"}, "pin_gb_s")],
 )  # fmt: skip
 def test_bad_arguments_are_named(kwargs, named):
     with pytest.raises(ValueError, match=named), simulated_cuda(**kwargs):
@@ -168,3 +171,278 @@ def test_kernel_sms_and_seconds_are_checked():
     for bad in (0, 2.5):
         with pytest.raises(ValueError, match="sms"), simulated_cuda(sms=bad):
             pass
+
+
+# ---------------------------------------------------------------------------------------------
+# The schedule, computed by hand: three engines (copies in, copies out, the SMs) at once
+
+
+def test_the_schedule_matches_one_computed_by_hand():
+    # Every time is a multiple of 1/8 s, exact in binary: the comparison is exact.
+    with simulated_cuda(copy_s=1.0, d2h_s=2.0, launch_s=0.125, sms=100) as gpu:
+        side, other = torch.cuda.Stream(), torch.cuda.Stream()
+        b0, b1, b2 = named_batches(gpu, 3)
+        x0 = b0.to(gpu.device, non_blocking=True)  # default stream
+        r0 = gpu.kernel(lambda t: t * 2, sms=40, seconds=2.0)(x0)
+        with torch.cuda.stream(side):
+            x1 = b1.to(gpu.device, non_blocking=True)
+            gpu.kernel(lambda t: t * 2, sms=40, seconds=2.0)(x1)
+        r0_host = r0.to("cpu", non_blocking=True)  # default stream, after compute 0
+        with torch.cuda.stream(side):
+            b2.to(gpu.device, non_blocking=True)  # after compute 1, beside the copy to host
+        with torch.cuda.stream(other):
+            ones = torch.ones(2, device=gpu.device)
+            gpu.kernel(lambda t: t + 1, sms=60, seconds=1.0)(ones)
+        torch.cuda.synchronize()
+    # host: each launch costs 1/8 s, so the i-th op (from 0) is queued at (i + 1) / 8.
+    # 0 copy 0 (in):     queued 0.125, engine free        -> 0.125 .. 1.125
+    # 1 compute 0:       after copy 0 on its stream        -> 1.125 .. 3.125, 40 SMs
+    # 2 copy 1 (in):     the copy-in engine is busy until 1.125 -> 1.125 .. 2.125
+    # 3 compute 1:       after copy 1; 40 + 40 SMs fit     -> 2.125 .. 4.125, beside compute 0
+    # 4 to host 0 (out): after compute 0 on its stream     -> 3.125 .. 5.125 (d2h_s = 2)
+    # 5 copy 2 (in):     after compute 1 on its stream     -> 4.125 .. 5.125, beside the copy out
+    # 6 compute:         launched after compute 1, so not before 2.125; 60 SMs: 80 are busy
+    #                    then, 40 once compute 0 ends, and 40 + 60 = 100 fits -> 3.125 .. 4.125
+    want = [
+        ("copy 0", "default stream", 0.125, 1.125),
+        ("compute 0", "default stream", 1.125, 3.125),
+        ("copy 1", "side stream 1", 1.125, 2.125),
+        ("compute 1", "side stream 1", 2.125, 4.125),
+        ("to host 0", "default stream", 3.125, 5.125),
+        ("copy 2", "side stream 1", 4.125, 5.125),
+        ("compute", "side stream 2", 3.125, 4.125),
+    ]
+    got = [(op.label, op.stream.name, op.start, op.end) for op in gpu.ops if op.kind != "event"]
+    assert got == want
+    assert [op.flags.get("direction") for op in gpu.ops] == ["h2d", None, "h2d", None, "d2h",
+                                                            "h2d", None]  # fmt: skip
+    assert [op.flags.get("sms") for op in gpu.ops if op.kind == "kernel"] == [40, 40, 60]
+    assert gpu.host_waits == [("torch.cuda.synchronize()", 7)]
+    assert gpu.host_time == gpu.elapsed() == 5.125
+    assert not gpu.hazards
+    assert torch.equal(r0_host, torch.full((2, 2), 0.0))  # batch 0 is zeros, times 2: landed
+    assert gpu.engine_free == {"h2d": 5.125, "d2h": 5.125}
+
+
+def test_one_engine_each_way_copies_in_one_direction_take_turns():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0) as gpu:
+        streams = [torch.cuda.Stream() for _ in range(2)]
+        for s, b in zip(streams, named_batches(gpu, 2), strict=True):
+            with torch.cuda.stream(s):
+                b.to(gpu.device, non_blocking=True)
+    assert [(op.start, op.end) for op in gpu.ops] == [(0.0, 1.0), (1.0, 2.0)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Copies to the host, the read-before-sync race, pinning
+
+
+def test_a_non_blocking_copy_to_the_host_returns_at_once_and_an_early_read_is_stale():
+    with simulated_cuda(copy_s=1.0, compute_s=3.0, launch_s=0.0) as gpu:
+        (b,) = named_batches(gpu, 1)
+        y = gpu.kernel(lambda t: t + 5)(b.to(gpu.device, non_blocking=True))
+        out = y.to("cpu", non_blocking=True)
+        copied = torch.cuda.Event()
+        copied.record()
+        assert gpu.host_time == 0.0 and gpu.host_waits == []  # the host went on
+        assert out.is_pinned() and not out.is_cuda  # PyTorch pins the destination
+        early = out.sum().item()  # a CPU tensor: nothing waits, the copy has not landed
+        assert [h.kind for h in gpu.hazards] == ["host read"]
+        assert "before a sync" in str(gpu.hazards[0]) and "to host 0" in str(gpu.hazards[0])
+        copied.synchronize()  # the host waits for the copy: 1 + 3 + 1 s
+        assert gpu.host_time == 5.0
+        late = out.sum().item()
+        assert len(gpu.hazards) == 1  # after the sync the read is safe
+    assert early == 0.0 and late == 4 * 5.0
+
+
+def test_copy_into_pinned_memory_keeps_the_old_values_until_a_sync():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        landing = torch.full((3,), -1.0).pin_memory()
+        x = torch.arange(3.0).pin_memory().to(gpu.device, non_blocking=True)
+        landing.copy_(x, non_blocking=True)
+        stale = landing.clone()  # read before any sync: what the memory held
+        torch.cuda.current_stream().synchronize()
+        fresh = landing.clone()
+        pageable = torch.zeros(3)
+        pageable.copy_(x, non_blocking=True)  # into pageable memory: the host waits
+    assert torch.equal(stale, torch.full((3,), -1.0)) and torch.equal(fresh, torch.arange(3.0))
+    assert torch.equal(pageable, torch.arange(3.0))
+    assert [h.kind for h in gpu.hazards] == ["host read"]
+    whys = [why for why, _ in gpu.host_waits]
+    assert whys[0] == "default stream.synchronize()" and whys[1].startswith("copy_ of a device")
+    assert gpu.ops[-1].end == 2.0 + 3.0  # pageable: pageable_factor (3) times d2h_s (1)
+
+
+def test_a_read_after_the_copy_ended_is_right_but_still_a_hazard_and_query_is_a_sync():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        side = torch.cuda.Stream()
+        x = torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)
+        out = x.to("cpu", non_blocking=True)  # default stream: 1 .. 2
+        with torch.cuda.stream(side):
+            gpu.kernel(lambda t: t, seconds=2.0)(torch.zeros(2, device=gpu.device))
+        side.synchronize()  # the host waits until 2: the copy has just landed, unknown to the code
+        assert out.sum().item() == 2.0  # right, by luck of the timing
+        assert [h.kind for h in gpu.hazards] == ["host read"]
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        x = torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)
+        out = x.to("cpu", non_blocking=True)  # 1 .. 2
+        done = torch.cuda.Event()
+        done.record()
+        assert not done.query()  # host time 0: not yet, and no sync
+        gpu.host_time = 10.0  # the host did other work meanwhile
+        assert done.query()  # True: the host now knows the copy is done, as after a sync
+        assert out.sum().item() == 2.0 and not gpu.hazards
+        out2 = x.to("cpu", non_blocking=True)  # 10 .. 11
+        gpu.host_time = 11.0
+        assert torch.cuda.current_stream().query()  # a stream's query is a sync too
+        assert out2.sum().item() == 2.0 and not gpu.hazards
+        assert gpu.host_waits == []  # a query never waits
+
+
+def test_a_blocking_copy_to_the_host_waits_for_its_stream_and_the_copy():
+    with simulated_cuda(copy_s=1.0, compute_s=2.0, d2h_s=0.5, launch_s=0.0,
+                        pin_gb_s=FREE_PINNING) as gpu:  # fmt: skip
+        x = torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)
+        y = gpu.kernel(lambda t: t * 3)(x)
+        assert torch.equal(y.cpu(), torch.full((2,), 3.0))
+        assert gpu.host_time == 1.0 + 2.0 + 0.5 * 3.0  # into pageable memory: 3 x slower
+        assert torch.equal(y.to("cpu"), torch.full((2,), 3.0))
+    assert [why for why, _ in gpu.host_waits] == [".cpu()", ".to('cpu')"]
+    assert [op.flags["direction"] for op in gpu.ops if op.kind == "copy"] == ["h2d", "d2h", "d2h"]
+    assert not gpu.hazards
+
+
+def test_pin_memory_holds_the_host_in_proportion_to_the_bytes_and_is_free_when_pinned():
+    with simulated_cuda(launch_s=0.0, pin_gb_s=2.0) as gpu:
+        pageable = gpu.name_batch(torch.zeros(1000), 7)  # 4000 bytes: 2 us at 2 GB/s
+        pinned = pageable.pin_memory()
+        assert pinned.is_pinned() and not pageable.is_pinned()
+        assert gpu.host_time == pytest.approx(4000 / 2e9, rel=1e-12)
+        assert pinned.pin_memory() is pinned  # already pinned: the same tensor, no cost
+        big = torch.zeros(3000).pin_memory()  # three times the bytes, three times the time
+        assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12)
+        given = gpu.name_batch(torch.zeros(10), 0, pinned=True)  # pinned beforehand: free
+        assert given.is_pinned() and given.pin_memory() is given
+        assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12)
+        assert big.is_pinned() and gpu.batch_of(pinned) == 7
+    assert [(iv.lane, iv.label) for iv in gpu.host_work] == [
+        ("host: pin_memory()", "7"),
+        ("host: pin_memory()", "."),
+    ]
+    assert gpu.host_work[1].end - gpu.host_work[1].start == pytest.approx(12000 / 2e9)
+    with pytest.raises(ValueError, match="pinned must be True, False or None"):
+        with simulated_cuda() as gpu:
+            gpu.name_batch(torch.zeros(1), 0, pinned="yes")
+
+
+def test_a_compute_that_does_not_wait_for_its_copy_computes_on_what_the_memory_held():
+    def run(wait, compute_first=0.0):
+        with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+            side = torch.cuda.Stream()
+            if compute_first:  # the default stream is busy that long before the compute
+                gpu.kernel(lambda t: t, seconds=compute_first)(torch.zeros(1, device=gpu.device))
+            results = []
+            for b in named_batches(gpu, 3):
+                with torch.cuda.stream(side):
+                    x = b.to(gpu.device, non_blocking=True)
+                if wait:
+                    torch.cuda.current_stream().wait_stream(side)
+                x.record_stream(torch.cuda.current_stream())
+                results.append(gpu.kernel(lambda t: t + 10)(x))
+        return gpu, [r[0, 0].item() for r in results]
+
+    gpu, got = run(wait=True)
+    assert got == [10.0, 11.0, 12.0] and not gpu.hazards
+    gpu, got = run(wait=False)  # compute i starts at i, copy i ends at i + 1: all too early
+    assert got == [10.0, 10.0, 10.0]  # zeros + 10: fresh memory, not the batches
+    assert [op.flags.get("stale", False) for op in gpu.ops if op.kind == "kernel"] == [True] * 3
+    assert [h.kind for h in gpu.hazards] == ["read"] * 3
+    gpu, got = run(wait=False, compute_first=1.0)  # each compute starts as its copy ends
+    assert got == [10.0, 11.0, 12.0]  # just in time: the right values
+    assert [h.kind for h in gpu.hazards] == ["read"] * 3  # still a race, listed
+
+
+def test_a_double_buffer_read_too_early_holds_the_previous_batch():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+        side, buf = torch.cuda.Stream(), torch.empty(2, 2, device=gpu.device)
+        side.wait_stream(torch.cuda.current_stream())
+        results = []
+        for b in named_batches(gpu, 3):
+            with torch.cuda.stream(side):
+                buf.copy_(b, non_blocking=True)
+            results.append(gpu.kernel(lambda t: t.clone())(buf))  # no wait for the copy
+    # compute i (i .. i + 1) reads buf before copy i (i .. i + 1) ends: what buf held, batch
+    # i - 1 (for compute 0, uninitialised memory, kept as torch.empty made it)
+    assert torch.equal(results[1], torch.zeros(2, 2))  # batch 0's values: stale
+    assert torch.equal(results[2], torch.ones(2, 2))  # batch 1's
+    assert all(op.flags.get("stale") for op in gpu.ops if op.kind == "kernel" and op.end > 0)
+
+
+def test_a_copy_to_the_host_that_does_not_wait_for_the_copy_in_reads_what_the_memory_held():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0) as gpu:
+        side = torch.cuda.Stream()
+        (b,) = named_batches(gpu, 2)[1:]
+        with torch.cuda.stream(side):
+            x = b.to(gpu.device, non_blocking=True)  # batch 1: ones
+        early = x.cpu()  # the default stream does not wait for the side stream
+        torch.cuda.synchronize()
+        late = x.cpu()
+    assert torch.equal(early, torch.zeros(2, 2)) and torch.equal(late, torch.ones(2, 2))
+    assert [h.kind for h in gpu.hazards] == ["read"]
+
+
+def test_work_queued_after_a_host_sync_follows_what_the_host_waited_for():
+    for sync in ("device", "stream", "event"):
+        with simulated_cuda(copy_s=1.0, launch_s=0.0) as gpu:
+            side = torch.cuda.Stream()
+            (b,) = named_batches(gpu, 1)
+            with torch.cuda.stream(side):
+                x = b.to(gpu.device, non_blocking=True)
+                copied = side.record_event()
+            if sync == "device":
+                torch.cuda.synchronize()
+            elif sync == "stream":
+                side.synchronize()
+            else:
+                copied.synchronize()
+            x.record_stream(torch.cuda.current_stream())
+            y = gpu.kernel(lambda t: t + 1)(x)  # no GPU-side wait, but the host waited
+        assert not gpu.hazards, (sync, [str(h) for h in gpu.hazards])
+        assert torch.equal(y, torch.ones(2, 2)) and gpu.ops[-1].start == 1.0
+
+
+def test_the_timeline_draws_each_stream_and_engine_on_its_own_row():
+    with simulated_cuda(copy_s=1.0, compute_s=2.0, d2h_s=1.0, launch_s=0.0, pin_gb_s=4e-9) as gpu:
+        side = torch.cuda.Stream()
+        (b,) = named_batches(gpu, 1, pin=False)
+        pinned = b.pin_memory()  # 16 bytes at 4e-9 GB/s: the host pins for 4 s
+        with torch.cuda.stream(side):
+            x = pinned.to(gpu.device, non_blocking=True)  # 4 .. 5
+        torch.cuda.current_stream().wait_stream(side)
+        y = gpu.kernel(lambda t: t * 2)(x)  # 5 .. 7
+        y.to("cpu", non_blocking=True)  # 7 .. 8
+        torch.cuda.synchronize()
+    assert gpu.timeline(width=16) == "\n".join(
+        [
+            "                                0             8 s",
+            "host: pin_memory()             |00000000        |",
+            "side stream 1: copies          |        00      |",
+            "default stream: kernels        |          0000  |",
+            "default stream: copies to host |              00|",
+        ]
+    )
+
+
+def test_a_kernels_result_is_written_on_its_stream_and_lands_on_the_host_at_the_end():
+    with simulated_cuda(copy_s=1.0, compute_s=2.0, launch_s=0.0) as gpu:
+        side = torch.cuda.Stream()
+        (b,) = named_batches(gpu, 2)[1:]
+        y = gpu.kernel(lambda t: t * 3)(b.to(gpu.device, non_blocking=True))  # 1 .. 3
+        with torch.cuda.stream(side):
+            early = y.cpu()  # the side stream does not wait for the compute: 0 .. 3
+            out = y.to("cpu", non_blocking=True)  # not read inside the block
+    assert torch.equal(early, torch.zeros(2, 2))  # the kernel had not written y yet
+    assert [h.kind for h in gpu.hazards] == ["read", "read"]
+    assert "to host 1 on side stream 1 may read batch 1's memory" in str(gpu.hazards[0])
+    assert torch.equal(out, torch.full((2, 2), 3.0))  # leaving the block: every copy lands

@@ -3,19 +3,25 @@
 The answer is ``pipelined(batches, compute, device) -> list``: it copies each
 host batch to ``device`` and returns ``[compute(x) for each copied batch]``, in
 order, with the copy of batch ``i + 1`` running while batch ``i`` is computed.
+The batches arrive pinned, as ``DataLoader(pin_memory=True)`` hands them over
+(pinned in its own thread, off the loop), in the simulated check and on a real
+GPU alike, so pinning costs the answer nothing in either (``pin_memory()`` of a
+pinned tensor returns it).
 
 It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
 which records what the answer queued, on which stream, what waited for what,
 and when the host waited, with batches of 6, 1 and 3 (the last with copies
 slower than the computes). Checked, each with a hint that names the mistake:
-the results, in order; every copy from pinned memory, with
+the number of results; every copy from pinned memory, with
 ``non_blocking=True``, and every copy but batch 0's on a stream other than the
 computes' (batch 0's may go on the compute stream: nothing runs before it
 in the call for it to overlap with); every compute waiting, on the GPU,
-for its own copy; no device buffer freed or overwritten while another stream
+for its own copy (a compute that starts before its copy has landed computes
+on the wrong data); no device buffer freed or overwritten while another stream
 may still use it (``record_stream``, or references kept until the computes
-are done); no host wait in the loop; and, in the simulated timeline, copies
-running while computes run. On a real GPU (:mod:`._stream_gpu`) the answer
+are done); the results, in order; no host wait from the first copy until the
+last compute is queued (a read of the results after that is fine); and, in
+the simulated timeline, copies running while computes run. On a real GPU (:mod:`._stream_gpu`) the answer
 also runs for real: right results, faster than a serial loop by a margin,
 and copies overlapping kernels in a ``torch.profiler`` trace.
 """
@@ -39,18 +45,19 @@ def reference_compute(x: torch.Tensor) -> torch.Tensor:
 
 
 def simulate(answer, n: int, copy_s: float, compute_s: float):
-    """Run ``answer`` on a simulated GPU with ``n`` pageable host batches; return
+    """Run ``answer`` on a simulated GPU with ``n`` pinned host batches; return
     ``(gpu, results, host_batches)``."""
     gen = torch.Generator().manual_seed(80 + n)
     host = [torch.randn(5, 4, generator=gen) for _ in range(n)]
     with simulated_cuda(copy_s, compute_s) as gpu:
-        batches = [gpu.name_batch(b.clone(), i) for i, b in enumerate(host)]
+        # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
+        batches = [gpu.name_batch(b.clone(), i, pinned=True) for i, b in enumerate(host)]
         results = answer(batches, gpu.kernel(reference_compute), gpu.device)
         del batches
     return gpu, results, host
 
 
-def _check_results(results, host) -> None:
+def _check_count(results, host) -> None:
     n = len(host)
     if isinstance(results, torch.Tensor) or not isinstance(results, list | tuple):
         raise CheckFailed(
@@ -63,6 +70,9 @@ def _check_results(results, host) -> None:
             "once (mind the first batch, copied before the loop, and the last one, which has "
             "no next batch to prefetch)"
         )
+
+
+def _check_values(results, host) -> None:
     want = [reference_compute(b) for b in host]
     for i, got in enumerate(results):
         if not isinstance(got, torch.Tensor) or got.shape != want[i].shape:
@@ -77,7 +87,9 @@ def _check_results(results, host) -> None:
 
 
 def _ops(gpu, kind, label):
-    return [op for op in gpu.ops if op.kind == kind and op.label.startswith(label)]
+    """The answer's copies to the device (``"copy"``) or its computes (``"compute"``)."""
+    ops = [op for op in gpu.ops if op.kind == kind and op.label.startswith(label)]
+    return [op for op in ops if kind != "copy" or op.flags.get("direction") == "h2d"]
 
 
 def _check_copies(gpu, n: int) -> None:
@@ -107,8 +119,9 @@ def _check_copies(gpu, n: int) -> None:
         if not copy.flags["pinned"]:
             raise CheckFailed(
                 f"batch {i} was copied from pageable memory: such a copy holds the host until it "
-                "is done, so the next compute is launched late. Pin it first "
-                "(batch.pin_memory()), then copy with non_blocking=True"
+                "is done, so the next compute is launched late. The batches arrive pinned: copy "
+                "each one as it is, batch.to(device, non_blocking=True) (a clone() or a dtype "
+                "change on the host makes a new, pageable tensor)"
             )
         if not copy.flags["non_blocking"]:
             raise CheckFailed(
@@ -120,9 +133,10 @@ def _check_copies(gpu, n: int) -> None:
 _HAZARDS = {
     "read": (
         "compute of batch {batch} may start before its copy has finished: the compute stream "
-        "does not wait for the copy stream. Before computing on a batch, make the GPU wait for "
-        "its copy: torch.cuda.current_stream().wait_stream(copy_stream), or wait_event on an "
-        "event recorded after the copy"
+        "does not wait for the copy stream, so on the simulated GPU {wrong} of {n} results "
+        "were computed from memory the copy had not filled yet. Before computing on a batch, "
+        "make the GPU wait for its copy: torch.cuda.current_stream().wait_stream(copy_stream), "
+        "or wait_event on an event recorded after the copy"
     ),
     "overwrite": (
         "the memory of batch {batch} may be overwritten while a compute on another stream may "
@@ -136,13 +150,19 @@ _HAZARDS = {
         "x.record_stream(torch.cuda.current_stream()) before computing on it, or keep the "
         "copies in a list and, before returning, copy_stream.wait_stream(compute stream)"
     ),
+    "host read": (
+        "the host read a copy to the host (of batch {batch}) before a sync: x.to('cpu', "
+        "non_blocking=True) returns before the data has landed. Return the results on the "
+        "device, or wait for an event recorded after the copy before reading it"
+    ),
 }
 
 
-def _check_hazards(gpu) -> None:
+def _check_hazards(gpu, n: int) -> None:
     if gpu.hazards:
         hazard = gpu.hazards[0]
-        raise CheckFailed(_HAZARDS[hazard.kind].format(batch=hazard.batch))
+        wrong = sum(bool(op.flags.get("stale")) for op in _ops(gpu, "kernel", "compute"))
+        raise CheckFailed(_HAZARDS[hazard.kind].format(batch=hazard.batch, wrong=wrong, n=n))
 
 
 _READ_NAMES = {
@@ -196,9 +216,10 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
 def _simulated(answer, passed) -> None:
     for n, copy_s, compute_s in _RUNS:
         gpu, results, host = simulate(answer, n, copy_s, compute_s)
-        _check_results(results, host)
+        _check_count(results, host)
         _check_copies(gpu, n)
-        _check_hazards(gpu)
+        _check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why
+        _check_values(results, host)
         _check_host_waits(gpu)
         _check_overlap(gpu, n, copy_s, compute_s)
         if n == _RUNS[0][0]:
@@ -208,14 +229,18 @@ def _simulated(answer, passed) -> None:
         "the results are compute(batch i), in order, for 6, 1 and 3 batches (on a simulated GPU)"
     )
     passed.append(
-        "every batch is copied from pinned memory with non_blocking=True, and every batch after "
-        "the first on a side stream (the first may use the compute stream: nothing runs before it)"
+        "every batch is copied as it arrives, pinned, with non_blocking=True, and every batch "
+        "after the first on a side stream (the first may use the compute stream: nothing runs "
+        "before it)"
     )
     passed.append(
         "each compute waits on the GPU for its own copy; no device buffer is freed or "
         "overwritten while another stream may still use it"
     )
-    passed.append("the host never waits in the loop (no synchronize, .item() or event wait)")
+    passed.append(
+        "the host never waits from the first copy until the last compute is queued (no "
+        "synchronize, .item() or event wait)"
+    )
     passed.append(
         f"simulated with 1 ms copies and 1 ms computes, {n} batches take {took * 1e3:.1f} ms "
         f"against {serial * 1e3:.1f} ms one after another: the copies overlap the computes"
