@@ -1,7 +1,9 @@
 """The real-GPU part of ``08.overlap``: the answer runs on this machine's GPU, for real.
 
-With 8 pinned batches of 32 MiB and a compute sized, on this GPU, to take
-about as long as one batch's copy (where overlap gains most, up to 2x):
+With 8 batches of 32 MiB, pinned beforehand as ``DataLoader(pin_memory=True)``
+hands them over (as in the simulated check: pinning costs the answer nothing in
+either), and a compute sized, on this GPU, to take about as long as one batch's
+copy (where overlap gains most, up to 2x):
 
 * the results equal a serial loop's (copy, compute, copy, ... on one stream);
 * the answer is faster than that loop by a margin (``d2lgpu.benchmark``:
@@ -51,7 +53,8 @@ def _event_ms(fn, repeats: int = 5) -> float:
 
 
 def _workload(device):
-    """Pinned host batches, and a compute that takes about one copy's time here."""
+    """Pinned host batches (pinned here, before any timing), and a compute that takes
+    about one copy's time here."""
     gen = torch.Generator().manual_seed(8)
     host = [torch.randn(ROWS, COLS, generator=gen).pin_memory() for _ in range(N_BATCHES)]
     w = torch.randn(COLS, COLS, generator=gen).div_(COLS**0.5).to(device)
