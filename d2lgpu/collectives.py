@@ -10,7 +10,9 @@ What it is for (chapter 10):
   in a labelled table keyed by the name torch reports, with :func:`format_link_table`;
   :func:`gpu_link` reads ``nvidia-smi topo -m`` to say which link joins GPUs 0 and 1;
 * :func:`overlap_summary`: from the profiler events of one DDP step, when backward ran and
-  when each bucket's all-reduce ran, and how much of the communication overlapped it.
+  when each bucket's all-reduce ran, and how much of the communication overlapped it;
+  :func:`kernel_overlap_summary` does the same from the GPU's kernels (under nccl the CPU's
+  events say when work was *queued*, not when it ran).
 
 What it is not: the benchmark itself (``scripts/inside_ddp.py`` runs under torchrun) nor a
 hardware database: an unlisted GPU gets ``None``, never a neighbour's numbers.
@@ -30,6 +32,8 @@ __all__ = [
     "all_reduce_bandwidth",
     "format_link_table",
     "gpu_link",
+    "is_nccl_kernel",
+    "kernel_overlap_summary",
     "link_peak",
     "overlap_summary",
     "parse_topology",
@@ -43,7 +47,10 @@ def all_reduce_bandwidth(nbytes, seconds, world_size) -> tuple[float, float]:
 
     In a ring all-reduce every rank sends and receives ``2 (n - 1) / n`` times the buffer
     (a reduce-scatter, then an all-gather), so ``busbw = algbw * 2 (n - 1) / n``: the
-    number that does not depend on ``n`` and compares with one link's bandwidth.
+    number that does not depend on ``n`` and compares with one link's bandwidth, as long as
+    the ranks reduce by point-to-point transfers (nccl-tests' ``doc/PERFORMANCE.md``). With
+    the reduction done in an NVSwitch (NCCL's NVLS) each rank sends and receives the buffer
+    about once, and busbw can exceed one direction of the link for more than 2 ranks.
     """
     check_int("nbytes", nbytes, minimum=1)
     check_positive("seconds", seconds)
@@ -90,7 +97,8 @@ def link_peak(device_name: str, link: str) -> float | None:
     """Peak of ``link`` ("nvlink" or "pcie") of ``device_name``, bytes/s in ONE direction.
 
     Datasheets quote both directions together; a collective's bus bandwidth is what one
-    direction carried, so the table's number is halved. ``None`` for an unlisted GPU or one
+    direction carried (without in-switch reduction, see :func:`all_reduce_bandwidth`), so
+    the table's number is halved. ``None`` for an unlisted GPU or one
     without that link.
     """
     if not isinstance(device_name, str):
@@ -192,3 +200,54 @@ def overlap_summary(events, comm_name: str, backward_prefix: str, skip=()) -> di
         "overlap_us": sum(max(0.0, min(e, end) - max(s, start)) for s, e in merged),
         "comm_total_us": sum(e - s for s, e in merged),
     }
+
+
+NCCL_KERNEL_PREFIXES = ("ncclDevKernel", "ncclKernel")  # NCCL 2.19 and later; before
+
+
+def is_nccl_kernel(name: str) -> bool:
+    """Whether a GPU kernel's name is one of NCCL's (``ncclDevKernel_AllReduce_Sum_f32_...``)."""
+    return isinstance(name, str) and name.startswith(NCCL_KERNEL_PREFIXES)
+
+
+def kernel_overlap_summary(kernels, events, backward_prefix: str, skip=()) -> dict:
+    """:func:`overlap_summary` from what the GPU ran: backward kernels against NCCL's.
+
+    ``kernels``: dicts with ``name``, ``start_us``, ``end_us`` (when the kernel ran) and
+    ``launched_us`` (when the CPU op that launched it started, or ``None``). ``events``: the
+    CPU's events, as for :func:`overlap_summary`. A *backward kernel* is one launched by a
+    backward op (its ``launched_us`` inside the interval of a CPU event whose name starts
+    with ``backward_prefix`` and contains none of ``skip``) that is not NCCL's; the
+    communication is NCCL's kernels (:func:`is_nccl_kernel`). Returns the keys of
+    :func:`overlap_summary`, the window spanning the backward kernels, plus
+    ``concurrent_us``: the microseconds during which an NCCL kernel and a backward kernel
+    ran at the same time (the window also counts the gaps between backward kernels).
+    """
+    if isinstance(skip, str):
+        raise ValueError(f"skip must be a sequence of strings, not the str {skip!r}")
+    ops = [
+        (e["start_us"], e["end_us"])
+        for e in events
+        if e["name"].startswith(backward_prefix) and not any(s in e["name"] for s in skip)
+    ]
+
+    def by_backward(k) -> bool:
+        at = k.get("launched_us")
+        return at is not None and any(start <= at <= end for start, end in ops)
+
+    backward = [k for k in kernels if not is_nccl_kernel(k["name"]) and by_backward(k)]
+    comm = [k for k in kernels if is_nccl_kernel(k["name"])]
+    if not backward:
+        raise ValueError(
+            f"kernels: none was launched by a backward op (a CPU event starting {backward_prefix!r})"
+        )
+    if not comm:
+        raise ValueError(f"kernels: no NCCL kernel (a name starting {NCCL_KERNEL_PREFIXES})")
+    renamed = [{**k, "name": backward_prefix + "kernel"} for k in backward]
+    renamed += [{**k, "name": "nccl kernel"} for k in comm]
+    summary = overlap_summary(renamed, "nccl kernel", backward_prefix)
+    busy = _union((k["start_us"], k["end_us"]) for k in backward)
+    summary["concurrent_us"] = sum(
+        max(0.0, min(e, b) - max(s, a)) for s, e in _union(summary["comm_us"]) for a, b in busy
+    )
+    return summary

@@ -6,9 +6,10 @@ bucket size, ``OUT/trace_cap*.json``, to open in https://ui.perfetto.dev):
 
 buckets    one training step of DDP, profiled, for each ``--caps`` bucket size (MiB): which
            parameters DDP put in which bucket, and when each bucket's all-reduce ran
-           compared with the backward pass;
+           compared with the backward pass (on GPUs, also the kernels the GPU ran);
 bandwidth  ``dist.all_reduce`` timed for each of ``--sizes`` (bytes): warmed up, each repeat
-           started together (a barrier) and counted as long as its slowest rank took;
+           started together (a barrier), ``--iters`` all-reduces back to back per repeat
+           (as nccl-tests times them), and counted as long as its slowest rank took;
            rank 0 also measures a memory copy, the yardstick for gloo on one machine;
 shard      the same small model trained with DDP and with FSDP2's ``fully_shard``: the bytes
            of parameters each rank holds, the losses, and the collectives FSDP2 runs.
@@ -30,6 +31,7 @@ from pathlib import Path
 import torch
 import torch.distributed as dist
 from torch import nn
+from torch.autograd import DeviceType
 from torch.distributed.fsdp import fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.profiler import ProfilerActivity, profile
@@ -53,7 +55,8 @@ def parse_args(argv=None):
     add("--batch", type=int, default=256, help="samples per rank")
     add("--caps", default="0.5,100", help="bucket_cap_mb values to compare, MiB")
     add("--sizes", default="4096,65536,1048576,16777216", help="all-reduce sizes, bytes")
-    add("--repeats", type=int, default=11, help="timed all-reduces per size")
+    add("--repeats", type=int, default=11, help="timed repeats per size")
+    add("--iters", type=int, default=5, help="all-reduces back to back in each timed repeat")
     add("--warmup", type=int, default=5, help="untimed all-reduces per size")
     add("--steps", type=int, default=3, help="training steps compared, DDP vs FSDP2")
     args = p.parse_args(argv)
@@ -64,6 +67,9 @@ def parse_args(argv=None):
     args.sizes = [int(s) for s in args.sizes.split(",")]
     if any(s < 4 or s % 4 for s in args.sizes):
         p.error("--sizes: each a positive multiple of 4 bytes (float32 elements)")
+    for name in ("repeats", "iters"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name}: at least 1, got {getattr(args, name)}")
     return args
 
 
@@ -82,6 +88,31 @@ def parse_buckets(text):
     return [[int(i) for i in b.split()] for b in text.split(",") if b.strip()]
 
 
+def profiled_events(events, backend):
+    """The CPU's backward ops and all-reduces, and the GPU's kernels, from ``prof.events()``.
+
+    The list holds the GPU's events too (kernels, and a GPU-side copy of a user annotation
+    such as ``nccl:all_reduce``), so the CPU's are picked by device as well as by name.
+    Each kernel is paired with the start of the CPU op that launched it (the op whose id
+    is the kernel's ``linked_correlation_id``), which tells a backward kernel from others.
+    """
+    comm = (f"{backend}:all_reduce", "c10d::allreduce_")
+    on_cpu = [e for e in events if e.device_type == DeviceType.CPU]
+    cpu = [
+        {"name": e.name, "start_us": e.time_range.start, "end_us": e.time_range.end}
+        for e in on_cpu
+        if e.name.startswith(BACKWARD_PREFIX) or e.name in comm
+    ]
+    launched = {e.id: e.time_range.start for e in on_cpu if e.linked_correlation_id == 0}
+    kernels = [
+        {"name": e.name, "start_us": e.time_range.start, "end_us": e.time_range.end,
+         "stream": e.device_resource_id, "launched_us": launched.get(e.linked_correlation_id)}
+        for e in events
+        if e.device_type == DeviceType.CUDA and not e.is_user_annotation
+    ]  # fmt: skip
+    return cpu, kernels
+
+
 def trace_buckets(cap_mb, args, backend, device, rank):
     model = make_model(args.width, args.depth).to(device)
     ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
@@ -97,12 +128,7 @@ def trace_buckets(cap_mb, args, backend, device, rank):
     logged = ddp._get_ddp_logging_data()  # private: DDP's own record of its buckets
     names = [n for n, _ in model.named_parameters()]
     buckets = parse_buckets(logged["rebuilt_per_bucket_param_indices"])
-    comm = (f"{backend}:all_reduce", "c10d::allreduce_")
-    events = [
-        {"name": e.name, "start_us": e.time_range.start, "end_us": e.time_range.end}
-        for e in prof.events()
-        if e.name.startswith(BACKWARD_PREFIX) or e.name in comm
-    ]
+    events, kernels = profiled_events(prof.events(), backend)
     if rank == 0:
         prof.export_chrome_trace(str(args.out / f"trace_cap{cap_mb:g}.json"))
     return {
@@ -112,11 +138,18 @@ def trace_buckets(cap_mb, args, backend, device, rank):
         "param_names": names,
         "param_bytes": [p.numel() * p.element_size() for p in model.parameters()],
         "events": events,
+        **({"kernels": kernels} if device.type == "cuda" else {}),
     }
 
 
 def time_all_reduce(nbytes, args, device):
-    """(median, best) over repeats of the slowest rank's time for one all-reduce of nbytes."""
+    """(median, best) over repeats of the slowest rank's time per all-reduce of nbytes.
+
+    Each repeat times ``args.iters`` all-reduces back to back, as nccl-tests does (20 by
+    default), so the host's clock reads and syncs are paid once per repeat, not per call.
+    Unlike nccl-tests, each repeat starts after a barrier, counts the slowest rank (it
+    averages over ranks) and the repeats give a median and a best (it gives one mean).
+    """
     t = torch.zeros(nbytes // 4, device=device)  # zeros: the sum stays finite
     for _ in range(args.warmup):
         dist.all_reduce(t)
@@ -125,9 +158,10 @@ def time_all_reduce(nbytes, args, device):
         dist.barrier()  # start together, or a late rank's wait counts as transfer time
         sync(device)
         start = time.perf_counter()
-        dist.all_reduce(t)
+        for _ in range(args.iters):
+            dist.all_reduce(t)
         sync(device)
-        elapsed = torch.tensor([time.perf_counter() - start], device=device)
+        elapsed = torch.tensor([(time.perf_counter() - start) / args.iters], device=device)
         dist.all_reduce(elapsed, op=dist.ReduceOp.MAX)  # done when the slowest rank is
         times.append(elapsed.item())  # .item(): a sync point, outside the timed region
     return statistics.median(times), min(times)
@@ -149,7 +183,8 @@ def bandwidth(args, device):
     for n in args.sizes:
         median, best = time_all_reduce(n, args, device)
         rows.append({"bytes": n, "seconds": median, "best_seconds": best})
-    return {"rows": rows, "cpu_copy_bytes_per_s": copy_bandwidth()}
+    return {"rows": rows, "iters": args.iters, "repeats": args.repeats,
+            "cpu_copy_bytes_per_s": copy_bandwidth()}  # fmt: skip
 
 
 def local_param_bytes(model):

@@ -115,6 +115,51 @@ def test_overlap_summary_rejects_missing_events():
         overlap_summary([ev(B + "X", 0, 1)], "x", B, skip="AccumulateGrad")
 
 
+def kernel(name, start, end, launched):
+    return {"name": name, "start_us": start, "end_us": end, "launched_us": launched}
+
+
+NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+
+
+def test_kernel_overlap_summary_reads_what_the_gpu_ran_not_when_it_was_queued():
+    events = [
+        ev(B + "AddmmBackward0", 0, 10),
+        ev(B + "torch::autograd::AccumulateGrad", 10, 12),  # DDP's hook: a bucket's copy
+        ev(B + "AddmmBackward0", 12, 20),
+        ev(B + "ReluBackward0", 20, 30),
+        ev("nccl:all_reduce", 11, 11.5),
+    ]
+    kernels = [
+        kernel("ampere_sgemm_64x64_nn", -4, -2, -5),  # the forward's, before backward
+        kernel("ampere_sgemm_64x64_tn", 5, 9, 1),
+        kernel("elementwise_kernel (the bucket's copy)", 13, 14, 11),  # from AccumulateGrad
+        kernel(NCCL, 15, 40, 14),  # NCCL's, whichever op launched it
+        kernel("ampere_sgemm_64x64_tn", 16, 22, 13),
+        kernel("threshold_backward", 30, 33, 21),
+        kernel("memcpy with no launching op", 35, 36, None),
+    ]
+    s = collectives.kernel_overlap_summary(kernels, events, B, skip=("AccumulateGrad",))
+    assert s["backward_ops_us"] == [(5, 9), (16, 22), (30, 33)]
+    assert s["backward_us"] == (5, 33) and s["comm_us"] == [(15, 40)]
+    assert s["first_comm_start_us"] == 15
+    assert s["overlap_us"] == pytest.approx(18)  # 15..33, the window
+    assert s["concurrent_us"] == pytest.approx(9)  # 16..22 and 30..33: both running
+    assert s["comm_total_us"] == pytest.approx(25)
+    assert collectives.is_nccl_kernel("ncclKernel_AllReduce_RING_LL_Sum_float")
+    assert not collectives.is_nccl_kernel("void at::native::vectorized_elementwise_kernel")
+
+
+def test_kernel_overlap_summary_rejects_kernels_without_backward_or_nccl():
+    events = [ev(B + "AddmmBackward0", 0, 10)]
+    with pytest.raises(ValueError, match="none was launched by a backward op"):
+        collectives.kernel_overlap_summary([kernel(NCCL, 0, 1, 5)], events, B)
+    with pytest.raises(ValueError, match="no NCCL kernel"):
+        collectives.kernel_overlap_summary([kernel("sgemm", 0, 1, 5)], events, B)
+    with pytest.raises(ValueError, match="skip must be a sequence"):
+        collectives.kernel_overlap_summary([], events, B, skip="AccumulateGrad")
+
+
 @pytest.fixture(scope="module")
 def script():
     spec = importlib.util.spec_from_file_location("inside_ddp", ROOT / "scripts" / "inside_ddp.py")
@@ -134,3 +179,43 @@ def test_inside_ddp_arguments(script, tmp_path, capsys):
             script.parse_args(["--out", str(tmp_path), *bad])
         assert says in capsys.readouterr().err
     assert script.parse_buckets("15 14, 13 12,11") == [[15, 14], [13, 12], [11]]
+    assert script.parse_args(["--out", str(tmp_path)]).iters == 5
+    with pytest.raises(SystemExit):
+        script.parse_args(["--out", str(tmp_path), "--iters", "0"])
+    assert "--iters: at least 1, got 0" in capsys.readouterr().err
+
+
+def profiler_event(name, start, end, device="cpu", id=0, linked=0, stream=0, annotation=False):
+    """What the script reads of a torch.autograd.profiler_util.FunctionEvent."""
+    from types import SimpleNamespace
+
+    from torch.autograd import DeviceType
+
+    return SimpleNamespace(
+        name=name, time_range=SimpleNamespace(start=start, end=end),
+        device_type=DeviceType.CPU if device == "cpu" else DeviceType.CUDA,
+        id=id, linked_correlation_id=linked, device_resource_id=stream,
+        is_user_annotation=annotation,
+    )  # fmt: skip
+
+
+def test_the_script_keeps_the_cpus_events_by_device_and_pairs_kernels_with_their_launch(script):
+    events = [
+        profiler_event(B + "AddmmBackward0", 0, 10, id=1),
+        profiler_event("aten::mm", 2, 4, id=2),
+        profiler_event("cudaLaunchKernel", 3, 3.5, id=3, linked=2),  # the runtime's call
+        profiler_event("sgemm", 6, 9, device="cuda", id=4, linked=2, stream=7),
+        profiler_event("nccl:all_reduce", 11, 12, id=5, annotation=True),
+        profiler_event("nccl:all_reduce", 15, 30, device="cuda", id=6, linked=5, stream=20,
+                       annotation=True),  # the same name, on the GPU: not a second all-reduce
+        profiler_event(NCCL, 15, 30, device="cuda", id=7, linked=5, stream=20),
+        profiler_event("c10d::allreduce_", 11, 11.5, id=8),
+    ]  # fmt: skip
+    cpu, kernels = script.profiled_events(events, "nccl")
+    assert [e["name"] for e in cpu] == [B + "AddmmBackward0", "nccl:all_reduce", "c10d::allreduce_"]
+    assert kernels == [
+        {"name": "sgemm", "start_us": 6, "end_us": 9, "stream": 7, "launched_us": 2},
+        {"name": NCCL, "start_us": 15, "end_us": 30, "stream": 20, "launched_us": 11},
+    ]
+    s = collectives.kernel_overlap_summary(kernels, cpu, B)
+    assert s["backward_ops_us"] == [(6, 9)] and s["comm_us"] == [(15, 30)]
