@@ -29,7 +29,7 @@ is the same on a laptop and on a GPU server.
 ``ch10_inside_ddp``      ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
 ``_ranks``               the two gloo ranks of ``10.allreduce_grads``
 ``_util``, ``_guard``    what all checkers share: ``CheckFailed``, the time limit
-``_pretend``             the pretend GPU (a ``TorchFunctionMode``)
+``_pretend``             ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =======================  ==============================================================
 
 Checkers import nothing from ``d2lgpu.grading``; importing this package
