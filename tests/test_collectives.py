@@ -203,7 +203,8 @@ def test_the_script_keeps_the_cpus_events_by_device_and_pairs_kernels_with_their
     events = [
         profiler_event(B + "AddmmBackward0", 0, 10, id=1),
         profiler_event("aten::mm", 2, 4, id=2),
-        profiler_event("cudaLaunchKernel", 3, 3.5, id=3, linked=2),  # the runtime's call
+        # the runtime's call: its id is CUPTI's, a counter of its own, here equal to the op's
+        profiler_event("cudaLaunchKernel", 3, 3.5, id=2, linked=2),
         profiler_event("sgemm", 6, 9, device="cuda", id=4, linked=2, stream=7),
         profiler_event("nccl:all_reduce", 11, 12, id=5, annotation=True),
         profiler_event("nccl:all_reduce", 15, 30, device="cuda", id=6, linked=5, stream=20,
@@ -219,3 +220,29 @@ def test_the_script_keeps_the_cpus_events_by_device_and_pairs_kernels_with_their
     ]
     s = collectives.kernel_overlap_summary(kernels, cpu, B)
     assert s["backward_ops_us"] == [(6, 9)] and s["comm_us"] == [(15, 30)]
+
+
+def test_time_all_reduce_gives_the_time_of_one_call_of_those_back_to_back(script, monkeypatch):
+    from types import SimpleNamespace
+
+    import torch
+
+    clock, calls = [0.0], []
+
+    def all_reduce(t, op=None):
+        calls.append(("all_reduce", t.numel(), op))
+        if op is None:
+            clock[0] += 0.5  # each timed all-reduce takes half a second
+
+    fake = SimpleNamespace(
+        all_reduce=all_reduce,
+        barrier=lambda: calls.append(("barrier",)),
+        ReduceOp=SimpleNamespace(MAX="max"),
+    )
+    monkeypatch.setattr(script, "dist", fake)
+    monkeypatch.setattr(script.time, "perf_counter", lambda: clock[0])
+    args = script.parse_args(["--out", "unused", "--repeats", "3", "--iters", "4", "--warmup", "2"])
+    median, best = script.time_all_reduce(64, args, torch.device("cpu"))
+    assert (median, best) == (0.5, 0.5)  # per call, not per repeat of 4
+    repeat = [("barrier",), *[("all_reduce", 16, None)] * 4, ("all_reduce", 1, "max")]
+    assert calls == [("all_reduce", 16, None)] * 2 + repeat * 3  # warm-up, then the repeats
