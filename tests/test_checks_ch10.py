@@ -87,6 +87,8 @@ def wrong_bw(algbw_fn=None, factor_fn=None, swap=False, raises=True):
         (wrong_bw(factor_fn=lambda n, c: n / (n - 1)), "upside down"),
         (wrong_bw(factor_fn=lambda n, c: 1.0), "no factor"),
         (wrong_bw(swap=True), "swapped"),
+        # rounded to 4 significant digits: up to 0.05% off
+        (wrong_bw(algbw_fn=lambda b, s, n: float(f"{b / s / 1e9:.4g}")), "should be"),
         (wrong_bw(factor_fn=lambda n, c: (n - 1) // n), "which is 0"),
         (wrong_bw(factor_fn=lambda n, c: 2.0 if c == "all_reduce" else 1.0), "a factor of 2"),
         (
@@ -214,9 +216,34 @@ def broadcasts(model):
             dist.broadcast(p.grad, src=0)
 
 
+def zero_grad_after(model):
+    avg_loop(model)
+    model.zero_grad()  # set_to_none=True: every p.grad is None afterwards
+
+
+def fills_missing_grads(model):
+    for p in model.parameters():
+        if p.grad is None:
+            p.grad = torch.zeros_like(p)  # "every parameter gets a gradient"
+    avg_loop(model)
+
+
+def copied_back_transposed(model):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    dist.all_reduce(flat)
+    flat /= dist.get_world_size()
+    for g, average in zip(grads, flat.split([g.numel() for g in grads]), strict=True):
+        # the right sum in every tensor, the wrong element in each place
+        g.copy_(average.view(g.shape[::-1]).t() if g.dim() == 2 else average.flip(0))
+
+
 @pytest.mark.parametrize(
     "answer, hint",
     [
+        (zero_grad_after, "is None after your function"),
+        (fills_missing_grads, "but has one after your function"),
+        (copied_back_transposed, "is not the average over the ranks"),
         (summed, "summed, not averaged"),
         (only_weights, "body.0.bias's gradient on rank 0 (step 0) is not averaged"),
         (max_op, "the maximum over ranks"),
