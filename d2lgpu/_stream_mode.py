@@ -274,9 +274,9 @@ class StreamMode(DeviceWatch):
             return self._queue_to_host(src, src.clone(), dst, non_blocking, why)
         if self.on_device(dst) and not self.on_device(src):
             blocking = not (kwargs.pop("non_blocking", False) or (len(args) > 2 and args[2]))
-            before = gpu.buffer(dst)
-            if before is not None:
-                before.before = self.put(dst.clone())  # what a compute that comes too early reads
+            existing = gpu.buffer(dst)
+            if existing is not None:  # what a compute that comes too early reads
+                existing.before = self.put(dst.clone())
             func(dst, src)  # the data, at once; the simulated copy is queued below
             buf = gpu.buffer(dst, new_batch=self._batch(src))
             buf.batch = gpu.batch_of(src)
