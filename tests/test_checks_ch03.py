@@ -336,6 +336,32 @@ def test_device_bug_steps_written_in_other_orders_pass():
     assert_passes("03.device_bug", Step())
 
 
+def test_device_bug_copies_into_device_tensors_are_transfers_and_pass():
+    def copy_into_buffers(net, X, y, opt, device):
+        weights = torch.empty(3, device=device)
+        weights.copy_(torch.tensor([1.0, 2.0, 1.0]))  # a host-to-device copy
+        X_dev = torch.empty_like(X, device=device).copy_(X)
+        loss = F.cross_entropy(net(X_dev), y.to(device), weight=weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    def setitem_into_device_tensors(net, X, y, opt, device):
+        weights = torch.ones(3, device=device)
+        weights[1] = 2.0
+        X_dev = torch.zeros(X.shape, device=device)
+        X_dev[:] = X  # also a copy to the device
+        loss = F.cross_entropy(net(X_dev), y.to(device), weight=weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_passes("03.device_bug", copy_into_buffers)
+    assert_passes("03.device_bug", setitem_into_device_tensors)
+
+
 def test_device_bug_rejects_a_hard_coded_gpu():
     def cuda_by_name(net, X, y, opt, device):
         return train_step(net, X.cuda(), y.cuda(), opt, device)

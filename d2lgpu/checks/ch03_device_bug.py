@@ -59,6 +59,8 @@ _BY_NAME = (
 
 # Functions that make a tensor from nothing: one made in the step is named as such.
 _FACTORIES = ("tensor", "as_tensor", "ones", "zeros", "full", "eye", "arange", "empty")
+# Operations that copy their other operands into the first one.
+_TRANSFERS = ("copy_", "__setitem__")
 
 
 class _Origins(TorchFunctionMode):
@@ -82,7 +84,10 @@ class _Origins(TorchFunctionMode):
         tensors = [t for t in flat if isinstance(t, torch.Tensor)]
         if any(_names_cuda(v) for v in flat) or name == "cuda":
             self.cuda_by_name = True
-        if name != "__get__" and self.mixed is None:
+        # A copy into a device tensor is a transfer, which a GPU makes from any device:
+        # dst.copy_(cpu_tensor), dst[...] = cpu_tensor.
+        transfer = name in _TRANSFERS and tensors and tensors[0].device.type == "meta"
+        if name != "__get__" and self.mixed is None and not transfer:
             other = [t for t in tensors if t.device.type != "meta" and t.dim() > 0]
             if other and any(t.device.type == "meta" for t in tensors):
                 where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
