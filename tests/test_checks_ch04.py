@@ -256,3 +256,38 @@ requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requir
 @requires_cuda
 def test_on_a_gpu_amp_runs_on_it():
     assert_passes("04.amp", make_amp_loop())
+
+
+def test_amp_counts_the_reads_made_in_the_loop_not_after_it():
+    def floats_after_the_loop(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
+        return [loss.item() for loss in losses]  # after the last step: one wait, then host data
+
+    assert_passes("04.amp", floats_after_the_loop)
+
+    def stops_on_a_large_loss(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            if loss > 100:  # bool() of a device value: a wait every step
+                break
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    def prints_every_step(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        loop = amp_loop()
+        losses = []
+        for batch in batches:
+            losses += list(loop(net, [batch], opt, device_type, dtype, scaler, max_norm=max_norm))
+            print(f"loss {losses[-1]:.3f}")  # formatting a device value reads it
+        return torch.stack(losses)
+
+    for wrong in (stops_on_a_large_loss, prints_every_step):
+        assert_fails("04.amp", wrong, "your loop read tensors on the host 16 times")
