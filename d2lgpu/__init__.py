@@ -27,6 +27,7 @@ Modules, one concern each:
 ``checkpoint``       checksummed checkpoints and the random state that goes with them
 ``faults``           a rank that dies on request, for the fault-tolerance tests
 ``pipeline``         micro-batches, a timeline of busy pipeline stages, the bubble
+``ranks``            gloo ranks forked from a notebook; a count of their all-reduces
 ``plotting``         timing-vs-size, bar, timeline and training-curve plots
 ``grading``          ``check(exercise_id, answer)`` for the exercises
 ``hardware``         datasheet peaks of common GPUs, a labelled table
@@ -69,6 +70,7 @@ _SUBMODULES = (
     "plotting",
     "references",
     "processes",
+    "ranks",
     "stream_sim",
     "streams",
     "timing",

@@ -72,8 +72,11 @@ CHECKERS: dict[str, str] = {
     "08.overlap": "d2lgpu.checks.ch08_streams:check_overlap",
     "09.pipeline": "d2lgpu.checks.ch09_model_parallel:check_pipeline",
     "09.checkpoint": "d2lgpu.checks.ch09_checkpointing:check_checkpoint",
+    "09.tensor_parallel": "d2lgpu.checks.ch09_tensor_parallel:check_tensor_parallel",
     "10.bus_bandwidth": "d2lgpu.checks.ch10_inside_ddp:check_bus_bandwidth",
     "10.allreduce_grads": "d2lgpu.checks.ch10_inside_ddp:check_allreduce_grads",
+    "10.overlap_ddp": "d2lgpu.checks.ch10_ddp_by_hand:check_overlap_ddp",
+    "10.shard_optimizer": "d2lgpu.checks.ch10_ddp_by_hand:check_shard_optimizer",
 }
 
 # Seconds a check may run before the learner's code is stopped. The checks take a few

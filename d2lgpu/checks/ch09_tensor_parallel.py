@@ -1,0 +1,321 @@
+"""Checker of chapter 9's ``09.tensor_parallel``: an MLP split over ranks, by hand.
+
+The answer is a class ``ParallelMLP(mlp, rank, world)``: an ``nn.Module`` that keeps this
+rank's share of ``mlp`` (``Linear(d, h)``, an activation, ``Linear(h, d)``), the first
+``Linear`` split by its outputs (column-parallel: this rank's hidden units), the second by
+its inputs (row-parallel: the matching columns), and whose ``forward(x)`` takes the same
+``x`` on every rank and returns the whole output on every rank, gradients included.
+
+It runs on two real gloo ranks, forked from the kernel (:func:`d2lgpu.ranks.run_ranks`),
+on two such blocks one after the other, and checks:
+
+* each rank keeps its shards only, counted by the storages its parameters hold (a view
+  of the whole weight keeps the whole weight alive);
+* the output equals the unsplit blocks', on every rank;
+* from a wrapped ``dist.all_reduce``: one sum per block in forward, of the block's
+  output (not inside the column-parallel layer, where each rank's hidden units are its
+  own), and one per block in backward, of the gradient of the block's input (Megatron's
+  ``f`` and ``g``);
+* the gradient of the input equals the unsplit blocks', and one SGD step on each rank's
+  shards gives the unsplit model's outputs after the same step (so every shard's
+  gradient is right).
+"""
+
+from __future__ import annotations
+
+import traceback
+
+import torch
+from torch import nn
+
+from ..ranks import RankFailed, count_all_reduces, run_ranks
+from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, one_cpu_thread
+
+__all__ = ["check_tensor_parallel", "WORLD", "WIDTH", "HIDDEN", "BLOCKS"]
+
+WORLD, WIDTH, HIDDEN, ROWS, BLOCKS, LR = 2, 6, 10, 5, 2, 0.5
+TIMEOUT_S = 30.0
+
+
+def make_blocks(seed: int = 0) -> list[nn.Sequential]:
+    """``BLOCKS`` MLPs ``Linear(WIDTH, HIDDEN)``, GELU, ``Linear(HIDDEN, WIDTH)``."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return [
+            nn.Sequential(nn.Linear(WIDTH, HIDDEN), nn.GELU(), nn.Linear(HIDDEN, WIDTH))
+            for _ in range(BLOCKS)
+        ]
+
+
+def _data():
+    gen = torch.Generator().manual_seed(7)
+    return torch.randn(ROWS, WIDTH, generator=gen), torch.randn(ROWS, WIDTH, generator=gen)
+
+
+def _reference():
+    """The unsplit blocks: output, the input's gradient, the output after one SGD step."""
+    blocks = make_blocks()
+    x, weight = _data()
+    x = x.clone().requires_grad_()
+    out = x
+    for b in blocks:
+        out = b(out)
+    (out * weight).sum().backward()
+    with torch.no_grad():
+        for b in blocks:
+            for p in b.parameters():
+                p -= LR * p.grad
+        after = x.detach()
+        for b in blocks:
+            after = b(after)
+    return {"out": out.detach(), "x_grad": x.grad, "after": after}
+
+
+def shard_bytes(world: int = WORLD) -> int:
+    """The bytes one rank's shards take: its rows of fc1 and fc1's bias, its columns of
+    fc2, and fc2's bias (whole), per block."""
+    per_block = (WIDTH * HIDDEN + HIDDEN) // world + HIDDEN * WIDTH // world + WIDTH
+    return BLOCKS * per_block * 4
+
+
+def _rank_work(ParallelMLP):
+    def work(rank, world):
+        try:
+            return ("ok", _run(ParallelMLP, rank, world))
+        except NotImplementedError as error:
+            frame = learner_frame(error.__traceback__)
+            last = traceback.extract_tb(error.__traceback__)[-1:]
+            if frame is not None and last and last[0] == frame:
+                return ("stub", str(error))
+            return ("error", _describe(error))
+        except Exception as error:  # noqa: BLE001 (the learner's, reported with its line)
+            return ("error", _describe(error))
+
+    return work
+
+
+def _describe(error):
+    frame = learner_frame(error.__traceback__)
+    where = f" ({describe_frame(frame)})" if frame is not None else ""
+    return f"{type(error).__name__}: {error}"[:600] + where
+
+
+def _run(ParallelMLP, rank, world):
+    blocks = make_blocks()
+    parts = [ParallelMLP(b, rank, world) for b in blocks]
+    for part in parts:
+        if not isinstance(part, nn.Module):
+            raise TypeError(f"ParallelMLP(...) must make an nn.Module, got {type(part).__name__}")
+    params = [p for part in parts for p in part.parameters()]
+    storages = {(p.untyped_storage().data_ptr(), p.untyped_storage().nbytes()) for p in params}
+    held = sum(n for _, n in storages)
+    whole = {id(p) for b in blocks for p in b.parameters()}
+    x, weight = _data()
+    x = x.clone().requires_grad_()
+    with count_all_reduces() as forward:
+        out = x
+        for part in parts:
+            out = part(out)
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"forward must return a tensor, got {type(out).__name__}")
+    if not out.requires_grad:
+        return {"held": held, "out": out.detach(), "no_grad": True, "forward": forward.calls}
+    with count_all_reduces() as backward:
+        (out * weight).sum().backward()
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= LR * p.grad
+        after = x.detach()
+        for part in parts:
+            after = part(after)
+    return {
+        "held": held,
+        "shares_whole": any(id(p) in whole for p in params),
+        "without_grad": sum(p.grad is None for p in params),
+        "out": out.detach(),
+        "x_grad": x.grad,
+        "after": after.detach(),
+        "forward": forward.calls,
+        "backward": backward.calls,
+        "no_grad": False,
+    }
+
+
+@one_cpu_thread
+def check_tensor_parallel(answer, passed: list[str]) -> None:
+    """``09.tensor_parallel``: a column- then row-parallel MLP over 2 gloo ranks."""
+    ParallelMLP = answer
+    if not isinstance(ParallelMLP, type) and not callable(ParallelMLP):
+        raise CheckFailed(f"the answer must be the class ParallelMLP, got {ParallelMLP!r}")
+    reference = _reference()  # before the fork: the ranks find autograd warm
+    try:
+        replies = run_ranks(_rank_work(ParallelMLP), world=WORLD, timeout_s=TIMEOUT_S)
+    except RankFailed as error:
+        raise CheckFailed(f"{error}. {_SAME_CALLS}") from None
+    records = []
+    for rank, (status, payload) in enumerate(replies):
+        if status == "stub":
+            raise NotAttempted(payload)
+        if status == "error":
+            lost = ("Timed out", "timeout", "closed by peer", "Connection reset")
+            more = f". {_SAME_CALLS}" if any(w in payload for w in lost) else ""
+            raise CheckFailed(f"rank {rank}: your code raised {payload}{more}")
+        records.append(payload)
+    _check_memory(records)
+    passed.append(f"each of {WORLD} ranks keeps only its shards ({shard_bytes()} bytes)")
+    _check_forward(records, reference)
+    passed.append(
+        f"the output of {BLOCKS} blocks equals the unsplit MLPs' on every rank, with one "
+        "all-reduce (a sum of the block's output) per block"
+    )
+    _check_backward(records, reference)
+    passed.append(
+        "one all-reduce per block in backward, of the input's gradient; the input's gradient "
+        "and, after one SGD step on the shards, the outputs equal the unsplit model's"
+    )
+
+
+_SAME_CALLS = (
+    "Every rank must call the same all-reduces, in the same order, on tensors of the same "
+    "shape (no `if rank == 0:` around one): a rank waits in a collective until the others "
+    "call it too"
+)
+
+
+def _check_memory(records):
+    whole = BLOCKS * 4 * (2 * WIDTH * HIDDEN + HIDDEN + WIDTH)
+    for rank, r in enumerate(records):
+        if r.get("shares_whole"):
+            raise CheckFailed(
+                f"rank {rank} keeps the unsplit MLP's own parameters: make new nn.Parameter "
+                "shards (cloned slices) of its weights"
+            )
+        if r["held"] > shard_bytes():
+            view_hint = (
+                " A slice such as weight[rows] or weight[:, cols] is a view: the whole "
+                "weight's storage stays alive. Clone it (weight[a:b].clone())."
+            )
+            raise CheckFailed(
+                f"rank {rank}'s parameters hold {r['held']} bytes of storage; its shards are "
+                f"{shard_bytes()} (the whole MLPs: {whole}). Keep fc1's rows for this rank's "
+                "hidden units (and their biases), fc2's matching columns, and fc2's bias."
+                + (view_hint if r["held"] >= whole else "")
+            )
+
+
+def _shapes(calls):
+    return [c.shape for c in calls]
+
+
+def _check_forward(records, reference):
+    hidden = HIDDEN // WORLD
+    for rank, r in enumerate(records):
+        calls = r["forward"]
+        if any(c.op != "SUM" for c in calls):
+            raise CheckFailed(
+                f"rank {rank} all-reduced with {sorted({c.op for c in calls})}: the shares of "
+                "the row-parallel product add up to the output, so use the default op=SUM"
+            )
+        if any(c.shape and c.shape[-1] == hidden for c in calls):
+            raise CheckFailed(
+                f"rank {rank} all-reduced the hidden activations in forward (shapes "
+                f"{_shapes(calls)}): an all-reduce inside the column-parallel layer. Its "
+                "hidden units are this rank's own, not shares of a sum; the only sum is after "
+                "the row-parallel layer, of the block's output"
+            )
+        if not calls:
+            raise CheckFailed(
+                f"rank {rank} ran no all-reduce in forward: each rank's row-parallel product "
+                "is only its share of the output; sum the shares with dist.all_reduce"
+            )
+        if len(calls) != BLOCKS:
+            raise CheckFailed(
+                f"rank {rank} ran {len(calls)} all-reduces in forward through {BLOCKS} blocks "
+                f"(shapes {_shapes(calls)}): one per block, of the block's output"
+            )
+        out = r["out"]
+        ref = reference["out"]
+        if out.shape != ref.shape:
+            raise CheckFailed(
+                f"rank {rank}'s output has shape {tuple(out.shape)}, not {tuple(ref.shape)}"
+            )
+        if not torch.allclose(out, ref, rtol=1e-4, atol=1e-5):
+            raise CheckFailed(_wrong_output_hint(rank, out, ref))
+        if r["no_grad"]:
+            raise CheckFailed(
+                "the output does not require grad: autograd cannot see through "
+                "dist.all_reduce (or your forward ran under no_grad). Wrap the all-reduce in a "
+                "torch.autograd.Function whose backward says what the gradient is"
+            )
+
+
+def _wrong_output_hint(rank, out, ref):
+    blocks = make_blocks()
+    x, _ = _data()
+    with torch.no_grad():
+        for b in blocks:
+            b[2].bias *= WORLD  # every rank's bias, summed by the all-reduce
+        twice = x
+        for b in blocks:
+            twice = b(twice)
+    if torch.allclose(out, twice, rtol=1e-4, atol=1e-5):
+        return (
+            f"rank {rank}'s output has fc2's bias {WORLD} times: each rank added it before the "
+            "all-reduce summed them. Add it once, after the sum"
+        )
+    return (
+        f"rank {rank}'s output differs from the unsplit MLPs' by up to "
+        f"{(out - ref).abs().max().item():.3g}: does each rank keep fc1's rows and fc2's "
+        "columns for the same hidden units (torch.chunk(..., world)[rank] for both)?"
+    )
+
+
+def _check_backward(records, reference):
+    for rank, r in enumerate(records):
+        calls = r["backward"]
+        if r["without_grad"]:
+            raise CheckFailed(
+                f"rank {rank}: {r['without_grad']} of your parameters got no gradient: autograd "
+                "does not see through dist.all_reduce (nor through anything under no_grad). "
+                "Wrap each all-reduce in a torch.autograd.Function whose backward says what "
+                "the gradient is"
+            )
+        if any(c.op != "SUM" for c in calls):
+            raise CheckFailed(
+                f"rank {rank} all-reduced with {sorted({c.op for c in calls})} in backward: "
+                "the input's gradient is the sum of the ranks' shares, op=SUM"
+            )
+        if not calls:
+            raise CheckFailed(
+                f"rank {rank} skipped the backward all-reduce: the gradient that reaches the "
+                "block's input from the column-parallel layer is only this rank's share (its "
+                "hidden units' part). In backward, sum it over the ranks (Megatron's f: the "
+                "identity forward, an all-reduce backward)"
+            )
+        if len(calls) > BLOCKS:
+            raise CheckFailed(
+                f"rank {rank} ran {len(calls)} all-reduces in backward through {BLOCKS} blocks "
+                f"(shapes {_shapes(calls)}): the forward's sum has the identity for backward, "
+                "since the output's gradient is the same on every rank. Does your forward "
+                "all-reduce (e.g. torch.distributed.nn.functional.all_reduce) all-reduce "
+                "again in backward?"
+            )
+        if len(calls) != BLOCKS:
+            raise CheckFailed(
+                f"rank {rank} ran {len(calls)} all-reduces in backward through {BLOCKS} blocks: "
+                "one per block, of the gradient of the block's input"
+            )
+        if r["x_grad"] is None or not torch.allclose(
+            r["x_grad"], reference["x_grad"], rtol=1e-4, atol=1e-5
+        ):
+            raise CheckFailed(
+                f"rank {rank}'s gradient of the input differs from the unsplit model's: in "
+                "backward, sum the column-parallel layer's input gradient over the ranks, once"
+            )
+        if not torch.allclose(r["after"], reference["after"], rtol=1e-4, atol=1e-5):
+            raise CheckFailed(
+                f"after one SGD step on each rank's shards, rank {rank}'s output differs from "
+                "the unsplit model's after the same step: some shard's gradient is wrong (the "
+                "backward of the forward's sum must pass the gradient through unchanged)"
+            )

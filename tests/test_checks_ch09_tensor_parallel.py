@@ -1,0 +1,269 @@
+"""09.tensor_parallel: right answers in three styles pass; the usual mistakes fail with a
+hint that names them. Each answer runs in two forked gloo ranks."""
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+
+from d2lgpu.checks import ch09_tensor_parallel as tp
+from d2lgpu.grading import check
+
+
+def assert_fails(answer, *hint_parts):
+    result = check("09.tensor_parallel", answer, quiet=True)
+    assert result.status == "failed", str(result)
+    for part in hint_parts:
+        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
+
+
+# --- Megatron's f and g, as autograd Functions -------------------------------------------
+
+
+class Copy(torch.autograd.Function):  # f: identity forward, all-reduce backward
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class Reduce(torch.autograd.Function):  # g: all-reduce forward, identity backward
+    @staticmethod
+    def forward(ctx, x):
+        x = x.clone()
+        dist.all_reduce(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class NoReduceBackward(torch.autograd.Function):  # f without its all-reduce
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def rows_of(linear, rank, world):
+    return torch.chunk(torch.arange(linear.out_features), world)[rank]
+
+
+class Megatron(nn.Module):
+    """The solution's shape: shards as parameters, f before fc1, g after fc2."""
+
+    copy, reduce, reduce_op = Copy, Reduce, None
+
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, self.act, fc2 = mlp
+        mine = rows_of(fc1, rank, world)
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+    def forward(self, x):
+        h = self.act(F.linear(self.copy.apply(x), self.w1, self.b1))
+        return self.reduce.apply(F.linear(h, self.w2)) + self.b2
+
+
+class WithHook(nn.Module):
+    """Another correct answer: the backward all-reduce as a tensor hook, sliced nn.Linears."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = rows_of(fc1, rank, world)
+        self.fc1 = nn.Linear(fc1.in_features, len(mine))
+        self.fc2 = nn.Linear(len(mine), fc2.out_features)
+        with torch.no_grad():
+            self.fc1.weight.copy_(fc1.weight[mine])
+            self.fc1.bias.copy_(fc1.bias[mine])
+            self.fc2.weight.copy_(fc2.weight[:, mine])
+            self.fc2.bias.copy_(fc2.bias)
+        self.act = act
+
+    def forward(self, x):
+        x = x.view_as(x)
+        if x.requires_grad:
+            x.register_hook(_summed)
+        return Reduce.apply(F.linear(self.act(self.fc1(x)), self.fc2.weight)) + self.fc2.bias
+
+
+def _summed(grad):
+    grad = grad.clone()
+    dist.all_reduce(grad)
+    return grad
+
+
+class BiasOnRankZero(Megatron):
+    """Correct too: fc2's bias kept and added by rank 0 only, before the sum."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.rank = rank
+        if rank != 0:
+            del self.b2
+            self.b2 = None
+
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        partial = F.linear(h, self.w2, self.b2 if self.rank == 0 else None)
+        return Reduce.apply(partial)
+
+
+@pytest.mark.parametrize("answer", [Megatron, WithHook, BiasOnRankZero])
+def test_right_answers_pass(answer):
+    result = check("09.tensor_parallel", answer, quiet=True)
+    assert result.ok, str(result)
+    assert any("keeps only its shards" in p for p in result.passed)
+    assert any("in backward" in p for p in result.passed)
+
+
+# --- wrong answers ---------------------------------------------------------------------
+
+
+class ReduceInsideColumn(Megatron):
+    def forward(self, x):
+        h = F.linear(Copy.apply(x), self.w1, self.b1)
+        h = Reduce.apply(h)  # summing this rank's hidden units with the other rank's
+        h = self.act(h)
+        return Reduce.apply(F.linear(h, self.w2)) + self.b2
+
+
+class SkipsBackward(Megatron):
+    copy = NoReduceBackward
+
+
+class NoForwardReduce(Megatron):
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return F.linear(h, self.w2) + self.b2
+
+
+class BiasBeforeSum(Megatron):
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return Reduce.apply(F.linear(h, self.w2, self.b2))
+
+
+class Averages(Megatron):
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        partial = F.linear(h, self.w2)
+        out = partial.clone()
+        dist.all_reduce(out, op=dist.ReduceOp.AVG)
+        return out + self.b2
+
+
+class TorchNnAllReduce(Megatron):
+    """torch.distributed.nn's all_reduce: its backward all-reduces the gradient again."""
+
+    def forward(self, x):
+        from torch.distributed.nn.functional import all_reduce
+
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return all_reduce(F.linear(h, self.w2)) + self.b2
+
+
+class NotDifferentiable(Megatron):
+    def forward(self, x):
+        h = self.act(F.linear(x, self.w1, self.b1))
+        partial = F.linear(h, self.w2)
+        with torch.no_grad():
+            out = partial.clone()
+            dist.all_reduce(out)
+        return out + self.b2
+
+
+class KeepsViews(Megatron):
+    def __init__(self, mlp, rank, world):
+        nn.Module.__init__(self)
+        fc1, self.act, fc2 = mlp
+        n = fc1.out_features // world
+        part = slice(rank * n, (rank + 1) * n)
+        self.w1 = nn.Parameter(fc1.weight.detach()[part])  # views: the whole storage
+        self.b1 = nn.Parameter(fc1.bias.detach()[part])
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, part])
+        self.b2 = nn.Parameter(fc2.bias.detach())
+
+
+class Unsplit(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        self.mlp = mlp
+
+    def forward(self, x):
+        out = self.mlp(x)
+        return Reduce.apply(out / dist.get_world_size())
+
+
+class MismatchedShards(Megatron):
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        other = rows_of(mlp[0], world - 1 - rank, world)
+        self.w2 = nn.Parameter(mlp[2].weight.detach()[:, other].clone())
+
+
+class OnlyRankZeroReduces(Megatron):
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        partial = F.linear(h, self.w2)
+        if dist.get_rank() == 0:
+            partial = Reduce.apply(partial)
+        return partial + self.b2
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (ReduceInsideColumn, "inside the column-parallel layer"),
+        (SkipsBackward, "skipped the backward all-reduce"),
+        (NoForwardReduce, "no all-reduce in forward"),
+        (BiasBeforeSum, "bias 2 times"),
+        (Averages, "op=SUM"),
+        (TorchNnAllReduce, "all-reduce again in backward"),
+        (NotDifferentiable, "got no gradient"),
+        (KeepsViews, "is a view"),
+        (Unsplit, "unsplit MLP's own parameters"),
+        (MismatchedShards, "same hidden units"),
+    ],
+)
+def test_mistakes_are_named(answer, hint):
+    assert_fails(answer, hint)
+
+
+def test_a_collective_on_one_rank_only_is_reported_not_hung(monkeypatch):
+    monkeypatch.setattr(tp, "TIMEOUT_S", 3.0)
+    assert_fails(OnlyRankZeroReduces, "same all-reduces")
+
+
+def test_stub_and_errors():
+    class Stub(nn.Module):
+        def __init__(self, mlp, rank, world):
+            raise NotImplementedError("your code here")
+
+    assert check("09.tensor_parallel", Stub, quiet=True).status == "not attempted"
+
+    class Raises(Megatron):
+        def forward(self, x):
+            return self.w1 @ x  # wrong shapes
+
+    assert_fails(Raises, "rank 0: your code raised RuntimeError", "self.w1 @ x")
+
+
+def test_shard_bytes_is_half_the_weights_plus_a_bias():
+    whole = sum(p.nbytes for b in tp.make_blocks() for p in b.parameters())
+    bias = tp.BLOCKS * tp.WIDTH * 4
+    assert tp.shard_bytes() == (whole - bias) // tp.WORLD + bias
