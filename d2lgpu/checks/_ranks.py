@@ -1,4 +1,4 @@
-"""Two real gloo ranks for a checker: run a learner's ``average_gradients`` in each.
+"""Real gloo ranks for a checker: run a learner's answer in each.
 
 :func:`run_ranks` forks ``WORLD`` processes (fork, not spawn: a function defined in a
 notebook cell cannot be imported by a fresh interpreter, chapter 5 shows why; a forked
@@ -6,6 +6,8 @@ child already has it). Each joins a gloo process group through a file store, tra
 small :class:`Net` for ``STEPS`` SGD steps on its own half of every global batch, calls the
 learner's function after each ``backward``, and sends back its gradients before and after
 the call and its final parameters. :func:`reference` is one process on the global batch.
+Another exercise passes its own ``job(answer, rank, world) -> record`` (chapter 10's
+hand-built DDP and ZeRO-1 do) and gets the same forking, store and hints.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
 learner's line), or ranks that never finish (a collective that some ranks skip waits for
@@ -104,16 +106,21 @@ def _send(conn, message):
     conn.send_bytes(pickle.dumps(message))
 
 
-def _rank_main(rank, world, store_path, answer, conn):
+def _allreduce_job(answer, rank, world):
+    """``10.allreduce_grads``: SGD steps with the learner's averaging after each backward."""
+    model = make_net()
+    steps = _train(model, answer, rank, world)
+    final = {n: p.detach().clone() for n, p in model.state_dict().items()}
+    return {"steps": steps, "final": final}
+
+
+def _rank_main(rank, world, store_path, answer, conn, job=_allreduce_job):
     try:
         torch.set_num_threads(1)
         store = dist.FileStore(store_path, world)
         timeout = timedelta(seconds=COLLECTIVE_TIMEOUT_S)
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
-        model = make_net()
-        steps = _train(model, answer, rank, world)
-        final = {n: p.detach().clone() for n, p in model.state_dict().items()}
-        _send(conn, ("ok", {"steps": steps, "final": final}))
+        _send(conn, ("ok", job(answer, rank, world)))
     except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
         frame = learner_frame(error.__traceback__)
         where = f" ({describe_frame(frame)})" if frame is not None else ""
@@ -127,13 +134,15 @@ def _rank_main(rank, world, store_path, answer, conn):
         os._exit(0)  # leave at once: no atexit handler of the parent's runs twice
 
 
-def run_ranks(answer, world=WORLD):
-    """Run ``answer`` in ``world`` forked gloo ranks; return each rank's record."""
+def run_ranks(answer, world=WORLD, job=_allreduce_job):
+    """Run ``job(answer, rank, world)`` in ``world`` forked gloo ranks; each rank's record."""
     ctx = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as tmp:
         pipes = [ctx.Pipe(duplex=False) for _ in range(world)]
         procs = [
-            ctx.Process(target=_rank_main, args=(r, world, str(Path(tmp) / "store"), answer, w))
+            ctx.Process(
+                target=_rank_main, args=(r, world, str(Path(tmp) / "store"), answer, w, job)
+            )
             for r, (_, w) in enumerate(pipes)
         ]
         for p in procs:

@@ -1,0 +1,303 @@
+"""Chapter 10's hand-built DDP checkers: right answers in several styles pass, realistic
+wrong ones fail with a hint that names the mistake. Each check forks gloo ranks (2, and 4
+for 10.shard_optimizer): a few seconds each."""
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from d2lgpu.checks.ch10_ddp_by_hand import bucket_numels
+from d2lgpu.grading import check
+
+
+def assert_fails(exercise_id, answer, *hint_parts):
+    result = check(exercise_id, answer, quiet=True)
+    assert result.status == "failed", str(result)
+    for part in hint_parts:
+        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
+
+
+def assert_passes(exercise_id, answer):
+    result = check(exercise_id, answer, quiet=True)
+    assert result.ok, str(result)
+    return result
+
+
+def test_bucket_numels_follows_both_rules():
+    sizes, numels = [12, 192, 64, 1024, 64, 384], [3, 48, 16, 256, 16, 96]
+    assert bucket_numels(sizes, numels, 512) == [323, 112]  # close once it reaches the cap
+    assert bucket_numels(sizes, numels, 512, close_at_cap=False) == [67, 256, 112]
+    assert bucket_numels(sizes, numels, 1) == numels
+    assert bucket_numels(sizes, numels, 10**9) == [sum(numels)]
+
+
+# --- 10.overlap_ddp ------------------------------------------------------------------------
+
+
+class Bucketed:
+    """The worked answer's shape: static buckets in reverse order, flat, launched when full."""
+
+    reverse = True
+    divide = True
+    wait_in_hook = False
+    async_op = True
+    flush_last = True
+    launch_in_hook = True
+    reset = True
+    resend_in_finish = False
+    wait = True
+
+    def __init__(self, model, bucket_bytes):
+        self.world = dist.get_world_size()
+        params = list(model.parameters())
+        self.buckets, bucket, size = [], [], 0
+        for p in reversed(params) if self.reverse else params:
+            bucket.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(bucket)
+                bucket, size = [], 0
+        if bucket and self.flush_last:
+            self.buckets.append(bucket)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.ready = [0] * len(self.buckets)
+        self.pending = []
+        for p in self.bucket_of:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _launch(self, i):
+        grads = [q.grad for q in self.buckets[i]]
+        flat = torch.cat([g.reshape(-1) for g in grads])
+        if self.divide:
+            flat /= self.world
+        work = dist.all_reduce(flat, async_op=self.async_op)
+        if self.wait_in_hook:
+            work.wait()
+        self.pending.append((work if self.async_op else None, flat, grads, i))
+
+    def _hook(self, p):
+        i = self.bucket_of[p]
+        self.ready[i] += 1
+        if self.ready[i] == len(self.buckets[i]) and self.launch_in_hook:
+            self._launch(i)
+
+    def finish(self):
+        if not self.launch_in_hook:
+            for i in range(len(self.buckets)):
+                self._launch(i)
+        if self.resend_in_finish:
+            self._launch(self.pending[0][3])
+        for work, flat, grads, _ in self.pending:
+            if work is not None and self.wait:
+                work.wait()
+            for g, avg in zip(grads, flat.split([g.numel() for g in grads]), strict=True):
+                g.copy_(avg.view_as(g))
+        self.pending = []
+        if self.reset:
+            self.ready = [0] * len(self.buckets)
+
+
+class NoOverflowAvg:
+    """A right answer in another style: a bucket never exceeds the cap, ReduceOp.AVG, views."""
+
+    def __init__(self, model, bucket_bytes):
+        self.buckets, bucket, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            nbytes = p.numel() * p.element_size()
+            if bucket and size + nbytes > bucket_bytes:
+                self.buckets.append(bucket)
+                bucket, size = [], 0
+            bucket.append(p)
+            size += nbytes
+        self.buckets.append(bucket)
+        self.waiting = {i: len(b) for i, b in enumerate(self.buckets)}
+        self.where = {id(p): i for i, b in enumerate(self.buckets) for p in b}
+        self.handles = []
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(self.hook)
+
+    def hook(self, p):
+        i = self.where[id(p)]
+        self.waiting[i] -= 1
+        if self.waiting[i] == 0:
+            flat = torch.cat([q.grad.flatten() for q in self.buckets[i]])
+            handle = dist.all_reduce(flat, op=dist.ReduceOp.AVG, async_op=True)
+            self.handles.append((handle, flat, self.buckets[i]))
+
+    def finish(self):
+        for handle, flat, params in self.handles:
+            handle.wait()
+            offset = 0
+            for p in params:
+                p.grad.copy_(flat[offset : offset + p.numel()].view_as(p))
+                offset += p.numel()
+        self.handles.clear()
+        self.waiting = {i: len(b) for i, b in enumerate(self.buckets)}
+
+
+@pytest.mark.parametrize("answer", [Bucketed, NoOverflowAvg])
+def test_overlap_ddp_right_answers_pass(answer):
+    result = assert_passes("10.overlap_ddp", answer)
+    assert any("launched before backward returned" in p for p in result.passed)
+    assert any("one process on the global batch" in p for p in result.passed)
+
+
+def variant(**changes):
+    return type("Variant", (Bucketed,), changes)
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (variant(wait_in_hook=True), "waiting inside the hook"),
+        (variant(async_op=False), "waiting inside the hook"),
+        (variant(divide=False), "forgetting to divide"),
+        (variant(resend_in_finish=True), "a bucket sent twice"),
+        (variant(flush_last=False), "never reduced"),
+        (variant(reverse=False), "buckets in forward order"),
+        (variant(launch_in_hook=False), "after backward returned"),
+        (variant(wait=False), "never waited on"),
+        (variant(reset=False), "reset"),
+    ],
+)
+def test_overlap_ddp_mistakes_are_named(answer, hint):
+    assert_fails("10.overlap_ddp", answer, hint)
+
+
+def test_overlap_ddp_stub_and_shape():
+    class Stub:
+        def __init__(self, model, bucket_bytes):
+            raise NotImplementedError("your code here")
+
+    assert check("10.overlap_ddp", Stub, quiet=True).status == "not attempted"
+    assert_fails("10.overlap_ddp", None, "the class OverlappedDDP")
+
+    class NoFinish:
+        def __init__(self, model, bucket_bytes):
+            pass
+
+    assert_fails("10.overlap_ddp", NoFinish, "no method finish()")
+
+
+# --- 10.shard_optimizer --------------------------------------------------------------------
+
+
+class Sharded:
+    """The worked answer's shape: each parameter to the rank holding the fewest bytes."""
+
+    broadcast = True
+    src_owner = True
+    shard = True
+    keep_state = True
+    split = "greedy"
+    zero = True
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        rank, world = dist.get_rank(), dist.get_world_size()
+        held, self.owner = [0] * world, []
+        for i, p in enumerate(self.params):
+            if self.split == "greedy":
+                r = held.index(min(held))
+            else:  # the first half and one more to rank 0
+                r = 0 if i <= len(self.params) // 2 else 1 + i % (world - 1)
+            self.owner.append(r)
+            held[r] += p.numel() * p.element_size()
+        self.mine = [p for p, r in zip(self.params, self.owner, strict=True) if r == rank]
+        self.cls, self.kwargs = optimizer_cls, kwargs
+        self.optimizer = optimizer_cls(self.mine if self.shard else self.params, **kwargs)
+
+    def zero_grad(self):
+        if self.zero:
+            for p in self.params:
+                p.grad = None
+
+    @torch.no_grad()
+    def step(self):
+        if not self.keep_state:
+            self.optimizer = self.cls(self.mine, **self.kwargs)
+        self.optimizer.step()
+        if self.broadcast:
+            for p, r in zip(self.params, self.owner, strict=True):
+                dist.broadcast(p, src=r if self.src_owner else 0)
+
+
+class RoundRobin:
+    """A right answer in another style: parameter i to rank i % world, then a loop of broadcasts."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        self.rank, self.world = dist.get_rank(), dist.get_world_size()
+        own = self.params[self.rank :: self.world]
+        self.optimizer = optimizer_cls(own, **kwargs)
+
+    def zero_grad(self):
+        for p in self.params:
+            if p.grad is not None:
+                p.grad.zero_()
+
+    def step(self):
+        self.optimizer.step()
+        for i, p in enumerate(self.params):
+            dist.broadcast(p.data, src=i % self.world)
+
+
+@pytest.mark.parametrize("answer", [Sharded, RoundRobin])
+def test_shard_optimizer_right_answers_pass(answer):
+    result = assert_passes("10.shard_optimizer", answer)
+    assert sum("within 1e-6" in p for p in result.passed) == 2  # 2 and 4 ranks
+    assert any("1/4 of the whole" in p for p in result.passed)
+
+
+class AveragesParams(Sharded):
+    @torch.no_grad()
+    def step(self):
+        self.optimizer.step()
+        for p in self.params:  # "sync the ranks" with an average instead of the owner's value
+            dist.all_reduce(p, op=dist.ReduceOp.AVG)
+
+
+class BroadcastsFirst(Sharded):
+    @torch.no_grad()
+    def step(self):
+        for p, r in zip(self.params, self.owner, strict=True):
+            dist.broadcast(p, src=r)
+        self.optimizer.step()
+
+
+def shard_variant(**changes):
+    return type("ShardVariant", (Sharded,), changes)
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (shard_variant(broadcast=False), "broadcast every parameter"),
+        (BroadcastsFirst, "differs from rank 0's"),
+        (shard_variant(src_owner=False), "never changed"),
+        (shard_variant(shard=False), "every rank holds the whole optimizer state"),
+        (shard_variant(keep_state=False), "state (its moments) was lost"),
+        (shard_variant(split="skewed"), "1/n is"),
+        (shard_variant(zero=False), "differs from DDP with Adam"),
+        (AveragesParams, "differs from DDP with Adam"),
+    ],
+)
+def test_shard_optimizer_mistakes_are_named(answer, hint):
+    assert_fails("10.shard_optimizer", answer, hint)
+
+
+def test_shard_optimizer_stub_and_shape():
+    def stub(params, optimizer_cls, **kwargs):
+        raise NotImplementedError("your code here")
+
+    assert check("10.shard_optimizer", stub, quiet=True).status == "not attempted"
+    assert_fails("10.shard_optimizer", "Adam", "the class ShardedOptimizer")
+
+    class NoStep:
+        def __init__(self, params, optimizer_cls, **kwargs):
+            self.opt = optimizer_cls(list(params), **kwargs)
+
+        def zero_grad(self):
+            pass
+
+    assert_fails("10.shard_optimizer", NoStep, "no method step()")
