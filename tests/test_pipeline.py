@@ -6,7 +6,17 @@ import time
 import pytest
 import torch
 
-from d2lgpu.pipeline import Span, Timeline, bubble_fraction, ideal_bubble, micro_batches, replay
+from d2lgpu.pipeline import (
+    Span,
+    Timeline,
+    bubble_fraction,
+    gpipe_order,
+    ideal_bubble,
+    micro_batches,
+    one_f_one_b_order,
+    replay,
+    schedule_ticks,
+)
 
 
 @pytest.mark.parametrize(
@@ -208,15 +218,16 @@ def test_a_replayed_naive_split_idles_exactly_half_and_micro_batches_idle_less()
     "spans, message",
     [
         ([], "spans must be a non-empty list of Span"),
-        ([Span(0, 0, 0.0, 1.0, "backward")], r"forward spans .*got \['backward'\]"),
+        ([Span(0, 0, 0.0, 1.0, "optimizer")], r"'forward' or 'backward' spans, got phases \['optimizer'\]"),
+        ([Span(0, 0, 0.0, 1.0, "backward")], r"an order that can run: stuck at \{0: \('backward', 0\)\}"),
         ([Span(1, 0, 0.0, 1.0)], r"stages 0, 1, ... with none missing, got \[1\]"),
         ([Span(0, 0, 0.0, 1.0), Span(0, 1, 1.0, 2.0), Span(1, 0, 1.0, 2.0)],
-         r"stage 0 has \[0, 1\], stage 1 \[0\]"),
+         r"of stage 0 have \[0, 1\], of stage 1 \[0\]"),
         ([Span(0, 0, 0.0, 1.0), Span(0, 0, 1.0, 2.0), Span(1, 0, 1.0, 2.0), Span(1, 1, 2.0, 3.0)],
-         r"each once: stage 0 has \[0, 0\]"),
+         r"each once per phase: the forward spans of stage 0 have \[0, 0\]"),
     ],
 )  # fmt: skip
-def test_replay_rejects_spans_that_are_no_forward_pipeline(spans, message):
+def test_replay_rejects_spans_that_are_no_pipeline(spans, message):
     with pytest.raises(ValueError, match=message):
         replay(spans)
 
@@ -277,3 +288,53 @@ def test_timeline_reads_the_end_after_synchronizing_the_stages_device(monkeypatc
         events.append("block")
     assert events == ["clock", "clock", "block", "sync cuda:1", "clock"]
     assert timeline.spans[0].seconds == 2.0  # the queued work, not only its launch
+
+
+def test_the_schedules_orders():
+    assert one_f_one_b_order(2, 4) == [
+        [("F", 0), ("F", 1), ("B", 0), ("F", 2), ("B", 1), ("F", 3), ("B", 2), ("B", 3)],
+        [("F", 0), ("B", 0), ("F", 1), ("B", 1), ("F", 2), ("B", 2), ("F", 3), ("B", 3)],
+    ]  # what torch.distributed.pipelining's Schedule1F1B runs (chapter 9 checks it)
+    assert one_f_one_b_order(4, 2)[0] == [("F", 0), ("F", 1), ("B", 0), ("B", 1)]  # M < S
+    assert gpipe_order(2, 2) == [[("F", 0), ("F", 1), ("B", 0), ("B", 1)]] * 2
+
+
+def in_flight_peak(order):
+    live = peak = 0
+    for action, _ in order:
+        live += 1 if action == "F" else -1
+        peak = max(peak, live)
+    return peak
+
+
+@pytest.mark.parametrize("n_stages, n_micro", [(2, 4), (4, 8), (4, 2), (3, 3), (1, 5)])
+def test_both_schedules_idle_s_minus_1_over_m_and_1f1b_keeps_fewer(n_stages, n_micro):
+    for order in (gpipe_order, one_f_one_b_order):
+        spans = schedule_ticks(order(n_stages, n_micro), backward_ticks=2)
+        idle = bubble_fraction(spans, n_stages)
+        if n_stages > 1:
+            assert idle / (1 - idle) == pytest.approx((n_stages - 1) / n_micro)
+        assert len(spans) == 2 * n_stages * n_micro
+        assert max(s.end for s in spans) == 3 * (n_micro + n_stages - 1)
+    for k, order in enumerate(one_f_one_b_order(n_stages, n_micro)):
+        assert in_flight_peak(order) == min(n_stages - k, n_micro)
+    assert all(in_flight_peak(o) == n_micro for o in gpipe_order(n_stages, n_micro))
+
+
+def test_a_replayed_training_run_waits_for_the_backward_of_the_next_stage():
+    spans = [Span(0, 0, 0.0, 1.0), Span(1, 0, 5.0, 6.0), Span(1, 0, 6.0, 8.0, "backward"),
+             Span(0, 0, 9.0, 11.0, "backward")]  # fmt: skip
+    assert [(s.stage, s.start, s.end) for s in replay(spans)] == [
+        (0, 0.0, 1.0), (0, 4.0, 6.0), (1, 1.0, 2.0), (1, 2.0, 4.0)
+    ]  # fmt: skip
+
+
+def test_schedule_arguments_are_checked():
+    with pytest.raises(ValueError, match="n_micro"):
+        gpipe_order(2, 0)
+    with pytest.raises(ValueError, match="n_stages"):
+        one_f_one_b_order(0, 2)
+    with pytest.raises(ValueError, match=r"orders\[0\] must be"):
+        schedule_ticks([[("X", 0)]])
+    with pytest.raises(ValueError, match="can run"):
+        schedule_ticks([[("B", 0), ("F", 0)], [("F", 0), ("B", 0)]])
