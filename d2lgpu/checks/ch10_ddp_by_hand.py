@@ -10,7 +10,8 @@ is closed once it holds ``bucket_bytes`` or more (DDP's rule; closing before it 
 the cap is accepted too). The checker runs it on two gloo ranks (:mod:`._ranks`) with a
 bucket per parameter and with a cap that makes two buckets; it records, in each rank, the
 order of the hooks' calls, the all-reduces' launches and their waits, and reads from it:
-an all-reduce launched before ``backward`` returned, no wait (and no blocking all-reduce)
+an all-reduce launched before ``backward`` returned, each bucket launched from the hook of
+its own last gradient (no later), no wait (and no blocking all-reduce)
 inside backward, every handle waited by ``finish``, no gradient sent twice, and the bucket
 sizes; then the gradients against one process on the global batch.
 
@@ -256,11 +257,12 @@ def _compare_overlap_grads(record, world, cap, step):
         )
 
 
-def _check_buckets(launched, record, cap, step):
+def _check_buckets(launched, record, cap, step, log):
     numels = record["numels"]
     sizes = [4 * n for n in numels]
     expected = [bucket_numels(sizes[::-1], numels[::-1], cap, rule) for rule in (True, False)]
     if any(launched == e for e in expected):
+        _check_launched_when_ready(launched, numels[::-1], log, cap, step)
         return
     forward = [bucket_numels(sizes, numels, cap, rule) for rule in (True, False)]
     if any(sorted(launched) == sorted(f) for f in forward):
@@ -274,6 +276,29 @@ def _check_buckets(launched, record, cap, step):
         f"that order; buckets filled in reverse order of model.parameters(), each closed once it "
         f"holds bucket_bytes or more, carry {expected[0]}"
     )
+
+
+def _check_launched_when_ready(launched, numels, log, cap, step):
+    """Each bucket launched as soon as its last gradient was ready, read from the log's order."""
+    counts, i = [], 0  # parameters in each bucket, from the buckets' sizes
+    for bucket in launched:
+        filled = 0
+        while filled < bucket:
+            filled, i = filled + numels[i], i + 1
+        counts.append(i)
+    ready, j = 0, 0
+    for event in log:
+        if event[0] == "ready":
+            ready += 1
+        elif event[0] == "launch":
+            if ready > counts[j]:
+                raise CheckFailed(
+                    f"bucket {j} (bucket_bytes={cap}, step {step}) was launched only after "
+                    f"{ready} gradients were ready, though its last one was gradient "
+                    f"{counts[j]}: launch each bucket from the hook of its own last gradient, "
+                    "not later, so that it overlaps the rest of backward"
+                )
+            j += 1
 
 
 @one_cpu_thread
@@ -296,7 +321,7 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
             for record in records:
                 launched = _read_log(record["steps"][step]["log"], cap, step, total)
                 _compare_overlap_grads(record, world, cap, step)
-                _check_buckets(launched, record, cap, step)
+                _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
         for rank, record in enumerate(records):
             for name, got, ref in zip(record["names"], record["final"], reference, strict=True):
                 if not torch.allclose(got, ref, rtol=1e-4, atol=1e-6):
@@ -306,8 +331,9 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
                     )
         what = "a bucket per parameter" if cap == 1 else f"buckets of {cap} bytes"
         passed.append(
-            f"{what}: each step an all-reduce launched before backward returned, none waited "
-            "inside it, every handle waited in finish(), the buckets in reverse order"
+            f"{what}: each step every bucket launched from its last gradient's hook, before "
+            "backward returned; none waited inside it; every handle waited in finish(); the "
+            "buckets in reverse order"
         )
     passed.append(
         f"gradients equal one process on the global batch, on {world} gloo ranks, "
