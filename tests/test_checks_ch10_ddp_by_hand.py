@@ -321,3 +321,19 @@ def test_overlap_ddp_a_bucket_held_back_until_backward_ends_is_named():
     # launched inside backward, right sizes and order, right gradients: only the order of the
     # hooks' calls and the launches shows that the first bucket waited for the last gradient
     assert_fails("10.overlap_ddp", LaunchesAllInLastHook, "bucket 0", "was launched only after")
+
+
+def test_a_broadcast_on_the_owner_only_is_reported_not_hung(monkeypatch):
+    from d2lgpu.checks import _ranks
+
+    monkeypatch.setattr(_ranks, "COLLECTIVE_TIMEOUT_S", 3.0)
+
+    class OwnerOnly(Sharded):
+        @torch.no_grad()
+        def step(self):
+            self.optimizer.step()
+            for p, r in zip(self.params, self.owner, strict=True):
+                if r == dist.get_rank():  # "only the owner has something to send"
+                    dist.broadcast(p, src=r)
+
+    assert_fails("10.shard_optimizer", OwnerOnly, "same collectives")

@@ -27,7 +27,8 @@ is the same on a laptop and on a GPU server.
 ``ch08_streams``         ``08.overlap`` (on a simulated GPU; ``_stream_gpu`` on a real one)
 ``ch09_model_parallel``  ``09.pipeline``; ``ch09_checkpointing``: ``09.checkpoint``
 ``ch10_inside_ddp``      ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
-``_ranks``               the two gloo ranks of ``10.allreduce_grads``
+``ch10_ddp_by_hand``     ``10.overlap_ddp`` (hooks, buckets), ``10.shard_optimizer`` (ZeRO-1)
+``_ranks``               the forked gloo ranks of chapter 10's checkers
 ``_util``, ``_guard``    what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``             ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =======================  ==============================================================
