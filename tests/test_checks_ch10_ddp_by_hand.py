@@ -337,3 +337,26 @@ def test_a_broadcast_on_the_owner_only_is_reported_not_hung(monkeypatch):
                     dist.broadcast(p, src=r)
 
     assert_fails("10.shard_optimizer", OwnerOnly, "same collectives")
+
+
+class GradientHooks(Bucketed):
+    """register_hook instead of register_post_accumulate_grad_hook: p.grad is not set yet."""
+
+    def __init__(self, model, bucket_bytes):
+        self.params = list(model.parameters())
+        self.pending = []
+        for p in self.params:
+            p.register_hook(lambda grad: grad)
+
+    def finish(self):
+        pass
+
+
+class AdamByName(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, torch.optim.Adam, **kwargs)
+
+
+def test_hooks_of_the_wrong_kind_and_an_optimizer_not_from_optimizer_cls_are_named():
+    assert_fails("10.overlap_ddp", GradientHooks, "register_post_accumulate_grad_hook")
+    assert_fails("10.shard_optimizer", AdamByName, "optimizer_cls(its_own_params")

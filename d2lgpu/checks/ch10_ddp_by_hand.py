@@ -131,7 +131,13 @@ def _overlap_job(answer, rank, world, cap):
     _watch_all_reduce(log, state)
     ddp = answer(model, cap)
     if not callable(getattr(ddp, "finish", None)):
-        return {"error": f"{type(ddp).__name__} has no method finish()"}
+        return {
+            "error": f"{type(ddp).__name__} has no method finish(): add finish(self), which "
+            "waits on the handles after backward"
+        }
+    hooks = [len(getattr(p, "_post_accumulate_grad_hooks", None) or ()) for p in model.parameters()]
+    if max(hooks) < 2:  # only the checker's own
+        return {"error": _NO_HOOK}
     opt = torch.optim.SGD(model.parameters(), lr=SGD_LR)
     shadow = _overlap_net()
     steps = []
@@ -154,6 +160,14 @@ def _overlap_job(answer, rank, world, cap):
     return {"names": names, "steps": steps,
             "numels": [p.numel() for p in model.parameters()],
             "final": [p.detach().clone() for p in model.parameters()]}  # fmt: skip
+
+
+_NO_HOOK = (
+    "no parameter has a hook registered with p.register_post_accumulate_grad_hook(hook): "
+    "register one on every parameter in __init__; autograd calls hook(p) once p.grad holds "
+    "this step's gradient (p.register_hook runs earlier, on the gradient before it is "
+    "accumulated, when p.grad is not set yet)"
+)
 
 
 def _overlap_reference():
@@ -313,9 +327,7 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         world = len(records)
         for record in records:
             if "error" in record:
-                raise CheckFailed(
-                    record["error"] + ": add finish(self), which waits on the handles"
-                )
+                raise CheckFailed(record["error"])
         total = sum(records[0]["numels"])
         for step in range(STEPS):
             for record in records:
@@ -457,6 +469,12 @@ def _compare_zero(records, world):
 
 
 def _compare_state(records, world, numels):
+    if any(record["optimizers"] == 0 for record in records):
+        raise CheckFailed(
+            "no optimizer was built from optimizer_cls on some rank: build this rank's "
+            "optimizer as optimizer_cls(its_own_params, **kwargs), with the class the checker "
+            "passes (it counts the optimizer's state), not torch.optim.Adam by name"
+        )
     per_param = 4 * 2  # bytes per element: Adam's exp_avg and exp_avg_sq in float32
     whole = per_param * sum(numels)
     owners: dict[int, list[int]] = {}
