@@ -72,6 +72,7 @@ CHECKERS: dict[str, str] = {
     "08.overlap": "d2lgpu.checks.ch08_streams:check_overlap",
     "09.pipeline": "d2lgpu.checks.ch09_model_parallel:check_pipeline",
     "09.checkpoint": "d2lgpu.checks.ch09_checkpointing:check_checkpoint",
+    "09.one_f_one_b": "d2lgpu.checks.ch09_one_f_one_b:check_one_f_one_b",
     "09.tensor_parallel": "d2lgpu.checks.ch09_tensor_parallel:check_tensor_parallel",
     "10.bus_bandwidth": "d2lgpu.checks.ch10_inside_ddp:check_bus_bandwidth",
     "10.allreduce_grads": "d2lgpu.checks.ch10_inside_ddp:check_allreduce_grads",

@@ -1,0 +1,160 @@
+"""Checker of chapter 9's ``09.one_f_one_b``: a training step in 1F1B's order, in one process.
+
+The answer is ``one_f_one_b_step(stages, x, y, loss_fn, n_micro)``: ``stages`` is a list
+of ``S`` modules applied one after the other; the step splits the batch into
+``min(n_micro, len(x))`` micro-batches, runs each stage's forwards and backwards in
+1F1B's order (stage ``k``, from 0, runs ``min(S - k - 1, M)`` forwards, then one forward
+and one backward in turn, then its last backwards), accumulates the gradients of
+``loss_fn`` over the whole batch into the stages, and returns that loss.
+
+The checks, on 1 to 4 stages, micro-batches of uneven sizes and fewer rows than
+micro-batches:
+
+* the loss and every stage's gradients equal the unsplit model's;
+* from each stage's logged calls (a forward, and the backward reaching its output), each
+  stage's order is :func:`d2lgpu.pipeline.one_f_one_b_order`'s; GPipe's order, no
+  warm-up, one forward too many and backwards out of order are named;
+* each stage's peak of micro-batches in flight, ``min(S - k, M)``, follows from it.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..pipeline import gpipe_order, one_f_one_b_order
+from ._util import CheckFailed, one_cpu_thread
+
+__all__ = ["check_one_f_one_b", "CASES"]
+
+# (stages, rows in the batch, micro-batches asked for)
+CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
+WIDTH = 5
+
+
+class LoggedStage(nn.Module):
+    """A stage that logs ``(stage, "F", i)`` for its ``i``-th forward, and ``(stage, "B", i)``
+    when backward reaches that forward's output."""
+
+    def __init__(self, index: int, layers: nn.Module, log: list):
+        super().__init__()
+        self.index, self.layers, self._log, self.calls = index, layers, log, 0
+
+    def forward(self, h):
+        i, self.calls = self.calls, self.calls + 1
+        self._log.append((self.index, "F", i))
+        out = self.layers(h)
+        if out.requires_grad:
+            out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
+        return out
+
+
+def _stages(n, log, seed=0):
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return [
+            LoggedStage(k, nn.Sequential(nn.Linear(WIDTH, WIDTH), nn.Tanh()), log) for k in range(n)
+        ]
+
+
+def _data(rows, seed):
+    gen = torch.Generator().manual_seed(seed)
+    return torch.randn(rows, WIDTH, generator=gen), torch.randn(rows, WIDTH, generator=gen)
+
+
+def _text(order):
+    return " ".join(f"{a}{i}" for a, i in order)
+
+
+def _diagnose(k, got, n_stages, m):
+    expected = one_f_one_b_order(n_stages, m)[k]
+    lead = f"stage {k + 1} of {n_stages} (k = {k}) with {m} micro-batches ran {_text(got)}"
+    want = f"1F1B's order is {_text(expected)}"
+    if got == gpipe_order(n_stages, m)[k] and got != expected:
+        return (
+            f"{lead}: every forward before any backward, GPipe's order, which keeps all {m} "
+            f"micro-batches' activations on the stage. {want}"
+        )
+    first = next((j for j, (a, _) in enumerate(got) if a == "B"), len(got))
+    want_first = min(n_stages - k, m)  # the warm-up's min(S - k - 1, M), then one more
+    if sorted(got) != sorted(expected):
+        return f"{lead}: each micro-batch's forward and backward once, on every stage. {want}"
+    if first != want_first:
+        more = (
+            " (no warm-up: the stages take turns instead of working at once)" if first == 1 else ""
+        )
+        return (
+            f"{lead}: {first} forwards before its first backward; 1F1B runs min(S - k, M) = "
+            f"{want_first}, its min(S - k - 1, M) warm-up forwards and one more{more}. {want}"
+        )
+    if [i for a, i in got if a == "B"] != list(range(m)):
+        return f"{lead}: backwards in the order of the micro-batches, 0 first. {want}"
+    return f"{lead}: after the warm-up, one forward then one backward, in turn. {want}"
+
+
+def _in_flight_peak(order):
+    live = peak = 0
+    for action, _ in order:
+        live += 1 if action == "F" else -1
+        peak = max(peak, live)
+    return peak
+
+
+@one_cpu_thread
+def check_one_f_one_b(answer, passed: list[str]) -> None:
+    """``09.one_f_one_b``: a 1F1B training step over ``S`` stages, in one process."""
+    step = answer
+    if not callable(step):
+        raise CheckFailed(f"the answer must be the function one_f_one_b_step, got {step!r}")
+    for case, (n_stages, rows, n_micro) in enumerate(CASES):
+        m = min(n_micro, rows)
+        x, y = _data(rows, seed=case)
+        ref_log: list = []
+        reference = _stages(n_stages, ref_log)
+        loss = nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
+        loss.backward()
+        log: list = []
+        stages = _stages(n_stages, log)
+        got = step(stages, x, y, nn.functional.mse_loss, n_micro)
+        where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
+        if not isinstance(got, torch.Tensor | float) or (
+            isinstance(got, torch.Tensor) and got.numel() != 1
+        ):
+            raise CheckFailed(
+                f"({where}) return the batch's loss (a tensor or a float), got {got!r}"
+            )
+        forwards = [sum(1 for s, a, _ in log if s == k and a == "F") for k in range(n_stages)]
+        if any(f != m for f in forwards):
+            raise CheckFailed(
+                f"({where}) the stages ran {forwards} forwards: min(n_micro, len(x)) = {m} "
+                "non-empty micro-batches, each through each stage once (torch.tensor_split)"
+            )
+        for k in range(n_stages):
+            order = [(a, i) for s, a, i in log if s == k]
+            if order != one_f_one_b_order(n_stages, m)[k]:
+                raise CheckFailed(f"({where}) " + _diagnose(k, order, n_stages, m))
+        if abs(float(got) - loss.item()) > 1e-5 * max(1.0, abs(loss.item())):
+            raise CheckFailed(
+                f"({where}) the loss is {float(got):.6g}, the unsplit model's {loss.item():.6g}: "
+                "weight each micro-batch's mean loss by its share of the rows, len(xb) / len(x)"
+            )
+        for k, (mine, ref) in enumerate(zip(stages, reference, strict=True)):
+            for (name, p), q in zip(mine.named_parameters(), ref.parameters(), strict=True):
+                if p.grad is None or not torch.allclose(p.grad, q.grad, rtol=1e-4, atol=1e-6):
+                    raise CheckFailed(
+                        f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "
+                        "model's: send each stage's input gradient back to the stage before "
+                        "(out.backward(h.grad)), and weight each micro-batch's loss by its share"
+                        if p.grad is not None
+                        else f"({where}) stage {k + 1}'s {name} has no gradient"
+                    )
+    passed.append(
+        f"loss and gradients equal the unsplit model's on {len(CASES)} cases (1 to 4 stages, "
+        "uneven micro-batches, fewer rows than micro-batches)"
+    )
+    passed.append(
+        "each stage ran 1F1B's order: min(S - k - 1, M) forwards, then one forward and one "
+        "backward in turn, then the last backwards"
+    )
+    peaks = [_in_flight_peak(o) for o in one_f_one_b_order(4, 8)]
+    passed.append(f"so with 4 stages and 8 micro-batches, at most {peaks} micro-batches in flight")

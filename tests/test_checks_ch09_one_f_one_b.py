@@ -1,0 +1,152 @@
+"""09.one_f_one_b: right answers in two styles pass; GPipe's order, no warm-up, one warm-up
+forward too many or too few, backwards out of order, unweighted losses, torch.chunk's
+micro-batches and a graph left whole fail with a hint that names the mistake."""
+
+import pytest
+import torch
+from torch import nn
+
+from d2lgpu.grading import check
+from d2lgpu.pipeline import gpipe_order, micro_batches, one_f_one_b_order, schedule_ticks
+
+
+def assert_fails(answer, *hint_parts):
+    result = check("09.one_f_one_b", answer, quiet=True)
+    assert result.status == "failed", str(result)
+    for part in hint_parts:
+        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
+
+
+def one_f_one_b(n_stages, n_micro, warm_up=lambda s, k, m: min(s - k - 1, m)):
+    orders = []
+    for k in range(n_stages):
+        warm = warm_up(n_stages, k, n_micro)
+        order = [("F", i) for i in range(warm)]
+        for i in range(n_micro - warm):
+            order += [("F", warm + i), ("B", i)]
+        orders.append(order + [("B", i) for i in range(n_micro - warm, n_micro)])
+    return orders
+
+
+def executor(make_orders, split=micro_batches, weight=True, detach=True):
+    """A step that runs `make_orders(S, M)` round-robin: each stage its next action as soon
+    as what it needs is done."""
+
+    def step(stages, x, y, loss_fn, n_micro):
+        xs, ys = split(x, n_micro), split(y, n_micro)
+        n, m, last = len(stages), len(xs), len(stages) - 1
+        pending = [list(o) for o in make_orders(n, m)]
+        inputs, outputs, losses, done = {}, {}, [], set()
+        while any(pending):
+            moved = False
+            for k in range(n):
+                if not pending[k]:
+                    continue
+                a, i = pending[k][0]
+                if a == "F":
+                    need = ("F", k - 1, i) if k > 0 else None
+                else:
+                    need = ("B", k + 1, i) if k < last else ("F", k, i)
+                if need is not None and need not in done:
+                    continue
+                pending[k].pop(0)
+                moved = True
+                if a == "F":
+                    h = xs[i] if k == 0 else outputs[k - 1, i]
+                    if k > 0 and detach:
+                        h = h.detach().requires_grad_()
+                    out = stages[k](h)
+                    if k == last:
+                        out = loss_fn(out, ys[i]) * (len(xs[i]) / len(x) if weight else 1)
+                    inputs[k, i], outputs[k, i] = h, out
+                else:
+                    out = outputs[k, i]
+                    if k == last:
+                        out.backward(retain_graph=not detach)
+                        losses.append(out.detach())
+                    elif detach:
+                        out.backward(inputs[k + 1, i].grad)
+                done.add((a, k, i))
+            assert moved, "stuck"
+        return torch.stack(losses).sum()
+
+    return step
+
+
+def by_ticks(stages, x, y, loss_fn, n_micro):
+    """The chapter's way: the library's orders, run in the order an ideal clock starts them."""
+    xs, ys = micro_batches(x, n_micro), micro_batches(y, n_micro)
+    last = len(stages) - 1
+    inputs, outputs, losses = {}, {}, []
+    ticks = schedule_ticks(one_f_one_b_order(len(stages), len(xs)))
+    for s in sorted(ticks, key=lambda s: (s.start, s.stage)):
+        k, i = s.stage, s.micro_batch
+        if s.phase == "forward":
+            h = xs[i] if k == 0 else outputs[k - 1, i].detach().requires_grad_()
+            out = stages[k](h)
+            if k == last:
+                out = loss_fn(out, ys[i]) * (len(xs[i]) / len(x))
+            inputs[k, i], outputs[k, i] = h, out
+        elif k == last:
+            outputs[k, i].backward()
+            losses.append(outputs[k, i].detach())
+        else:
+            outputs[k, i].backward(inputs[k + 1, i].grad)
+    return float(torch.stack(losses).sum())
+
+
+@pytest.mark.parametrize("answer", [executor(one_f_one_b), by_ticks])
+def test_right_answers_pass(answer):
+    result = check("09.one_f_one_b", answer, quiet=True)
+    assert result.ok, str(result)
+    assert any("[4, 3, 2, 1]" in p for p in result.passed)
+
+
+def reversed_drain(n, m):
+    orders = one_f_one_b(n, m)
+    for order in orders:
+        tail = [j for j, (a, _) in enumerate(order) if a == "B"][-2:]
+        if len(tail) == 2 and order[tail[0] + 1 :] == [order[tail[1]]]:
+            order[tail[0]], order[tail[1]] = order[tail[1]], order[tail[0]]
+    return orders
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (executor(gpipe_order), ["GPipe's order", "1F1B's order is F0 F1 B0"]),
+        (executor(lambda n, m: one_f_one_b(n, m, lambda s, k, mm: 0)), ["no warm-up"]),
+        (executor(lambda n, m: one_f_one_b(n, m, lambda s, k, mm: min(s - k, mm))),
+         ["3 forwards before its first backward", "min(S - k, M) = 2"]),
+        (executor(lambda n, m: one_f_one_b(n, m, lambda s, k, mm: min(s - 1, mm))),
+         ["stage 2 of 2", "2 forwards before its first backward", "min(S - k, M) = 1"]),
+        (executor(reversed_drain), ["backwards in the order of the micro-batches"]),
+        (executor(one_f_one_b, weight=False), ["weight each micro-batch's mean loss"]),
+        (executor(one_f_one_b, split=lambda t, m: torch.chunk(t, m)), ["non-empty micro-batches"]),
+        (executor(one_f_one_b, detach=False), ["ran F0"]),
+    ],
+)  # fmt: skip
+def test_mistakes_are_named(answer, hints):
+    assert_fails(answer, *hints)
+
+
+def test_stub_and_bad_returns():
+    def stub(stages, x, y, loss_fn, n_micro):
+        raise NotImplementedError("your code here")
+
+    assert check("09.one_f_one_b", stub, quiet=True).status == "not attempted"
+
+    def returns_nothing(stages, x, y, loss_fn, n_micro):
+        executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+    assert_fails(returns_nothing, "return the batch's loss")
+    assert_fails(3, "must be the function one_f_one_b_step")
+
+
+def test_the_cases_cover_fewer_rows_than_micro_batches_and_one_stage():
+    from d2lgpu.checks.ch09_one_f_one_b import CASES
+
+    assert any(rows < m for _, rows, m in CASES)
+    assert any(n == 1 for n, _, _ in CASES) and any(n == 4 for n, _, _ in CASES)
+    assert any(len(torch.chunk(torch.arange(rows), m)) != min(m, rows) for _, rows, m in CASES)
+    assert nn  # the stages are nn.Modules (used by the checker)
