@@ -164,8 +164,11 @@ def saved_for_backward(exclude=()):
     storages of the tensors in ``exclude`` (the parameters, which exist anyway)
     are not. Operations inside ``torch.utils.checkpoint`` save nothing that
     counts here: their own hooks drop what they would save, and only the
-    checkpoint's inputs are kept. The saved tensors are kept alive until the
-    block ends, so that no storage is freed and its address reused and miscounted.
+    checkpoint's inputs are kept. A selective checkpoint's saved outputs (its
+    policy's ``MUST_SAVE``) count only with ``respect_saved_tensors_hooks=True``
+    passed to ``checkpoint``; otherwise they bypass these hooks. The saved
+    tensors are kept alive until the block ends, so that no storage is freed
+    and its address reused and miscounted.
     """
     skip = set()
     for t in exclude:

@@ -190,3 +190,34 @@ def test_saved_for_backward_keeps_each_storage_alive_so_a_freed_address_is_not_r
             # input alive, the next randn could get the same address and look like the same
             torch.randn(64, 64) * w
     assert (saved.bytes, saved.count) == (5 * 64 * 64 * 4, 5)
+
+
+@pytest.mark.filterwarnings("ignore:A saved_tensors_hooks context")
+def test_saved_for_backward_counts_a_selective_checkpoints_saves_only_when_asked():
+    import functools
+
+    from torch.utils.checkpoint import (
+        CheckpointPolicy,
+        checkpoint,
+        create_selective_checkpoint_contexts,
+    )
+
+    lin = torch.nn.Linear(8, 32)
+    x = torch.randn(4, 8, requires_grad=True)
+
+    def save_mm(ctx, op, *args, **kwargs):
+        keep = op in (torch.ops.aten.addmm.default, torch.ops.aten.mm.default)
+        return CheckpointPolicy.MUST_SAVE if keep else CheckpointPolicy.PREFER_RECOMPUTE
+
+    def fn(h):
+        return torch.tanh(lin(h))
+
+    context = functools.partial(create_selective_checkpoint_contexts, save_mm)
+    counted = {}
+    for respect in (True, False):
+        with memory.saved_for_backward(exclude=lin.parameters()) as saved:
+            checkpoint(fn, x, use_reentrant=False, context_fn=context,
+                       respect_saved_tensors_hooks=respect)  # fmt: skip
+        counted[respect] = saved.bytes
+    assert counted[False] == x.nbytes  # the checkpoint's input only
+    assert counted[True] == x.nbytes + 4 * 32 * 4  # and the product's output, 4 x 32 floats
