@@ -69,3 +69,48 @@ def test_bad_arguments_are_named():
         run_ranks(summed, world=0)
     with pytest.raises(ValueError, match="timeout_s"):
         run_ranks(summed, timeout_s=0)
+
+
+def _as_if_forked_after_cuda():
+    """In a rank: make torch believe a GPU exists whose CUDA may not start (a process forked
+    after its parent used CUDA raises on any CUDA initialization)."""
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("Cannot re-initialize CUDA in forked subprocess (simulated)")
+
+    torch.cuda.is_available = lambda: True
+    torch.cuda.device_count = lambda: 1
+    for name in ("_lazy_init", "init", "current_device", "set_device", "synchronize"):
+        setattr(torch.cuda, name, refuse)
+
+
+def dtensor_and_pipelining(rank, world):
+    _as_if_forked_after_cuda()
+    from torch import nn
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.pipelining import PipelineStage, Schedule1F1B
+    from torch.distributed.tensor.parallel import (
+        ColwiseParallel,
+        RowwiseParallel,
+        parallelize_module,
+    )
+
+    torch.manual_seed(0)
+    mlp = nn.Sequential(nn.Linear(4, 8), nn.GELU(), nn.Linear(8, 4))
+    mesh = init_device_mesh("cpu", (world,))
+    mlp = parallelize_module(mlp, mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    mlp(torch.ones(2, 4)).sum().backward()
+    stage = PipelineStage(nn.Linear(4, 4), stage_index=rank, num_stages=world, device="cpu")
+    schedule = Schedule1F1B(stage, n_microbatches=2, loss_fn=torch.nn.functional.mse_loss)
+    if rank == 0:
+        schedule.step(torch.ones(4, 4))
+    else:
+        schedule.step(target=torch.zeros(4, 4))
+    return "ok"
+
+
+def test_chapter_9s_rank_code_never_starts_cuda():
+    # On a GPU machine the notebook's kernel has used CUDA before it forks the ranks: a
+    # rank that initialized CUDA would fail. DTensor on a CPU mesh and pipelining on the
+    # CPU must not try.
+    assert run_ranks(dtensor_and_pipelining, world=2) == ["ok", "ok"]
