@@ -272,7 +272,10 @@ def schedule_ticks(orders, backward_ticks: int = 1) -> list[Span]:
     if not isinstance(orders, list | tuple) or not orders:
         raise ValueError("orders must be a non-empty list of per-stage lists of ('F'|'B', i)")
     for k, order in enumerate(orders):
-        if not all(isinstance(a, tuple) and len(a) == 2 and a[0] in "FB" for a in order):
+        if not all(
+            isinstance(a, tuple) and len(a) == 2 and a[0] in ("F", "B") and isinstance(a[1], int)
+            for a in order
+        ):
             raise ValueError(f"orders[{k}] must be a list of ('F', i) and ('B', i), got {order!r}")
     phase = {"F": "forward", "B": "backward"}
     length = {"F": 1, "B": backward_ticks}

@@ -336,5 +336,9 @@ def test_schedule_arguments_are_checked():
         one_f_one_b_order(0, 2)
     with pytest.raises(ValueError, match=r"orders\[0\] must be"):
         schedule_ticks([[("X", 0)]])
+    with pytest.raises(ValueError, match=r"orders\[1\] must be"):
+        schedule_ticks([[("F", 0)], [("", 0)]])
+    with pytest.raises(ValueError, match=r"orders\[0\] must be"):
+        schedule_ticks([[("F", "0")]])
     with pytest.raises(ValueError, match="can run"):
         schedule_ticks([[("B", 0), ("F", 0)], [("F", 0), ("B", 0)]])
