@@ -7,24 +7,12 @@ import math
 import pytest
 import torch
 import torch.distributed as dist
+from grading_helpers import assert_fails, assert_passes
 
 from d2lgpu.checks import _ranks
 from d2lgpu.grading import check
 
 FACTORS = {"all_reduce": 2.0, "all_gather": 1.0, "reduce_scatter": 1.0, "broadcast": None}
-
-
-def assert_fails(exercise_id, answer, *hint_parts):
-    result = check(exercise_id, answer, quiet=True)
-    assert result.status == "failed", str(result)
-    for part in hint_parts:
-        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
-
-
-def assert_passes(exercise_id, answer):
-    result = check(exercise_id, answer, quiet=True)
-    assert result.ok, str(result)
-    return result
 
 
 # --- 10.bus_bandwidth ------------------------------------------------------------------

@@ -5,22 +5,10 @@ for 10.shard_optimizer): a few seconds each."""
 import pytest
 import torch
 import torch.distributed as dist
+from grading_helpers import assert_fails, assert_passes
 
 from d2lgpu.checks.ch10_ddp_by_hand import bucket_numels
 from d2lgpu.grading import check
-
-
-def assert_fails(exercise_id, answer, *hint_parts):
-    result = check(exercise_id, answer, quiet=True)
-    assert result.status == "failed", str(result)
-    for part in hint_parts:
-        assert part in result.hint, f"{part!r} not in the hint: {result.hint}"
-
-
-def assert_passes(exercise_id, answer):
-    result = check(exercise_id, answer, quiet=True)
-    assert result.ok, str(result)
-    return result
 
 
 def test_bucket_numels_follows_both_rules():
