@@ -10,7 +10,7 @@ from pathlib import Path
 
 from test_import_graph import import_graph
 
-from d2lgpu.grading import exercise_ids
+from d2lgpu.grading import CHECKERS, exercise_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
@@ -47,7 +47,9 @@ def test_the_map_names_every_module_checker_exercise_script_tool_and_test():
     tests_dir = ROOT / "tests"
     wanted = {
         "module": package_modules(),
-        "checker module": sorted(p.stem for p in (PACKAGE / "checks").glob("*.py"))[1:],
+        "checker module": sorted(
+            p.stem for p in (PACKAGE / "checks").glob("*.py") if p.stem != "__init__"
+        ),
         "exercise": exercise_ids(),
         "test file": sorted(p.stem for p in tests_dir.glob("test_*.py")),
         "test helper": sorted(
@@ -105,3 +107,12 @@ def test_the_package_docstring_lists_every_public_module():
     public = [m for m in package_modules() if not m.startswith("_")]
     missing = [m for m in public if f"``{m}``" not in d2lgpu.__doc__]
     assert not missing, f"d2lgpu/__init__.py's module table does not list: {missing}"
+
+
+def test_a_checks_module_is_a_checker_exactly_when_its_name_has_no_leading_underscore():
+    checkers = {target.partition(":")[0].rpartition(".")[2] for target in CHECKERS.values()}
+    public = {p.stem for p in (PACKAGE / "checks").glob("*.py") if not p.stem.startswith("_")}
+    assert public == checkers, (
+        "d2lgpu/checks/: a checker in grading's table is named chNN_*, a helper _*; "
+        f"helpers without _: {sorted(public - checkers)}, checkers missing: {sorted(checkers - public)}"
+    )

@@ -14,7 +14,7 @@ the run reports is whether each GPU cell's code runs, not what it measures.
 
 As in the exercise notebook, the interpreter is switched on before triton is
 imported (triton decides, when it defines its own functions such as ``tl.sum``,
-whether they are compiled or interpreted). ``tests/test_checks_triton.py`` runs
+whether they are compiled or interpreted). ``tests/test_checks_ch07.py`` runs
 this file in its own process, so that the test process's triton, and the GPU
 runs of the other tests, are left as they are.
 
@@ -458,7 +458,7 @@ def chapter_kernels(folder: str) -> dict:
     failure ("" when every case agrees with PyTorch and stays in bounds)."""
     import importlib.util
 
-    from d2lgpu.checks.ch07_interpreter import OutOfBounds, watched_interpreter
+    from d2lgpu.checks._ch07_interpreter import OutOfBounds, watched_interpreter
 
     sources = chapter_sources()
     header = "import torch\nimport triton\nimport triton.language as tl\n\n"

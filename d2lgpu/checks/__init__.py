@@ -10,28 +10,39 @@ machine lacks, a scripted GPU profile). The list of checks that passed never
 contains hardware-dependent numbers, so a solution notebook's ``PASS`` report
 is the same on a laptop and on a GPU server.
 
-=======================  ==============================================================
-``ch01_devices``         ``01.placement``
-``ch02_time_fn``         ``02.time_fn`` (a simulated asynchronous device)
-``ch02_frobenius``       ``02.frobenius``
-``ch02_concurrency``     ``02.concurrency``
-``ch03_parameters``      ``03.parameters``
-``ch03_device_bug``      ``03.device_bug``
-``ch03_networks``        what both chapter 3 checkers share: the model
-``ch04_amp``             ``04.amp``; ``ch04_watch``: its problem and probes
-``ch05_ddp``             ``05.ddp`` (launches the learner's script with torchrun)
-``ch06_performance``     ``06.slowest_op``; ``_gpu_profile``: its workloads
-``ch07_triton``          ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter);
-                         ``ch07_interpreter``: the watched interpreter; ``ch07_answers``:
-                         what both do with an answer
-``ch08_streams``         ``08.overlap`` (on a simulated GPU; ``_stream_gpu`` on a real one)
-``ch09_model_parallel``  ``09.pipeline``; ``ch09_checkpointing``: ``09.checkpoint``
-``ch10_inside_ddp``      ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
-``ch10_ddp_by_hand``     ``10.overlap_ddp`` (hooks, buckets), ``10.shard_optimizer`` (ZeRO-1)
-``_ranks``               the forked gloo ranks of chapter 10's checkers
-``_util``, ``_guard``    what all checkers share: ``CheckFailed``, the time limit
-``_pretend``             ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
-=======================  ==============================================================
+=========================  ==============================================================
+``ch01_devices``           ``01.placement``
+``ch02_time_fn``           ``02.time_fn`` (a simulated asynchronous device)
+``ch02_frobenius``         ``02.frobenius``
+``ch02_concurrency``       ``02.concurrency``
+``ch03_parameters``        ``03.parameters``
+``ch03_device_bug``        ``03.device_bug``
+``ch04_amp``               ``04.amp``
+``ch05_ddp``               ``05.ddp`` (launches the learner's script with torchrun)
+``ch06_performance``       ``06.slowest_op``
+``ch07_triton``            ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter)
+``ch08_streams``           ``08.overlap`` (on a simulated GPU)
+``ch09_model_parallel``    ``09.pipeline``
+``ch09_checkpointing``     ``09.checkpoint``
+``ch09_one_f_one_b``       ``09.one_f_one_b``
+``ch09_tensor_parallel``   ``09.tensor_parallel``
+``ch10_inside_ddp``        ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
+``ch10_ddp_by_hand``       ``10.overlap_ddp`` (hooks, buckets), ``10.shard_optimizer`` (ZeRO-1)
+=========================  ==============================================================
+
+The modules whose names start with ``_`` are not checkers but what checkers share:
+
+=========================  ==============================================================
+``_ch03_networks``         what both chapter 3 checkers share: the model
+``_ch04_watch``            ``04.amp``'s problem and probes
+``_gpu_profile``           ``06.slowest_op``'s workloads
+``_ch07_interpreter``      chapter 7's watched Triton interpreter
+``_ch07_answers``          what both chapter 7 checkers do with an answer
+``_stream_gpu``            ``08.overlap`` on a real GPU
+``_ranks``                 the forked gloo ranks of chapter 10's checkers
+``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
+``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
+=========================  ==============================================================
 
 Checkers import nothing from ``d2lgpu.grading``; importing this package
 imports none of the chapter modules.

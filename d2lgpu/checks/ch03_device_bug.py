@@ -16,8 +16,8 @@ import torch
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
+from ._ch03_networks import CLASS_WEIGHTS, make_net, same_params, seeded_net
 from ._util import CheckFailed, one_cpu_thread
-from .ch03_networks import CLASS_WEIGHTS, make_net, same_params, seeded_net
 
 __all__ = ["check_device_bug", "reference_train_step"]
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from ._ch03_networks import make_net, same_params, seeded_net
 from ._util import CheckFailed, one_cpu_thread
-from .ch03_networks import make_net, same_params, seeded_net
 
 __all__ = ["check_parameters", "saved_as_if_on"]
 

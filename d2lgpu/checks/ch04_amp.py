@@ -25,8 +25,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ._util import CheckFailed, one_cpu_thread
-from .ch04_watch import (
+from ._ch04_watch import (
     MAX_NORM,
     STEPS,
     LearnerReads,
@@ -36,6 +35,7 @@ from .ch04_watch import (
     make_problem,
     train_fp32,
 )
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_amp", "LOSS_TOL"]
 

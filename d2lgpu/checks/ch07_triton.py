@@ -13,8 +13,8 @@ with inputs that are not contiguous (a transposed matrix, a slice of a wider
 one). The exercise notebook switches the interpreter on (``TRITON_INTERPRET=1``
 before triton is imported) on every machine, GPU or not; a kernel compiled
 for a GPU is refused with a hint that says how to switch it on. The watched
-interpreter is in :mod:`.ch07_interpreter`, what both checkers do with an
-answer in :mod:`.ch07_answers`.
+interpreter is in :mod:`._ch07_interpreter`, what both checkers do with an
+answer in :mod:`._ch07_answers`.
 
 Triton is imported when a check runs, never when this module is imported.
 """
@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import torch
 
-from ._util import CheckFailed, one_cpu_thread
-from .ch07_answers import (
+from ._ch07_answers import (
     agrees,
     call_answer,
     coverage_hint,
@@ -36,7 +35,8 @@ from .ch07_answers import (
     require_inputs_untouched,
     require_shape,
 )
-from .ch07_interpreter import import_triton, require_interpreter, watched_interpreter
+from ._ch07_interpreter import import_triton, require_interpreter, watched_interpreter
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_relu_mul", "check_rms_norm"]
 

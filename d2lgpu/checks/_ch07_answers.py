@@ -1,6 +1,6 @@
 """What both Triton checkers (:mod:`.ch07_triton`) do with an answer.
 
-Call it (a load or store out of bounds, stopped by :mod:`.ch07_interpreter`,
+Call it (a load or store out of bounds, stopped by :mod:`._ch07_interpreter`,
 becomes a hint), require an output of the input's shape and dtype and inputs left
 unchanged, and read from the recorded stores which elements the kernel never or
 twice wrote. Inputs are fresh random numbers each run, so a kernel cannot pass by
@@ -13,8 +13,8 @@ import os
 
 import torch
 
+from ._ch07_interpreter import OutOfBounds, Watch
 from ._util import CheckFailed
-from .ch07_interpreter import OutOfBounds, Watch
 
 __all__ = [
     "agrees",
