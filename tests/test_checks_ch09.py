@@ -5,6 +5,7 @@ import functools
 
 import pytest
 import torch
+from grading_helpers import assert_fails, assert_passes
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 
 from d2lgpu.grading import check
@@ -229,12 +230,134 @@ def test_correct_pipelines_pass(answer):
         (split_without_min, ["empty micro-batch", "min(M, len(x))"]),
         (no_return, ["returned NoneType", "return the loss of the whole batch"]),
         (last_loss_returned, ["the unsplit model's", "weighted by their sizes"]),
-        (forward_only, ["no parameter has a gradient", "call backward"]),
+        (forward_only, ["the ones the stages had before the step", "call backward"]),
     ],
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
 def test_wrong_pipelines_fail_with_a_hint_that_names_the_mistake(answer, parts):
     fails("09.pipeline", answer, *parts)
+
+
+# The stages start with gradients (the caller's to zero): a reset inside the step is seen.
+
+
+def zero_grad_first(stage1, stage2, x, y, loss_fn, m):
+    stage1.zero_grad(), stage2.zero_grad()  # "a clean start", which the prompt leaves to the caller
+    return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+
+def grads_kept_at_zero(stage1, stage2, x, y, loss_fn, m):
+    for p in [*stage1.parameters(), *stage2.parameters()]:
+        if p.grad is not None:
+            p.grad.zero_()  # in place, as zero_grad(set_to_none=False)
+    return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+
+def grads_set_to_none_and_forward_only(stage1, stage2, x, y, loss_fn, m):
+    stage1.zero_grad(set_to_none=True), stage2.zero_grad(set_to_none=True)
+    return sum(forwards(stage1, stage2, x, y, loss_fn, m)).detach()
+
+
+def grads_assigned_none(stage1, stage2, x, y, loss_fn, m):
+    for p in [*stage1.parameters(), *stage2.parameters()]:
+        p.grad = None
+    return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+
+# loss_fn differs between cases: one written in is seen.
+
+
+def cross_entropy_written_in(stage1, stage2, x, y, loss_fn, m):
+    return pipeline_gpipe(stage1, stage2, x, y, torch.nn.functional.cross_entropy, m)
+
+
+def loss_module_written_in(stage1, stage2, x, y, loss_fn, m):
+    return pipeline_gpipe(stage1, stage2, x, y, torch.nn.CrossEntropyLoss(), m)
+
+
+# One host read, but early: stage 1 waits for it.
+
+
+def item_of_the_first_loss(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * (len(xb) / len(x)))
+        if len(losses) == 1 and not torch.isfinite(losses[0]).item():  # one check, early
+            raise FloatingPointError("the loss is not finite")
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def print_in_the_loop(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    for i, (xb, yb) in enumerate(zip(micro_batches(x, m), micro_batches(y, m), strict=True)):
+        losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * (len(xb) / len(x)))
+        if i == 0:
+            print("first micro-batch:", losses[0])  # one print, early
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (zero_grad_first, ["had before the step are gone", "zero_grad()", "caller zeros"]),
+        (grads_kept_at_zero, ["had before the step are gone", "p.grad = None"]),
+        (grads_set_to_none_and_forward_only, ["no parameter has a gradient", "zero_grad() does"]),
+        (grads_assigned_none, ["had before the step are gone", "the checker gave them some"]),
+        (cross_entropy_written_in, ["a batch of 3 rows", "the loss is cross_entropy's", "loss_fn"]),
+        (loss_module_written_in, ["the loss is cross_entropy's", "the loss_fn you were given"]),
+        (item_of_the_first_loss, ["item()", "before the last micro-batch's forward"]),
+        (print_in_the_loop, ["__repr__", "before the last micro-batch's forward"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_resets_written_in_losses_and_early_reads_are_named(answer, parts):
+    assert_fails("09.pipeline", answer, *parts)
+
+
+class PipelineStep:
+    """A callable object; its running total is accumulated in place on stage 2's device."""
+
+    def __call__(self, stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        total = torch.zeros((), device=d2)
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            out = stage2(stage1(xb.to(d1)).to(d2))
+            total += loss_fn(out, yb.to(d2)).mul(len(xb) / len(x))  # in place
+        total.backward()
+        return total.detach()
+
+
+def step_with(stage1, stage2, x, y, loss_fn, m, *, weigh):
+    """All forwards, the losses stacked with out=, each weighted by `weigh`."""
+    d1, d2 = devices(stage1, stage2)
+    k = min(m, len(x))
+    pairs = zip(torch.tensor_split(x, k), torch.tensor_split(y, k), strict=True)
+    losses = [
+        weigh(loss_fn(stage2(stage1(a.to(d1)).to(d2)), b.to(d2)), len(a), len(x)) for a, b in pairs
+    ]
+    loss = torch.stack(losses).sum()
+    loss.backward()
+    value = loss.detach().cpu().numpy()  # one host read, at the end: a numpy round-trip
+    return torch.from_numpy(value.copy())
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        PipelineStep(),
+        functools.partial(step_with, weigh=lambda loss, rows, n: loss * rows / n),
+        functools.partial(step_with, weigh=lambda loss, rows, n: torch.mul(loss, rows / n)),
+    ],
+    ids=["callable_object_in_place_total", "partial_numpy_round_trip", "torch_mul"],
+)
+def test_pipelines_in_other_styles_pass(answer):
+    assert_passes("09.pipeline", answer)
 
 
 def test_a_stage_moved_to_the_other_device_is_named():
@@ -460,6 +583,76 @@ def test_correct_checkpointing_passes(answer):
 )
 def test_wrong_checkpointing_fails_with_a_hint_that_names_the_mistake(answer, parts):
     fails("09.checkpoint", answer, *parts)
+
+
+def sequential_left_reentrant(blocks, x, segments):
+    return checkpoint_sequential(list(blocks), segments, x)  # use_reentrant left out: True
+
+
+def sequential_reentrant_true(blocks, x, segments):
+    return checkpoint_sequential(blocks, segments, x, use_reentrant=True)
+
+
+def reentrant_and_detached(blocks, x, segments):
+    h = x
+    for k, part in enumerate(torch.tensor_split(torch.arange(len(blocks)), segments)):
+        run = functools.partial(run_blocks, [blocks[int(i)] for i in part])
+        last = k == segments - 1
+        h = run(h.detach()) if last else checkpoint(run, h, use_reentrant=True)
+    return h
+
+
+@pytest.mark.filterwarnings("ignore:.*use_reentrant:UserWarning")
+@pytest.mark.filterwarnings("ignore:None of the inputs have requires_grad:UserWarning")
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (sequential_left_reentrant, ["got no gradient", "reentrant", "use_reentrant=False"]),
+        (sequential_reentrant_true, ["block(s) [0, 1, 2, 3, 4, 5] got no gradient", "reentrant"]),
+        (reentrant_and_detached, ["use_reentrant=False", ".detach()"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_a_reentrant_checkpoint_is_named_not_a_cut_graph(answer, parts):
+    assert_fails("09.checkpoint", answer, *parts)
+
+
+class Checkpointed:
+    """A callable object, segments from numpy's array_split, blocks run by a helper."""
+
+    def __call__(self, blocks, x, segments):
+        import numpy as np
+
+        h = x
+        for part in np.array_split(np.arange(len(blocks)), segments):
+            chosen = [blocks[int(i)] for i in part]
+            h = torch.utils.checkpoint.checkpoint(self.run, chosen, h, use_reentrant=False)
+        return h
+
+    @staticmethod
+    def run(chosen, h):
+        for block in chosen:
+            h = block(h)
+        return h
+
+
+def checkpoint_seq_module(blocks, x, segments):
+    """checkpoint_sequential on an nn.Sequential of the blocks, and a print of the shapes."""
+    out = checkpoint_sequential(torch.nn.Sequential(*blocks), segments, x, use_reentrant=False)
+    print("checkpointed", len(blocks), "blocks:", tuple(out.shape))
+    return out
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        Checkpointed(),
+        checkpoint_seq_module,
+    ],
+    ids=["callable_object", "sequential_module"],
+)
+def test_checkpointing_in_other_styles_passes(answer):
+    assert_passes("09.checkpoint", answer)
 
 
 def stub(*args):

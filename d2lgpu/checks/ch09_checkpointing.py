@@ -132,8 +132,16 @@ def _backward_segments(log, where) -> list[list[int]]:
     return runs
 
 
-def _check_grads(blocks, x, ref, where) -> None:
+def _check_grads(blocks, x, ref, log, where) -> None:
     missing = sorted({i for i, b in enumerate(blocks) for p in b.parameters() if p.grad is None})
+    if missing and any(e[3] for e in log):
+        raise CheckFailed(
+            f"for {where}, block(s) {missing} got no gradient, and they ran in a reentrant "
+            "checkpoint: checkpoint and checkpoint_sequential use use_reentrant=True when you "
+            "leave it out, and a reentrant segment whose input needs no gradient gives an "
+            "output without a graph. Pass use_reentrant=False (if you also .detach() between "
+            "segments, stop that too: it cuts the graph the same way)"
+        )
     if missing:
         raise CheckFailed(
             f"for {where}, block(s) {missing} got no gradient: the graph was cut between "
@@ -202,7 +210,7 @@ def _one_case(answer, n, s, needs_grad, seed) -> None:
     phase[0] = "backward"
     (out * weight).sum().backward()
     runs = _backward_segments(log, where)
-    _check_grads(blocks, x, ref, where)
+    _check_grads(blocks, x, ref, log, where)
     _check_segments(runs, n, s, where)
     bound = s * x.nbytes + math.ceil(n / s) * _per_block_bytes()
     if saved.bytes > bound:

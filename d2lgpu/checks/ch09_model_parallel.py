@@ -5,9 +5,13 @@ the batch into micro-batches, runs each through ``stage1`` and then ``stage2`` (
 its own device: ``next(stage.parameters()).device``), and accumulates the gradients of
 ``loss_fn`` over the whole batch (a mean) into both stages; it returns that loss.
 
-The checks, on batches of uneven sizes and smaller than the number of micro-batches:
+The checks, on batches of uneven sizes and smaller than the number of micro-batches,
+with several ``loss_fn`` (cross_entropy, also with label smoothing through
+``functools.partial`` and with probabilities as targets, ``multi_margin_loss``, ``nll_loss``):
 
-* the loss and both stages' gradients equal the unsplit model's;
+* the loss and both stages' gradients equal the unsplit model's; the stages start
+  with non-zero gradients, which the step must add to (the caller zeros them, not
+  the step: a ``zero_grad()`` inside it is seen and named);
 * ``min(M, n)`` non-empty micro-batches, each through each stage once;
 * the schedule, from the stages' logged calls: stage 2 works on micro-batch 0 before
   stage 1 has run the last one, and every forward runs before any backward (GPipe): a
@@ -16,7 +20,8 @@ The checks, on batches of uneven sizes and smaller than the number of micro-batc
 * devices: stage 1 on the CPU or ``cuda:0``, stage 2 on another device (a second GPU,
   a GPU, or without one a pretend GPU that records tensors mixed with CPU ones); the
   parameters stay where they are, and a step reads a device value on the host at most
-  once (each read would make the host wait, so stage 1 could not run ahead).
+  once, and not before the last forward (each read would make the host wait, so
+  stage 1 could not run ahead).
 
 ``09.checkpoint`` is checked in :mod:`d2lgpu.checks.ch09_checkpointing`.
 """
@@ -24,6 +29,7 @@ The checks, on batches of uneven sizes and smaller than the number of micro-batc
 from __future__ import annotations
 
 import copy
+import functools
 
 import torch
 from torch import nn
@@ -36,6 +42,15 @@ __all__ = ["check_pipeline", "CASES"]
 # (rows in the batch, micro-batches asked for): uneven splits, fewer rows than micro-batches
 CASES = [(10, 4), (3, 4), (8, 1), (7, 3), (6, 4)]
 WIDTH = 6
+# each case's loss_fn and whether its targets are probabilities, in CASES's order: not always
+# cross_entropy; each a mean over the rows that also takes reduction="sum"
+LOSSES = [
+    (nn.functional.cross_entropy, False),
+    (nn.functional.multi_margin_loss, False),
+    (functools.partial(nn.functional.cross_entropy, label_smoothing=0.1), False),
+    (nn.functional.cross_entropy, True),
+    (nn.functional.nll_loss, False),
+]
 
 
 class LoggedStage(nn.Module):
@@ -45,10 +60,13 @@ class LoggedStage(nn.Module):
     def __init__(self, index: int, layers: nn.Module, log: list):
         super().__init__()
         self.index, self.layers, self._log = index, layers, log
+        self.reads: list = []  # the watch's host reads, while a step runs
+        self.reads_before: list[int] = []  # how many there had been at each forward
 
     def forward(self, h):
         entry = (self.index, len(h))
         self._log.append((*entry, "forward"))
+        self.reads_before.append(len(self.reads))
         out = self.layers(h)
         if out.requires_grad:
             out.register_hook(lambda grad: self._log.append((*entry, "backward")))
@@ -88,13 +106,25 @@ def _reference(stage1, stage2, x, y, loss_fn, m):
     parts = list(zip(torch.tensor_split(x, k), torch.tensor_split(y, k), strict=True))
     losses = [loss_fn(s2(s1(xb)), yb) for xb, yb in parts]
     unweighted = sum(losses) / len(losses)
+    cross = nn.functional.cross_entropy
     return {
         "loss": loss_fn(s2(s1(x)), y).detach(),
         "grads": grads_of(loss_fn(s2(s1(x)), y)),
         "summed": (sum(losses).detach(), grads_of(sum(loss_fn(s2(s1(a)), b) for a, b in parts))),
         "unweighted": (unweighted.detach(), grads_of(unweighted)),
         "last": grads_of(loss_fn(s2(s1(parts[-1][0])), parts[-1][1]) * len(parts[-1][0]) / len(x)),
+        # cross_entropy written in instead of loss_fn (None where it is loss_fn)
+        "cross": None if loss_fn is cross else cross(s2(s1(x)), y).detach(),
     }
+
+
+def _start_grads(params, seed: int) -> list[torch.Tensor]:
+    """Give every parameter a non-zero gradient, as a caller accumulating over steps would."""
+    gen = torch.Generator().manual_seed(1000 + seed)
+    start = [torch.randn(p.shape, generator=gen) for p in params]
+    for p, g in zip(params, start, strict=True):
+        p.grad = g.to(p.device, copy=True)  # backward adds to it in place
+    return start
 
 
 def _close(a, b) -> bool:
@@ -106,6 +136,9 @@ def _run(answer, stages, x, y, loss_fn, m, pretend):
         if pretend:
             for p in stages[1].parameters():
                 watch.put(p)
+                watch.put(p.grad)
+        for stage in stages:
+            stage.reads = watch.reads
         try:
             loss = answer(stages[0], stages[1], x, y, loss_fn, m)
         except RuntimeError as error:
@@ -166,6 +199,11 @@ def _check_loss(loss, ref, where) -> None:
             f"for {where}, the loss is the sum of the micro-batches' mean losses, about M times "
             "too large: weight each micro-batch's loss by its share, len(xb) / len(x)"
         )
+    if ref["cross"] is not None and _close(value, ref["cross"]):
+        raise CheckFailed(
+            f"for {where}, the loss is cross_entropy's, but this case's loss_fn is another "
+            "loss: call the loss_fn you were given, not a loss of your choice"
+        )
     if _close(value, ref["unweighted"][0]):
         raise CheckFailed(
             f"for {where}, the loss is the plain mean of the micro-batches' losses, which is "
@@ -177,31 +215,56 @@ def _check_loss(loss, ref, where) -> None:
     )
 
 
-def _same_grads(got, want) -> bool:
-    return all(g is not None and _close(g.to("cpu"), w) for g, w in zip(got, want, strict=True))
+def _same_grads(got, want, start=None) -> bool:
+    """Whether ``got`` is ``want``, plus the gradients the stages started with if given."""
+    start = start if start is not None else [0] * len(want)
+    return all(
+        g is not None and _close(g.to("cpu"), w + s)
+        for g, w, s in zip(got, want, start, strict=True)
+    )
 
 
-def _check_grads(params, ref, where) -> None:
+def _check_grads(params, ref, start, where) -> None:
     grads = [p.grad for p in params]
     if all(g is None for g in grads):
         raise CheckFailed(
-            f"for {where}, no parameter has a gradient: call backward on each micro-batch's "
-            "loss (or on their weighted sum)"
+            f"for {where}, no parameter has a gradient, not even the ones the stages had before "
+            "the step: something set them to None (zero_grad() does), and no backward followed. "
+            "Leave the gradients as they are and call backward on each micro-batch's loss"
         )
-    if _same_grads(grads, ref["grads"]):
+    if _same_grads(grads, [torch.zeros_like(s) for s in start], start):
+        raise CheckFailed(
+            f"for {where}, the gradients are the ones the stages had before the step: call "
+            "backward on each micro-batch's loss (or on their weighted sum)"
+        )
+    if _same_grads(grads, ref["grads"], start):
         return
+    zeroed = (
+        "the gradients the stages had before the step are gone (the checker gave them some): "
+        "the step zeroed them (zero_grad(), or p.grad = None). The caller zeros the gradients, "
+        "before the step; inside it, let backward add to them"
+    )
     for key, hint in (
         ("summed", "the gradients are about M times too large: scale each micro-batch's loss "
          "by len(xb) / len(x) before backward"),
         ("unweighted", "the gradients weight the micro-batches equally, wrong when their sizes "
          "differ: scale each micro-batch's loss by len(xb) / len(x)"),
-        ("last", "the gradients are the last micro-batch's only: let them accumulate over the "
-         "micro-batches (no zero_grad() inside the loop)"),
     ):  # fmt: skip
-        if _same_grads(grads, ref[key][1] if key != "last" else ref[key]):
+        if _same_grads(grads, ref[key][1], start):
             raise CheckFailed(f"for {where}, {hint}")
+        if _same_grads(grads, ref[key][1]):
+            raise CheckFailed(f"for {where}, {hint}; and {zeroed}")
+    if _same_grads(grads, ref["last"]):
+        raise CheckFailed(
+            f"for {where}, the gradients are the last micro-batch's only: let them accumulate "
+            "over the micro-batches (no zero_grad() inside the loop, nor before the step: the "
+            "caller zeros them)"
+        )
+    if _same_grads(grads, ref["grads"]):
+        raise CheckFailed(f"for {where}, {zeroed}")
+    got = [g.to("cpu") - s if g is not None else None for g, s in zip(grads, start, strict=True)]
     raise CheckFailed(
-        f"for {where}, the gradients differ from the unsplit model's: " + _which_grads(grads, ref)
+        f"for {where}, the gradients differ from the unsplit model's: " + _which_grads(got, ref)
     )
 
 
@@ -277,8 +340,15 @@ def check_pipeline(answer, passed: list[str]) -> None:
     finally:
         torch.set_float32_matmul_precision(precision)
     sizes = ", ".join(f"{n} in {m}" for n, m in CASES)
-    passed.append(f"the loss equals the unsplit model's (n rows in M micro-batches: {sizes})")
-    passed.append("both stages' gradients equal the unsplit model's (each micro-batch weighted)")
+    passed.append(
+        f"the loss equals the unsplit model's (n rows in M micro-batches: {sizes}; "
+        "loss_fn: cross_entropy, also with label smoothing and with probabilities as "
+        "targets, multi_margin_loss, nll_loss)"
+    )
+    passed.append(
+        "both stages' gradients equal the unsplit model's (each micro-batch weighted), "
+        "added to the gradients they had before the step"
+    )
     passed.append("min(M, n) non-empty micro-batches, each through stage 1, then stage 2, once")
     passed.append(
         "stage 2 started micro-batch 0 before stage 1 had run the last one; every forward "
@@ -286,28 +356,50 @@ def check_pipeline(answer, passed: list[str]) -> None:
     )
     passed.append(
         "activations and targets moved to stage 2's device, parameters left where they were, "
-        "at most one host read per step"
+        "at most one host read per step, none before the last forward"
     )
+
+
+def _loss_and_targets(case: int, n: int, gen):
+    """Case ``case``'s loss_fn (not always cross_entropy) and ``n`` targets for it."""
+    loss_fn, soft = LOSSES[case % len(LOSSES)]
+    if soft:
+        return loss_fn, torch.softmax(torch.randn(n, 3, generator=gen), dim=1)
+    return loss_fn, torch.randint(0, 3, (n,), generator=gen)
+
+
+def _check_read_times(stages, where) -> None:
+    """A host read before the last forward makes stage 1 wait for stage 2."""
+    early = [r for r in stages[0].reads_before[-1:] + stages[1].reads_before[-1:] if r]
+    if early:
+        raise CheckFailed(
+            f"for {where}, your step read a device value on the host "
+            f"({', '.join(sorted(set(stages[1].reads[: max(early)])))}) before the last "
+            "micro-batch's forward: the host waits there until the device has finished, so "
+            "stage 1 cannot run ahead while stage 2 works. Keep the losses tensors, and read "
+            "the loss (if at all) once, after the backward"
+        )
 
 
 def _check_cases(answer) -> None:
     dev1, dev2, pretend = _devices()
-    loss_fn = nn.functional.cross_entropy
     for seed, (n, m) in enumerate(CASES):
         where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
         log: list = []
         stage1, stage2 = _model(seed, log)
         gen = torch.Generator().manual_seed(100 + seed)
-        x, y = torch.randn(n, WIDTH, generator=gen), torch.randint(0, 3, (n,), generator=gen)
+        x = torch.randn(n, WIDTH, generator=gen)
+        loss_fn, y = _loss_and_targets(seed, n, gen)
         ref = _reference(stage1, stage2, x, y, loss_fn, m)
         stage1.to(dev1), stage2.to(dev2)
         params = list(stage1.parameters()) + list(stage2.parameters())
+        start = _start_grads(params, seed)
         before = [(p, p.device) for p in params]
         loss, watch = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
         _check_devices(watch, (stage1, stage2), before, where)
         _check_nonempty(log, where)
         _check_loss(loss, ref, where)
-        _check_grads(params, ref, where)
+        _check_grads(params, ref, start, where)
         _check_schedule(log, n, m, where)
         if len(watch.reads) > 1:
             raise CheckFailed(
@@ -316,3 +408,4 @@ def _check_cases(answer) -> None:
                 "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
                 "tensor and read it (if at all) once, at the end"
             )
+        _check_read_times((stage1, stage2), where)
