@@ -2,6 +2,8 @@
 forward too many or too few, backwards out of order, unweighted losses, torch.chunk's
 micro-batches and a graph left whole fail with a hint that names the mistake."""
 
+import functools
+
 import grading_helpers
 import pytest
 import torch
@@ -148,3 +150,71 @@ def test_the_cases_cover_fewer_rows_than_micro_batches_and_one_stage():
     assert any(n == 1 for n, _, _ in CASES) and any(n == 4 for n, _, _ in CASES)
     assert any(len(torch.chunk(torch.arange(rows), m)) != min(m, rows) for _, rows, m in CASES)
     assert nn  # the stages are nn.Modules (used by the checker)
+
+
+# The stages start with gradients, and loss_fn changes between cases.
+
+
+def zeroing_first(stages, x, y, loss_fn, n_micro):
+    for stage in stages:
+        stage.zero_grad()  # "a clean step", which the prompt leaves to the caller
+    return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+
+def grads_zeroed_in_place(stages, x, y, loss_fn, n_micro):
+    for p in (p for stage in stages for p in stage.parameters()):
+        p.grad.zero_()  # zero_grad(set_to_none=False)
+    return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+
+def grads_assigned_none(stages, x, y, loss_fn, n_micro):
+    for p in (p for stage in stages for p in stage.parameters()):
+        p.grad = None
+    return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+
+def mse_written_in(stages, x, y, loss_fn, n_micro):
+    return executor(one_f_one_b)(stages, x, y, nn.functional.mse_loss, n_micro)
+
+
+def mse_module_written_in(stages, x, y, loss_fn, n_micro):
+    return executor(one_f_one_b)(stages, x, y, nn.MSELoss(), n_micro)
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (zeroing_first, ["had before the step are gone", "zero_grad()", "caller zeros"]),
+        (grads_zeroed_in_place, ["had before the step are gone", "p.grad = None"]),
+        (grads_assigned_none, ["had before the step are gone", "the checker gave them some"]),
+        (mse_written_in, ["the loss is mse_loss's", "the loss_fn you were given"]),
+        (mse_module_written_in, ["4 stages", "the loss is mse_loss's"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_resets_and_written_in_losses_are_named(answer, hints):
+    assert_fails(answer, *hints)
+
+
+class OneFOneB:
+    """A callable object that runs the stages' orders from a helper, with a print per step."""
+
+    def __call__(self, stages, x, y, loss_fn, n_micro):
+        loss = executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+        print(f"{len(stages)} stages: loss {float(loss):.4f}")
+        return torch.from_numpy(loss.detach().numpy().copy())  # a numpy round-trip
+
+
+def weighted(loss_fn, n, out, target):
+    return loss_fn(out, target).mul_(len(target) / n)  # weighted in place
+
+
+def scaled_in_place(stages, x, y, loss_fn, n_micro):
+    """Each micro-batch's loss weighted in place (mul_), through a functools.partial."""
+    share = functools.partial(weighted, loss_fn, len(x))
+    return executor(one_f_one_b, weight=False)(stages, x, y, share, n_micro)
+
+
+@pytest.mark.parametrize("answer", [OneFOneB(), scaled_in_place], ids=["callable", "mul_"])
+def test_right_answers_in_other_styles_pass(answer):
+    assert check("09.one_f_one_b", answer, quiet=True).ok

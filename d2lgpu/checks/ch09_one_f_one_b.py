@@ -10,7 +10,10 @@ and one backward in turn, then its last backwards), accumulates the gradients of
 The checks, on 1 to 4 stages, micro-batches of uneven sizes and fewer rows than
 micro-batches:
 
-* the loss and every stage's gradients equal the unsplit model's;
+* the loss and every stage's gradients equal the unsplit model's, with ``loss_fn``
+  changing between cases (``mse_loss``, ``huber_loss`` through ``functools.partial``, an
+  ``nn.L1Loss`` object, ``smooth_l1_loss``); the stages start with non-zero gradients,
+  which the step must add to (a ``zero_grad()`` inside it is named);
 * from each stage's logged calls (a forward, and the backward reaching its output), each
   stage's order is :func:`d2lgpu.pipeline.one_f_one_b_order`'s; GPipe's order, no
   warm-up, one forward too many and backwards out of order are named;
@@ -18,6 +21,8 @@ micro-batches:
 """
 
 from __future__ import annotations
+
+import functools
 
 import torch
 from torch import nn
@@ -30,6 +35,13 @@ __all__ = ["check_one_f_one_b", "CASES"]
 # (stages, rows in the batch, micro-batches asked for)
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
 WIDTH = 5
+# each case's loss_fn, in turn: not always mse_loss, nor always a function
+LOSSES = [
+    nn.functional.mse_loss,
+    functools.partial(nn.functional.huber_loss, delta=0.5),
+    nn.L1Loss(),
+    nn.functional.smooth_l1_loss,
+]
 
 
 class LoggedStage(nn.Module):
@@ -100,6 +112,48 @@ def _in_flight_peak(order):
     return peak
 
 
+def _start_grads(stages, seed):
+    """Non-zero gradients in every stage, as a caller accumulating over steps leaves them."""
+    gen = torch.Generator().manual_seed(500 + seed)
+    start = []
+    for stage in stages:
+        for p in stage.parameters():
+            start.append(torch.randn(p.shape, generator=gen))
+            p.grad = start[-1].clone()  # backward adds to it in place
+    return start
+
+
+def _check_grads(stages, reference, start, where) -> None:
+    mine = [(k, name, p) for k, s in enumerate(stages) for name, p in s.named_parameters()]
+    refs = [q.grad for s in reference for q in s.parameters()]
+    if all(p.grad is None for _, _, p in mine):
+        raise CheckFailed(
+            f"({where}) no stage has a gradient, not even the ones they had before the step: "
+            "something set them to None (zero_grad() does). Leave them: backward adds to them"
+        )
+
+    def close(p, want):
+        return p.grad is not None and torch.allclose(p.grad, want, rtol=1e-4, atol=1e-6)
+
+    if all(close(p, r + s0) for (_, _, p), r, s0 in zip(mine, refs, start, strict=True)):
+        return
+    if all(close(p, r) for (_, _, p), r in zip(mine, refs, strict=True)):
+        raise CheckFailed(
+            f"({where}) the gradients the stages had before the step are gone (the checker "
+            "gave them some): the step zeroed them (zero_grad(), or p.grad = None). The caller "
+            "zeros the gradients, before the step; inside it, let backward add to them"
+        )
+    for (k, name, p), r, s0 in zip(mine, refs, start, strict=True):
+        if not close(p, r + s0):
+            raise CheckFailed(
+                f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "
+                "model's: send each stage's input gradient back to the stage before "
+                "(out.backward(h.grad)), and weight each micro-batch's loss by its share"
+                if p.grad is not None
+                else f"({where}) stage {k + 1}'s {name} has no gradient"
+            )
+
+
 @one_cpu_thread
 def check_one_f_one_b(answer, passed: list[str]) -> None:
     """``09.one_f_one_b``: a 1F1B training step over ``S`` stages, in one process."""
@@ -111,11 +165,13 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         x, y = _data(rows, seed=case)
         ref_log: list = []
         reference = _stages(n_stages, ref_log)
-        loss = nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
+        loss_fn = LOSSES[case % len(LOSSES)]
+        loss = loss_fn(nn.Sequential(*reference)(x), y)
         loss.backward()
         log: list = []
         stages = _stages(n_stages, log)
-        got = step(stages, x, y, nn.functional.mse_loss, n_micro)
+        start = _start_grads(stages, case)
+        got = step(stages, x, y, loss_fn, n_micro)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
         if not isinstance(got, torch.Tensor | float) or (
             isinstance(got, torch.Tensor) and got.numel() != 1
@@ -134,23 +190,23 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             if order != one_f_one_b_order(n_stages, m)[k]:
                 raise CheckFailed(f"({where}) " + _diagnose(k, order, n_stages, m))
         if abs(float(got) - loss.item()) > 1e-5 * max(1.0, abs(loss.item())):
+            mse = nn.functional.mse_loss(nn.Sequential(*reference)(x), y).item()
+            if loss_fn is not nn.functional.mse_loss and abs(float(got) - mse) <= 1e-5 * max(
+                1.0, abs(mse)
+            ):
+                raise CheckFailed(
+                    f"({where}) the loss is mse_loss's, but this case's loss_fn is another "
+                    "loss: call the loss_fn you were given, not a loss of your choice"
+                )
             raise CheckFailed(
                 f"({where}) the loss is {float(got):.6g}, the unsplit model's {loss.item():.6g}: "
                 "weight each micro-batch's mean loss by its share of the rows, len(xb) / len(x)"
             )
-        for k, (mine, ref) in enumerate(zip(stages, reference, strict=True)):
-            for (name, p), q in zip(mine.named_parameters(), ref.parameters(), strict=True):
-                if p.grad is None or not torch.allclose(p.grad, q.grad, rtol=1e-4, atol=1e-6):
-                    raise CheckFailed(
-                        f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "
-                        "model's: send each stage's input gradient back to the stage before "
-                        "(out.backward(h.grad)), and weight each micro-batch's loss by its share"
-                        if p.grad is not None
-                        else f"({where}) stage {k + 1}'s {name} has no gradient"
-                    )
+        _check_grads(stages, reference, start, where)
     passed.append(
         f"loss and gradients equal the unsplit model's on {len(CASES)} cases (1 to 4 stages, "
-        "uneven micro-batches, fewer rows than micro-batches)"
+        "uneven micro-batches, fewer rows than micro-batches; loss_fn: mse_loss, huber_loss, "
+        "L1Loss, smooth_l1_loss), added to the gradients the stages had before the step"
     )
     passed.append(
         "each stage ran 1F1B's order: min(S - k - 1, M) forwards, then one forward and one "
