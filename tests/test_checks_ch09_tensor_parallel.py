@@ -1,6 +1,8 @@
 """09.tensor_parallel: right answers in three styles pass; the usual mistakes fail with a
 hint that names them. Each answer runs in two forked gloo ranks."""
 
+import functools
+
 import grading_helpers
 import pytest
 import torch
@@ -265,3 +267,48 @@ def test_shard_bytes_is_half_the_weights_plus_a_bias():
     whole = sum(p.nbytes for b in tp.make_blocks() for p in b.parameters())
     bias = tp.BLOCKS * tp.WIDTH * 4
     assert tp.shard_bytes() == (whole - bias) // tp.WORLD + bias
+
+
+# The two blocks' activations differ (GELU, then Tanh): one written in is seen.
+
+
+class GeluWrittenIn(Megatron):
+    def forward(self, x):
+        h = F.gelu(F.linear(Copy.apply(x), self.w1, self.b1))  # "the MLP's GELU"
+        return Reduce.apply(F.linear(h, self.w2)) + self.b2
+
+
+class TanhModuleWrittenIn(Megatron):
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.act = nn.Tanh()
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (GeluWrittenIn, ["all use GELU", "mlp[1]"]),
+        (TanhModuleWrittenIn, ["all use Tanh", "not one of your choice"]),
+    ],
+)
+def test_an_activation_written_in_is_named(answer, hints):
+    assert_fails(answer, *hints)
+
+
+def parallel_mlp(mlp, rank, world, *, announce=False):
+    """A factory function, not a class: the shards made in place with an out= copy."""
+    part = Megatron(mlp, rank, world)
+    with torch.no_grad():
+        torch.mul(part.w1, 1.0, out=part.w1)  # out= onto a parameter, a no-op
+    if announce:
+        print(f"rank {rank} of {world}: {sum(p.numel() for p in part.parameters())} numbers")
+    return part
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [parallel_mlp, functools.partial(parallel_mlp, announce=True)],
+    ids=["factory", "partial_with_prints"],
+)
+def test_right_answers_in_other_styles_pass(answer):
+    assert check("09.tensor_parallel", answer, quiet=True).ok

@@ -7,7 +7,8 @@ its inputs (row-parallel: the matching columns), and whose ``forward(x)`` takes 
 ``x`` on every rank and returns the whole output on every rank, gradients included.
 
 It runs on two real gloo ranks, forked from the kernel (:func:`d2lgpu.ranks.run_ranks`),
-on two such blocks one after the other, and checks:
+on two such blocks one after the other (GELU in the first, Tanh in the second, so
+that an activation written in is seen), and checks:
 
 * each rank keeps its shards only, counted by the storages its parameters hold (a view
   of the whole weight keeps the whole weight alive);
@@ -37,13 +38,18 @@ WORLD, WIDTH, HIDDEN, ROWS, BLOCKS, LR = 2, 6, 10, 5, 2, 0.5
 TIMEOUT_S = 30.0
 
 
-def make_blocks(seed: int = 0) -> list[nn.Sequential]:
-    """``BLOCKS`` MLPs ``Linear(WIDTH, HIDDEN)``, GELU, ``Linear(HIDDEN, WIDTH)``."""
+# each block's activation: not always the same, so that one written in is seen
+ACTIVATIONS = (nn.GELU, nn.Tanh)
+
+
+def make_blocks(seed: int = 0, activations=ACTIVATIONS) -> list[nn.Sequential]:
+    """``BLOCKS`` MLPs ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)``:
+    GELU in the first, Tanh in the second."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return [
-            nn.Sequential(nn.Linear(WIDTH, HIDDEN), nn.GELU(), nn.Linear(HIDDEN, WIDTH))
-            for _ in range(BLOCKS)
+            nn.Sequential(nn.Linear(WIDTH, HIDDEN), act(), nn.Linear(HIDDEN, WIDTH))
+            for _, act in zip(range(BLOCKS), activations, strict=True)
         ]
 
 
@@ -264,6 +270,17 @@ def _wrong_output_hint(rank, out, ref):
             f"rank {rank}'s output has fc2's bias {WORLD} times: each rank added it before the "
             "all-reduce summed them. Add it once, after the sum"
         )
+    for act in ACTIVATIONS:
+        with torch.no_grad():
+            same = x
+            for b in make_blocks(activations=[act] * BLOCKS):
+                same = b(same)
+        if torch.allclose(out, same, rtol=1e-4, atol=1e-5):
+            return (
+                f"rank {rank}'s output is that of blocks that all use {act.__name__}, but "
+                "the blocks' activations differ (GELU, then Tanh): use the mlp's own, mlp[1], "
+                "not one of your choice"
+            )
     return (
         f"rank {rank}'s output differs from the unsplit MLPs' by up to "
         f"{(out - ref).abs().max().item():.3g}: does each rank keep fc1's rows and fc2's "
