@@ -6,6 +6,8 @@ with CUDA streams; the checker must name it. On a machine with a GPU the passing
 answers also run for real (results, speed, profiler trace).
 """
 
+import functools
+
 import grading_helpers
 import pytest
 import torch
@@ -410,3 +412,53 @@ def test_a_missing_wait_hint_counts_the_wrong_results():
         return results
 
     assert_fails(no_wait, "6 of 6 results were computed from memory the copy had not filled")
+
+
+# The compute passed in is the simulated GPU's: one written in, or kept from a first call, is seen.
+
+
+def compute_written_in(batches, compute, device):
+    def own(x):
+        return (x * 1.5).sin().sum(dim=1)  # the formula of the first runs, copied in
+
+    return with_events_and_record_stream(batches, own, device)
+
+
+_remembered = {}
+
+
+def compute_remembered(batches, compute, device):
+    kept = _remembered.setdefault("compute", compute)  # "set up once", then reused
+    return with_wait_stream_and_kept_references(batches, kept, device)
+
+
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (compute_written_in, ["called 0 times for 6 batches", "the compute passed in"]),
+        (compute_remembered, ["called 0 times for 1 batches", "kept from an earlier call"]),
+    ],
+    ids=["written_in", "remembered"],
+)
+def test_a_compute_other_than_the_one_passed_is_named(answer, parts):
+    _remembered.clear()
+    assert_fails(answer, *parts)
+
+
+class Pipelined:
+    """A callable object: the copies on its own side stream, made per call."""
+
+    def __call__(self, batches, compute, device, *, verbose=False):
+        results = with_events_and_record_stream(batches, compute, device)
+        if verbose:
+            print(f"{len(results)} batches pipelined on {device}")
+        return results
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [Pipelined(), functools.partial(Pipelined(), verbose=True)],
+    ids=["callable_object", "partial_with_print"],
+)
+def test_pipelines_in_other_styles_pass(answer):
+    grading_helpers.assert_passes("08.overlap", answer)

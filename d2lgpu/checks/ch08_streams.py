@@ -99,6 +99,12 @@ def _check_copies(gpu, n: int) -> None:
             "compute got a host tensor: copy each batch to the device first "
             "(x = batch.to(device, non_blocking=True)) and call compute(x)"
         )
+    if not computes:
+        raise CheckFailed(
+            f"compute was called 0 times for {n} batches: call the compute passed in, on each "
+            "batch once (not a compute written in or kept from an earlier call: the checker "
+            "passes its own, which runs on the simulated GPU)"
+        )
     if len(computes) != n:
         raise CheckFailed(f"compute was called {len(computes)} times for {n} batches: once each")
     pairs = []
