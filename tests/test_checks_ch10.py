@@ -2,6 +2,7 @@
 with a hint that names the mistake. 10.allreduce_grads runs each answer in two forked gloo
 ranks (a fraction of a second each once torch is warm)."""
 
+import functools
 import math
 
 import pytest
@@ -276,3 +277,56 @@ def test_ranks_that_never_finish_are_stopped(monkeypatch):
 
     assert_fails("10.allreduce_grads", loops, "did not finish", "never returns")
     assert multiprocessing.active_children() == []  # both ranks killed and reaped
+
+
+# A second run on 3 ranks: a world size written in is seen.
+
+
+def halves(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
+            p.grad /= 2  # "two GPUs", as on the machine it was written on
+
+
+def mul_half(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
+            p.grad.mul_(0.5)
+
+
+@pytest.mark.parametrize("answer", [halves, mul_half])
+def test_a_world_size_written_in_is_named(answer):
+    assert_fails("10.allreduce_grads", answer, "divided by 2, not by the world size (3 here)")
+
+
+class Averager:
+    """A callable object: one flat buffer, reduced with out= and copied back per gradient."""
+
+    def __call__(self, model):
+        grads = [p.grad for p in model.parameters() if p.grad is not None]
+        flat = torch.cat([g.reshape(-1) for g in grads])
+        dist.all_reduce(flat)
+        torch.div(flat, dist.get_world_size(), out=flat)
+        for g, part in zip(grads, flat.split([g.numel() for g in grads]), strict=True):
+            g.copy_(part.view_as(g))
+
+
+def averaged_through_numpy(model, *, log=False):
+    for name, p in model.named_parameters():
+        if p.grad is None:
+            continue
+        dist.all_reduce(p.grad)
+        p.grad = torch.from_numpy(p.grad.numpy() / dist.get_world_size())
+        if log:
+            print(name, tuple(p.grad.shape))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [Averager(), functools.partial(averaged_through_numpy, log=True)],
+    ids=["callable_out", "numpy_partial_print"],
+)
+def test_allreduce_grads_other_styles_pass(answer):
+    assert_passes("10.allreduce_grads", answer)

@@ -13,7 +13,8 @@ after ``loss.backward()``; it must leave in each ``p.grad`` the average over the
 The checker runs it on two real ``gloo`` processes (:mod:`._ranks`), a few SGD steps, and
 compares each rank's gradients after the call with the average, the sum, the maximum, the
 rank's own gradient... of what the ranks computed, then the final parameters with one
-process trained on the global batch.
+process trained on the global batch; then the steps' gradients again on three ranks, so
+that a division by 2 written in is seen.
 """
 
 from __future__ import annotations
@@ -155,6 +156,28 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
     # and autograd machinery loaded already instead of each loading them again.
     reference = _ranks.reference()
     records = _ranks.run_ranks(average_gradients)
+    _check_steps(records)
+    # 3 ranks, uneven shares of the batch: the steps' gradients only (one process on the
+    # global batch is not their average then)
+    _check_steps(_ranks.run_ranks(average_gradients, world=3))
+    passed.append(
+        f"every gradient averaged over {len(records)} gloo ranks, after each of {_ranks.STEPS} "
+        "steps, and over 3 ranks (so that a division by 2 written in is seen)"
+    )
+    passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
+    for rank, record in enumerate(records):
+        for name, value in record["final"].items():
+            if not torch.allclose(value, reference[name], rtol=1e-4, atol=1e-6):
+                raise CheckFailed(
+                    f"after {_ranks.STEPS} steps rank {rank}'s {name} differs from one process "
+                    "trained on the global batch, though each step's gradients were right: "
+                    "does your function keep state between calls?"
+                )
+    passed.append("final parameters equal one process trained on the global batch")
+
+
+def _check_steps(records) -> None:
+    """Each step's gradients on every rank, against what the ranks computed."""
     world = len(records)
     for step in range(_ranks.STEPS):
         steps = [r["steps"][step] for r in records]
@@ -172,19 +195,6 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
                         raise CheckFailed(_none_hint(name))
                     continue
                 _compare_grad(name, s["after"][name], local, rank, world, step)
-    passed.append(
-        f"every gradient averaged over {world} gloo ranks, after each of {_ranks.STEPS} steps"
-    )
-    passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
-    for rank, record in enumerate(records):
-        for name, value in record["final"].items():
-            if not torch.allclose(value, reference[name], rtol=1e-4, atol=1e-6):
-                raise CheckFailed(
-                    f"after {_ranks.STEPS} steps rank {rank}'s {name} differs from one process "
-                    "trained on the global batch, though each step's gradients were right: "
-                    "does your function keep state between calls?"
-                )
-    passed.append("final parameters equal one process trained on the global batch")
 
 
 def _none_hint(name):
@@ -207,6 +217,8 @@ def _compare_grad(name, got, local, rank, world, step):
         (stack.amin(0), "the minimum over ranks: all_reduce with the default op, SUM, then divide"),
         (stack.prod(0), "the product over ranks: all_reduce with op SUM, then divide"),
         (mean / world, "divided by the world size twice"),
+        (stack.sum(0) / 2, f"divided by 2, not by the world size ({world} here): divide by "
+         "dist.get_world_size()"),
         (local[0], "rank 0's gradient everywhere (a broadcast): all_reduce instead"),
     ]  # fmt: skip
     what = f"{name}'s gradient on rank {rank} (step {step})"
