@@ -348,3 +348,71 @@ class AdamByName(Sharded):
 def test_hooks_of_the_wrong_kind_and_an_optimizer_not_from_optimizer_cls_are_named():
     assert_fails("10.overlap_ddp", GradientHooks, "register_post_accumulate_grad_hook")
     assert_fails("10.shard_optimizer", AdamByName, "optimizer_cls(its_own_params")
+
+
+# --- 10.shard_optimizer: the keyword arguments differ per world size, none at Adam's defaults
+
+
+class LrOnly(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, optimizer_cls, lr=kwargs["lr"])  # "the only one that matters"
+
+
+class KwargsDropped(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, optimizer_cls)  # Adam's defaults
+
+
+class KwargsWrittenIn(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, optimizer_cls, lr=0.01, betas=(0.85, 0.99))  # the first case's
+
+
+@pytest.mark.parametrize(
+    "answer, hints",
+    [
+        (LrOnly, ["2 ranks", "Adam with lr alone", "dropped"]),
+        (KwargsDropped, ["Adam's defaults", "**kwargs"]),
+        (KwargsWrittenIn, ["4 ranks", "another case: values written in"]),
+    ],
+)
+def test_shard_optimizer_keyword_arguments_not_passed_on_are_named(answer, hints):
+    assert_fails("10.shard_optimizer", answer, *hints)
+
+
+class ShardedByNumpy:
+    """Another style: owners from numpy's array_split, the optimizer made by a functools.partial,
+    a print of this rank's share."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        import functools
+
+        import numpy as np
+
+        self.params = list(params)
+        rank, world = dist.get_rank(), dist.get_world_size()
+        parts = np.array_split(np.arange(len(self.params)), world)
+        self.owner = [r for r, part in enumerate(parts) for _ in part]
+        make = functools.partial(optimizer_cls, **kwargs)
+        self.optimizer = make([self.params[int(i)] for i in parts[rank]])
+        print(f"rank {rank}: {len(parts[rank])} of {len(self.params)} parameters")
+
+    def zero_grad(self, set_to_none=True):
+        for p in self.params:
+            p.grad = None
+
+    def step(self):
+        self.optimizer.step()
+        with torch.no_grad():
+            for p, r in zip(self.params, self.owner, strict=True):
+                dist.broadcast(p.data, src=r)
+
+
+def sharded_factory(params, optimizer_cls, **kwargs):
+    """A function, not a class, that returns a right answer."""
+    return RoundRobin(params, optimizer_cls, **kwargs)
+
+
+@pytest.mark.parametrize("answer", [ShardedByNumpy, sharded_factory], ids=["numpy", "factory"])
+def test_shard_optimizer_other_styles_pass(answer):
+    assert_passes("10.shard_optimizer", answer)

@@ -19,7 +19,8 @@ sizes; then the gradients against one process on the global batch.
 optimizer_cls, **kwargs)`` with ``step()`` and ``zero_grad()``: each rank builds
 ``optimizer_cls`` over its own share of the parameters only, steps it, then broadcasts each
 parameter from the rank that owns it. The checker averages the gradients itself (as DDP
-does), runs 3 Adam steps on 2 and on 4 gloo ranks, compares the parameters with DDP's
+does), runs 3 Adam steps on 2 and on 4 gloo ranks (with other keyword arguments on each,
+none at Adam's defaults: ``ADAM_KWARGS``), compares the parameters with DDP's
 (one process on the global batch) within 1e-6, and counts each rank's optimizer-state bytes
 against 1/n of the whole (the model's 8 parameters are the same size, so an even split
 exists).
@@ -39,6 +40,12 @@ __all__ = ["check_overlap_ddp", "check_shard_optimizer", "bucket_numels"]
 
 STEPS, BATCH, SEED = 3, 16, 5
 SGD_LR, ADAM_LR = 0.1, 0.01
+# the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
+# left at Adam's defaults, and not the same twice, so that values written in are seen
+ADAM_KWARGS = {
+    2: {"lr": ADAM_LR, "betas": (0.85, 0.99)},
+    4: {"lr": 2 * ADAM_LR, "weight_decay": 0.01},
+}
 BUCKET_CAPS = (1, 512)  # bytes: a bucket per parameter, then two buckets of the OverlapNet
 
 
@@ -399,7 +406,7 @@ def _average_grads(model, world):
 def _zero_job(answer, rank, world):
     del _OPTIMIZERS[:]
     model = _zero_net()
-    opt = answer(model.parameters(), _RecordedAdam, lr=ADAM_LR)
+    opt = answer(model.parameters(), _RecordedAdam, **ADAM_KWARGS[world])
     for name in ("step", "zero_grad"):
         if not callable(getattr(opt, name, None)):
             return {"error": f"{type(opt).__name__} has no method {name}()"}
@@ -415,14 +422,15 @@ def _zero_job(answer, rank, world):
     return {"params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS)}
 
 
-def _zero_reference(world, keep_state=True):
+def _zero_reference(world, keep_state=True, kwargs=None):
     """DDP with Adam, in one process: per-rank gradients averaged, then the step."""
+    kwargs = ADAM_KWARGS[world] if kwargs is None else kwargs
     model = _zero_net()
-    opt = torch.optim.Adam(model.parameters(), lr=ADAM_LR)
+    opt = torch.optim.Adam(model.parameters(), **kwargs)
     out = []
     for step in range(STEPS):
         if not keep_state:
-            opt = torch.optim.Adam(model.parameters(), lr=ADAM_LR)
+            opt = torch.optim.Adam(model.parameters(), **kwargs)
         x, y = _batch(step, 16)
         grads = [_grads_of(model, x[_share(r, world)], y[_share(r, world)]) for r in range(world)]
         for p, *gs in zip(model.parameters(), *grads, strict=True):
@@ -430,6 +438,28 @@ def _zero_reference(world, keep_state=True):
         opt.step()
         out.append([p.detach().clone() for p in model.parameters()])
     return out
+
+
+def _kwargs_hint(got, world, step, i) -> str | None:
+    """The hint when parameter ``i`` is what Adam with other keyword arguments gives."""
+    given = ADAM_KWARGS[world]
+    for kwargs, what in (
+        ({}, "Adam's defaults: none of the keyword arguments were passed on"),
+        ({"lr": given["lr"]}, "Adam with lr alone: the other keyword arguments were dropped"),
+        *(
+            (other, f"Adam with {other}, the keyword arguments of another case: values "
+             "written in")
+            for w, other in ADAM_KWARGS.items()
+            if w != world
+        ),
+    ):  # fmt: skip
+        if torch.allclose(got, _zero_reference(world, kwargs=kwargs)[step][i], rtol=0, atol=1e-6):
+            return (
+                f"parameter {i} after step {step} ({world} ranks) is what {what}. This case "
+                f"passes {given}: build optimizer_cls(own_params, **kwargs) with the kwargs "
+                "ShardedOptimizer received"
+            )
+    return None
 
 
 def _compare_zero(records, world):
@@ -460,6 +490,9 @@ def _compare_zero(records, world):
                     "state (its moments) was lost between steps. Build each rank's optimizer "
                     "once, in __init__, and keep it"
                 )
+            hint = _kwargs_hint(got, world, step, i)
+            if hint is not None:
+                raise CheckFailed(hint)
             err = (got - want).abs().max().item()
             raise CheckFailed(
                 f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam by "
@@ -519,7 +552,7 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
         _compare_zero(records, world)
         passed.append(
             f"{world} ranks: parameters equal DDP's after each of {STEPS} Adam steps "
-            "(within 1e-6), the same on every rank"
+            f"(within 1e-6, with {ADAM_KWARGS[world]}), the same on every rank"
         )
         _compare_state(records, world, numels)
         passed.append(
