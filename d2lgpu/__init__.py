@@ -11,34 +11,34 @@ Submodules (``d2lgpu.data``, ``d2lgpu.plotting``, ...) load on first use.
 
 Modules, one concern each:
 
-===================  ==========================================================
-``devices``          ``cpu``, ``gpu``, ``try_gpu``, ``try_all_gpus``, env report
-``timing``           ``sync``, a synchronizing ``Timer``, ``benchmark``, ``compare``
-``fastest``          ``fastest_of``: the fastest of a few tries on a shared machine
-``memory``           allocator counters and ``peak_memory``
-``data``             FashionMNIST, with a synthetic fallback that says so
-``datasets``         the synthetic stand-in; loading that costs a read and a decode
-``models``           the chapters' models; chapter 4's sizes and their FLOPs and bytes
-``training``         ``train`` and ``evaluate_accuracy``
-``distributed``      the nccl/gloo rule and each rank's device; ``launch`` for notebooks
-``launcher``         ``launch``: torchrun from a notebook, no process left behind
-``collectives``      all-reduce bandwidths, GPU link peaks, DDP's overlap in a trace
-``processes``        find and stop a job's processes by a mark in their environment
-``checkpoint``       checksummed checkpoints and the random state that goes with them
-``faults``           a rank that dies on request, for the fault-tolerance tests
-``pipeline``         micro-batches, a timeline of busy pipeline stages, the bubble
-``ranks``            gloo ranks forked from a notebook; a count of their all-reduces
-``plotting``         timing-vs-size, bar, timeline and training-curve plots
-``grading``          ``check(exercise_id, answer)`` for the exercises
-``hardware``         datasheet peaks of common GPUs, a labelled table
-``bench``            ``python -m d2lgpu bench``: the course's reference measurements
-``bench_measures``   the bench's measurements, one function each
-``bench_report``     the bench's plots and summary, drawn from its results
-``references``       what GPU-only cells printed on a real GPU, shown where they skip
-``magics``           ``%%requires_gpu``: a GPU-only cell skips with its reference elsewhere
-``streams``          overlap's arithmetic, text timelines, the streams of a profiler trace
-``stream_sim``       CUDA stream code run on a simulated GPU: order, waits, races
-===================  ==========================================================
+========================  ==========================================================
+``devices``               ``cpu``, ``gpu``, ``try_gpu``, ``try_all_gpus``, env report
+``timing``                ``sync``, a synchronizing ``Timer``, ``benchmark``, ``compare``
+``fastest``               ``fastest_of``: the fastest of a few tries on a shared machine
+``memory``                allocator counters and ``peak_memory``
+``data``                  FashionMNIST, with a synthetic fallback that says so
+``datasets``              the synthetic stand-in; loading that costs a read and a decode
+``models``                the chapters' models; chapter 4's sizes and their FLOPs and bytes
+``training``              ``train`` and ``evaluate_accuracy``
+``distributed``           the nccl/gloo rule, each rank's device, the course's scripts
+``launcher``              ``launch``: torchrun from a notebook, no process left behind
+``collectives``           all-reduce bandwidths, GPU link peaks, DDP's overlap in a trace
+``processes``             find and stop a job's processes by a mark in their environment
+``training_checkpoints``  a training run's checksummed checkpoints and its random state
+``faults``                a rank that dies on request, for the fault-tolerance tests
+``pipeline``              micro-batches, a timeline of busy pipeline stages, the bubble
+``ranks``                 gloo ranks forked from a notebook; a count of their all-reduces
+``plotting``              timing-vs-size, bar, timeline and training-curve plots
+``grading``               ``check(exercise_id, answer)`` for the exercises
+``hardware``              datasheet peaks of common GPUs, a labelled table
+``bench``                 ``python -m d2lgpu bench``: the course's reference measurements
+``bench_measures``        the bench's measurements, one function each
+``bench_report``          the bench's plots and summary, drawn from its results
+``references``            what GPU-only cells printed on a real GPU, shown where they skip
+``magics``                ``%%requires_gpu``: a GPU-only cell skips with its reference elsewhere
+``streams``               overlap's arithmetic, text timelines, the streams of a profiler trace
+``stream_sim``            CUDA stream code run on a simulated GPU: order, waits, races
+========================  ==========================================================
 """
 
 import importlib
@@ -54,7 +54,6 @@ _SUBMODULES = (
     "bench",
     "bench_measures",
     "bench_report",
-    "checkpoint",
     "collectives",
     "data",
     "datasets",
@@ -76,6 +75,7 @@ _SUBMODULES = (
     "streams",
     "timing",
     "training",
+    "training_checkpoints",
 )
 
 __all__ = [

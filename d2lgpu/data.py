@@ -11,9 +11,9 @@ returned loaders' ``loader.dataset.source`` is ``"fashion-mnist"`` or
 :func:`write_idx_files` writes small files in the FashionMNIST IDX format, so
 tests can exercise the real torchvision loader without the network.
 
-The datasets themselves, :class:`SyntheticFashionMNIST` and :class:`CostlyLoading`
-(each sample costs a read and a decode, for the lesson on ``DataLoader``
-workers), live in :mod:`d2lgpu.datasets`; this module re-exports them.
+The datasets themselves, :class:`~d2lgpu.datasets.SyntheticFashionMNIST` and
+:class:`~d2lgpu.datasets.CostlyLoading` (each sample costs a read and a decode, for
+the lesson on ``DataLoader`` workers), live in :mod:`d2lgpu.datasets`.
 
 What it is not: a data-augmentation or input-pipeline tuning library. The
 lessons on pinned memory, workers and prefetching use ``DataLoader`` directly;
@@ -31,13 +31,9 @@ import torch
 from torch.utils.data import DataLoader, Subset
 
 from ._validate import check_int
-from .datasets import FASHION_MNIST_CLASSES, CostlyLoading, SyntheticFashionMNIST, box_blur
+from .datasets import FASHION_MNIST_CLASSES, SyntheticFashionMNIST
 
 __all__ = [
-    "FASHION_MNIST_CLASSES",
-    "CostlyLoading",
-    "SyntheticFashionMNIST",
-    "box_blur",
     "load_fashion_mnist",
     "text_labels",
     "write_idx_files",

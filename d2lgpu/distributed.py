@@ -8,9 +8,7 @@ What it is for:
   :func:`rank_device` gives rank ``LOCAL_RANK`` its GPU under nccl, the CPU under gloo;
 - :func:`course_script`: the path of one of the course's ``scripts/``, the same from a
   chapter in ``notebooks/`` and from the learner's copy in ``work/chapters/``;
-- :func:`launch` (from :mod:`d2lgpu.launcher`, re-exported here for the notebooks): start a
-  script under ``torchrun`` from a notebook, see its output as it comes, and get a clear
-  error, never a hung cell or stray processes.
+- (starting a script under ``torchrun`` from a notebook is :func:`d2lgpu.launcher.launch`).
 
 What it is not: a wrapper around ``init_process_group``, ``DistributedDataParallel`` or
 ``DistributedSampler``. Those stay in plain PyTorch in the lesson scripts, where the reader
@@ -28,16 +26,12 @@ import torch
 
 from ._validate import check_int
 from .devices import num_gpus
-from .launcher import LaunchError, LaunchResult, launch
 
 __all__ = [
     "BACKENDS",
-    "LaunchError",
-    "LaunchResult",
     "TORCHRUN_VARS",
     "choose_backend",
     "course_script",
-    "launch",
     "rank_device",
 ]
 

@@ -3,8 +3,8 @@
 What it is for: :func:`launch` runs ``python -m torch.distributed.run ... script args``,
 shows every rank's output in the cell as it comes, and returns a :class:`LaunchResult`; when
 the job fails or runs too long it raises :class:`LaunchError` with the exit code and the last
-lines of output, after stopping torchrun and every worker it started. Notebooks reach it as
-``d2lgpu.distributed.launch``.
+lines of output, after stopping torchrun and every worker it started. Notebooks import it from
+here, ``from d2lgpu.launcher import launch``.
 
 What it is not: code that runs inside the job. Processes that join a process group are
 started by torchrun; what they need (the backend rule) is in :mod:`d2lgpu.distributed`, and

@@ -3,7 +3,7 @@
 torchrun starts its workers in sessions of their own, and when torchrun dies they are adopted
 by init: they no longer look like anyone's children. So whoever starts a job marks its
 environment with a variable, ``NAME=value`` (children inherit it), and finds the job's
-processes again by that mark in ``/proc``. :func:`~d2lgpu.distributed.launch` does this for
+processes again by that mark in ``/proc``. :func:`~d2lgpu.launcher.launch` does this for
 every launch, and the tests for every process they start.
 
 What it is for: :func:`marked_pids`, :func:`wait_gone`, :func:`signal_pids`,

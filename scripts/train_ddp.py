@@ -31,7 +31,7 @@ checkpoint directory must be one that every machine sees (a shared filesystem): 
 writes it, every rank reads it.
 
 What is not about DDP lives in the d2lgpu package: the backend rule (d2lgpu.distributed),
-checkpoints that a crash cannot damage unnoticed (d2lgpu.checkpoint), and the fault
+checkpoints that a crash cannot damage unnoticed (d2lgpu.training_checkpoints), and the fault
 injection the tests use (d2lgpu.faults: TRAIN_DDP_FAIL_AT_STEP=S kills a rank after step S).
 """
 
@@ -67,20 +67,17 @@ from train_ddp_setup import (  # beside this file: its command line and data, no
     warn_if_restarts_share_the_store,
 )
 
-from d2lgpu.checkpoint import (  # noqa: F401  (the tests reach the unused ones from here too)
+from d2lgpu.devices import num_gpus
+from d2lgpu.distributed import choose_backend, rank_device
+from d2lgpu.faults import maybe_inject_fault
+from d2lgpu.models import MLP
+from d2lgpu.training_checkpoints import (
     CheckpointError,
-    list_checkpoints,
-    load_newest_checkpoint,
-    read_checkpoint,
     rng_states,
     save_checkpoint,
     set_rng_states,
     write_atomic,
 )
-from d2lgpu.devices import num_gpus
-from d2lgpu.distributed import choose_backend, rank_device
-from d2lgpu.faults import maybe_inject_fault
-from d2lgpu.models import MLP
 
 # --- 1. Join the process group --------------------------------------------------------------
 

@@ -12,8 +12,8 @@ import torch
 import torch.distributed as dist
 from torch.utils.data import TensorDataset
 
-from d2lgpu.checkpoint import list_checkpoints, load_newest_checkpoint
 from d2lgpu.distributed import TORCHRUN_VARS
+from d2lgpu.training_checkpoints import list_checkpoints, load_newest_checkpoint
 
 AMP_DTYPES = {"none": None, "bf16": torch.bfloat16, "fp16": torch.float16}
 # Settings stored with each checkpoint; a resume with other values says so.

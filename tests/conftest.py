@@ -5,11 +5,15 @@ imports it) it reads attributes of torch.backends.mps.is_available, which the Ap
 silicon tests replace with a fake; in a random order that import could fall inside one.
 """
 
+import contextlib
+
 import pytest
 import torch
 import torch._dynamo  # noqa: F401
 from ddp_helpers.procs import new_tag, wait_gone
 from ddp_helpers.train_ddp import load_script_module, reference_run
+
+from d2lgpu.checks.ch01_devices import fake_gpus
 
 
 @pytest.fixture
@@ -20,6 +24,16 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture
+def gpus():
+    """``gpus(n)`` makes ``torch.cuda`` and ``torch.accelerator`` report ``n`` GPUs until the
+    test ends: the package's ``fake_gpus``, the one used by exercise 01.placement's checker.
+
+    Request it before ``monkeypatch`` when the test also patches these functions by hand."""
+    with contextlib.ExitStack() as stack:
+        yield lambda n: stack.enter_context(fake_gpus(n))
 
 
 @pytest.fixture

@@ -116,3 +116,22 @@ def test_a_checks_module_is_a_checker_exactly_when_its_name_has_no_leading_under
         "d2lgpu/checks/: a checker in grading's table is named chNN_*, a helper _*; "
         f"helpers without _: {sorted(public - checkers)}, checkers missing: {sorted(checkers - public)}"
     )
+
+
+def test_each_public_name_has_one_import_path():
+    """A public module exports only what it defines, or what a private module defines for it."""
+    import importlib
+    import inspect
+
+    twice = []
+    for module in package_modules():
+        mod = importlib.import_module(f"d2lgpu.{module}")
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            home = obj.__module__
+            private = any(part.startswith("_") for part in home.split(".")[1:])
+            if home != mod.__name__ and home.startswith("d2lgpu.") and not private:
+                twice.append(f"d2lgpu.{module}.{name} (also {home}.{name})")
+    assert not twice, f"names with two import paths: {twice}"

@@ -61,7 +61,7 @@ def test_python_m_d2lgpu_bench_quick_writes_results_plots_and_summary(
     assert "  matmul fp32 on cpu, n = 64..256: " in out and "  training step bf16, " in out
 
 
-def test_the_bench_measures_mps_on_apple_silicon_unless_told_otherwise(monkeypatch, tmp_path):
+def test_the_bench_measures_mps_on_apple_silicon_unless_told_otherwise(gpus, monkeypatch, tmp_path):
     seen = []
 
     def fake_measure(device, quick):
@@ -69,7 +69,7 @@ def test_the_bench_measures_mps_on_apple_silicon_unless_told_otherwise(monkeypat
         raise SystemExit  # stop before measuring: only the choice of device is tested
 
     monkeypatch.setattr(bench, "measure", fake_measure)
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    gpus(0)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
     monkeypatch.delenv("D2LGPU_DEVICE", raising=False)
     with pytest.raises(SystemExit):

@@ -110,7 +110,7 @@ def launched(tmp_path_factory):
     for torchrun and the imports), once per session (session_once.py): name -> (script, the
     file its rank 0 saved)."""
     from d2lgpu.checks import ch05_ddp
-    from d2lgpu.distributed import launch
+    from d2lgpu.launcher import launch
 
     def make(folder):
         runs = {
@@ -128,16 +128,16 @@ def launched(tmp_path_factory):
 
 def as_launched(launched, name, monkeypatch):
     """The script of answer `name`; the checker's launch gives back what its real run saved."""
-    import d2lgpu.distributed as distributed
+    import d2lgpu.launcher as launcher
 
     script, saved = launched[name]
 
     def replay(path, *, args, **kwargs):
         assert Path(path) == script and args[:-1] == checker_options(), (path, args)
         shutil.copy(saved, args[-1].removeprefix("--out="))
-        return distributed.LaunchResult(0, "", 1.0)
+        return launcher.LaunchResult(0, "", 1.0)
 
-    monkeypatch.setattr(distributed, "launch", replay)
+    monkeypatch.setattr(launcher, "launch", replay)
     return script
 
 
@@ -172,7 +172,7 @@ def test_ddp_correct_answers_written_differently_pass(launched, monkeypatch):
 
 def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypatch):
     # What torchrun prints when a worker raises (recorded from a real run), without a launch.
-    import d2lgpu.distributed as distributed
+    import d2lgpu.launcher as launcher
 
     output = (
         "2 process(es), training on cpu\n"
@@ -187,10 +187,10 @@ def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypa
     )
 
     def failing_launch(script, *args, **kwargs):
-        result = distributed.LaunchResult(1, output, 9.0)
-        raise distributed.LaunchError("torchrun failed", result)
+        result = launcher.LaunchResult(1, output, 9.0)
+        raise launcher.LaunchError("torchrun failed", result)
 
-    monkeypatch.setattr(distributed, "launch", failing_launch)
+    monkeypatch.setattr(launcher, "launch", failing_launch)
     script = ddp_variant(tmp_path, "crash")
     result = assert_fails(
         "05.ddp",
@@ -204,14 +204,14 @@ def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypa
 
 def saves_as_if(state_of, monkeypatch):
     """Replace torchrun by a launch that saves what a script with some mistake would save."""
-    import d2lgpu.distributed as distributed
+    import d2lgpu.launcher as launcher
 
     def fake_launch(script, *, args, **kwargs):
         out = next(a for a in args if a.startswith("--out="))
         torch.save(state_of(), out.removeprefix("--out="))
-        return distributed.LaunchResult(0, "", 1.0)
+        return launcher.LaunchResult(0, "", 1.0)
 
-    monkeypatch.setattr(distributed, "launch", fake_launch)
+    monkeypatch.setattr(launcher, "launch", fake_launch)
 
 
 def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
@@ -228,7 +228,7 @@ def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
 
 
 def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_path, monkeypatch):
-    import d2lgpu.distributed as distributed
+    import d2lgpu.launcher as launcher
 
     # What torchrun prints when it is stopped (recorded from a real run), without a launch.
     output = (
@@ -241,10 +241,10 @@ def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_pa
     )
 
     def hanging_launch(script, *args, timeout_s=None, **kwargs):
-        result = distributed.LaunchResult(-15, output, timeout_s)
-        raise distributed.LaunchError("timed out", result, timed_out=True)
+        result = launcher.LaunchResult(-15, output, timeout_s)
+        raise launcher.LaunchError("timed out", result, timed_out=True)
 
-    monkeypatch.setattr(distributed, "launch", hanging_launch)
+    monkeypatch.setattr(launcher, "launch", hanging_launch)
     result = assert_fails(
         "05.ddp", ddp_variant(tmp_path, "hangs"), "torchrun was stopped after", "epoch 1"
     )
@@ -257,15 +257,15 @@ def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_pa
 
 def failing_launch(monkeypatch, output):
     """Make every torchrun launch fail with ``output``; returns the list of launched scripts."""
-    import d2lgpu.distributed as distributed
+    import d2lgpu.launcher as launcher
 
     launches = []
 
     def launch(script, *args, **kwargs):
         launches.append(script)
-        raise distributed.LaunchError("torchrun failed", distributed.LaunchResult(1, output, 9.0))
+        raise launcher.LaunchError("torchrun failed", launcher.LaunchResult(1, output, 9.0))
 
-    monkeypatch.setattr(distributed, "launch", launch)
+    monkeypatch.setattr(launcher, "launch", launch)
     return launches
 
 

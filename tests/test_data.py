@@ -8,7 +8,7 @@ import sys
 import pytest
 import torch
 
-from d2lgpu import data
+from d2lgpu import data, datasets
 
 RAW_NAMES = [
     "train-images-idx3-ubyte",
@@ -71,7 +71,7 @@ def test_real_torchvision_loader_reads_idx_files(tmp_path, capsys):
     assert X.shape == (16, 1, 28, 28) and X.dtype == torch.float32
     assert 0.0 <= X.min() and X.max() <= 1.0 and X.max() > 0.5
     assert y.dtype == torch.int64
-    expected = data.SyntheticFashionMNIST(20, train=False, seed=3)
+    expected = datasets.SyntheticFashionMNIST(20, train=False, seed=3)
     assert torch.equal(y, expected.targets[:16])
     torch.testing.assert_close(X, expected.data[:16].unsqueeze(1) / 255)
 
@@ -143,21 +143,21 @@ def test_train_loader_shuffle_is_seeded():
 
 def test_synthetic_dataset_is_deterministic_and_leaves_the_global_rng_alone():
     state = torch.get_rng_state()
-    a = data.SyntheticFashionMNIST(50, seed=1)
+    a = datasets.SyntheticFashionMNIST(50, seed=1)
     assert torch.equal(state, torch.get_rng_state())
-    b = data.SyntheticFashionMNIST(50, seed=1)
+    b = datasets.SyntheticFashionMNIST(50, seed=1)
     assert torch.equal(a.data, b.data) and torch.equal(a.targets, b.targets)
-    assert not torch.equal(a.data, data.SyntheticFashionMNIST(50, seed=2).data)
-    assert not torch.equal(a.data, data.SyntheticFashionMNIST(50, seed=1, train=False).data)
+    assert not torch.equal(a.data, datasets.SyntheticFashionMNIST(50, seed=2).data)
+    assert not torch.equal(a.data, datasets.SyntheticFashionMNIST(50, seed=1, train=False).data)
     X, y = a[0]
     assert X.shape == (1, 28, 28) and X.dtype == torch.float32 and isinstance(y, int)
-    assert data.SyntheticFashionMNIST(3, resize=64)[0][0].shape == (1, 64, 64)
+    assert datasets.SyntheticFashionMNIST(3, resize=64)[0][0].shape == (1, 64, 64)
 
 
 def test_synthetic_classes_differ_more_than_samples_within_a_class():
     # The property that makes it learnable: class means are far apart compared
     # with how far a sample strays from its own class mean.
-    ds = data.SyntheticFashionMNIST(2000, seed=0)
+    ds = datasets.SyntheticFashionMNIST(2000, seed=0)
     x = ds.data.float().flatten(1) / 255
     means = torch.stack([x[ds.targets == c].mean(0) for c in range(10)])
     nearest = torch.cdist(x, means).argmin(dim=1)
@@ -190,33 +190,33 @@ def test_bad_arguments_name_the_argument(kwargs, message):
 
 def test_bad_dataset_arguments():
     with pytest.raises(ValueError, match="^n must be an int >= 1, got 0"):
-        data.SyntheticFashionMNIST(0)
+        datasets.SyntheticFashionMNIST(0)
     with pytest.raises(ValueError, match="seed must be an int, got 1.5"):
-        data.SyntheticFashionMNIST(5, seed=1.5)
+        datasets.SyntheticFashionMNIST(5, seed=1.5)
     with pytest.raises(ValueError, match="n_test must be an int >= 1, got 0"):
         data.write_idx_files("unused", n_train=1, n_test=0)
 
 
 def test_costly_loading_decodes_by_blurring_and_keeps_the_label():
-    base = data.SyntheticFashionMNIST(4, seed=3)
-    costly = data.CostlyLoading(base, decode_rounds=2)
+    base = datasets.SyntheticFashionMNIST(4, seed=3)
+    costly = datasets.CostlyLoading(base, decode_rounds=2)
     image, label = costly[1]
     want_image, want_label = base[1]
     assert len(costly) == len(base) and label == want_label
-    torch.testing.assert_close(image, data.box_blur(want_image, 2))
+    torch.testing.assert_close(image, datasets.box_blur(want_image, 2))
     assert not torch.equal(image, want_image)  # the blur really changed the image
     # One round by hand: the mean of each pixel's 3 x 3 neighbourhood, zeros outside.
     padded = torch.nn.functional.pad(want_image, (1, 1, 1, 1))
     by_hand = sum(padded[:, i : i + 28, j : j + 28] for i in range(3) for j in range(3)) / 9
-    torch.testing.assert_close(data.box_blur(want_image, 1), by_hand)
-    torch.testing.assert_close(data.CostlyLoading(base)[1][0], want_image)  # no rounds: as is
+    torch.testing.assert_close(datasets.box_blur(want_image, 1), by_hand)
+    torch.testing.assert_close(datasets.CostlyLoading(base)[1][0], want_image)  # no rounds: as is
 
 
 def test_costly_loading_waits_read_s_per_sample_and_pickles_for_workers():
     import pickle
     import time
 
-    costly = data.CostlyLoading(data.SyntheticFashionMNIST(2), read_s=0.05)
+    costly = datasets.CostlyLoading(datasets.SyntheticFashionMNIST(2), read_s=0.05)
     start = time.perf_counter()
     costly[0]
     assert time.perf_counter() - start >= 0.05
@@ -236,4 +236,4 @@ def test_costly_loading_waits_read_s_per_sample_and_pickles_for_workers():
 )
 def test_costly_loading_rejects_bad_costs_by_name(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        data.CostlyLoading(data.SyntheticFashionMNIST(2), **kwargs)
+        datasets.CostlyLoading(datasets.SyntheticFashionMNIST(2), **kwargs)

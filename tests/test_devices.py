@@ -31,8 +31,8 @@ def test_bad_gpu_index_is_rejected_naming_the_argument(bad):
         devices.try_gpu(bad)
 
 
-def test_without_gpu_everything_falls_back_to_cpu(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+def test_without_gpu_everything_falls_back_to_cpu(gpus):
+    gpus(0)
     assert devices.num_gpus() == 0
     assert devices.try_gpu() == torch.device("cpu")
     assert devices.try_gpu(3) == torch.device("cpu")
@@ -40,17 +40,16 @@ def test_without_gpu_everything_falls_back_to_cpu(monkeypatch):
     assert devices.try_all_gpus() == [torch.device("cpu")]
 
 
-def test_a_cuda_driver_that_is_not_available_counts_no_gpu(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+def test_a_cuda_driver_that_is_not_available_counts_no_gpu(gpus, monkeypatch):
+    gpus(0)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)  # e.g. a broken driver
     assert devices.num_gpus() == 0
     assert devices.try_gpu() == torch.device("cpu")
     assert devices.try_all_gpus() == [torch.device("cpu")]
 
 
-def test_with_one_gpu_only_index_0_is_a_gpu(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+def test_with_one_gpu_only_index_0_is_a_gpu(gpus, monkeypatch):
+    gpus(1)
     assert devices.num_gpus() == 1
     assert devices.try_gpu(0) == torch.device("cuda:0")
     assert devices.try_gpu(1) == torch.device("cpu")
@@ -64,26 +63,23 @@ def test_with_one_gpu_only_index_0_is_a_gpu(monkeypatch):
     assert devices.default_device() == torch.device("cpu")
 
 
-def test_try_gpu_ignores_d2lgpu_device(monkeypatch):
+def test_try_gpu_ignores_d2lgpu_device(gpus, monkeypatch):
     # README: D2LGPU_DEVICE steers default_device() only; the chapters' try_gpu() ignores it.
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    gpus(1)
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cpu")
     assert devices.try_gpu() == torch.device("cuda:0")
     assert devices.default_device() == torch.device("cpu")
 
 
-def test_with_two_gpus_the_helpers_return_them(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+def test_with_two_gpus_the_helpers_return_them(gpus):
+    gpus(2)
     assert devices.try_gpu(1) == torch.device("cuda:1")
     assert devices.try_gpu(2) == torch.device("cpu")
     assert devices.try_all_gpus() == [torch.device("cuda:0"), torch.device("cuda:1")]
 
 
-def test_default_device_honours_the_environment(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+def test_default_device_honours_the_environment(gpus, monkeypatch):
+    gpus(1)
     monkeypatch.delenv(devices.DEVICE_ENV_VAR, raising=False)
     assert devices.default_device() == torch.device("cuda:0")
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cpu")
@@ -107,16 +103,17 @@ def test_unknown_forced_device_is_a_clear_error(monkeypatch, value):
     "value, device",
     [("CPU", "cpu"), (" cpu ", "cpu"), ("Cuda", "cuda:0"), ("CUDA:1 ", "cuda:1"), ("", "cuda:0")],
 )
-def test_case_and_surrounding_spaces_are_ignored_and_empty_is_unset(monkeypatch, value, device):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+def test_case_and_surrounding_spaces_are_ignored_and_empty_is_unset(
+    gpus, monkeypatch, value, device
+):
+    gpus(2)
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
     assert devices.default_device() == torch.device(device)
 
 
 @pytest.mark.parametrize("value, index", [("cuda:1", 1), ("cuda:7", 7), ("cuda", 0)])
-def test_forcing_a_missing_gpu_says_how_many_there_are(monkeypatch, value, index):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+def test_forcing_a_missing_gpu_says_how_many_there_are(gpus, monkeypatch, value, index):
+    gpus(0)
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
     with pytest.raises(ValueError) as raised:
         devices.default_device()
@@ -126,12 +123,11 @@ def test_forcing_a_missing_gpu_says_how_many_there_are(monkeypatch, value, index
     )
 
 
-def test_env_report_has_versions_and_lists_fake_gpus(monkeypatch):
+def test_env_report_has_versions_and_lists_fake_gpus(gpus, monkeypatch):
     class Props:
         name, total_memory, major, minor, multi_processor_count = "Fake GPU", 80 * 2**30, 9, 0, 132
 
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    gpus(1)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
     report = devices.env_report()
     assert report["torch"] == torch.__version__
@@ -150,13 +146,12 @@ def test_env_report_has_versions_and_lists_fake_gpus(monkeypatch):
 
 
 @pytest.mark.parametrize("major, bf16", [(7, False), (8, True), (9, True)])
-def test_bf16_is_reported_from_compute_capability_8(monkeypatch, major, bf16):
+def test_bf16_is_reported_from_compute_capability_8(gpus, monkeypatch, major, bf16):
     class Props:
         name, total_memory, minor, multi_processor_count = "G", 2**30, 5, 10
 
     Props.major = major
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    gpus(2)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
     gpus = devices.env_report()["gpus"]
     assert [g["index"] for g in gpus] == [0, 1]
@@ -194,13 +189,13 @@ def test_run_fresh_python_inherits_this_environment_and_applies_changes(monkeypa
 
 
 @pytest.fixture
-def fake_mac(monkeypatch):
+def fake_mac(gpus, monkeypatch):
     """A Mac with Apple silicon: no CUDA, torch.backends.mps available, sysctl names the chip."""
     # torchvision's import (in env_report) makes torch._dynamo read the real
     # is_available's attributes: import it before the fake replaces it.
     import torchvision  # noqa: F401
 
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    gpus(0)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
     monkeypatch.setattr(devices, "_mac_chip", lambda: "Apple M2 Pro")
     monkeypatch.setattr(torch.mps, "recommended_max_memory", lambda: 21 * 2**30, raising=False)
@@ -224,18 +219,17 @@ def test_on_apple_silicon_mps_is_the_accelerator_and_chosen_by_name(fake_mac, mo
     assert devices.device_name("mps") == "Apple M2 Pro GPU"
 
 
-def test_a_cuda_gpu_comes_before_mps(fake_mac, monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+def test_a_cuda_gpu_comes_before_mps(fake_mac, gpus):
+    gpus(1)
     assert devices.try_accelerator() == torch.device("cuda:0")
 
 
-def test_forcing_mps_without_it_is_a_clear_error(monkeypatch):
+def test_forcing_mps_without_it_is_a_clear_error(gpus, monkeypatch):
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "mps")
     with pytest.raises(ValueError, match="asks for Apple silicon's GPU"):
         devices.default_device()
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    gpus(0)
     monkeypatch.delenv(devices.DEVICE_ENV_VAR)
     assert devices.try_accelerator() == torch.device("cpu")
 
@@ -250,8 +244,8 @@ def test_env_report_shows_the_apple_gpu(fake_mac):
     assert "none visible: the course runs on the CPU" not in text
 
 
-def test_env_report_without_mps_says_the_cpu_is_used(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+def test_env_report_without_mps_says_the_cpu_is_used(gpus, monkeypatch):
+    gpus(0)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
     report = devices.env_report()
     assert report["mps_available"] is False and report["mps"] is None
@@ -433,10 +427,10 @@ def test_device_names_loads_by_path_in_a_python_without_site_packages():
 
 
 @pytest.fixture
-def no_gpu(monkeypatch):
+def no_gpu(gpus, monkeypatch):
     import torchvision  # noqa: F401  (imported before the fakes, as in fake_mac)
 
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    gpus(0)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
     monkeypatch.delenv(devices.DEVICE_ENV_VAR, raising=False)
 
@@ -486,12 +480,11 @@ def test_env_report_checks_d2lgpu_device_on_this_machine(no_gpu, monkeypatch, va
     json.dumps(report)  # --json still works
 
 
-def test_env_report_is_a_block_to_paste_into_an_issue(monkeypatch):
+def test_env_report_is_a_block_to_paste_into_an_issue(gpus, monkeypatch):
     class Props:
         name, total_memory, major, minor, multi_processor_count = "Fake GPU", 80 * 2**30, 9, 0, 132
 
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    gpus(1)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
     monkeypatch.setattr(devices, "_cudnn_version", lambda: "9.24.0")
     monkeypatch.setattr(devices, "_course_commit", lambda: "abc1234 + local changes")

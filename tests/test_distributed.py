@@ -1,30 +1,18 @@
 """d2lgpu.distributed: the one backend rule (GPUs faked where the test needs them).
 
-launch() itself, re-exported here for the notebooks, is tested in test_launcher.py.
+launch() is d2lgpu.launcher's, tested in test_launcher.py.
 """
 
 import pytest
 import torch
 
 from d2lgpu import distributed as D
-from d2lgpu import launcher
-
-
-def test_the_notebooks_launch_is_the_launchers():
-    assert D.launch is launcher.launch
-    assert D.LaunchError is launcher.LaunchError and D.LaunchResult is launcher.LaunchResult
-
 
 # --- the backend rule --------------------------------------------------------------------------
 
 
-def fake_gpus(monkeypatch, n):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: n > 0)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: n)
-
-
-def test_choose_backend_is_gloo_without_gpus(monkeypatch):
-    fake_gpus(monkeypatch, 0)
+def test_choose_backend_is_gloo_without_gpus(gpus, monkeypatch):
+    gpus(0)
     assert D.choose_backend() == "gloo"
     assert D.choose_backend(1) == "gloo"
     assert D.choose_backend(1, requested="nccl") == "gloo"
@@ -32,8 +20,8 @@ def test_choose_backend_is_gloo_without_gpus(monkeypatch):
     assert D.choose_backend() == "gloo"
 
 
-def test_choose_backend_needs_one_gpu_per_local_process(monkeypatch):
-    fake_gpus(monkeypatch, 2)
+def test_choose_backend_needs_one_gpu_per_local_process(gpus, monkeypatch):
+    gpus(2)
     assert D.choose_backend(2) == "nccl"
     assert D.choose_backend(1) == "nccl"
     assert D.choose_backend(3) == "gloo"
@@ -48,8 +36,8 @@ def test_choose_backend_needs_one_gpu_per_local_process(monkeypatch):
     assert D.choose_backend() == "nccl"  # outside torchrun: one process
 
 
-def test_one_gpu_and_two_ranks_is_gloo(monkeypatch):
-    fake_gpus(monkeypatch, 1)
+def test_one_gpu_and_two_ranks_is_gloo(gpus, monkeypatch):
+    gpus(1)
     assert D.choose_backend(2) == "gloo"
     assert D.choose_backend(1) == "nccl"
     monkeypatch.delenv("LOCAL_WORLD_SIZE", raising=False)
@@ -57,7 +45,7 @@ def test_one_gpu_and_two_ranks_is_gloo(monkeypatch):
     monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")
     assert D.choose_backend() == "gloo"
     # CUDA built but no device visible (CUDA_VISIBLE_DEVICES=""): no GPU at all.
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    gpus(0)
     assert D.choose_backend(1) == "gloo"
 
 

@@ -6,6 +6,7 @@ import pytest
 import torch
 import torch.distributed as dist
 
+from d2lgpu.checks.ch01_devices import fake_gpus
 from d2lgpu.ranks import RankFailed, count_all_reduces, run_ranks
 
 
@@ -78,8 +79,7 @@ def _as_if_forked_after_cuda():
     def refuse(*args, **kwargs):
         raise RuntimeError("Cannot re-initialize CUDA in forked subprocess (simulated)")
 
-    torch.cuda.is_available = lambda: True
-    torch.cuda.device_count = lambda: 1
+    fake_gpus(1).__enter__()  # for the rest of this rank's life
     for name in ("_lazy_init", "init", "current_device", "set_device", "synchronize"):
         setattr(torch.cuda, name, refuse)
 

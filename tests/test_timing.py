@@ -298,10 +298,10 @@ def test_timer_average_and_cumulative_sums_of_several_intervals(monkeypatch):
         timer.stop()  # stop() ends the interval: a second stop has none
 
 
-def test_sync_waits_for_the_device_it_is_given(monkeypatch):
+def test_sync_waits_for_the_device_it_is_given(gpus, monkeypatch):
     calls = []
     monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: calls.append(device))
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    gpus(2)
     monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
     timing.sync(None)  # CUDA never used by this process: nothing to wait for
     assert calls == []

@@ -31,6 +31,7 @@ from ddp_helpers.train_ddp import (
     train,
 )
 
+from d2lgpu import training_checkpoints as TC
 from d2lgpu.distributed import choose_backend
 from d2lgpu.processes import free_port
 
@@ -84,24 +85,24 @@ def test_global_batch_must_split_evenly(tag):
 # --- checkpoints, in-process -------------------------------------------------------------------
 
 
-def test_checkpoint_round_trip_restores_rng(script, tmp_path):
+def test_checkpoint_round_trip_restores_rng(tmp_path):
     torch.manual_seed(123)
-    state = {"epoch": 1, "model": {"w": torch.randn(3)}, "rng": script.rng_states()}
+    state = {"epoch": 1, "model": {"w": torch.randn(3)}, "rng": TC.rng_states()}
     expected = torch.rand(5)  # what comes next after the saved state
-    path = script.save_checkpoint(tmp_path, 1, state)
+    path = TC.save_checkpoint(tmp_path, 1, state)
     assert path.name == "ckpt-epoch0001.pt"
     assert (tmp_path / "ckpt-epoch0001.pt.sha256").read_text().endswith("  ckpt-epoch0001.pt\n")
     assert not list(tmp_path.glob(".*tmp*")), "temporary files left"
     torch.rand(100)
-    loaded = script.read_checkpoint(path)
+    loaded = TC.read_checkpoint(path)
     torch.testing.assert_close(loaded["model"]["w"], state["model"]["w"])
-    script.set_rng_states(loaded["rng"])
+    TC.set_rng_states(loaded["rng"])
     assert torch.equal(torch.rand(5), expected)
 
 
-def test_only_the_last_two_checkpoints_are_kept(script, tmp_path):
+def test_only_the_last_two_checkpoints_are_kept(tmp_path):
     for epoch in range(1, 5):
-        script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
+        TC.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "ckpt-epoch0003.pt",
         "ckpt-epoch0003.pt.sha256",
@@ -111,9 +112,9 @@ def test_only_the_last_two_checkpoints_are_kept(script, tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "no-checksum"])
-def test_damaged_checkpoint_is_detected_and_skipped(script, tmp_path, damage):
+def test_damaged_checkpoint_is_detected_and_skipped(tmp_path, damage):
     for epoch in (1, 2):
-        script.save_checkpoint(tmp_path, epoch, {"epoch": epoch, "w": torch.arange(1000.0)})
+        TC.save_checkpoint(tmp_path, epoch, {"epoch": epoch, "w": torch.arange(1000.0)})
     newest = tmp_path / "ckpt-epoch0002.pt"
     data = bytearray(newest.read_bytes())
     if damage == "flip":  # one bit, in the tensor data: torch.load would not notice
@@ -124,22 +125,22 @@ def test_damaged_checkpoint_is_detected_and_skipped(script, tmp_path, damage):
     else:  # the save stopped before its checksum was written
         (tmp_path / "ckpt-epoch0002.pt.sha256").unlink()
     expected = "no checksum file" if damage == "no-checksum" else "sha256 mismatch"
-    with pytest.raises(script.CheckpointError, match=expected):
-        script.read_checkpoint(newest)
+    with pytest.raises(TC.CheckpointError, match=expected):
+        TC.read_checkpoint(newest)
 
     warnings = []
-    path, state = script.load_newest_checkpoint(tmp_path, warnings.append)
+    path, state = TC.load_newest_checkpoint(tmp_path, warnings.append)
     assert path.name == "ckpt-epoch0001.pt" and state["epoch"] == 1
     assert len(warnings) == 1 and "ckpt-epoch0002.pt" in warnings[0]
 
 
-def test_no_intact_checkpoint_is_a_clear_error(script, tmp_path):
-    assert script.load_newest_checkpoint(tmp_path, print) == (None, None)  # none at all
+def test_no_intact_checkpoint_is_a_clear_error(tmp_path):
+    assert TC.load_newest_checkpoint(tmp_path, print) == (None, None)  # none at all
     for epoch in (1, 2):
-        path = script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
+        path = TC.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
         path.write_bytes(path.read_bytes()[:-1])
-    with pytest.raises(script.CheckpointError, match="no intact checkpoint in"):
-        script.load_newest_checkpoint(tmp_path, lambda msg: None)
+    with pytest.raises(TC.CheckpointError, match="no intact checkpoint in"):
+        TC.load_newest_checkpoint(tmp_path, lambda msg: None)
 
 
 def test_fault_injection_only_on_the_first_attempt(script, monkeypatch):
@@ -160,11 +161,10 @@ def test_fault_injection_only_on_the_first_attempt(script, monkeypatch):
 # --- one GPU, two ranks: the backend rule and what may touch CUDA (CUDA faked, on the CPU) -----
 
 
-def fake_one_gpu(monkeypatch):
+def fake_one_gpu(gpus, monkeypatch):
     """CUDA "available" with 1 device; any real CUDA call fails the test (as it would fail
     for ranks sharing the GPU under gloo, or raise on this CPU-only build anyway)."""
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    gpus(1)
 
     def forbid(name):
         def no_cuda(*args, **kwargs):  # one function per name: torch indexes them by identity
@@ -177,8 +177,8 @@ def fake_one_gpu(monkeypatch):
         monkeypatch.setattr(torch.cuda, name, forbid(name))
 
 
-def test_compared_runs_use_one_device_on_one_gpu(monkeypatch):
-    fake_one_gpu(monkeypatch)
+def test_compared_runs_use_one_device_on_one_gpu(gpus, monkeypatch):
+    fake_one_gpu(gpus, monkeypatch)
     backend = layout_backend()
     assert backend == "gloo"
     # What each compared run gets: 1 process (ref1), 2 processes (ref2), 2 nodes x 1 process.
@@ -199,17 +199,16 @@ def join(script, monkeypatch, backend, local_rank, local_world_size):
     return device, calls, logged
 
 
-def test_a_gpu_per_local_rank_gets_nccl_on_cuda_local_rank(script, monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+def test_a_gpu_per_local_rank_gets_nccl_on_cuda_local_rank(script, gpus, monkeypatch):
+    gpus(2)
     device, calls, logged = join(script, monkeypatch, "auto", 1, 2)
     assert device == torch.device("cuda", 1)
     assert calls == ["cuda:1", "nccl"]  # set_device before init
     assert logged[0] == "backend nccl: 2 GPU(s) for 2 process(es) per machine"
 
 
-def test_two_ranks_on_one_gpu_get_gloo_on_the_cpu(script, monkeypatch):
-    fake_one_gpu(monkeypatch)
+def test_two_ranks_on_one_gpu_get_gloo_on_the_cpu(script, gpus, monkeypatch):
+    fake_one_gpu(gpus, monkeypatch)
     for local_rank in (0, 1):
         device, calls, logged = join(script, monkeypatch, "auto", local_rank, 2)
         assert device == torch.device("cpu") and calls == ["gloo"]
@@ -220,10 +219,10 @@ def test_two_ranks_on_one_gpu_get_gloo_on_the_cpu(script, monkeypatch):
 
 
 def test_gloo_ranks_beside_one_gpu_train_without_calling_cuda(
-    script, tmp_path, monkeypatch, capsys, one_thread
+    script, tmp_path, gpus, monkeypatch, capsys, one_thread
 ):
     # This process is rank 0 of a world of 1, told that its machine runs 2 processes.
-    fake_one_gpu(monkeypatch)
+    fake_one_gpu(gpus, monkeypatch)
     world = dict(RANK=0, WORLD_SIZE=1, LOCAL_RANK=0, LOCAL_WORLD_SIZE=2)
     world.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=free_port())
     for name, value in world.items():
@@ -234,7 +233,7 @@ def test_gloo_ranks_beside_one_gpu_train_without_calling_cuda(
     out = capsys.readouterr().out
     assert "backend gloo: 2 process(es) per machine but 1 GPU(s)" in out
     assert "device cpu" in out and "epoch 1/1  step 2" in out
-    ckpt = script.read_checkpoint(tmp_path / "ckpt-epoch0001.pt")
+    ckpt = TC.read_checkpoint(tmp_path / "ckpt-epoch0001.pt")
     assert ckpt["rng"]["cuda"] == []  # nothing of the GPU's was read
     assert (tmp_path / "final.pt").is_file()
     assert not torch.distributed.is_initialized()
@@ -252,17 +251,17 @@ def test_resume_without_checkpoint_says_so(tmp_path, tag):
 
 
 @pytest.mark.slow
-def test_fresh_start_refuses_to_overwrite_checkpoints(script, tmp_path, tag):
-    script.save_checkpoint(tmp_path, 1, {"epoch": 1})
+def test_fresh_start_refuses_to_overwrite_checkpoints(tmp_path, tag):
+    TC.save_checkpoint(tmp_path, 1, {"epoch": 1})
     proc, _ = run_direct(*COMMON, "--checkpoint-dir", str(tmp_path), tag=tag, world_size=1)
     assert proc.returncode == 2, proc.stderr
     assert "already holds checkpoints (ckpt-epoch0001.pt). Pass --resume" in proc.stderr
 
 
 @pytest.mark.slow
-def test_resume_with_only_damaged_checkpoints_fails_clearly(script, tmp_path, tag):
+def test_resume_with_only_damaged_checkpoints_fails_clearly(tmp_path, tag):
     for epoch in (1, 2):
-        path = script.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
+        path = TC.save_checkpoint(tmp_path, epoch, {"epoch": epoch})
         path.write_bytes(b"garbage")
     proc, _ = run_direct(
         *COMMON, "--checkpoint-dir", str(tmp_path), "--resume", tag=tag, world_size=1

@@ -19,8 +19,7 @@ import torch
 from ddp_helpers.procs import TAG, Output, stop, tagged_pids, wait_gone
 from ddp_helpers.train_ddp import COMMON, EPOCHS, SCRIPT, assert_same_params, params, train
 
-from d2lgpu.distributed import LaunchError
-from d2lgpu.launcher import torchrun_command
+from d2lgpu.launcher import LaunchError, torchrun_command
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux")
 

@@ -2,7 +2,7 @@
 
 The answer is the path of the learner's script (``work/exercises/05_ddp_train.py``, or
 ``"05_ddp_train.py"`` from a notebook in the same folder). The checker launches
-it with ``torchrun`` and 2 processes (:func:`d2lgpu.distributed.launch`: gloo
+it with ``torchrun`` and 2 processes (:func:`d2lgpu.launcher.launch`: gloo
 on the CPU unless every process has a GPU of its own), loads the parameters
 rank 0 saved, and compares them with single-process training on the same
 global batch, computed here: each epoch the whole data set in the order
@@ -171,7 +171,7 @@ def _script_path(answer) -> Path:
 
 
 def _launch(path: Path, out: Path) -> None:
-    from ..distributed import LaunchError, launch
+    from ..launcher import LaunchError, launch
     from ._guard import remaining_s
 
     args = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()] + [f"--out={out}"]

@@ -18,7 +18,8 @@ from pathlib import Path
 import torch
 from session_once import once_per_session
 
-from d2lgpu.distributed import LaunchResult, choose_backend, launch
+from d2lgpu.distributed import choose_backend
+from d2lgpu.launcher import LaunchResult, launch
 from d2lgpu.processes import free_port
 
 from .procs import TAG, new_tag, wait_gone

@@ -1,4 +1,4 @@
-"""d2lgpu.checkpoint: atomic, checksummed checkpoints and the random state (on the CPU)."""
+"""d2lgpu.training_checkpoints: atomic, checksummed checkpoints and the random state (on the CPU)."""
 
 import hashlib
 import random
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from d2lgpu import checkpoint as C
+from d2lgpu import training_checkpoints as C
 
 
 def test_write_atomic_replaces_the_whole_file_and_leaves_no_temporary(tmp_path):
@@ -95,9 +95,8 @@ def test_rng_states_round_trip_torch_python_and_numpy():
     assert states["cuda"] == []
 
 
-def test_the_cpu_never_reads_or_writes_a_gpu_generator(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+def test_the_cpu_never_reads_or_writes_a_gpu_generator(gpus, monkeypatch):
+    gpus(1)
 
     def forbidden(*args, **kwargs):
         raise AssertionError("CUDA touched for a CPU device")
