@@ -27,7 +27,7 @@ NOTEBOOKS := notebooks solutions
 # More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
 PYTEST_ARGS ?=
 
-.PHONY: help setup lab test check check-units check-notebooks lint lock outputs exercises bench gpu-check clean
+.PHONY: help setup lab test test-fast check check-units check-notebooks lint lock outputs exercises bench gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -45,6 +45,12 @@ lab:  ## set up, update your copies in work/ (never losing your changes), start 
 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 	$(MAKE) --no-print-directory check CHECK_PY=$(abspath $(VPY))
+
+# For day-to-day work: no set-up, no notebooks, and none of the tests marked slow (those that
+# start torchrun, a kernel or a fresh Python). `make test` stays the whole suite, and CI runs it.
+test-fast:  ## lint, then the unit tests not marked slow, in .venv (no set-up, no notebooks)
+	$(VPY) -m ruff check .
+	$(VPY) -m pytest $(UNIT_FLAGS) -m "not slow" $(PYTEST_ARGS) tests
 
 check:  ## lint and run the whole suite in the active environment, installing nothing
 	$(CHECK_PY) -m ruff check .

@@ -143,3 +143,16 @@ def test_the_readme_commands_without_make_are_the_ones_make_runs():
     assert flag == ["--copy-work"] and "tools/setup_env.py --venv $(VENV) --copy-work" in makefile
     assert lab_line.endswith("tools\\lab.py") and "$(VPY) tools/lab.py" in makefile
     assert setup_env.build_parser().parse_args(flag).copy_work is True  # the script's own flag
+
+
+def test_the_version_is_written_once_in_the_package():
+    import tomllib
+    from importlib.metadata import version
+
+    import d2lgpu
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert attr == "d2lgpu.__version__"
+    assert version("d2lgpu") == d2lgpu.__version__  # what pip installed, from that attribute
