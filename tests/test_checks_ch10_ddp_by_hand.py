@@ -416,3 +416,46 @@ def sharded_factory(params, optimizer_cls, **kwargs):
 @pytest.mark.parametrize("answer", [ShardedByNumpy, sharded_factory], ids=["numpy", "factory"])
 def test_shard_optimizer_other_styles_pass(answer):
     assert_passes("10.shard_optimizer", answer)
+
+
+# --- 10.overlap_ddp: a third run on 3 ranks sees a world size written in
+
+
+class HalvesBuckets(Bucketed):
+    def __init__(self, model, bucket_bytes):
+        super().__init__(model, bucket_bytes)
+        self.world = 2  # "two GPUs", as on the machine it was written on
+
+
+class MulHalfInFinish(Bucketed):
+    divide = False
+
+    def finish(self):
+        super().finish()
+        for p in self.bucket_of:
+            p.grad.mul_(0.5)  # the average of two ranks, written in
+
+
+@pytest.mark.parametrize("answer", [HalvesBuckets, MulHalfInFinish])
+def test_overlap_ddp_a_world_size_written_in_is_named(answer):
+    assert_fails("10.overlap_ddp", answer, "(3 ranks) is divided by 2, not by the world size")
+
+
+class BucketedWithPrint(Bucketed):
+    """Another style, made by a factory function: a print in finish()."""
+
+    def finish(self):
+        super().finish()
+        print(f"rank {dist.get_rank()}: {len(self.buckets)} buckets averaged")
+
+
+def overlapped_factory(model, bucket_bytes):
+    return BucketedWithPrint(model, bucket_bytes)
+
+
+@pytest.mark.parametrize(
+    "answer", [overlapped_factory, NoOverflowAvg], ids=["factory_print", "avg_op"]
+)
+def test_overlap_ddp_other_styles_pass_on_three_ranks_too(answer):
+    result = assert_passes("10.overlap_ddp", answer)
+    assert any("on 3 gloo ranks too" in p for p in result.passed)

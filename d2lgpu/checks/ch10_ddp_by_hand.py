@@ -8,7 +8,8 @@ every handle and leaves the average over the ranks in each ``p.grad``. Buckets a
 reverse order of ``model.parameters()`` (the order backward produces them), and a bucket
 is closed once it holds ``bucket_bytes`` or more (DDP's rule; closing before it would exceed
 the cap is accepted too). The checker runs it on two gloo ranks (:mod:`._ranks`) with a
-bucket per parameter and with a cap that makes two buckets; it records, in each rank, the
+bucket per parameter and with a cap that makes two buckets, then on three ranks with the
+second cap (so that a division by 2 written in is seen); it records, in each rank, the
 order of the hooks' calls, the all-reduces' launches and their waits, and reads from it:
 an all-reduce launched before ``backward`` returned, each bucket launched from the hook of
 its own last gradient (no later), no wait (and no blocking all-reduce)
@@ -151,8 +152,11 @@ def _overlap_job(answer, rank, world, cap):
     for step in range(STEPS):
         x, y = _batch(step, 6)
         shadow.load_state_dict(model.state_dict())
-        whole, local = _grads_of(shadow, x, y), _grads_of(shadow, x[_share(rank, world)],
-                                                         y[_share(rank, world)])  # fmt: skip
+        # what DDP leaves: the average of the ranks' gradients (the global batch's when the
+        # shares are equal)
+        shares = [_grads_of(shadow, x[_share(r, world)], y[_share(r, world)]) for r in range(world)]
+        whole = [sum(gs) / world for gs in zip(*shares, strict=True)]
+        local = shares[rank]
         opt.zero_grad()
         del log[:]
         state["in_backward"] = True
@@ -271,6 +275,11 @@ def _compare_overlap_grads(record, world, cap, step):
             )
         if close(whole / world):
             raise CheckFailed(f"{what} is divided by the world size twice")
+        if world != 2 and close(whole * world / 2):
+            raise CheckFailed(
+                f"{what} ({world} ranks) is divided by 2, not by the world size: divide by "
+                "dist.get_world_size()"
+            )
         err = (got - whole).abs().max().item()
         raise CheckFailed(
             f"{what} is not the average over the ranks (largest difference {err:.3g}): each "
@@ -329,18 +338,8 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         raise CheckFailed(f"the answer must be the class OverlappedDDP, got {answer!r}")
     reference = _overlap_reference()
     for cap in BUCKET_CAPS:
-        job = _CapJob(cap)
-        records = _ranks.run_ranks(answer, _ranks.WORLD, job=job)
+        records = _overlap_run(answer, cap, _ranks.WORLD)
         world = len(records)
-        for record in records:
-            if "error" in record:
-                raise CheckFailed(record["error"])
-        total = sum(records[0]["numels"])
-        for step in range(STEPS):
-            for record in records:
-                launched = _read_log(record["steps"][step]["log"], cap, step, total)
-                _compare_overlap_grads(record, world, cap, step)
-                _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
         for rank, record in enumerate(records):
             for name, got, ref in zip(record["names"], record["final"], reference, strict=True):
                 if not torch.allclose(got, ref, rtol=1e-4, atol=1e-6):
@@ -358,6 +357,27 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         f"gradients equal one process on the global batch, on {world} gloo ranks, "
         f"{STEPS} steps; final parameters too"
     )
+    _overlap_run(answer, BUCKET_CAPS[-1], 3)  # a division by 2 written in shows on 3 ranks
+    passed.append(
+        f"on 3 gloo ranks too ({BUCKET_CAPS[-1]}-byte buckets): the average of the ranks' "
+        "gradients, each bucket launched from its last gradient's hook"
+    )
+
+
+def _overlap_run(answer, cap, world):
+    """Run the answer on ``world`` ranks with buckets of ``cap`` bytes; check each step's
+    log and gradients on every rank; the ranks' records."""
+    records = _ranks.run_ranks(answer, world, job=_CapJob(cap))
+    for record in records:
+        if "error" in record:
+            raise CheckFailed(record["error"])
+    total = sum(records[0]["numels"])
+    for step in range(STEPS):
+        for record in records:
+            launched = _read_log(record["steps"][step]["log"], cap, step, total)
+            _compare_overlap_grads(record, world, cap, step)
+            _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
+    return records
 
 
 class _CapJob:
