@@ -312,3 +312,40 @@ def parallel_mlp(mlp, rank, world, *, announce=False):
 )
 def test_right_answers_in_other_styles_pass(answer):
     assert check("09.tensor_parallel", answer, quiet=True).ok
+
+
+# A second run on 3 ranks: a world of 2 written in is seen.
+
+
+class ChunksInTwo(Megatron):
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, 2)  # "two GPUs", as on the machine it was written on
+
+
+class HalvesBySlicing(Megatron):
+    def __init__(self, mlp, rank, world):
+        nn.Module.__init__(self)
+        fc1, self.act, fc2 = mlp
+        half = fc1.out_features // 2
+        mine = slice(rank * half, (rank + 1) * half)  # half of the hidden units each
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (ChunksInTwo, ["on 3 ranks (right on 2)", "rank 2: your code raised", "written in"]),
+        (HalvesBySlicing, ["on 3 ranks (right on 2)", "torch.chunk(torch.arange(h), world)"]),
+    ],
+)
+def test_a_world_of_two_written_in_is_named(answer, hints):
+    assert_fails(answer, *hints)
+
+
+def test_shard_bytes_per_rank_follow_torch_chunk():
+    assert [tp.hidden_share(r, 3) for r in range(3)] == [4, 4, 2]
+    assert tp.shard_bytes(3, 0) == tp.shard_bytes(3, 1) > tp.shard_bytes(3, 2)
+    assert tp.shard_bytes(2, 0) == tp.shard_bytes(2, 1) == tp.shard_bytes()

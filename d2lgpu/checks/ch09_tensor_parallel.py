@@ -8,7 +8,8 @@ its inputs (row-parallel: the matching columns), and whose ``forward(x)`` takes 
 
 It runs on two real gloo ranks, forked from the kernel (:func:`d2lgpu.ranks.run_ranks`),
 on two such blocks one after the other (GELU in the first, Tanh in the second, so
-that an activation written in is seen), and checks:
+that an activation written in is seen), then on three ranks (the hidden units split
+4, 4, 2, so that a world of 2 written in is seen), and checks:
 
 * each rank keeps its shards only, counted by the storages its parameters hold (a view
   of the whole weight keeps the whole weight alive);
@@ -77,10 +78,16 @@ def _reference():
     return {"out": out.detach(), "x_grad": x.grad, "after": after}
 
 
-def shard_bytes(world: int = WORLD) -> int:
+def hidden_share(rank: int, world: int = WORLD) -> int:
+    """How many hidden units rank ``rank`` of ``world`` keeps (``torch.chunk``'s share)."""
+    return len(torch.chunk(torch.arange(HIDDEN), world)[rank])
+
+
+def shard_bytes(world: int = WORLD, rank: int = 0) -> int:
     """The bytes one rank's shards take: its rows of fc1 and fc1's bias, its columns of
     fc2, and fc2's bias (whole), per block."""
-    per_block = (WIDTH * HIDDEN + HIDDEN) // world + HIDDEN * WIDTH // world + WIDTH
+    units = hidden_share(rank, world)
+    per_block = units * WIDTH + units + WIDTH * units + WIDTH
     return BLOCKS * per_block * 4
 
 
@@ -155,19 +162,7 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
     if not isinstance(ParallelMLP, type) and not callable(ParallelMLP):
         raise CheckFailed(f"the answer must be the class ParallelMLP, got {ParallelMLP!r}")
     reference = _reference()  # before the fork: the ranks find autograd warm
-    try:
-        replies = run_ranks(_rank_work(ParallelMLP), world=WORLD, timeout_s=TIMEOUT_S)
-    except RankFailed as error:
-        raise CheckFailed(f"{error}. {_SAME_CALLS}") from None
-    records = []
-    for rank, (status, payload) in enumerate(replies):
-        if status == "stub":
-            raise NotAttempted(payload)
-        if status == "error":
-            lost = ("Timed out", "timeout", "closed by peer", "Connection reset")
-            more = f". {_SAME_CALLS}" if any(w in payload for w in lost) else ""
-            raise CheckFailed(f"rank {rank}: your code raised {payload}{more}")
-        records.append(payload)
+    records = _records(ParallelMLP, WORLD)
     _check_memory(records)
     passed.append(f"each of {WORLD} ranks keeps only its shards ({shard_bytes()} bytes)")
     _check_forward(records, reference)
@@ -180,6 +175,42 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
         "one all-reduce per block in backward, of the input's gradient; the input's gradient "
         "and, after one SGD step on the shards, the outputs equal the unsplit model's"
     )
+    # 3 ranks: 10 hidden units in 4, 4 and 2, so that a world of 2 written in is seen
+    try:
+        records = _records(ParallelMLP, 3)
+        _check_memory(records)
+        _check_forward(records, reference)
+        _check_backward(records, reference)
+    except CheckFailed as failed:
+        raise CheckFailed(
+            f"on 3 ranks (right on 2): {str(failed).rstrip('.')}. Is the number of ranks, 2, "
+            "written in "
+            "somewhere? Split with the world you are given: torch.chunk(torch.arange(h), "
+            "world)[rank]"
+        ) from None
+    passed.append("all of the above on 3 ranks too (hidden units split 4, 4, 2 by torch.chunk)")
+
+
+def _records(ParallelMLP, world):
+    """Each rank's record of the answer on ``world`` gloo ranks."""
+    try:
+        replies = run_ranks(_rank_work(ParallelMLP), world=world, timeout_s=TIMEOUT_S)
+    except RankFailed as error:
+        raise CheckFailed(f"{error}. {_SAME_CALLS}") from None
+    lost = ("Timed out", "timeout", "closed by peer", "Connection reset")
+    # the rank whose own error made the others lose their peer is the one to report
+    replies = sorted(
+        enumerate(replies), key=lambda r: r[1][0] == "error" and any(w in r[1][1] for w in lost)
+    )
+    records = {}
+    for rank, (status, payload) in replies:
+        if status == "stub":
+            raise NotAttempted(payload)
+        if status == "error":
+            more = f". {_SAME_CALLS}" if any(w in payload for w in lost) else ""
+            raise CheckFailed(f"rank {rank}: your code raised {payload}{more}")
+        records[rank] = payload
+    return [records[rank] for rank in sorted(records)]
 
 
 _SAME_CALLS = (
@@ -191,20 +222,21 @@ _SAME_CALLS = (
 
 def _check_memory(records):
     whole = BLOCKS * 4 * (2 * WIDTH * HIDDEN + HIDDEN + WIDTH)
+    world = len(records)
     for rank, r in enumerate(records):
         if r.get("shares_whole"):
             raise CheckFailed(
                 f"rank {rank} keeps the unsplit MLP's own parameters: make new nn.Parameter "
                 "shards (cloned slices) of its weights"
             )
-        if r["held"] > shard_bytes():
+        if r["held"] > shard_bytes(world, rank):
             view_hint = (
                 " A slice such as weight[rows] or weight[:, cols] is a view: the whole "
                 "weight's storage stays alive. Clone it (weight[a:b].clone())."
             )
             raise CheckFailed(
-                f"rank {rank}'s parameters hold {r['held']} bytes of storage; its shards are "
-                f"{shard_bytes()} (the whole MLPs: {whole}). Keep fc1's rows for this rank's "
+                f"rank {rank} of {world}'s parameters hold {r['held']} bytes of storage; its "
+                f"shards are {shard_bytes(world, rank)} (the whole MLPs: {whole}). Keep fc1's rows for this rank's "
                 "hidden units (and their biases), fc2's matching columns, and fc2's bias."
                 + (view_hint if r["held"] >= whole else "")
             )
@@ -215,8 +247,9 @@ def _shapes(calls):
 
 
 def _check_forward(records, reference):
-    hidden = HIDDEN // WORLD
+    world = len(records)
     for rank, r in enumerate(records):
+        hidden = hidden_share(rank, world)
         calls = r["forward"]
         if any(c.op != "SUM" for c in calls):
             raise CheckFailed(
@@ -247,7 +280,7 @@ def _check_forward(records, reference):
                 f"rank {rank}'s output has shape {tuple(out.shape)}, not {tuple(ref.shape)}"
             )
         if not torch.allclose(out, ref, rtol=1e-4, atol=1e-5):
-            raise CheckFailed(_wrong_output_hint(rank, out, ref))
+            raise CheckFailed(_wrong_output_hint(rank, world, out, ref))
         if r["no_grad"]:
             raise CheckFailed(
                 "the output does not require grad: autograd cannot see through "
@@ -256,18 +289,18 @@ def _check_forward(records, reference):
             )
 
 
-def _wrong_output_hint(rank, out, ref):
+def _wrong_output_hint(rank, world, out, ref):
     blocks = make_blocks()
     x, _ = _data()
     with torch.no_grad():
         for b in blocks:
-            b[2].bias *= WORLD  # every rank's bias, summed by the all-reduce
+            b[2].bias *= world  # every rank's bias, summed by the all-reduce
         twice = x
         for b in blocks:
             twice = b(twice)
     if torch.allclose(out, twice, rtol=1e-4, atol=1e-5):
         return (
-            f"rank {rank}'s output has fc2's bias {WORLD} times: each rank added it before the "
+            f"rank {rank}'s output has fc2's bias {world} times: each rank added it before the "
             "all-reduce summed them. Add it once, after the sum"
         )
     for act in ACTIVATIONS:
