@@ -11,12 +11,11 @@ import importlib.util
 import json
 import os
 import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from ddp_helpers.procs import fresh_python
 from session_once import once_per_session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,10 +36,8 @@ def graded(tmp_path_factory):
 
     def make(folder):
         env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-        out = subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "triton_answers.py")],
-            capture_output=True,
-            text=True,
+        out = fresh_python(
+            str(ROOT / "tests" / "triton_answers.py"),
             timeout=240,
             env=env,
         )
@@ -57,8 +54,8 @@ def fails(graded, name, *hint_parts):
         assert part in result["hint"], f"{name}: {part!r} not in the hint: {result['hint']}"
 
 
-RIGHT_RELU_MUL = ["relu_mul", "relu_mul_small_blocks"]
-RIGHT_RMS_NORM = ["rms_norm", "rms_norm_contiguous"]
+RIGHT_RELU_MUL = ["relu_mul", "relu_mul_small_blocks", "relu_mul_partial"]
+RIGHT_RMS_NORM = ["rms_norm", "rms_norm_contiguous", "rms_norm_callable"]
 
 
 @pytest.mark.parametrize("name", RIGHT_RELU_MUL)
@@ -150,10 +147,9 @@ def test_the_checker_imports_no_triton_until_a_check_runs():
         print("triton" in sys.modules)
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
+    out = fresh_python(
+        "-c",
+        script,
         timeout=120,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
@@ -208,10 +204,10 @@ def chapter_kernels(tmp_path_factory):
     def make(folder):
         folder.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-        out = subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "triton_answers.py"), "--chapter", str(folder)],
-            capture_output=True,
-            text=True,
+        out = fresh_python(
+            str(ROOT / "tests" / "triton_answers.py"),
+            "--chapter",
+            str(folder),
             timeout=240,
             env=env,
         )
@@ -276,10 +272,11 @@ def test_the_chapters_kernels_compile_for_a_gpu_without_one(tmp_path):
     env.pop("TRITON_INTERPRET", None)
     env["PYTHONPATH"] = f"{tmp_path}{os.pathsep}{ROOT}"
     cells = ["7c888e6c", "3238e47f", "d5a2e6f7"]  # add, softmax, online_softmax
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(ROOT / "notebooks" / "07_triton.ipynb"), *cells],
-        capture_output=True,
-        text=True,
+    out = fresh_python(
+        "-c",
+        script,
+        str(ROOT / "notebooks" / "07_triton.ipynb"),
+        *cells,
         timeout=240,
         env=env,
         cwd=tmp_path,
@@ -302,10 +299,9 @@ def test_the_chapters_gpu_cells_run_on_a_cpu_with_stand_in_timers(tmp_path):
     # wrong name, a missing argument or a broken line in a GPU cell fails here. Only their
     # timing claims may fail, as an interpreted kernel is far slower than PyTorch's.
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "triton_answers.py"), "--gpu-cells"],
-        capture_output=True,
-        text=True,
+    out = fresh_python(
+        str(ROOT / "tests" / "triton_answers.py"),
+        "--gpu-cells",
         timeout=240,
         env=env,
         cwd=tmp_path,

@@ -22,12 +22,14 @@ Each wrong answer is one a learner is likely to write. Not a test file: pytest
 does not collect it.
 """
 
+import functools
 import json
 import os
 import sys
 
 os.environ["TRITON_INTERPRET"] = "1"  # before triton is imported
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
@@ -355,6 +357,43 @@ def rms_norm_into_x(x, eps):
     block = triton.next_power_of_2(x.shape[1])
     rms_norm_kernel[(x.shape[0],)](x, x, x.stride(0), x.stride(0), x.shape[1], eps, BLOCK=block)
     return x
+
+
+def _relu_mul_launch(x, y, *, block):
+    """A helper behind a functools.partial: an output made with torch.empty (not empty_like),
+    the inputs made contiguous in place of the names, a print of the launch."""
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    grid = (triton.cdiv(x.numel(), block),)
+    relu_mul_kernel[grid](x, y, out, x.numel(), BLOCK=block)
+    print(f"relu_mul: {grid[0]} programs of {block}")
+    return out
+
+
+relu_mul_partial = functools.partial(_relu_mul_launch, block=128)
+
+
+class _RmsNorm:
+    """A callable object: rows from a numpy round-trip of the shape, the output made with
+    new_empty, the kernel launched with keyword arguments."""
+
+    def __call__(self, x, eps):
+        x = x.contiguous()
+        n_rows, n_cols = (int(v) for v in np.array(x.shape))
+        out = x.new_empty((n_rows, n_cols))
+        rms_norm_kernel[(n_rows,)](
+            x,
+            out,
+            stride_x=x.stride(0),
+            stride_out=out.stride(0),
+            n_cols=n_cols,
+            eps=eps,
+            BLOCK=triton.next_power_of_2(n_cols),
+        )
+        return out
+
+
+rms_norm_callable = _RmsNorm()
 
 
 def stub(*args):
