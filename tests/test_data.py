@@ -2,11 +2,10 @@
 
 import gzip
 import struct
-import subprocess
-import sys
 
 import pytest
 import torch
+from ddp_helpers.procs import fresh_python
 
 from d2lgpu import data, datasets
 
@@ -33,7 +32,7 @@ def test_importing_data_models_training_plotting_is_cheap_and_silent():
         "    print(name, sorted(m for m in ('torchvision', 'matplotlib') if m in sys.modules))\n"
         "print('rng unchanged', torch.equal(rng, torch.get_rng_state()))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    out = fresh_python("-c", code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
         "data []",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from ddp_helpers.procs import fresh_python
 
 from d2lgpu import devices
 from d2lgpu.__main__ import main
@@ -161,10 +162,9 @@ def test_bf16_is_reported_from_compute_capability_8(gpus, monkeypatch, major, bf
 
 @pytest.mark.slow
 def test_python_m_d2lgpu_env_works_without_a_gpu():
-    out = subprocess.run(
-        [sys.executable, "-m", "d2lgpu", "env", "--json"],
-        capture_output=True, text=True, check=True,
-        env={"CUDA_VISIBLE_DEVICES": "", "PATH": "/usr/bin:/bin"},
+    out = fresh_python(
+        "-m", "d2lgpu", "env", "--json",
+        check=True, env={"CUDA_VISIBLE_DEVICES": "", "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     report = json.loads(out.stdout)
     assert report["gpus"] == [] and report["torch"] == torch.__version__
@@ -413,9 +413,7 @@ def test_device_names_loads_by_path_in_a_python_without_site_packages():
         print(sorted(new - set(sys.stdlib_module_names)))
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
+    out = fresh_python("-I", "-S", "-c", code, check=True).stdout.splitlines()
     assert out == [
         "('cuda', 3)",
         "D2LGPU_DEVICE='banana' is not a device this course knows (allowed: cpu, cuda, cuda:N, mps)",

@@ -1,9 +1,8 @@
-import subprocess
-import sys
 import textwrap
 
 import pytest
 import torch
+from ddp_helpers.procs import fresh_python
 
 from d2lgpu import hardware
 
@@ -117,9 +116,7 @@ def test_import_makes_no_cuda_call():
         hardware.format_datasheet_table()
         print("ok")
     """
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
-    )
+    result = fresh_python("-c", textwrap.dedent(code))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
 

@@ -1,16 +1,13 @@
 """`import d2lgpu` is cheap and silent: no CUDA call, no seeding, no heavy imports."""
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from ddp_helpers.procs import fresh_python
 
 
 def run_python(code: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
-    )
+    result = fresh_python("-c", textwrap.dedent(code))
     assert result.returncode == 0, result.stderr
     return result.stdout
 

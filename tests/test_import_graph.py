@@ -2,12 +2,12 @@
 
 import ast
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from ddp_helpers.procs import fresh_python
 
 PACKAGE = Path(__file__).resolve().parent.parent / "d2lgpu"
 
@@ -164,9 +164,7 @@ def test_every_module_imports_alone_in_a_fresh_process():
         print("failed:", failed)
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
-    )
+    result = fresh_python("-c", script, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "failed: []", result.stderr
     assert len(names) >= 20

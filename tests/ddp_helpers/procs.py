@@ -8,6 +8,7 @@ counts those processes by that mark, even after they were re-parented.
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -30,6 +31,14 @@ def tagged_pids(tag: str, needle: str = "") -> list[int]:
 def wait_gone(tag: str, timeout_s: float = 15.0) -> list[int]:
     """Wait until no process carries the tag; return the ones still alive at the deadline."""
     return _wait_gone(TAG, tag, timeout_s)
+
+
+def fresh_python(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    """``python args`` in a fresh process of this interpreter, its output captured as text.
+
+    ``subprocess.run``'s keyword arguments pass through (``env``, ``check``, ``timeout``, ``cwd``).
+    """
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, **kwargs)
 
 
 def stop(proc: subprocess.Popen, tag: str, grace_s: float = 15.0) -> None:
