@@ -52,9 +52,10 @@ test-fast:  ## lint, then the unit tests not marked slow, in .venv (no set-up, n
 	$(VPY) -m ruff check .
 	$(VPY) -m pytest $(UNIT_FLAGS) -m "not slow" $(PYTEST_ARGS) tests
 
-check:  ## lint and run the whole suite in the active environment, installing nothing
+check:  ## lint, type-check d2lgpu/ and run the whole suite in the active environment, installing nothing
 	$(CHECK_PY) -m ruff check .
 	$(CHECK_PY) -m ruff format --check .
+	$(CHECK_PY) -m mypy
 	@echo "unit tests and notebooks run side by side; each run prints its report when it ends"
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks
 
@@ -86,5 +87,5 @@ gpu-check:  ## on a CUDA machine, installing nothing: suite, notebooks (GPU outp
 	$(CHECK_PY) tools/gpu_check.py --part $(PART) $(if $(GPU_NOTEBOOKS),--notebooks $(GPU_NOTEBOOKS))
 
 clean:  ## remove caches (keeps .venv and work/)
-	rm -rf .pytest_cache .ruff_cache
+	rm -rf .pytest_cache .ruff_cache .mypy_cache
 	find . -name __pycache__ -not -path './.venv/*' -prune -exec rm -rf {} +

@@ -107,7 +107,7 @@ def host_to_device_bandwidth(device, mib: int) -> dict:
     pageable = torch.ones(n)
     pinned = torch.ones(n).pin_memory()
     dst = torch.empty(n, device=device)
-    out = {"mib": mib}
+    out: dict[str, float] = {"mib": mib}
     for name, src in (("pageable", pageable), ("pinned", pinned)):
         result = benchmark(dst.copy_, src, device=device, repeat=5)
         out[f"{name}_gb_per_s"] = n * 4 / result.median / 1e9

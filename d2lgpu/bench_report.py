@@ -378,7 +378,7 @@ def _mark_noisy(lines: list[str], noisy: dict) -> list[str]:
     }
     for key in noisy:
         dt = key.split()[1] if key.startswith("matmul ") else None
-        starts = (f"| matmul {dt}, best",) if dt else prefixes.get(key, ())
+        starts: tuple[str, ...] = (f"| matmul {dt}, best",) if dt else prefixes.get(key, ())
         if dt == "fp32":
             starts += ("| CPU vs GPU matrix product",)
         for i, line in enumerate(lines):

@@ -36,7 +36,7 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import torch
 
@@ -222,7 +222,7 @@ def env_report() -> dict:
     the checkout this package runs from, as ``"f5b0d60"``,
     ``"f5b0d60 + local changes"`` or ``"unknown (...)"``.
     """
-    report = {
+    report: dict[str, Any] = {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "torch": torch.__version__,

@@ -50,7 +50,7 @@ __all__ = [
 # The precisions the table has a column for, with the torch dtypes that mean them.
 # TF32 is not a storage dtype: it is how tensor cores multiply float32 inputs.
 DTYPES = ("bf16", "fp16", "tf32", "fp32", "fp64")
-_DTYPE_ALIASES = {
+_DTYPE_ALIASES: dict[torch.dtype | str, str] = {
     torch.bfloat16: "bf16",
     torch.float16: "fp16",
     torch.float32: "fp32",

@@ -129,6 +129,7 @@ class _Lines:
         self._reader.start()
 
     def _read(self) -> None:
+        assert self.proc.stdout is not None  # started with stdout=PIPE
         for line in self.proc.stdout:
             self._q.put(line)
         self._q.put(None)

@@ -99,7 +99,10 @@ class PeakMemory:
     @property
     def extra(self) -> int | None:
         """Peak bytes above what was allocated before the block."""
-        return None if self.peak is None else self.peak - self.start
+        if self.peak is None:
+            return None
+        assert self.start is not None  # set with peak, when the block began
+        return self.peak - self.start
 
     def __str__(self) -> str:
         if not self.available and self.device.startswith("mps"):

@@ -126,7 +126,7 @@ def linear_stack(width: int, depth: int = 3) -> nn.Sequential:
     """
     check_int("width", width, minimum=1)
     check_int("depth", depth, minimum=1)
-    layers = []
+    layers: list[nn.Module] = []
     for i in range(depth):
         if i:
             layers.append(nn.ReLU())
@@ -164,7 +164,7 @@ def amp_sizes(device) -> tuple[int, int, float]:
     """``(width, batch, lr)`` of the mixed-precision chapter on ``device`` (CUDA or not)."""
     kind = "cuda" if torch.device(device).type == "cuda" else "cpu"
     sizes = AMP_SIZES[kind]
-    return sizes["width"], sizes["batch"], sizes["lr"]
+    return int(sizes["width"]), int(sizes["batch"]), float(sizes["lr"])
 
 
 def linear_stack_cost(

@@ -240,12 +240,12 @@ def plain_log_ticks(axis, values) -> None:
     """
     import math
 
-    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
+    from matplotlib.ticker import FuncFormatter, Locator, LogLocator, MaxNLocator, NullFormatter
 
     values = [v for v in values if v is not None and v > 0]
     decades = math.log10(max(values) / min(values)) if values else 1.0
     if decades < 1:  # round numbers, as on a linear axis: 46, 47, 48 (never 4.8 x 10^1)
-        major = MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10])
+        major: Locator = MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10])
     elif decades <= 4:
         major = LogLocator(base=10, subs=(1.0, 2.0, 5.0))
     else:

@@ -299,7 +299,7 @@ class _Reads:
                 if item.optional_vars is not None:
                     self.target(item.optional_vars, bound)
             self.block(s.body, bound)
-        elif isinstance(s, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        elif isinstance(s, (ast.Try, ast.TryStar)):
             self.block(s.body, set(bound))
             for handler in s.handlers:
                 self.expr(handler.type, bound)
@@ -360,7 +360,9 @@ class _Reads:
 
     def function(self, args: ast.arguments, body: list) -> None:
         """Names a function body reads from outside itself: read when it is called."""
-        local, declared_global, loaded = set(), set(), set()
+        local: set[str] = set()
+        declared_global: set[str] = set()
+        loaded: set[str] = set()
         for part in [args, *body]:
             for node in ast.walk(part):
                 if isinstance(node, ast.arg):
@@ -474,7 +476,7 @@ def cell_key(body: str, earlier: Iterable[str] = ()) -> str:
 
 def earlier_sources(cells: Sequence, cell_id: str) -> list[str]:
     """The sources of the code cells above the cell ``cell_id`` of a notebook's ``cells``."""
-    sources = []
+    sources: list[str] = []
     for cell in cells:
         if cell.get("id") == cell_id:
             return sources
@@ -537,7 +539,9 @@ def record_reference(
         raise ValueError(f"provenance must give {', '.join(PROVENANCE_KEYS)}; missing {missing}")
     earlier = list(earlier)
     path = reference_file(results_dir, provenance["device"], notebook)
-    data = json.loads(path.read_text()) if path.exists() else {"notebook": notebook, "cells": {}}
+    data: dict = (
+        json.loads(path.read_text()) if path.exists() else {"notebook": notebook, "cells": {}}
+    )
     data["cells"][cell_id] = {
         "sha256": cell_key(source, earlier),
         "body_sha256": body_sha256(cell_body(source)),

@@ -265,6 +265,7 @@ class SimGPU:
             return t  # only copies to the device and kernels take time to write
         if self.after(write, op.follows) or write.end <= op.start:
             return t
+        assert buf is not None  # it holds the write found above
         op.flags["stale"] = True
         with torch._C.DisableTorchFunction():
             before = torch.zeros_like(t) if buf.before is None else buf.before.clone()
@@ -368,7 +369,7 @@ class SimGPU:
         return buf
 
     def access(self, op: Op, buf: _Buffer, write: bool) -> None:
-        earlier = buf.reads + [buf.last_write] if write else [buf.last_write]
+        earlier: list[Op | None] = [*buf.reads, buf.last_write] if write else [buf.last_write]
         for first in earlier:
             if first is not None and not self.after(first, op.follows):
                 kind = "overwrite" if write else "read"

@@ -127,7 +127,7 @@ def trace_intervals(trace) -> list[Interval]:
         )
     out = []
     for event in trace["traceEvents"]:
-        kind = _GPU_CATEGORIES.get(event.get("cat")) if isinstance(event, dict) else None
+        kind = _GPU_CATEGORIES.get(event.get("cat", "")) if isinstance(event, dict) else None
         if kind is None or event.get("ph") != "X":
             continue
         args = event.get("args") or {}

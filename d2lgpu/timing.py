@@ -213,7 +213,7 @@ def benchmark(
         fn(*args, **kwargs)
     sync(device)
 
-    label = label or getattr(fn, "__name__", "fn")
+    label = label or str(getattr(fn, "__name__", "fn"))
 
     def timer_on(clock):
         return tbench.Timer(

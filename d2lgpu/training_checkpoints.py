@@ -126,7 +126,8 @@ def rng_states(device=None) -> dict:
     generator when it is a GPU. The CPU's run never touches CUDA: several processes that
     share one GPU, or train on the CPU beside it, do not each open a CUDA context on it."""
     device = torch.device("cpu" if device is None else device)
-    np_state = np.random.get_state()
+    np_state = np.random.get_state(legacy=True)
+    assert isinstance(np_state, tuple)  # legacy=True: the (name, keys, pos, ...) tuple
     return {
         "torch": torch.get_rng_state(),
         "cuda": [torch.cuda.get_rng_state(device)] if device.type == "cuda" else [],

@@ -156,3 +156,14 @@ def test_the_version_is_written_once_in_the_package():
     attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
     assert attr == "d2lgpu.__version__"
     assert version("d2lgpu") == d2lgpu.__version__  # what pip installed, from that attribute
+
+
+def test_make_check_type_checks_the_package_with_the_locked_mypy():
+    import tomllib
+
+    makefile = (ROOT / "Makefile").read_text()
+    check = makefile.split("\ncheck:", 1)[1].split("\n\n", 1)[0]
+    assert "$(CHECK_PY) -m mypy" in check
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert mypy["files"] == ["d2lgpu"] and "strict" not in mypy
+    assert re.search(r"^mypy==\S+", (ROOT / "requirements.lock").read_text(), re.M)

@@ -47,9 +47,10 @@ def _scripted_events(with_device: bool) -> EventList:
             continue  # without CUDA activity a profile has no runtime calls and no kernels
         e = FunctionEventAvg()
         e.key, e.count = key, count
-        e.self_cpu_time_total, e.cpu_time_total = self_cpu, cpu
-        e.self_device_time_total = self_dev if with_device else 0.0
-        e.device_time_total = dev if with_device else 0.0
+        # torch declares these totals int; a profile of microseconds holds floats too.
+        e.self_cpu_time_total, e.cpu_time_total = self_cpu, cpu  # type: ignore[assignment]
+        e.self_device_time_total = self_dev if with_device else 0.0  # type: ignore[assignment]
+        e.device_time_total = dev if with_device else 0.0  # type: ignore[assignment]
         e.use_device = "cuda" if with_device else None
         events.append(e)
     return EventList(events, use_device="cuda" if with_device else None)

@@ -66,7 +66,7 @@ _TRANSFERS = ("copy_", "__setitem__")
 class _Origins(TorchFunctionMode):
     """Label tensors by where they came from; note the first operation mixing meta and CPU."""
 
-    def __init__(self, labels: dict):
+    def __init__(self, labels: list[tuple[torch.Tensor, str]]):
         super().__init__()
         self._labels = {id(t): (weakref.ref(t), label) for t, label in labels}
         self.mixed: tuple[str, str, str] | None = None

@@ -97,11 +97,11 @@ def _conversions_of(net: nn.Module):
                 seen.append("cuda")
         return original(module, fn, *args, **kwargs)
 
-    nn.Module._apply = recorded
+    nn.Module._apply = recorded  # type: ignore[method-assign,assignment]  # patched on purpose
     try:
         yield seen
     finally:
-        nn.Module._apply = original
+        nn.Module._apply = original  # type: ignore[method-assign]  # the patch undone
 
 
 def _check_save(save, device, folder: Path, passed) -> Path:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import math
 import sys
+import types
 
 import torch
 from torch import nn
@@ -37,7 +38,7 @@ WIDTH, ROWS = 8, 5
 
 
 def _in_reentrant_checkpoint() -> bool:
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     while frame is not None:
         code = frame.f_code
         if code.co_name == "forward" and code.co_filename.endswith("checkpoint.py"):
@@ -189,7 +190,8 @@ def _check_segments(runs, n, s, where) -> int:
 
 def _one_case(answer, n, s, needs_grad, seed) -> None:
     where = f"{n} blocks in {s} segments"
-    log, phase = [], ["forward"]
+    log: list = []
+    phase = ["forward"]
     torch.manual_seed(seed)
     blocks = nn.ModuleList(LoggedBlock(i, log, phase) for i in range(n))
     x = torch.randn(ROWS, WIDTH).requires_grad_(needs_grad)

@@ -36,7 +36,7 @@ __all__ = ["check_one_f_one_b", "CASES"]
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
 WIDTH = 5
 # each case's loss_fn, in turn: not always mse_loss, nor always a function
-LOSSES = [
+LOSSES: list = [  # functions, a partial, a module: each called as loss_fn(output, target)
     nn.functional.mse_loss,
     functools.partial(nn.functional.huber_loss, delta=0.5),
     nn.L1Loss(),

@@ -43,7 +43,7 @@ STEPS, BATCH, SEED = 3, 16, 5
 SGD_LR, ADAM_LR = 0.1, 0.01
 # the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
 # left at Adam's defaults, and not the same twice, so that values written in are seen
-ADAM_KWARGS = {
+ADAM_KWARGS: dict[int, dict] = {
     2: {"lr": ADAM_LR, "betas": (0.85, 0.99)},
     4: {"lr": 2 * ADAM_LR, "weight_decay": 0.01},
 }
