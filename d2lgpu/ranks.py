@@ -62,6 +62,10 @@ def _rank_main(fn, rank, world, store_path, timeout_s, conn):
         store = dist.FileStore(store_path, world)
         timeout = timedelta(seconds=timeout_s)
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
+        # Every rank has connected before any goes on: one that fails or finishes at once and
+        # leaves must not close connections another rank is still opening (it would then
+        # fail with "Connection closed by peer" instead of reporting its own outcome).
+        dist.barrier()
         try:
             result = fn(rank, world)
         finally:

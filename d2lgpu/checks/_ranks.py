@@ -120,6 +120,10 @@ def _rank_main(rank, world, store_path, answer, conn, job=_allreduce_job):
         store = dist.FileStore(store_path, world)
         timeout = timedelta(seconds=COLLECTIVE_TIMEOUT_S)
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
+        # Every rank has connected before any goes on: one that fails or finishes at once and
+        # leaves must not close connections another rank is still opening (it would then
+        # fail with "Connection closed by peer" instead of reporting its own outcome).
+        dist.barrier()
         _send(conn, ("ok", job(answer, rank, world)))
     except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
         frame = learner_frame(error.__traceback__)
