@@ -131,26 +131,36 @@ def test_slowest_op_rejects_a_profile_without_warm_up_and_a_hard_coded_name():
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
 
 
-def per_call(style):
-    """Ranks the operators by self time per call: right whenever the slowest is called once."""
+def warmed_profile(pick, gpu_sync=d2lgpu.sync):
+    """slowest_op that warms up, syncs and profiles one call, then returns ``pick(prof, key)``
+    (``key``: the self time that counts on this device); ``gpu_sync(device)`` waits on a GPU."""
 
     def answer(fn, args, device):
         from torch.profiler import ProfilerActivity, profile
 
         on_gpu = device.type == "cuda"
         fn(*args)
-        d2lgpu.sync(device)
+        if on_gpu:
+            gpu_sync(device)
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
         with profile(activities=acts) as prof:
             fn(*args)
-        key = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+        return pick(prof, "self_device_time_total" if on_gpu else "self_cpu_time_total")
+
+    return answer
+
+
+def per_call(style):
+    """Ranks the operators by self time per call: right whenever the slowest is called once."""
+
+    def pick(prof, key):
         rows = prof.key_averages()
         if style == "max":
             return max(rows, key=lambda e: getattr(e, key) / e.count).key
         means = {e.key: getattr(e, key) / e.count for e in rows}
         return sorted(means, key=means.get)[-1]
 
-    return answer
+    return warmed_profile(pick)
 
 
 def test_slowest_op_rejects_ranking_by_time_per_call():
@@ -161,22 +171,14 @@ def test_slowest_op_rejects_ranking_by_time_per_call():
         assert len(result.passed) == 3, result.passed  # right on the two workloads of one call
 
 
-def from_events(time_key):
+def from_events(cpu_key):
     """Reads prof.events(), one entry per call, instead of key_averages()."""
 
-    def answer(fn, args, device):
-        from torch.profiler import ProfilerActivity, profile
-
-        on_gpu = device.type == "cuda"
-        fn(*args)
-        d2lgpu.sync(device)
-        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
-        with profile(activities=acts) as prof:
-            fn(*args)
-        key = "self_device_time_total" if on_gpu else time_key
+    def pick(prof, key):
+        key = key if key.startswith("self_device") else cpu_key
         return max(prof.events(), key=lambda e: getattr(e, key)).name
 
-    return answer
+    return warmed_profile(pick)
 
 
 def test_slowest_op_names_events_read_instead_of_key_averages():
@@ -186,20 +188,9 @@ def test_slowest_op_names_events_read_instead_of_key_averages():
 
 def test_slowest_op_other_ways_of_waiting_for_the_gpu_pass():
     def waits(sync):
-        def answer(fn, args, device):
-            from torch.profiler import ProfilerActivity, profile
-
-            on_gpu = device.type == "cuda"
-            fn(*args)
-            if on_gpu:
-                sync(device)
-            acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
-            with profile(activities=acts) as prof:
-                fn(*args)
-            key = "self_device_time_total" if on_gpu else "self_cpu_time_total"
-            return max(prof.key_averages(), key=lambda e: getattr(e, key)).key
-
-        return answer
+        return warmed_profile(
+            lambda prof, key: max(prof.key_averages(), key=lambda e: getattr(e, key)).key, sync
+        )
 
     def with_an_event(device):
         done = torch.cuda.Event()
