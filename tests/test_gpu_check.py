@@ -40,14 +40,16 @@ def test_the_summary_counts_failures_and_names_them(gpu_check, tmp_path):
         '<testcase classname="tests.test_a" name="test_ok"/>'
         '<testcase classname="tests.test_a" name="test_bad"><failure message="x"/></testcase>'
         '<testcase classname="tests.test_b" name="test_skip"><skipped/></testcase>'
+        '<testcase classname="tests.test_b" name="test_setup"><error message="y"/></testcase>'
         "</testsuite></testsuites>"
     )
     counts = gpu_check.junit_counts(tmp_path / "tests.xml")
-    assert (counts["tests"], counts["failures"], counts["skipped"]) == (3, 1, 1)
-    assert counts["failed"] == ["tests.test_a::test_bad"]
+    assert (counts["tests"], counts["failures"], counts["errors"], counts["skipped"]) == (4, 1, 1, 1)
+    assert counts["failed"] == ["tests.test_a::test_bad", "tests.test_b::test_setup"]
     summary = gpu_check.write_summary(tmp_path, [{"name": "tests", "exit_code": 1, "seconds": 9.0}])
     text = summary.read_text()
-    assert "| tests | 1 | 9 | 3 | 1 | 1 |" in text and "failed: `tests.test_a::test_bad`" in text
+    assert "| tests | 1 | 9 | 4 | 2 | 1 |" in text and "failed: `tests.test_a::test_bad`" in text
+    assert "failed: `tests.test_b::test_setup`" in text
     assert gpu_check.junit_counts(tmp_path / "missing.xml") == {}
 
 

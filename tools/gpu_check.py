@@ -92,7 +92,7 @@ def junit_counts(path: Path) -> dict:
         counts["tests"] += 1
         for child in case:
             if child.tag in ("failure", "error", "skipped"):
-                counts["failures" if child.tag == "failure" else child.tag] += 1
+                counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[child.tag]] += 1
                 if child.tag != "skipped":
                     failed.append(f"{case.get('classname')}::{case.get('name')}")
     counts["failed"] = failed
