@@ -2,9 +2,11 @@
 
 The offline tests read the lock's markers; the ``slow`` ones ask the registry,
 through uv, to resolve the lock for each platform and Python (CI reaches the
-registry; they skip, saying so, where uv is not installed).
+registry; they skip, saying so, where uv is not installed or cannot reach the
+registry it would use).
 """
 
+import os
 import re
 import sys
 import tomllib
@@ -102,24 +104,57 @@ def test_make_lock_runs_tools_lock_py():
     assert "Regenerate with `make lock`" in (ROOT / "requirements.lock").read_text()
 
 
-def uv_or_skip():
+# What uv says when its index cannot be reached: no connection (a DNS failure, refused,
+# timed out: "Failed to fetch: `URL`", "error sending request for url") or --offline.
+UNREACHABLE = ("Failed to fetch", "error sending request for url", "network was disabled")
+
+
+def registry_unreachable(tmp: Path) -> str | None:
+    """Why uv cannot reach its package index from here, or None when it can.
+
+    uv resolves one small package the way tools/lock.py runs it (lock.uv: the same
+    directory, so the same uv configuration, UV_INDEX_URL, UV_DEFAULT_INDEX, UV_OFFLINE;
+    uv reads no PIP_* variable), without its cache, so the index itself answers. Any other
+    failure is not the network's: the tests then run and show it.
+    """
+    probe = tmp / "probe.txt"
+    probe.write_text("packaging\n")
+    # a network that drops packets would make each of uv's retries wait 30 s
+    timeout = {"UV_HTTP_TIMEOUT": os.environ.get("UV_HTTP_TIMEOUT", "15")}
+    try:
+        lock.uv("pip", "compile", str(probe), "--no-deps", "--no-cache", "--no-header", env=timeout)
+    except RuntimeError as error:
+        said = str(error).split("\n", 1)[1]
+        if any(words in said for words in UNREACHABLE):
+            lines = [line.strip() for line in said.splitlines() if line.strip()]
+            lines = [line for line in lines if not line.startswith("warning")]
+            return "uv cannot reach the package registry: " + " / ".join(lines)
+    return None
+
+
+@pytest.fixture(scope="session")
+def registry(tmp_path_factory):
+    """Skip, saying why, where uv is missing or cannot reach the registry (asked once)."""
     try:
         lock.uv_command()
     except FileNotFoundError as error:
         pytest.skip(str(error))
+    problem = registry_unreachable(tmp_path_factory.mktemp("registry"))
+    if problem is not None:
+        pytest.skip(problem)
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("registry")
 def test_lock_resolves_on_every_platform_and_python_against_the_registry():
-    uv_or_skip()
     problems = {t: p for t, p in lock.check_all().items() if p is not None}
     assert not problems, "\n".join(f"{t}: {p}" for t, p in problems.items())
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("registry")
 def test_the_check_catches_a_pin_without_wheels_for_a_platform(tmp_path):
     # The lock as it was before markers: cuda-bindings for every platform.
-    uv_or_skip()
     broken = tmp_path / "requirements.lock"
     broken.write_text("cuda-bindings==13.5.0\n")
     problem = lock.check_target("macOS arm64", "3.12", broken)
@@ -130,7 +165,7 @@ def test_the_check_catches_a_pin_without_wheels_for_a_platform(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("registry")
 def test_lock_is_what_make_lock_makes_from_pyproject():
-    uv_or_skip()
     diff = lock.lock_is_current()
     assert diff is None, f"requirements.lock is stale, run `make lock`:\n{diff}"
