@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import torch
+from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 
 __all__ = [
     "MemoryReport",
@@ -169,9 +170,14 @@ def saved_for_backward(exclude=()):
     counts here: their own hooks drop what they would save, and only the
     checkpoint's inputs are kept. A selective checkpoint's saved outputs (its
     policy's ``MUST_SAVE``) count only with ``respect_saved_tensors_hooks=True``
-    passed to ``checkpoint``; otherwise they bypass these hooks. The saved
-    tensors are kept alive until the block ends, so that no storage is freed
-    and its address reused and miscounted.
+    passed to ``checkpoint`` (PyTorch versions that have it); otherwise they
+    bypass these hooks. A storage of zero bytes holds no memory and is not
+    counted (some PyTorch versions' ``checkpoint`` saves such an empty
+    placeholder beside its inputs). A tensor subclass that wraps other tensors
+    (a ``DTensor``, whose storage cannot be read) is counted by the storages of
+    the tensors it wraps, its local data. The saved tensors are kept alive
+    until the block ends, so that no storage is freed and its address reused
+    and miscounted.
     """
     skip = set()
     for t in exclude:
@@ -179,14 +185,13 @@ def saved_for_backward(exclude=()):
             raise TypeError(
                 f"exclude must hold tensors (e.g. net.parameters()), got {type(t).__name__}"
             )
-        skip.add((t.device, t.untyped_storage().data_ptr()))
+        skip.update(key for key, _, _ in _storages(t))
     seen: dict = {}
 
     def pack(t):
-        storage = t.untyped_storage()
-        key = (t.device, storage.data_ptr())
-        if key not in skip and key not in seen:
-            seen[key] = (t, storage.nbytes())
+        for key, holder, nbytes in _storages(t):
+            if nbytes and key not in skip and key not in seen:
+                seen[key] = (holder, nbytes)
         return t
 
     result = SavedTensors()
@@ -197,6 +202,16 @@ def saved_for_backward(exclude=()):
         result.bytes = sum(n for _, n in seen.values())
         result.count = len(seen)
         seen.clear()
+
+
+def _storages(t):
+    """(key, tensor, bytes) of each storage that holds t's data: its own storage, or, for a
+    tensor subclass that wraps others (a DTensor), those of the tensors it wraps."""
+    if is_traceable_wrapper_subclass(t):
+        names, _ = t.__tensor_flatten__()
+        return [found for name in names for found in _storages(getattr(t, name))]
+    storage = t.untyped_storage()
+    return [((t.device, storage.data_ptr()), t, storage.nbytes())]
 
 
 def format_bytes(n: int | None) -> str:

@@ -1,3 +1,5 @@
+import inspect
+
 import pytest
 import torch
 
@@ -192,6 +194,35 @@ def test_saved_for_backward_keeps_each_storage_alive_so_a_freed_address_is_not_r
     assert (saved.bytes, saved.count) == (5 * 64 * 64 * 4, 5)
 
 
+def test_saved_for_backward_counts_no_storage_of_zero_bytes():
+    # an empty tensor holds no memory (its storage's address is null, shared by all of them);
+    # torch 2.11's checkpoint saves such a placeholder beside its inputs
+    e, w = torch.empty(0), torch.empty(0, requires_grad=True)
+    x, v = torch.randn(4, 8), torch.randn(4, 8, requires_grad=True)
+    with memory.saved_for_backward() as saved:
+        e * w
+        x * v
+    assert (saved.bytes, saved.count) == (x.nbytes, 1)  # x, for v's gradient; not e
+
+
+def test_saved_for_backward_counts_a_wrapper_subclass_by_the_tensors_it_wraps():
+    from torch.testing._internal.two_tensor import TwoTensor
+
+    a, b = torch.randn(10, 8), torch.randn(10, 8)
+    wrapped = TwoTensor(a, b)  # like a DTensor: a tensor whose own storage cannot be read
+    with pytest.raises(RuntimeError, match="invalid python storage"):
+        wrapped.untyped_storage().data_ptr()
+    w = torch.randn(10, 8, requires_grad=True)
+    with memory.saved_for_backward(exclude=[w]) as saved:
+        out = wrapped * w  # saves wrapped (for w's gradient)
+    assert (saved.bytes, saved.count) == (a.nbytes + b.nbytes, 2)
+    with memory.saved_for_backward(exclude=[TwoTensor(a, b), w]) as excluded:
+        wrapped * w
+    assert (excluded.bytes, excluded.count) == (0, 0)  # excluded through what it wraps
+    out.sum().backward()
+    assert w.grad is not None
+
+
 @pytest.mark.filterwarnings("ignore:A saved_tensors_hooks context")
 def test_saved_for_backward_counts_a_selective_checkpoints_saves_only_when_asked():
     import functools
@@ -213,6 +244,14 @@ def test_saved_for_backward_counts_a_selective_checkpoints_saves_only_when_asked
         return torch.tanh(lin(h))
 
     context = functools.partial(create_selective_checkpoint_contexts, save_mm)
+    with memory.saved_for_backward(exclude=lin.parameters()) as legacy:
+        checkpoint(fn, x, use_reentrant=False, context_fn=context)
+    assert legacy.bytes == x.nbytes  # by default, the checkpoint's input only
+    if "respect_saved_tensors_hooks" not in inspect.signature(checkpoint).parameters:
+        pytest.skip(
+            f"torch {torch.__version__} has no checkpoint(respect_saved_tensors_hooks=...): "
+            "a selective checkpoint's saves cannot reach saved_tensors_hooks"
+        )
     counted = {}
     for respect in (True, False):
         with memory.saved_for_backward(exclude=lin.parameters()) as saved:
