@@ -147,7 +147,7 @@ def test_the_readme_commands_without_make_are_the_ones_make_runs():
 
 def test_the_version_is_written_once_in_the_package():
     import tomllib
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
     import d2lgpu
 
@@ -155,7 +155,14 @@ def test_the_version_is_written_once_in_the_package():
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
     attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
     assert attr == "d2lgpu.__version__"
-    assert version("d2lgpu") == d2lgpu.__version__  # what pip installed, from that attribute
+    try:
+        installed = version("d2lgpu")
+    except PackageNotFoundError:
+        pytest.skip(
+            "d2lgpu is used from the checkout, not installed (no package metadata to compare "
+            "with d2lgpu.__version__): `make setup` installs it"
+        )
+    assert installed == d2lgpu.__version__  # what pip installed, from that attribute
 
 
 def test_make_check_type_checks_the_package_with_the_locked_mypy():
