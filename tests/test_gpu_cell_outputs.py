@@ -4,7 +4,8 @@ End to end, on a tiny notebook: tools/make_outputs.py runs it on the CPU and sto
 reference block of its GPU cell; nbval (with the root conftest.py, as `make check` runs it)
 passes; a new GPU run that changed the reference, or a size changed above the cell, fails
 it until `make outputs` runs again. (On a GPU the same cells run and are recorded, not
-compared: tests/test_magics.py drives the conftest hooks for that.)
+compared: tests/test_magics.py drives the conftest hooks for that. So on a GPU machine this
+test hides its GPUs from the processes it starts, which then check what a CPU machine does.)
 """
 
 import json
@@ -69,6 +70,9 @@ def test_a_stale_gpu_reference_fails_nbval_on_a_cpu_until_make_outputs(tmp_path)
     record("4096.0\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("D2LGPU_RECORD")}
     env[references.RESULTS_ENV_VAR] = str(results)
+    # a CPU machine, wherever this runs: the root conftest.py (torch.cuda.device_count) and the
+    # kernel's %%requires_gpu then see no GPU, so nbval compares the GPU cell's stored output
+    env["CUDA_VISIBLE_DEVICES"] = ""
     made = run("tools/make_outputs.py", str(path), env=env)
     assert made.returncode == 0, made.stdout + made.stderr
     stored = nbformat.read(path, as_version=4).cells[1]
