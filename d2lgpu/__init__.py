@@ -27,7 +27,7 @@ Modules, one concern each:
 ``training_checkpoints``  a training run's checksummed checkpoints and its random state
 ``faults``                a rank that dies on request, for the fault-tolerance tests
 ``pipeline``              micro-batches, a timeline of busy pipeline stages, the bubble
-``ranks``                 gloo ranks forked from a notebook; a count of their all-reduces
+``ranks``                 gloo ranks started from a notebook; a count of their all-reduces
 ``plotting``              timing-vs-size, bar, timeline and training-curve plots
 ``grading``               ``check(exercise_id, answer)`` for the exercises
 ``hardware``              datasheet peaks of common GPUs, a labelled table

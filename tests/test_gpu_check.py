@@ -44,7 +44,12 @@ def test_the_summary_counts_failures_and_names_them(gpu_check, tmp_path):
         "</testsuite></testsuites>"
     )
     counts = gpu_check.junit_counts(tmp_path / "tests.xml")
-    assert (counts["tests"], counts["failures"], counts["errors"], counts["skipped"]) == (4, 1, 1, 1)
+    assert (counts["tests"], counts["failures"], counts["errors"], counts["skipped"]) == (
+        4,
+        1,
+        1,
+        1,
+    )
     assert counts["failed"] == ["tests.test_a::test_bad", "tests.test_b::test_setup"]
     summary = gpu_check.write_summary(tmp_path, [{"name": "tests", "exit_code": 1, "seconds": 9.0}])
     text = summary.read_text()

@@ -1,13 +1,20 @@
-"""d2lgpu.ranks: forked gloo ranks return what the function returned, rank by rank; a rank
-that raises or never finishes is reported, not hung; all-reduces are counted with their
-shapes, bytes and reduction."""
+"""d2lgpu.ranks: gloo ranks return what the function returned, rank by rank; a rank that
+raises or never finishes is reported, not hung; all-reduces are counted with their shapes,
+bytes and reduction. Ranks are forked where torch sees no GPU and started by a fork server,
+with a notebook cell's function sent by value, where it does."""
+
+import linecache
+import threading
 
 import pytest
 import torch
 import torch.distributed as dist
 
+from d2lgpu import ranks
+from d2lgpu.checks import _ranks
+from d2lgpu.checks._util import CheckFailed, NotAttempted
 from d2lgpu.checks.ch01_devices import fake_gpus
-from d2lgpu.ranks import RankFailed, count_all_reduces, run_ranks
+from d2lgpu.ranks import CannotSend, RankFailed, count_all_reduces, run_ranks
 
 
 def summed(rank, world):
@@ -109,8 +116,119 @@ def dtensor_and_pipelining(rank, world):
     return "ok"
 
 
-def test_chapter_9s_rank_code_never_starts_cuda():
-    # On a GPU machine the notebook's kernel has used CUDA before it forks the ranks: a
-    # rank that initialized CUDA would fail. DTensor on a CPU mesh and pipelining on the
-    # CPU must not try.
+def test_chapter_9s_rank_code_never_starts_cuda(monkeypatch):
+    # A rank forked after its parent used CUDA cannot start CUDA. The ranks are forked only
+    # where torch sees no GPU, but DTensor on a CPU mesh and pipelining on the CPU must not
+    # try to start CUDA even where it would answer: each rank would hold a CUDA context.
+    monkeypatch.setenv(ranks.START_ENV_VAR, "fork")
     assert run_ranks(dtensor_and_pipelining, world=2) == ["ok", "ok"]
+
+
+def test_ranks_are_forked_only_where_torch_sees_no_gpu(monkeypatch, gpus):
+    monkeypatch.delenv(ranks.START_ENV_VAR, raising=False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    assert ranks.start_method() == "fork"  # this machine: no GPU
+    gpus(1)
+    assert ranks.start_method() == "forkserver"
+    monkeypatch.setenv(ranks.START_ENV_VAR, "fork")
+    assert ranks.start_method() == "fork"
+    monkeypatch.setenv(ranks.START_ENV_VAR, "spawn")
+    with pytest.raises(ValueError, match="D2LGPU_RANKS_START must be one of fork, forkserver"):
+        ranks.start_method()
+
+
+def notebook_cell(source: str) -> dict:
+    """Run ``source`` as IPython runs a cell: in ``__main__``'s name, from a file that exists
+    only in linecache. Its functions cannot be imported by another process."""
+    filename = f"/nonexistent/ipykernel_0/{abs(hash(source))}.py"
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    namespace = {"__name__": "__main__"}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+CELL = """
+import torch
+import torch.distributed as dist
+
+scale = torch.tensor([2.0, 3.0])
+
+class Doubler:
+    def __call__(self, t):
+        return 2 * t
+
+def helper(t):
+    return Doubler()(t) * scale
+
+def per_rank(rank, world):
+    t = helper(torch.ones(2) * (rank + 1))
+    dist.all_reduce(t)
+    return t
+
+def broken(rank, world):
+    if rank == 1:
+        return 1 / 0
+    return rank
+
+def stub(model):
+    raise NotImplementedError("your code here")
+
+def divides(model):
+    return 1 / 0
+"""
+
+
+def test_a_cells_function_runs_in_ranks_a_fork_server_starts(monkeypatch):
+    # Where torch sees a GPU the ranks cannot be forked from the kernel; the cell's function,
+    # the helper, class and tensor it reads travel by value, and a rank's traceback still
+    # shows the cell's own line.
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    cell = notebook_cell(CELL)
+    results = run_ranks(cell["per_rank"], world=2)
+    for t in results:
+        torch.testing.assert_close(t, torch.tensor([12.0, 18.0]))  # (2 + 4) * [2, 3]
+    with pytest.raises(RankFailed, match=r"(?s)rank 1: raised:.*return 1 / 0.*ZeroDivisionError"):
+        run_ranks(cell["broken"], world=2)
+
+
+def test_a_checkers_hints_are_the_same_from_a_fork_server(monkeypatch):
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    cell = notebook_cell(CELL)
+    with pytest.raises(NotAttempted, match="your code here"):
+        _ranks.run_ranks(cell["stub"])
+    with pytest.raises(CheckFailed, match="in your function divides, line 28: `return 1 / 0`"):
+        _ranks.run_ranks(cell["divides"])
+
+
+def test_what_cannot_travel_to_the_ranks_is_named(monkeypatch):
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    lock = threading.Lock()
+
+    def holds_a_lock(rank, world):
+        with lock:
+            return rank
+
+    with pytest.raises(CannotSend, match="cannot send .*holds_a_lock.* to the ranks: TypeError"):
+        run_ranks(holds_a_lock)
+    with pytest.raises(CheckFailed, match="cannot send"):
+        _ranks.run_ranks(lambda model: lock)
+
+
+def backward_on_the_cpu(rank, world):
+    x = torch.ones(3, requires_grad=True)
+    (x * (rank + 1)).sum().backward()
+    dist.all_reduce(x.grad)
+    return x.grad
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
+def test_ranks_run_backward_after_this_process_ran_backward_on_a_gpu():
+    # Autograd's per-device threads, started by a backward on the GPU, make any backward in
+    # a forked child raise; CUDA used here makes CUDA in a forked child raise.
+    w = torch.ones(4, device="cuda", requires_grad=True)
+    (w * 2).sum().backward()
+    torch.cuda.synchronize()
+    assert ranks.start_method() == "forkserver"
+    for grad in run_ranks(backward_on_the_cpu, world=2):
+        torch.testing.assert_close(grad, torch.full((3,), 3.0))

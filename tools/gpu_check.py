@@ -92,7 +92,9 @@ def junit_counts(path: Path) -> dict:
         counts["tests"] += 1
         for child in case:
             if child.tag in ("failure", "error", "skipped"):
-                counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[child.tag]] += 1
+                counts[
+                    {"failure": "failures", "error": "errors", "skipped": "skipped"}[child.tag]
+                ] += 1
                 if child.tag != "skipped":
                     failed.append(f"{case.get('classname')}::{case.get('name')}")
     counts["failed"] = failed

@@ -26,7 +26,7 @@ is the same on a laptop and on a GPU server.
 ``ch09_checkpointing``     ``09.checkpoint``
 ``ch09_one_f_one_b``       ``09.one_f_one_b``
 ``ch09_tensor_parallel``   ``09.tensor_parallel``
-``ch10_inside_ddp``        ``10.bus_bandwidth``, ``10.allreduce_grads`` (two forked gloo ranks)
+``ch10_inside_ddp``        ``10.bus_bandwidth``, ``10.allreduce_grads`` (two gloo ranks)
 ``ch10_ddp_by_hand``       ``10.overlap_ddp`` (hooks, buckets), ``10.shard_optimizer`` (ZeRO-1)
 =========================  ==============================================================
 
@@ -39,7 +39,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
 ``_stream_gpu``            ``08.overlap`` on a real GPU
-``_ranks``                 the forked gloo ranks of chapter 10's checkers
+``_ranks``                 the gloo ranks of chapter 10's checkers
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =========================  ==============================================================

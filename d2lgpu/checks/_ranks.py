@@ -1,13 +1,13 @@
 """Real gloo ranks for a checker: run a learner's answer in each.
 
-:func:`run_ranks` forks ``WORLD`` processes (fork, not spawn: a function defined in a
-notebook cell cannot be imported by a fresh interpreter, chapter 5 shows why; a forked
-child already has it). Each joins a gloo process group through a file store, trains the
+:func:`run_ranks` starts ``WORLD`` processes with :func:`d2lgpu.ranks.rank_processes`
+(forked from the kernel where that is safe, else from a fork server with the learner's
+function sent by value: :func:`d2lgpu.ranks.start_method` says why). Each joins a gloo process group through a file store, trains the
 small :class:`Net` for ``STEPS`` SGD steps on its own half of every global batch, calls the
 learner's function after each ``backward``, and sends back its gradients before and after
 the call and its final parameters. :func:`reference` is one process on the global batch.
 Another exercise passes its own ``job(answer, rank, world) -> record`` (chapter 10's
-hand-built DDP and ZeRO-1 do) and gets the same forking, store and hints.
+hand-built DDP and ZeRO-1 do) and gets the same start, store and hints.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
 learner's line), or ranks that never finish (a collective that some ranks skip waits for
@@ -18,20 +18,19 @@ What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.lau
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
-import tempfile
 import time
 import traceback
 from datetime import timedelta
-from pathlib import Path
 
+import cloudpickle
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
+from ..ranks import CannotSend, rank_processes
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame
 
 __all__ = ["WORLD", "STEPS", "Net", "run_ranks", "reference", "batch"]
@@ -101,9 +100,10 @@ def reference():
 
 
 def _send(conn, message):
-    # Plain pickle: torch's own pickling of tensors between processes passes shared memory
-    # that the receiver fetches from the sender later, after this rank has exited.
-    conn.send_bytes(pickle.dumps(message))
+    # cloudpickle, not multiprocessing's pickling: that passes a tensor as shared memory the
+    # receiver fetches from the sender later, after this rank has exited. And a rank started
+    # by the fork server may hold objects of classes that came by value.
+    conn.send_bytes(cloudpickle.dumps(message))
 
 
 def _allreduce_job(answer, rank, world):
@@ -114,7 +114,8 @@ def _allreduce_job(answer, rank, world):
     return {"steps": steps, "final": final}
 
 
-def _rank_main(rank, world, store_path, answer, conn, job=_allreduce_job):
+def _rank_main(rank, world, store_path, work, conn):
+    answer, job = work
     try:
         torch.set_num_threads(1)
         store = dist.FileStore(store_path, world)
@@ -139,27 +140,12 @@ def _rank_main(rank, world, store_path, answer, conn, job=_allreduce_job):
 
 
 def run_ranks(answer, world=WORLD, job=_allreduce_job):
-    """Run ``job(answer, rank, world)`` in ``world`` forked gloo ranks; each rank's record."""
-    ctx = multiprocessing.get_context("fork")
-    with tempfile.TemporaryDirectory() as tmp:
-        pipes = [ctx.Pipe(duplex=False) for _ in range(world)]
-        procs = [
-            ctx.Process(
-                target=_rank_main, args=(r, world, str(Path(tmp) / "store"), answer, w, job)
-            )
-            for r, (_, w) in enumerate(pipes)
-        ]
-        for p in procs:
-            p.start()
-        for _, w in pipes:
-            w.close()
-        try:
-            return _collect([r for r, _ in pipes])
-        finally:
-            for p in procs:
-                if p.is_alive():
-                    p.kill()
-                p.join(timeout=5)
+    """Run ``job(answer, rank, world)`` in ``world`` gloo ranks; each rank's record."""
+    try:
+        with rank_processes(_rank_main, world, (answer, job)) as readers:
+            return _collect(readers)
+    except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
+        raise CheckFailed(str(error)) from None
 
 
 def _collect(readers):

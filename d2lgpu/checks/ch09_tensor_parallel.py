@@ -6,7 +6,7 @@ rank's share of ``mlp`` (``Linear(d, h)``, an activation, ``Linear(h, d)``), the
 its inputs (row-parallel: the matching columns), and whose ``forward(x)`` takes the same
 ``x`` on every rank and returns the whole output on every rank, gradients included.
 
-It runs on two real gloo ranks, forked from the kernel (:func:`d2lgpu.ranks.run_ranks`),
+It runs on two real gloo ranks started from the kernel (:func:`d2lgpu.ranks.run_ranks`),
 on two such blocks one after the other (GELU in the first, Tanh in the second, so
 that an activation written in is seen), then on three ranks (the hidden units split
 4, 4, 2, so that a world of 2 written in is seen), and checks:
@@ -161,7 +161,7 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
     ParallelMLP = answer
     if not isinstance(ParallelMLP, type) and not callable(ParallelMLP):
         raise CheckFailed(f"the answer must be the class ParallelMLP, got {ParallelMLP!r}")
-    reference = _reference()  # before the fork: the ranks find autograd warm
+    reference = _reference()  # first: ranks forked after it find autograd warm
     records = _records(ParallelMLP, WORLD)
     _check_memory(records)
     passed.append(f"each of {WORLD} ranks keeps only its shards ({shard_bytes()} bytes)")

@@ -152,8 +152,8 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
         raise CheckFailed(
             f"the answer must be the function average_gradients, got {average_gradients!r}"
         )
-    # First the reference, in this process: the ranks, forked after it, find torch's optimizer
-    # and autograd machinery loaded already instead of each loading them again.
+    # First the reference, in this process: ranks forked after it (where torch sees no GPU)
+    # find torch's optimizer and autograd machinery loaded already instead of each loading them.
     reference = _ranks.reference()
     records = _ranks.run_ranks(average_gradients)
     _check_steps(records)
