@@ -88,14 +88,35 @@ def parse_buckets(text):
     return [[int(i) for i in b.split()] for b in text.split(",") if b.strip()]
 
 
-def profiled_events(events, backend):
+def linked_ids(prof):
+    """(device type, id, name) -> linked correlation id of each event ``prof`` recorded: for a
+    kernel, the id of the CPU op that launched it; 0 for a CPU op. Recent PyTorch gives it as
+    ``FunctionEvent.linked_correlation_id``; torch 2.11's events have no such attribute, and
+    the profiler's raw (kineto) events, from which ``prof.events()`` is built, give it."""
+    from torch.autograd.profiler_util import _rewrite_name  # the name prof.events() shows
+
+    return {
+        (k.device_type(), k.correlation_id(), _rewrite_name(k.name(), with_wildcard=True)):
+        k.linked_correlation_id()
+        for k in prof.profiler.kineto_results.events()
+    }  # fmt: skip
+
+
+def profiled_events(events, backend, links=None):
     """The CPU's backward ops and all-reduces, and the GPU's kernels, from ``prof.events()``.
 
     The list holds the GPU's events too (kernels, and a GPU-side copy of a user annotation
     such as ``nccl:all_reduce``), so the CPU's are picked by device as well as by name.
     Each kernel is paired with the start of the CPU op that launched it (the op whose id
     is the kernel's ``linked_correlation_id``), which tells a backward kernel from others.
+    ``links`` (from :func:`linked_ids`) gives those ids where the events do not.
     """
+
+    def linked(e):
+        if links is None:
+            return e.linked_correlation_id
+        return links.get((e.device_type, e.id, e.name), 0)
+
     comm = (f"{backend}:all_reduce", "c10d::allreduce_")
     on_cpu = [e for e in events if e.device_type == DeviceType.CPU]
     cpu = [
@@ -103,10 +124,10 @@ def profiled_events(events, backend):
         for e in on_cpu
         if e.name.startswith(BACKWARD_PREFIX) or e.name in comm
     ]
-    launched = {e.id: e.time_range.start for e in on_cpu if e.linked_correlation_id == 0}
+    launched = {e.id: e.time_range.start for e in on_cpu if linked(e) == 0}
     kernels = [
         {"name": e.name, "start_us": e.time_range.start, "end_us": e.time_range.end,
-         "stream": e.device_resource_id, "launched_us": launched.get(e.linked_correlation_id)}
+         "stream": e.device_resource_id, "launched_us": launched.get(linked(e))}
         for e in events
         if e.device_type == DeviceType.CUDA and not e.is_user_annotation
     ]  # fmt: skip
@@ -128,7 +149,9 @@ def trace_buckets(cap_mb, args, backend, device, rank):
     logged = ddp._get_ddp_logging_data()  # private: DDP's own record of its buckets
     names = [n for n, _ in model.named_parameters()]
     buckets = parse_buckets(logged["rebuilt_per_bucket_param_indices"])
-    events, kernels = profiled_events(prof.events(), backend)
+    recorded = prof.events()
+    has_links = all(hasattr(e, "linked_correlation_id") for e in recorded)  # not torch 2.11's
+    events, kernels = profiled_events(recorded, backend, None if has_links else linked_ids(prof))
     if rank == 0:
         prof.export_chrome_trace(str(args.out / f"trace_cap{cap_mb:g}.json"))
     return {

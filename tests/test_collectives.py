@@ -222,6 +222,29 @@ def test_the_script_keeps_the_cpus_events_by_device_and_pairs_kernels_with_their
     assert s["backward_ops_us"] == [(6, 9)] and s["comm_us"] == [(15, 30)]
 
 
+def test_the_script_pairs_kernels_by_the_raw_events_ids_where_events_lack_them(script):
+    # torch 2.11's FunctionEvent has no linked_correlation_id: the profiler's raw events give it
+    events = [
+        profiler_event("aten::mm", 2, 4, id=2),
+        profiler_event("cudaLaunchKernel", 3, 3.5, id=2),  # CUPTI's id, equal to the op's
+        profiler_event("sgemm", 6, 9, device="cuda", id=4, stream=7),
+    ]
+    for e in events:
+        del e.linked_correlation_id
+    cuda, cpu = events[2].device_type, events[0].device_type
+    links = {(cpu, 2, "aten::mm"): 0, (cpu, 2, "cudaLaunchKernel"): 2, (cuda, 4, "sgemm"): 2}
+    _, kernels = script.profiled_events(events, "nccl", links)
+    assert kernels == [{"name": "sgemm", "start_us": 6, "end_us": 9, "stream": 7, "launched_us": 2}]
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        torch.randn(4, 4).sum()
+    recorded = prof.events()
+    links = script.linked_ids(prof)  # a CPU op is linked to nothing: 0
+    assert recorded and all(links[(e.device_type, e.id, e.name)] == 0 for e in recorded)
+
+
 def test_time_all_reduce_gives_the_time_of_one_call_of_those_back_to_back(script, monkeypatch):
     from types import SimpleNamespace
 
