@@ -88,34 +88,41 @@ def parse_buckets(text):
     return [[int(i) for i in b.split()] for b in text.split(",") if b.strip()]
 
 
-def linked_ids(prof):
-    """(device type, id, name) -> linked correlation id of each event ``prof`` recorded: for a
-    kernel, the id of the CPU op that launched it; 0 for a CPU op. Recent PyTorch gives it as
-    ``FunctionEvent.linked_correlation_id``; torch 2.11's events have no such attribute, and
-    the profiler's raw (kineto) events, from which ``prof.events()`` is built, give it."""
+def raw_links(prof):
+    """What torch 2.11's events lack, from the profiler's raw (kineto) events, from which
+    ``prof.events()`` is built: (device type, id, name) -> linked correlation id of each event
+    (for a kernel, the id of the CPU op that launched it; 0 for a CPU op), and the start of
+    each CPU op by id, in the microseconds ``prof.events()`` counts. Recent PyTorch gives the
+    first as ``FunctionEvent.linked_correlation_id``; torch 2.11's ``prof.events()`` has no
+    such attribute, and leaves out some nested ops (an inner ``aten::sum``) that kernels link to.
+    """
     from torch.autograd.profiler_util import _rewrite_name  # the name prof.events() shows
 
-    return {
-        (k.device_type(), k.correlation_id(), _rewrite_name(k.name(), with_wildcard=True)):
-        k.linked_correlation_id()
-        for k in prof.profiler.kineto_results.events()
-    }  # fmt: skip
+    raw = prof.profiler.kineto_results
+    links, starts = {}, {}
+    for k in raw.events():
+        key = (k.device_type(), k.correlation_id(), _rewrite_name(k.name(), with_wildcard=True))
+        links[key] = k.linked_correlation_id()
+        if k.device_type() == DeviceType.CPU and k.linked_correlation_id() == 0:
+            start = (k.start_ns() - raw.trace_start_ns()) / 1e3
+            starts[k.correlation_id()] = min(start, starts.get(k.correlation_id(), start))
+    return links, starts
 
 
-def profiled_events(events, backend, links=None):
+def profiled_events(events, backend, raw=None):
     """The CPU's backward ops and all-reduces, and the GPU's kernels, from ``prof.events()``.
 
     The list holds the GPU's events too (kernels, and a GPU-side copy of a user annotation
     such as ``nccl:all_reduce``), so the CPU's are picked by device as well as by name.
     Each kernel is paired with the start of the CPU op that launched it (the op whose id
     is the kernel's ``linked_correlation_id``), which tells a backward kernel from others.
-    ``links`` (from :func:`linked_ids`) gives those ids where the events do not.
+    Other CPU events can share an op's id (the profiler's own "Activity Buffer Request",
+    inside the op): the earliest is the op. ``raw`` (from :func:`raw_links`) gives the
+    links and the ops' starts where the events do not.
     """
 
     def linked(e):
-        if links is None:
-            return e.linked_correlation_id
-        return links.get((e.device_type, e.id, e.name), 0)
+        return e.linked_correlation_id if raw is None else raw[0].get((e.device_type, e.id, e.name))
 
     comm = (f"{backend}:all_reduce", "c10d::allreduce_")
     on_cpu = [e for e in events if e.device_type == DeviceType.CPU]
@@ -124,7 +131,13 @@ def profiled_events(events, backend, links=None):
         for e in on_cpu
         if e.name.startswith(BACKWARD_PREFIX) or e.name in comm
     ]
-    launched = {e.id: e.time_range.start for e in on_cpu if linked(e) == 0}
+    if raw is None:
+        launched = {}
+        for e in on_cpu:
+            if e.linked_correlation_id == 0:
+                launched[e.id] = min(e.time_range.start, launched.get(e.id, e.time_range.start))
+    else:
+        launched = raw[1]
     kernels = [
         {"name": e.name, "start_us": e.time_range.start, "end_us": e.time_range.end,
          "stream": e.device_resource_id, "launched_us": launched.get(linked(e))}
@@ -151,7 +164,7 @@ def trace_buckets(cap_mb, args, backend, device, rank):
     buckets = parse_buckets(logged["rebuilt_per_bucket_param_indices"])
     recorded = prof.events()
     has_links = all(hasattr(e, "linked_correlation_id") for e in recorded)  # not torch 2.11's
-    events, kernels = profiled_events(recorded, backend, None if has_links else linked_ids(prof))
+    events, kernels = profiled_events(recorded, backend, None if has_links else raw_links(prof))
     if rank == 0:
         prof.export_chrome_trace(str(args.out / f"trace_cap{cap_mb:g}.json"))
     return {

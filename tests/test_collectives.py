@@ -222,27 +222,43 @@ def test_the_script_keeps_the_cpus_events_by_device_and_pairs_kernels_with_their
     assert s["backward_ops_us"] == [(6, 9)] and s["comm_us"] == [(15, 30)]
 
 
-def test_the_script_pairs_kernels_by_the_raw_events_ids_where_events_lack_them(script):
-    # torch 2.11's FunctionEvent has no linked_correlation_id: the profiler's raw events give it
+def test_the_script_pairs_a_kernel_with_the_earliest_cpu_event_of_its_ops_id(script):
     events = [
         profiler_event("aten::mm", 2, 4, id=2),
-        profiler_event("cudaLaunchKernel", 3, 3.5, id=2),  # CUPTI's id, equal to the op's
-        profiler_event("sgemm", 6, 9, device="cuda", id=4, stream=7),
+        profiler_event("Activity Buffer Request", 2.5, 2.6, id=2),  # the profiler's, inside
+        profiler_event("sgemm", 6, 9, device="cuda", id=4, linked=2, stream=7),
+    ]
+    _, kernels = script.profiled_events(events, "nccl")
+    assert [k["launched_us"] for k in kernels] == [2]
+
+
+def test_the_script_pairs_kernels_by_the_raw_events_where_events_lack_the_links(script):
+    # torch 2.11's FunctionEvent has no linked_correlation_id, and its prof.events() leaves
+    # out some nested ops that kernels link to: the profiler's raw events give both
+    events = [
+        profiler_event("aten::sum", 2, 4, id=3),  # the inner aten::sum, id 4, is not listed
+        profiler_event("cudaLaunchKernel", 3, 3.5, id=31),
+        profiler_event("reduce_kernel", 6, 9, device="cuda", id=31, stream=7),
     ]
     for e in events:
         del e.linked_correlation_id
-    cuda, cpu = events[2].device_type, events[0].device_type
-    links = {(cpu, 2, "aten::mm"): 0, (cpu, 2, "cudaLaunchKernel"): 2, (cuda, 4, "sgemm"): 2}
-    _, kernels = script.profiled_events(events, "nccl", links)
-    assert kernels == [{"name": "sgemm", "start_us": 6, "end_us": 9, "stream": 7, "launched_us": 2}]
+    cpu, cuda = events[0].device_type, events[2].device_type
+    links = {(cpu, 3, "aten::sum"): 0, (cpu, 31, "cudaLaunchKernel"): 4,
+             (cuda, 31, "reduce_kernel"): 4}  # fmt: skip
+    _, kernels = script.profiled_events(events, "nccl", (links, {3: 2.0, 4: 2.2}))
+    assert kernels == [
+        {"name": "reduce_kernel", "start_us": 6, "end_us": 9, "stream": 7, "launched_us": 2.2}
+    ]
     import torch
     from torch.profiler import ProfilerActivity, profile
 
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         torch.randn(4, 4).sum()
     recorded = prof.events()
-    links = script.linked_ids(prof)  # a CPU op is linked to nothing: 0
+    links, starts = script.raw_links(prof)  # a CPU op is linked to nothing (0); its start
     assert recorded and all(links[(e.device_type, e.id, e.name)] == 0 for e in recorded)
+    for e in recorded:
+        assert starts[e.id] == pytest.approx(e.time_range.start, abs=1e-3)
 
 
 def test_time_all_reduce_gives_the_time_of_one_call_of_those_back_to_back(script, monkeypatch):
