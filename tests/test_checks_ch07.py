@@ -168,7 +168,10 @@ def test_the_chapter_says_triton_is_missing_and_skips_cleanly(tmp_path):
     (shim / "triton").mkdir(parents=True)
     (shim / "triton" / "__init__.py").write_text("raise ImportError('no triton here')\n")
     nb = nbformat.read(ROOT / "notebooks" / "07_triton.ipynb", as_version=4)
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=f"{shim}{os.pathsep}{ROOT}")
+    # The shim and the course first; then whatever PYTHONPATH already holds, which may be
+    # where Jupyter itself is installed (a kernel that cannot import ipykernel dies at start).
+    path = [str(shim), str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", PYTHONPATH=os.pathsep.join(path))
     env.pop("TRITON_INTERPRET", None)
     client = NotebookClient(
         nb,
@@ -319,3 +322,39 @@ def nbformat_cells():
     import nbformat
 
     return nbformat.read(ROOT / "notebooks" / "07_triton.ipynb", as_version=4).cells
+
+
+def test_a_scalar_argument_serves_as_a_loop_bound_in_the_interpreter(tmp_path):
+    # Triton 3.6's interpreter made n an int with int(array), which numpy 2.4 refuses for an
+    # array of one dimension; scalars_as_indices (in every watched run) squeezes it first.
+    kernel = tmp_path / "loop_bound.py"
+    kernel.write_text(
+        textwrap.dedent(
+            """
+            import torch
+            import triton
+            import triton.language as tl
+
+            from d2lgpu.checks._ch07_interpreter import scalars_as_indices
+
+
+            @triton.jit
+            def total(out_ptr, x_ptr, n, BLOCK: tl.constexpr):
+                acc = 0.0
+                for start in range(0, n, BLOCK):
+                    cols = start + tl.arange(0, BLOCK)
+                    acc += tl.sum(tl.load(x_ptr + cols, mask=cols < n, other=0.0), axis=0)
+                tl.store(out_ptr, acc)
+
+
+            x, out = torch.arange(10.0), torch.zeros(1)
+            with scalars_as_indices():
+                total[(1,)](out, x, 10, BLOCK=4)
+            print(out.item())
+            """
+        )
+    )
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1", PYTHONPATH=str(ROOT))
+    out = fresh_python(str(kernel), timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["45.0"]  # 0 + 1 + ... + 9, in blocks of 4

@@ -540,6 +540,7 @@ def chapter_gpu_cells() -> dict:
     import triton.testing
 
     import d2lgpu
+    from d2lgpu.checks._ch07_interpreter import scalars_as_indices
 
     with open(CHAPTER) as f:
         cells = [c for c in json.load(f)["cells"] if c["cell_type"] == "code"]
@@ -566,28 +567,31 @@ def chapter_gpu_cells() -> dict:
 
     signal.signal(signal.SIGALRM, too_slow)
     namespace, results = {"__name__": "chapter"}, {}
-    for cell in cells:
-        source = "".join(cell["source"])
-        gpu = source.startswith("%%requires_gpu")
-        lines = [line for line in source.splitlines() if not line.startswith("%")]
-        if gpu:  # small sizes: the kernels run interpreted
-            namespace.update(time_n=4099, time_rows=16, time_cols=1000)
-        signal.alarm(90 if gpu else 0)
-        try:
-            exec(compile("\n".join(lines), cell["id"], "exec"), namespace)
-        except AssertionError as error:
-            if not gpu:
-                raise
-            results[cell["id"]] = f"AssertionError: {error}"
-        except Exception as error:  # noqa: BLE001 (reported, for the test to name)
-            if not gpu:
-                raise
-            results[cell["id"]] = f"{type(error).__name__}: {error}"
-        else:
-            if gpu:
-                results[cell["id"]] = ""
-        finally:
-            signal.alarm(0)
+    # The GPU cells' kernels run interpreted here, outside the watch the CPU cells use: with
+    # triton 3.6 a loop bound such as range(0, n_cols, BLOCK) needs scalars_as_indices.
+    with scalars_as_indices():
+        for cell in cells:
+            source = "".join(cell["source"])
+            gpu = source.startswith("%%requires_gpu")
+            lines = [line for line in source.splitlines() if not line.startswith("%")]
+            if gpu:  # small sizes: the kernels run interpreted
+                namespace.update(time_n=4099, time_rows=16, time_cols=1000)
+            signal.alarm(90 if gpu else 0)
+            try:
+                exec(compile("\n".join(lines), cell["id"], "exec"), namespace)
+            except AssertionError as error:
+                if not gpu:
+                    raise
+                results[cell["id"]] = f"AssertionError: {error}"
+            except Exception as error:  # noqa: BLE001 (reported, for the test to name)
+                if not gpu:
+                    raise
+                results[cell["id"]] = f"{type(error).__name__}: {error}"
+            else:
+                if gpu:
+                    results[cell["id"]] = ""
+            finally:
+                signal.alarm(0)
     results["do_bench calls"] = calls
     return results
 

@@ -15,7 +15,10 @@ While the answer runs, the interpreter is watched (:func:`watched_interpreter`):
 Chapter 7 checks its own kernels under the same watch. What it cannot see: the
 interpreter runs the programs one after another, so a race between programs, or
 atomics whose result depends on their order, never shows; nor does anything the
-GPU compiler alone decides (a block too large for the registers, num_warps).
+GPU compiler alone decides (a block too large for the registers, num_warps). A
+scalar argument used as a loop bound (``range(0, n_cols, BLOCK)``) works under
+the watch with every triton this course meets; triton 3.6's own interpreter
+fails on it with numpy 2.4.
 
 :func:`require_interpreter` refuses a kernel compiled for a GPU, with a hint that
 says how to switch the interpreter on. Triton is imported when a check runs, never
@@ -38,6 +41,7 @@ __all__ = [
     "Watch",
     "import_triton",
     "require_interpreter",
+    "scalars_as_indices",
     "watched_interpreter",
 ]
 
@@ -174,11 +178,36 @@ def watched_interpreter():
     interp.GridExecutor._init_args_hst = init_args_watched
     interp.InterpreterBuilder.create_masked_load = masked_load_undefined
     try:
-        yield watch
+        with scalars_as_indices():
+            yield watch
     finally:
         interp._interpreter = real
         interp.GridExecutor._init_args_hst = init_args
         interp.InterpreterBuilder.create_masked_load = masked_load
+
+
+@contextlib.contextmanager
+def scalars_as_indices():
+    """In this block, a kernel's scalar argument serves as a loop bound in the interpreter.
+
+    A scalar argument (``n_cols``) is a one-element array there. Triton 3.6's interpreter
+    makes it an int with ``int(array)``, which numpy 2.4 refuses for an array of one
+    dimension, so ``range(0, n_cols, BLOCK)`` failed; later triton squeezes it first, as
+    this does. :func:`watched_interpreter` includes it; it nests.
+    """
+    import triton.runtime.interpreter as interp
+
+    patch_tensor = interp._patch_lang_tensor
+
+    def patch_tensor_with_index(tensor, scope):
+        patch_tensor(tensor, scope)
+        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.squeeze()))
+
+    interp._patch_lang_tensor = patch_tensor_with_index
+    try:
+        yield
+    finally:
+        interp._patch_lang_tensor = patch_tensor
 
 
 def _code_names(code) -> set[str]:
