@@ -27,7 +27,7 @@ NOTEBOOKS := notebooks solutions
 # More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
 PYTEST_ARGS ?=
 
-.PHONY: help setup lab test test-fast check check-units check-notebooks lint lock outputs exercises bench gpu-check clean
+.PHONY: help setup lab test test-fast check check-units check-notebooks lint lock outputs exercises bench mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -79,6 +79,13 @@ exercises: setup  ## generate exercises/ from solutions/
 
 bench: setup  ## measure this machine (python -m d2lgpu bench) into bench-results/
 	$(VPY) -m d2lgpu bench --out bench-results
+
+# mutmut 3 on one module (MODULE=d2lgpu/stream_sim.py) or on every module of tools/mutation.py's
+# table in turn, each with its fast test files and a time limit; not part of `make test`.
+MODULE ?=
+
+mutation:  ## mutation testing with mutmut, MODULE=d2lgpu/... or every checker module (docs/mutation.md)
+	$(VPY) tools/mutation.py $(MODULE)
 
 # The parts of gpu-check, in order; two runs of under 9 minutes: PART=tests, then PART=notebooks,bench.
 PART ?= tests,notebooks,bench

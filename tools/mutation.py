@@ -1,0 +1,228 @@
+"""Run mutmut 3 on the checkers, one module at a time, and count what it found.
+
+    python tools/mutation.py                              # every module of MODULES, in turn
+    python tools/mutation.py d2lgpu/stream_sim.py         # one module (`make mutation MODULE=...`)
+    python tools/mutation.py --counts d2lgpu/grading.py   # only count the last run's results
+
+mutmut copies ``d2lgpu/`` and ``tests/`` into ``mutants/`` (git-ignored), writes every
+mutant of the files that ``[tool.mutmut]`` in pyproject.toml names into them, runs the
+selected test files once to learn which tests call which function, then, for each mutant
+of the module, runs the tests that called its function. Its configuration comes from
+pyproject.toml alone, so each module runs in a process of its own (``--run-one``) that
+sets the test selection to that module's fast test files (:data:`MODULES`) before mutmut
+starts; the parent stops it at the time limit.
+
+mutmut sees only the calls made in pytest's own process: a function that runs only in a
+gloo rank or a torchrun child shows as "no tests". The counts (:func:`count_statuses`)
+are read from mutmut's ``mutants/<module>.meta``; ``mutmut results`` lists the
+survivors and ``mutmut show <name>`` shows one. docs/mutation.md records the counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIME_LIMIT_S = 20 * 60
+MAX_CHILDREN = 2
+
+# Each module mutmut mutates, with the fast test files that exercise it (no browser, no
+# notebook suites). The first five are held to the target in docs/mutation.md.
+MODULES: dict[str, list[str]] = {
+    "d2lgpu/checks/ch08_streams.py": ["tests/test_checks_ch08.py"],
+    "d2lgpu/checks/ch09_checkpointing.py": ["tests/test_checks_ch09.py"],
+    "d2lgpu/checks/ch09_model_parallel.py": ["tests/test_checks_ch09.py"],
+    "d2lgpu/checks/ch09_one_f_one_b.py": ["tests/test_checks_ch09_one_f_one_b.py"],
+    "d2lgpu/checks/ch09_tensor_parallel.py": ["tests/test_checks_ch09_tensor_parallel.py"],
+    "d2lgpu/stream_sim.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
+    "d2lgpu/_stream_mode.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
+    "d2lgpu/grading.py": ["tests/test_grading.py", "tests/test_checks.py"],
+    "d2lgpu/checks/ch01_devices.py": ["tests/test_checks_ch01.py"],
+    "d2lgpu/checks/ch02_concurrency.py": ["tests/test_checks_ch02_concurrency.py"],
+    "d2lgpu/checks/ch02_frobenius.py": ["tests/test_checks_ch02_frobenius.py"],
+    "d2lgpu/checks/ch02_time_fn.py": ["tests/test_checks_ch02_time_fn.py"],
+    "d2lgpu/checks/ch03_device_bug.py": ["tests/test_checks_ch03.py"],
+    "d2lgpu/checks/ch03_parameters.py": ["tests/test_checks_ch03.py"],
+    "d2lgpu/checks/ch04_amp.py": ["tests/test_checks_ch04.py"],
+    "d2lgpu/checks/ch06_performance.py": ["tests/test_checks_ch06.py"],
+    "d2lgpu/checks/ch07_triton.py": ["tests/test_checks_ch07.py"],
+    "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
+    "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
+}
+
+# mutmut's statuses, in the order the table shows them; "reached" is every mutant that
+# some test ran against, and its score counts a time-out as killed (as mutmut does).
+COLUMNS = ("killed", "survived", "no tests", "timeout", "other")
+REACHED = ("killed", "survived", "timeout", "other")
+
+
+def mutant_pattern(module: str) -> str:
+    """The glob of mutmut's names for the mutants of ``module`` (a path under d2lgpu/)."""
+    path = Path(module)
+    if path.suffix != ".py" or not path.parts or path.parts[0] != "d2lgpu":
+        raise ValueError(f"module must be a .py file under d2lgpu/, got {module!r}")
+    return ".".join(path.with_suffix("").parts) + ".*"
+
+
+def count_statuses(exit_codes: dict[str, int | None]) -> Counter:
+    """Count mutmut's exit codes (a ``.meta`` file's ``exit_code_by_key``) by status.
+
+    Each of :data:`COLUMNS` gets a count (zero where none), plus "not checked" for the
+    mutants not run yet; a status outside them (suspicious, segfault, skipped) is "other".
+    """
+    from mutmut.stats import status_by_exit_code
+
+    counts = Counter({column: 0 for column in COLUMNS})
+    for code in exit_codes.values():
+        status = status_by_exit_code[code]
+        if status == "caught by type check":
+            status = "killed"
+        counts[status if status in COLUMNS or status == "not checked" else "other"] += 1
+    return counts
+
+
+def score(counts: Counter) -> float | None:
+    """The share of reached mutants that a test killed (or timed out), None if none was reached."""
+    reached = sum(counts[s] for s in REACHED)
+    return None if not reached else (counts["killed"] + counts["timeout"]) / reached
+
+
+def read_counts(module: str, mutants_dir: Path) -> Counter:
+    """The counts of ``module``'s mutants from the last run, all zero before any."""
+    meta = mutants_dir / (module + ".meta")
+    if not meta.exists():
+        return count_statuses({})
+    return count_statuses(json.loads(meta.read_text())["exit_code_by_key"])
+
+
+def table_row(module: str, counts: Counter, wall_s: float | None) -> str:
+    """One markdown row: module, the counts of COLUMNS, not checked, score, wall time."""
+    s = score(counts)
+    cells = [f"`{module}`", *(str(counts[c]) for c in COLUMNS), str(counts["not checked"])]
+    cells.append("-" if s is None else f"{100 * s:.1f}%")
+    cells.append("-" if wall_s is None else f"{wall_s / 60:.1f} min")
+    return "| " + " | ".join(cells) + " |"
+
+
+TABLE_HEADER = (
+    "| module | killed | survived | no tests | timeout | other | not checked | score | wall |\n"
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+)
+
+
+def run_one(module: str, max_children: int) -> None:
+    """In this process: run mutmut on ``module`` with its test files as the selection."""
+    from mutmut import configuration
+
+    cfg = configuration.config()
+    cfg.pytest_add_cli_args_test_selection = list(MODULES[module])
+    from mutmut.__main__ import cli
+
+    cli(["run", "--max-children", str(max_children), mutant_pattern(module)])
+
+
+def run_module(
+    module: str, max_children: int, time_limit_s: float, log: Path
+) -> tuple[float, bool]:
+    """Run ``module`` in a child process, stopped at the time limit: (wall seconds, finished)."""
+    command = [sys.executable, __file__, "--run-one", "--max-children", str(max_children), module]
+    # mutmut rewrites a module's mutants only when the module is newer than them: remove them,
+    # so that a change of do_not_mutate_patterns in pyproject.toml counts too.
+    for stale in (ROOT / "mutants" / module, ROOT / "mutants" / (module + ".meta")):
+        stale.unlink(missing_ok=True)
+    start = time.monotonic()
+    # A session of its own, so that the time limit stops mutmut's workers too; mutmut's
+    # line per mutant goes to a log beside its results.
+    log.parent.mkdir(exist_ok=True)
+    with log.open("w") as out:
+        child = subprocess.Popen(
+            command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        child.wait(timeout=time_limit_s)
+        finished = child.returncode == 0
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGTERM)
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+        finished = False
+    return time.monotonic() - start, finished
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument(
+        "modules", nargs="*", help="paths under d2lgpu/ (default: every module of MODULES)"
+    )
+    parser.add_argument(
+        "--max-children",
+        type=int,
+        default=MAX_CHILDREN,
+        help="mutmut's worker processes (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=TIME_LIMIT_S,
+        help="seconds per module (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--counts", action="store_true", help="only print the counts of the last run"
+    )
+    parser.add_argument("--run-one", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    modules = args.modules or list(MODULES)
+    unknown = [m for m in modules if m not in MODULES]
+    if unknown:
+        parser.error(
+            f"MODULE must be one of MODULES in tools/mutation.py ({', '.join(MODULES)}), got {', '.join(unknown)}"
+        )
+    if args.max_children < 1:
+        parser.error(f"--max-children must be at least 1, got {args.max_children}")
+    if args.time_limit <= 0:
+        parser.error(f"--time-limit must be positive seconds, got {args.time_limit}")
+    os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
+    if args.run_one:
+        run_one(modules[0], args.max_children)
+        return 0
+
+    rows, failed = [], []
+    for module in modules:
+        wall_s = None
+        if not args.counts:
+            log = ROOT / "mutants" / (Path(module).stem + ".log")
+            print(
+                f"== {module}: mutmut run {mutant_pattern(module)} (log: {log.relative_to(ROOT)})",
+                flush=True,
+            )
+            wall_s, finished = run_module(module, args.max_children, args.time_limit, log)
+            if not finished:
+                failed.append(module)
+                print(log.read_text()[-3000:])
+            print(table_row(module, read_counts(module, ROOT / "mutants"), wall_s), flush=True)
+        rows.append(table_row(module, read_counts(module, ROOT / "mutants"), wall_s))
+    print(TABLE_HEADER)
+    print("\n".join(rows))
+    if failed:
+        print(
+            f"stopped at the time limit or failed: {', '.join(failed)} (their counts are partial)"
+        )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
