@@ -119,12 +119,40 @@ def test_correct_pipelines_pass(answer):
     assert any("7.0 ms against 12.0 ms" in line for line in result.passed)
 
 
+def test_the_pass_report_names_each_rule_checked():
+    # what the learner reads under PASS, one line per rule, in the order they were checked
+    passed = check("08.overlap", with_events_and_record_stream, quiet=True).passed
+    assert len(passed) == 5
+    assert passed[0].startswith("the results are compute(batch i), in order, for 6, 1 and 3")
+    assert passed[0].endswith("(on a simulated GPU)")
+    assert passed[1].startswith(
+        "every batch is copied as it arrives, pinned, with non_blocking=True"
+    )
+    assert passed[2].startswith("each compute waits on the GPU for its own copy")
+    assert passed[3].startswith("the host never waits from the first copy until the last")
+    assert passed[4].startswith("simulated with 1 ms copies and 1 ms computes, 6 batches take")
+    assert passed[4].endswith("one after another: the copies overlap the computes")
+
+
 def test_a_stub_is_not_attempted_and_a_non_function_is_told_so():
     def stub(batches, compute, device):
         raise NotImplementedError("your code here")
 
     assert check("08.overlap", stub, quiet=True).status == "not attempted"
-    assert_fails(42, "pass the function itself")
+    result = assert_fails(42, "pass the function itself")
+    assert result.hint == "pass the function itself: check('08.overlap', pipelined)"
+
+
+def test_on_a_gpu_the_answer_also_runs_on_it_after_the_simulated_checks(monkeypatch):
+    from d2lgpu.checks import _stream_gpu
+
+    handed = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(_stream_gpu, "check_on_gpu", lambda *args: handed.append(args))
+    result = check("08.overlap", with_events_and_record_stream, quiet=True)
+    assert result.ok and len(handed) == 1
+    answer, passed = handed[0]
+    assert answer is with_events_and_record_stream and passed is result.passed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,7 +216,8 @@ def test_a_blocking_copy_is_named():
 
 
 def test_a_freed_copy_without_record_stream_is_named():
-    assert_fails(pipeline_with(record=False), "was freed", "record_stream")
+    # the first batch that went wrong is the one named
+    assert_fails(pipeline_with(record=False), "copy of batch 0 was freed", "record_stream")
 
 
 @pytest.mark.parametrize(
@@ -411,7 +440,61 @@ def test_a_missing_wait_hint_counts_the_wrong_results():
         side.wait_stream(torch.cuda.current_stream())
         return results
 
-    assert_fails(no_wait, "6 of 6 results were computed from memory the copy had not filled")
+    assert_fails(
+        no_wait,
+        "compute of batch 0 may start before its copy",
+        "6 of 6 results were computed from memory the copy had not filled",
+    )
+
+
+def test_an_answer_that_returns_no_list_is_told_what_to_return():
+    def forgets_to_return(batches, compute, device):
+        with_events_and_record_stream(batches, compute, device)
+
+    def stacks(batches, compute, device):
+        return torch.stack(with_events_and_record_stream(batches, compute, device))
+
+    assert_fails(forgets_to_return, "pipelined returned a NoneType: return a list with one result")
+    assert_fails(stacks, "pipelined returned a Tensor: return a list with one result")
+
+
+def test_results_that_are_not_the_computes_are_named():
+    def returns_the_copies(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        results = []
+        for b in batches:
+            with torch.cuda.stream(side):
+                x = b.to(device, non_blocking=True)
+            main.wait_stream(side)
+            x.record_stream(main)
+            compute(x)
+            results.append(x)  # the batch on the device, not what compute returned
+        return results
+
+    def adds_one(batches, compute, device):
+        return [y + 1 for y in with_events_and_record_stream(batches, compute, device)]
+
+    result = assert_fails(returns_the_copies, "result 0 is not what compute returned for batch 0")
+    assert "order" not in result.hint
+    assert assert_fails(adds_one).hint == "result 0 is not compute(batch 0)"
+
+
+def test_copying_every_batch_before_the_first_compute_overlaps_nothing():
+    def copies_first(batches, compute, device):
+        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            on_device = [b.to(device, non_blocking=True) for b in batches]
+        main.wait_stream(side)
+        results = [compute(x) for x in on_device]
+        side.wait_stream(main)
+        return results
+
+    # 6 copies of 1 ms, then 6 computes of 1 ms: as long as one after another
+    result = assert_fails(
+        copies_first, "on the simulated GPU the copies never ran while a compute ran: 6 batches"
+    )
+    assert "took 12.0 ms, one after another 12.0 ms" in result.hint
+    assert result.hint.endswith("before the host waits for anything of batch i")
 
 
 # The compute passed in is the simulated GPU's: one written in, or kept from a first call, is seen.

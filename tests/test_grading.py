@@ -28,6 +28,14 @@ def test_a_right_answer_passes_and_lists_the_checks(toy_exercise, capsys):
     assert out.startswith("PASS 00.double: these checks passed:")
 
 
+def test_quiet_prints_nothing_and_a_pass_has_no_hint(toy_exercise, capsys):
+    result = grading.check(toy_exercise, lambda x: 2 * x, quiet=True)
+    assert capsys.readouterr().out == "" and not result.printed
+    assert result.ok and result.hint == ""
+    failed = grading.check(toy_exercise, lambda x: x + 2, quiet=True)
+    assert capsys.readouterr().out == "" and not failed.printed and failed.hint
+
+
 def test_a_wrong_answer_fails_with_the_hint(toy_exercise, capsys):
     result = grading.check(toy_exercise, lambda x: x + 2)
     assert result.status == "failed" and result.passed == ["double(2) == 4"]
@@ -38,8 +46,11 @@ def test_a_stub_is_not_attempted_yet(toy_exercise, capsys):
     def stub(x):
         raise NotImplementedError
 
-    assert grading.check(toy_exercise, stub).status == "not attempted"
+    result = grading.check(toy_exercise, stub)
+    assert result.status == "not attempted"
     assert "NOT ATTEMPTED YET" in capsys.readouterr().out
+    # the line every exercise notebook shows before the learner has written anything
+    assert "NotImplementedError" in result.hint and "replace the stub" in result.hint
 
 
 def test_a_crashing_answer_is_reported_not_raised(toy_exercise):
@@ -330,3 +341,12 @@ def test_not_implemented_raised_by_a_library_is_a_crash_not_a_stub(toy_exercise)
     result = grading.check(toy_exercise, no_forward, quiet=True)
     assert result.status == "failed" and "NotImplementedError" in result.hint
     assert "in your function no_forward" in result.hint
+
+
+def test_an_exit_outside_the_learners_code_names_no_place(monkeypatch):
+    import sys
+
+    # a "checker" that hands the answer its list: sys.exit([]) runs with no frame of the learner's
+    monkeypatch.setitem(grading.CHECKERS, "00.call", "operator:call")
+    hint = grading.check("00.call", sys.exit, quiet=True).hint
+    assert hint.startswith("your code called sys.exit([]), which would stop the notebook's kernel")
