@@ -163,7 +163,7 @@ class StreamMode(DeviceWatch):
         if name == "is_pinned":
             return gpu.is_pinned(first)
         if name == "record_stream":
-            stream = args[1] if len(args) > 1 else kwargs.get("stream")
+            stream = args[1] if len(args) > 1 else kwargs.get("s")  # torch names it s
             buf = gpu.buffer(first)
             if buf is not None:
                 buf.recorded.add(stream.name)

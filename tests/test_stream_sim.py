@@ -446,3 +446,151 @@ def test_a_kernels_result_is_written_on_its_stream_and_lands_on_the_host_at_the_
     assert [h.kind for h in gpu.hazards] == ["read", "read"]
     assert "to host 1 on side stream 1 may read batch 1's memory" in str(gpu.hazards[0])
     assert torch.equal(out, torch.full((2, 2), 3.0))  # leaving the block: every copy lands
+
+
+# ---------------------------------------------------------------------------------------------
+# Every spelling of a copy that a learner may write is queued as CUDA would run it
+
+
+def _h2d(spell):
+    return lambda gpu, x: spell(gpu, x)
+
+
+def _d2h(spell):
+    return lambda gpu, x: spell(gpu, x.to(gpu.device, non_blocking=True))
+
+
+COPY_SPELLINGS = {  # spelling: (what it does, its copies' non_blocking flags, the host's waits)
+    "to(device, non_blocking=True)": (_h2d(lambda g, x: x.to(g.device, non_blocking=True)), [True], []),
+    "to(device, dtype, True)": (_h2d(lambda g, x: x.to(g.device, torch.float64, True)), [True], []),
+    "to(device, dtype)": (_h2d(lambda g, x: x.to(g.device, torch.float64)), [False], ["a copy without non_blocking=True"]),
+    "to(device=, copy=True)": (_h2d(lambda g, x: x.to(device=g.device, non_blocking=True, copy=True)), [True], []),
+    "to(device tensor, True)": (_h2d(lambda g, x: x.to(torch.zeros(1, device=g.device), True)), [True], []),
+    "cuda()": (_h2d(lambda g, x: x.cuda()), [False], ["a copy without non_blocking=True"]),
+    "cuda(non_blocking=True)": (_h2d(lambda g, x: x.cuda(non_blocking=True)), [True], []),
+    "cuda(device, True)": (_h2d(lambda g, x: x.cuda(g.device, True)), [True], []),
+    "copy_(x, True)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(x, True)), [True], []),
+    "copy_(x)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(x)), [False], ["a copy without non_blocking=True"]),
+    "cpu()": (_d2h(lambda g, y: y.cpu()), [True, False], [".cpu()"]),
+    "to('cpu', non_blocking=True)": (_d2h(lambda g, y: y.to("cpu", non_blocking=True)), [True, True], []),
+    "to('cpu', dtype, True)": (_d2h(lambda g, y: y.to("cpu", torch.float64, True)), [True, True], []),
+    "to(device='cpu', copy=True)": (_d2h(lambda g, y: y.to(device="cpu", copy=True)), [True, False], [".to('cpu')"]),
+    "pinned.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y, True)), [True, True], []),
+    "pinned.copy_(y)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y)), [True, False], ["copy_ of a device value"]),
+    "pageable.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).copy_(y, True)), [True, True], ["copy_ of a device value"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("spelling", list(COPY_SPELLINGS))
+def test_every_spelling_of_a_copy_is_queued_as_cuda_would_run_it(spelling):
+    spell, non_blocking, waits = COPY_SPELLINGS[spelling]
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        x = gpu.name_batch(torch.arange(4.0), 3, pinned=True)
+        out = spell(gpu, x)
+        torch.cuda.synchronize()  # before reading what landed
+        waited = [why for why, _ in gpu.host_waits][:-1]
+        copies = [op for op in gpu.ops if op.kind == "copy"]
+        on_device = out.is_cuda
+        assert torch.equal(out.cpu().double(), torch.arange(4.0).double())
+    assert [op.flags["non_blocking"] for op in copies] == non_blocking
+    directions = ["h2d", "d2h"][: len(copies)]
+    assert [op.flags["direction"] for op in copies] == directions
+    assert [op.batch for op in copies] == [3] * len(copies)  # the batch follows its data
+    assert [op.label for op in copies] == ["copy 3", "to host 3"][: len(copies)]
+    assert len(waited) == len(waits)
+    assert all(w.startswith(p) for w, p in zip(waited, waits, strict=True))
+    assert on_device == (directions[-1] == "h2d") and not gpu.hazards
+
+
+def test_tensors_made_pinned_are_pinned_and_a_copy_from_them_needs_no_wait():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0) as gpu:
+        made = [torch.empty(4, pin_memory=True), torch.zeros(4, pin_memory=True)]
+        assert [t.is_pinned() for t in made] == [True, True]
+        assert not torch.zeros(4).is_pinned()
+        made[1].to(gpu.device, non_blocking=True)
+        assert gpu.host_waits == [] and gpu.host_time == 0.0
+    assert gpu.ops[0].flags["pinned"] and gpu.ops[0].label == "copy"  # no batch: unnamed
+
+
+def test_record_stream_by_keyword_counts_as_by_position():
+    for by_keyword in (False, True):
+        with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+            side, main = torch.cuda.Stream(), torch.cuda.current_stream()
+            (b,) = named_batches(gpu, 1)
+            with torch.cuda.stream(side):
+                x = b.to(gpu.device, non_blocking=True)
+            main.wait_stream(side)
+            x.record_stream(s=main) if by_keyword else x.record_stream(main)
+            gpu.kernel(lambda t: t + 1)(x)
+            del x  # recorded on the compute stream: its memory waits for the compute
+        assert not gpu.hazards, (by_keyword, [str(h) for h in gpu.hazards])
+
+
+def test_overwriting_a_pinned_staging_buffer_before_its_copy_ran_is_a_hazard():
+    def run(wait):
+        with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+            staging, side = torch.empty(2, 2).pin_memory(), torch.cuda.Stream()
+            for b in named_batches(gpu, 2):
+                staging.copy_(b)  # the host fills the staging buffer: no wait of its own
+                with torch.cuda.stream(side):
+                    staging.to(gpu.device, non_blocking=True)
+                    copied = side.record_event()
+                if wait:
+                    copied.synchronize()  # the copy engine has read the buffer
+        return gpu
+
+    gpu = run(wait=False)
+    assert [h.kind for h in gpu.hazards] == ["overwrite"]
+    assert gpu.hazards[0].first is gpu.ops[0] and gpu.hazards[0].second is None
+    assert str(gpu.hazards[0]) == (
+        "the host overwrote pinned memory that copy 0 on side stream 1 may still read"
+    )
+    assert not run(wait=True).hazards
+
+
+def test_simulated_streams_and_events_refuse_what_cuda_refuses():
+    with simulated_cuda(copy_s=2.0, launch_s=0.0) as gpu:
+        side, event = torch.cuda.Stream(), torch.cuda.Event(enable_timing=True)
+        for call, named in [
+            (lambda: side.wait_event("an event"), "wait_event expects a torch.cuda.Event, got str"),
+            (
+                lambda: side.wait_stream(None),
+                "wait_stream expects a torch.cuda.Stream, got NoneType",
+            ),
+            (lambda: event.record("a stream"), "record expects a torch.cuda.Stream, got str"),
+            (lambda: event.elapsed_time(torch.cuda.Event(enable_timing=True)), "must be recorded"),
+        ]:
+            with pytest.raises((TypeError, RuntimeError), match=named):
+                call()
+        with pytest.raises(RuntimeError, match="enable_timing"):
+            event.elapsed_time(torch.cuda.Event())
+        assert event.query()  # never recorded: nothing to wait for, as CUDA says
+        assert (
+            repr(event) == "<simulated CUDA event>"
+            and repr(side) == "<simulated CUDA stream: side stream 1>"
+        )
+        assert side == side and side != gpu.default and len({side, side, gpu.default}) == 2
+    with pytest.raises(RuntimeError, match="outside simulated_cuda"):
+        event.record()
+
+
+def test_an_event_waited_on_by_a_stream_orders_the_work_after_it():
+    with simulated_cuda(copy_s=2.0, compute_s=1.0, launch_s=0.0) as gpu:
+        side, main = torch.cuda.Stream(), torch.cuda.current_stream()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        (b,) = named_batches(gpu, 1)
+        with torch.cuda.stream(side):
+            start.record(side)
+            x = b.to(gpu.device, non_blocking=True)  # 0 .. 2
+            end.record(side)
+        end.wait()  # the current stream waits for the event: its compute starts at 2
+        x.record_stream(main)
+        gpu.kernel(lambda t: t + 1)(x)  # 2 .. 3
+        assert start.elapsed_time(end) == pytest.approx(2000.0)
+        assert end.elapsed_time(start) == pytest.approx(-2000.0)
+        assert [(op.start, op.end) for op in gpu.ops if op.kind != "event"] == [
+            (0.0, 2.0),
+            (2.0, 3.0),
+        ]
+        assert main.record_event().time == 3.0
+    assert not gpu.hazards
