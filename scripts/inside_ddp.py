@@ -156,15 +156,25 @@ def trace_buckets(cap_mb, args, backend, device, rank):
         ddp(x).square().mean().backward()
     sync(device)
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device.type == "cuda" else [])
-    with profile(activities=activities) as prof:
-        ddp(x).square().mean().backward()
-        sync(device)
+    for _ in range(5):
+        with profile(activities=activities) as prof:
+            ddp(x).square().mean().backward()
+            sync(device)
+        recorded = prof.events()
+        has_links = all(hasattr(e, "linked_correlation_id") for e in recorded)  # not torch 2.11's
+        events, kernels = profiled_events(recorded, backend, None if has_links else raw_links(prof))
+        # The backend's thread can close an all-reduce's event just after backward returned
+        # and the profiler stopped, which then drops it (seen with torch 2.11 under gloo):
+        # profile another step until every rank holds one for each c10d::allreduce_ it ran.
+        names_seen = [e["name"] for e in events]
+        whole = names_seen.count(f"{backend}:all_reduce") >= names_seen.count("c10d::allreduce_")
+        agreed = torch.tensor([float(whole)], device=device)
+        dist.all_reduce(agreed, op=dist.ReduceOp.MIN)  # outside the profile: every rank agrees
+        if agreed.item():  # sync point: the ranks' answer
+            break
     logged = ddp._get_ddp_logging_data()  # private: DDP's own record of its buckets
     names = [n for n, _ in model.named_parameters()]
     buckets = parse_buckets(logged["rebuilt_per_bucket_param_indices"])
-    recorded = prof.events()
-    has_links = all(hasattr(e, "linked_correlation_id") for e in recorded)  # not torch 2.11's
-    events, kernels = profiled_events(recorded, backend, None if has_links else raw_links(prof))
     if rank == 0:
         prof.export_chrome_trace(str(args.out / f"trace_cap{cap_mb:g}.json"))
     return {
