@@ -67,6 +67,10 @@ def test_hazards_missing_wait_freed_memory_and_host_waits_are_recorded():
         torch.ones(2, device=gpu.device).sum().item()
     assert kinds == ["read", "freed"]
     assert "may read batch 0's memory before copy 0" in str(gpu.hazards[0])
+    assert gpu.hazards[1].batch == 0 and gpu.hazards[1].first.label == "compute 0"
+    assert str(gpu.hazards[1]) == (
+        "batch 0's device memory was freed while compute 0 on default stream may still use it"
+    )
     assert [why for why, _ in gpu.host_waits] == ["torch.cuda.synchronize()", "item()"]
 
 
@@ -164,10 +168,11 @@ def test_a_kernel_waits_for_enough_free_sms_and_kernels_start_in_launch_order():
 def test_kernel_sms_and_seconds_are_checked():
     with simulated_cuda() as gpu:
         for bad in (0, -1, 1.5, "2", True):
-            with pytest.raises(ValueError, match="sms"):
+            with pytest.raises(ValueError, match="^sms must be an int >= 1 or None"):
                 gpu.kernel(lambda t: t, sms=bad)
-        with pytest.raises(ValueError, match="seconds"):
+        with pytest.raises(ValueError, match="^seconds must be a finite number of seconds >= 0"):
             gpu.kernel(lambda t: t, seconds=-1.0)
+        gpu.kernel(lambda t: t, sms=1, seconds=0.0)(torch.ones(1))  # the smallest allowed
     for bad in (0, 2.5):
         with pytest.raises(ValueError, match="sms"), simulated_cuda(sms=bad):
             pass
@@ -594,3 +599,20 @@ def test_an_event_waited_on_by_a_stream_orders_the_work_after_it():
         ]
         assert main.record_event().time == 3.0
     assert not gpu.hazards
+
+
+def test_a_copy_into_a_buffer_that_a_compute_may_still_read_is_an_overwrite():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+        side, buf = torch.cuda.Stream(), torch.empty(2, 2, device=gpu.device)
+        side.wait_stream(torch.cuda.current_stream())
+        for b in named_batches(gpu, 2):
+            with torch.cuda.stream(side):  # no wait for the compute that reads buf
+                buf.copy_(b, non_blocking=True)
+                copied = side.record_event()
+            torch.cuda.current_stream().wait_event(copied)
+            gpu.kernel(lambda t: t.clone())(buf)
+    assert [h.kind for h in gpu.hazards] == ["overwrite"]
+    assert str(gpu.hazards[0]) == (
+        "copy 1 on side stream 1 may overwrite batch 1's memory before compute 0 on default "
+        "stream has finished"
+    )
