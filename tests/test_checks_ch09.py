@@ -2,6 +2,7 @@
 with a hint that names the mistake."""
 
 import functools
+import re
 
 import pytest
 import torch
@@ -202,6 +203,11 @@ def fails(exercise, answer, *parts):
     assert result.status == "failed", str(result)
     for part in parts:
         assert part in result.hint, f"{part!r} not in: {result.hint}"
+    return result
+
+
+# A 09.pipeline hint opens with the case that failed, so that the learner can rerun it.
+CASE = re.compile(r"for a batch of \d+ rows in \d+ micro-batch(es)?, ")
 
 
 @pytest.mark.parametrize("answer", [pipeline_gpipe, pipeline_one_ahead, pipeline_losses_backward])
@@ -235,7 +241,8 @@ def test_correct_pipelines_pass(answer):
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
 def test_wrong_pipelines_fail_with_a_hint_that_names_the_mistake(answer, parts):
-    fails("09.pipeline", answer, *parts)
+    result = fails("09.pipeline", answer, *parts)
+    assert answer is no_return or CASE.match(result.hint), result.hint
 
 
 # The stages start with gradients (the caller's to zero): a reset inside the step is seen.
@@ -317,7 +324,7 @@ def print_in_the_loop(stage1, stage2, x, y, loss_fn, m):
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
 def test_resets_written_in_losses_and_early_reads_are_named(answer, parts):
-    assert_fails("09.pipeline", answer, *parts)
+    assert CASE.match(assert_fails("09.pipeline", answer, *parts).hint)
 
 
 class PipelineStep:
@@ -674,3 +681,17 @@ def test_the_pipeline_check_compares_in_full_float32_and_restores_the_precision(
         assert torch.get_float32_matmul_precision() == "medium"
     finally:
         torch.set_float32_matmul_precision(before)
+
+
+def test_the_pipeline_stages_go_on_two_gpus_one_gpu_and_the_cpu_or_on_a_pretend_one(gpus):
+    # where 09.pipeline places stage 1 and stage 2, and whether stage 2's GPU is pretended
+    from d2lgpu.checks.ch09_model_parallel import _devices
+
+    gpus(3)
+    assert _devices() == (torch.device("cuda", 0), torch.device("cuda", 1), False)
+    gpus(2)
+    assert _devices() == (torch.device("cuda", 0), torch.device("cuda", 1), False)
+    gpus(1)
+    assert _devices() == (torch.device("cpu"), torch.device("cuda", 0), False)
+    gpus(0)
+    assert _devices() == (torch.device("cpu"), torch.device("cpu"), True)

@@ -218,3 +218,14 @@ def scaled_in_place(stages, x, y, loss_fn, n_micro):
 @pytest.mark.parametrize("answer", [OneFOneB(), scaled_in_place], ids=["callable", "mul_"])
 def test_right_answers_in_other_styles_pass(answer):
     assert check("09.one_f_one_b", answer, quiet=True).ok
+
+
+def test_gradients_cleared_after_the_step_are_named():
+    def zeroing_last(stages, x, y, loss_fn, n_micro):
+        loss = executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+        for stage in stages:
+            stage.zero_grad()  # "tidy up" after the step: the gradients it made are gone too
+        return loss
+
+    result = assert_fails(zeroing_last, "no stage has a gradient, not even the ones they had")
+    assert "something set them to None (zero_grad() does)" in result.hint
