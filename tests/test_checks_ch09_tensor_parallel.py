@@ -349,3 +349,36 @@ def test_shard_bytes_per_rank_follow_torch_chunk():
     assert [tp.hidden_share(r, 3) for r in range(3)] == [4, 4, 2]
     assert tp.shard_bytes(3, 0) == tp.shard_bytes(3, 1) > tp.shard_bytes(3, 2)
     assert tp.shard_bytes(2, 0) == tp.shard_bytes(2, 1) == tp.shard_bytes()
+
+
+class AveragingCopy(torch.autograd.Function):  # f with op=AVG in backward
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad, op=dist.ReduceOp.AVG)
+        return grad
+
+
+class AveragesInBackward(Megatron):
+    copy = AveragingCopy
+
+
+class ReducesTwice(Megatron):
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return Reduce.apply(Reduce.apply(F.linear(h, self.w2))) + self.b2
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (AveragesInBackward, ["rank 0 all-reduced with ['AVG'] in backward", "op=SUM"]),
+        (ReducesTwice, ["ran 4 all-reduces in forward through 2 blocks", "of the block's output"]),
+    ],
+)
+def test_a_wrong_all_reduce_count_or_op_is_named_with_what_the_rank_ran(answer, hints):
+    assert_fails(answer, *hints)

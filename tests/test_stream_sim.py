@@ -254,6 +254,7 @@ def test_a_non_blocking_copy_to_the_host_returns_at_once_and_an_early_read_is_st
         early = out.sum().item()  # a CPU tensor: nothing waits, the copy has not landed
         assert [h.kind for h in gpu.hazards] == ["host read"]
         assert "before a sync" in str(gpu.hazards[0]) and "to host 0" in str(gpu.hazards[0])
+        assert gpu.hazards[0].batch == 0
         copied.synchronize()  # the host waits for the copy: 1 + 3 + 1 s
         assert gpu.host_time == 5.0
         late = out.sum().item()
@@ -547,6 +548,7 @@ def test_overwriting_a_pinned_staging_buffer_before_its_copy_ran_is_a_hazard():
     gpu = run(wait=False)
     assert [h.kind for h in gpu.hazards] == ["overwrite"]
     assert gpu.hazards[0].first is gpu.ops[0] and gpu.hazards[0].second is None
+    assert gpu.hazards[0].batch == 0  # the batch whose copy may read the new values
     assert str(gpu.hazards[0]) == (
         "the host overwrote pinned memory that copy 0 on side stream 1 may still read"
     )
@@ -616,3 +618,18 @@ def test_a_copy_into_a_buffer_that_a_compute_may_still_read_is_an_overwrite():
         "copy 1 on side stream 1 may overwrite batch 1's memory before compute 0 on default "
         "stream has finished"
     )
+
+
+def test_a_kernel_takes_keywords_may_return_several_tensors_and_unnamed_work_shows_as_dots():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        x = torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)  # no batch: "."
+        torch.cuda.Event().record()  # an event takes no time and draws nothing
+        scaled, shifted = gpu.kernel(lambda t, scale: (t * scale, t + scale))(x, scale=3.0)
+        assert scaled.is_cuda and shifted.is_cuda
+        doubled = gpu.kernel(lambda t: t * 2)(shifted)  # after the kernel that wrote it
+    assert torch.equal(doubled, torch.full((2,), 8.0)) and not gpu.hazards
+    assert [(iv.lane, iv.label, iv.start) for iv in gpu.intervals()] == [
+        ("default stream: copies", ".", 0.0),
+        ("default stream: kernels", ".", 1.0),
+        ("default stream: kernels", ".", 2.0),
+    ]
