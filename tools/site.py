@@ -1,0 +1,148 @@
+"""`make site`: the course as a static HTML book, built with Sphinx and myst-nb from the stored notebooks.
+
+Nothing is executed: the pages show the outputs stored in ``notebooks/`` (a GPU cell's
+reference block included). The build runs offline, from the packages of the lock's ``site``
+extra. Two steps:
+
+1. **stage** ``build/site-src/`` (git-ignored), with the repository's own layout so that the
+   notebooks' relative links resolve as they do on GitHub: ``docs/site/``'s ``conf.py`` and
+   ``index.md`` at its root, ``notebooks/*.ipynb``, the exercise prompts ``exercises/*.ipynb``
+   (never ``solutions/``), each GPU's bench (``docs/results/<GPU>/bench/``: its
+   ``summary.md`` with its plots appended), the README's front matter (``readme.md``, which
+   ``index.md`` includes: the sections in ``README_SECTIONS``) with the images it shows, and
+   ``_course.json`` (the repository URL of pyproject.toml's [project.urls] "Repository", or
+   null);
+2. **build** ``build/site/`` with ``sphinx-build -W --keep-going``: any warning, a broken link
+   or cross-reference among them, fails it. A link to a repository file the book leaves out
+   (a solution, a script, a guide in ``docs/``) becomes a link into the repository, or plain
+   text where no URL is configured (``docs/site/conf.py``).
+
+    python tools/site.py [--src build/site-src] [--out build/site]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "docs" / "site"
+BRANCH = "main"
+# The README's sections the front page shows ("" is its top, the title and the first
+# paragraphs): what the course is, where it runs, its chapters and exercises, its GPU results.
+# The others are about a clone of the repository (`make lab` and every make target, measuring
+# your own machine, DDP commands, troubleshooting, the layout) and stay there.
+README_SECTIONS = (
+    "",
+    "What runs on your hardware",
+    "Chapters",
+    "Self-check an exercise",
+    "Results on a GPU",
+)
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def repository_url(pyproject: Path = ROOT / "pyproject.toml") -> str | None:
+    """pyproject.toml's [project.urls] "Repository", without a trailing slash, or None."""
+    urls = tomllib.loads(pyproject.read_text()).get("project", {}).get("urls", {})
+    url = urls.get("Repository")
+    return url.rstrip("/") if url else None
+
+
+def readme_sections(text: str, wanted: tuple[str, ...] = README_SECTIONS) -> str:
+    """The README's sections named in ``wanted``, in the README's order ("" is its top)."""
+    parts = re.split(r"^(?=## )", text, flags=re.M)
+    by_title = {"": parts[0]}
+    for part in parts[1:]:
+        by_title[part.splitlines()[0].removeprefix("## ").strip()] = part
+    missing = [title for title in wanted if title not in by_title]
+    if missing:
+        raise ValueError(
+            f"README_SECTIONS names sections that README.md does not have: {missing}; "
+            f"its sections are {[t for t in by_title if t]}"
+        )
+    return "".join(part for title, part in by_title.items() if title in wanted)
+
+
+def bench_page(bench: Path) -> str:
+    """A GPU's ``summary.md`` with its plots below it."""
+    plots = "".join(f"\n![{p.stem} on this GPU]({p.name})\n" for p in sorted(bench.glob("*.png")))
+    return bench.joinpath("summary.md").read_text().rstrip() + "\n" + plots
+
+
+def copy(source: Path, src: Path) -> None:
+    target = src / source.relative_to(ROOT)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+
+
+def stage(src: Path) -> list[str]:
+    """Write the Sphinx source folder ``src`` (emptied first); return its pages."""
+    if src.exists():
+        shutil.rmtree(src)
+    src.mkdir(parents=True)
+    for path in SITE.iterdir():
+        if path.is_file():
+            shutil.copy2(path, src / path.name)
+    course = {"repository": repository_url(), "branch": BRANCH, "root": str(ROOT)}
+    (src / "_course.json").write_text(json.dumps(course, indent=1) + "\n")
+
+    readme = readme_sections((ROOT / "README.md").read_text())
+    (src / "readme.md").write_text(readme)
+    for image in IMAGE.findall(readme):
+        if "://" not in image and (ROOT / image).is_file():
+            copy(ROOT / image, src)
+
+    pages = ["index"]
+    for folder in ("notebooks", "exercises"):
+        for notebook in sorted((ROOT / folder).glob("[0-9]*.ipynb")):
+            copy(notebook, src)
+            pages.append(f"{folder}/{notebook.stem}")
+    for summary in sorted((ROOT / "docs" / "results").glob("*/bench/summary.md")):
+        bench = summary.parent
+        for plot in bench.glob("*.png"):
+            copy(plot, src)
+        page = src / summary.relative_to(ROOT)
+        page.write_text(bench_page(bench))
+        pages.append(page.relative_to(src).with_suffix("").as_posix())
+    return pages
+
+
+def build(src: Path, out: Path, jobs: str = "1") -> subprocess.CompletedProcess:
+    """``sphinx-build -W`` from ``src`` into ``out`` (emptied first); its output captured."""
+    doctrees = src.parent / f"{src.name}-doctrees"
+    for folder in (out, doctrees):  # a clean build: Sphinx warns only about the pages it reads
+        if folder.exists():
+            shutil.rmtree(folder)
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q"]
+    command += ["-j", jobs, "-d", str(doctrees), str(src), str(out)]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", type=Path, default=ROOT / "build" / "site-src")
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "site")
+    parser.add_argument("-j", "--jobs", default="1", help="sphinx-build's -j (default 1)")
+    args = parser.parse_args(argv)
+    if args.src.resolve() == args.out.resolve():
+        parser.error("--src and --out must be different folders")
+    pages = stage(args.src)
+    done = build(args.src, args.out, args.jobs)
+    sys.stdout.write(done.stdout)
+    sys.stderr.write(done.stderr)
+    if done.returncode != 0:
+        print(f"sphinx-build failed (exit {done.returncode}); warnings count as errors (-W)")
+        return done.returncode
+    print(f"{len(pages)} pages in {args.out}; open {args.out / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
