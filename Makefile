@@ -27,7 +27,7 @@ NOTEBOOKS := notebooks solutions
 # More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
 PYTEST_ARGS ?=
 
-.PHONY: help setup lab test test-fast check check-units check-notebooks lint lock outputs exercises bench mutation gpu-check clean
+.PHONY: help setup lab test test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -76,6 +76,9 @@ outputs: setup  ## re-run notebooks/ and solutions/ on the CPU and store their o
 
 exercises: setup  ## generate exercises/ from solutions/
 	$(VPY) tools/make_exercises.py
+
+site: setup  ## the course as a static HTML book in build/site/ (Sphinx, myst-nb; offline, nothing executed)
+	$(VPY) tools/site.py
 
 bench: setup  ## measure this machine (python -m d2lgpu bench) into bench-results/
 	$(VPY) -m d2lgpu bench --out bench-results
