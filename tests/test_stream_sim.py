@@ -475,12 +475,15 @@ COPY_SPELLINGS = {  # spelling: (what it does, its copies' non_blocking flags, t
     "cuda()": (_h2d(lambda g, x: x.cuda()), [False], ["a copy without non_blocking=True"]),
     "cuda(non_blocking=True)": (_h2d(lambda g, x: x.cuda(non_blocking=True)), [True], []),
     "cuda(device, True)": (_h2d(lambda g, x: x.cuda(g.device, True)), [True], []),
+    "cuda(device)": (_h2d(lambda g, x: x.cuda(g.device)), [False], ["a copy without non_blocking=True"]),
+    "to(device, dtype=, non_blocking=True)": (_h2d(lambda g, x: x.to(g.device, dtype=torch.float64, non_blocking=True)), [True], []),
     "copy_(x, True)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(x, True)), [True], []),
     "copy_(x)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(x)), [False], ["a copy without non_blocking=True"]),
     "cpu()": (_d2h(lambda g, y: y.cpu()), [True, False], [".cpu()"]),
     "to('cpu', non_blocking=True)": (_d2h(lambda g, y: y.to("cpu", non_blocking=True)), [True, True], []),
     "to('cpu', dtype, True)": (_d2h(lambda g, y: y.to("cpu", torch.float64, True)), [True, True], []),
     "to(device='cpu', copy=True)": (_d2h(lambda g, y: y.to(device="cpu", copy=True)), [True, False], [".to('cpu')"]),
+    "to('cpu', dtype=)": (_d2h(lambda g, y: y.to("cpu", dtype=torch.float64)), [True, False], [".to('cpu')"]),
     "pinned.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y, True)), [True, True], []),
     "pinned.copy_(y)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y)), [True, False], ["copy_ of a device value"]),
     "pageable.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).copy_(y, True)), [True, True], ["copy_ of a device value"]),
@@ -496,7 +499,7 @@ def test_every_spelling_of_a_copy_is_queued_as_cuda_would_run_it(spelling):
         torch.cuda.synchronize()  # before reading what landed
         waited = [why for why, _ in gpu.host_waits][:-1]
         copies = [op for op in gpu.ops if op.kind == "copy"]
-        on_device = out.is_cuda
+        on_device, dtype = out.is_cuda, out.dtype
         assert torch.equal(out.cpu().double(), torch.arange(4.0).double())
     assert [op.flags["non_blocking"] for op in copies] == non_blocking
     directions = ["h2d", "d2h"][: len(copies)]
@@ -506,6 +509,10 @@ def test_every_spelling_of_a_copy_is_queued_as_cuda_would_run_it(spelling):
     assert len(waited) == len(waits)
     assert all(w.startswith(p) for w, p in zip(waited, waits, strict=True))
     assert on_device == (directions[-1] == "h2d") and not gpu.hazards
+    assert dtype == (torch.float64 if "dtype" in spelling else torch.float32)
+    # a copy to the host lands in pinned memory where non_blocking or a pinned tensor asks
+    pinned_in = "pinned." in spelling or (spelling.startswith("to('cpu'") and non_blocking[-1])
+    assert [op.flags["pinned"] for op in copies][1:] == [pinned_in][: len(copies) - 1]
 
 
 def test_tensors_made_pinned_are_pinned_and_a_copy_from_them_needs_no_wait():
@@ -537,7 +544,7 @@ def test_overwriting_a_pinned_staging_buffer_before_its_copy_ran_is_a_hazard():
         with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
             staging, side = torch.empty(2, 2).pin_memory(), torch.cuda.Stream()
             for b in named_batches(gpu, 2):
-                staging.copy_(b)  # the host fills the staging buffer: no wait of its own
+                assert staging.copy_(b) is staging  # the host fills it: no wait of its own
                 with torch.cuda.stream(side):
                     staging.to(gpu.device, non_blocking=True)
                     copied = side.record_event()
@@ -627,9 +634,33 @@ def test_a_kernel_takes_keywords_may_return_several_tensors_and_unnamed_work_sho
         scaled, shifted = gpu.kernel(lambda t, scale: (t * scale, t + scale))(x, scale=3.0)
         assert scaled.is_cuda and shifted.is_cuda
         doubled = gpu.kernel(lambda t: t * 2)(shifted)  # after the kernel that wrote it
-    assert torch.equal(doubled, torch.full((2,), 8.0)) and not gpu.hazards
+        on_host = doubled.cpu()
+    assert gpu.ops[-1].label == "to host" and not gpu.ops[-1].flags["pinned"]
+    assert torch.equal(on_host, torch.full((2,), 8.0)) and not gpu.hazards
     assert [(iv.lane, iv.label, iv.start) for iv in gpu.intervals()] == [
         ("default stream: copies", ".", 0.0),
         ("default stream: kernels", ".", 1.0),
         ("default stream: kernels", ".", 2.0),
+        ("default stream: copies to host", ".", 3.0),
     ]
+
+
+def test_a_copy_between_device_tensors_is_a_kernel_on_the_current_stream():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        (b,) = named_batches(gpu, 1)
+        x = b.to(gpu.device, non_blocking=True)  # 0 .. 1 on the default stream
+        kept = torch.empty(2, 2, device=gpu.device)
+        assert kept.copy_(x) is kept  # after the copy in, on the same stream: no race
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            early = torch.empty(2, 2, device=gpu.device)
+            early.copy_(x)  # the side stream does not wait for the copy in: a race
+        on_host = x.cpu()
+    assert [(op.kind, op.label, op.stream.name) for op in gpu.ops[1:3]] == [
+        ("kernel", "copy_", "default stream"),
+        ("kernel", "copy_", "side stream 1"),
+    ]
+    assert gpu.ops[1].start == 1.0 and gpu.ops[2].start == 0.0
+    assert torch.equal(kept, b) and [h.kind for h in gpu.hazards] == ["read"]
+    assert gpu.host_waits[0][0] == ".cpu()" and gpu.ops[-1].label == "to host 0"
+    assert torch.equal(on_host, b)
