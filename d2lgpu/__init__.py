@@ -31,6 +31,7 @@ Modules, one concern each:
 ``plotting``              timing-vs-size, bar, timeline and training-curve plots
 ``grading``               ``check(exercise_id, answer)`` for the exercises
 ``hardware``              datasheet peaks of common GPUs, a labelled table
+``links``                 the course's repository URL; its Open in Colab and Kaggle links
 ``bench``                 ``python -m d2lgpu bench``: the course's reference measurements
 ``bench_measures``        the bench's measurements, one function each
 ``bench_report``          the bench's plots and summary, drawn from its results
@@ -64,6 +65,7 @@ _SUBMODULES = (
     "grading",
     "hardware",
     "launcher",
+    "links",
     "memory",
     "models",
     "pipeline",
