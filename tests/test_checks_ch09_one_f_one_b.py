@@ -28,7 +28,7 @@ def one_f_one_b(n_stages, n_micro, warm_up=lambda s, k, m: min(s - k - 1, m)):
     return orders
 
 
-def executor(make_orders, split=micro_batches, weight=True, detach=True):
+def executor(make_orders, split=micro_batches, weight=True, detach=True, ones_back=False):
     """A step that runs `make_orders(S, M)` round-robin: each stage its next action as soon
     as what it needs is done."""
 
@@ -64,8 +64,9 @@ def executor(make_orders, split=micro_batches, weight=True, detach=True):
                     if k == last:
                         out.backward(retain_graph=not detach)
                         losses.append(out.detach())
-                    elif detach:
-                        out.backward(inputs[k + 1, i].grad)
+                    elif detach:  # ones_back: a gradient of ones, not the next stage's
+                        grad = inputs[k + 1, i].grad
+                        out.backward(torch.ones_like(grad) if ones_back else grad)
                 done.add((a, k, i))
             assert moved, "stuck"
         return torch.stack(losses).sum()
@@ -229,3 +230,13 @@ def test_gradients_cleared_after_the_step_are_named():
 
     result = assert_fails(zeroing_last, "no stage has a gradient, not even the ones they had")
     assert "something set them to None (zero_grad() does)" in result.hint
+
+
+def test_a_stage_given_the_wrong_gradient_from_the_next_is_named():
+    result = assert_fails(
+        executor(one_f_one_b, ones_back=True), "has a gradient unlike the unsplit"
+    )
+    assert result.hint.startswith(
+        "(2 stages, 8 rows in 4 micro-batches) stage 1's layers.0.weight "
+    )
+    assert "(out.backward(h.grad))" in result.hint
