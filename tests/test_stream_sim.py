@@ -519,6 +519,9 @@ def test_tensors_made_pinned_are_pinned_and_a_copy_from_them_needs_no_wait():
     with simulated_cuda(copy_s=1.0, launch_s=0.0) as gpu:
         made = [torch.empty(4, pin_memory=True), torch.zeros(4, pin_memory=True)]
         assert [t.is_pinned() for t in made] == [True, True]
+        wide = torch.zeros(size=(4,), dtype=torch.float64, pin_memory=True)  # keywords only
+        assert wide.is_pinned() and wide.dtype == torch.float64
+        assert torch.zeros(size=(2,), device=gpu.device).is_cuda
         assert not torch.zeros(4).is_pinned()
         made[1].to(gpu.device, non_blocking=True)
         assert gpu.host_waits == [] and gpu.host_time == 0.0
@@ -664,3 +667,27 @@ def test_a_copy_between_device_tensors_is_a_kernel_on_the_current_stream():
     assert torch.equal(kept, b) and [h.kind for h in gpu.hazards] == ["read"]
     assert gpu.host_waits[0][0] == ".cpu()" and gpu.ops[-1].label == "to host 0"
     assert torch.equal(on_host, b)
+
+
+def test_views_share_memory_in_place_ops_write_it_and_new_host_tensors_are_pageable():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        b = gpu.name_batch(torch.arange(4.0).reshape(2, 2), 5, pinned=True)
+        row, doubled = b[0], b * 2  # a view of the pinned batch; a new, pageable tensor
+        assert row.is_pinned() and not doubled.is_pinned()
+        assert gpu.batch_of(row) == gpu.batch_of(doubled) == 5
+        row.to(gpu.device, non_blocking=True)
+        doubled.to(gpu.device, non_blocking=True)  # from pageable memory: the host waits
+        assert [why for why, _ in gpu.host_waits] == ["a copy from pageable memory"]
+        x = b.to(gpu.device, non_blocking=True)
+        flat = x.view(4)  # the same memory: no kernel
+        x.mul_(2)  # a kernel that writes x's memory, on the default stream
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            flat + 1  # reads that memory without waiting for the default stream
+    assert [(op.kind, op.label, op.stream.name) for op in gpu.ops[3:]] == [
+        ("kernel", "mul_", "default stream"),
+        ("kernel", "add", "side stream 1"),
+    ]
+    assert [str(h) for h in gpu.hazards] == [
+        "add on side stream 1 may read batch 5's memory before mul_ on default stream has finished"
+    ]
