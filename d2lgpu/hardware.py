@@ -13,6 +13,10 @@ hidden in a notebook cell.
   bytes/s (``None`` for a device without an entry).
 * :func:`format_datasheet_table` prints the table; :func:`format_datasheet_entry`
   one device's line, or ``"<name>: no datasheet entry"``.
+* :func:`amp_plan` decides a GPU's mixed precision: bf16 where it has bf16
+  tensor cores, fp16 with a ``GradScaler`` where bf16 is only emulated (a T4),
+  whether it has TF32, and why, in words; :func:`fast_matmul_dtype` is the
+  16-bit dtype its tensor cores multiply (float32 on a CPU).
 
 The numbers are **dense** tensor-core (or vector) peaks: without structured
 sparsity. Vendor datasheets often quote the sparse figure, which is 2x the
@@ -26,7 +30,9 @@ with TF32 allowed.
 What it is not: a hardware database. Names must match exactly (case and
 surrounding spaces aside); a variant that is not listed (an H100 NVL, an
 A100-SXM4-40GB, the CPU) gets no entry rather than a neighbour's numbers.
-Nothing here touches CUDA: pass the name in.
+The table never touches CUDA: pass the name in. :func:`amp_plan` and
+:func:`fast_matmul_dtype` ask ``torch.cuda`` at call time (never at import),
+so tests can fake a T4 or an H100 on a CPU (``checks.ch01_devices.fake_gpus``).
 """
 
 from __future__ import annotations
@@ -45,6 +51,9 @@ __all__ = [
     "peak_bandwidth",
     "format_datasheet_entry",
     "format_datasheet_table",
+    "AmpPlan",
+    "amp_plan",
+    "fast_matmul_dtype",
 ]
 
 # The precisions the table has a column for, with the torch dtypes that mean them.
@@ -83,7 +92,15 @@ class DatasheetEntry:
     tflops: dict[str, float]  # dense peak TFLOP/s per precision
     source: str  # the vendor document the numbers come from
     torch_names: tuple[str, ...] = field(default=())  # what torch.cuda.get_device_name says
+    url: str = ""  # where that document is published
 
+
+_NVIDIA_PDFS = "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center"
+_A100_DATASHEET = f"{_NVIDIA_PDFS}/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
+_T4_DATASHEET = f"{_NVIDIA_PDFS}/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
+_ADA_WHITEPAPER = (
+    "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf"
+)
 
 DATASHEETS: tuple[DatasheetEntry, ...] = (
     DatasheetEntry(
@@ -95,6 +112,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         source="NVIDIA H100 Tensor Core GPU datasheet (SXM); "
         "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
         torch_names=("NVIDIA H100 80GB HBM3",),
+        url="https://www.nvidia.com/en-us/data-center/h100/",
     ),
     DatasheetEntry(
         part="NVIDIA H100 PCIe 80GB",
@@ -105,6 +123,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         source="NVIDIA H100 Tensor Core GPU datasheet (PCIe); "
         "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
         torch_names=("NVIDIA H100 PCIe",),
+        url="https://www.nvidia.com/en-us/data-center/h100/",
     ),
     DatasheetEntry(
         part="NVIDIA H200 SXM 141GB",
@@ -115,6 +134,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         tflops={"bf16": 989.4, "fp16": 989.4, "tf32": 494.7, "fp32": 66.9, "fp64": 33.5},
         source="NVIDIA H200 Tensor Core GPU datasheet (H200 SXM)",
         torch_names=("NVIDIA H200",),
+        url="https://www.nvidia.com/en-us/data-center/h200/",
     ),
     DatasheetEntry(
         part="NVIDIA A100 SXM4 80GB",
@@ -124,6 +144,18 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
         source="NVIDIA A100 Tensor Core GPU datasheet (A100 80GB SXM)",
         torch_names=("NVIDIA A100-SXM4-80GB",),
+        url=_A100_DATASHEET,
+    ),
+    DatasheetEntry(
+        part="NVIDIA A100 SXM4 40GB",
+        form_factor="SXM4",
+        memory="40 GB HBM2",
+        bandwidth_tbs=1.555,
+        # Colab's A100: the same compute as the 80 GB part, less and slower memory.
+        tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
+        source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB SXM)",
+        torch_names=("NVIDIA A100-SXM4-40GB",),
+        url=_A100_DATASHEET,
     ),
     DatasheetEntry(
         part="NVIDIA A100 PCIe 40GB",
@@ -133,15 +165,30 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
         source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB PCIe)",
         torch_names=("NVIDIA A100-PCIE-40GB",),
+        url=_A100_DATASHEET,
     ),
     DatasheetEntry(
         part="NVIDIA L4",
         form_factor="PCIe, low profile",
         memory="24 GB GDDR6",
         bandwidth_tbs=0.3,
-        tflops={"bf16": 121.0, "fp16": 121.0, "fp32": 30.3},
+        # Ada has TF32: the datasheet's 120 TFLOP/s is the sparse figure.
+        tflops={"bf16": 121.0, "fp16": 121.0, "tf32": 60.0, "fp32": 30.3},
         source="NVIDIA L4 Tensor Core GPU datasheet",
         torch_names=("NVIDIA L4",),
+        url="https://www.nvidia.com/en-us/data-center/l4/",
+    ),
+    DatasheetEntry(
+        part="NVIDIA A10G",
+        form_factor="PCIe, AWS only",
+        memory="24 GB GDDR6",
+        bandwidth_tbs=0.6,
+        # A GA102 variant made for AWS (G5 instances): NVIDIA publishes no datasheet for it,
+        # and its tensor rates are below the A10's (125 bf16 TFLOP/s dense), its fp32 above.
+        tflops={"bf16": 70.0, "fp16": 70.0, "tf32": 35.0, "fp32": 35.0},
+        source="AWS EC2 G5 instance specifications (no NVIDIA datasheet exists for the A10G)",
+        torch_names=("NVIDIA A10G",),
+        url="https://aws.amazon.com/ec2/instance-types/g5/",
     ),
     DatasheetEntry(
         part="NVIDIA T4",
@@ -152,6 +199,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         tflops={"fp16": 65.0, "fp32": 8.1},
         source="NVIDIA T4 Tensor Core GPU datasheet",
         torch_names=("Tesla T4",),
+        url=_T4_DATASHEET,
     ),
     DatasheetEntry(
         part="NVIDIA GeForce RTX 4090",
@@ -163,6 +211,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         tflops={"bf16": 165.2, "fp16": 165.2, "fp32": 82.6},
         source="NVIDIA Ada Lovelace GPU Architecture whitepaper (GeForce RTX 4090)",
         torch_names=("NVIDIA GeForce RTX 4090",),
+        url=_ADA_WHITEPAPER,
     ),
 )
 
@@ -267,6 +316,64 @@ def format_datasheet_table() -> str:
         "",
         "'-': not in this table. fp32 and fp64: without tensor cores; tf32: fp32 inputs on tensor cores.",
         "Sources:",
-        *(f"  {e.part}: {e.source}" for e in DATASHEETS),
+        *(f"  {e.part}: {e.source}, {e.url}" for e in DATASHEETS),
     ]
     return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class AmpPlan:
+    """The mixed precision a device should train in, and why (:func:`amp_plan`)."""
+
+    dtype: torch.dtype  # what autocast casts the products to
+    grad_scaler: bool  # whether a GradScaler must guard fp16's range
+    tf32: bool  # whether the device has TF32 tensor cores (Ampere, compute capability 8.0, on)
+    reason: str  # in words, with what torch answered
+
+
+def _cuda_index(device: torch.device) -> int:
+    return torch.cuda.current_device() if device.index is None else device.index
+
+
+def amp_plan(device) -> AmpPlan:
+    """bf16 where ``device`` has bf16 tensor cores, else fp16 with a ``GradScaler``.
+
+    The test is ``torch.cuda.is_bf16_supported(including_emulation=False)``: plain
+    ``is_bf16_supported()`` answers ``True`` on a T4 (compute capability 7.5) too, where
+    bf16 is only emulated, slower than fp32. TF32 exists from compute capability 8.0.
+    On a CPU: bf16 (autocast's CPU default), no scaler, no TF32. Asks ``torch.cuda`` now.
+    """
+    device = torch.device(device)
+    if device.type != "cuda":
+        return AmpPlan(
+            torch.bfloat16, False, False, f"{device.type}: autocast's default bf16, no GradScaler"
+        )
+    index = _cuda_index(device)
+    name = torch.cuda.get_device_name(index)
+    major, minor = torch.cuda.get_device_capability(index)
+    tf32 = (major, minor) >= (8, 0)
+    what = f"{name} (compute capability {major}.{minor})"
+    if torch.cuda.is_bf16_supported(including_emulation=False):
+        return AmpPlan(
+            torch.bfloat16,
+            False,
+            tf32,
+            f"{what} has bf16 tensor cores (is_bf16_supported(including_emulation=False) "
+            "is True): bf16, fp32's range, no GradScaler",
+        )
+    emulated = torch.cuda.is_bf16_supported(including_emulation=True)
+    return AmpPlan(
+        torch.float16,
+        True,
+        tf32,
+        f"{what} has no bf16 tensor cores (is_bf16_supported(including_emulation=False) is "
+        f"False; with emulation {emulated}: bf16 would run, slower than fp32): fp16 on its "
+        "fp16 tensor cores, with a GradScaler for fp16's range",
+    )
+
+
+def fast_matmul_dtype(device) -> torch.dtype:
+    """The dtype ``device``'s tensor cores multiply fastest: :func:`amp_plan`'s on a GPU
+    (bf16, or fp16 where bf16 is only emulated), ``torch.float32`` on a CPU."""
+    device = torch.device(device)
+    return amp_plan(device).dtype if device.type == "cuda" else torch.float32
