@@ -30,10 +30,12 @@ def one_thread():
 def gpus():
     """``gpus(n)`` makes ``torch.cuda`` and ``torch.accelerator`` report ``n`` GPUs until the
     test ends: the package's ``fake_gpus``, the one used by exercise 01.placement's checker.
+    ``gpus(2, T4)`` (a ``GpuProfile`` from ``d2lgpu.checks.ch01_devices``) makes them two T4s:
+    name, memory, compute capability, bf16 and peer access too.
 
     Request it before ``monkeypatch`` when the test also patches these functions by hand."""
     with contextlib.ExitStack() as stack:
-        yield lambda n: stack.enter_context(fake_gpus(n))
+        yield lambda n, profile=None: stack.enter_context(fake_gpus(n, profile))
 
 
 @pytest.fixture

@@ -4,30 +4,115 @@ The answer is ``place_workers(n_workers) -> list[torch.device]``, which must ask
 ``d2lgpu.try_all_gpus()`` (or ``torch.cuda``) at call time. The checker makes
 torch report 0, 1, 2 and 3 GPUs in turn (:func:`fake_gpus`); naming a device
 does not touch the hardware, so this works on any machine.
+
+:func:`fake_gpus` also takes a :class:`GpuProfile` (:data:`T4`, :data:`H100`):
+then torch describes those GPUs too (name, memory, compute capability, bf16,
+peer access), which is how the tests check the course's device and precision
+choices for Colab's T4, Kaggle's two T4s and an H100 on a CPU.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
+from types import SimpleNamespace
 
 import torch
 
 from ._util import CheckFailed
 
-__all__ = ["fake_gpus", "check_placement"]
+__all__ = ["GpuProfile", "T4", "H100", "fake_gpus", "check_placement"]
+
+
+@dataclass(frozen=True)
+class GpuProfile:
+    """What torch reports about one GPU model, for :func:`fake_gpus`."""
+
+    name: str  # torch.cuda.get_device_name()
+    capability: tuple[int, int]  # (major, minor)
+    total_memory: int  # bytes
+    multi_processor_count: int  # SMs
+    peer_access: bool  # whether two of them reach each other's memory (NVLink or PCIe P2P)
+
+    @property
+    def bf16_native(self) -> bool:
+        """bf16 tensor cores: compute capability 8.0 and newer (torch's own rule)."""
+        return self.capability >= (8, 0)
+
+
+GiB = 2**30
+# Colab's GPU, and each of Kaggle's two, which share no memory path (no peer access).
+T4 = GpuProfile("Tesla T4", (7, 5), 15 * GiB, 40, peer_access=False)
+H100 = GpuProfile("NVIDIA H100 80GB HBM3", (9, 0), 80 * GiB, 132, peer_access=True)
+
+
+def _profile_fakes(n: int, profile: GpuProfile) -> list:
+    def index(device=None) -> int:
+        if device is None:
+            return 0
+        if isinstance(device, int):
+            i = device
+        else:
+            d = torch.device(device)
+            if d.type != "cuda":
+                raise ValueError(f"Expected a cuda device, but got: {d}")
+            i = 0 if d.index is None else d.index
+        if not 0 <= i < n:
+            raise AssertionError(f"Invalid device id {i}: the fake has {n} GPU(s)")
+        return i
+
+    def properties(device=None):
+        index(device)
+        major, minor = profile.capability
+        return SimpleNamespace(
+            name=profile.name,
+            total_memory=profile.total_memory,
+            major=major,
+            minor=minor,
+            multi_processor_count=profile.multi_processor_count,
+        )
+
+    def capability(device=None) -> tuple[int, int]:
+        index(device)
+        return profile.capability
+
+    def can_access_peer(device, peer_device) -> bool:
+        return index(device) != index(peer_device) and profile.peer_access
+
+    return [
+        (torch.cuda, "current_device", lambda: 0),
+        (torch.cuda, "get_device_name", lambda device=None: properties(device).name),
+        (torch.cuda, "get_device_properties", properties),
+        (torch.cuda, "get_device_capability", capability),
+        (
+            torch.cuda,
+            "is_bf16_supported",
+            lambda including_emulation=True: profile.bf16_native or including_emulation,
+        ),
+        (torch.cuda, "can_device_access_peer", can_access_peer),
+    ]
 
 
 @contextmanager
-def fake_gpus(n: int):
+def fake_gpus(n: int, profile: GpuProfile | None = None):
     """Make ``torch.cuda`` (and ``torch.accelerator``) report ``n`` GPUs for the block.
 
     Only the functions that say whether there are GPUs, and how many, are
     replaced, so code that asks sees ``n``; code that *uses* a GPU is not faked.
+    With a ``profile`` (:data:`T4`, :data:`H100`), the functions that describe a
+    GPU answer for ``n`` of that model: ``get_device_name``, ``get_device_properties``
+    (name, total_memory, major, minor, multi_processor_count),
+    ``get_device_capability``, ``is_bf16_supported(including_emulation=...)`` (a T4: only
+    with emulation) and ``can_device_access_peer``.
     """
+    if profile is not None and n < 1:
+        raise ValueError(f"n must be at least 1 with a profile, got {n}")
     fakes = [
         (torch.cuda, "is_available", lambda: n > 0),
         (torch.cuda, "device_count", lambda: n),
     ]
+    if profile is not None:
+        fakes += _profile_fakes(n, profile)
     accelerator = getattr(torch, "accelerator", None)
     if accelerator is not None:
         fakes += [
