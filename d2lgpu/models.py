@@ -19,6 +19,7 @@ Importing this module is cheap: torchvision is imported inside
 import torch
 from torch import nn
 
+from . import hardware
 from ._validate import check_int
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "OPTIMIZER_BYTES_PER_PARAM",
     "SCALER_BYTES_PER_PARAM",
     "SmallCNN",
+    "amp_gpu_batch",
     "amp_sizes",
     "count_parameters",
     "linear_stack",
@@ -160,11 +162,60 @@ AUTOCAST_BYTES_PER_PARAM = 12
 SCALER_BYTES_PER_PARAM = 8
 
 
+# A GPU gets the GPU batch unless one step of it needs more than these (amp_gpu_batch):
+AMP_MEMORY_SHARE = 0.25  # a quarter of the GPU's memory: the chapter keeps several runs around
+AMP_STEP_SECONDS = 0.25  # fp32 products of one step at the datasheet peak (the runs take ~100)
+AMP_MIN_BATCH = 1024
+
+
+def _amp_step_bytes(width: int, batch: int) -> int:
+    """Memory a fp32 step of the chapter holds: its 4 batches of inputs and targets, the
+    activations and their gradients, weights, gradients and Adam's two moments."""
+    cost = linear_stack_cost(width, batch)
+    return 2 * 4 * batch * width * 4 + 2 * cost["activation_bytes"] + 4 * 4 * cost["params"]
+
+
+def amp_gpu_batch(total_memory: int, fp32_flops: float | None, width: int | None = None) -> int:
+    """The chapter's batch on a GPU of ``total_memory`` bytes and datasheet ``fp32_flops``.
+
+    ``AMP_SIZES["cuda"]``'s batch, halved (down to :data:`AMP_MIN_BATCH`) while one step
+    would hold more than :data:`AMP_MEMORY_SHARE` of the memory, or while its fp32 products
+    at ``fp32_flops`` (``None``: no datasheet entry, memory alone decides) would take more
+    than :data:`AMP_STEP_SECONDS`. An H100 or a T4 keeps the full batch; a smaller GPU
+    gets less.
+    """
+    check_int("total_memory", total_memory, minimum=1)
+    if fp32_flops is not None and not fp32_flops > 0:
+        raise ValueError(f"fp32_flops must be a positive FLOP/s rate or None, got {fp32_flops!r}")
+    width = int(AMP_SIZES["cuda"]["width"]) if width is None else width
+    batch = int(AMP_SIZES["cuda"]["batch"])
+
+    def too_big(b: int) -> bool:
+        slow = fp32_flops is not None and (
+            linear_stack_cost(width, b)["flops"] / fp32_flops > AMP_STEP_SECONDS
+        )
+        return slow or _amp_step_bytes(width, b) > AMP_MEMORY_SHARE * total_memory
+
+    while batch > AMP_MIN_BATCH and too_big(batch):
+        batch //= 2
+    return batch
+
+
 def amp_sizes(device) -> tuple[int, int, float]:
-    """``(width, batch, lr)`` of the mixed-precision chapter on ``device`` (CUDA or not)."""
+    """``(width, batch, lr)`` of the mixed-precision chapter on ``device`` (CUDA or not).
+
+    On a GPU the batch is :func:`amp_gpu_batch`'s for its memory and datasheet fp32 peak
+    (``torch.cuda.get_device_properties``, asked now; :mod:`d2lgpu.hardware`'s table).
+    Where torch sees no GPU, ``"cuda"`` gets ``AMP_SIZES["cuda"]``: the size the chapter's
+    GPU references were recorded at, for reasoning about a GPU from a CPU.
+    """
     kind = "cuda" if torch.device(device).type == "cuda" else "cpu"
     sizes = AMP_SIZES[kind]
-    return int(sizes["width"]), int(sizes["batch"]), float(sizes["lr"])
+    width, batch, lr = int(sizes["width"]), int(sizes["batch"]), float(sizes["lr"])
+    if kind == "cuda" and torch.cuda.is_available():
+        props = torch.cuda.get_device_properties(device)
+        batch = amp_gpu_batch(props.total_memory, hardware.peak_flops(props.name, "fp32"), width)
+    return width, batch, lr
 
 
 def linear_stack_cost(
