@@ -589,7 +589,8 @@ def test_correct_checkpointing_passes(answer):
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
 def test_wrong_checkpointing_fails_with_a_hint_that_names_the_mistake(answer, parts):
-    fails("09.checkpoint", answer, *parts)
+    result = fails("09.checkpoint", answer, *parts)
+    assert re.match(r"for \d+ blocks in \d+ segments, ", result.hint), result.hint  # the case
 
 
 def sequential_left_reentrant(blocks, x, segments):
@@ -621,7 +622,8 @@ def reentrant_and_detached(blocks, x, segments):
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
 def test_a_reentrant_checkpoint_is_named_not_a_cut_graph(answer, parts):
-    assert_fails("09.checkpoint", answer, *parts)
+    result = assert_fails("09.checkpoint", answer, *parts)
+    assert re.match(r"for \d+ blocks in \d+ segments, ", result.hint), result.hint
 
 
 class Checkpointed:
