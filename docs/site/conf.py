@@ -30,7 +30,7 @@ exclude_patterns = ["_build", "readme.md", "_course.json", "**.ipynb_checkpoints
 html_theme = "sphinx_book_theme"
 html_title = "d2lgpu"
 html_show_sourcelink = False
-html_copy_source = False
+html_copy_source = True  # the download button: the page's .ipynb or .md
 
 # The stored outputs are the content: nothing is run.
 nb_execution_mode = "off"
