@@ -77,6 +77,10 @@ def notebooks(folder: str) -> list[Path]:
     return sorted((ROOT / folder).glob("[0-9]*.ipynb"))
 
 
+def scripts(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).glob("[0-9]*.py"))
+
+
 def title(notebook: Path) -> str:
     for cell in json.loads(notebook.read_text())["cells"]:
         if cell["cell_type"] == "markdown":
@@ -100,16 +104,23 @@ def solution_lines() -> dict[str, list[str]]:
 
     (A chapter may teach the same line, a Triton load, say: the book shows it there.)"""
     shown = "\n".join(
-        "".join(cell["source"])
-        for notebook in notebooks("exercises") + notebooks("notebooks")
-        for cell in json.loads(notebook.read_text())["cells"]
+        [*(s.read_text() for s in scripts("exercises"))]
+        + [
+            "".join(cell["source"])
+            for notebook in notebooks("exercises") + notebooks("notebooks")
+            for cell in json.loads(notebook.read_text())["cells"]
+        ]
     )
     found = {}
-    for notebook in notebooks("solutions"):
+    for file in notebooks("solutions") + scripts("solutions"):
         lines = []
-        for cell in json.loads(notebook.read_text())["cells"]:
+        if file.suffix == ".py":
+            sources = [file.read_text()]
+        else:
+            sources = ["".join(cell["source"]) for cell in json.loads(file.read_text())["cells"]]
+        for source in sources:
             inside = False
-            for line in "".join(cell["source"]).splitlines():
+            for line in source.splitlines():
                 stripped = line.strip()
                 if stripped.startswith("### BEGIN SOLUTION"):
                     inside = True
@@ -117,7 +128,7 @@ def solution_lines() -> dict[str, list[str]]:
                     inside = False
                 elif inside and len(stripped) >= 16 and stripped not in shown:
                     lines.append(stripped)
-        found[notebook.name] = lines
+        found[file.name] = lines
     return found
 
 
@@ -152,6 +163,10 @@ def test_every_chapter_and_exercise_prompt_has_its_page(book):
             page = out / folder / f"{notebook.stem}.html"
             assert page.is_file(), f"no page for {folder}/{notebook.name}"
             assert title(notebook) in text_of(page), f"{page.name}: its title is not shown"
+    assert scripts("exercises"), "exercises/ holds no script (chapter 5's DDP script)"
+    for script in scripts("exercises"):
+        page = text_of(out / "exercises" / f"{script.stem}.html")
+        assert script.read_text().splitlines()[0] in page, f"{script.name}'s code is not shown"
     index = text_of(out / "index.html")
     for notebook in notebooks("notebooks"):
         assert title(notebook) in index, f"the front page's contents lack {notebook.name}"
@@ -391,7 +406,7 @@ def test_the_book_in_chromium(served, tmp_path, tag, monkeypatch):
             assert not failed, f"requests within the book that failed: {failed}"
             pages = {u.removeprefix(base + "/") for u in seen}
             expected = {f"notebooks/{s}.html" for s in chapters} | {
-                f"exercises/{n.stem}.html" for n in notebooks("exercises")
+                f"exercises/{n.stem}.html" for n in notebooks("exercises") + scripts("exercises")
             }
             assert expected <= pages, f"pages not reached by links: {sorted(expected - pages)}"
 

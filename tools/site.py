@@ -6,8 +6,8 @@ extra. Two steps:
 
 1. **stage** ``build/site-src/`` (git-ignored), with the repository's own layout so that the
    notebooks' relative links resolve as they do on GitHub: ``docs/site/``'s ``conf.py`` and
-   ``index.md`` at its root, ``notebooks/*.ipynb``, the exercise prompts ``exercises/*.ipynb``
-   (never ``solutions/``), each GPU's bench (``docs/results/<GPU>/bench/``: its
+   ``index.md`` at its root, ``notebooks/*.ipynb``, the exercise prompts ``exercises/*.ipynb`` and a
+   page for each exercise script ``exercises/*.py`` (never ``solutions/``), each GPU's bench (``docs/results/<GPU>/bench/``: its
    ``summary.md`` with its plots appended), the README's front matter (``readme.md``, which
    ``index.md`` includes: the sections in ``README_SECTIONS``) with the images it shows, and
    ``_course.json`` (the repository URL of pyproject.toml's [project.urls] "Repository", or
@@ -76,6 +76,16 @@ def bench_page(bench: Path) -> str:
     return bench.joinpath("summary.md").read_text().rstrip() + "\n" + plots
 
 
+def script_page(name: str) -> str:
+    """The page of an exercise's script (chapter 5's DDP script): the prompt's code, shown."""
+    return (
+        f"# `{name}`\n\n"
+        f"The exercise's script as `make lab` copies it, into `work/exercises/{name}`; the\n"
+        "exercise notebook of its chapter says what to change.\n\n"
+        f"```{{literalinclude}} {name}\n:language: python\n```\n"
+    )
+
+
 def copy(source: Path, src: Path) -> None:
     target = src / source.relative_to(ROOT)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -104,6 +114,11 @@ def stage(src: Path) -> list[str]:
         for notebook in sorted((ROOT / folder).glob("[0-9]*.ipynb")):
             copy(notebook, src)
             pages.append(f"{folder}/{notebook.stem}")
+    for script in sorted((ROOT / "exercises").glob("[0-9]*.py")):
+        copy(script, src)
+        page = src / "exercises" / f"{script.stem}.md"
+        page.write_text(script_page(script.name))
+        pages.append(f"exercises/{script.stem}")
     for summary in sorted((ROOT / "docs" / "results").glob("*/bench/summary.md")):
         bench = summary.parent
         for plot in bench.glob("*.png"):
