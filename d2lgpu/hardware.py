@@ -367,8 +367,8 @@ def amp_plan(device) -> AmpPlan:
         True,
         tf32,
         f"{what} has no bf16 tensor cores (is_bf16_supported(including_emulation=False) is "
-        f"False; with emulation {emulated}: bf16 would run, slower than fp32): fp16 on its "
-        "fp16 tensor cores, with a GradScaler for fp16's range",
+        f"False; with emulation {emulated}: bf16 runs only emulated, without tensor cores): "
+        "fp16 on its fp16 tensor cores, with a GradScaler for fp16's range",
     )
 
 
