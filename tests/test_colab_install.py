@@ -7,6 +7,9 @@
   are already installed and no lock is; the set-up cell installs the wheel into it
   (``$D2LGPU_WHEEL``), and chapters 1 and 2 run top to bottom there in a kernel of that
   environment; torch is the same torch afterwards.
+* Without a wheel, the cell clones the repository (here: this checkout's last commit, by
+  its file:// URL, in place of the configured GitHub URL) and installs the clone editable,
+  so that the chapters find its ``scripts/`` and ``docs/results/``.
 
 "Already installed" without downloading a second torch: the fresh environment gets a
 ``.pth`` file naming a folder of links to this environment's torch and torchvision, and
@@ -125,6 +128,34 @@ ASK_TORCH = (
 )
 
 
+class Fresh:
+    """A fresh environment with pip (ensurepip, offline), torch and torchvision, no d2lgpu."""
+
+    def __init__(self, tmp_path):
+        venv = tmp_path / "colab"
+        run([sys.executable, "-m", "venv", str(venv)])
+        self.python = venv_python(venv)
+        self.cwd = tmp_path
+        # the environment of its processes: not this one's PYTHONPATH nor the checkout's folder
+        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        self.env.pop("D2LGPU_WHEEL", None)
+        self.site = Path(self.ask("import sysconfig; print(sysconfig.get_paths()['purelib'])"))
+        dists = preinstall(tmp_path / "preinstalled")
+        assert {"torch", "torchvision", "numpy"} <= set(dists)
+        (self.site / "preinstalled.pth").write_text(f"{tmp_path / 'preinstalled'}\n")
+        self.torch = self.ask(ASK_TORCH).split()
+        assert self.torch[:2] == [importlib.metadata.version(n) for n in PREINSTALLED]
+        assert self.ask("import importlib.util as u; print(u.find_spec('d2lgpu'))") == "None"
+
+    def ask(self, code, cwd=None):
+        """What ``code`` prints, run by the environment's Python."""
+        return run([self.python, "-c", code], env=self.env, cwd=cwd or self.cwd).strip()
+
+    def assert_torch_unchanged(self):
+        assert self.ask(ASK_TORCH).split() == self.torch, "the course replaced torch or torchvision"
+        assert not list(self.site.glob("torch-*")) and not (self.site / "torch").exists()
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
 def test_the_set_up_cell_installs_the_wheel_beside_the_torch_there_and_chapters_1_and_2_run(
@@ -132,27 +163,8 @@ def test_the_set_up_cell_installs_the_wheel_beside_the_torch_there_and_chapters_
 ):
     from nbclient import NotebookClient
 
-    # A fresh environment with pip (ensurepip, offline) and no d2lgpu
-    venv = tmp_path / "colab"
-    run([sys.executable, "-m", "venv", str(venv)])
-    python = venv_python(venv)
-    site = Path(
-        run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).strip()
-    )
-    dists = preinstall(tmp_path / "preinstalled")
-    assert {"torch", "torchvision", "numpy"} <= set(dists)
-    (site / "preinstalled.pth").write_text(f"{tmp_path / 'preinstalled'}\n")
-    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    before = run([python, "-c", ASK_TORCH], env=clean, cwd=tmp_path).split()
-    assert before[:2] == [importlib.metadata.version(n) for n in PREINSTALLED]
-    assert (
-        run(
-            [python, "-c", "import importlib.util as u; print(u.find_spec('d2lgpu'))"],
-            env=clean,
-            cwd=tmp_path,
-        ).strip()
-        == "None"
-    )
+    fresh = Fresh(tmp_path)
+    python, site, clean = fresh.python, fresh.site, fresh.env
     # Colab's runtime has a Jupyter kernel: ipykernel from the registry (uv's cache where uv is here)
     uv = shutil.which("uv", path=os.path.dirname(sys.executable))
     if uv:
@@ -189,15 +201,39 @@ def test_the_set_up_cell_installs_the_wheel_beside_the_torch_there_and_chapters_
         printed[name] = "".join(o.get("text", "") for o in setup.outputs)
 
     # The first notebook installed the course; the second found it and did nothing
-    have = before[0]
-    assert printed[CHAPTERS[0]] == f"installed d2lgpu 0.1.0 beside torch {have}\n"
+    assert printed[CHAPTERS[0]] == f"installed d2lgpu 0.1.0 beside torch {fresh.torch[0]}\n"
     assert printed[CHAPTERS[1]] == ""
-    after = run([python, "-c", ASK_TORCH], env=clean, cwd=tmp_path).split()
-    assert after == before, "installing the course replaced torch or torchvision"
-    assert not list(site.glob("torch-*")) and not (site / "torch").exists()
-    where = run(
-        [python, "-c", "import d2lgpu.links as l; print(l.__file__); print(l.repository_url())"],
-        env=clean, cwd=tmp_path,
-    ).split()  # fmt: skip
-    assert Path(where[0]).is_relative_to(site)  # the wheel's copy, not the checkout's
-    assert where[1] == setup_cell.repository_url()  # from the wheel's metadata
+    fresh.assert_torch_unchanged()
+    where = fresh.ask("import d2lgpu.links as l; print(l.__file__); print(l.repository_url())")
+    module, url = where.split()
+    assert Path(module).is_relative_to(site)  # the wheel's copy, not the checkout's
+    assert url == setup_cell.repository_url()  # from the wheel's metadata
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_without_a_wheel_the_cell_clones_the_repository_and_the_chapters_find_its_files(
+    tmp_path,
+):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    fresh = Fresh(tmp_path)
+    content = tmp_path / "content"
+    content.mkdir()
+    # the cell as written, cloning this checkout's last commit instead of GitHub
+    source = setup_cell.cell_source().replace(setup_cell.repository_url(), ROOT.as_uri())
+    printed = fresh.ask(source, cwd=content)
+    assert printed == f"installed d2lgpu 0.1.0 beside torch {fresh.torch[0]}"
+    # a new kernel, after a restart: the editable install finds the clone
+    found = fresh.ask(
+        "import d2lgpu, d2lgpu.distributed as d, d2lgpu.references as r; print(d2lgpu.__file__);"
+        "print(d.course_script('train_ddp.py')); print(r.RESULTS_DIR.is_dir())"
+    ).split()
+    clone = content / setup_cell.CLONE_DIR
+    assert found == [
+        str(clone / "d2lgpu" / "__init__.py"),
+        str(clone / "scripts" / "train_ddp.py"),
+        "True",
+    ]
+    assert fresh.ask(source, cwd=content) == ""  # run again, it does nothing
+    fresh.assert_torch_unchanged()
