@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import html
 import http.server
+import importlib.util
 import json
 import re
 import threading
@@ -43,8 +44,6 @@ BUILD_BUDGET_S = 300  # the issue's: under 5 minutes on the 2-core machine
 
 def load_site_tool():
     """tools/site.py as a module (its name would clash with the standard library's ``site``)."""
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("d2lgpu_site_tool", SITE_TOOL)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -52,6 +51,11 @@ def load_site_tool():
 
 
 tool = load_site_tool()
+BOOK_PACKAGES = ("sphinx", "myst_nb", "sphinx_book_theme")  # the lock's site extra
+ABSENT = [name for name in BOOK_PACKAGES if importlib.util.find_spec(name) is None]
+needs_sphinx = pytest.mark.skipif(
+    bool(ABSENT), reason=f"requires {', '.join(ABSENT)} (the lock's site extra, `make setup`)"
+)
 
 
 def make_book(folder: Path) -> dict:
@@ -135,6 +139,7 @@ def solution_lines() -> dict[str, list[str]]:
 # --- the build
 
 
+@needs_sphinx
 @pytest.mark.slow
 def test_the_book_builds_with_warnings_as_errors_within_the_budget(book):
     assert book["returncode"] == 0
@@ -154,6 +159,7 @@ def test_the_build_command_treats_warnings_as_errors(monkeypatch, tmp_path):
     assert "-W" in seen["command"] and "sphinx" in seen["command"]
 
 
+@needs_sphinx
 @pytest.mark.slow
 def test_every_chapter_and_exercise_prompt_has_its_page(book):
     out = book["out"]
@@ -173,6 +179,7 @@ def test_every_chapter_and_exercise_prompt_has_its_page(book):
     assert not (out / "solutions").exists()
 
 
+@needs_sphinx
 @pytest.mark.slow
 def test_no_answer_is_on_any_page_but_the_exercises_code_is(book):
     out = book["out"]
@@ -205,6 +212,7 @@ def gpu_reference_cells() -> list[tuple[str, str]]:
     return found
 
 
+@needs_sphinx
 @pytest.mark.slow
 def test_a_gpu_cell_shows_its_reference_block_with_where_it_was_recorded(book):
     cells = gpu_reference_cells()
@@ -222,6 +230,7 @@ def local_targets(page: Path, attribute: str, tag: str) -> list[str]:
     return [v for v in values if not re.match(r"^[a-z]+:|^#|^//", v)]
 
 
+@needs_sphinx
 @pytest.mark.slow
 def test_every_image_exists_and_every_link_between_pages_resolves(book):
     out = book["out"]
@@ -249,6 +258,7 @@ def test_every_image_exists_and_every_link_between_pages_resolves(book):
     assert not absent, f"bench plots the book does not show: {absent}"
 
 
+@needs_sphinx
 @pytest.mark.slow
 def test_links_to_files_out_of_the_book_go_to_the_repository(book):
     url = tool.repository_url()
@@ -282,6 +292,7 @@ def mini_book(tmp_path: Path, repository: str | None, link: str):
     return done, page
 
 
+@needs_sphinx
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "repository, link, expected",
@@ -344,6 +355,7 @@ except ImportError:  # pragma: no cover - test_browser's own imports fail: it sa
     CHROMIUM, CHROMIUM_ARGS, VIEWPORT = Path("/usr/bin/chromium"), ["--headless"], None
 
 
+@needs_sphinx
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.timeout(300)
@@ -362,6 +374,10 @@ def test_the_book_in_chromium(served, tmp_path, tag, monkeypatch):
         try:
             page = browser.new_page(viewport=VIEWPORT)
             page.set_default_timeout(30_000)
+            page.on(
+                "requestfailed",
+                lambda r: failed.append(f"{r.failure} {r.url}") if r.url.startswith(base) else None,
+            )
             page.on(
                 "response",
                 lambda r: (

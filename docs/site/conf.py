@@ -43,6 +43,8 @@ suppress_warnings = ["mystnb.unknown_mime_type"]  # tqdm's widgets: the chapters
 
 # The theme's repository button and, for whoever adds them, the launch links ("Open in Colab",
 # "Open in Kaggle"): the repository URL is in html_context, empty where none is configured.
+# A page's file in the repository is its docname plus its suffix (notebooks/04_amp.ipynb): the
+# book keeps the repository's layout.
 html_context = {"repository_url": REPOSITORY or "", "repository_branch": BRANCH}
 html_theme_options = {
     "show_toc_level": 2,
