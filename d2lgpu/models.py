@@ -19,8 +19,8 @@ Importing this module is cheap: torchvision is imported inside
 import torch
 from torch import nn
 
-from . import hardware
 from ._validate import check_int
+from .hardware import peak_flops as datasheet_peak
 
 __all__ = [
     "AMP_SIZES",
@@ -214,7 +214,7 @@ def amp_sizes(device) -> tuple[int, int, float]:
     width, batch, lr = int(sizes["width"]), int(sizes["batch"]), float(sizes["lr"])
     if kind == "cuda" and torch.cuda.is_available():
         props = torch.cuda.get_device_properties(device)
-        batch = amp_gpu_batch(props.total_memory, hardware.peak_flops(props.name, "fp32"), width)
+        batch = amp_gpu_batch(props.total_memory, datasheet_peak(props.name, "fp32"), width)
     return width, batch, lr
 
 
