@@ -1,5 +1,7 @@
 """d2lgpu.stream_sim: the simulated GPU orders work as CUDA streams do, and finds races."""
 
+import re
+
 import pytest
 import torch
 
@@ -568,27 +570,59 @@ def test_overwriting_a_pinned_staging_buffer_before_its_copy_ran_is_a_hazard():
 def test_simulated_streams_and_events_refuse_what_cuda_refuses():
     with simulated_cuda(copy_s=2.0, launch_s=0.0) as gpu:
         side, event = torch.cuda.Stream(), torch.cuda.Event(enable_timing=True)
+        assert event.query()  # never recorded: nothing to wait for, as CUDA says
+        unrecorded = torch.cuda.Event(enable_timing=True)
         for call, named in [
             (lambda: side.wait_event("an event"), "wait_event expects a torch.cuda.Event, got str"),
             (
-                lambda: side.wait_stream(None),
-                "wait_stream expects a torch.cuda.Stream, got NoneType",
+                lambda: side.wait_stream("a stream"),
+                "wait_stream expects a torch.cuda.Stream, got str",
             ),
             (lambda: event.record("a stream"), "record expects a torch.cuda.Stream, got str"),
-            (lambda: event.elapsed_time(torch.cuda.Event(enable_timing=True)), "must be recorded"),
+            (lambda: unrecorded.elapsed_time(unrecorded), "both events must be recorded before"),
         ]:
-            with pytest.raises((TypeError, RuntimeError), match=named):
+            with pytest.raises((TypeError, RuntimeError), match=f"^{re.escape(named)}"):
                 call()
-        with pytest.raises(RuntimeError, match="enable_timing"):
-            event.elapsed_time(torch.cuda.Event())
-        assert event.query()  # never recorded: nothing to wait for, as CUDA says
+        event.record()
+        assert gpu.ops[-1].kind == "event" and gpu.ops[-1].label == "event"
+        for end in (unrecorded, torch.cuda.Event()):  # one end unrecorded, or not timing
+            with pytest.raises(
+                RuntimeError,
+                match=r"^both events (must be recorded|need torch\.cuda\.Event\(enable_timing=True\))",
+            ):
+                event.elapsed_time(end)
+        assert side.record_event(unrecorded) is unrecorded  # the event given is the one recorded
         assert (
             repr(event) == "<simulated CUDA event>"
             and repr(side) == "<simulated CUDA stream: side stream 1>"
         )
         assert side == side and side != gpu.default and len({side, side, gpu.default}) == 2
-    with pytest.raises(RuntimeError, match="outside simulated_cuda"):
+    with pytest.raises(
+        RuntimeError, match=r"^a simulated stream or event is used outside simulated_cuda\(\)$"
+    ):
         event.record()
+
+
+def test_a_wait_on_an_earlier_event_keeps_a_later_wait_and_an_event_waits_on_the_stream_given():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+        side, main = torch.cuda.Stream(), torch.cuda.current_stream()
+        (b,) = named_batches(gpu, 1)
+        with torch.cuda.stream(side):
+            before = side.record_event()
+            x = b.to(gpu.device, non_blocking=True)  # 0 .. 1
+            after = side.record_event()
+        main.wait_event(after)
+        main.wait_event(before)  # an older point of the same stream: the later wait stands
+        x.record_stream(main)
+        gpu.kernel(lambda t: t + 1)(x)  # 1 .. 2
+        other = torch.cuda.Stream()
+        after.wait(other)  # the stream given waits, not the current one
+        with torch.cuda.stream(other):
+            gpu.kernel(lambda t: t * 2, "late")(x)  # after the copy and the SMs: 2 .. 3
+        after.synchronize()  # the host reaches the event's time exactly
+        assert gpu.host_time == after.time and after.query()
+    assert [op.start for op in gpu.ops if op.kind == "kernel"] == [1.0, 2.0]
+    assert not gpu.hazards
 
 
 def test_an_event_waited_on_by_a_stream_orders_the_work_after_it():
