@@ -725,3 +725,13 @@ def test_views_share_memory_in_place_ops_write_it_and_new_host_tensors_are_pagea
     assert [str(h) for h in gpu.hazards] == [
         "add on side stream 1 may read batch 5's memory before mul_ on default stream has finished"
     ]
+
+
+def test_a_batch_keeps_its_number_on_the_device_and_its_pinning_when_named():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        pinned = gpu.name_batch(torch.zeros(2).pin_memory(), 1)  # pinned: stays so, unsaid
+        pageable = gpu.name_batch(torch.zeros(2), 2)
+        assert pinned.is_pinned() and not pageable.is_pinned()
+        on_device = pinned.to(gpu.device, non_blocking=True)
+        assert gpu.batch_of(on_device) == 1 and gpu.batch_of(pageable) == 2
+        assert gpu.batch_of(torch.zeros(2)) is None
