@@ -183,10 +183,11 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         form_factor="PCIe, AWS only",
         memory="24 GB GDDR6",
         bandwidth_tbs=0.6,
-        # A GA102 variant made for AWS (G5 instances): NVIDIA publishes no datasheet for it,
-        # and its tensor rates are below the A10's (125 bf16 TFLOP/s dense), its fp32 above.
-        tflops={"bf16": 70.0, "fp16": 70.0, "tf32": 35.0, "fp32": 35.0},
-        source="AWS EC2 G5 instance specifications (no NVIDIA datasheet exists for the A10G)",
+        # A GA102 variant made for AWS (G5 instances). NVIDIA publishes no datasheet for it,
+        # and its tensor and fp32 rates differ from the A10's: no rate is listed until a
+        # source states them. Its memory (24 GB, 600 GB/s) is the A10's.
+        tflops={},
+        source="AWS EC2 G5 instances (no NVIDIA datasheet exists for the A10G; no peak rates listed)",
         torch_names=("NVIDIA A10G",),
         url="https://aws.amazon.com/ec2/instance-types/g5/",
     ),

@@ -16,7 +16,7 @@ from d2lgpu import hardware
         ("NVIDIA A100-SXM4-80GB", "NVIDIA A100 SXM4 80GB", 312.0, 2.039),
         ("NVIDIA A100-PCIE-40GB", "NVIDIA A100 PCIe 40GB", 312.0, 1.555),
         ("NVIDIA A100-SXM4-40GB", "NVIDIA A100 SXM4 40GB", 312.0, 1.555),
-        ("NVIDIA A10G", "NVIDIA A10G", 70.0, 0.6),
+        ("NVIDIA A10G", "NVIDIA A10G", None, 0.6),  # no published rates: none listed
         ("NVIDIA L4", "NVIDIA L4", 121.0, 0.3),
         ("Tesla T4", "NVIDIA T4", None, 0.32),
         ("NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 4090", 165.2, 1.008),
@@ -46,7 +46,11 @@ def test_dense_peaks_are_ordered_as_the_hardware_is():
     # Tensor-core rates beat the vector rates; halving a sparse figure twice would break this.
     for entry in hardware.DATASHEETS:
         t = entry.tflops
-        assert t["fp32"] > 0 and entry.bandwidth_tbs > 0
+        assert entry.bandwidth_tbs > 0
+        if not t:  # a part whose maker publishes no rates (the A10G) says so, and lists none
+            assert "no peak rates listed" in entry.source
+            continue
+        assert t["fp32"] > 0
         if "bf16" in t:
             assert t["bf16"] > t["fp32"]
         if "tf32" in t:
