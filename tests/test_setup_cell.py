@@ -145,16 +145,27 @@ def test_make_exercises_keeps_the_cell(tmp_path):
     assert (first.id, first.source, first.metadata["tags"]) == ("setup", SOURCE, ["setup"])
 
 
-def test_the_cell_passes_ruff_as_the_notebooks_do(tmp_path):
+def test_every_notebook_with_the_cell_passes_ruff(tmp_path):
+    # ruff reads a notebook as one module: the cell's names must not clash with a later cell's
     ruff = shutil.which("ruff", path=os.path.dirname(sys.executable))
     if ruff is None:
         pytest.skip("ruff is not installed next to this Python (the dev extra has it)")
-    for args in (["format", "--check"], ["check"]):
+    root = course_copy(tmp_path, names=sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb")))
+    paths = setup_cell.notebooks(root, setup_cell.CHECKED)
+    for path in paths:
+        setup_cell.write(path, SOURCE)
+    for args in (["check"], ["format", "--check"]):
+        config = ["--config", str(ROOT / "pyproject.toml")]
         done = subprocess.run(
-            [ruff, *args, "--stdin-filename", "cell.py", "-"],
-            input=SOURCE + "\n", cwd=ROOT, capture_output=True, text=True,
-        )  # fmt: skip
+            [ruff, *args, *config, *map(str, paths)], capture_output=True, text=True
+        )
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_cell_leaves_no_file_behind():
+    # tests/test_notebooks.py's rule for the course's code: tempfile.TemporaryDirectory only
+    assert "tempfile.TemporaryDirectory()" in SOURCE
+    assert not any(word in SOURCE for word in ("mkdtemp", "mkstemp", "mktemp", "delete=False"))
 
 
 # What the cell does, run in this process with importlib and subprocess faked.

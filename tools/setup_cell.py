@@ -53,13 +53,12 @@ TEMPLATE = """\
 # Set-up for Colab and Kaggle: installs the course package, d2lgpu, beside the torch
 # already there. Where d2lgpu is installed (`make lab`), it does nothing.
 def {function}(repository="{repository}", torch_floor={floor!r}):
-    import importlib
-    import os
-    import re
-    import subprocess
-    import sys
-    import tempfile
-    from importlib import metadata, util
+    # this function's own names, whatever a later cell imports (F811 assumes one namespace)
+    import os  # noqa: F811
+    import subprocess  # noqa: F811
+    import sys  # noqa: F811
+    import tempfile  # noqa: F811
+    from importlib import invalidate_caches, metadata, util
 
     if util.find_spec("d2lgpu") is not None:
         return
@@ -67,26 +66,28 @@ def {function}(repository="{repository}", torch_floor={floor!r}):
     if util.find_spec("torch") is None:
         raise RuntimeError(f"this course needs {{need}}, and torch is not installed")
     have = metadata.version("torch")
-    if tuple(map(int, re.match(r"(\\d+)\\.(\\d+)", have).groups())) < torch_floor:
+    if tuple(int(n) for n in have.split(".")[:2]) < torch_floor:
         raise RuntimeError(
             f"this course needs {{need}}; this runtime has torch {{have}}. Install a newer "
             "torch and its torchvision, restart the runtime and run this cell again"
         )
-    # pip may not replace the torch and torchvision already here
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as pins:
-        for name in ("torch", "torchvision"):
-            if util.find_spec(name) is not None:
-                pins.write(f"{{name}}=={{metadata.version(name)}}\\n")
-    target = [os.environ["{wheel_var}"]] if os.environ.get("{wheel_var}") else None
-    if target is None:  # a clone: the chapters read its scripts/ and docs/results/ too
+    if os.environ.get("{wheel_var}"):  # a wheel's path: the course's own test
+        target = [os.environ["{wheel_var}"]]
+    else:  # a clone: the chapters read its scripts/ and docs/results/ too
         checkout = os.path.abspath("{clone_dir}")
         if not os.path.isdir(checkout):
             subprocess.run(["git", "clone", "--depth", "1", repository, checkout], check=True)
         target = ["-e", checkout]
         sys.path.insert(0, checkout)
-    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--constraint", pins.name]
-    subprocess.run([*pip, *target], check=True)
-    importlib.invalidate_caches()
+    with tempfile.TemporaryDirectory() as folder:  # pip may not replace the torch here
+        pins = os.path.join(folder, "pins.txt")
+        with open(pins, "w") as out:
+            for name in ("torch", "torchvision"):
+                if util.find_spec(name) is not None:
+                    out.write(f"{{name}}=={{metadata.version(name)}}\\n")
+        pip = [sys.executable, "-m", "pip", "install", "--quiet", "--constraint", pins]
+        subprocess.run([*pip, *target], check=True)
+    invalidate_caches()
     print(f"installed d2lgpu {{metadata.version('d2lgpu')}} beside torch {{have}}")
 
 
