@@ -272,6 +272,21 @@ def test_links_to_files_out_of_the_book_go_to_the_repository(book):
         assert solution in page and f'{solution}"' not in page
 
 
+@needs_sphinx
+@pytest.mark.slow
+def test_every_notebook_page_opens_in_colab_and_kaggle_and_hides_the_set_up_cell(book):
+    from d2lgpu import links
+
+    for folder in ("notebooks", "exercises"):
+        for notebook in notebooks(folder):
+            path = f"{folder}/{notebook.name}"
+            page = html.unescape((book["out"] / folder / f"{notebook.stem}.html").read_text())
+            assert f'href="{links.colab_url(path)}"' in page, path
+            assert f'href="{links.kaggle_url(path)}"' in page, path
+            # the set-up cell installs the course on Colab and Kaggle: on a web page it is noise
+            assert "_setup_d2lgpu" not in page, path
+
+
 def test_readme_sections_keeps_the_named_ones_in_order_and_names_a_missing_one():
     readme = "# T\n\ntop\n\n## A\n\na\n\n## B\n\nb\n\n## C\n\nc\n"
     assert tool.readme_sections(readme, ("", "C", "A")) == "# T\n\ntop\n\n## A\n\na\n\n## C\n\nc\n"

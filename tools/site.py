@@ -99,15 +99,39 @@ OTHER_TORCH = re.compile(
 )
 
 
-def copy_notebook(source: Path, src: Path) -> None:
-    """Copy a notebook into ``src`` without the line naming the torch that stored its outputs."""
+def launch_cell(path: str, repository: str) -> dict:
+    """A markdown cell of links that open the notebook ``path`` in Colab and in Kaggle."""
+    from d2lgpu import links
+
+    colab, kaggle = links.colab_url(path, repository), links.kaggle_url(path, repository)
+    return {
+        "cell_type": "markdown",
+        "id": "launch",
+        "metadata": {"tags": ["launch"]},
+        "source": f"[Open in Colab]({colab}) · [Open in Kaggle]({kaggle})",
+    }
+
+
+def copy_notebook(source: Path, src: Path, repository: str | None = None) -> None:
+    """Copy a notebook into ``src`` for the book: without the line naming the torch that stored
+    its outputs, with its set-up cell (for Colab and Kaggle) left off the page, and, where a
+    repository is configured, links that open it in Colab and Kaggle under its title."""
     notebook = json.loads(source.read_text())
     for cell in notebook["cells"]:
+        tags = cell.setdefault("metadata", {}).get("tags", [])
+        if "setup" in tags:
+            cell["metadata"]["tags"] = [*tags, "remove-cell"]
         for output in cell.get("outputs", []):
             for mime, text in output.get("data", {}).items():
                 if mime in ("text/plain", "text/html"):
                     joined = "".join(text) if isinstance(text, list) else text
                     output["data"][mime] = OTHER_TORCH.sub("", joined)
+    if repository:
+        relative = source.relative_to(ROOT).as_posix()
+        after_title = (
+            1 if notebook["cells"] and notebook["cells"][0]["cell_type"] == "markdown" else 0
+        )
+        notebook["cells"].insert(after_title, launch_cell(relative, repository))
     target = src / source.relative_to(ROOT)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
@@ -133,7 +157,7 @@ def stage(src: Path) -> list[str]:
     pages = ["index"]
     for folder in ("notebooks", "exercises"):
         for notebook in sorted((ROOT / folder).glob("[0-9]*.ipynb")):
-            copy_notebook(notebook, src)
+            copy_notebook(notebook, src, course["repository"])
             pages.append(f"{folder}/{notebook.stem}")
     for script in sorted((ROOT / "exercises").glob("[0-9]*.py")):
         copy(script, src)
