@@ -1,4 +1,5 @@
-"""The README's chapter table counts each notebook's GPU-only cells as the notebooks tag them."""
+"""The README's chapter table counts each notebook's GPU-only cells as the notebooks tag them,
+and its Colab and Kaggle links are the ones d2lgpu.links makes."""
 
 import re
 from pathlib import Path
@@ -47,3 +48,18 @@ def test_the_gpu_only_cell_counts_are_the_notebooks_tags(notebook):
     assert (one_gpu, two_gpus) == (tagged(path, "requires-gpu"), tagged(path, "requires-2-gpus")), (
         f"README's chapter table says {text!r} for {notebook}"
     )
+
+
+def test_the_colab_and_kaggle_links_are_made_from_the_configured_repository():
+    # The README types its launch links; d2lgpu.links makes them from pyproject.toml's URL.
+    from d2lgpu import links
+
+    text = (ROOT / "README.md").read_text()
+    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        chapter, exercise = f"notebooks/{notebook.name}", f"exercises/{notebook.name}"
+        row = (
+            f"| `{notebook.stem}` | [Colab]({links.colab_url(chapter)}) · "
+            f"[Kaggle]({links.kaggle_url(chapter)}) | [Colab]({links.colab_url(exercise)}) · "
+            f"[Kaggle]({links.kaggle_url(exercise)}) |"
+        )
+        assert row in text.splitlines(), f"README's launch row for {notebook.stem} is not {row}"
