@@ -326,13 +326,13 @@ def test_pin_memory_holds_the_host_in_proportion_to_the_bytes_and_is_free_when_p
         pageable = gpu.name_batch(torch.zeros(1000), 7)  # 4000 bytes: 2 us at 2 GB/s
         pinned = pageable.pin_memory()
         assert pinned.is_pinned() and not pageable.is_pinned()
-        assert gpu.host_time == pytest.approx(4000 / 2e9, rel=1e-12)
+        assert gpu.host_time == pytest.approx(4000 / 2e9, rel=1e-12, abs=0)
         assert pinned.pin_memory() is pinned  # already pinned: the same tensor, no cost
         big = torch.zeros(3000).pin_memory()  # three times the bytes, three times the time
-        assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12)
+        assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12, abs=0)
         given = gpu.name_batch(torch.zeros(10), 0, pinned=True)  # pinned beforehand: free
         assert given.is_pinned() and given.pin_memory() is given
-        assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12)
+        assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12, abs=0)
         assert big.is_pinned() and gpu.batch_of(pinned) == 7
     assert [(iv.lane, iv.label) for iv in gpu.host_work] == [
         ("host: pin_memory()", "7"),
@@ -735,3 +735,18 @@ def test_a_batch_keeps_its_number_on_the_device_and_its_pinning_when_named():
         on_device = pinned.to(gpu.device, non_blocking=True)
         assert gpu.batch_of(on_device) == 1 and gpu.batch_of(pageable) == 2
         assert gpu.batch_of(torch.zeros(2)) is None
+
+
+def test_device_memory_is_freed_when_its_last_view_goes():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+        side = torch.cuda.Stream()
+        (b,) = named_batches(gpu, 1)
+        with torch.cuda.stream(side):
+            x = b.to(gpu.device, non_blocking=True)  # made on the side stream
+        torch.cuda.current_stream().wait_stream(side)
+        flat = x.view(4)
+        gpu.kernel(lambda t: t + 1)(flat)  # the default stream reads that memory
+        del x  # a view still holds the memory: nothing is freed
+        after_the_tensor = [h.kind for h in gpu.hazards]
+        del flat  # the last reference: freed while the compute may still read it
+    assert after_the_tensor == [] and [h.kind for h in gpu.hazards] == ["freed"]
