@@ -27,12 +27,15 @@ SOURCE = setup_cell.cell_source()
 
 
 def course_copy(tmp_path, names=("01_devices.ipynb", "02_tensors.ipynb")):
-    """pyproject.toml and a few notebooks of each folder, in ``tmp_path``."""
+    """pyproject.toml and a few notebooks of each folder, in ``tmp_path``, as they were before
+    the set-up cell: without it."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     for folder in setup_cell.CHECKED:
         (tmp_path / folder).mkdir()
         for name in names:
-            shutil.copy(ROOT / folder / name, tmp_path / folder / name)
+            nb = nbformat.read(ROOT / folder / name, as_version=4)
+            nb.cells = [c for c in nb.cells if "setup" not in c.metadata.get("tags", [])]
+            nbformat.write(nb, tmp_path / folder / name)
     return tmp_path
 
 
