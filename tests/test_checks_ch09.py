@@ -697,3 +697,11 @@ def test_the_pipeline_stages_go_on_two_gpus_one_gpu_and_the_cpu_or_on_a_pretend_
     assert _devices() == (torch.device("cpu"), torch.device("cuda", 0), False)
     gpus(0)
     assert _devices() == (torch.device("cpu"), torch.device("cpu"), True)
+
+
+def test_an_output_of_the_wrong_shape_is_named_with_its_shape():
+    def sums_the_rows(blocks, x, segments):
+        return run_blocks(list(blocks), x).sum(0)
+
+    hint = fails("09.checkpoint", sums_the_rows, "returned (8,): return the output tensor").hint
+    assert hint.startswith("for 8 blocks in 4 segments, checkpointed_forward returned (8,)")

@@ -240,3 +240,22 @@ def test_a_stage_given_the_wrong_gradient_from_the_next_is_named():
         "(2 stages, 8 rows in 4 micro-batches) stage 1's layers.0.weight "
     )
     assert "(out.backward(h.grad))" in result.hint
+
+
+def test_one_stage_left_without_gradients_is_named():
+    def first_stage_cleared(stages, x, y, loss_fn, n_micro):
+        loss = executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+        stages[0].zero_grad()  # one stage "tidied up": its gradients are gone
+        return loss
+
+    result = assert_fails(first_stage_cleared)
+    assert (
+        result.hint
+        == "(2 stages, 8 rows in 4 micro-batches) stage 1's layers.0.weight has no gradient"
+    )
+
+
+def test_a_schedule_without_warm_up_is_told_what_it_ran_and_why_it_is_slow():
+    no_warm_up = executor(lambda n, m: one_f_one_b(n, m, lambda s, k, mm: 0))
+    hint = assert_fails(no_warm_up, "ran F0 B0 F1 B1 F2 B2 F3 B3").hint
+    assert "(no warm-up: the stages take turns instead of working at once). 1F1B's order" in hint
