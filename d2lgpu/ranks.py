@@ -49,6 +49,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import cloudpickle
 import torch
@@ -198,7 +199,8 @@ def rank_processes(main, world: int, payload, *args):
     process (:func:`start_method`). Ranks still running when the block ends are killed.
     """
     method = start_method()
-    ctx = multiprocessing.get_context(method)
+    # typeshed gives a context chosen by a str its base class, which lacks Process
+    ctx: Any = multiprocessing.get_context(method)
     if method == "forkserver":
         ctx.set_forkserver_preload(_PRELOAD)
         payload = _Packed(payload)
