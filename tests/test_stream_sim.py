@@ -750,3 +750,15 @@ def test_device_memory_is_freed_when_its_last_view_goes():
         after_the_tensor = [h.kind for h in gpu.hazards]
         del flat  # the last reference: freed while the compute may still read it
     assert after_the_tensor == [] and [h.kind for h in gpu.hazards] == ["freed"]
+
+
+def test_a_dtype_change_stays_where_the_tensor_is():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        on_host = torch.ones(2).to(torch.float64)  # no copy: the host converts
+        x = torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)
+        wide = x.to(torch.float64)  # a kernel on the device, no copy back
+        same = x.to(gpu.device)  # already there: nothing queued
+        assert not on_host.is_cuda and wide.is_cuda and same.is_cuda
+        assert on_host.dtype == wide.dtype == torch.float64
+    assert [(op.kind, op.label) for op in gpu.ops] == [("copy", "copy"), ("kernel", "to")]
+    assert gpu.host_waits == [] and not gpu.hazards
