@@ -128,18 +128,20 @@ class Hazard:
 
     def __str__(self) -> str:
         first = f"{self.first.label} on {self.first.stream.name}"
+        # A buffer that holds no numbered batch (a staging buffer, say) is named by its writer.
+        whose = f"batch {self.batch}'s" if self.batch is not None else f"{self.first.label}'s"
         if self.kind == "host read":
             return (
                 f"the host read the result of {first} before a sync: the copy may not have "
                 "landed (wait for an event recorded after it, or synchronize, before reading)"
             )
         if self.kind == "freed":
-            return f"batch {self.batch}'s device memory was freed while {first} may still use it"
+            return f"{whose} device memory was freed while {first} may still use it"
         if self.second is None:
             return f"the host overwrote pinned memory that {first} may still read"
         verb = "read" if self.kind == "read" else "overwrite"
         return (
-            f"{self.second.label} on {self.second.stream.name} may {verb} batch {self.batch}'s "
+            f"{self.second.label} on {self.second.stream.name} may {verb} {whose} "
             f"memory before {first} has finished"
         )
 

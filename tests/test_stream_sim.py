@@ -762,3 +762,18 @@ def test_a_dtype_change_stays_where_the_tensor_is():
         assert on_host.dtype == wide.dtype == torch.float64
     assert [(op.kind, op.label) for op in gpu.ops] == [("copy", "copy"), ("kernel", "to")]
     assert gpu.host_waits == [] and not gpu.hazards
+
+
+def test_a_hazard_on_a_buffer_of_no_batch_is_named_by_its_writer():
+    from types import SimpleNamespace
+
+    from d2lgpu.stream_sim import Hazard
+
+    def op(label, stream):
+        return SimpleNamespace(label=label, stream=SimpleNamespace(name=stream))
+
+    staging, compute = op("copy to staging", "copies"), op("compute", "main")
+    for kind in ("read", "overwrite", "freed"):
+        text = str(Hazard(kind, None, staging, None if kind == "freed" else compute))
+        assert "None" not in text and "copy to staging's" in text, text
+    assert "batch 3's memory" in str(Hazard("read", 3, staging, compute))

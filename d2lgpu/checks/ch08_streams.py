@@ -195,13 +195,19 @@ def _check_host_waits(gpu) -> None:
             )
 
 
+def _pipeline_s(gpu) -> float:
+    """Simulated seconds until the answer's last copy to the device or compute ended: results
+    read back to the host after the loop (``r.cpu()``) are not part of the pipeline."""
+    return max(op.end for op in _ops(gpu, "copy", "copy") + _ops(gpu, "kernel", "compute"))
+
+
 def _check_overlap(gpu, n, copy_s, compute_s) -> None:
     if n < 2:
         return
     copies, computes = _ops(gpu, "copy", "copy"), _ops(gpu, "kernel", "compute")
     serial = pipeline_time(copy_s, compute_s, n, overlapped=False)
     best = pipeline_time(copy_s, compute_s, n)
-    if gpu.elapsed() <= best + 0.5 * (serial - best):
+    if _pipeline_s(gpu) <= best + 0.5 * (serial - best):
         return
     for i in range(n - 1):
         nxt = next(op for op in copies if op.batch == i + 1)
@@ -214,7 +220,7 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
             )
     raise CheckFailed(
         f"on the simulated GPU the copies never ran while a compute ran: {n} batches took "
-        f"{gpu.elapsed() * 1e3:.1f} ms, one after another {serial * 1e3:.1f} ms. Queue the "
+        f"{_pipeline_s(gpu) * 1e3:.1f} ms, one after another {serial * 1e3:.1f} ms. Queue the "
         "copy of batch i + 1 before the host waits for anything of batch i"
     )
 
@@ -229,7 +235,7 @@ def _simulated(answer, passed) -> None:
         _check_host_waits(gpu)
         _check_overlap(gpu, n, copy_s, compute_s)
         if n == _RUNS[0][0]:
-            main = (n, gpu.elapsed(), pipeline_time(copy_s, compute_s, n, overlapped=False))
+            main = (n, _pipeline_s(gpu), pipeline_time(copy_s, compute_s, n, overlapped=False))
     n, took, serial = main
     passed.append(
         "the results are compute(batch i), in order, for 6, 1 and 3 batches (on a simulated GPU)"
