@@ -705,3 +705,66 @@ def test_an_output_of_the_wrong_shape_is_named_with_its_shape():
 
     hint = fails("09.checkpoint", sums_the_rows, "returned (8,): return the output tensor").hint
     assert hint.startswith("for 8 blocks in 4 segments, checkpointed_forward returned (8,)")
+
+
+class StraightThroughCheckpoint(torch.autograd.Function):
+    """A hand-written checkpoint whose backward passes the output's gradient on to the input
+    unchanged (as if the segment were the identity): the parameter gradients inside a segment
+    are right, those of every earlier segment are wrong."""
+
+    @staticmethod
+    def forward(ctx, h, chosen, *params):  # the parameters, so that the output has a graph
+        ctx.chosen = chosen
+        ctx.save_for_backward(h)
+        with torch.no_grad():
+            return run_blocks(chosen, h)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        (h,) = ctx.saved_tensors
+        with torch.enable_grad():
+            out = run_blocks(ctx.chosen, h.detach().requires_grad_())
+        torch.autograd.backward(out, grad_out)
+        return grad_out, None, *[None] * len(ctx.needs_input_grad[2:])  # h's: wrong
+
+
+def straight_through_backward(blocks, x, segments):
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        chosen = [blocks[int(i)] for i in part]
+        params = [p for b in chosen for p in b.parameters()]
+        h = StraightThroughCheckpoint.apply(h, chosen, *params)
+    return h
+
+
+def bfloat16_blocks(blocks, x, segments):
+    """Autocast "to save memory as well": bfloat16 Linear layers, the output cast back."""
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return checkpoint_loop(blocks, x, segments).float()
+
+
+def reentrant_block_forward(blocks, x, segments):
+    h = x
+    for block in blocks:
+        h = checkpoint(block.forward, h)  # the bound forward, use_reentrant left out
+    return h
+
+
+@pytest.mark.filterwarnings("ignore:.*use_reentrant:UserWarning")
+@pytest.mark.filterwarnings("ignore:None of the inputs have requires_grad:UserWarning")
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (straight_through_backward, ["8 blocks in 4", "gradients differ from the plain forward"]),
+        (bfloat16_blocks, ["8 blocks in 4", "output differs from the blocks applied in order"]),
+        (reentrant_block_forward, ["8 blocks in 4", "no graph", "use_reentrant=True"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_wrong_gradients_low_precision_and_a_reentrant_bound_forward_are_named(answer, parts):
+    assert_fails("09.checkpoint", answer, *parts)
+
+
+def test_the_too_much_saved_hint_says_how_much_was_saved():
+    hint = fails("09.checkpoint", stray_activations, "something else keeps activations").hint
+    assert re.search(r"segments, \d+(\.\d+)? (B|KiB|MiB) were saved for backward", hint), hint

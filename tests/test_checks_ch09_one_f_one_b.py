@@ -259,3 +259,28 @@ def test_a_schedule_without_warm_up_is_told_what_it_ran_and_why_it_is_slow():
     no_warm_up = executor(lambda n, m: one_f_one_b(n, m, lambda s, k, mm: 0))
     hint = assert_fails(no_warm_up, "ran F0 B0 F1 B1 F2 B2 F3 B3").hint
     assert "(no warm-up: the stages take turns instead of working at once). 1F1B's order" in hint
+
+
+def test_one_warm_up_forward_too_many_is_not_called_no_warm_up():
+    one_too_many = executor(lambda n, m: one_f_one_b(n, m, lambda s, k, mm: min(s - k, mm)))
+    hint = assert_fails(one_too_many, "3 forwards before its first backward").hint
+    assert "its min(S - k - 1, M) warm-up forwards and one more. 1F1B's order is" in hint
+    assert "no warm-up" not in hint
+
+
+def two_forwards_then_two_backwards(n, m):
+    """1F1B's warm-up and backward order, but once in the steady state a second forward
+    runs before the backward that should come between them."""
+    orders = one_f_one_b(n, m)
+    for order in orders:
+        backs = [j for j, (a, _) in enumerate(order) if a == "B"]
+        if len(backs) > 1 and backs[1] + 1 < len(order) and order[backs[1] + 1][0] == "F":
+            j = backs[1]
+            order[j], order[j + 1] = order[j + 1], order[j]
+    return orders
+
+
+def test_a_steady_state_that_does_not_alternate_is_named():
+    hint = assert_fails(executor(two_forwards_then_two_backwards)).hint
+    assert "after the warm-up, one forward then one backward, in turn" in hint
+    assert "backwards in the order" not in hint and "forwards before its first backward" not in hint
