@@ -768,3 +768,41 @@ def test_wrong_gradients_low_precision_and_a_reentrant_bound_forward_are_named(a
 def test_the_too_much_saved_hint_says_how_much_was_saved():
     hint = fails("09.checkpoint", stray_activations, "something else keeps activations").hint
     assert re.search(r"segments, \d+(\.\d+)? (B|KiB|MiB) were saved for backward", hint), hint
+
+
+def weighted_report(backward_of, zero_first=False):
+    """The loss returned is weighted right; backward runs on the micro-batches' mean losses
+    summed (`backward_of="summed"`) or averaged ("averaged"), after a zero_grad() or not."""
+
+    def step(stage1, stage2, x, y, loss_fn, m):
+        if zero_first:
+            stage1.zero_grad(), stage2.zero_grad()
+        d1, d2 = devices(stage1, stage2)
+        losses, report = [], []
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            loss = loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2))
+            losses.append(loss)
+            report.append(loss.detach() * (len(xb) / len(x)))
+        total = sum(losses)
+        (total if backward_of == "summed" else total / len(losses)).backward()
+        return sum(report)
+
+    return step
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (weighted_report("summed"), "the gradients are about M times too large: scale each "
+         "micro-batch's loss by len(xb) / len(x) before backward"),
+        (weighted_report("averaged"), "the gradients weight the micro-batches equally, wrong "
+         "when their sizes differ: scale each micro-batch's loss by len(xb) / len(x)"),
+        (weighted_report("summed", zero_first=True), "the gradients are about M times too "
+         "large: scale each micro-batch's loss by len(xb) / len(x) before backward; and the "
+         "gradients the stages had before the step are gone"),
+    ],
+    ids=["summed", "averaged", "summed_after_zero_grad"],
+)  # fmt: skip
+def test_a_right_loss_with_a_backward_of_unweighted_losses_is_named(answer, hint):
+    result = fails("09.pipeline", answer, hint)
+    assert result.hint.startswith("for a batch of 10 rows in 4 micro-batches, "), result.hint

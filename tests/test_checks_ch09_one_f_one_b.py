@@ -284,3 +284,42 @@ def test_a_steady_state_that_does_not_alternate_is_named():
     hint = assert_fails(executor(two_forwards_then_two_backwards)).hint
     assert "after the warm-up, one forward then one backward, in turn" in hint
     assert "backwards in the order" not in hint and "forwards before its first backward" not in hint
+
+
+def test_a_stage_whose_gradients_alone_are_wrong_is_the_one_named():
+    def last_stage_reset(stages, x, y, loss_fn, n_micro):
+        stages[-1].zero_grad(set_to_none=False)  # "the loss stage starts fresh"
+        return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+    hint = assert_fails(last_stage_reset, "has a gradient unlike the unsplit").hint
+    assert hint.startswith("(2 stages, 8 rows in 4 micro-batches) stage 2's layers.0.weight "), hint
+
+
+def test_a_step_that_runs_no_backward_is_told_what_it_ran():
+    def forwards_only(stages, x, y, loss_fn, n_micro):
+        total = 0.0
+        for xb, yb in zip(micro_batches(x, n_micro), micro_batches(y, n_micro), strict=True):
+            h = xb
+            for stage in stages:
+                h = stage(h)
+            total += loss_fn(h, yb).item() * len(xb) / len(x)  # backward forgotten
+        return total
+
+    assert_fails(forwards_only, "stage 1 of 2 (k = 0) with 4 micro-batches ran F0 F1 F2 F3:",
+                 "each micro-batch's forward and backward once")  # fmt: skip
+
+
+def test_a_backward_of_unweighted_losses_behind_a_weighted_report_is_named():
+    def weights_only_the_report(stages, x, y, loss_fn, n_micro):
+        reported = []
+
+        def mean_loss(out, target):  # backward runs on each micro-batch's mean loss
+            loss = loss_fn(out, target)
+            reported.append(loss.detach() * len(target) / len(x))  # weighted, for the report
+            return loss
+
+        executor(one_f_one_b, weight=False)(stages, x, y, mean_loss, n_micro)
+        return torch.stack(reported).sum()
+
+    hint = assert_fails(weights_only_the_report, "has a gradient unlike the unsplit").hint
+    assert "weight each micro-batch's loss by its share" in hint
