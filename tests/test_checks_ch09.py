@@ -806,3 +806,58 @@ def weighted_report(backward_of, zero_first=False):
 def test_a_right_loss_with_a_backward_of_unweighted_losses_is_named(answer, hint):
     result = fails("09.pipeline", answer, hint)
     assert result.hint.startswith("for a batch of 10 rows in 4 micro-batches, "), result.hint
+
+
+def raises_on_a_real_gpu(message):
+    """What torch raises on two real GPUs when a tensor is left on the wrong device (this
+    machine has none, so the step raises it itself, after its forwards)."""
+
+    def step(stage1, stage2, x, y, loss_fn, m):
+        forwards(stage1, stage2, x, y, loss_fn, m)
+        raise RuntimeError(message)
+
+    return step
+
+
+SAME_DEVICE = (
+    "Expected all tensors to be on the same device, but found at least two devices, cuda:1 and "
+    "cpu!\n(when checking argument for argument target in method wrapper_CUDA_nll_loss_forward)"
+)
+DEVICE_TYPE = "Expected object of device type cuda but got device type cpu for argument #2 'target'"
+
+
+@pytest.mark.parametrize("message", [SAME_DEVICE, DEVICE_TYPE], ids=["same_device", "device_type"])
+def test_a_device_error_of_real_gpus_is_told_as_mixed_devices(message):
+    first_line = message.splitlines()[0]
+    hint = fails("09.pipeline", raises_on_a_real_gpu(message), "your step mixed devices (").hint
+    assert hint.startswith(f"your step mixed devices ({first_line[:60]}"), hint
+    assert "the targets to stage 2's device too" in hint and "wrapper_CUDA" not in hint
+
+
+def test_an_error_that_is_not_about_devices_is_the_answers_own():
+    result = graded(
+        "09.pipeline", raises_on_a_real_gpu("mat1 and mat2 shapes cannot be multiplied")
+    )
+    assert result.status != "passed"
+    assert "mixed devices" not in str(result)
+
+
+def pipeline_float64_loss(stage1, stage2, x, y, loss_fn, m):
+    """The loss returned in float64 ("for precision"), left on the device."""
+    loss = sum(forwards(stage1, stage2, x, y, loss_fn, m))
+    loss.backward()
+    return loss.detach().double()
+
+
+def test_a_loss_returned_in_float64_passes():
+    result = graded("09.pipeline", pipeline_float64_loss)
+    assert result.ok, str(result)
+
+
+def test_a_list_of_losses_returned_is_named_by_its_type():
+    def returns_the_losses(stage1, stage2, x, y, loss_fn, m):
+        losses = forwards(stage1, stage2, x, y, loss_fn, m)
+        sum(losses).backward()
+        return losses
+
+    fails("09.pipeline", returns_the_losses, "pipeline_step returned list: return the loss")
