@@ -861,3 +861,34 @@ def test_a_list_of_losses_returned_is_named_by_its_type():
         return losses
 
     fails("09.pipeline", returns_the_losses, "pipeline_step returned list: return the loss")
+
+
+def test_the_host_reads_are_named_by_kind():
+    hint = fails("09.pipeline", two_host_reads, "read device values on the host 2 times").hint
+    assert "2 times (__float__, item()): each read waits" in hint, hint
+
+
+def test_a_single_micro_batch_shortcut_is_named_with_its_case():
+    def shortcut_for_one(stage1, stage2, x, y, loss_fn, m):
+        if m == 1:  # "nothing to pipeline": the whole batch, but no backward
+            d1, d2 = devices(stage1, stage2)
+            return loss_fn(stage2(stage1(x.to(d1)).to(d2)), y.to(d2)).detach()
+        return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+    hint = fails("09.pipeline", shortcut_for_one, "the ones the stages had before the step").hint
+    assert hint.startswith("for a batch of 8 rows in 1 micro-batch, "), hint
+
+
+def test_a_backward_run_twice_is_not_blamed_on_one_stage():
+    def backward_twice(stage1, stage2, x, y, loss_fn, m):
+        losses = forwards(stage1, stage2, x, y, loss_fn, m)
+        for loss in losses:
+            loss.backward(retain_graph=True)  # each micro-batch's...
+        total = sum(losses)
+        total.backward()  # ...and the sum's as well: every gradient twice
+        return total.detach()
+
+    hint = fails("09.pipeline", backward_twice, "the gradients differ from the unsplit").hint
+    assert hint.endswith("run every micro-batch through both stages once, and backward its "
+                         "weighted loss"), hint  # fmt: skip
+    assert "stage 1's are not" not in hint
