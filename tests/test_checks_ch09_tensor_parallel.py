@@ -2,6 +2,7 @@
 hint that names them. Each answer runs in two forked gloo ranks."""
 
 import functools
+import re
 
 import grading_helpers
 import pytest
@@ -382,3 +383,39 @@ class ReducesTwice(Megatron):
 )
 def test_a_wrong_all_reduce_count_or_op_is_named_with_what_the_rank_ran(answer, hints):
     assert_fails(answer, *hints)
+
+
+class UnderNoGrad(Megatron):
+    """The forward run under no_grad ("the all-reduce is communication, not maths")."""
+
+    def forward(self, x):
+        with torch.no_grad():
+            return super().forward(x)
+
+
+@pytest.mark.parametrize(
+    ("answer", "advice"),
+    [
+        (BiasBeforeSum, "each rank added it before the all-reduce summed them. Add it once, "
+         "after the sum"),
+        (Averages, "the shares of the row-parallel product add up to the output, so use the "
+         "default op=SUM"),
+        (KeepsViews, "Keep fc1's rows for this rank's hidden units (and their biases), fc2's "
+         "matching columns, and fc2's bias. A slice such as weight[rows] or weight[:, cols] is a "
+         "view: the whole weight's storage stays alive. Clone it (weight[a:b].clone())."),
+        (UnderNoGrad, "the output does not require grad: autograd cannot see through "
+         "dist.all_reduce (or your forward ran under no_grad). Wrap the all-reduce in a "
+         "torch.autograd.Function whose backward says what the gradient is"),
+    ],
+    ids=["bias_before_sum", "averages", "keeps_views", "under_no_grad"],
+)  # fmt: skip
+def test_a_mistakes_hint_says_what_to_do_instead(answer, advice):
+    assert_fails(answer, advice)
+
+
+def test_views_of_the_whole_weights_hold_what_the_whole_mlps_hold():
+    hint = assert_fails(KeepsViews, "is a view").hint
+    held = re.search(r"hold (\d+) bytes of storage", hint)
+    whole = re.search(r"\(the whole MLPs: (\d+)\)", hint)
+    assert held and whole, hint
+    assert held.group(1) == whole.group(1), hint
