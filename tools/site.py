@@ -28,12 +28,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # d2lgpu from the checkout, as tools/setup_cell.py does
+
+from d2lgpu import links  # noqa: E402
+
 SITE = ROOT / "docs" / "site"
-BRANCH = "main"
+BRANCH = links.BRANCH
 # The README's sections the front page shows ("" is its top, the title and the first
 # paragraphs): what the course is, where it runs, its chapters and exercises, its GPU results.
 # The others are about a clone of the repository (`make lab` and every make target, measuring
@@ -48,11 +51,12 @@ README_SECTIONS = (
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
 
 
-def repository_url(pyproject: Path = ROOT / "pyproject.toml") -> str | None:
-    """pyproject.toml's [project.urls] "Repository", without a trailing slash, or None."""
-    urls = tomllib.loads(pyproject.read_text()).get("project", {}).get("urls", {})
-    url = urls.get("Repository")
-    return url.rstrip("/") if url else None
+def repository_url() -> str | None:
+    """The configured repository (:func:`d2lgpu.links.repository_url`), or None where none is."""
+    try:
+        return links.repository_url()
+    except LookupError:
+        return None
 
 
 def readme_sections(text: str, wanted: tuple[str, ...] = README_SECTIONS) -> str:
@@ -101,8 +105,6 @@ OTHER_TORCH = re.compile(
 
 def launch_cell(path: str, repository: str) -> dict:
     """A markdown cell of links that open the notebook ``path`` in Colab and in Kaggle."""
-    from d2lgpu import links
-
     colab, kaggle = links.colab_url(path, repository), links.kaggle_url(path, repository)
     return {
         "cell_type": "markdown",
