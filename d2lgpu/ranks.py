@@ -13,7 +13,8 @@ chapters 9 and 10, which run a learner's answer on real ranks.
   :class:`RankFailed` says so.
 * :func:`count_all_reduces` wraps ``torch.distributed.all_reduce`` while a block runs
   and records each call: the shape, the bytes and the reduction, in order.
-* :func:`rank_processes` is the start itself, shared with the checkers' ranks.
+* :func:`rank_processes` is the start itself, shared with the checkers' ranks, as are
+  :func:`join_gloo` and :func:`send_outcome`, what a rank does first and last.
 
 How a rank starts (:func:`start_method`). A fresh interpreter (``spawn``) cannot import a
 function defined in a notebook cell (chapter 5 shows why), so where it is safe the ranks
@@ -63,8 +64,10 @@ __all__ = [
     "CannotSend",
     "RankFailed",
     "count_all_reduces",
+    "join_gloo",
     "rank_processes",
     "run_ranks",
+    "send_outcome",
     "start_method",
 ]
 
@@ -95,11 +98,27 @@ class RankFailed(RuntimeError):
         self.rank = rank
 
 
-def _send(conn, message) -> None:
+def send_outcome(conn, message) -> None:
+    """In a rank: send ``message`` (a ``(status, payload)`` pair) to the parent's reader."""
     # cloudpickle, not multiprocessing's pickling: that passes a tensor as shared memory the
     # parent would fetch from this rank later, after the rank has exited. And a rank started
     # by the fork server may return an object of a class that came by value.
     conn.send_bytes(cloudpickle.dumps(message))
+
+
+def join_gloo(rank: int, world: int, store_path: str, timeout_s: float) -> None:
+    """In a rank: one CPU thread, then join the gloo group of ``world`` ranks at ``store_path``.
+
+    Collectives give up after ``timeout_s``. Returns once every rank has joined.
+    """
+    torch.set_num_threads(1)
+    store = dist.FileStore(store_path, world)
+    timeout = timedelta(seconds=timeout_s)
+    dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
+    # Every rank has connected before any goes on: one that fails or finishes at once and
+    # leaves must not close connections another rank is still opening (it would then
+    # fail with "Connection closed by peer" instead of reporting its own outcome).
+    dist.barrier()
 
 
 def _accelerator_visible() -> bool:
@@ -182,7 +201,7 @@ def _rank_entry(main, rank, world, store_path, payload, conn, *args):
         try:
             payload = payload.unpack()
         except BaseException:  # noqa: BLE001 (reported to the parent, whatever it is)
-            _send(conn, ("error", "could not load what it runs:\n" + traceback.format_exc()))
+            send_outcome(conn, ("error", "could not load what it runs:\n" + traceback.format_exc()))
             conn.close()
             os._exit(0)
     main(rank, world, store_path, payload, conn, *args)
@@ -193,7 +212,7 @@ def rank_processes(main, world: int, payload, *args):
     """Start ``main(rank, world, store_path, payload, conn, *args)`` in ``world`` processes.
 
     Yields one reader per rank, rank 0 first: ``main`` sends its outcome through ``conn``
-    (with :func:`_send`) and leaves with ``os._exit``. ``store_path`` is a fresh file for a
+    (with :func:`send_outcome`) and leaves with ``os._exit``. ``store_path`` is a fresh file for a
     ``torch.distributed.FileStore``. ``main`` is a module's function; ``payload`` (the
     reader's function, say) travels by value when the ranks are not forked from this
     process (:func:`start_method`). Ranks still running when the block ends are killed.
@@ -228,21 +247,14 @@ def rank_processes(main, world: int, payload, *args):
 
 def _rank_main(rank, world, store_path, fn, conn, timeout_s):
     try:
-        torch.set_num_threads(1)
-        store = dist.FileStore(store_path, world)
-        timeout = timedelta(seconds=timeout_s)
-        dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
-        # Every rank has connected before any goes on: one that fails or finishes at once and
-        # leaves must not close connections another rank is still opening (it would then
-        # fail with "Connection closed by peer" instead of reporting its own outcome).
-        dist.barrier()
+        join_gloo(rank, world, store_path, timeout_s)
         try:
             result = fn(rank, world)
         finally:
             dist.destroy_process_group()
-        _send(conn, ("ok", result))
+        send_outcome(conn, ("ok", result))
     except BaseException:  # noqa: BLE001 (reported to the parent, whatever it is)
-        _send(conn, ("error", traceback.format_exc()))
+        send_outcome(conn, ("error", traceback.format_exc()))
     finally:
         conn.close()
         os._exit(0)  # leave at once: no atexit handler of the parent's runs twice

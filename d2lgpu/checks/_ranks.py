@@ -22,15 +22,12 @@ import os
 import pickle
 import time
 import traceback
-from datetime import timedelta
 
-import cloudpickle
 import torch
-import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
-from ..ranks import CannotSend, rank_processes
+from ..ranks import CannotSend, join_gloo, rank_processes, send_outcome
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame
 
 __all__ = ["WORLD", "STEPS", "Net", "run_ranks", "reference", "batch"]
@@ -99,13 +96,6 @@ def reference():
     return {n: p.detach().clone() for n, p in model.state_dict().items()}
 
 
-def _send(conn, message):
-    # cloudpickle, not multiprocessing's pickling: that passes a tensor as shared memory the
-    # receiver fetches from the sender later, after this rank has exited. And a rank started
-    # by the fork server may hold objects of classes that came by value.
-    conn.send_bytes(cloudpickle.dumps(message))
-
-
 def _allreduce_job(answer, rank, world):
     """``10.allreduce_grads``: SGD steps with the learner's averaging after each backward."""
     model = make_net()
@@ -117,23 +107,16 @@ def _allreduce_job(answer, rank, world):
 def _rank_main(rank, world, store_path, work, conn):
     answer, job = work
     try:
-        torch.set_num_threads(1)
-        store = dist.FileStore(store_path, world)
-        timeout = timedelta(seconds=COLLECTIVE_TIMEOUT_S)
-        dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
-        # Every rank has connected before any goes on: one that fails or finishes at once and
-        # leaves must not close connections another rank is still opening (it would then
-        # fail with "Connection closed by peer" instead of reporting its own outcome).
-        dist.barrier()
-        _send(conn, ("ok", job(answer, rank, world)))
+        join_gloo(rank, world, store_path, COLLECTIVE_TIMEOUT_S)
+        send_outcome(conn, ("ok", job(answer, rank, world)))
     except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
         frame = learner_frame(error.__traceback__)
         where = f" ({describe_frame(frame)})" if frame is not None else ""
         last = traceback.extract_tb(error.__traceback__)[-1:]
         if isinstance(error, NotImplementedError) and last and last[0] == frame:
-            _send(conn, ("stub", str(error)))  # the exercise's `raise NotImplementedError`
+            send_outcome(conn, ("stub", str(error)))  # the exercise's `raise NotImplementedError`
             return
-        _send(conn, ("error", f"{type(error).__name__}: {error}"[:600] + where))
+        send_outcome(conn, ("error", f"{type(error).__name__}: {error}"[:600] + where))
     finally:
         conn.close()
         os._exit(0)  # leave at once: no atexit handler of the parent's runs twice
