@@ -196,9 +196,10 @@ def _check_host_waits(gpu) -> None:
 
 
 def _pipeline_s(gpu) -> float:
-    """Simulated seconds until the answer's last copy to the device or compute ended: results
-    read back to the host after the loop (``r.cpu()``) are not part of the pipeline."""
-    return max(op.end for op in _ops(gpu, "copy", "copy") + _ops(gpu, "kernel", "compute"))
+    """Simulated seconds until the answer's last compute ended: results read back to the host
+    after the loop (``r.cpu()``) are not part of the pipeline. Every compute waits for its own
+    copy (``_check_hazards`` runs first), so no copy to the device ends later."""
+    return max(op.end for op in _ops(gpu, "kernel", "compute"))
 
 
 def _check_overlap(gpu, n, copy_s, compute_s) -> None:
