@@ -38,8 +38,14 @@ MAX_CHILDREN = 2
 # notebook suites). The first five are held to the target in docs/mutation.md.
 MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/ch08_streams.py": ["tests/test_checks_ch08.py"],
-    "d2lgpu/checks/ch09_checkpointing.py": ["tests/test_checks_ch09.py"],
-    "d2lgpu/checks/ch09_model_parallel.py": ["tests/test_checks_ch09.py"],
+    "d2lgpu/checks/ch09_checkpointing.py": [
+        "tests/test_checks_ch09.py",
+        "tests/test_checks_ch09_checkpointing.py",
+    ],
+    "d2lgpu/checks/ch09_model_parallel.py": [
+        "tests/test_checks_ch09.py",
+        "tests/test_checks_ch09_model_parallel.py",
+    ],
     "d2lgpu/checks/ch09_one_f_one_b.py": ["tests/test_checks_ch09_one_f_one_b.py"],
     "d2lgpu/checks/ch09_tensor_parallel.py": ["tests/test_checks_ch09_tensor_parallel.py"],
     "d2lgpu/stream_sim.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],

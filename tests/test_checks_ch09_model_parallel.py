@@ -1,0 +1,2 @@
+"""Chapter 9's `09.pipeline` checker, more cases: the ones `make mutation` showed
+no test pinned down (docs/mutation.md)."""
