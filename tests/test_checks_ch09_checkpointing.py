@@ -1,2 +1,137 @@
 """Chapter 9's `09.checkpoint` checker, more cases: the ones `make mutation` showed
 no test pinned down (docs/mutation.md)."""
+
+import functools
+
+import pytest
+import torch
+from grading_helpers import assert_fails, assert_passes
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+
+from d2lgpu.checks import ch09_checkpointing
+
+
+def run_blocks(blocks, h):
+    for block in blocks:
+        h = block(h)
+    return h
+
+
+def parts_of(blocks, segments):
+    return [
+        [blocks[int(i)] for i in p] for p in torch.tensor_split(torch.arange(len(blocks)), segments)
+    ]
+
+
+def checkpoint_loop(blocks, x, segments):
+    h = x
+    for chosen in parts_of(blocks, segments):
+        h = checkpoint(functools.partial(run_blocks, chosen), h, use_reentrant=False)
+    return h
+
+
+def checkpoint_seq(blocks, x, segments):
+    return checkpoint_sequential(list(blocks), segments, x, use_reentrant=False)
+
+
+def whole_model(blocks, x, segments):
+    return checkpoint(run_blocks, blocks, x, use_reentrant=False)
+
+
+def late_binding(blocks, x, segments):
+    size = -(-len(blocks) // segments)
+    h = x
+    for start in range(0, len(blocks), size):
+        run = lambda h: run_blocks(blocks[start : start + size], h)  # noqa: B023, E731
+        h = checkpoint(run, h, use_reentrant=False)
+    return h
+
+
+def first_segment_only(blocks, x, segments):
+    """The first segment checkpointed ("where the activations start"), the rest run plain."""
+    first, *rest = parts_of(blocks, segments)
+    h = checkpoint(functools.partial(run_blocks, first), x, use_reentrant=False)
+    return run_blocks([b for part in rest for b in part], h)
+
+
+class StraightThroughCheckpoint(torch.autograd.Function):
+    """A hand-written checkpoint whose backward gives its input the output's gradient
+    unchanged; the gradients of the blocks inside it are right."""
+
+    @staticmethod
+    def forward(ctx, h, chosen, *params):  # the parameters, so that the output has a graph
+        ctx.chosen = chosen
+        ctx.save_for_backward(h)
+        with torch.no_grad():
+            return run_blocks(chosen, h)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        (h,) = ctx.saved_tensors
+        with torch.enable_grad():
+            out = run_blocks(ctx.chosen, h.detach().requires_grad_())
+        torch.autograd.backward(out, grad_out)
+        return grad_out, None, *[None] * len(ctx.needs_input_grad[2:])  # h's: wrong
+
+
+def hand_written_first_segment(blocks, x, segments):
+    """The first segment through the hand-written checkpoint above ("x needs no gradient
+    anyway"), the others through torch's: only the input's gradient is wrong."""
+    first, *rest = parts_of(blocks, segments)
+    params = [p for b in first for p in b.parameters()]
+    h = StraightThroughCheckpoint.apply(x, first, *params)
+    for chosen in rest:
+        h = checkpoint(functools.partial(run_blocks, chosen), h, use_reentrant=False)
+    return h
+
+
+def test_one_segment_checkpointed_of_several_is_not_called_the_whole_model():
+    assert_fails(
+        "09.checkpoint",
+        first_segment_only,
+        "for 8 blocks in 4 segments, backward recomputed 1 segment(s) of [2] blocks",
+        "into 4 segments",
+    )
+
+
+def test_a_wrong_gradient_of_the_input_alone_is_caught():
+    # the 8-block case's input needs no gradient, so the 10-block case is the first to fail
+    assert_fails(
+        "09.checkpoint",
+        hand_written_first_segment,
+        "for 10 blocks in 3 segments, the gradients differ from the plain forward's",
+    )
+
+
+# The checker's rules are stated for any N blocks in S segments (its module docstring);
+# these run them on other cases than the checker's own.
+
+
+@pytest.mark.parametrize("needs_grad", [False, True])
+@pytest.mark.parametrize("answer", [whole_model, checkpoint_loop])
+def test_with_one_segment_the_whole_model_checkpointed_is_right(monkeypatch, answer, needs_grad):
+    monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 1, needs_grad)])
+    assert_passes("09.checkpoint", answer)
+
+
+@pytest.mark.parametrize("case", [(5, 2, True), (4, 2, False)])
+@pytest.mark.parametrize("answer", [checkpoint_loop, checkpoint_seq])
+def test_with_two_segments_one_left_unchecked_is_right(monkeypatch, answer, case):
+    monkeypatch.setattr(ch09_checkpointing, "CASES", [case])
+    assert_passes("09.checkpoint", answer)
+
+
+@pytest.mark.filterwarnings("ignore:.*use_reentrant:UserWarning")
+@pytest.mark.parametrize(
+    "answer, parts",
+    [
+        (whole_model, ["whole model was checkpointed as one segment", "into 2 segments"]),
+        (late_binding, ["recomputed block(s) [2, 3] more than once", "loop variable's last"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)
+def test_with_two_segments_the_mistakes_are_named(monkeypatch, answer, parts):
+    # 4 blocks: segments of the same size, so that recomputing the wrong one fails no check of
+    # torch's, and the late-bound one runs exactly twice in backward
+    monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 2, True)])
+    assert_fails("09.checkpoint", answer, "for 4 blocks in 2 segments", *parts)
