@@ -323,3 +323,20 @@ def test_a_backward_of_unweighted_losses_behind_a_weighted_report_is_named():
 
     hint = assert_fails(weights_only_the_report, "has a gradient unlike the unsplit").hint
     assert "weight each micro-batch's loss by its share" in hint
+
+
+def test_checking_leaves_the_global_random_state_as_it_was():
+    # the checker draws its data from its own generators: a notebook's random numbers after
+    # a check are the ones it would draw without it
+    torch.manual_seed(7)
+    before = torch.random.get_rng_state()
+    assert check("09.one_f_one_b", executor(one_f_one_b), quiet=True).ok
+    assert torch.equal(torch.random.get_rng_state(), before)
+
+
+def test_a_rerun_gives_the_same_hint():
+    # the loss in the hint comes from the case's data: the same on every run
+    answer = executor(one_f_one_b, weight=False)
+    hints = {check("09.one_f_one_b", answer, quiet=True).hint for _ in range(2)}
+    assert len(hints) == 1, hints
+    assert "the loss is" in hints.pop()

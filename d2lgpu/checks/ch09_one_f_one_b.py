@@ -69,8 +69,7 @@ def _stages(n, log, seed=0):
         ]
 
 
-def _data(rows, seed):
-    gen = torch.Generator().manual_seed(seed)
+def _data(rows, gen):
     return torch.randn(rows, WIDTH, generator=gen), torch.randn(rows, WIDTH, generator=gen)
 
 
@@ -87,10 +86,10 @@ def _diagnose(k, got, n_stages, m):
             f"{lead}: every forward before any backward, GPipe's order, which keeps all {m} "
             f"micro-batches' activations on the stage. {want}"
         )
-    first = next((j for j, (a, _) in enumerate(got) if a == "B"), len(got))
-    want_first = min(n_stages - k, m)  # the warm-up's min(S - k - 1, M), then one more
     if sorted(got) != sorted(expected):
         return f"{lead}: each micro-batch's forward and backward once, on every stage. {want}"
+    first = next(j for j, (a, _) in enumerate(got) if a == "B")  # there are m >= 1 of them
+    want_first = min(n_stages - k, m)  # the warm-up's min(S - k - 1, M), then one more
     if first != want_first:
         more = (
             " (no warm-up: the stages take turns instead of working at once)" if first == 1 else ""
@@ -112,9 +111,8 @@ def _in_flight_peak(order):
     return peak
 
 
-def _start_grads(stages, seed):
+def _start_grads(stages, gen):
     """Non-zero gradients in every stage, as a caller accumulating over steps leaves them."""
-    gen = torch.Generator().manual_seed(500 + seed)
     start = []
     for stage in stages:
         for p in stage.parameters():
@@ -162,7 +160,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         raise CheckFailed(f"the answer must be the function one_f_one_b_step, got {step!r}")
     for case, (n_stages, rows, n_micro) in enumerate(CASES):
         m = min(n_micro, rows)
-        x, y = _data(rows, seed=case)
+        gen = torch.Generator().manual_seed(case)  # the case's data, the same on every run
+        x, y = _data(rows, gen)
         ref_log: list = []
         reference = _stages(n_stages, ref_log)
         loss_fn = LOSSES[case % len(LOSSES)]
@@ -170,7 +169,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         loss.backward()
         log: list = []
         stages = _stages(n_stages, log)
-        start = _start_grads(stages, case)
+        start = _start_grads(stages, gen)
         got = step(stages, x, y, loss_fn, n_micro)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
         if not isinstance(got, torch.Tensor | float) or (
