@@ -133,7 +133,12 @@ def _check_grads(stages, reference, start, where) -> None:
     def close(p, want):
         return p.grad is not None and torch.allclose(p.grad, want, rtol=1e-4, atol=1e-6)
 
-    if all(close(p, r + s0) for (_, _, p), r, s0 in zip(mine, refs, start, strict=True)):
+    wrong = [
+        (k, name, p)
+        for (k, name, p), r, s0 in zip(mine, refs, start, strict=True)
+        if not close(p, r + s0)
+    ]
+    if not wrong:
         return
     if all(close(p, r) for (_, _, p), r in zip(mine, refs, strict=True)):
         raise CheckFailed(
@@ -141,15 +146,14 @@ def _check_grads(stages, reference, start, where) -> None:
             "gave them some): the step zeroed them (zero_grad(), or p.grad = None). The caller "
             "zeros the gradients, before the step; inside it, let backward add to them"
         )
-    for (k, name, p), r, s0 in zip(mine, refs, start, strict=True):
-        if not close(p, r + s0):
-            raise CheckFailed(
-                f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "
-                "model's: send each stage's input gradient back to the stage before "
-                "(out.backward(h.grad)), and weight each micro-batch's loss by its share"
-                if p.grad is not None
-                else f"({where}) stage {k + 1}'s {name} has no gradient"
-            )
+    k, name, p = wrong[0]
+    raise CheckFailed(
+        f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "
+        "model's: send each stage's input gradient back to the stage before "
+        "(out.backward(h.grad)), and weight each micro-batch's loss by its share"
+        if p.grad is not None
+        else f"({where}) stage {k + 1}'s {name} has no gradient"
+    )
 
 
 @one_cpu_thread
