@@ -419,3 +419,253 @@ def test_views_of_the_whole_weights_hold_what_the_whole_mlps_hold():
     whole = re.search(r"\(the whole MLPs: (\d+)\)", hint)
     assert held and whole, hint
     assert held.group(1) == whole.group(1), hint
+
+
+# --- how the parent reads the ranks' replies ---------------------------------------------
+
+
+def replying(monkeypatch, *replies, seen=None):
+    """Stand in for the ranks: each rank's reply as given, the call's arguments in ``seen``."""
+
+    def fake_run_ranks(fn, world, timeout_s):
+        if seen is not None:
+            seen.update(world=world, timeout_s=timeout_s)
+        return list(replies)
+
+    monkeypatch.setattr(tp, "run_ranks", fake_run_ranks)
+
+
+def test_the_ranks_get_the_checkers_time_limit(monkeypatch):
+    seen = {}
+    replying(monkeypatch, ("ok", "rank 0's record"), ("ok", "rank 1's record"), seen=seen)
+    assert tp._records(Megatron, 2) == ["rank 0's record", "rank 1's record"]
+    assert seen == {"world": 2, "timeout_s": tp.TIMEOUT_S}
+
+
+def test_the_parent_refuses_a_reply_it_does_not_know(monkeypatch):
+    replying(monkeypatch, ("ok", {}), ("done", {}))
+    with pytest.raises(RuntimeError, match=r"rank 1 replied 'done', not ok, stub or error"):
+        tp._records(Megatron, 2)
+
+
+OWN_ERROR = "ValueError: shapes differ (in your function forward, line 3: `h = x @ w`)"
+
+# what gloo says to a rank whose peer left or never came (its versions vary the wording)
+LOST_PEER = [
+    "RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 3000ms for "
+    "recv operation to complete",
+    "RuntimeError: [gloo/transport/tcp/pair.cc:534] Application timeout caused pair closure",
+    "RuntimeError: [gloo/transport/tcp/pair.cc:598] Connection closed by peer [127.0.0.1]:4000",
+    "RuntimeError: [gloo/transport/tcp/pair.cc:575] Connection reset by peer",
+]
+
+
+@pytest.mark.parametrize("lost", LOST_PEER, ids=["timed_out", "timeout", "closed", "reset"])
+def test_the_rank_whose_own_error_lost_the_other_its_peer_is_the_one_reported(monkeypatch, lost):
+    replying(monkeypatch, ("error", lost), ("error", OWN_ERROR))
+    with pytest.raises(tp.CheckFailed) as failed:
+        tp._records(Megatron, 2)
+    assert failed.value.hint == f"rank 1: your code raised {OWN_ERROR}"
+
+
+@pytest.mark.parametrize("lost", LOST_PEER, ids=["timed_out", "timeout", "closed", "reset"])
+def test_a_lost_peer_alone_is_reported_with_the_same_calls_advice(monkeypatch, lost):
+    replying(monkeypatch, ("ok", {}), ("error", lost))
+    with pytest.raises(tp.CheckFailed) as failed:
+        tp._records(Megatron, 2)
+    assert failed.value.hint == f"rank 1: your code raised {lost}. {tp._SAME_CALLS}"
+
+
+def test_a_rank_that_never_finishes_is_reported_with_the_same_calls_advice(monkeypatch):
+    def never_finishes(fn, world, timeout_s):
+        raise tp.RankFailed(1, f"did not finish within {timeout_s} s")
+
+    monkeypatch.setattr(tp, "run_ranks", never_finishes)
+    with pytest.raises(tp.CheckFailed) as failed:
+        tp._records(Megatron, 2)
+    assert failed.value.hint == f"rank 1: did not finish within {tp.TIMEOUT_S} s. {tp._SAME_CALLS}"
+
+
+def test_the_stub_is_not_attempted_with_its_own_words():
+    class Stub(nn.Module):
+        def __init__(self, mlp, rank, world):
+            raise NotImplementedError("write ParallelMLP")
+
+    with pytest.raises(tp.NotAttempted, match="write ParallelMLP"):
+        tp.check_tensor_parallel(Stub, [])
+
+
+# A NotImplementedError that torch raises is the learner's error, not the stub.
+
+
+class ForwardMisspelled(Megatron):
+    """`foward`: nn.Module's own forward raises NotImplementedError, with no line of theirs."""
+
+    def foward(self, x):
+        return Megatron.forward(self, x)
+
+
+ForwardMisspelled.forward = nn.Module.forward
+
+
+class CallsModulesForward(Megatron):
+    def forward(self, x):
+        return nn.Module.forward(self, x)  # meant the mlp's
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (ForwardMisspelled, ["rank 0: your code raised NotImplementedError", '"forward"']),
+        (
+            CallsModulesForward,
+            ["rank 0: your code raised NotImplementedError", "return nn.Module.forward(self, x)"],
+        ),
+    ],
+)
+def test_a_not_implemented_error_from_torch_is_an_error_not_the_stub(answer, hints):
+    assert_fails(answer, *hints)
+
+
+# --- more wrong answers ------------------------------------------------------------------
+
+
+class ReturnsABatchOfOne(Megatron):
+    def forward(self, x):
+        return super().forward(x).unsqueeze(0)  # (1, rows, d): a batch of one, per block
+
+
+class ClonesTheWholeFc2(Megatron):
+    """Clones fc2's whole weight and slices it in forward: no view, but too much kept."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.mine = rows_of(mlp[0], rank, world)
+        self.fc2_weight = nn.Parameter(mlp[2].weight.detach().clone())
+        del self.w2
+
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return Reduce.apply(F.linear(h, self.fc2_weight[:, self.mine])) + self.b2
+
+
+class LastRankTakesTheRest(Megatron):
+    """h // world units each, the rest to the last rank: 3, 3, 4 of 10, not torch.chunk's."""
+
+    def __init__(self, mlp, rank, world):
+        nn.Module.__init__(self)
+        fc1, self.act, fc2 = mlp
+        n = fc1.out_features // world
+        end = fc1.out_features if rank == world - 1 else (rank + 1) * n
+        mine = slice(rank * n, end)
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+
+def test_an_output_of_the_wrong_shape_is_named():
+    # the second block's all-reduce is of a (1, 5, 6): its last dimension, not its second, is
+    # what a hidden activation's would match
+    assert_fails(ReturnsABatchOfOne, "rank 0's output has shape (1, 1, 5, 6), not (5, 6)")
+
+
+def test_a_whole_weight_cloned_is_too_much_storage_but_not_a_view():
+    hint = assert_fails(ClonesTheWholeFc2, "rank 0 of 2's parameters hold").hint
+    assert hint.endswith("fc2's matching columns, and fc2's bias."), hint
+    assert "is a view" not in hint, hint
+
+
+def test_the_last_rank_of_three_is_held_to_its_own_shard():
+    hint = assert_fails(LastRankTakesTheRest, "on 3 ranks (right on 2): rank 2 of 3's").hint
+    assert f"its shards are {tp.shard_bytes(3, 2)} " in hint, hint
+    assert "and fc2's bias. Is the number of ranks, 2, written in" in hint, hint
+    assert "is a view" not in hint, hint
+
+
+def mismatched_output():
+    """What MismatchedShards computes: rank r's hidden units through the other rank's columns."""
+    x, _ = tp._data()
+    with torch.no_grad():
+        for fc1, act, fc2 in tp.make_blocks():
+            out = fc2.bias.clone()
+            for rank in range(2):
+                mine, other = rows_of(fc1, rank, 2), rows_of(fc1, 1 - rank, 2)
+                h = act(F.linear(x, fc1.weight[mine], fc1.bias[mine]))
+                out = out + F.linear(h, fc2.weight[:, other])
+            x = out
+    return x
+
+
+def test_a_wrong_output_is_named_by_rank_with_its_largest_difference():
+    hint = assert_fails(MismatchedShards, "rank 0's output differs from the unsplit MLPs'").hint
+    by = re.search(r"by up to ([0-9.e+-]+):", hint)
+    assert by, hint
+    x, _ = tp._data()
+    reference = x
+    for block in tp.make_blocks():
+        reference = block(reference)
+    expected = (mismatched_output() - reference.detach()).abs().max().item()
+    assert float(by.group(1)) == pytest.approx(expected, rel=1e-2), hint
+
+
+class SumsOnlyTheInputsGradient(WithHook):
+    """The backward all-reduce only on the model's input (a leaf), not on each block's."""
+
+    def forward(self, x):
+        if x.is_leaf and x.requires_grad:
+            x = x.view_as(x)
+            x.register_hook(_summed)
+        return Reduce.apply(F.linear(self.act(self.fc1(x)), self.fc2.weight)) + self.fc2.bias
+
+
+class KeepsItsOwnShareCopy(torch.autograd.Function):  # f that sums a copy, returns its own
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        summed = grad.clone()
+        dist.all_reduce(summed)
+        return grad  # not the sum
+
+
+class ReturnsItsOwnShare(Megatron):
+    copy = KeepsItsOwnShareCopy
+
+
+class AddsABiasShareBeforeTheSum(Megatron):
+    """fc2's bias / world on each rank, summed: the output is right, the bias's gradient not."""
+
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return Reduce.apply(F.linear(h, self.w2) + self.b2 / dist.get_world_size())
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (
+            SumsOnlyTheInputsGradient,
+            ["rank 0 ran 1 all-reduces in backward through 2 blocks: one per block, of the "
+             "gradient of the block's input"],
+        ),
+        (
+            ReturnsItsOwnShare,
+            ["rank 0's gradient of the input differs from the unsplit model's: in backward, sum "
+             "the column-parallel layer's input gradient over the ranks, once"],
+        ),
+        (
+            AddsABiasShareBeforeTheSum,
+            ["after one SGD step on each rank's shards, rank 0's output differs from the "
+             "unsplit model's after the same step: some shard's gradient is wrong (the "
+             "backward of the forward's sum must pass the gradient through unchanged, and "
+             "fc2's bias get the output's whole gradient, as when added once after the sum)"],
+        ),
+        (AveragesInBackward, ["the input's gradient is the sum of the ranks' shares, op=SUM"]),
+    ],
+    ids=["one_block_summed", "own_share_returned", "bias_share", "averages_in_backward"],
+)  # fmt: skip
+def test_a_wrong_gradient_is_named(answer, hints):
+    assert_fails(answer, *hints)

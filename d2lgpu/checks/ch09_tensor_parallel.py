@@ -209,6 +209,8 @@ def _records(ParallelMLP, world):
         if status == "error":
             more = f". {_SAME_CALLS}" if any(w in payload for w in lost) else ""
             raise CheckFailed(f"rank {rank}: your code raised {payload}{more}")
+        if status != "ok":  # the rank's reply is the checker's own: any other is its bug
+            raise RuntimeError(f"rank {rank} replied {status!r}, not ok, stub or error")
         records[rank] = payload
     return [records[rank] for rank in sorted(records)]
 
@@ -367,5 +369,6 @@ def _check_backward(records, reference):
             raise CheckFailed(
                 f"after one SGD step on each rank's shards, rank {rank}'s output differs from "
                 "the unsplit model's after the same step: some shard's gradient is wrong (the "
-                "backward of the forward's sum must pass the gradient through unchanged)"
+                "backward of the forward's sum must pass the gradient through unchanged, and "
+                "fc2's bias get the output's whole gradient, as when added once after the sum)"
             )
