@@ -1,2 +1,216 @@
 """Chapter 9's `09.pipeline` checker, more cases: the ones `make mutation` showed
 no test pinned down (docs/mutation.md)."""
+
+import math
+
+import pytest
+import torch
+from grading_helpers import assert_fails, assert_passes
+from torch import nn
+
+from d2lgpu.checks import ch09_model_parallel as mp
+from d2lgpu.pipeline import micro_batches
+
+
+def devices(stage1, stage2):
+    return next(stage1.parameters()).device, next(stage2.parameters()).device
+
+
+def losses_of(stage1, stage2, x, y, loss_fn, m):
+    """Each micro-batch's weighted loss, every forward first (GPipe)."""
+    d1, d2 = devices(stage1, stage2)
+    return [
+        loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    ]
+
+
+def gpipe(stage1, stage2, x, y, loss_fn, m):
+    loss = sum(losses_of(stage1, stage2, x, y, loss_fn, m))
+    loss.backward()
+    return loss.detach()
+
+
+# The checker's own pieces, where a learner relies on what they do.
+
+
+def test_the_reference_run_leaves_the_learners_stages_as_they_were():
+    log: list = []
+    stage1, stage2 = mp._model(0, log)
+    x, y = torch.randn(5, mp.WIDTH), torch.randint(0, 3, (5,))
+    params = [*stage1.parameters(), *stage2.parameters()]
+    for p in params:
+        p.grad = torch.ones_like(p)
+    values = [p.detach().clone() for p in params]
+    ref = mp._reference(stage1, stage2, x, y, nn.functional.cross_entropy, 2)
+    assert ref["grads"] and ref["cross"] is None  # cross_entropy is this loss_fn itself
+    assert all(torch.equal(p.grad, torch.ones_like(p)) for p in params)  # no gradient added
+    assert all(torch.equal(p.detach(), v) for p, v in zip(params, values, strict=True))
+    assert log == []  # the reference's calls are not the learner's
+
+
+def test_a_wrong_answer_gets_the_same_hint_every_time():
+    # the checker draws its data from seeded generators: rerunning a cell repeats its hint,
+    # numbers included
+    def last_loss_only(stage1, stage2, x, y, loss_fn, m):
+        losses = losses_of(stage1, stage2, x, y, loss_fn, m)
+        sum(losses).backward()
+        return losses[-1].detach() * len(x)  # "the loss": the last micro-batch's, unweighted
+
+    first = assert_fails("09.pipeline", last_loss_only, "the unsplit model's").hint
+    assert first.startswith("for a batch of 10 rows in 4 micro-batches, the loss is "), first
+    assert assert_fails("09.pipeline", last_loss_only).hint == first
+
+
+# Gradients: stage 1 left without any after the step.
+
+
+def detached_and_zeroed(stage1, stage2, x, y, loss_fn, m):
+    """zero_grad() on both stages (set to None), then activations detached at the cut: stage 1
+    gets no gradient at all, stage 2 only this step's."""
+    stage1.zero_grad(), stage2.zero_grad()
+    d1, d2 = devices(stage1, stage2)
+    losses = [
+        loss_fn(stage2(stage1(xb.to(d1)).detach().to(d2)), yb.to(d2)) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    ]
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def test_a_cut_graph_and_zeroed_gradients_are_both_named():
+    assert_fails(
+        "09.pipeline", detached_and_zeroed, "for a batch of 10 rows in 4 micro-batches, ",
+        "stage 2's are right, stage 1's are not (or missing)", ".detach() (or .data) cuts",
+        "; and the gradients the stages had before the step are gone", "zero_grad()",
+    )  # fmt: skip
+
+
+def test_a_cut_graph_alone_is_named_without_the_zeroing():
+    def detached(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        loss = sum(
+            loss_fn(stage2(stage1(xb.to(d1)).detach().to(d2)), yb.to(d2)) * (len(xb) / len(x))
+            for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+        )
+        loss.backward()
+        return loss.detach()
+
+    hint = assert_fails("09.pipeline", detached, "stage 2's are right, stage 1's are not").hint
+    assert "are gone" not in hint, hint
+
+
+# Devices: which mistake is named when a step makes two.
+
+
+def replaces_a_weight_and_leaves_h(stage1, stage2, x, y, loss_fn, m):
+    """A new Parameter in stage 2 (say, to "reset" it), and the activations left behind."""
+    stage2.layers[0].weight = nn.Parameter(stage2.layers[0].weight.detach().clone())
+    d1, d2 = devices(stage1, stage2)
+    losses = [
+        loss_fn(stage2(stage1(xb.to(d1))), yb.to(d2)) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    ]
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def adds_a_parameter_and_leaves_h(stage1, stage2, x, y, loss_fn, m):
+    """A learnable scale registered on stage 1 during the step, activations left behind."""
+    stage1.register_parameter("scale", nn.Parameter(torch.ones(())))
+    d1, d2 = devices(stage1, stage2)
+    losses = [
+        loss_fn(stage2(stage1(xb.to(d1)) * stage1.scale), yb.to(d2)) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    ]
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+@pytest.mark.parametrize("answer", [replaces_a_weight_and_leaves_h, adds_a_parameter_and_leaves_h])
+def test_a_replaced_or_added_parameter_is_named_before_the_mixed_devices(answer):
+    hint = assert_fails("09.pipeline", answer, "parameters were replaced or moved").hint
+    assert "on another device" not in hint, hint
+
+
+def test_the_mixed_devices_hint_quotes_the_first_mix():
+    def targets_then_h_left(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        losses = []
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            out = stage2(stage1(xb.to(d1)))  # first mix: the activations, in stage 2's Linear
+            losses.append(loss_fn(out, yb) * (len(xb) / len(x)))  # then the targets
+        loss = sum(losses)
+        loss.backward()
+        return loss.detach()
+
+    result = assert_fails("09.pipeline", targets_then_h_left, "on another device")
+    hint = result.hint
+    first_mix = hint.split(", ", 1)[1].split(": stage 2's parameters")[0]
+    assert first_mix.startswith(("linear", "addmm", "mm", "matmul", "t")), hint
+
+
+def test_a_long_device_error_is_quoted_to_its_first_120_characters():
+    line = "Expected all tensors to be on the same device, " + "x" * 200
+
+    def raises(stage1, stage2, x, y, loss_fn, m):
+        raise RuntimeError(line + "\nsecond line")
+
+    hint = assert_fails("09.pipeline", raises, "your step mixed devices (").hint
+    assert hint.startswith(f"your step mixed devices ({line[:120]}): move each "), hint
+
+
+# The schedule and the host reads, at the edges of their rules.
+
+
+def backward_from_the_third_forward(stage1, stage2, x, y, loss_fn, m):
+    """Each micro-batch's backward two forwards later (for 4: F0 F1 F2 B0 F3 B1 B2 B3): the
+    first backward runs between the last two forwards."""
+    losses = []
+    d1, d2 = devices(stage1, stage2)
+    xs, ys = micro_batches(x, m), micro_batches(y, m)
+    for i, (xb, yb) in enumerate(zip(xs, ys, strict=True)):
+        losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * (len(xb) / len(x)))
+        if i >= 2:
+            losses[i - 2].backward()
+    for loss in losses[max(len(losses) - 2, 0) :]:
+        loss.backward()
+    return sum(loss.detach() for loss in losses)
+
+
+def test_a_backward_between_the_last_two_forwards_is_named():
+    assert_fails(
+        "09.pipeline", backward_from_the_third_forward, "a batch of 10 rows in 4 micro-batches",
+        "backward ran before the last micro-batch's forward",
+    )  # fmt: skip
+
+
+def item_of_the_third_loss(stage1, stage2, x, y, loss_fn, m):
+    """One host read, of micro-batch 2's loss: after stage 2's second forward, before its last."""
+    d1, d2 = devices(stage1, stage2)
+    losses = []
+    for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+        losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * (len(xb) / len(x)))
+        if len(losses) == 3 and math.isnan(losses[2].item()):  # a NaN check, once
+            raise FloatingPointError("the loss is NaN")
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def test_one_read_in_the_middle_of_the_forwards_is_named():
+    hint = assert_fails(
+        "09.pipeline", item_of_the_third_loss, "a batch of 10 rows in 4 micro-batches",
+        "read a device value on the host (item()) before the last micro-batch's forward",
+    ).hint  # fmt: skip
+    assert "times" not in hint, hint
+
+
+def test_one_read_after_the_last_forward_passes():
+    def reads_once_at_the_end(stage1, stage2, x, y, loss_fn, m):
+        return float(gpipe(stage1, stage2, x, y, loss_fn, m))
+
+    assert_passes("09.pipeline", reads_once_at_the_end)

@@ -75,11 +75,11 @@ class LoggedStage(nn.Module):
 
 def _devices() -> tuple[torch.device, torch.device, bool]:
     """Stage 1's device, stage 2's, and whether stage 2's GPU is a pretend one."""
-    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    gpus = torch.cuda.device_count()  # 0 where CUDA is not available
     if gpus >= 2:
-        return torch.device("cuda", 0), torch.device("cuda", 1), False
+        return torch.device("cuda:0"), torch.device("cuda:1"), False
     if gpus == 1:
-        return torch.device("cpu"), torch.device("cuda", 0), False
+        return torch.device("cpu"), torch.device("cuda:0"), False
     return torch.device("cpu"), torch.device("cpu"), True
 
 
@@ -142,7 +142,7 @@ def _run(answer, stages, x, y, loss_fn, m, pretend):
         try:
             loss = answer(stages[0], stages[1], x, y, loss_fn, m)
         except RuntimeError as error:
-            if "same device" not in str(error) and "device" not in str(error).lower():
+            if "device" not in str(error).lower():
                 raise
             raise CheckFailed(
                 f"your step mixed devices ({str(error).splitlines()[0][:120]}): move each "
@@ -152,14 +152,19 @@ def _run(answer, stages, x, y, loss_fn, m, pretend):
     return loss, watch
 
 
+def _placement(stages) -> tuple[list[int], list[torch.device]]:
+    """Which parameter objects the stages hold, and where each is."""
+    params = [*stages[0].parameters(), *stages[1].parameters()]
+    return [id(p) for p in params], [p.device for p in params]
+
+
 def _check_devices(watch, stages, before, where) -> None:
-    now = list(stages[0].parameters()) + list(stages[1].parameters())
-    moved = len(now) != len(before)
-    moved = moved or any(
-        p is not q or p.device != d for p, (q, d) in zip(now, before, strict=False)
-    )
-    # module.to() on the pretend GPU swaps a parameter's data for a CPU copy
-    if moved or any(m.startswith("_has_compatible_shallow_copy_type") for m in watch.mixed):
+    # ``before`` is _placement() before the step; the step's caller holds those parameters, so
+    # a new parameter cannot take an old one's id. module.to() on the pretend GPU swaps a
+    # parameter's data for a CPU copy, seen as a mix by that name.
+    if _placement(stages) != before or any(
+        m.startswith("_has_compatible_shallow_copy_type") for m in watch.mixed
+    ):
         raise CheckFailed(
             f"for {where}, the stages' parameters were replaced or moved: leave each stage on "
             "its device and move the activations between them instead"
@@ -169,16 +174,6 @@ def _check_devices(watch, stages, before, where) -> None:
             f"for {where}, {watch.mixed[0]}: stage 2's parameters are on another device. "
             "Move the activations to stage 2's device (h.to(device2), where device2 = "
             "next(stage2.parameters()).device) and the targets too, before loss_fn"
-        )
-    now = list(stages[0].parameters()) + list(stages[1].parameters())
-    moved = len(now) != len(before)
-    moved = moved or any(
-        p is not q or p.device != d for p, (q, d) in zip(now, before, strict=False)
-    )
-    if moved:
-        raise CheckFailed(
-            f"for {where}, the stages' parameters were replaced or moved: leave each stage on "
-            "its device and move the activations between them instead"
         )
 
 
@@ -215,6 +210,13 @@ def _check_loss(loss, ref, where) -> None:
     )
 
 
+_ZEROED = (
+    "the gradients the stages had before the step are gone (the checker gave them some): "
+    "the step zeroed them (zero_grad(), or p.grad = None). The caller zeros the gradients, "
+    "before the step; inside it, let backward add to them"
+)
+
+
 def _same_grads(got, want, start=None) -> bool:
     """Whether ``got`` is ``want``, plus the gradients the stages started with if given."""
     start = start if start is not None else [0] * len(want)
@@ -239,11 +241,6 @@ def _check_grads(params, ref, start, where) -> None:
         )
     if _same_grads(grads, ref["grads"], start):
         return
-    zeroed = (
-        "the gradients the stages had before the step are gone (the checker gave them some): "
-        "the step zeroed them (zero_grad(), or p.grad = None). The caller zeros the gradients, "
-        "before the step; inside it, let backward add to them"
-    )
     for key, hint in (
         ("summed", "the gradients are about M times too large: scale each micro-batch's loss "
          "by len(xb) / len(x) before backward"),
@@ -253,7 +250,7 @@ def _check_grads(params, ref, start, where) -> None:
         if _same_grads(grads, ref[key][1], start):
             raise CheckFailed(f"for {where}, {hint}")
         if _same_grads(grads, ref[key][1]):
-            raise CheckFailed(f"for {where}, {hint}; and {zeroed}")
+            raise CheckFailed(f"for {where}, {hint}; and {_ZEROED}")
     if _same_grads(grads, ref["last"]):
         raise CheckFailed(
             f"for {where}, the gradients are the last micro-batch's only: let them accumulate "
@@ -261,23 +258,28 @@ def _check_grads(params, ref, start, where) -> None:
             "caller zeros them)"
         )
     if _same_grads(grads, ref["grads"]):
-        raise CheckFailed(f"for {where}, {zeroed}")
-    got = [g.to("cpu") - s if g is not None else None for g, s in zip(grads, start, strict=True)]
+        raise CheckFailed(f"for {where}, {_ZEROED}")
     raise CheckFailed(
-        f"for {where}, the gradients differ from the unsplit model's: " + _which_grads(got, ref)
+        f"for {where}, the gradients differ from the unsplit model's: "
+        + _which_grads(grads, start, ref)
     )
 
 
-def _which_grads(grads, ref) -> str:
+def _which_grads(grads, start, ref) -> str:
+    """What is wrong where stage 2's gradients are right and stage 1's are not: a cut graph,
+    and whether the step also zeroed the gradients it was given."""
     half = len(grads) // 2  # both stages have four parameter tensors here
-    first_ok = _same_grads(grads[:half], ref["grads"][:half])
-    last_ok = _same_grads(grads[half:], ref["grads"][half:])
-    if last_ok and not first_ok:
-        return (
+    want1, want2 = ref["grads"][:half], ref["grads"][half:]
+    if not _same_grads(grads[:half], want1, start[:half]):
+        cut = (
             "stage 2's are right, stage 1's are not (or missing): the gradient did not flow "
             "back across the cut. Move the activations with h.to(device2), which autograd "
             "follows; .detach() (or .data) cuts the graph"
         )
+        if _same_grads(grads[half:], want2, start[half:]):
+            return cut
+        if _same_grads(grads[half:], want2):
+            return f"{cut}; and {_ZEROED}"
     return "run every micro-batch through both stages once, and backward its weighted loss"
 
 
@@ -370,11 +372,12 @@ def _loss_and_targets(case: int, n: int, gen):
 
 def _check_read_times(stages, where) -> None:
     """A host read before the last forward makes stage 1 wait for stage 2."""
-    early = [r for r in stages[0].reads_before[-1:] + stages[1].reads_before[-1:] if r]
-    if early:
+    # Called once the schedule has passed and with at most one read: stage 2's last forward is
+    # the step's last, and the count of reads before it tells whether the read came earlier.
+    if stages[1].reads_before[-1]:
         raise CheckFailed(
             f"for {where}, your step read a device value on the host "
-            f"({', '.join(sorted(set(stages[1].reads[: max(early)])))}) before the last "
+            f"({stages[1].reads[0]}) before the last "
             "micro-batch's forward: the host waits there until the device has finished, so "
             "stage 1 cannot run ahead while stage 2 works. Keep the losses tensors, and read "
             "the loss (if at all) once, after the backward"
@@ -394,7 +397,7 @@ def _check_cases(answer) -> None:
         stage1.to(dev1), stage2.to(dev2)
         params = list(stage1.parameters()) + list(stage2.parameters())
         start = _start_grads(params, seed)
-        before = [(p, p.device) for p in params]
+        before = _placement((stage1, stage2))
         loss, watch = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
         _check_devices(watch, (stage1, stage2), before, where)
         _check_nonempty(log, where)
