@@ -346,6 +346,11 @@ def test_a_world_of_two_written_in_is_named(answer, hints):
     assert_fails(answer, *hints)
 
 
+def test_shard_bytes_on_one_rank_are_the_whole_mlps():
+    whole = sum(p.nbytes for b in tp.make_blocks() for p in b.parameters())
+    assert tp.shard_bytes(1) == whole
+
+
 def test_shard_bytes_per_rank_follow_torch_chunk():
     assert [tp.hidden_share(r, 3) for r in range(3)] == [4, 4, 2]
     assert tp.shard_bytes(3, 0) == tp.shard_bytes(3, 1) > tp.shard_bytes(3, 2)
