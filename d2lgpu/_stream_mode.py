@@ -148,6 +148,8 @@ class StreamMode(DeviceWatch):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
         name = getattr(func, "__name__", "")
+        if name == "copy_" and "other" in kwargs:  # dst.copy_(other=x), torch's keyword
+            args = (*args[:1], kwargs.pop("other"), *args[1:])
         gpu, first = self.gpu, args[0] if args else None
         if gpu._landing and name not in _VIEWLESS:
             to_host = name == "copy_" and len(args) > 1 and self.on_device(args[1])

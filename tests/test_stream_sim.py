@@ -481,6 +481,7 @@ COPY_SPELLINGS = {  # spelling: (what it does, its copies' non_blocking flags, t
     "to(device, dtype=, non_blocking=True)": (_h2d(lambda g, x: x.to(g.device, dtype=torch.float64, non_blocking=True)), [True], []),
     "copy_(x, True)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(x, True)), [True], []),
     "copy_(x)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(x)), [False], ["a copy without non_blocking=True"]),
+    "copy_(other=x, non_blocking=True)": (_h2d(lambda g, x: torch.empty(4, device=g.device).copy_(other=x, non_blocking=True)), [True], []),
     "cpu()": (_d2h(lambda g, y: y.cpu()), [True, False], [".cpu()"]),
     "to('cpu', non_blocking=True)": (_d2h(lambda g, y: y.to("cpu", non_blocking=True)), [True, True], []),
     "to('cpu', dtype, True)": (_d2h(lambda g, y: y.to("cpu", torch.float64, True)), [True, True], []),
@@ -488,6 +489,7 @@ COPY_SPELLINGS = {  # spelling: (what it does, its copies' non_blocking flags, t
     "to('cpu', dtype=)": (_d2h(lambda g, y: y.to("cpu", dtype=torch.float64)), [True, False], [".to('cpu')"]),
     "pinned.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y, True)), [True, True], []),
     "pinned.copy_(y)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y)), [True, False], ["copy_ of a device value"]),
+    "pinned.copy_(other=y, non_blocking=True)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(other=y, non_blocking=True)), [True, True], []),
     "pageable.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).copy_(y, True)), [True, True], ["copy_ of a device value"]),
 }  # fmt: skip
 
@@ -777,3 +779,27 @@ def test_a_hazard_on_a_buffer_of_no_batch_is_named_by_its_writer():
         text = str(Hazard(kind, None, staging, None if kind == "freed" else compute))
         assert "None" not in text and "copy to staging's" in text, text
     assert "batch 3's memory" in str(Hazard("read", 3, staging, compute))
+
+
+def test_a_host_tensor_sent_to_the_host_stays_put_and_nothing_is_queued():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        x = torch.arange(3.0)
+        same = [x.cpu(), x.to("cpu"), x.to(device="cpu"), x.to("cpu", non_blocking=True)]
+    assert all(t is x for t in same)  # as in PyTorch: already there, the same tensor
+    assert gpu.ops == [] and gpu.host_waits == [] and not gpu.hazards
+
+
+def test_two_streams_that_only_read_a_buffer_make_no_hazard():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        a, b = named_batches(gpu, 2)
+        x, y = a.to(gpu.device, non_blocking=True), b.to(gpu.device, non_blocking=True)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        total = x + y  # reads x and y on the default stream...
+        with torch.cuda.stream(side):
+            product = torch.mul(x, y)  # ...and on the side stream, at the same time
+        torch.cuda.synchronize()
+        assert torch.equal(total.cpu(), a + b) and torch.equal(product.cpu(), a * b)
+    kernels = [(op.label, op.stream.name) for op in gpu.ops if op.kind == "kernel"]
+    assert kernels == [("add", "default stream"), ("mul", "side stream 1")]
+    assert not gpu.hazards
