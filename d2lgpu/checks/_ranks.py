@@ -104,10 +104,10 @@ def _allreduce_job(answer, rank, world):
     return {"steps": steps, "final": final}
 
 
-def _rank_main(rank, world, store_path, work, conn):
+def _rank_main(rank, world, store_path, work, conn, timeout_s):
     answer, job = work
     try:
-        join_gloo(rank, world, store_path, COLLECTIVE_TIMEOUT_S)
+        join_gloo(rank, world, store_path, timeout_s)
         send_outcome(conn, ("ok", job(answer, rank, world)))
     except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
         frame = learner_frame(error.__traceback__)
@@ -125,7 +125,9 @@ def _rank_main(rank, world, store_path, work, conn):
 def run_ranks(answer, world=WORLD, job=_allreduce_job):
     """Run ``job(answer, rank, world)`` in ``world`` gloo ranks; each rank's record."""
     try:
-        with rank_processes(_rank_main, world, (answer, job)) as readers:
+        # the time-out as the parent reads it, so that ranks a fork server starts (which import
+        # this module afresh) wait as long as forked ones
+        with rank_processes(_rank_main, world, (answer, job), COLLECTIVE_TIMEOUT_S) as readers:
             return _collect(readers)
     except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
         raise CheckFailed(str(error)) from None
