@@ -261,7 +261,13 @@ def _rank_main(rank, world, store_path, fn, conn, timeout_s):
 
 
 def run_ranks(fn, world: int = 2, timeout_s: float = 60.0) -> list:
-    """``fn(rank, world)`` in ``world`` gloo ranks; what each returned, rank 0 first."""
+    """``fn(rank, world)`` in ``world`` gloo ranks; what each returned, rank 0 first.
+
+    In a notebook nothing more is needed. In a Python script, call it under
+    ``if __name__ == "__main__":``: where the ranks start from a fork server (on a machine
+    whose torch sees a GPU, :func:`start_method`), each rank first imports the script's main
+    module, and a call at its top level would run again there.
+    """
     if not callable(fn):
         raise TypeError(f"fn must be a function of (rank, world), got {type(fn).__name__}")
     check_int("world", world, minimum=1)
