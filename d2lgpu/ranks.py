@@ -290,7 +290,14 @@ def _collect(readers, timeout_s):
         try:
             status, payload = pickle.loads(reader.recv_bytes())
         except EOFError:
-            raise RankFailed(rank, "died without a word (killed by a signal?)") from None
+            why = "died without a word (killed by a signal?)"
+            if start_method() == "forkserver":
+                why += (
+                    '; in a Python script, call run_ranks under if __name__ == "__main__": '
+                    "ranks started by a fork server import the script first, and a call at its "
+                    "top level stops them"
+                )
+            raise RankFailed(rank, why) from None
         if status == "error":
             raise RankFailed(rank, f"raised:\n{payload}")
         results.append(payload)

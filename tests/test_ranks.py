@@ -4,6 +4,9 @@ bytes and reduction. Ranks are forked where torch sees no GPU and started by a f
 with a notebook cell's function sent by value, where it does."""
 
 import linecache
+import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -232,3 +235,29 @@ def test_ranks_run_backward_after_this_process_ran_backward_on_a_gpu():
     assert ranks.start_method() == "forkserver"
     for grad in run_ranks(backward_on_the_cpu, world=2):
         torch.testing.assert_close(grad, torch.full((3,), 3.0))
+
+
+def test_a_script_that_starts_ranks_at_its_top_level_is_told_to_use_a_main_guard(tmp_path):
+    # ranks a fork server starts import the script first; its top-level call cannot start
+    # processes there, and the rank dies before it can say why
+    script = tmp_path / "train.py"
+    script.write_text(
+        "from d2lgpu.ranks import run_ranks\n"
+        "print(run_ranks(lambda rank, world: rank, world=2, timeout_s=20))\n"
+    )
+    env = {**os.environ, ranks.START_ENV_VAR: "forkserver"}
+    done = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0
+    assert 'call run_ranks under if __name__ == "__main__":' in done.stderr, done.stderr[-2000:]
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text(
+        "from d2lgpu.ranks import run_ranks\n"
+        'if __name__ == "__main__":\n'
+        "    print(run_ranks(lambda rank, world: rank * 10, world=2, timeout_s=20))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(guarded)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "[0, 10]", done.stderr[-2000:]
