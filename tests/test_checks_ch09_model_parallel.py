@@ -214,3 +214,31 @@ def test_one_read_after_the_last_forward_passes():
         return float(gpipe(stage1, stage2, x, y, loss_fn, m))
 
     assert_passes("09.pipeline", reads_once_at_the_end)
+
+
+# One stage's gradients zeroed: the clean start would hide it, the stages' own start shows it.
+
+
+def zeroes_one_stage(which):
+    def step(stage1, stage2, x, y, loss_fn, m):
+        (stage1, stage2)[which].zero_grad()  # "reset the stage before its micro-batches"
+        return gpipe(stage1, stage2, x, y, loss_fn, m)
+
+    return step
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["stage_1", "stage_2"])
+def test_a_step_that_zeroes_one_stage_is_named_with_that_stage(which):
+    hint = assert_fails(
+        "09.pipeline", zeroes_one_stage(which), "for a batch of 10 rows in 4 micro-batches, ",
+        f"stage {which + 1}'s are right, but the gradients the stages had before the step are gone",
+    ).hint  # fmt: skip
+    assert f"stage {2 - which}'s" not in hint and "cut" not in hint, hint
+
+
+def test_the_check_leaves_the_learners_random_numbers_alone():
+    torch.manual_seed(123)
+    expected = torch.rand(4)
+    torch.manual_seed(123)
+    assert_passes("09.pipeline", gpipe)
+    assert torch.equal(torch.rand(4), expected)

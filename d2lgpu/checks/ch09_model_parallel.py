@@ -118,10 +118,9 @@ def _reference(stage1, stage2, x, y, loss_fn, m):
     }
 
 
-def _start_grads(params, seed: int) -> list[torch.Tensor]:
+def _start_grads(params) -> list[torch.Tensor]:
     """Give every parameter a non-zero gradient, as a caller accumulating over steps would."""
-    gen = torch.Generator().manual_seed(1000 + seed)
-    start = [torch.randn(p.shape, generator=gen) for p in params]
+    start = [torch.randn(p.shape) for p in params]
     for p, g in zip(params, start, strict=True):
         p.grad = g.to(p.device, copy=True)  # backward adds to it in place
     return start
@@ -266,20 +265,23 @@ def _check_grads(params, ref, start, where) -> None:
 
 
 def _which_grads(grads, start, ref) -> str:
-    """What is wrong where stage 2's gradients are right and stage 1's are not: a cut graph,
-    and whether the step also zeroed the gradients it was given."""
+    """Which stage's gradients are wrong, where the whole is neither right nor a known mistake:
+    a cut graph (stage 2 right, stage 1 not), or one stage's gradients zeroed by the step."""
     half = len(grads) // 2  # both stages have four parameter tensors here
-    want1, want2 = ref["grads"][:half], ref["grads"][half:]
-    if not _same_grads(grads[:half], want1, start[:half]):
+    states = []
+    for got, want, had in ((grads[:half], ref["grads"][:half], start[:half]),
+                           (grads[half:], ref["grads"][half:], start[half:])):  # fmt: skip
+        right, zeroed = _same_grads(got, want, had), _same_grads(got, want)
+        states.append("right" if right else "zeroed" if zeroed else "wrong")
+    if states[0] == "wrong" and states[1] != "wrong":
         cut = (
             "stage 2's are right, stage 1's are not (or missing): the gradient did not flow "
             "back across the cut. Move the activations with h.to(device2), which autograd "
             "follows; .detach() (or .data) cuts the graph"
         )
-        if _same_grads(grads[half:], want2, start[half:]):
-            return cut
-        if _same_grads(grads[half:], want2):
-            return f"{cut}; and {_ZEROED}"
+        return cut if states[1] == "right" else f"{cut}; and {_ZEROED}"
+    if "zeroed" in states and "wrong" not in states:
+        return f"stage {states.index('zeroed') + 1}'s are right, but {_ZEROED}"
     return "run every micro-batch through both stages once, and backward its weighted loss"
 
 
@@ -338,7 +340,8 @@ def check_pipeline(answer, passed: list[str]) -> None:
     precision = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision("highest")
     try:
-        _check_cases(answer)
+        with torch.random.fork_rng(devices=[]):  # leave the learner's RNG state alone
+            _check_cases(answer)
     finally:
         torch.set_float32_matmul_precision(precision)
     sizes = ", ".join(f"{n} in {m}" for n, m in CASES)
@@ -362,12 +365,12 @@ def check_pipeline(answer, passed: list[str]) -> None:
     )
 
 
-def _loss_and_targets(case: int, n: int, gen):
+def _loss_and_targets(case: int, n: int):
     """Case ``case``'s loss_fn (not always cross_entropy) and ``n`` targets for it."""
     loss_fn, soft = LOSSES[case % len(LOSSES)]
     if soft:
-        return loss_fn, torch.softmax(torch.randn(n, 3, generator=gen), dim=1)
-    return loss_fn, torch.randint(0, 3, (n,), generator=gen)
+        return loss_fn, torch.softmax(torch.randn(n, 3), dim=1)
+    return loss_fn, torch.randint(3, (n,))
 
 
 def _check_read_times(stages, where) -> None:
@@ -389,14 +392,13 @@ def _check_cases(answer) -> None:
     for seed, (n, m) in enumerate(CASES):
         where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
         log: list = []
-        stage1, stage2 = _model(seed, log)
-        gen = torch.Generator().manual_seed(100 + seed)
-        x = torch.randn(n, WIDTH, generator=gen)
-        loss_fn, y = _loss_and_targets(seed, n, gen)
+        stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
+        x = torch.randn(n, WIDTH)
+        loss_fn, y = _loss_and_targets(seed, n)
         ref = _reference(stage1, stage2, x, y, loss_fn, m)
         stage1.to(dev1), stage2.to(dev2)
         params = list(stage1.parameters()) + list(stage2.parameters())
-        start = _start_grads(params, seed)
+        start = _start_grads(params)
         before = _placement((stage1, stage2))
         loss, watch = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
         _check_devices(watch, (stage1, stage2), before, where)
