@@ -35,22 +35,23 @@ from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, one
 
 __all__ = ["check_tensor_parallel", "WORLD", "WIDTH", "HIDDEN", "BLOCKS"]
 
-WORLD, WIDTH, HIDDEN, ROWS, BLOCKS, LR = 2, 6, 10, 5, 2, 0.5
+WORLD, WIDTH, HIDDEN, ROWS, LR = 2, 6, 10, 5, 0.5
 TIMEOUT_S = 30.0
 
 
 # each block's activation: not always the same, so that one written in is seen
 ACTIVATIONS = (nn.GELU, nn.Tanh)
+BLOCKS = len(ACTIVATIONS)
 
 
 def make_blocks(seed: int = 0, activations=ACTIVATIONS) -> list[nn.Sequential]:
-    """``BLOCKS`` MLPs ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)``:
-    GELU in the first, Tanh in the second."""
+    """One MLP ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)`` per
+    activation: ``BLOCKS`` of them, GELU in the first, Tanh in the second."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return [
             nn.Sequential(nn.Linear(WIDTH, HIDDEN), act(), nn.Linear(HIDDEN, WIDTH))
-            for _, act in zip(range(BLOCKS), activations, strict=True)
+            for act in activations
         ]
 
 
