@@ -135,3 +135,11 @@ def test_with_two_segments_the_mistakes_are_named(monkeypatch, answer, parts):
     # torch's, and the late-bound one runs exactly twice in backward
     monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 2, True)])
     assert_fails("09.checkpoint", answer, "for 4 blocks in 2 segments", *parts)
+
+
+def test_the_check_leaves_the_learners_random_numbers_alone():
+    torch.manual_seed(123)
+    expected = torch.rand(4)
+    torch.manual_seed(123)
+    assert_passes("09.checkpoint", checkpoint_loop)
+    assert torch.equal(torch.rand(4), expected)
