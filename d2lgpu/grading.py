@@ -161,7 +161,7 @@ def check(
     passed: list[str] = []
     status, hint = "passed", ""
     try:
-        with time_limit(time_limit_s) as limit:
+        with time_limit(time_limit_s) as limit, _rng_kept():
             try:
                 checker(answer, passed)
             except AnswerTimedOut:
@@ -185,6 +185,14 @@ def check(
     except Exception as error:  # the learner's code crashed: report, don't raise
         status, hint = "failed", _crash_hint(error)
     return _report(CheckResult(exercise_id, status, passed, hint), quiet)
+
+
+def _rng_kept():
+    """The learner's random generator as it was after the check: checkers seed and draw from
+    it, and so may the answer they call; a check must not change what the notebook draws next."""
+    import torch
+
+    return torch.random.fork_rng(devices=[])
 
 
 def _report(result: CheckResult, quiet: bool) -> CheckResult:

@@ -3,6 +3,7 @@
 import pytest
 
 from d2lgpu import grading
+from d2lgpu.checks._util import CheckFailed
 
 
 def check_double(answer, passed):
@@ -351,3 +352,25 @@ def test_an_exit_outside_the_learners_code_names_no_place(monkeypatch):
     monkeypatch.setitem(grading.CHECKERS, "00.call", "operator:call")
     hint = grading.check("00.call", sys.exit, quiet=True).hint
     assert hint.startswith("your code called sys.exit([]), which would stop the notebook's kernel")
+
+
+@pytest.mark.parametrize("outcome", ["passes", "fails", "crashes"])
+def test_a_check_leaves_the_learners_random_generator_as_it_was(monkeypatch, outcome):
+    import torch
+
+    def reseeding_checker(answer, passed):
+        torch.manual_seed(0)  # a checker's own data...
+        answer(torch.rand(3))  # ...and an answer that draws too
+        if outcome == "fails":
+            raise CheckFailed("wrong")
+        if outcome == "crashes":
+            raise RuntimeError("the answer crashed")
+        passed.append("fine")
+
+    monkeypatch.setattr(grading, "_checker", lambda exercise_id: reseeding_checker)
+    torch.manual_seed(123)
+    expected = torch.rand(4)
+    torch.manual_seed(123)
+    result = grading.check("02.time_fn", lambda x: torch.randn(2), quiet=True)
+    assert result.status == ("passed" if outcome == "passes" else "failed")
+    assert torch.equal(torch.rand(4), expected)
