@@ -149,10 +149,11 @@ class StreamMode(DeviceWatch):
         kwargs = dict(kwargs or {})
         name = getattr(func, "__name__", "")
         if name == "copy_" and "other" in kwargs:  # dst.copy_(other=x), torch's keyword
-            args = (*args[:1], kwargs.pop("other"), *args[1:])
+            args = (args[0], kwargs.pop("other"), *args[1:])
+        # from here on a copy_ has its source in args[1] (torch refuses a copy_ without one)
         gpu, first = self.gpu, args[0] if args else None
         if gpu._landing and name not in _VIEWLESS:
-            to_host = name == "copy_" and len(args) > 1 and self.on_device(args[1])
+            to_host = name == "copy_" and self.on_device(args[1])
             for t in _flat([args[1:] if to_host else args, kwargs]):
                 if isinstance(t, torch.Tensor):
                     gpu.host_access(t)
@@ -182,7 +183,7 @@ class StreamMode(DeviceWatch):
             target = torch.device("cpu") if name == "cpu" else self._target(name, args, kwargs)
             if target is not None and target.type == "cpu":
                 return self._to_host(name, args, kwargs)
-        if name == "copy_" and len(args) > 1 and isinstance(args[1], torch.Tensor):
+        if name == "copy_" and isinstance(args[1], torch.Tensor):
             return self._copy_into(func, types, args, kwargs)
         return self._other(func, types, args, kwargs, name)
 
