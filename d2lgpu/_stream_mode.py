@@ -310,6 +310,10 @@ class StreamMode(DeviceWatch):
                 # a host batch's view is pinned if the batch is; a new tensor is pageable
                 gpu.host_copy(result, first, pinned=_shares(first, result) and gpu.is_pinned(first))
             return result
+        if name.split(".")[-1] in _MADE:
+            if gpu.buffer(result) is None:  # as_tensor of a device tensor returns it
+                gpu.buffer(result, new_batch=False)  # allocated on the current stream
+            return result
         bufs = [(t, b) for t in inputs if (b := gpu.buffer(t)) is not None]
         shared = [b for t, b in bufs if _shares(t, result)]
         if shared and not name.endswith("_"):
@@ -319,8 +323,6 @@ class StreamMode(DeviceWatch):
             op = gpu.queue("kernel", name, 0.0)
             for t, b in bufs:
                 gpu.access(op, b, write=name.endswith("_") and t is args[0])
-        elif gpu.buffer(result) is None and name.split(".")[-1] in _MADE:
-            gpu.buffer(result, new_batch=False)  # allocated on the current stream
         return result
 
     @contextmanager
@@ -352,7 +354,14 @@ class StreamMode(DeviceWatch):
             _ACTIVE.remove(gpu)
 
 
-_MADE = {"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "new_empty", "new_zeros"}
+# Factories: their result is new device memory, allocated on the current stream; the tensor a
+# *_like or new_* factory is given lends only its shape, dtype and device, and is not read.
+_MADE = {
+    *("empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange", "linspace"),
+    *("eye", "tensor", "as_tensor", "empty_strided", "empty_like", "zeros_like", "ones_like"),
+    *("full_like", "rand_like", "randn_like", "randint_like", "new_empty", "new_zeros"),
+    *("new_ones", "new_full", "new_tensor"),
+}
 
 
 class _Nothing:

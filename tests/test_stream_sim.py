@@ -803,3 +803,46 @@ def test_two_streams_that_only_read_a_buffer_make_no_hazard():
     kernels = [(op.label, op.stream.name) for op in gpu.ops if op.kind == "kernel"]
     assert kernels == [("add", "default stream"), ("mul", "side stream 1")]
     assert not gpu.hazards
+
+
+DEVICE_FACTORIES = {
+    "empty": lambda like: torch.empty(4, device="cuda"),
+    "randn": lambda like: torch.randn(4, device="cuda"),
+    "rand": lambda like: torch.rand(4, device="cuda"),
+    "arange": lambda like: torch.arange(4.0, device="cuda"),
+    "tensor": lambda like: torch.tensor([1.0, 2.0, 3.0, 4.0], device="cuda"),
+    "full": lambda like: torch.full((4,), 2.0, device="cuda"),
+    "ones_like": lambda like: torch.ones_like(like),
+    "zeros_like": lambda like: torch.zeros_like(like),
+    "new_ones": lambda like: like.new_ones(4),
+}
+
+
+@pytest.mark.parametrize("factory", list(DEVICE_FACTORIES))
+def test_device_memory_from_any_factory_is_followed_like_a_copy(factory):
+    # made on a side stream, read by a compute on the default stream, freed without
+    # record_stream: the memory may be reused while the compute still reads it
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+        like = torch.zeros(4, device="cuda")  # on the default stream, before the side stream
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            x = DEVICE_FACTORIES[factory](like)
+        queued = len(gpu.ops)
+        torch.cuda.current_stream().wait_stream(side)
+        gpu.kernel(lambda t: t + 1)(x)
+        del x
+    assert queued == 0  # a factory queues no kernel, and reads nothing of `like`
+    assert [h.kind for h in gpu.hazards] == ["freed"]
+
+
+def test_work_outside_the_simulated_kernels_takes_no_time():
+    with simulated_cuda(copy_s=1.0, compute_s=1.0, launch_s=0.0) as gpu:
+        x = torch.zeros(4, device="cuda")
+        x.mul_(2)
+        x + 1
+        gpu.kernel(lambda t: t * 3)(x)
+    assert [(op.label, op.end - op.start) for op in gpu.ops] == [
+        ("mul_", 0.0),
+        ("add", 0.0),
+        ("compute", 1.0),
+    ]
