@@ -9,6 +9,7 @@ from grading_helpers import assert_fails, assert_passes
 from torch import nn
 
 from d2lgpu.checks import ch09_model_parallel as mp
+from d2lgpu.checks._util import one_cpu_thread
 from d2lgpu.pipeline import micro_batches
 
 
@@ -34,6 +35,7 @@ def gpipe(stage1, stage2, x, y, loss_fn, m):
 # The checker's own pieces, where a learner relies on what they do.
 
 
+@one_cpu_thread  # as the checker runs: a thread pool in pytest's process hangs mutmut's forks
 def test_the_reference_run_leaves_the_learners_stages_as_they_were():
     log: list = []
     stage1, stage2 = mp._model(0, log)
