@@ -306,20 +306,19 @@ class StreamMode(DeviceWatch):
             return result
         if not self.on_device(result):
             first = inputs[0] if inputs else None
-            if first is not None and result is not first and gpu.batch_of(first) is not None:
-                # a host batch's view is pinned if the batch is; a new tensor is pageable
+            if first is not None and result is not first:
+                # a view of pinned memory is pinned (a named batch or not); a new tensor is pageable
                 gpu.host_copy(result, first, pinned=_shares(first, result) and gpu.is_pinned(first))
             return result
-        if name.split(".")[-1] in _MADE:
-            if gpu.buffer(result) is None:  # as_tensor of a device tensor returns it
-                gpu.buffer(result, new_batch=False)  # allocated on the current stream
+        if name in _MADE:  # (as_tensor of a device tensor returns it: its buffer is kept)
+            gpu.buffer(result, new_batch=False)  # allocated on the current stream
             return result
         bufs = [(t, b) for t in inputs if (b := gpu.buffer(t)) is not None]
         shared = [b for t, b in bufs if _shares(t, result)]
         if shared and not name.endswith("_"):
             gpu.buffer(result, alias_of=shared[0])  # a view: the same memory, no kernel
             return result
-        if bufs or name.endswith("_"):
+        if bufs:  # every device tensor made outside a simulated kernel has a buffer
             op = gpu.queue("kernel", name, 0.0)
             for t, b in bufs:
                 gpu.access(op, b, write=name.endswith("_") and t is args[0])

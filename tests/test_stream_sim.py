@@ -846,3 +846,13 @@ def test_work_outside_the_simulated_kernels_takes_no_time():
         ("add", 0.0),
         ("compute", 1.0),
     ]
+
+
+def test_a_view_of_a_pinned_staging_buffer_is_pinned_and_a_new_tensor_from_it_is_not():
+    with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
+        staging = torch.empty(3, 4).pin_memory()  # pinned, never named as a batch
+        row, scaled = staging[1], staging * 2
+        assert row.is_pinned() and not scaled.is_pinned()
+        row.to(gpu.device, non_blocking=True)  # pinned: the host goes on at once
+        scaled.to(gpu.device, non_blocking=True)  # pageable: the host waits
+    assert [why for why, _ in gpu.host_waits] == ["a copy from pageable memory"]
