@@ -35,7 +35,10 @@ TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
 
 # Each module mutmut mutates, with the fast test files that exercise it (no browser, no
-# notebook suites). The first five are held to the target in docs/mutation.md.
+# notebook suites). The first five are held to the target in docs/mutation.md. Not here:
+# ch05_ddp.py (its tests start torchrun) and ch07_triton.py (its tests grade in a fresh Python
+# process, where Triton's interpreter is switched on before triton is imported): mutmut sees
+# neither, and a child process cannot import its mutated modules.
 MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/ch08_streams.py": ["tests/test_checks_ch08.py"],
     "d2lgpu/checks/ch09_checkpointing.py": [
@@ -59,7 +62,6 @@ MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/ch03_parameters.py": ["tests/test_checks_ch03.py"],
     "d2lgpu/checks/ch04_amp.py": ["tests/test_checks_ch04.py"],
     "d2lgpu/checks/ch06_performance.py": ["tests/test_checks_ch06.py"],
-    "d2lgpu/checks/ch07_triton.py": ["tests/test_checks_ch07.py"],
     "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
     "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
 }
