@@ -858,7 +858,7 @@ def test_a_view_of_a_pinned_staging_buffer_is_pinned_and_a_new_tensor_from_it_is
     assert [why for why, _ in gpu.host_waits] == ["a copy from pageable memory"]
 
 
-def test_a_second_copy_into_a_landing_buffer_is_not_a_read_of_it():
+def test_a_second_copy_into_a_landing_buffer_or_its_shape_is_not_a_read_of_it():
     # two copies to the host into one pinned buffer, queued on one stream: the second waits
     # for the first on the stream, and writing the buffer is not the host reading it early
     with simulated_cuda(copy_s=1.0, launch_s=0.0, pin_gb_s=FREE_PINNING) as gpu:
@@ -867,6 +867,7 @@ def test_a_second_copy_into_a_landing_buffer_is_not_a_read_of_it():
         out = torch.empty(2, 2).pin_memory()
         out.copy_(ya, non_blocking=True)
         out.copy_(yb, non_blocking=True)  # while the first copy is still landing
+        assert out.size() == (2, 2) and out.dim() == 2  # its shape is no read of its data
         torch.cuda.synchronize()
         assert torch.equal(out, b)
     assert not gpu.hazards and [why for why, _ in gpu.host_waits] == ["torch.cuda.synchronize()"]
