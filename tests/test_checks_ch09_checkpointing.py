@@ -6,15 +6,10 @@ import functools
 import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
+from test_checks_ch09 import StraightThroughCheckpoint, run_blocks  # the shared helpers
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 
 from d2lgpu.checks import ch09_checkpointing
-
-
-def run_blocks(blocks, h):
-    for block in blocks:
-        h = block(h)
-    return h
 
 
 def parts_of(blocks, segments):
@@ -52,26 +47,6 @@ def first_segment_only(blocks, x, segments):
     first, *rest = parts_of(blocks, segments)
     h = checkpoint(functools.partial(run_blocks, first), x, use_reentrant=False)
     return run_blocks([b for part in rest for b in part], h)
-
-
-class StraightThroughCheckpoint(torch.autograd.Function):
-    """A hand-written checkpoint whose backward gives its input the output's gradient
-    unchanged; the gradients of the blocks inside it are right."""
-
-    @staticmethod
-    def forward(ctx, h, chosen, *params):  # the parameters, so that the output has a graph
-        ctx.chosen = chosen
-        ctx.save_for_backward(h)
-        with torch.no_grad():
-            return run_blocks(chosen, h)
-
-    @staticmethod
-    def backward(ctx, grad_out):
-        (h,) = ctx.saved_tensors
-        with torch.enable_grad():
-            out = run_blocks(ctx.chosen, h.detach().requires_grad_())
-        torch.autograd.backward(out, grad_out)
-        return grad_out, None, *[None] * len(ctx.needs_input_grad[2:])  # h's: wrong
 
 
 def hand_written_first_segment(blocks, x, segments):
