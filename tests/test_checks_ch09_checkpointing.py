@@ -6,8 +6,14 @@ import functools
 import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
-from test_checks_ch09 import StraightThroughCheckpoint, run_blocks  # the shared helpers
-from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+from test_checks_ch09 import (  # answers and helpers shared with the first cases
+    StraightThroughCheckpoint,
+    checkpoint_seq,
+    late_binding,
+    run_blocks,
+    whole_model,
+)
+from torch.utils.checkpoint import checkpoint
 
 from d2lgpu.checks import ch09_checkpointing
 
@@ -22,23 +28,6 @@ def checkpoint_loop(blocks, x, segments):
     h = x
     for chosen in parts_of(blocks, segments):
         h = checkpoint(functools.partial(run_blocks, chosen), h, use_reentrant=False)
-    return h
-
-
-def checkpoint_seq(blocks, x, segments):
-    return checkpoint_sequential(list(blocks), segments, x, use_reentrant=False)
-
-
-def whole_model(blocks, x, segments):
-    return checkpoint(run_blocks, blocks, x, use_reentrant=False)
-
-
-def late_binding(blocks, x, segments):
-    size = -(-len(blocks) // segments)
-    h = x
-    for start in range(0, len(blocks), size):
-        run = lambda h: run_blocks(blocks[start : start + size], h)  # noqa: B023, E731
-        h = checkpoint(run, h, use_reentrant=False)
     return h
 
 
