@@ -97,6 +97,21 @@ class DatasheetEntry:
 
 _NVIDIA_PDFS = "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center"
 _A100_DATASHEET = f"{_NVIDIA_PDFS}/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
+# Dense peaks shared by parts with the same compute (read, never changed)
+_GH100_SXM_TFLOPS = {
+    "bf16": 989.4,
+    "fp16": 989.4,
+    "tf32": 494.7,
+    "fp32": 66.9,
+    "fp64": 33.5,
+}  # H100 SXM5, H200 SXM
+_A100_TFLOPS = {
+    "bf16": 312.0,
+    "fp16": 312.0,
+    "tf32": 156.0,
+    "fp32": 19.5,
+    "fp64": 9.7,
+}  # every A100
 _T4_DATASHEET = f"{_NVIDIA_PDFS}/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
 _ADA_WHITEPAPER = (
     "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf"
@@ -108,7 +123,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         form_factor="SXM5",
         memory="80 GB HBM3",
         bandwidth_tbs=3.35,
-        tflops={"bf16": 989.4, "fp16": 989.4, "tf32": 494.7, "fp32": 66.9, "fp64": 33.5},
+        tflops=_GH100_SXM_TFLOPS,
         source="NVIDIA H100 Tensor Core GPU datasheet (SXM); "
         "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
         torch_names=("NVIDIA H100 80GB HBM3",),
@@ -131,7 +146,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         memory="141 GB HBM3e",
         bandwidth_tbs=4.8,
         # Same GH100 compute as the H100 SXM5; more and faster memory.
-        tflops={"bf16": 989.4, "fp16": 989.4, "tf32": 494.7, "fp32": 66.9, "fp64": 33.5},
+        tflops=_GH100_SXM_TFLOPS,
         source="NVIDIA H200 Tensor Core GPU datasheet (H200 SXM)",
         torch_names=("NVIDIA H200",),
         url="https://www.nvidia.com/en-us/data-center/h200/",
@@ -141,7 +156,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         form_factor="SXM4",
         memory="80 GB HBM2e",
         bandwidth_tbs=2.039,
-        tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
+        tflops=_A100_TFLOPS,
         source="NVIDIA A100 Tensor Core GPU datasheet (A100 80GB SXM)",
         torch_names=("NVIDIA A100-SXM4-80GB",),
         url=_A100_DATASHEET,
@@ -152,7 +167,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         memory="40 GB HBM2",
         bandwidth_tbs=1.555,
         # Colab's A100: the same compute as the 80 GB part, less and slower memory.
-        tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
+        tflops=_A100_TFLOPS,
         source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB SXM)",
         torch_names=("NVIDIA A100-SXM4-40GB",),
         url=_A100_DATASHEET,
@@ -162,7 +177,7 @@ DATASHEETS: tuple[DatasheetEntry, ...] = (
         form_factor="PCIe",
         memory="40 GB HBM2",
         bandwidth_tbs=1.555,
-        tflops={"bf16": 312.0, "fp16": 312.0, "tf32": 156.0, "fp32": 19.5, "fp64": 9.7},
+        tflops=_A100_TFLOPS,
         source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB PCIe)",
         torch_names=("NVIDIA A100-PCIE-40GB",),
         url=_A100_DATASHEET,
