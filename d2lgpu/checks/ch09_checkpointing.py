@@ -230,9 +230,8 @@ def check_checkpoint(answer, passed: list[str]) -> None:
         raise CheckFailed(
             f"pass the function itself, checkpointed_forward, not a {type(answer).__name__}"
         )
-    with torch.random.fork_rng(devices=[]):  # each case seeds it: leave the learner's alone
-        for seed, (n, s, needs_grad) in enumerate(CASES):
-            _one_case(answer, n, s, needs_grad, seed)
+    for seed, (n, s, needs_grad) in enumerate(CASES):  # check() restores the learner's generator
+        _one_case(answer, n, s, needs_grad, seed)
     cases = ", ".join(f"{n} blocks in {s}" for n, s, _ in CASES)
     passed.append(f"output and gradients equal the plain forward's ({cases} segments)")
     passed.append("each block ran once in the forward pass, at most once more in backward")

@@ -340,8 +340,7 @@ def check_pipeline(answer, passed: list[str]) -> None:
     precision = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision("highest")
     try:
-        with torch.random.fork_rng(devices=[]):  # leave the learner's RNG state alone
-            _check_cases(answer)
+        _check_cases(answer)  # it seeds torch's generator; check() restores the learner's
     finally:
         torch.set_float32_matmul_precision(precision)
     sizes = ", ".join(f"{n} in {m}" for n, m in CASES)
