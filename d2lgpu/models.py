@@ -213,6 +213,12 @@ def amp_sizes(device) -> tuple[int, int, float]:
     sizes = AMP_SIZES[kind]
     width, batch, lr = int(sizes["width"]), int(sizes["batch"]), float(sizes["lr"])
     if kind == "cuda" and torch.cuda.is_available():
+        index = torch.device(device).index
+        if index is not None and index >= torch.cuda.device_count():
+            raise ValueError(
+                f"device {str(device)!r}: torch sees {torch.cuda.device_count()} GPU(s) here, "
+                f"cuda:0 to cuda:{torch.cuda.device_count() - 1}"
+            )
         props = torch.cuda.get_device_properties(device)
         batch = amp_gpu_batch(props.total_memory, datasheet_peak(props.name, "fp32"), width)
     return width, batch, lr

@@ -32,6 +32,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.autograd import DeviceType
+from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.profiler import ProfilerActivity, profile
@@ -247,9 +248,14 @@ def shard(args, device, rank):
     full_bytes = local_param_bytes(full)
     ddp = DDP(copy.deepcopy(full), device_ids=[device.index] if device.type == "cuda" else None)
     sharded = copy.deepcopy(full)
+    # The mesh names the ranks' device: left out, fully_shard builds one on CUDA wherever torch
+    # sees a GPU, also for gloo ranks on the CPU (and then rank 1 asks for a second GPU).
+    mesh = init_device_mesh(device.type, (dist.get_world_size(),))
     for block in sharded:
-        fully_shard(block)  # each block's parameters: one flat group, all-gathered together
-    fully_shard(sharded)
+        fully_shard(
+            block, mesh=mesh
+        )  # each block's parameters: one flat group, all-gathered together
+    fully_shard(sharded, mesh=mesh)
     opts = [torch.optim.SGD(m.parameters(), lr=0.1) for m in (ddp, sharded)]
     gen = torch.Generator(device=device).manual_seed(100 + rank)  # each rank its own data
     losses = {"ddp": [], "fsdp": []}

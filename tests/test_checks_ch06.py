@@ -53,10 +53,10 @@ def test_slowest_op_alternatives_pass():
         import torch.profiler as tp
 
         fn(*args)
-        if torch.cuda.is_available():
+        if device.type == "cuda":
             torch.cuda.synchronize()
         acts = [tp.ProfilerActivity.CPU]
-        if torch.cuda.is_available():
+        if device.type == "cuda":
             acts.append(tp.ProfilerActivity.CUDA)
         with tp.profile(activities=acts) as prof:
             fn(*args)
@@ -219,3 +219,23 @@ def test_on_a_gpu_slowest_op_profiles_real_gpu_workloads():
     with watched_gpu() as state:
         torch.cuda.synchronize()
     assert state["log"] == [("sync", False)]
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("Activity Buffer Request", "ask for ProfilerActivity.CUDA only when device is a GPU"),
+        ("ProfilerStep#3", "skip the entries that are not operators"),
+    ],
+)
+def test_an_entry_of_the_profilers_own_work_is_named(name, says):
+    # On an H200, an answer that asked for CUDA activity on the CPU device returned
+    # "Activity Buffer Request": the largest CPU self time there, and not an operator of fn.
+    def profiler_entry(fn, args, device):
+        fn(*args)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]):
+            fn(*args)
+        return name
+
+    hint = assert_fails("06.slowest_op", profiler_entry, "the profiler's own work", says).hint
+    assert "on cpu, for a 512 x 512 product" in hint, hint

@@ -830,7 +830,8 @@ DEVICE_TYPE = "Expected object of device type cuda but got device type cpu for a
 def test_a_device_error_of_real_gpus_is_told_as_mixed_devices(message):
     first_line = message.splitlines()[0]
     hint = fails("09.pipeline", raises_on_a_real_gpu(message), "your step mixed devices (").hint
-    assert hint.startswith(f"your step mixed devices ({first_line[:60]}"), hint
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, "), hint
+    assert f"your step mixed devices ({first_line[:60]}" in hint, hint
     assert "the targets to stage 2's device too" in hint and "wrapper_CUDA" not in hint
 
 

@@ -152,7 +152,44 @@ def test_the_mixed_devices_hint_quotes_the_first_mix():
     result = assert_fails("09.pipeline", targets_then_h_left, "on another device")
     hint = result.hint
     first_mix = hint.split(", ", 1)[1].split(": stage 2's parameters")[0]
-    assert first_mix.startswith(("linear", "addmm", "mm", "matmul", "t")), hint
+    if torch.cuda.is_available():  # a real GPU: torch's own error, quoted
+        assert first_mix.startswith("your step mixed devices (Expected all tensors"), hint
+    else:  # the pretend GPU: the first operation that mixed
+        assert first_mix.startswith(("linear", "addmm", "mm", "matmul", "t")), hint
+
+
+@pytest.fixture
+def real_device_errors(monkeypatch):
+    """Stage 2 on the meta device: mixing it with the CPU raises torch's own device error, as
+    a real GPU does, so the checker's path for a real GPU runs on a machine without one."""
+    monkeypatch.setattr(mp, "_devices", lambda: (torch.device("cpu"), torch.device("meta"), False))
+
+
+def activations_left_behind(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    losses = [
+        loss_fn(stage2(stage1(xb.to(d1))), yb.to(d2)) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    ]
+    return sum(losses)
+
+
+@pytest.mark.parametrize(
+    "answer, says",
+    [
+        (activations_left_behind, "your step mixed devices (Tensor on device"),
+        (replaces_a_weight_and_leaves_h, "the stages' parameters were replaced or moved"),
+        (adds_a_parameter_and_leaves_h, "the stages' parameters were replaced or moved"),
+    ],
+)
+def test_a_real_devices_error_is_named_like_the_pretend_gpus(real_device_errors, answer, says):
+    # On a real GPU a mix raises at once; the hint still names the case, and a replaced
+    # parameter still comes first (what a 1-GPU machine showed: the bare device error)
+    hint = assert_fails("09.pipeline", answer, says).hint
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, "), hint
+    if "mixed devices" in says:
+        assert "stage 2's parameters are on another device" in hint, hint
+        assert "h.to(device2)" in hint and "targets" in hint, hint
 
 
 def test_a_long_device_error_is_quoted_to_its_first_120_characters():
@@ -162,7 +199,10 @@ def test_a_long_device_error_is_quoted_to_its_first_120_characters():
         raise RuntimeError(line + "\nsecond line")
 
     hint = assert_fails("09.pipeline", raises, "your step mixed devices (").hint
-    assert hint.startswith(f"your step mixed devices ({line[:120]}): move each "), hint
+    assert hint.startswith(
+        f"for a batch of 10 rows in 4 micro-batches, your step mixed devices ({line[:120]}): "
+        "stage 2's parameters are on another device. Move each "
+    ), hint
 
 
 # The schedule and the host reads, at the edges of their rules.

@@ -2,6 +2,8 @@
 trace events; and the argument handling of scripts/inside_ddp.py (chapter 10 runs it)."""
 
 import importlib.util
+import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -285,3 +287,39 @@ def test_time_all_reduce_gives_the_time_of_one_call_of_those_back_to_back(script
     assert (median, best) == (0.5, 0.5)  # per call, not per repeat of 4
     repeat = [("barrier",), *[("all_reduce", 16, None)] * 4, ("all_reduce", 1, "max")]
     assert calls == [("all_reduce", 16, None)] * 2 + repeat * 3  # warm-up, then the repeats
+
+
+# Where torch sees a GPU, chapter 10's gloo ranks still run on the CPU (one GPU cannot hold
+# two ranks' nccl). An H200 showed fully_shard building its default mesh on CUDA there, and
+# rank 1 asking for a second GPU. These ranks see one GPU that cannot be used.
+SEES_ONE_GPU = """\
+import torch
+
+def refuse(*args, **kwargs):
+    raise RuntimeError("this rank asked CUDA for a device (simulated: it sees one GPU)")
+
+torch.cuda.is_available = lambda: True
+torch.cuda.device_count = lambda: 1
+torch.cuda.set_device = refuse
+torch._C._get_accelerator = lambda: torch.device("cuda")  # what a CUDA build answers
+"""
+
+
+@pytest.mark.slow
+def test_inside_ddps_gloo_ranks_stay_on_the_cpu_where_torch_sees_a_gpu(tmp_path):
+    from d2lgpu.launcher import launch
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(SEES_ONE_GPU)
+    path = os.pathsep.join([str(site), str(ROOT), os.environ.get("PYTHONPATH", "")])
+    out = tmp_path / "out"
+    args = ["--out", out, "--backend", "gloo", "--parts", "shard", "--width", "16", "--depth", "2",
+            "--batch", "8", "--steps", "2"]  # fmt: skip
+    launch(ROOT / "scripts" / "inside_ddp.py", nproc=2, args=args, timeout_s=120,
+           env={"PYTHONPATH": path, "KINETO_LOG_LEVEL": "6"}, echo=False)  # fmt: skip
+    results = json.loads((out / "results.json").read_text())
+    assert results["device"] == "cpu" and results["world_size"] == 2
+    shard = results["shard"]
+    assert shard["max_param_diff"] < 1e-5, shard
+    assert sum(shard["bytes_per_rank"]) == shard["full_bytes"], shard

@@ -135,10 +135,13 @@ def test_linear_stack_cost_counts_params_and_bytes():
         linear_stack_cost(8, 4, optimizer="lamb")
 
 
-def test_the_amp_chapters_gpu_size_is_bound_by_arithmetic_and_the_recipes_is_not():
+def test_the_amp_chapters_gpu_size_is_bound_by_arithmetic_and_the_recipes_is_not(gpus):
     # Chapter 4 sizes its GPU model so that 16 bits pay: on an H100's datasheet the bf16
     # products must outweigh the bytes moved outside them, which 16 bits shrink little. At
     # the AMP recipe's size, with the recipe's own optimizer (SGD, no clipping), they do not.
+    # The sizes are those the references were recorded at: a machine without a GPU's, also
+    # where this one has one (its own GPU would size the batch to its memory).
+    gpus(0)
     from d2lgpu.hardware import peak_bandwidth, peak_flops
     from d2lgpu.models import amp_sizes, linear_stack_cost, step_time_bound
 
@@ -171,3 +174,13 @@ def test_the_amp_chapters_gpu_size_is_bound_by_arithmetic_and_the_recipes_is_not
     assert 0 < lr < 1e-2
     with pytest.raises(ValueError, match="peak_flops and bandwidth must be > 0"):
         step_time_bound(ours, 0, bw)
+
+
+def test_amp_sizes_names_a_gpu_this_machine_does_not_have(gpus):
+    from d2lgpu.models import amp_sizes
+
+    gpus(1)
+    with pytest.raises(
+        ValueError, match=r"device 'cuda:1': torch sees 1 GPU\(s\) here, cuda:0 to cuda:0"
+    ):
+        amp_sizes("cuda:1")

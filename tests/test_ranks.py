@@ -123,14 +123,18 @@ def test_chapter_9s_rank_code_never_starts_cuda(monkeypatch):
     # A rank forked after its parent used CUDA cannot start CUDA. The ranks are forked only
     # where torch sees no GPU, but DTensor on a CPU mesh and pipelining on the CPU must not
     # try to start CUDA even where it would answer: each rank would hold a CUDA context.
-    monkeypatch.setenv(ranks.START_ENV_VAR, "fork")
+    # Where torch sees a real GPU, this process has run backward (other tests), so its ranks
+    # come from the fork server, as every rank there does; elsewhere they are forked.
+    if not torch.cuda.is_available():
+        monkeypatch.setenv(ranks.START_ENV_VAR, "fork")
     assert run_ranks(dtensor_and_pipelining, world=2) == ["ok", "ok"]
 
 
 def test_ranks_are_forked_only_where_torch_sees_no_gpu(monkeypatch, gpus):
     monkeypatch.delenv(ranks.START_ENV_VAR, raising=False)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
-    assert ranks.start_method() == "fork"  # this machine: no GPU
+    gpus(0)  # a machine without a GPU, also where this one has one
+    assert ranks.start_method() == "fork"
     gpus(1)
     assert ranks.start_method() == "forkserver"
     monkeypatch.setenv(ranks.START_ENV_VAR, "fork")

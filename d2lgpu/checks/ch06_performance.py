@@ -142,6 +142,16 @@ _RUNTIME_CALL = (
 )
 
 
+# Entries of key_averages() that are the profiler's own work, not an operator of fn. The first
+# was seen on an H200 as the largest CPU self time of a CPU workload, in a profile that asked
+# for ProfilerActivity.CUDA although device was the CPU (CUPTI's buffer for GPU activity).
+_PROFILER_OWN = ("Activity Buffer Request", "Record Window End", "[memory]")
+
+
+def _profiler_own(got: str) -> bool:
+    return got in _PROFILER_OWN or got.startswith("ProfilerStep#")
+
+
 def _name_check(got, want, what, device, misses=None, events_read=False) -> None:
     if not isinstance(got, str):
         raise CheckFailed(
@@ -156,6 +166,17 @@ def _name_check(got, want, what, device, misses=None, events_read=False) -> None
             "lists every call separately: an operator called many times has many entries, each "
             "with a part of its time. prof.key_averages() sums them per operator; take the "
             "entry with the largest self time there"
+        )
+    if _profiler_own(got):
+        raise CheckFailed(
+            f"on {device.type}, for {what}, you returned {got!r}, an entry of the profiler's own "
+            "work, not an operator of fn"
+            + (
+                " (CUPTI's buffer for GPU activity): ask for ProfilerActivity.CUDA only when "
+                "device is a GPU"
+                if got == "Activity Buffer Request" and device.type == "cpu"
+                else ": skip the entries that are not operators"
+            )
         )
     if misses and got in misses:
         raise CheckFailed(f"on {device.type}: {misses[got]}")

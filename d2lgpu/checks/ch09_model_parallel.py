@@ -131,6 +131,8 @@ def _close(a, b) -> bool:
 
 
 def _run(answer, stages, x, y, loss_fn, m, pretend):
+    """Run the step; ``(loss, watch, error)``, where ``error`` is the first line of a device
+    mismatch that torch raised (a real GPU's; the pretend one records mixes instead)."""
     with watching(pretend) as watch:
         if pretend:
             for p in stages[1].parameters():
@@ -143,12 +145,8 @@ def _run(answer, stages, x, y, loss_fn, m, pretend):
         except RuntimeError as error:
             if "device" not in str(error).lower():
                 raise
-            raise CheckFailed(
-                f"your step mixed devices ({str(error).splitlines()[0][:120]}): move each "
-                "micro-batch to stage 1's device, its activations to stage 2's device "
-                "(h.to(device2)), and the targets to stage 2's device too"
-            ) from None
-    return loss, watch
+            return None, watch, str(error).splitlines()[0][:120]
+    return loss, watch, None
 
 
 def _placement(stages) -> tuple[list[int], list[torch.device]]:
@@ -157,10 +155,11 @@ def _placement(stages) -> tuple[list[int], list[torch.device]]:
     return [id(p) for p in params], [p.device for p in params]
 
 
-def _check_devices(watch, stages, before, where) -> None:
+def _check_devices(watch, stages, before, where, error=None) -> None:
     # ``before`` is _placement() before the step; the step's caller holds those parameters, so
     # a new parameter cannot take an old one's id. module.to() on the pretend GPU swaps a
-    # parameter's data for a CPU copy, seen as a mix by that name.
+    # parameter's data for a CPU copy, seen as a mix by that name. On a real GPU a mix is
+    # torch's error (``error``), checked in the same order: replaced parameters first.
     if _placement(stages) != before or any(
         m.startswith("_has_compatible_shallow_copy_type") for m in watch.mixed
     ):
@@ -168,11 +167,13 @@ def _check_devices(watch, stages, before, where) -> None:
             f"for {where}, the stages' parameters were replaced or moved: leave each stage on "
             "its device and move the activations between them instead"
         )
-    if watch.mixed:
+    mix = f"your step mixed devices ({error})" if error else (watch.mixed or [None])[0]
+    if mix:
         raise CheckFailed(
-            f"for {where}, {watch.mixed[0]}: stage 2's parameters are on another device. "
-            "Move the activations to stage 2's device (h.to(device2), where device2 = "
-            "next(stage2.parameters()).device) and the targets too, before loss_fn"
+            f"for {where}, {mix}: stage 2's parameters are on another device. "
+            "Move each micro-batch to stage 1's device, its activations to stage 2's device "
+            "(h.to(device2), where device2 = next(stage2.parameters()).device), and the targets "
+            "to stage 2's device too, before loss_fn"
         )
 
 
@@ -399,8 +400,8 @@ def _check_cases(answer) -> None:
         params = list(stage1.parameters()) + list(stage2.parameters())
         start = _start_grads(params)
         before = _placement((stage1, stage2))
-        loss, watch = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
-        _check_devices(watch, (stage1, stage2), before, where)
+        loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
+        _check_devices(watch, (stage1, stage2), before, where, error)
         _check_nonempty(log, where)
         _check_loss(loss, ref, where)
         _check_grads(params, ref, start, where)
