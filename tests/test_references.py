@@ -405,3 +405,38 @@ def test_a_cell_run_after_other_code_above_says_so(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(references, "RESULTS_DIR", tmp_path)  # the variable wins
     assert references.results_root() == tmp_path / "elsewhere"
     assert references.find_reference(source, earlier=["n = 4096\n"]) == []
+
+
+# GPU numbers reach a reader only through keyed references: a cell that opened a results
+# file itself (chapter 4 once printed an H100 run from cell-runs.jsonl) would show a number
+# whose code may have changed since, with nothing to say so.
+RESULT_FILES = ("cell-runs", "RESULTS_DIR", "docs/results", "gpu-check.md")
+
+
+def _names_and_strings(source):
+    import io
+    import tokenize
+
+    python = _python(source)
+    tokens = tokenize.generate_tokens(io.StringIO(python).readline)
+    return [t.string for t in tokens if t.type in (tokenize.NAME, tokenize.STRING)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_notebook_reads_a_results_file(path):
+    nb = nbformat.read(path, as_version=4)
+    reads = [
+        (i, word)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and "setup" not in c.metadata.get("tags", [])
+        for token in _names_and_strings(c.source)
+        for word in RESULT_FILES
+        if word in token
+    ]
+    assert not reads, f"cells that read results files, not keyed references: {reads}"
+
+
+def test_the_results_file_check_sees_a_read_but_not_a_comment():
+    read = 'log = d2lgpu.references.RESULTS_DIR / "NVIDIA-H100-80GB-HBM3" / "cell-runs.jsonl"'
+    assert any("RESULTS_DIR" in t for t in _names_and_strings(read))
+    assert _names_and_strings("# see docs/results/ and cell-runs.jsonl\nx = 1") == ["x"]
