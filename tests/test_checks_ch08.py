@@ -557,3 +557,35 @@ def reads_results_back_after_the_loop(batches, compute, device):
 
 def test_results_read_back_to_the_host_after_the_loop_pass():
     grading_helpers.assert_passes("08.overlap", reads_results_back_after_the_loop)
+
+
+def _memcpy(name, stream, ts, dur):
+    return {"ph": "X", "cat": "gpu_memcpy", "name": name, "ts": ts, "dur": dur,
+            "args": {"stream": stream}}  # fmt: skip
+
+
+def test_the_real_gpus_trace_counts_only_copies_to_the_device_as_the_pipelines():
+    # An H200 run: results read back after the loop (r.cpu()) added copies to the host that no
+    # kernel overlapped, and the pipeline was judged by them. Only reads to the device count.
+    from d2lgpu.checks._stream_gpu import pipeline_work
+    from d2lgpu.streams import overlap_s
+
+    kernel = {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 100, "dur": 900,
+              "args": {"stream": 7}}  # fmt: skip
+    trace = {
+        "traceEvents": [
+            _memcpy("Memcpy HtoD (Pinned -> Device)", 97, 0, 100),
+            kernel,
+            _memcpy("Memcpy HtoD (Pinned -> Device)", 97, 100, 100),  # during the kernel
+            _memcpy("Memcpy DtoH (Device -> Pageable)", 7, 1000, 5000),  # after the loop
+            _memcpy("Memcpy DtoD (Device -> Device)", 7, 6000, 100),
+            {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 90, "dur": 20},
+        ]
+    }
+    copies, kernels = pipeline_work(trace)
+    assert [(iv.lane, round(iv.start * 1e6)) for iv in copies] == [
+        ("stream 97", 0),
+        ("stream 97", 100),
+    ]
+    assert [iv.lane for iv in kernels] == ["stream 7"]
+    assert overlap_s(copies, kernels) == pytest.approx(100e-6)
