@@ -84,6 +84,11 @@ values here (on a GPU the next copy may overwrite it under a running
 kernel), other operations on device tensors see the copied data, and a copy
 that is late is all-or-nothing (a GPU may see part of it). The host's own
 work costs nothing but ``launch_s`` per queued operation and the pinning.
+Kernels start in the order they were launched, also across streams: that is a GPU
+with one hardware work queue (``CUDA_DEVICE_MAX_CONNECTIONS=1``, which Megatron-LM
+sets on purpose, so that its tensor-parallel communication kernels are queued ahead
+of the compute). By default CUDA gives several queues (8), and a kernel launched later
+on another stream can start while an earlier one still waits on an event.
 Leaving the block lets every queued copy land, as a final synchronize would.
 """
 
