@@ -181,24 +181,22 @@ def tee(stream, log) -> None:
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", default=",".join(PARTS), help="comma-separated, of " + ",".join(PARTS)
+        "--part", default=",".join(PARTS), help="comma-separated, of %(default)s (default: all)"
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=min(8, os.cpu_count() or 1),
-        help="pytest-xdist workers of each group of test files",
+        help="pytest-xdist workers of each group of test files (default: %(default)s)",
     )
     parser.add_argument(
         "--notebooks",
         nargs="+",
         default=["notebooks", "solutions"],
         help="the notebooks and folders the notebooks part runs and records; "
-        "the references of others are kept",
+        "the references of others are kept (default: notebooks solutions)",
     )
     parser.add_argument(
         "--time-limit",
@@ -218,7 +216,11 @@ def parse_args(argv):
         help="with --dry-run: plan with the times recorded for this GPU model "
         '(as nvidia-smi names it, e.g. "NVIDIA H200"); default: this machine\'s GPU',
     )
-    parser.add_argument("--results", default=str(ROOT / "docs" / "results"), help="results root")
+    parser.add_argument(
+        "--results",
+        default=str(ROOT / "docs" / "results"),
+        help="results root (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
     args.parts = [p for p in args.part.split(",") if p]
     unknown = sorted(set(args.parts) - set(PARTS))
