@@ -90,11 +90,13 @@ MODULE ?=
 mutation:  ## mutation testing with mutmut, MODULE=d2lgpu/... or every checker module (docs/mutation.md)
 	$(VPY) tools/mutation.py $(MODULE)
 
-# The parts of gpu-check, in order; two runs of under 9 minutes: PART=tests, then PART=notebooks,bench.
+# The parts of gpu-check (run least-verified first, not part by part); LIMIT=540 ends a call
+# within 540 s, and RESUME=1 goes on where the last call at this commit stopped (docs/gpu-run.md).
 PART ?= tests,notebooks,bench
 
 gpu-check:  ## on a CUDA machine, installing nothing: suite, notebooks (GPU outputs kept), bench -> docs/results/<device>/
-	$(CHECK_PY) tools/gpu_check.py --part $(PART) $(if $(GPU_NOTEBOOKS),--notebooks $(GPU_NOTEBOOKS))
+	$(CHECK_PY) tools/gpu_check.py --part $(PART) $(if $(GPU_NOTEBOOKS),--notebooks $(GPU_NOTEBOOKS)) \
+		$(if $(LIMIT),--time-limit $(LIMIT)) $(if $(RESUME),--resume)
 
 clean:  ## remove caches (keeps .venv and work/)
 	rm -rf .pytest_cache .ruff_cache .mypy_cache

@@ -19,8 +19,9 @@ remove itself.
 With ``D2LGPU_RECORD_DIR`` set (``make gpu-check`` sets it), what each GPU
 cell printed is stored there as its GPU reference (:mod:`d2lgpu.references`, keyed by
 the cell's code and the code above it in the notebook that it reads),
-and every notebook cell's wall time, outcome and output go to ``<device>/cell-runs.jsonl``
-there: what each cell printed on the GPU, for checking the lessons' prose.
+and every notebook cell's wall time, outcome, output and key go to ``<device>/cell-runs.jsonl``
+there: what each cell printed on the GPU, for checking the lessons' prose, and which code
+passed (``make gpu-check`` runs first the cells whose current code never has).
 """
 
 import datetime
@@ -121,9 +122,11 @@ def pytest_runtest_makereport(item, call):
     notebook = Path(str(item.fspath)).resolve().relative_to(Path(__file__).resolve().parent)
     gpu_cell = bool(gpus_needed(cell.get("metadata", {}).get("tags", [])))
     outputs = getattr(item, "test_outputs", None)
+    earlier = references.earlier_sources(_notebook_cells(item), cell["id"])
     line = {
         "notebook": notebook.as_posix(),
         "cell_id": cell.get("id"),
+        "key": references.cell_key(cell["source"], earlier),  # which code ran: tools/gpu_units.py
         "gpu": gpu_cell,
         "seconds": round(call.duration, 2),
         "outcome": report.outcome,
@@ -141,7 +144,7 @@ def pytest_runtest_makereport(item, call):
             cell["source"],
             references.outputs_to_text(outputs),
             provenance,
-            earlier=references.earlier_sources(_notebook_cells(item), cell["id"]),
+            earlier=earlier,
             seconds=round(call.duration, 2),
         )
 

@@ -275,6 +275,7 @@ def test_on_a_gpu_a_cell_is_recorded_under_the_key_of_its_code_and_the_code_abov
     assert entry["output"] == "4096.0\n" and entry["seconds"] == 0.5
     runs = (tmp_path / "NVIDIA-H100-80GB-HBM3" / "cell-runs.jsonl").read_text().splitlines()
     assert json.loads(runs[0])["gpu"] is True
+    assert json.loads(runs[0])["key"] == entry["sha256"]  # which code passed
 
 
 def test_a_reference_is_shown_after_the_code_above_that_it_ran_after(

@@ -1,43 +1,64 @@
 """Verify the course on a CUDA machine and keep everything it measured: ``make gpu-check``.
 
-    python tools/gpu_check.py [--part tests,notebooks,bench] [--workers N]
+    python tools/gpu_check.py [--part tests,notebooks,bench] [--time-limit S] [--resume]
 
-Parts (default: all three, in this order):
+Parts (default: all three):
 
-* ``tests``: ``tests/`` on pytest-xdist workers (``--dist loadfile``: a file's
-  tests stay in one process), then ``exercises/`` with nbval;
-* ``notebooks``: ``notebooks/`` and ``solutions/`` with nbval, one notebook at a
-  time (timings in the cells must not share the GPU), storing what every GPU
-  cell printed as its reference output and every cell's wall time;
+* ``tests``: ``tests/`` on pytest-xdist workers (``--dist loadfile``: a file's tests stay
+  in one process), in groups of files, and ``exercises/`` with nbval;
+* ``notebooks``: ``notebooks/`` and ``solutions/`` with nbval, one notebook at a time
+  (timings in the cells must not share the GPU), storing what every GPU cell printed as
+  its reference output and every cell's wall time;
 * ``bench``: ``python -m d2lgpu bench``.
 
-Everything lands in ``docs/results/<device>/`` (JUnit XML and a full log per
-part, ``env.txt``, ``cells/``, ``cell-runs.jsonl``, ``bench/``, and
-``gpu-check.md``, the summary), ready to commit. Each part replaces what an
-earlier run of that part left there. On a 16-core, 1-GPU H100 machine the
-``tests`` part takes about 4 minutes and ``notebooks,bench`` about 5, so the
-two fit in two runs of under 9 minutes (``docs/gpu-run.md``).
+They run as units (a notebook, a group of test files, the exercises, the bench), the
+least-verified first (``tools/gpu_units.py``): notebooks with cells that have never passed
+on a GPU as they are now, then chapters 9 and 10 and their checkers, then the rest.
+
+Everything lands in ``docs/results/<device>/``, ready to commit, and each unit's results as
+soon as it ends: ``units/<unit>.xml`` (JUnit) and ``units/<unit>.log``, ``cells/`` and
+``cell-runs.jsonl`` (written cell by cell), ``bench/``, ``env.txt``, ``gpu-check.md`` (the
+summary of each call, newest first) and ``gpu-check-state.json`` (each unit's commit,
+outcome and seconds). With ``--time-limit`` a call starts no unit that its expected time
+(from the state, else the cells' times, else a default) would take past the limit, stops a
+unit still running at the limit, and ends within the limit with the summary written;
+``--resume`` skips the units that finished at the same commit. Exit code: 1 if a unit failed, else 3 if units were cut off
+or remain, else 0; 2 without a GPU.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
-import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import gpu_units  # noqa: E402
+from gpu_results import (  # noqa: E402
+    STATE,
+    call_notes,
+    forget_runs_of,
+    git_commit,
+    load_state,
+    save_state,
+    write_env,
+    write_summary,
+)
+from gpu_units import PARTS, Unit  # noqa: E402
 
 from d2lgpu.references import device_slug  # noqa: E402
 
-PARTS = ("tests", "notebooks", "bench")
 NBVAL = [
     "-p",
     "no:randomly",  # a notebook's cells run in order
@@ -48,209 +69,260 @@ NBVAL = [
     "--nbval-cell-timeout=300",
     "--nbval-kernel-startup-timeout=300",
 ]
-SLOW_CELL_S = 10.0  # no cell may take longer than this on a GPU
+# After SIGINT, pytest has this long to write the JUnit file of what ran and stop (with xdist
+# workers it took 7 to 11 s on 2 cores: xdist waits up to 10 s for its workers to end), and
+# then its kernels this long to go after SIGKILL.
+STOP_GRACE_S, KILL_WAIT_S = 15.0, 2.0
+# Of a time limit, kept to stop the last unit and write the summary.
+RESERVE_S = STOP_GRACE_S + KILL_WAIT_S + 3.0
 
 
-def run_logged(name: str, cmd: list[str], out: Path, env: dict | None = None) -> dict:
-    """Run ``cmd`` from the repository root, teeing its output to ``out/<name>.log``."""
-    print(f"== {name}: {' '.join(cmd)}", flush=True)
-    start = time.perf_counter()
-    with open(out / f"{name}.log", "w") as log:
-        proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-        for line in proc.stdout:
-            log.write(line)
-            sys.stdout.write(line)
-        proc.wait()
-    seconds = time.perf_counter() - start
-    print(f"== {name}: exit code {proc.returncode} after {seconds:.0f} s", flush=True)
-    return {"name": name, "exit_code": proc.returncode, "seconds": round(seconds, 1)}
+def pytest_cmd(xml: Path, *args: str) -> list[str]:
+    report = ["-rs", "-p", "no:cacheprovider", "--tb=long", f"--junitxml={xml}"]
+    return [sys.executable, "-m", "pytest", *report, *args]
 
 
-def pytest_cmd(name: str, out: Path, *args: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-rs",
-        "-p",
-        "no:cacheprovider",
-        "--tb=long",
-        f"--junitxml={out / (name + '.xml')}",
-        *args,
-    ]
+def unit_command(unit: Unit, out: Path, workers: int) -> list[str]:
+    """The command that runs ``unit`` (the tests replace it with a fake one)."""
+    xml = out / "units" / f"{unit.name}.xml"
+    if unit.part == "bench":
+        return [sys.executable, "-m", "d2lgpu", "bench", "--out", str(out / "bench")]
+    if unit.paths[0].startswith("tests/"):
+        return pytest_cmd(xml, "-n", str(workers), "--dist", "loadfile", *unit.paths)
+    return pytest_cmd(xml, *NBVAL, *unit.paths)
 
 
-def junit_counts(path: Path) -> dict:
-    """Tests, failures, errors and skips of a JUnit XML file (empty if it is missing)."""
-    if not path.exists():
-        return {}
-    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    failed = []
-    for case in ET.parse(path).iter("testcase"):
-        counts["tests"] += 1
-        for child in case:
-            if child.tag in ("failure", "error", "skipped"):
-                counts[
-                    {"failure": "failures", "error": "errors", "skipped": "skipped"}[child.tag]
-                ] += 1
-                if child.tag != "skipped":
-                    failed.append(f"{case.get('classname')}::{case.get('name')}")
-    counts["failed"] = failed
-    return counts
-
-
-def part_tests(out: Path, workers: int) -> list[dict]:
+def unit_env(unit: Unit, results: Path) -> dict:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return [
-        run_logged(
-            "tests",
-            pytest_cmd("tests", out, "-n", str(workers), "--dist", "loadfile", "tests"),
-            out,
-            env,
-        ),
-        run_logged("exercises", pytest_cmd("exercises", out, *NBVAL, "exercises"), out, env),
-    ]
+    if unit.tier == 2:
+        env["D2LGPU_RANKS_START"] = "forkserver"  # what a GPU machine uses; said, not assumed
+    if unit.part == "notebooks":
+        env["D2LGPU_RECORD_DIR"] = str(results)
+        env["D2LGPU_RECORD_ORIGIN"] = f"make gpu-check at commit {git_commit()}"
+    return env
 
 
-def forget_runs_of(out: Path, notebooks: list[str]) -> None:
-    """Drop what an earlier run recorded for these notebooks (all of them for the folders)."""
-    paths = {Path(n).as_posix() for n in notebooks}
-    covers = lambda nb: nb in paths or any(nb.startswith(p.rstrip("/") + "/") for p in paths)  # noqa: E731
-    for ref in (out / "cells").glob("*.json"):
-        if covers(json.loads(ref.read_text()).get("notebook", "")):
-            ref.unlink()
-    runs = out / "cell-runs.jsonl"
-    if runs.exists():
-        kept = [
-            line
-            for line in runs.read_text().splitlines()
-            if not covers(json.loads(line)["notebook"])
-        ]
-        runs.write_text("".join(line + "\n" for line in kept))
-
-
-def part_notebooks(out: Path, results: Path, notebooks: list[str]) -> list[dict]:
-    forget_runs_of(out, notebooks)
-    env = dict(os.environ, PYTHONUNBUFFERED="1", D2LGPU_RECORD_DIR=str(results))
-    env["D2LGPU_RECORD_ORIGIN"] = f"make gpu-check at commit {git_commit()}"
-    cmd = pytest_cmd("notebooks", out, *NBVAL, *notebooks)
-    return [run_logged("notebooks", cmd, out, env)]
-
-
-def part_bench(out: Path) -> list[dict]:
-    shutil.rmtree(out / "bench", ignore_errors=True)
-    cmd = [sys.executable, "-m", "d2lgpu", "bench", "--out", str(out / "bench")]
-    return [run_logged("bench", cmd, out, dict(os.environ, PYTHONUNBUFFERED="1"))]
-
-
-def git_commit() -> str:
-    """The commit the results belong to: ``D2LGPU_COMMIT`` if set (a copied tree's history can
-    be stale), else git's HEAD, marked when the tree differs from it."""
-    if os.environ.get("D2LGPU_COMMIT"):
-        return os.environ["D2LGPU_COMMIT"]
+def descendants(pid: int) -> list:
+    """The processes below ``pid``, kernels included (they start in sessions of their own)."""
     try:
-        git = ["git", "-C", str(ROOT)]
-        head = subprocess.run(
-            [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-        )
-        changed = subprocess.run(
-            [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
-        )
-    except OSError:
-        return "unknown"
-    commit = head.stdout.strip() or "unknown"
-    return commit + (" with uncommitted changes" if changed.stdout.strip() else "")
-
-
-def slow_cells(out: Path) -> list[dict]:
-    path = out / "cell-runs.jsonl"
-    if not path.exists():
+        import psutil  # a dependency of ipykernel, so there wherever nbval runs
+    except ImportError:
         return []
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [r for r in rows if r["seconds"] > SLOW_CELL_S]
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
 
 
-def write_summary(out: Path, runs: list[dict]) -> Path:
-    """``gpu-check.md``: what ran, how long, what failed, which cells were slow."""
-    summary = out / "gpu-check.md"
-    previous = summary.read_text() if summary.exists() else ""
-    lines = [f"## {datetime.datetime.now():%Y-%m-%d %H:%M}, commit {git_commit()}", ""]
-    lines += [
-        "| part | exit code | seconds | tests | failed | skipped |",
-        "|---|---|---|---|---|---|",
-    ]
-    failed_all = []
-    for r in runs:
-        c = junit_counts(out / f"{r['name']}.xml")
-        failed_all += c.get("failed", [])
-        lines.append(
-            f"| {r['name']} | {r['exit_code']} | {r['seconds']:g} | {c.get('tests', '-')} "
-            f"| {c.get('failures', 0) + c.get('errors', 0) if c else '-'} "
-            f"| {c.get('skipped', '-')} |"
+def stop(proc: subprocess.Popen) -> None:
+    """SIGINT first (pytest then writes what ran to its JUnit file), SIGKILL what is left."""
+    below = descendants(proc.pid)
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=STOP_GRACE_S)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    if below:  # a kernel left running would hold the GPU while the next unit times it
+        import psutil
+
+        for p in below:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+        psutil.wait_procs(below, timeout=KILL_WAIT_S)
+
+
+def run_unit(unit: Unit, cmd: list[str], env: dict, out: Path, stop_at: float) -> dict:
+    """Run ``cmd`` until it ends or ``stop_at`` (``time.monotonic()``), logging its output."""
+    print(f"== {unit.name} (tier {unit.tier}): {' '.join(cmd)}", flush=True)
+    start, cut = time.monotonic(), False
+    with open(out / "units" / f"{unit.name}.log", "w") as log:
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-    lines += [""] + [f"- failed: `{name}`" for name in failed_all]
-    slow = slow_cells(out)
-    lines += [
-        f"- slow cell (> {SLOW_CELL_S:g} s): {r['notebook']} cell {r['cell_id']}, {r['seconds']} s"
-        for r in slow
-    ]
-    summary.write_text("\n".join(lines) + "\n\n" + previous)
-    return summary
+        copy = threading.Thread(target=tee, args=(proc.stdout, log), daemon=True)
+        copy.start()
+        try:
+            proc.wait(timeout=max(0.0, stop_at - time.monotonic()))
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            cut = True
+            stop(proc)
+        copy.join(timeout=1.0 if cut else 5.0)  # a process left behind may hold the pipe
+    seconds = round(time.monotonic() - start, 1)
+    status = "cut off" if cut else "passed" if proc.returncode == 0 else "failed"
+    print(f"== {unit.name}: {status} (exit code {proc.returncode}) after {seconds:g} s", flush=True)
+    return {
+        "name": unit.name,
+        "tier": unit.tier,
+        "status": status,
+        "exit_code": proc.returncode,
+        "seconds": seconds,
+    }
 
 
-def main(argv=None) -> int:
+def tee(stream, log) -> None:
+    try:
+        for line in stream:
+            log.write(line)
+            log.flush()  # a call killed outright still keeps the log up to here
+            sys.stdout.write(line)
+    except ValueError:  # the log was closed: a process left behind still holds the pipe
+        pass
+
+
+def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", default=",".join(PARTS), help="comma-separated: tests,notebooks,bench"
+        "--part", default=",".join(PARTS), help="comma-separated, of %(default)s (default: all)"
     )
-    parser.add_argument("--workers", type=int, default=min(8, os.cpu_count() or 1))
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=min(8, os.cpu_count() or 1),
+        help="pytest-xdist workers of each group of test files (default: %(default)s)",
+    )
     parser.add_argument(
         "--notebooks",
         nargs="+",
         default=["notebooks", "solutions"],
-        help="what the notebooks part runs and records (default: notebooks solutions); "
-        "the references of others are kept",
+        help="the notebooks and folders the notebooks part runs and records; "
+        "the references of others are kept (default: notebooks solutions)",
     )
-    parser.add_argument("--results", default=str(ROOT / "docs" / "results"), help="results root")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="end this call within SECONDS (default: no limit)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the units that finished at this commit in earlier calls",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the plan, run nothing")
+    parser.add_argument(
+        "--device",
+        help="with --dry-run: plan with the times recorded for this GPU model "
+        '(as nvidia-smi names it, e.g. "NVIDIA H200"); default: this machine\'s GPU',
+    )
+    parser.add_argument(
+        "--results",
+        default=str(ROOT / "docs" / "results"),
+        help="results root (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
-    parts = [p for p in args.part.split(",") if p]
-    unknown = sorted(set(parts) - set(PARTS))
-    if unknown:
-        parser.error(f"--part: unknown {unknown}; allowed: {', '.join(PARTS)}")
+    args.parts = [p for p in args.part.split(",") if p]
+    unknown = sorted(set(args.parts) - set(PARTS))
+    if unknown or not args.parts:
+        parser.error(f"--part: unknown {unknown or args.part!r}; allowed: {', '.join(PARTS)}")
     if args.workers < 1:
         parser.error(f"--workers must be >= 1, got {args.workers}")
     missing = [n for n in args.notebooks if not (ROOT / n).exists()]
     if missing:
         parser.error(f"--notebooks: no such notebook or folder {missing}")
+    if args.time_limit is not None and not args.time_limit > RESERVE_S:
+        parser.error(
+            f"--time-limit must be a number of seconds above {RESERVE_S:g} (the time "
+            f"kept to stop a unit and write the summary), got {args.time_limit:g}"
+        )
+    if args.device and not args.dry_run:
+        parser.error("--device: only with --dry-run (a run records under the GPU it runs on)")
+    args.error = parser.error
+    return args
 
+
+def main(argv=None) -> int:
+    called = time.monotonic()
+    args = parse_args(argv)
     import torch
 
-    if not torch.cuda.is_available():
+    if not torch.cuda.is_available() and not args.dry_run:
         print("gpu-check needs a CUDA GPU; this machine has none (make test is the CPU suite).")
         return 2
+    on_gpu = torch.cuda.is_available()
+    gpus = torch.cuda.device_count() if on_gpu else 1  # a dry run plans for one GPU
     results = Path(args.results)
-    out = results / device_slug(torch.cuda.get_device_name())
-    out.mkdir(parents=True, exist_ok=True)
-    env_cmd = [sys.executable, "-m", "d2lgpu", "env"]
-    env_text = subprocess.run(env_cmd, cwd=ROOT, capture_output=True, text=True).stdout
-    smi = shutil.which("nvidia-smi")
-    if smi:
-        env_text = subprocess.run([smi, "-L"], capture_output=True, text=True).stdout + env_text
-    (out / "env.txt").write_text(f"commit {git_commit()}\n" + env_text)
+    device = args.device or (torch.cuda.get_device_name() if on_gpu else "no GPU")
+    out = results / device_slug(device)
+    if args.resume and not (out / STATE).exists():
+        args.error(f"--resume: no {STATE} in {out} to resume from; run once without --resume")
+    state, commit = load_state(out), git_commit()
+    units = gpu_units.plan(ROOT, args.parts, args.notebooks, results, gpus)
+    finished = {
+        n
+        for n, u in state["units"].items()
+        if u["commit"] == commit and u["status"] in ("passed", "failed")
+    }
+    done = [u for u in units if args.resume and u.name in finished]
+    todo = [u for u in units if u not in done]
+    expected = {u.name: gpu_units.expected_seconds(u, state, out) for u in todo}
+    for u in todo:
+        print(f"-- tier {u.tier}: {u.name}, about {expected[u.name]:.0f} s", *u.why, sep="\n   ")
+    tiers = {t: sum(expected[u.name] for u in todo if u.tier == t) for t in (1, 2, 3)}
+    print("-- expected: " + ", ".join(f"tier {t} about {s:.0f} s" for t, s in tiers.items()))
+    if args.dry_run:
+        return 0
+    stop_at = called + args.time_limit - RESERVE_S if args.time_limit else float("inf")
+    (out / "units").mkdir(parents=True, exist_ok=True)
+    if args.resume and not done:
+        print(f"--resume: no unit has finished at commit {commit} yet, so all of them run")
+    # A machine taken back sends SIGTERM: stop the unit, keep what ran, write the summary.
+    previous_handler = signal.signal(signal.SIGTERM, interrupt)
+    runs: list[dict] = []
+    try:
+        write_env(out, min(120.0, stop_at - time.monotonic()))
+        for unit in todo:
+            if runs and runs[-1]["status"] == "cut off":
+                break
+            if time.monotonic() + expected[unit.name] <= stop_at:  # else a later, shorter one
+                runs.append(run_one(unit, out, results, args.workers, stop_at))
+                state["units"][unit.name] = dict(runs[-1], commit=commit, ended=now())
+                save_state(out, state)
+    except KeyboardInterrupt:
+        print("== interrupted: the summary follows", flush=True)
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
+        ran = {r["name"] for r in runs}
+        remains = [u for u in todo if u.name not in ran]
+        room = args.time_limit - RESERVE_S if args.time_limit else None
+        notes = call_notes(runs, remains, done, expected, room)
+        head = f", limit {args.time_limit:g} s" if args.time_limit else ""
+        head += f", {time.monotonic() - called:.0f} s"
+        notebooks = [u.paths[0] for u in units if u.part == "notebooks" and u.name in ran]
+        summary = write_summary(out, runs, head, notes, notebooks)
+        print(summary.read_text().split("\n\n## ")[0])
+    if any(r["status"] == "failed" for r in runs):
+        return 1
+    return 3 if remains or any(r["status"] == "cut off" for r in runs) else 0
 
-    runs = []
-    for part in parts:
-        if part == "tests":
-            runs += part_tests(out, args.workers)
-        elif part == "notebooks":
-            runs += part_notebooks(out, results, args.notebooks)
-        else:
-            runs += part_bench(out)
-    summary = write_summary(out, runs)
-    print(summary.read_text().split("\n\n## ")[0])
-    return max(r["exit_code"] for r in runs)
+
+def run_one(unit: Unit, out: Path, results: Path, workers: int, stop_at: float) -> dict:
+    """Clear what an earlier run of ``unit`` left, then run it."""
+    if unit.part == "notebooks":
+        forget_runs_of(out, unit.paths)
+    if unit.part == "bench":
+        shutil.rmtree(out / "bench", ignore_errors=True)
+    cmd, env = unit_command(unit, out, workers), unit_env(unit, results)
+    return run_unit(unit, cmd, env, out, stop_at)
+
+
+def now() -> str:
+    return f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}"
+
+
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
