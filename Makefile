@@ -31,7 +31,8 @@ UNIT_TESTS ?= tests
 # .venv-floor; there, nbval on the chapters and solutions and these tests: the checkers,
 # the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py).
 FLOOR_VENV ?= .venv-floor
-FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py
+FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
+	tests/test_memory.py
 
 .PHONY: help setup lab test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
 
