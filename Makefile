@@ -53,7 +53,7 @@ lab:  ## set up, update your copies in work/ (never losing your changes), start 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 	$(MAKE) --no-print-directory check CHECK_PY=$(abspath $(VPY))
 
-test-floor: setup  ## the same checks with the learners' oldest torch (2.11, CPU wheels) in .venv-floor
+test-floor: setup  ## nbval and the checker tests with the learners' oldest torch (2.11) in .venv-floor
 	$(VPY) tools/setup_env.py --venv $(FLOOR_VENV) --torch-floor
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks \
 		CHECK_PY=$(abspath $(FLOOR_VENV)/bin/python) UNIT_TESTS="$(FLOOR_TESTS)"
