@@ -26,8 +26,15 @@ NBVAL_FLAGS := -rs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile 
 NOTEBOOKS := notebooks solutions
 # More pytest options for both runs, e.g. PYTEST_ARGS="--durations=20" or "-x".
 PYTEST_ARGS ?=
+UNIT_TESTS ?= tests
+# The learners' torch: pyproject.toml's floor (2.11, what Colab's GPU runtime ships) in
+# .venv-floor; there, nbval on the chapters and solutions and these tests: the checkers,
+# the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py).
+FLOOR_VENV ?= .venv-floor
+FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
+	tests/test_memory.py
 
-.PHONY: help setup lab test test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
+.PHONY: help setup lab test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -46,6 +53,11 @@ lab:  ## set up, update your copies in work/ (never losing your changes), start 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 	$(MAKE) --no-print-directory check CHECK_PY=$(abspath $(VPY))
 
+test-floor: setup  ## nbval and the checker tests with the learners' oldest torch (2.11) in .venv-floor
+	$(VPY) tools/setup_env.py --venv $(FLOOR_VENV) --torch-floor
+	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks \
+		CHECK_PY=$(abspath $(FLOOR_VENV)/bin/python) UNIT_TESTS="$(FLOOR_TESTS)"
+
 # For day-to-day work: no set-up, no notebooks, and none of the tests marked slow (those that
 # start torchrun, a kernel or a fresh Python). `make test` stays the whole suite, and CI runs it.
 test-fast:  ## lint, then the unit tests not marked slow, in .venv (no set-up, no notebooks)
@@ -60,7 +72,7 @@ check:  ## lint, type-check d2lgpu/ and run the whole suite in the active enviro
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks
 
 check-units:  ## the unit tests alone, in a random order
-	$(CHECK_PY) -m pytest $(UNIT_FLAGS) $(PYTEST_ARGS) tests
+	$(CHECK_PY) -m pytest $(UNIT_FLAGS) $(PYTEST_ARGS) $(UNIT_TESTS)
 
 check-notebooks:  ## the notebooks alone (nbval), each in order
 	$(CHECK_PY) -m pytest $(NBVAL_FLAGS) $(PYTEST_ARGS) $(NOTEBOOKS)

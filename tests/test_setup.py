@@ -86,6 +86,63 @@ def test_a_failing_pip_stops_the_install(tmp_path, monkeypatch):
     assert not (tmp_path / "venv" / ".d2lgpu-pins").exists()  # no stamp: the next run tries again
 
 
+def test_the_floor_is_pyprojects_torch_and_the_torchvision_it_came_with(tmp_path):
+    assert setup_env.floor_versions() == ("2.11", "0.26")
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"torchvision>=0.26"' in pyproject  # the package's own range says the same
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace('"torch>=2.11"', '"torch>=2.12"'))
+    assert setup_env.floor_versions(tmp_path) == ("2.12", "0.27")
+
+
+@pytest.mark.parametrize("cpu_index", [True, False])
+def test_the_floor_environment_is_the_lock_resolved_again_with_the_floors_torch(
+    tmp_path, monkeypatch, capsys, cpu_index
+):
+    import lock
+
+    seen = {}
+
+    def compile_lock(output, *, extra_args=()):
+        seen["start"] = output.read_text()
+        constraint = Path(extra_args[extra_args.index("--constraint") + 1])
+        seen["constraint"], seen["args"] = constraint.read_text(), list(extra_args)
+        output.write_text("torch==2.11.0\n")
+
+    runs = []
+    monkeypatch.setattr(lock, "compile_lock", compile_lock)
+    monkeypatch.setattr(setup_env, "reachable", lambda url: cpu_index)
+    monkeypatch.setattr(setup_env.subprocess, "run", lambda args, **kw: runs.append(args))
+    python = tmp_path / "bin" / "python"
+    setup_env.install_floor(python, tmp_path)
+    assert seen["start"] == lock.LOCK.read_text()  # uv keeps the lock's pins where they fit
+    assert seen["constraint"] == "torch==2.11.*\ntorchvision==0.26.*\n"
+    (install,) = runs
+    assert install[-2:] == ["-r", str(tmp_path / "requirements-floor.txt")]
+    assert install[install.index("--python") + 1] == str(python)
+    backend = ["--torch-backend", "cpu"]
+    for args in (seen["args"], install):
+        assert (" ".join(backend) in " ".join(args)) is cpu_index
+    said = capsys.readouterr().out
+    assert ("CPU wheels" in said) is cpu_index and ("cannot be reached" in said) is not cpu_index
+
+
+def test_the_floor_environment_has_its_own_stamp(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(setup_env, "ensure_venv", lambda v: v / "bin" / "python")
+    monkeypatch.setattr(setup_env, "kernel_installed", lambda v: True)
+    monkeypatch.setattr(setup_env.subprocess, "run", lambda args, **kw: calls.append(args))
+    monkeypatch.setattr(setup_env, "run_with_heartbeat", lambda args, **kw: calls.append(args) or 0)
+    monkeypatch.setattr(setup_env, "install_floor", lambda python, venv: calls.append("floor"))
+    (tmp_path / "venv").mkdir()
+    assert setup_env.install(tmp_path / "venv") is True
+    assert "floor" not in calls
+    assert setup_env.install(tmp_path / "venv", torch_floor=True) is True  # not the lock's torch
+    assert "floor" in calls
+    calls.clear()
+    assert setup_env.install(tmp_path / "venv", torch_floor=True) is False
+    assert calls == []
+
+
 def test_jupyterlab_news_and_update_checks_are_off_in_the_environment(tmp_path):
     import json
 
@@ -128,7 +185,9 @@ def test_ci_runs_the_readme_test_command():
     assert "set -euo pipefail" in ci
 
 
-@pytest.mark.parametrize("target", ["lab", "test", "check", "outputs", "exercises", "bench"])
+@pytest.mark.parametrize(
+    "target", ["lab", "test", "test-floor", "check", "outputs", "exercises", "bench"]
+)
 def test_makefile_has_the_documented_targets(target):
     assert re.search(rf"^{target}:", (ROOT / "Makefile").read_text(), re.M)
 

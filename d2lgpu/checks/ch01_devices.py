@@ -113,12 +113,10 @@ def fake_gpus(n: int, profile: GpuProfile | None = None):
     ]
     if profile is not None:
         fakes += _profile_fakes(n, profile)
-    accelerator = getattr(torch, "accelerator", None)
-    if accelerator is not None:
-        fakes += [
-            (accelerator, "is_available", lambda: n > 0),
-            (accelerator, "device_count", lambda: n),
-        ]
+    fakes += [
+        (torch.accelerator, "is_available", lambda: n > 0),
+        (torch.accelerator, "device_count", lambda: n),
+    ]
     fakes = [(owner, name, fake) for owner, name, fake in fakes if hasattr(owner, name)]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in fakes]
     for owner, name, fake in fakes:
