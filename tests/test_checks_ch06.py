@@ -239,3 +239,32 @@ def test_an_entry_of_the_profilers_own_work_is_named(name, says):
 
     hint = assert_fails("06.slowest_op", profiler_entry, "the profiler's own work", says).hint
     assert "on cpu, for a 512 x 512 product" in hint, hint
+
+
+def test_a_device_column_on_the_cpu_or_the_first_entry_is_told_how_to_sort():
+    # Red-team answers: self_device_time_total on the CPU (all zeros there) and the first,
+    # unsorted entry both return aten::matmul; the hint says what to sort by on the CPU.
+    def first_entry(fn, args, device):
+        fn(*args)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            fn(*args)
+        return prof.key_averages()[0].key
+
+    for answer in (profiled_key("self_device_time_total"), first_entry):
+        hint = assert_fails("06.slowest_op", answer, "aten::matmul").hint
+        assert "sorted by a device column (all zeros on the CPU)" in hint, hint
+        assert "sort by self_cpu_time_total instead" in hint, hint
+
+
+def test_the_prompt_asks_for_the_sync_the_checker_requires():
+    # The checker fails a GPU answer without a sync after the warm-up (the profiler itself
+    # synchronizes when it stops): the exercise must ask for that one.
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parents[1] / "exercises" / "06_performance.ipynb").read_text())
+    prompt = next(
+        "".join(c["source"]) for c in nb["cells"] if "Exercise 6.1" in "".join(c["source"])
+    )
+    assert "synchronize `device` after the warm-up" in prompt
+    assert "before the profile\nends" not in prompt and "before the profile ends" not in prompt

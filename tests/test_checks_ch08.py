@@ -589,3 +589,55 @@ def test_the_real_gpus_trace_counts_only_copies_to_the_device_as_the_pipelines()
     ]
     assert [iv.lane for iv in kernels] == ["stream 7"]
     assert overlap_s(copies, kernels) == pytest.approx(100e-6)
+
+
+# Red-team answers, written from the prompt alone.
+
+
+def _side_stream_pipeline(prepare, shift=False):
+    def answer(batches, compute, device):
+        side, cur = torch.cuda.Stream(device), torch.cuda.current_stream(device)
+
+        def send(b):
+            with torch.cuda.stream(side):
+                return prepare(b).to(device, non_blocking=True), side.record_event()
+
+        out, ahead = [], send(batches[0])
+        for i in range(len(batches)):
+            x, ev = ahead
+            if i + 1 < len(batches):
+                ahead = send(batches[i + 1])
+            if shift:
+                x, ev = ahead  # the prefetched batch's copy, not batch i's
+            cur.wait_event(ev)
+            x.record_stream(cur)
+            out.append(compute(x))
+        return out
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    "prepare",
+    [
+        lambda b: b.contiguous().clone().pin_memory(),
+        lambda b: torch.empty_like(b).copy_(b).pin_memory(),
+    ],
+    ids=["pinned_clone", "pinned_new_buffer"],
+)
+def test_pinning_in_the_function_is_named(prepare):
+    hint = grading_helpers.assert_fails(
+        "08.overlap", _side_stream_pipeline(prepare), "called pin_memory() 6 times"
+    ).hint
+    assert "the batches arrive pinned" in hint and "non_blocking=True" in hint, hint
+
+
+def test_pinning_a_batch_that_is_already_pinned_passes():
+    grading_helpers.assert_passes("08.overlap", _side_stream_pipeline(lambda b: b.pin_memory()))
+
+
+def test_computing_the_prefetched_batch_is_named_not_a_crash():
+    hint = grading_helpers.assert_fails(
+        "08.overlap", _side_stream_pipeline(lambda b: b, shift=True), "never on batch 0"
+    ).hint
+    assert "compute ran on batch 5 2 times" in hint and "StopIteration" not in hint, hint

@@ -107,12 +107,27 @@ def _check_copies(gpu, n: int) -> None:
         )
     if len(computes) != n:
         raise CheckFailed(f"compute was called {len(computes)} times for {n} batches: once each")
+    per_batch = [sum(op.batch == i for op in computes) for i in range(n)]
+    if per_batch != [1] * n:
+        twice, never = per_batch.index(max(per_batch)), per_batch.index(0)
+        raise CheckFailed(
+            f"compute ran on batch {twice} {max(per_batch)} times and never on batch {never}: "
+            "after prefetching batch i + 1, compute the copy of batch i (keep the two in "
+            "separate names)"
+        )
+    pins = [iv for iv in gpu.host_work if iv.lane == "host: pin_memory()"]
+    if pins:
+        raise CheckFailed(
+            f"your function called pin_memory() {len(pins)} times: the batches arrive pinned, "
+            "and pinning a pageable tensor (a clone, a new buffer) is a copy on the host that "
+            "holds the loop. Copy each batch as it is, batch.to(device, non_blocking=True)"
+        )
     pairs = []
     for i in range(n):
         mine = [op for op in copies if op.batch == i]
         if len(mine) != 1:
             raise CheckFailed(f"batch {i} was copied to the device {len(mine)} times: copy it once")
-        pairs.append((i, mine[0], next(op for op in computes if op.batch == i)))
+        pairs.append((i, mine[0], next(op for op in computes if op.batch == i)))  # one each: above
     for i, copy, compute in pairs[1:]:  # batch 0's copy has nothing before it to overlap with
         if copy.stream is compute.stream:
             raise CheckFailed(
