@@ -34,7 +34,7 @@ FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
 	tests/test_memory.py
 
-.PHONY: help setup lab test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
+.PHONY: help setup lab env test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -49,6 +49,12 @@ lab:  ## set up, update your copies in work/ (never losing your changes), start 
 	@$(MAKE) --no-print-directory setup
 	$(PYTHON) tools/setup_env.py --venv $(VENV) --copy-work
 	$(VPY) tools/lab.py $(if $(NEW),--new)
+
+# The course's .venv, whichever python is first on PATH: the system's has no torch.
+env:  ## print the block to paste into an issue: commit, Python, torch, GPUs, driver, D2LGPU_DEVICE
+	@if [ -x $(VPY) ]; then $(VPY) -m d2lgpu env; else \
+		echo "make env: no $(VENV) here yet; run make setup (or make lab) first, then make env" >&2; \
+		exit 2; fi
 
 test: setup  ## set up, then lint and run the whole suite (unit tests + nbval)
 	$(MAKE) --no-print-directory check CHECK_PY=$(abspath $(VPY))

@@ -43,6 +43,29 @@ Modules, one concern each:
 """
 
 import importlib
+import sys
+
+try:
+    import torch  # noqa: F401  (every module below needs it)
+except ModuleNotFoundError as _missing:
+    if _missing.name != "torch":
+        raise
+    # A Python without torch: most often the system's, not the course's .venv. Say how to
+    # run it there, in one line, rather than "No module named 'torch'".
+    _argv = getattr(sys, "orig_argv", [])
+    if any(a == "-m" and b == "d2lgpu" for a, b in zip(_argv, _argv[1:], strict=False)):
+        print(
+            f"python -m d2lgpu: this Python ({sys.executable}) has no torch; run `make env` "
+            "in the course's folder, or .venv/bin/python -m d2lgpu env (the course's .venv)",
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None
+    raise ModuleNotFoundError(
+        f"d2lgpu needs torch, which this Python ({sys.executable}) does not have: in the lab, "
+        "pick the kernel 'Python 3 (d2lgpu)'; on the command line, use the course's "
+        ".venv/bin/python (make setup creates it)",
+        name="torch",
+    ) from None
 
 from .devices import cpu, default_device, env_report, gpu, num_gpus, try_all_gpus, try_gpu
 from .fastest import fastest_of

@@ -17,9 +17,10 @@ What it is for:
   spelling is checked by ``d2lgpu._device_names``, a standard-library-only file
   that ``tools/lab.py`` also uses; what this machine has is checked here.
 * ``device_name(device)``: what the device is ("NVIDIA H100 ...", "Apple M2").
-* ``env_report()`` / ``format_env_report()``: versions, hardware,
-  ``D2LGPU_DEVICE`` (and whether it works here) and the course's commit, as
-  printed by ``python -m d2lgpu env``: a block to paste into an issue.
+* ``env_report()`` / ``format_env_report()``: versions, the interpreter,
+  hardware, the NVIDIA driver, ``CUDA_VISIBLE_DEVICES``, ``D2LGPU_DEVICE`` (and
+  whether it works here) and the course's commit, as printed by ``make env``
+  (``python -m d2lgpu env``): a block to paste into an issue.
 * ``run_fresh_python(code, **env)``: run code in a new Python process, for
   settings that a process reads once (``CUDA_VISIBLE_DEVICES``,
   ``CUBLAS_WORKSPACE_CONFIG``) and a running kernel can no longer change.
@@ -216,6 +217,11 @@ def _mac_chip() -> str | None:
 def env_report() -> dict:
     """Return versions, hardware, ``D2LGPU_DEVICE`` and the course's commit (JSON-friendly).
 
+    ``interpreter`` is this Python's path (``sys.executable``), ``driver`` the
+    NVIDIA driver's version as :func:`_driver_version` finds it (None where
+    nothing tells it), ``cuda_visible_devices`` the variable as set (None when
+    unset): what tells "no GPU" from "a driver too old" or "GPUs hidden".
+
     ``d2lgpu_device`` says what :func:`default_device` makes of the variable
     here: ``{"value": None or the value, "valid": bool, "device": "cuda:0" or
     None, "problem": None or what is wrong}``. ``course_commit`` is the commit of
@@ -224,6 +230,7 @@ def env_report() -> dict:
     """
     report: dict[str, Any] = {
         "python": platform.python_version(),
+        "interpreter": sys.executable,
         "platform": platform.platform(),
         "torch": torch.__version__,
         "cuda_build": torch.version.cuda,  # None for a CPU-only build
@@ -234,6 +241,8 @@ def env_report() -> dict:
         "gpus": [],
         "mps_available": mps_available(),
         "mps": None,
+        "driver": _driver_version(),
+        "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
         "d2lgpu_device": _device_variable(),
         "course_commit": _course_commit(),
     }
@@ -259,6 +268,31 @@ def env_report() -> dict:
     if report["mps_available"]:
         report["mps"] = {"name": device_name("mps"), "memory_gib": _mps_memory_gib()}
     return report
+
+
+def _driver_version() -> str | None:
+    """The NVIDIA driver's version: nvidia-smi's answer, else what torch's CUDA says, else None.
+
+    nvidia-smi gives the driver itself ("550.54.15"); without it, a working CUDA
+    gives the newest CUDA version its driver supports ("supports CUDA 12.4").
+    """
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=15,
+        )  # fmt: skip
+        found = out.stdout.split()
+        if out.returncode == 0 and found:
+            return f"{found[0]} (nvidia-smi)"
+    except (OSError, subprocess.SubprocessError):
+        pass  # no nvidia-smi here, or it hung: ask torch
+    if not torch.cuda.is_available():
+        return None
+    get = getattr(torch._C, "_cuda_getDriverVersion", None)
+    version = get() if get is not None else 0
+    if not version:
+        return None
+    return f"supports CUDA {version // 1000}.{version % 1000 // 10} (torch; no nvidia-smi)"
 
 
 def _device_variable() -> dict:
@@ -332,6 +366,7 @@ def format_env_report(report: dict | None = None, *, paste: bool = False) -> str
     rows = [
         ("course", f"commit {r.get('course_commit') or 'unknown'}"),
         ("python", r["python"]),
+        ("interpreter", r.get("interpreter") or "unknown"),
         ("OS", r["platform"]),
         ("torch", f"{r['torch']} (CUDA build: {r['cuda_build'] or 'none, CPU only'})"),
         ("torchvision", r.get("torchvision") or "not installed"),
@@ -361,6 +396,10 @@ def format_env_report(report: dict | None = None, *, paste: bool = False) -> str
                 f"{g['multiprocessors']} SMs, bf16 {'yes' if g['bf16'] else 'no'}",
             )
         )
+    if "driver" in r:
+        rows.append(("driver", r["driver"] or "none"))
+    if "cuda_visible_devices" in r:
+        rows.append(("CUDA_VISIBLE_DEVICES", _describe_visible(r["cuda_visible_devices"])))
     if "d2lgpu_device" in r:
         rows.append((DEVICE_ENV_VAR, _describe_device_variable(r["d2lgpu_device"])))
     width = max(len(label) for label, _ in rows) + 2
@@ -368,6 +407,15 @@ def format_env_report(report: dict | None = None, *, paste: bool = False) -> str
     if paste:
         lines = [_PASTE_HEADER, "```text", *lines, "```"]
     return "\n".join(lines)
+
+
+def _describe_visible(value: str | None) -> str:
+    """``CUDA_VISIBLE_DEVICES``'s line: unset (every GPU), or its value as set."""
+    if value is None:
+        return "not set: every GPU is visible"
+    if not value.strip():
+        return f"{value!r}: empty, so CUDA sees no GPU"
+    return value if value == value.strip() else repr(value)
 
 
 def _describe_device_variable(entry: dict) -> str:

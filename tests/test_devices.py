@@ -1,5 +1,6 @@
 import ast
 import json
+import os
 import platform
 import re
 import shutil
@@ -238,9 +239,10 @@ def test_env_report_shows_the_apple_gpu(fake_mac):
     report = devices.env_report()
     assert report["mps_available"] is True and report["gpus"] == []
     assert report["mps"] == {"name": "Apple M2 Pro GPU", "memory_gib": 21.0}
-    text = devices.format_env_report(report)
-    assert "Apple GPU      Apple M2 Pro GPU (device 'mps'), 21.0 GiB recommended (shared)" in text
-    assert "CUDA GPUs      none: CUDA-only cells skip, saying why; D2LGPU_DEVICE=mps" in text
+    # one space between label and value, wherever the widest label puts the value column
+    text = re.sub(r"(?m)^(\S+(?: \S+)?) {2,}", r"\1 ", devices.format_env_report(report))
+    assert "Apple GPU Apple M2 Pro GPU (device 'mps'), 21.0 GiB recommended (shared)" in text
+    assert "CUDA GPUs none: CUDA-only cells skip, saying why; D2LGPU_DEVICE=mps" in text
     assert "none visible: the course runs on the CPU" not in text
 
 
@@ -474,7 +476,8 @@ def test_env_report_checks_d2lgpu_device_on_this_machine(no_gpu, monkeypatch, va
     assert entry["value"] == value and entry["valid"] is valid
     assert entry["device"] == ("cpu" if valid else None)
     assert (entry["problem"] is None) is valid
-    assert devices.format_env_report(report).splitlines()[-1] == line
+    last = devices.format_env_report(report).splitlines()[-1]
+    assert re.sub(r"^(\S+) +", r"\1  ", last) == line  # values start in one column
     json.dumps(report)  # --json still works
 
 
@@ -486,14 +489,20 @@ def test_env_report_is_a_block_to_paste_into_an_issue(gpus, monkeypatch):
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
     monkeypatch.setattr(devices, "_cudnn_version", lambda: "9.24.0")
     monkeypatch.setattr(devices, "_course_commit", lambda: "abc1234 + local changes")
+    monkeypatch.setattr(devices, "_driver_version", lambda: "550.54.15 (nvidia-smi)")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,3")
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:0")
     lines = devices.format_env_report(paste=True).splitlines()
     assert lines[0].startswith("To report a problem, paste this whole block")
     assert lines[1] == "```text" and lines[-1] == "```"
     fields = dict(re.fullmatch(r"(\S+(?: \S+)?) {2,}(.*)", line).groups() for line in lines[2:-1])
     assert list(fields) == [
-        "course", "python", "OS", "torch", "torchvision", "cuDNN", "CPU", "GPU 0", "D2LGPU_DEVICE",
+        "course", "python", "interpreter", "OS", "torch", "torchvision", "cuDNN", "CPU", "GPU 0",
+        "driver", "CUDA_VISIBLE_DEVICES", "D2LGPU_DEVICE",
     ]  # fmt: skip
+    assert fields["interpreter"] == sys.executable
+    assert fields["driver"] == "550.54.15 (nvidia-smi)"
+    assert fields["CUDA_VISIBLE_DEVICES"] == "2,3"
     assert fields["course"] == "commit abc1234 + local changes"
     assert fields["python"] == platform.python_version()
     assert fields["OS"] == platform.platform()
@@ -507,6 +516,72 @@ def test_env_report_is_a_block_to_paste_into_an_issue(gpus, monkeypatch):
         == 1
     )
     assert "```" not in devices.format_env_report()  # the chapters print it without fences
+
+
+@pytest.mark.parametrize(
+    "value, line",
+    [
+        (None, "not set: every GPU is visible"),
+        ("", "'': empty, so CUDA sees no GPU"),
+        ("1", "1"),
+        (" 0", "' 0'"),
+    ],
+)
+def test_env_block_shows_cuda_visible_devices_and_none_for_no_driver(
+    no_gpu, monkeypatch, value, line
+):
+    monkeypatch.setattr(devices, "_driver_version", lambda: None)
+    if value is None:
+        monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    else:
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", value)
+    report = devices.env_report()
+    assert report["cuda_visible_devices"] == value and report["driver"] is None
+    rows = dict(
+        re.split(r"  +", row, maxsplit=1) for row in devices.format_env_report(report).splitlines()
+    )
+    assert rows["CUDA_VISIBLE_DEVICES"] == line
+    assert rows["driver"] == "none"
+
+
+def test_driver_version_comes_from_nvidia_smi_else_torch_else_none(tmp_path, monkeypatch):
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text("#!/bin/sh\necho 550.54.15\necho 550.54.15\n")
+    smi.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert devices._driver_version() == "550.54.15 (nvidia-smi)"
+    smi.write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert devices._driver_version() is None  # nvidia-smi fails and CUDA cannot tell
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch._C, "_cuda_getDriverVersion", lambda: 12040, raising=False)
+    assert devices._driver_version() == "supports CUDA 12.4 (torch; no nvidia-smi)"
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert devices._driver_version() == "supports CUDA 12.4 (torch; no nvidia-smi)"
+
+
+@pytest.mark.slow
+def test_env_outside_an_environment_with_torch_prints_a_one_line_hint():
+    # -S leaves out site-packages, so this Python has no torch, like the system's python3;
+    # the course's folder (the working directory) still makes d2lgpu importable.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
+    root = Path(devices.__file__).resolve().parent.parent
+    run = subprocess.run(
+        [sys.executable, "-S", "-m", "d2lgpu", "env"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert "make env" in run.stderr and ".venv/bin/python -m d2lgpu env" in run.stderr
+    assert "Traceback" not in run.stderr and "No module named" not in run.stderr
+    # Imported (as a notebook would), the error says which kernel to pick.
+    imported = subprocess.run(
+        [sys.executable, "-S", "-c", "import d2lgpu"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert imported.returncode == 1
+    assert imported.stderr.splitlines()[-1].startswith("ModuleNotFoundError: d2lgpu needs torch")
+    assert "Python 3 (d2lgpu)" in imported.stderr
 
 
 def git(folder, *args):
@@ -569,7 +644,7 @@ def test_python_m_d2lgpu_env_prints_the_block_and_exits_0(no_gpu, monkeypatch, c
     assert main(["env"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "```text" and out[-1] == "```"
-    assert "D2LGPU_DEVICE  cpu: valid here, default_device() is cpu" in out
+    assert "D2LGPU_DEVICE         cpu: valid here, default_device() is cpu" in out
 
 
 @pytest.mark.parametrize("value", ["banana", "cuda:7", "mps", "cuda:-1"])
@@ -578,7 +653,7 @@ def test_python_m_d2lgpu_env_exits_2_when_d2lgpu_device_is_invalid(
 ):
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, value)
     assert main(["env"]) == 2
-    assert f"D2LGPU_DEVICE  {value}: " in capsys.readouterr().out
+    assert re.search(rf"^D2LGPU_DEVICE +{re.escape(value)}: ", capsys.readouterr().out, re.M)
     assert main(["env", "--json"]) == 2
     report = json.loads(capsys.readouterr().out)
     assert report["d2lgpu_device"]["valid"] is False and report["d2lgpu_device"]["value"] == value

@@ -94,6 +94,50 @@ def test_a_bad_setting_is_refused_in_one_line_before_anything_starts(
     assert served == []
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("cuda:7", "asks for GPU 7, but this machine has 0 GPU(s) visible"),
+        ("cuda", "asks for GPU 0, but this machine has 0 GPU(s) visible"),
+        (" CUDA:1", "asks for GPU 1, but this machine has 0 GPU(s) visible"),
+    ],
+)
+def test_after_set_up_a_device_this_machine_lacks_stops_it_with_the_env_line(
+    value, problem, served, capsys, monkeypatch
+):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # no GPU here, whatever the machine has
+    monkeypatch.setenv("D2LGPU_DEVICE", value)
+    assert lab.main([]) == 2
+    err = capsys.readouterr().err
+    shown = value if value == value.strip() else repr(value)
+    # the line `make env` prints for the variable, after "make lab: "
+    assert err == (
+        f"make lab: D2LGPU_DEVICE  {shown}: {problem}; unset D2LGPU_DEVICE or set it to 'cpu'\n"
+    )
+    assert served == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["cpu", " ", "CPU "])
+def test_after_set_up_a_device_this_machine_has_starts_the_lab(value, served, monkeypatch):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    monkeypatch.setenv("D2LGPU_DEVICE", value)
+    assert lab.main([]) == 0 and len(served) == 1
+
+
+def test_the_device_check_stops_only_on_a_device_this_machine_lacks(tmp_path):
+    python = tmp_path / "python"  # stands in for .venv's Python: what the fresh check says
+    environ = {"D2LGPU_DEVICE": "cuda:7", "PATH": "/usr/bin:/bin"}
+    python.write_text("#!/bin/sh\necho 'asks for GPU 7, but no GPU'\nexit 3\n")
+    python.chmod(0o755)
+    with pytest.raises(lab.BadValue, match=r"^D2LGPU_DEVICE  cuda:7: asks for GPU 7, but no GPU$"):
+        lab.check_device_here(environ, python=str(python))
+    python.write_text("#!/bin/sh\necho 'No module named torch' >&2\nexit 1\n")
+    assert lab.check_device_here(environ, python=str(python)) is None  # left to the lab
+    assert lab.check_device_here({"D2LGPU_DEVICE": " "}, python="no-such-python") is None
+
+
 def test_check_only_starts_nothing_and_needs_no_package(tmp_path):
     # `make lab` runs it with the system Python, before .venv exists: no torch, no jupyter
     code = "import sys; sys.modules['torch'] = None; sys.modules['jupyter_server'] = None\n"

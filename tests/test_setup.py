@@ -1,6 +1,9 @@
 """The set-up: an idempotent install, safe copies, the lab launcher (the lock: test_lock.py)."""
 
+import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -190,6 +193,35 @@ def test_ci_runs_the_readme_test_command():
 )
 def test_makefile_has_the_documented_targets(target):
     assert re.search(rf"^{target}:", (ROOT / "Makefile").read_text(), re.M)
+
+
+@pytest.mark.slow
+def test_make_env_prints_the_block_from_the_venv_or_says_to_set_up(tmp_path):
+    venv = Path(sys.executable).parent.parent  # this environment stands in for .venv
+    env = {k: v for k, v in os.environ.items() if k not in ("D2LGPU_DEVICE", "MAKEFLAGS")}
+    run = subprocess.run(
+        ["make", "--no-print-directory", "env", f"VENV={venv}"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[1] == "```text" and run.stdout.rstrip().endswith("```")
+    assert f"interpreter           {venv}/bin/python" in run.stdout
+    missing = subprocess.run(
+        ["make", "--no-print-directory", "env", f"VENV={tmp_path / 'none'}"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert "run make setup (or make lab) first, then make env" in missing.stderr
+
+
+def test_the_readme_and_chapter_1_say_make_env():
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(r"^\| `make env` \| prints the course's commit", readme, re.M)
+    reporting = readme.split("## Reporting a problem", 1)[1].split("\n## ", 1)[0]
+    assert reporting.lstrip().startswith("Run `make env`")
+    chapter = json.loads((ROOT / "notebooks" / "01_devices.ipynb").read_text())
+    prose = "".join("".join(c["source"]) for c in chapter["cells"] if c["cell_type"] == "markdown")
+    assert prose.count("`make env`") == 2 and "python -m d2lgpu env" not in prose
 
 
 def test_the_readme_commands_without_make_are_the_ones_make_runs():

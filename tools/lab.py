@@ -14,7 +14,10 @@
 * Jupyter logs warnings only; once the server answers, the URL to open is
   printed last, alone, in a box;
 * ``--check-only`` checks ``PORT`` and ``D2LGPU_DEVICE`` with the standard
-  library alone, so a bad value stops ``make lab`` before a long set-up.
+  library alone, so a bad value stops ``make lab`` before a long set-up;
+* after set-up (run with ``.venv``'s Python), checks ``D2LGPU_DEVICE`` against
+  the devices torch sees here, in a fresh Python, and stops on one this machine
+  lacks (``cuda:7`` with fewer GPUs) with the line ``make env`` prints.
 """
 
 from __future__ import annotations
@@ -66,6 +69,38 @@ def check_device_variable(environ=os.environ) -> None:
         module.parse_device_name(value)
     except ValueError as error:
         raise BadValue(str(error)) from None
+
+
+DEVICE_CHECK = """
+import sys
+from d2lgpu._device_names import DeviceNameError
+from d2lgpu.devices import default_device
+try:
+    default_device()
+except DeviceNameError as error:
+    print(error.problem)
+    sys.exit(3)
+"""
+
+
+def check_device_here(environ=os.environ, python: str = sys.executable) -> None:
+    """Check ``D2LGPU_DEVICE`` against the devices torch sees, as ``make env`` does.
+
+    It runs in a fresh ``python`` (the course's .venv), so that this process, which
+    stays up while the lab runs, never initializes CUDA. Raises :class:`BadValue`
+    with ``make env``'s line for the variable; a Python that cannot answer (no torch
+    yet) is left to the lab's own errors.
+    """
+    value = environ.get("D2LGPU_DEVICE")
+    if value is None or not value.strip():
+        return
+    done = subprocess.run(
+        [python, "-c", DEVICE_CHECK],
+        cwd=ROOT, env=dict(environ), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    if done.returncode == 3:
+        shown = value if value == value.strip() else repr(value)
+        raise BadValue(f"D2LGPU_DEVICE  {shown}: {done.stdout.strip()}")
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -213,6 +248,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.check_only:
         return 0
+    try:
+        check_device_here()
+    except BadValue as error:
+        print(f"make lab: {error}", file=sys.stderr)
+        return 2
     work = args.work.resolve()
     if not (work / FIRST_CHAPTER).exists():
         print(
