@@ -288,8 +288,10 @@ def _driver_version() -> str | None:
         pass  # no nvidia-smi here, or it hung: ask torch
     if not torch.cuda.is_available():
         return None
-    get = getattr(torch._C, "_cuda_getDriverVersion", None)
-    version = get() if get is not None else 0
+    try:  # a CUDA build's, not a torch release's: CPU builds lack it, every CUDA build has it
+        version = torch._C._cuda_getDriverVersion()
+    except AttributeError:
+        version = 0
     if not version:
         return None
     return f"supports CUDA {version // 1000}.{version % 1000 // 10} (torch; no nvidia-smi)"
