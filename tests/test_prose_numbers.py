@@ -1,19 +1,20 @@
 """Prose that cannot drift: no measured number typed into a chapter's or an exercise's text.
 
-A number with a unit of time, size, rate, speed-up ("7.1x", "7.1 x", "7.1 times") or share
-("45%") in a markdown cell of ``notebooks/`` or ``solutions/`` (the source of ``exercises/``)
-must be printed, with that unit, by the code cells the paragraph talks about: the nearest code
-cell above it and the nearest below, their stored outputs and the GPU reference blocks those
-outputs show. A number printed somewhere else in the notebook does not count. A
-hardware-dependent number belongs in a cell's output, printed from the measurement, and the
-prose says what it means. Numbers that are no measurement (a datasheet figure, a size the code
-sets, a default of PyTorch's, an assert's threshold) are allowed through ``ALLOWED``, one entry
-per notebook, each with its source.
+A number with a unit of time, size, rate, speed-up ("7.1x", "7.1 x", "7.1 times", "7-fold")
+or share ("45%", "45 percent") in a markdown cell of ``notebooks/`` or ``solutions/`` (the
+source of ``exercises/``) must be printed, with that unit, by the code cells the paragraph
+talks about: the nearest code cell above it and the nearest below, and the cells of any
+section of the notebook it names ("section 4.10"), with their stored outputs and the GPU
+reference blocks those outputs show. A number printed somewhere else in the notebook does not
+count. A hardware-dependent number belongs in a cell's output, printed from the measurement,
+and the prose says what it means. Numbers that are no measurement (a datasheet figure, a size
+the code sets, a default of PyTorch's, an assert's threshold) are allowed through ``ALLOWED``,
+one entry per notebook, each with its source.
 
 A sentence that cites a GPU's run ("the H100 reference", "an H200's run", "on the H100
-machine") needs a reference block recorded on that GPU under one of those same cells, or a
-link to that GPU's records under ``docs/results/``: the learner must be able to see what the
-sentence cites.
+machine") needs a reference block recorded on that GPU among the stored outputs of those same
+cells: the learner must see what the sentence cites. A link to records under ``docs/results/``
+is not enough; a block on the page is.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ FOLDERS = ("notebooks", "solutions")
 
 UNITS = r"ms|µs|us|ns|s|GB/s|TB/s|MB/s|GFLOP/s|TFLOP/s|KiB|MiB|GiB|kB|MB|GB"
 VALUE = r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-# "3.5 ms", "64 MiB", "45%", "7.1x", "2×", "3 x faster", "2.44 times"; not "1024 x 1024" or
-# "2 x batch" (a shape, a formula) nor "8 bytes" (no unit here)
+# "3.5 ms", "64 MiB", "45%", "45 percent", "7.1x", "2×", "3 x faster", "2.44 times",
+# "3-fold"; not "1024 x 1024" or "2 x batch" (a shape, a formula) nor "8 bytes" (no unit here)
 NUMBER = re.compile(
     VALUE
     + rf"(?:\s?(?P<unit>{UNITS})(?![\w/])"
-    + r"|\s?(?P<percent>%)"
+    + r"|\s?(?P<percent>%)|\s(?P<percent_word>percent)\b"
+    + r"|(?P<fold>-fold)\b"
     + r"|(?P<attached>[x×])(?!\w)"
     + r"|\s(?P<spaced>[x×])(?=[.,;:!?)]|\s*$|\s+(?:faster|slower|more|less|fewer|as|the|over)\b)"
     + r"|\s+(?P<times>times)\b)",
@@ -131,14 +133,16 @@ ALLOWED = {
 }
 
 
-def prose_of(cell: dict, links: bool = False) -> str:
-    """A markdown cell's text without code blocks, inline code and (unless ``links``) link
-    targets."""
-    text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+def source_of(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def prose_of(cell: dict) -> str:
+    """A markdown cell's text without code blocks, inline code, link targets and comments."""
+    text = source_of(cell)
     text = re.sub(r"```.*?```", " ", text, flags=re.S)
     text = re.sub(r"`[^`\n]*`", " ", text)
-    if not links:
-        text = re.sub(r"\]\([^)\s]*\)", "]", text)  # the target of [text](target)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)  # the target of [text](target)
     return re.sub(r"<!--.*?-->", " ", text, flags=re.S)
 
 
@@ -151,8 +155,12 @@ def number_unit(match: re.Match) -> tuple[float, str, str]:
         unit = "µs" if unit == "us" else unit
     elif match.group("percent"):
         unit, quoted = "%", f"{value}%"
+    elif match.group("percent_word"):
+        unit, quoted = "%", f"{value} percent"
     elif match.group("times"):
         unit, quoted = "x", f"{value} times"
+    elif match.group("fold"):
+        unit, quoted = "x", f"{value}-fold"
     else:
         sign = match.group("attached") or match.group("spaced")
         unit, quoted = "x", f"{value}{sign}" if match.group("attached") else f"{value} {sign}"
@@ -186,6 +194,34 @@ def neighbours(cells: list[dict], index: int) -> list[dict]:
     return above + below
 
 
+HEADING = re.compile(r"\s*#{1,2}\s+(?:(\d+\.\d+)\s)?")  # "## 8.7 What breaks", "## Summary"
+NAMED_SECTION = re.compile(r"\bsections?\s+(\d+\.\d+)\b", re.I)
+
+
+def sections(cells: list[dict]) -> dict[str, list[dict]]:
+    """The code cells of each numbered section of a notebook: "8.7" -> the code cells from the
+    heading "## 8.7 ..." to the next heading of level 1 or 2."""
+    found, current = {}, None
+    for cell in cells:
+        heading = cell["cell_type"] == "markdown" and HEADING.match(source_of(cell))
+        if heading:
+            current = found.setdefault(heading.group(1), []) if heading.group(1) else None
+        elif cell["cell_type"] == "code" and current is not None:
+            current.append(cell)
+    return found
+
+
+def talked_about(cells: list[dict], index: int) -> str:
+    """The stored outputs, reference blocks included, of the code cells the paragraph at
+    ``index`` talks about: its neighbours, and the cells of the sections of this notebook it
+    names."""
+    named = sections(cells)
+    about = neighbours(cells, index)
+    for number in NAMED_SECTION.findall(prose_of(cells[index])):
+        about += named.get(number, [])
+    return "\n".join(outputs_of(c) for c in about)
+
+
 def name_of(path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
@@ -198,8 +234,7 @@ def typed_numbers(path: Path) -> list[str]:
     for index, cell in enumerate(cells):
         if cell["cell_type"] != "markdown":
             continue
-        nearby = "\n".join(outputs_of(c) for c in neighbours(cells, index))
-        printed = {(value, unit) for value, unit, _ in numbers_in(nearby)}
+        printed = {(value, unit) for value, unit, _ in numbers_in(talked_about(cells, index))}
         for value, unit, quoted in numbers_in(prose_of(cell), prose=True):
             if (value, unit) not in printed and (name_of(path), quoted) not in ALLOWED:
                 found.append(f"cell {index}: {quoted}")
@@ -212,20 +247,17 @@ def sentences(text: str) -> list[str]:
 
 def unseen_citations(path: Path) -> list[str]:
     """Sentences of ``path``'s prose citing a GPU's run whose record the learner is not shown:
-    no block of that GPU under the nearest code cells, no link to its records."""
+    no block of that GPU among the stored outputs of the cells the paragraph talks about."""
     cells = json.loads(path.read_text())["cells"]
     found = []
     for index, cell in enumerate(cells):
         if cell["cell_type"] != "markdown":
             continue
-        nearby = "\n".join(outputs_of(c) for c in neighbours(cells, index))
-        shown = RECORDED_ON.findall(nearby)
-        for sentence in sentences(prose_of(cell, links=True)):
-            linked = re.findall(r"\]\([^)\s]*docs/results/([^/)\s]+)", sentence)
+        shown = RECORDED_ON.findall(talked_about(cells, index))
+        for sentence in sentences(prose_of(cell)):
             for match in CITATION.finditer(sentence):
                 gpu = next(g for g in match.groups() if g)
-                pattern = re.compile(rf"\b{gpu}\b")
-                if not any(pattern.search(name) for name in shown + linked):
+                if not any(re.search(rf"\b{gpu}\b", device) for device in shown):
                     found.append(f"cell {index}: {gpu} ({match.group(0)!r})")
     return found
 
@@ -260,9 +292,10 @@ def test_the_prose_types_no_number_its_cells_did_not_print(path):
     typed = typed_numbers(path)
     assert not typed, (
         f"{path.relative_to(ROOT)}: numbers in the prose that the code cells next to it (the "
-        f"nearest above and below, with their GPU references) do not print: {typed}. Make it "
-        "what the output says, point at the output instead of typing a number, or, for a "
-        "constant that is no measurement, add it to ALLOWED for this notebook with its source."
+        f"nearest above and below, the sections it names, with their GPU references) do not "
+        f"print: {typed}. Make it what the output says, point at the output instead of typing "
+        "a number, or, for a constant that is no measurement, add it to ALLOWED for this "
+        "notebook with its source."
     )
 
 
@@ -271,8 +304,9 @@ def test_the_prose_cites_only_gpu_runs_it_shows(path):
     unseen = unseen_citations(path)
     assert not unseen, (
         f"{path.relative_to(ROOT)}: sentences cite a GPU's run that no reference block under "
-        f"the code cells next to them shows, and that they do not link to: {unseen}. Name the "
-        "GPU whose reference is shown, or point at what is shown."
+        f"the code cells next to them (or in a section they name) shows: {unseen}. A link to "
+        "docs/results/ is no block on the page. Name the GPU whose reference is shown, or point "
+        "at what is shown."
     )
 
 
@@ -308,6 +342,10 @@ def test_the_scan_finds_a_typed_number_and_accepts_a_printed_one(tmp_path):
             "cell 0: 3×",
             "cell 0: 5 x",
             "cell 0: 50%",
+        ],  # fmt: skip
+        "A large matmul reaches 90 percent, 3-fold what a small one does; 45 percent is printed.": [
+            "cell 0: 90 percent",
+            "cell 0: 3-fold",
         ],  # fmt: skip
         "A `4.2 ms` in code, a [link](../docs/H100-80GB/x.md), a 1024 x 1024 shape.": [],
         "A 2 x batch formula; chapter 2 times it.": [],
@@ -358,6 +396,7 @@ def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
         "(CUDA 13.0), 2026-11-28: not this machine\n    per-step .item() costs 2.1x"
     )
     h100_summary = "../docs/results/NVIDIA-H100-80GB-HBM3/bench/summary.md"
+    h200_summary = "../docs/results/NVIDIA-H200/bench/summary.md"
     cases = {
         "Much slower (see the H100 reference under the cell).": ["cell 0: H100"],
         "The reference under it shows an H200's run.": [],
@@ -367,7 +406,11 @@ def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
             "cell 0: H100",
             "cell 0: H100",
         ],  # fmt: skip
-        f"The course's H100 bench measured its own: see [its summary]({h100_summary}).": [],
+        # a link to the records is no block on the page; the H200's block beside it is
+        f"The course's H100 bench measured its own: see [its summary]({h100_summary}).": [
+            "cell 0: H100"
+        ],
+        f"The H200 bench measured its own: see [its summary]({h200_summary}).": [],
         "An H100 has 132 SMs, and the H200 run agrees.": [],
     }
     for prose, expected in cases.items():
@@ -376,3 +419,26 @@ def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
     # a block two code cells away is not beside the sentence
     cells = [h200, {**CODE, "outputs": []}, {**MARKDOWN, "source": "See the H200 reference."}]
     assert unseen_citations(write(tmp_path, cells)) == ["cell 2: H200 ('H200 reference')"]
+
+
+def test_a_section_the_paragraph_names_counts_and_only_that_one(tmp_path):
+    h200 = printing(
+        "Recorded on an NVIDIA H200, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-28: not this "
+        "machine\n    bf16 step 4.1x faster"
+    )
+    cells = [
+        {**MARKDOWN, "source": "## 9.1 Speed\n\nThe GPU cell."},
+        h200,
+        {**MARKDOWN, "source": "## 9.2 Memory\n\nNo GPU here."},
+        {**CODE, "outputs": []},
+        {**MARKDOWN, "source": "### A sub-heading of 9.2"},
+        {**CODE, "outputs": []},
+        {**MARKDOWN, "source": "In section 9.1 bf16 was 4.1x faster, an H200's run."},
+        {**CODE, "outputs": []},
+    ]
+    path = write(tmp_path, cells)
+    assert typed_numbers(path) == [] and unseen_citations(path) == []
+    cells[6] = {**MARKDOWN, "source": "In section 9.2 bf16 was 4.1x faster, an H200's run."}
+    path = write(tmp_path, cells)
+    assert typed_numbers(path) == ["cell 6: 4.1x"]
+    assert unseen_citations(path) == ['cell 6: H200 ("H200\'s run")']
