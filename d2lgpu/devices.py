@@ -289,7 +289,7 @@ def _driver_version() -> str | None:
     if not torch.cuda.is_available():
         return None
     try:  # a CUDA build's, not a torch release's: CPU builds lack it, every CUDA build has it
-        version = torch._C._cuda_getDriverVersion()
+        version = torch._C._cuda_getDriverVersion()  # type: ignore[attr-defined]
     except AttributeError:
         version = 0
     if not version:
