@@ -203,7 +203,7 @@ def test_a_copy_that_was_run_follows_the_update_and_its_outputs_are_kept(tmp_pat
     outcome = W.sync_work(tmp_path)
     assert outcome.updated == ["chapters/01_devices.ipynb"]
     kept = tmp_path / "work" / outcome.previous["chapters/01_devices.ipynb"]
-    assert kept.parent == tmp_path / "work" / ".previous" / "chapters"
+    assert kept.parent == tmp_path / "work" / "previous" / "chapters"
     assert kept.read_text() == ran  # the learner's run, byte for byte
     assert code_of(copy) == "x = 'v2'"
     (line,) = W.describe(outcome, tmp_path)
@@ -220,7 +220,7 @@ def test_a_copy_that_was_run_follows_the_update_and_its_outputs_are_kept(tmp_pat
         != outcome.previous["chapters/01_devices.ipynb"]
     )
     assert kept.read_text() == ran
-    assert len(list((tmp_path / "work" / ".previous" / "chapters").iterdir())) == 2
+    assert len(list((tmp_path / "work" / "previous" / "chapters").iterdir())) == 2
 
 
 def test_a_changed_copy_is_kept_and_the_learner_is_told_once(tmp_path):
@@ -394,3 +394,55 @@ def test_a_saved_chapter_survives_a_course_update_through_git(tmp_path):
     assert "work/chapters/01_devices.ipynb: you changed it, so it is kept" in out
     assert code_of(clone / "work" / "chapters" / "02_tensors.ipynb") == "y = 'v2'"
     assert copy_step() == ""  # told once
+
+
+def test_copies_kept_in_a_hidden_previous_move_to_a_visible_one_losing_nothing(tmp_path):
+    # Earlier versions kept run copies in work/.previous/, which Jupyter hides (404).
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    hidden = work / ".previous"
+    files = {
+        "chapters/01_devices.20261128-042518.ipynb": "run one",
+        "chapters/01_devices.20261129-080000.ipynb": "run two",
+        "solutions/notes": "a file with no suffix",
+    }
+    for name, text in files.items():
+        (hidden / name).parent.mkdir(parents=True, exist_ok=True)
+        (hidden / name).write_text(text)
+    # a name already taken in work/previous/ (kept there since): neither is overwritten
+    (work / "previous" / "chapters").mkdir(parents=True)
+    taken = work / "previous" / "chapters" / "01_devices.20261128-042518.ipynb"
+    taken.write_text("kept since")
+    (work / "previous" / "chapters" / "01_devices.20261128-042518.moved.ipynb").write_text("x")
+    (hidden / "link").symlink_to(work / "chapters")  # not a plain file: left where it is
+    outcome = W.sync_work(tmp_path)
+    assert sorted(outcome.unhidden) == [
+        "previous/chapters/01_devices.20261128-042518.moved-2.ipynb",
+        "previous/chapters/01_devices.20261129-080000.ipynb",
+        "previous/solutions/notes",
+    ]
+    assert sorted((work / n).read_text() for n in outcome.unhidden) == [
+        "a file with no suffix", "run one", "run two",
+    ]  # fmt: skip
+    assert taken.read_text() == "kept since"
+    assert (work / "previous/chapters/01_devices.20261128-042518.moved-2.ipynb").read_text() == (
+        "run one"
+    )
+    assert sorted(p.name for p in hidden.rglob("*")) == ["link"]  # only what it could not move
+    (line,) = W.describe(outcome, tmp_path)
+    assert line == (
+        "work/: moved 3 kept copies from work/.previous/ (which the lab hides) to "
+        "work/previous/, where the lab shows them; nothing was deleted"
+    )
+    # the next run has nothing to move and says nothing of it
+    (hidden / "link").unlink()
+    again = W.sync_work(tmp_path)
+    assert again.unhidden == [] and W.describe(again, tmp_path) == []
+    assert not hidden.exists()
+
+
+def test_the_readme_names_the_visible_folder_of_kept_copies():
+    readme = (W.ROOT / "README.md").read_text()
+    assert f"`work/{W.PREVIOUS}/`" in readme and "work/.previous" not in readme
+    assert not W.PREVIOUS.startswith(".")  # Jupyter hides dot-folders

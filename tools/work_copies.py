@@ -26,20 +26,24 @@ from; metadata, outputs and execution counts do not count (JupyterLab writes
 version changes:
 
 * an unchanged copy follows it; if its outputs differ from those it was made
-  with (the learner ran it), the old copy is first kept in ``work/.previous/``;
+  with (the learner ran it), the old copy is first kept in ``work/previous/``,
+  a folder the lab shows;
 * a changed copy is kept as it is, and the learner is told once per new
   course version where that version is.
 
 ``work/.course-copies.json`` records, for each copy, the course file and a
 hash of the copy as it was made, of its sources and of its outputs. Older
 ``work/`` folders (flat: ``work/chapter_01_devices.ipynb``,
-``work/01_devices.ipynb``) are moved into this layout, losing nothing.
+``work/01_devices.ipynb``) are moved into this layout, losing nothing, and so
+are the copies kept in ``work/.previous/`` by earlier versions (Jupyter hides
+dot-folders), into ``work/previous/``.
 
 Standard library only: it runs before anything is installed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -55,7 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = {"notebooks": "chapters", "exercises": "exercises", "solutions": "solutions"}
 COPIED_SUFFIXES = (".ipynb", ".py")
 RECORD = ".course-copies.json"  # in work/
-PREVIOUS = ".previous"  # in work/: copies replaced by an update, with the learner's outputs
+PREVIOUS = "previous"  # in work/: copies replaced by an update, with the learner's outputs
+HIDDEN_PREVIOUS = ".previous"  # where earlier versions kept them; the lab cannot open it
 RECORD_FORMAT = 2
 
 
@@ -192,6 +197,7 @@ class Outcome:
     kept: list[str] = field(default_factory=list)  # nothing to do, or already told
     moved: list[str] = field(default_factory=list)  # from an older, flat work/
     left: dict[str, str] = field(default_factory=dict)  # flat copies left: both names existed
+    unhidden: list[str] = field(default_factory=list)  # moved from work/.previous/ to previous/
 
 
 def load_record(work: Path) -> dict:
@@ -205,7 +211,7 @@ def load_record(work: Path) -> dict:
 
 
 def keep_previous(work: Path, name: str, stamp: str) -> str:
-    """Move the copy ``name`` into ``work/.previous/``, never over another; return where."""
+    """Move the copy ``name`` into ``work/previous/``, never over another; return where."""
     folder, base = name.rsplit("/", 1)
     stem, dot, suffix = base.rpartition(".")
     target = work / PREVIOUS / folder / f"{stem}.{stamp}{dot}{suffix}"
@@ -228,7 +234,7 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
     * the course's version changed, and the copy's sources are those it was
       made with (or those of the new version): replace it (``updated``); if
       its outputs differ from those it was made with, the old copy goes to
-      ``work/.previous/`` first (``previous``);
+      ``work/previous/`` first (``previous``);
     * the course's version changed and the learner changed the copy: keep it
       (``newer`` the first time for this course version, then ``kept``).
 
@@ -238,6 +244,7 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
     work = root / "work" if work is None else work
     outcome = Outcome()
     record = migrate(root, work, outcome)
+    unhide_previous(work, outcome)
     copies = record["copies"]
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for name, source in course_files(root).items():
@@ -315,6 +322,37 @@ def migrate(root: Path, work: Path, outcome: Outcome) -> dict:
     return {"format": RECORD_FORMAT, "copies": copies}
 
 
+def unhide_previous(work: Path, outcome: Outcome) -> None:
+    """Move what ``work/.previous/`` holds into ``work/previous/``, never over a file there.
+
+    A name taken in ``work/previous/`` gets ``.moved``, ``.moved-2``, ... before its
+    suffix. Folders left empty are removed; anything that is not a plain file or a
+    folder (a link, say) stays where it is, and so does the folder that holds it.
+    """
+    hidden = work / HIDDEN_PREVIOUS
+    if not hidden.is_dir() or hidden.is_symlink():
+        return
+    for path in sorted(hidden.rglob("*")):
+        if path.is_symlink() or not path.is_file():
+            continue
+        relative = path.relative_to(hidden)
+        target = work / PREVIOUS / relative
+        stem, suffix = os.path.splitext(target.name)
+        number = 1
+        while target.exists() or target.is_symlink():
+            tag = "moved" if number == 1 else f"moved-{number}"
+            target = target.with_name(f"{stem}.{tag}{suffix}")
+            number += 1
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        outcome.unhidden.append(target.relative_to(work).as_posix())
+    for folder in sorted((p for p in hidden.rglob("*") if p.is_dir()), reverse=True):
+        with contextlib.suppress(OSError):  # not empty: something stays, said by nothing lost
+            folder.rmdir()
+    with contextlib.suppress(OSError):
+        hidden.rmdir()
+
+
 def course_version(root: Path, source: Path, wanted: str, depth: int = 200) -> bytes | None:
     """The bytes of the version of ``source`` whose SHA-256 is ``wanted``, or ``None``.
 
@@ -363,6 +401,12 @@ def describe(outcome: Outcome, root: Path = ROOT) -> list[str]:
         lines.append(
             f"work/: moved your {len(outcome.moved)} copies into work/chapters/, "
             "work/exercises/ and work/solutions/ (this version's layout); nothing was deleted"
+        )
+    if outcome.unhidden:
+        n = len(outcome.unhidden)
+        lines.append(
+            f"work/: moved {n} kept cop{'y' if n == 1 else 'ies'} from work/.previous/ (which "
+            "the lab hides) to work/previous/, where the lab shows them; nothing was deleted"
         )
     for flat, name in outcome.left.items():
         lines.append(
