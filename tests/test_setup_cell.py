@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import make_exercises  # noqa: E402
 import setup_cell  # noqa: E402
+import work_copies  # noqa: E402
 
 SOURCE = setup_cell.cell_source()
 
@@ -373,24 +374,37 @@ def test_with_no_network_the_cell_fails_in_one_line_in_a_kernel(monkeypatch, tmp
     assert nb.cells[2].outputs[0].text == "[]\n"  # the cell left no name behind
 
 
-def lab_lines(cell):
-    """The lines JupyterLab shows of a code cell: one for a collapsed one, else non-blank ones."""
-    if cell.metadata.get("jupyter", {}).get("source_hidden"):
-        return 1
-    return sum(1 for line in cell.source.splitlines() if line.strip())
+def non_blank(source):
+    return sum(1 for line in source.splitlines() if line.strip())
 
 
 @pytest.mark.parametrize("folder", setup_cell.CHECKED)
-def test_in_the_lab_every_set_up_cell_shows_at_most_3_lines(folder):
+def test_in_the_lab_every_set_up_cell_has_at_most_3_lines_and_binds_nothing(folder):
+    # The lab opens the copies in work/ that tools/work_copies.py renders; they hold LAB_SOURCE.
     paths = sorted((ROOT / folder).glob("*.ipynb"))
     assert paths
     for path in paths:
-        nb = nbformat.read(path, as_version=4)
-        (cell,) = [c for c in nb.cells if setup_cell.TAG in c.metadata.get("tags", [])]
-        assert lab_lines(cell) <= 3, f"{path}: the set-up cell shows {lab_lines(cell)} lines"
         assert setup_cell.problem(path, SOURCE) is None, setup_cell.problem(path, SOURCE)
-    # the count can fail: the source alone is far longer than 3 lines
-    assert lab_lines(nbformat.v4.new_code_cell(SOURCE)) > 3
+        copy = nbformat.reads(work_copies.render_copy(path).decode(), as_version=4)
+        (cell,) = [c for c in copy.cells if setup_cell.TAG in c.metadata.get("tags", [])]
+        lines = non_blank(cell.source)
+        assert 0 < lines <= 3, f"{path}: the set-up cell of its copy has {lines} lines"
+        assert not cell.metadata.get("jupyter", {}).get("source_hidden")  # shown, not folded
+        assert "make lab" in cell.source and "Colab" in cell.source
+        # comments only: it binds no name, so no GPU cell's reference key can change
+        assert all(line.lstrip().startswith("#") for line in cell.source.splitlines() if line)
+    # the count can fail: the notebooks' own cell is far longer than 3 lines
+    assert non_blank(SOURCE) > 3
+
+
+def test_the_copies_in_the_lab_keep_every_gpu_reference_key(tmp_path):
+    checked = 0
+    for path in setup_cell.notebooks(ROOT, setup_cell.WRITTEN):
+        copy = tmp_path / path.name
+        copy.write_bytes(work_copies.render_copy(path))
+        assert gpu_keys(copy) == gpu_keys(path), path
+        checked += len(gpu_keys(path))
+    assert checked > 10  # the chapters have GPU cells; an empty comparison proves nothing
 
 
 def test_rewriting_a_stale_cell_keeps_its_place_and_execution_count(tmp_path):

@@ -361,7 +361,7 @@ def test_a_saved_chapter_survives_a_course_update_through_git(tmp_path):
     course.mkdir()
     make_course(course)
     (course / "tools").mkdir()
-    for tool in ("setup_env.py", "work_copies.py"):
+    for tool in ("setup_env.py", "work_copies.py", "setup_cell.py"):
         shutil.copy(ROOT / "tools" / tool, course / "tools")
     shutil.copy(ROOT / ".gitignore", course)
     git(course, "init", "-q", "-b", "main")

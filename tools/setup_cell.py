@@ -29,8 +29,10 @@ torch floor of ``dependencies``), so a fork or a new floor changes that file and
 runs ``--write``. The cell binds one name, ``_setup_d2lgpu``, and deletes it, failed or
 not: it binds nothing a GPU cell reads, so the keys of the GPU references
 (:func:`d2lgpu.references.cell_key`) do not change. It is tagged ``setup``, has cell id
-``setup``, and JupyterLab shows it collapsed (``"jupyter": {"source_hidden": true}``), one
-line in the lab however long its source. ``exercises/`` is generated from ``solutions/``
+``setup``, and a Jupyter that opens the course's notebooks shows it collapsed
+(``"jupyter": {"source_hidden": true}``). The lab of ``make lab`` opens the learner's copies
+in work/, where d2lgpu is installed and the installer has nothing to do: there
+tools/work_copies.py writes ``LAB_SOURCE``, two lines of comment that say so. ``exercises/`` is generated from ``solutions/``
 (``make exercises``), which keeps the cell; ``--check`` looks at exercises/ too.
 """
 
@@ -41,13 +43,14 @@ import copy
 import sys
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
-from packaging.requirements import Requirement
+if TYPE_CHECKING:
+    import nbformat
 
+# nbformat, packaging and d2lgpu are imported where they are used: tools/work_copies.py,
+# which runs with the system's Python before anything is installed, reads LAB_SOURCE here.
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from d2lgpu.links import repository_url  # noqa: E402
 
 CELL_ID = "setup"
 TAG = "setup"
@@ -125,12 +128,21 @@ finally:  # a failure too leaves no name behind
     del {function}
 """
 
-# JupyterLab shows the cell collapsed to one line (the book leaves it out, by its tag).
+# The cell as the learner's copies in work/ hold it (tools/work_copies.py writes it there).
+# Under `make lab` d2lgpu is installed, so the installer above would return at once; the lab
+# shows these comments instead: at most 3 lines, binding no name.
+LAB_SOURCE = """\
+# Set-up: on Colab and Kaggle this cell installs the course package, d2lgpu (the course's own
+# notebooks/ hold that installer). Under `make lab` d2lgpu is installed: nothing to run here."""
+
+# A Jupyter that opens notebooks/ shows the cell collapsed (the book leaves it out, by its tag).
 METADATA = {"tags": [TAG], "jupyter": {"source_hidden": True}}
 
 
 def torch_floor(pyproject: Path = ROOT / "pyproject.toml") -> tuple[int, int]:
     """``(major, minor)`` of the ``torch>=X.Y`` in pyproject.toml's ``dependencies``."""
+    from packaging.requirements import Requirement
+
     for line in tomllib.loads(pyproject.read_text())["project"]["dependencies"]:
         req = Requirement(line)
         if req.name == "torch":
@@ -139,6 +151,15 @@ def torch_floor(pyproject: Path = ROOT / "pyproject.toml") -> tuple[int, int]:
                     major, minor = spec.version.split(".")[:2]
                     return int(major), int(minor)
     raise ValueError(f"{pyproject} must give torch a floor, like torch>=2.11, in dependencies")
+
+
+def repository_url(pyproject: Path = ROOT / "pyproject.toml") -> str:
+    """The course's repository URL, from ``pyproject``: :func:`d2lgpu.links.repository_url`."""
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))  # d2lgpu from this checkout where none is installed
+    from d2lgpu.links import repository_url as from_pyproject
+
+    return from_pyproject(pyproject)
 
 
 def cell_source(pyproject: Path = ROOT / "pyproject.toml") -> str:
@@ -153,6 +174,8 @@ def cell_source(pyproject: Path = ROOT / "pyproject.toml") -> str:
 
 
 def new_cell(source: str) -> nbformat.NotebookNode:
+    import nbformat
+
     cell = nbformat.v4.new_code_cell(source)
     cell.id = CELL_ID
     cell.metadata.update(copy.deepcopy(METADATA))
@@ -165,6 +188,8 @@ def _first_code(nb) -> int | None:
 
 def problem(path: Path, source: str) -> str | None:
     """What is wrong with ``path``'s set-up cell, or None when it is there and current."""
+    import nbformat
+
     nb = nbformat.read(path, as_version=4)
     found = [i for i, c in enumerate(nb.cells) if TAG in c.metadata.get("tags", [])]
     if not found:
@@ -177,7 +202,7 @@ def problem(path: Path, source: str) -> str | None:
     if cell.source != source:
         return f"{path}: the set-up cell differs from what tools/setup_cell.py writes"
     if {k: cell.metadata.get(k) for k in METADATA} != METADATA:
-        return f"{path}: the set-up cell's metadata is not {METADATA} (collapsed in the lab)"
+        return f"{path}: the set-up cell's metadata is not {METADATA} (collapsed where opened)"
     if cell.outputs:
         return f"{path}: the set-up cell has outputs; where d2lgpu is installed it prints nothing"
     return None
@@ -185,6 +210,8 @@ def problem(path: Path, source: str) -> str | None:
 
 def write(path: Path, source: str) -> bool:
     """Insert or update the set-up cell of ``path``; True when the file changed."""
+    import nbformat
+
     if problem(path, source) is None:
         return False
     nb = nbformat.read(path, as_version=4)

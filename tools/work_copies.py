@@ -17,7 +17,10 @@ This module owns the rewriting of links: a markdown link that points into
 one of those three folders is made to point at the copy (the chapters' only
 change: ``notebooks/`` becomes ``chapters/``); a link to any other course
 file (``../scripts/...``, ``../docs/...``), which the lab cannot open,
-becomes plain text naming that file.
+becomes plain text naming that file. It also writes the notebooks' set-up
+cell as ``tools/setup_cell.py``'s ``LAB_SOURCE``: under ``make lab`` the course
+package is installed, so the lab shows two lines of comment, not the
+Colab installer.
 
 **When a course update replaces a copy.** A copy counts as *changed* when its
 list of cells, or any cell's source, differs from the version it was made
@@ -52,6 +55,9 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from setup_cell import LAB_SOURCE
+from setup_cell import TAG as SETUP_TAG
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -118,6 +124,14 @@ def render_copy(source: Path) -> bytes:
     notebook = json.loads(data)
     changed = False
     for cell in notebook.get("cells", []):
+        metadata = cell.get("metadata", {})
+        if cell.get("cell_type") == "code" and SETUP_TAG in metadata.get("tags", []):
+            # the lab has d2lgpu installed: its copy says so in 2 lines, not the installer
+            cell["source"] = LAB_SOURCE.splitlines(keepends=True)
+            metadata.get("jupyter", {}).pop("source_hidden", None)  # 2 lines: nothing to fold
+            if metadata.get("jupyter") == {}:
+                del metadata["jupyter"]
+            changed = True
         if cell.get("cell_type") != "markdown":
             continue
         text = _source(cell)
