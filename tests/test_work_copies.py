@@ -446,3 +446,151 @@ def test_the_readme_names_the_visible_folder_of_kept_copies():
     readme = (W.ROOT / "README.md").read_text()
     assert f"`work/{W.PREVIOUS}/`" in readme and "work/.previous" not in readme
     assert not W.PREVIOUS.startswith(".")  # Jupyter hides dot-folders
+
+
+# --- a lab running over work/ (issue: `make lab` rewrote copies under open tabs)
+
+
+def test_a_copy_open_in_a_running_lab_waits_and_is_updated_once_closed(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    opened, closed = work / "chapters" / "01_devices.ipynb", work / "chapters" / "02_tensors.ipynb"
+    autosave(opened)
+    before, record = opened.read_bytes(), (work / W.RECORD).read_text()
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(tmp_path, "notebooks/02_tensors.ipynb", "y = 'v2'")
+    outcome = W.sync_work(tmp_path, open_tabs={"chapters/01_devices.ipynb", "chapters/x.ipynb"})
+    assert outcome.waiting == ["chapters/01_devices.ipynb"]
+    assert outcome.updated == ["chapters/02_tensors.ipynb"]  # a closed copy follows at once
+    assert opened.read_bytes() == before and code_of(closed) == "y = 'v2'"
+    entry = json.loads((work / W.RECORD).read_text())["copies"]["chapters/01_devices.ipynb"]
+    assert entry == json.loads(record)["copies"]["chapters/01_devices.ipynb"]  # still owed
+    said = W.describe(outcome, tmp_path)
+    assert any(
+        line.startswith("work/: 1 copy waits for the course's update")
+        and "open in the JupyterLab" in line
+        and "chapters/01_devices.ipynb" in line
+        and "run `make lab` again" in line
+        for line in said
+    ), said
+    # the tab is closed: the next run updates it
+    again = W.sync_work(tmp_path)
+    assert again.updated == ["chapters/01_devices.ipynb"] and again.waiting == []
+    assert code_of(opened) == "x = 'v2'"
+
+
+def test_a_lab_that_cannot_say_what_is_open_keeps_every_copy_waiting(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(tmp_path, "solutions/01_devices.ipynb", "answer = 'v2'")
+    outcome = W.sync_work(tmp_path, open_tabs=W.ALL_OPEN)
+    assert sorted(outcome.waiting) == ["chapters/01_devices.ipynb", "solutions/01_devices.ipynb"]
+    assert outcome.updated == [] and code_of(tmp_path / "work/chapters/01_devices.ipynb") == "x = 1"
+    assert any("did not say which tabs are open" in line for line in W.describe(outcome, tmp_path))
+
+
+def test_an_older_version_put_back_by_a_save_is_offered_the_update_again(tmp_path):
+    # JupyterLab's "File Changed" dialog, Overwrite: the tab's older text goes back on disk
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "chapters" / "01_devices.ipynb"
+    tab = copy.read_text()  # what the open tab holds
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    assert W.sync_work(tmp_path).updated == ["chapters/01_devices.ipynb"]
+    copy.write_text(tab)
+    autosave(copy)
+    outcome = W.sync_work(tmp_path)  # the course has not changed since
+    assert outcome.updated == outcome.reverted == ["chapters/01_devices.ipynb"]
+    assert code_of(copy) == "x = 'v2'"
+    (line,) = W.describe(outcome, tmp_path)
+    assert "held an older version of the course" in line
+    # a copy the learner changed is still theirs: not mistaken for an older version
+    edit_source(copy, "x = 'mine'")
+    assert W.sync_work(tmp_path).updated == []
+    assert code_of(copy) == "x = 'mine'"
+
+
+class FakeLab:
+    """A server answering /lab/api/workspaces and /api/sessions as JupyterLab does, with a token."""
+
+    def __init__(self, workspaces, sessions, token="secret"):
+        import http.server
+        import threading
+
+        lab = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802
+                lab.seen.append((self.path, self.headers.get("Authorization")))
+                body = {"/lab/api/workspaces": workspaces, "/api/sessions": sessions}.get(self.path)
+                if self.headers.get("Authorization") != f"token {token}" or body is None:
+                    self.send_response(403)
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(json.dumps(body).encode())
+
+            def log_message(self, *args):
+                pass
+
+        self.seen = []
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.info = {"url": f"http://127.0.0.1:{self.server.server_port}/", "token": token}
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def workspace(*paths):
+    data = {"layout-restorer:data": {"main": {"dock": {"widgets": []}}}}
+    for path in paths:
+        factory = "Notebook" if path.endswith(".ipynb") else "Editor"
+        data[f"{factory.lower()}:{path}"] = {"data": {"path": path, "factory": factory}}
+    return {"data": data, "metadata": {"id": "default"}}
+
+
+def test_documents_open_are_the_tabs_of_every_workspace_and_the_sessions(tmp_path):
+    lab = FakeLab(
+        {"workspaces": {"ids": ["default", "auto-b"], "values": [
+            workspace("chapters/01_devices.ipynb"), workspace("exercises/05_ddp_train.py")]}},
+        [{"path": "solutions/01_devices.ipynb", "type": "notebook"}],
+    )  # fmt: skip
+    try:
+        assert W.documents_open(lab.info) == {
+            "chapters/01_devices.ipynb", "exercises/05_ddp_train.py", "solutions/01_devices.ipynb"
+        }  # fmt: skip
+        assert {auth for _, auth in lab.seen} == {"token secret"}
+        with pytest.raises(OSError):  # a wrong token: it cannot say, and says so
+            W.documents_open({**lab.info, "token": "wrong"})
+    finally:
+        lab.close()
+
+
+def test_open_in_lab_asks_only_the_labs_over_this_work_folder(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    lab = FakeLab(
+        {"workspaces": {"ids": [], "values": [workspace("chapters/02_tensors.ipynb")]}}, []
+    )
+    servers = [
+        {**lab.info, "root_dir": str(tmp_path / "elsewhere")},
+        {**lab.info, "root_dir": str(work)},
+    ]
+    python = tmp_path / "venv-python"  # stands in for .venv/bin/python -c LIST_SERVERS
+    python.write_text(f"#!/bin/sh\ncat <<'EOF'\n{json.dumps(servers)}\nEOF\n")
+    python.chmod(0o755)
+    try:
+        assert W.open_in_lab(work, python) == {"chapters/02_tensors.ipynb"}
+        assert len(lab.seen) == 2  # the lab over another folder was never asked
+        lab.close()
+        assert W.open_in_lab(work, python) is W.ALL_OPEN  # it runs but does not answer
+    finally:
+        lab.close()
+    python.write_text("#!/bin/sh\necho '[]'\n")
+    assert W.open_in_lab(work, python) == frozenset()
+    assert W.open_in_lab(work, tmp_path / "no-such-python") == frozenset()

@@ -15,7 +15,9 @@
   (``tools/work_copies.py``): ``work/chapters/``, ``work/exercises/``,
   ``work/solutions/``. A learner's changes are never overwritten; when the
   course's version of a file changes, an unchanged copy follows it and a
-  changed one is kept, and the learner is told once.
+  changed one is kept, and the learner is told once. A copy open in a
+  JupyterLab that runs over ``work/`` is left as it is, and the learner told
+  that it waits for the update.
 
 Runs with the standard library only, before anything is installed.
 """
@@ -233,9 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     if sys.version_info < (3, 11):  # noqa: UP036 (runs on the system Python, before the venv)
         print(f"the course needs Python 3.11 or newer; this is {sys.version.split()[0]}")
         return 1
-    install((ROOT / args.venv) if not Path(args.venv).is_absolute() else Path(args.venv))
+    venv_dir = (ROOT / args.venv) if not Path(args.venv).is_absolute() else Path(args.venv)
+    install(venv_dir)
     if args.copy_work:
-        for line in work_copies.describe(work_copies.sync_work(ROOT)):
+        # a copy open in a running lab is never written under its tab
+        open_tabs = work_copies.open_in_lab(ROOT / "work", venv_python(venv_dir))
+        outcome = work_copies.sync_work(ROOT, open_tabs=open_tabs)
+        for line in work_copies.describe(outcome):
             print(line)
     return 0
 

@@ -32,7 +32,17 @@ version changes:
   with (the learner ran it), the old copy is first kept in ``work/previous/``,
   a folder the lab shows;
 * a changed copy is kept as it is, and the learner is told once per new
-  course version where that version is.
+  course version where that version is;
+* a copy whose sources are those of an *older* course version it was once
+  made from (JupyterLab's "Overwrite" after an update puts one back) is
+  offered the update again, as an unchanged copy is.
+
+While a JupyterLab runs over ``work/``, a copy open in it is never written:
+the documents of its workspaces (``/lab/api/workspaces``, open tabs with or
+without a kernel) and of its sessions (``/api/sessions``) wait, and the
+learner is told how many and which, to take the update once their tabs are
+closed or the lab stopped. A lab that runs but does not answer keeps every
+copy waiting.
 
 ``work/.course-copies.json`` records, for each copy, the course file and a
 hash of the copy as it was made, of its sources and of its outputs. Older
@@ -53,6 +63,7 @@ import os
 import re
 import subprocess
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,6 +223,9 @@ class Outcome:
     moved: list[str] = field(default_factory=list)  # from an older, flat work/
     left: dict[str, str] = field(default_factory=dict)  # flat copies left: both names existed
     unhidden: list[str] = field(default_factory=list)  # moved from work/.previous/ to previous/
+    reverted: list[str] = field(default_factory=list)  # of `updated`: were an older version
+    waiting: list[str] = field(default_factory=list)  # open in a running lab: not written
+    lab_unknown: bool = False  # a lab runs over work/ but did not say what is open
 
 
 def load_record(work: Path) -> dict:
@@ -238,7 +252,13 @@ def keep_previous(work: Path, name: str, stamp: str) -> str:
     return target.relative_to(work).as_posix()
 
 
-def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
+ALL_OPEN = None  # open_tabs when a lab runs over work/ but cannot say what is open
+OLDER_KEPT = 50  # how many older versions a copy's record remembers
+
+
+def sync_work(
+    root: Path = ROOT, work: Path | None = None, open_tabs: set[str] | None = frozenset()
+) -> Outcome:
     """Bring ``work/`` up to date with the course, never losing a learner's file.
 
     For each course file, with the record of the copy made from it:
@@ -249,14 +269,22 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
       made with (or those of the new version): replace it (``updated``); if
       its outputs differ from those it was made with, the old copy goes to
       ``work/previous/`` first (``previous``);
+    * the copy's sources are those of an older version it was made from
+      before (the record keeps them): replace it the same way (``updated``
+      and ``reverted``), even when the course has not changed since;
     * the course's version changed and the learner changed the copy: keep it
       (``newer`` the first time for this course version, then ``kept``).
+
+    ``open_tabs`` are the paths in ``work/`` open in a lab running over it
+    (:func:`open_in_lab`), or :data:`ALL_OPEN` when one runs and cannot say:
+    a copy there that would be replaced is left as it is (``waiting``), its
+    record unchanged, so that the next run offers the update again.
 
     A copy without a record (its record deleted, or put there by hand) counts
     as made from the course's current version: changed if its sources differ.
     """
     work = root / "work" if work is None else work
-    outcome = Outcome()
+    outcome = Outcome(lab_unknown=open_tabs is ALL_OPEN)
     record = migrate(root, work, outcome)
     unhide_previous(work, outcome)
     copies = record["copies"]
@@ -274,17 +302,27 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
             continue
         mine = target.read_bytes()
         sources = sources_hash(mine, source.suffix)
+        older = entry.get("older", []) if entry else []
+        reverted = sources is not None and sources != made["sources"] and sources in older
+        known = ((entry or {}).get("sources"), made["sources"])  # made with, or the course's now
+        follows = reverted or (sources is not None and sources in known)
         if entry is None:  # no record: as if made from this version, changed or not
             copies[name] = made
             outcome.kept.append(name)
-        elif entry.get("made") == made["made"]:
+        elif entry.get("made") == made["made"] and not reverted:
             outcome.kept.append(name)
-        elif sources is not None and sources in (entry.get("sources"), made["sources"]):
+        elif follows:
+            if open_tabs is ALL_OPEN or name in open_tabs:
+                outcome.waiting.append(name)
+                continue
             if mine != new and outputs_hash(mine, source.suffix) != entry.get("outputs"):
                 outcome.previous[name] = keep_previous(work, name, stamp)
             target.write_bytes(new)
-            copies[name] = made
+            seen = [h for h in [*older, entry.get("sources")] if h and h != made["sources"]]
+            copies[name] = {**made, "older": list(dict.fromkeys(seen))[-OLDER_KEPT:]}
             outcome.updated.append(name)
+            if reverted:
+                outcome.reverted.append(name)
         elif entry.get("told") == made["made"]:
             outcome.kept.append(name)
         else:
@@ -295,6 +333,68 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
         (work / RECORD).write_text(text)
     return outcome
+
+
+# --- a lab running over work/
+
+# Run by the course's .venv (this module runs before anything is installed, with the
+# system's Python): the servers whose files in Jupyter's runtime folder name a live process.
+LIST_SERVERS = (
+    "import json; from jupyter_server.serverapp import list_running_servers; "
+    "print(json.dumps(list(list_running_servers())))"
+)
+
+
+def _get(info: dict, path: str, timeout_s: float = 10):
+    url = f"{info['url'].rstrip('/')}{path}"
+    request = urllib.request.Request(url, headers={"Authorization": f"token {info['token']}"})
+    with urllib.request.urlopen(request, timeout=timeout_s) as answer:
+        return json.loads(answer.read())
+
+
+def documents_open(info: dict) -> set[str]:
+    """The paths open in the lab ``info`` names: in its workspaces and its kernel sessions.
+
+    A workspace lists each open tab as ``"notebook:<path>"`` or ``"editor:<path>"`` with
+    ``{"data": {"path": ..., "factory": ...}}``, whether or not a kernel runs; sessions
+    list only the documents with a kernel. Raises OSError or ValueError if it cannot say.
+    """
+    found = set()
+    for workspace in _get(info, "/lab/api/workspaces")["workspaces"]["values"]:
+        for value in workspace.get("data", {}).values():
+            data = value.get("data") if isinstance(value, dict) else None
+            if isinstance(data, dict) and "factory" in data and isinstance(data.get("path"), str):
+                found.add(data["path"])
+    for session in _get(info, "/api/sessions"):
+        found.add(session.get("path") or session.get("notebook", {}).get("path", ""))
+    return {path.lstrip("/") for path in found if path}
+
+
+def open_in_lab(work: Path, python: Path | str) -> set[str] | None:
+    """The paths in ``work/`` open in a lab running over it; ``frozenset()`` when none runs.
+
+    ``python`` is the course's .venv, which has jupyter_server. :data:`ALL_OPEN`
+    (``None``) when a lab runs over ``work/`` but does not answer.
+    """
+    try:
+        done = subprocess.run(
+            [str(python), "-c", LIST_SERVERS], capture_output=True, text=True, timeout=60
+        )
+        servers = json.loads(done.stdout) if done.returncode == 0 else []
+    except (OSError, subprocess.SubprocessError, ValueError):
+        servers = []  # no .venv, or no Jupyter in it: no lab can run over work/
+    found: set[str] = set()
+    for info in servers:
+        try:
+            if Path(info["root_dir"]).resolve() != work.resolve():
+                continue
+        except (OSError, KeyError, TypeError):
+            continue
+        try:
+            found |= documents_open(info)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return ALL_OPEN
+    return frozenset(found)
 
 
 # --- older work/ folders
@@ -443,9 +543,26 @@ def describe(outcome: Outcome, root: Path = ROOT) -> list[str]:
     files = course_files(root)
     for name in outcome.updated:
         line = f"work/{name}: updated to the course's new version (you had not changed its cells)"
+        if name in outcome.reverted:
+            line = (
+                f"work/{name}: held an older version of the course (a save from a tab opened "
+                "before an update puts one back); updated to the course's version"
+            )
         if name in outcome.previous:
             line += f"; the copy with your outputs is work/{outcome.previous[name]}"
         lines.append(line)
+    if outcome.waiting:
+        n = len(outcome.waiting)
+        why = (
+            "a JupyterLab runs over work/ and did not say which tabs are open"
+            if outcome.lab_unknown
+            else "they are open in the JupyterLab that runs over work/"
+        )
+        lines.append(
+            f"work/: {n} cop{'y waits' if n == 1 else 'ies wait'} for the course's update, left "
+            f"as they are because {why}: " + ", ".join(outcome.waiting) + ". Save and close "
+            "their tabs (or stop the lab), then run `make lab` again to take the update"
+        )
     for name in outcome.newer:
         source = files[name].relative_to(root).as_posix()
         lines.append(
