@@ -460,3 +460,65 @@ def test_the_book_in_chromium(served, tmp_path, tag, monkeypatch):
             print(f"{len(pages)} pages followed; screenshot of {chapter}: {shot}")
         finally:
             browser.close()
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1400, "height": 900}
+COLUMN_MIN_PX = 960  # the text column in a 1,400 px window
+
+
+@needs_sphinx
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
+def test_every_page_reads_on_a_phone_and_on_a_desktop(book, served, tag, monkeypatch):
+    # docs/site/_static/course.css: on a 390 px phone no page scrolls sideways (a long inline
+    # name wraps; wide code and tables scroll in their own box); in a 1,400 px window the
+    # text column is at least 960 px, the page's contents a button away.
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv(TAG, tag)
+    pages = sorted(
+        p.relative_to(book["out"]).as_posix()
+        for p in book["out"].rglob("*.html")
+        if not p.relative_to(book["out"]).parts[0].startswith("_")
+    )
+    assert "notebooks/10_inside_ddp.html" in pages and len(pages) > 20
+    wide, narrow, boxed = {}, {}, 0
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            phone = browser.new_page(viewport=PHONE)
+            desktop = browser.new_page(viewport=DESKTOP)
+            for relative in pages:
+                phone.goto(f"{served}/{relative}", wait_until="load")
+                width = phone.evaluate("() => document.documentElement.scrollWidth")
+                if width > PHONE["width"]:
+                    wide[relative] = width
+                # code wider than the phone, scrolling inside its own box
+                boxed += phone.evaluate(
+                    """() => [...document.querySelectorAll('pre')]
+                        .filter(p => p.scrollWidth > p.clientWidth + 1).length"""
+                )
+                desktop.goto(f"{served}/{relative}", wait_until="load")
+                column = desktop.evaluate(
+                    """() => { const a = document.querySelector('.bd-article, .bd-content');
+                        const s = getComputedStyle(a);
+                        return a.clientWidth - parseFloat(s.paddingLeft)
+                            - parseFloat(s.paddingRight); }"""
+                )
+                if column < COLUMN_MIN_PX:
+                    narrow[relative] = column
+            # the page's contents stay one click away in the 1,400 px window
+            desktop.goto(f"{served}/notebooks/10_inside_ddp.html", wait_until="load")
+            assert not desktop.locator("nav.page-toc").first.is_visible()
+            desktop.locator("button.secondary-toggle:visible").first.click()
+            desktop.locator("dialog[open] nav.page-toc").wait_for(state="visible")
+        finally:
+            browser.close()
+    assert not wide, f"pages wider than a {PHONE['width']} px phone (scrollWidth): {wide}"
+    assert not narrow, f"text columns under {COLUMN_MIN_PX} px in a 1,400 px window: {narrow}"
+    assert boxed > 0  # the check can fail: the book has code wider than a phone, kept in its box

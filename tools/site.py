@@ -153,6 +153,8 @@ def stage(src: Path) -> list[str]:
     for path in SITE.iterdir():
         if path.is_file():
             shutil.copy2(path, src / path.name)
+        elif path.name == "_static":  # the book's own CSS (html_static_path)
+            shutil.copytree(path, src / path.name)
     course = {"repository": repository_url(), "branch": BRANCH, "root": str(ROOT)}
     (src / "_course.json").write_text(json.dumps(course, indent=1) + "\n")
 
