@@ -10,7 +10,7 @@ its errors are errors. Without it, the cell prints one line saying it was
 skipped and why, instead of raising: so *Run All* in JupyterLab goes on to the
 next cell on a laptop, where an exception would stop it. Below that line it
 displays what the same cell printed on a real GPU, in a bordered block headed
-with the device, versions and date of that run and "not this machine"; or it
+"Recorded on <GPU> with torch <version>, <date>"; or it
 says that no such reference exists yet for this version of the cell, and that
 the text above the cell says what it shows (:mod:`d2lgpu.references`).
 

@@ -5,7 +5,7 @@ on their machine. It then shows what it printed on a real GPU instead, in a
 bordered block (:func:`reference_bundle`: HTML for JupyterLab, the same in
 plain text for terminals and text-only readers) headed with where it came from::
 
-    Recorded on an NVIDIA H100 80GB HBM3, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-23: not this machine
+    Recorded on NVIDIA H100 80GB HBM3 with torch 2.11.0+cu130, 2026-11-23
     recorded with torch 2.11.0; this machine has torch 2.14.1
         <what the cell printed there>
 
@@ -597,13 +597,9 @@ def torch_release(version: str) -> str:
 
 
 def _heading(entry: dict) -> str:
-    device = entry["device"]
-    # "an NVIDIA ...", "an A100", "a Tesla T4": the article as the name is read aloud.
-    article = "an" if device.startswith("NVIDIA") or device[:1].upper() in "AEIOU" else "a"
-    return (
-        f"Recorded on {article} {device}, torch {entry['torch']} (CUDA {entry['cuda']}), "
-        f"{entry['date']}: not this machine"
-    )
+    """The caption of one reference, in the lab and in the book alike (the book shows it
+    without the skip line above it, tools/site.py)."""
+    return f"Recorded on {entry['device']} with torch {entry['torch']}, {entry['date']}"
 
 
 def _torch_note(entry: dict, installed_torch: str | None) -> str:

@@ -41,6 +41,12 @@ solutions, tries to reach the course's files through the server, then updates
 the course as ``git pull`` would: the copies that were only opened follow the
 update, and ``git status`` stays clean.
 
+A third test updates the course under open tabs: chapter 1 open with an unsaved edit,
+chapter 2 open untouched, a course update to both, then `make lab`'s copy step. Neither
+copy is written (the lab's workspaces list them open), the step names both as waiting,
+Ctrl+S saves the edit with no "File Changed" dialog, and once the lab is stopped the
+untouched copy takes the update and the edited one is kept, with the learner told.
+
 docs/img/lab.png, the README's screenshot, is the chapter screenshot of one
 run, copied by hand.
 """
@@ -683,7 +689,11 @@ def test_opening_copies_and_their_links_never_touches_the_course(tmp_path, tag, 
     # only opened follow the update
     for rel in ("notebooks/01_devices.ipynb", "exercises/01_devices.ipynb"):
         notebook = json.loads((course / rel).read_text())
-        code = next(c for c in notebook["cells"] if c["cell_type"] == "code")
+        code = next(  # not the set-up cell: the copies hold their own text of it
+            c
+            for c in notebook["cells"]
+            if c["cell_type"] == "code" and "setup" not in c["metadata"].get("tags", [])
+        )
         code["source"] = "# updated by the course\n" + "".join(code["source"])
         (course / rel).write_text(json.dumps(notebook, indent=1) + "\n")
     git(course, "commit", "-q", "-am", "an update")
@@ -701,3 +711,112 @@ def test_opening_copies_and_their_links_never_touches_the_course(tmp_path, tag, 
     assert "kept" not in copy_step.stdout, copy_step.stdout
     print(f"took {time.monotonic() - started:.0f} s")
     assert time.monotonic() - started < 120  # the issue's budget is 60 s on an idle machine
+
+
+def wait_until_open(server: Server, relpaths: set[str], timeout_s: float = 60) -> set[str]:
+    """Wait until the lab's workspaces list ``relpaths`` as open (JupyterLab saves its layout
+    a moment after a tab opens); return what they list."""
+    deadline = time.monotonic() + timeout_s
+    info = {"url": server.url, "token": server.token}
+    found: set[str] = set()
+    while time.monotonic() < deadline:
+        found = work_copies.documents_open(info)
+        if relpaths <= found:
+            return found
+        time.sleep(0.5)
+    pytest.fail(f"the lab's workspaces list {sorted(found)}, not {sorted(relpaths)}")
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
+def test_a_course_update_never_writes_under_an_open_tab(tmp_path, tag, monkeypatch):
+    # The learner has chapter 1 open with an unsaved edit and chapter 2 open untouched,
+    # pulls a course update that changes both, and runs `make lab` again (its copy step).
+    from playwright.sync_api import sync_playwright
+
+    course = tmp_path / "course"
+    course.mkdir()
+    work = copy_course(course)
+    edited, opened = "chapters/01_devices.ipynb", "chapters/02_tensors.ipynb"
+    monkeypatch.setenv(TAG, tag)
+    server = Server(work, tmp_path)
+    # the copy step finds the lab as `make lab` would: in Jupyter's runtime folder
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.env["JUPYTER_RUNTIME_DIR"])
+
+    def copy_step() -> list[str]:  # what `make lab` runs after set-up (tools/setup_env.py)
+        tabs = work_copies.open_in_lab(work, sys.executable)
+        return work_copies.describe(work_copies.sync_work(course, open_tabs=tabs), course)
+
+    try:
+        server.start()
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch_persistent_context(
+                tmp_path / "chromium-profile",
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                headless=True,
+                viewport=VIEWPORT,
+            )
+            page = browser.pages[0] if browser.pages else browser.new_page()
+            try:
+                for relpath in (opened, edited):  # chapter 1 last: its tab is the current one
+                    page.goto(f"{server.url}/lab/tree/{relpath}?token={server.token}")
+                    page.wait_for_selector(CODE_CELL, timeout=60_000)
+                    wait_for_kernel(page, server, relpath)
+                shown = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the current tab
+                cell = page.locator(f"{shown} .jp-CodeCell .cm-content").nth(1)
+                cell.click()
+                page.keyboard.press("End")
+                page.keyboard.type("  # the learner's unsaved edit")
+                page.wait_for_selector(DIRTY_TAB, timeout=10_000)
+                wait_until_open(server, {edited, opened})
+                on_disk = {p: (work / p).read_bytes() for p in (edited, opened)}
+
+                for rel in ("notebooks/01_devices.ipynb", "notebooks/02_tensors.ipynb"):
+                    notebook = json.loads((course / rel).read_text())
+                    code = [c for c in notebook["cells"] if c["cell_type"] == "code"][1]
+                    code["source"] = "# updated by the course\n" + "".join(code["source"])
+                    (course / rel).write_text(json.dumps(notebook, indent=1) + "\n")
+                git(course, "commit", "-q", "-am", "an update")
+                said = copy_step()
+                assert {p: (work / p).read_bytes() for p in on_disk} == on_disk  # not written
+                assert any(
+                    "2 copies wait for the course's update" in line
+                    and edited in line
+                    and opened in line
+                    for line in said
+                ), said
+
+                # Ctrl+S in the tab: the file did not change under it, so no "File Changed"
+                # dialog, and the edit is saved
+                page.keyboard.press("Escape")
+                page.keyboard.press("Control+s")
+                deadline = time.monotonic() + 30
+                # (chapter 2's tab shows as changed too: JupyterLab filled in language_info)
+                while "the learner's unsaved edit" not in (work / edited).read_text():
+                    dialogs = page.locator(".jp-Dialog").all_inner_texts()
+                    assert not dialogs, f"a dialog over the save: {dialogs}"
+                    assert time.monotonic() < deadline, "Ctrl+S did not save within 30 s"
+                    time.sleep(0.25)
+                time.sleep(1)  # a dialog would open as the save ends
+                assert not page.locator(".jp-Dialog").all_inner_texts()
+                assert (work / opened).read_bytes() == on_disk[opened]
+            except BaseException:
+                explain_failure(page, tmp_path / "open-tabs-failed.png")
+                raise
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+        if server.process is not None:
+            stop(server.process, tag, grace_s=1)
+
+    # the lab is stopped: the untouched copy takes the update, the edited one is kept and
+    # the learner is told where the new version is; nothing is silent, nothing lost
+    said = copy_step()
+    assert "# updated by the course" in (work / opened).read_text()
+    assert any(line.startswith(f"work/{opened}: updated") for line in said), said
+    assert "the learner's unsaved edit" in (work / edited).read_text()
+    assert any(line.startswith(f"work/{edited}: you changed it") for line in said), said
+    assert git(course, "status", "--porcelain") == ""

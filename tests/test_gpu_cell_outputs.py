@@ -79,7 +79,8 @@ def test_a_stale_gpu_reference_fails_nbval_on_a_cpu_until_make_outputs(tmp_path)
     assert stored.execution_count is not None
     assert [o.output_type for o in stored.outputs] == ["stream", "display_data"]
     assert stored.outputs[0].text == "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
-    assert "not this machine" in stored.outputs[1].data["text/plain"]
+    assert "with torch " in stored.outputs[1].data["text/plain"]
+    assert "not this machine" not in stored.outputs[1].data["text/plain"]
     assert "    4096.0" in stored.outputs[1].data["text/plain"]
     assert "<pre" in stored.outputs[1].data["text/html"]
     checked = nbval(path, env)

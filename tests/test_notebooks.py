@@ -238,3 +238,24 @@ def test_nbval_gives_the_kernels_a_temporary_folder_it_removes(monkeypatch):
     assert not scratch.exists()
     assert os.environ["TMPDIR"] == "/somewhere/else"
     assert "TORCHINDUCTOR_CACHE_DIR" not in os.environ  # as it was before the run
+
+
+@pytest.mark.parametrize("setting", [None, "cpu"])
+def test_chapter_1s_bad_device_demo_puts_back_the_learners_setting(monkeypatch, capsys, setting):
+    # The demo sets D2LGPU_DEVICE=tpu to show the error; afterwards the learner's own
+    # D2LGPU_DEVICE (say cpu, as the cell above suggests) is what it was, not deleted.
+    import d2lgpu
+
+    (cell,) = [
+        c for c in code_cells(read(ROOT / "notebooks" / "01_devices.ipynb"))
+        if 'os.environ["D2LGPU_DEVICE"] = "tpu"' in c.source
+    ]  # fmt: skip
+    if setting is None:
+        monkeypatch.delenv("D2LGPU_DEVICE", raising=False)
+    else:
+        monkeypatch.setenv("D2LGPU_DEVICE", setting)
+    namespace = {"os": os, "d2lgpu": d2lgpu}
+    exec(compile(cell.source, "chapter 1's demo", "exec"), namespace)
+    assert "ValueError: D2LGPU_DEVICE='tpu'" in capsys.readouterr().out
+    assert os.environ.get("D2LGPU_DEVICE") == setting
+    assert namespace["device"] == (torch.device(setting) if setting else d2lgpu.try_gpu())

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import make_exercises  # noqa: E402
 import setup_cell  # noqa: E402
+import work_copies  # noqa: E402
 
 SOURCE = setup_cell.cell_source()
 
@@ -94,7 +95,8 @@ def test_the_cell_is_the_first_code_cell_tagged_and_empty(tmp_path):
     nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert code[0].source == SOURCE and code[0].id == "setup"
-    assert code[0].metadata["tags"] == ["setup"] and code[0].outputs == []
+    assert code[0].metadata == {"tags": ["setup"], "jupyter": {"source_hidden": True}}
+    assert code[0].outputs == []
     # everything else as it was, ids included
     assert [(c.id, c.source) for c in nb.cells if c.id != "setup"] == [
         (c.id, c.source) for c in old.cells
@@ -146,6 +148,7 @@ def test_make_exercises_keeps_the_cell(tmp_path):
     exercise = nbformat.read(tmp_path / "ex.ipynb", as_version=4)
     first = next(c for c in exercise.cells if c.cell_type == "code")
     assert (first.id, first.source, first.metadata["tags"]) == ("setup", SOURCE, ["setup"])
+    assert first.metadata["jupyter"] == {"source_hidden": True}
 
 
 def test_every_notebook_with_the_cell_passes_ruff(tmp_path):
@@ -179,6 +182,7 @@ class Runtime:
 
     def __init__(self, monkeypatch, installed):
         self.installed, self.commands, self.constraints = installed, [], None
+        self.fails = {}  # a command's program -> (exit status, stderr), or an OSError
         real_find_spec = importlib.util.find_spec
 
         def find_spec(name, *args):
@@ -191,12 +195,15 @@ class Runtime:
                 raise importlib.metadata.PackageNotFoundError(name)
             return self.installed[name]
 
-        def run(cmd, check):
-            assert check
+        def run(cmd, **kwargs):
             self.commands.append(cmd)
+            if cmd[0] in self.fails:  # what git or pip would print, and its exit status
+                status, stderr = self.fails[cmd[0]]
+                return subprocess.CompletedProcess(cmd, status, "", stderr)
             if "--constraint" in cmd:
                 self.constraints = Path(cmd[cmd.index("--constraint") + 1]).read_text()
                 self.installed["d2lgpu"] = "0.1.0"
+            return subprocess.CompletedProcess(cmd, 0, "", "")
 
         monkeypatch.setattr(importlib.util, "find_spec", find_spec)
         monkeypatch.setattr(importlib.metadata, "version", version)
@@ -257,3 +264,169 @@ def test_elsewhere_it_clones_the_configured_repository_and_installs_it_editable(
     assert clone == ["git", "clone", "--depth", "1", setup_cell.repository_url(), checkout]
     assert pip[-2:] == ["-e", checkout] and sys.path[0] == checkout
     assert colab.constraints == "torch==2.12.0\n"  # no torchvision there: pip may add one
+
+
+def test_a_local_clone_at_d2lgpu_course_is_installed_without_cloning(monkeypatch, tmp_path):
+    colab = Runtime(monkeypatch, {"torch": "2.12.0"})
+    monkeypatch.delenv("D2LGPU_WHEEL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d2lgpu-course").mkdir()
+    colab.run_cell()
+    (pip,) = colab.commands  # no git clone: no network needed for the course itself
+    assert pip[-2:] == ["-e", str(tmp_path / "d2lgpu-course")]
+
+
+def one_line_failure(colab):
+    """Run the cell; return the one line IPython shows for its error (no traceback)."""
+    namespace = {}
+    with pytest.raises(RuntimeError) as raised:
+        exec(SOURCE, namespace)
+    assert setup_cell.FUNCTION not in namespace  # a failure too leaves no name behind
+    (line,) = raised.value._render_traceback_()
+    assert "\n" not in line and line.startswith("d2lgpu set-up: ")
+    return line
+
+
+REMEDIES = (
+    "on Kaggle turn Internet on",
+    "or put a clone of the course at {checkout}",
+    'or, for a fork, set repository="https://github.com/you/d2lgpu" in this cell',
+)
+
+
+@pytest.mark.parametrize(
+    "fails, cause",
+    [
+        (
+            {"git": (128, "Cloning into 'x'...\nfatal: unable to access 'https://github.com/"
+                     "d2lgpu/d2lgpu/': Could not resolve host: github.com\n")},
+            "git clone {repository} failed (fatal: unable to access 'https://github.com/d2lgpu/"
+            "d2lgpu/': Could not resolve host: github.com)",
+        ),
+        (
+            {sys.executable: (1, "ERROR: No matching distribution found for tqdm>=4.66\n")},
+            "pip install {checkout} failed (ERROR: No matching distribution found for tqdm>=4.66)",
+        ),
+        ({"git": (128, "")}, "git clone {repository} failed (exit status 128)"),
+    ],
+)  # fmt: skip
+def test_a_failed_clone_or_pip_says_why_and_what_to_do_in_one_line(
+    monkeypatch, tmp_path, fails, cause
+):
+    colab = Runtime(monkeypatch, {"torch": "2.12.0"})
+    colab.fails = fails
+    monkeypatch.delenv("D2LGPU_WHEEL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    if "git" not in fails:
+        (tmp_path / "d2lgpu-course").mkdir()
+    line = one_line_failure(colab)
+    where = {"repository": setup_cell.repository_url(), "checkout": tmp_path / "d2lgpu-course"}
+    assert cause.format(**where) in line
+    for remedy in REMEDIES:
+        assert remedy.format(**where) in line
+
+
+def test_no_git_at_all_says_so_in_one_line(monkeypatch, tmp_path):
+    colab = Runtime(monkeypatch, {"torch": "2.12.0"})
+    monkeypatch.delenv("D2LGPU_WHEEL", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+    def no_git(cmd, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", cmd[0])
+
+    monkeypatch.setattr(subprocess, "run", no_git)
+    line = one_line_failure(colab)
+    assert "git clone" in line and "No such file or directory: 'git'" in line
+    assert REMEDIES[0] in line
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_with_no_network_the_cell_fails_in_one_line_in_a_kernel(monkeypatch, tmp_path):
+    # A kernel where d2lgpu cannot be imported (as on Colab) and git cannot reach the
+    # configured repository: git rewrites its URL to a host that never resolves (.invalid).
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "url.https://d2lgpu.invalid/.insteadOf")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", setup_cell.repository_url().rsplit("/", 2)[0] + "/")
+    monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    monkeypatch.delenv("D2LGPU_WHEEL", raising=False)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import sys\nsys.modules['d2lgpu'] = None  # not installed"),
+        setup_cell.new_cell(SOURCE),
+        nbformat.v4.new_code_cell("print(sorted(n for n in dir() if 'setup' in n))"),
+    ]
+    client = NotebookClient(
+        nb, timeout=120, startup_timeout=300, kernel_name="python3", allow_errors=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )  # fmt: skip
+    client.execute()
+    (error,) = nb.cells[1].outputs  # nothing else printed: no git chatter, no traceback
+    assert error.output_type == "error" and error.ename == "SetupError"
+    (line,) = error.traceback
+    assert line.startswith(f"d2lgpu set-up: git clone {setup_cell.repository_url()} failed (")
+    assert "d2lgpu.invalid" in line  # git's own cause
+    for remedy in REMEDIES:
+        assert remedy.format(checkout=tmp_path / "d2lgpu-course") in line
+    assert not (tmp_path / "d2lgpu-course").exists()
+    assert nb.cells[2].outputs[0].text == "[]\n"  # the cell left no name behind
+
+
+def non_blank(source):
+    return sum(1 for line in source.splitlines() if line.strip())
+
+
+@pytest.mark.parametrize("folder", setup_cell.CHECKED)
+def test_in_the_lab_every_set_up_cell_has_at_most_3_lines_and_binds_nothing(folder):
+    # The lab opens the copies in work/ that tools/work_copies.py renders; they hold LAB_SOURCE.
+    paths = sorted((ROOT / folder).glob("*.ipynb"))
+    assert paths
+    for path in paths:
+        assert setup_cell.problem(path, SOURCE) is None, setup_cell.problem(path, SOURCE)
+        copy = nbformat.reads(work_copies.render_copy(path).decode(), as_version=4)
+        (cell,) = [c for c in copy.cells if setup_cell.TAG in c.metadata.get("tags", [])]
+        lines = non_blank(cell.source)
+        assert 0 < lines <= 3, f"{path}: the set-up cell of its copy has {lines} lines"
+        assert not cell.metadata.get("jupyter", {}).get("source_hidden")  # shown, not folded
+        assert "make lab" in cell.source and "Colab" in cell.source
+        # comments only: it binds no name, so no GPU cell's reference key can change
+        assert all(line.lstrip().startswith("#") for line in cell.source.splitlines() if line)
+    # the count can fail: the notebooks' own cell is far longer than 3 lines
+    assert non_blank(SOURCE) > 3
+
+
+def test_the_copies_in_the_lab_keep_every_gpu_reference_key(tmp_path):
+    checked = 0
+    for path in setup_cell.notebooks(ROOT, setup_cell.WRITTEN):
+        copy = tmp_path / path.name
+        copy.write_bytes(work_copies.render_copy(path))
+        assert gpu_keys(copy) == gpu_keys(path), path
+        checked += len(gpu_keys(path))
+    assert checked > 10  # the chapters have GPU cells; an empty comparison proves nothing
+
+
+def test_rewriting_a_stale_cell_keeps_its_place_and_execution_count(tmp_path):
+    # make outputs numbered it; a new cell text must not make the stored outputs look unrun
+    path = tmp_path / "02_tensors.ipynb"
+    shutil.copy(ROOT / "notebooks" / "02_tensors.ipynb", path)
+    nb = nbformat.read(path, as_version=4)
+    index = next(i for i, c in enumerate(nb.cells) if c.id == setup_cell.CELL_ID)
+    nb.cells[index].source = "# an older set-up cell"
+    nb.cells[index].metadata = {"tags": ["setup"]}
+    nb.cells[index].execution_count = 1
+    nbformat.write(nb, path)
+    assert setup_cell.write(path, SOURCE)
+    cell = nbformat.read(path, as_version=4).cells[index]
+    assert (cell.id, cell.source, cell.execution_count) == ("setup", SOURCE, 1)
+    assert cell.metadata == setup_cell.METADATA
+
+
+def test_the_readme_documents_the_local_copy_and_fork_routes():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("**When the set-up cell cannot clone.**", 1)[1].split("\n## ", 1)[0]
+    assert f"`{setup_cell.CLONE_DIR}`" in section  # the folder the cell looks for
+    fork = f'`repository="{setup_cell.repository_url()}"`'
+    assert fork in section and fork.strip("`") in SOURCE  # what the reader edits is in the cell
+    assert "tools/setup_cell.py --write" in section

@@ -203,7 +203,7 @@ def test_a_copy_that_was_run_follows_the_update_and_its_outputs_are_kept(tmp_pat
     outcome = W.sync_work(tmp_path)
     assert outcome.updated == ["chapters/01_devices.ipynb"]
     kept = tmp_path / "work" / outcome.previous["chapters/01_devices.ipynb"]
-    assert kept.parent == tmp_path / "work" / ".previous" / "chapters"
+    assert kept.parent == tmp_path / "work" / "previous" / "chapters"
     assert kept.read_text() == ran  # the learner's run, byte for byte
     assert code_of(copy) == "x = 'v2'"
     (line,) = W.describe(outcome, tmp_path)
@@ -220,7 +220,7 @@ def test_a_copy_that_was_run_follows_the_update_and_its_outputs_are_kept(tmp_pat
         != outcome.previous["chapters/01_devices.ipynb"]
     )
     assert kept.read_text() == ran
-    assert len(list((tmp_path / "work" / ".previous" / "chapters").iterdir())) == 2
+    assert len(list((tmp_path / "work" / "previous" / "chapters").iterdir())) == 2
 
 
 def test_a_changed_copy_is_kept_and_the_learner_is_told_once(tmp_path):
@@ -361,7 +361,7 @@ def test_a_saved_chapter_survives_a_course_update_through_git(tmp_path):
     course.mkdir()
     make_course(course)
     (course / "tools").mkdir()
-    for tool in ("setup_env.py", "work_copies.py"):
+    for tool in ("setup_env.py", "work_copies.py", "setup_cell.py"):
         shutil.copy(ROOT / "tools" / tool, course / "tools")
     shutil.copy(ROOT / ".gitignore", course)
     git(course, "init", "-q", "-b", "main")
@@ -394,3 +394,203 @@ def test_a_saved_chapter_survives_a_course_update_through_git(tmp_path):
     assert "work/chapters/01_devices.ipynb: you changed it, so it is kept" in out
     assert code_of(clone / "work" / "chapters" / "02_tensors.ipynb") == "y = 'v2'"
     assert copy_step() == ""  # told once
+
+
+def test_copies_kept_in_a_hidden_previous_move_to_a_visible_one_losing_nothing(tmp_path):
+    # Earlier versions kept run copies in work/.previous/, which Jupyter hides (404).
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    hidden = work / ".previous"
+    files = {
+        "chapters/01_devices.20261128-042518.ipynb": "run one",
+        "chapters/01_devices.20261129-080000.ipynb": "run two",
+        "solutions/notes": "a file with no suffix",
+    }
+    for name, text in files.items():
+        (hidden / name).parent.mkdir(parents=True, exist_ok=True)
+        (hidden / name).write_text(text)
+    # a name already taken in work/previous/ (kept there since): neither is overwritten
+    (work / "previous" / "chapters").mkdir(parents=True)
+    taken = work / "previous" / "chapters" / "01_devices.20261128-042518.ipynb"
+    taken.write_text("kept since")
+    (work / "previous" / "chapters" / "01_devices.20261128-042518.moved.ipynb").write_text("x")
+    (hidden / "link").symlink_to(work / "chapters")  # not a plain file: left where it is
+    outcome = W.sync_work(tmp_path)
+    assert sorted(outcome.unhidden) == [
+        "previous/chapters/01_devices.20261128-042518.moved-2.ipynb",
+        "previous/chapters/01_devices.20261129-080000.ipynb",
+        "previous/solutions/notes",
+    ]
+    assert sorted((work / n).read_text() for n in outcome.unhidden) == [
+        "a file with no suffix", "run one", "run two",
+    ]  # fmt: skip
+    assert taken.read_text() == "kept since"
+    assert (work / "previous/chapters/01_devices.20261128-042518.moved-2.ipynb").read_text() == (
+        "run one"
+    )
+    assert sorted(p.name for p in hidden.rglob("*")) == ["link"]  # only what it could not move
+    (line,) = W.describe(outcome, tmp_path)
+    assert line == (
+        "work/: moved 3 kept copies from work/.previous/ (which the lab hides) to "
+        "work/previous/, where the lab shows them; nothing was deleted"
+    )
+    # the next run has nothing to move and says nothing of it
+    (hidden / "link").unlink()
+    again = W.sync_work(tmp_path)
+    assert again.unhidden == [] and W.describe(again, tmp_path) == []
+    assert not hidden.exists()
+
+
+def test_the_readme_names_the_visible_folder_of_kept_copies():
+    readme = (W.ROOT / "README.md").read_text()
+    assert f"`work/{W.PREVIOUS}/`" in readme and "work/.previous" not in readme
+    assert not W.PREVIOUS.startswith(".")  # Jupyter hides dot-folders
+
+
+# --- a lab running over work/ (issue: `make lab` rewrote copies under open tabs)
+
+
+def test_a_copy_open_in_a_running_lab_waits_and_is_updated_once_closed(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    work = tmp_path / "work"
+    opened, closed = work / "chapters" / "01_devices.ipynb", work / "chapters" / "02_tensors.ipynb"
+    autosave(opened)
+    before, record = opened.read_bytes(), (work / W.RECORD).read_text()
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(tmp_path, "notebooks/02_tensors.ipynb", "y = 'v2'")
+    outcome = W.sync_work(tmp_path, open_tabs={"chapters/01_devices.ipynb", "chapters/x.ipynb"})
+    assert outcome.waiting == ["chapters/01_devices.ipynb"]
+    assert outcome.updated == ["chapters/02_tensors.ipynb"]  # a closed copy follows at once
+    assert opened.read_bytes() == before and code_of(closed) == "y = 'v2'"
+    entry = json.loads((work / W.RECORD).read_text())["copies"]["chapters/01_devices.ipynb"]
+    assert entry == json.loads(record)["copies"]["chapters/01_devices.ipynb"]  # still owed
+    said = W.describe(outcome, tmp_path)
+    assert any(
+        line.startswith("work/: 1 copy waits for the course's update")
+        and "open in the JupyterLab" in line
+        and "chapters/01_devices.ipynb" in line
+        and "run `make lab` again" in line
+        for line in said
+    ), said
+    # the tab is closed: the next run updates it
+    again = W.sync_work(tmp_path)
+    assert again.updated == ["chapters/01_devices.ipynb"] and again.waiting == []
+    assert code_of(opened) == "x = 'v2'"
+
+
+def test_a_lab_that_cannot_say_what_is_open_keeps_every_copy_waiting(tmp_path):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    change_course(tmp_path, "solutions/01_devices.ipynb", "answer = 'v2'")
+    outcome = W.sync_work(tmp_path, open_tabs=W.ALL_OPEN)
+    assert sorted(outcome.waiting) == ["chapters/01_devices.ipynb", "solutions/01_devices.ipynb"]
+    assert outcome.updated == [] and code_of(tmp_path / "work/chapters/01_devices.ipynb") == "x = 1"
+    assert any("did not say which tabs are open" in line for line in W.describe(outcome, tmp_path))
+
+
+def test_an_older_version_put_back_by_a_save_is_offered_the_update_again(tmp_path):
+    # JupyterLab's "File Changed" dialog, Overwrite: the tab's older text goes back on disk
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "chapters" / "01_devices.ipynb"
+    tab = copy.read_text()  # what the open tab holds
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
+    assert W.sync_work(tmp_path).updated == ["chapters/01_devices.ipynb"]
+    copy.write_text(tab)
+    autosave(copy)
+    outcome = W.sync_work(tmp_path)  # the course has not changed since
+    assert outcome.updated == outcome.reverted == ["chapters/01_devices.ipynb"]
+    assert code_of(copy) == "x = 'v2'"
+    (line,) = W.describe(outcome, tmp_path)
+    assert "held an older version of the course" in line
+    # a copy the learner changed is still theirs: not mistaken for an older version
+    edit_source(copy, "x = 'mine'")
+    assert W.sync_work(tmp_path).updated == []
+    assert code_of(copy) == "x = 'mine'"
+
+
+class FakeLab:
+    """A server answering /lab/api/workspaces and /api/sessions as JupyterLab does, with a token."""
+
+    def __init__(self, workspaces, sessions, token="secret"):
+        import http.server
+        import threading
+
+        lab = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802
+                lab.seen.append((self.path, self.headers.get("Authorization")))
+                body = {"/lab/api/workspaces": workspaces, "/api/sessions": sessions}.get(self.path)
+                if self.headers.get("Authorization") != f"token {token}" or body is None:
+                    self.send_response(403)
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(json.dumps(body).encode())
+
+            def log_message(self, *args):
+                pass
+
+        self.seen = []
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.info = {"url": f"http://127.0.0.1:{self.server.server_port}/", "token": token}
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def workspace(*paths):
+    data = {"layout-restorer:data": {"main": {"dock": {"widgets": []}}}}
+    for path in paths:
+        factory = "Notebook" if path.endswith(".ipynb") else "Editor"
+        data[f"{factory.lower()}:{path}"] = {"data": {"path": path, "factory": factory}}
+    return {"data": data, "metadata": {"id": "default"}}
+
+
+def test_documents_open_are_the_tabs_of_every_workspace_and_the_sessions(tmp_path):
+    lab = FakeLab(
+        {"workspaces": {"ids": ["default", "auto-b"], "values": [
+            workspace("chapters/01_devices.ipynb"), workspace("exercises/05_ddp_train.py")]}},
+        [{"path": "solutions/01_devices.ipynb", "type": "notebook"}],
+    )  # fmt: skip
+    try:
+        assert W.documents_open(lab.info) == {
+            "chapters/01_devices.ipynb", "exercises/05_ddp_train.py", "solutions/01_devices.ipynb"
+        }  # fmt: skip
+        assert {auth for _, auth in lab.seen} == {"token secret"}
+        with pytest.raises(OSError):  # a wrong token: it cannot say, and says so
+            W.documents_open({**lab.info, "token": "wrong"})
+    finally:
+        lab.close()
+
+
+def test_open_in_lab_asks_only_the_labs_over_this_work_folder(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    lab = FakeLab(
+        {"workspaces": {"ids": [], "values": [workspace("chapters/02_tensors.ipynb")]}}, []
+    )
+    servers = [
+        {**lab.info, "root_dir": str(tmp_path / "elsewhere")},
+        {**lab.info, "root_dir": str(work)},
+    ]
+    python = tmp_path / "venv-python"  # stands in for .venv/bin/python -c LIST_SERVERS
+    python.write_text(f"#!/bin/sh\ncat <<'EOF'\n{json.dumps(servers)}\nEOF\n")
+    python.chmod(0o755)
+    try:
+        assert W.open_in_lab(work, python) == {"chapters/02_tensors.ipynb"}
+        assert len(lab.seen) == 2  # the lab over another folder was never asked
+        lab.close()
+        assert W.open_in_lab(work, python) is W.ALL_OPEN  # it runs but does not answer
+    finally:
+        lab.close()
+    python.write_text("#!/bin/sh\necho '[]'\n")
+    assert W.open_in_lab(work, python) == frozenset()
+    assert W.open_in_lab(work, tmp_path / "no-such-python") == frozenset()

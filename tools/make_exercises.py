@@ -15,7 +15,9 @@ regeneration changes only what changed), where:
 * markdown between ``<!-- BEGIN SOLUTION -->`` and ``<!-- END SOLUTION -->``
   is removed (worked answers to open questions);
 * outputs and execution counts are cleared, cell metadata keeps only the
-  ``tags``, notebook metadata only the kernelspec and the language name.
+  ``tags`` and whether JupyterLab shows the source collapsed
+  (``jupyter.source_hidden``, as for the set-up cell), notebook metadata only
+  the kernelspec and the language name.
 
 Every ``solutions/*.py`` becomes ``exercises/*.py`` by the same rules (there
 a block without an ``### EXERCISE`` part would become a stub). Files in
@@ -137,6 +139,8 @@ def exercise_notebook(solution: Path) -> str:
         tags = cell.metadata.get("tags")
         if tags:
             new.metadata["tags"] = list(tags)
+        if cell.metadata.get("jupyter", {}).get("source_hidden"):
+            new.metadata["jupyter"] = {"source_hidden": True}
         ex.cells.append(new)
     nbformat.validate(ex)
     text = nbformat.writes(ex)

@@ -16,7 +16,9 @@
   (``tools/work_copies.py``): ``work/chapters/``, ``work/exercises/``,
   ``work/solutions/``. A learner's changes are never overwritten; when the
   course's version of a file changes, an unchanged copy follows it and a
-  changed one is kept, and the learner is told once.
+  changed one is kept, and the learner is told once. A copy open in a
+  JupyterLab that runs over ``work/`` is left as it is, and the learner told
+  that it waits for the update.
 * with ``--torch-floor`` (``make test-floor``), builds the same environment with
   the oldest torch the course supports instead of the lock's: the floor of
   ``pyproject.toml`` (``torch>=2.11``: ``torch==2.11.*``) and its torchvision
@@ -313,7 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     venv_dir = (ROOT / args.venv) if not Path(args.venv).is_absolute() else Path(args.venv)
     install(venv_dir, torch_floor=args.torch_floor)
     if args.copy_work:
-        for line in work_copies.describe(work_copies.sync_work(ROOT)):
+        # a copy open in a running lab is never written under its tab
+        open_tabs = work_copies.open_in_lab(ROOT / "work", venv_python(venv_dir))
+        outcome = work_copies.sync_work(ROOT, open_tabs=open_tabs)
+        for line in work_copies.describe(outcome):
             print(line)
     return 0
 

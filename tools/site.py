@@ -107,6 +107,19 @@ def _sanitize_regex(section: str) -> str:
 # A GPU block's line comparing the recording torch with the torch of the machine that stored
 # the outputs: on a website that machine is nobody's, and nbval leaves it out too.
 OTHER_TORCH = re.compile(_sanitize_regex("torch-of-this-machine"))
+# The line a GPU cell prints where it skips ("Skipped: this cell needs a CUDA GPU; 0 are visible
+# here."): the machine that stored the outputs is nobody's on a website. Above a reference block,
+# which says where it was recorded, the line goes; where no block follows, it says only what
+# the cell needs and that no run of it is recorded.
+SKIP_LINE = re.compile(r"^Skipped: this cell needs ([^;\n]*); \d+ (?:is|are) visible here\.", re.M)
+
+
+def shows_reference(cell: dict) -> bool:
+    """Whether a cell's outputs hold a GPU reference block (d2lgpu.references)."""
+    return any(
+        "<strong>Recorded on " in "".join(output.get("data", {}).get("text/html", ""))
+        for output in cell.get("outputs", [])
+    )
 
 
 def launch_cell(path: str, repository: str) -> dict:
@@ -122,13 +135,25 @@ def launch_cell(path: str, repository: str) -> dict:
 
 def copy_notebook(source: Path, src: Path, repository: str | None = None) -> None:
     """Copy a notebook into ``src`` for the book: without the line naming the torch that stored
-    its outputs, with its set-up cell (for Colab and Kaggle) left off the page, and, where a
+    its outputs, nor a GPU cell's skip line above its reference block, with its set-up cell (for Colab and Kaggle) left off the page, and, where a
     repository is configured, links that open it in Colab and Kaggle under its title."""
     notebook = json.loads(source.read_text())
     for cell in notebook["cells"]:
         tags = cell.setdefault("metadata", {}).get("tags", [])
         if "setup" in tags:
             cell["metadata"]["tags"] = [*tags, "remove-cell"]
+        reference = shows_reference(cell)
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                text = "".join(output.get("text", ""))
+                if reference:  # the whole line, with what follows it on that line
+                    text = re.sub(SKIP_LINE.pattern + r"[^\n]*\n?", "", text, flags=re.M)
+                output["text"] = SKIP_LINE.sub(
+                    r"This cell needs \1; no GPU run of it is recorded.", text
+                )
+        cell["outputs"] = [
+            o for o in cell.get("outputs", []) if o.get("output_type") != "stream" or o["text"]
+        ]
         for output in cell.get("outputs", []):
             for mime, text in output.get("data", {}).items():
                 if mime in ("text/plain", "text/html"):
@@ -153,6 +178,8 @@ def stage(src: Path) -> list[str]:
     for path in SITE.iterdir():
         if path.is_file():
             shutil.copy2(path, src / path.name)
+        elif path.name == "_static":  # the book's own CSS (html_static_path)
+            shutil.copytree(path, src / path.name)
     course = {"repository": repository_url(), "branch": BRANCH, "root": str(ROOT)}
     (src / "_course.json").write_text(json.dumps(course, indent=1) + "\n")
 

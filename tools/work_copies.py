@@ -17,7 +17,10 @@ This module owns the rewriting of links: a markdown link that points into
 one of those three folders is made to point at the copy (the chapters' only
 change: ``notebooks/`` becomes ``chapters/``); a link to any other course
 file (``../scripts/...``, ``../docs/...``), which the lab cannot open,
-becomes plain text naming that file.
+becomes plain text naming that file. It also writes the notebooks' set-up
+cell as ``tools/setup_cell.py``'s ``LAB_SOURCE``: under ``make lab`` the course
+package is installed, so the lab shows two lines of comment, not the
+Colab installer.
 
 **When a course update replaces a copy.** A copy counts as *changed* when its
 list of cells, or any cell's source, differs from the version it was made
@@ -26,28 +29,46 @@ from; metadata, outputs and execution counts do not count (JupyterLab writes
 version changes:
 
 * an unchanged copy follows it; if its outputs differ from those it was made
-  with (the learner ran it), the old copy is first kept in ``work/.previous/``;
+  with (the learner ran it), the old copy is first kept in ``work/previous/``,
+  a folder the lab shows;
 * a changed copy is kept as it is, and the learner is told once per new
-  course version where that version is.
+  course version where that version is;
+* a copy whose sources are those of an *older* course version it was once
+  made from (JupyterLab's "Overwrite" after an update puts one back) is
+  offered the update again, as an unchanged copy is.
+
+While a JupyterLab runs over ``work/``, a copy open in it is never written:
+the documents of its workspaces (``/lab/api/workspaces``, open tabs with or
+without a kernel) and of its sessions (``/api/sessions``) wait, and the
+learner is told how many and which, to take the update once their tabs are
+closed or the lab stopped. A lab that runs but does not answer keeps every
+copy waiting.
 
 ``work/.course-copies.json`` records, for each copy, the course file and a
 hash of the copy as it was made, of its sources and of its outputs. Older
 ``work/`` folders (flat: ``work/chapter_01_devices.ipynb``,
-``work/01_devices.ipynb``) are moved into this layout, losing nothing.
+``work/01_devices.ipynb``) are moved into this layout, losing nothing, and so
+are the copies kept in ``work/.previous/`` by earlier versions (Jupyter hides
+dot-folders), into ``work/previous/``.
 
 Standard library only: it runs before anything is installed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import subprocess
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from setup_cell import LAB_SOURCE
+from setup_cell import TAG as SETUP_TAG
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,7 +76,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = {"notebooks": "chapters", "exercises": "exercises", "solutions": "solutions"}
 COPIED_SUFFIXES = (".ipynb", ".py")
 RECORD = ".course-copies.json"  # in work/
-PREVIOUS = ".previous"  # in work/: copies replaced by an update, with the learner's outputs
+PREVIOUS = "previous"  # in work/: copies replaced by an update, with the learner's outputs
+HIDDEN_PREVIOUS = ".previous"  # where earlier versions kept them; the lab cannot open it
 RECORD_FORMAT = 2
 
 
@@ -113,6 +135,14 @@ def render_copy(source: Path) -> bytes:
     notebook = json.loads(data)
     changed = False
     for cell in notebook.get("cells", []):
+        metadata = cell.get("metadata", {})
+        if cell.get("cell_type") == "code" and SETUP_TAG in metadata.get("tags", []):
+            # the lab has d2lgpu installed: its copy says so in 2 lines, not the installer
+            cell["source"] = LAB_SOURCE.splitlines(keepends=True)
+            metadata.get("jupyter", {}).pop("source_hidden", None)  # 2 lines: nothing to fold
+            if metadata.get("jupyter") == {}:
+                del metadata["jupyter"]
+            changed = True
         if cell.get("cell_type") != "markdown":
             continue
         text = _source(cell)
@@ -192,6 +222,10 @@ class Outcome:
     kept: list[str] = field(default_factory=list)  # nothing to do, or already told
     moved: list[str] = field(default_factory=list)  # from an older, flat work/
     left: dict[str, str] = field(default_factory=dict)  # flat copies left: both names existed
+    unhidden: list[str] = field(default_factory=list)  # moved from work/.previous/ to previous/
+    reverted: list[str] = field(default_factory=list)  # of `updated`: were an older version
+    waiting: list[str] = field(default_factory=list)  # open in a running lab: not written
+    lab_unknown: bool = False  # a lab runs over work/ but did not say what is open
 
 
 def load_record(work: Path) -> dict:
@@ -205,7 +239,7 @@ def load_record(work: Path) -> dict:
 
 
 def keep_previous(work: Path, name: str, stamp: str) -> str:
-    """Move the copy ``name`` into ``work/.previous/``, never over another; return where."""
+    """Move the copy ``name`` into ``work/previous/``, never over another; return where."""
     folder, base = name.rsplit("/", 1)
     stem, dot, suffix = base.rpartition(".")
     target = work / PREVIOUS / folder / f"{stem}.{stamp}{dot}{suffix}"
@@ -218,7 +252,13 @@ def keep_previous(work: Path, name: str, stamp: str) -> str:
     return target.relative_to(work).as_posix()
 
 
-def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
+ALL_OPEN = None  # open_tabs when a lab runs over work/ but cannot say what is open
+OLDER_KEPT = 50  # how many older versions a copy's record remembers
+
+
+def sync_work(
+    root: Path = ROOT, work: Path | None = None, open_tabs: set[str] | None = frozenset()
+) -> Outcome:
     """Bring ``work/`` up to date with the course, never losing a learner's file.
 
     For each course file, with the record of the copy made from it:
@@ -228,16 +268,25 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
     * the course's version changed, and the copy's sources are those it was
       made with (or those of the new version): replace it (``updated``); if
       its outputs differ from those it was made with, the old copy goes to
-      ``work/.previous/`` first (``previous``);
+      ``work/previous/`` first (``previous``);
+    * the copy's sources are those of an older version it was made from
+      before (the record keeps them): replace it the same way (``updated``
+      and ``reverted``), even when the course has not changed since;
     * the course's version changed and the learner changed the copy: keep it
       (``newer`` the first time for this course version, then ``kept``).
+
+    ``open_tabs`` are the paths in ``work/`` open in a lab running over it
+    (:func:`open_in_lab`), or :data:`ALL_OPEN` when one runs and cannot say:
+    a copy there that would be replaced is left as it is (``waiting``), its
+    record unchanged, so that the next run offers the update again.
 
     A copy without a record (its record deleted, or put there by hand) counts
     as made from the course's current version: changed if its sources differ.
     """
     work = root / "work" if work is None else work
-    outcome = Outcome()
+    outcome = Outcome(lab_unknown=open_tabs is ALL_OPEN)
     record = migrate(root, work, outcome)
+    unhide_previous(work, outcome)
     copies = record["copies"]
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for name, source in course_files(root).items():
@@ -253,17 +302,27 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
             continue
         mine = target.read_bytes()
         sources = sources_hash(mine, source.suffix)
+        older = entry.get("older", []) if entry else []
+        reverted = sources is not None and sources != made["sources"] and sources in older
+        known = ((entry or {}).get("sources"), made["sources"])  # made with, or the course's now
+        follows = reverted or (sources is not None and sources in known)
         if entry is None:  # no record: as if made from this version, changed or not
             copies[name] = made
             outcome.kept.append(name)
-        elif entry.get("made") == made["made"]:
+        elif entry.get("made") == made["made"] and not reverted:
             outcome.kept.append(name)
-        elif sources is not None and sources in (entry.get("sources"), made["sources"]):
+        elif follows:
+            if open_tabs is ALL_OPEN or name in open_tabs:
+                outcome.waiting.append(name)
+                continue
             if mine != new and outputs_hash(mine, source.suffix) != entry.get("outputs"):
                 outcome.previous[name] = keep_previous(work, name, stamp)
             target.write_bytes(new)
-            copies[name] = made
+            seen = [h for h in [*older, entry.get("sources")] if h and h != made["sources"]]
+            copies[name] = {**made, "older": list(dict.fromkeys(seen))[-OLDER_KEPT:]}
             outcome.updated.append(name)
+            if reverted:
+                outcome.reverted.append(name)
         elif entry.get("told") == made["made"]:
             outcome.kept.append(name)
         else:
@@ -274,6 +333,68 @@ def sync_work(root: Path = ROOT, work: Path | None = None) -> Outcome:
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
         (work / RECORD).write_text(text)
     return outcome
+
+
+# --- a lab running over work/
+
+# Run by the course's .venv (this module runs before anything is installed, with the
+# system's Python): the servers whose files in Jupyter's runtime folder name a live process.
+LIST_SERVERS = (
+    "import json; from jupyter_server.serverapp import list_running_servers; "
+    "print(json.dumps(list(list_running_servers())))"
+)
+
+
+def _get(info: dict, path: str, timeout_s: float = 10):
+    url = f"{info['url'].rstrip('/')}{path}"
+    request = urllib.request.Request(url, headers={"Authorization": f"token {info['token']}"})
+    with urllib.request.urlopen(request, timeout=timeout_s) as answer:
+        return json.loads(answer.read())
+
+
+def documents_open(info: dict) -> set[str]:
+    """The paths open in the lab ``info`` names: in its workspaces and its kernel sessions.
+
+    A workspace lists each open tab as ``"notebook:<path>"`` or ``"editor:<path>"`` with
+    ``{"data": {"path": ..., "factory": ...}}``, whether or not a kernel runs; sessions
+    list only the documents with a kernel. Raises OSError or ValueError if it cannot say.
+    """
+    found = set()
+    for workspace in _get(info, "/lab/api/workspaces")["workspaces"]["values"]:
+        for value in workspace.get("data", {}).values():
+            data = value.get("data") if isinstance(value, dict) else None
+            if isinstance(data, dict) and "factory" in data and isinstance(data.get("path"), str):
+                found.add(data["path"])
+    for session in _get(info, "/api/sessions"):
+        found.add(session.get("path") or session.get("notebook", {}).get("path", ""))
+    return {path.lstrip("/") for path in found if path}
+
+
+def open_in_lab(work: Path, python: Path | str) -> set[str] | None:
+    """The paths in ``work/`` open in a lab running over it; ``frozenset()`` when none runs.
+
+    ``python`` is the course's .venv, which has jupyter_server. :data:`ALL_OPEN`
+    (``None``) when a lab runs over ``work/`` but does not answer.
+    """
+    try:
+        done = subprocess.run(
+            [str(python), "-c", LIST_SERVERS], capture_output=True, text=True, timeout=60
+        )
+        servers = json.loads(done.stdout) if done.returncode == 0 else []
+    except (OSError, subprocess.SubprocessError, ValueError):
+        servers = []  # no .venv, or no Jupyter in it: no lab can run over work/
+    found: set[str] = set()
+    for info in servers:
+        try:
+            if Path(info["root_dir"]).resolve() != work.resolve():
+                continue
+        except (OSError, KeyError, TypeError):
+            continue
+        try:
+            found |= documents_open(info)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return ALL_OPEN
+    return frozenset(found)
 
 
 # --- older work/ folders
@@ -313,6 +434,37 @@ def migrate(root: Path, work: Path, outcome: Outcome) -> dict:
         else:
             copies[name] = entry_for(original, source, root)
     return {"format": RECORD_FORMAT, "copies": copies}
+
+
+def unhide_previous(work: Path, outcome: Outcome) -> None:
+    """Move what ``work/.previous/`` holds into ``work/previous/``, never over a file there.
+
+    A name taken in ``work/previous/`` gets ``.moved``, ``.moved-2``, ... before its
+    suffix. Folders left empty are removed; anything that is not a plain file or a
+    folder (a link, say) stays where it is, and so does the folder that holds it.
+    """
+    hidden = work / HIDDEN_PREVIOUS
+    if not hidden.is_dir() or hidden.is_symlink():
+        return
+    for path in sorted(hidden.rglob("*")):
+        if path.is_symlink() or not path.is_file():
+            continue
+        relative = path.relative_to(hidden)
+        target = work / PREVIOUS / relative
+        stem, suffix = os.path.splitext(target.name)
+        number = 1
+        while target.exists() or target.is_symlink():
+            tag = "moved" if number == 1 else f"moved-{number}"
+            target = target.with_name(f"{stem}.{tag}{suffix}")
+            number += 1
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        outcome.unhidden.append(target.relative_to(work).as_posix())
+    for folder in sorted((p for p in hidden.rglob("*") if p.is_dir()), reverse=True):
+        with contextlib.suppress(OSError):  # not empty: something stays, said by nothing lost
+            folder.rmdir()
+    with contextlib.suppress(OSError):
+        hidden.rmdir()
 
 
 def course_version(root: Path, source: Path, wanted: str, depth: int = 200) -> bytes | None:
@@ -364,6 +516,12 @@ def describe(outcome: Outcome, root: Path = ROOT) -> list[str]:
             f"work/: moved your {len(outcome.moved)} copies into work/chapters/, "
             "work/exercises/ and work/solutions/ (this version's layout); nothing was deleted"
         )
+    if outcome.unhidden:
+        n = len(outcome.unhidden)
+        lines.append(
+            f"work/: moved {n} kept cop{'y' if n == 1 else 'ies'} from work/.previous/ (which "
+            "the lab hides) to work/previous/, where the lab shows them; nothing was deleted"
+        )
     for flat, name in outcome.left.items():
         lines.append(
             f"work/{flat}: left where it is, since work/{name} exists too; both are yours, "
@@ -385,9 +543,26 @@ def describe(outcome: Outcome, root: Path = ROOT) -> list[str]:
     files = course_files(root)
     for name in outcome.updated:
         line = f"work/{name}: updated to the course's new version (you had not changed its cells)"
+        if name in outcome.reverted:
+            line = (
+                f"work/{name}: held an older version of the course (a save from a tab opened "
+                "before an update puts one back); updated to the course's version"
+            )
         if name in outcome.previous:
             line += f"; the copy with your outputs is work/{outcome.previous[name]}"
         lines.append(line)
+    if outcome.waiting:
+        n = len(outcome.waiting)
+        why = (
+            "a JupyterLab runs over work/ and did not say which tabs are open"
+            if outcome.lab_unknown
+            else "they are open in the JupyterLab that runs over work/"
+        )
+        lines.append(
+            f"work/: {n} cop{'y waits' if n == 1 else 'ies wait'} for the course's update, left "
+            f"as they are because {why}: " + ", ".join(outcome.waiting) + ". Save and close "
+            "their tabs (or stop the lab), then run `make lab` again to take the update"
+        )
     for name in outcome.newer:
         source = files[name].relative_to(root).as_posix()
         lines.append(

@@ -30,6 +30,10 @@ exclude_patterns = ["_build", "readme.md", "_course.json", "**.ipynb_checkpoints
 html_theme = "sphinx_book_theme"
 html_title = "d2lgpu"
 html_show_sourcelink = False
+# course.css: inline code wraps on a phone, wide code and tables scroll in their own box, and
+# the text column is at least 960 px in a 1,400 px window (tests/test_site.py checks both).
+html_static_path = ["_static"]
+html_css_files = ["course.css"]
 html_copy_source = True  # the download button: the page's .ipynb or .md
 
 # The stored outputs are the content: nothing is run.
