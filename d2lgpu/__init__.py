@@ -39,6 +39,7 @@ Modules, one concern each:
 ``magics``                ``%%requires_gpu``: a GPU-only cell skips with its reference elsewhere
 ``streams``               overlap's arithmetic, text timelines, the streams of a profiler trace
 ``stream_sim``            CUDA stream code run on a simulated GPU: order, waits, races
+``versions``              what differs between the torch versions the course supports
 ========================  ==========================================================
 """
 
@@ -101,6 +102,7 @@ _SUBMODULES = (
     "timing",
     "training",
     "training_checkpoints",
+    "versions",
 )
 
 __all__ = [
