@@ -6,3 +6,5 @@ version does. Nothing here makes a CUDA call at import.
 """
 
 from __future__ import annotations
+
+__all__: list[str] = []
