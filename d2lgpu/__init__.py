@@ -14,7 +14,7 @@ Modules, one concern each:
 ========================  ==========================================================
 ``devices``               ``cpu``, ``gpu``, ``try_gpu``, ``try_all_gpus``, env report
 ``timing``                ``sync``, a synchronizing ``Timer``, ``benchmark``, ``compare``
-``fastest``               ``fastest_of``: the fastest of a few tries on a shared machine
+``fastest``               ``fastest_of``, ``claim``: a lesson's claim on a shared machine
 ``memory``                allocator counters and ``peak_memory``
 ``data``                  FashionMNIST, with a synthetic fallback that says so
 ``datasets``              the synthetic stand-in; loading that costs a read and a decode
@@ -69,7 +69,7 @@ except ModuleNotFoundError as _missing:
     ) from None
 
 from .devices import cpu, default_device, env_report, gpu, num_gpus, try_all_gpus, try_gpu
-from .fastest import fastest_of
+from .fastest import claim, fastest_of
 from .memory import memory_report, peak_memory
 from .timing import Timer, benchmark, compare, sync
 
@@ -118,6 +118,7 @@ __all__ = [
     "benchmark",
     "compare",
     "fastest_of",
+    "claim",
     "memory_report",
     "peak_memory",
     *_SUBMODULES,

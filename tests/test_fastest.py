@@ -1,6 +1,7 @@
 import pytest
 import torch
 
+import d2lgpu
 from d2lgpu import fastest
 from d2lgpu.timing import BenchmarkResult
 
@@ -82,3 +83,60 @@ def test_fastest_of_rejects_bad_arguments():
         fastest.fastest_of(lambda: 1.0, True)
     with pytest.raises(ValueError, match="tries"):
         fastest.fastest_of(lambda: 1.0, tries=0)
+
+
+@pytest.fixture
+def learner(monkeypatch):
+    monkeypatch.setenv("D2LGPU_STRICT", "0")
+
+
+def test_a_claim_that_holds_is_silent_in_both_modes(monkeypatch, capsys):
+    for mode in ("0", "1"):
+        monkeypatch.setenv("D2LGPU_STRICT", mode)
+        assert d2lgpu.claim(True, expected="a", measured="b") is True
+    assert capsys.readouterr().out == ""
+
+
+def test_a_claim_that_fails_raises_in_strict_mode_with_both_values(monkeypatch):
+    monkeypatch.setenv("D2LGPU_STRICT", "1")
+    with pytest.raises(AssertionError, match=r"expected slower; measured 1\.0 us against 2\.0 us"):
+        d2lgpu.claim(False, expected="slower", measured="1.0 us against 2.0 us")
+
+
+def test_a_claim_that_fails_prints_and_goes_on_for_a_learner(learner, capsys):
+    assert d2lgpu.claim(False, expected="slower", measured="1.0 us against 2.0 us") is False
+    out = capsys.readouterr().out
+    assert "expected slower; measured 1.0 us against 2.0 us" in out
+    assert "too busy" in out and "Run All goes on" in out
+
+
+@pytest.mark.parametrize(
+    ("env", "want"),
+    [
+        ({}, False),
+        ({"CI": "true"}, True),
+        ({"PYTEST_CURRENT_TEST": "t"}, True),
+        ({"CI": "true", "D2LGPU_STRICT": "0"}, False),
+        ({"D2LGPU_STRICT": "1"}, True),
+        ({"D2LGPU_STRICT": ""}, False),
+    ],
+)
+def test_strict_mode_follows_ci_pytest_and_the_override(monkeypatch, env, want):
+    for name in ("CI", "PYTEST_CURRENT_TEST", "D2LGPU_STRICT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert d2lgpu.fastest.strict() is want
+
+
+def test_claim_rejects_bad_arguments(learner):
+    with pytest.raises(ValueError, match="D2LGPU_STRICT must be 1"):
+        with pytest.MonkeyPatch.context() as m:
+            m.setenv("D2LGPU_STRICT", "yes")
+            d2lgpu.claim(False, expected="a", measured="b")
+    with pytest.raises(TypeError, match="holds must be a bool"):
+        d2lgpu.claim("yes", expected="a", measured="b")
+    with pytest.raises(ValueError, match="expected must be a non-empty string"):
+        d2lgpu.claim(True, expected="", measured="b")
+    with pytest.raises(ValueError, match="measured must be a non-empty string"):
+        d2lgpu.claim(True, expected="a", measured=None)
