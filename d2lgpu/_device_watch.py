@@ -8,9 +8,11 @@ code under it makes. Tensors handed in with :meth:`DeviceWatch.put`, and everyth
 computed from them, are *on the device*; a tensor made by a factory
 (``torch.eye``, ``torch.empty``, ``torch.tensor``, ...) without
 ``device=`` is on the CPU. With ``pretend=True`` (a machine without a GPU) the
-device tensors say they are on ``cuda:0`` (``.device``, ``.is_cuda``), and
-``device=`` or ``.to()`` naming a GPU makes a device tensor while the data
-stays on the CPU, so the answer runs and computes real values.
+device tensors say they are on a GPU (``.device``, ``.is_cuda``): ``cuda:0``
+unless ``put`` names another, such as ``cuda:1`` for a second pretend GPU.
+``device=``, ``.to()`` (a device, or a tensor whose device to take) or
+``.cuda()`` naming a GPU makes a tensor on that GPU while the data stays on
+the CPU, so the answer runs and computes real values.
 
 It records what would make a GPU wait, or fail:
 
@@ -19,7 +21,9 @@ It records what would make a GPU wait, or fail:
   value written into a CPU tensor, ``torch.cuda.synchronize``, ...), each a
   synchronization on a GPU;
 * ``mixed``: operations that combine a device tensor with a CPU tensor (not a
-  0-d one), which a GPU refuses; each names where the CPU tensor was made.
+  0-d one), or tensors on two GPUs, which a GPU refuses; each names where the
+  CPU tensor was made. ``.to()`` and autograd (``backward``, ``torch.autograd.grad``,
+  which carry each gradient to its tensor's device) are not mixes.
 
 Reads of CPU data (a list already copied to the host) are not counted. On a
 machine with a GPU (``pretend=False``) the same records are made from the
@@ -96,31 +100,46 @@ def _flat(values):
             yield v
 
 
+# Functions through which tensors on several devices legitimately pass: a copy to a device,
+# and autograd, which sends each gradient to its own tensor's device.
+_NOT_MIXES = {"to", "backward", "grad", "_make_grads", "_engine_run_backward"}
+
+
+def _gpu(device) -> torch.device:
+    """``device`` as a GPU with an index (``cuda`` alone is ``cuda:0``, the current one)."""
+    device = torch.device(device)
+    return torch.device(device.type, 0) if device.index is None else device
+
+
 class DeviceWatch(TorchFunctionMode):
-    """Follow tensors between a (pretend) GPU and the CPU; record reads and mixes."""
+    """Follow tensors between (pretend) GPUs and the CPU; record reads and mixes."""
 
     def __init__(self, pretend: bool):
         super().__init__()
         self.pretend = pretend
         self.reads: list[str] = []
         self.mixed: list[str] = []
-        self._marked: dict[int, weakref.ref] = {}
+        self._marked: dict[int, tuple[weakref.ref, torch.device]] = {}
         self._origin: dict[int, tuple[weakref.ref, str]] = {}
 
     # -- which tensors are on the device -------------------------------------------------
 
-    def put(self, t: torch.Tensor) -> torch.Tensor:
-        """Declare ``t`` on the device; returns it."""
-        self._marked[id(t)] = weakref.ref(t)
+    def put(self, t: torch.Tensor, device=PRETEND_DEVICE) -> torch.Tensor:
+        """Declare ``t`` on ``device`` (a pretend GPU, ``cuda:0`` unless given); returns it."""
+        self._marked[id(t)] = (weakref.ref(t), _gpu(device))
         return t
 
-    def on_device(self, t) -> bool:
+    def device_of(self, t) -> torch.device | None:
+        """The GPU ``t`` is on (a pretend one, or a real one), or None: the CPU, not a tensor."""
         if not isinstance(t, torch.Tensor):
-            return False
+            return None
         if not self.pretend:
-            return t.device.type not in ("cpu", "meta")
-        ref = self._marked.get(id(t))
-        return ref is not None and ref() is t
+            return None if t.device.type in ("cpu", "meta") else t.device
+        entry = self._marked.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else None
+
+    def on_device(self, t) -> bool:
+        return self.device_of(t) is not None
 
     def origin(self, t) -> str:
         entry = self._origin.get(id(t))
@@ -128,12 +147,12 @@ class DeviceWatch(TorchFunctionMode):
             return entry[1]
         return "a CPU tensor"
 
-    def _mark(self, result, on: bool, origin: str | None = None):
+    def _mark(self, result, device: torch.device | None, origin: str | None = None):
         for t in _flat([result]):
             if isinstance(t, torch.Tensor):
-                if on and self.pretend:
-                    self.put(t)
-                elif not on and origin:
+                if device is not None and self.pretend:
+                    self.put(t, device)
+                elif device is None and origin:
                     self._origin[id(t)] = (weakref.ref(t), origin)
         return result
 
@@ -154,7 +173,7 @@ class DeviceWatch(TorchFunctionMode):
             result = func(*args, **kwargs)
             if was_on and self.pretend and result is args[0]:
                 result = result.clone()  # a real copy leaves the device tensor where it was
-            return self._mark(result, False)
+            return self._mark(result, None)
         if name in _READS and on:
             self.reads.append(f"{name}()" if not name.startswith("__") else name)
         elif name in ("tensor", "as_tensor", "asarray") and on:
@@ -165,18 +184,17 @@ class DeviceWatch(TorchFunctionMode):
             )
         elif name == "__getitem__" and any(t.dtype == torch.bool for t in on[1:]):
             self.reads.append("indexing with a boolean mask")
-        elif on and name not in _COPIES | {"__getitem__"}:
-            host = [t for t in tensors if not self.on_device(t) and t.dim() > 0]
-            host = [t for t in host if t.device.type == "cpu"]
-            if host:
-                self.mixed.append(f"{name} got a device tensor and {self.origin(host[0])}")
+        elif on and name not in _COPIES | _NOT_MIXES | {"__getitem__"}:
+            self._check_mix(name, tensors, on)
         if target is not None and target.type == "cuda":
-            if name == "cuda":
-                return self.put(args[0].clone()) if self.pretend else func(*args, **kwargs)
-            if self.pretend:
-                kwargs, args = self._to_cpu(name, args, kwargs)
-            return self._mark(func(*args, **kwargs), True)
+            return self._to_gpu(func, name, args, kwargs, _gpu(target))
         result = func(*args, **kwargs)
+        if name == "grad":  # each gradient is on its input's device
+            inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
+            inputs = [inputs] if isinstance(inputs, torch.Tensor) else list(inputs or ())
+            for g, t in zip(result, inputs, strict=False):
+                self._mark(g, self.device_of(t))
+            return result
         if name in _FACTORIES or name.startswith("new_") or name.endswith("_like"):
             if "device" in kwargs or (name in _FACTORIES and not on):
                 shown = (
@@ -184,37 +202,69 @@ class DeviceWatch(TorchFunctionMode):
                     if "device" not in kwargs
                     else (f"torch.{name}(..., device='cpu')")
                 )
-                return self._mark(result, False, shown)
+                return self._mark(result, None, shown)
         if name in _COPIES:
             return result
         first_host = next((t for t in tensors if not self.on_device(t)), None)
         return self._mark(
-            result, bool(on), self.origin(first_host) if first_host is not None else None
+            result,
+            self.device_of(on[0]) if on else None,
+            self.origin(first_host) if first_host is not None else None,
         )
+
+    def _to_gpu(self, func, name, args, kwargs, target: torch.device):
+        """``x.to(gpu)``, ``x.cuda()``, a factory's ``device=gpu``: on the pretend GPU, a
+        tensor marked as on ``target``, a new one unless ``x`` is already there (as in torch)."""
+        if not self.pretend:
+            return func(*args, **kwargs)
+        src: torch.Tensor | None = args[0] if args and name in ("to", "cuda") else None
+        if name == "cuda" and src is not None:
+            return src if self.device_of(src) == target else self.put(src.clone(), target)
+        kwargs, args = self._to_cpu(name, args, kwargs)
+        result = func(*args, **kwargs)
+        if src is not None and result is src and self.device_of(src) != target:
+            result = src.clone()  # a copy to another device is a new tensor
+        return self._mark(result, target)
+
+    def _check_mix(self, name: str, tensors: list, on: list) -> None:
+        """Record ``name`` as a mix if it got a device tensor and a CPU one (not 0-d), or
+        tensors on two GPUs."""
+        host = [t for t in tensors if not self.on_device(t) and t.dim() > 0]
+        host = [t for t in host if t.device.type == "cpu"]
+        gpus = list(dict.fromkeys(str(self.device_of(t)) for t in on))
+        if host:
+            shown = "a device tensor" if gpus == ["cuda:0"] else f"a tensor on {gpus[0]}"
+            self.mixed.append(f"{name} got {shown} and {self.origin(host[0])}")
+        elif len(gpus) > 1:
+            self.mixed.append(f"{name} got tensors on {gpus[0]} and on {gpus[1]}")
 
     def _property(self, func, args, kwargs):
         prop = getattr(func.__self__, "__name__", "")
         obj = args[0] if args else None
-        if self.pretend and self.on_device(obj):
+        device = self.device_of(obj)
+        if self.pretend and device is not None:
             if prop == "device":
-                return PRETEND_DEVICE
+                return device
             if prop == "is_cuda":
                 return True
             if prop == "is_cpu":
                 return False
         result = func(*args, **kwargs)
         if isinstance(result, torch.Tensor):
-            self._mark(result, self.on_device(obj))
+            self._mark(result, device)
         return result
 
     def _target(self, name, args, kwargs) -> torch.device | None:
         """The device that ``to``/``cuda``/a factory's ``device=`` names, if any."""
         if name == "cuda":
-            return PRETEND_DEVICE
+            device = args[1] if len(args) > 1 else kwargs.get("device")  # x.cuda(1), x.cuda()
+            return _gpu(
+                torch.device("cuda", device) if isinstance(device, int) else device or "cuda"
+            )
         if name == "to":
             for a in list(args[1:]) + list(kwargs.values()):
                 if isinstance(a, torch.Tensor):
-                    return PRETEND_DEVICE if self.on_device(a) else torch.device("cpu")
+                    return self.device_of(a) or a.device
                 if isinstance(a, str | torch.device | int) and not isinstance(a, bool):
                     try:
                         return torch.device(a)

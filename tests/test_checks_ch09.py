@@ -222,11 +222,11 @@ def test_correct_pipelines_pass(answer):
     [
         (without_micro_batches, ["whole batch went through stage 1 in one call"]),
         (with_chunk, ["torch.chunk", "tensor_split"]),
-        (one_mistake("unweighted"), ["plain mean", "len(xb) / len(x)"]),
-        (one_mistake("summed"), ["about M times too large"]),
+        (one_mistake("unweighted"), ["plain mean", "its share of the batch's rows"]),
+        (one_mistake("summed"), ["about 4 times too large"]),
         (one_mistake("detach"), ["stage 1's are not", ".detach()"]),
-        (one_mistake("h stays"), ["stage 2's device", "h.to(device2)"]),
-        (one_mistake("y stays"), ["stage 2's device", "targets"]),
+        (one_mistake("h stays"), ["stage 2's input was on stage 1's device (cuda:", "to()"]),
+        (one_mistake("y stays"), ["loss_fn's targets were on the CPU", "stage 2's device"]),
         (item_per_micro_batch, ["read device values on the host", "once, at the end"]),
         (two_host_reads, ["read device values on the host 2 times"]),
         (stage2_in_pairs, ["stage 1 got micro-batches of [3, 3, 2, 2] rows and stage 2 of [6, 4]"]),
@@ -685,18 +685,20 @@ def test_the_pipeline_check_compares_in_full_float32_and_restores_the_precision(
         torch.set_float32_matmul_precision(before)
 
 
-def test_the_pipeline_stages_go_on_two_gpus_one_gpu_and_the_cpu_or_on_a_pretend_one(gpus):
-    # where 09.pipeline places stage 1 and stage 2, and whether stage 2's GPU is pretended
-    from d2lgpu.checks.ch09_model_parallel import _devices
+def test_the_pipeline_stages_go_on_two_gpus_or_two_pretend_ones_never_stage_1_on_the_cpu(gpus):
+    # where 09.pipeline places stage 1 and stage 2, and whether the GPUs are pretended: stage 1
+    # on the CPU, where x arrives, would let a micro-batch left there pass
+    from d2lgpu.checks._ch09_stages import layouts
 
+    two = (torch.device("cuda", 0), torch.device("cuda", 1))
     gpus(3)
-    assert _devices() == (torch.device("cuda", 0), torch.device("cuda", 1), False)
+    assert layouts() == [(*two, False)]
     gpus(2)
-    assert _devices() == (torch.device("cuda", 0), torch.device("cuda", 1), False)
-    gpus(1)
-    assert _devices() == (torch.device("cpu"), torch.device("cuda", 0), False)
+    assert layouts() == [(*two, False)]
+    gpus(1)  # pretend ones, then for real: the CPU and the GPU
+    assert layouts() == [(*two, True), (torch.device("cpu"), torch.device("cuda", 0), False)]
     gpus(0)
-    assert _devices() == (torch.device("cpu"), torch.device("cpu"), True)
+    assert layouts() == [(*two, True)]
 
 
 def test_an_output_of_the_wrong_shape_is_named_with_its_shape():
@@ -793,13 +795,16 @@ def weighted_report(backward_of, zero_first=False):
 @pytest.mark.parametrize(
     "answer, hint",
     [
-        (weighted_report("summed"), "the gradients are about M times too large: scale each "
-         "micro-batch's loss by len(xb) / len(x) before backward"),
-        (weighted_report("averaged"), "the gradients weight the micro-batches equally, wrong "
-         "when their sizes differ: scale each micro-batch's loss by len(xb) / len(x)"),
-        (weighted_report("summed", zero_first=True), "the gradients are about M times too "
-         "large: scale each micro-batch's loss by len(xb) / len(x) before backward; and the "
-         "gradients the stages had before the step are gone"),
+        (weighted_report("summed"), "the loss you returned is right, but the gradients are "
+         "about 4 times too large: backward ran on the micro-batches' mean losses, summed "
+         "without their weights"),
+        (weighted_report("averaged"), "the loss you returned is right, but the gradients "
+         "weight the 4 micro-batches equally (backward of their plain mean), wrong when their "
+         "sizes differ: run backward on the weighted losses"),
+        (weighted_report("summed", zero_first=True), "the loss you returned is right, but the "
+         "gradients are about 4 times too large: backward ran on the micro-batches' mean "
+         "losses, summed without their weights. Run backward on the weighted losses, the ones "
+         "whose sum you return; and the gradients the stages had before the step are gone"),
     ],
     ids=["summed", "averaged", "summed_after_zero_grad"],
 )  # fmt: skip
@@ -832,7 +837,10 @@ def test_a_device_error_of_real_gpus_is_told_as_mixed_devices(message):
     hint = fails("09.pipeline", raises_on_a_real_gpu(message), "your step mixed devices (").hint
     assert hint.startswith("for a batch of 10 rows in 4 micro-batches, "), hint
     assert f"your step mixed devices ({first_line[:60]}" in hint, hint
-    assert "the targets to stage 2's device too" in hint and "wrapper_CUDA" not in hint
+    assert "in your function step, line " in hint, hint  # the learner's line that raised
+    assert "met one on" in hint and "wrapper_CUDA" not in hint, hint
+    if "cuda:1 and cpu" in first_line:  # the devices named by what they are to this step
+        assert "a tensor on stage 2's device (cuda:1) met one on the CPU" in hint, hint
 
 
 def test_an_error_that_is_not_about_devices_is_the_answers_own():

@@ -17,11 +17,13 @@ with several ``loss_fn`` (cross_entropy, also with label smoothing through
   stage 1 has run the last one, and every forward runs before any backward (GPipe): a
   backward per micro-batch between the forwards makes two GPUs, each running its work
   in order, take turns;
-* devices: stage 1 on the CPU or ``cuda:0``, stage 2 on another device (a second GPU,
-  a GPU, or without one a pretend GPU that records tensors mixed with CPU ones); the
-  parameters stay where they are, and a step reads a device value on the host at most
-  once, and not before the last forward (each read would make the host wait, so
-  stage 1 could not run ahead).
+* devices (:mod:`._ch09_stages`): stage 1 on ``cuda:0`` and stage 2 on ``cuda:1``,
+  real GPUs or pretend ones, so that neither stage is on the CPU where ``x`` and ``y``
+  arrive (with one GPU, also stage 1 on the CPU and stage 2 on it); each stage's input
+  and ``loss_fn``'s targets must be on its device, and a hint says which tensor went
+  where; the parameters stay where they are, and a step reads a device value on the
+  host at most once, and not before the last forward (each read would make the host
+  wait, so stage 1 could not run ahead).
 
 ``09.checkpoint`` is checked in :mod:`d2lgpu.checks.ch09_checkpointing`.
 """
@@ -34,6 +36,7 @@ import functools
 import torch
 from torch import nn
 
+from ._ch09_stages import LoggedStage, Misplaced, layouts, misplaced_hint, mix_hint, watched_loss
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
@@ -51,36 +54,6 @@ LOSSES = [
     (nn.functional.cross_entropy, True),
     (nn.functional.nll_loss, False),
 ]
-
-
-class LoggedStage(nn.Module):
-    """A stage that logs ``(stage, rows, "forward")`` for every forward call into a shared
-    list, and ``(stage, rows, "backward")`` when backward reaches that call's output."""
-
-    def __init__(self, index: int, layers: nn.Module, log: list):
-        super().__init__()
-        self.index, self.layers, self._log = index, layers, log
-        self.reads: list = []  # the watch's host reads, while a step runs
-        self.reads_before: list[int] = []  # how many there had been at each forward
-
-    def forward(self, h):
-        entry = (self.index, len(h))
-        self._log.append((*entry, "forward"))
-        self.reads_before.append(len(self.reads))
-        out = self.layers(h)
-        if out.requires_grad:
-            out.register_hook(lambda grad: self._log.append((*entry, "backward")))
-        return out
-
-
-def _devices() -> tuple[torch.device, torch.device, bool]:
-    """Stage 1's device, stage 2's, and whether stage 2's GPU is a pretend one."""
-    gpus = torch.cuda.device_count()  # 0 where CUDA is not available
-    if gpus >= 2:
-        return torch.device("cuda:0"), torch.device("cuda:1"), False
-    if gpus == 1:
-        return torch.device("cpu"), torch.device("cuda:0"), False
-    return torch.device("cpu"), torch.device("cpu"), True
 
 
 def _model(seed: int, log: list):
@@ -112,6 +85,7 @@ def _reference(stage1, stage2, x, y, loss_fn, m):
         "grads": grads_of(loss_fn(s2(s1(x)), y)),
         "summed": (sum(losses).detach(), grads_of(sum(loss_fn(s2(s1(a)), b) for a, b in parts))),
         "unweighted": (unweighted.detach(), grads_of(unweighted)),
+        "k": k,
         "last": grads_of(loss_fn(s2(s1(parts[-1][0])), parts[-1][1]) * len(parts[-1][0]) / len(x)),
         # cross_entropy written in instead of loss_fn (None where it is loss_fn)
         "cross": None if loss_fn is cross else cross(s2(s1(x)), y).detach(),
@@ -131,21 +105,26 @@ def _close(a, b) -> bool:
 
 
 def _run(answer, stages, x, y, loss_fn, m, pretend):
-    """Run the step; ``(loss, watch, error)``, where ``error`` is the first line of a device
-    mismatch that torch raised (a real GPU's; the pretend one records mixes instead)."""
+    """Run the step; ``(loss, watch, error)``, where ``error`` is a :class:`Misplaced` tensor,
+    or torch's device error (a real GPU's; the pretend ones record mixes instead)."""
+    devices = [next(stage.parameters()).device for stage in stages]
     with watching(pretend) as watch:
         if pretend:
-            for p in stages[1].parameters():
-                watch.put(p)
-                watch.put(p.grad)
+            for stage, device in zip(stages, ("cuda:0", "cuda:1"), strict=True):
+                for p in stage.parameters():
+                    watch.put(p, device)
+                    watch.put(p.grad, device)
+            devices = [torch.device("cuda", 0), torch.device("cuda", 1)]
         for stage in stages:
             stage.reads = watch.reads
         try:
-            loss = answer(stages[0], stages[1], x, y, loss_fn, m)
+            loss = answer(stages[0], stages[1], x, y, watched_loss(loss_fn, devices[1]), m)
+        except Misplaced as error:
+            return None, watch, error
         except RuntimeError as error:
             if "device" not in str(error).lower():
                 raise
-            return None, watch, str(error).splitlines()[0][:120]
+            return None, watch, error
     return loss, watch, None
 
 
@@ -155,10 +134,10 @@ def _placement(stages) -> tuple[list[int], list[torch.device]]:
     return [id(p) for p in params], [p.device for p in params]
 
 
-def _check_devices(watch, stages, before, where, error=None) -> None:
+def _check_devices(watch, stages, before, where, devices: tuple, error=None) -> None:
     # ``before`` is _placement() before the step; the step's caller holds those parameters, so
     # a new parameter cannot take an old one's id. module.to() on the pretend GPU swaps a
-    # parameter's data for a CPU copy, seen as a mix by that name. On a real GPU a mix is
+    # parameter's data for a copy, seen as a mix by that name. On a real GPU a mix is
     # torch's error (``error``), checked in the same order: replaced parameters first.
     if _placement(stages) != before or any(
         m.startswith("_has_compatible_shallow_copy_type") for m in watch.mixed
@@ -167,14 +146,15 @@ def _check_devices(watch, stages, before, where, error=None) -> None:
             f"for {where}, the stages' parameters were replaced or moved: leave each stage on "
             "its device and move the activations between them instead"
         )
-    mix = f"your step mixed devices ({error})" if error else (watch.mixed or [None])[0]
-    if mix:
+    if isinstance(error, Misplaced):
+        raise CheckFailed(f"for {where}, {misplaced_hint(error, devices[0], devices[1])}")
+    if error is not None:
+        line = str(error).splitlines()[0][:120]
         raise CheckFailed(
-            f"for {where}, {mix}: stage 2's parameters are on another device. "
-            "Move each micro-batch to stage 1's device, its activations to stage 2's device "
-            "(h.to(device2), where device2 = next(stage2.parameters()).device), and the targets "
-            "to stage 2's device too, before loss_fn"
+            f"for {where}, {mix_hint(line, devices[0], devices[1], error.__traceback__)}"
         )
+    if watch.mixed:
+        raise CheckFailed(f"for {where}, {mix_hint(watch.mixed[0], devices[0], devices[1])}")
 
 
 def _check_loss(loss, ref, where) -> None:
@@ -191,8 +171,9 @@ def _check_loss(loss, ref, where) -> None:
         return
     if _close(value, ref["summed"][0]):
         raise CheckFailed(
-            f"for {where}, the loss is the sum of the micro-batches' mean losses, about M times "
-            "too large: weight each micro-batch's loss by its share, len(xb) / len(x)"
+            f"for {where}, the loss is the sum of the micro-batches' mean losses, about "
+            f"{ref['k']} times too large: weight each micro-batch's loss by its share of the "
+            "batch's rows"
         )
     if ref["cross"] is not None and _close(value, ref["cross"]):
         raise CheckFailed(
@@ -202,7 +183,7 @@ def _check_loss(loss, ref, where) -> None:
     if _close(value, ref["unweighted"][0]):
         raise CheckFailed(
             f"for {where}, the loss is the plain mean of the micro-batches' losses, which is "
-            "wrong when their sizes differ: weight each by its share, len(xb) / len(x)"
+            "wrong when their sizes differ: weight each by its share of the batch's rows"
         )
     raise CheckFailed(
         f"for {where}, the loss is {value.item():.6g}, the unsplit model's {ref['loss'].item():.6g}: "
@@ -241,11 +222,14 @@ def _check_grads(params, ref, start, where) -> None:
         )
     if _same_grads(grads, ref["grads"], start):
         return
+    k = ref["k"]
     for key, hint in (
-        ("summed", "the gradients are about M times too large: scale each micro-batch's loss "
-         "by len(xb) / len(x) before backward"),
-        ("unweighted", "the gradients weight the micro-batches equally, wrong when their sizes "
-         "differ: scale each micro-batch's loss by len(xb) / len(x)"),
+        ("summed", f"the loss you returned is right, but the gradients are about {k} times too "
+         "large: backward ran on the micro-batches' mean losses, summed without their weights. "
+         "Run backward on the weighted losses, the ones whose sum you return"),
+        ("unweighted", "the loss you returned is right, but the gradients weight the "
+         f"{k} micro-batches equally (backward of their plain mean), wrong when their sizes "
+         "differ: run backward on the weighted losses, the ones whose sum you return"),
     ):  # fmt: skip
         if _same_grads(grads, ref[key][1], start):
             raise CheckFailed(f"for {where}, {hint}")
@@ -277,7 +261,7 @@ def _which_grads(grads, start, ref) -> str:
     if states[0] == "wrong" and states[1] != "wrong":
         cut = (
             "stage 2's are right, stage 1's are not (or missing): the gradient did not flow "
-            "back across the cut. Move the activations with h.to(device2), which autograd "
+            "back across the cut. Move the activations with to(), which autograd "
             "follows; .detach() (or .data) cuts the graph"
         )
         return cut if states[1] == "right" else f"{cut}; and {_ZEROED}"
@@ -310,7 +294,7 @@ def _check_schedule(log, n, m, where) -> None:
         raise CheckFailed(
             f"for {where}, stage 1 got micro-batches of {calls1} rows and stage 2 of {calls2}: "
             f"each stage must see the same {want} non-empty micro-batches once (torch.chunk "
-            f"may give fewer; torch.tensor_split(x, min(M, len(x))) gives exactly {want})"
+            f"may give fewer; torch.tensor_split into min(M, len(x)) parts gives exactly {want})"
         )
     if want == 1:
         return
@@ -388,29 +372,35 @@ def _check_read_times(stages, where) -> None:
 
 
 def _check_cases(answer) -> None:
-    dev1, dev2, pretend = _devices()
-    for seed, (n, m) in enumerate(CASES):
-        where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
-        log: list = []
-        stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
-        x = torch.randn(n, WIDTH)
-        loss_fn, y = _loss_and_targets(seed, n)
-        ref = _reference(stage1, stage2, x, y, loss_fn, m)
-        stage1.to(dev1), stage2.to(dev2)
-        params = list(stage1.parameters()) + list(stage2.parameters())
-        start = _start_grads(params)
-        before = _placement((stage1, stage2))
-        loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
-        _check_devices(watch, (stage1, stage2), before, where, error)
-        _check_nonempty(log, where)
-        _check_loss(loss, ref, where)
-        _check_grads(params, ref, start, where)
-        _check_schedule(log, n, m, where)
-        if len(watch.reads) > 1:
-            raise CheckFailed(
-                f"for {where}, your step read device values on the host {len(watch.reads)} times "
-                f"({', '.join(sorted(set(watch.reads)))}): each read waits until the device has "
-                "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
-                "tensor and read it (if at all) once, at the end"
-            )
-        _check_read_times((stage1, stage2), where)
+    for dev1, dev2, pretend in layouts():
+        for seed, (n, m) in enumerate(CASES):
+            _check_case(answer, seed, n, m, dev1, dev2, pretend)
+
+
+def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
+    where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
+    if not pretend:  # the second run on a machine with one GPU: say which
+        where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
+    log: list = []
+    stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
+    x = torch.randn(n, WIDTH)
+    loss_fn, y = _loss_and_targets(seed, n)
+    ref = _reference(stage1, stage2, x, y, loss_fn, m)
+    stage1.to("cpu" if pretend else dev1), stage2.to("cpu" if pretend else dev2)
+    params = list(stage1.parameters()) + list(stage2.parameters())
+    start = _start_grads(params)
+    before = _placement((stage1, stage2))
+    loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
+    _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
+    _check_nonempty(log, where)
+    _check_loss(loss, ref, where)
+    _check_grads(params, ref, start, where)
+    _check_schedule(log, n, m, where)
+    if len(watch.reads) > 1:
+        raise CheckFailed(
+            f"for {where}, your step read device values on the host {len(watch.reads)} times "
+            f"({', '.join(sorted(set(watch.reads)))}): each read waits until the device has "
+            "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
+            "tensor and read it (if at all) once, at the end"
+        )
+    _check_read_times((stage1, stage2), where)
