@@ -2,7 +2,8 @@
 
 * :class:`SimStream` and :class:`SimEvent` replace ``torch.cuda.Stream`` and
   ``torch.cuda.Event`` (they subclass ``torch.Stream`` and ``torch.Event``, so
-  that ``tensor.record_stream(stream)`` accepts them);
+  that ``tensor.record_stream(stream)`` accepts them); each wait of a stream for
+  an event is kept as a :class:`Wait`;
 * :class:`StreamMode`, a :class:`~d2lgpu._device_watch.DeviceWatch`, turns
   copies both ways, ``pin_memory``, ``record_stream``, host reads of device
   data, host reads of copies to the host that may not have landed, and
@@ -15,12 +16,13 @@ What it is not: usable alone; :func:`d2lgpu.stream_sim.simulated_cuda` sets it u
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import torch
 
 from ._device_watch import DeviceWatch, _flat
 
-__all__ = ["SimStream", "SimEvent", "StreamMode"]
+__all__ = ["SimStream", "SimEvent", "StreamMode", "Wait"]
 
 _ACTIVE: list = []  # the SimGPU in force, innermost last
 
@@ -29,6 +31,17 @@ def _active_gpu():
     if not _ACTIVE:
         raise RuntimeError("a simulated stream or event is used outside simulated_cuda()")
     return _ACTIVE[-1]
+
+
+@dataclass
+class Wait:
+    """``stream`` made to wait (on the GPU) for an event recorded on ``on`` (None: an event
+    never recorded), covering the ops in ``covers``, when ``at`` ops had been queued."""
+
+    stream: SimStream
+    on: SimStream | None
+    covers: dict
+    at: int
 
 
 class SimStream(torch.Stream):
@@ -58,6 +71,7 @@ class SimStream(torch.Stream):
     def wait_event(self, event) -> None:
         if not isinstance(event, SimEvent):
             raise TypeError(f"wait_event expects a torch.cuda.Event, got {type(event).__name__}")
+        self.gpu.waits.append(Wait(self, event.stream, dict(event.follows), len(self.gpu.ops)))
         for k, v in event.follows.items():
             self.follows[k] = max(self.follows.get(k, -1), v)
 
@@ -98,6 +112,7 @@ class SimEvent(torch.Event):
         self.enable_timing = enable_timing
         self.follows: dict = {}
         self.time: float | None = None
+        self.stream: SimStream | None = None  # where it was last recorded
 
     def __repr__(self):
         return "<simulated CUDA event>"
@@ -112,7 +127,7 @@ class SimEvent(torch.Event):
             op = gpu.queue("event", "event", 0.0)
         finally:
             gpu.stack = saved
-        self.follows, self.time = dict(stream.follows), op.end
+        self.follows, self.time, self.stream = dict(stream.follows), op.end, stream
 
     def wait(self, stream=None) -> None:
         (_active_gpu().current if stream is None else stream).wait_event(self)

@@ -66,12 +66,15 @@ times; a kernel's ``flags["sms"]`` is the SMs it occupied, a copy's
 ``flags["direction"]`` is ``"h2d"`` or ``"d2h"``, and ``flags["stale"]`` marks
 an op that read memory before its copy landed), ``host_waits`` (each time the
 host waited, and why), ``host_work`` (what held the host: each
-``pin_memory()``) and ``hazards`` (a read of a buffer whose copy may not have
-finished, an overwrite of a buffer another stream may still read, a device
-buffer freed while another stream may still use it without
-``record_stream``, whose memory the caching allocator may then give to the
-next allocation on its stream, and a host read of a copy to the host before a
-sync).
+``pin_memory()``), ``waits`` (each time a stream was made to wait for an event:
+which stream, on which stream the event was recorded, and when) and ``hazards``
+(a read of a buffer whose copy may not have finished, an overwrite of a buffer
+another stream may still read, a device buffer freed while another stream may
+still use it without ``record_stream``, whose memory the caching allocator may
+then give to the next allocation on its stream, a buffer allocated on one
+stream and used on another that does not wait for the work queued on the first
+before the allocation, whose memory that work may still use, and a host read
+of a copy to the host before a sync).
 
 What it leaves out, and so what it is not: a model of a real GPU's speed. The
 times, the SM counts and the pinning rate are chosen by the caller; the
@@ -100,11 +103,11 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ._stream_mode import SimEvent, SimStream, StreamMode
+from ._stream_mode import SimEvent, SimStream, StreamMode, Wait
 from ._validate import check_int, check_positive, check_seconds
 from .streams import Interval, format_timeline
 
-__all__ = ["Op", "Hazard", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
+__all__ = ["Op", "Hazard", "Wait", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
 
 
 @dataclass
@@ -124,12 +127,15 @@ class Op:
 
 @dataclass
 class Hazard:
-    """A possible race: ``kind`` is ``"read"``, ``"overwrite"``, ``"freed"`` or ``"host read"``."""
+    """A possible race: ``kind`` is ``"read"``, ``"overwrite"``, ``"freed"``, ``"allocated"``
+    or ``"host read"``."""
 
     kind: str
     batch: int | None
     first: Op  # the access that may still be running
     second: Op | None  # the access that may not wait for it (None: a free, a host write)
+    made_on: str = ""  # a freed or allocated buffer's: the stream it was allocated on
+    recorded: tuple[str, ...] = ()  # a freed buffer's: the streams given to record_stream
 
     def __str__(self) -> str:
         first = f"{self.first.label} on {self.first.stream.name}"
@@ -142,6 +148,12 @@ class Hazard:
             )
         if self.kind == "freed":
             return f"{whose} device memory was freed while {first} may still use it"
+        if self.kind == "allocated" and self.second is not None:
+            return (
+                f"{whose} device memory was allocated on {self.made_on} while {first} may "
+                f"still run there, and {self.second.label} on {self.second.stream.name} does "
+                "not wait for that work, whose memory the allocator may have handed out"
+            )
         if self.second is None:
             return f"the host overwrote pinned memory that {first} may still read"
         verb = "read" if self.kind == "read" else "overwrite"
@@ -160,6 +172,9 @@ class _Buffer:
         self.recorded: set[str] = set()  # streams given to record_stream
         self.aliases = 0
         self.before: torch.Tensor | None = None  # the values before the last copy (None: zeros)
+        # The last op queued on its stream when it was allocated: a block the caching allocator
+        # gives that stream may still be in use by that work, so another stream must wait for it.
+        self.made_after = stream.follows.get(stream.name, -1)
 
 
 def _merge(a: dict, b: dict) -> dict:
@@ -186,6 +201,7 @@ class SimGPU:
         self.ops: list[Op] = []
         self.host_waits: list[tuple[str, int]] = []  # (why, number of ops queued before)
         self.host_work: list[Interval] = []  # what held the host, lane "host: <why>"
+        self.waits: list[Wait] = []  # each stream's wait_event / wait_stream, in order
         self.hazards: list[Hazard] = []
         self.host_time, self.host_follows = 0.0, {}
         self.engine_free = {"h2d": 0.0, "d2h": 0.0}  # one copy engine each way; kernels: the SMs
@@ -382,6 +398,17 @@ class SimGPU:
                 kind = "overwrite" if write else "read"
                 self.hazards.append(Hazard(kind, buf.batch, first, op))
                 break
+        else:
+            made = buf.made_after
+            if (
+                op.stream is not buf.stream
+                and made >= 0
+                and not self.after(self.ops[made], op.follows)
+            ):
+                self.hazards.append(
+                    Hazard("allocated", buf.batch, self.ops[made], op, made_on=buf.stream.name)
+                )
+                buf.made_after = -1  # said once per buffer
         buf.uses.append(op)
         if write:
             buf.last_write, buf.reads = op, []
@@ -397,7 +424,10 @@ class SimGPU:
         for use in buf.uses:
             other = use.stream is not buf.stream and use.stream.name not in buf.recorded
             if other and not self.after(use, later):
-                self.hazards.append(Hazard("freed", buf.batch, use, None))
+                recorded = tuple(sorted(buf.recorded))
+                self.hazards.append(
+                    Hazard("freed", buf.batch, use, None, buf.stream.name, recorded)
+                )
                 return
 
     def pinned_overwritten(self, copy: Op) -> None:

@@ -641,3 +641,187 @@ def test_computing_the_prefetched_batch_is_named_not_a_crash():
         "08.overlap", _side_stream_pipeline(lambda b: b, shift=True), "never on batch 0"
     ).hint
     assert "compute ran on batch 5 2 times" in hint and "StopIteration" not in hint, hint
+
+
+# Second red-team round: buffers allocated on the compute stream, computes on the side stream,
+# misplaced waits, record_stream given the wrong stream.
+
+
+def buffers_on_the_compute_stream(when, side_waits=False):
+    """Device buffers made with torch.empty on the compute stream (before the loop, or one per
+    batch in it), filled with copy_ on the side stream; ``side_waits``: the side stream waits
+    for the compute stream after allocating, as it must."""
+
+    def answer(batches, compute, device):
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        upfront = [torch.empty(b.shape, device=device) for b in batches] if when == "before" else []
+        if side_waits and when == "before":
+            side.wait_stream(main)
+        results = []
+
+        def send(i):
+            buf = upfront[i] if upfront else torch.empty(batches[i].shape, device=device)
+            if side_waits and not upfront:
+                side.wait_stream(main)
+            with torch.cuda.stream(side):
+                buf.copy_(batches[i], non_blocking=True)
+                return buf, side.record_event()
+
+        ahead = send(0)
+        for i in range(len(batches)):
+            x, copied = ahead
+            if i + 1 < len(batches):
+                ahead = send(i + 1)
+            main.wait_event(copied)
+            results.append(compute(x))
+        return results
+
+    return answer
+
+
+@pytest.mark.parametrize("when", ["before", "in_the_loop"])
+def test_buffers_allocated_on_the_compute_stream_and_filled_on_the_side_stream_need_a_wait(when):
+    hint = assert_fails(
+        buffers_on_the_compute_stream(when),
+        "batch 0's device memory was allocated on default stream while work queued there before",
+        "copy 0 on side stream 1 does not wait for that work",
+        "wait_stream",
+        "record_stream",
+    ).hint
+    assert "copy_stream = " not in hint and ".wait_stream(" not in hint, hint  # no code given
+
+
+@pytest.mark.parametrize("when", ["before", "in_the_loop"])
+def test_buffers_allocated_on_the_compute_stream_pass_once_the_side_stream_waits(when):
+    grading_helpers.assert_passes("08.overlap", buffers_on_the_compute_stream(when, True))
+
+
+def test_computes_on_the_side_stream_are_named_not_the_copies():
+    def all_on_the_side(batches, compute, device):
+        side = torch.cuda.Stream(device)
+        with torch.cuda.stream(side):
+            return [compute(b.to(device, non_blocking=True)) for b in batches]
+
+    def computes_on_the_side(batches, compute, device):
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        results = []
+        for b in batches:
+            x = b.to(device, non_blocking=True)  # on the current stream
+            side.wait_stream(main)
+            with torch.cuda.stream(side):
+                results.append(compute(x))
+        main.wait_stream(side)
+        return results
+
+    for answer in (all_on_the_side, computes_on_the_side):
+        hint = assert_fails(
+            answer, "compute of batch 0 ran on side stream 1, not on the current stream"
+        ).hint
+        assert "Make a side stream" not in hint, hint
+
+
+def waits_misplaced(where):
+    """The events pipeline with its wait moved ``where``."""
+
+    def answer(batches, compute, device):
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        events, results, kept = [], [], []
+
+        def send(i):
+            with torch.cuda.stream(side):
+                ev = torch.cuda.Event()
+                if where == "event_before_copy":
+                    ev.record()  # on side, but before the copy
+                kept.append(batches[i].to(device, non_blocking=True))
+                if where in ("wait_after_compute", "previous_event", "side_waits_itself"):
+                    ev.record()
+                if where == "side_waits_itself":
+                    ev.wait()  # the current stream, here the side stream, waits
+            if where == "event_on_compute_stream":
+                ev.record()  # outside the with: on the compute stream
+            events.append(ev)
+
+        send(0)
+        for i in range(len(batches)):
+            if where == "wait_before_copy" and i + 1 < len(batches):
+                main.wait_stream(side)  # waits before batch i + 1's copy is queued...
+            if i + 1 < len(batches):
+                send(i + 1)
+            if where == "previous_event":
+                main.wait_event(events[max(i - 1, 0)])
+            elif where in ("event_before_copy", "event_on_compute_stream"):
+                main.wait_event(events[i])
+            elif where == "reversed":
+                side.wait_stream(main)
+            elif where == "other_stream":
+                main.wait_stream(torch.cuda.Stream(device))
+            elif where == "never_recorded":
+                main.wait_event(torch.cuda.Event())
+            results.append(compute(kept[i]))
+            if where == "wait_after_compute":
+                main.wait_event(events[i])
+        side.wait_stream(main)
+        return results
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    "where, says",
+    [
+        ("wait_after_compute", "the compute stream waits for its copy only after compute(batch "
+         "0) was queued"),
+        ("wait_before_copy", "the compute stream waited for side stream 1 before batch 5's copy "
+         "was queued there"),
+        ("previous_event", "waited for an event recorded on side stream 1 before batch 1's copy "
+         "was queued (an earlier batch's, or one recorded before the copy)"),
+        ("event_before_copy", "waited for an event recorded on side stream 1 before batch 0's "
+         "copy was queued"),
+        ("event_on_compute_stream", "the event the compute stream waited for was recorded on "
+         "the compute stream itself"),
+        ("other_stream", "the compute stream waited for side stream 2, but batch 0 was copied "
+         "on side stream 1"),
+        ("side_waits_itself", "the wait was made by the copy stream, for its own event"),
+        ("never_recorded", "waited for an event that was never recorded"),
+        ("reversed", "the only wait between the two streams makes the copy stream wait for the "
+         "compute stream"),
+    ],
+)  # fmt: skip
+def test_a_misplaced_wait_is_named_with_where_it_is_and_where_it_must_be(where, says):
+    hint = assert_fails(waits_misplaced(where), "may start before its copy has finished", says).hint
+    assert "the compute stream does not wait for the copy stream" not in hint, hint
+    assert "results were computed from memory the copy had not filled yet" in hint, hint
+
+
+def test_record_stream_given_the_copy_stream_is_named():
+    def records_the_wrong_stream(batches, compute, device):
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        results = []
+        for b in batches:
+            with torch.cuda.stream(side):
+                x = b.to(device, non_blocking=True)
+                x.record_stream(torch.cuda.current_stream())  # the side stream, inside the with
+            main.wait_stream(side)
+            results.append(compute(x))
+        return results
+
+    assert_fails(
+        records_the_wrong_stream,
+        "the device copy of batch 0 was freed",
+        "record_stream was given side stream 1, but the stream that used it besides side "
+        "stream 1 is default stream: record_stream takes the stream that uses the tensor",
+    )
+
+
+def test_no_hint_prints_a_line_of_the_answer():
+    # the first FAIL of each kind names the mistake and the API, not the code to paste
+    for answer in (
+        lambda batches, compute, device: [compute(b) for b in batches],
+        lambda batches, compute, device: [compute(b.to(device)) for b in batches],
+        pipeline_with(record=False),
+        waits_misplaced("reversed"),
+    ):
+        hint = check("08.overlap", answer, quiet=True).hint
+        for code in ("x = batch.to(", "copy_stream = torch", "with torch.cuda.stream(copy_stream)",
+                     "x.record_stream(torch", "current_stream().wait_stream("):  # fmt: skip
+            assert code not in hint, hint

@@ -39,6 +39,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
 ``_stream_gpu``            ``08.overlap`` on a real GPU
+``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
 ``_ranks``                 the gloo ranks of chapter 10's checkers
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit

@@ -32,6 +32,7 @@ import torch
 
 from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
+from ._ch08_hazards import check_hazards
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -52,9 +53,18 @@ def simulate(answer, n: int, copy_s: float, compute_s: float):
     with simulated_cuda(copy_s, compute_s) as gpu:
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
         batches = [gpu.name_batch(b.clone(), i, pinned=True) for i, b in enumerate(host)]
+        _earlier_work(gpu)
         results = answer(batches, gpu.kernel(reference_compute), gpu.device)
         del batches
     return gpu, results, host
+
+
+def _earlier_work(gpu) -> None:
+    """Work the caller queued on the current stream before the call, whose memory is freed
+    while it may still run, as a training loop's previous step leaves: memory allocated on
+    that stream in the call may be that block, so another stream must wait before using it."""
+    earlier = torch.zeros(4, device=gpu.device)
+    gpu.kernel(lambda t: None, label="the caller's earlier work", seconds=0.0)(earlier)
 
 
 def _check_count(results, host) -> None:
@@ -96,8 +106,8 @@ def _check_copies(gpu, n: int) -> None:
     computes, copies = _ops(gpu, "kernel", "compute"), _ops(gpu, "copy", "copy")
     if any(not op.flags.get("on_device") for op in computes):
         raise CheckFailed(
-            "compute got a host tensor: copy each batch to the device first "
-            "(x = batch.to(device, non_blocking=True)) and call compute(x)"
+            "compute got a host tensor: call compute on each batch's copy on the device "
+            "(made with .to(device, non_blocking=True)), not on the host batch"
         )
     if not computes:
         raise CheckFailed(
@@ -107,6 +117,14 @@ def _check_copies(gpu, n: int) -> None:
         )
     if len(computes) != n:
         raise CheckFailed(f"compute was called {len(computes)} times for {n} batches: once each")
+    for op in computes:
+        if op.stream is not gpu.default:
+            raise CheckFailed(
+                f"compute of batch {op.batch} ran on {op.stream.name}, not on the current stream "
+                "(the one current when pipelined was called): the caller reads the results "
+                "there, and the copies need a stream of their own to overlap the computes. "
+                "Queue only the copies inside the side stream's `with torch.cuda.stream` block"
+            )
     per_batch = [sum(op.batch == i for op in computes) for i in range(n)]
     if per_batch != [1] * n:
         twice, never = per_batch.index(max(per_batch)), per_batch.index(0)
@@ -120,7 +138,7 @@ def _check_copies(gpu, n: int) -> None:
         raise CheckFailed(
             f"your function called pin_memory() {len(pins)} times: the batches arrive pinned, "
             "and pinning a pageable tensor (a clone, a new buffer) is a copy on the host that "
-            "holds the loop. Copy each batch as it is, batch.to(device, non_blocking=True)"
+            "holds the loop. Copy each batch as it arrives, with non_blocking=True"
         )
     pairs = []
     for i in range(n):
@@ -132,58 +150,23 @@ def _check_copies(gpu, n: int) -> None:
         if copy.stream is compute.stream:
             raise CheckFailed(
                 f"batch {i} was copied on {copy.stream.name}, the stream its compute runs on, so "
-                "the copy waits for the computes queued before it: nothing overlaps. Make a side "
-                "stream, copy_stream = torch.cuda.Stream(device), and issue the copies inside "
-                "`with torch.cuda.stream(copy_stream):`"
+                "the copy waits for the computes queued before it: nothing overlaps. Queue the "
+                "copies on a side stream of their own (a torch.cuda.Stream, made current for "
+                "them with torch.cuda.stream)"
             )
     for i, copy, _ in pairs:
         if not copy.flags["pinned"]:
             raise CheckFailed(
                 f"batch {i} was copied from pageable memory: such a copy holds the host until it "
                 "is done, so the next compute is launched late. The batches arrive pinned: copy "
-                "each one as it is, batch.to(device, non_blocking=True) (a clone() or a dtype "
-                "change on the host makes a new, pageable tensor)"
+                "each one as it arrives, with non_blocking=True (a clone() or a dtype change on "
+                "the host makes a new, pageable tensor)"
             )
         if not copy.flags["non_blocking"]:
             raise CheckFailed(
                 f"batch {i} was copied without non_blocking=True: the host waits for that copy, "
-                "so it cannot queue the compute meanwhile. Use .to(device, non_blocking=True)"
+                "so it cannot queue the compute meanwhile"
             )
-
-
-_HAZARDS = {
-    "read": (
-        "compute of batch {batch} may start before its copy has finished: the compute stream "
-        "does not wait for the copy stream, so on the simulated GPU {wrong} of {n} results "
-        "were computed from memory the copy had not filled yet. Before computing on a batch, "
-        "make the GPU wait for its copy: torch.cuda.current_stream().wait_stream(copy_stream), "
-        "or wait_event on an event recorded after the copy"
-    ),
-    "overwrite": (
-        "the memory of batch {batch} may be overwritten while a compute on another stream may "
-        "still read it: make the copy wait for that compute (an event recorded after it, which "
-        "the copy stream waits for), or copy into fresh tensors"
-    ),
-    "freed": (
-        "the device copy of batch {batch} was freed (its last reference dropped) while the "
-        "compute stream may still be reading it. It was made on the copy stream, so the caching "
-        "allocator may give its memory to the next copy there at once. Call "
-        "x.record_stream(torch.cuda.current_stream()) before computing on it, or keep the "
-        "copies in a list and, before returning, copy_stream.wait_stream(compute stream)"
-    ),
-    "host read": (
-        "the host read a copy to the host (of batch {batch}) before a sync: x.to('cpu', "
-        "non_blocking=True) returns before the data has landed. Return the results on the "
-        "device, or wait for an event recorded after the copy before reading it"
-    ),
-}
-
-
-def _check_hazards(gpu, n: int) -> None:
-    if gpu.hazards:
-        hazard = gpu.hazards[0]
-        wrong = sum(bool(op.flags.get("stale")) for op in _ops(gpu, "kernel", "compute"))
-        raise CheckFailed(_HAZARDS[hazard.kind].format(batch=hazard.batch, wrong=wrong, n=n))
 
 
 _READ_NAMES = {
@@ -213,7 +196,7 @@ def _check_host_waits(gpu) -> None:
 def _pipeline_s(gpu) -> float:
     """Simulated seconds until the answer's last compute ended: results read back to the host
     after the loop (``r.cpu()``) are not part of the pipeline. Every compute waits for its own
-    copy (``_check_hazards`` runs first), so no copy to the device ends later."""
+    copy (``check_hazards`` runs first), so no copy to the device ends later."""
     return max(op.end for op in _ops(gpu, "kernel", "compute"))
 
 
@@ -246,7 +229,7 @@ def _simulated(answer, passed) -> None:
         gpu, results, host = simulate(answer, n, copy_s, compute_s)
         _check_count(results, host)
         _check_copies(gpu, n)
-        _check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why
+        check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why
         _check_values(results, host)
         _check_host_waits(gpu)
         _check_overlap(gpu, n, copy_s, compute_s)
