@@ -871,3 +871,70 @@ def test_a_second_copy_into_a_landing_buffer_or_its_shape_is_not_a_read_of_it():
         torch.cuda.synchronize()
         assert torch.equal(out, b)
     assert not gpu.hazards and [why for why, _ in gpu.host_waits] == ["torch.cuda.synchronize()"]
+
+
+@pytest.mark.parametrize("side_waits", [False, True])
+def test_memory_allocated_on_one_stream_and_used_on_another_must_follow_that_streams_work(
+    side_waits,
+):
+    # The caching allocator hands a stream memory free in that stream's order: work queued
+    # there before the allocation may still use it, so another stream must wait for that work.
+    with simulated_cuda() as gpu:
+        side, earlier = torch.cuda.Stream(), gpu.kernel(lambda t: None, label="earlier")
+        earlier(torch.zeros(2, device=gpu.device))  # its memory freed, its kernel queued
+        buf = torch.empty(2, 2, device=gpu.device)  # on the default stream, after "earlier"
+        if side_waits:
+            side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            buf.copy_(named_batches(gpu, 1)[0], non_blocking=True)
+        torch.cuda.current_stream().wait_stream(side)
+        gpu.kernel(lambda t: t + 1)(buf)
+        first = gpu.hazards[0] if gpu.hazards else None
+    if side_waits:
+        assert first is None
+        return
+    assert (first.kind, first.batch, first.made_on) == ("allocated", 0, "default stream")
+    assert first.first.label == "earlier" and first.second.label == "copy 0"
+    assert str(first) == (
+        "batch 0's device memory was allocated on default stream while earlier on default "
+        "stream may still run there, and copy 0 on side stream 1 does not wait for that work, "
+        "whose memory the allocator may have handed out"
+    )
+
+
+def test_each_wait_is_recorded_with_its_stream_the_events_stream_and_when():
+    with simulated_cuda() as gpu:
+        side, main = torch.cuda.Stream(), torch.cuda.current_stream()
+        never = torch.cuda.Event()
+        with torch.cuda.stream(side):
+            torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)
+            copied = side.record_event()
+        main.wait_event(copied)
+        side.wait_stream(main)
+        copied.wait()  # the current stream: the default one here
+        main.wait_event(never)
+    waits = [(w.stream.name, w.on and w.on.name, w.at) for w in gpu.waits]
+    assert waits == [
+        ("default stream", "side stream 1", 2),  # after the copy and the event
+        ("side stream 1", "default stream", 3),  # wait_stream records an event on main first
+        ("default stream", "side stream 1", 3),
+        ("default stream", None, 3),  # an event never recorded: it covers nothing
+    ]
+    assert gpu.waits[0].covers == {"side stream 1": 1} and gpu.waits[3].covers == {}
+
+
+def test_a_freed_buffer_names_the_streams_given_to_record_stream():
+    with simulated_cuda() as gpu:
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            x = named_batches(gpu, 1)[0].to(gpu.device, non_blocking=True)
+            x.record_stream(side)  # the stream that made it, not the one that uses it
+        torch.cuda.current_stream().wait_stream(side)
+        gpu.kernel(lambda t: t * 2)(x)
+        del x
+    (hazard,) = gpu.hazards
+    assert (hazard.kind, hazard.made_on, hazard.recorded) == (
+        "freed",
+        "side stream 1",
+        ("side stream 1",),
+    )
