@@ -35,7 +35,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 =========================  ==============================================================
 ``_ch03_networks``         what both chapter 3 checkers share: the model
 ``_ch04_watch``            ``04.amp``'s problem and probes
-``_gpu_profile``           ``06.slowest_op``'s workloads
+``_ch06_workloads``        ``06.slowest_op``'s workloads
+``_gpu_profile``           ``06.slowest_op`` on a real GPU, or a scripted one
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
 ``_stream_gpu``            ``08.overlap`` on a real GPU
