@@ -36,7 +36,8 @@ def test_placement_rejects_try_gpu_per_worker():
         "01.placement",
         lambda n: [d2lgpu.try_gpu(i) for i in range(n)],
         "went to the CPU while cuda:0 exists",
-        "i % len(devices)",
+        "try_gpu(i) falls back to the CPU",
+        "round-robin",
     )
 
 
@@ -105,3 +106,21 @@ def test_placement_rejects_a_generator_and_an_index_without_cuda():
         return [torch.device("cuda" if gpus else "cpu") for _ in range(n_workers)]
 
     assert_fails("01.placement", bare_cuda, "without an index")
+
+
+def test_no_first_fail_prints_the_answers_code():
+    # A hint names the mistake and the helper to use, never the formula to paste
+    def blocks(n_workers):
+        devices = d2lgpu.try_all_gpus()
+        return [devices[i * len(devices) // n_workers] for i in range(n_workers)]
+
+    answers = [
+        lambda n: [d2lgpu.try_gpu(i) for i in range(n)],
+        lambda n: [d2lgpu.try_all_gpus()[0]] * n,
+        lambda n: [torch.device(f"cuda:{i % 2}") for i in range(n)],
+        blocks,
+        lambda n: d2lgpu.try_all_gpus()[:2] * n,
+    ]
+    for answer in answers:
+        hint = assert_fails("01.placement", answer).hint
+        assert "%" not in hint and "devices[" not in hint and "devices =" not in hint, hint

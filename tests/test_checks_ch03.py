@@ -130,9 +130,9 @@ def test_parameters_rejects_loads_that_leave_the_model_on_the_wrong_device():
 
     # Without a GPU the meta device shows the mistake; with one, the GPU itself does.
     expected = (
-        ("parameters on cpu", "net.to(device)")
+        ("parameters on cpu", "build it there (to(device))")
         if torch.cuda.is_available()
-        else ("asked for device meta", "make_net().to(device)")
+        else ("asked for device meta", "put the model on the device you are given (to(device))")
     )
     assert_fails("03.parameters", (halve_first_layer, save_parameters, stays_on_cpu), *expected)
     assert_fails(

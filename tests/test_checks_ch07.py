@@ -115,7 +115,7 @@ def test_an_output_with_a_transposed_inputs_layout_is_named(graded):
 
 def test_wrong_reductions_and_operations_are_named(graded):
     fails(graded, "rms_norm_mean_over_block", "block size (1024)", "number of columns (1000)")
-    fails(graded, "rms_norm_no_other", "NaN", "other=0.0")
+    fails(graded, "rms_norm_no_other", "NaN", "tl.load's other=")
     fails(graded, "rms_norm_eps_outside", "eps goes inside the square root")
     fails(graded, "rms_norm_fixed_eps", "use the eps you are given", "1e-05")
     fails(graded, "relu_of_product", "relu(x * y)", "relu applies to x alone")

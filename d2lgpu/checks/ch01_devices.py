@@ -167,7 +167,7 @@ def _compare(got, want, gpus: int) -> None:
     if gpus > 0 and all(d.type == "cpu" for d in got):
         raise CheckFailed(
             f"with {gpus} GPU(s) every worker went to the CPU: ask for the devices inside "
-            "place_workers, at call time (devices = d2lgpu.try_all_gpus()); a list made once, "
+            "place_workers, at call time (chapter 1's try_all_gpus()); a list made once, "
             "outside the function, does not see the GPUs"
         )
     if gpus == 0:
@@ -178,19 +178,21 @@ def _compare(got, want, gpus: int) -> None:
         )
     if g.type == "cpu":
         raise CheckFailed(
-            f"with {gpus} GPU(s), worker {i} went to the CPU while {w} exists: assign worker i "
-            "to devices[i % len(devices)] with devices = try_all_gpus() (try_gpu(i) falls "
-            "back to the CPU for every i >= the number of GPUs)"
+            f"with {gpus} GPU(s), worker {i} went to the CPU while {w} exists: try_gpu(i) falls "
+            "back to the CPU for every i >= the number of GPUs. Take the list of devices "
+            "try_all_gpus() returns, and go round it again once every device has a worker "
+            "(round-robin)"
         )
     unused = sorted({str(d) for d in want} - {str(d) for d in got})
     if unused:
         raise CheckFailed(
             f"with {gpus} GPUs, {', '.join(unused)} got no worker: spread the workers "
-            "round-robin, worker i on devices[i % len(devices)]"
+            "round-robin, each worker on the device after the previous worker's, back to the "
+            "first after the last"
         )
     raise CheckFailed(
-        f"with {gpus} GPU(s), worker {i} should go to {w} but went to {g}: assign worker i "
-        "to devices[i % len(devices)]"
+        f"with {gpus} GPU(s), worker {i} should go to {w} but went to {g}: in round-robin "
+        "order, consecutive workers go to consecutive devices, back to the first after the last"
     )
 
 
@@ -234,8 +236,8 @@ def _asks_at_call_time(answer) -> None:
         shown = ", ".join(str(d) for d in with_none)
         raise CheckFailed(
             f"place_workers(5) returned the same devices ({shown}) with no GPU and with 2 "
-            "GPUs: ask for the devices inside place_workers, at call time (devices = "
-            "d2lgpu.try_all_gpus()); a list made once outside the function, or a hard-coded "
+            "GPUs: ask for the devices inside place_workers, at call time (chapter 1's "
+            "try_all_gpus()); a list made once outside the function, or a hard-coded "
             "'cuda', cannot follow the machine"
         )
 
@@ -246,6 +248,6 @@ def _every_device_used(got, gpus: int) -> None:
     if unused:
         raise CheckFailed(
             f"with {gpus} GPUs and {len(got)} workers, {', '.join(unused)} got no worker: "
-            "use every device that try_all_gpus() returns, worker i on "
-            "devices[i % len(devices)] (not a fixed number of devices)"
+            "use every device that try_all_gpus() returns, round-robin (not a fixed number "
+            "of devices)"
         )

@@ -113,8 +113,8 @@ def _check_log(log: list[str], repeats: int) -> None:
         if between.count("work") > 1:
             raise CheckFailed(
                 f"time_fn called work() {between.count('work')} times between two clock "
-                "reads: time each call on its own (start = clock(); work(); sync(); "
-                "clock() - start) and return the median of those times"
+                "reads: time each call on its own (a clock read, one work(), sync(), a clock "
+                "read) and return the median of those times"
             )
         if "work" in between and "sync" not in between[between.index("work") :]:
             raise CheckFailed(

@@ -131,12 +131,11 @@ def _mixed_hint(origins: _Origins, said: str = "") -> CheckFailed:
         still = "still on the CPU" if where == "the CPU" else f"on {where}"
         return CheckFailed(
             f"{what} is {still} when {op} uses it with the model on the device: "
-            "move X and y to device at the start of the step (X, y = X.to(device), "
-            f"y.to(device)){said}"
+            f"move X and y to device at the start of the step, with to(){said}"
         )
     return CheckFailed(
         f"{what} stays on {where} while the model is on the device ({op} got both): "
-        "create it with device=device, e.g. torch.tensor(CLASS_WEIGHTS, device=device)" + said
+        "create it on the device (the device= argument of the function that makes it)" + said
     )
 
 

@@ -56,8 +56,8 @@ def _check_halve(halve, device, passed):
     if net[0].weight is not weight:
         raise CheckFailed(
             "net[0].weight is now a different Parameter object: an optimizer built before "
-            "still updates the old one. Change the values in place, e.g. "
-            "net[0].weight.mul_(0.5) under torch.no_grad()"
+            "still updates the old one. Change the values of the Parameter itself, with an "
+            "in-place operation (its name ends in _, as mul_), under torch.no_grad()"
         )
     if weight.device != torch.device(device):
         raise CheckFailed(
@@ -114,14 +114,14 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     if moved or (isinstance(last, torch.device) and last.type == "cpu"):
         raise CheckFailed(
             "save_parameters moved the model itself to the CPU (net.cpu() or net.to('cpu')): "
-            "the model being trained must stay on its GPU. Save without moving it, "
-            "torch.save(net.state_dict(), path): the file records each tensor's device, and "
-            "load_parameters' map_location puts it where you want"
+            "the model being trained must stay on its GPU. Save its state_dict without "
+            "moving it: the file records each tensor's device, and load_parameters' "
+            "map_location puts it where you want"
         )
     if isinstance(last, str) or any(p.dtype != torch.float32 for p in net.parameters()):
         raise CheckFailed(
             "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only "
-            "read the model, torch.save(net.state_dict(), path)"
+            "read the model, and save its state_dict as it is"
         )
     if not path.is_file():
         raise CheckFailed("save_parameters(net, path) wrote no file at path: torch.save(..., path)")
@@ -205,7 +205,7 @@ def _load(load, path, device, what):
         stayed = "the model stayed on the CPU" if wrong == {"cpu"} else f"the model is on {where}"
         raise CheckFailed(
             f"{stayed}: the loaded model has parameters on {where}, not on {device}; build it "
-            "there and then load, net = make_net().to(device) (or move it, net.to(device))"
+            "there (to(device)) and then load into it, or move it there once loaded"
         )
     return net
 
@@ -221,8 +221,8 @@ def _check_load_on_another_device(load, path) -> None:
         raise CheckFailed(
             "load_parameters(make_net, path, device) failed for a device other than the CPU "
             "(checked with the meta device): the model stayed on the CPU while the tensors "
-            "were loaded onto device. Build it there, net = make_net().to(device), then "
-            "net.load_state_dict(torch.load(path, map_location=device, weights_only=True))"
+            "were loaded onto device. Move the new model to device (to()) before "
+            "load_state_dict copies the loaded tensors into it"
         ) from None
     if not isinstance(net, nn.Module):
         raise CheckFailed(f"load_parameters returned a {type(net).__name__}: return the model")
@@ -230,7 +230,7 @@ def _check_load_on_another_device(load, path) -> None:
     if wrong:
         raise CheckFailed(
             f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}: "
-            "put the model on the device you are given (make_net().to(device)), whatever "
+            "put the model on the device you are given (to(device)), whatever "
             "map_location the tensors were loaded with"
         )
 
@@ -261,8 +261,8 @@ def check_parameters(answer, passed):
         net = _load(load, elsewhere, device, what)
         if not same_params(net, source):
             raise CheckFailed(
-                "the loaded parameters differ from the checkpoint's: "
-                "net.load_state_dict(torch.load(path, map_location=device, weights_only=True))"
+                "the loaded parameters differ from the checkpoint's: fill the new model with "
+                "load_state_dict of exactly what torch.load read from path"
             )
         passed.append(
             "load_parameters loads a checkpoint written on a GPU this machine does not have "

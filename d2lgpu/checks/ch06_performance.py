@@ -146,8 +146,8 @@ def _name_check(got, want, what, device, misses=None, events_read=False) -> None
 def _calls_check(calls, passed, first: bool) -> None:
     if not any(calls):
         raise CheckFailed(
-            "fn ran, but never while the profiler was recording: call it inside "
-            "`with torch.profiler.profile(activities=[...]) as prof:`"
+            "fn ran, but never while the profiler was recording: call it inside the "
+            "torch.profiler.profile block"
         )
     if calls[0]:
         raise CheckFailed(
@@ -247,8 +247,8 @@ def _gpu_run(answer, state, fn, args, device):
     if not any(state["cuda_requested"]):
         raise CheckFailed(
             "on a GPU (device cuda:0) the profile recorded no device times: when device is "
-            "a GPU, profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] and "
-            "compare self_device_time_total"
+            "a GPU, ask the profiler for ProfilerActivity.CUDA as well as "
+            "ProfilerActivity.CPU, and compare self_device_time_total"
         )
     log = state["log"]
     first = next(i for i, e in enumerate(log) if e == ("call", False))

@@ -158,7 +158,8 @@ def _rms_norm_cases(gen):
         1e-6,
         "x = a 5 x 333 slice of a 5 x 1000 matrix",
         "rows of x are x.stride(0) = 1000 elements apart, not 333: pass x.stride(0) to the "
-        "kernel and start row r at x_ptr + r * stride (or call x.contiguous() first)",
+        "kernel as the distance from one row's start to the next (or call x.contiguous() "
+        "first)",
     )
     yield (
         random_input((200, 7), gen).t(),
@@ -177,8 +178,8 @@ def _rms_norm_diagnosis(out, x, eps, watch, where) -> str:
     if torch.isnan(out).any() and not torch.isnan(x).any():
         return (
             f"for {where}, your result has NaN: the masked lanes of a load without other= are "
-            "undefined on a GPU (NaN here), and the sum of squares adds them in. Load with "
-            "tl.load(..., mask=mask, other=0.0)"
+            "undefined on a GPU (NaN here), and the sum of squares adds them in. Give the "
+            "masked lanes a value that adds nothing to a sum, with tl.load's other="
         )
     squares = (x * x).sum(dim=1, keepdim=True)
     block = 1

@@ -122,7 +122,7 @@ def _backward_segments(log, where) -> list[list[int]]:
             f"for {where}, backward recomputed block(s) {repeated} more than once, and other "
             "segments not at all: the function you checkpoint must fix its blocks when it is "
             "made. A lambda in a loop sees the loop variable's last value when backward calls "
-            "it; bind it (functools.partial, or a default argument: lambda h, i=i: ...)"
+            "it; bind it when it is made (functools.partial, or a default argument)"
         )
     runs: list[list[int]] = []
     for i in again:

@@ -203,7 +203,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 )
             raise CheckFailed(
                 f"({where}) the loss is {float(got):.6g}, the unsplit model's {loss.item():.6g}: "
-                "weight each micro-batch's mean loss by its share of the rows, len(xb) / len(x)"
+                "weight each micro-batch's mean loss by its share of the batch's rows"
             )
         _check_grads(stages, reference, start, where)
     passed.append(
