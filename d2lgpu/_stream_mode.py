@@ -89,10 +89,7 @@ class SimStream(torch.Stream):
         self.gpu.host_wait(dict(self.follows), f"{self.name}.synchronize()")
 
     def query(self) -> bool:
-        done = self.gpu.ready(self.follows) <= self.gpu.host_time
-        if done:  # the host now knows that this work is done, as after a synchronize
-            self.gpu.host_knows(dict(self.follows))
-        return done
+        return _query(self.gpu, self, self.gpu.ready(self.follows), f"{self.name}.query()")
 
     def __enter__(self):
         self.gpu.stack.append(self)
@@ -137,10 +134,7 @@ class SimEvent(torch.Event):
 
     def query(self) -> bool:
         gpu = _active_gpu()
-        done = self.time is None or self.time <= gpu.host_time
-        if done:
-            gpu.host_knows(dict(self.follows))
-        return done
+        return _query(gpu, self, gpu.host_time if self.time is None else self.time, "event.query()")
 
     def elapsed_time(self, end) -> float:
         if not (self.enable_timing and end.enable_timing):
@@ -148,6 +142,28 @@ class SimEvent(torch.Event):
         if self.time is None or end.time is None:
             raise RuntimeError("both events must be recorded before elapsed_time")
         return (end.time - self.time) * 1e3  # milliseconds, as CUDA's
+
+
+def _query(gpu, waited, ready: float, what: str) -> bool:
+    """A stream's or event's ``query()``: whether the work it marks is done by now.
+
+    A call that answers False costs the host a launch's time, as a poll of the driver does,
+    so that polling in a loop ends. A True after two or more Falses in a row, with nothing
+    queued in between, is a host wait: the host polled until the work was done. Otherwise a
+    True tells the host the work is done, as a synchronize would, without waiting."""
+    follows, queued = dict(waited.follows), len(gpu.ops)
+    polls = getattr(waited, "polls", (0, queued))
+    polls = polls if polls[1] == queued else (0, queued)  # work queued since: not a polling loop
+    if ready > gpu.host_time:
+        gpu.host_time += max(gpu.launch_s, 1e-6)
+        waited.polls = (polls[0] + 1, queued)
+        return False
+    waited.polls = (0, queued)
+    if polls[0] >= 2:
+        gpu.host_wait(follows, f"{what} polled until it returned True")
+    else:
+        gpu.host_knows(follows)
+    return True
 
 
 _VIEWLESS = {"size", "dim", "stride", "numel", "is_contiguous", "data_ptr", "element_size"}

@@ -938,3 +938,18 @@ def test_a_freed_buffer_names_the_streams_given_to_record_stream():
         "side stream 1",
         ("side stream 1",),
     )
+
+
+def test_polling_query_in_a_loop_ends_and_is_a_host_wait():
+    # Each False costs the host a poll, so the loop ends when the copy lands; polling until
+    # True is a wait (named at once, not a run into the checker's time limit).
+    with simulated_cuda(copy_s=1e-3, launch_s=1e-5) as gpu:
+        x = torch.ones(2).pin_memory().to(gpu.device, non_blocking=True)
+        done = torch.cuda.current_stream().record_event()
+        polls = 0
+        while not done.query():
+            polls += 1
+        gpu.kernel(lambda t: t)(x)
+    assert 50 < polls < 200  # about 1 ms of 10 us polls
+    assert [why for why, _ in gpu.host_waits] == ["event.query() polled until it returned True"]
+    assert gpu.host_time == pytest.approx(1e-3, abs=5e-5) and not gpu.hazards

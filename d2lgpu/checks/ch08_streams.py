@@ -217,6 +217,14 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
                 "waits for the compute stream in the loop, or the copy was queued after it on "
                 "one stream): issue copy i + 1 without waiting for compute i"
             )
+        if gpu.after(nxt, done.follows):
+            raise CheckFailed(
+                f"the compute of batch {i} waits for the copy of batch {i + 1} too (the event or "
+                "stream it waits for was recorded after that copy: one event reused for every "
+                "batch, a wait_stream after queueing the next copy, or every copy queued before "
+                f"one wait), so copy {i + 1} cannot run while batch {i} is computed. Make each "
+                "compute wait only for its own batch's copy: an event recorded right after it"
+            )
     raise CheckFailed(
         f"on the simulated GPU the copies never ran while a compute ran: {n} batches took "
         f"{_pipeline_s(gpu) * 1e3:.1f} ms, one after another {serial * 1e3:.1f} ms. Queue the "
