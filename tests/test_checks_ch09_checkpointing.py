@@ -13,7 +13,7 @@ from test_checks_ch09 import (  # answers and helpers shared with the first case
     run_blocks,
     whole_model,
 )
-from torch.utils.checkpoint import checkpoint
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 
 from d2lgpu.checks import ch09_checkpointing
 
@@ -75,6 +75,7 @@ def test_a_wrong_gradient_of_the_input_alone_is_caught():
 @pytest.mark.parametrize("answer", [whole_model, checkpoint_loop])
 def test_with_one_segment_the_whole_model_checkpointed_is_right(monkeypatch, answer, needs_grad):
     monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 1, needs_grad)])
+    monkeypatch.setattr(ch09_checkpointing, "SPLIT_CASES", [])
     assert_passes("09.checkpoint", answer)
 
 
@@ -82,6 +83,7 @@ def test_with_one_segment_the_whole_model_checkpointed_is_right(monkeypatch, ans
 @pytest.mark.parametrize("answer", [checkpoint_loop, checkpoint_seq])
 def test_with_two_segments_one_left_unchecked_is_right(monkeypatch, answer, case):
     monkeypatch.setattr(ch09_checkpointing, "CASES", [case])
+    monkeypatch.setattr(ch09_checkpointing, "SPLIT_CASES", [])
     assert_passes("09.checkpoint", answer)
 
 
@@ -98,6 +100,7 @@ def test_with_two_segments_the_mistakes_are_named(monkeypatch, answer, parts):
     # 4 blocks: segments of the same size, so that recomputing the wrong one fails no check of
     # torch's, and the late-bound one runs exactly twice in backward
     monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 2, True)])
+    monkeypatch.setattr(ch09_checkpointing, "SPLIT_CASES", [])
     assert_fails("09.checkpoint", answer, "for 4 blocks in 2 segments", *parts)
 
 
@@ -107,3 +110,45 @@ def test_the_check_leaves_the_learners_random_numbers_alone():
     torch.manual_seed(123)
     assert_passes("09.checkpoint", checkpoint_loop)
     assert torch.equal(torch.rand(4), expected)
+
+
+# 10 blocks in 4: where chunk, tensor_split and checkpoint_sequential cut differently.
+
+
+def remainder_to_the_last(blocks, x, segments):
+    """Segments of len // segments blocks, the remainder added to the last one, checkpointed:
+    10 in 4 gives 2, 2, 2, 4, a segment longer than ceil(10 / 4) = 3."""
+    size, h = len(blocks) // segments, x
+    for k in range(segments):
+        chosen = (
+            list(blocks)[k * size :]
+            if k == segments - 1
+            else list(blocks)[k * size : (k + 1) * size]
+        )
+        h = checkpoint(run_blocks, chosen, h, use_reentrant=False)
+    return h
+
+
+def test_a_checkpointed_last_segment_given_the_remainder_is_named_on_10_blocks_in_4():
+    assert_fails(
+        "09.checkpoint", remainder_to_the_last, "for 10 blocks in 4 segments",
+        "recomputed 4 segment(s) of [4, 2, 2, 2] blocks", "at most 3",
+    )  # fmt: skip
+
+
+def test_chunk_and_checkpoint_sequential_splits_pass_on_10_blocks_in_4():
+    from d2lgpu.checks.ch09_checkpointing import SPLIT_CASES
+
+    assert SPLIT_CASES == [(10, 4, False)]
+
+    def by_chunk(blocks, x, segments):  # 3, 3, 3, 1
+        h = x
+        for part in torch.chunk(torch.arange(len(blocks)), segments):
+            h = checkpoint(run_blocks, [blocks[int(i)] for i in part], h, use_reentrant=False)
+        return h
+
+    def sequential(blocks, x, segments):  # 2, 2, 2 checkpointed, then 4 without
+        return checkpoint_sequential(torch.nn.Sequential(*blocks), segments, x, use_reentrant=False)
+
+    assert_passes("09.checkpoint", by_chunk)
+    assert_passes("09.checkpoint", sequential)

@@ -131,7 +131,7 @@ def mix_hint(mix: str, dev1, dev2, tb=None) -> str:
     cpu = "cpu" in found or "device type cpu" in mix
     return (
         f"your step mixed devices ({mix}){at}: a tensor on {roles[0]} met one on {roles[1]}. "
-        + ("A tensor made without device= is on the CPU, and s" if cpu else "S")
-        + "tays on its device until moved: make it on, or move it (to()) to, the device of "
-        "the tensors it meets"
+        + ("A tensor made without device= is on the CPU. " if cpu else "")
+        + "A tensor stays on its device until moved: make it on, or move it (to()) to, the "
+        "device of the tensors it meets"
     )

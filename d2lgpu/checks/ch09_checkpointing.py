@@ -12,7 +12,10 @@ checkpointed segment is recomputed), so the checks see what ran when:
   those of the plain forward;
 * each block ran once in the forward pass, and at most once more in backward;
 * at least ``N - ceil(N / S)`` blocks were recomputed, in ``S`` or ``S - 1`` segments of
-  at most ``ceil(N / S)`` blocks (not the whole model as one, not one per block);
+  at most ``ceil(N / S)`` blocks (not the whole model as one, not one per block), also
+  for 10 blocks in 4, where the usual splits differ; ``checkpoint_sequential``'s own split
+  (``S - 1`` segments of ``N // S``, the remainder unchecked) passes too, as the prompt
+  names it;
 * the bytes saved for backward, parameters excluded (:func:`d2lgpu.memory.saved_for_backward`),
   stay within ``S`` segment inputs plus one segment's activations, both measured here.
 """
@@ -30,10 +33,15 @@ from torch import nn
 from ..memory import format_bytes, saved_for_backward
 from ._util import CheckFailed, one_cpu_thread
 
-__all__ = ["check_checkpoint", "CASES"]
+__all__ = ["check_checkpoint", "CASES", "SPLIT_CASES"]
 
 # (blocks, segments, whether the input needs a gradient)
 CASES = [(8, 4, False), (10, 3, True), (6, 6, False)]
+# Where torch.chunk (3, 3, 3, 1), torch.tensor_split (3, 3, 2, 2) and checkpoint_sequential
+# (2, 2, 2 and an unchecked 4) cut differently, so that a checkpointed last segment given the
+# remainder (2, 2, 2, 4) shows. Checked after CASES, and not listed in the report, which
+# names CASES.
+SPLIT_CASES = [(10, 4, False)]
 WIDTH, ROWS = 8, 5
 
 
@@ -163,6 +171,14 @@ def _check_grads(blocks, x, ref, log, where) -> None:
         raise CheckFailed(f"for {where}, the gradients differ from the plain forward's")
 
 
+def _sequential_split(runs, n, s) -> bool:
+    """Whether ``runs`` is checkpoint_sequential's split: ``S - 1`` checkpointed segments of
+    ``N // S`` blocks, the remainder run without a checkpoint. Where ``N`` is not a multiple
+    of ``S`` its last segment is longer than ``ceil(N / S)``; the prompt names it, so it
+    passes, and its longer last segment counts in the bound on the bytes kept."""
+    return len(runs) == s - 1 and all(len(r) == n // s for r in runs)
+
+
 def _check_segments(runs, n, s, where) -> int:
     longest = math.ceil(n / s)
     recomputed = sum(len(r) for r in runs)
@@ -183,7 +199,7 @@ def _check_segments(runs, n, s, where) -> int:
             f"blocks: cut the {n} blocks into {s} segments of at most {longest} and checkpoint "
             "each (the last one may run without)"
         )
-    if recomputed < n - longest:
+    if recomputed < n - longest and not _sequential_split(runs, n, s):
         raise CheckFailed(f"for {where}, only {recomputed} of {n} blocks were checkpointed")
     return recomputed
 
@@ -213,8 +229,9 @@ def _one_case(answer, n, s, needs_grad, seed) -> None:
     (out * weight).sum().backward()
     runs = _backward_segments(log, where)
     _check_grads(blocks, x, ref, log, where)
-    _check_segments(runs, n, s, where)
-    bound = s * x.nbytes + math.ceil(n / s) * _per_block_bytes()
+    recomputed = _check_segments(runs, n, s, where)
+    kept = max(math.ceil(n / s), n - recomputed)  # one segment's activations, or the last's
+    bound = s * x.nbytes + kept * _per_block_bytes()
     if saved.bytes > bound:
         raise CheckFailed(
             f"for {where}, {format_bytes(saved.bytes)} were saved for backward, more than the "
@@ -230,8 +247,8 @@ def check_checkpoint(answer, passed: list[str]) -> None:
         raise CheckFailed(
             f"pass the function itself, checkpointed_forward, not a {type(answer).__name__}"
         )
-    for seed, (n, s, needs_grad) in enumerate(CASES):  # check() restores the learner's generator
-        _one_case(answer, n, s, needs_grad, seed)
+    for seed, (n, s, needs_grad) in enumerate(CASES + SPLIT_CASES):  # check() restores the
+        _one_case(answer, n, s, needs_grad, seed)  # learner's generator
     cases = ", ".join(f"{n} blocks in {s}" for n, s, _ in CASES)
     passed.append(f"output and gradients equal the plain forward's ({cases} segments)")
     passed.append("each block ran once in the forward pass, at most once more in backward")

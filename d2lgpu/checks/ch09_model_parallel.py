@@ -402,5 +402,11 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
             f"({', '.join(sorted(set(watch.reads)))}): each read waits until the device has "
             "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
             "tensor and read it (if at all) once, at the end"
+            + (
+                "; a copy to the CPU is a read too: move the activations from stage 1's device "
+                "straight to stage 2's"
+                if any(r in (".cpu()", ".to('cpu')") for r in watch.reads)
+                else ""
+            )
         )
     _check_read_times((stage1, stage2), where)
