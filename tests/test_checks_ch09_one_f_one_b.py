@@ -124,7 +124,7 @@ def reversed_drain(n, m):
         (executor(reversed_drain), ["backwards in the order of the micro-batches"]),
         (executor(one_f_one_b, weight=False), ["weight each micro-batch's mean loss"]),
         (executor(one_f_one_b, split=lambda t, m: torch.chunk(t, m)), ["non-empty micro-batches"]),
-        (executor(one_f_one_b, detach=False), ["ran F0"]),
+        (executor(one_f_one_b, detach=False), ["got stage 1's output itself, graph and all"]),
     ],
 )  # fmt: skip
 def test_mistakes_are_named(answer, hints):
@@ -340,3 +340,28 @@ def test_a_rerun_gives_the_same_hint():
     hints = {check("09.one_f_one_b", answer, quiet=True).hint for _ in range(2)}
     assert len(hints) == 1, hints
     assert "the loss is" in hints.pop()
+
+
+def test_a_graph_not_cut_between_the_stages_is_named_not_the_warm_up():
+    # Each stage gets the stage before's output as it is: the last stage's backward runs every
+    # stage's backward at once, and the orders differ from 1F1B's for that reason alone.
+    def uncut(stages, x, y, loss_fn, n_micro):
+        m = min(n_micro, len(x))
+        xs, ys = torch.tensor_split(x, m), torch.tensor_split(y, m)
+        losses = []
+        for i in range(m):
+            h = xs[i]
+            for stage in stages:
+                h = stage(h)
+            losses.append(loss_fn(h, ys[i]) * (len(xs[i]) / len(x)))
+            if i >= len(stages) - 1:
+                losses[i - len(stages) + 1].backward()
+        for loss in losses[max(0, m - len(stages) + 1) :]:
+            loss.backward()
+        return sum(loss.detach() for loss in losses)
+
+    hint = assert_fails(
+        uncut, "stage 2 got stage 1's output itself, graph and all",
+        "a detached copy that requires a gradient",
+    ).hint  # fmt: skip
+    assert "warm-up forwards" not in hint, hint

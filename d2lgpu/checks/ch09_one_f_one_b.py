@@ -51,9 +51,11 @@ class LoggedStage(nn.Module):
     def __init__(self, index: int, layers: nn.Module, log: list):
         super().__init__()
         self.index, self.layers, self._log, self.calls = index, layers, log, 0
+        self.uncut = False  # whether an input still carried the stage before's graph
 
     def forward(self, h):
         i, self.calls = self.calls, self.calls + 1
+        self.uncut = self.uncut or (self.index > 0 and getattr(h, "grad_fn", None) is not None)
         self._log.append((self.index, "F", i))
         out = self.layers(h)
         if out.requires_grad:
@@ -188,8 +190,18 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 f"({where}) the stages ran {forwards} forwards: min(n_micro, len(x)) = {m} "
                 "non-empty micro-batches, each through each stage once (torch.tensor_split)"
             )
+        uncut = [stage.index for stage in stages if stage.uncut]
         for k in range(n_stages):
             order = [(a, i) for s, a, i in log if s == k]
+            want = one_f_one_b_order(n_stages, m)[k]
+            if order != want and sorted(order) == sorted(want) and uncut:
+                raise CheckFailed(
+                    f"({where}) stage {uncut[0] + 1} got stage {uncut[0]}'s output itself, "
+                    "graph and all: the graph is not cut between the stages, so one backward "
+                    "runs through every stage at once, whatever order you give them. Give each "
+                    "stage a detached copy that requires a gradient, and run each stage's "
+                    "backward with the gradient of the next stage's input"
+                )
             if order != one_f_one_b_order(n_stages, m)[k]:
                 raise CheckFailed(f"({where}) " + _diagnose(k, order, n_stages, m))
         if abs(float(got) - loss.item()) > 1e-5 * max(1.0, abs(loss.item())):
