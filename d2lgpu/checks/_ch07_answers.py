@@ -142,7 +142,7 @@ def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str |
         return (
             f"for {where}, "
             + (f"row {first} was" if first == total - 1 else f"rows {first} to {total - 1} were")
-            + " never written: launch one program per row, grid = (n_rows,), and let program "
+            + " never written: launch one program per row (a grid of n_rows programs), and let program "
             "tl.program_id(0) handle its row"
             if list(never) == list(range(first, total))
             else f"for {where}, {len(never)} row(s) (the first: row {first}) were never written: "
