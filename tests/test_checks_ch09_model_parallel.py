@@ -380,3 +380,20 @@ def moved_like_another_tensor(stage1, stage2, x, y, loss_fn, m):
 @pytest.mark.parametrize("answer", [grads_by_autograd_grad, moved_like_another_tensor])
 def test_autograd_grad_over_two_devices_and_to_another_tensor_are_not_mixes(answer):
     assert_passes("09.pipeline", answer)
+
+
+def test_activations_sent_through_the_cpu_are_named_as_reads():
+    def through_the_cpu(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        loss = sum(
+            loss_fn(stage2(stage1(xb.to(d1)).cpu().to(d2)), yb.to(d2)) * (len(xb) / len(x))
+            for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+        )
+        loss.backward()
+        return loss.detach()
+
+    hint = assert_fails(
+        "09.pipeline", through_the_cpu, "read device values on the host 4 times (.cpu())",
+        "a copy to the CPU is a read too: move the activations from stage 1's device straight",
+    ).hint  # fmt: skip
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, "), hint
