@@ -41,11 +41,16 @@ MAX_CHILDREN = 2
 # neither, and a child process cannot import its mutated modules.
 MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/ch08_streams.py": ["tests/test_checks_ch08.py"],
+    "d2lgpu/checks/_ch08_hazards.py": ["tests/test_checks_ch08.py"],
     "d2lgpu/checks/ch09_checkpointing.py": [
         "tests/test_checks_ch09.py",
         "tests/test_checks_ch09_checkpointing.py",
     ],
     "d2lgpu/checks/ch09_model_parallel.py": [
+        "tests/test_checks_ch09.py",
+        "tests/test_checks_ch09_model_parallel.py",
+    ],
+    "d2lgpu/checks/_ch09_stages.py": [
         "tests/test_checks_ch09.py",
         "tests/test_checks_ch09_model_parallel.py",
     ],
@@ -62,6 +67,13 @@ MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/ch03_parameters.py": ["tests/test_checks_ch03.py"],
     "d2lgpu/checks/ch04_amp.py": ["tests/test_checks_ch04.py"],
     "d2lgpu/checks/ch06_performance.py": ["tests/test_checks_ch06.py"],
+    "d2lgpu/checks/_ch06_workloads.py": ["tests/test_checks_ch06.py"],
+    "d2lgpu/_device_watch.py": [
+        "tests/test_device_watch.py",
+        "tests/test_checks_ch09_model_parallel.py",
+        "tests/test_checks_ch02_frobenius.py",
+        "tests/test_stream_sim.py",
+    ],
     "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
     "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
 }
