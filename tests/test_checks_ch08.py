@@ -863,3 +863,95 @@ def test_polling_an_event_until_it_is_done_is_a_host_wait_named_at_once():
         return results
 
     assert_fails(polls, "the host waited (event.query() polled until it returned True)")
+
+
+WAITS = {  # where the wait is: (the batch named, wrong results of 6, why, fix), in full
+    "wait_after_compute": (0, 6, "the compute stream waits for its copy only after "
+        "compute(batch 0) was queued, and a wait holds back only the work queued after it",
+        "Make the compute stream wait before calling compute"),
+    "wait_before_copy": (5, 0, "the compute stream waited for side stream 1 before batch 5's "
+        "copy was queued there, and a wait covers only what was queued before it",
+        "Make it wait after queueing the copy, before computing on the batch"),
+    "previous_event": (1, 0, "the compute stream waited for an event recorded on side stream 1 "
+        "before batch 1's copy was queued (an earlier batch's, or one recorded before the "
+        "copy)", "Record each batch's event after its copy, and wait for that batch's own event"),
+    "event_on_compute_stream": (0, 6, "the event the compute stream waited for was recorded on "
+        "the compute stream itself (record() uses the current stream: outside the side stream's "
+        "`with` block that is the compute stream), so it marks nothing of the copies",
+        "Record it on the copy stream, after the copy"),
+    "other_stream": (0, 6, "the compute stream waited for side stream 2, but batch 0 was copied "
+        "on side stream 1", "Wait for the stream (or an event of the stream) that the copy ran on"),
+    "side_waits_itself": (0, 6, "the wait was made by the copy stream, for its own event: "
+        "event.wait() and wait_event act on the stream they are given (by default the current "
+        "one, the copy stream inside its `with` block), not on the compute stream",
+        "Make the compute stream wait for the copy's event"),
+    "never_recorded": (0, 6, "the compute stream waited for an event that was never recorded, "
+        "which waits for nothing", "Record the event on the copy stream after the copy, then "
+        "wait for it"),
+    "reversed": (0, 6, "the only wait between the two streams makes the copy stream wait for "
+        "the compute stream; nothing makes the compute stream wait for the copy", "Make the "
+        "compute stream wait, on the GPU, for the copy (wait_stream, or wait_event on an event "
+        "recorded after the copy) before computing on the batch"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("where", list(WAITS))
+def test_each_misplaced_wait_gets_its_whole_hint(where):
+    batch, wrong, why, fix = WAITS[where]
+    luck = " (the copies happened to land in time there; a GPU does not promise it)"
+    assert check("08.overlap", waits_misplaced(where), quiet=True).hint == (
+        f"compute of batch {batch} may start before its copy has finished: {why}. On the "
+        f"simulated GPU {wrong} of 6 results were computed from memory the copy had not filled "
+        f"yet{luck if wrong == 0 else ''}. {fix}"
+    )
+
+
+def test_record_stream_given_two_wrong_streams_names_both():
+    def records_two_wrong_streams(batches, compute, device):
+        main, side, other = (torch.cuda.current_stream(device), torch.cuda.Stream(device),
+                             torch.cuda.Stream(device))  # fmt: skip
+        results = []
+        for b in batches:
+            with torch.cuda.stream(side):
+                x = b.to(device, non_blocking=True)
+            x.record_stream(side)
+            x.record_stream(other)
+            main.wait_stream(side)
+            results.append(compute(x))
+        return results
+
+    assert check("08.overlap", records_two_wrong_streams, quiet=True).hint == (
+        "the device copy of batch 0 was freed (its last reference dropped) while default stream "
+        "may still be reading it. It was allocated on side stream 1, so the caching allocator "
+        "may give its memory to the next allocation there at once. record_stream was given "
+        "side stream 1, side stream 2, but the stream that used it besides side stream 1 is "
+        "default stream: record_stream takes the stream that uses the tensor"
+    )
+
+
+def test_the_allocation_and_free_races_get_their_whole_hints():
+    allocated = check("08.overlap", buffers_on_the_compute_stream("in_the_loop"), quiet=True)
+    assert allocated.hint == (
+        "batch 0's device memory was allocated on default stream while work queued there "
+        "before (the caller's earlier work) may still run, and copy 0 on side stream 1 does not "
+        "wait for that work: the caching allocator gives a stream memory that is free in that "
+        "stream's order only, so the copy may write over memory the earlier work still reads. "
+        "Make the copy stream wait for default stream after allocating and before copying "
+        "(wait_stream; with every buffer allocated before the loop, one wait does), or allocate "
+        "on the copy stream and record_stream the tensor for the compute stream"
+    )
+    assert check("08.overlap", pipeline_with(record=False), quiet=True).hint == (
+        "the device copy of batch 0 was freed (its last reference dropped) while default stream "
+        "may still be reading it. It was allocated on side stream 1, so the caching allocator "
+        "may give its memory to the next allocation there at once. Tell the allocator that "
+        "default stream uses it (record_stream), or keep a reference until side stream 1 has "
+        "waited for default stream (wait_stream) before returning"
+    )
+    no_wait = check("08.overlap", waits_misplaced("none"), quiet=True)
+    assert no_wait.hint == (
+        "compute of batch 0 may start before its copy has finished: the compute stream does not "
+        "wait for the copy stream. On the simulated GPU 6 of 6 results were computed from "
+        "memory the copy had not filled yet. Make the compute stream wait, on the GPU, for the "
+        "copy (wait_stream, or wait_event on an event recorded after the copy) before computing "
+        "on the batch"
+    )
