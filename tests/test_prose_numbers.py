@@ -54,7 +54,9 @@ CITATION = re.compile(
     rf"|\b(?:printed|measured|recorded|ran)\s+on\s+(?:an?|the|that)\s+{GPU}"
     rf"|\bon\s+(?:an?|the|that)\s+{GPU},?\s+(?:it\s+)?(?:shows?|showed|printed|measured|made|took)\b"
 )
-RECORDED_ON = re.compile(r"Recorded on an? (.+?), torch")
+# "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28" (the caption of
+# d2lgpu.references) and the older "Recorded on an NVIDIA H200, torch 2.11.0+cu130 ..."
+RECORDED_ON = re.compile(r"Recorded on (?:an? )?(.+?)(?:,| with) torch")
 
 # (notebook, "number unit") -> where it comes from. Never "*": a constant is allowed where it
 # is used, and a measured number never goes here.
@@ -122,7 +124,7 @@ ALLOWED = {
     ("solutions/02_tensors.ipynb", "2 ms"): "the job the checker times, checks/ch02_time_fn.py",
     ("solutions/02_tensors.ipynb", "1000 times"): "the exercise's step count, one sync per step",
     ("solutions/02_tensors.ipynb", "2x"): (
-        "arithmetic, labelled so in the prose: two GPUs each do half of two equal products"
+        "arithmetic, labelled so in the prose: two lanes at most halve two equal products' time"
     ),
     ("solutions/04_amp.ipynb", "65536 times"): "GradScaler's init_scale default, 2.0**16",
     ("solutions/08_streams.ipynb", "32 MiB"): "the batch size of d2lgpu/checks/_stream_gpu.py",
