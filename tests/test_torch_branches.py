@@ -71,10 +71,6 @@ class Branch:
 # was recorded on a GPU with the floor's torch, so that side has run there; the lock's side
 # has not, until a GPU run with that torch records it.
 BRANCHES = [
-    Branch("notebooks/02_tensors.ipynb#762681b2c7b1", "empty_host_cache",
-           lambda: hasattr(torch.accelerator, "empty_host_cache"), "gpu"),
-    Branch("notebooks/02_tensors.ipynb#70098291", "_accelerator_getAllocatorSettings",
-           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"), "nbval"),
     # chapter 2 calls these two (sections 2.7 and 2.8); tests/test_versions.py runs both sides
     Branch("d2lgpu/versions.py", "empty_host_cache",
            lambda: hasattr(torch.accelerator, "empty_host_cache"), "tests/test_versions.py"),
