@@ -37,6 +37,7 @@ def test_empty_host_cache_frees_nothing_on_a_torch_without_it(monkeypatch):
     assert versions.empty_host_cache() is False
 
 
+@pytest.mark.slow  # two fresh Pythons that import torch
 @pytest.mark.skipif(
     not hasattr(torch._C, "_accelerator_getAllocatorSettings"),
     reason="this torch (2.11) cannot read the allocator's settings back without a GPU",
