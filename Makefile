@@ -29,10 +29,11 @@ PYTEST_ARGS ?=
 UNIT_TESTS ?= tests
 # The learners' torch: pyproject.toml's floor (2.11, what Colab's GPU runtime ships) in
 # .venv-floor; there, nbval on the chapters and solutions and these tests: the checkers,
-# the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py).
+# the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py;
+# tests/test_versions.py runs d2lgpu.versions, where the lessons' branches live).
 FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
-	tests/test_memory.py
+	tests/test_memory.py tests/test_versions.py
 
 .PHONY: help setup lab env test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
 

@@ -7,4 +7,65 @@ version does. Nothing here makes a CUDA call at import.
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import os
+import subprocess
+import sys
+
+import torch
+
+__all__ = ["allocator_settings", "empty_host_cache"]
+
+
+def empty_host_cache() -> bool:
+    """Give PyTorch's cached pinned host blocks back to the driver; whether this torch can.
+
+    ``pin_memory()`` takes page-locked memory from the driver (``cudaHostAlloc``), and when
+    a pinned tensor is freed PyTorch keeps its block cached for the next pin of that size.
+    Once the cache is emptied, the next ``pin_memory()`` is a first pin again: it asks the
+    driver for new page-locked memory.
+
+    - torch newer than 2.11 (the lock's torch among them) has
+      ``torch.accelerator.empty_host_cache()``: it is called, and True returned. Without a
+      GPU nothing is cached and the call does nothing.
+    - torch 2.11 has no such function: nothing is freed, and False is returned, so a block
+      cached earlier may serve the next pin.
+    """
+    empty = getattr(torch.accelerator, "empty_host_cache", None)  # newer than torch 2.11
+    if empty is None:
+        return False
+    empty()
+    return True
+
+
+def allocator_settings(conf: str, *, timeout: float = 300) -> str | None:
+    """What PyTorch makes of ``PYTORCH_CUDA_ALLOC_CONF=conf``, read back with no GPU needed.
+
+    The caching allocator reads the variable once, when it is first needed, so the settings
+    are read in a fresh Python started with ``conf`` set (and ``PYTORCH_ALLOC_CONF``, the
+    newer name, unset). Returns what PyTorch parsed, as it prints it
+    (``"expandable_segments:True"``), or the last line of the error it raised for a setting
+    it refuses (``"ValueError: Unrecognized key 'expandable_segment' ..."``).
+
+    - torch newer than 2.11 (the lock's torch among them) reads them back through its
+      private ``torch._C._accelerator_getAllocatorSettings()``.
+    - torch 2.11 can read them back only from a GPU's allocator: None is returned, and no
+      process is started.
+    """
+    if not isinstance(conf, str):
+        raise TypeError(
+            f"conf must be the text of PYTORCH_CUDA_ALLOC_CONF (a str), not {type(conf).__name__}"
+        )
+    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if not hasattr(torch._C, "_accelerator_getAllocatorSettings"):  # newer than torch 2.11
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTORCH_ALLOC_CONF"}
+    env["PYTORCH_CUDA_ALLOC_CONF"] = conf  # read at the start of the fresh process
+    code = "import torch; print(torch._C._accelerator_getAllocatorSettings())"
+    child = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout
+    )
+    if child.returncode == 0:
+        return child.stdout.strip()
+    said = child.stderr.strip().splitlines()
+    return said[-1] if said else f"the fresh Python exited with status {child.returncode}"

@@ -54,7 +54,9 @@ CITATION = re.compile(
     rf"|\b(?:printed|measured|recorded|ran)\s+on\s+(?:an?|the|that)\s+{GPU}"
     rf"|\bon\s+(?:an?|the|that)\s+{GPU},?\s+(?:it\s+)?(?:shows?|showed|printed|measured|made|took)\b"
 )
-RECORDED_ON = re.compile(r"Recorded on (?:an? )?(.+?)(?:,| with) torch")  # the caption, old or new
+# "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28" (the caption of
+# d2lgpu.references) and the older "Recorded on an NVIDIA H200, torch 2.11.0+cu130 ..."
+RECORDED_ON = re.compile(r"Recorded on (?:an? )?(.+?)(?:,| with) torch")
 
 # (notebook, "number unit") -> where it comes from. Never "*": a constant is allowed where it
 # is used, and a measured number never goes here.
@@ -122,7 +124,7 @@ ALLOWED = {
     ("solutions/02_tensors.ipynb", "2 ms"): "the job the checker times, checks/ch02_time_fn.py",
     ("solutions/02_tensors.ipynb", "1000 times"): "the exercise's step count, one sync per step",
     ("solutions/02_tensors.ipynb", "2x"): (
-        "arithmetic, labelled so in the prose: two GPUs each do half of two equal products"
+        "arithmetic, labelled so in the prose: two lanes at most halve two equal products' time"
     ),
     ("solutions/04_amp.ipynb", "65536 times"): "GradScaler's init_scale default, 2.0**16",
     ("solutions/08_streams.ipynb", "32 MiB"): "the batch size of d2lgpu/checks/_stream_gpu.py",
@@ -371,7 +373,10 @@ def test_a_number_printed_elsewhere_in_the_notebook_does_not_count(tmp_path):
 
 
 def test_a_reference_block_under_the_nearest_cell_counts(tmp_path):
-    block = "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28\n    fused 413 us 2.58x"
+    block = (
+        "Recorded on an NVIDIA H200, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-28: not this "
+        "machine\n    fused 413 us 2.58x"
+    )
     cells = [{**MARKDOWN, "source": "On the GPU fused Adam was 2.58x faster."}, printing(block)]
     assert typed_numbers(write(tmp_path, cells)) == []
 
@@ -389,8 +394,8 @@ def test_a_wildcard_or_sourceless_allowed_entry_fails(monkeypatch):
 
 def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
     h200 = printing(
-        "Skipped: this cell needs a CUDA GPU\nRecorded on NVIDIA H200 with torch 2.11.0+cu130, "
-        "2026-11-28\n    per-step .item() costs 2.1x"
+        "Skipped: this cell needs a CUDA GPU\nRecorded on an NVIDIA H200, torch 2.11.0+cu130 "
+        "(CUDA 13.0), 2026-11-28: not this machine\n    per-step .item() costs 2.1x"
     )
     h100_summary = "../docs/results/NVIDIA-H100-80GB-HBM3/bench/summary.md"
     h200_summary = "../docs/results/NVIDIA-H200/bench/summary.md"
@@ -420,7 +425,8 @@ def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
 
 def test_a_section_the_paragraph_names_counts_and_only_that_one(tmp_path):
     h200 = printing(
-        "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28\n    bf16 step 4.1x faster"
+        "Recorded on an NVIDIA H200, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-28: not this "
+        "machine\n    bf16 step 4.1x faster"
     )
     cells = [
         {**MARKDOWN, "source": "## 9.1 Speed\n\nThe GPU cell."},

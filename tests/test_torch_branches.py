@@ -71,10 +71,18 @@ class Branch:
 # was recorded on a GPU with the floor's torch, so that side has run there; the lock's side
 # has not, until a GPU run with that torch records it.
 BRANCHES = [
-    Branch("notebooks/02_tensors.ipynb#762681b2c7b1", "empty_host_cache",
-           lambda: hasattr(torch.accelerator, "empty_host_cache"), "gpu"),
-    Branch("notebooks/02_tensors.ipynb#70098291", "_accelerator_getAllocatorSettings",
-           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"), "nbval"),
+    # chapter 2 calls these two (sections 2.7 and 2.8); tests/test_versions.py runs both sides
+    Branch("d2lgpu/versions.py", "empty_host_cache",
+           lambda: hasattr(torch.accelerator, "empty_host_cache"), "tests/test_versions.py"),
+    Branch("d2lgpu/versions.py", "_accelerator_getAllocatorSettings",
+           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"),
+           "tests/test_versions.py"),
+    # ... and tests/test_versions.py asks the same, to know which side this lane's torch takes
+    Branch("tests/test_versions.py", "empty_host_cache",
+           lambda: hasattr(torch.accelerator, "empty_host_cache"), "tests/test_versions.py"),
+    Branch("tests/test_versions.py", "_accelerator_getAllocatorSettings",
+           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"),
+           "tests/test_versions.py"),
     Branch("notebooks/09_model_parallel.ipynb#sac-code-1-2", "respect_saved_tensors_hooks",
            _checkpoint_respects_hooks, "nbval"),
     Branch("notebooks/10_inside_ddp.ipynb#128e44a3", "_DEFAULT_BUCKET_CAP_MB",

@@ -1,0 +1,97 @@
+"""d2lgpu.versions: each function takes the side its docstring gives for the running torch.
+
+Both lanes run this file (``FLOOR_TESTS`` in the Makefile): the lock's torch has what is
+newer than 2.11, the floor's (2.11) does not. Each function is also tested on the side the
+running torch does not take, by adding or removing torch's attribute for the test.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+import torch
+
+from d2lgpu import versions
+
+
+def test_empty_host_cache_says_whether_this_torch_can_empty_the_pinned_cache():
+    has = hasattr(torch.accelerator, "empty_host_cache")
+    assert versions.empty_host_cache() is has, (
+        f"torch {torch.__version__} {'has' if has else 'lacks'} "
+        "torch.accelerator.empty_host_cache, so empty_host_cache() must return that"
+    )
+
+
+def test_empty_host_cache_calls_torchs_function_where_it_exists(monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        torch.accelerator, "empty_host_cache", lambda: calls.append(1), raising=False
+    )
+    assert versions.empty_host_cache() is True
+    assert calls == [1], f"torch.accelerator.empty_host_cache called {len(calls)} times, not once"
+
+
+def test_empty_host_cache_frees_nothing_on_a_torch_without_it(monkeypatch):
+    monkeypatch.delattr(torch.accelerator, "empty_host_cache", raising=False)
+    assert versions.empty_host_cache() is False
+
+
+@pytest.mark.slow  # two fresh Pythons that import torch
+@pytest.mark.skipif(
+    not hasattr(torch._C, "_accelerator_getAllocatorSettings"),
+    reason="this torch (2.11) cannot read the allocator's settings back without a GPU",
+)
+def test_allocator_settings_reads_back_a_setting_and_names_a_misspelt_key():
+    assert versions.allocator_settings("expandable_segments:True") == "expandable_segments:True"
+    refused = versions.allocator_settings("expandable_segment:True")
+    assert refused.startswith("ValueError") and "Unrecognized key" in refused, refused
+
+
+def test_allocator_settings_reads_what_the_fresh_python_prints(monkeypatch):
+    seen = {}
+
+    def fake_run(command, env, **kwargs):
+        seen.update(env=env, command=command)
+        return subprocess.CompletedProcess(command, 0, stdout="expandable_segments:True\n")
+
+    monkeypatch.setattr(torch._C, "_accelerator_getAllocatorSettings", object, raising=False)
+    monkeypatch.setattr(versions.subprocess, "run", fake_run)
+    monkeypatch.setenv("PYTORCH_ALLOC_CONF", "expandable_segments:False")
+    assert versions.allocator_settings("expandable_segments:True") == "expandable_segments:True"
+    assert seen["env"]["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
+    assert "PYTORCH_ALLOC_CONF" not in seen["env"], "the newer name would override the setting"
+
+
+def test_allocator_settings_returns_the_last_line_of_a_refusal(monkeypatch):
+    def fake_run(command, **kwargs):
+        return subprocess.CompletedProcess(
+            command, 1, stdout="", stderr="Traceback\nValueError: no"
+        )
+
+    monkeypatch.setattr(torch._C, "_accelerator_getAllocatorSettings", object, raising=False)
+    monkeypatch.setattr(versions.subprocess, "run", fake_run)
+    assert versions.allocator_settings("x:1") == "ValueError: no"
+
+
+def test_allocator_settings_starts_nothing_on_a_torch_without_the_reader(monkeypatch):
+    def no_process(*args, **kwargs):
+        raise AssertionError("a process was started on a torch that cannot read the settings")
+
+    monkeypatch.delattr(torch._C, "_accelerator_getAllocatorSettings", raising=False)
+    monkeypatch.setattr(versions.subprocess, "run", no_process)
+    assert versions.allocator_settings("expandable_segments:True") is None
+
+
+@pytest.mark.parametrize(
+    ("conf", "timeout", "error", "names"),
+    [
+        (None, 300, TypeError, "conf"),
+        (b"expandable_segments:True", 300, TypeError, "conf"),
+        ("expandable_segments:True", 0, ValueError, "timeout"),
+        ("expandable_segments:True", "5", ValueError, "timeout"),
+    ],
+)
+def test_allocator_settings_refuses_bad_arguments_by_name(conf, timeout, error, names):
+    with pytest.raises(error, match=names):
+        versions.allocator_settings(conf, timeout=timeout)
