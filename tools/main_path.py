@@ -1,0 +1,304 @@
+"""Hold each chapter to its main path: at most 3,000 words, Going-further parts that fold away.
+
+    .venv/bin/python tools/main_path.py                 # every notebooks/NN_*.ipynb: table + checks
+    .venv/bin/python tools/main_path.py notebooks/02_tensors.ipynb ...
+    .venv/bin/python tools/main_path.py --words         # the table alone, always exit 0
+
+A chapter's **main path** is what a learner needs to apply it; depth sits in
+**Going-further parts** right where it belongs: runs of consecutive cells, each tagged
+``going-further`` (see CONTRIBUTING.md). The table gives, per chapter, the words of the
+main path (the whitespace-separated tokens of the markdown cells not tagged
+``going-further``) and of the parts. Then, per notebook, every violation of these rules
+(exit status 1 if there is any):
+
+* the main path has more than :data:`MAX_WORDS` words;
+* a part's first cell is not a markdown cell whose first line is a heading
+  ``### Going further: ...`` (``####`` inside a ``###`` subsection) with the cell metadata
+  ``"jp-MarkdownHeadingCollapsed": true`` (JupyterLab then shows the part collapsed);
+* JupyterLab would fold the wrong cells: a cell inside a part is a heading of the part's
+  level or higher (the cells after it would show), the first cell after a part is not a
+  markdown heading of the part's level or higher (JupyterLab would hide it with the part),
+  or a main-path cell carries the collapse flag;
+* a main-path code cell reads a name that only Going-further cells above it bind (the
+  statement analysis of :mod:`d2lgpu.references`: the names each top-level statement
+  binds and reads);
+* a main-path GPU cell's reference key (:func:`d2lgpu.references.cell_key`) changes when
+  the Going-further cells are removed: its stored GPU reference then depends on them.
+
+Every function takes a notebook as JSON (``json.load``), so that tests build small ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from d2lgpu import references  # noqa: E402
+from d2lgpu.magics import gpus_needed  # noqa: E402
+
+TAG = "going-further"
+COLLAPSED = "jp-MarkdownHeadingCollapsed"
+MAX_WORDS = 3000
+HEADING = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
+TITLE = "Going further:"
+# How a binding in references._binds counts: a method call (x.m()) binds nothing.
+_BINDING_KINDS = (references._SETS, references._IMPORTS, references._CHANGES)
+
+
+def chapters(root: Path = ROOT) -> list[Path]:
+    """Every chapter notebook, ``notebooks/NN_*.ipynb``, in order."""
+    return sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def load(path) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def source_of(cell: dict) -> str:
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def tags_of(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def is_going_further(cell: dict) -> bool:
+    return TAG in tags_of(cell)
+
+
+def heading(cell: dict) -> tuple[int, str] | None:
+    """``(level, text)`` of a markdown cell whose first line is a heading; None otherwise."""
+    if cell.get("cell_type") != "markdown":
+        return None
+    lines = source_of(cell).lstrip("\n").splitlines()
+    match = HEADING.match(lines[0]) if lines else None
+    return (len(match.group(1)), match.group(2)) if match else None
+
+
+def words(cell: dict) -> int:
+    return len(source_of(cell).split())
+
+
+def main_path_words(nb: dict) -> int:
+    """The words of the markdown cells not tagged ``going-further``: the 3,000-word count."""
+    return sum(
+        words(c) for c in nb["cells"] if c["cell_type"] == "markdown" and not is_going_further(c)
+    )
+
+
+def going_further_words(nb: dict) -> int:
+    return sum(
+        words(c) for c in nb["cells"] if c["cell_type"] == "markdown" and is_going_further(c)
+    )
+
+
+def parts(nb: dict) -> list[tuple[int, int]]:
+    """Each Going-further part as ``(first, end)`` cell indices (``end`` excluded)."""
+    found, start = [], None
+    cells = nb["cells"]
+    for i, cell in enumerate([*cells, None]):
+        inside = cell is not None and is_going_further(cell)
+        if inside and start is None:
+            start = i
+        elif not inside and start is not None:
+            found.append((start, i))
+            start = None
+    return found
+
+
+def main_path(nb: dict) -> dict:
+    """A copy of the notebook without its Going-further cells."""
+    return {**nb, "cells": [c for c in nb["cells"] if not is_going_further(c)]}
+
+
+def _where(cell: dict, index: int) -> str:
+    return f"cell {index} (id {cell.get('id', '?')})"
+
+
+def structure_violations(nb: dict) -> list[str]:
+    """Parts that JupyterLab would not fold as one piece, or that are not headed as agreed."""
+    cells = nb["cells"]
+    found = []
+    for first, end in parts(nb):
+        head = heading(cells[first])
+        where = _where(cells[first], first)
+        if head is None:
+            found.append(
+                f"{where}: a Going-further part must start with a markdown cell whose first "
+                f"line is a heading '### {TITLE} ...' (this is a {cells[first]['cell_type']} "
+                "cell without one)"
+            )
+            continue
+        level, text = head
+        if not text.startswith(TITLE):
+            found.append(
+                f"{where}: the part's heading should read '{'#' * level} {TITLE} <what it "
+                f"covers>', not {text!r}"
+            )
+        if cells[first].get("metadata", {}).get(COLLAPSED) is not True:
+            found.append(
+                f'{where}: the part\'s heading cell needs the metadata "{COLLAPSED}": true '
+                "(JupyterLab shows the part collapsed)"
+            )
+        for i in range(first + 1, end):
+            inner = heading(cells[i])
+            if inner and inner[0] <= level:
+                found.append(
+                    f"{_where(cells[i], i)}: a level-{inner[0]} heading inside a part headed "
+                    f"at level {level}: JupyterLab would show the cells after it (use "
+                    f"{'#' * (level + 1)} or deeper inside a part)"
+                )
+        if end < len(cells):
+            after = heading(cells[end])
+            if after is None or after[0] > level:
+                found.append(
+                    f"{_where(cells[end], end)}: the first main-path cell after the part that "
+                    f"starts at cell {first} is not a heading of level {level} or higher "
+                    f"({'#' * min(level, 3)} or fewer #): JupyterLab would hide it with the "
+                    "collapsed part"
+                )
+    for i, cell in enumerate(cells):
+        if not is_going_further(cell) and cell.get("metadata", {}).get(COLLAPSED):
+            found.append(
+                f"{_where(cell, i)}: a main-path cell with {COLLAPSED}: JupyterLab would hide "
+                "the main-path cells below it"
+            )
+    return found
+
+
+def _cell_reads(statements) -> set[str]:
+    """The names a cell reads from the cells above it (before binding them itself)."""
+    reads: set[str] = set()
+    bound: set[str] = set()
+    own = {n for s in statements for n, k in s.binds.items() if k in _BINDING_KINDS}
+    for stmt in statements:
+        reads |= stmt.reads_now - bound
+        reads |= stmt.reads_later - own  # a function the cell calls later reads these
+        bound |= {n for n, k in stmt.binds.items() if k in _BINDING_KINDS}
+    return reads
+
+
+def unbound_reads(nb: dict) -> list[str]:
+    """Main-path code cells that read a name only Going-further cells above them bind."""
+    found = []
+    main_bound: set[str] = set()
+    further_bound: dict[str, int] = {}  # name -> the index of the first part cell binding it
+    for i, cell in enumerate(nb["cells"]):
+        if cell.get("cell_type") != "code":
+            continue
+        statements = references._statements(source_of(cell))
+        binds = {n for s in statements for n, k in s.binds.items() if k in _BINDING_KINDS}
+        if is_going_further(cell):
+            for name in binds:
+                further_bound.setdefault(name, i)
+            continue
+        only_further = sorted(
+            n for n in _cell_reads(statements) if n not in main_bound and n in further_bound
+        )
+        for name in only_further:
+            j = further_bound[name]
+            found.append(
+                f"{_where(cell, i)} reads {name!r}, which only Going-further cells bind "
+                f"(first {_where(nb['cells'][j], j)}): bind it in a main-path cell"
+            )
+        main_bound |= binds
+    return found
+
+
+def gpu_keys(nb: dict) -> dict[str, str]:
+    """``{cell id: reference key}`` of the notebook's GPU cells (see ``references.cell_key``)."""
+    keys, earlier = {}, []
+    for cell in nb["cells"]:
+        if cell.get("cell_type") != "code":
+            continue
+        source = source_of(cell)
+        if gpus_needed(tags_of(cell)):
+            keys[cell.get("id")] = references.cell_key(references.cell_body(source), earlier)
+        earlier.append(source)
+    return keys
+
+
+def changed_gpu_keys(nb: dict) -> list[str]:
+    """Main-path GPU cells whose reference key changes when the Going-further cells go."""
+    before, after = gpu_keys(nb), gpu_keys(main_path(nb))
+    index = {c.get("id"): i for i, c in enumerate(nb["cells"])}
+    return [
+        f"{_where(nb['cells'][index[cell_id]], index[cell_id])} is a GPU cell whose reference "
+        "key changes without the Going-further cells: it reads code in them (move that code "
+        "to a main-path cell above it)"
+        for cell_id, key in after.items()
+        if before[cell_id] != key
+    ]
+
+
+def violations(nb: dict) -> list[str]:
+    """Everything wrong with one notebook's main path and parts (empty: all good)."""
+    found = []
+    count = main_path_words(nb)
+    if count > MAX_WORDS:
+        found.append(
+            f"the main path has {count} words, more than {MAX_WORDS}: move depth into "
+            "Going-further parts"
+        )
+    return found + structure_violations(nb) + unbound_reads(nb) + changed_gpu_keys(nb)
+
+
+def table(rows: list[tuple[str, int, int, int]]) -> str:
+    """The words table: chapter, main-path words, Going-further words, parts."""
+    lines = [f"{'chapter':<24} {'main path':>9} {'further':>8} {'parts':>5}"]
+    for name, main, further, n_parts in rows:
+        flag = "  over" if main > MAX_WORDS else ""
+        lines.append(f"{name:<24} {main:>9} {further:>8} {n_parts:>5}{flag}")
+    return "\n".join(lines)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="chapter notebooks (default: notebooks/NN_*.ipynb)"
+    )
+    parser.add_argument("--words", action="store_true", help="print the table only; exit 0")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or chapters()
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        parser.error(f"NOTEBOOK must be an existing .ipynb file; not found: {', '.join(missing)}")
+    loaded = {path: load(path) for path in paths}
+    rows = [
+        (path.stem, main_path_words(nb), going_further_words(nb), len(parts(nb)))
+        for path, nb in loaded.items()
+    ]
+    print(table(rows))
+    if args.words:
+        return 0
+    failed = 0
+    for path, nb in loaded.items():
+        found = violations(nb)
+        if found:
+            failed += 1
+            print(f"\n{_display(path)}: {len(found)} violation(s)")
+            print("\n".join(f"  - {v}" for v in found))
+    if failed:
+        print(f"\n{failed} of {len(loaded)} notebook(s) break the main-path rules")
+    else:
+        print(f"\nall {len(loaded)} notebook(s) follow the main-path rules")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
