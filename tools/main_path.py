@@ -46,6 +46,9 @@ TAG = "going-further"
 COLLAPSED = "jp-MarkdownHeadingCollapsed"
 MAX_WORDS = 3000
 HEADING = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
+ATX = re.compile(r"^ {0,3}(#{1,6})(\s|$)")
+SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 TITLE = "Going further:"
 # How a binding in references._binds counts: a method call (x.m()) binds nothing.
 _BINDING_KINDS = (references._SETS, references._IMPORTS, references._CHANGES)
@@ -80,6 +83,40 @@ def heading(cell: dict) -> tuple[int, str] | None:
     lines = source_of(cell).lstrip("\n").splitlines()
     match = HEADING.match(lines[0]) if lines else None
     return (len(match.group(1)), match.group(2)) if match else None
+
+
+def fold_level(cell: dict) -> int | None:
+    """The heading level JupyterLab folds a markdown cell at; None for a cell it does not fold.
+
+    JupyterLab 4 takes every heading of the cell's markdown (a ``#`` heading or an underlined
+    one, outside fenced code) and folds at the highest of them, the smallest level: a
+    collapsed heading hides the cells below it up to the next cell whose level is the same
+    or smaller.
+    """
+    if cell.get("cell_type") != "markdown":
+        return None
+    levels, fence, previous = [], None, ""
+    for line in source_of(cell).splitlines():
+        stripped = line.strip()
+        opening = FENCE.match(line)
+        if fence is not None:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+            previous = ""
+            continue
+        if opening:
+            fence, previous = opening.group(1), ""
+            continue
+        if match := ATX.match(line):
+            levels.append(len(match.group(1)))
+            previous = ""
+            continue
+        if previous and SETEXT.match(line):
+            levels.append(1 if stripped.startswith("=") else 2)
+            previous = ""
+            continue
+        previous = stripped
+    return min(levels) if levels else None
 
 
 def words(cell: dict) -> int:
@@ -132,8 +169,8 @@ def structure_violations(nb: dict) -> list[str]:
         if head is None:
             found.append(
                 f"{where}: a Going-further part must start with a markdown cell whose first "
-                f"line is a heading '### {TITLE} ...' (this is a {cells[first]['cell_type']} "
-                "cell without one)"
+                f"line is a heading '### {TITLE} ...' (this {cells[first]['cell_type']} cell "
+                "does not)"
             )
             continue
         level, text = head
@@ -145,23 +182,30 @@ def structure_violations(nb: dict) -> list[str]:
         if cells[first].get("metadata", {}).get(COLLAPSED) is not True:
             found.append(
                 f'{where}: the part\'s heading cell needs the metadata "{COLLAPSED}": true '
-                "(JupyterLab shows the part collapsed)"
+                "(JupyterLab then shows the part collapsed)"
             )
+        if (folds := fold_level(cells[first])) != level:
+            found.append(
+                f"{where}: the cell also has a level-{folds} heading, so JupyterLab folds it "
+                f"at level {folds}, not at its first line's level {level}: keep one heading "
+                "in the part's first cell"
+            )
+            level = folds or level
         for i in range(first + 1, end):
-            inner = heading(cells[i])
-            if inner and inner[0] <= level:
+            inner = fold_level(cells[i])
+            if inner is not None and inner <= level:
                 found.append(
-                    f"{_where(cells[i], i)}: a level-{inner[0]} heading inside a part headed "
-                    f"at level {level}: JupyterLab would show the cells after it (use "
+                    f"{_where(cells[i], i)}: a level-{inner} heading inside a part headed at "
+                    f"level {level}: JupyterLab would show the cells from here on (use "
                     f"{'#' * (level + 1)} or deeper inside a part)"
                 )
         if end < len(cells):
-            after = heading(cells[end])
-            if after is None or after[0] > level:
+            after = fold_level(cells[end])
+            if after is None or after > level:
                 found.append(
                     f"{_where(cells[end], end)}: the first main-path cell after the part that "
-                    f"starts at cell {first} is not a heading of level {level} or higher "
-                    f"({'#' * min(level, 3)} or fewer #): JupyterLab would hide it with the "
+                    f"starts at cell {first} must be a heading of level {level} or "
+                    f"higher ({'#' * level} or fewer #): JupyterLab would hide it with the "
                     "collapsed part"
                 )
     for i, cell in enumerate(cells):
