@@ -53,7 +53,7 @@ def test_going_further_parts_fold_as_one_piece(path):
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_the_main_path_never_depends_on_going_further_cells(path):
     nb = mp.load(path)
-    found = mp.unbound_reads(nb) + mp.changed_gpu_keys(nb)
+    found = mp.reads_from_parts(nb) + mp.changed_gpu_keys(nb)
     assert not found, "\n".join(found)
 
 
@@ -151,7 +151,7 @@ def test_a_main_path_over_3000_words_is_a_violation():
 def test_a_name_bound_only_in_a_going_further_cell_is_found():
     nb = good()
     nb["cells"].insert(-1, code("print(y)"))  # y: bound in the first part only
-    found = mp.unbound_reads(nb)
+    found = mp.reads_from_parts(nb)
     assert len(found) == 1 and "'y'" in found[0], found
 
 
@@ -163,8 +163,32 @@ def test_a_function_from_a_going_further_cell_is_found_and_a_main_path_rebinding
         code("k = 5\nprint(helper() + k)"),  # k: rebound here first; helper: only the part's
         code("def f():\n    return helper()"),  # read when f is called: found too
     )
-    found = mp.unbound_reads(nb)
+    found = mp.reads_from_parts(nb)
     assert [re.search(r"reads '(\w+)'", v).group(1) for v in found] == ["helper", "helper"]
+
+
+@pytest.mark.parametrize(
+    "in_part, found",
+    [
+        ("xs[0] = 9", True),  # changes the main path's list
+        ("xs.append(9)", True),  # a method that may change it
+        ("for xs in range(2):\n    pass", True),  # binds it on a path
+        ("math.sqrt(2)", False),  # a function of an imported module: changes nothing
+        ("ys = list(xs)", False),  # reads it only
+    ],
+)
+def test_a_part_that_changes_what_the_main_path_reads_is_found(in_part, found):
+    nb = notebook(
+        md("# T"),
+        code("import math\nxs = [1, 2]"),
+        *part(code(in_part)),
+        md("## Next"),
+        code("print(xs, math.pi)"),
+    )
+    reads = mp.reads_from_parts(nb)
+    assert bool(reads) == found, reads
+    if found:
+        assert "reads 'xs', which the Going-further cell 3" in reads[0], reads
 
 
 def test_a_gpu_cell_whose_key_changes_without_the_parts_is_found():
@@ -176,7 +200,10 @@ def test_a_gpu_cell_whose_key_changes_without_the_parts_is_found():
     nb["cells"].insert(9, code("x = list(range(n))"))
     found = mp.changed_gpu_keys(nb)
     assert len(found) == 1 and "gpu1" in found[0], found
-    assert mp.unbound_reads(nb) == []  # n is bound on the main path too: only the key sees it
+    # n is bound on the main path too, so the cell that reads it after the part is found as
+    # reading a name the part rebinds.
+    [read] = mp.reads_from_parts(nb)
+    assert "reads 'n', which the Going-further cell 6" in read, read
 
 
 def test_a_part_not_followed_by_a_heading_is_found():

@@ -19,9 +19,9 @@ main path (the whitespace-separated tokens of the markdown cells not tagged
   level or higher (the cells after it would show), the first cell after a part is not a
   markdown heading of the part's level or higher (JupyterLab would hide it with the part),
   or a main-path cell carries the collapse flag;
-* a main-path code cell reads a name that only Going-further cells above it bind (the
-  statement analysis of :mod:`d2lgpu.references`: the names each top-level statement
-  binds and reads);
+* a main-path code cell reads a name that only Going-further cells above it bind, or that
+  one of them rebinds or changes after the main path bound it (the statement analysis of
+  :mod:`d2lgpu.references`: the names each top-level statement binds and reads);
 * a main-path GPU cell's reference key (:func:`d2lgpu.references.cell_key`) changes when
   the Going-further cells are removed: its stored GPU reference then depends on them.
 
@@ -229,30 +229,50 @@ def _cell_reads(statements) -> set[str]:
     return reads
 
 
-def unbound_reads(nb: dict) -> list[str]:
-    """Main-path code cells that read a name only Going-further cells above them bind."""
+def reads_from_parts(nb: dict) -> list[str]:
+    """Main-path code cells that read what a Going-further cell above them bound or changed.
+
+    Either only Going-further cells bind the name, or one rebinds or changes it (``x = ...``,
+    ``x[0] = ...``, ``x.method()``; a function called on an imported module does not count)
+    after the main path bound it: without the parts, the cell would fail or read another value.
+    """
+    cells = nb["cells"]
     found = []
     main_bound: set[str] = set()
-    further_bound: dict[str, int] = {}  # name -> the index of the first part cell binding it
-    for i, cell in enumerate(nb["cells"]):
+    further_bound: dict[str, int] = {}  # name -> the first part cell that binds it
+    last_touched: dict[str, int] = {}  # name -> the last cell that bound or changed it
+    imported: set[str] = set()  # names an import bound last
+    for i, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
             continue
         statements = references._statements(source_of(cell))
-        binds = {n for s in statements for n, k in s.binds.items() if k in _BINDING_KINDS}
-        if is_going_further(cell):
-            for name in binds:
-                further_bound.setdefault(name, i)
-            continue
-        only_further = sorted(
-            n for n in _cell_reads(statements) if n not in main_bound and n in further_bound
-        )
-        for name in only_further:
-            j = further_bound[name]
-            found.append(
-                f"{_where(cell, i)} reads {name!r}, which only Going-further cells bind "
-                f"(first {_where(nb['cells'][j], j)}): bind it in a main-path cell"
-            )
-        main_bound |= binds
+        further = is_going_further(cell)
+        if not further:
+            for name in sorted(_cell_reads(statements)):
+                if name not in main_bound and name in further_bound:
+                    j = further_bound[name]
+                    found.append(
+                        f"{_where(cell, i)} reads {name!r}, which only Going-further cells bind "
+                        f"(first {_where(cells[j], j)}): bind it in a main-path cell"
+                    )
+                elif name in last_touched and is_going_further(cells[last_touched[name]]):
+                    j = last_touched[name]
+                    found.append(
+                        f"{_where(cell, i)} reads {name!r}, which the Going-further "
+                        f"{_where(cells[j], j)} rebinds or changes: without the part it would "
+                        "read another value (use another name in the part)"
+                    )
+        for stmt in statements:
+            for name, kind in stmt.binds.items():
+                if kind == references._CALLS and name in imported:
+                    continue
+                if kind == references._IMPORTS:
+                    imported.add(name)
+                elif kind == references._SETS:
+                    imported.discard(name)
+                last_touched[name] = i
+                if kind in _BINDING_KINDS:
+                    (further_bound.setdefault(name, i) if further else main_bound.add(name))
     return found
 
 
@@ -291,7 +311,7 @@ def violations(nb: dict) -> list[str]:
             f"the main path has {count} words, more than {MAX_WORDS}: move depth into "
             "Going-further parts"
         )
-    return found + structure_violations(nb) + unbound_reads(nb) + changed_gpu_keys(nb)
+    return found + structure_violations(nb) + reads_from_parts(nb) + changed_gpu_keys(nb)
 
 
 def table(rows: list[tuple[str, int, int, int]]) -> str:
