@@ -46,7 +46,8 @@ def test_every_main_path_has_at_most_3000_words():
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_going_further_parts_fold_as_one_piece(path):
-    found = mp.structure_violations(mp.load(path))
+    nb = mp.load(path)
+    found = mp.structure_violations(nb) + mp.skipped_levels(nb)
     assert not found, "\n".join(found)
 
 
@@ -255,6 +256,15 @@ def test_a_collapsed_main_path_heading_is_found():
     nb["cells"][2]["metadata"][mp.COLLAPSED] = True
     found = mp.structure_violations(nb)
     assert len(found) == 1 and "main-path cell" in found[0], found
+
+
+def test_a_part_under_the_title_needs_a_level_2_heading():
+    nb = notebook(md("# 1. A chapter"), *part(code("x = 1")), md("## 1.1 The first section"))
+    [found] = mp.skipped_levels(nb)
+    assert "cell 1" in found and "level-3 heading right after a level-1 one" in found, found
+    nb = notebook(md("# 1. A chapter"), *part(code("x = 1"), level=2), md("## 1.1 First"))
+    assert mp.violations(nb) == []
+    assert mp.skipped_levels(good()) == []
 
 
 def test_jupyterlab_folds_at_the_highest_heading_outside_code_fences():

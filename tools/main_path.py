@@ -19,6 +19,8 @@ main path (the whitespace-separated tokens of the markdown cells not tagged
   level or higher (the cells after it would show), the first cell after a part is not a
   markdown heading of the part's level or higher (JupyterLab would hide it with the part),
   or a main-path cell carries the collapse flag;
+* a heading skips a level (``#`` then ``###``): the book's build (MyST) fails on it, and a
+  part placed before a chapter's first ``##`` section needs a ``##`` heading;
 * a main-path code cell reads a name that only Going-further cells above it bind, or that
   one of them rebinds or changes after the main path bound it (the statement analysis of
   :mod:`d2lgpu.references`: the names each top-level statement binds and reads);
@@ -85,16 +87,11 @@ def heading(cell: dict) -> tuple[int, str] | None:
     return (len(match.group(1)), match.group(2)) if match else None
 
 
-def fold_level(cell: dict) -> int | None:
-    """The heading level JupyterLab folds a markdown cell at; None for a cell it does not fold.
-
-    JupyterLab 4 takes every heading of the cell's markdown (a ``#`` heading or an underlined
-    one, outside fenced code) and folds at the highest of them, the smallest level: a
-    collapsed heading hides the cells below it up to the next cell whose level is the same
-    or smaller.
-    """
+def heading_levels(cell: dict) -> list[int]:
+    """The levels of a markdown cell's headings, in order (a ``#`` heading or an underlined
+    one, outside fenced code); empty for any other cell."""
     if cell.get("cell_type") != "markdown":
-        return None
+        return []
     levels, fence, previous = [], None, ""
     for line in source_of(cell).splitlines():
         stripped = line.strip()
@@ -116,7 +113,36 @@ def fold_level(cell: dict) -> int | None:
             previous = ""
             continue
         previous = stripped
+    return levels
+
+
+def fold_level(cell: dict) -> int | None:
+    """The heading level JupyterLab folds a markdown cell at; None for a cell it does not fold.
+
+    JupyterLab 4 takes every heading of the cell's markdown and folds at the highest of them,
+    the smallest level: a collapsed heading hides the cells below it up to the next cell
+    whose level is the same or smaller.
+    """
+    levels = heading_levels(cell)
     return min(levels) if levels else None
+
+
+def skipped_levels(nb: dict) -> list[str]:
+    """Headings more than one level below the heading before them (``#`` then ``###``).
+
+    The book's MyST warns on each, and ``make site`` fails on a warning.
+    """
+    found, previous = [], 0
+    for i, cell in enumerate(nb["cells"]):
+        for level in heading_levels(cell):
+            if previous and level > previous + 1:
+                found.append(
+                    f"{_where(cell, i)}: a level-{level} heading right after a level-{previous} "
+                    f"one: the book's build fails on a skipped level (make it "
+                    f"{'#' * (previous + 1)}, or put it under a {'#' * (level - 1)} heading)"
+                )
+            previous = level
+    return found
 
 
 def words(cell: dict) -> int:
@@ -311,7 +337,13 @@ def violations(nb: dict) -> list[str]:
             f"the main path has {count} words, more than {MAX_WORDS}: move depth into "
             "Going-further parts"
         )
-    return found + structure_violations(nb) + reads_from_parts(nb) + changed_gpu_keys(nb)
+    return (
+        found
+        + structure_violations(nb)
+        + skipped_levels(nb)
+        + reads_from_parts(nb)
+        + changed_gpu_keys(nb)
+    )
 
 
 def table(rows: list[tuple[str, int, int, int]]) -> str:
