@@ -12,7 +12,10 @@ shared by every pytest-xdist process (``session_once``); the checks read what it
 - every image a page shows exists, the GPUs' bench plots among them, and every link between
   pages resolves to a file of the book;
 - links to files the book leaves out go to the repository, or become plain text, and a link
-  to a file that exists nowhere fails the build (small builds of their own).
+  to a file that exists nowhere fails the build (small builds of their own);
+- a Going-further part (cells tagged ``going-further``) is a collapsed ``<details>`` holding
+  its text, code cells and outputs, and nothing of the main path; a part that does not start
+  with its heading fails the build (a small build of its own; the book's parts are counted).
 
 The browser test opens the book in Debian's Chromium (the skip rule and arguments of
 ``test_browser.py``), served over HTTP on a free loopback port: every page reached by
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import html
+import html.parser
 import http.server
 import importlib.util
 import json
@@ -552,3 +556,145 @@ def test_the_book_drops_a_gpu_cells_skip_line_only_above_a_reference_block(tmp_p
     assert none["outputs"][0]["text"] == (
         "This cell needs a CUDA GPU; no GPU run of it is recorded.\nmore\n"
     )
+
+
+# --- Going-further parts: a collapsed dropdown ---------------------------------------------
+
+
+class _Where(html.parser.HTMLParser):
+    """For each marker word of a page, the dropdowns around it: ``{marker: ["closed", ...]}``."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}  # fmt: skip
+
+    def __init__(self, markers):
+        super().__init__()
+        self.markers, self.stack, self.found = markers, [], {}
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        for marker in self.markers:
+            if marker in data:
+                self.found.setdefault(marker, []).append(
+                    [
+                        ("summary" if any(t == "summary" for t, _ in self.stack) else "")
+                        + ("open" if "open" in attrs else "closed")
+                        for tag, attrs in self.stack
+                        if tag == "details" and "going-further" in (attrs.get("class") or "")
+                    ]
+                )
+
+
+def where_on_page(page: str, markers) -> dict:
+    parser = _Where(markers)
+    parser.feed(page)
+    return parser.found
+
+
+def part_notebook(parts_first_cell: dict) -> dict:
+    """A chapter with a well-formed part and a second part whose first cell is ``parts_first_cell``."""
+
+    def md(source, *tags, **metadata):
+        return {"cell_type": "markdown", "id": f"m{abs(hash(source)) % 10**8}",
+                "metadata": {"tags": list(tags), **metadata}, "source": source}  # fmt: skip
+
+    def code(source, out, *tags):
+        return {"cell_type": "code", "id": f"c{abs(hash(source)) % 10**8}", "execution_count": 1,
+                "metadata": {"tags": list(tags)}, "source": source,
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": out}]}  # fmt: skip
+
+    further, collapsed = "going-further", {"jp-MarkdownHeadingCollapsed": True}
+    cells = [
+        md("# 1. A chapter\n\nMAIN-INTRO"),
+        md("## 1.1 A section"),
+        code("print('MAIN-CODE-ONE')", "MAIN-OUT-ONE\n"),
+        md("### Going further: the details\n\nDEEP-TEXT", further, **collapsed),
+        code("print('DEEP-CODE')", "DEEP-OUT\n", further),
+        md("#### A subheading\n\nDEEP-SUB", further),
+        code("print('DEEPER-CODE')", "DEEPER-OUT\n", further),
+        md("### 1.1.1 Back on the main path"),
+        code("print('MAIN-CODE-TWO')", "MAIN-OUT-TWO\n"),
+        md("## Summary\n\nMAIN-SUMMARY"),
+    ]
+    if parts_first_cell is not None:
+        parts_first_cell["metadata"]["tags"] = [further]
+        cells.insert(-1, md("## 1.2 Another section"))
+        cells.insert(-1, parts_first_cell)
+    metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                "language_info": {"name": "python"}}  # fmt: skip
+    return {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_label_parts_labels_the_first_markdown_cell_of_each_part():
+    nb = part_notebook(None)
+    assert tool.label_parts(nb, "01_x") == 1
+    first = nb["cells"][3]
+    assert first["source"].startswith(f"(part-going-further-01-x-{first['id']})=\n### Going")
+    assert all(not c["source"].startswith("(") for i, c in enumerate(nb["cells"]) if i != 3)
+    bad = part_notebook({"cell_type": "code", "id": "bad", "metadata": {}, "source": "x = 1",
+                         "outputs": [], "execution_count": None})  # fmt: skip
+    assert tool.label_parts(bad, "01_x") == 1  # a part starting with code: never labelled
+    assert bad["cells"][-2]["source"] == "x = 1"
+
+
+@needs_sphinx
+@pytest.mark.slow
+def test_a_going_further_part_is_a_collapsed_dropdown_and_a_headless_part_fails(
+    tmp_path, monkeypatch
+):
+    # One build of two pages (a Sphinx start is seconds): 01_good has a well-formed part;
+    # 02_bad also has a part that starts with a code cell, which -W turns into a failure.
+    headless = {"cell_type": "code", "id": "headless", "execution_count": 1, "metadata": {},
+                "source": "print('BAD-CODE')", "outputs": []}  # fmt: skip
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    src = tmp_path / "src"
+    for stem, nb in [("01_good", part_notebook(None)), ("02_bad", part_notebook(headless))]:
+        path = tmp_path / "notebooks" / f"{stem}.ipynb"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(nb))
+        tool.copy_notebook(path, src)
+    (src / "conf.py").write_text((ROOT / "docs" / "site" / "conf.py").read_text())
+    shutil.copytree(ROOT / "docs" / "site" / "_static", src / "_static")
+    course = {"repository": None, "branch": "main", "root": str(tmp_path)}
+    (src / "_course.json").write_text(json.dumps(course))
+    (src / "readme.md").write_text("")
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\nnotebooks/01_good\nnotebooks/02_bad\n```\n"
+    )
+    started = time.monotonic()
+    done = tool.build(src, tmp_path / "out")
+    print(f"two-page book built in {time.monotonic() - started:.1f} s")
+    warnings = [line for line in done.stderr.splitlines() if "WARNING" in line]
+    assert done.returncode != 0 and len(warnings) == 1, done.stderr
+    assert "02_bad.ipynb" in warnings[0] and "outside its part's dropdown" in warnings[0]
+
+    page = (tmp_path / "out" / "notebooks" / "01_good.html").read_text()
+    deep = ["DEEP-TEXT", "DEEP-CODE", "DEEP-OUT", "DEEP-SUB", "DEEPER-CODE", "DEEPER-OUT"]
+    main = ["MAIN-INTRO", "MAIN-CODE-ONE", "MAIN-OUT-ONE", "MAIN-CODE-TWO", "MAIN-OUT-TWO",
+            "MAIN-SUMMARY", "Back on the main path"]  # fmt: skip
+    found = where_on_page(page, [*deep, *main, "Going further: the details"])
+    assert set(found) == {*deep, *main, "Going further: the details"}, sorted(found)
+    for marker in deep:  # the part's text, code and outputs: in one closed dropdown
+        assert found[marker] == [["closed"]], (marker, found[marker])
+    for marker in main:  # the main path: in none
+        assert all(around == [] for around in found[marker]), (marker, found[marker])
+    # The toggle's own text, once; elsewhere only in the page's table of contents.
+    assert sorted(found["Going further: the details"])[-1:] == [["summaryclosed"]]
+    assert sum(around != [] for around in found["Going further: the details"]) == 1
+    assert page.count('<details class="admonition going-further">') == 1
+
+
+@pytest.mark.slow
+def test_every_part_of_the_chapters_is_a_dropdown_in_the_book(book):
+    for notebook in notebooks("notebooks"):
+        nb = json.loads(notebook.read_text())
+        parts = tool.label_parts(nb, notebook.stem)
+        page = (book["out"] / "notebooks" / f"{notebook.stem}.html").read_text()
+        assert page.count('<details class="admonition going-further">') == parts, notebook.stem
