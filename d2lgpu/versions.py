@@ -13,7 +13,7 @@ import sys
 
 import torch
 
-__all__ = ["allocator_settings", "empty_host_cache"]
+__all__ = ["allocator_settings", "empty_host_cache", "selective_checkpoint_hook_kwargs"]
 
 
 def empty_host_cache() -> bool:
@@ -69,3 +69,38 @@ def allocator_settings(conf: str, *, timeout: float = 300) -> str | None:
         return child.stdout.strip()
     said = child.stderr.strip().splitlines()
     return said[-1] if said else f"the fresh Python exited with status {child.returncode}"
+
+
+def selective_checkpoint_hook_kwargs() -> dict[str, bool]:
+    """Keyword arguments for ``torch.utils.checkpoint.checkpoint`` that let the
+    ``saved_tensors_hooks`` around a selective checkpoint see what it keeps.
+
+    A selective checkpoint (``context_fn`` made with
+    ``create_selective_checkpoint_contexts(policy)``) keeps the outputs its policy marks
+    ``MUST_SAVE`` in a cache of its own, outside the autograd graph, so the pack hooks of a
+    surrounding ``torch.autograd.graph.saved_tensors_hooks`` (``d2lgpu.memory.saved_for_backward``,
+    ``save_on_cpu``) do not see them by default. What each torch does:
+
+    - torch 2.11, the course's floor: ``checkpoint`` has no ``respect_saved_tensors_hooks``
+      argument; those outputs always bypass the hooks, and no argument changes that.
+      Returns ``{}``: ``saved_for_backward`` then counts a selective checkpoint's inputs
+      only, not what its policy keeps.
+    - torch 2.14, the lock's pin, has it: ``checkpoint(...,
+      respect_saved_tensors_hooks=True)`` routes those outputs through the
+      hooks like any other saved tensor (pytorch/pytorch#190581). Its default, ``None``,
+      keeps the old behaviour and warns (``FutureWarning``) when a hook is in scope, and a
+      later release is to change that default (pytorch/pytorch#191236). Returns
+      ``{"respect_saved_tensors_hooks": True}``.
+
+    The answer comes from ``checkpoint``'s signature, so it holds for the torch versions in
+    between too. Pass the result as
+    ``checkpoint(fn, h, use_reentrant=False, context_fn=..., **selective_checkpoint_hook_kwargs())``;
+    an empty dict means the hooks cannot count what the policy keeps on this torch.
+    """
+    import inspect
+
+    from torch.utils import checkpoint as checkpointing
+
+    if "respect_saved_tensors_hooks" in inspect.signature(checkpointing.checkpoint).parameters:
+        return {"respect_saved_tensors_hooks": True}
+    return {}

@@ -83,8 +83,11 @@ BRANCHES = [
     Branch("tests/test_versions.py", "_accelerator_getAllocatorSettings",
            lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"),
            "tests/test_versions.py"),
-    Branch("notebooks/09_model_parallel.ipynb#sac-code-1-2", "respect_saved_tensors_hooks",
-           _checkpoint_respects_hooks, "nbval"),
+    # chapter 9 calls this one (section 9.6); tests/test_versions.py runs both sides
+    Branch("d2lgpu/versions.py", "respect_saved_tensors_hooks", _checkpoint_respects_hooks,
+           "tests/test_versions.py"),
+    Branch("tests/test_versions.py", "respect_saved_tensors_hooks", _checkpoint_respects_hooks,
+           "tests/test_versions.py"),
     Branch("notebooks/10_inside_ddp.ipynb#128e44a3", "_DEFAULT_BUCKET_CAP_MB",
            _ddp_has_default_cap, "nbval"),
     # chapter 10 launches the script (its "buckets" part profiles DDP's backward)

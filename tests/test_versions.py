@@ -7,12 +7,17 @@ running torch does not take, by adding or removing torch's attribute for the tes
 
 from __future__ import annotations
 
+import functools
+import inspect
 import subprocess
+import warnings
 
 import pytest
 import torch
+from torch import nn
+from torch.utils import checkpoint as checkpointing
 
-from d2lgpu import versions
+from d2lgpu import memory, versions
 
 
 def test_empty_host_cache_says_whether_this_torch_can_empty_the_pinned_cache():
@@ -95,3 +100,61 @@ def test_allocator_settings_starts_nothing_on_a_torch_without_the_reader(monkeyp
 def test_allocator_settings_refuses_bad_arguments_by_name(conf, timeout, error, names):
     with pytest.raises(error, match=names):
         versions.allocator_settings(conf, timeout=timeout)
+
+
+def _save_products(ctx, op, *args, **kwargs):
+    products = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default}
+    if op in products:
+        return checkpointing.CheckpointPolicy.MUST_SAVE
+    return checkpointing.CheckpointPolicy.PREFER_RECOMPUTE
+
+
+def test_selective_checkpoint_hook_kwargs_follows_checkpoints_signature():
+    has = "respect_saved_tensors_hooks" in inspect.signature(checkpointing.checkpoint).parameters
+    expected = {"respect_saved_tensors_hooks": True} if has else {}
+    kwargs = versions.selective_checkpoint_hook_kwargs()
+    assert kwargs == expected, (
+        f"torch {torch.__version__} {'has' if has else 'lacks'} "
+        f"checkpoint(respect_saved_tensors_hooks=...): expected {expected}, got {kwargs}"
+    )
+
+
+def test_selective_checkpoint_hook_kwargs_on_either_torch(monkeypatch):
+    def checkpoint_2_11(function, *args, use_reentrant=None, context_fn=None, **kwargs):
+        return function(*args)
+
+    def checkpoint_2_14(
+        function, *args, use_reentrant=None, context_fn=None, respect_saved_tensors_hooks=None
+    ):
+        return function(*args)
+
+    monkeypatch.setattr(checkpointing, "checkpoint", checkpoint_2_11)
+    older = versions.selective_checkpoint_hook_kwargs()
+    assert older == {}, f"a checkpoint without the argument: expected {{}}, got {older}"
+    monkeypatch.setattr(checkpointing, "checkpoint", checkpoint_2_14)
+    newer = versions.selective_checkpoint_hook_kwargs()
+    assert newer == {"respect_saved_tensors_hooks": True}, (
+        f"a checkpoint with the argument: expected it set to True, got {newer}"
+    )
+
+
+def test_with_its_kwargs_saved_for_backward_counts_what_the_policy_keeps_or_only_the_input():
+    torch.manual_seed(0)
+    lin = nn.Linear(8, 32)
+    x = torch.randn(4, 8, requires_grad=True)
+    kwargs = versions.selective_checkpoint_hook_kwargs()
+    context = functools.partial(checkpointing.create_selective_checkpoint_contexts, _save_products)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)  # no "choose the behaviour" warning
+        with memory.saved_for_backward(exclude=lin.parameters()) as saved:
+            out = checkpointing.checkpoint(
+                lambda h: torch.relu(lin(h)), x, use_reentrant=False, context_fn=context, **kwargs
+            )
+    product = 4 * 32 * 4  # the addmm's output, 4 x 32 floats, which the policy keeps
+    expected = x.nbytes + product if kwargs else x.nbytes
+    assert saved.bytes == expected, (
+        f"with {kwargs}: expected {expected} bytes counted (the input"
+        f"{' and the product' if kwargs else ' only'}), counted {saved.bytes}"
+    )
+    out.sum().backward()  # what the policy kept still gives the gradients
+    assert lin.weight.grad is not None and x.grad is not None, "backward gave no gradient"
