@@ -32,7 +32,7 @@ UNIT_TESTS ?= tests
 # the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py).
 FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
-	tests/test_memory.py
+	tests/test_memory.py tests/test_versions.py
 
 .PHONY: help setup lab env test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
 

@@ -77,8 +77,8 @@ BRANCHES = [
            lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"), "nbval"),
     Branch("notebooks/09_model_parallel.ipynb#sac-code-1-2", "respect_saved_tensors_hooks",
            _checkpoint_respects_hooks, "nbval"),
-    Branch("notebooks/10_inside_ddp.ipynb#128e44a3", "_DEFAULT_BUCKET_CAP_MB",
-           _ddp_has_default_cap, "nbval"),
+    Branch("d2lgpu/versions.py", "_DEFAULT_BUCKET_CAP_MB", _ddp_has_default_cap,
+           "tests/test_versions.py"),
     # chapter 10 launches the script (its "buckets" part profiles DDP's backward)
     Branch("scripts/inside_ddp.py", "linked_correlation_id", _events_have_links,
            "notebooks/10_inside_ddp.ipynb"),
