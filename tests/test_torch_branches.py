@@ -88,8 +88,9 @@ BRANCHES = [
            "tests/test_versions.py"),
     Branch("tests/test_versions.py", "respect_saved_tensors_hooks", _checkpoint_respects_hooks,
            "tests/test_versions.py"),
-    Branch("notebooks/10_inside_ddp.ipynb#128e44a3", "_DEFAULT_BUCKET_CAP_MB",
-           _ddp_has_default_cap, "nbval"),
+    # chapter 10 calls this one (section 10.2); tests/test_versions.py runs it
+    Branch("d2lgpu/versions.py", "_DEFAULT_BUCKET_CAP_MB", _ddp_has_default_cap,
+           "tests/test_versions.py"),
     # chapter 10 launches the script (its "buckets" part profiles DDP's backward)
     Branch("scripts/inside_ddp.py", "linked_correlation_id", _events_have_links,
            "notebooks/10_inside_ddp.ipynb"),
