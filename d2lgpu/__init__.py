@@ -36,6 +36,8 @@ Modules, one concern each:
 ``bench_measures``        the bench's measurements, one function each
 ``bench_report``          the bench's plots and summary, drawn from its results
 ``references``            what GPU-only cells printed on a real GPU, shown where they skip
+                          (stored here; keyed in ``_cell_keys``, drawn in
+                          ``_reference_blocks``)
 ``magics``                ``%%requires_gpu``: a GPU-only cell skips with its reference elsewhere
 ``streams``               overlap's arithmetic, text timelines, the streams of a profiler trace
 ``stream_sim``            CUDA stream code run on a simulated GPU: order, waits, races

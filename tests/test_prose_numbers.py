@@ -387,8 +387,8 @@ def test_a_number_printed_elsewhere_in_the_notebook_does_not_count(tmp_path):
 
 def test_a_reference_block_under_the_nearest_cell_counts(tmp_path):
     block = (
-        "Recorded on an NVIDIA H200, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-28: not this "
-        "machine\n    fused 413 us 2.58x"
+        "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28 (this machine has torch "
+        "2.14.1)\n    fused 413 us 2.58x"
     )
     cells = [{**MARKDOWN, "source": "On the GPU fused Adam was 2.58x faster."}, printing(block)]
     assert typed_numbers(write(tmp_path, cells)) == []
@@ -407,8 +407,8 @@ def test_a_wildcard_or_sourceless_allowed_entry_fails(monkeypatch):
 
 def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
     h200 = printing(
-        "Skipped: this cell needs a CUDA GPU\nRecorded on an NVIDIA H200, torch 2.11.0+cu130 "
-        "(CUDA 13.0), 2026-11-28: not this machine\n    per-step .item() costs 2.1x"
+        "Skipped: this cell needs a CUDA GPU\nRecorded on NVIDIA H200 with torch 2.11.0+cu130, "
+        "2026-11-28\n    per-step .item() costs 2.1x"
     )
     h100_summary = "../docs/results/NVIDIA-H100-80GB-HBM3/bench/summary.md"
     h200_summary = "../docs/results/NVIDIA-H200/bench/summary.md"
@@ -436,10 +436,25 @@ def test_a_citation_needs_that_gpus_block_beside_it(tmp_path):
     assert unseen_citations(write(tmp_path, cells)) == ["cell 2: H200 ('H200 reference')"]
 
 
+def test_a_block_collapsed_under_other_gpus_is_on_the_page_too(tmp_path):
+    from d2lgpu import references
+
+    h100 = {"device": "NVIDIA H100 80GB HBM3", "torch": "2.11.0+cu130", "cuda": "13.0",
+            "date": "2026-11-23", "origin": "a test", "output": "fused 2.58x\n"}  # fmt: skip
+    h200 = dict(h100, device="NVIDIA H200", date="2026-11-28", output="fused 2.44x\n")
+    block = references.reference_bundle([h100, h200], "2.14.1")
+    assert "<details" in block["text/html"]  # the H100's block is the collapsed one
+    cell = {**CODE, "outputs": [{"output_type": "display_data", "data": block}]}
+    prose = {**MARKDOWN, "source": "The H100 reference shows fused at 2.58x, the H200's 2.44x."}
+    path = write(tmp_path, [prose, cell])
+    assert unseen_citations(path) == [] and typed_numbers(path) == []
+    prose["source"] = "The A100 reference shows it at 2.58x."
+    assert unseen_citations(write(tmp_path, [prose, cell])) == ["cell 0: A100 ('A100 reference')"]
+
+
 def test_a_section_the_paragraph_names_counts_and_only_that_one(tmp_path):
     h200 = printing(
-        "Recorded on an NVIDIA H200, torch 2.11.0+cu130 (CUDA 13.0), 2026-11-28: not this "
-        "machine\n    bf16 step 4.1x faster"
+        "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28\n    bf16 step 4.1x faster"
     )
     cells = [
         {**MARKDOWN, "source": "## 9.1 Speed\n\nThe GPU cell."},

@@ -105,8 +105,9 @@ def _sanitize_regex(section: str) -> str:
     return parser[section]["regex"]
 
 
-# A GPU block's line comparing the recording torch with the torch of the machine that stored
-# the outputs: on a website that machine is nobody's, and nbval leaves it out too.
+# A GPU block caption's note comparing the recording torch with the torch of the machine that
+# stored the outputs ("(this machine has torch 2.14.1)"): on a website that machine is nobody's,
+# and nbval leaves it out too. The blocks of other GPUs stay collapsed in their <details>.
 OTHER_TORCH = re.compile(_sanitize_regex("torch-of-this-machine"))
 # The line a GPU cell prints where it skips ("Skipped: this cell needs a CUDA GPU; 0 are visible
 # here."): the machine that stored the outputs is nobody's on a website. Above a reference block,

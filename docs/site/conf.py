@@ -47,10 +47,11 @@ html_copy_source = True  # the download button: the page's .ipynb or .md
 
 # The stored outputs are the content: nothing is run.
 nb_execution_mode = "off"
-# A GPU cell stores its reference as text/html (a bordered block headed "Recorded on ...: not
-# this machine") with the same text as text/plain. myst-nb's default order for HTML already
-# prefers text/html, and a plot's image/png, to text/plain, and it shows stored HTML as it is
-# (no sanitizing), so the book shows the block and the plots: no nb_mime_priority_overrides.
+# A GPU cell stores its reference as text/html (a bordered block headed "Recorded on <GPU> with
+# torch <version>, <date>", other GPUs' blocks in a closed <details>) with the same text as
+# text/plain. myst-nb's default order for HTML already prefers text/html, and a plot's
+# image/png, to text/plain, and it shows stored HTML as it is (no sanitizing), so the book
+# shows the block and the plots: no nb_mime_priority_overrides.
 myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]  # tqdm's widgets: the chapters hide them
 
