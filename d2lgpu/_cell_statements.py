@@ -15,7 +15,7 @@ import functools
 from typing import NamedTuple
 
 __all__ = ["CALLS", "CHANGES", "IMPORTS", "MAGIC", "SETS", "Statement", "cell_body",
-           "normalized", "statements"]  # fmt: skip
+           "normalized", "python_source", "statements"]  # fmt: skip
 
 MAGIC = "%%requires_gpu"
 
@@ -55,6 +55,9 @@ def _python_source(source: str) -> str:
     except ImportError:  # no IPython: a line magic then makes the cell unparsable (no statements)
         return text
     return TransformerManager().transform_cell(text)
+
+
+python_source = _python_source  # public: tools/rekey_references.py parses cells as the key does
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:

@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from d2lgpu import _cell_statements as statements_of  # noqa: E402
 from d2lgpu import references  # noqa: E402
 from d2lgpu.magics import gpus_needed  # noqa: E402
 
@@ -52,8 +53,8 @@ ATX = re.compile(r"^ {0,3}(#{1,6})(\s|$)")
 SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 TITLE = "Going further:"
-# How a binding in references._binds counts: a method call (x.m()) binds nothing.
-_BINDING_KINDS = (references._SETS, references._IMPORTS, references._CHANGES)
+# How a binding in d2lgpu._cell_statements counts: a method call (x.m()) binds nothing.
+_BINDING_KINDS = (statements_of.SETS, statements_of.IMPORTS, statements_of.CHANGES)
 
 
 def chapters(root: Path = ROOT) -> list[Path]:
@@ -271,7 +272,7 @@ def reads_from_parts(nb: dict) -> list[str]:
     for i, cell in enumerate(cells):
         if cell.get("cell_type") != "code":
             continue
-        statements = references._statements(source_of(cell))
+        statements = statements_of.statements(source_of(cell))
         further = is_going_further(cell)
         if not further:
             for name in sorted(_cell_reads(statements)):
@@ -290,11 +291,11 @@ def reads_from_parts(nb: dict) -> list[str]:
                     )
         for stmt in statements:
             for name, kind in stmt.binds.items():
-                if kind == references._CALLS and name in imported:
+                if kind == statements_of.CALLS and name in imported:
                     continue
-                if kind == references._IMPORTS:
+                if kind == statements_of.IMPORTS:
                     imported.add(name)
-                elif kind == references._SETS:
+                elif kind == statements_of.SETS:
                     imported.discard(name)
                 last_touched[name] = i
                 if kind in _BINDING_KINDS:

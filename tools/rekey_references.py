@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from d2lgpu import references  # noqa: E402
+from d2lgpu import _cell_statements, references  # noqa: E402
 from d2lgpu.magics import gpus_needed  # noqa: E402
 
 COMMIT = re.compile(r"\bat commit ([0-9a-f]{7,40})\b")
@@ -133,7 +133,7 @@ def without_assert_messages(source: str) -> str:
 
 def _tree_without_messages(source: str) -> ast.Module | None:
     try:
-        tree = ast.parse(references._python_source(source))
+        tree = ast.parse(_cell_statements.python_source(source))
     except (SyntaxError, ValueError):
         return None
     for node in ast.walk(tree):
