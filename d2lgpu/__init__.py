@@ -28,6 +28,8 @@ Modules, one concern each:
 ``faults``                a rank that dies on request, for the fault-tolerance tests
 ``pipeline``              micro-batches, a timeline of busy pipeline stages, the bubble
 ``ranks``                 gloo ranks started from a notebook; a count of their all-reduces
+``llama``                 a Llama-style decoder, 125M to 70B, built without memory
+``scale``                 one rank's memory at any world size, planned in one CPU process
 ``plotting``              timing-vs-size, bar, timeline and training-curve plots
 ``grading``               ``check(exercise_id, answer)`` for the exercises
 ``hardware``              datasheet peaks of common GPUs, a labelled table
@@ -98,7 +100,9 @@ _SUBMODULES = (
     "plotting",
     "references",
     "processes",
+    "llama",
     "ranks",
+    "scale",
     "stream_sim",
     "streams",
     "timing",
