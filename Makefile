@@ -29,12 +29,13 @@ PYTEST_ARGS ?=
 UNIT_TESTS ?= tests
 # The learners' torch: pyproject.toml's floor (2.11, what Colab's GPU runtime ships) in
 # .venv-floor; there, nbval on the chapters and solutions and these tests: the checkers,
-# the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py).
+# the exercises, and the tests that run a torch-version branch (tests/test_torch_branches.py;
+# tests/test_versions.py runs d2lgpu.versions, where the lessons' branches live).
 FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
-	tests/test_memory.py
+	tests/test_memory.py tests/test_versions.py
 
-.PHONY: help setup lab env test test-floor test-fast check check-units check-notebooks lint lock outputs exercises bench site mutation gpu-check clean
+.PHONY: help setup lab env test test-floor test-fast check check-units check-notebooks lint main-path lock outputs exercises bench site mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -85,6 +86,11 @@ check-notebooks:  ## the notebooks alone (nbval), each in order
 
 lint:  ## ruff only
 	$(CHECK_PY) -m ruff check . && $(CHECK_PY) -m ruff format --check .
+
+# Each chapter's main path: its words (at most 3,000) and the rules of its Going-further parts
+# (CONTRIBUTING.md); exit 1 on any violation. tests/test_main_path.py checks the same.
+main-path:  ## each chapter's main-path words, and what breaks the Going-further rules (tools/main_path.py)
+	$(VPY) tools/main_path.py
 
 lock: setup  ## regenerate requirements.lock from pyproject.toml (uv, every platform)
 	$(VPY) tools/lock.py

@@ -28,6 +28,8 @@ Modules, one concern each:
 ``faults``                a rank that dies on request, for the fault-tolerance tests
 ``pipeline``              micro-batches, a timeline of busy pipeline stages, the bubble
 ``ranks``                 gloo ranks started from a notebook; a count of their all-reduces
+``llama``                 a Llama-style decoder, 125M to 70B, built without memory
+``scale``                 one rank's memory at any world size, planned in one CPU process
 ``plotting``              timing-vs-size, bar, timeline and training-curve plots
 ``grading``               ``check(exercise_id, answer)`` for the exercises
 ``hardware``              datasheet peaks of common GPUs, a labelled table
@@ -36,6 +38,8 @@ Modules, one concern each:
 ``bench_measures``        the bench's measurements, one function each
 ``bench_report``          the bench's plots and summary, drawn from its results
 ``references``            what GPU-only cells printed on a real GPU, shown where they skip
+                          (stored here; keyed in ``_cell_keys``, drawn in
+                          ``_reference_blocks``)
 ``magics``                ``%%requires_gpu``: a GPU-only cell skips with its reference elsewhere
 ``streams``               overlap's arithmetic, text timelines, the streams of a profiler trace
 ``stream_sim``            CUDA stream code run on a simulated GPU: order, waits, races
@@ -96,7 +100,9 @@ _SUBMODULES = (
     "plotting",
     "references",
     "processes",
+    "llama",
     "ranks",
+    "scale",
     "stream_sim",
     "streams",
     "timing",

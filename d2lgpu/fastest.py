@@ -108,15 +108,15 @@ def strict() -> bool:
     return value.strip() == "1"
 
 
-def claim(holds, *, expected: str, measured: str) -> bool:
-    """State a lesson's claim about a measurement: True when it ``holds``.
+def claim(holds, *, expected: str, measured: str) -> None:
+    """State a lesson's claim about a measurement, which ``holds`` or not.
 
     ``expected`` says what the lesson claims ("the .item() loop is slower") and
     ``measured`` what this run measured ("2.1 us against 2.3 us per step"). When the claim
     does not hold, strict mode (:func:`strict`) raises ``AssertionError`` with both; a
     learner's run prints them, says the machine was probably too busy to show the effect
-    and where the cell's stored output or GPU reference shows it, and returns False so
-    Run All goes on.
+    and where the cell's stored output or GPU reference shows it, and returns, so Run All
+    goes on. It returns None either way: a cell that ends with a claim shows nothing more.
     """
     if not isinstance(holds, bool | numbers.Integral):
         raise TypeError(f"holds must be a bool (the claim's test), not {type(holds).__name__}")
@@ -124,7 +124,7 @@ def claim(holds, *, expected: str, measured: str) -> bool:
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"{name} must be a non-empty string saying what the claim {name}")
     if holds:
-        return True
+        return
     if strict():
         raise AssertionError(f"expected {expected}; measured {measured}")
     print(
@@ -133,4 +133,3 @@ def claim(holds, *, expected: str, measured: str) -> bool:
         "to a measurement). The output stored under this cell, and on a GPU its reference, "
         "shows it; Run All goes on."
     )
-    return False

@@ -10,9 +10,12 @@ its errors are errors. Without it, the cell prints one line saying it was
 skipped and why, instead of raising: so *Run All* in JupyterLab goes on to the
 next cell on a laptop, where an exception would stop it. Below that line it
 displays what the same cell printed on a real GPU, in a bordered block headed
-"Recorded on <GPU> with torch <version>, <date>"; or it
-says that no such reference exists yet for this version of the cell, and that
-the text above the cell says what it shows (:mod:`d2lgpu.references`).
+"Recorded on <GPU> with torch <version>, <date>" (the newest recording; other
+GPUs' blocks collapsed below it); or it says that no such reference exists yet
+for this version of the cell, and that the text above the cell says what it
+shows (:mod:`d2lgpu.references`). In an exercise, where the learner's answer is
+code no GPU has run, it shows the worked solution's reference instead, under a
+line that says so.
 
 A reference belongs to the cell's code and to the code above it that the cell
 reads (a size set in an earlier cell, say). The extension keeps the sources of
@@ -64,12 +67,19 @@ def skip_message(needed: int, visible: int, *, reference: bool = True) -> str:
 
 
 def requires_gpu(
-    line: str, cell: str, *, namespace: dict | None = None, earlier: Sequence[str] = ()
+    line: str,
+    cell: str,
+    *,
+    namespace: dict | None = None,
+    earlier: Sequence[str] = (),
+    cell_id: str | None = None,
 ) -> None:
     """Run ``cell`` if at least ``int(line or 1)`` CUDA GPUs are visible; else say it skipped.
 
     ``earlier``: the sources of the cells run before this one, oldest first, which pick the
-    reference shown when it skips (:func:`d2lgpu.references.cell_key`).
+    reference shown when it skips (:func:`d2lgpu.references.cell_key`). ``cell_id``: the
+    notebook's id of this cell, where the front end sends it (JupyterLab does): a worked
+    solution's reference is shown only for the cell of the same id.
     """
     text = line.strip() or "1"
     if not text.isdigit() or int(text) < 1:
@@ -78,7 +88,7 @@ def requires_gpu(
         )
     needed, visible = int(text), num_gpus()
     if visible < needed:
-        _show_skip(needed, visible, cell, earlier)
+        _show_skip(needed, visible, cell, earlier, cell_id)
         return
     if namespace is None:
         from IPython import get_ipython
@@ -88,17 +98,26 @@ def requires_gpu(
     exec(compile(cell, "<requires_gpu cell>", "exec"), namespace)
 
 
-def _show_skip(needed: int, visible: int, cell: str, earlier: Sequence[str]) -> None:
-    """The skip line on stdout; below it the GPU references as a display, or why there are none."""
+def _show_skip(
+    needed: int, visible: int, cell: str, earlier: Sequence[str], cell_id: str | None = None
+) -> None:
+    """The skip line on stdout; below it the GPU references as a display, or why there are none.
+
+    Where this code, after the code above it, has no reference, the worked solution's is
+    shown, labelled as such (an exercise whose answer differs from the solution's text).
+    """
     import torch
 
     from . import references
 
     bundle, why_none = None, references.NO_REFERENCE
     try:
-        entries = references.find_reference(cell, earlier=earlier)
+        entries, solution = references.find_reference(cell, earlier=earlier), False
+        if not entries:
+            entries = references.solution_reference(cell, cell_id=cell_id)
+            solution = bool(entries)
         if entries:
-            bundle = references.reference_bundle(entries, installed_torch=torch.__version__)
+            bundle = references.reference_bundle(entries, torch.__version__, solution=solution)
         elif references.body_has_reference(cell):
             why_none = references.OTHER_CELLS_ABOVE
     except (OSError, ValueError, KeyError) as error:  # damaged results must not stop Run All
@@ -147,13 +166,24 @@ def _before(log: list[str], cell: str) -> list[str]:
 def load_ipython_extension(ipython) -> None:
     """Register ``%%requires_gpu`` (called by ``%load_ext d2lgpu.magics``).
 
-    From now on the source of every cell the kernel runs is kept, after those it ran before.
+    From now on the source of every cell the kernel runs is kept, after those it ran before,
+    and the id of the one running, where the front end sends it (JupyterLab; not nbclient).
     """
     log = cells_run_so_far(ipython)
-    ipython.events.register("pre_run_cell", lambda info: log.append(info.raw_cell))
+    running: dict[str, str | None] = {"id": None}
+
+    def before_each(info) -> None:
+        log.append(info.raw_cell)
+        running["id"] = getattr(info, "cell_id", None)
+
+    ipython.events.register("pre_run_cell", before_each)
     ipython.register_magic_function(
         lambda line, cell: requires_gpu(
-            line, cell, namespace=ipython.user_ns, earlier=_before(log, cell)
+            line,
+            cell,
+            namespace=ipython.user_ns,
+            earlier=_before(log, cell),
+            cell_id=running["id"],
         ),
         magic_kind="cell",
         magic_name="requires_gpu",

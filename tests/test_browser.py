@@ -25,7 +25,9 @@ test, step by step:
    ``[1]:`` to ``[N]:``), no error output in the page or in the saved file, a
    plot image decoded in the page (where the notebook draws one), tqdm's bar
    rendered as a widget (where the notebook shows one), and the session's
-   kernel is ``d2lgpu``;
+   kernel is ``d2lgpu``; where a GPU cell's references come from several GPUs, the other
+   GPUs' blocks are collapsed under "Other GPUs" (a closed ``<details>``), hidden until
+   the learner opens it;
 5. closes the browser and stops the server (SIGTERM, then the process group)
    in all cases, and asserts that no process it started survives.
 
@@ -114,6 +116,7 @@ STDERR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]
 PLOT = ".jp-OutputArea-output img"
 PROGRESS_BAR = ".jp-OutputArea-output .widget-hprogress .progress-bar"
 DIRTY_TAB = ".lm-TabBar-tab.jp-mod-dirty"
+OTHER_GPUS = ".jp-OutputArea-output details"  # a GPU cell's collapsed references
 FILE_BROWSER_ITEM = ".jp-DirListing-item"
 FILE_BROWSER_NAME = ".jp-DirListing-itemText"
 
@@ -341,6 +344,16 @@ def run_notebook(
         PLOT,
     )
     bars = page.locator(PROGRESS_BAR).count()
+    others = page.locator(OTHER_GPUS)
+    summaries = others.locator("summary").all_text_contents()
+    opened = others.evaluate_all("(all) => all.filter(d => d.open).length")
+    if summaries:  # the first: hidden, then shown once its summary is clicked
+        hidden = others.first.locator("strong").first
+        others.first.evaluate("e => e.scrollIntoView({block: 'center'})")
+        was_visible = hidden.is_visible()
+        others.first.locator("summary").click()
+        shown_after = hidden.is_visible()
+        others.first.locator("summary").click()  # closed again, as it was saved
 
     shot = shots / f"{Path(relpath).stem}.png"
     first = page.locator(PLOT).first if plots else page.locator(CODE_CELL).first
@@ -393,6 +406,17 @@ def run_notebook(
     assert widgets or not bar, f"{name}: tqdm drew no widget (is ipywidgets in the kernel?)"
     if widgets:
         assert bars >= 1, f"{name}: it shows a progress bar, but no progress widget rendered"
+    collapsed = sum(
+        "<details" in "".join(o.get("data", {}).get("text/html", ""))
+        for c in code
+        for o in c["outputs"]
+    )
+    assert len(summaries) == collapsed, (
+        f"{name}: {len(summaries)} collapsed blocks shown, {collapsed} saved"
+    )
+    if collapsed:
+        assert all(s.startswith("Other GPUs: ") for s in summaries) and not opened, summaries
+        assert not was_visible and shown_after, f"{name}: the other GPUs' block {was_visible=}"
     assert len(sessions) == 1, f"{name}: expected one session, got {sessions}"
     assert sessions[0]["kernel"]["name"] == KERNEL, f"{name}: session {sessions[0]}"
 

@@ -2,14 +2,16 @@
 
 End to end, on a tiny notebook: tools/make_outputs.py runs it on the CPU and stores the
 reference block of its GPU cell; nbval (with the root conftest.py, as `make check` runs it)
-passes; a new GPU run that changed the reference, or a size changed above the cell, fails
-it until `make outputs` runs again. (On a GPU the same cells run and are recorded, not
+passes; a new GPU run that changed the reference (the shown one or one collapsed under
+"Other GPUs"), or a size changed above the cell, fails it until `make outputs` runs again,
+while the caption's note on the torch of the machine that stored it is left out. (On a GPU the same cells run and are recorded, not
 compared: tests/test_magics.py drives the conftest hooks for that. So on a GPU machine this
 test hides its GPUs from the processes it starts, which then check what a CPU machine does.)
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +24,7 @@ from d2lgpu import references
 ROOT = Path(__file__).resolve().parents[1]
 PROVENANCE = {
     "device": "NVIDIA H100 80GB HBM3",
-    "torch": "2.11.0+cu130",
+    "torch": "2.10.0+cu130",  # older than any torch the course installs: the caption has a note
     "cuda": "13.0",
     "date": "2026-11-23",
     "origin": "a test",
@@ -61,13 +63,16 @@ def test_a_stale_gpu_reference_fails_nbval_on_a_cpu_until_make_outputs(tmp_path)
     results = tmp_path / "results"
     gpu = nb.cells[1]
 
-    def record(output):  # what `make gpu-check` stores for the cell
+    def record(output, provenance=PROVENANCE):  # what `make gpu-check` stores for the cell
         references.record_reference(
-            results, "tiny.ipynb", gpu.id, gpu.source, output, PROVENANCE,
+            results, "tiny.ipynb", gpu.id, gpu.source, output, provenance,
             earlier=references.earlier_sources(nb.cells, gpu.id),
         )  # fmt: skip
 
     record("4096.0\n")
+    record(
+        "4096.0\nfrom the newer run\n", dict(PROVENANCE, device="NVIDIA H200", date="2026-11-28")
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("D2LGPU_RECORD")}
     env[references.RESULTS_ENV_VAR] = str(results)
     # a CPU machine, wherever this runs: the root conftest.py (torch.cuda.device_count) and the
@@ -79,14 +84,23 @@ def test_a_stale_gpu_reference_fails_nbval_on_a_cpu_until_make_outputs(tmp_path)
     assert stored.execution_count is not None
     assert [o.output_type for o in stored.outputs] == ["stream", "display_data"]
     assert stored.outputs[0].text == "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
-    assert "with torch " in stored.outputs[1].data["text/plain"]
-    assert "not this machine" not in stored.outputs[1].data["text/plain"]
-    assert "    4096.0" in stored.outputs[1].data["text/plain"]
-    assert "<pre" in stored.outputs[1].data["text/html"]
+    text, shown = stored.outputs[1].data["text/plain"], stored.outputs[1].data["text/html"]
+    # the newest run shown, the other GPU's collapsed below it
+    assert text.startswith("Recorded on NVIDIA H200 with torch 2.10.0+cu130, 2026-11-28 (this ")
+    assert "\n    from the newer run\nOther GPUs: NVIDIA H100 80GB HBM3\n" in text
+    note = re.search(r"\(this machine has torch [^)]*\)", text).group()
+    assert "not this machine" not in text and text.endswith(
+        f"Recorded on NVIDIA H100 80GB HBM3 with torch 2.10.0+cu130, 2026-11-23 {note}\n    4096.0"
+    )
+    assert "<pre" in shown and shown.index("H200") < shown.index("<details") < shown.index("H100")
+    # outputs stored with another torch: the caption's note differs, and nbval leaves it out
+    notes = re.compile(r"\(this machine has torch [^)]*\)")
+    assert len(notes.findall(path.read_text())) == 4  # two blocks, in text and in HTML
+    path.write_text(notes.sub("(this machine has torch 2.99.0)", path.read_text()))
     checked = nbval(path, env)
     assert checked.returncode == 0 and "3 passed" in checked.stdout, checked.stdout[-3000:]
 
-    record("4096.0\nand a line the new run printed\n")  # a new GPU run: the stored block is stale
+    record("4096.0\nand a line the new run printed\n")  # a new run of the collapsed GPU: stale
     checked = nbval(path, env)
     assert checked.returncode == 1 and "1 failed, 2 passed" in checked.stdout, checked.stdout
     assert "Cell 1: Cell outputs differ" in checked.stdout

@@ -237,6 +237,9 @@ def test_make_lab_prints_the_url_last_in_a_box_and_a_second_run_finds_the_server
         url = shown[url_line].strip("| ").strip()
         assert url.startswith("http://127.0.0.1:") and "/lab/tree/chapters/01_devices.ipynb" in url
         assert not any(line.startswith("[I ") for line in shown), shown  # warnings only
+        # Jupyter's own URL block is not shown: one URL, the course's
+        assert not any("To access the server" in line or "jpserver-" in line for line in shown)
+        assert sum("token=" in line for line in shown) == 1, shown
 
         second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
         assert second.returncode == 0, second.stderr

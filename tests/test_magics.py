@@ -1,3 +1,6 @@
+from pathlib import Path
+
+import nbformat
 import pytest
 import torch
 
@@ -88,13 +91,13 @@ def test_a_skipped_cell_with_a_reference_displays_it_as_a_labelled_block(
     assert shown.stdout == "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
     [display] = shown.outputs
     heading = "Recorded on NVIDIA H100 80GB HBM3 with torch 2.11.0+cu130, 2026-11-23"
-    note = "recorded with torch 2.11.0; this machine has torch 2.14.1"
+    note = "(this machine has torch 2.14.1)"
     assert display.data == {
-        "text/plain": f"{heading}\n{note}\n    a < b & c",
+        "text/plain": f"{heading} {note}\n    a < b & c",
         "text/html": (
             '<div style="border: 1px solid #999; border-left: 4px solid #e69f00; '
             'padding: 0.3em 0.8em; margin: 0.2em 0">'
-            f"<strong>{heading}</strong><br><em>{note}</em>"
+            f"<strong>{heading}</strong> <em>{note}</em>"
             '<pre style="margin: 0.3em 0 0">a &lt; b &amp; c</pre></div>'
         ),
     }
@@ -342,3 +345,74 @@ def test_the_cells_run_so_far_come_from_history_and_the_running_cell():
     log = ["n = 1", "%%requires_gpu\nprint(n)\n"]
     assert magics._before(log, "print(n)\n") == ["n = 1"]
     assert magics._before(log, "print(m)\n") == log  # called some other way: all of it counts
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Exercise 2.2 answered in a style of its own: it passes, and its text is not the solution's.
+MY_FROBENIUS = """
+def log_norms_per_step(A, steps):
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    logged = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        logged.append(norm.item())
+        X = X / norm
+    return logged
+
+
+def log_norms_at_end(A, steps):
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    logged = torch.empty(steps, dtype=A.dtype, device=A.device)
+    for i in range(steps):
+        X = A @ X
+        logged[i] = torch.linalg.matrix_norm(X)
+        X = X / logged[i]
+    return logged.tolist()
+"""
+
+
+def test_exercise_2_2_answered_in_its_own_words_shows_the_worked_solutions_gpu_run(
+    ipython, monkeypatch
+):
+    # What the learner sees in the lab: their passing answer is code no GPU ran, so the GPU
+    # cell shows the worked solution's reference for the same cell, labelled as such.
+    from IPython.utils.capture import capture_output
+
+    from d2lgpu import references
+
+    exercise = nbformat.read(ROOT / "exercises" / "02_tensors.ipynb", as_version=4)
+    solution = nbformat.read(ROOT / "solutions" / "02_tensors.ipynb", as_version=4)
+    cells = {c.id: c for c in exercise.cells}
+    gpu = cells["886af60096f2"]
+    twin = next(c for c in solution.cells if c.id == gpu.id)
+    recorded = references.find_reference(
+        twin.source, earlier=references.earlier_sources(solution.cells, twin.id)
+    )
+    assert recorded, "the worked solution of 2.2 has no GPU reference to show"
+    assert gpu.source == twin.source and "log_norms_at_end" in gpu.source
+    assert MY_FROBENIUS.strip().splitlines()[2] not in twin.source  # not the solution's text
+    monkeypatch.setattr(magics, "num_gpus", lambda: 0)
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    for cell_id in ("b2230818c24c", "d4b83e25ade2"):  # imports (the extension), sizes
+        assert ipython.run_cell(cells[cell_id].source, cell_id=cell_id).success
+    ipython.run_cell(MY_FROBENIUS, cell_id="069b2028b38f")
+    with capture_output() as checked:
+        ipython.run_cell(cells["5e754f90afc8"].source, cell_id="5e754f90afc8")
+    assert checked.stdout.startswith("PASS 02.frobenius"), checked.stdout
+    with capture_output() as shown:
+        ipython.run_cell(gpu.source, cell_id=gpu.id)
+    assert shown.stdout == "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
+    [display] = shown.outputs
+    text = display.data["text/plain"]
+    assert text == references.format_reference(recorded, torch.__version__, solution=True)
+    newest = max(recorded, key=lambda e: e["date"])["device"]
+    assert text.startswith(
+        f"The worked solution, run on {newest}: your code has not run on a GPU\n"
+        f"Recorded on {newest} with torch "
+    )
+    assert "No GPU reference" not in text and "log_norms_at_end, n=1024" in text
+    # the same code in a cell of another id (pasted into a chapter, say): not the solution's
+    with capture_output() as shown:
+        ipython.run_cell(gpu.source, cell_id="another-cell")
+    assert shown.outputs == [] and shown.stdout.endswith(references.OTHER_CELLS_ABOVE + "\n")

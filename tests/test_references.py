@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from d2lgpu import magics, references
+from d2lgpu._cell_keys import _key_text
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(
@@ -41,9 +42,13 @@ def skipped_output(capsys, monkeypatch, source, results_dir=None, earlier=()):
     return capsys.readouterr().out
 
 
-# The one caption format of a reference block, in the lab and in the book.
-CAPTION = r"^Recorded on \S.* with torch \d\S*, \d{4}-\d{2}-\d{2}$"
+# The one caption format of a reference block, in the lab and in the book; where the installed
+# torch release differs, the caption ends with a note saying which one this machine has.
+CAPTION = (
+    r"^Recorded on \S.* with torch \d\S*, \d{4}-\d{2}-\d{2}( \(this machine has torch \S+\))?$"
+)
 HEADING = "Recorded on NVIDIA H100 80GB HBM3 with torch 2.11.0+cu130, 2026-11-23"
+NOTE = "(this machine has torch 2.14.1)"
 BOX = (
     '<div style="border: 1px solid #999; border-left: 4px solid #e69f00; '
     'padding: 0.3em 0.8em; margin: 0.2em 0">'
@@ -67,8 +72,7 @@ def test_a_two_gpu_cell_shows_its_reference_under_its_own_skip_line(tmp_path, ca
     monkeypatch.setattr(torch, "__version__", "2.14.1+cpu")
     out = skipped_output(capsys, monkeypatch, source, tmp_path)
     assert out == (
-        "Skipped: this cell needs 2 CUDA GPUs; 0 are visible here.\n"
-        f"{HEADING}\nrecorded with torch 2.11.0; this machine has torch 2.14.1\n    both\n"
+        f"Skipped: this cell needs 2 CUDA GPUs; 0 are visible here.\n{HEADING} {NOTE}\n    both\n"
     )
 
 
@@ -87,7 +91,7 @@ def test_a_changed_cell_says_no_reference_exists_and_shows_no_stale_one(
     )
     # trailing blanks are not a change of code
     out = skipped_output(capsys, monkeypatch, "%%requires_gpu\nprint('slow')   \n\n", tmp_path)
-    assert f"{HEADING}\n" in out and out.endswith("\n    slow\n")
+    assert f"{HEADING} {NOTE}\n" in out and out.endswith("\n    slow\n")
 
 
 def test_a_damaged_results_folder_says_so_and_does_not_stop_the_notebook(
@@ -108,15 +112,16 @@ def test_a_damaged_results_folder_says_so_and_does_not_stop_the_notebook(
         (None, ""),  # not compared
         ("2.11.0", ""),
         ("2.11.0+cpu", ""),  # another build of the same release
-        ("2.14.1+cu130", "\nrecorded with torch 2.11.0; this machine has torch 2.14.1"),
-        ("2.12.0.dev20260101", "\nrecorded with torch 2.11.0; this machine has torch 2.12.0"),
+        ("2.14.1+cu130", " (this machine has torch 2.14.1)"),
+        ("2.12.0.dev20260101", " (this machine has torch 2.12.0)"),
     ],
 )
-def test_the_block_says_when_the_torch_release_differs(installed, note):
+def test_the_caption_says_when_the_torch_release_differs(installed, note):
     entry = dict(PROVENANCE, output="fast\n")
     assert references.format_reference([entry], installed) == f"{HEADING}{note}\n    fast"
     html = references.reference_bundle([entry], installed)["text/html"]
-    assert ("<em>" + note.strip() + "</em>" in html) == bool(note)
+    assert (f"<strong>{HEADING}</strong> <em>{note.strip()}</em><pre" in html) == bool(note)
+    assert "recorded with torch" not in html  # no extra line under the caption
 
 
 def test_the_bundle_is_a_labelled_box_with_the_output_escaped():
@@ -124,32 +129,89 @@ def test_the_bundle_is_a_labelled_box_with_the_output_escaped():
     bundle = references.reference_bundle([entry], "2.14.1")
     assert bundle == {
         "text/html": (
-            f"{BOX}<strong>{HEADING}</strong>"
-            "<br><em>recorded with torch 2.11.0; this machine has torch 2.14.1</em>"
+            f"{BOX}<strong>{HEADING}</strong> <em>{NOTE}</em>"
             '<pre style="margin: 0.3em 0 0">matmul  void gemm&lt;float, 5&gt;\n'
             "A &amp; B &#x27;q&#x27; &quot;d&quot;</pre></div>"
         ),
-        "text/plain": (
-            f"{HEADING}\nrecorded with torch 2.11.0; this machine has torch 2.14.1\n"
-            "    matmul  void gemm<float, 5>\n    A & B 'q' \"d\""
-        ),
+        "text/plain": (f"{HEADING} {NOTE}\n    matmul  void gemm<float, 5>\n    A & B 'q' \"d\""),
     }
 
 
-def test_one_box_per_device_and_the_provenance_escaped_too():
+def test_other_gpus_are_collapsed_below_the_shown_block_and_escaped_too():
     h100 = dict(PROVENANCE, output="")
     other = dict(PROVENANCE, device="Tesla <T4>", torch="2.14.1", output="x\n")
-    bundle = references.reference_bundle([h100, other], "2.14.1")
-    assert bundle["text/html"].count(BOX) == 2
-    assert "Recorded on Tesla &lt;T4&gt; with torch 2.14.1, 2026-11-23" in bundle["text/html"]
-    assert "<pre" in bundle["text/html"] and "(nothing)</pre>" in bundle["text/html"]
-    assert bundle["text/plain"].splitlines()[3:] == [
+    bundle = references.reference_bundle([other, h100], "2.14.1")
+    shown, _, collapsed = bundle["text/html"].partition("<details")
+    # the same date: the device's name orders them, whatever order they were found in
+    assert shown.count(BOX) == 1 and f"<strong>{HEADING}</strong> <em>" in shown
+    assert "(nothing)</pre>" in shown
+    assert collapsed.startswith(' style="margin: 0.2em 0"><summary>Other GPUs: Tesla &lt;T4&gt;')
+    assert " open" not in collapsed.partition(">")[0]  # closed until the reader opens it
+    assert collapsed.count(BOX) == 1 and collapsed.endswith("</details>")
+    assert "<strong>Recorded on Tesla &lt;T4&gt; with torch 2.14.1, 2026-11-23</strong><pre" in (
+        collapsed
+    )  # recorded with the installed release: no note
+    assert bundle["text/plain"].splitlines() == [
+        f"{HEADING} {NOTE}",
+        "    (nothing)",
+        "Other GPUs: Tesla <T4>",
         "Recorded on Tesla <T4> with torch 2.14.1, 2026-11-23",
         "    x",
     ]
-    assert bundle["text/plain"].splitlines()[2] == "    (nothing)"
     with pytest.raises(ValueError, match="no references to show"):
         references.reference_bundle([], "2.14.1")
+
+
+H200 = dict(PROVENANCE, device="NVIDIA H200", date="2026-11-28")
+H200_HEADING = "Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28"
+
+
+def test_the_newest_recording_is_shown_and_the_same_output_is_shown_once():
+    h100, h200 = dict(PROVENANCE, output="same\n"), dict(H200, output="same\n")
+    text = references.format_reference([h100, h200], "2.11.0")
+    # one block, the newest recording's caption first, every GPU listed
+    assert text == f"{H200_HEADING}\n{HEADING}\n    same"
+    bundle = references.reference_bundle([h100, h200], "2.14.1")
+    assert "<details" not in bundle["text/html"] and bundle["text/html"].count("<pre") == 1
+    assert bundle["text/html"].count("<strong>Recorded on ") == 2
+    assert (
+        f"<strong>{H200_HEADING}</strong> <em>{NOTE}</em><br><strong>{HEADING}</strong>"
+        in (bundle["text/html"])
+    )  # the note once per block
+    h200 = dict(H200, output="faster\n")
+    text = references.format_reference([h100, h200], "2.11.0")
+    assert text.splitlines() == [H200_HEADING, "    faster", "Other GPUs: NVIDIA H100 80GB HBM3",
+                                 HEADING, "    same"]  # fmt: skip
+
+
+def test_no_reference_is_lost_and_each_caption_has_the_one_format():
+    # six recordings, two of them identical, in no particular order
+    entries = [
+        dict(PROVENANCE, device=f"GPU {name}", date=date, output=output)
+        for name, date, output in [
+            ("B", "2026-11-01", "b\n"),
+            ("F", "2026-12-24", "f\n"),
+            ("A", "2026-11-01", "a\n"),
+            ("E", "2026-12-24", "same\n"),
+            ("C", "2026-10-01", "same\n"),
+            ("D", "2026-09-30", "d\n"),
+        ]
+    ]
+    blocks = references.format_reference(entries, "2.14.1").split("\nOther GPUs: ")
+    assert len(blocks) == 2  # one shown, the others under one heading
+    assert blocks[0] == f"Recorded on GPU E with torch 2.11.0+cu130, 2026-12-24 {NOTE}\n" + (
+        "Recorded on GPU C with torch 2.11.0+cu130, 2026-10-01\n    same"
+    )  # E and F share the newest date: by name
+    assert blocks[1].splitlines()[0] == "GPU F, GPU A, GPU B and GPU D"
+    text = "\n".join(blocks)
+    html = references.reference_bundle(entries, "2.14.1")["text/html"]
+    for entry in entries:
+        assert text.count(references.caption(entry)) == 1, entry["device"]
+        assert html.count(f"<strong>{references.caption(entry)}</strong>") == 1
+        assert f"    {entry['output'].strip()}" in text
+    captions = [line for line in text.splitlines() if line.startswith("Recorded on ")]
+    assert len(captions) == 6 and all(re.match(CAPTION, c) for c in captions), captions
+    assert html.count("<pre") == 5  # six recordings, two of them with the same output
 
 
 def test_the_bundle_is_the_same_at_every_run(tmp_path):
@@ -216,8 +278,36 @@ def test_every_gpu_cell_shows_a_current_reference_or_says_there_is_none(path, ca
             assert re.search(CAPTION, out, flags=re.M), cell.id
             for entry in entries:
                 assert all(entry.get(k) for k in references.PROVENANCE_KEYS), (cell.id, entry)
+        elif references.solution_reference(cell.source):  # an exercise: the worked solution's
+            assert path.parent.name == "exercises", cell.id
+            assert "\nThe worked solution, run on " in out and "No GPU reference" not in out
+            assert re.search(CAPTION, out, flags=re.M), cell.id
         else:
             assert references.NO_REFERENCE in out or references.OTHER_CELLS_ABOVE in out, cell.id
+
+
+EXERCISES = [p for p in NOTEBOOKS if p.parent.name == "exercises"]
+
+
+@pytest.mark.parametrize("path", EXERCISES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_exercise_gpu_cell_shows_its_worked_solutions_reference(path, capsys, monkeypatch):
+    # The stubs are code no GPU ran: each GPU cell whose solution has a reference shows it.
+    exercise = nbformat.read(path, as_version=4)
+    solution = nbformat.read(ROOT / "solutions" / path.name, as_version=4)
+    for cell in gpu_cells(path):
+        [twin] = [c for c in solution.cells if c.id == cell.id]
+        recorded = references.find_reference(
+            twin.source, earlier=references.earlier_sources(solution.cells, twin.id)
+        )
+        if not recorded:
+            continue
+        earlier = references.earlier_sources(exercise.cells, cell.id)
+        out = skipped_output(capsys, monkeypatch, cell.source, earlier=earlier)
+        own = references.find_reference(cell.source, earlier=earlier)
+        shown = references.format_reference(own or recorded, torch.__version__, solution=not own)
+        assert out == f"Skipped: this cell needs a CUDA GPU; 0 are visible here.\n{shown}\n", (
+            cell.id
+        )
 
 
 # A statement whose source says it depends on the device (a GPU size, the device itself).
@@ -270,7 +360,7 @@ def test_every_gpu_cell_key_covers_the_gpu_dependent_values_it_reads_from_above(
                 whole = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
                 for name in _bound_names(stmt) & read:
                     last[name] = (index, ast.get_source_segment(text, stmt), whole)
-        key_text = references._key_text(cell.source, earlier)
+        key_text = _key_text(cell.source, earlier)
         key = references.cell_key(cell.source, earlier)
         for name, (index, segment, whole) in sorted(last.items()):
             if not GPU_DEPENDENT.search(whole):
@@ -439,3 +529,94 @@ def test_the_results_file_check_sees_a_read_but_not_a_comment():
     read = 'log = d2lgpu.references.RESULTS_DIR / "NVIDIA-H100-80GB-HBM3" / "cell-runs.jsonl"'
     assert any("RESULTS_DIR" in t for t in _names_and_strings(read))
     assert _names_and_strings("# see docs/results/ and cell-runs.jsonl\nx = 1") == ["x"]
+
+
+# --- an exercise shows the worked solution's reference where the learner's code has none
+
+SOLUTION_CELLS = [
+    "import torch\n%load_ext d2lgpu.magics\nn = 4096  # GPU size",
+    "def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION",
+    "%%requires_gpu\nprint(double(n))",
+]
+
+
+def exercise_pair(root: Path, results: Path):
+    """solutions/99_x.ipynb with a recorded GPU cell (H100, and later H200), and its exercise."""
+    solution = nbformat.v4.new_notebook()
+    solution.cells = [nbformat.v4.new_code_cell(s) for s in SOLUTION_CELLS]
+    solution.cells[2].metadata["tags"] = ["requires-gpu", "nbval-ignore-output"]
+    exercise = nbformat.v4.new_notebook()
+    exercise.cells = [nbformat.v4.new_code_cell(c.source, id=c.id) for c in solution.cells]
+    exercise.cells[1].source = 'def double(x):\n    raise NotImplementedError("your code here")'
+    for folder, nb in (("solutions", solution), ("exercises", exercise)):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, root / folder / "99_x.ipynb")
+    gpu = solution.cells[2]
+    earlier = references.earlier_sources(solution.cells, gpu.id)
+    for provenance, output in ((PROVENANCE, "8192\n"), (H200, "8192\nand a second line\n")):
+        references.record_reference(
+            results, "solutions/99_x.ipynb", gpu.id, gpu.source, output, provenance,
+            earlier=earlier,
+        )  # fmt: skip
+    return solution, exercise
+
+
+def test_an_exercise_shows_the_worked_solutions_reference_where_its_own_code_has_none(
+    tmp_path, capsys, monkeypatch
+):
+    solution, exercise = exercise_pair(tmp_path, tmp_path / "results")
+    monkeypatch.setattr(references, "COURSE_ROOT", tmp_path)
+    monkeypatch.setattr(magics, "mps_available", lambda: False)
+    monkeypatch.setattr(torch, "__version__", "2.11.0")
+    gpu = exercise.cells[2]
+    setup = exercise.cells[0].source
+    answer = "def double(x):\n    return x + x  # my own answer"
+    out = skipped_output(capsys, monkeypatch, gpu.source, tmp_path / "results", [setup, answer])
+    assert out == (
+        "Skipped: this cell needs a CUDA GPU; 0 are visible here.\n"
+        "The worked solution, run on NVIDIA H200: your code has not run on a GPU\n"
+        f"{H200_HEADING}\n    8192\n    and a second line\n"
+        f"Other GPUs: NVIDIA H100 80GB HBM3\n{HEADING}\n    8192\n"
+    )
+    bundle = references.reference_bundle(
+        references.solution_reference(gpu.source, tmp_path / "results", cell_id=gpu.id),
+        solution=True,
+    )
+    assert bundle["text/html"].startswith(
+        '<p style="margin: 0.2em 0; font-weight: bold">The worked solution, run on NVIDIA H200: '
+        "your code has not run on a GPU</p>"
+    )
+    # the learner's code is the solution's: its own reference, no label
+    out = skipped_output(capsys, monkeypatch, gpu.source, tmp_path / "results",
+                         [setup, solution.cells[1].source])  # fmt: skip
+    assert "worked solution" not in out and f"{H200_HEADING}\n    8192\n    and a second" in out
+    # another cell (the front end sent another id) of the same code: not the solution's cell
+    other = references.solution_reference(gpu.source, tmp_path / "results", cell_id="not-it")
+    assert other == []
+    # the worked solution changed since its GPU run: its reference no longer holds
+    solution.cells[0].source = solution.cells[0].source.replace("4096", "8192")
+    nbformat.write(solution, tmp_path / "solutions" / "99_x.ipynb")
+    out = skipped_output(capsys, monkeypatch, gpu.source, tmp_path / "results", [setup, answer])
+    assert out.endswith(references.OTHER_CELLS_ABOVE + "\n") and "Recorded" not in out
+    # no solutions/ next to the references (a wheel): nothing to show either
+    (tmp_path / "solutions" / "99_x.ipynb").unlink()
+    assert references.solution_reference(gpu.source, tmp_path / "results") == []
+
+
+def test_only_a_solutions_reference_is_the_worked_solutions(tmp_path, monkeypatch):
+    results = tmp_path / "results"
+    solution, _ = exercise_pair(tmp_path, results)
+    monkeypatch.setattr(references, "COURSE_ROOT", tmp_path)
+    gpu = solution.cells[2]
+    [found] = [
+        e for e in references.solution_reference(gpu.source, results) if e["date"] > "2026-11-24"
+    ]
+    assert found["notebook"] == "solutions/99_x.ipynb" and found["cell_id"] == gpu.id
+    # the same cell recorded for a chapter, not a solution: no worked solution to show
+    for path in results.glob("*/cells/*.json"):
+        data = json.loads(path.read_text())
+        data["notebook"] = "notebooks/99_x.ipynb"
+        path.write_text(json.dumps(data))
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "solutions" / "99_x.ipynb").rename(tmp_path / "notebooks" / "99_x.ipynb")
+    assert references.solution_reference(gpu.source, results) == []

@@ -125,3 +125,123 @@ def test_a_dry_run_changes_nothing_and_a_bad_folder_is_named(repo, capsys):
     with pytest.raises(SystemExit):
         rekey.main(["--results", str(repo / "nowhere")])
     assert "--results must be a folder of GPU results" in capsys.readouterr().err
+
+
+# --- References under the current key: assert messages may change, nothing else ----------
+
+MESSAGE_SIZE = (
+    "on_gpu = True\n"
+    "def size(n):\n"
+    "    assert n > 0\n"
+    "    return n\n"
+    "n = size(4096 if on_gpu else 256)\n"
+    "label = 'elements'\n"
+)
+MESSAGE_CELL = "%%requires_gpu\nt = n * 2\nassert t > n\nprint(t)\n"
+
+
+@pytest.fixture
+def message_repo(tmp_path):
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "config", "user.email", "t@example.com")
+    git(tmp_path, "config", "user.name", "t")
+    write_notebook(tmp_path, MESSAGE_SIZE, {"msg": MESSAGE_CELL})
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "the GPU ran this")
+    return tmp_path
+
+
+def recorded(repo):
+    """A reference of MESSAGE_CELL as make gpu-check stores it now, recorded at HEAD."""
+    commit = git(repo, "rev-parse", "--short", "HEAD")
+    nb = nbformat.read(repo / "notebooks" / "x.ipynb", as_version=4)
+    earlier = references.earlier_sources(nb.cells, "msg")
+    return {
+        **old_reference(MESSAGE_CELL, f"make gpu-check at commit {commit}"),
+        "sha256": references.cell_key(MESSAGE_CELL, earlier),
+        "body_sha256": references.body_sha256(references.cell_body(MESSAGE_CELL)),
+        "reads": references.dependencies(MESSAGE_CELL, earlier),
+    }
+
+
+def found_today(repo):
+    nb = nbformat.read(repo / "notebooks" / "x.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if c.id == "msg")
+    earlier = references.earlier_sources(nb.cells, "msg")
+    return references.find_reference(cell.source, repo / "results", earlier=earlier)
+
+
+def test_a_reference_follows_its_cell_when_only_assert_messages_change(message_repo, capsys):
+    repo = message_repo
+    path = results_with(repo, {"msg": recorded(repo)})
+    assert found_today(repo)
+    # Messages added in the cell (one reads a name the code does not: label) and in a
+    # function above it that the cell reads; a comment too.
+    size = MESSAGE_SIZE.replace("assert n > 0", 'assert n > 0, f"n must be positive, got {n}"')
+    cell = MESSAGE_CELL.replace(
+        "assert t > n", 'assert t > n, f"expected more than {n} {label}, got {t}"  # grows'
+    )
+    write_notebook(repo, size, {"msg": cell})
+    assert not found_today(repo)  # the key changed
+
+    assert rekey.migrate(repo / "results", write=True, root=repo) == (1, 0, 0)
+    out = capsys.readouterr().out
+    assert "re-keyed  NVIDIA-H100-80GB-HBM3 notebooks/x.ipynb msg: its code and the 3 " in out
+    assert "only in assert messages" in out
+    [entry] = found_today(repo)
+    assert entry["output"] == "4096\n" and entry["device"] == "NVIDIA H100 80GB HBM3"
+    stored = json.loads(path.read_text())["cells"]["msg"]
+    assert stored["body_sha256"] == references.body_sha256(references.cell_body(cell))
+    assert any("must be positive" in statement for statement in stored["reads"])
+
+    # Committed, then the message reworded again: the commit with the re-keyed key is found
+    # in the notebook's history (the origin's commit no longer has it).
+    git(repo, "commit", "-qam", "messages")
+    write_notebook(repo, size, {"msg": cell.replace("expected more than", "wanted over")})
+    assert rekey.migrate(repo / "results", write=True, root=repo) == (1, 0, 0)
+    assert found_today(repo)
+    assert rekey.migrate(repo / "results", write=False, root=repo) == (0, 0, 1)
+    assert "already under the cell's current key" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "size, cell, what",
+    [
+        (MESSAGE_SIZE, MESSAGE_CELL.replace("assert t > n", "assert t >= n"), "its code"),
+        (MESSAGE_SIZE, MESSAGE_CELL.replace("assert t > n", "assert t > n, n"), None),
+        (MESSAGE_SIZE.replace("assert n > 0", "assert n > 1, 'big'"), MESSAGE_CELL, "above"),
+        (MESSAGE_SIZE.replace("4096", "8192"), MESSAGE_CELL, "what it reads above"),
+    ],
+    ids=["test-changed", "message-only", "test-above-changed", "size-changed"],
+)
+def test_a_change_beyond_assert_messages_leaves_the_reference(
+    message_repo, capsys, size, cell, what
+):
+    repo = message_repo
+    path = results_with(repo, {"msg": recorded(repo)})
+    before = json.loads(path.read_text())
+    write_notebook(repo, size, {"msg": cell})
+    counts = rekey.migrate(repo / "results", write=True, root=repo)
+    out = capsys.readouterr().out
+    if what is None:  # the control: a message alone moves it
+        assert counts == (1, 0, 0), out
+        return
+    assert counts == (0, 0, 1), out
+    assert "beyond assert messages: left under its old key" in out and what in out
+    assert json.loads(path.read_text()) == before
+    assert not found_today(repo)
+
+
+def test_a_key_no_commit_has_is_left_as_it_is(message_repo, capsys):
+    repo = message_repo
+    entry = recorded(repo)
+    entry["sha256"] = "f" * 64
+    results_with(repo, {"msg": entry})
+    assert rekey.migrate(repo / "results", write=True, root=repo) == (0, 0, 1)
+    assert "no commit of the notebook has the cell with that key" in capsys.readouterr().out
+
+
+def test_without_assert_messages_keeps_the_test_and_drops_the_gpu_line():
+    source = "%%requires_gpu\nassert a == b, f'{a} != {b}'\nassert c\n"
+    assert rekey.without_assert_messages(source) == "assert a == b\nassert c"
+    assert rekey.without_assert_messages("not python (") == "not python ("

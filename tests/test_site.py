@@ -8,16 +8,21 @@ shared by every pytest-xdist process (``session_once``); the checks read what it
   in ``solutions/``) is on any page, while the exercises' own code is;
 - a GPU cell shows its stored reference block, captioned "Recorded on <GPU> with torch
   <version>, <date>" as in the lab, with no CPU-run wording ("not this machine", the skip
-  line's "0 are visible here");
+  line's "0 are visible here", the torch of the machine that stored it); the other GPUs'
+  blocks are on the page, collapsed under "Other GPUs";
 - every image a page shows exists, the GPUs' bench plots among them, and every link between
   pages resolves to a file of the book;
 - links to files the book leaves out go to the repository, or become plain text, and a link
-  to a file that exists nowhere fails the build (small builds of their own).
+  to a file that exists nowhere fails the build (small builds of their own);
+- a Going-further part (cells tagged ``going-further``) is a collapsed ``<details>`` holding
+  its text, code cells and outputs, and nothing of the main path; a part that does not start
+  with its heading fails the build (a small build of its own; the book's parts are counted).
 
 The browser test opens the book in Debian's Chromium (the skip rule and arguments of
 ``test_browser.py``), served over HTTP on a free loopback port: every page reached by
 following the links from the front page answers, the navigation lists every chapter, the
-images load, and a GPU cell shows its reference. Its screenshot of chapter 4 is the README's
+images load, and a GPU cell shows its reference, the other GPUs' blocks hidden until their
+"Other GPUs" is opened. Its screenshot of chapter 4 is the README's
 ``docs/img/site.png``, copied by hand.
 """
 
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import html
+import html.parser
 import http.server
 import importlib.util
 import json
@@ -200,19 +206,30 @@ def test_no_answer_is_on_any_page_but_the_exercises_code_is(book):
     assert 'check("01.placement"' in exercise
 
 
-def gpu_reference_cells() -> list[tuple[str, str]]:
-    """(chapter, the heading of its first reference block) for each chapter that stores one."""
+def first_captions(collapsed: bool = False) -> list[tuple[str, str]]:
+    """(chapter, the caption of its first reference block) for each chapter that stores one;
+    ``collapsed``: of its first block collapsed under "Other GPUs"."""
     found = []
     for notebook in notebooks("notebooks"):
         for cell in json.loads(notebook.read_text())["cells"]:
             tags = cell.get("metadata", {}).get("tags", [])
             outputs = cell.get("outputs", [])
             blocks = ["".join(o.get("data", {}).get("text/html", "")) for o in outputs]
+            if collapsed:
+                blocks = [b[b.index("<details") :] for b in blocks if "<details" in b]
             heads = [m for b in blocks for m in re.findall(r"<strong>(.*?)</strong>", b)]
             if "requires-gpu" in tags and heads:
                 found.append((notebook.stem, html.unescape(heads[0])))
                 break
     return found
+
+
+def gpu_reference_cells() -> list[tuple[str, str]]:
+    return first_captions()
+
+
+def collapsed_references() -> list[tuple[str, str]]:
+    return first_captions(collapsed=True)
 
 
 @needs_sphinx
@@ -227,8 +244,18 @@ def test_a_gpu_cell_shows_its_reference_block_with_where_it_was_recorded(book):
         # the stored HTML itself, inside the cell's output, not its text/plain twin
         assert f"<strong>{html.escape(heading, quote=False)}</strong>" in page, chapter
         assert "not this machine" not in page and "visible here" not in page, chapter
-        # which torch stored the outputs is no reader's business: the book leaves that line out
+        # which torch stored the outputs is no reader's business: the book leaves that note out
         assert "this machine has torch" not in page, chapter
+    # the other GPUs' blocks: on the page, in the search's text, inside a closed <details>
+    others = collapsed_references()
+    assert others, "no chapter stores a GPU cell with several GPUs' references"
+    for chapter, caption in others:
+        page = book["out"] / "notebooks" / f"{chapter}.html"
+        details = re.search(r"<details[^>]*>(.*?)</details>", page.read_text(), flags=re.S)
+        assert details and " open" not in details.group(0).partition(">")[0], chapter
+        assert "<summary>Other GPUs: " in details.group(1), chapter
+        assert f"<strong>{html.escape(caption, quote=False)}</strong>" in details.group(1)
+        assert re.fullmatch(CAPTION, caption) and caption in text_of(page), chapter
 
 
 def local_targets(page: Path, attribute: str, tag: str) -> list[str]:
@@ -459,6 +486,16 @@ def test_the_book_in_chromium(served, tmp_path, tag, monkeypatch):
             block.scroll_into_view_if_needed()
             assert block.is_visible(), f"{chapter}: the reference block '{heading}' is not shown"
             assert re.fullmatch(CAPTION, block.inner_text().strip()), block.inner_text()
+            # the other GPUs' blocks: hidden until the reader opens "Other GPUs"
+            where, caption = collapsed_references()[0]
+            page.goto(f"{base}/notebooks/{where}.html")
+            other = page.locator(".cell_output details strong", has_text=caption).first
+            assert other.count() == 1 and not other.is_visible(), f"{where}: {caption} shown"
+            other.locator("xpath=ancestor::details/summary").first.click()
+            assert other.is_visible(), f"{where}: {caption} not shown after opening"
+            page.goto(f"{base}/notebooks/{chapter}.html")
+            block = page.locator(".cell_output strong", has_text=heading).first
+            block.scroll_into_view_if_needed()
             page.evaluate("() => window.scrollBy(0, -120)")
             shot = tmp_path / "site.png"
             page.screenshot(path=shot)
@@ -529,6 +566,17 @@ def test_every_page_reads_on_a_phone_and_on_a_desktop(book, served, tag, monkeyp
     assert boxed > 0  # the check can fail: the book has code wider than a phone, kept in its box
 
 
+def staged(tmp_path: Path, monkeypatch, cells: list[dict]) -> list[dict]:
+    """The cells of a notebook ``notebooks/01_x.ipynb`` as the book stages them."""
+    source = tmp_path / "notebooks" / "01_x.ipynb"
+    source.parent.mkdir()
+    source.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                                  "nbformat_minor": 5}))  # fmt: skip
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    tool.copy_notebook(source, tmp_path / "src")
+    return json.loads((tmp_path / "src" / "notebooks" / "01_x.ipynb").read_text())["cells"]
+
+
 def test_the_book_drops_a_gpu_cells_skip_line_only_above_a_reference_block(tmp_path, monkeypatch):
     block = {"text/html": "<div><strong>Recorded on NVIDIA H200 with torch 2.11.0, 2026-11-23"
              "</strong><pre>42</pre></div>", "text/plain": "Recorded on ..."}  # fmt: skip
@@ -540,15 +588,182 @@ def test_the_book_drops_a_gpu_cells_skip_line_only_above_a_reference_block(tmp_p
         {"cell_type": "code", "id": "none", "metadata": {"tags": ["requires-gpu"]},
          "outputs": [{"output_type": "stream", "name": "stdout", "text": skip + "more\n"}]},
     ]  # fmt: skip
-    source = tmp_path / "notebooks" / "01_x.ipynb"
-    source.parent.mkdir()
-    source.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
-                                  "nbformat_minor": 5}))  # fmt: skip
-    monkeypatch.setattr(tool, "ROOT", tmp_path)
-    tool.copy_notebook(source, tmp_path / "src")
-    shown, none = json.loads((tmp_path / "src" / "notebooks" / "01_x.ipynb").read_text())["cells"]
+    shown, none = staged(tmp_path, monkeypatch, cells)
     assert [o["output_type"] for o in shown["outputs"]] == ["display_data"]
     # no block: the line says what the cell needs, in words for a book
     assert none["outputs"][0]["text"] == (
         "This cell needs a CUDA GPU; no GPU run of it is recorded.\nmore\n"
+    )
+
+
+# --- Going-further parts: a collapsed dropdown ---------------------------------------------
+
+
+class _Where(html.parser.HTMLParser):
+    """For each marker word of a page, the dropdowns around it: ``{marker: ["closed", ...]}``."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}  # fmt: skip
+
+    def __init__(self, markers):
+        super().__init__()
+        self.markers, self.stack, self.found = markers, [], {}
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        for marker in self.markers:
+            if marker in data:
+                self.found.setdefault(marker, []).append(
+                    [
+                        ("summary" if any(t == "summary" for t, _ in self.stack) else "")
+                        + ("open" if "open" in attrs else "closed")
+                        for tag, attrs in self.stack
+                        if tag == "details" and "going-further" in (attrs.get("class") or "")
+                    ]
+                )
+
+
+def where_on_page(page: str, markers) -> dict:
+    parser = _Where(markers)
+    parser.feed(page)
+    return parser.found
+
+
+def part_notebook(parts_first_cell: dict) -> dict:
+    """A chapter with a well-formed part and a second part whose first cell is ``parts_first_cell``."""
+
+    def md(source, *tags, **metadata):
+        return {"cell_type": "markdown", "id": f"m{abs(hash(source)) % 10**8}",
+                "metadata": {"tags": list(tags), **metadata}, "source": source}  # fmt: skip
+
+    def code(source, out, *tags):
+        return {"cell_type": "code", "id": f"c{abs(hash(source)) % 10**8}", "execution_count": 1,
+                "metadata": {"tags": list(tags)}, "source": source,
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": out}]}  # fmt: skip
+
+    further, collapsed = "going-further", {"jp-MarkdownHeadingCollapsed": True}
+    cells = [
+        md("# 1. A chapter\n\nMAIN-INTRO"),
+        md("## 1.1 A section"),
+        code("print('MAIN-CODE-ONE')", "MAIN-OUT-ONE\n"),
+        md("### Going further: the details\n\nDEEP-TEXT", further, **collapsed),
+        code("print('DEEP-CODE')", "DEEP-OUT\n", further),
+        md("#### A subheading\n\nDEEP-SUB", further),
+        code("print('DEEPER-CODE')", "DEEPER-OUT\n", further),
+        md("### 1.1.1 Back on the main path"),
+        code("print('MAIN-CODE-TWO')", "MAIN-OUT-TWO\n"),
+        md("## Summary\n\nMAIN-SUMMARY"),
+    ]
+    if parts_first_cell is not None:
+        parts_first_cell["metadata"]["tags"] = [further]
+        cells.insert(-1, md("## 1.2 Another section"))
+        cells.insert(-1, parts_first_cell)
+    metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                "language_info": {"name": "python"}}  # fmt: skip
+    return {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_label_parts_labels_the_first_markdown_cell_of_each_part():
+    nb = part_notebook(None)
+    assert tool.label_parts(nb, "01_x") == 1
+    first = nb["cells"][3]
+    assert first["source"].startswith(f"(part-going-further-01-x-{first['id']})=\n### Going")
+    assert all(not c["source"].startswith("(") for i, c in enumerate(nb["cells"]) if i != 3)
+    bad = part_notebook({"cell_type": "code", "id": "bad", "metadata": {}, "source": "x = 1",
+                         "outputs": [], "execution_count": None})  # fmt: skip
+    assert tool.label_parts(bad, "01_x") == 1  # a part starting with code: never labelled
+    assert bad["cells"][-2]["source"] == "x = 1"
+
+
+@needs_sphinx
+@pytest.mark.slow
+def test_a_going_further_part_is_a_collapsed_dropdown_and_a_headless_part_fails(
+    tmp_path, monkeypatch
+):
+    # One build of two pages (a Sphinx start is seconds): 01_good has a well-formed part;
+    # 02_bad also has a part that starts with a code cell, which -W turns into a failure.
+    headless = {"cell_type": "code", "id": "headless", "execution_count": 1, "metadata": {},
+                "source": "print('BAD-CODE')", "outputs": []}  # fmt: skip
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    src = tmp_path / "src"
+    for stem, nb in [("01_good", part_notebook(None)), ("02_bad", part_notebook(headless))]:
+        path = tmp_path / "notebooks" / f"{stem}.ipynb"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(nb))
+        tool.copy_notebook(path, src)
+    (src / "conf.py").write_text((ROOT / "docs" / "site" / "conf.py").read_text())
+    shutil.copytree(ROOT / "docs" / "site" / "_static", src / "_static")
+    course = {"repository": None, "branch": "main", "root": str(tmp_path)}
+    (src / "_course.json").write_text(json.dumps(course))
+    (src / "readme.md").write_text("")
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\nnotebooks/01_good\nnotebooks/02_bad\n```\n"
+    )
+    started = time.monotonic()
+    done = tool.build(src, tmp_path / "out")
+    print(f"two-page book built in {time.monotonic() - started:.1f} s")
+    warnings = [line for line in done.stderr.splitlines() if "WARNING" in line]
+    assert done.returncode != 0 and len(warnings) == 1, done.stderr
+    assert "02_bad.ipynb" in warnings[0] and "outside its part's dropdown" in warnings[0]
+
+    page = (tmp_path / "out" / "notebooks" / "01_good.html").read_text()
+    deep = ["DEEP-TEXT", "DEEP-CODE", "DEEP-OUT", "DEEP-SUB", "DEEPER-CODE", "DEEPER-OUT"]
+    main = ["MAIN-INTRO", "MAIN-CODE-ONE", "MAIN-OUT-ONE", "MAIN-CODE-TWO", "MAIN-OUT-TWO",
+            "MAIN-SUMMARY", "Back on the main path"]  # fmt: skip
+    found = where_on_page(page, [*deep, *main, "Going further: the details"])
+    assert set(found) == {*deep, *main, "Going further: the details"}, sorted(found)
+    for marker in deep:  # the part's text, code and outputs: in one closed dropdown
+        assert found[marker] == [["closed"]], (marker, found[marker])
+    for marker in main:  # the main path: in none
+        assert all(around == [] for around in found[marker]), (marker, found[marker])
+    # The toggle's own text, once; elsewhere only in the page's table of contents.
+    assert sorted(found["Going further: the details"])[-1:] == [["summaryclosed"]]
+    assert sum(around != [] for around in found["Going further: the details"]) == 1
+    assert page.count('<details class="admonition going-further">') == 1
+
+
+@pytest.mark.slow
+def test_every_part_of_the_chapters_is_a_dropdown_in_the_book(book):
+    for notebook in notebooks("notebooks"):
+        nb = json.loads(notebook.read_text())
+        parts = tool.label_parts(nb, notebook.stem)
+        page = (book["out"] / "notebooks" / f"{notebook.stem}.html").read_text()
+        assert page.count('<details class="admonition going-further">') == parts, notebook.stem
+
+
+def test_the_book_keeps_other_gpus_collapsed_and_drops_the_torch_note(tmp_path, monkeypatch):
+    from d2lgpu import references
+
+    h100 = {"device": "NVIDIA H100 80GB HBM3", "torch": "2.11.0+cu130", "cuda": "13.0",
+            "date": "2026-11-23", "origin": "a test", "output": "1\n"}  # fmt: skip
+    h200 = dict(h100, device="NVIDIA H200", date="2026-11-28", output="2\n")
+    block = references.reference_bundle([h100, h200], "2.14.1")
+    assert block["text/html"].count("(this machine has torch 2.14.1)") == 2
+    cells = [
+        {"cell_type": "code", "id": "gpu", "metadata": {"tags": ["requires-gpu"]},
+         "outputs": [{"output_type": "display_data", "metadata": {}, "data": block}]},
+    ]  # fmt: skip
+    [cell] = staged(tmp_path, monkeypatch, cells)
+    data = cell["outputs"][0]["data"]
+    assert data == {
+        mime: text.replace(" <em>(this machine has torch 2.14.1)</em>", "").replace(
+            " (this machine has torch 2.14.1)", ""
+        )
+        for mime, text in block.items()
+    }
+    assert "this machine" not in json.dumps(data)
+    shown, _, collapsed = data["text/html"].partition("<details")
+    assert (
+        "<strong>Recorded on NVIDIA H200 with torch 2.11.0+cu130, 2026-11-28</strong><pre" in shown
+    )
+    assert collapsed.startswith(' style="margin: 0.2em 0"><summary>Other GPUs: NVIDIA H100 80GB')
+    assert "<strong>Recorded on NVIDIA H100 80GB HBM3 with torch 2.11.0+cu130, 2026-11-23" in (
+        collapsed
     )

@@ -71,14 +71,26 @@ class Branch:
 # was recorded on a GPU with the floor's torch, so that side has run there; the lock's side
 # has not, until a GPU run with that torch records it.
 BRANCHES = [
-    Branch("notebooks/02_tensors.ipynb#762681b2c7b1", "empty_host_cache",
-           lambda: hasattr(torch.accelerator, "empty_host_cache"), "gpu"),
-    Branch("notebooks/02_tensors.ipynb#70098291", "_accelerator_getAllocatorSettings",
-           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"), "nbval"),
-    Branch("notebooks/09_model_parallel.ipynb#sac-code-1-2", "respect_saved_tensors_hooks",
-           _checkpoint_respects_hooks, "nbval"),
-    Branch("notebooks/10_inside_ddp.ipynb#128e44a3", "_DEFAULT_BUCKET_CAP_MB",
-           _ddp_has_default_cap, "nbval"),
+    # chapter 2 calls these two (sections 2.7 and 2.8); tests/test_versions.py runs both sides
+    Branch("d2lgpu/versions.py", "empty_host_cache",
+           lambda: hasattr(torch.accelerator, "empty_host_cache"), "tests/test_versions.py"),
+    Branch("d2lgpu/versions.py", "_accelerator_getAllocatorSettings",
+           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"),
+           "tests/test_versions.py"),
+    # ... and tests/test_versions.py asks the same, to know which side this lane's torch takes
+    Branch("tests/test_versions.py", "empty_host_cache",
+           lambda: hasattr(torch.accelerator, "empty_host_cache"), "tests/test_versions.py"),
+    Branch("tests/test_versions.py", "_accelerator_getAllocatorSettings",
+           lambda: hasattr(torch._C, "_accelerator_getAllocatorSettings"),
+           "tests/test_versions.py"),
+    # chapter 9 calls this one (section 9.6); tests/test_versions.py runs both sides
+    Branch("d2lgpu/versions.py", "respect_saved_tensors_hooks", _checkpoint_respects_hooks,
+           "tests/test_versions.py"),
+    Branch("tests/test_versions.py", "respect_saved_tensors_hooks", _checkpoint_respects_hooks,
+           "tests/test_versions.py"),
+    # chapter 10 calls this one (section 10.2); tests/test_versions.py runs it
+    Branch("d2lgpu/versions.py", "_DEFAULT_BUCKET_CAP_MB", _ddp_has_default_cap,
+           "tests/test_versions.py"),
     # chapter 10 launches the script (its "buckets" part profiles DDP's backward)
     Branch("scripts/inside_ddp.py", "linked_correlation_id", _events_have_links,
            "notebooks/10_inside_ddp.ipynb"),

@@ -11,8 +11,10 @@
 * if JupyterLab already runs over this ``work/``, prints its URL and starts
   no second one (``--new`` starts one anyway); if the port is taken, picks the
   next free one and says so;
-* Jupyter logs warnings only; once the server answers, the URL to open is
-  printed last, alone, in a box;
+* Jupyter logs warnings only, without the noise a learner cannot act on
+  (``tools/lab_log.py``: its own URL block, "not trusted", the kernels'
+  "without encryption", said once in plain words); once the server answers,
+  the URL to open is printed last, alone, in a box;
 * ``--check-only`` checks ``PORT`` and ``D2LGPU_DEVICE`` with the standard
   library alone, so a bad value stops ``make lab`` before a long set-up;
 * after set-up (run with ``.venv``'s Python), checks ``D2LGPU_DEVICE`` against
@@ -30,9 +32,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
+
+import lab_log  # tools/, beside this file
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "work"
@@ -201,7 +206,11 @@ def serve(command: list[str]) -> int:
     root_dir = Path(
         next(a for a in command if a.startswith("--ServerApp.root_dir=")).split("=", 1)[1]
     )
-    process = subprocess.Popen(command)
+    # Jupyter's log (and its kernels') goes through lab_log: its warnings and errors, not its
+    # known noise, nor its own URL block before the box below.
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, bufsize=1)
+    relay = threading.Thread(target=lab_log.relay, args=(process.stderr,), daemon=True)
+    relay.start()
     # Ctrl+C reaches JupyterLab too (same terminal): it asks whether to stop, and we wait.
     signal.signal(signal.SIGINT, lambda *_: None)
     signal.signal(signal.SIGTERM, lambda *_: process.terminate())
@@ -215,7 +224,9 @@ def serve(command: list[str]) -> int:
         print("\n" + boxed(*lines), flush=True)
     elif process.poll() is None:
         print(f"JupyterLab has not answered within {START_S} s; it is still starting.")
-    return process.wait()
+    code = process.wait()
+    relay.join(timeout=5)  # its last lines (the shutdown's) before the shell prompt
+    return code
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,7 +7,8 @@ CUDA machine alike, so they always come from a CPU run: the GPUs are hidden
 (``CUDA_VISIBLE_DEVICES=""``). Cells tagged ``requires-gpu`` or
 ``requires-2-gpus`` run too: ``%%requires_gpu`` skips their code and prints
 what a reader without a GPU sees, the GPU reference block with where it was
-recorded (``docs/results/<device>/cells/``) or the no-reference line. So no
+recorded (``docs/results/<device>/cells/``; the newest recording shown, other
+GPUs' blocks collapsed below it) or the no-reference line. So no
 GPU cell is blank on GitHub, and nbval on a CPU compares that output, which a
 new GPU run or a change of the cell (or of the code above it that it reads)
 makes stale until this runs again. On a GPU nbval runs those cells without

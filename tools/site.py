@@ -11,7 +11,8 @@ extra. Two steps:
    ``summary.md`` with its plots appended), the README's front matter (``readme.md``, which
    ``index.md`` includes: the sections in ``README_SECTIONS``) with the images it shows, and
    ``_course.json`` (the repository URL of pyproject.toml's [project.urls] "Repository", or
-   null);
+   null); a notebook's Going-further parts (cells tagged ``going-further``) become collapsed
+   dropdowns, their code cells and outputs inside (``label_parts`` here, ``docs/site/conf.py``);
 2. **build** ``build/site/`` with ``sphinx-build -W --keep-going``: any warning, a broken link
    or cross-reference among them, fails it. A link to a repository file the book leaves out
    (a solution, a script, a guide in ``docs/``) becomes a link into the repository, or plain
@@ -104,8 +105,9 @@ def _sanitize_regex(section: str) -> str:
     return parser[section]["regex"]
 
 
-# A GPU block's line comparing the recording torch with the torch of the machine that stored
-# the outputs: on a website that machine is nobody's, and nbval leaves it out too.
+# A GPU block caption's note comparing the recording torch with the torch of the machine that
+# stored the outputs ("(this machine has torch 2.14.1)"): on a website that machine is nobody's,
+# and nbval leaves it out too. The blocks of other GPUs stay collapsed in their <details>.
 OTHER_TORCH = re.compile(_sanitize_regex("torch-of-this-machine"))
 # The line a GPU cell prints where it skips ("Skipped: this cell needs a CUDA GPU; 0 are visible
 # here."): the machine that stored the outputs is nobody's on a website. Above a reference block,
@@ -133,11 +135,39 @@ def launch_cell(path: str, repository: str) -> dict:
     }
 
 
+# A Going-further part (CONTRIBUTING.md): consecutive cells with this tag, headed by a heading.
+GOING_FURTHER = "going-further"
+
+
+def label_parts(notebook: dict, stem: str) -> int:
+    """Label the heading of each Going-further part ``part-going-further-<stem>-<cell id>``.
+
+    docs/site/conf.py shows the section that label names as a collapsed dropdown (the part's
+    cells and their outputs inside it); a part that does not start with a markdown cell is not
+    labelled, and its cells then fail the build. Returns how many parts were labelled.
+    """
+    count, inside = 0, False
+    for cell in notebook["cells"]:
+        tagged = GOING_FURTHER in cell.get("metadata", {}).get("tags", [])
+        if tagged and not inside and cell["cell_type"] == "markdown":
+            count += 1
+            label = re.sub(
+                r"[^a-z0-9]+", "-", f"part-going-further-{stem}-{cell.get('id')}".lower()
+            )
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = f"({label})=\n{text}"
+        inside = tagged
+    return count
+
+
 def copy_notebook(source: Path, src: Path, repository: str | None = None) -> None:
     """Copy a notebook into ``src`` for the book: without the line naming the torch that stored
-    its outputs, nor a GPU cell's skip line above its reference block, with its set-up cell (for Colab and Kaggle) left off the page, and, where a
-    repository is configured, links that open it in Colab and Kaggle under its title."""
+    its outputs, nor a GPU cell's skip line above its reference block, with its set-up cell
+    (for Colab and Kaggle) left off the page, its Going-further parts labelled for their
+    dropdown (:func:`label_parts`), and, where a repository is configured, links that open it
+    in Colab and Kaggle under its title."""
     notebook = json.loads(source.read_text())
+    label_parts(notebook, source.stem)
     for cell in notebook["cells"]:
         tags = cell.setdefault("metadata", {}).get("tags", [])
         if "setup" in tags:

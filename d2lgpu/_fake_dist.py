@@ -1,0 +1,117 @@
+"""A thin adapter over the private torch APIs that plan a run at scale in one process.
+
+What it is for: chapter 11 runs a model's parallel code at 8 to 512 ranks in one CPU
+process. The engine is PyTorch's own, but its pieces live in private modules whose names
+change between releases, so each is imported here, in one place, and a torch that lacks
+one says which piece is missing and in which torch version:
+
+* :func:`fake_process_group`: ``torch.testing._internal.distributed.fake_pg``'s fake
+  backend (a process group of any size whose collectives move nothing), for one block;
+* :func:`memory_tracker`: ``torch.distributed._tools``' ``MemTracker`` (a plain or a
+  DDP-wrapped module) or ``FSDPMemTracker`` (a module sharded by ``fully_shard``), which
+  file every tensor allocated under them by kind (parameter, gradient, optimizer state,
+  activation, temporary) and keep the peak;
+* :func:`comm_debug_mode`: ``torch.distributed.tensor.debug.CommDebugMode``, which counts
+  the collectives a block calls (it gives no byte count);
+* :func:`schedule_ops`: ``torch.distributed.pipelining._schedule_visualizer``'s
+  ``get_schedule_ops``, the ordered actions of a pipeline schedule on each stage.
+
+What it is not: a reimplementation of any of them. :mod:`d2lgpu.scale` is what the
+chapter calls.
+"""
+
+from __future__ import annotations
+
+import importlib
+from contextlib import contextmanager
+
+import torch
+import torch.distributed as dist
+
+__all__ = [
+    "MissingPiece",
+    "comm_debug_mode",
+    "fake_process_group",
+    "memory_tracker",
+    "schedule_ops",
+]
+
+
+class MissingPiece(ImportError):
+    """This torch lacks a private piece that chapter 11's engine uses."""
+
+
+def _need(module: str, name: str, purpose: str):
+    """``module.name``, or :class:`MissingPiece` naming it and this torch's version."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as error:
+        raise MissingPiece(
+            f"torch {torch.__version__} lacks {module}.{name} ({purpose}): {error}. "
+            "Chapter 11 was written for torch 2.14; install the version in requirements.lock"
+        ) from error
+
+
+@contextmanager
+def fake_process_group(world_size: int, rank: int = 0):
+    """A fake process group of ``world_size`` ranks, this process as ``rank``, for the block.
+
+    Collectives on it return at once and move no data: the block runs one rank's code,
+    with every shape and every allocation that rank would make. Raises RuntimeError if a
+    process group is already initialized (a real one must not be replaced silently).
+    """
+    store_class = _need(
+        "torch.testing._internal.distributed.fake_pg", "FakeStore", "the fake process group"
+    )
+    if dist.is_initialized():
+        raise RuntimeError(
+            "a process group is already initialized in this process; call "
+            "torch.distributed.destroy_process_group() before planning with a fake one"
+        )
+    dist.init_process_group("fake", store=store_class(), rank=rank, world_size=world_size)
+    try:
+        yield
+    finally:
+        dist.destroy_process_group()
+
+
+def memory_tracker(module, optimizer, *, fsdp: bool):
+    """A tracker of ``module`` and ``optimizer``'s memory: ``FSDPMemTracker`` if ``fsdp``.
+
+    Use it as a context manager around training steps; its ``get_tracker_snapshot("peak")``
+    maps each device to the bytes of each kind at the peak, and ``"Total"``.
+    """
+    if fsdp:
+        tracker_class = _need(
+            "torch.distributed._tools.fsdp2_mem_tracker",
+            "FSDPMemTracker",
+            "per-rank memory of a module sharded by fully_shard",
+        )
+        return tracker_class(module, optimizer)
+    tracker = _need(
+        "torch.distributed._tools.mem_tracker", "MemTracker", "per-rank memory of a module"
+    )()
+    tracker.track_external(module, optimizer)
+    return tracker
+
+
+def comm_debug_mode():
+    """``CommDebugMode()``: counts the collectives called in its block, by op."""
+    return _need(
+        "torch.distributed.tensor.debug", "CommDebugMode", "counting collectives per step"
+    )()
+
+
+def schedule_ops(schedule: str, n_stages: int, n_micro: int, stages_per_rank: int = 1):
+    """The actions of pipeline ``schedule`` per rank: ``get_schedule_ops`` without spacing.
+
+    ``schedule`` is a name ``torch.distributed.pipelining.schedules`` knows ("GPipe",
+    "1F1B", "Interleaved1F1B", "ZBVZeroBubble", ...). The answer has one list per rank,
+    in order, of actions (``None`` for a slot the schedule leaves idle).
+    """
+    get_schedule_ops = _need(
+        "torch.distributed.pipelining._schedule_visualizer",
+        "get_schedule_ops",
+        "the actions of a pipeline schedule",
+    )
+    return get_schedule_ops(schedule, n_stages, n_micro, num_stages_per_rank=stages_per_rank)

@@ -1,0 +1,211 @@
+"""Plan a run you cannot afford: one rank's memory at any world size, in one CPU process.
+
+What it is for: chapter 11 and its checkers. :func:`per_rank_bytes` builds a model, wraps
+it the way a parallelism plan does, and runs two training steps of one rank of
+``world_size`` under PyTorch's fake process group (collectives that move nothing) and its
+memory trackers (:mod:`d2lgpu._fake_dist`). By default the model lives under
+``FakeTensorMode``: tensors with shapes, dtypes and devices but no data, so a 70B model
+costs no memory here. The answer is that rank's bytes of parameters, gradients and
+optimizer state, and its peak.
+
+The recipe matters, and lives here so that no caller gets it wrong:
+
+* a warm-up step first, then the tracker's ``reset_mod_stats()``: the first step is the
+  one that creates the optimizer's state, and a peak taken over it alone shows none;
+* the device mesh is made before ``FakeTensorMode`` starts (it reads its ranks' data);
+* DDP on the fake group fails in backward (its reducer waits on a future the fake group
+  never fills), so the plan gives DDP a communication hook that issues the all-reduce
+  itself and hands the bucket back at once; with real tensors, the wrapped module is
+  ``DistributedDataParallel(gradient_as_bucket_view=True)``, whose gradients live in its
+  buckets. DDP cannot wrap fake tensors (it reads the parameters' data to check them
+  across ranks), so under ``FakeTensorMode`` the "ddp" and "zero1" plans replicate the
+  module and all-reduce each gradient from a post-accumulate hook: the same parameters,
+  gradients and state per rank, without DDP's buckets.
+
+Plans (:data:`PLANS`): ``"ddp"`` (everything replicated), ``"zero1"`` (optimizer state
+sharded, ``ZeroRedundancyOptimizer``, which gives each rank whole tensors),
+``"fsdp2"`` (``fully_shard`` on each block and the root: parameters, gradients and state
+sharded, parameters resharded after forward), ``"fsdp2-keep"`` (the same, kept gathered
+from forward to backward). Adam in fp32 throughout.
+
+:func:`formula_bytes` is chapter 10's table (the Ultra-Scale Playbook's) for the same plans.
+
+What it is not: a tracker of activations' exact lifetime on a GPU (the CPU allocator is
+not the caching allocator), nor a launcher: nothing here runs on more than one process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from ._fake_dist import fake_process_group, memory_tracker
+from ._validate import check_int
+
+__all__ = ["PLANS", "formula_bytes", "per_rank_bytes"]
+
+PLANS = ("ddp", "zero1", "fsdp2", "fsdp2-keep")
+
+# Bytes per parameter in fp32 training with Adam: parameter, gradient, two moments.
+_FP32_ADAM = {"params": 4, "grads": 4, "optimizer": 8}
+
+
+def _check_plan(plan) -> str:
+    if plan not in PLANS:
+        raise ValueError(f"plan must be one of {', '.join(map(repr, PLANS))}, got {plan!r}")
+    return plan
+
+
+def formula_bytes(n_params: int, plan: str, world_size: int) -> dict[str, float]:
+    """Chapter 10's formulas: bytes per rank of parameters, gradients and Adam's state.
+
+    fp32 Adam keeps ``4Ψ`` bytes of parameters, ``4Ψ`` of gradients and ``8Ψ`` of moments
+    for ``Ψ = n_params``; ZeRO-1 divides the moments by ``world_size``, FSDP2 all three.
+    """
+    check_int("n_params", n_params, minimum=1)
+    _check_plan(plan)
+    check_int("world_size", world_size, minimum=1)
+    sharded = {"ddp": (), "zero1": ("optimizer",)}.get(plan, ("params", "grads", "optimizer"))
+    return {
+        kind: n_params * per / (world_size if kind in sharded else 1)
+        for kind, per in _FP32_ADAM.items()
+    }
+
+
+def _ddp_hook(state, bucket):
+    """Issue the bucket's all-reduce and hand the bucket back at once (see the docstring)."""
+    tensor = bucket.buffer()
+    dist.all_reduce(tensor)
+    future: torch.futures.Future = torch.futures.Future()
+    future.set_result(tensor)
+    return future
+
+
+def _replicate(model: nn.Module, fake: bool) -> nn.Module:
+    if not fake:
+        from torch.nn.parallel import DistributedDataParallel
+
+        ddp = DistributedDataParallel(model, gradient_as_bucket_view=True)
+        ddp.register_comm_hook(None, _ddp_hook)
+        return ddp
+    for p in model.parameters():
+        if p.requires_grad:
+            p.register_post_accumulate_grad_hook(lambda q: dist.all_reduce(q.grad))
+    return model
+
+
+def _shard(model: nn.Module, mesh, reshard: bool) -> None:
+    from torch.distributed.fsdp import fully_shard
+
+    blocks = getattr(model, "shard_units", None)
+    units = list(blocks()) if callable(blocks) else [m for m in model.children()]
+    for unit in units:
+        if any(True for _ in unit.parameters()):
+            fully_shard(unit, mesh=mesh, reshard_after_forward=reshard)
+    fully_shard(model, mesh=mesh, reshard_after_forward=reshard)
+
+
+def _nbytes(t: torch.Tensor) -> int:
+    local = t.to_local() if hasattr(t, "to_local") else t
+    return local.numel() * local.element_size()
+
+
+def _state_bytes(optimizer) -> int:
+    inner = getattr(optimizer, "optim", optimizer)  # ZeroRedundancyOptimizer's own Adam
+    return sum(
+        _nbytes(v)
+        for state in inner.state.values()
+        for v in state.values()
+        if isinstance(v, torch.Tensor)
+    )
+
+
+def _example_input(model, inputs):
+    if inputs is not None:
+        return inputs(model)
+    make = getattr(model, "example_input", None)
+    if not callable(make):
+        raise ValueError(
+            "inputs must be given (a callable that takes the model and returns its input "
+            f"batch) for a model without an example_input() method, got {type(model).__name__}"
+        )
+    return make()
+
+
+def per_rank_bytes(
+    model_fn, plan: str, world_size: int, *, inputs=None, fake: bool = True
+) -> dict[str, int]:
+    """Bytes on one rank of ``world_size`` training ``model_fn()`` with ``plan``, fp32 Adam.
+
+    ``model_fn`` is a zero-argument callable returning an ``nn.Module``; ``inputs``, a
+    callable that takes the module and returns one batch (default: the module's
+    ``example_input()``). ``fake=True`` builds the module under ``FakeTensorMode`` (no
+    data); ``False`` uses real CPU tensors. Two steps of forward, ``sum()`` backward and
+    ``Adam.step()`` run; the answer, after the second step, before ``zero_grad``:
+
+    * ``params``, ``grads``, ``optimizer``: bytes this rank holds (local shards for FSDP2;
+      Adam's ``step`` counters included);
+    * ``peak``: the tracker's peak total over the second step, everything included;
+    * ``tracker``: the tracker's bytes by kind at that peak, as it files them.
+    """
+    if not callable(model_fn) or isinstance(model_fn, nn.Module):
+        raise TypeError(
+            f"model_fn must be a zero-argument callable returning an nn.Module, got {model_fn!r}"
+        )
+    _check_plan(plan)
+    check_int("world_size", world_size, minimum=1)
+    if not isinstance(fake, bool):
+        raise TypeError(f"fake must be True or False, got {fake!r}")
+    if inputs is not None and not callable(inputs):
+        raise TypeError(f"inputs must be a callable that takes the model, got {inputs!r}")
+    from torch.distributed.device_mesh import init_device_mesh
+
+    with fake_process_group(world_size):
+        mesh = init_device_mesh("cpu", (world_size,)) if plan.startswith("fsdp2") else None
+        return _train_and_measure(model_fn, plan, mesh, fake, inputs)
+
+
+def _train_and_measure(model_fn, plan, mesh, fake, inputs) -> dict:
+    """The two steps and the measurement, in a process group that exists (fake or real)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode() if fake else contextlib.nullcontext():
+        model = model_fn()
+        if not isinstance(model, nn.Module):
+            raise TypeError(f"model_fn must return an nn.Module, got {type(model).__name__}")
+        if mesh is not None:
+            _shard(model, mesh, reshard=plan == "fsdp2")
+            wrapped = model
+        else:
+            wrapped = _replicate(model, fake)
+        params = [p for p in wrapped.parameters() if p.requires_grad]
+        if plan == "zero1":
+            from torch.distributed.optim import ZeroRedundancyOptimizer
+
+            optimizer: torch.optim.Optimizer = ZeroRedundancyOptimizer(
+                params, optimizer_class=torch.optim.Adam
+            )
+        else:
+            optimizer = torch.optim.Adam(params)
+        tracker = memory_tracker(wrapped, optimizer, fsdp=mesh is not None)
+        batch = _example_input(model, inputs)
+        batch = batch if isinstance(batch, tuple) else (batch,)
+        with tracker:
+            for step in range(2):
+                wrapped(*batch).float().sum().backward()
+                optimizer.step()
+                if step == 0:  # the warm-up step made Adam's state; measure the next one
+                    optimizer.zero_grad()
+                    tracker.reset_mod_stats()
+        peak = tracker.get_tracker_snapshot("peak")
+        kinds = next(iter(peak.values())) if peak else {"Total": 0}
+        return {
+            "params": sum(_nbytes(p) for p in params),
+            "grads": sum(_nbytes(p.grad) for p in params if p.grad is not None),
+            "optimizer": _state_bytes(optimizer),
+            "peak": int(kinds["Total"]),
+            "tracker": {getattr(k, "value", k): int(v) for k, v in kinds.items() if v},
+        }
