@@ -12,6 +12,8 @@ shared by every pytest-xdist process (``session_once``); the checks read what it
   blocks are on the page, collapsed under "Other GPUs";
 - every image a page shows exists, the GPUs' bench plots among them, and every link between
   pages resolves to a file of the book;
+- the glossary (``docs/site/glossary.md``) is a page of the navigation, staged at its path in
+  the repository, and the chapters' links to its entries land on its anchors;
 - links to files the book leaves out go to the repository, or become plain text, and a link
   to a file that exists nowhere fails the build (small builds of their own);
 - a Going-further part (cells tagged ``going-further``) is a collapsed ``<details>`` holding
@@ -301,6 +303,39 @@ def test_links_to_files_out_of_the_book_go_to_the_repository(book):
         assert f'href="{url}/blob/{tool.BRANCH}/{solution}"' in page
     else:
         assert solution in page and f'{solution}"' not in page
+
+
+def test_the_books_own_pages_are_in_its_navigation():
+    # docs/site/'s pages besides index.md (the glossary): listed in a toctree of index.md
+    pages = tool.site_pages()
+    assert ROOT / "docs" / "site" / "glossary.md" in pages
+    index = (ROOT / "docs" / "site" / "index.md").read_text()
+    toctrees = "".join(re.findall(r"```\{toctree\}(.*?)```", index, flags=re.S))
+    for page in pages:
+        entry = page.relative_to(ROOT).with_suffix("").as_posix()
+        assert re.search(rf"^{re.escape(entry)}$", toctrees, flags=re.M), entry
+
+
+@needs_sphinx
+@pytest.mark.slow
+def test_the_glossary_is_a_page_and_the_chapters_link_to_its_entries(book):
+    # staged at its path in the repository, so a chapter's ../docs/site/glossary.md#term
+    # becomes a link to the page's anchor, which the -W build has checked exists
+    assert "docs/site/glossary" in book["pages"]
+    page = book["out"] / "docs" / "site" / "glossary.html"
+    text = page.read_text()
+    assert "Glossary" in text_of(book["out"] / "index.html")
+    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    headings = re.findall(r"^### (.+)$", (ROOT / "docs/site/glossary.md").read_text(), re.M)
+    anchors = {re.sub(r"[^\w\-]", "", h.strip().lower().replace(" ", "-")) for h in headings}
+    assert anchors and anchors <= ids, sorted(anchors - ids)
+    linked = set()
+    for chapter in notebooks("notebooks"):
+        html_page = (book["out"] / "notebooks" / f"{chapter.stem}.html").read_text()
+        linked |= set(re.findall(r'href="\.\./docs/site/glossary\.html#([\w\-]+)"', html_page))
+    assert linked and linked <= anchors, sorted(linked - anchors)
+    # the page's own links to the chapters stay inside the book
+    assert 'href="../../notebooks/02_tensors.html"' in text
 
 
 @needs_sphinx

@@ -149,6 +149,23 @@ def test_rewrite_links(markdown, expected):
     assert W.rewrite_links(markdown) == (markdown if expected is None else expected)
 
 
+def test_a_glossary_link_opens_the_page_in_the_repository(tmp_path, monkeypatch):
+    link = "a [copy engine](../docs/site/glossary.md#copy-engine) moves it"
+    repository = "https://github.com/someone/fork"
+    assert W.rewrite_links(link, repository) == (
+        f"a [copy engine]({repository}/blob/main/docs/site/glossary.md#copy-engine) moves it"
+    )
+    # by default the configured repository, pyproject.toml's [project.urls] Repository
+    configured = W.repository_url()
+    assert configured and configured.startswith("https://github.com/")
+    assert f"]({configured}/blob/main/docs/site/glossary.md#copy-engine)" in W.rewrite_links(link)
+    # where none is configured: plain text naming the file, as for any other course file
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "d2lgpu"\n')
+    assert W.repository_url(tmp_path) is None
+    monkeypatch.setattr(W, "repository_url", lambda root=None: None)
+    assert W.rewrite_links(link) == "a copy engine (the course's `docs/site/glossary.md`) moves it"
+
+
 def test_every_link_in_the_real_courses_copies_stays_inside_work(tmp_path):
     work = tmp_path / "work"
     outcome = W.sync_work(ROOT, work)

@@ -6,7 +6,8 @@ extra. Two steps:
 
 1. **stage** ``build/site-src/`` (git-ignored), with the repository's own layout so that the
    notebooks' relative links resolve as they do on GitHub: ``docs/site/``'s ``conf.py`` and
-   ``index.md`` at its root, ``notebooks/*.ipynb``, the exercise prompts ``exercises/*.ipynb`` and a
+   ``index.md`` at its root, its other pages (the glossary, ``docs/site/glossary.md``) at
+   their own path, ``notebooks/*.ipynb``, the exercise prompts ``exercises/*.ipynb`` and a
    page for each exercise script ``exercises/*.py`` (never ``solutions/``), each GPU's bench (``docs/results/<GPU>/bench/``: its
    ``summary.md`` with its plots appended), the README's front matter (``readme.md``, which
    ``index.md`` includes: the sections in ``README_SECTIONS``) with the images it shows, and
@@ -37,7 +38,8 @@ sys.path.insert(0, str(ROOT))  # d2lgpu from the checkout, as tools/setup_cell.p
 
 from d2lgpu import links  # noqa: E402
 
-SITE = ROOT / "docs" / "site"
+SITE_PATH = "docs/site"  # the book's own sources, in the repository and in the staged book
+SITE = ROOT / SITE_PATH
 BRANCH = links.BRANCH
 # The README's sections the front page shows ("" is its top, the title and the first
 # paragraphs): what the course is, where it runs, its chapters and exercises, its GPU results.
@@ -51,6 +53,13 @@ README_SECTIONS = (
     "Results on a GPU",
 )
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def site_pages() -> list[Path]:
+    """The book's own pages besides the front page: ``docs/site/*.md`` but ``index.md`` (the
+    glossary). The book keeps them at their path in the repository, ``docs/site/``, so that a
+    chapter's link to ``../docs/site/glossary.md#<term>`` resolves in the book as on GitHub."""
+    return sorted(path for path in SITE.glob("*.md") if path.name != "index.md")
 
 
 def repository_url() -> str | None:
@@ -205,8 +214,14 @@ def stage(src: Path) -> list[str]:
     if src.exists():
         shutil.rmtree(src)
     src.mkdir(parents=True)
+    pages, own = ["index"], site_pages()
     for path in SITE.iterdir():
-        if path.is_file():
+        if path in own:  # at its path in the repository, as a notebook is
+            target = src / SITE_PATH / path.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+            pages.append(f"{SITE_PATH}/{path.stem}")
+        elif path.is_file():
             shutil.copy2(path, src / path.name)
         elif path.name == "_static":  # the book's own CSS (html_static_path)
             shutil.copytree(path, src / path.name)
@@ -219,7 +234,6 @@ def stage(src: Path) -> list[str]:
         if "://" not in image and (ROOT / image).is_file():
             copy(ROOT / image, src)
 
-    pages = ["index"]
     for folder in ("notebooks", "exercises"):
         for notebook in sorted((ROOT / folder).glob("[0-9]*.ipynb")):
             copy_notebook(notebook, src, course["repository"])

@@ -15,10 +15,14 @@ course file            the learner's copy              links inside the copy
 
 This module owns the rewriting of links: a markdown link that points into
 one of those three folders is made to point at the copy (the chapters' only
-change: ``notebooks/`` becomes ``chapters/``); a link to any other course
-file (``../scripts/...``, ``../docs/...``), which the lab cannot open,
-becomes plain text naming that file. It also writes the notebooks' set-up
-cell as ``tools/setup_cell.py``'s ``LAB_SOURCE``: under ``make lab`` the course
+change: ``notebooks/`` becomes ``chapters/``); a link to the glossary
+(``../docs/site/glossary.md#<term>``, ``ONLINE``) opens that page, at the
+same anchor, in the course's repository (pyproject.toml's ``[project.urls]
+Repository``), which renders it; a link to any other course file
+(``../scripts/...``, ``../docs/...``), which the lab cannot open, becomes
+plain text naming that file, as does a glossary link where no repository is
+configured. It also writes the notebooks' set-up cell as
+``tools/setup_cell.py``'s ``LAB_SOURCE``: under ``make lab`` the course
 package is installed, so the lab shows two lines of comment, not the
 Colab installer.
 
@@ -57,12 +61,14 @@ Standard library only: it runs before anything is installed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import re
 import subprocess
 import time
+import tomllib
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,10 +115,28 @@ def flat_name(name: str) -> str:
 
 # [text](../folder/rest) and ![alt](../folder/rest), up to the closing parenthesis
 LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(\.\./([^)\s]+)\)")
+# Course files a learner reads on the repository's web page, which renders them with an
+# anchor per heading: a link to one opens it there. The branch is d2lgpu.links.BRANCH's.
+ONLINE = ("docs/site/glossary.md",)
+BRANCH = "main"
 
 
-def rewrite_links(markdown: str) -> str:
-    """The links of one markdown cell, as they must read in a copy inside ``work/``."""
+@functools.cache
+def repository_url(root: Path = ROOT) -> str | None:
+    """pyproject.toml's ``[project.urls] Repository`` (no trailing slash), or None."""
+    try:
+        url = tomllib.loads((root / "pyproject.toml").read_text())["project"]["urls"]
+        return url["Repository"].rstrip("/") or None
+    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
+        return None
+
+
+def rewrite_links(markdown: str, repository: str | None = None) -> str:
+    """The links of one markdown cell, as they must read in a copy inside ``work/``.
+
+    ``repository``: the course's repository URL for the links to ``ONLINE`` pages, by
+    default the configured one (:func:`repository_url`)."""
+    repository = repository or repository_url()
 
     def replace(match: re.Match) -> str:
         bang, text, target = match.groups()
@@ -120,6 +144,8 @@ def rewrite_links(markdown: str) -> str:
         if folder in LAYOUT and rest:
             return f"{bang}[{text}](../{LAYOUT[folder]}/{rest})"
         path = target.split("#", 1)[0]
+        if path in ONLINE and repository:
+            return f"{bang}[{text}]({repository}/blob/{BRANCH}/{target})"
         if text.strip("`") == path:
             return f"{text} (in the course's folder, outside `work/`)"
         return f"{text} (the course's `{path}`)"
