@@ -27,6 +27,7 @@ def test_every_exercise_has_a_checker():
         "06.slowest_op",
         "07.relu_mul",
         "07.rms_norm",
+        "08.copy_back",
         "08.overlap",
         "09.checkpoint",
         "09.one_f_one_b",
