@@ -356,6 +356,28 @@ def test_copies_in_on_the_compute_stream_are_named():
     assert_fails(no_side_stream, "batch 1 was copied to the device on default stream")
 
 
+_WRONG = {
+    "stall": pipeline(lag=0),
+    "back_on_compute": pipeline(back_on="compute"),
+    "back_on_copy": pipeline(back_on="copy"),
+    "no_back_wait": pipeline(back_waits=False),
+    "no_record": pipeline(record=False),
+    "not_landed": pipeline(wait_landed=False),
+    "reused": pipeline(lag=2),
+    "wrong_buffer": pipeline(index_shift=1),
+    "blocking": pipeline(blocking_back=True),
+}
+
+
+@pytest.mark.parametrize("answer", list(_WRONG.values()), ids=list(_WRONG))
+def test_no_hint_quotes_a_line_of_the_worked_answer(answer):
+    from test_checks import _solution_code
+
+    hint = assert_fails(answer).hint
+    quoted = [piece for piece in _solution_code("08_streams.ipynb") if piece in hint]
+    assert quoted == [], f"{hint!r} quotes {quoted}"
+
+
 # ---------------------------------------------------------------------------------------------
 # The real-GPU part, against fakes
 
@@ -486,15 +508,6 @@ def copy_back_after_an_event_on_the_compute_stream(batches, compute, device, buf
     consume(len(batches) - 1, buffers[(len(batches) - 1) % 2])
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [hands_over_what_query_says_landed, copy_back_after_an_event_on_the_compute_stream],
-    ids=["query", "wait_event_after_the_compute"],
-)
-def test_red_team_pipelines_in_other_styles_pass(answer):
-    assert_passes(answer)
-
-
 def _lagged(copy_back, wait, *, peek=False, which=lambda i: i % 2):
     """Copies in as in 8.4; ``copy_back(i, y, back, buffers)`` queues result i's copy back and
     returns an event; result i - 1 is handed over, in ``buffers[which(i - 1)]``, after
@@ -544,6 +557,24 @@ def _event_on_the_current_stream(i, y, back, buffers):
     event = torch.cuda.Event()
     event.record()  # on the current stream, the computes': it does not follow the copy back
     return event
+
+
+def _poll(event, compute_stream):
+    while not event.query():  # the host polls until the copy back has landed
+        pass
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        hands_over_what_query_says_landed,
+        copy_back_after_an_event_on_the_compute_stream,
+        _lagged(_into(lambda i: i % 2), _poll),
+    ],
+    ids=["query", "wait_event_after_the_compute", "polling_query"],
+)
+def test_red_team_pipelines_in_other_styles_pass(answer):
+    assert_passes(answer)
 
 
 def test_a_look_at_a_buffer_before_its_copy_landed_is_named():
