@@ -11,23 +11,16 @@ chapters 9 and 10, which run a learner's answer on real ranks.
   :class:`RankFailed`, with the rank and its traceback; ranks that do not finish within
   ``timeout_s`` (a collective that some rank never calls waits for it) are killed and
   :class:`RankFailed` says so.
+* :func:`rank_replies` is the run itself, shared with the checkers: each rank's reply, a
+  ``(status, payload)`` pair, and a ``reply`` function of the caller's that turns a rank's
+  exception into one (the checkers' quotes the learner's line). :func:`root_cause` says
+  which failed rank to report: the one whose own error made the others fail, not rank 0's
+  "Connection closed by peer" that followed it.
 * :func:`count_all_reduces` wraps ``torch.distributed.all_reduce`` while a block runs
   and records each call: the shape, the bytes and the reduction, in order.
-* :func:`rank_processes` is the start itself, shared with the checkers' ranks, as are
-  :func:`join_gloo` and :func:`send_outcome`, what a rank does first and last.
-
-How a rank starts (:func:`start_method`). A fresh interpreter (``spawn``) cannot import a
-function defined in a notebook cell (chapter 5 shows why), so where it is safe the ranks
-are forked from the kernel: a forked child already has the function. It is not safe where
-torch sees a GPU: the kernel's first ``backward`` there starts autograd's per-device
-threads, after which any ``backward`` in a forked child raises "Unable to handle autograd's
-threading in combination with fork-based multiprocessing", and a kernel that has used CUDA
-leaves children that cannot ("CUDA error: initialization error"). There the ranks are
-forked from Python's fork server, an interpreter that has run nothing else, and the
-function is sent to them pickled by value with ``cloudpickle``, so a cell's function, the
-helpers and classes it calls and the globals it reads travel with it (copies, as a fork
-would give). A child of the fork server sees the environment variables of the moment the
-server started.
+* How a rank starts (forked, or from a fork server with the function sent by value where
+  torch sees a GPU) is :mod:`d2lgpu._rank_start`'s: :func:`start_method` says why, and
+  :func:`rank_processes`, :func:`join_gloo` and :func:`send_outcome` are named here too.
 
 What it is not: a launcher for training scripts (that is ``torchrun``, through
 :mod:`d2lgpu.launcher`), nor a wrapper around PyTorch's distributed API: ``fn`` calls
@@ -36,26 +29,25 @@ What it is not: a launcher for training scripts (that is ``torchrun``, through
 
 from __future__ import annotations
 
-import io
-import linecache
-import marshal
-import multiprocessing
 import os
 import pickle
-import tempfile
 import time
 import traceback
-import types
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
-from pathlib import Path
-from typing import Any
+from multiprocessing.connection import wait
+from typing import Any, NamedTuple
 
-import cloudpickle
-import torch
 import torch.distributed as dist
 
+from ._rank_start import START_ENV_VAR as START_ENV_VAR  # tests and docs: ranks.START_ENV_VAR
+from ._rank_start import (
+    CannotSend,
+    join_gloo,
+    rank_processes,
+    send_outcome,
+    start_method,
+)
 from ._validate import check_int
 
 __all__ = [
@@ -63,31 +55,22 @@ __all__ = [
     "AllReduceLog",
     "CannotSend",
     "RankFailed",
+    "Reply",
     "count_all_reduces",
     "join_gloo",
+    "lost_peer",
     "rank_processes",
+    "rank_replies",
+    "root_cause",
     "run_ranks",
     "send_outcome",
     "start_method",
 ]
 
-START_ENV_VAR = "D2LGPU_RANKS_START"  # "fork" or "forkserver": overrides start_method()
-START_METHODS = ("fork", "forkserver")
-# What the fork server imports once, so that each rank forked from it starts at once: the
-# modules whose functions the chapters' and the checkers' ranks run.
-_PRELOAD = [
-    "torch",
-    "torch.distributed",
-    "torch.distributed.tensor",
-    "torch.distributed.pipelining",
-    "cloudpickle",
-    "d2lgpu",
-    "d2lgpu.ranks",
-    "d2lgpu.checks._ranks",
-    "d2lgpu.checks.ch09_tensor_parallel",
-    "d2lgpu.checks.ch10_inside_ddp",
-    "d2lgpu.checks.ch10_ddp_by_hand",
-]
+GRACE_S = 3.0  # once one rank has failed, how long the others get to say why they did
+# What gloo says to a rank whose peer left or never came (its versions vary the wording): the
+# error of a rank that lost its peer, a consequence of another rank's failure.
+LOST_PEER = ("Timed out", "timeout", "closed by peer", "Connection reset")
 
 
 class RankFailed(RuntimeError):
@@ -98,166 +81,94 @@ class RankFailed(RuntimeError):
         self.rank = rank
 
 
-def send_outcome(conn, message) -> None:
-    """In a rank: send ``message`` (a ``(status, payload)`` pair) to the parent's reader."""
-    # cloudpickle, not multiprocessing's pickling: that passes a tensor as shared memory the
-    # parent would fetch from this rank later, after the rank has exited. And a rank started
-    # by the fork server may return an object of a class that came by value.
-    conn.send_bytes(cloudpickle.dumps(message))
+class Reply(NamedTuple):
+    """One rank's reply: ``status`` ``"ok"`` (``payload``: what it returned), ``"error"``
+    (the message), a status of the caller's ``reply`` function, ``"died"`` (it left without
+    a word) or ``"late"`` (no reply in time); ``payload`` is None for the last two."""
+
+    status: str
+    payload: Any
 
 
-def join_gloo(rank: int, world: int, store_path: str, timeout_s: float) -> None:
-    """In a rank: one CPU thread, then join the gloo group of ``world`` ranks at ``store_path``.
+def lost_peer(message) -> bool:
+    """Whether an error message is gloo's for a peer that left or never came."""
+    return isinstance(message, str) and any(words in message for words in LOST_PEER)
 
-    Collectives give up after ``timeout_s``. Returns once every rank has joined.
+
+def root_cause(replies) -> int | None:
+    """The rank to report among ``replies`` (``(status, payload)`` pairs, rank 0 first), or
+    None when every one is ``"ok"``.
+
+    A rank's own error comes first (any status but ``"ok"``, ``"died"`` and ``"late"``,
+    unless it is an ``"error"`` whose message says the peer was lost), then a rank that
+    died, then a lost peer, then a rank that never replied: the others' failures follow
+    from the first kinds. Among equals, the lowest rank.
     """
-    torch.set_num_threads(1)
-    store = dist.FileStore(store_path, world)
-    timeout = timedelta(seconds=timeout_s)
-    dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
-    # Every rank has connected before any goes on: one that fails or finishes at once and
-    # leaves must not close connections another rank is still opening (it would then
-    # fail with "Connection closed by peer" instead of reporting its own outcome).
-    dist.barrier()
+
+    def kind(status, payload) -> int:
+        if status == "died":
+            return 1
+        if status == "late":
+            return 3
+        return 2 if status == "error" and lost_peer(payload) else 0
+
+    failed = [(kind(s, p), rank) for rank, (s, p) in enumerate(replies) if s != "ok"]
+    return min(failed)[1] if failed else None
 
 
-def _accelerator_visible() -> bool:
-    """Whether torch sees a GPU (CUDA, ROCm or Apple's MPS), without initializing it."""
-    if torch.cuda.is_available():
-        return True
-    mps = getattr(torch.backends, "mps", None)
-    return bool(mps is not None and mps.is_available())
+def _traceback_reply(error: BaseException) -> tuple[str, str]:
+    """A rank's exception as the chapters' reply: ``("error", its traceback)``."""
+    return "error", "".join(traceback.format_exception(error))
 
 
-def start_method() -> str:
-    """How :func:`rank_processes` starts ranks: ``"fork"`` where that is safe, else ``"forkserver"``.
-
-    ``"forkserver"`` where torch sees a GPU (see the module's docstring for why) or where the
-    platform cannot fork; ``$D2LGPU_RANKS_START`` chooses either one.
-    """
-    chosen = os.environ.get(START_ENV_VAR, "").strip()
-    if chosen:
-        if chosen not in START_METHODS:
-            raise ValueError(
-                f"{START_ENV_VAR} must be one of {', '.join(START_METHODS)}, got {chosen!r}"
-            )
-        return chosen
-    if _accelerator_visible() or "fork" not in multiprocessing.get_all_start_methods():
-        return "forkserver"
-    return "fork"
-
-
-class CannotSend(TypeError):
-    """What the ranks should run cannot be pickled for ranks a fork server starts."""
-
-
-class _CodeKeepingPickler(cloudpickle.Pickler):
-    """cloudpickle, but code objects keep their file name (cloudpickle renames it
-    ``<dynamic-code>``), so that a traceback in a rank still points at the reader's cell
-    and line; the source lines of those files that exist only in memory (notebook cells)
-    are collected to travel along."""
-
-    def __init__(self, file):
-        super().__init__(file)
-        self.filenames: set[str] = set()
-
-    def reducer_override(self, obj):
-        if isinstance(obj, types.CodeType):
-            # marshal keeps every field; the rank runs the same Python as this process.
-            self.filenames.add(obj.co_filename)
-            return marshal.loads, (marshal.dumps(obj),)
-        return super().reducer_override(obj)
-
-
-class _Packed:
-    """What a rank runs, pickled by value, with the in-memory source of its cells."""
-
-    def __init__(self, obj):
-        buffer = io.BytesIO()
-        pickler = _CodeKeepingPickler(buffer)
-        try:
-            pickler.dump(obj)
-        except Exception as error:  # noqa: BLE001 (named to the reader, whatever it is)
-            raise CannotSend(
-                f"cannot send {obj!r} to the ranks: {type(error).__name__}: {error}. Define the "
-                "function at the top level of a cell; it may read globals that can be pickled "
-                "(tensors, numbers, modules, functions, classes), not open files, locks or CUDA "
-                "streams"
-            ) from error
-        self.blob = buffer.getvalue()
-        self.sources = {
-            name: linecache.cache[name]
-            for name in pickler.filenames
-            if name in linecache.cache and not os.path.exists(name)
-        }
-
-    def unpack(self):
-        linecache.cache.update(self.sources)
-        return cloudpickle.loads(self.blob)
-
-
-def _rank_entry(main, rank, world, store_path, payload, conn, *args):
-    if isinstance(payload, _Packed):
-        try:
-            payload = payload.unpack()
-        except BaseException:  # noqa: BLE001 (reported to the parent, whatever it is)
-            send_outcome(conn, ("error", "could not load what it runs:\n" + traceback.format_exc()))
-            conn.close()
-            os._exit(0)
-    main(rank, world, store_path, payload, conn, *args)
-
-
-@contextmanager
-def rank_processes(main, world: int, payload, *args):
-    """Start ``main(rank, world, store_path, payload, conn, *args)`` in ``world`` processes.
-
-    Yields one reader per rank, rank 0 first: ``main`` sends its outcome through ``conn``
-    (with :func:`send_outcome`) and leaves with ``os._exit``. ``store_path`` is a fresh file for a
-    ``torch.distributed.FileStore``. ``main`` is a module's function; ``payload`` (the
-    reader's function, say) travels by value when the ranks are not forked from this
-    process (:func:`start_method`). Ranks still running when the block ends are killed.
-    """
-    method = start_method()
-    # typeshed gives a context chosen by a str its base class, which lacks Process
-    ctx: Any = multiprocessing.get_context(method)
-    if method == "forkserver":
-        ctx.set_forkserver_preload(_PRELOAD)
-        payload = _Packed(payload)
-    with tempfile.TemporaryDirectory(prefix="d2lgpu-ranks-") as tmp:
-        store = str(Path(tmp) / "store")
-        pipes = [ctx.Pipe(duplex=False) for _ in range(world)]
-        procs = [
-            ctx.Process(
-                target=_rank_entry, args=(main, r, world, store, payload, w, *args), daemon=True
-            )
-            for r, (_, w) in enumerate(pipes)
-        ]
-        for p in procs:
-            p.start()
-        for _, w in pipes:
-            w.close()
-        try:
-            yield [r for r, _ in pipes]
-        finally:
-            for p in procs:
-                if p.is_alive():
-                    p.kill()
-                p.join(timeout=5)
-
-
-def _rank_main(rank, world, store_path, fn, conn, timeout_s):
+def _rank_main(rank, world, store_path, fn, conn, timeout_s, reply):
     try:
         join_gloo(rank, world, store_path, timeout_s)
         try:
-            result = fn(rank, world)
-        finally:
-            dist.destroy_process_group()
-        send_outcome(conn, ("ok", result))
-    except BaseException:  # noqa: BLE001 (reported to the parent, whatever it is)
-        send_outcome(conn, ("error", traceback.format_exc()))
+            outcome = ("ok", fn(rank, world))
+        except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
+            outcome = reply(error)
+        # the reply first, the group after: the other ranks lose this one (and fail in their
+        # collectives) only once its own reply is on its way
+        send_outcome(conn, outcome)
+        dist.destroy_process_group()
+    except BaseException as error:  # noqa: BLE001 (joining or sending failed)
+        send_outcome(conn, reply(error))
     finally:
         conn.close()
         os._exit(0)  # leave at once: no atexit handler of the parent's runs twice
+
+
+def _collect(readers, wait_s: float) -> list[Reply]:
+    """Each reader's reply, rank 0 first; ``"late"`` where none came within ``wait_s``, or
+    within :data:`GRACE_S` of the first failure."""
+    deadline = time.monotonic() + wait_s
+    replies: dict[int, Reply] = {}
+    pending = dict(enumerate(readers))
+    while pending and (left := deadline - time.monotonic()) > 0:
+        ready = wait(list(pending.values()), timeout=left)
+        for rank in [r for r, reader in pending.items() if reader in ready]:
+            reader = pending.pop(rank)
+            try:
+                replies[rank] = Reply(*pickle.loads(reader.recv_bytes()))
+            except EOFError:
+                replies[rank] = Reply("died", None)
+            if replies[rank].status != "ok":
+                deadline = min(deadline, time.monotonic() + GRACE_S)
+    return [replies.get(rank, Reply("late", None)) for rank in range(len(readers))]
+
+
+def rank_replies(fn, world: int, timeout_s: float, *, wait_s=None, reply=_traceback_reply):
+    """``fn(rank, world)`` in ``world`` gloo ranks: each rank's :class:`Reply`, rank 0 first.
+
+    Collectives give up after ``timeout_s``; the run waits ``wait_s`` at most (default:
+    ``timeout_s`` and 10 s more). ``reply(error)``, a module's function, runs in a rank
+    whose ``fn`` (or its start) raised, and gives its ``(status, payload)``. Ranks still
+    running when the replies are in are killed.
+    """
+    wait_s = timeout_s + 10 if wait_s is None else wait_s
+    with rank_processes(_rank_main, world, fn, timeout_s, reply) as readers:
+        return _collect(readers, wait_s)
 
 
 def run_ranks(fn, world: int = 2, timeout_s: float = 60.0) -> list:
@@ -273,35 +184,27 @@ def run_ranks(fn, world: int = 2, timeout_s: float = 60.0) -> list:
     check_int("world", world, minimum=1)
     if not isinstance(timeout_s, int | float) or not timeout_s > 0:
         raise ValueError(f"timeout_s must be a positive number of seconds, got {timeout_s!r}")
-    with rank_processes(_rank_main, world, fn, timeout_s) as readers:
-        return _collect(readers, timeout_s)
-
-
-def _collect(readers, timeout_s):
-    deadline = time.monotonic() + timeout_s + 10  # the collectives' own timeout first
-    results = []
-    for rank, reader in enumerate(readers):
-        if not reader.poll(max(deadline - time.monotonic(), 0.1)):
-            raise RankFailed(
-                rank,
-                f"did not finish within {timeout_s} s: did every rank call the same collectives "
-                "in the same order?",
+    replies = rank_replies(fn, world, timeout_s)
+    rank = root_cause(replies)
+    if rank is None:
+        return [payload for _, payload in replies]
+    status, payload = replies[rank]
+    if status == "late":
+        why = (
+            f"did not finish within {timeout_s} s: did every rank call the same collectives "
+            "in the same order?"
+        )
+    elif status == "died":
+        why = "died without a word (killed by a signal?)"
+        if start_method() == "forkserver":
+            why += (
+                '; in a Python script, call run_ranks under if __name__ == "__main__": '
+                "ranks started by a fork server import the script first, and a call at its "
+                "top level stops them"
             )
-        try:
-            status, payload = pickle.loads(reader.recv_bytes())
-        except EOFError:
-            why = "died without a word (killed by a signal?)"
-            if start_method() == "forkserver":
-                why += (
-                    '; in a Python script, call run_ranks under if __name__ == "__main__": '
-                    "ranks started by a fork server import the script first, and a call at its "
-                    "top level stops them"
-                )
-            raise RankFailed(rank, why) from None
-        if status == "error":
-            raise RankFailed(rank, f"raised:\n{payload}")
-        results.append(payload)
-    return results
+    else:
+        why = f"raised:\n{payload}"
+    raise RankFailed(rank, why)
 
 
 @dataclass(frozen=True)

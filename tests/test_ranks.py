@@ -58,6 +58,56 @@ def test_an_exception_names_its_rank():
     assert info.value.rank == 1
 
 
+def rank_1_raises_while_rank_0_reduces(rank, world):
+    if rank == 1:
+        raise ValueError("rank one's own error")
+    dist.all_reduce(torch.ones(1))  # rank 1 has left: this rank loses its peer
+    return rank
+
+
+def test_the_rank_whose_own_error_made_the_others_fail_is_the_one_reported():
+    # rank 0 fails too, in its all-reduce ("Connection closed by peer" or a time-out), and
+    # replies first in rank order; its failure follows from rank 1's
+    with pytest.raises(RankFailed, match="(?s)rank 1: raised:.*rank one.s own error") as info:
+        run_ranks(rank_1_raises_while_rank_0_reduces, timeout_s=5)
+    assert info.value.rank == 1
+
+
+LOST = "RuntimeError: [gloo/transport/tcp/pair.cc:598] Connection closed by peer [::1]:4000"
+
+
+@pytest.mark.parametrize(
+    "replies, blamed",
+    [
+        ([("ok", 0), ("ok", 1)], None),
+        ([("error", LOST), ("error", "ValueError: own")], 1),  # its own error, not the lost peer
+        ([("error", LOST), ("stub", "your code here")], 1),  # a caller's own status counts too
+        ([("error", LOST), ("died", None)], 1),  # a rank that died took its peers with it
+        ([("late", None), ("error", LOST)], 1),  # a lost peer says more than no reply
+        ([("late", None), ("late", None)], 0),
+        ([("error", "ValueError: a"), ("error", "ValueError: b")], 0),  # equals: the lowest
+    ],
+)
+def test_root_cause_blames_own_errors_then_deaths_then_lost_peers_then_silence(replies, blamed):
+    assert ranks.root_cause(replies) == blamed
+
+
+def test_the_checkers_ranks_name_the_rank_whose_own_error_made_the_others_fail(monkeypatch):
+    # the checkers' path (d2lgpu.checks._ranks): the same start, replies and blame as above
+    monkeypatch.setattr(_ranks, "COLLECTIVE_TIMEOUT_S", 3.0)
+
+    def raises_on_rank_1(model):
+        if dist.get_rank() == 1:
+            raise ValueError("rank one's own mistake")
+        dist.all_reduce(torch.ones(1))  # rank 1 has left: rank 0 loses its peer
+
+    with pytest.raises(CheckFailed) as failed:
+        _ranks.run_ranks(raises_on_rank_1)
+    assert failed.value.hint.startswith(
+        "rank 1: your function raised ValueError: rank one's own mistake"
+    ), failed.value.hint
+
+
 def only_rank_0_reduces(rank, world):
     if rank == 0:
         dist.all_reduce(torch.ones(1))

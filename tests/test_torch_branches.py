@@ -104,7 +104,7 @@ GUARDS = {
     ("d2lgpu/devices.py", "recommended_max_memory"): lambda: hasattr(
         torch.mps, "recommended_max_memory"
     ),
-    ("d2lgpu/ranks.py", "mps"): lambda: hasattr(torch.backends, "mps"),
+    ("d2lgpu/_rank_start.py", "mps"): lambda: hasattr(torch.backends, "mps"),
     ("d2lgpu/bench_measures.py", "L2_cache_size"): lambda: hasattr(
         torch._C._CudaDeviceProperties, "L2_cache_size"
     ),

@@ -1,36 +1,46 @@
-"""Real gloo ranks for a checker: run a learner's answer in each.
+"""Real gloo ranks for a checker: the job they run, and the hints for what goes wrong.
 
-:func:`run_ranks` starts ``WORLD`` processes with :func:`d2lgpu.ranks.rank_processes`
-(forked from the kernel where that is safe, else from a fork server with the learner's
-function sent by value: :func:`d2lgpu.ranks.start_method` says why). Each joins a gloo process group through a file store, trains the
-small :class:`Net` for ``STEPS`` SGD steps on its own half of every global batch, calls the
-learner's function after each ``backward``, and sends back its gradients before and after
-the call and its final parameters. :func:`reference` is one process on the global batch.
-Another exercise passes its own ``job(answer, rank, world) -> record`` (chapter 10's
-hand-built DDP and ZeRO-1 do) and gets the same start, store and hints.
+:func:`run_ranks` runs a job on ``WORLD`` ranks with :func:`d2lgpu.ranks.rank_replies`, which
+starts them (forked from the kernel where that is safe, else from a fork server with the
+learner's function sent by value: :func:`d2lgpu.ranks.start_method` says why), joins them in a
+gloo group, waits for them and picks the rank to blame (:func:`d2lgpu.ranks.root_cause`).
+The job here, ``10.allreduce_grads``'s, trains the small :class:`Net` for ``STEPS`` SGD steps
+on each rank's own half of every global batch, calls the learner's function after each
+``backward``, and sends back its gradients before and after the call and its final
+parameters. :func:`reference` is one process on the global batch. Another exercise passes
+its own ``job(answer, rank, world) -> record`` (chapter 10's hand-built DDP and ZeRO-1 do)
+and gets the same start, store and hints.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
-learner's line), or ranks that never finish (a collective that some ranks skip waits for
-the others until ``COLLECTIVE_TIMEOUT_S``).
+learner's line, :func:`learner_reply`), or ranks that never finish (a collective that some
+ranks skip waits for the others until ``COLLECTIVE_TIMEOUT_S``). A rank whose own error made
+the others lose their peer is the one the hint names.
 
 What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
 """
 
 from __future__ import annotations
 
-import os
-import pickle
-import time
 import traceback
+from functools import partial
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..ranks import CannotSend, join_gloo, rank_processes, send_outcome
+from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame
 
-__all__ = ["WORLD", "STEPS", "Net", "run_ranks", "reference", "batch"]
+__all__ = [
+    "WORLD",
+    "STEPS",
+    "Net",
+    "run_ranks",
+    "reference",
+    "batch",
+    "learner_reply",
+    "records_of",
+]
 
 WORLD, STEPS, BATCH, LR, SEED = 2, 3, 16, 0.1, 3
 COLLECTIVE_TIMEOUT_S = 15.0  # a rank waiting this long in a collective gives up
@@ -104,51 +114,49 @@ def _allreduce_job(answer, rank, world):
     return {"steps": steps, "final": final}
 
 
-def _rank_main(rank, world, store_path, work, conn, timeout_s):
-    answer, job = work
-    try:
-        join_gloo(rank, world, store_path, timeout_s)
-        send_outcome(conn, ("ok", job(answer, rank, world)))
-    except BaseException as error:  # noqa: BLE001 (reported to the parent, whatever it is)
-        frame = learner_frame(error.__traceback__)
-        where = f" ({describe_frame(frame)})" if frame is not None else ""
-        last = traceback.extract_tb(error.__traceback__)[-1:]
-        if isinstance(error, NotImplementedError) and last and last[0] == frame:
-            send_outcome(conn, ("stub", str(error)))  # the exercise's `raise NotImplementedError`
-            return
-        send_outcome(conn, ("error", f"{type(error).__name__}: {error}"[:600] + where))
-    finally:
-        conn.close()
-        os._exit(0)  # leave at once: no atexit handler of the parent's runs twice
+def learner_reply(error: BaseException) -> tuple[str, str]:
+    """In a rank: the learner's exception as a reply, ``("stub", its words)`` for the
+    exercise's own ``raise NotImplementedError``, else ``("error", what and where)``."""
+    frame = learner_frame(error.__traceback__)
+    last = traceback.extract_tb(error.__traceback__)[-1:]
+    if isinstance(error, NotImplementedError) and last and last[0] == frame:
+        return "stub", str(error)
+    where = f" ({describe_frame(frame)})" if frame is not None else ""
+    return "error", f"{type(error).__name__}: {error}"[:600] + where
 
 
 def run_ranks(answer, world=WORLD, job=_allreduce_job):
     """Run ``job(answer, rank, world)`` in ``world`` gloo ranks; each rank's record."""
     try:
-        # the time-out as the parent reads it, so that ranks a fork server starts (which import
-        # this module afresh) wait as long as forked ones
-        with rank_processes(_rank_main, world, (answer, job), COLLECTIVE_TIMEOUT_S) as readers:
-            return _collect(readers)
+        # the time-outs as the parent reads them, so that ranks a fork server starts (which
+        # import this module afresh) wait as long as forked ones
+        replies = rank_replies(
+            partial(job, answer), world, COLLECTIVE_TIMEOUT_S, wait_s=WAIT_S, reply=learner_reply
+        )
     except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
         raise CheckFailed(str(error)) from None
+    return records_of(replies, _hint)
 
 
-def _collect(readers):
-    deadline = time.monotonic() + WAIT_S
-    records = []
-    for rank, reader in enumerate(readers):
-        if not reader.poll(max(deadline - time.monotonic(), 0.1)):
-            raise CheckFailed(_HANG_HINT)
-        try:
-            status, payload = pickle.loads(reader.recv_bytes())
-        except EOFError:
-            raise CheckFailed(f"rank {rank} died without a word (killed by a signal?)") from None
-        if status == "stub":
-            raise NotAttempted(payload)
-        if status == "error":
-            raise CheckFailed(_error_hint(rank, payload))
-        records.append(payload)
-    return records
+def records_of(replies, hint) -> list:
+    """What each rank returned, rank 0 first, when every reply is ``"ok"``. Otherwise the
+    reply :func:`d2lgpu.ranks.root_cause` blames: the exercise's stub is not attempted, any
+    other failure a :class:`CheckFailed` with ``hint(rank, status, payload)``."""
+    rank = root_cause(replies)
+    if rank is None:
+        return [record for _, record in replies]
+    status, payload = replies[rank]
+    if status == "stub":
+        raise NotAttempted(payload)
+    raise CheckFailed(hint(rank, status, payload))
+
+
+def _hint(rank, status, payload):
+    if status == "late":
+        return _HANG_HINT
+    if status == "died":
+        return f"rank {rank} died without a word (killed by a signal?)"
+    return _error_hint(rank, payload)
 
 
 _HANG_HINT = (
@@ -159,7 +167,7 @@ _HANG_HINT = (
 
 
 def _error_hint(rank, message):
-    if any(w in message for w in ("Timed out", "timeout", "closed by peer", "Connection reset")):
+    if lost_peer(message):
         return f"rank {rank}: {message}. {_HANG_HINT}"
     if "NoneType" in message:
         return (

@@ -25,13 +25,16 @@ that an activation written in is seen), then on three ranks (the hidden units sp
 
 from __future__ import annotations
 
-import traceback
-
 import torch
 from torch import nn
 
-from ..ranks import RankFailed, count_all_reduces, run_ranks
-from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, one_cpu_thread
+from ..ranks import RankFailed, count_all_reduces, lost_peer, run_ranks
+from ._ranks import learner_reply, records_of
+from ._util import (
+    CheckFailed,
+    NotAttempted,  # noqa: F401 (what a stub raises, named here for its tests)
+    one_cpu_thread,
+)
 
 __all__ = ["check_tensor_parallel", "WORLD", "WIDTH", "HIDDEN", "BLOCKS"]
 
@@ -96,22 +99,10 @@ def _rank_work(ParallelMLP):
     def work(rank, world):
         try:
             return ("ok", _run(ParallelMLP, rank, world))
-        except NotImplementedError as error:
-            frame = learner_frame(error.__traceback__)
-            last = traceback.extract_tb(error.__traceback__)[-1:]
-            if frame is not None and last and last[0] == frame:
-                return ("stub", str(error))
-            return ("error", _describe(error))
         except Exception as error:  # noqa: BLE001 (the learner's, reported with its line)
-            return ("error", _describe(error))
+            return learner_reply(error)
 
     return work
-
-
-def _describe(error):
-    frame = learner_frame(error.__traceback__)
-    where = f" ({describe_frame(frame)})" if frame is not None else ""
-    return f"{type(error).__name__}: {error}"[:600] + where
 
 
 def _run(ParallelMLP, rank, world):
@@ -198,22 +189,15 @@ def _records(ParallelMLP, world):
         replies = run_ranks(_rank_work(ParallelMLP), world=world, timeout_s=TIMEOUT_S)
     except RankFailed as error:
         raise CheckFailed(f"{error}. {_SAME_CALLS}") from None
-    lost = ("Timed out", "timeout", "closed by peer", "Connection reset")
-    # the rank whose own error made the others lose their peer is the one to report
-    replies = sorted(
-        enumerate(replies), key=lambda r: r[1][0] == "error" and any(w in r[1][1] for w in lost)
-    )
-    records = {}
-    for rank, (status, payload) in replies:
-        if status == "stub":
-            raise NotAttempted(payload)
-        if status == "error":
-            more = f". {_SAME_CALLS}" if any(w in payload for w in lost) else ""
-            raise CheckFailed(f"rank {rank}: your code raised {payload}{more}")
-        if status != "ok":  # the rank's reply is the checker's own: any other is its bug
-            raise RuntimeError(f"rank {rank} replied {status!r}, not ok, stub or error")
-        records[rank] = payload
-    return [records[rank] for rank in sorted(records)]
+    # the rank whose own error made the others lose their peer is the one reported
+    return records_of(replies, _hint)
+
+
+def _hint(rank, status, payload):
+    if status != "error":  # the rank's reply is the checker's own: any other is its bug
+        raise RuntimeError(f"rank {rank} replied {status!r}, not ok, stub or error")
+    more = f". {_SAME_CALLS}" if lost_peer(payload) else ""
+    return f"rank {rank}: your code raised {payload}{more}"
 
 
 _SAME_CALLS = (
