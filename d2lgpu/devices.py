@@ -20,7 +20,9 @@ What it is for:
 * ``env_report()`` / ``format_env_report()``: versions, the interpreter,
   hardware, the NVIDIA driver, ``CUDA_VISIBLE_DEVICES``, ``D2LGPU_DEVICE`` (and
   whether it works here) and the course's commit, as printed by ``make env``
-  (``python -m d2lgpu env``): a block to paste into an issue.
+  (``python -m d2lgpu env``): a block to paste into an issue. What the machine
+  answers (names, driver, cuDNN, commit) is asked by ``d2lgpu._env_probes``, and
+  ``d2lgpu._env_text`` writes the block.
 * ``run_fresh_python(code, **env)``: run code in a new Python process, for
   settings that a process reads once (``CUDA_VISIBLE_DEVICES``,
   ``CUBLAS_WORKSPACE_CONFIG``) and a running kernel can no longer change.
@@ -36,12 +38,20 @@ import os
 import platform
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 import torch
 
 from ._device_names import ENV_VAR, DeviceNameError, parse_device_name
+from ._env_probes import (
+    course_commit,
+    cpu_name,
+    cudnn_version,
+    device_name,
+    driver_version,
+    mps_memory_gib,
+)
+from ._env_text import format_report
 from ._validate import check_int
 
 __all__ = [
@@ -178,47 +188,11 @@ def _refuse(value: str, problem: str) -> NoReturn:
     raise DeviceNameError(value, problem, f"{DEVICE_ENV_VAR}={value!r} {problem}")
 
 
-def device_name(device) -> str:
-    """What ``device`` is: the GPU's name, Apple's chip name for ``mps``, the CPU's model name."""
-    device = torch.device(device)
-    if device.type == "cuda":
-        return torch.cuda.get_device_name(device)
-    if device.type == "mps":
-        return f"{_mac_chip() or 'Apple silicon'} GPU"
-    return cpu_name()
-
-
-def cpu_name() -> str:
-    """The CPU's model name (from /proc/cpuinfo on Linux, sysctl on macOS), or a generic label."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return _mac_chip() or platform.processor() or "CPU"
-
-
-def _mac_chip() -> str | None:
-    """The Mac's chip ("Apple M2 Pro"), or None elsewhere."""
-    if platform.system() != "Darwin":
-        return None
-    import subprocess
-
-    try:
-        out = subprocess.run(
-            ["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=5
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
 def env_report() -> dict:
     """Return versions, hardware, ``D2LGPU_DEVICE`` and the course's commit (JSON-friendly).
 
     ``interpreter`` is this Python's path (``sys.executable``), ``driver`` the
-    NVIDIA driver's version as :func:`_driver_version` finds it (None where
+    NVIDIA driver's version as :func:`d2lgpu._env_probes.driver_version` finds it (None where
     nothing tells it), ``cuda_visible_devices`` the variable as set (None when
     unset): what tells "no GPU" from "a driver too old" or "GPUs hidden".
 
@@ -235,16 +209,16 @@ def env_report() -> dict:
         "torch": torch.__version__,
         "cuda_build": torch.version.cuda,  # None for a CPU-only build
         "cuda_available": torch.cuda.is_available(),
-        "cudnn": _cudnn_version(),
+        "cudnn": cudnn_version(),
         "cpu_threads": torch.get_num_threads(),
         "cpu_count": os.cpu_count(),
         "gpus": [],
         "mps_available": mps_available(),
         "mps": None,
-        "driver": _driver_version(),
+        "driver": driver_version(),
         "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
         "d2lgpu_device": _device_variable(),
-        "course_commit": _course_commit(),
+        "course_commit": course_commit(),
     }
     try:
         import torchvision
@@ -266,35 +240,8 @@ def env_report() -> dict:
             }
         )
     if report["mps_available"]:
-        report["mps"] = {"name": device_name("mps"), "memory_gib": _mps_memory_gib()}
+        report["mps"] = {"name": device_name("mps"), "memory_gib": mps_memory_gib()}
     return report
-
-
-def _driver_version() -> str | None:
-    """The NVIDIA driver's version: nvidia-smi's answer, else what torch's CUDA says, else None.
-
-    nvidia-smi gives the driver itself ("550.54.15"); without it, a working CUDA
-    gives the newest CUDA version its driver supports ("supports CUDA 12.4").
-    """
-    try:
-        out = subprocess.run(
-            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=15,
-        )  # fmt: skip
-        found = out.stdout.split()
-        if out.returncode == 0 and found:
-            return f"{found[0]} (nvidia-smi)"
-    except (OSError, subprocess.SubprocessError):
-        pass  # no nvidia-smi here, or it hung: ask torch
-    if not torch.cuda.is_available():
-        return None
-    try:  # a CUDA build's, not a torch release's: CPU builds lack it, every CUDA build has it
-        version = torch._C._cuda_getDriverVersion()  # type: ignore[attr-defined]
-    except AttributeError:
-        version = 0
-    if not version:
-        return None
-    return f"supports CUDA {version // 1000}.{version % 1000 // 10} (torch; no nvidia-smi)"
 
 
 def _device_variable() -> dict:
@@ -312,51 +259,6 @@ def _device_variable() -> dict:
     return entry
 
 
-def _course_commit(folder: Path | None = None) -> str:
-    """The commit of the course checkout that holds ``folder`` (this package's folder).
-
-    ``"f5b0d60"``, with ``" + local changes"`` when a tracked file differs from
-    it (files git does not track, such as the learner's ``work/``, do not
-    count), or ``"unknown (...)"`` when the package is not run from a checkout
-    of the course (installed elsewhere, a downloaded zip) or git is missing.
-    """
-    folder = Path(__file__).resolve().parent if folder is None else folder
-    checkout = folder.parent  # the course's root holds d2lgpu/
-
-    def git(*args):
-        # --no-optional-locks: a report must not take git's index lock from a running
-        # `git pull` or commit in the same checkout.
-        return subprocess.run(
-            ["git", "--no-optional-locks", *args],
-            cwd=checkout, capture_output=True, text=True, timeout=30,
-        )  # fmt: skip
-
-    try:
-        found = git("rev-parse", "--show-toplevel", "--short", "HEAD")
-        lines = found.stdout.split()
-        # A package inside some other repository (a virtual environment kept in
-        # the learner's own project) is not a checkout of the course.
-        if found.returncode or len(lines) != 2 or Path(lines[0]).resolve() != checkout.resolve():
-            return "unknown (not a git checkout)"
-        changes = git("status", "--porcelain", "--untracked-files=no")
-    except FileNotFoundError:
-        return "unknown (git is not installed)"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown (git did not answer)"
-    if changes.returncode:
-        return f"{lines[1]} (could not ask git for local changes)"
-    return lines[1] + (" + local changes" if changes.stdout.strip() else "")
-
-
-def _mps_memory_gib() -> float | None:
-    """The memory Metal recommends for this process, in GiB (shared with the CPU), if reported."""
-    recommended = getattr(getattr(torch, "mps", None), "recommended_max_memory", None)
-    return None if recommended is None else round(recommended() / 2**30, 1)
-
-
-_PASTE_HEADER = "To report a problem, paste this whole block, from ```text to ```, into the issue:"
-
-
 def format_env_report(report: dict | None = None, *, paste: bool = False) -> str:
     """Return :func:`env_report` as readable lines, one ``label  value`` per line.
 
@@ -364,83 +266,7 @@ def format_env_report(report: dict | None = None, *, paste: bool = False) -> str
     inside a fenced code block, after a line saying to paste it, so that an
     issue on GitHub shows them as they are.
     """
-    r = env_report() if report is None else report
-    rows = [
-        ("course", f"commit {r.get('course_commit') or 'unknown'}"),
-        ("python", r["python"]),
-        ("interpreter", r.get("interpreter") or "unknown"),
-        ("OS", r["platform"]),
-        ("torch", f"{r['torch']} (CUDA build: {r['cuda_build'] or 'none, CPU only'})"),
-        ("torchvision", r.get("torchvision") or "not installed"),
-        ("cuDNN", r["cudnn"] or "not available"),
-        ("CPU", f"{r['cpu_count']} logical cores, torch uses {r['cpu_threads']} threads"),
-    ]
-    mps = r.get("mps")
-    if mps:
-        memory = f", {mps['memory_gib']} GiB recommended (shared)" if mps["memory_gib"] else ""
-        rows.append(("Apple GPU", f"{mps['name']} (device 'mps'){memory}"))
-    if not r["gpus"] and mps:
-        rows.append(
-            (
-                "CUDA GPUs",
-                "none: CUDA-only cells skip, saying why; "
-                "D2LGPU_DEVICE=mps and the bench use the Apple GPU",
-            )
-        )
-    elif not r["gpus"]:
-        rows.append(("GPUs", "none visible: the course runs on the CPU"))
-    for g in r["gpus"]:
-        rows.append(
-            (
-                f"GPU {g['index']}",
-                f"{g['name']}, {g['memory_gib']} GiB, "
-                f"compute capability {g['compute_capability']}, "
-                f"{g['multiprocessors']} SMs, bf16 {'yes' if g['bf16'] else 'no'}",
-            )
-        )
-    if "driver" in r:
-        rows.append(("driver", r["driver"] or "none"))
-    if "cuda_visible_devices" in r:
-        rows.append(("CUDA_VISIBLE_DEVICES", _describe_visible(r["cuda_visible_devices"])))
-    if "d2lgpu_device" in r:
-        rows.append((DEVICE_ENV_VAR, _describe_device_variable(r["d2lgpu_device"])))
-    width = max(len(label) for label, _ in rows) + 2
-    lines = [f"{label:<{width}}{text}" for label, text in rows]
-    if paste:
-        lines = [_PASTE_HEADER, "```text", *lines, "```"]
-    return "\n".join(lines)
-
-
-def _describe_visible(value: str | None) -> str:
-    """``CUDA_VISIBLE_DEVICES``'s line: unset (every GPU), or its value as set."""
-    if value is None:
-        return "not set: every GPU is visible"
-    if not value.strip():
-        return f"{value!r}: empty, so CUDA sees no GPU"
-    return value if value == value.strip() else repr(value)
-
-
-def _describe_device_variable(entry: dict) -> str:
-    """``D2LGPU_DEVICE``'s line: unset, or its value and whether it works here."""
-    value = entry["value"]
-    if value is None:
-        return f"not set: default_device() is {entry['device']}"
-    shown = value if value and value == value.strip() else repr(value)
-    if not entry["valid"]:
-        return f"{shown}: {entry['problem']}"
-    if not value.strip():
-        return f"{shown}: empty, as if not set: default_device() is {entry['device']}"
-    return f"{shown}: valid here, default_device() is {entry['device']}"
-
-
-def _cudnn_version() -> str | None:
-    if not torch.backends.cudnn.is_available():
-        return None
-    v = torch.backends.cudnn.version()
-    # From cuDNN 9 the major version counts in ten-thousands (92400 is 9.24.0); before, in
-    # thousands (8907 is 8.9.7).
-    major = 10000 if v >= 90000 else 1000
-    return f"{v // major}.{v % major // 100}.{v % 100}"
+    return format_report(env_report() if report is None else report, paste=paste)
 
 
 def run_fresh_python(code: str, **env_changes: str | None) -> str:

@@ -13,6 +13,7 @@ import pytest
 import torch
 from ddp_helpers.procs import fresh_python
 
+from d2lgpu import _env_probes as probes
 from d2lgpu import devices
 from d2lgpu.__main__ import main
 from d2lgpu._device_names import parse_device_name
@@ -198,7 +199,7 @@ def fake_mac(gpus, monkeypatch):
 
     gpus(0)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
-    monkeypatch.setattr(devices, "_mac_chip", lambda: "Apple M2 Pro")
+    monkeypatch.setattr(probes, "mac_chip", lambda: "Apple M2 Pro")
     monkeypatch.setattr(torch.mps, "recommended_max_memory", lambda: 21 * 2**30, raising=False)
     monkeypatch.delenv(devices.DEVICE_ENV_VAR, raising=False)
 
@@ -257,14 +258,14 @@ def test_env_report_without_mps_says_the_cpu_is_used(gpus, monkeypatch):
 def test_cudnn_version_is_read_as_major_minor_patch(monkeypatch):
     monkeypatch.setattr(torch.backends.cudnn, "is_available", lambda: True)
     monkeypatch.setattr(torch.backends.cudnn, "version", lambda: 90102)
-    assert devices._cudnn_version() == "9.1.2"
+    assert probes.cudnn_version() == "9.1.2"
     monkeypatch.setattr(torch.backends.cudnn, "version", lambda: 92400)
     assert devices.env_report()["cudnn"] == "9.24.0"
     for encoded, version in ((90000, "9.0.0"), (8907, "8.9.7"), (8100, "8.1.0"), (7605, "7.6.5")):
         monkeypatch.setattr(torch.backends.cudnn, "version", lambda v=encoded: v)
-        assert devices._cudnn_version() == version, encoded
+        assert probes.cudnn_version() == version, encoded
     monkeypatch.setattr(torch.backends.cudnn, "is_available", lambda: False)
-    assert devices._cudnn_version() is None
+    assert probes.cudnn_version() is None
 
 
 class FakeCpuinfo:
@@ -285,21 +286,21 @@ class FakeCpuinfo:
 
 def test_cpu_name_is_the_model_name_in_proc_cpuinfo(monkeypatch):
     text = "processor\t: 0\nvendor_id\t: Fake\nmodel name\t: Fake CPU: 8 cores @ 2.0GHz\n"
-    monkeypatch.setattr(devices, "Path", FakeCpuinfo(text))
+    monkeypatch.setattr(probes, "Path", FakeCpuinfo(text))
     assert devices.cpu_name() == "Fake CPU: 8 cores @ 2.0GHz"
     assert devices.device_name("cpu") == "Fake CPU: 8 cores @ 2.0GHz"
 
 
 def test_cpu_name_without_proc_cpuinfo_asks_the_mac_then_the_platform(monkeypatch):
-    monkeypatch.setattr(devices, "Path", FakeCpuinfo(None))
-    monkeypatch.setattr(devices, "_mac_chip", lambda: "Apple M3")
+    monkeypatch.setattr(probes, "Path", FakeCpuinfo(None))
+    monkeypatch.setattr(probes, "mac_chip", lambda: "Apple M3")
     assert devices.cpu_name() == "Apple M3"
-    monkeypatch.setattr(devices, "_mac_chip", lambda: None)
-    monkeypatch.setattr(devices.platform, "processor", lambda: "arm")
+    monkeypatch.setattr(probes, "mac_chip", lambda: None)
+    monkeypatch.setattr(probes.platform, "processor", lambda: "arm")
     assert devices.cpu_name() == "arm"
-    monkeypatch.setattr(devices.platform, "processor", lambda: "")
+    monkeypatch.setattr(probes.platform, "processor", lambda: "")
     assert devices.cpu_name() == "CPU"
-    monkeypatch.setattr(devices, "Path", FakeCpuinfo("processor\t: 0\n"))  # no model name
+    monkeypatch.setattr(probes, "Path", FakeCpuinfo("processor\t: 0\n"))  # no model name
     assert devices.cpu_name() == "CPU"
 
 
@@ -312,19 +313,19 @@ def test_mac_chip_asks_sysctl_on_macos_only(monkeypatch):
 
     monkeypatch.setattr(subprocess, "run", fake_run)
     out = "Apple M2 Pro\n"
-    monkeypatch.setattr(devices.platform, "system", lambda: "Linux")
-    assert devices._mac_chip() is None and calls == []
-    monkeypatch.setattr(devices.platform, "system", lambda: "Darwin")
-    assert devices._mac_chip() == "Apple M2 Pro"
+    monkeypatch.setattr(probes.platform, "system", lambda: "Linux")
+    assert probes.mac_chip() is None and calls == []
+    monkeypatch.setattr(probes.platform, "system", lambda: "Darwin")
+    assert probes.mac_chip() == "Apple M2 Pro"
     assert calls == [["sysctl", "-n", "machdep.cpu.brand_string"]]
     out = "\n"  # sysctl answered nothing
-    assert devices._mac_chip() is None
+    assert probes.mac_chip() is None
 
     def no_sysctl(cmd, **kwargs):
         raise FileNotFoundError("sysctl")
 
     monkeypatch.setattr(subprocess, "run", no_sysctl)
-    assert devices._mac_chip() is None
+    assert probes.mac_chip() is None
 
 
 def test_device_name_asks_the_driver_for_a_cuda_gpu(monkeypatch):
@@ -332,7 +333,7 @@ def test_device_name_asks_the_driver_for_a_cuda_gpu(monkeypatch):
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda d: asked.append(d) or "Fake H100")
     assert devices.device_name("cuda:1") == "Fake H100"
     assert asked == [torch.device("cuda:1")]
-    monkeypatch.setattr(devices, "_mac_chip", lambda: None)
+    monkeypatch.setattr(probes, "mac_chip", lambda: None)
     assert devices.device_name("mps") == "Apple silicon GPU"
 
 
@@ -487,9 +488,9 @@ def test_env_report_is_a_block_to_paste_into_an_issue(gpus, monkeypatch):
 
     gpus(1)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda i: Props)
-    monkeypatch.setattr(devices, "_cudnn_version", lambda: "9.24.0")
-    monkeypatch.setattr(devices, "_course_commit", lambda: "abc1234 + local changes")
-    monkeypatch.setattr(devices, "_driver_version", lambda: "550.54.15 (nvidia-smi)")
+    monkeypatch.setattr(devices, "cudnn_version", lambda: "9.24.0")
+    monkeypatch.setattr(devices, "course_commit", lambda: "abc1234 + local changes")
+    monkeypatch.setattr(devices, "driver_version", lambda: "550.54.15 (nvidia-smi)")
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,3")
     monkeypatch.setenv(devices.DEVICE_ENV_VAR, "cuda:0")
     lines = devices.format_env_report(paste=True).splitlines()
@@ -530,7 +531,7 @@ def test_env_report_is_a_block_to_paste_into_an_issue(gpus, monkeypatch):
 def test_env_block_shows_cuda_visible_devices_and_none_for_no_driver(
     no_gpu, monkeypatch, value, line
 ):
-    monkeypatch.setattr(devices, "_driver_version", lambda: None)
+    monkeypatch.setattr(devices, "driver_version", lambda: None)
     if value is None:
         monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     else:
@@ -549,15 +550,15 @@ def test_driver_version_comes_from_nvidia_smi_else_torch_else_none(tmp_path, mon
     smi.write_text("#!/bin/sh\necho 550.54.15\necho 550.54.15\n")
     smi.chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert devices._driver_version() == "550.54.15 (nvidia-smi)"
+    assert probes.driver_version() == "550.54.15 (nvidia-smi)"
     smi.write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    assert devices._driver_version() is None  # nvidia-smi fails and CUDA cannot tell
+    assert probes.driver_version() is None  # nvidia-smi fails and CUDA cannot tell
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch._C, "_cuda_getDriverVersion", lambda: 12040, raising=False)
-    assert devices._driver_version() == "supports CUDA 12.4 (torch; no nvidia-smi)"
+    assert probes.driver_version() == "supports CUDA 12.4 (torch; no nvidia-smi)"
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
-    assert devices._driver_version() == "supports CUDA 12.4 (torch; no nvidia-smi)"
+    assert probes.driver_version() == "supports CUDA 12.4 (torch; no nvidia-smi)"
 
 
 @pytest.mark.slow
@@ -608,12 +609,12 @@ def course_checkout(tmp_path):
 def test_course_commit_is_the_short_head_and_says_when_tracked_files_changed(course_checkout):
     package = course_checkout / "d2lgpu"
     head = git(course_checkout, "rev-parse", "--short", "HEAD")
-    assert devices._course_commit(package) == head
+    assert probes.course_commit(package) == head
     (course_checkout / "work").mkdir()
     (course_checkout / "work" / "notes.ipynb").write_text("{}")  # the learner's own files
-    assert devices._course_commit(package) == head
+    assert probes.course_commit(package) == head
     (package / "devices.py").write_text("# edited\n")
-    assert devices._course_commit(package) == f"{head} + local changes"
+    assert probes.course_commit(package) == f"{head} + local changes"
 
 
 def test_course_commit_without_a_checkout_or_git_is_unknown_not_a_crash(
@@ -621,14 +622,14 @@ def test_course_commit_without_a_checkout_or_git_is_unknown_not_a_crash(
 ):
     elsewhere = tmp_path / "site-packages" / "d2lgpu"
     elsewhere.mkdir(parents=True)
-    assert devices._course_commit(elsewhere) == "unknown (not a git checkout)"
+    assert probes.course_commit(elsewhere) == "unknown (not a git checkout)"
     # A package inside another repository (a virtual environment kept in a project) is
     # not a checkout of the course.
     nested = course_checkout / ".venv" / "lib" / "d2lgpu"
     nested.mkdir(parents=True)
-    assert devices._course_commit(nested) == "unknown (not a git checkout)"
+    assert probes.course_commit(nested) == "unknown (not a git checkout)"
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
-    assert devices._course_commit(course_checkout / "d2lgpu") == "unknown (git is not installed)"
+    assert probes.course_commit(course_checkout / "d2lgpu") == "unknown (git is not installed)"
 
 
 def test_the_course_commit_of_this_checkout_is_found():

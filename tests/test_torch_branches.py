@@ -101,7 +101,7 @@ BRANCHES = [
 # (where, name): every supported torch has it; the lookup guards against other builds.
 GUARDS = {
     ("d2lgpu/devices.py", "mps"): lambda: hasattr(torch.backends, "mps"),
-    ("d2lgpu/devices.py", "recommended_max_memory"): lambda: hasattr(
+    ("d2lgpu/_env_probes.py", "recommended_max_memory"): lambda: hasattr(
         torch.mps, "recommended_max_memory"
     ),
     ("d2lgpu/_rank_start.py", "mps"): lambda: hasattr(torch.backends, "mps"),
