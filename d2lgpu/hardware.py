@@ -4,7 +4,8 @@ What it is for: a roofline-style check ("how close does my matmul get to what
 the vendor promises?") needs the device's peak FLOP/s and memory bandwidth.
 Those numbers live here, in :data:`DATASHEETS`, one entry per part, each with
 its form factor and the vendor document it comes from, never as a constant
-hidden in a notebook cell.
+hidden in a notebook cell. The table itself is ``datasheets.toml``, beside this
+module (shipped with the package), read once when the module is imported.
 
 * :func:`datasheet` finds the entry for the name torch reports
   (``torch.cuda.get_device_name()``), e.g. ``"NVIDIA H100 80GB HBM3"`` is the
@@ -37,7 +38,9 @@ so tests can fake a T4 or an H100 on a CPU (``checks.ch01_devices.fake_gpus``).
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
+from importlib import resources
 
 import torch
 
@@ -95,141 +98,26 @@ class DatasheetEntry:
     url: str = ""  # where that document is published
 
 
-_NVIDIA_PDFS = "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center"
-_A100_DATASHEET = f"{_NVIDIA_PDFS}/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
-# Dense peaks shared by parts with the same compute (read, never changed)
-_GH100_SXM_TFLOPS = {
-    "bf16": 989.4,
-    "fp16": 989.4,
-    "tf32": 494.7,
-    "fp32": 66.9,
-    "fp64": 33.5,
-}  # H100 SXM5, H200 SXM
-_A100_TFLOPS = {
-    "bf16": 312.0,
-    "fp16": 312.0,
-    "tf32": 156.0,
-    "fp32": 19.5,
-    "fp64": 9.7,
-}  # every A100
-_T4_DATASHEET = f"{_NVIDIA_PDFS}/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
-_ADA_WHITEPAPER = (
-    "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf"
-)
+def _load_datasheets() -> tuple[DatasheetEntry, ...]:
+    """The entries of ``datasheets.toml``, shipped beside this module, in its order."""
+    table = tomllib.loads(resources.files(__package__).joinpath("datasheets.toml").read_text())
+    shared = table["compute"]  # peaks shared by parts with the same compute
+    return tuple(
+        DatasheetEntry(
+            part=p["part"],
+            form_factor=p["form_factor"],
+            memory=p["memory"],
+            bandwidth_tbs=p["bandwidth_tbs"],
+            tflops=shared[p["compute"]] if "compute" in p else p["tflops"],
+            source=p["source"],
+            torch_names=tuple(p["torch_names"]),
+            url=p["url"],
+        )
+        for p in table["part"]
+    )
 
-DATASHEETS: tuple[DatasheetEntry, ...] = (
-    DatasheetEntry(
-        part="NVIDIA H100 SXM5 80GB",
-        form_factor="SXM5",
-        memory="80 GB HBM3",
-        bandwidth_tbs=3.35,
-        tflops=_GH100_SXM_TFLOPS,
-        source="NVIDIA H100 Tensor Core GPU datasheet (SXM); "
-        "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
-        torch_names=("NVIDIA H100 80GB HBM3",),
-        url="https://www.nvidia.com/en-us/data-center/h100/",
-    ),
-    DatasheetEntry(
-        part="NVIDIA H100 PCIe 80GB",
-        form_factor="PCIe",
-        memory="80 GB HBM2e",
-        bandwidth_tbs=2.0,
-        tflops={"bf16": 756.0, "fp16": 756.0, "tf32": 378.0, "fp32": 51.2, "fp64": 25.6},
-        source="NVIDIA H100 Tensor Core GPU datasheet (PCIe); "
-        "decimals from the NVIDIA H100 Tensor Core GPU Architecture whitepaper",
-        torch_names=("NVIDIA H100 PCIe",),
-        url="https://www.nvidia.com/en-us/data-center/h100/",
-    ),
-    DatasheetEntry(
-        part="NVIDIA H200 SXM 141GB",
-        form_factor="SXM",
-        memory="141 GB HBM3e",
-        bandwidth_tbs=4.8,
-        # Same GH100 compute as the H100 SXM5; more and faster memory.
-        tflops=_GH100_SXM_TFLOPS,
-        source="NVIDIA H200 Tensor Core GPU datasheet (H200 SXM)",
-        torch_names=("NVIDIA H200",),
-        url="https://www.nvidia.com/en-us/data-center/h200/",
-    ),
-    DatasheetEntry(
-        part="NVIDIA A100 SXM4 80GB",
-        form_factor="SXM4",
-        memory="80 GB HBM2e",
-        bandwidth_tbs=2.039,
-        tflops=_A100_TFLOPS,
-        source="NVIDIA A100 Tensor Core GPU datasheet (A100 80GB SXM)",
-        torch_names=("NVIDIA A100-SXM4-80GB",),
-        url=_A100_DATASHEET,
-    ),
-    DatasheetEntry(
-        part="NVIDIA A100 SXM4 40GB",
-        form_factor="SXM4",
-        memory="40 GB HBM2",
-        bandwidth_tbs=1.555,
-        # Colab's A100: the same compute as the 80 GB part, less and slower memory.
-        tflops=_A100_TFLOPS,
-        source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB SXM)",
-        torch_names=("NVIDIA A100-SXM4-40GB",),
-        url=_A100_DATASHEET,
-    ),
-    DatasheetEntry(
-        part="NVIDIA A100 PCIe 40GB",
-        form_factor="PCIe",
-        memory="40 GB HBM2",
-        bandwidth_tbs=1.555,
-        tflops=_A100_TFLOPS,
-        source="NVIDIA A100 Tensor Core GPU datasheet (A100 40GB PCIe)",
-        torch_names=("NVIDIA A100-PCIE-40GB",),
-        url=_A100_DATASHEET,
-    ),
-    DatasheetEntry(
-        part="NVIDIA L4",
-        form_factor="PCIe, low profile",
-        memory="24 GB GDDR6",
-        bandwidth_tbs=0.3,
-        # Ada has TF32: the datasheet's 120 TFLOP/s is the sparse figure.
-        tflops={"bf16": 121.0, "fp16": 121.0, "tf32": 60.0, "fp32": 30.3},
-        source="NVIDIA L4 Tensor Core GPU datasheet",
-        torch_names=("NVIDIA L4",),
-        url="https://www.nvidia.com/en-us/data-center/l4/",
-    ),
-    DatasheetEntry(
-        part="NVIDIA A10G",
-        form_factor="PCIe, AWS only",
-        memory="24 GB GDDR6",
-        bandwidth_tbs=0.6,
-        # A GA102 variant made for AWS (G5 instances). NVIDIA publishes no datasheet for it,
-        # and its tensor and fp32 rates differ from the A10's: no rate is listed until a
-        # source states them. Its memory (24 GB, 600 GB/s) is the A10's.
-        tflops={},
-        source="AWS EC2 G5 instances (no NVIDIA datasheet exists for the A10G; no peak rates listed)",
-        torch_names=("NVIDIA A10G",),
-        url="https://aws.amazon.com/ec2/instance-types/g5/",
-    ),
-    DatasheetEntry(
-        part="NVIDIA T4",
-        form_factor="PCIe, low profile",
-        memory="16 GB GDDR6",
-        bandwidth_tbs=0.32,
-        # Turing has no bf16 and no TF32; fp16 is "mixed precision (FP16/FP32)".
-        tflops={"fp16": 65.0, "fp32": 8.1},
-        source="NVIDIA T4 Tensor Core GPU datasheet",
-        torch_names=("Tesla T4",),
-        url=_T4_DATASHEET,
-    ),
-    DatasheetEntry(
-        part="NVIDIA GeForce RTX 4090",
-        form_factor="PCIe, consumer",
-        memory="24 GB GDDR6X",
-        bandwidth_tbs=1.008,
-        # With fp32 accumulate (what PyTorch uses); GeForce parts run fp16
-        # accumulate at twice that rate.
-        tflops={"bf16": 165.2, "fp16": 165.2, "fp32": 82.6},
-        source="NVIDIA Ada Lovelace GPU Architecture whitepaper (GeForce RTX 4090)",
-        torch_names=("NVIDIA GeForce RTX 4090",),
-        url=_ADA_WHITEPAPER,
-    ),
-)
+
+DATASHEETS: tuple[DatasheetEntry, ...] = _load_datasheets()
 
 
 def _normalize(name: str) -> str:
