@@ -21,11 +21,26 @@ their axes.
 
 What it is not: a plotting library. For anything else, use matplotlib directly.
 
+How the numbers on the axes are written (the time unit, tick labels without exponents,
+as many as fit) is :mod:`d2lgpu._plot_labels`'s; :func:`time_unit`, :func:`plain_tick`,
+:func:`plain_number` and :func:`plain_log_ticks` are named here too.
+
 Importing this module is cheap: matplotlib is imported inside each function.
 """
 
 from __future__ import annotations
 
+from ._plot_labels import (
+    axes_length_pt,
+    is_seconds_label,
+    plain_linear,
+    plain_log_ticks,
+    plain_number,
+    plain_tick,
+    seconds_label,
+    size_ticks,
+    time_unit,
+)
 from ._validate import check_int
 
 __all__ = [
@@ -45,7 +60,6 @@ _FIGSIZE_PAIR = (11.0, 4.0)  # two panels side by side
 # Series k is drawn with marker k and line style k, so two curves that agree stay distinct.
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 _LINESTYLES = ("-", "--", ":", "-.")
-_TIME_UNITS = (("microseconds", 1e6), ("milliseconds", 1e3), ("seconds", 1.0))
 
 
 def _series_style(k: int) -> dict:
@@ -58,33 +72,6 @@ def _series_style(k: int) -> dict:
         "markersize": max(4.0, 7.0 - k),
         "markerfacecolor": f"C{k % 10}" if k == 0 else "none",
     }
-
-
-def time_unit(seconds) -> tuple[str, float]:
-    """``(name, factor)`` that shows ``seconds`` as numbers that read at a glance.
-
-    Microseconds when the largest value is under a millisecond, milliseconds
-    under a second, else seconds: ``time_unit([3e-5, 8e-5]) == ("microseconds", 1e6)``.
-    """
-    values = [abs(v) for v in seconds if v is not None and v == v]
-    top = max(values) if values else 1.0
-    for name, factor in _TIME_UNITS[:-1]:
-        if top * factor < 1000:
-            return name, factor
-    return _TIME_UNITS[-1]
-
-
-def _is_seconds_label(label: str) -> bool:
-    return label.split(" ", 1)[0] in ("seconds", "s")
-
-
-def _seconds_label(label: str, unit: str) -> str:
-    """``"seconds per call (fastest)"`` in ``unit``: ``"microseconds per call (fastest)"``;
-    a label that does not start with seconds gets the unit after it: ``"time (microseconds)"``."""
-    if not _is_seconds_label(label):
-        return f"{label} ({unit})" if label else unit
-    rest = label.split(" ", 1)[1] if " " in label else ""
-    return f"{unit} {rest}".strip()
 
 
 def _new_axes(ax, ncols=1):
@@ -146,11 +133,11 @@ def plot_vs_size(
     if logx and any(s <= 0 for s in sizes):
         raise ValueError("logx=True needs positive sizes")
     if seconds is None:
-        seconds = _is_seconds_label(ylabel)
+        seconds = is_seconds_label(ylabel)
     factor = 1.0
     if seconds:
         unit, factor = time_unit(v for vs in series.values() for v in vs)
-        ylabel = _seconds_label(ylabel, unit)
+        ylabel = seconds_label(ylabel, unit)
     fig, (ax,) = _new_axes(ax)
     for k, (label, values) in enumerate(series.items()):
         ys = [float("nan") if v is None else v * factor for v in values]
@@ -158,102 +145,19 @@ def plot_vs_size(
     if logx:
         ax.set_xscale("log")
         if len(sizes) <= 12:  # label the measured sizes themselves, those that fit
-            _size_ticks(ax, sizes)
+            size_ticks(ax, sizes)
         else:
             plain_log_ticks(ax.xaxis, sizes)
     else:
-        _plain_linear(ax.xaxis)
+        plain_linear(ax.xaxis)
     values = [v * factor for vs in series.values() for v in vs if v is not None]
     if logy:
         ax.set_yscale("log")
         plain_log_ticks(ax.yaxis, values)
     else:
-        _plain_linear(ax.yaxis)
+        plain_linear(ax.yaxis)
     _style(ax, xlabel=xlabel, ylabel=ylabel, title=title, legend=True)
     return fig
-
-
-def plain_tick(value: float) -> str:
-    """A tick label with no exponent: ``0.00005``, ``0.2``, ``200``, ``1000000``."""
-    import numpy as np
-
-    if value == 0:
-        return "0"
-    return np.format_float_positional(float(f"{value:.6g}"), trim="-")
-
-
-def _label_width_pt(text: str, axis) -> float:
-    """A generous estimate of a tick label's width in points (digits are ~0.6 em wide)."""
-    size = axis.get_ticklabels()[0].get_size() if axis.get_ticklabels() else 10.0
-    return 0.65 * size * len(text) + 0.5 * size
-
-
-def _axes_length_pt(ax, which: str) -> float:
-    """The axes' length along x or y in points, before the layout shrinks it (so, x 0.8)."""
-    box = ax.get_position()
-    width, height = ax.figure.get_size_inches()
-    return 72 * 0.8 * (box.width * width if which == "x" else box.height * height)
-
-
-def _size_ticks(ax, sizes) -> None:
-    """On a log x axis, a tick at every measured size and a label at those that fit.
-
-    Labels are kept from the smallest size up, skipping any that would touch
-    the last one kept; the others keep an unlabelled tick.
-    """
-    import math
-
-    from matplotlib.ticker import NullLocator
-
-    sizes = sorted(set(sizes))
-    length = _axes_length_pt(ax, "x")
-    span = math.log(sizes[-1] / sizes[0]) or 1.0
-    labels, last = [], None
-    for s in sizes:
-        text = plain_tick(s)
-        x = math.log(s / sizes[0]) / span * length
-        width = _label_width_pt(text, ax.xaxis)
-        if last is None or x - last[0] >= (width + last[1]) / 2:
-            labels.append(text)
-            last = (x, width)
-        else:
-            labels.append("")
-    ax.set_xticks(sizes, labels=labels)
-    ax.xaxis.set_minor_locator(NullLocator())
-
-
-def _plain_linear(axis) -> None:
-    """Plain numbers on a linear axis too: ``0.00005``, never ``5e-05`` or an offset."""
-    from matplotlib.ticker import FuncFormatter
-
-    axis.set_major_formatter(FuncFormatter(lambda v, _pos: plain_tick(v)))
-
-
-def plain_log_ticks(axis, values) -> None:
-    """Label a log ``axis`` with plain numbers (``0.05``, ``200``), enough of them to read.
-
-    Matplotlib's default labels a log axis with powers of ten and, over less
-    than a decade, with ``6 x 10^1``-style minor labels. Here ticks sit at
-    1, 2 and 5 times powers of ten (about five evenly spaced round numbers
-    over less than a decade, only powers of ten over more than four decades),
-    labelled as numbers without exponents; the other minor ticks stay unlabelled.
-    """
-    import math
-
-    from matplotlib.ticker import FuncFormatter, Locator, LogLocator, MaxNLocator, NullFormatter
-
-    values = [v for v in values if v is not None and v > 0]
-    decades = math.log10(max(values) / min(values)) if values else 1.0
-    if decades < 1:  # round numbers, as on a linear axis: 46, 47, 48 (never 4.8 x 10^1)
-        major: Locator = MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10])
-    elif decades <= 4:
-        major = LogLocator(base=10, subs=(1.0, 2.0, 5.0))
-    else:
-        major = LogLocator(base=10, subs=(1.0,))
-    axis.set_major_locator(major)
-    axis.set_major_formatter(FuncFormatter(lambda v, _pos: plain_tick(v)))
-    axis.set_minor_locator(LogLocator(base=10, subs="auto"))
-    axis.set_minor_formatter(NullFormatter())
 
 
 def plot_bars(values, *, ylabel, title=None, notes=None, ax=None):
@@ -279,19 +183,14 @@ def plot_bars(values, *, ylabel, title=None, notes=None, ax=None):
         # Room above the tallest bar for its label: lines x line height, over the axes' height.
         lines = max(t.count("\n") + 1 for t in texts)
         room_pt = lines * 1.3 * labels[0].get_size() + 8
-        share = min(0.6, room_pt / _axes_length_pt(ax, "y"))
+        share = min(0.6, room_pt / axes_length_pt(ax, "y"))
         ax.set_ylim(bottom, max(top * 1.15, top + (top - bottom) * share / (1 - share)))
     else:
         ax.margins(y=0.15)
-    _plain_linear(ax.yaxis)
+    plain_linear(ax.yaxis)
     _style(ax, xlabel="", ylabel=ylabel, title=title)
     ax.grid(False, axis="x")  # vertical lines between bars add nothing
     return fig
-
-
-def plain_number(value: float) -> str:
-    """Three significant digits, never an exponent: 0.145, 12.3, 1157."""
-    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
 def _epochs(history):
@@ -353,7 +252,7 @@ def plot_histories(histories):
         ylabel = f"{unit} per epoch (log)"
     else:
         ax_sec.set_ylim(0, 1.15 * max([s * factor for s in all_seconds] + [1e-9]))
-        _plain_linear(ax_sec.yaxis)
+        plain_linear(ax_sec.yaxis)
         ylabel = f"{unit} per epoch"
         devices = {h.device for h in histories.values()}
         if len(histories) > 1 and len(devices) == 1 and all(devices):
@@ -389,7 +288,7 @@ def plot_timeline(spans, n_stages, *, title=None, ax=None):
                 fontsize="small")  # fmt: skip
     ax.set_yticks(range(n_stages), labels=[f"stage {k + 1}" for k in range(n_stages)])
     ax.set_ylim(n_stages - 0.5, -0.5)  # stage 1 on top
-    _plain_linear(ax.xaxis)
+    plain_linear(ax.xaxis)
     _style(ax, xlabel=unit, ylabel="", title=title)
     ax.grid(False, axis="y")
     return fig
