@@ -15,7 +15,9 @@ What it is for:
   using all CPU threads (``torch.utils.benchmark`` defaults to one). On one CPU
   thread it can read that thread's CPU time instead of the wall clock, which
   does not count the time the OS gives the core to other programs.
-* :func:`compare` renders a few results as a small table.
+* :func:`compare` renders a few results as a small table. It, the result
+  (:class:`BenchmarkResult`) and :func:`format_seconds` live in
+  :mod:`d2lgpu._timings`.
 
 What it is not: a profiler. To see *where* time goes, use ``torch.profiler``
 (chapter 6).
@@ -25,12 +27,11 @@ from __future__ import annotations
 
 import functools
 import logging
-import statistics
 import time
-from dataclasses import dataclass, field
 
 import torch
 
+from ._timings import BenchmarkResult, compare, format_seconds
 from ._validate import check_int, check_positive
 from .devices import mps_available
 
@@ -113,54 +114,6 @@ class Timer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-@dataclass
-class BenchmarkResult:
-    """Seconds per call of one benchmarked function.
-
-    ``samples`` holds one value per measurement, each the mean over ``number``
-    calls; ``median`` and ``iqr`` (interquartile range) summarize them.
-    """
-
-    label: str
-    samples: list[float]
-    number: int
-    device: str
-    threads: int
-    unit: str = "s"
-    metadata: dict = field(default_factory=dict)
-    clock: str = "wall"
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    @property
-    def mean(self) -> float:
-        return statistics.fmean(self.samples)
-
-    @property
-    def min(self) -> float:
-        return min(self.samples)
-
-    @property
-    def iqr(self) -> float:
-        if len(self.samples) < 2:
-            return 0.0
-        q = statistics.quantiles(self.samples, n=4, method="inclusive")
-        return q[2] - q[0]
-
-    def rate(self, work: float) -> float:
-        """Return ``work`` per second at the median time (e.g. FLOP/s for FLOPs)."""
-        return work / self.median
-
-    def __str__(self) -> str:
-        return (
-            f"{self.label}: {format_seconds(self.median)} median "
-            f"(IQR {format_seconds(self.iqr)}, {len(self.samples)} x {self.number} calls, "
-            f"{self.device}{', thread CPU time' if self.clock == 'thread' else ''})"
-        )
 
 
 def benchmark(
@@ -296,31 +249,3 @@ def _import_torch_benchmark():
     finally:
         logger.setLevel(level)
     return benchmark
-
-
-def compare(results: list[BenchmarkResult], baseline: int = 0) -> str:
-    """Return a small text table of ``results``, with speed-ups over ``results[baseline]``."""
-    if not results:
-        raise ValueError("results must be a non-empty list of BenchmarkResult")
-    if not 0 <= baseline < len(results):
-        raise ValueError(f"baseline must be an index into results (0..{len(results) - 1})")
-    clocks = sorted({r.clock for r in results})
-    if len(clocks) > 1:
-        raise ValueError(f"results must share one clock to be compared, got {clocks}")
-    base = results[baseline].median
-    width = max(len(r.label) for r in results)
-    lines = [f"{'':{width}}  {'median':>10}  {'IQR':>10}  {'speed-up':>8}"]
-    for r in results:
-        lines.append(
-            f"{r.label:{width}}  {format_seconds(r.median):>10}  "
-            f"{format_seconds(r.iqr):>10}  {base / r.median:>7.2f}x"
-        )
-    return "\n".join(lines)
-
-
-def format_seconds(seconds: float) -> str:
-    """Format a duration with a readable unit (ns, us, ms or s)."""
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
-        if abs(seconds) >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds * 1e9:.3g} ns"
