@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+import copy_render  # noqa: E402
 import work_copies as W  # noqa: E402
 
 
@@ -82,7 +83,7 @@ def change_course(root: Path, rel: str, code: str) -> None:
 
 def code_of(path: Path) -> str:
     cells = json.loads(path.read_text())["cells"]
-    return W._source(next(c for c in cells if c["cell_type"] == "code"))
+    return copy_render._source(next(c for c in cells if c["cell_type"] == "code"))
 
 
 # --- the layout and the links
@@ -162,7 +163,7 @@ def test_a_glossary_link_opens_the_page_in_the_repository(tmp_path, monkeypatch)
     # where none is configured: plain text naming the file, as for any other course file
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "d2lgpu"\n')
     assert W.repository_url(tmp_path) is None
-    monkeypatch.setattr(W, "repository_url", lambda root=None: None)
+    monkeypatch.setattr(copy_render, "repository_url", lambda root=None: None)
     assert W.rewrite_links(link) == "a copy engine (the course's `docs/site/glossary.md`) moves it"
 
 
@@ -181,7 +182,7 @@ def test_every_link_in_the_real_courses_copies_stays_inside_work(tmp_path):
         for cell in cells:
             if cell["cell_type"] != "markdown":
                 continue
-            for target in link.findall(W._source(cell)):
+            for target in link.findall(copy_render._source(cell)):
                 if re.match(r"[a-z]+:", target) or target.startswith("#"):
                     continue  # a web page, or a heading of the same notebook
                 path = ((work / name).parent / target.split("#")[0]).resolve()
@@ -378,7 +379,8 @@ def test_a_saved_chapter_survives_a_course_update_through_git(tmp_path):
     course.mkdir()
     make_course(course)
     (course / "tools").mkdir()
-    for tool in ("setup_env.py", "work_copies.py", "setup_cell.py"):
+    work_tools = ("work_copies.py", "copy_render.py", "work_record.py", "lab_open.py")
+    for tool in ("setup_env.py", *work_tools, "setup_cell.py"):
         shutil.copy(ROOT / "tools" / tool, course / "tools")
     shutil.copy(ROOT / ".gitignore", course)
     git(course, "init", "-q", "-b", "main")

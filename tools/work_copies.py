@@ -55,213 +55,63 @@ hash of the copy as it was made, of its sources and of its outputs. Older
 are the copies kept in ``work/.previous/`` by earlier versions (Jupyter hides
 dot-folders), into ``work/previous/``.
 
+The pieces: ``tools/copy_render.py`` (which file goes where, its links, what counts as a
+change), ``tools/work_record.py`` (the record, and older ``work/`` folders) and
+``tools/lab_open.py`` (what a running lab has open); this module is the update and what the
+learner reads of it.
+
 Standard library only: it runs before anything is installed.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import hashlib
 import json
 import os
-import re
-import subprocess
 import time
-import tomllib
-import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from setup_cell import LAB_SOURCE
-from setup_cell import TAG as SETUP_TAG
+from copy_render import (
+    LAYOUT,
+    ROOT,
+    course_files,
+    entry_for,
+    outputs_hash,
+    render_copy,
+    repository_url,
+    rewrite_links,
+    sha256,
+    sources_hash,
+)
+from lab_open import ALL_OPEN, documents_open, open_in_lab
+from work_record import (
+    PREVIOUS,
+    RECORD,
+    RECORD_FORMAT,
+    Outcome,
+    migrate,
+    unhide_previous,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-
-# course folder -> the folder of its copies in work/
-LAYOUT = {"notebooks": "chapters", "exercises": "exercises", "solutions": "solutions"}
-COPIED_SUFFIXES = (".ipynb", ".py")
-RECORD = ".course-copies.json"  # in work/
-PREVIOUS = "previous"  # in work/: copies replaced by an update, with the learner's outputs
-HIDDEN_PREVIOUS = ".previous"  # where earlier versions kept them; the lab cannot open it
-RECORD_FORMAT = 2
-
-
-# --- which file goes where
-
-
-def course_files(root: Path = ROOT) -> dict[str, Path]:
-    """``{path in work/: course file}``, e.g. ``chapters/01_devices.ipynb: notebooks/...``.
-
-    The notebooks and Python files at the top of ``notebooks/``, ``exercises/``
-    and ``solutions/``; nothing in their sub-folders (a downloaded ``data/``).
-    """
-    files = {}
-    for folder, copies in LAYOUT.items():
-        for path in sorted((root / folder).glob("*")):
-            if path.is_file() and path.suffix in COPIED_SUFFIXES:
-                files[f"{copies}/{path.name}"] = path
-    return files
-
-
-def flat_name(name: str) -> str:
-    """Where an older, flat ``work/`` kept the copy ``name`` (see :func:`migrate`)."""
-    folder, base = name.split("/", 1)
-    return f"chapter_{base}" if folder == "chapters" else base
-
-
-# --- links
-
-
-# [text](../folder/rest) and ![alt](../folder/rest), up to the closing parenthesis
-LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(\.\./([^)\s]+)\)")
-# Course files a learner reads on the repository's web page, which renders them with an
-# anchor per heading: a link to one opens it there. The branch is d2lgpu.links.BRANCH's.
-ONLINE = ("docs/site/glossary.md",)
-BRANCH = "main"
-
-
-@functools.cache
-def repository_url(root: Path = ROOT) -> str | None:
-    """pyproject.toml's ``[project.urls] Repository`` (no trailing slash), or None."""
-    try:
-        url = tomllib.loads((root / "pyproject.toml").read_text())["project"]["urls"]
-        return url["Repository"].rstrip("/") or None
-    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
-        return None
-
-
-def rewrite_links(markdown: str, repository: str | None = None) -> str:
-    """The links of one markdown cell, as they must read in a copy inside ``work/``.
-
-    ``repository``: the course's repository URL for the links to ``ONLINE`` pages, by
-    default the configured one (:func:`repository_url`)."""
-    repository = repository or repository_url()
-
-    def replace(match: re.Match) -> str:
-        bang, text, target = match.groups()
-        folder, _, rest = target.partition("/")
-        if folder in LAYOUT and rest:
-            return f"{bang}[{text}](../{LAYOUT[folder]}/{rest})"
-        path = target.split("#", 1)[0]
-        if path in ONLINE and repository:
-            return f"{bang}[{text}]({repository}/blob/{BRANCH}/{target})"
-        if text.strip("`") == path:
-            return f"{text} (in the course's folder, outside `work/`)"
-        return f"{text} (the course's `{path}`)"
-
-    return LINK.sub(replace, markdown)
-
-
-def render_copy(source: Path) -> bytes:
-    """The bytes of the learner's copy of the course file ``source``."""
-    data = source.read_bytes()
-    if source.suffix != ".ipynb":
-        return data
-    notebook = json.loads(data)
-    changed = False
-    for cell in notebook.get("cells", []):
-        metadata = cell.get("metadata", {})
-        if cell.get("cell_type") == "code" and SETUP_TAG in metadata.get("tags", []):
-            # the lab has d2lgpu installed: its copy says so in 2 lines, not the installer
-            cell["source"] = LAB_SOURCE.splitlines(keepends=True)
-            metadata.get("jupyter", {}).pop("source_hidden", None)  # 2 lines: nothing to fold
-            if metadata.get("jupyter") == {}:
-                del metadata["jupyter"]
-            changed = True
-        if cell.get("cell_type") != "markdown":
-            continue
-        text = _source(cell)
-        new = rewrite_links(text)
-        if new != text:
-            cell["source"] = new.splitlines(keepends=True)
-            changed = True
-    if not changed:
-        return data
-    # the layout nbformat writes: one-space indent, non-ASCII kept, a final newline
-    return (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode()
-
-
-# --- what counts as a change
-
-
-def _source(cell: dict) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else str(source)
-
-
-def _digest(value) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def sources_hash(data: bytes, suffix: str) -> str | None:
-    """A hash of what the learner writes: each cell's type and source, in order.
-
-    Metadata, outputs and execution counts are left out. For a file that is
-    not a notebook, its bytes. ``None`` for a notebook that does not parse.
-    """
-    if suffix != ".ipynb":
-        return sha256(data)
-    try:
-        cells = json.loads(data)["cells"]
-        return _digest([[cell.get("cell_type"), _source(cell)] for cell in cells])
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def outputs_hash(data: bytes, suffix: str) -> str | None:
-    """A hash of a notebook's outputs and execution counts (``""`` for other files)."""
-    if suffix != ".ipynb":
-        return ""
-    try:
-        cells = json.loads(data)["cells"]
-        return _digest([[c.get("outputs"), c.get("execution_count")] for c in cells])
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def entry_for(data: bytes, source: Path, root: Path) -> dict:
-    """The record of a copy made with the bytes ``data`` from the course file ``source``."""
-    return {
-        "from": source.relative_to(root).as_posix(),
-        "made": sha256(data),
-        "sources": sources_hash(data, source.suffix),
-        "outputs": outputs_hash(data, source.suffix),
-    }
-
-
-# --- the update
-
-
-@dataclass
-class Outcome:
-    """What :func:`sync_work` did, by path in ``work/``."""
-
-    copied: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)  # unchanged copies that followed the course
-    previous: dict[str, str] = field(default_factory=dict)  # of those, the ones kept first: where
-    newer: list[str] = field(default_factory=list)  # changed copies, told now of a new version
-    kept: list[str] = field(default_factory=list)  # nothing to do, or already told
-    moved: list[str] = field(default_factory=list)  # from an older, flat work/
-    left: dict[str, str] = field(default_factory=dict)  # flat copies left: both names existed
-    unhidden: list[str] = field(default_factory=list)  # moved from work/.previous/ to previous/
-    reverted: list[str] = field(default_factory=list)  # of `updated`: were an older version
-    waiting: list[str] = field(default_factory=list)  # open in a running lab: not written
-    lab_unknown: bool = False  # a lab runs over work/ but did not say what is open
-
-
-def load_record(work: Path) -> dict:
-    path = work / RECORD
-    if not path.exists():
-        return {}
-    try:
-        return json.loads(path.read_text())
-    except ValueError:  # a damaged record: every copy is then treated as the learner's own
-        return {}
+# What other tools and the tests use from here, wherever it is written
+__all__ = [
+    "ALL_OPEN",
+    "LAYOUT",
+    "PREVIOUS",
+    "RECORD",
+    "RECORD_FORMAT",
+    "ROOT",
+    "Outcome",
+    "course_files",
+    "describe",
+    "documents_open",
+    "main",
+    "open_in_lab",
+    "render_copy",
+    "repository_url",
+    "rewrite_links",
+    "sha256",
+    "sync_work",
+]
 
 
 def keep_previous(work: Path, name: str, stamp: str) -> str:
@@ -278,7 +128,6 @@ def keep_previous(work: Path, name: str, stamp: str) -> str:
     return target.relative_to(work).as_posix()
 
 
-ALL_OPEN = None  # open_tabs when a lab runs over work/ but cannot say what is open
 OLDER_KEPT = 50  # how many older versions a copy's record remembers
 
 
@@ -359,176 +208,6 @@ def sync_work(
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
         (work / RECORD).write_text(text)
     return outcome
-
-
-# --- a lab running over work/
-
-# Run by the course's .venv (this module runs before anything is installed, with the
-# system's Python): the servers whose files in Jupyter's runtime folder name a live process.
-LIST_SERVERS = (
-    "import json; from jupyter_server.serverapp import list_running_servers; "
-    "print(json.dumps(list(list_running_servers())))"
-)
-
-
-def _get(info: dict, path: str, timeout_s: float = 10):
-    url = f"{info['url'].rstrip('/')}{path}"
-    request = urllib.request.Request(url, headers={"Authorization": f"token {info['token']}"})
-    with urllib.request.urlopen(request, timeout=timeout_s) as answer:
-        return json.loads(answer.read())
-
-
-def documents_open(info: dict) -> set[str]:
-    """The paths open in the lab ``info`` names: in its workspaces and its kernel sessions.
-
-    A workspace lists each open tab as ``"notebook:<path>"`` or ``"editor:<path>"`` with
-    ``{"data": {"path": ..., "factory": ...}}``, whether or not a kernel runs; sessions
-    list only the documents with a kernel. Raises OSError or ValueError if it cannot say.
-    """
-    found = set()
-    for workspace in _get(info, "/lab/api/workspaces")["workspaces"]["values"]:
-        for value in workspace.get("data", {}).values():
-            data = value.get("data") if isinstance(value, dict) else None
-            if isinstance(data, dict) and "factory" in data and isinstance(data.get("path"), str):
-                found.add(data["path"])
-    for session in _get(info, "/api/sessions"):
-        found.add(session.get("path") or session.get("notebook", {}).get("path", ""))
-    return {path.lstrip("/") for path in found if path}
-
-
-def open_in_lab(work: Path, python: Path | str) -> set[str] | None:
-    """The paths in ``work/`` open in a lab running over it; ``frozenset()`` when none runs.
-
-    ``python`` is the course's .venv, which has jupyter_server. :data:`ALL_OPEN`
-    (``None``) when a lab runs over ``work/`` but does not answer.
-    """
-    try:
-        done = subprocess.run(
-            [str(python), "-c", LIST_SERVERS], capture_output=True, text=True, timeout=60
-        )
-        servers = json.loads(done.stdout) if done.returncode == 0 else []
-    except (OSError, subprocess.SubprocessError, ValueError):
-        servers = []  # no .venv, or no Jupyter in it: no lab can run over work/
-    found: set[str] = set()
-    for info in servers:
-        try:
-            if Path(info["root_dir"]).resolve() != work.resolve():
-                continue
-        except (OSError, KeyError, TypeError):
-            continue
-        try:
-            found |= documents_open(info)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return ALL_OPEN
-    return frozenset(found)
-
-
-# --- older work/ folders
-
-
-def migrate(root: Path, work: Path, outcome: Outcome) -> dict:
-    """The record of ``work/`` in this layout, after moving the copies of a flat ``work/``.
-
-    Flat copies are moved to their folder (``work/chapter_01_devices.ipynb``
-    to ``work/chapters/01_devices.ipynb``) unless a copy is there already,
-    when both are left as they are. An older record held a hash of the course
-    file each copy was made from; that version is found (the course's current
-    file, or one in git's history) so the copy can be compared with it.
-    """
-    record = load_record(work)
-    if record.get("format") == RECORD_FORMAT:
-        return record
-    old = record if all(isinstance(v, str) for v in record.values()) else {}
-    copies: dict[str, dict] = {}
-    for name, source in course_files(root).items():
-        flat = work / flat_name(name)
-        target = work / name
-        if not flat.is_file():
-            continue
-        if target.exists():
-            outcome.left[flat_name(name)] = name
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(flat, target)
-        outcome.moved.append(name)
-        made_from = old.get(flat_name(name))
-        if made_from is None:
-            continue  # a copy from before any record: sync_work treats it as the learner's
-        original = course_version(root, source, made_from)
-        if original is None:  # that version is nowhere to be found: the copy is the learner's
-            copies[name] = {"from": source.relative_to(root).as_posix(), "made": made_from}
-        else:
-            copies[name] = entry_for(original, source, root)
-    return {"format": RECORD_FORMAT, "copies": copies}
-
-
-def unhide_previous(work: Path, outcome: Outcome) -> None:
-    """Move what ``work/.previous/`` holds into ``work/previous/``, never over a file there.
-
-    A name taken in ``work/previous/`` gets ``.moved``, ``.moved-2``, ... before its
-    suffix. Folders left empty are removed; anything that is not a plain file or a
-    folder (a link, say) stays where it is, and so does the folder that holds it.
-    """
-    hidden = work / HIDDEN_PREVIOUS
-    if not hidden.is_dir() or hidden.is_symlink():
-        return
-    for path in sorted(hidden.rglob("*")):
-        if path.is_symlink() or not path.is_file():
-            continue
-        relative = path.relative_to(hidden)
-        target = work / PREVIOUS / relative
-        stem, suffix = os.path.splitext(target.name)
-        number = 1
-        while target.exists() or target.is_symlink():
-            tag = "moved" if number == 1 else f"moved-{number}"
-            target = target.with_name(f"{stem}.{tag}{suffix}")
-            number += 1
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
-        outcome.unhidden.append(target.relative_to(work).as_posix())
-    for folder in sorted((p for p in hidden.rglob("*") if p.is_dir()), reverse=True):
-        with contextlib.suppress(OSError):  # not empty: something stays, said by nothing lost
-            folder.rmdir()
-    with contextlib.suppress(OSError):
-        hidden.rmdir()
-
-
-def course_version(root: Path, source: Path, wanted: str, depth: int = 200) -> bytes | None:
-    """The bytes of the version of ``source`` whose SHA-256 is ``wanted``, or ``None``.
-
-    The course's current file, or one of its last ``depth`` versions in git.
-    """
-    data = source.read_bytes()
-    if sha256(data) == wanted:
-        return data
-    rel = source.relative_to(root).as_posix()
-    try:
-        commits = subprocess.run(
-            ["git", "-C", str(root), "log", f"-n{depth}", "--format=%H", "--", rel],
-            capture_output=True, text=True, check=True, timeout=60,
-        ).stdout.split()  # fmt: skip
-        if not commits:
-            return None
-        batch = subprocess.run(
-            ["git", "-C", str(root), "cat-file", "--batch"],
-            input="".join(f"{c}:{rel}\n" for c in commits).encode(),
-            capture_output=True, check=True, timeout=120,
-        ).stdout  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        return None
-    position = 0
-    while position < len(batch):
-        end = batch.index(b"\n", position)
-        header = batch[position:end].split()
-        position = end + 1
-        if len(header) < 3:  # "<name> missing"
-            continue
-        size = int(header[2])
-        blob = batch[position : position + size]
-        position += size + 1
-        if sha256(blob) == wanted:
-            return blob
-    return None
 
 
 # --- what the learner reads
