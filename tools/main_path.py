@@ -27,25 +27,53 @@ main path (the whitespace-separated tokens of the markdown cells not tagged
 * a main-path GPU cell's reference key (:func:`d2lgpu.references.cell_key`) changes when
   the Going-further cells are removed: its stored GPU reference then depends on them.
 
-Every function takes a notebook as JSON (``json.load``), so that tests build small ones.
+The last two rules are ``tools/part_reads.py``'s, and what a part is (its cells, the notebook
+without them) is ``tools/part_cells.py``'s. Every function takes a notebook as JSON
+(``json.load``), so that tests build small ones.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))  # its own pieces, also where a test loads it by path
 
-from d2lgpu import _cell_statements as statements_of  # noqa: E402
-from d2lgpu import references  # noqa: E402
-from d2lgpu.magics import gpus_needed  # noqa: E402
+from part_cells import (  # noqa: E402
+    TAG,
+    is_going_further,
+    load,
+    main_path,
+    parts,
+    source_of,
+    where_is,
+)
+from part_reads import changed_gpu_keys, reads_from_parts  # noqa: E402
 
-TAG = "going-further"
+# The checks and what they read, for the tests and CONTRIBUTING.md's recipe, wherever written
+__all__ = [
+    "COLLAPSED",
+    "MAX_WORDS",
+    "TAG",
+    "changed_gpu_keys",
+    "chapters",
+    "fold_level",
+    "going_further_words",
+    "load",
+    "main",
+    "main_path",
+    "main_path_words",
+    "parts",
+    "reads_from_parts",
+    "skipped_levels",
+    "structure_violations",
+    "table",
+    "violations",
+]
+
 COLLAPSED = "jp-MarkdownHeadingCollapsed"
 MAX_WORDS = 3000
 HEADING = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
@@ -53,30 +81,11 @@ ATX = re.compile(r"^ {0,3}(#{1,6})(\s|$)")
 SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 TITLE = "Going further:"
-# How a binding in d2lgpu._cell_statements counts: a method call (x.m()) binds nothing.
-_BINDING_KINDS = (statements_of.SETS, statements_of.IMPORTS, statements_of.CHANGES)
 
 
 def chapters(root: Path = ROOT) -> list[Path]:
     """Every chapter notebook, ``notebooks/NN_*.ipynb``, in order."""
     return sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-
-
-def load(path) -> dict:
-    return json.loads(Path(path).read_text())
-
-
-def source_of(cell: dict) -> str:
-    source = cell.get("source", "")
-    return source if isinstance(source, str) else "".join(source)
-
-
-def tags_of(cell: dict) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
-
-
-def is_going_further(cell: dict) -> bool:
-    return TAG in tags_of(cell)
 
 
 def heading(cell: dict) -> tuple[int, str] | None:
@@ -138,7 +147,7 @@ def skipped_levels(nb: dict) -> list[str]:
         for level in heading_levels(cell):
             if previous and level > previous + 1:
                 found.append(
-                    f"{_where(cell, i)}: a level-{level} heading right after a level-{previous} "
+                    f"{where_is(cell, i)}: a level-{level} heading right after a level-{previous} "
                     f"one: the book's build fails on a skipped level (make it "
                     f"{'#' * (previous + 1)}, or put it under a {'#' * (level - 1)} heading)"
                 )
@@ -163,36 +172,13 @@ def going_further_words(nb: dict) -> int:
     )
 
 
-def parts(nb: dict) -> list[tuple[int, int]]:
-    """Each Going-further part as ``(first, end)`` cell indices (``end`` excluded)."""
-    found, start = [], None
-    cells = nb["cells"]
-    for i, cell in enumerate([*cells, None]):
-        inside = cell is not None and is_going_further(cell)
-        if inside and start is None:
-            start = i
-        elif not inside and start is not None:
-            found.append((start, i))
-            start = None
-    return found
-
-
-def main_path(nb: dict) -> dict:
-    """A copy of the notebook without its Going-further cells."""
-    return {**nb, "cells": [c for c in nb["cells"] if not is_going_further(c)]}
-
-
-def _where(cell: dict, index: int) -> str:
-    return f"cell {index} (id {cell.get('id', '?')})"
-
-
 def structure_violations(nb: dict) -> list[str]:
     """Parts that JupyterLab would not fold as one piece, or that are not headed as agreed."""
     cells = nb["cells"]
     found = []
     for first, end in parts(nb):
         head = heading(cells[first])
-        where = _where(cells[first], first)
+        where = where_is(cells[first], first)
         if head is None:
             found.append(
                 f"{where}: a Going-further part must start with a markdown cell whose first "
@@ -222,7 +208,7 @@ def structure_violations(nb: dict) -> list[str]:
             inner = fold_level(cells[i])
             if inner is not None and inner <= level:
                 found.append(
-                    f"{_where(cells[i], i)}: a level-{inner} heading inside a part headed at "
+                    f"{where_is(cells[i], i)}: a level-{inner} heading inside a part headed at "
                     f"level {level}: JupyterLab would show the cells from here on (use "
                     f"{'#' * (level + 1)} or deeper inside a part)"
                 )
@@ -230,7 +216,7 @@ def structure_violations(nb: dict) -> list[str]:
             after = fold_level(cells[end])
             if after is None or after > level:
                 found.append(
-                    f"{_where(cells[end], end)}: the first main-path cell after the part that "
+                    f"{where_is(cells[end], end)}: the first main-path cell after the part that "
                     f"starts at cell {first} must be a heading of level {level} or "
                     f"higher ({'#' * level} or fewer #): JupyterLab would hide it with the "
                     "collapsed part"
@@ -238,95 +224,10 @@ def structure_violations(nb: dict) -> list[str]:
     for i, cell in enumerate(cells):
         if not is_going_further(cell) and cell.get("metadata", {}).get(COLLAPSED):
             found.append(
-                f"{_where(cell, i)}: a main-path cell with {COLLAPSED}: JupyterLab would hide "
+                f"{where_is(cell, i)}: a main-path cell with {COLLAPSED}: JupyterLab would hide "
                 "the main-path cells below it"
             )
     return found
-
-
-def _cell_reads(statements) -> set[str]:
-    """The names a cell reads from the cells above it (before binding them itself)."""
-    reads: set[str] = set()
-    bound: set[str] = set()
-    own = {n for s in statements for n, k in s.binds.items() if k in _BINDING_KINDS}
-    for stmt in statements:
-        reads |= stmt.reads_now - bound
-        reads |= stmt.reads_later - own  # a function the cell calls later reads these
-        bound |= {n for n, k in stmt.binds.items() if k in _BINDING_KINDS}
-    return reads
-
-
-def reads_from_parts(nb: dict) -> list[str]:
-    """Main-path code cells that read what a Going-further cell above them bound or changed.
-
-    Either only Going-further cells bind the name, or one rebinds or changes it (``x = ...``,
-    ``x[0] = ...``, ``x.method()``; a function called on an imported module does not count)
-    after the main path bound it: without the parts, the cell would fail or read another value.
-    """
-    cells = nb["cells"]
-    found = []
-    main_bound: set[str] = set()
-    further_bound: dict[str, int] = {}  # name -> the first part cell that binds it
-    last_touched: dict[str, int] = {}  # name -> the last cell that bound or changed it
-    imported: set[str] = set()  # names an import bound last
-    for i, cell in enumerate(cells):
-        if cell.get("cell_type") != "code":
-            continue
-        statements = statements_of.statements(source_of(cell))
-        further = is_going_further(cell)
-        if not further:
-            for name in sorted(_cell_reads(statements)):
-                if name not in main_bound and name in further_bound:
-                    j = further_bound[name]
-                    found.append(
-                        f"{_where(cell, i)} reads {name!r}, which only Going-further cells bind "
-                        f"(first {_where(cells[j], j)}): bind it in a main-path cell"
-                    )
-                elif name in last_touched and is_going_further(cells[last_touched[name]]):
-                    j = last_touched[name]
-                    found.append(
-                        f"{_where(cell, i)} reads {name!r}, which the Going-further "
-                        f"{_where(cells[j], j)} rebinds or changes: without the part it would "
-                        "read another value (use another name in the part)"
-                    )
-        for stmt in statements:
-            for name, kind in stmt.binds.items():
-                if kind == statements_of.CALLS and name in imported:
-                    continue
-                if kind == statements_of.IMPORTS:
-                    imported.add(name)
-                elif kind == statements_of.SETS:
-                    imported.discard(name)
-                last_touched[name] = i
-                if kind in _BINDING_KINDS:
-                    (further_bound.setdefault(name, i) if further else main_bound.add(name))
-    return found
-
-
-def gpu_keys(nb: dict) -> dict[str, str]:
-    """``{cell id: reference key}`` of the notebook's GPU cells (see ``references.cell_key``)."""
-    keys, earlier = {}, []
-    for cell in nb["cells"]:
-        if cell.get("cell_type") != "code":
-            continue
-        source = source_of(cell)
-        if gpus_needed(tags_of(cell)):
-            keys[cell.get("id")] = references.cell_key(references.cell_body(source), earlier)
-        earlier.append(source)
-    return keys
-
-
-def changed_gpu_keys(nb: dict) -> list[str]:
-    """Main-path GPU cells whose reference key changes when the Going-further cells go."""
-    before, after = gpu_keys(nb), gpu_keys(main_path(nb))
-    index = {c.get("id"): i for i, c in enumerate(nb["cells"])}
-    return [
-        f"{_where(nb['cells'][index[cell_id]], index[cell_id])} is a GPU cell whose reference "
-        "key changes without the Going-further cells: it reads code in them (move that code "
-        "to a main-path cell above it)"
-        for cell_id, key in after.items()
-        if before[cell_id] != key
-    ]
 
 
 def violations(nb: dict) -> list[str]:
