@@ -348,7 +348,7 @@ def test_a_unit_running_at_the_limit_is_stopped_and_the_summary_says_what_remain
     fake_gpu, gpu_check, gpu_results, monkeypatch
 ):
     psutil = pytest.importorskip("psutil")
-    monkeypatch.setattr(gpu_check, "STOP_GRACE_S", 1.0)
+    monkeypatch.setattr(sys.modules["gpu_unit_run"], "STOP_GRACE_S", 1.0)  # gpu_check's runner
     # The state says that "slow" takes a second: it starts, and the limit stops it.
     fake_gpu.out.mkdir(parents=True)
     gpu_results.save_state(

@@ -23,20 +23,18 @@ outcome and seconds). With ``--time-limit`` a call starts no unit that its expec
 (from the state, else the cells' times, else a default) would take past the limit, stops a
 unit still running at the limit, and ends within the limit with the summary written;
 ``--resume`` skips the units that finished at the same commit. Exit code: 1 if a unit failed, else 3 if units were cut off
-or remain, else 0; 2 without a GPU.
+or remain, else 0; 2 without a GPU. A unit runs as a process of its own
+(``tools/gpu_unit_run.py``), stopped at the limit.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import os
 import shutil
 import signal
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -55,6 +53,7 @@ from gpu_results import (  # noqa: E402
     write_env,
     write_summary,
 )
+from gpu_unit_run import KILL_WAIT_S, STOP_GRACE_S, run_unit  # noqa: E402
 from gpu_units import PARTS, Unit  # noqa: E402
 
 from d2lgpu.references import device_slug  # noqa: E402
@@ -69,10 +68,6 @@ NBVAL = [
     "--nbval-cell-timeout=300",
     "--nbval-kernel-startup-timeout=300",
 ]
-# After SIGINT, pytest has this long to write the JUnit file of what ran and stop (with xdist
-# workers it took 7 to 11 s on 2 cores: xdist waits up to 10 s for its workers to end), and
-# then its kernels this long to go after SIGKILL.
-STOP_GRACE_S, KILL_WAIT_S = 15.0, 2.0
 # Of a time limit, kept to stop the last unit and write the summary.
 RESERVE_S = STOP_GRACE_S + KILL_WAIT_S + 3.0
 
@@ -100,84 +95,6 @@ def unit_env(unit: Unit, results: Path) -> dict:
         env["D2LGPU_RECORD_DIR"] = str(results)
         env["D2LGPU_RECORD_ORIGIN"] = f"make gpu-check at commit {git_commit()}"
     return env
-
-
-def descendants(pid: int) -> list:
-    """The processes below ``pid``, kernels included (they start in sessions of their own)."""
-    try:
-        import psutil  # a dependency of ipykernel, so there wherever nbval runs
-    except ImportError:
-        return []
-    try:
-        return psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """SIGINT first (pytest then writes what ran to its JUnit file), SIGKILL what is left."""
-    below = descendants(proc.pid)
-    try:
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.wait(timeout=STOP_GRACE_S)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait()
-    if below:  # a kernel left running would hold the GPU while the next unit times it
-        import psutil
-
-        for p in below:
-            with contextlib.suppress(psutil.Error):
-                p.kill()
-        psutil.wait_procs(below, timeout=KILL_WAIT_S)
-
-
-def run_unit(unit: Unit, cmd: list[str], env: dict, out: Path, stop_at: float) -> dict:
-    """Run ``cmd`` until it ends or ``stop_at`` (``time.monotonic()``), logging its output."""
-    print(f"== {unit.name} (tier {unit.tier}): {' '.join(cmd)}", flush=True)
-    start, cut = time.monotonic(), False
-    with open(out / "units" / f"{unit.name}.log", "w") as log:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        copy = threading.Thread(target=tee, args=(proc.stdout, log), daemon=True)
-        copy.start()
-        try:
-            proc.wait(timeout=max(0.0, stop_at - time.monotonic()))
-        except (subprocess.TimeoutExpired, KeyboardInterrupt):
-            cut = True
-            stop(proc)
-        copy.join(timeout=1.0 if cut else 5.0)  # a process left behind may hold the pipe
-    seconds = round(time.monotonic() - start, 1)
-    status = "cut off" if cut else "passed" if proc.returncode == 0 else "failed"
-    print(f"== {unit.name}: {status} (exit code {proc.returncode}) after {seconds:g} s", flush=True)
-    return {
-        "name": unit.name,
-        "tier": unit.tier,
-        "status": status,
-        "exit_code": proc.returncode,
-        "seconds": seconds,
-    }
-
-
-def tee(stream, log) -> None:
-    try:
-        for line in stream:
-            log.write(line)
-            log.flush()  # a call killed outright still keeps the log up to here
-            sys.stdout.write(line)
-    except ValueError:  # the log was closed: a process left behind still holds the pipe
-        pass
 
 
 def parse_args(argv):
