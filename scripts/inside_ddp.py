@@ -253,10 +253,8 @@ def shard(args, device, rank):
     # The mesh names the ranks' device: left out, fully_shard builds one on CUDA wherever torch
     # sees a GPU, also for gloo ranks on the CPU (and then rank 1 asks for a second GPU).
     mesh = init_device_mesh(device.type, (dist.get_world_size(),))
-    for block in sharded:
-        fully_shard(
-            block, mesh=mesh
-        )  # each block's parameters: one flat group, all-gathered together
+    for block in sharded:  # each block's parameters: one flat group, all-gathered together
+        fully_shard(block, mesh=mesh)
     fully_shard(sharded, mesh=mesh)
     opts = [torch.optim.SGD(m.parameters(), lr=0.1) for m in (ddp, sharded)]
     gen = torch.Generator(device=device).manual_seed(100 + rank)  # each rank its own data
