@@ -6,7 +6,9 @@
 * :class:`LoggingScaler`: a ``GradScaler`` that records its calls;
 * :class:`LearnerReads`: counts host reads (``.item()``, ``float()``...) made by the
   learner's own code;
-* :func:`autocast_device_types`: records each ``autocast``'s ``device_type``.
+* :func:`autocast_device_types`: records each ``autocast``'s ``device_type``;
+* :func:`run_answer`: the answer run on the problem with all of them watching, and
+  :func:`reference_losses`, the float32 loop's losses to compare with.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
-from ._util import learner_is_running
+from ._util import CheckFailed, learner_is_running
 
 __all__ = [
     "MAX_NORM",
@@ -29,6 +31,8 @@ __all__ = [
     "autocast_device_types",
     "grad_norm",
     "make_problem",
+    "reference_losses",
+    "run_answer",
     "train_fp32",
 ]
 
@@ -132,3 +136,61 @@ def autocast_device_types(seen: list):
 def grad_norm(params) -> float:
     grads = [p.grad.detach().float().norm() for p in params if p.grad is not None]
     return torch.stack(grads).norm().item() if grads else 0.0
+
+
+def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
+    """Run the answer with ``max_norm`` on the problem, watched; return the net, what it
+    returned and what it did (see :mod:`d2lgpu.checks.ch04_amp`)."""
+    seen = {"log": [], "norms": [], "stale": 0, "out": [], "autocast": [], "reads": None}
+    seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
+    net, batches = make_problem(device)
+    opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    log = seen["log"]
+    scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
+    step = opt.step
+
+    def logged_step(*args, **kwargs):
+        if scaler is None or not scaler.in_step:
+            log.append("opt.step")
+        seen["norms"].append(grad_norm(net.parameters()))
+        seen["reads_at_step"].append(len(reads.reads))
+        return step(*args, **kwargs)
+
+    def stale(grad, p):
+        if p.grad is not None and p.grad.abs().sum().item() > 0:
+            seen["stale"] += 1
+
+    opt.step = logged_step
+    hooks = [
+        m.register_forward_hook(lambda mod, inp, out: seen["out"].append(out.dtype))
+        for m in net.modules()
+        if isinstance(m, nn.Linear)
+    ]
+    hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
+    reads = LearnerReads()
+    try:
+        with autocast_device_types(seen["autocast"]), reads:
+            try:
+                losses = answer(net, batches, opt, device.type, dtype, scaler, max_norm=max_norm)
+            except TypeError as error:
+                if "max_norm" not in str(error):
+                    raise
+                # Without it: an unanswered stub raises NotImplementedError here (not attempted).
+                answer(net, batches, opt, device.type, dtype, scaler)
+                raise CheckFailed(
+                    "train_amp does not take max_norm: keep the signature of the prompt, "
+                    "train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0), "
+                    f"and clip to max_norm (the checker passes max_norm={max_norm})"
+                ) from None
+    finally:
+        for h in hooks:
+            h.remove()
+    seen["reads"] = reads.reads
+    return net, losses, seen
+
+
+def reference_losses(device, max_norm):
+    """The float32 loop's losses on the same problem, from the same start."""
+    net, batches = make_problem(device)
+    opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    return train_fp32(net, batches, opt, max_norm=max_norm).float().cpu()

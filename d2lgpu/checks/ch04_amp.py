@@ -23,18 +23,8 @@ the CPU too) and watches what the loop *does*, however it is written:
 from __future__ import annotations
 
 import torch
-from torch import nn
 
-from ._ch04_watch import (
-    MAX_NORM,
-    STEPS,
-    LearnerReads,
-    LoggingScaler,
-    autocast_device_types,
-    grad_norm,
-    make_problem,
-    train_fp32,
-)
+from ._ch04_watch import MAX_NORM, STEPS, reference_losses, run_answer
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_amp", "LOSS_TOL"]
@@ -75,53 +65,7 @@ def _losses(value, name):
 
 def _run(answer, device, dtype, scaler_kwargs):
     """Run the answer with ``max_norm=TEST_MAX_NORM[dtype]``; return what it did."""
-    seen = {"log": [], "norms": [], "stale": 0, "out": [], "autocast": [], "reads": None}
-    seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
-    net, batches = make_problem(device)
-    opt = torch.optim.SGD(net.parameters(), lr=0.2)
-    log = seen["log"]
-    scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
-    step = opt.step
-
-    def logged_step(*args, **kwargs):
-        if scaler is None or not scaler.in_step:
-            log.append("opt.step")
-        seen["norms"].append(grad_norm(net.parameters()))
-        seen["reads_at_step"].append(len(reads.reads))
-        return step(*args, **kwargs)
-
-    def stale(grad, p):
-        if p.grad is not None and p.grad.abs().sum().item() > 0:
-            seen["stale"] += 1
-
-    opt.step = logged_step
-    hooks = [
-        m.register_forward_hook(lambda mod, inp, out: seen["out"].append(out.dtype))
-        for m in net.modules()
-        if isinstance(m, nn.Linear)
-    ]
-    hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
-    reads = LearnerReads()
-    try:
-        with autocast_device_types(seen["autocast"]), reads:
-            try:
-                losses = answer(
-                    net, batches, opt, device.type, dtype, scaler, max_norm=TEST_MAX_NORM[dtype]
-                )
-            except TypeError as error:
-                if "max_norm" not in str(error):
-                    raise
-                # Without it: an unanswered stub raises NotImplementedError here (not attempted).
-                answer(net, batches, opt, device.type, dtype, scaler)
-                raise CheckFailed(
-                    "train_amp does not take max_norm: keep the signature of the prompt, "
-                    "train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0), "
-                    f"and clip to max_norm (the checker passes max_norm={TEST_MAX_NORM[dtype]})"
-                ) from None
-    finally:
-        for h in hooks:
-            h.remove()
-    seen["reads"] = reads.reads
+    net, losses, seen = run_answer(answer, device, dtype, scaler_kwargs, TEST_MAX_NORM[dtype])
     return net, _losses(losses, "train_amp"), seen
 
 
@@ -202,12 +146,6 @@ def _check_reads(seen, name):
         )
 
 
-def _reference(device, max_norm):
-    net, batches = make_problem(device)
-    opt = torch.optim.SGD(net.parameters(), lr=0.2)
-    return train_fp32(net, batches, opt, max_norm=max_norm).float().cpu()
-
-
 def _check_tracks(losses, reference, dtype, name):
     gap = (losses - reference).abs().max().item()
     if dtype == torch.float16 and not gap <= LOSS_TOL[dtype]:
@@ -268,7 +206,7 @@ def _check_amp(answer, passed):
     from ..devices import try_gpu
 
     device = try_gpu()
-    reference = _reference(device, TEST_MAX_NORM[torch.float16])
+    reference = reference_losses(device, TEST_MAX_NORM[torch.float16])
 
     net, losses, seen = _run_fp16(answer, device)
     _check_forward(net, seen, torch.float16, "torch.float16", device)
@@ -321,6 +259,6 @@ def _check_amp(answer, passed):
     _check_steps(seen, "torch.bfloat16", scaled=False, max_norm=TEST_MAX_NORM[torch.bfloat16])
     _check_reads(seen, "torch.bfloat16")
     passed.append("bfloat16: the forward runs in bfloat16, without a scaler, clipping every step")
-    reference = _reference(device, TEST_MAX_NORM[torch.bfloat16])
+    reference = reference_losses(device, TEST_MAX_NORM[torch.bfloat16])
     _check_tracks(losses, reference, torch.bfloat16, "torch.bfloat16")
     passed.append(f"bfloat16: the losses track the float32 run (within {LOSS_TOL[torch.bfloat16]})")
