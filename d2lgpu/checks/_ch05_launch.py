@@ -1,0 +1,121 @@
+"""How the ``05.ddp`` checker launches the learner's script: ``torchrun`` with ``NPROC``
+processes (:func:`d2lgpu.launcher.launch`) within the check's time limit, and what a failed
+launch says, read from torchrun's output: the script's own Python error and where it was
+raised, an exit code without one, a time-out, or a rank killed by a signal (tried once
+more: a busy machine or a teardown race can cause it).
+
+What it is not: the comparison of what the script trained (:mod:`.ch05_ddp`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ._util import CheckFailed
+
+__all__ = ["LAUNCH_TIMEOUT_S", "NPROC", "launch_script"]
+
+LAUNCH_TIMEOUT_S = 240
+NPROC = 2
+
+
+def launch_script(path: Path, args: list[str]) -> None:
+    """Run the learner's script with ``args`` under torchrun, ``NPROC`` processes, within the
+    check's time limit; a failure becomes a :class:`CheckFailed` that says what went wrong."""
+    from ..launcher import LaunchError, launch
+    from ._guard import remaining_s
+
+    for attempt in (1, 2):
+        # Within the check's time limit, leaving time to stop torchrun and report.
+        left = remaining_s()
+        timeout = LAUNCH_TIMEOUT_S if left is None else max(5.0, min(LAUNCH_TIMEOUT_S, left - 25))
+        try:
+            launch(path, nproc=NPROC, args=args, timeout_s=timeout, echo=False, tail_lines=15)
+            return
+        except LaunchError as error:
+            if error.timed_out:
+                raise CheckFailed(_timed_out_hint(error, timeout)) from None
+            script_error = _script_error(error.result.output)
+            if script_error is not None:
+                raise CheckFailed(
+                    f"the script failed under torchrun with {NPROC} processes: {script_error}. "
+                    "Run it yourself to see all of its output: torchrun --standalone "
+                    f"--nproc-per-node={NPROC} {path}"
+                ) from None
+            exit_code = _exit_code(error.result.output)
+            if exit_code is not None and exit_code > 0:
+                raise CheckFailed(_exit_code_hint(error, exit_code)) from None
+            if attempt == 2:
+                raise CheckFailed(_no_script_error_hint(error)) from None
+            # No Python error from the script: a rank was killed by a signal, which can be
+            # the machine's doing (a busy machine, a stray signal) rather than the script's.
+
+
+def _script_lines(output: str) -> list[str]:
+    """The output without torchrun's own report (its traceback when it stops the workers)."""
+    lines = output.strip().splitlines()
+    keep = []
+    for line in lines:
+        if "torch/distributed/elastic" in line or "torch.distributed.elastic" in line:
+            break
+        keep.append(line)
+    return keep
+
+
+def _timed_out_hint(error, seconds: float) -> str:
+    tail = "\n".join(_script_lines(error.result.output)[-15:]) or "(nothing)"
+    return (
+        f"torchrun was stopped after {seconds:.0f} s: the script did not finish in time. A rank "
+        "that waits forever (in a collective that another rank never reaches, at a barrier, "
+        "in an endless loop) keeps the job running; make every rank take the same steps. "
+        f"The last lines the script printed:\n{tail}"
+    )
+
+
+def _script_error(output: str) -> str | None:
+    """The worker's own Python error and where it was raised, or None if it raised none."""
+    lines = [line.strip() for line in output.splitlines()]
+    for i, line in enumerate(lines):
+        text = re.sub(r"^\[[^\]]*\]:?\s*", "", line)  # "[rank1]: ValueError: ..."
+        if "ChildFailedError" in text or "SignalException" in text:  # torchrun's own errors
+            return None
+        if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt)\b.*:", text):
+            frames = [f for f in lines[:i] if "File " in f]
+            where = f" ({re.sub(r'^.*?File ', 'File ', frames[-1])})" if frames else ""
+            return text + where
+    return None
+
+
+def _exit_code(output: str) -> int | None:
+    """The exit code torchrun reports for the first failed rank (negative: a signal's number)."""
+    found = re.search(r"exitcode\s*:\s*(-?\d+)", output)
+    return int(found.group(1)) if found else None
+
+
+def _exit_code_hint(error, code: int) -> str:
+    rank = re.search(r"rank\s*:\s*(\d+)", error.result.output)
+    who = f"rank {rank.group(1)}" if rank else "a rank"
+    tail = "\n".join(_script_lines(error.result.output)[-15:]) or "(nothing)"
+    return (
+        f"{who} of the script exited with code {code}, without a Python error: something in "
+        f"it called sys.exit({code}) (or exit(), os._exit(), argparse refusing an option). "
+        "Every rank must train to the end and return normally; the checker passes the "
+        "script's own options (--epochs, --batch-size, --lr, --seed, --out), so keep them. "
+        f"The last lines the script printed:\n{tail}"
+    )
+
+
+def _no_script_error_hint(error) -> str:
+    lines = error.result.output.strip().splitlines()
+    hint = (
+        "torchrun failed twice without a Python error from the script: a rank was killed by "
+        "a signal"
+    )
+    if any("terminate called" in line for line in lines):
+        hint += (
+            "; a rank aborted ('terminate called ...'), typically while leaving: call "
+            "dist.barrier() before dist.destroy_process_group(), so the ranks leave together"
+        )
+    tail = "\n".join(lines[-24:])
+    return f"{hint}. The last lines of its output:\n{tail}"
