@@ -52,6 +52,7 @@ _PRELOAD = [
     "d2lgpu",
     "d2lgpu.ranks",
     "d2lgpu.checks._ranks",
+    "d2lgpu.checks._ch09_tp_problem",
     "d2lgpu.checks.ch09_tensor_parallel",
     "d2lgpu.checks.ch10_inside_ddp",
     "d2lgpu.checks.ch10_ddp_by_hand",

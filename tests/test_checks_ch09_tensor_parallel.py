@@ -600,7 +600,7 @@ def test_the_last_rank_of_three_is_held_to_its_own_shard():
 @one_cpu_thread
 def mismatched_output():
     """What MismatchedShards computes: rank r's hidden units through the other rank's columns."""
-    x, _ = tp._data()
+    x, _ = tp.data()
     with torch.no_grad():
         for fc1, act, fc2 in tp.make_blocks():
             out = fc2.bias.clone()

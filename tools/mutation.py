@@ -76,6 +76,8 @@ MODULES: dict[str, list[str]] = {
     ],
     "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
     "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
+    # 09.tensor_parallel's problem and what its ranks run (rank code: "no tests" to mutmut)
+    "d2lgpu/checks/_ch09_tp_problem.py": ["tests/test_checks_ch09_tensor_parallel.py"],
 }
 
 # mutmut's statuses, in the order the table shows them; "reached" is every mutant that

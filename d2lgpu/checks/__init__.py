@@ -45,6 +45,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
+``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs
 ``_ranks``                 the gloo ranks of chapters 9 and 10's checkers: jobs, replies, hints
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force

@@ -21,15 +21,29 @@ that an activation written in is seen), then on three ranks (the hidden units sp
 * the gradient of the input equals the unsplit blocks', and one SGD step on each rank's
   shards gives the unsplit model's outputs after the same step (so every shard's
   gradient is right).
+
+The problem and what each rank runs are :mod:`._ch09_tp_problem`'s.
 """
 
 from __future__ import annotations
 
 import torch
-from torch import nn
 
-from ..ranks import RankFailed, count_all_reduces, lost_peer, run_ranks
-from ._ranks import learner_reply, records_of
+from ..ranks import RankFailed, lost_peer, run_ranks
+from ._ch09_tp_problem import (
+    ACTIVATIONS,
+    BLOCKS,
+    HIDDEN,
+    LR,
+    WIDTH,
+    WORLD,
+    data,
+    hidden_share,
+    make_blocks,
+    rank_work,
+    shard_bytes,
+)
+from ._ranks import records_of
 from ._util import (
     CheckFailed,
     NotAttempted,  # noqa: F401 (what a stub raises, named here for its tests)
@@ -38,35 +52,13 @@ from ._util import (
 
 __all__ = ["check_tensor_parallel", "WORLD", "WIDTH", "HIDDEN", "BLOCKS"]
 
-WORLD, WIDTH, HIDDEN, ROWS, LR = 2, 6, 10, 5, 0.5
 TIMEOUT_S = 30.0
-
-
-# each block's activation: not always the same, so that one written in is seen
-ACTIVATIONS = (nn.GELU, nn.Tanh)
-BLOCKS = len(ACTIVATIONS)
-
-
-def make_blocks(seed: int = 0, activations=ACTIVATIONS) -> list[nn.Sequential]:
-    """One MLP ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)`` per
-    activation: ``BLOCKS`` of them, GELU in the first, Tanh in the second."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return [
-            nn.Sequential(nn.Linear(WIDTH, HIDDEN), act(), nn.Linear(HIDDEN, WIDTH))
-            for act in activations
-        ]
-
-
-def _data():
-    gen = torch.Generator().manual_seed(7)
-    return torch.randn(ROWS, WIDTH, generator=gen), torch.randn(ROWS, WIDTH, generator=gen)
 
 
 def _reference():
     """The unsplit blocks: output, the input's gradient, the output after one SGD step."""
     blocks = make_blocks()
-    x, weight = _data()
+    x, weight = data()
     x = x.clone().requires_grad_()
     out = x
     for b in blocks:
@@ -80,71 +72,6 @@ def _reference():
         for b in blocks:
             after = b(after)
     return {"out": out.detach(), "x_grad": x.grad, "after": after}
-
-
-def hidden_share(rank: int, world: int = WORLD) -> int:
-    """How many hidden units rank ``rank`` of ``world`` keeps (``torch.chunk``'s share)."""
-    return len(torch.chunk(torch.arange(HIDDEN), world)[rank])
-
-
-def shard_bytes(world: int = WORLD, rank: int = 0) -> int:
-    """The bytes one rank's shards take: its rows of fc1 and fc1's bias, its columns of
-    fc2, and fc2's bias (whole), per block."""
-    units = hidden_share(rank, world)
-    per_block = units * WIDTH + units + WIDTH * units + WIDTH
-    return BLOCKS * per_block * 4
-
-
-def _rank_work(ParallelMLP):
-    def work(rank, world):
-        try:
-            return ("ok", _run(ParallelMLP, rank, world))
-        except Exception as error:  # noqa: BLE001 (the learner's, reported with its line)
-            return learner_reply(error)
-
-    return work
-
-
-def _run(ParallelMLP, rank, world):
-    blocks = make_blocks()
-    parts = [ParallelMLP(b, rank, world) for b in blocks]
-    for part in parts:
-        if not isinstance(part, nn.Module):
-            raise TypeError(f"ParallelMLP(...) must make an nn.Module, got {type(part).__name__}")
-    params = [p for part in parts for p in part.parameters()]
-    storages = {(p.untyped_storage().data_ptr(), p.untyped_storage().nbytes()) for p in params}
-    held = sum(n for _, n in storages)
-    whole = {id(p) for b in blocks for p in b.parameters()}
-    x, weight = _data()
-    x = x.clone().requires_grad_()
-    with count_all_reduces() as forward:
-        out = x
-        for part in parts:
-            out = part(out)
-    if not isinstance(out, torch.Tensor):
-        raise TypeError(f"forward must return a tensor, got {type(out).__name__}")
-    if not out.requires_grad:
-        return {"held": held, "out": out.detach(), "no_grad": True, "forward": forward.calls}
-    with count_all_reduces() as backward:
-        (out * weight).sum().backward()
-    with torch.no_grad():
-        for p in params:
-            if p.grad is not None:
-                p -= LR * p.grad
-        after = x.detach()
-        for part in parts:
-            after = part(after)
-    return {
-        "held": held,
-        "shares_whole": any(id(p) in whole for p in params),
-        "without_grad": sum(p.grad is None for p in params),
-        "out": out.detach(),
-        "x_grad": x.grad,
-        "after": after.detach(),
-        "forward": forward.calls,
-        "backward": backward.calls,
-        "no_grad": False,
-    }
 
 
 @one_cpu_thread
@@ -186,7 +113,7 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
 def _records(ParallelMLP, world):
     """Each rank's record of the answer on ``world`` gloo ranks."""
     try:
-        replies = run_ranks(_rank_work(ParallelMLP), world=world, timeout_s=TIMEOUT_S)
+        replies = run_ranks(rank_work(ParallelMLP), world=world, timeout_s=TIMEOUT_S)
     except RankFailed as error:
         raise CheckFailed(f"{error}. {_SAME_CALLS}") from None
     # the rank whose own error made the others lose their peer is the one reported
@@ -278,7 +205,7 @@ def _check_forward(records, reference):
 
 def _wrong_output_hint(rank, world, out, ref):
     blocks = make_blocks()
-    x, _ = _data()
+    x, _ = data()
     with torch.no_grad():
         for b in blocks:
             b[2].bias *= world  # every rank's bias, summed by the all-reduce
