@@ -42,25 +42,6 @@ host it does not wait for, and that starts before that copy has ended, reads
 what the memory held before the copy (zeros for a fresh tensor): its result
 is wrong, as it would be on a GPU.
 
-How kernels share the GPU, a plain model with these assumptions:
-
-* a kernel occupies the number of SMs it declares (``gpu.kernel(fn, sms=16)``),
-  the whole GPU by default, for its whole duration; a kernel that asks for
-  more SMs than the GPU has (more thread blocks than SMs, run in waves) fills
-  it;
-* kernels on different streams run side by side while the SMs they occupy
-  add up to at most ``sms``; otherwise a kernel waits until enough SMs are
-  free (it takes all of its SMs at once, never a part of them first);
-* kernels start in the order they were launched: a kernel never starts before
-  one launched earlier, even on another stream;
-* a kernel takes the same time whatever runs beside it: nothing models shared
-  memory bandwidth, caches or clocks, which on a real GPU slow kernels that
-  run side by side, so the model shows the most that running side by side
-  can gain.
-
-With the default (every kernel fills the GPU) this is one compute engine:
-kernels never overlap, whatever the streams.
-
 It keeps, in order: ``ops`` (every copy and kernel, with its stream and
 times; a kernel's ``flags["sms"]`` is the SMs it occupied, a copy's
 ``flags["direction"]`` is ``"h2d"`` or ``"d2h"``, and ``flags["stale"]`` marks
@@ -78,20 +59,12 @@ of a copy to the host before a sync).
 
 What it leaves out, and so what it is not: a model of a real GPU's speed. The
 times, the SM counts and the pinning rate are chosen by the caller; the
-order and the waits are the code's own. A copy takes the same time whatever
-its size. Copies and kernels do not share memory bandwidth; several copies in
-one direction take turns on one engine (a GPU has a few, and a copy from
-pageable memory is staged in chunks). A race that the records list changes
-values only in the cases above: a freed or overwritten buffer keeps its
-values here (on a GPU the next copy may overwrite it under a running
+order and the waits are the code's own (:mod:`d2lgpu._sim_engines` says what
+its engines leave out). A race that the records list changes values only in
+the cases above: a freed or overwritten buffer keeps its values here (on a GPU the next copy may overwrite it under a running
 kernel), other operations on device tensors see the copied data, and a copy
 that is late is all-or-nothing (a GPU may see part of it). The host's own
 work costs nothing but ``launch_s`` per queued operation and the pinning.
-Kernels start in the order they were launched, also across streams: that is a GPU
-with one hardware work queue (``CUDA_DEVICE_MAX_CONNECTIONS=1``, which Megatron-LM
-sets on purpose, so that its tensor-parallel communication kernels are queued ahead
-of the compute). By default CUDA gives several queues (8), and a kernel launched later
-on another stream can start while an earlier one still waits on an event.
 Leaving the block lets every queued copy land, as a final synchronize would.
 """
 
@@ -99,30 +72,18 @@ from __future__ import annotations
 
 import weakref
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import torch
 
+from ._sim_engines import Engines, Op, merge
+from ._sim_host import HostMemory
+from ._sim_kernels import Kernels
 from ._stream_mode import SimEvent, SimStream, StreamMode, Wait
 from ._validate import check_int, check_positive, check_seconds
-from .streams import Interval, format_timeline
+from .streams import Interval
 
 __all__ = ["Op", "Hazard", "Wait", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
-
-
-@dataclass
-class Op:
-    """One queued operation: ``kind`` is ``"copy"``, ``"kernel"`` or ``"event"``."""
-
-    id: int
-    kind: str
-    stream: SimStream
-    label: str
-    follows: dict  # stream name -> id of the last op on it that this op starts after
-    start: float
-    end: float
-    batch: int | None = None
-    flags: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -177,15 +138,12 @@ class _Buffer:
         self.made_after = stream.follows.get(stream.name, -1)
 
 
-def _merge(a: dict, b: dict) -> dict:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = max(out.get(k, -1), v)
-    return out
+class SimGPU(Engines, Kernels, HostMemory):
+    """The simulator's state; :func:`simulated_cuda` makes one and installs it.
 
-
-class SimGPU:
-    """The simulator's state; :func:`simulated_cuda` makes one and installs it."""
+    Queueing on the engines, the timeline and the host's waits are :class:`Engines`'s,
+    kernels :class:`Kernels`', host tensors :class:`HostMemory`'s; here: device buffers and
+    the hazards of their use."""
 
     def __init__(
         self, copy_s, compute_s, pageable_factor, launch_s, sms=100, d2h_s=None, pin_gb_s=10.0
@@ -215,131 +173,7 @@ class SimGPU:
         self.quiet = 0
         self.put = lambda t: t  # marks a tensor as on the device (the mode's, once installed)
 
-    # -- streams, host waits ---------------------------------------------------------------
-
-    @property
-    def current(self) -> SimStream:
-        return self.stack[-1]
-
-    def ready(self, follows: dict) -> float:
-        return max((self.ops[i].end for i in follows.values() if i >= 0), default=0.0)
-
-    def host_wait(self, follows: dict, why: str) -> None:
-        """The host waits until the ops in ``follows`` (and those before them) are done."""
-        self.host_time = max(self.host_time, self.ready(follows))
-        self.host_follows = _merge(self.host_follows, follows)
-        self.host_waits.append((why, len(self.ops)))
-
-    def host_knows(self, follows: dict) -> None:
-        """A ``query()`` returned True: the host knows these ops are done, without waiting."""
-        self.host_follows = _merge(self.host_follows, follows)
-
-    def all_streams(self) -> dict:
-        follows: dict = {}
-        for s in self.streams:
-            follows = _merge(follows, s.follows)
-        return follows
-
-    def queue(self, kind, label, duration, *, engine=None, sms=None, batch=None, **flags) -> Op:
-        """Queue an op on the current stream, on ``engine`` (``"h2d"``, ``"d2h"``, or
-        ``"compute"``, which occupies ``sms`` SMs), after its stream and its engine."""
-        s = self.current
-        follows = _merge(s.follows, self.host_follows)
-        self.host_time += self.launch_s
-        start = max(self.host_time, self.ready(follows))
-        if engine == "compute":
-            sms = self.sms if sms is None else min(sms, self.sms)
-            start = self._sms_free_at(start, sms)
-            flags["sms"] = sms
-        elif engine:
-            start = max(start, self.engine_free.get(engine, 0.0))
-        op = Op(len(self.ops), kind, s, label, follows, start, start + duration, batch, flags)
-        self.ops.append(op)
-        s.follows = {**follows, s.name: op.id}
-        if engine == "compute":
-            self._kernels = [k for k in self._kernels if k[0] > start] + [(op.end, sms)]
-            self._last_kernel_start = start
-        elif engine:
-            self.engine_free[engine] = op.end
-        return op
-
-    def _sms_free_at(self, earliest: float, sms: int) -> float:
-        """When a kernel that needs ``sms`` SMs can start, at ``earliest`` or later.
-
-        Kernels start in launch order, so every kernel queued before has started by
-        then: from there on the SMs in use only go down, as those kernels end.
-        """
-        t = max(earliest, self._last_kernel_start)
-        running = sorted(k for k in self._kernels if k[0] > t)
-        used = sum(n for _, n in running)
-        for end, n in running:
-            if used + sms <= self.sms:
-                break
-            t, used = end, used - n
-        return t
-
-    def seen_by(self, op: Op, t: torch.Tensor) -> torch.Tensor:
-        """What ``op`` reads of device tensor ``t``: ``t``, or what its memory held before a
-        copy or kernel that wrote it, if ``op`` does not wait for that write and starts
-        before it has ended."""
-        buf = self._buffer_entry(t)
-        write = None if buf is None else buf.last_write
-        if write is None or not (write.flags.get("direction") == "h2d" or "sms" in write.flags):
-            return t  # only copies to the device and kernels take time to write
-        if self.after(write, op.follows) or write.end <= op.start:
-            return t
-        assert buf is not None  # it holds the write found above
-        op.flags["stale"] = True
-        with torch._C.DisableTorchFunction():
-            before = torch.zeros_like(t) if buf.before is None else buf.before.clone()
-        return self.put(before)
-
-    @staticmethod
-    def after(first: Op, follows: dict) -> bool:
-        """Whether work that starts after ``follows`` is sure to start after ``first`` ended."""
-        return follows.get(first.stream.name, -1) >= first.id
-
-    # -- host tensors ----------------------------------------------------------------------
-
-    def name_batch(self, t: torch.Tensor, index: int, pinned: bool | None = None) -> torch.Tensor:
-        """Call host tensor ``t`` batch ``index`` in the records; returns ``t``.
-
-        ``pinned=True`` makes ``t`` pinned memory that was pinned beforehand, at no
-        cost to this block, as ``DataLoader(pin_memory=True)``'s thread hands batches
-        over; ``None`` keeps what ``t`` is.
-        """
-        if pinned is not None and not isinstance(pinned, bool):
-            raise ValueError(f"pinned must be True, False or None, got {pinned!r}")
-        pinned = self.is_pinned(t) if pinned is None else pinned
-        self._host[id(t)] = (weakref.ref(t), index, pinned)
-        return t
-
-    def _host_entry(self, t):
-        entry = self._host.get(id(t))
-        return entry if entry is not None and entry[0]() is t else None
-
-    def batch_of(self, t) -> int | None:
-        entry = self._host_entry(t) or self._buffer_entry(t)
-        return None if entry is None else entry[1] if isinstance(entry, tuple) else entry.batch
-
-    def is_pinned(self, t) -> bool:
-        entry = self._host_entry(t)
-        return entry is not None and entry[2]
-
-    def pin(self, src: torch.Tensor, pinned: torch.Tensor) -> None:
-        """``pinned`` is ``src`` copied into page-locked memory: the host copies every byte."""
-        seconds = src.nbytes / (self.pin_gb_s * 1e9)
-        batch = self.batch_of(src)
-        shown = "." if batch is None else str(batch)
-        self.host_work.append(
-            Interval("host: pin_memory()", shown, self.host_time, self.host_time + seconds)
-        )
-        self.host_time += seconds
-        self.host_copy(pinned, src, pinned=True)
-
-    def landing(self, t: torch.Tensor, copy: Op, data: torch.Tensor) -> None:
-        """Host tensor ``t`` receives ``data`` when the host knows that ``copy`` is done."""
-        self._landing[id(t)] = [weakref.ref(t), copy, data, False]
+    # -- host reads ------------------------------------------------------------------------
 
     def host_access(self, t) -> None:
         """The host reads or writes ``t``: a hazard if a copy into it may not have landed.
@@ -357,22 +191,6 @@ class SimGPU:
             if self.host_time < copy.end:
                 return  # not landed: the host sees what the memory held
         self._land(lambda op: op is copy)
-
-    def _land(self, done) -> None:
-        for key, (ref, copy, data, _) in list(self._landing.items()):
-            t = ref()
-            if t is None:
-                del self._landing[key]
-            elif done(copy):
-                with torch._C.DisableTorchFunction():
-                    t.copy_(data)
-                del self._landing[key]
-
-    def host_copy(self, dst, src=None, pinned=None) -> None:
-        """``dst`` now holds ``src``'s data (pinned if ``pinned``, else as before)."""
-        pinned = self.is_pinned(dst) if pinned is None else pinned
-        batch = self.batch_of(src) if src is not None else self.batch_of(dst)
-        self._host[id(dst)] = (weakref.ref(dst), batch, pinned)
 
     # -- device buffers --------------------------------------------------------------------
 
@@ -420,7 +238,7 @@ class SimGPU:
         buf.aliases -= 1
         if buf.aliases > 0:
             return
-        later = _merge(buf.stream.follows, self.host_follows)  # what its next user follows
+        later = merge(buf.stream.follows, self.host_follows)  # what its next user follows
         for use in buf.uses:
             other = use.stream is not buf.stream and use.stream.name not in buf.recorded
             if other and not self.after(use, later):
@@ -434,74 +252,11 @@ class SimGPU:
         """The host wrote into pinned memory that ``copy`` may still be reading."""
         self.hazards.append(Hazard("overwrite", copy.batch, copy, None))
 
-    # -- what the caller reads -------------------------------------------------------------
-
-    def kernel(self, fn, label: str = "compute", *, sms: int | None = None, seconds=None):
-        """``fn`` as one kernel on the current stream, reading its tensors.
-
-        It takes ``seconds`` (``compute_s`` by default) and occupies ``sms`` of the
-        GPU's SMs (all of them by default; more than the GPU has means all of them).
-        """
-        check_int("sms", sms, minimum=1, allow_none=True)
-        duration = self.compute_s if seconds is None else check_seconds("seconds", seconds)
-
-        def simulated(*args, **kwargs):
-            tensors = [a for a in args if isinstance(a, torch.Tensor)]
-            bufs = [b for b in map(self._buffer_entry, tensors) if b is not None]
-            batch = next((b.batch for b in bufs if b.batch is not None), None)
-            shown = label if batch is None else f"{label} {batch}"
-            op = self.queue("kernel", shown, duration, engine="compute", sms=sms, batch=batch)
-            op.flags["on_device"] = bool(tensors) and len(bufs) == len(tensors)
-            for buf in bufs:
-                self.access(op, buf, write=False)
-            self.quiet += 1
-            try:
-                args = [self.seen_by(op, a) if isinstance(a, torch.Tensor) else a for a in args]
-                result = fn(*args, **kwargs)
-            finally:
-                self.quiet -= 1
-            for out in result if isinstance(result, list | tuple) else [result]:
-                if isinstance(out, torch.Tensor) and self._buffer_entry(out) is None:
-                    # written by this kernel, on this stream: what reads it must wait for it
-                    new = self.buffer(out, new_batch=False if batch is None else batch)
-                    self.access(op, new, write=True)
-            return result
-
-        return simulated
-
-    def elapsed(self) -> float:
-        """Simulated seconds from the start until the host and every queued op are done."""
-        return max([self.host_time] + [op.end for op in self.ops])
-
-    def intervals(self) -> list[Interval]:
-        """Copies and kernels that take time, labelled by batch, on lanes "<stream>: copies"
-        (to the device), "<stream>: copies to host" and "<stream>: kernels", and the host's
-        pinning on lane "host: pin_memory()" (lanes in the order of their first interval)."""
-        work = [
-            Interval(
-                f"{op.stream.name}: {_LANES[op.flags.get('direction', op.kind)]}",
-                "." if op.batch is None else str(op.batch),
-                op.start,
-                op.end,
-            )
-            for op in self.ops
-            if op.kind != "event" and op.end > op.start
-        ]
-        pins = [iv for iv in self.host_work if iv.end > iv.start]
-        return sorted(work + pins, key=lambda iv: iv.start)
-
-    def timeline(self, width: int = 60) -> str:
-        """The simulated timeline as text (:func:`d2lgpu.streams.format_timeline`)."""
-        return format_timeline(self.intervals(), width)
-
     def close(self) -> None:
         """The end: every queued copy lands, and freed tensors are no longer followed."""
         self._land(lambda op: True)
         for f in self._finalizers:
             f.detach()
-
-
-_LANES = {"h2d": "copies", "d2h": "copies to host", "kernel": "kernels"}
 
 
 @contextmanager
