@@ -7,7 +7,13 @@ from torch import nn
 
 from d2lgpu import _fake_dist
 from d2lgpu.ranks import run_ranks
-from d2lgpu.scale import PLANS, _train_and_measure, formula_bytes, per_rank_bytes
+from d2lgpu.scale import (
+    PLANS,
+    _train_and_measure,
+    formula_bytes,
+    per_rank_bytes,
+    zero1_state_bytes,
+)
 
 WIDTH, DEPTH = 256, 8
 N_PARAMS = DEPTH * (WIDTH * WIDTH + WIDTH)
@@ -66,6 +72,34 @@ def test_zero1_gives_each_rank_whole_tensors(fake8):
     # 16 tensors over 8 ranks: rank 0 owns whole tensors, not exactly one 8th of the moments
     assert 0 < got["optimizer"] < fake8["ddp"]["optimizer"] / 4
     assert got["optimizer"] % (8 * (WIDTH + 1)) in (0, 4, 8)  # moments of whole rows, counters
+
+
+def test_zero1_state_bytes_is_what_rank_0_measures(fake8):
+    ranks = zero1_state_bytes(Stack, 8)
+    assert len(ranks) == 8
+    assert ranks[0] == fake8["zero1"]["optimizer"]
+    # every tensor is dealt once: the ranks' moments and counters add up to DDP's state
+    assert sum(ranks) == fake8["ddp"]["optimizer"]
+
+
+def test_zero1_state_bytes_gives_a_big_tensor_to_one_rank():
+    class Lopsided(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.big, self.small = nn.Linear(64, 64, bias=False), nn.Linear(4, 4, bias=False)
+
+    ranks = zero1_state_bytes(Lopsided, 2)
+    assert sorted(ranks) == [8 * 16 + 4, 8 * 64 * 64 + 4]
+
+
+@pytest.mark.parametrize(
+    "args, error, match",
+    [((Stack(), 8), TypeError, "model_fn"), ((Stack, 0), ValueError, "world_size"),
+     ((lambda: 3, 2), TypeError, "nn.Module")],
+)  # fmt: skip
+def test_zero1_state_bytes_bad_input(args, error, match):
+    with pytest.raises(error, match=match):
+        zero1_state_bytes(*args)
 
 
 def test_fake_tensors_and_real_tensors_agree():
