@@ -76,6 +76,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
     "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
+    "d2lgpu/checks/ch11_planning.py": ["tests/test_checks_ch11.py"],
 }
 
 # mutmut's statuses, in the order the table shows them; "reached" is every mutant that

@@ -1,0 +1,128 @@
+"""Chapter 11's checker, 11.memory: right answers in other styles pass, realistic wrong ones
+fail with a hint that names the mistake. The tracker's numbers are measured once per case
+(a few seconds in all) and cached."""
+
+import heapq
+import math
+
+import numpy as np
+import pytest
+from grading_helpers import assert_fails, assert_passes, stub
+
+from d2lgpu.grading import check
+
+
+def predict(shapes, plan, world_size, *, counters=4, sort=True, zero1="whole", fsdp2="padded"):
+    """The worked answer; each keyword changes one thing into a known mistake."""
+    numels = [math.prod(s) for s in shapes]
+    total = sum(numels)
+    if plan == "ddp":
+        return {
+            "params": 4 * total,
+            "grads": 4 * total,
+            "optimizer": 8 * total + counters * len(numels),
+        }
+    if plan == "zero1":
+        if zero1 == "even":
+            return {"params": 4 * total, "grads": 4 * total, "optimizer": 8 * total // world_size}
+        if zero1 == "sharded":
+            return {"params": 4 * total // world_size, "grads": 4 * total // world_size,
+                    "optimizer": 8 * total // world_size}  # fmt: skip
+        sizes, mine = [0] * world_size, []
+        for n in sorted(numels, reverse=True) if sort else numels:
+            rank = sizes.index(min(sizes))
+            sizes[rank] += n
+            if rank == 0:
+                mine.append(n)
+        return {
+            "params": 4 * total,
+            "grads": 4 * total,
+            "optimizer": 8 * sum(mine) + counters * len(mine),
+        }
+    if fsdp2 == "exact":
+        local = total // world_size
+    else:
+        local = sum(math.ceil(s[0] / world_size) * math.prod(s[1:]) for s in shapes)
+    grads = 4 * total if fsdp2 == "whole grads" else 4 * local
+    return {"params": 4 * local, "grads": grads, "optimizer": 8 * local + counters * len(numels)}
+
+
+def predict_heap(shapes, plan, world_size):
+    """Right, in another style: a heap deals ZeRO-1's tensors, numpy counts, floats returned."""
+    sizes = np.array([int(np.prod(s)) for s in shapes])
+    if plan == "zero1":
+        heap = [(0, rank) for rank in range(world_size)]
+        owned = []
+        for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):  # stable: module order on ties
+            load, rank = heapq.heappop(heap)
+            if rank == 0:
+                owned.append(sizes[i])
+            heapq.heappush(heap, (load + sizes[i], rank))
+        state = 8.0 * sum(owned) + 4.0 * len(owned)
+        return dict(params=4.0 * sizes.sum(), grads=4.0 * sizes.sum(), optimizer=state)
+    if plan == "fsdp2":
+        rows = [-(-s[0] // world_size) * int(np.prod(s[1:])) for s in shapes]
+        return dict(
+            params=4.0 * sum(rows),
+            grads=4.0 * sum(rows),
+            optimizer=8.0 * sum(rows) + 4.0 * len(rows),
+        )
+    return dict(
+        params=4.0 * sizes.sum(),
+        grads=4.0 * sizes.sum(),
+        optimizer=12.0 * sizes.sum() - 4.0 * sizes.sum() + 4.0 * len(sizes),
+    )
+
+
+@pytest.mark.parametrize("answer", [predict, predict_heap])
+def test_memory_right_answers_pass(answer):
+    result = assert_passes("11.memory", answer)
+    assert any("ZeRO-1" in p and "3 ranks" in p for p in result.passed), result.passed
+
+
+def mib(shapes, plan, world_size):
+    return {k: v / 2**20 for k, v in predict(shapes, plan, world_size).items()}
+
+
+def module_order_ties_last(shapes, plan, world_size):
+    """ZeRO-1 dealt largest first but ties sent to the highest rank."""
+    if plan != "zero1":
+        return predict(shapes, plan, world_size)
+    numels = sorted((math.prod(s) for s in shapes), reverse=True)
+    sizes, mine = [0] * world_size, []
+    for n in numels:
+        rank = max(r for r in range(world_size) if sizes[r] == min(sizes))
+        sizes[rank] += n
+        if rank == 0:
+            mine.append(n)
+    total = sum(numels)
+    return {"params": 4 * total, "grads": 4 * total, "optimizer": 8 * sum(mine) + 4 * len(mine)}
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (lambda s, p, n: predict(s, p, n, counters=0), "step counter"),
+        (lambda s, p, n: predict(s, p, n, zero1="even"), "an even split"),
+        (
+            lambda s, p, n: predict(s, p, n, zero1="sharded"),
+            "keep every parameter and every gradient whole",
+        ),
+        (lambda s, p, n: predict(s, p, n, sort=False), "sorts the tensors by size"),
+        (module_order_ties_last, "the lowest rank on a tie"),
+        (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
+        (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
+        (mib, "bytes, not MiB"),
+    ],
+)
+def test_memory_mistakes_are_named(answer, hint):
+    assert_fails("11.memory", answer, hint)
+
+
+def test_memory_a_wrong_return_type_and_a_non_function_are_named():
+    assert_fails("11.memory", lambda s, p, n: (1, 2, 3), "must return a dict with the keys")
+    assert_fails("11.memory", 42, "must be the function predict")
+
+
+def test_memory_the_stub_is_not_attempted():
+    assert check("11.memory", stub, quiet=True).status == "not attempted"
