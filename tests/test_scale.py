@@ -102,6 +102,29 @@ def test_zero1_state_bytes_bad_input(args, error, match):
         zero1_state_bytes(*args)
 
 
+def test_collective_bytes_are_the_plans_bytes():
+    for plan, want in (
+        ("ddp", {"all_reduce": 4}),
+        ("zero1", {"all_reduce": 4, "broadcast": 4}),
+        ("fsdp2", {"all_gather_single": 8, "reduce_scatter_single": 4}),
+    ):
+        with _fake_dist.collective_bytes() as sent:
+            per_rank_bytes(Stack, plan, 8)
+        # two steps; FSDP2 gathers before forward and again before backward
+        got = {name: sum(sizes) / (2 * N_PARAMS) for name, sizes in sent.items()}
+        assert got == want, (plan, got)
+
+
+def test_collective_bytes_puts_the_functions_back():
+    before = dist.all_reduce
+    with _fake_dist.fake_process_group(2), _fake_dist.collective_bytes() as sent:
+        assert dist.all_reduce is not before
+        dist.all_reduce(torch.ones(3))
+        dist.broadcast(torch.ones(2, dtype=torch.float64), src=0)
+    assert dist.all_reduce is before
+    assert dict(sent) == {"all_reduce": [12], "broadcast": [16]}
+
+
 def test_fake_tensors_and_real_tensors_agree():
     for plan in ("ddp", "zero1", "fsdp2"):
         real = per_rank_bytes(Stack, plan, 4, fake=False)
