@@ -99,30 +99,88 @@ def module_order_ties_last(shapes, plan, world_size):
     return {"params": 4 * total, "grads": 4 * total, "optimizer": 8 * sum(mine) + 4 * len(mine)}
 
 
-@pytest.mark.parametrize(
-    "answer, hint",
-    [
-        (lambda s, p, n: predict(s, p, n, counters=0), "step counter"),
-        (lambda s, p, n: predict(s, p, n, zero1="even"), "an even split"),
-        (
-            lambda s, p, n: predict(s, p, n, zero1="sharded"),
-            "keep every parameter and every gradient whole",
-        ),
-        (lambda s, p, n: predict(s, p, n, sort=False), "sorts the tensors by size"),
-        (module_order_ties_last, "the lowest rank on a tie"),
-        (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
-        (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
-        (mib, "bytes, not MiB"),
-    ],
-)
+MISTAKES = [
+    (lambda s, p, n: predict(s, p, n, counters=0), "step counter"),
+    (lambda s, p, n: predict(s, p, n, zero1="even"), "an even split"),
+    (
+        lambda s, p, n: predict(s, p, n, zero1="sharded"),
+        "keep every parameter and every gradient whole",
+    ),
+    (lambda s, p, n: predict(s, p, n, sort=False), "sorts the tensors by size"),
+    (module_order_ties_last, "the lowest rank on a tie"),
+    (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
+    (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
+    (mib, "bytes, not MiB"),
+]
+
+
+@pytest.mark.parametrize("answer, hint", MISTAKES)
 def test_memory_mistakes_are_named(answer, hint):
     assert_fails("11.memory", answer, hint)
 
 
 def test_memory_a_wrong_return_type_and_a_non_function_are_named():
-    assert_fails("11.memory", lambda s, p, n: (1, 2, 3), "must return a dict with the keys")
-    assert_fails("11.memory", 42, "must be the function predict")
+    result = assert_fails("11.memory", lambda s, p, n: (1, 2, 3), "must return a dict")
+    assert result.hint == (
+        "predict(..., 'ddp', 8) returned (1, 2, 3): it must return a dict with the keys "
+        "'params', 'grads', 'optimizer'"
+    )
+    result = assert_fails("11.memory", 42, "must be the function predict")
+    assert result.hint == "the answer must be the function predict, got 42"
+    # a dict with other keys, or values that are not numbers
+    assert_fails("11.memory", lambda s, p, n: {"params": 1, "grads": 1}, "must return a dict")
+    result = assert_fails("11.memory", lambda s, p, n: {**predict(s, p, n), "params": None})
+    assert result.hint == (
+        "predict(..., 'ddp', 8)['params'] is None: each value must be a number of bytes "
+        "(an int, or a float)"
+    )
 
 
 def test_memory_the_stub_is_not_attempted():
     assert check("11.memory", stub, quiet=True).status == "not attempted"
+
+
+SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
+
+
+@pytest.mark.parametrize(
+    "index, hint",
+    [
+        (
+            0,
+            f"ddp on 8 ranks, shapes {SHAPES}: Adam's state is 24,924 bytes, you predicted 24,896: Adam keeps a 4-byte step counter (a float32 scalar) for every tensor it updates, besides the two moments",
+        ),
+        (
+            1,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 3112, an even split: ZeroRedundancyOptimizer gives each rank whole tensors, not an N-th of each",
+        ),
+        (
+            2,
+            f"zero1 on 8 ranks, shapes {SHAPES}: params are 12,448 bytes, you predicted 1556: DDP and ZeRO-1 keep every parameter and every gradient whole (4 bytes each) on every rank",
+        ),
+        (
+            3,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 772: ZeroRedundancyOptimizer sorts the tensors by size, largest first (ties in the module's order), and gives each to the rank holding the fewest elements so far (the lowest rank on a tie); rank 0 keeps 8 bytes per element and 4 per tensor it owns",
+        ),
+        (
+            4,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 0: ZeroRedundancyOptimizer sorts the tensors by size, largest first (ties in the module's order), and gives each to the rank holding the fewest elements so far (the lowest rank on a tie); rank 0 keeps 8 bytes per element and 4 per tensor it owns",
+        ),
+        (
+            5,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 1556, an exact N-th: FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows, padded, so rank 0 holds a full shard of every tensor",
+        ),
+        (
+            6,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of grads, you predicted 12448, the whole model's: FSDP2 shards grads too",
+        ),
+        (
+            7,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not MiB or MB",
+        ),
+    ],
+)
+def test_memory_hints_in_full(index, hint):
+    # the whole hint, numbers and all, for each mistake above: no word of it left to chance
+    answer = MISTAKES[index][0]
+    assert check("11.memory", answer, quiet=True).hint == hint

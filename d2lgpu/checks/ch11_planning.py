@@ -146,7 +146,12 @@ def check_memory(answer, passed: list[str]) -> None:
                 want = measured(shapes, plan, world_size)
                 for kind in KINDS:
                     value = got[kind]
-                    if not isinstance(value, int | float) or value != want[kind]:
+                    if isinstance(value, bool) or not isinstance(value, int | float):
+                        raise CheckFailed(
+                            f"predict(..., {plan!r}, {world_size})[{kind!r}] is {value!r}: each "
+                            "value must be a number of bytes (an int, or a float)"
+                        )
+                    if value != want[kind]:
                         raise CheckFailed(
                             _mistake(shapes, plan, world_size, kind, value, want[kind])
                         )
