@@ -111,7 +111,32 @@ MISTAKES = [
     (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
     (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
     (mib, "bytes, not MiB"),
+    (lambda s, p, n: mb(s, p, n), "bytes, not MiB or MB"),
+    (lambda s, p, n: one_wrong(s, p, n, "ddp", "optimizer", lambda v, n: v // n), "under DDP"),
+    (lambda s, p, n: one_wrong(s, p, n, "ddp", "grads", lambda v, n: 0), "whole (4 bytes"),
+    (
+        lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 8 * 3112 + 28),
+        "state too",
+    ),
+    (lambda s, p, n: one_wrong(s, p, n, "zero1", "optimizer", even_with_counters), "even split"),
 ]
+
+
+def mb(shapes, plan, world_size):
+    return {k: v / 1e6 for k, v in predict(shapes, plan, world_size).items()}
+
+
+def one_wrong(shapes, plan, world_size, wrong_plan, kind, change):
+    """The worked answer with one number changed, for one plan."""
+    got = predict(shapes, plan, world_size)
+    if plan == wrong_plan:
+        got[kind] = change(got[kind], world_size)
+    return got
+
+
+def even_with_counters(value, world_size):
+    """ZeRO-1's moments split evenly, plus one counter: 8Ψ/N + 4 (3112 parameters here)."""
+    return 8 * 3112 // world_size + 4
 
 
 @pytest.mark.parametrize("answer, hint", MISTAKES)
@@ -177,6 +202,26 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         (
             7,
             f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not MiB or MB",
+        ),
+        (
+            8,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.012448: return bytes, not MiB or MB",
+        ),
+        (
+            9,
+            f"ddp on 8 ranks, shapes {SHAPES}: Adam's state is 24,924 bytes, you predicted 3115: under DDP every rank keeps both moments of every parameter and a step counter per tensor",
+        ),
+        (
+            10,
+            f"ddp on 8 ranks, shapes {SHAPES}: grads are 12,448 bytes, you predicted 0: DDP and ZeRO-1 keep every parameter and every gradient whole (4 bytes each) on every rank",
+        ),
+        (
+            11,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 24924, the whole model's: FSDP2 shards Adam's state too",
+        ),
+        (
+            12,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 3116, an even split: ZeroRedundancyOptimizer gives each rank whole tensors, not an N-th of each",
         ),
     ],
 )
