@@ -66,10 +66,6 @@ def _numel(shape) -> int:
     return math.prod(shape)
 
 
-def _evenly(shapes, world_size) -> int:
-    return 8 * sum(map(_numel, shapes)) // world_size
-
-
 def _near(got, target, slack) -> bool:
     return isinstance(got, int | float) and abs(got - target) <= slack
 
