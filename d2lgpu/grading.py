@@ -70,6 +70,7 @@ CHECKERS: dict[str, str] = {
     "07.relu_mul": "d2lgpu.checks.ch07_triton:check_relu_mul",
     "07.rms_norm": "d2lgpu.checks.ch07_triton:check_rms_norm",
     "08.overlap": "d2lgpu.checks.ch08_streams:check_overlap",
+    "08.copy_back": "d2lgpu.checks.ch08_copy_back:check_copy_back",
     "09.pipeline": "d2lgpu.checks.ch09_model_parallel:check_pipeline",
     "09.checkpoint": "d2lgpu.checks.ch09_checkpointing:check_checkpoint",
     "09.one_f_one_b": "d2lgpu.checks.ch09_one_f_one_b:check_one_f_one_b",

@@ -27,6 +27,7 @@ def test_every_exercise_has_a_checker():
         "06.slowest_op",
         "07.relu_mul",
         "07.rms_norm",
+        "08.copy_back",
         "08.overlap",
         "09.checkpoint",
         "09.one_f_one_b",
@@ -111,6 +112,17 @@ def _wrong_answers():
     def host_batches(batches, compute, device):
         return [compute(b) for b in batches]
 
+    def copy_back_and_wait_at_once(batches, compute, device, buffers, consume):
+        side = torch.cuda.Stream(device)
+        for i, b in enumerate(batches):
+            y = compute(b.to(device, non_blocking=True))
+            side.wait_stream(torch.cuda.current_stream(device))
+            with torch.cuda.stream(side):
+                y.record_stream(side)
+                buffers[i % 2].copy_(y, non_blocking=True)
+            side.synchronize()
+            consume(i, buffers[i % 2])
+
     def x_left_on_the_cpu(stage1, stage2, x, y, loss_fn, m):
         d2 = next(stage2.parameters()).device
         loss = sum(
@@ -152,6 +164,7 @@ def _wrong_answers():
         ("03.device_bug", weights_on_the_cpu, "03_networks.ipynb"),
         ("08.overlap", copies_on_one_stream, "08_streams.ipynb"),
         ("08.overlap", host_batches, "08_streams.ipynb"),
+        ("08.copy_back", copy_back_and_wait_at_once, "08_streams.ipynb"),
         ("09.pipeline", x_left_on_the_cpu, "09_model_parallel.ipynb"),
     ]
 

@@ -90,7 +90,6 @@ ALLOWED = {
     ),
     ("notebooks/08_streams.ipynb", "32 MiB"): "the batch the code sets, 8192 x 1024 float32",
     ("notebooks/08_streams.ipynb", "1 ms"): "the simulated stage time the code sets, no GPU's",
-    ("notebooks/08_streams.ipynb", "1.78x"): "arithmetic of 8.2's model: 16 stage times over 9",
     ("notebooks/08_streams.ipynb", "80%"): "the threshold cells 17 and 25 assert",
     ("notebooks/08_streams.ipynb", "90%"): "the threshold cell 25 asserts",
     ("notebooks/09_model_parallel.ipynb", "35%"): (

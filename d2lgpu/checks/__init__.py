@@ -22,6 +22,7 @@ is the same on a laptop and on a GPU server.
 ``ch06_performance``       ``06.slowest_op``
 ``ch07_triton``            ``07.relu_mul``, ``07.rms_norm`` (Triton, through its interpreter)
 ``ch08_streams``           ``08.overlap`` (on a simulated GPU)
+``ch08_copy_back``         ``08.copy_back`` (on a simulated GPU: results copied back too)
 ``ch09_model_parallel``    ``09.pipeline``
 ``ch09_checkpointing``     ``09.checkpoint``
 ``ch09_one_f_one_b``       ``09.one_f_one_b``
@@ -43,6 +44,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_stream_gpu``            ``08.overlap`` on a real GPU
 ``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
+``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ranks``                 the gloo ranks of chapter 10's checkers
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force

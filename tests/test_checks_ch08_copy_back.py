@@ -1,0 +1,629 @@
+"""08.copy_back: pipelines that copy results back without a stall pass; realistic wrong ones
+fail with a hint that names the mistake.
+
+The answers are written independently of the solution notebook's (whose stored PASS nbval
+compares). Each wrong answer is a mistake a learner is likely to make once results must reach
+the host through two pinned buffers, among them the chapter's own code pasted. On a machine
+with a GPU the passing answers also run for real; here the real-GPU part runs only against
+fakes (a hand-made trace, and the CPU standing in for the device).
+"""
+
+import grading_helpers
+import pytest
+import torch
+
+from d2lgpu.grading import check
+
+
+def assert_fails(answer, *hint_parts):
+    return grading_helpers.assert_fails("08.copy_back", answer, *hint_parts)
+
+
+def assert_passes(answer):
+    return grading_helpers.assert_passes("08.copy_back", answer)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's code, as section 8.4 and 8.8 have it
+
+
+def send(batch, copy_stream, device):
+    with torch.cuda.stream(copy_stream):
+        x = batch.to(device, non_blocking=True)
+        return x, copy_stream.record_event()
+
+
+def overlapped(batches, compute, device, copy_stream=None):
+    compute_stream = torch.cuda.current_stream(device)
+    if copy_stream is None:
+        copy_stream = torch.cuda.Stream(device)
+    results, ahead = [], send(batches[0], copy_stream, device)
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1], copy_stream, device)
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+def results_to_host(batches, compute, device, wait):
+    back_stream = torch.cuda.Stream(device)
+
+    def compute_and_send(x):
+        y = compute(x)
+        back_stream.wait_stream(torch.cuda.current_stream(device))
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            return y.to("cpu", non_blocking=True)
+
+    on_host = overlapped(batches, compute_and_send, device)
+    if wait:
+        copied = back_stream.record_event()
+        copied.synchronize()
+    return [y.clone() for y in on_host]
+
+
+# ---------------------------------------------------------------------------------------------
+# A configurable pipeline: each wrong answer below changes one thing
+
+
+def pipeline(
+    lag=1,
+    back_on="own",
+    back_waits=True,
+    record=True,
+    blocking_back=False,
+    wait_landed=True,
+    loop_wait=None,
+    hand_last=True,
+    index_shift=0,
+):
+    """Copies in on a side stream; results copied back into buffers[i % 2] on ``back_on``
+    ("own", "compute", "copy"), then consumed ``lag`` results later."""
+
+    def answer(batches, compute, device, buffers, consume):
+        n = len(batches)
+        cur, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        back = {"own": torch.cuda.Stream(device), "compute": cur, "copy": side}[back_on]
+        ahead, pending = send(batches[0], side, device), []
+
+        def hand_over():
+            i, landed = pending.pop(0)
+            if wait_landed:
+                landed.synchronize()
+            consume(i, buffers[(i + index_shift) % 2])
+
+        for i in range(n):
+            x, copied = ahead
+            if i + 1 < n:
+                ahead = send(batches[i + 1], side, device)
+            cur.wait_event(copied)
+            x.record_stream(cur)
+            y = compute(x)
+            if back_waits:
+                back.wait_stream(cur)
+            with torch.cuda.stream(back):
+                if record:
+                    y.record_stream(back)
+                buffers[i % 2].copy_(y, non_blocking=not blocking_back)
+                pending.append((i, back.record_event()))
+            if loop_wait is not None:
+                loop_wait(y)
+            while len(pending) > lag:
+                hand_over()
+        while pending and hand_last:
+            hand_over()
+
+    return answer
+
+
+# ---------------------------------------------------------------------------------------------
+# Correct answers, in styles other than the solution's
+
+
+def kept_references_and_consume_before_the_copy_back(batches, compute, device, buffers, consume):
+    """wait_stream instead of events; results kept in a dict until consumed instead of
+    record_stream; result i - 1 handed over before result i's copy back is queued."""
+    main, copier, returner = (
+        torch.cuda.current_stream(),
+        torch.cuda.Stream(device),
+        torch.cuda.Stream(device),
+    )
+    on_device, alive, done = [], {}, {}
+    with torch.cuda.stream(copier):
+        on_device.append(batches[0].to(device, non_blocking=True))
+    for i in range(len(batches)):
+        main.wait_stream(copier)
+        if i + 1 < len(batches):
+            with torch.cuda.stream(copier):
+                on_device.append(batches[i + 1].to(device, non_blocking=True))
+        alive[i] = compute(on_device[i])
+        if i > 0:
+            done[i - 1].synchronize()  # the copy of result i - 1, which ran during compute i
+            consume(i - 1, buffers[(i - 1) % 2])
+            del alive[i - 1]  # its copy is done: its memory may go
+        returner.wait_stream(main)
+        with torch.cuda.stream(returner):
+            buffers[i % 2].copy_(alive[i], non_blocking=True)
+            done[i] = torch.cuda.Event()
+            done[i].record()
+    last = len(batches) - 1
+    returner.synchronize()
+    consume(last, buffers[last % 2])
+    copier.wait_stream(main)  # the batches' memory is reused only after the computes
+
+
+def built_on_the_chapters_overlapped(batches, compute, device, buffers, consume):
+    """The chapter's overlapped, with a compute that also sends the result back and hands
+    over the one before."""
+    back = torch.cuda.Stream(device)
+    queue = []
+
+    def compute_and_return(x):
+        i = len(queue)
+        y = compute(x)
+        back.wait_stream(torch.cuda.current_stream(device))
+        with torch.cuda.stream(back):
+            y.record_stream(back)
+            buffers[i % 2].copy_(y, non_blocking=True)
+            queue.append(back.record_event())
+        if i > 0:
+            queue[i - 1].synchronize()
+            consume(i - 1, buffers[(i - 1) % 2])
+        return None
+
+    overlapped(batches, compute_and_return, device)
+    queue[-1].synchronize()
+    consume(len(queue) - 1, buffers[(len(queue) - 1) % 2])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        pipeline(),
+        kept_references_and_consume_before_the_copy_back,
+        built_on_the_chapters_overlapped,
+    ],
+    ids=["events_and_record_stream", "kept_references", "built_on_overlapped"],
+)
+def test_correct_pipelines_pass(answer):
+    result = assert_passes(answer)
+    assert any("(all three stages overlapped: 8.0 ms" in line for line in result.passed), result
+
+
+def test_the_pass_report_names_each_rule_checked():
+    passed = check("08.copy_back", pipeline(), quiet=True).passed
+    assert (
+        len(passed) == 5 + torch.cuda.is_available()
+    )  # a real GPU's rule last, where there is one
+    assert passed[0].startswith("consume(i, buffer) called once per batch, in order")
+    assert passed[1].startswith("copies to the device beside the computes, copies back")
+    assert passed[2].startswith("no buffer copied into before its result was consumed")
+    assert passed[3].startswith("in the loop the host never reads device data")
+    assert passed[4].startswith("simulated with 1 ms per stage, 6 batches take 8.1 ms")
+
+
+def test_a_stub_is_not_attempted_and_a_non_function_is_told_so():
+    assert check("08.copy_back", grading_helpers.stub, quiet=True).status == "not attempted"
+    assert assert_fails(42).hint == (
+        "pass the function itself: check('08.copy_back', pipelined_to_host)"
+    )
+
+
+def test_on_a_gpu_the_answer_also_runs_on_it_after_the_simulated_checks(monkeypatch):
+    from d2lgpu.checks import _copy_back_gpu
+
+    handed = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(_copy_back_gpu, "check_on_gpu", lambda *args: handed.append(args))
+    answer = pipeline()
+    result = check("08.copy_back", answer, quiet=True)
+    assert result.ok and len(handed) == 1
+    assert handed[0][0] is answer and handed[0][1] is result.passed
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's code, pasted: none of it solves the exercise
+
+
+def test_the_chapters_overlapped_pasted_unchanged_is_told_the_signature():
+    hint = assert_fails(overlapped, "takes five arguments").hint
+    assert "(batches, compute, device, buffers, consume)" in hint, hint
+
+
+def test_overlapped_whose_results_are_returned_not_consumed_is_named():
+    def returns_results(batches, compute, device, buffers, consume):
+        return overlapped(batches, compute, device)
+
+    assert_fails(returns_results, "consume was never called", "return value is not used")
+
+
+def test_results_to_host_with_new_pinned_memory_per_result_is_named():
+    def fresh_pinned_memory(batches, compute, device, buffers, consume):
+        for i, y in enumerate(results_to_host(batches, compute, device, wait=True)):
+            consume(i, y)
+
+    assert_fails(fresh_pinned_memory, "consume(0, ...) got a tensor that is not one of buffers")
+
+
+def test_results_to_host_copied_into_the_buffers_on_the_host_is_named():
+    def copied_on_the_host(batches, compute, device, buffers, consume):
+        for i, y in enumerate(results_to_host(batches, compute, device, wait=True)):
+            buffers[i % 2].copy_(y)
+            consume(i, buffers[i % 2])
+
+    assert_fails(copied_on_the_host, "result 0 was copied to the host into new pinned memory")
+
+
+# ---------------------------------------------------------------------------------------------
+# Wrong answers: each names its mistake
+
+
+def test_waiting_for_the_copy_just_queued_stalls_the_gpu_and_is_named():
+    hint = assert_fails(pipeline(lag=0), "the newest one queued", "before queueing compute 1").hint
+    assert "(event.synchronize())" in hint and "GPU stands idle" in hint, hint
+
+
+def test_a_device_synchronize_in_the_loop_is_named():
+    def sync(y):
+        torch.cuda.synchronize()
+
+    assert_fails(pipeline(loop_wait=sync), "the host waited (torch.cuda.synchronize())")
+
+
+@pytest.mark.parametrize(
+    ("read", "named"),
+    [
+        (lambda y: y.cpu(), "(.cpu())"),
+        (lambda y: y.sum().item(), "(item())"),
+        (print, "print() of a device tensor"),
+    ],
+    ids=["cpu", "item", "print"],
+)
+def test_a_read_of_device_data_in_the_loop_is_a_sync_and_is_named(read, named, capsys):
+    hint = assert_fails(pipeline(loop_wait=read), "a sync in the loop", named).hint
+    assert "non_blocking" in hint, hint
+
+
+def test_a_blocking_copy_back_is_a_sync_in_the_loop():
+    assert_fails(
+        pipeline(blocking_back=True),
+        "a sync in the loop",
+        "(a copy_ to the host without non_blocking",
+    )
+
+
+def test_copies_back_on_the_compute_stream_are_named():
+    hint = assert_fails(pipeline(back_on="compute"), "result 0 was copied back to the host").hint
+    assert "the stream the computes run on" in hint and "compute 1 waits behind" in hint, hint
+
+
+def test_copies_back_sharing_the_stream_of_the_copies_in_are_too_slow_and_named():
+    hint = assert_fails(
+        pipeline(back_on="copy"), "The copies back share side stream 1 with the copies"
+    ).hint
+    assert "all three overlapped take 8.0 ms" in hint and "one after another 18.0 ms" in hint, hint
+
+
+def test_a_copy_back_that_does_not_wait_for_its_compute_is_a_race():
+    hint = assert_fails(pipeline(back_waits=False), "the copy of result 0 to the host").hint
+    assert "before compute 0 has finished" in hint and "wait_stream" in hint, hint
+
+
+def test_a_result_freed_without_record_stream_is_named():
+    hint = assert_fails(pipeline(record=False), "device memory was freed").hint
+    assert "its copy to the host on side stream 2" in hint and "record_stream" in hint, hint
+
+
+def test_a_result_consumed_before_its_copy_landed_is_named():
+    hint = assert_fails(pipeline(wait_landed=False), "result 0 was handed to consume before").hint
+    assert "synchronize an Event recorded after it" in hint, hint
+
+
+def test_a_buffer_copied_into_before_its_result_was_consumed_is_named():
+    hint = assert_fails(pipeline(lag=2), "the copy of result 2 into buffers[0]").hint
+    assert "before result 0" in hint and "has not read yet" in hint, hint
+
+
+def test_the_wrong_buffer_handed_to_consume_is_named():
+    hint = assert_fails(pipeline(index_shift=1), "consume(0, buffers[1]): result 0 was copied").hint
+    assert "into buffers[0]. Hand consume the buffer that result's copy went into" in hint, hint
+
+
+def test_a_last_result_never_handed_over_is_named():
+    assert_fails(pipeline(hand_last=False), "consume was called with the indices [0, 1, 2, 3, 4]")
+
+
+def test_copies_in_on_the_compute_stream_are_named():
+    def no_side_stream(batches, compute, device, buffers, consume):
+        back, pending = torch.cuda.Stream(device), None
+        for i, b in enumerate(batches):
+            y = compute(b.to(device, non_blocking=True))
+            back.wait_stream(torch.cuda.current_stream(device))
+            with torch.cuda.stream(back):
+                y.record_stream(back)
+                buffers[i % 2].copy_(y, non_blocking=True)
+                landed = back.record_event()
+            if pending is not None:
+                pending[1].synchronize()
+                consume(pending[0], buffers[pending[0] % 2])
+            pending = (i, landed)
+        pending[1].synchronize()
+        consume(pending[0], buffers[pending[0] % 2])
+
+    assert_fails(no_side_stream, "batch 1 was copied to the device on default stream")
+
+
+_WRONG = {
+    "stall": pipeline(lag=0),
+    "back_on_compute": pipeline(back_on="compute"),
+    "back_on_copy": pipeline(back_on="copy"),
+    "no_back_wait": pipeline(back_waits=False),
+    "no_record": pipeline(record=False),
+    "not_landed": pipeline(wait_landed=False),
+    "reused": pipeline(lag=2),
+    "wrong_buffer": pipeline(index_shift=1),
+    "blocking": pipeline(blocking_back=True),
+}
+
+
+@pytest.mark.parametrize("answer", list(_WRONG.values()), ids=list(_WRONG))
+def test_no_hint_quotes_a_line_of_the_worked_answer(answer):
+    from test_checks import _solution_code
+
+    hint = assert_fails(answer).hint
+    quoted = [piece for piece in _solution_code("08_streams.ipynb") if piece in hint]
+    assert quoted == [], f"{hint!r} quotes {quoted}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The real-GPU part, against fakes
+
+
+def _memcpy(name, stream, ts, dur):
+    return {"ph": "X", "cat": "gpu_memcpy", "name": name, "ts": ts, "dur": dur,
+            "args": {"stream": stream}}  # fmt: skip
+
+
+def test_the_real_gpus_trace_judges_the_copies_to_the_host():
+    from d2lgpu.checks._copy_back_gpu import copy_back_work
+    from d2lgpu.streams import overlap_s
+
+    kernel = {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 100, "dur": 900,
+              "args": {"stream": 7}}  # fmt: skip
+    trace = {
+        "traceEvents": [
+            _memcpy("Memcpy HtoD (Pinned -> Device)", 97, 0, 100),
+            kernel,
+            _memcpy("Memcpy DtoH (Device -> Pinned)", 99, 500, 200),  # during the kernel
+            _memcpy("Memcpy DtoH (Device -> Pinned)", 99, 1000, 200),  # after it
+            _memcpy("Memcpy DtoD (Device -> Device)", 7, 1300, 100),
+            {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 90, "dur": 20},
+        ]
+    }
+    back, kernels = copy_back_work(trace)
+    assert [(iv.lane, round(iv.start * 1e6)) for iv in back] == [
+        ("stream 99", 500),
+        ("stream 99", 1000),
+    ]
+    assert [iv.lane for iv in kernels] == ["stream 7"]
+    assert overlap_s(back, kernels) == pytest.approx(200e-6)
+
+
+def test_the_real_gpus_result_check_with_the_cpu_standing_in(monkeypatch):
+    # No GPU here: the CPU stands in for the device and synchronize does nothing. The serial
+    # loop is the reference, so it passes; an answer that consumes out of order fails.
+    from d2lgpu.checks import _copy_back_gpu
+    from d2lgpu.grading import CheckFailed
+
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda *args: None)
+    host = [torch.randn(4, 3) for _ in range(3)]
+    buffers = [torch.empty(4, 3) for _ in range(2)]
+    cpu = torch.device("cpu")
+    _copy_back_gpu._check_results(_copy_back_gpu.serial_loop, host, buffers, torch.tanh, cpu)
+
+    def backwards(batches, compute, device, buffers, consume):
+        for i in reversed(range(len(batches))):
+            buffers[0].copy_(compute(batches[i]))
+            consume(i, buffers[0])
+
+    with pytest.raises(CheckFailed, match=r"consume was called with the indices \[2, 1, 0\]"):
+        _copy_back_gpu._check_results(backwards, host, buffers, torch.tanh, cpu)
+
+    def stale(batches, compute, device, buffers, consume):
+        for i in range(len(batches)):
+            consume(i, buffers[i % 2])  # before any copy into it
+
+    with pytest.raises(CheckFailed, match="result 0 as consume read it differs"):
+        _copy_back_gpu._check_results(stale, host, [torch.zeros(4, 3)] * 2, torch.tanh, cpu)
+
+
+# ---------------------------------------------------------------------------------------------
+# Red-team answers, written from the exercise's prompt and chapter 8 alone
+
+
+def hands_over_what_query_says_landed(batches, compute, device, buffers, consume):
+    """Results handed over as soon as query() says their copy is done; a wait is forced
+    only when a buffer is needed again, or at the end."""
+    cur = torch.cuda.current_stream(device)
+    s_in, s_out = torch.cuda.Stream(device), torch.cuda.Stream(device)
+    pending = []  # (i, event after its copy back)
+
+    def drain(force_until):
+        while pending and (pending[0][0] <= force_until or pending[0][1].query()):
+            i, ev = pending.pop(0)
+            ev.synchronize()
+            consume(i, buffers[i % 2])
+
+    with torch.cuda.stream(s_in):
+        ahead = batches[0].to(device, non_blocking=True)
+    for i in range(len(batches)):
+        cur.wait_stream(s_in)
+        x = ahead
+        x.record_stream(cur)
+        if i + 1 < len(batches):
+            with torch.cuda.stream(s_in):
+                ahead = batches[i + 1].to(device, non_blocking=True)
+        y = compute(x)
+        drain(force_until=i - 2)  # buffer i % 2 held result i - 2
+        s_out.wait_stream(cur)
+        with torch.cuda.stream(s_out):
+            y.record_stream(s_out)
+            buffers[i % 2].copy_(y, non_blocking=True)
+            pending.append((i, s_out.record_event()))
+    drain(force_until=len(batches))
+
+
+def copy_back_after_an_event_on_the_compute_stream(batches, compute, device, buffers, consume):
+    """The copy back waits for an event recorded after the compute; result i - 1 is handed
+    over before result i's copy back is queued."""
+    cur = torch.cuda.current_stream(device)
+    up, down = torch.cuda.Stream(device), torch.cuda.Stream(device)
+
+    def up_copy(b):
+        with torch.cuda.stream(up):
+            t = b.to(device, non_blocking=True)
+        return t, up.record_event()
+
+    ahead, last_copy = up_copy(batches[0]), None
+    for i in range(len(batches)):
+        x, ev = ahead
+        if i + 1 < len(batches):
+            ahead = up_copy(batches[i + 1])
+        cur.wait_event(ev)
+        x.record_stream(cur)
+        y = compute(x)
+        computed = cur.record_event()
+        if last_copy is not None:
+            last_copy.synchronize()
+            consume(i - 1, buffers[(i - 1) % 2])
+        down.wait_event(computed)
+        with torch.cuda.stream(down):
+            y.record_stream(down)
+            buffers[i % 2].copy_(y, non_blocking=True)
+            last_copy = down.record_event()
+    last_copy.synchronize()
+    consume(len(batches) - 1, buffers[(len(batches) - 1) % 2])
+
+
+def _lagged(copy_back, wait, *, peek=False, which=lambda i: i % 2):
+    """Copies in as in 8.4; ``copy_back(i, y, back, buffers)`` queues result i's copy back and
+    returns an event; result i - 1 is handed over, in ``buffers[which(i - 1)]``, after
+    ``wait(event, compute_stream)``."""
+
+    def answer(batches, compute, device, buffers, consume):
+        cur, cs = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        back = torch.cuda.Stream(device)
+        ahead, waiting = send(batches[0], cs, device), None
+        for i in range(len(batches)):
+            x, ev = ahead
+            if i + 1 < len(batches):
+                ahead = send(batches[i + 1], cs, device)
+            cur.wait_event(ev)
+            x.record_stream(cur)
+            y = compute(x)
+            back.wait_stream(cur)
+            landed = copy_back(i, y, back, buffers)
+            if peek:
+                buffers[i % 2].sum()  # a look at the buffer "for debugging"
+            if waiting is not None:
+                wait(waiting[1], cur)
+                consume(waiting[0], buffers[which(waiting[0])])
+            waiting = (i, landed)
+        wait(waiting[1], cur)
+        consume(waiting[0], buffers[which(waiting[0])])
+
+    return answer
+
+
+def _into(which):
+    def copy_back(i, y, back, buffers):
+        with torch.cuda.stream(back):
+            y.record_stream(back)
+            buffers[which(i)].copy_(y, non_blocking=True)
+        event = torch.cuda.Event()
+        event.record(back)
+        return event
+
+    return copy_back
+
+
+def _event_on_the_current_stream(i, y, back, buffers):
+    with torch.cuda.stream(back):
+        y.record_stream(back)
+        buffers[i % 2].copy_(y, non_blocking=True)
+    event = torch.cuda.Event()
+    event.record()  # on the current stream, the computes': it does not follow the copy back
+    return event
+
+
+def _poll(event, compute_stream):
+    while not event.query():  # the host polls until the copy back has landed
+        pass
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        hands_over_what_query_says_landed,
+        copy_back_after_an_event_on_the_compute_stream,
+        _lagged(_into(lambda i: i % 2), _poll),
+    ],
+    ids=["query", "wait_event_after_the_compute", "polling_query"],
+)
+def test_red_team_pipelines_in_other_styles_pass(answer):
+    assert_passes(answer)
+
+
+def test_a_look_at_a_buffer_before_its_copy_landed_is_named():
+    # It passed before: only consume's reads were held to the copy's landing.
+    answer = _lagged(_into(lambda i: i % 2), lambda ev, cur: ev.synchronize(), peek=True)
+    hint = assert_fails(answer, "the host read a buffer while the copy of result 0").hint
+    assert "outside consume" in hint, hint
+
+
+def test_an_event_recorded_on_the_compute_stream_does_not_cover_the_copy_back():
+    answer = _lagged(_event_on_the_current_stream, lambda ev, cur: ev.synchronize())
+    hint = assert_fails(answer, "result 0 was handed to consume before the host knew").hint
+    assert "on the stream that made it" in hint, hint
+
+
+def test_a_wait_for_the_compute_stream_is_neither_the_copy_nor_in_time():
+    answer = _lagged(_into(lambda i: i % 2), lambda ev, cur: cur.synchronize())
+    assert_fails(answer, "result 0 was handed to consume before the host knew")
+
+
+def test_one_buffer_copied_into_before_its_result_was_consumed_is_named():
+    answer = _lagged(_into(lambda i: 0), lambda ev, cur: ev.synchronize(), which=lambda i: 0)
+    assert_fails(answer, "the copy of result 1 into buffers[0] was queued before result 0")
+
+
+def test_everything_handed_over_after_one_final_sync_is_named():
+    def all_at_the_end(batches, compute, device, buffers, consume):
+        cur, bs = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+        for i, b in enumerate(batches):
+            with torch.cuda.stream(bs):
+                x = b.to(device, non_blocking=True)
+            cur.wait_stream(bs)
+            x.record_stream(cur)
+            y = compute(x)
+            bs.wait_stream(cur)
+            with torch.cuda.stream(bs):
+                y.record_stream(bs)
+                buffers[i % 2].copy_(y, non_blocking=True)
+        torch.cuda.synchronize()
+        for i in range(len(batches)):
+            consume(i, buffers[i % 2])
+
+    assert_fails(all_at_the_end, "the copy of result 2 into buffers[0] was queued before result 0")
+
+
+def test_a_clone_of_the_buffer_handed_to_consume_is_named():
+    answer = _lagged(_into(lambda i: i % 2), lambda ev, cur: ev.synchronize())
+
+    def clones(batches, compute, device, buffers, consume):
+        answer(batches, compute, device, buffers, lambda i, b: consume(i, b.clone()))
+
+    assert_fails(clones, "consume(0, ...) got a tensor that is not one of buffers (new memory")
