@@ -13,6 +13,8 @@ one says which piece is missing and in which torch version:
   activation, temporary) and keep the peak;
 * :func:`comm_debug_mode`: ``torch.distributed.tensor.debug.CommDebugMode``, which counts
   the collectives a block calls (it gives no byte count);
+* :func:`collective_bytes`: the course's own count of the bytes handed to each
+  ``torch.distributed`` collective in a block, the byte count ``CommDebugMode`` lacks;
 * :func:`schedule_ops`: ``torch.distributed.pipelining._schedule_visualizer``'s
   ``get_schedule_ops``, the ordered actions of a pipeline schedule on each stage.
 
@@ -22,7 +24,10 @@ chapter calls.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
+from collections import defaultdict
 from contextlib import contextmanager
 
 import torch
@@ -30,6 +35,7 @@ import torch.distributed as dist
 
 __all__ = [
     "MissingPiece",
+    "collective_bytes",
     "comm_debug_mode",
     "fake_process_group",
     "memory_tracker",
@@ -115,3 +121,56 @@ def schedule_ops(schedule: str, n_stages: int, n_micro: int, stages_per_rank: in
         "the actions of a pipeline schedule",
     )
     return get_schedule_ops(schedule, n_stages, n_micro, num_stages_per_rank=stages_per_rank)
+
+
+# collective -> the argument whose bytes are its size S, as nccl-tests counts it: the buffer
+# of an all-reduce or a broadcast, the gathered output of an all-gather, the input of a
+# reduce-scatter. torch 2.14's FSDP2 calls the *_single names; older torches the others.
+_SIZED = {
+    "all_reduce": "tensor",
+    "broadcast": "tensor",
+    "all_gather_single": "output_tensor",
+    "all_gather_into_tensor": "output_tensor",
+    "reduce_scatter_single": "input",
+    "reduce_scatter_tensor": "input",
+}
+
+
+@contextmanager
+def collective_bytes():
+    """``{name: [bytes, ...]}``: the size of each ``torch.distributed`` collective called in the block.
+
+    Wraps the module's functions for the block (a collective that calls another is counted
+    once, as the outer one) and puts them back after. Fake tensors count as real ones: the
+    bytes are the shape's.
+    """
+    found: dict[str, list[int]] = defaultdict(list)
+    depth = [0]
+    saved = {}
+
+    def wrap(name, fn, argument):
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def counted(*args, **kwargs):
+            if depth[0] == 0:
+                tensor = signature.bind(*args, **kwargs).arguments[argument]
+                found[name].append(tensor.numel() * tensor.element_size())
+            depth[0] += 1
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return counted
+
+    for name, argument in _SIZED.items():
+        fn = getattr(dist, name, None)
+        if fn is not None:
+            saved[name] = fn
+            setattr(dist, name, wrap(name, fn, argument))
+    try:
+        yield found
+    finally:
+        for name, fn in saved.items():
+            setattr(dist, name, fn)

@@ -37,6 +37,7 @@ not the caching allocator), nor a launcher: nothing here runs on more than one p
 from __future__ import annotations
 
 import contextlib
+import warnings
 
 import torch
 import torch.distributed as dist
@@ -45,7 +46,7 @@ from torch import nn
 from ._fake_dist import fake_process_group, memory_tracker
 from ._validate import check_int
 
-__all__ = ["PLANS", "formula_bytes", "per_rank_bytes"]
+__all__ = ["PLANS", "formula_bytes", "per_rank_bytes", "zero1_state_bytes"]
 
 PLANS = ("ddp", "zero1", "fsdp2", "fsdp2-keep")
 
@@ -193,7 +194,10 @@ def _train_and_measure(model_fn, plan, mesh, fake, inputs) -> dict:
         tracker = memory_tracker(wrapped, optimizer, fsdp=mesh is not None)
         batch = _example_input(model, inputs)
         batch = batch if isinstance(batch, tuple) else (batch,)
-        with tracker:
+        with tracker, warnings.catch_warnings():
+            # The output is summed out of place, so the pre-backward hook FSDP2 puts on a
+            # returned view cannot be dropped: its warning about in-place ops does not apply.
+            warnings.filterwarnings("ignore", message="FSDP2-wrapped module", category=UserWarning)
             for step in range(2):
                 wrapped(*batch).float().sum().backward()
                 optimizer.step()
@@ -209,3 +213,30 @@ def _train_and_measure(model_fn, plan, mesh, fake, inputs) -> dict:
             "peak": int(kinds["Total"]),
             "tracker": {getattr(k, "value", k): int(v) for k, v in kinds.items() if v},
         }
+
+
+def zero1_state_bytes(model_fn, world_size: int) -> list[int]:
+    """Adam's state on each rank of ``world_size`` as ``ZeroRedundancyOptimizer`` deals it.
+
+    ``ZeroRedundancyOptimizer`` gives each rank whole tensors: it sorts them by size and
+    hands each to the rank that holds the fewest elements so far. A rank keeps 8 bytes per
+    parameter it owns (Adam's two fp32 moments) and 4 per tensor (its ``step`` counter).
+    Nothing is trained: ``model_fn()`` is built on the meta device and only the partition
+    is read (its private ``_partition_parameters``), so a 70B model takes a second.
+    """
+    if not callable(model_fn) or isinstance(model_fn, nn.Module):
+        raise TypeError(
+            f"model_fn must be a zero-argument callable returning an nn.Module, got {model_fn!r}"
+        )
+    check_int("world_size", world_size, minimum=1)
+    from torch.distributed.optim import ZeroRedundancyOptimizer
+
+    with torch.device("meta"):
+        model = model_fn()
+    if not isinstance(model, nn.Module):
+        raise TypeError(f"model_fn must return an nn.Module, got {type(model).__name__}")
+    params = [p for p in model.parameters() if p.requires_grad]
+    with fake_process_group(world_size):
+        zero = ZeroRedundancyOptimizer(params, optimizer_class=torch.optim.Adam)
+        ranks = zero._partition_parameters()  # type: ignore[attr-defined]
+    return [sum(8 * p.numel() + 4 for group in rank for p in group["params"]) for rank in ranks]

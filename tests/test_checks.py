@@ -37,6 +37,7 @@ def test_every_exercise_has_a_checker():
         "10.bus_bandwidth",
         "10.overlap_ddp",
         "10.shard_optimizer",
+        "11.memory",
     ]
 
 

@@ -44,6 +44,7 @@ def test_there_is_an_exercise_notebook_per_chapter():
         "08_streams",
         "09_model_parallel",
         "10_inside_ddp",
+        "11_planning",
     ):
         assert f"{chapter}.ipynb" in names
     assert [p.name for p in EXERCISES] == names

@@ -9,7 +9,7 @@ digit, ``_`` or ``-`` next to them, so ``launch`` is not found in ``launch-bound
 ``node`` in ``--nproc-per-node``). The test checks both ways that the list and the page hold
 the same terms.
 
-**The rule.** Reading the markdown cells of chapters 1 to 10 in order (main path and
+**The rule.** Reading the markdown cells of chapters 1 to 11 in order (main path and
 Going-further parts alike; fenced code blocks and link targets left out), the first cell that
 uses a term must either
 

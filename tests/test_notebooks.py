@@ -37,7 +37,7 @@ def cell_gpus(cell):
 
 
 def test_the_chapters_are_numbered_in_order():
-    assert [p.stem[:2] for p in CHAPTERS] == [f"{n:02d}" for n in range(1, 11)]
+    assert [p.stem[:2] for p in CHAPTERS] == [f"{n:02d}" for n in range(1, 12)]
 
 
 @pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS + EXERCISES, ids=lambda p: p.name)

@@ -138,6 +138,31 @@ ALLOWED = {
     ("solutions/02_tensors.ipynb", "2x"): (
         "arithmetic, labelled so in the prose: two lanes at most halve two equal products' time"
     ),
+    (
+        "notebooks/11_planning.ipynb",
+        "25 MiB",
+    ): "DDP's default bucket_cap_mb, PyTorch's documentation",
+    ("notebooks/11_planning.ipynb", "1.5 times"): (
+        "arithmetic from the plan: FSDP2's two all-gathers and a reduce-scatter, 3 x 4Ψ(N-1)/N, "
+        "against DDP's all-reduce, 2 x 4Ψ(N-1)/N"
+    ),
+    (
+        "notebooks/11_planning.ipynb",
+        "38%",
+    ): "Dubey et al. 2024, The Llama 3 Herd of Models, Table 4",
+    (
+        "notebooks/11_planning.ipynb",
+        "43%",
+    ): "Dubey et al. 2024, The Llama 3 Herd of Models, Table 4",
+    ("notebooks/11_planning.ipynb", "450 GB/s"): (
+        "NVIDIA H100 datasheet (SXM): NVLink 900 GB/s both ways, printed by 11.4's link cell"
+    ),
+    ("notebooks/11_planning.ipynb", "64 GB/s"): (
+        "NVIDIA H100 datasheet: PCIe Gen5 x16 128 GB/s both ways, printed by 11.4's link cell"
+    ),
+    ("notebooks/11_planning.ipynb", "50 GB/s"): (
+        "400 Gb/s InfiniBand NDR per GPU (NVIDIA DGX H100 datasheet), printed by 11.4's link cell"
+    ),
     ("solutions/04_amp.ipynb", "65536 times"): "GradScaler's init_scale default, 2.0**16",
     ("solutions/08_streams.ipynb", "32 MiB"): "the batch size of d2lgpu/checks/_stream_gpu.py",
     ("solutions/10_inside_ddp.ipynb", "16 MiB"): "the exercise's made-up example, said so there",

@@ -7,7 +7,13 @@ from torch import nn
 
 from d2lgpu import _fake_dist
 from d2lgpu.ranks import run_ranks
-from d2lgpu.scale import PLANS, _train_and_measure, formula_bytes, per_rank_bytes
+from d2lgpu.scale import (
+    PLANS,
+    _train_and_measure,
+    formula_bytes,
+    per_rank_bytes,
+    zero1_state_bytes,
+)
 
 WIDTH, DEPTH = 256, 8
 N_PARAMS = DEPTH * (WIDTH * WIDTH + WIDTH)
@@ -66,6 +72,57 @@ def test_zero1_gives_each_rank_whole_tensors(fake8):
     # 16 tensors over 8 ranks: rank 0 owns whole tensors, not exactly one 8th of the moments
     assert 0 < got["optimizer"] < fake8["ddp"]["optimizer"] / 4
     assert got["optimizer"] % (8 * (WIDTH + 1)) in (0, 4, 8)  # moments of whole rows, counters
+
+
+def test_zero1_state_bytes_is_what_rank_0_measures(fake8):
+    ranks = zero1_state_bytes(Stack, 8)
+    assert len(ranks) == 8
+    assert ranks[0] == fake8["zero1"]["optimizer"]
+    # every tensor is dealt once: the ranks' moments and counters add up to DDP's state
+    assert sum(ranks) == fake8["ddp"]["optimizer"]
+
+
+def test_zero1_state_bytes_gives_a_big_tensor_to_one_rank():
+    class Lopsided(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.big, self.small = nn.Linear(64, 64, bias=False), nn.Linear(4, 4, bias=False)
+
+    ranks = zero1_state_bytes(Lopsided, 2)
+    assert sorted(ranks) == [8 * 16 + 4, 8 * 64 * 64 + 4]
+
+
+@pytest.mark.parametrize(
+    "args, error, match",
+    [((Stack(), 8), TypeError, "model_fn"), ((Stack, 0), ValueError, "world_size"),
+     ((lambda: 3, 2), TypeError, "nn.Module")],
+)  # fmt: skip
+def test_zero1_state_bytes_bad_input(args, error, match):
+    with pytest.raises(error, match=match):
+        zero1_state_bytes(*args)
+
+
+def test_collective_bytes_are_the_plans_bytes():
+    for plan, want in (
+        ("ddp", {"all_reduce": 4}),
+        ("zero1", {"all_reduce": 4, "broadcast": 4}),
+        ("fsdp2", {"all_gather_single": 8, "reduce_scatter_single": 4}),
+    ):
+        with _fake_dist.collective_bytes() as sent:
+            per_rank_bytes(Stack, plan, 8)
+        # two steps; FSDP2 gathers before forward and again before backward
+        got = {name: sum(sizes) / (2 * N_PARAMS) for name, sizes in sent.items()}
+        assert got == want, (plan, got)
+
+
+def test_collective_bytes_puts_the_functions_back():
+    before = dist.all_reduce
+    with _fake_dist.fake_process_group(2), _fake_dist.collective_bytes() as sent:
+        assert dist.all_reduce is not before
+        dist.all_reduce(torch.ones(3))
+        dist.broadcast(torch.ones(2, dtype=torch.float64), src=0)
+    assert dist.all_reduce is before
+    assert dict(sent) == {"all_reduce": [12], "broadcast": [16]}
 
 
 def test_fake_tensors_and_real_tensors_agree():

@@ -80,6 +80,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
     "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
+    "d2lgpu/checks/ch11_planning.py": ["tests/test_checks_ch11.py"],
     # The checkers' helpers that hold code moved out of the checkers above (rank code among
     # it: "no tests" to mutmut)
     "d2lgpu/checks/_ch09_tp_problem.py": ["tests/test_checks_ch09_tensor_parallel.py"],

@@ -1,0 +1,157 @@
+"""Chapter 11's checker: ``11.memory``, one rank's bytes predicted, against the tracker's.
+
+The learner writes ``predict(shapes, plan, world_size)``: the bytes of parameters,
+gradients and Adam's state that rank 0 holds after a step of fp32 Adam, for a model whose
+parameter tensors have ``shapes`` (in the module's order), under ``"ddp"``, ``"zero1"``
+or ``"fsdp2"``. The checker builds such a model, runs it through
+:func:`d2lgpu.scale.per_rank_bytes` (the fake process group and PyTorch's memory tracker,
+as chapter 11 does), and compares byte for byte. Its cases are chosen so that each
+shortcut shows: a tensor too large for ZeRO-1 to deal evenly, a first tensor smaller than
+a later one (ZeroRedundancyOptimizer sorts by size), first dimensions that ``world_size``
+does not divide (FSDP2 pads its shards), two world sizes.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import torch
+from torch import nn
+
+from ..scale import per_rank_bytes
+from ._util import CheckFailed
+
+__all__ = ["check_memory"]
+
+PLANS = ("ddp", "zero1", "fsdp2")
+KINDS = ("params", "grads", "optimizer")
+# (shapes, world sizes): a big embedding-like tensor after a small one; first dimensions
+# 8 divides and does not; a vector among matrices
+CASES = (
+    (((6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)), (8, 3)),
+    (((64, 8), (64, 8), (5, 8), (3,)), (8,)),
+)
+
+
+class _Holder(nn.Module):
+    """One parameter of a given shape, used in forward so that it gets a gradient."""
+
+    def __init__(self, shape):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(shape))
+
+    def forward(self, x):
+        return x * self.weight.mean()
+
+
+class _Shapes(nn.Sequential):
+    """A model whose parameters have ``shapes``, each in its own child (an FSDP2 unit)."""
+
+    def __init__(self, shapes):
+        super().__init__(*[_Holder(s) for s in shapes])
+
+    def example_input(self):
+        return torch.ones(2, device=self[0].weight.device)
+
+
+@functools.cache
+def measured(shapes: tuple, plan: str, world_size: int) -> dict[str, int]:
+    """Rank 0's bytes as the tracker measures them (cached: the same cases for every answer)."""
+    got = per_rank_bytes(lambda: _Shapes(shapes), plan, world_size)
+    return {kind: got[kind] for kind in KINDS}
+
+
+def _numel(shape) -> int:
+    return math.prod(shape)
+
+
+def _near(got, target, slack) -> bool:
+    return isinstance(got, int | float) and abs(got - target) <= slack
+
+
+def _mistake(shapes, plan, world_size, kind, got, want) -> str:
+    """The hint for one wrong number: the shortcut it matches, or the two numbers."""
+    n_tensors, total = len(shapes), sum(map(_numel, shapes))
+    where = f"{plan} on {world_size} ranks, shapes {list(shapes)}"
+    if 0 < got < want and (_near(got * 2**20, want, 1) or _near(got * 1e6, want, 1)):
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: return "
+            "bytes, not MiB or MB"
+        )
+    if kind == "optimizer" and 0 < want - got <= 4 * n_tensors and (want - got) % 4 == 0:
+        return (
+            f"{where}: Adam's state is {want:,} bytes, you predicted {got:,}: Adam keeps a "
+            "4-byte step counter (a float32 scalar) for every tensor it updates, besides the "
+            "two moments"
+        )
+    if plan in ("ddp", "zero1") and kind in ("params", "grads"):
+        return (
+            f"{where}: {kind} are {4 * total:,} bytes, you predicted {got!r}: DDP and ZeRO-1 "
+            "keep every parameter and every gradient whole (4 bytes each) on every rank"
+        )
+    if plan == "ddp":
+        return (
+            f"{where}: Adam's state is {want:,} bytes, you predicted {got!r}: under DDP every "
+            "rank keeps both moments of every parameter and a step counter per tensor"
+        )
+    if plan == "zero1":
+        if _near(got, 8 * total / world_size, 4 * n_tensors):
+            return (
+                f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
+                "an even split: ZeroRedundancyOptimizer gives each rank whole tensors, not "
+                "an N-th of each"
+            )
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}: "
+            "ZeroRedundancyOptimizer sorts the tensors by size, largest first (ties in the "
+            "module's order), and gives each to the rank holding the fewest elements so far "
+            "(the lowest rank on a tie); rank 0 keeps 8 bytes per element and 4 per tensor "
+            "it owns"
+        )
+    per = 8 if kind == "optimizer" else 4
+    what = "Adam's state" if per == 8 else kind
+    if _near(got, per * total, 4 * n_tensors):
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, the whole "
+            f"model's: FSDP2 shards {what} too"
+        )
+    if _near(got, per * total / world_size, 4 * n_tensors):
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, an exact "
+            "N-th: FSDP2 cuts each tensor along its first dimension into shards of "
+            "ceil(rows / N) rows, padded, so rank 0 holds a full shard of every tensor"
+        )
+    return f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}"
+
+
+def check_memory(answer, passed: list[str]) -> None:
+    """``11.memory``: rank 0's bytes under DDP, ZeRO-1 and FSDP2, against the tracker's."""
+    predict = answer
+    if not callable(predict):
+        raise CheckFailed(f"the answer must be the function predict, got {predict!r}")
+    for shapes, worlds in CASES:
+        for world_size in worlds:
+            for plan in PLANS:
+                got = predict([tuple(s) for s in shapes], plan, world_size)
+                if not isinstance(got, dict) or set(got) != set(KINDS):
+                    raise CheckFailed(
+                        f"predict(..., {plan!r}, {world_size}) returned {got!r}: it must "
+                        f"return a dict with the keys {', '.join(map(repr, KINDS))}"
+                    )
+                want = measured(shapes, plan, world_size)
+                for kind in KINDS:
+                    value = got[kind]
+                    if isinstance(value, bool) or not isinstance(value, int | float):
+                        raise CheckFailed(
+                            f"predict(..., {plan!r}, {world_size})[{kind!r}] is {value!r}: each "
+                            "value must be a number of bytes (an int, or a float)"
+                        )
+                    if value != want[kind]:
+                        raise CheckFailed(
+                            _mistake(shapes, plan, world_size, kind, value, want[kind])
+                        )
+            passed.append(
+                f"{len(shapes)} tensors on {world_size} ranks: parameters, gradients and Adam's "
+                "state under DDP, ZeRO-1 and FSDP2, as the tracker measures them"
+            )

@@ -1,0 +1,235 @@
+"""Chapter 11's checker, 11.memory: right answers in other styles pass, realistic wrong ones
+fail with a hint that names the mistake. The tracker's numbers are measured once per case
+(a few seconds in all) and cached."""
+
+import heapq
+import math
+
+import numpy as np
+import pytest
+from grading_helpers import assert_fails, assert_passes, stub
+
+from d2lgpu.grading import check
+
+
+def predict(shapes, plan, world_size, *, counters=4, sort=True, zero1="whole", fsdp2="padded"):
+    """The worked answer; each keyword changes one thing into a known mistake."""
+    numels = [math.prod(s) for s in shapes]
+    total = sum(numels)
+    if plan == "ddp":
+        return {
+            "params": 4 * total,
+            "grads": 4 * total,
+            "optimizer": 8 * total + counters * len(numels),
+        }
+    if plan == "zero1":
+        if zero1 == "even":
+            return {"params": 4 * total, "grads": 4 * total, "optimizer": 8 * total // world_size}
+        if zero1 == "sharded":
+            return {"params": 4 * total // world_size, "grads": 4 * total // world_size,
+                    "optimizer": 8 * total // world_size}  # fmt: skip
+        sizes, mine = [0] * world_size, []
+        for n in sorted(numels, reverse=True) if sort else numels:
+            rank = sizes.index(min(sizes))
+            sizes[rank] += n
+            if rank == 0:
+                mine.append(n)
+        return {
+            "params": 4 * total,
+            "grads": 4 * total,
+            "optimizer": 8 * sum(mine) + counters * len(mine),
+        }
+    if fsdp2 == "exact":
+        local = total // world_size
+    else:
+        local = sum(math.ceil(s[0] / world_size) * math.prod(s[1:]) for s in shapes)
+    grads = 4 * total if fsdp2 == "whole grads" else 4 * local
+    return {"params": 4 * local, "grads": grads, "optimizer": 8 * local + counters * len(numels)}
+
+
+def predict_heap(shapes, plan, world_size):
+    """Right, in another style: a heap deals ZeRO-1's tensors, numpy counts, floats returned."""
+    sizes = np.array([int(np.prod(s)) for s in shapes])
+    if plan == "zero1":
+        heap = [(0, rank) for rank in range(world_size)]
+        owned = []
+        for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):  # stable: module order on ties
+            load, rank = heapq.heappop(heap)
+            if rank == 0:
+                owned.append(sizes[i])
+            heapq.heappush(heap, (load + sizes[i], rank))
+        state = 8.0 * sum(owned) + 4.0 * len(owned)
+        return dict(params=4.0 * sizes.sum(), grads=4.0 * sizes.sum(), optimizer=state)
+    if plan == "fsdp2":
+        rows = [-(-s[0] // world_size) * int(np.prod(s[1:])) for s in shapes]
+        return dict(
+            params=4.0 * sum(rows),
+            grads=4.0 * sum(rows),
+            optimizer=8.0 * sum(rows) + 4.0 * len(rows),
+        )
+    return dict(
+        params=4.0 * sizes.sum(),
+        grads=4.0 * sizes.sum(),
+        optimizer=12.0 * sizes.sum() - 4.0 * sizes.sum() + 4.0 * len(sizes),
+    )
+
+
+@pytest.mark.parametrize("answer", [predict, predict_heap])
+def test_memory_right_answers_pass(answer):
+    result = assert_passes("11.memory", answer)
+    assert result.passed == [
+        f"{n} tensors on {world} ranks: parameters, gradients and Adam's state under DDP, "
+        "ZeRO-1 and FSDP2, as the tracker measures them"
+        for n, world in ((7, 8), (7, 3), (4, 8))
+    ]
+
+
+def mib(shapes, plan, world_size):
+    return {k: v / 2**20 for k, v in predict(shapes, plan, world_size).items()}
+
+
+def module_order_ties_last(shapes, plan, world_size):
+    """ZeRO-1 dealt largest first but ties sent to the highest rank."""
+    if plan != "zero1":
+        return predict(shapes, plan, world_size)
+    numels = sorted((math.prod(s) for s in shapes), reverse=True)
+    sizes, mine = [0] * world_size, []
+    for n in numels:
+        rank = max(r for r in range(world_size) if sizes[r] == min(sizes))
+        sizes[rank] += n
+        if rank == 0:
+            mine.append(n)
+    total = sum(numels)
+    return {"params": 4 * total, "grads": 4 * total, "optimizer": 8 * sum(mine) + 4 * len(mine)}
+
+
+MISTAKES = [
+    (lambda s, p, n: predict(s, p, n, counters=0), "step counter"),
+    (lambda s, p, n: predict(s, p, n, zero1="even"), "an even split"),
+    (
+        lambda s, p, n: predict(s, p, n, zero1="sharded"),
+        "keep every parameter and every gradient whole",
+    ),
+    (lambda s, p, n: predict(s, p, n, sort=False), "sorts the tensors by size"),
+    (module_order_ties_last, "the lowest rank on a tie"),
+    (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
+    (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
+    (mib, "bytes, not MiB"),
+    (lambda s, p, n: mb(s, p, n), "bytes, not MiB or MB"),
+    (lambda s, p, n: one_wrong(s, p, n, "ddp", "optimizer", lambda v, n: v // n), "under DDP"),
+    (lambda s, p, n: one_wrong(s, p, n, "ddp", "grads", lambda v, n: 0), "whole (4 bytes"),
+    (
+        lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 8 * 3112 + 28),
+        "state too",
+    ),
+    (lambda s, p, n: one_wrong(s, p, n, "zero1", "optimizer", even_with_counters), "even split"),
+]
+
+
+def mb(shapes, plan, world_size):
+    return {k: v / 1e6 for k, v in predict(shapes, plan, world_size).items()}
+
+
+def one_wrong(shapes, plan, world_size, wrong_plan, kind, change):
+    """The worked answer with one number changed, for one plan."""
+    got = predict(shapes, plan, world_size)
+    if plan == wrong_plan:
+        got[kind] = change(got[kind], world_size)
+    return got
+
+
+def even_with_counters(value, world_size):
+    """ZeRO-1's moments split evenly, plus one counter: 8Ψ/N + 4 (3112 parameters here)."""
+    return 8 * 3112 // world_size + 4
+
+
+@pytest.mark.parametrize("answer, hint", MISTAKES)
+def test_memory_mistakes_are_named(answer, hint):
+    assert_fails("11.memory", answer, hint)
+
+
+def test_memory_a_wrong_return_type_and_a_non_function_are_named():
+    result = assert_fails("11.memory", lambda s, p, n: (1, 2, 3), "must return a dict")
+    assert result.hint == (
+        "predict(..., 'ddp', 8) returned (1, 2, 3): it must return a dict with the keys "
+        "'params', 'grads', 'optimizer'"
+    )
+    result = assert_fails("11.memory", 42, "must be the function predict")
+    assert result.hint == "the answer must be the function predict, got 42"
+    # a dict with other keys, or values that are not numbers
+    assert_fails("11.memory", lambda s, p, n: {"params": 1, "grads": 1}, "must return a dict")
+    result = assert_fails("11.memory", lambda s, p, n: {**predict(s, p, n), "params": None})
+    assert result.hint == (
+        "predict(..., 'ddp', 8)['params'] is None: each value must be a number of bytes "
+        "(an int, or a float)"
+    )
+
+
+def test_memory_the_stub_is_not_attempted():
+    assert check("11.memory", stub, quiet=True).status == "not attempted"
+
+
+SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
+
+
+@pytest.mark.parametrize(
+    "index, hint",
+    [
+        (
+            0,
+            f"ddp on 8 ranks, shapes {SHAPES}: Adam's state is 24,924 bytes, you predicted 24,896: Adam keeps a 4-byte step counter (a float32 scalar) for every tensor it updates, besides the two moments",
+        ),
+        (
+            1,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 3112, an even split: ZeroRedundancyOptimizer gives each rank whole tensors, not an N-th of each",
+        ),
+        (
+            2,
+            f"zero1 on 8 ranks, shapes {SHAPES}: params are 12,448 bytes, you predicted 1556: DDP and ZeRO-1 keep every parameter and every gradient whole (4 bytes each) on every rank",
+        ),
+        (
+            3,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 772: ZeroRedundancyOptimizer sorts the tensors by size, largest first (ties in the module's order), and gives each to the rank holding the fewest elements so far (the lowest rank on a tie); rank 0 keeps 8 bytes per element and 4 per tensor it owns",
+        ),
+        (
+            4,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 0: ZeroRedundancyOptimizer sorts the tensors by size, largest first (ties in the module's order), and gives each to the rank holding the fewest elements so far (the lowest rank on a tie); rank 0 keeps 8 bytes per element and 4 per tensor it owns",
+        ),
+        (
+            5,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 1556, an exact N-th: FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows, padded, so rank 0 holds a full shard of every tensor",
+        ),
+        (
+            6,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of grads, you predicted 12448, the whole model's: FSDP2 shards grads too",
+        ),
+        (
+            7,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not MiB or MB",
+        ),
+        (
+            8,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.012448: return bytes, not MiB or MB",
+        ),
+        (
+            9,
+            f"ddp on 8 ranks, shapes {SHAPES}: Adam's state is 24,924 bytes, you predicted 3115: under DDP every rank keeps both moments of every parameter and a step counter per tensor",
+        ),
+        (
+            10,
+            f"ddp on 8 ranks, shapes {SHAPES}: grads are 12,448 bytes, you predicted 0: DDP and ZeRO-1 keep every parameter and every gradient whole (4 bytes each) on every rank",
+        ),
+        (
+            11,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 24924, the whole model's: FSDP2 shards Adam's state too",
+        ),
+        (
+            12,
+            f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 3116, an even split: ZeroRedundancyOptimizer gives each rank whole tensors, not an N-th of each",
+        ),
+    ],
+)
+def test_memory_hints_in_full(index, hint):
+    # the whole hint, numbers and all, for each mistake above: no word of it left to chance
+    answer = MISTAKES[index][0]
+    assert check("11.memory", answer, quiet=True).hint == hint
