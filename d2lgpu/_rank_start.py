@@ -37,7 +37,14 @@ import cloudpickle
 import torch
 import torch.distributed as dist
 
-__all__ = ["CannotSend", "join_gloo", "rank_processes", "send_outcome", "start_method"]
+__all__ = [
+    "CannotSend",
+    "join_gloo",
+    "note_autograd_threads",
+    "rank_processes",
+    "send_outcome",
+    "start_method",
+]
 
 START_ENV_VAR = "D2LGPU_RANKS_START"  # "fork" or "forkserver": overrides start_method()
 START_METHODS = ("fork", "forkserver")
@@ -90,11 +97,25 @@ def _accelerator_visible() -> bool:
     return bool(mps is not None and mps.is_available())
 
 
+_autograd_threads = False  # set by note_autograd_threads()
+
+
+def note_autograd_threads() -> None:
+    """Say that this process has run autograd on a device other than the CPU (a fake or
+    meta CUDA tensor included: ``d2lgpu.scale`` does), which starts autograd's per-device
+    threads; a forked child's ``backward`` then raises "Unable to handle autograd's threading
+    in combination with fork-based multiprocessing", so :func:`start_method` answers
+    ``"forkserver"`` from then on."""
+    global _autograd_threads
+    _autograd_threads = True
+
+
 def start_method() -> str:
     """How :func:`rank_processes` starts ranks: ``"fork"`` where that is safe, else ``"forkserver"``.
 
-    ``"forkserver"`` where torch sees a GPU (see the module's docstring for why) or where the
-    platform cannot fork; ``$D2LGPU_RANKS_START`` chooses either one.
+    ``"forkserver"`` where torch sees a GPU (see the module's docstring for why), after
+    :func:`note_autograd_threads`, or where the platform cannot fork;
+    ``$D2LGPU_RANKS_START`` chooses either one.
     """
     chosen = os.environ.get(START_ENV_VAR, "").strip()
     if chosen:
@@ -103,7 +124,11 @@ def start_method() -> str:
                 f"{START_ENV_VAR} must be one of {', '.join(START_METHODS)}, got {chosen!r}"
             )
         return chosen
-    if _accelerator_visible() or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        _autograd_threads
+        or _accelerator_visible()
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         return "forkserver"
     return "fork"
 

@@ -44,6 +44,7 @@ import torch.distributed as dist
 from torch import nn
 
 from ._fake_dist import fake_process_group, memory_tracker
+from ._rank_start import note_autograd_threads
 from ._validate import check_int
 
 __all__ = ["PLANS", "formula_bytes", "per_rank_bytes", "zero1_state_bytes"]
@@ -164,6 +165,8 @@ def per_rank_bytes(
         raise TypeError(f"inputs must be a callable that takes the model, got {inputs!r}")
     from torch.distributed.device_mesh import init_device_mesh
 
+    # The tracked backward starts autograd's device threads: later ranks must not be forked.
+    note_autograd_threads()
     with fake_process_group(world_size):
         mesh = init_device_mesh("cpu", (world_size,)) if plan.startswith("fsdp2") else None
         return _train_and_measure(model_fn, plan, mesh, fake, inputs)

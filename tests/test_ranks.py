@@ -19,6 +19,8 @@ from d2lgpu.checks._util import CheckFailed, NotAttempted
 from d2lgpu.checks.ch01_devices import fake_gpus
 from d2lgpu.ranks import CannotSend, RankFailed, count_all_reduces, run_ranks
 
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
 
 def summed(rank, world):
     t = torch.full((3,), float(rank + 1))
@@ -315,3 +317,42 @@ def test_a_script_that_starts_ranks_at_its_top_level_is_told_to_use_a_main_guard
         [sys.executable, str(guarded)], env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0 and done.stdout.strip() == "[0, 10]", done.stderr[-2000:]
+
+
+def _backward_on_a_rank(rank, world):
+    x = torch.ones(3, requires_grad=True)
+    (x * 2).sum().backward()
+    return x.grad.sum().item()
+
+
+@pytest.mark.slow  # a fresh Python: the process must not have noted autograd's threads yet
+def test_after_autograd_on_a_fake_device_ranks_are_not_forked_and_still_run_backward():
+    # d2lgpu.scale's tracked backward starts autograd's device threads; a forked rank's
+    # backward would then raise "Unable to handle autograd's threading ... fork".
+    code = (
+        "import os, torch; from torch import nn; from d2lgpu import scale, ranks\n"
+        "os.environ.pop('D2LGPU_RANKS_START', None)\n"
+        "assert ranks.start_method() == 'fork', ranks.start_method()\n"
+        "scale.per_rank_bytes(lambda: nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2)), 'fsdp2',"
+        " 2, inputs=lambda m: torch.randn(3, 8))\n"
+        "assert ranks.start_method() == 'forkserver', ranks.start_method()\n"
+        "from tests.test_ranks import _backward_on_a_rank\n"
+        "print(ranks.run_ranks(_backward_on_a_rank, world=2))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "D2LGPU_RANKS_START"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[6.0, 6.0]", done.stdout
+
+
+def test_start_method_answers_forkserver_once_autograd_threads_are_noted(monkeypatch):
+    from d2lgpu import _rank_start
+
+    monkeypatch.delenv("D2LGPU_RANKS_START", raising=False)
+    monkeypatch.setattr(_rank_start, "_autograd_threads", False)
+    monkeypatch.setattr(_rank_start, "_accelerator_visible", lambda: False)
+    assert ranks.start_method() == "fork"
+    _rank_start.note_autograd_threads()
+    assert ranks.start_method() == "forkserver"
