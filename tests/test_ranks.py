@@ -176,13 +176,19 @@ def test_chapter_9s_rank_code_never_starts_cuda(monkeypatch):
     # where torch sees no GPU, but DTensor on a CPU mesh and pipelining on the CPU must not
     # try to start CUDA even where it would answer: each rank would hold a CUDA context.
     # Where torch sees a real GPU, this process has run backward (other tests), so its ranks
-    # come from the fork server, as every rank there does; elsewhere they are forked.
-    if not torch.cuda.is_available():
+    # come from the fork server, as every rank there does; elsewhere they are forked, unless
+    # this process ran d2lgpu.scale's tracked backward (autograd's device threads: no fork).
+    from d2lgpu import _rank_start
+
+    if not torch.cuda.is_available() and not _rank_start._autograd_threads:
         monkeypatch.setenv(ranks.START_ENV_VAR, "fork")
     assert run_ranks(dtensor_and_pipelining, world=2) == ["ok", "ok"]
 
 
 def test_ranks_are_forked_only_where_torch_sees_no_gpu(monkeypatch, gpus):
+    from d2lgpu import _rank_start
+
+    monkeypatch.setattr(_rank_start, "_autograd_threads", False)  # whatever ran before here
     monkeypatch.delenv(ranks.START_ENV_VAR, raising=False)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
     gpus(0)  # a machine without a GPU, also where this one has one
