@@ -386,6 +386,14 @@ def _check_host_waits(run, n: int) -> None:
                 "host queues more. Wait for the copy of a result only once the next batch's "
                 "compute (and its copy back) is queued"
             )
+        ahead = [op.id for op in _ops(gpu, "copy", "h2d") if op.batch == newest.batch + 1]
+        if not ahead or min(ahead) >= queued:
+            raise CheckFailed(
+                f"the host waited ({why}) before batch {newest.batch + 1} was copied to the "
+                f"device, so that copy cannot run beside compute {newest.batch}: the next "
+                "compute then waits for its copy. Queue the next batch's copy in before the "
+                "host waits for anything"
+            )
 
 
 def _check_overlap(run, n: int, h2d_s: float, compute_s: float, d2h_s: float) -> None:
@@ -431,27 +439,19 @@ def _simulated(answer, passed) -> None:
             main = (n, run.end_s, best, serial)
     assert main is not None  # _RUNS is not empty
     n, took, best, serial = main
-    passed.append(
+    passed += [
         "consume(i, buffer) called once per batch, in order, with one of the two buffers "
-        "holding compute(batch i), for 6, 1 and 4 batches (on a simulated GPU)"
-    )
-    passed.append(
+        "holding compute(batch i), for 6, 1 and 4 batches (on a simulated GPU)",
         "copies to the device beside the computes, copies back on a stream other than the "
         "computes', into the buffers; every stream waits on the GPU for what it reads; no "
-        "device memory freed while another stream may use it"
-    )
-    passed.append(
+        "device memory freed while another stream may use it",
         "no buffer copied into before its result was consumed, and no result consumed before "
-        "the host knew its copy had landed"
-    )
-    passed.append(
+        "the host knew its copy had landed",
         "in the loop the host never reads device data and never waits for the newest compute "
-        "before the next one is queued"
-    )
-    passed.append(
+        "before the next one is queued",
         f"simulated with 1 ms per stage, {n} batches take {took * 1e3:.1f} ms (all three "
-        f"stages overlapped: {best * 1e3:.1f} ms; one after another: {serial * 1e3:.1f} ms)"
-    )
+        f"stages overlapped: {best * 1e3:.1f} ms; one after another: {serial * 1e3:.1f} ms)",
+    ]
 
 
 def check_copy_back(answer, passed):
