@@ -22,16 +22,11 @@ CPU standing in for the device, and a stand-in for :func:`check_on_gpu`), so its
 
 from __future__ import annotations
 
-import json
-import os
-import statistics
-import tempfile
-import warnings
-
 import torch
 
 from ..streams import overlap_s, trace_intervals
 from ..timing import benchmark
+from ._stream_gpu import _event_ms, profiled_trace
 from ._util import CheckFailed
 
 __all__ = ["check_on_gpu", "copy_back_work", "serial_loop"]
@@ -46,18 +41,6 @@ def serial_loop(batches, compute, device, buffers, consume):
         buf = buffers[i % len(buffers)]
         buf.copy_(compute(b.to(device, non_blocking=True)))  # a sync point: blocking copy back
         consume(i, buf)
-
-
-def _event_ms(fn, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()  # a sync point: wait for the work between the two events
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def _workload(device):
@@ -156,20 +139,8 @@ def copy_back_work(trace: dict) -> tuple[list, list]:
 
 
 def _check_trace(answer, host, buffers, compute, device) -> None:
-    from torch.profiler import ProfilerActivity, profile
-
-    os.environ.setdefault("KINETO_LOG_LEVEL", "6")
-    torch.cuda.synchronize()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Warning: Profiler clears events")
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            answer(host, compute, device, buffers, _glance)
-            torch.cuda.synchronize()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "trace.json")
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            back, kernels = copy_back_work(json.load(f))
+    trace = profiled_trace(lambda: answer(host, compute, device, buffers, _glance))
+    back, kernels = copy_back_work(trace)
     if not back or not kernels:
         raise CheckFailed(
             "on this GPU the profiler trace shows no copies to the host or no kernels"

@@ -129,7 +129,9 @@ def pipeline_work(trace: dict) -> tuple[list, list]:
     )
 
 
-def _check_trace(answer, host, compute, device) -> None:
+def profiled_trace(run) -> dict:
+    """The Chrome trace (as loaded JSON) of ``run()`` under torch.profiler, CPU and CUDA,
+    the GPU synchronized before and after. Also ``_copy_back_gpu``'s."""
     from torch.profiler import ProfilerActivity, profile
 
     os.environ.setdefault("KINETO_LOG_LEVEL", "6")
@@ -137,13 +139,17 @@ def _check_trace(answer, host, compute, device) -> None:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Warning: Profiler clears events")
         with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            answer(host, compute, device)
+            run()
             torch.cuda.synchronize()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "trace.json")
         prof.export_chrome_trace(path)
         with open(path) as f:
-            copies, kernels = pipeline_work(json.load(f))
+            return json.load(f)
+
+
+def _check_trace(answer, host, compute, device) -> None:
+    copies, kernels = pipeline_work(profiled_trace(lambda: answer(host, compute, device)))
     if not copies or not kernels:
         raise CheckFailed("on this GPU the profiler trace shows no copies or no kernels")
     copy_s = sum(iv.end - iv.start for iv in copies)
