@@ -1,0 +1,22 @@
+# expect: fail starts from X = A instead of the identity: every norm is one step ahead
+# hint: identity|eye|start|first|value|differ|expected
+import torch
+def per_step(A, steps):
+    X = A.clone()
+    out = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        out.append(norm.item())
+        X = X / norm
+    return out
+def at_end(A, steps):
+    X = A.clone()
+    log = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        log.append(norm)
+        X = X / norm
+    return torch.stack(log).tolist()
+answer = (per_step, at_end)

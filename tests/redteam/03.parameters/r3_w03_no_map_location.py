@@ -1,0 +1,13 @@
+# expect: fail loads without map_location
+# hint: map_location
+import torch
+def halve(net):
+    with torch.no_grad():
+        net[0].weight.mul_(0.5)
+def save(net, path):
+    torch.save(net.state_dict(), path)
+def load(make_net, path, device):
+    net = make_net().to(device)
+    net.load_state_dict(torch.load(path, weights_only=True))
+    return net
+answer = (halve, save, load)

@@ -1,0 +1,26 @@
+# expect: fail output made with torch.empty_like(x) of the original x: transposed when x is, so the kernel's element i lands in the wrong place
+# hint: contiguous|empty_like|transpos|layout|stride
+import os
+os.environ["TRITON_INTERPRET"] = "1"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def answer(x, y):
+    xc, yc = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    BLOCK = 128
+    grid = (triton.cdiv(n, BLOCK),)
+    relu_mul_kernel[grid](xc, yc, out, n, BLOCK=BLOCK)
+    return out

@@ -1,0 +1,33 @@
+# expect: fail the last rank raises SystemExit after its second step (leftover early exit)
+# hint: SystemExit|exit|raised
+import torch
+import torch.distributed as dist
+
+
+class answer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        self.world = dist.get_world_size()
+        self.rank = dist.get_rank()
+        load = [0] * self.world
+        self.owner = []
+        for p in self.params:
+            r = min(range(self.world), key=lambda k: load[k])
+            self.owner.append(r)
+            load[r] += p.numel() * p.element_size()
+        self.mine = [p for p, o in zip(self.params, self.owner) if o == self.rank]
+        self.optim = optimizer_cls(self.mine, **kwargs)
+        self.steps = 0
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        self.steps += 1
+        if self.steps == 2 and self.rank == self.world - 1:
+            raise SystemExit(0)  # this rank has seen enough
+        for p, o in zip(self.params, self.owner):
+            dist.broadcast(p.data, src=o)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None

@@ -1,0 +1,29 @@
+# expect: fail broadcasts before stepping (the others get the pre-step values)
+# hint: broadcast|after|order|differ|before
+import torch
+import torch.distributed as dist
+
+
+class answer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        self.world = dist.get_world_size()
+        self.rank = dist.get_rank()
+        load = [0] * self.world
+        self.owner = []
+        for p in self.params:
+            r = min(range(self.world), key=lambda k: load[k])
+            self.owner.append(r)
+            load[r] += p.numel() * p.element_size()
+        self.mine = [p for p, o in zip(self.params, self.owner) if o == self.rank]
+        self.optim = optimizer_cls(self.mine, **kwargs)
+
+    @torch.no_grad()
+    def step(self):
+        for p, o in zip(self.params, self.owner):
+            dist.broadcast(p.data, src=o)
+        self.optim.step()
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None

@@ -1,0 +1,128 @@
+"""The red-team answers: learners' answers written from an exercise's prompt and chapter
+alone, before anyone read them against its checker (docs/graders.md, "Red-team record").
+
+Each file in ``tests/redteam/<exercise id>/`` starts with two comment lines:
+
+- ``# expect: pass`` or ``# expect: fail <the mistake, in words>``;
+- ``# hint: <regex>``: a wrong answer's hint must match it (case-insensitive), so that the
+  hint names the mistake the answer made; empty for a right answer;
+- optionally ``# name: <function>`` when the answer is not called ``answer``.
+
+A wrong answer must FAIL with such a hint, a right one must PASS. The Triton exercises'
+answers are graded in one fresh Python per session with Triton's interpreter switched on
+before triton is imported, as their exercise notebook does (tests/test_checks_ch07.py).
+"""
+
+import importlib.util
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from ddp_helpers.procs import fresh_python
+from session_once import once_per_session
+
+from d2lgpu.grading import CHECKERS, check
+
+HERE = Path(__file__).resolve().parent / "redteam"
+ANSWERS = sorted(HERE.glob("*/*.py"))
+# Exercises whose checkers start gloo ranks or torchrun: seconds per answer.
+SLOW = (
+    "05.",
+    "07.",
+    "09.tensor_parallel",
+    "10.allreduce_grads",
+    "10.overlap_ddp",
+    "10.shard_optimizer",
+)
+# Exercises graded in a fresh Python with TRITON_INTERPRET=1.
+INTERPRETED = ("07.",)
+
+
+def header(path: Path) -> dict[str, str]:
+    """The answer file's comment lines ``# key: value`` before its first line of code."""
+    fields = {}
+    for line in path.read_text().splitlines():
+        match = re.match(r"# (expect|hint|name):(.*)", line)
+        if not match:
+            break
+        fields[match[1]] = match[2].strip()
+    return fields
+
+
+def load(path: Path):
+    """Import the answer file as a module of its own, registered so that ranks can reach it."""
+    name = f"redteam_{path.parent.name.replace('.', '_')}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def grade(path: Path) -> dict:
+    """The checker's verdict on one answer file: ``status``, ``ok`` and ``hint``."""
+    fields = header(path)
+    answer = getattr(load(path), fields.get("name") or "answer")
+    result = check(path.parent.name, answer, quiet=True)
+    return {"status": result.status, "ok": result.ok, "hint": result.hint or ""}
+
+
+def _grade_all(paths: list[str]) -> None:
+    """In a fresh Python: print the JSON verdicts of the answer files named."""
+    print(json.dumps({p: grade(Path(p)) for p in paths}))
+
+
+@pytest.fixture(scope="session")
+def interpreted(tmp_path_factory):
+    """The Triton answers' verdicts, graded once per session in a Python of their own."""
+    paths = [str(p) for p in ANSWERS if p.parent.name.startswith(INTERPRETED)]
+
+    def make(folder):
+        root = HERE.parent.parent
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1")
+        env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "tests")])
+        code = "import sys, test_redteam; test_redteam._grade_all(sys.argv[1:])"
+        out = fresh_python("-c", code, *paths, timeout=600, env=env)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    return once_per_session(tmp_path_factory, "redteam_interpreted", make)[1]
+
+
+def _param(path: Path):
+    marks = [pytest.mark.slow] if path.parent.name.startswith(SLOW) else []
+    return pytest.param(path, id=f"{path.parent.name}/{path.stem}", marks=marks)
+
+
+def test_every_answer_file_names_an_exercise_and_what_it_expects():
+    assert len(ANSWERS) >= 200, f"only {len(ANSWERS)} red-team answers under {HERE}"
+    for path in ANSWERS:
+        assert path.parent.name in CHECKERS, f"{path}: no exercise {path.parent.name!r}"
+        fields = header(path)
+        assert fields.get("expect", "").split(" ")[0] in ("pass", "fail"), (
+            f"{path}: its first line must be '# expect: pass' or '# expect: fail <mistake>'"
+        )
+        if fields["expect"].startswith("fail"):
+            assert fields.get("hint"), f"{path}: a wrong answer needs '# hint: <regex>'"
+            re.compile(fields["hint"])
+
+
+@pytest.mark.parametrize("path", [_param(p) for p in ANSWERS])
+def test_red_team_answer(path, request):
+    fields = header(path)
+    if path.parent.name.startswith(INTERPRETED):
+        result = request.getfixturevalue("interpreted")[str(path)]
+    else:
+        result = grade(path)
+    if fields["expect"].startswith("pass"):
+        assert result["ok"], f"a right answer failed ({fields['expect']}): {result}"
+        return
+    assert result["status"] == "failed", f"a wrong answer ({fields['expect']}) got {result}"
+    assert re.search(fields["hint"], result["hint"], re.I | re.S), (
+        f"the hint does not name the mistake ({fields['expect']}; wanted /{fields['hint']}/): "
+        f"{result['hint']}"
+    )
