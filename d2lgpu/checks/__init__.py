@@ -43,8 +43,9 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
 ``_stream_gpu``            ``08.overlap`` on a real GPU
-``_ch08_hazards``          chapter 8's races, named for what caused them
+``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
 ``_ch08_copy_run``         ``08.copy_back``'s simulated run: what the answer did there
+``_ch08_copy_races``       ``08.copy_back``'s races and early reads, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
 ``_ch09_grads``            ``09.pipeline``'s reference, and what a wrong loss or gradient says
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU

@@ -1,4 +1,4 @@
-"""Chapter 8's races, named for what caused them: the hints for the simulated GPU's hazards.
+"""``08.overlap``'s races, named for what caused them: the hints for the simulated GPU's hazards.
 
 A race is one of :class:`d2lgpu.stream_sim.Hazard`'s kinds: a compute that may start
 before its copy has landed (``read``; the hint says where the compute stream's wait is,
@@ -9,19 +9,17 @@ that does not wait for the first stream's earlier work (``allocated``), and a co
 host read before a sync (``host read``). The hints name the mistake and the API, not code
 to paste.
 
-``08.copy_back``'s races have their own hints (:func:`check_copy_back_hazards`), and
-:func:`check_landed` names a result handed over before the host knew its copy had landed.
-:data:`READ_NAMES` says what a host read of device data was, for both exercises.
+:data:`READ_NAMES` says what a host read of device data was, for both of chapter 8's
+exercises; ``08.copy_back``'s races have their own hints (:mod:`._ch08_copy_races`).
 
-What it is not: the checker; :mod:`d2lgpu.checks.ch08_streams` and
-:mod:`d2lgpu.checks.ch08_copy_back` run the answer.
+What it is not: the checker; :mod:`d2lgpu.checks.ch08_streams` runs the answer.
 """
 
 from __future__ import annotations
 
 from ._util import CheckFailed
 
-__all__ = ["check_hazards", "check_copy_back_hazards", "check_landed", "READ_NAMES"]
+__all__ = ["check_hazards", "READ_NAMES"]
 
 READ_NAMES = {
     "__repr__": "print() of a device tensor",
@@ -167,60 +165,3 @@ def check_hazards(gpu, n: int) -> None:
             earlier=hazard.first.label,
         )
     )  # fmt: skip
-
-
-def check_copy_back_hazards(run) -> None:
-    """``08.copy_back``'s races, in the order the hints name them."""
-    for hazard in run.gpu.hazards:
-        first, second = hazard.first, hazard.second
-        if hazard.kind == "read" and second is not None and second.kind == "kernel":
-            raise CheckFailed(
-                f"compute of batch {hazard.batch} may start before its copy to the device has "
-                "finished: the compute stream does not wait for the copy. Make the GPU wait "
-                "(wait_event on an event recorded after the copy, or wait_stream), not the host"
-            )
-        if hazard.kind == "read" and second is not None:
-            raise CheckFailed(
-                f"the copy of result {hazard.batch} to the host may start before compute "
-                f"{hazard.batch} has finished: {second.stream.name} does not wait for "
-                f"{first.stream.name}, so on the simulated GPU it copied memory the compute had "
-                "not written yet. Make the stream that copies back wait for the compute on the "
-                "GPU (wait_stream, or wait_event on an event recorded after the compute)"
-            )
-        if hazard.kind == "freed" and first.flags.get("direction") == "d2h":
-            raise CheckFailed(
-                f"result {hazard.batch}'s device memory was freed (its last reference dropped) "
-                f"while its copy to the host on {first.stream.name} may still read it: the "
-                "caching allocator may hand it to the next compute at once. Call "
-                "record_stream with the stream that copies back, or keep the result until "
-                "that copy is known to be done"
-            )
-        if hazard.kind == "freed":
-            raise CheckFailed(
-                f"the device copy of batch {hazard.batch} was freed (its last reference "
-                f"dropped) while {first.label} on {first.stream.name} may still read it: the "
-                "caching allocator may give its memory to the next copy at once. Call "
-                "record_stream with the stream that reads it, or keep it until that work is done"
-            )
-        if hazard.kind != "host read":  # the host's early reads: check_landed names them
-            raise CheckFailed(f"a race on the simulated GPU: {hazard}")
-
-
-def check_landed(run) -> None:
-    """No result handed to ``consume``, nor a buffer read, before its copy is known to have landed."""
-    for c in run.consumed:
-        if not c["landed"]:
-            raise CheckFailed(
-                f"result {c['index']} was handed to consume before the host knew that its copy "
-                "had landed: a non-blocking copy to the host returns at once, and the buffer "
-                "holds the result only once the copy is done. Before consume, make the host "
-                "wait for that copy, and only for it (synchronize an Event recorded after it, "
-                "on the stream that made it)"
-            )
-    early = [h for h in run.gpu.hazards if h.kind == "host read"]
-    if early:  # consume's own reads waited (above): this one came from elsewhere
-        raise CheckFailed(
-            f"the host read a buffer while the copy of result {early[0].batch} into it may "
-            "still run (outside consume: a print, a clone, a write): a buffer is the host's "
-            "only between the wait for its copy and the return of consume"
-        )

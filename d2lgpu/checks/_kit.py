@@ -63,6 +63,8 @@ def call_answer(answer, *args, known: Iterable[KnownError] = (), **kwargs):
     matches) becomes :class:`CheckFailed` with its hint, any other is raised as it is."""
     try:
         return answer(*args, **kwargs)
+    except CheckFailed:
+        raise
     except Exception as error:
         for rule in known:
             if isinstance(error, rule.kind) and any(w in str(error) for w in rule.words):

@@ -35,8 +35,9 @@ import inspect
 
 import torch
 
+from ._ch08_copy_races import check_copy_back_hazards, check_landed
 from ._ch08_copy_run import N_BUFFERS, RUNS, best_s, ops, reference_compute, serial_s, simulate
-from ._ch08_hazards import READ_NAMES, check_copy_back_hazards, check_landed
+from ._ch08_hazards import READ_NAMES
 from ._kit import close, first_close
 from ._util import CheckFailed, one_cpu_thread
 

@@ -38,6 +38,7 @@ from torch import nn
 from ._ch09_grads import check_grads, check_loss
 from ._ch09_grads import reference as _reference
 from ._ch09_stages import LoggedStage, Misplaced, layouts, misplaced_hint, mix_hint, watched_loss
+from ._kit import run_cases
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
@@ -227,9 +228,10 @@ def _check_read_times(stages, where) -> None:
 
 
 def _check_cases(answer) -> None:
-    for dev1, dev2, pretend in layouts():
-        for seed, (n, m) in enumerate(CASES):
-            _check_case(answer, seed, n, m, dev1, dev2, pretend)
+    cases = [
+        (answer, seed, n, m, *where) for where in layouts() for seed, (n, m) in enumerate(CASES)
+    ]
+    run_cases(cases, _check_case)
 
 
 def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
