@@ -14,13 +14,13 @@
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
+from ._kit import calls_to
 from ._util import CheckFailed, learner_is_running
 
 __all__ = [
@@ -116,21 +116,14 @@ class LearnerReads(TorchFunctionMode):
         return func(*args, **(kwargs or {}))
 
 
-@contextmanager
-def autocast_device_types(seen: list):
-    """Record the ``device_type`` of every ``torch.autocast`` (however it is imported)."""
-    cls = torch.amp.autocast_mode.autocast
-    original = cls.__init__
-
-    def recorded(self, device_type, *args, **kwargs):
-        seen.append(device_type)
-        return original(self, device_type, *args, **kwargs)
-
-    cls.__init__ = recorded  # type: ignore[method-assign]  # patched on purpose, then restored
-    try:
-        yield
-    finally:
-        cls.__init__ = original  # type: ignore[method-assign]  # the patch undone
+def autocast_device_types():
+    """Record (in the yielded list) the ``device_type`` of every ``torch.autocast``
+    (however it is imported)."""
+    return calls_to(
+        torch.amp.autocast_mode.autocast,
+        "__init__",
+        note=lambda self, device_type, *args, **kwargs: device_type,
+    )
 
 
 def grad_norm(params) -> float:
@@ -169,7 +162,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
     reads = LearnerReads()
     try:
-        with autocast_device_types(seen["autocast"]), reads:
+        with autocast_device_types() as seen["autocast"], reads:
             try:
                 losses = answer(net, batches, opt, device.type, dtype, scaler, max_norm=max_norm)
             except TypeError as error:

@@ -9,6 +9,9 @@ that does not wait for the first stream's earlier work (``allocated``), and a co
 host read before a sync (``host read``). The hints name the mistake and the API, not code
 to paste.
 
+:data:`READ_NAMES` says what a host read of device data was, for both of chapter 8's
+exercises; ``08.copy_back``'s races have their own hints (:mod:`._ch08_copy_races`).
+
 What it is not: the checker; :mod:`d2lgpu.checks.ch08_streams` runs the answer.
 """
 
@@ -16,7 +19,18 @@ from __future__ import annotations
 
 from ._util import CheckFailed
 
-__all__ = ["check_hazards"]
+__all__ = ["check_hazards", "READ_NAMES"]
+
+READ_NAMES = {
+    "__repr__": "print() of a device tensor",
+    "__str__": "str() of a device tensor",
+    "__format__": "an f-string or print() of a device tensor",
+    "__float__": "float() of a device tensor",
+    "__int__": "int() of a device tensor",
+    "__bool__": "an `if` on a device tensor",
+}
+"""What the host did, by the name of the tensor method that read device data."""
+
 
 _HAZARDS = {
     "read": (

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import torch
 
-from ..streams import overlap_s, trace_intervals
+from ..streams import overlap_s
 from ..timing import benchmark
-from ._stream_gpu import _event_ms, profiled_trace
+from ._stream_gpu import calibrated_product, memcpy_work, profiled_trace
 from ._util import CheckFailed
 
 __all__ = ["check_on_gpu", "copy_back_work", "serial_loop"]
@@ -49,13 +49,7 @@ def _workload(device):
     gen = torch.Generator().manual_seed(88)
     host = [torch.randn(ROWS, COLS, generator=gen).pin_memory() for _ in range(N_BATCHES)]
     buffers = [torch.empty(ROWS, COLS).pin_memory() for _ in range(2)]
-    w = torch.randn(COLS, COLS, generator=gen).div_(COLS**0.5).to(device)
-    x = host[0].to(device)
-    x @ w  # warm-up: cuBLAS handle and kernel choice
-    torch.cuda.synchronize()
-    copy_ms = _event_ms(lambda: host[0].to(device, non_blocking=True))
-    product_ms = _event_ms(lambda: x @ w)
-    reps = max(1, min(64, round(copy_ms / max(product_ms, 1e-6))))
+    w, reps = calibrated_product(host[0], device, gen)
 
     def compute(x):
         for _ in range(reps):
@@ -125,17 +119,7 @@ def copy_back_work(trace: dict) -> tuple[list, list]:
 
     Copies to the device and within it are left out: what is judged here is whether the
     copies back ran beside kernels."""
-    events = [
-        e
-        for e in trace["traceEvents"]
-        if not (isinstance(e, dict) and e.get("cat") == "gpu_memcpy")
-        or "DtoH" in str(e.get("name", ""))
-    ]
-    intervals = trace_intervals({**trace, "traceEvents": events})
-    return (
-        [iv for iv in intervals if iv.label == "copy"],
-        [iv for iv in intervals if iv.label == "kernel"],
-    )
+    return memcpy_work(trace, "DtoH")
 
 
 def _check_trace(answer, host, buffers, compute, device) -> None:

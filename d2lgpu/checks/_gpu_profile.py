@@ -22,6 +22,8 @@ from contextlib import ExitStack, contextmanager
 import torch
 from torch.autograd.profiler_util import EventList, FunctionEventAvg
 
+from ._kit import patched
+
 __all__ = ["SCRIPTED_ROWS", "SCRIPTED_WANT", "SCRIPTED_WHAT", "watched_gpu", "scripted_gpu"]
 
 # key, count, self CPU us, CPU total us, self device us, device total us. On a GPU the CPU
@@ -110,23 +112,21 @@ def _watch(state: dict, scripted: bool):
 
         return recorded_wait
 
-    with ExitStack() as patches:
-
-        def patch(owner, name, value):
-            saved = getattr(owner, name)
-            setattr(owner, name, value)
-            patches.callback(setattr, owner, name, saved)
-
-        patch(cls, "__init__", recorded_init)
-        patch(torch.cuda, "synchronize", recorded(synchronize))
-        patch(torch.accelerator, "synchronize", recorded(torch.accelerator.synchronize))
-        patch(torch.cuda.Stream, "synchronize", recorded(torch.cuda.Stream.synchronize))
-        patch(torch.cuda.Event, "synchronize", recorded(torch.cuda.Event.synchronize))
-        if scripted:
-            patch(cls, "key_averages", scripted_key_averages)
-            patch(torch.cuda, "current_stream", lambda device=None: _ScriptedStream(record))
-            patch(torch.cuda, "default_stream", lambda device=None: _ScriptedStream(record))
-            patch(torch.cuda, "Event", lambda *a, **k: _ScriptedEvent(record, *a, **k))
+    changes = [
+        (cls, "__init__", recorded_init),
+        (torch.cuda, "synchronize", recorded(synchronize)),
+        (torch.accelerator, "synchronize", recorded(torch.accelerator.synchronize)),
+        (torch.cuda.Stream, "synchronize", recorded(torch.cuda.Stream.synchronize)),
+        (torch.cuda.Event, "synchronize", recorded(torch.cuda.Event.synchronize)),
+    ]
+    if scripted:
+        changes += [
+            (cls, "key_averages", scripted_key_averages),
+            (torch.cuda, "current_stream", lambda device=None: _ScriptedStream(record)),
+            (torch.cuda, "default_stream", lambda device=None: _ScriptedStream(record)),
+            (torch.cuda, "Event", lambda *a, **k: _ScriptedEvent(record, *a, **k)),
+        ]
+    with patched(*changes):
         yield state
 
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import torch
 
 from .._device_watch import DeviceWatch
+from ._kit import patched
 
 __all__ = ["watching"]
 
@@ -27,9 +28,5 @@ def watching(pretend: bool):
         if not pretend:
             saved(*args, **kwargs)
 
-    torch.cuda.synchronize = synchronize
-    try:
-        with watch:
-            yield watch
-    finally:
-        torch.cuda.synchronize = saved
+    with patched((torch.cuda, "synchronize", synchronize)), watch:
+        yield watch

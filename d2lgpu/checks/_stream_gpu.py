@@ -30,7 +30,7 @@ from ..streams import overlap_s, trace_intervals
 from ..timing import benchmark
 from ._util import CheckFailed
 
-__all__ = ["check_on_gpu", "pipeline_work", "serial_loop"]
+__all__ = ["check_on_gpu", "pipeline_work", "serial_loop", "calibrated_product", "memcpy_work"]
 
 N_BATCHES, ROWS, COLS = 8, 8192, 1024  # 32 MiB of float32 per batch
 MAX_RATIO = 0.85  # at most this share of the serial loop's time; ideally (n + 1) / 2n
@@ -53,18 +53,25 @@ def _event_ms(fn, repeats: int = 5) -> float:
     return statistics.median(times)
 
 
+def calibrated_product(batch: torch.Tensor, device, gen: torch.Generator):
+    """``(w, reps)``: a matrix ``w`` (drawn from ``gen``) on ``device`` and how many
+    products ``x @ w`` in a row take about as long, here, as copying ``batch`` there.
+    Also ``_copy_back_gpu``'s."""
+    w = torch.randn(COLS, COLS, generator=gen).div_(COLS**0.5).to(device)
+    x = batch.to(device)
+    x @ w  # warm-up: cuBLAS handle and kernel choice
+    torch.cuda.synchronize()
+    copy_ms = _event_ms(lambda: batch.to(device, non_blocking=True))
+    product_ms = _event_ms(lambda: x @ w)
+    return w, max(1, min(64, round(copy_ms / max(product_ms, 1e-6))))
+
+
 def _workload(device):
     """Pinned host batches (pinned here, before any timing), and a compute that takes
     about one copy's time here."""
     gen = torch.Generator().manual_seed(8)
     host = [torch.randn(ROWS, COLS, generator=gen).pin_memory() for _ in range(N_BATCHES)]
-    w = torch.randn(COLS, COLS, generator=gen).div_(COLS**0.5).to(device)
-    x = host[0].to(device)
-    x @ w  # warm-up: cuBLAS handle and kernel choice
-    torch.cuda.synchronize()
-    copy_ms = _event_ms(lambda: host[0].to(device, non_blocking=True))
-    product_ms = _event_ms(lambda: x @ w)
-    reps = max(1, min(64, round(copy_ms / max(product_ms, 1e-6))))
+    w, reps = calibrated_product(host[0], device, gen)
 
     def compute(x):
         for _ in range(reps):
@@ -116,11 +123,17 @@ def pipeline_work(trace: dict) -> tuple[list, list]:
     Copies back to the host (``Memcpy DtoH``, results read after the loop, which an H200
     run showed as 9 ms of copies that no kernel overlapped) and copies within the device
     are not the pipeline's reads, and do not count against its overlap."""
+    return memcpy_work(trace, "HtoD")
+
+
+def memcpy_work(trace: dict, direction: str) -> tuple[list, list]:
+    """The copies in ``direction`` (``"HtoD"``, ``"DtoH"``) and the kernels in a Chrome
+    trace, other copies left out. Also ``_copy_back_gpu``'s."""
     events = [
         e
         for e in trace["traceEvents"]
         if not (isinstance(e, dict) and e.get("cat") == "gpu_memcpy")
-        or "HtoD" in str(e.get("name", ""))
+        or direction in str(e.get("name", ""))
     ]
     intervals = trace_intervals({**trace, "traceEvents": events})
     return (

@@ -19,6 +19,7 @@ from types import SimpleNamespace
 
 import torch
 
+from ._kit import patched
 from ._util import CheckFailed
 
 __all__ = ["GpuProfile", "T4", "H100", "fake_gpus", "check_placement"]
@@ -117,15 +118,8 @@ def fake_gpus(n: int, profile: GpuProfile | None = None):
         (torch.accelerator, "is_available", lambda: n > 0),
         (torch.accelerator, "device_count", lambda: n),
     ]
-    fakes = [(owner, name, fake) for owner, name, fake in fakes if hasattr(owner, name)]
-    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in fakes]
-    for owner, name, fake in fakes:
-        setattr(owner, name, fake)
-    try:
+    with patched(*[(owner, name, fake) for owner, name, fake in fakes if hasattr(owner, name)]):
         yield
-    finally:
-        for owner, name, original in saved:
-            setattr(owner, name, original)
 
 
 def _expected(n_workers: int, gpus: int) -> list[torch.device]:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 
 import torch
 
+from ._kit import patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
@@ -71,16 +72,15 @@ def _logging_syncs(log: list):
     import d2lgpu
     import d2lgpu.timing
 
-    saved = torch.cuda.synchronize, d2lgpu.sync, d2lgpu.timing.sync
-
     def logged(*args, **kwargs):
         log.append(("wait", "device"))
 
-    torch.cuda.synchronize = d2lgpu.sync = d2lgpu.timing.sync = logged
-    try:
+    with patched(
+        (torch.cuda, "synchronize", logged),
+        (d2lgpu, "sync", logged),
+        (d2lgpu.timing, "sync", logged),
+    ):
         yield
-    finally:
-        torch.cuda.synchronize, d2lgpu.sync, d2lgpu.timing.sync = saved
 
 
 @one_cpu_thread

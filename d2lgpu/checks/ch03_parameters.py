@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from ._ch03_networks import make_net, same_params, seeded_net
+from ._kit import KnownError, call_answer, patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_parameters", "saved_as_if_on"]
@@ -32,27 +33,25 @@ def saved_as_if_on(location: str):
     """
     import torch.serialization as serialization
 
-    saved = serialization.location_tag
-    serialization.location_tag = lambda storage: location
-    try:
+    with patched((serialization, "location_tag", lambda storage: location)):
         yield
-    finally:
-        serialization.location_tag = saved
+
+
+_IN_PLACE = [
+    KnownError(
+        RuntimeError,
+        ("leaf Variable", "in-place"),
+        "autograd refused an in-place change of a parameter: wrap it in "
+        "`with torch.no_grad():` (parameters are leaves that require grad)",
+    )
+]
 
 
 def _check_halve(halve, device, passed):
     net = seeded_net(0).to(device)
     weight = net[0].weight
     before = {k: v.detach().clone() for k, v in net.state_dict().items()}
-    try:
-        halve(net)
-    except RuntimeError as error:
-        if "leaf Variable" in str(error) or "in-place" in str(error):
-            raise CheckFailed(
-                "autograd refused an in-place change of a parameter: wrap it in "
-                "`with torch.no_grad():` (parameters are leaves that require grad)"
-            ) from None
-        raise
+    call_answer(halve, net, known=_IN_PLACE)
     if net[0].weight is not weight:
         raise CheckFailed(
             "net[0].weight is now a different Parameter object: an optimizer built before "
@@ -97,11 +96,8 @@ def _conversions_of(net: nn.Module):
                 seen.append("cuda")
         return original(module, fn, *args, **kwargs)
 
-    nn.Module._apply = recorded  # type: ignore[method-assign,assignment]  # patched on purpose
-    try:
+    with patched((nn.Module, "_apply", recorded)):
         yield seen
-    finally:
-        nn.Module._apply = original  # type: ignore[method-assign]  # the patch undone
 
 
 def _check_save(save, device, folder: Path, passed) -> Path:
@@ -185,15 +181,13 @@ def _check_load_runs_no_code(load, folder: Path, passed) -> None:
 
 
 def _load(load, path, device, what):
-    try:
-        net = load(make_net, path, device)
-    except RuntimeError as error:
-        if "deserialize object on" in str(error) or "CUDA device" in str(error):
-            raise CheckFailed(
-                f"torch.load failed on {what}: pass map_location=device, which moves every "
-                "tensor to the device you ask for as it loads"
-            ) from None
-        raise
+    no_map = KnownError(
+        RuntimeError,
+        ("deserialize object on", "CUDA device"),
+        f"torch.load failed on {what}: pass map_location=device, which moves every "
+        "tensor to the device you ask for as it loads",
+    )
+    net = call_answer(load, make_net, path, device, known=[no_map])
     if not isinstance(net, nn.Module):
         raise CheckFailed(
             f"load_parameters returned a {type(net).__name__}: return the model, built with "

@@ -25,6 +25,7 @@ from __future__ import annotations
 import torch
 
 from ._ch04_watch import MAX_NORM, STEPS, reference_losses, run_answer
+from ._kit import KnownError, call_answer
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_amp", "LOSS_TOL"]
@@ -171,35 +172,36 @@ def check_amp(answer, passed):
     one_cpu_thread(_check_amp)(answer, passed)
 
 
+_FP16_ERRORS = (
+    KnownError(
+        ValueError,
+        ("unscale FP16 gradients",),
+        "the gradients are float16, so the parameters are no longer float32: don't "
+        "call net.half() or net.to(dtype); autocast casts per operation and keeps "
+        "float32 master weights",
+    ),
+    KnownError(
+        AssertionError,
+        ("No inf checks were recorded",),
+        "scaler.step(opt) found no gradients: call opt.zero_grad() before "
+        "scaler.scale(loss).backward(), not between backward() and the step",
+    ),
+    KnownError(
+        RuntimeError,
+        ("after step()", "since the last update()"),
+        lambda error: (
+            "the scaler refused to unscale again before update(): call "
+            "scaler.update() after scaler.step(opt) in every iteration; it adjusts the scale "
+            f"and resets the scaler for the next step (GradScaler said: {error})"
+        ),
+    ),
+)
+
+
 def _run_fp16(answer, device):
     # A modest initial scale, so that no step overflows and is skipped.
-    try:
-        return _run(
-            answer, device, torch.float16, {"init_scale": FP16_SCALE, "growth_interval": 10**6}
-        )
-    except ValueError as error:
-        if "unscale FP16 gradients" in str(error):
-            raise CheckFailed(
-                "the gradients are float16, so the parameters are no longer float32: don't "
-                "call net.half() or net.to(dtype); autocast casts per operation and keeps "
-                "float32 master weights"
-            ) from None
-        raise
-    except AssertionError as error:
-        if "No inf checks were recorded" in str(error):
-            raise CheckFailed(
-                "scaler.step(opt) found no gradients: call opt.zero_grad() before "
-                "scaler.scale(loss).backward(), not between backward() and the step"
-            ) from None
-        raise
-    except RuntimeError as error:
-        if "after step()" in str(error) or "since the last update()" in str(error):
-            raise CheckFailed(
-                "the scaler refused to unscale again before update(): call scaler.update() "
-                "after scaler.step(opt) in every iteration; it adjusts the scale and resets "
-                f"the scaler for the next step (GradScaler said: {error})"
-            ) from None
-        raise
+    scaler = {"init_scale": FP16_SCALE, "growth_interval": 10**6}
+    return call_answer(_run, answer, device, torch.float16, scaler, known=_FP16_ERRORS)
 
 
 def _check_amp(answer, passed):

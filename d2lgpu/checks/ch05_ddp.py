@@ -33,6 +33,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from ._ch05_launch import NPROC, launch_script
+from ._kit import Tolerance, close, first_hint, max_diff
 from ._util import CheckFailed, NotAttempted, one_cpu_thread
 
 __all__ = ["SETTINGS", "RTOL", "ATOL", "make_dataset", "make_model", "reference", "check_ddp"]
@@ -42,6 +43,7 @@ __all__ = ["SETTINGS", "RTOL", "ATOL", "make_dataset", "make_model", "reference"
 # The seed is not DistributedSampler's default (0), so a sampler without seed=args.seed shows.
 SETTINGS = {"epochs": 3, "batch_size": 32, "lr": 0.1, "samples": 256, "seed": 5}
 RTOL, ATOL = 1e-4, 1e-5
+TOLERANCE = Tolerance(RTOL, ATOL)
 EXERCISE_SCRIPT = Path(__file__).resolve().parents[2] / "exercises" / "05_ddp_train.py"
 
 
@@ -147,11 +149,7 @@ def _mistakes(s) -> list[tuple[dict, str]]:
 
 
 def _close(a: dict, b: dict) -> bool:
-    return a.keys() == b.keys() and all(torch.allclose(a[k], b[k], rtol=RTOL, atol=ATOL) for k in a)
-
-
-def _gap(a: dict, b: dict) -> float:
-    return max((a[k] - b[k]).abs().max().item() for k in a)
+    return a.keys() == b.keys() and all(close(a[k], b[k], TOLERANCE) for k in a)
 
 
 def _script_path(answer) -> Path:
@@ -206,20 +204,18 @@ def check_ddp(answer, passed):
     )
     s = SETTINGS
     if not _close(state, want):
-        for params, hint in _mistakes(s):
-            if _close(state, params):
-                raise CheckFailed(hint)
+        first_hint((_close(state, params), hint) for params, hint in _mistakes(s))
+        gap = max(max_diff(state[k], want[k]) for k in want)
         raise CheckFailed(
             f"after {s['epochs']} epochs the parameters differ from single-process training "
-            f"on the same global batch by up to {_gap(state, want):.3g} (tolerance: rtol "
-            f"{RTOL}, atol {ATOL}). Check each DDP ingredient: DistributedSampler(dataset, "
+            f"on the same global batch by up to {gap:.3g} (tolerance: {TOLERANCE}). Check each DDP ingredient: DistributedSampler(dataset, "
             "shuffle=True, seed=args.seed), sampler.set_epoch(epoch) every epoch, a per-rank "
             "batch of batch_size // world_size, the model wrapped in DDP"
         )
     passed.append(
         f"after {s['epochs']} epochs its parameters match single-process training on the same "
         f"global batch of {s['batch_size']}, shuffled per epoch as DistributedSampler does "
-        f"(rtol {RTOL}, atol {ATOL})"
+        f"({TOLERANCE})"
     )
     if any(_close(params, want) for params, _ in _mistakes(s)):  # pragma: no cover
         raise RuntimeError("the checker cannot tell a mistake from the reference")

@@ -41,11 +41,11 @@ from __future__ import annotations
 
 import os
 import warnings
-from contextlib import contextmanager
 
 import torch
 
 from ._ch06_workloads import many_calls_workload, workloads
+from ._kit import calls_to
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_slowest_op"]
@@ -158,41 +158,17 @@ def _calls_check(calls, passed, first: bool) -> None:
         passed.append("fn is called once to warm up, then profiled")
 
 
-@contextmanager
 def _events_read():
     """Record (in the yielded list) every call of a profile's ``events()``."""
     from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
 
-    cls = _KinetoProfile
-    events, read = cls.events, []
-
-    def recorded(self, *args, **kwargs):
-        read.append(True)
-        return events(self, *args, **kwargs)
-
-    cls.events = recorded
-    try:
-        yield read
-    finally:
-        cls.events = events
+    return calls_to(_KinetoProfile, "events", note=lambda *args, **kwargs: True)
 
 
-@contextmanager
 def _profiles():
     """Record (in the yielded list) every table ``key_averages()`` returned, through either
     profiler API (``torch.profiler.profile`` calls the legacy class's)."""
-    cls = torch.autograd.profiler.profile
-    key_averages, tables = cls.key_averages, []
-
-    def recorded(self, *args, **kwargs):
-        tables.append(key_averages(self, *args, **kwargs))
-        return tables[-1]
-
-    cls.key_averages = recorded
-    try:
-        yield tables
-    finally:
-        cls.key_averages = key_averages
+    return calls_to(torch.autograd.profiler.profile, "key_averages")
 
 
 def _largest(table, attr: str) -> set[str]:

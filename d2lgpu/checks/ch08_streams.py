@@ -32,7 +32,8 @@ import torch
 
 from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
-from ._ch08_hazards import check_hazards
+from ._ch08_hazards import READ_NAMES, check_hazards
+from ._kit import close, first_close
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -87,8 +88,8 @@ def _check_values(results, host) -> None:
     for i, got in enumerate(results):
         if not isinstance(got, torch.Tensor) or got.shape != want[i].shape:
             raise CheckFailed(f"result {i} is not what compute returned for batch {i}")
-        if not torch.allclose(got, want[i]):
-            j = next((j for j, w in enumerate(want) if torch.allclose(got, w)), None)
+        if not close(got, want[i]):
+            j = first_close(got, want)
             raise CheckFailed(
                 f"result {i} is compute(batch {j}): return the results in the order of the batches"
                 if j is not None
@@ -169,22 +170,12 @@ def _check_copies(gpu, n: int) -> None:
             )
 
 
-_READ_NAMES = {
-    "__repr__": "print() of a device tensor",
-    "__str__": "str() of a device tensor",
-    "__format__": "an f-string or print() of a device tensor",
-    "__float__": "float() of a device tensor",
-    "__int__": "int() of a device tensor",
-    "__bool__": "an `if` on a device tensor",
-}
-
-
 def _check_host_waits(gpu) -> None:
     copies, computes = _ops(gpu, "copy", "copy"), _ops(gpu, "kernel", "compute")
     first, last = copies[0].id, computes[-1].id
     for why, queued in gpu.host_waits:
         if first < queued <= last and not why.startswith("a copy"):
-            why = _READ_NAMES.get(why, why)
+            why = READ_NAMES.get(why, why)
             raise CheckFailed(
                 f"the host waited ({why}) before the last compute was queued: every wait in the "
                 "loop stops the host from queueing the next copy while the GPU computes. Let the "

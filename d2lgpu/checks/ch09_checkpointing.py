@@ -31,6 +31,7 @@ import torch
 from torch import nn
 
 from ..memory import format_bytes, saved_for_backward
+from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_checkpoint", "CASES", "SPLIT_CASES"]
@@ -42,6 +43,7 @@ CASES = [(8, 4, False), (10, 3, True), (6, 6, False)]
 # remainder (2, 2, 2, 4) shows. Checked after CASES, and not listed in the report, which
 # names CASES.
 SPLIT_CASES = [(10, 4, False)]
+TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # outputs and gradients, against the plain run
 WIDTH, ROWS = 8, 5
 
 
@@ -162,10 +164,8 @@ def _check_grads(blocks, x, ref, log, where) -> None:
             "before the first block (x.detach() or x.data); pass x to the first segment as it is"
         )
     grads = [p.grad for p in blocks.parameters()]
-    wrong = not all(
-        torch.allclose(g, r, rtol=1e-4, atol=1e-6) for g, r in zip(grads, ref[1], strict=True)
-    )
-    if x.requires_grad and not torch.allclose(x.grad, ref[2], rtol=1e-4, atol=1e-6):
+    wrong = not all(close(g, r, TOLERANCE) for g, r in zip(grads, ref[1], strict=True))
+    if x.requires_grad and not close(x.grad, ref[2], TOLERANCE):
         wrong = True
     if wrong:
         raise CheckFailed(f"for {where}, the gradients differ from the plain forward's")
@@ -221,7 +221,7 @@ def _one_case(answer, n, s, needs_grad, seed) -> None:
             f"for {where}, checkpointed_forward returned {got}: return the output tensor"
         )
     _forward_once(log, n, where)
-    if not torch.allclose(out.detach(), ref[0], rtol=1e-4, atol=1e-6):
+    if not torch.allclose(out.detach(), ref[0], TOLERANCE.rtol, TOLERANCE.atol):
         raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
     if out.grad_fn is None:
         raise CheckFailed(_no_graph_hint(log, where))

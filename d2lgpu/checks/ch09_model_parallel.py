@@ -9,7 +9,7 @@ The checks, on batches of uneven sizes and smaller than the number of micro-batc
 with several ``loss_fn`` (cross_entropy, also with label smoothing through
 ``functools.partial`` and with probabilities as targets, ``multi_margin_loss``, ``nll_loss``):
 
-* the loss and both stages' gradients equal the unsplit model's; the stages start
+* the loss and both stages' gradients equal the unsplit model's (:mod:`._ch09_grads`); the stages start
   with non-zero gradients, which the step must add to (the caller zeros them, not
   the step: a ``zero_grad()`` inside it is seen and named);
 * ``min(M, n)`` non-empty micro-batches, each through each stage once;
@@ -30,13 +30,15 @@ with several ``loss_fn`` (cross_entropy, also with label smoothing through
 
 from __future__ import annotations
 
-import copy
 import functools
 
 import torch
 from torch import nn
 
+from ._ch09_grads import check_grads, check_loss
+from ._ch09_grads import reference as _reference
 from ._ch09_stages import LoggedStage, Misplaced, layouts, misplaced_hint, mix_hint, watched_loss
+from ._kit import run_cases
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
@@ -63,45 +65,12 @@ def _model(seed: int, log: list):
     return LoggedStage(1, s1, log), LoggedStage(2, s2, log)
 
 
-def _reference(stage1, stage2, x, y, loss_fn, m):
-    """Loss and gradients of the unsplit model, and of the usual mistakes, on the CPU."""
-    s1, s2 = copy.deepcopy(stage1).cpu(), copy.deepcopy(stage2).cpu()
-    s1._log = s2._log = []
-    params = list(s1.parameters()) + list(s2.parameters())
-
-    def grads_of(loss):
-        for p in params:
-            p.grad = None
-        loss.backward()
-        return [p.grad.clone() for p in params]
-
-    k = min(m, len(x))
-    parts = list(zip(torch.tensor_split(x, k), torch.tensor_split(y, k), strict=True))
-    losses = [loss_fn(s2(s1(xb)), yb) for xb, yb in parts]
-    unweighted = sum(losses) / len(losses)
-    cross = nn.functional.cross_entropy
-    return {
-        "loss": loss_fn(s2(s1(x)), y).detach(),
-        "grads": grads_of(loss_fn(s2(s1(x)), y)),
-        "summed": (sum(losses).detach(), grads_of(sum(loss_fn(s2(s1(a)), b) for a, b in parts))),
-        "unweighted": (unweighted.detach(), grads_of(unweighted)),
-        "k": k,
-        "last": grads_of(loss_fn(s2(s1(parts[-1][0])), parts[-1][1]) * len(parts[-1][0]) / len(x)),
-        # cross_entropy written in instead of loss_fn (None where it is loss_fn)
-        "cross": None if loss_fn is cross else cross(s2(s1(x)), y).detach(),
-    }
-
-
 def _start_grads(params) -> list[torch.Tensor]:
     """Give every parameter a non-zero gradient, as a caller accumulating over steps would."""
     start = [torch.randn(p.shape) for p in params]
     for p, g in zip(params, start, strict=True):
         p.grad = g.to(p.device, copy=True)  # backward adds to it in place
     return start
-
-
-def _close(a, b) -> bool:
-    return a.shape == b.shape and torch.allclose(a, b, rtol=1e-4, atol=1e-6)
 
 
 def _run(answer, stages, x, y, loss_fn, m, pretend):
@@ -155,119 +124,6 @@ def _check_devices(watch, stages, before, where, devices: tuple, error=None) -> 
         )
     if watch.mixed:
         raise CheckFailed(f"for {where}, {mix_hint(watch.mixed[0], devices[0], devices[1])}")
-
-
-def _check_loss(loss, ref, where) -> None:
-    if isinstance(loss, torch.Tensor) and loss.numel() == 1:
-        value = loss.detach().reshape(()).to("cpu", torch.float32)
-    elif isinstance(loss, float | int) and not isinstance(loss, bool):
-        value = torch.tensor(float(loss))
-    else:
-        raise CheckFailed(
-            f"pipeline_step returned {type(loss).__name__}: return the loss of the whole batch "
-            "(a 0-d tensor or a float)"
-        )
-    if _close(value, ref["loss"]):
-        return
-    if _close(value, ref["summed"][0]):
-        raise CheckFailed(
-            f"for {where}, the loss is the sum of the micro-batches' mean losses, about "
-            f"{ref['k']} times too large: weight each micro-batch's loss by its share of the "
-            "batch's rows"
-        )
-    if ref["cross"] is not None and _close(value, ref["cross"]):
-        raise CheckFailed(
-            f"for {where}, the loss is cross_entropy's, but this case's loss_fn is another "
-            "loss: call the loss_fn you were given, not a loss of your choice"
-        )
-    if _close(value, ref["unweighted"][0]):
-        raise CheckFailed(
-            f"for {where}, the loss is the plain mean of the micro-batches' losses, which is "
-            "wrong when their sizes differ: weight each by its share of the batch's rows"
-        )
-    raise CheckFailed(
-        f"for {where}, the loss is {value.item():.6g}, the unsplit model's {ref['loss'].item():.6g}: "
-        "return loss_fn over the whole batch, the micro-batches' losses weighted by their sizes"
-    )
-
-
-_ZEROED = (
-    "the gradients the stages had before the step are gone (the checker gave them some): "
-    "the step zeroed them (zero_grad(), or p.grad = None). The caller zeros the gradients, "
-    "before the step; inside it, let backward add to them"
-)
-
-
-def _same_grads(got, want, start=None) -> bool:
-    """Whether ``got`` is ``want``, plus the gradients the stages started with if given."""
-    start = start if start is not None else [0] * len(want)
-    return all(
-        g is not None and _close(g.to("cpu"), w + s)
-        for g, w, s in zip(got, want, start, strict=True)
-    )
-
-
-def _check_grads(params, ref, start, where) -> None:
-    grads = [p.grad for p in params]
-    if all(g is None for g in grads):
-        raise CheckFailed(
-            f"for {where}, no parameter has a gradient, not even the ones the stages had before "
-            "the step: something set them to None (zero_grad() does), and no backward followed. "
-            "Leave the gradients as they are and call backward on each micro-batch's loss"
-        )
-    if _same_grads(grads, [torch.zeros_like(s) for s in start], start):
-        raise CheckFailed(
-            f"for {where}, the gradients are the ones the stages had before the step: call "
-            "backward on each micro-batch's loss (or on their weighted sum)"
-        )
-    if _same_grads(grads, ref["grads"], start):
-        return
-    k = ref["k"]
-    for key, hint in (
-        ("summed", f"the loss you returned is right, but the gradients are about {k} times too "
-         "large: backward ran on the micro-batches' mean losses, summed without their weights. "
-         "Run backward on the weighted losses, the ones whose sum you return"),
-        ("unweighted", "the loss you returned is right, but the gradients weight the "
-         f"{k} micro-batches equally (backward of their plain mean), wrong when their sizes "
-         "differ: run backward on the weighted losses, the ones whose sum you return"),
-    ):  # fmt: skip
-        if _same_grads(grads, ref[key][1], start):
-            raise CheckFailed(f"for {where}, {hint}")
-        if _same_grads(grads, ref[key][1]):
-            raise CheckFailed(f"for {where}, {hint}; and {_ZEROED}")
-    if _same_grads(grads, ref["last"]):
-        raise CheckFailed(
-            f"for {where}, the gradients are the last micro-batch's only: let them accumulate "
-            "over the micro-batches (no zero_grad() inside the loop, nor before the step: the "
-            "caller zeros them)"
-        )
-    if _same_grads(grads, ref["grads"]):
-        raise CheckFailed(f"for {where}, {_ZEROED}")
-    raise CheckFailed(
-        f"for {where}, the gradients differ from the unsplit model's: "
-        + _which_grads(grads, start, ref)
-    )
-
-
-def _which_grads(grads, start, ref) -> str:
-    """Which stage's gradients are wrong, where the whole is neither right nor a known mistake:
-    a cut graph (stage 2 right, stage 1 not), or one stage's gradients zeroed by the step."""
-    half = len(grads) // 2  # both stages have four parameter tensors here
-    states = []
-    for got, want, had in ((grads[:half], ref["grads"][:half], start[:half]),
-                           (grads[half:], ref["grads"][half:], start[half:])):  # fmt: skip
-        right, zeroed = _same_grads(got, want, had), _same_grads(got, want)
-        states.append("right" if right else "zeroed" if zeroed else "wrong")
-    if states[0] == "wrong" and states[1] != "wrong":
-        cut = (
-            "stage 2's are right, stage 1's are not (or missing): the gradient did not flow "
-            "back across the cut. Move the activations with to(), which autograd "
-            "follows; .detach() (or .data) cuts the graph"
-        )
-        return cut if states[1] == "right" else f"{cut}; and {_ZEROED}"
-    if "zeroed" in states and "wrong" not in states:
-        return f"stage {states.index('zeroed') + 1}'s are right, but {_ZEROED}"
-    return "run every micro-batch through both stages once, and backward its weighted loss"
 
 
 def _check_nonempty(log, where) -> None:
@@ -372,9 +228,10 @@ def _check_read_times(stages, where) -> None:
 
 
 def _check_cases(answer) -> None:
-    for dev1, dev2, pretend in layouts():
-        for seed, (n, m) in enumerate(CASES):
-            _check_case(answer, seed, n, m, dev1, dev2, pretend)
+    cases = [
+        (answer, seed, n, m, *where) for where in layouts() for seed, (n, m) in enumerate(CASES)
+    ]
+    run_cases(cases, _check_case)
 
 
 def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
@@ -393,8 +250,8 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
     loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
     _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
     _check_nonempty(log, where)
-    _check_loss(loss, ref, where)
-    _check_grads(params, ref, start, where)
+    check_loss(loss, ref, where)
+    check_grads(params, ref, start, where)
     _check_schedule(log, n, m, where)
     if len(watch.reads) > 1:
         raise CheckFailed(

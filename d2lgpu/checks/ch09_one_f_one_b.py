@@ -28,6 +28,8 @@ import torch
 from torch import nn
 
 from ..pipeline import gpipe_order, one_f_one_b_order
+from ._kit import Tolerance
+from ._kit import close as kit_close
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_one_f_one_b", "CASES"]
@@ -35,6 +37,7 @@ __all__ = ["check_one_f_one_b", "CASES"]
 # (stages, rows in the batch, micro-batches asked for)
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
 WIDTH = 5
+TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # gradients, against the unsplit model
 # each case's loss_fn, in turn: not always mse_loss, nor always a function
 LOSSES: list = [  # functions, a partial, a module: each called as loss_fn(output, target)
     nn.functional.mse_loss,
@@ -133,7 +136,7 @@ def _check_grads(stages, reference, start, where) -> None:
         )
 
     def close(p, want):
-        return p.grad is not None and torch.allclose(p.grad, want, rtol=1e-4, atol=1e-6)
+        return kit_close(p.grad, want, TOLERANCE)
 
     wrong = [
         (k, name, p)

@@ -43,6 +43,7 @@ from ._ch09_tp_problem import (
     rank_work,
     shard_bytes,
 )
+from ._kit import Tolerance, close, max_diff
 from ._ranks import records_of
 from ._util import (
     CheckFailed,
@@ -53,6 +54,7 @@ from ._util import (
 __all__ = ["check_tensor_parallel", "WORLD", "WIDTH", "HIDDEN", "BLOCKS"]
 
 TIMEOUT_S = 30.0
+TOLERANCE = Tolerance(rtol=1e-4, atol=1e-5)  # a rank's output and gradients, against one process
 
 
 def _reference():
@@ -193,7 +195,7 @@ def _check_forward(records, reference):
             raise CheckFailed(
                 f"rank {rank}'s output has shape {tuple(out.shape)}, not {tuple(ref.shape)}"
             )
-        if not torch.allclose(out, ref, rtol=1e-4, atol=1e-5):
+        if not close(out, ref, TOLERANCE):
             raise CheckFailed(_wrong_output_hint(rank, world, out, ref))
         if r["no_grad"]:
             raise CheckFailed(
@@ -212,7 +214,7 @@ def _wrong_output_hint(rank, world, out, ref):
         twice = x
         for b in blocks:
             twice = b(twice)
-    if torch.allclose(out, twice, rtol=1e-4, atol=1e-5):
+    if close(out, twice, TOLERANCE):
         return (
             f"rank {rank}'s output has fc2's bias {world} times: each rank added it before the "
             "all-reduce summed them. Add it once, after the sum"
@@ -222,7 +224,7 @@ def _wrong_output_hint(rank, world, out, ref):
             same = x
             for b in make_blocks(activations=[act] * BLOCKS):
                 same = b(same)
-        if torch.allclose(out, same, rtol=1e-4, atol=1e-5):
+        if close(out, same, TOLERANCE):
             return (
                 f"rank {rank}'s output is that of blocks that all use {act.__name__}, but "
                 "the blocks' activations differ (GELU, then Tanh): use the mlp's own, mlp[1], "
@@ -230,7 +232,7 @@ def _wrong_output_hint(rank, world, out, ref):
             )
     return (
         f"rank {rank}'s output differs from the unsplit MLPs' by up to "
-        f"{(out - ref).abs().max().item():.3g}: does each rank keep fc1's rows and fc2's "
+        f"{max_diff(out, ref):.3g}: does each rank keep fc1's rows and fc2's "
         "columns for the same hidden units (torch.chunk(..., world)[rank] for both)?"
     )
 
@@ -270,14 +272,12 @@ def _check_backward(records, reference):
                 f"rank {rank} ran {len(calls)} all-reduces in backward through {BLOCKS} blocks: "
                 "one per block, of the gradient of the block's input"
             )
-        if r["x_grad"] is None or not torch.allclose(
-            r["x_grad"], reference["x_grad"], rtol=1e-4, atol=1e-5
-        ):
+        if not close(r["x_grad"], reference["x_grad"], TOLERANCE):
             raise CheckFailed(
                 f"rank {rank}'s gradient of the input differs from the unsplit model's: in "
                 "backward, sum the column-parallel layer's input gradient over the ranks, once"
             )
-        if not torch.allclose(r["after"], reference["after"], rtol=1e-4, atol=1e-5):
+        if not close(r["after"], reference["after"], TOLERANCE):
             raise CheckFailed(
                 f"after one SGD step on each rank's shards, rank {rank}'s output differs from "
                 "the unsplit model's after the same step: some shard's gradient is wrong (the "

@@ -1,0 +1,73 @@
+"""``08.copy_back``'s races and early reads, named for what caused them.
+
+:func:`check_copy_back_hazards` names the simulated GPU's hazards in a run of
+``pipelined_to_host``: a compute or a copy back that does not wait for what it reads,
+device memory freed while another stream may use it (``record_stream``).
+:func:`check_landed` names a result handed to ``consume``, or a buffer read, before the
+host knew its copy had landed.
+
+What it is not: the checker; :mod:`d2lgpu.checks.ch08_copy_back` runs the answer.
+"""
+
+from __future__ import annotations
+
+from ._util import CheckFailed
+
+__all__ = ["check_copy_back_hazards", "check_landed"]
+
+
+def check_copy_back_hazards(run) -> None:
+    """``08.copy_back``'s races, in the order the hints name them."""
+    for hazard in run.gpu.hazards:
+        first, second = hazard.first, hazard.second
+        if hazard.kind == "read" and second is not None and second.kind == "kernel":
+            raise CheckFailed(
+                f"compute of batch {hazard.batch} may start before its copy to the device has "
+                "finished: the compute stream does not wait for the copy. Make the GPU wait "
+                "(wait_event on an event recorded after the copy, or wait_stream), not the host"
+            )
+        if hazard.kind == "read" and second is not None:
+            raise CheckFailed(
+                f"the copy of result {hazard.batch} to the host may start before compute "
+                f"{hazard.batch} has finished: {second.stream.name} does not wait for "
+                f"{first.stream.name}, so on the simulated GPU it copied memory the compute had "
+                "not written yet. Make the stream that copies back wait for the compute on the "
+                "GPU (wait_stream, or wait_event on an event recorded after the compute)"
+            )
+        if hazard.kind == "freed" and first.flags.get("direction") == "d2h":
+            raise CheckFailed(
+                f"result {hazard.batch}'s device memory was freed (its last reference dropped) "
+                f"while its copy to the host on {first.stream.name} may still read it: the "
+                "caching allocator may hand it to the next compute at once. Call "
+                "record_stream with the stream that copies back, or keep the result until "
+                "that copy is known to be done"
+            )
+        if hazard.kind == "freed":
+            raise CheckFailed(
+                f"the device copy of batch {hazard.batch} was freed (its last reference "
+                f"dropped) while {first.label} on {first.stream.name} may still read it: the "
+                "caching allocator may give its memory to the next copy at once. Call "
+                "record_stream with the stream that reads it, or keep it until that work is done"
+            )
+        if hazard.kind != "host read":  # the host's early reads: check_landed names them
+            raise CheckFailed(f"a race on the simulated GPU: {hazard}")
+
+
+def check_landed(run) -> None:
+    """No result handed to ``consume``, nor a buffer read, before its copy is known to have landed."""
+    for c in run.consumed:
+        if not c["landed"]:
+            raise CheckFailed(
+                f"result {c['index']} was handed to consume before the host knew that its copy "
+                "had landed: a non-blocking copy to the host returns at once, and the buffer "
+                "holds the result only once the copy is done. Before consume, make the host "
+                "wait for that copy, and only for it (synchronize an Event recorded after it, "
+                "on the stream that made it)"
+            )
+    early = [h for h in run.gpu.hazards if h.kind == "host read"]
+    if early:  # consume's own reads waited (above): this one came from elsewhere
+        raise CheckFailed(
+            f"the host read a buffer while the copy of result {early[0].batch} into it may "
+            "still run (outside consume: a print, a clone, a write): a buffer is the host's "
+            "only between the wait for its copy and the return of consume"
+        )

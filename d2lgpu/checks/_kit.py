@@ -1,0 +1,180 @@
+"""The checker kit: what checkers repeat, written once, so that a checker holds only its cases, rules and hints.
+
+* **Running cases.** :func:`call_answer` calls the answer and turns the errors it is
+  known to make into hints (:class:`KnownError`); any other error goes on to
+  ``d2lgpu.grading``, which reports it with the learner's line, under the exercise's
+  time limit (:mod:`._guard`). :func:`run_cases` runs one case after another.
+* **Comparing tensors.** :class:`Tolerance` names a tolerance; :func:`close` compares
+  shape and values within it, :func:`max_diff` measures a gap, :func:`mismatch` says
+  which tensor differs, by how much, against which tolerance, and :func:`first_close`
+  finds which of several candidates a result is (a result in the wrong place).
+* **Hints from findings.** :func:`first_hint` raises the hint of the first finding that
+  holds, in the order given; :func:`names_both` joins two mistakes that the result
+  cannot tell apart into one hint.
+* **Watching calls.** :func:`patched` replaces attributes for a block and puts them back;
+  :func:`calls_to` records every call of a function or method while the original still
+  runs.
+* **Rank jobs** are :mod:`._ranks`: a job on gloo ranks through :mod:`d2lgpu.ranks`.
+
+What it is not: a checker. It imports nothing from the chapters' checkers.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+import torch
+
+from ._util import CheckFailed
+
+__all__ = [
+    "KnownError",
+    "call_answer",
+    "run_cases",
+    "Tolerance",
+    "close",
+    "max_diff",
+    "mismatch",
+    "first_close",
+    "first_hint",
+    "names_both",
+    "patched",
+    "calls_to",
+]
+
+
+# --- running cases ----------------------------------------------------------------------------
+
+
+class KnownError(NamedTuple):
+    """An error the answer is known to make: of type ``kind``, with one of ``words`` in its
+    message; ``hint`` is the hint, or a function of the error that returns it."""
+
+    kind: type[BaseException]
+    words: tuple[str, ...]
+    hint: str | Callable[[BaseException], str]
+
+
+def call_answer(answer, *args, known: Iterable[KnownError] = (), **kwargs):
+    """``answer(*args, **kwargs)``; an error matching one of ``known`` (the first that
+    matches) becomes :class:`CheckFailed` with its hint, any other is raised as it is."""
+    try:
+        return answer(*args, **kwargs)
+    except CheckFailed:
+        raise
+    except Exception as error:
+        for rule in known:
+            if isinstance(error, rule.kind) and any(w in str(error) for w in rule.words):
+                hint = rule.hint if isinstance(rule.hint, str) else rule.hint(error)
+                raise CheckFailed(hint) from None
+        raise
+
+
+def run_cases(cases: Iterable[tuple], check_case: Callable[..., Any]) -> list:
+    """``check_case(*case)`` for each case, in order; what each returned. The first case
+    that fails ends the run with its hint."""
+    return [check_case(*case) for case in cases]
+
+
+# --- comparing tensors ------------------------------------------------------------------------
+
+
+class Tolerance(NamedTuple):
+    """A named tolerance, as ``torch.allclose`` takes it; ``str()`` is ``rtol 0.0001, atol 1e-06``."""
+
+    rtol: float
+    atol: float
+
+    def __str__(self) -> str:
+        return f"rtol {self.rtol}, atol {self.atol}"
+
+
+def close(got, want: torch.Tensor, tol: Tolerance | None = None) -> bool:
+    """Whether ``got`` is a tensor of ``want``'s shape whose values are within ``tol``
+    (``torch.allclose``'s defaults when None)."""
+    if not isinstance(got, torch.Tensor) or got.shape != want.shape:
+        return False
+    if tol is None:
+        return torch.allclose(got, want)
+    return torch.allclose(got, want, rtol=tol.rtol, atol=tol.atol)
+
+
+def max_diff(got: torch.Tensor, want: torch.Tensor) -> float:
+    """The largest absolute difference between two tensors of one shape."""
+    return (got - want).abs().max().item()
+
+
+def mismatch(name: str, got, want: torch.Tensor, tol: Tolerance) -> str | None:
+    """None when ``got`` is close to ``want``; else what differs, by how much, against what."""
+    if close(got, want, tol):
+        return None
+    if not isinstance(got, torch.Tensor) or got.shape != want.shape:
+        shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
+        return f"{name} is {shape}, expected shape {tuple(want.shape)}"
+    return f"{name} differs by up to {max_diff(got, want):.3g} (tolerance: {tol})"
+
+
+def first_close(got, candidates: Iterable[torch.Tensor], tol: Tolerance | None = None):
+    """The index of the first candidate ``got`` is close to, or None."""
+    return next((i for i, c in enumerate(candidates) if close(got, c, tol)), None)
+
+
+# --- hints from findings ----------------------------------------------------------------------
+
+
+def first_hint(findings: Iterable[tuple[bool, str | Callable[[], str]]]) -> None:
+    """Raise :class:`CheckFailed` with the hint of the first finding that holds.
+
+    ``findings`` are ``(holds, hint)`` in the order the checker asks them (the most
+    specific mistake first); a hint may be a function, called only if its finding holds.
+    """
+    for holds, hint in findings:
+        if holds:
+            raise CheckFailed(hint if isinstance(hint, str) else hint())
+
+
+def names_both(first: str, second: str) -> str:
+    """One hint for two mistakes the result cannot tell apart: ``first; and second``."""
+    return f"{first}; and {second}"
+
+
+# --- watching calls ---------------------------------------------------------------------------
+
+
+@contextmanager
+def patched(*changes: tuple[Any, str, Any]):
+    """Set each ``(owner, name, value)`` for the block; put the originals back after it,
+    in the reverse order, however the block ends."""
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in changes]
+    for owner, name, value in changes:
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        for owner, name, original in reversed(saved):
+            setattr(owner, name, original)
+
+
+@contextmanager
+def calls_to(owner, name: str, note: Callable[..., Any] | None = None):
+    """Record the calls of ``owner.name`` in the yielded list while the original runs.
+
+    Each entry is ``note(*args, **kwargs)`` (a method's ``self`` included), or, without
+    ``note``, what the call returned.
+    """
+    original = getattr(owner, name)
+    calls: list = []
+
+    @functools.wraps(original)
+    def recorded(*args, **kwargs):
+        if note is not None:
+            calls.append(note(*args, **kwargs))
+            return original(*args, **kwargs)
+        calls.append(original(*args, **kwargs))
+        return calls[-1]
+
+    with patched((owner, name, recorded)):
+        yield calls

@@ -1,0 +1,138 @@
+"""The checker kit (``d2lgpu/checks/_kit.py``): what checkers repeat, written once."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+import torch
+
+from d2lgpu.checks._kit import (
+    KnownError,
+    Tolerance,
+    call_answer,
+    calls_to,
+    close,
+    first_close,
+    first_hint,
+    max_diff,
+    mismatch,
+    names_both,
+    patched,
+    run_cases,
+)
+from d2lgpu.checks._util import CheckFailed
+
+TOL = Tolerance(rtol=1e-4, atol=1e-6)
+
+
+def test_a_known_error_becomes_its_hint_and_any_other_error_goes_on():
+    def answer(words):
+        raise RuntimeError(words)
+
+    known = [
+        KnownError(ValueError, ("leaf",), "a ValueError's hint"),
+        KnownError(RuntimeError, ("leaf Variable", "in-place"), "use torch.no_grad()"),
+    ]
+    with pytest.raises(CheckFailed, match=r"^use torch.no_grad\(\)$") as caught:
+        call_answer(answer, "a leaf Variable that requires grad", known=known)
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    with pytest.raises(RuntimeError, match="something else"):
+        call_answer(answer, "something else", known=known)
+    said = KnownError(RuntimeError, ("boom",), lambda error: f"it said: {error}")
+    with pytest.raises(CheckFailed, match="it said: boom!"):
+        call_answer(answer, "boom!", known=[said])
+    assert call_answer(lambda a, b=0: a + b, 2, b=3, known=known) == 5
+
+
+def test_a_hint_the_answer_raised_itself_is_never_rewritten():
+    def answer():
+        raise CheckFailed("in-place: the checker's own hint")
+
+    rule = KnownError(AssertionError, ("in-place",), "another hint")
+    with pytest.raises(CheckFailed, match="the checker's own hint"):
+        call_answer(answer, known=[rule])
+
+
+def test_run_cases_runs_every_case_in_order_and_stops_at_the_first_hint():
+    seen = []
+
+    def check_case(n, m):
+        seen.append((n, m))
+        if n == 2:
+            raise CheckFailed(f"case {n}")
+        return n * m
+
+    assert run_cases([(1, 3), (3, 4)], check_case) == [3, 12]
+    with pytest.raises(CheckFailed, match="case 2"):
+        run_cases([(1, 1), (2, 1), (5, 1)], check_case)
+    assert seen == [(1, 3), (3, 4), (1, 1), (2, 1)]
+
+
+def test_close_compares_shape_and_values_within_the_named_tolerance():
+    want = torch.tensor([1.0, 2.0])
+    assert close(want + 5e-7, want, TOL) and not close(want + 1e-3, want, TOL)
+    assert not close(want[:1], want, TOL) and not close(None, want, TOL)
+    assert not close([1.0, 2.0], want)
+    assert close(want + 1e-6, want) and not close(want + 1e-3, want)  # allclose's defaults
+    assert str(TOL) == "rtol 0.0001, atol 1e-06"
+    assert max_diff(torch.tensor([1.0, 5.0]), torch.tensor([1.5, 2.0])) == 3.0
+
+
+def test_mismatch_names_the_tensor_the_gap_and_the_tolerance():
+    want = torch.zeros(3)
+    assert mismatch("the output", want, want, TOL) is None
+    said = mismatch("the output", torch.tensor([0.0, 0.25, 0.0]), want, TOL)
+    assert said == "the output differs by up to 0.25 (tolerance: rtol 0.0001, atol 1e-06)"
+    assert mismatch("x.grad", torch.zeros(2), want, TOL) == "x.grad is (2,), expected shape (3,)"
+    assert mismatch("x.grad", None, want, TOL) == "x.grad is NoneType, expected shape (3,)"
+
+
+def test_first_close_says_which_candidate_a_result_is():
+    candidates = [torch.zeros(2), torch.ones(2), torch.ones(2)]
+    assert first_close(torch.ones(2), candidates) == 1
+    assert first_close(torch.full((2,), 7.0), candidates) is None
+    assert first_close(torch.ones(3), candidates) is None
+
+
+def test_first_hint_raises_the_first_finding_that_holds_and_only_calls_its_hint():
+    called = []
+
+    def late():
+        called.append(True)
+        return "never asked"
+
+    with pytest.raises(CheckFailed, match="^the second$"):
+        first_hint([(False, "the first"), (True, "the second"), (True, late)])
+    assert not called
+    with pytest.raises(CheckFailed, match="^made late$"):
+        first_hint([(False, late), (True, lambda: "made late")])
+    assert first_hint([(False, "no"), (False, late)]) is None and not called
+    assert (
+        names_both("a wrong weight", "zeroed gradients") == "a wrong weight; and zeroed gradients"
+    )
+
+
+def test_patched_puts_the_originals_back_however_the_block_ends():
+    owner = types.SimpleNamespace(a=1, b=2)
+    with patched((owner, "a", 10), (owner, "b", 20)):
+        assert (owner.a, owner.b) == (10, 20)
+    assert (owner.a, owner.b) == (1, 2)
+    with pytest.raises(ZeroDivisionError), patched((owner, "a", 10), (owner, "a", 11)):
+        assert owner.a == 11
+        1 / 0  # noqa: B018
+    assert owner.a == 1  # the same name patched twice: the first original comes back last
+
+
+def test_calls_to_records_each_call_while_the_original_runs():
+    class Thing:
+        def twice(self, x):
+            return 2 * x
+
+    original = Thing.twice
+    with calls_to(Thing, "twice") as results:
+        assert Thing().twice(3) == 6 and Thing().twice(4) == 8
+    assert results == [6, 8] and Thing.twice is original
+    with calls_to(Thing, "twice", note=lambda self, x: x) as args:
+        assert Thing().twice(5) == 10
+    assert args == [5] and Thing.twice is original
