@@ -50,6 +50,10 @@ MODULES: dict[str, list[str]] = {
         "tests/test_checks_ch09.py",
         "tests/test_checks_ch09_model_parallel.py",
     ],
+    "d2lgpu/checks/_ch09_grads.py": [
+        "tests/test_checks_ch09.py",
+        "tests/test_checks_ch09_model_parallel.py",
+    ],
     "d2lgpu/checks/_ch09_stages.py": [
         "tests/test_checks_ch09.py",
         "tests/test_checks_ch09_model_parallel.py",
