@@ -1,0 +1,40 @@
+# expect: fail runs each compute and its copy back inside `with torch.cuda.stream(back_stream)`: the copy back then sits on the stream the computes run on.
+# hint: result\ 0\ was\ copied\ back\ to\ the\ host\ on\ side\ stream\ 2,\ the\ stream\ the\ computes\ run\ on,\ so\ compute\ 1\ waits\ behind\ that\ copy\.\ Copy\ back\ on\ a\ stream\ of\ its\ own\ \(torch\.cuda\.Stream\)\ that\ waits\ for\ the\ compute\ on\ the\ GPU
+# name: pipelined_to_host
+
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream, back_stream = torch.cuda.Stream(device), torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None  # (i, buffer, event after its copy back)
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        buf = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            back_stream.wait_event(copied)
+            x.record_stream(back_stream)
+            y = compute(x)
+            buf.copy_(y, non_blocking=True)
+            landed = back_stream.record_event()
+        if pending is not None:
+            j, pbuf, pev = pending
+            pev.synchronize()
+            consume(j, pbuf)
+        pending = (i, buf, landed)
+    j, pbuf, pev = pending
+    pev.synchronize()
+    consume(j, pbuf)

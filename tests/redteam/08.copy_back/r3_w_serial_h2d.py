@@ -1,0 +1,37 @@
+# expect: fail copies each batch to the device on the compute stream just before its compute (the 8.1 half not pipelined); copy back is fine.
+# hint: batch\ 1\ was\ copied\ to\ the\ device\ on\ default\ stream,\ the\ stream\ the\ computes\ run\ on,\ so\ that\ copy\ waits\ for\ the\ computes\ queued\ before\ it
+# name: pipelined_to_host
+
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream, back_stream = torch.cuda.Stream(device), torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    pending = None  # (i, buffer, event after its copy back)
+    for i in range(n):
+        x = batches[i].to(device, non_blocking=True)
+        y = compute(x)
+        buf = buffers[i % 2]
+        back_stream.wait_stream(compute_stream)
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buf.copy_(y, non_blocking=True)
+            landed = back_stream.record_event()
+        if pending is not None:
+            j, pbuf, pev = pending
+            pev.synchronize()
+            consume(j, pbuf)
+        pending = (i, buf, landed)
+    j, pbuf, pev = pending
+    pev.synchronize()
+    consume(j, pbuf)
