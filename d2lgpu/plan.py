@@ -51,6 +51,7 @@ __all__ = [
     "as_plan",
     "best_plan",
     "fits",
+    "gpu_memory",
     "memory",
     "plan_problems",
     "step_time",
