@@ -90,9 +90,13 @@ class RankStage(nn.Module):
         self.norm = RMSNorm(config.dim) if self.last else None
         self.out = nn.Linear(config.dim, vocab, bias=False) if self.last else None
         self.vocab = vocab
+        self.embedding_gradient = True  # False: backward stops at the embedding's output
 
     def forward(self, x):
-        x = self.embed(x) if self.embed is not None else x
+        if self.embed is not None and self.embedding_gradient:
+            x = self.embed(x)
+        elif self.embed is not None:  # a leaf: its gradient is computed, the table's is not
+            x = self.embed(x).detach().requires_grad_()
         for layer in self.layers:
             x = checkpoint(layer, x, use_reentrant=False) if self.checkpointing else layer(x)
         return self.out(self.norm(x)) if self.out is not None else x
@@ -150,12 +154,17 @@ def activation_peak(config, tp, stage, pp, blocks, batch, checkpointing) -> int:
 
     The gradients are made (zeros) before the step, so the peak holds them all from its
     start, as under gradient accumulation or in DDP's buckets: the peak less parameters
-    and gradients is then the activations' peak, wherever in the step it falls.
+    and gradients is then the activations' peak, wherever in the step it falls. The
+    embedding is frozen: its gradient is a dense temporary of the whole table, made at the
+    very end of backward when the activations are gone, which :mod:`d2lgpu.plan` counts
+    with Adam's temporaries (no larger than them) instead: backward computes the gradient
+    of the embedding's output and stops there.
     """
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     with FakeTensorMode():
         model = RankStage(config, tp, stage, pp, blocks, batch, checkpointing)
+        model.embedding_gradient = False
         for p in model.parameters():
             p.grad = torch.zeros_like(p)
         optimizer = torch.optim.SGD(model.parameters())  # no state: a handle for the tracker

@@ -186,25 +186,34 @@ def _transient(config, tp, stage, pp, sharding, dp) -> int:
 
 
 @functools.cache
-def _per_sequence(config: DecoderConfig, checkpointing: bool) -> tuple[float, float, float, float]:
-    """One sequence's activation bytes, each as ``R + S / tp``: (R, S) per block, (R, S) once.
+def _per_sequence(
+    config: DecoderConfig, checkpointing: bool, head: bool
+) -> tuple[float, float, float, float, float]:
+    """Activation bytes as ``R + S / tp`` per sequence: (R, S) per block, (R, S) once, and C.
 
-    Measured by the tracker on the whole model cut to 1 and 2 blocks, at tp 1 and 2: what
-    grows with the blocks is per block, the rest (the output's logits and loss, and under
-    checkpointing one block's recomputation) is once per micro-batch.
+    Measured by the tracker at tp 1 and 2 on the whole model (``head``: it ends in the
+    output layer and the loss) or on a first pipeline stage (no output layer), each cut to
+    1 and 2 blocks, with one sequence: what grows with the blocks is per block, the rest
+    (the logits and the loss, backward's temporaries, under checkpointing one block's
+    recomputation) is once per micro-batch. Part of that does not grow with the sequences
+    (the output layer's weight gradient, made before it is added to ``.grad``): ``C / tp``,
+    from one more measurement with two sequences at tp 1.
     """
+    stage, pp = (0, 1) if head else (0, 2)
     got = {
-        (tp, k): stage_model.activation_peak(config, tp, 0, 1, k, 1, checkpointing)
+        (tp, k): stage_model.activation_peak(config, tp, stage, pp, k, 1, checkpointing)
         for tp in (1, 2)
         for k in (1, 2)
     }
     block = {tp: got[tp, 2] - got[tp, 1] for tp in (1, 2)}
     once = {tp: got[tp, 1] - block[tp] for tp in (1, 2)}
+    twice = stage_model.activation_peak(config, 1, stage, pp, 1, 2, checkpointing) - 2 * block[1]
     return (
         2 * block[2] - block[1],
         2 * (block[1] - block[2]),
         2 * once[2] - once[1],
         2 * (once[1] - once[2]),
+        2 * once[1] - twice,
     )
 
 
@@ -212,9 +221,9 @@ def _activations(config, plan, global_batch, stage, measured) -> int:
     """One rank's activation peak: its stage's blocks for ``min(pp, m)`` micro-batches in flight.
 
     ``measured``: the tracker on this very stage (its tp, micro-batch, checkpointing) at 1
-    and 2 blocks; else :func:`_per_sequence`, scaled by the micro-batch's sequences, with
-    the once-per-micro-batch part on the last stage only and, on the others, only the
-    recomputation of checkpointing (the difference of the two "once" parts).
+    and 2 blocks; else :func:`_per_sequence`, scaled by the micro-batch's sequences (the
+    last stage as the whole model, which ends in the output layer; the others as a first
+    stage).
     """
     b = global_batch // (plan.dp * plan.micro_batches)
     blocks = config.n_layers // plan.pp
@@ -226,12 +235,8 @@ def _activations(config, plan, global_batch, stage, measured) -> int:
         )
         per_block, once = two - one, 2 * one - two
     else:
-        r, s, r1, s1 = _per_sequence(config, ckpt)
-        per_block = b * (r + s / tp)
-        once = b * (r1 + s1 / tp)
-        if stage < plan.pp - 1:  # no output layer: only the recomputed block remains
-            _, _, r0, s0 = _per_sequence(config, False)
-            once = b * (r1 + s1 / tp - r0 - s0 / tp) if ckpt else 0
+        r, s, r1, s1, c = _per_sequence(config, ckpt, stage == plan.pp - 1)
+        per_block, once = b * (r + s / tp), c / tp + b * (r1 + s1 / tp - c / tp)
     return int(in_flight * blocks * per_block + once)
 
 
