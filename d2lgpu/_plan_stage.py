@@ -19,6 +19,10 @@ no memory.
   same, so each count grows by the same bytes per block. ZeRO-1 deals whole tensors and
   does not scale so: its state is read from ``ZeroRedundancyOptimizer``'s partition of
   the whole stage (:func:`d2lgpu.scale.zero1_state_bytes`).
+* :func:`shapes`, :func:`state_formula`: the same state counted from the tensors' shapes
+  (what the search of :mod:`d2lgpu.plan` uses); :func:`transient`: the bytes a step holds
+  besides state and activations (Adam's temporaries, FSDP2's gathered parameters), a
+  formula fitted to the tracker, since a single tensor sets them, not the depth;
 * :func:`activation_peak`: the peak of what one micro-batch's forward and backward
   allocate on top of parameters and gradients (saved activations, the loss's logits,
   temporaries), measured by ``MemTracker`` under ``FakeTensorMode`` on a stage cut to
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import warnings
 
 import torch
@@ -43,7 +48,14 @@ from ._fake_dist import memory_tracker
 from .llama import DecoderConfig, RMSNorm
 from .scale import per_rank_bytes, zero1_state_bytes
 
-__all__ = ["RankStage", "activation_peak", "state_bytes"]
+__all__ = [
+    "RankStage",
+    "activation_peak",
+    "shapes",
+    "state_bytes",
+    "state_formula",
+    "transient",
+]
 
 
 class ShardBlock(nn.Module):
@@ -121,6 +133,50 @@ class RankStage(nn.Module):
     def shard_units(self):
         """FSDP2's units: every block (the root takes the embedding, norm and output)."""
         return list(self.layers)
+
+
+def _block_shapes(config: DecoderConfig, tp: int) -> list[tuple[int, ...]]:
+    """The parameter shapes of one tensor-parallel shard of a block, in the module's order."""
+    d, hd = config.dim, config.dim // config.n_heads
+    q, kv, f = config.n_heads // tp * hd, config.n_kv_heads // tp * hd, config.ffn_dim // tp
+    return [(d,), (d,), (q, d), (kv, d), (kv, d), (d, q), (f, d), (f, d), (d, f)]
+
+
+def shapes(config: DecoderConfig, tp: int, stage: int, pp: int) -> list[tuple[int, ...]]:
+    """The parameter shapes of :class:`RankStage`, in its order."""
+    d = config.dim
+    found: list[tuple[int, ...]] = [(config.vocab // tp, d)] if stage == 0 else []
+    found += _block_shapes(config, tp) * (config.n_layers // pp)
+    return found + ([(d,), (config.vocab // tp, d)] if stage == pp - 1 else [])
+
+
+def state_formula(config, tp, stage, pp, sharding, dp) -> dict[str, int]:
+    """Parameters, gradients and Adam's state from the shapes, as the tracker counts them."""
+    sizes = [math.prod(s) for s in shapes(config, tp, stage, pp)]
+    total = sum(sizes)
+    if sharding == "fsdp2":  # dimension 0 cut in ceil(rows / dp), padded
+        local = sum(math.ceil(s[0] / dp) * math.prod(s[1:]) for s in shapes(config, tp, stage, pp))
+        return {"params": 4 * local, "grads": 4 * local, "optimizer": 8 * local + 4 * len(sizes)}
+    state = 8 * total + 4 * len(sizes)
+    if sharding == "zero1":  # whole tensors, largest first, to the least-loaded rank
+        held, owned = [0] * dp, [[0, 0] for _ in range(dp)]
+        for numel in sorted(sizes, reverse=True):
+            rank = held.index(min(held))
+            held[rank] += numel
+            owned[rank][0] += numel
+            owned[rank][1] += 1
+        state = max(8 * n + 4 * count for n, count in owned)
+    return {"params": 4 * total, "grads": 4 * total, "optimizer": state}
+
+
+def transient(config, tp, stage, pp, sharding, dp) -> int:
+    """Bytes a step holds besides state and activations: Adam's temporaries, FSDP2's gathers."""
+    d, vocab = config.dim, config.vocab // tp
+    if sharding != "fsdp2":  # two temporaries of the largest tensor's size in Adam's step
+        return 8 * max(math.prod(s) for s in shapes(config, tp, stage, pp))
+    root = (vocab * d if stage == 0 else 0) + (d + vocab * d if stage == pp - 1 else 0)
+    block = sum(math.prod(s) for s in _block_shapes(config, tp))
+    return 8 * (root + block)  # unsharded, and in the all-gather's buffer: root and one block
 
 
 def _scaled(at_one: int, at_two: int, blocks: int) -> int:

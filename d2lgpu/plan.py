@@ -38,6 +38,9 @@ import math
 import numbers
 
 from . import _plan_stage as stage_model
+from ._plan_stage import shapes as _shapes
+from ._plan_stage import state_formula as _state_formula
+from ._plan_stage import transient as _transient
 from ._plan_time import GPUS, GPUS_PER_NODE, gpu_memory
 from ._plan_time import step_time as _step_time
 from .llama import DecoderConfig
@@ -139,50 +142,6 @@ def plan_problems(plan: Plan, config: DecoderConfig, n_gpus: int, global_batch: 
             f"{GPUS_PER_NODE}: one of {allowed_tp(config)}"
         )
     return ""
-
-
-def _block_shapes(config: DecoderConfig, tp: int) -> list[tuple[int, ...]]:
-    """The parameter shapes of one tensor-parallel shard of a block, in the module's order."""
-    d, hd = config.dim, config.dim // config.n_heads
-    q, kv, f = config.n_heads // tp * hd, config.n_kv_heads // tp * hd, config.ffn_dim // tp
-    return [(d,), (d,), (q, d), (kv, d), (kv, d), (d, q), (f, d), (f, d), (d, f)]
-
-
-def _shapes(config: DecoderConfig, tp: int, stage: int, pp: int) -> list[tuple[int, ...]]:
-    """The parameter shapes of :class:`d2lgpu._plan_stage.RankStage`, in its order."""
-    d = config.dim
-    shapes = [(config.vocab // tp, d)] if stage == 0 else []
-    shapes += _block_shapes(config, tp) * (config.n_layers // pp)
-    return shapes + ([(d,), (config.vocab // tp, d)] if stage == pp - 1 else [])
-
-
-def _state_formula(config, tp, stage, pp, sharding, dp) -> dict[str, int]:
-    """Parameters, gradients and Adam's state from the shapes, as the tracker counts them."""
-    sizes = [math.prod(s) for s in _shapes(config, tp, stage, pp)]
-    total = sum(sizes)
-    if sharding == "fsdp2":  # dimension 0 cut in ceil(rows / dp), padded
-        local = sum(math.ceil(s[0] / dp) * math.prod(s[1:]) for s in _shapes(config, tp, stage, pp))
-        return {"params": 4 * local, "grads": 4 * local, "optimizer": 8 * local + 4 * len(sizes)}
-    state = 8 * total + 4 * len(sizes)
-    if sharding == "zero1":  # whole tensors, largest first, to the least-loaded rank
-        held, owned = [0] * dp, [[0, 0] for _ in range(dp)]
-        for numel in sorted(sizes, reverse=True):
-            rank = held.index(min(held))
-            held[rank] += numel
-            owned[rank][0] += numel
-            owned[rank][1] += 1
-        state = max(8 * n + 4 * count for n, count in owned)
-    return {"params": 4 * total, "grads": 4 * total, "optimizer": state}
-
-
-def _transient(config, tp, stage, pp, sharding, dp) -> int:
-    """Bytes a step holds besides state and activations: Adam's temporaries, FSDP2's gathers."""
-    d, vocab = config.dim, config.vocab // tp
-    if sharding != "fsdp2":  # two temporaries of the largest tensor's size in Adam's step
-        return 8 * max(math.prod(s) for s in _shapes(config, tp, stage, pp))
-    root = (vocab * d if stage == 0 else 0) + (d + vocab * d if stage == pp - 1 else 0)
-    block = sum(math.prod(s) for s in _block_shapes(config, tp))
-    return 8 * (root + block)  # unsharded, and in the all-gather's buffer: root and one block
 
 
 @functools.cache

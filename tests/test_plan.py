@@ -6,13 +6,13 @@ import dataclasses
 import pytest
 
 from d2lgpu import _plan_stage as stage_model
+from d2lgpu._plan_stage import state_formula as _state_formula
+from d2lgpu._plan_stage import transient as _transient
 from d2lgpu._plan_time import GPUS, INFINIBAND, MFU, gpu_memory, link_of
 from d2lgpu.llama import CONFIGS, DecoderConfig, flops_per_token
 from d2lgpu.plan import (
     Plan,
     _activations,
-    _state_formula,
-    _transient,
     as_plan,
     best_plan,
     candidates,
