@@ -55,25 +55,42 @@ def _gb(n: float) -> str:
     return f"{n / GB:.1f} GB"
 
 
-def _overflow(where: str, got, limit: float) -> str:
-    """What overflows, by how much, and what shrinks it."""
+def _overflow(where: str, plan, got, limit: float) -> str:
+    """What overflows, by how much, and what shrinks it, for the plan's sharding."""
     state = sum(got[k] for k in PARTS)
     parts = ", ".join(f"{PARTS[k]} {_gb(got[k])}" for k in PARTS)
+    parts += f", activations {_gb(got['activations'])}"
+    if plan.sharding == "fsdp2":
+        parts += f", FSDP2's gathered parameters {_gb(got['transient'])}"
+    elif got["transient"] > got["activations"]:
+        parts += (
+            f", Adam's temporaries in its step {_gb(got['transient'])} (after backward, "
+            "when the activations are gone)"
+        )
     head = (
         f"{where}: the rank that holds the most (pipeline stage {got['stage']}) needs "
         f"{_gb(got['peak'])}, over the {_gb(limit)} that leave 10% free by "
-        f"{_gb(got['peak'] - limit)}: {parts}, activations {_gb(got['activations'])}"
+        f"{_gb(got['peak'] - limit)}: {parts}"
     )
     if state > limit:
         largest = max(PARTS, key=lambda k: got[k])
+        shrink = {
+            "ddp": "ZeRO-1 shards the optimizer state over the data-parallel ranks, FSDP2 all "
+            "three; tensor and pipeline parallelism split the model itself",
+            "zero1": "ZeRO-1 shards only the optimizer state: FSDP2 shards the parameters "
+            "and gradients too; tensor and pipeline parallelism split the model itself",
+            "fsdp2": f"FSDP2 already shards all three over dp = {plan.dp}: only tensor and "
+            "pipeline parallelism split the model further",
+        }[plan.sharding]
         return (
             f"{head}. The parameters, gradients and optimizer state alone overflow, by "
-            f"{_gb(state - limit)}, the {PARTS[largest]} most: ZeRO-1 shards the optimizer "
-            "state over the data-parallel ranks, FSDP2 all three; tensor and pipeline "
-            "parallelism split the model itself"
+            f"{_gb(state - limit)}, the {PARTS[largest]} most: {shrink}"
         )
+    what = "activations"
+    if plan.sharding == "fsdp2":
+        what += " and FSDP2's gathered parameters (each a tp-th under tensor parallelism)"
     return (
-        f"{head}. The activations overflow (the state alone fits, {_gb(state)}): fewer "
+        f"{head}. The {what} overflow (the state alone fits, {_gb(state)}): fewer "
         "sequences per micro-batch (more micro-batches), activation checkpointing, or "
         "tensor parallelism shrink them"
     )
@@ -144,7 +161,7 @@ def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
         raise CheckFailed(f"{where}: {plan} is not a plan for this run: {problem}")
     got = memory(config, plan, batch, measured=True)
     if not fits(got["peak"], gpu):
-        hint = _overflow(where, got, limit)
+        hint = _overflow(where, plan, got, limit)
         if best is None:
             hint += ". Here no plan fits: return None"
         raise CheckFailed(hint)
