@@ -37,7 +37,7 @@ import functools
 import math
 import numbers
 
-from . import _plan_stage as stage_model
+from ._plan_stage import activation_peak, state_bytes
 from ._plan_stage import shapes as _shapes
 from ._plan_stage import state_formula as _state_formula
 from ._plan_stage import transient as _transient
@@ -51,8 +51,10 @@ __all__ = [
     "KEYS",
     "SHARDINGS",
     "Plan",
+    "allowed_tp",
     "as_plan",
     "best_plan",
+    "candidates",
     "fits",
     "gpu_memory",
     "memory",
@@ -160,13 +162,13 @@ def _per_sequence(
     """
     stage, pp = (0, 1) if head else (0, 2)
     got = {
-        (tp, k): stage_model.activation_peak(config, tp, stage, pp, k, 1, checkpointing)
+        (tp, k): activation_peak(config, tp, stage, pp, k, 1, checkpointing)
         for tp in (1, 2)
         for k in (1, 2)
     }
     block = {tp: got[tp, 2] - got[tp, 1] for tp in (1, 2)}
     once = {tp: got[tp, 1] - block[tp] for tp in (1, 2)}
-    twice = stage_model.activation_peak(config, 1, stage, pp, 1, 2, checkpointing) - 2 * block[1]
+    twice = activation_peak(config, 1, stage, pp, 1, 2, checkpointing) - 2 * block[1]
     return (
         2 * block[2] - block[1],
         2 * (block[1] - block[2]),
@@ -189,9 +191,7 @@ def _activations(config, plan, global_batch, stage, measured) -> int:
     in_flight = min(plan.pp, plan.micro_batches) if stage == 0 and plan.pp > 1 else 1
     ckpt, tp = plan.checkpointing, plan.tp
     if measured:
-        one, two = (
-            stage_model.activation_peak(config, tp, stage, plan.pp, k, b, ckpt) for k in (1, 2)
-        )
+        one, two = (activation_peak(config, tp, stage, plan.pp, k, b, ckpt) for k in (1, 2))
         per_block, once = two - one, 2 * one - two
     else:
         r, s, r1, s1, c = _per_sequence(config, ckpt, stage == plan.pp - 1)
@@ -216,7 +216,7 @@ def memory(
     for stage in sorted({0, plan.pp - 1}):
         args = (config, plan.tp, stage, plan.pp, plan.sharding, plan.dp)
         if measured:
-            state = dict(stage_model.state_bytes(*args))
+            state = dict(state_bytes(*args))
             state.pop("peak")
         else:
             state = _state_formula(*args)
