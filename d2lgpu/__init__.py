@@ -30,6 +30,7 @@ Modules, one concern each:
 ``ranks``                 gloo ranks started from a notebook; a count of their all-reduces
 ``llama``                 a Llama-style decoder, 125M to 70B, built without memory
 ``scale``                 one rank's memory at any world size, planned in one CPU process
+``plan``                  a parallel plan's memory per rank and step time; the best that fits
 ``ddp_timeline``          a hand-built DDP step timed on gloo ranks: backward, all-reduces
 ``plotting``              timing-vs-size, bar, timeline and training-curve plots
 ``grading``               ``check(exercise_id, answer)`` for the exercises
@@ -99,6 +100,7 @@ _SUBMODULES = (
     "memory",
     "models",
     "pipeline",
+    "plan",
     "plotting",
     "references",
     "processes",

@@ -80,6 +80,7 @@ CHECKERS: dict[str, str] = {
     "10.overlap_ddp": "d2lgpu.checks.ch10_ddp_by_hand:check_overlap_ddp",
     "10.shard_optimizer": "d2lgpu.checks.ch10_ddp_by_hand:check_shard_optimizer",
     "11.memory": "d2lgpu.checks.ch11_planning:check_memory",
+    "11.plan": "d2lgpu.checks.ch11_plan:check_plan",
 }
 
 # Seconds a check may run before the learner's code is stopped. The checks take a few

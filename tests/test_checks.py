@@ -38,6 +38,7 @@ def test_every_exercise_has_a_checker():
         "10.overlap_ddp",
         "10.shard_optimizer",
         "11.memory",
+        "11.plan",
     ]
 
 

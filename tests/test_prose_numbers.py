@@ -163,6 +163,10 @@ ALLOWED = {
     ("notebooks/11_planning.ipynb", "50 GB/s"): (
         "400 Gb/s InfiniBand NDR per GPU (NVIDIA DGX H100 datasheet), printed by 11.4's link cell"
     ),
+    ("solutions/11_planning.ipynb", "10%"): "11.plan's headroom, d2lgpu.plan.HEADROOM",
+    ("solutions/11_planning.ipynb", "1.5x"): (
+        "11.plan's margin on the step time, SLOWER in d2lgpu/checks/ch11_plan.py"
+    ),
     ("solutions/04_amp.ipynb", "65536 times"): "GradScaler's init_scale default, 2.0**16",
     ("solutions/08_streams.ipynb", "32 MiB"): "the batch size of d2lgpu/checks/_stream_gpu.py",
     ("solutions/10_inside_ddp.ipynb", "16 MiB"): "the exercise's made-up example, said so there",

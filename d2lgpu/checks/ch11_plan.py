@@ -1,0 +1,185 @@
+"""Chapter 11's capstone checker: ``11.plan``, a parallel plan that fits and is fast enough.
+
+The learner writes ``plan(config, gpu, n_gpus, global_batch)``: for a Llama configuration
+from :data:`d2lgpu.llama.CONFIGS`, a GPU of :data:`d2lgpu.plan.GPUS` (named as the datasheet
+table names it), a GPU count and a global batch of sequences, a dict with the keys of
+:data:`d2lgpu.plan.KEYS` (or a :class:`d2lgpu.plan.Plan`), or ``None`` when nothing fits.
+For each case the checker
+
+* refuses a plan that is not one (a key it does not know, a degree that is not an int, the
+  wrong GPU count, a batch it cannot split, layers or heads it cannot divide), naming why;
+* measures the plan's peak per rank with :func:`d2lgpu.plan.memory` (``measured=True``:
+  the tracker under the fake process group on the plan's own stages, scaled by blocks) and
+  requires 10% of the GPU's memory to stay free; a hint names the part that overflows
+  (parameters, gradients, optimizer state, activations) and by how much;
+* estimates its step time (:func:`d2lgpu.plan.step_time`) and requires it within 1.5x of
+  the fastest plan :func:`d2lgpu.plan.best_plan` finds by enumeration; a hint says how
+  much slower and which part of the step makes it so;
+* requires ``None`` exactly where no plan fits.
+
+The cases: a small model where DDP is the answer, one where DDP's state cannot fit and
+ZeRO-1 is enough, one where sharding alone cannot fit and only tensor or pipeline
+parallelism can, and one where nothing fits.
+"""
+
+from __future__ import annotations
+
+from ..llama import CONFIGS
+from ..plan import (
+    HEADROOM,
+    as_plan,
+    best_plan,
+    fits,
+    gpu_memory,
+    memory,
+    plan_problems,
+    step_time,
+)
+from ._util import CheckFailed
+
+__all__ = ["CASES", "check_plan"]
+
+SLOWER = 1.5  # a plan may take up to this times the best plan's step
+# (model, GPU, GPUs, global batch in sequences)
+CASES = (
+    ("125M", "NVIDIA T4", 4, 32),
+    ("8B", "NVIDIA H200 SXM 141GB", 8, 32),
+    ("70B", "NVIDIA H100 SXM5 80GB", 32, 32),
+    ("8B", "NVIDIA T4", 8, 32),
+)
+GB = 1e9
+PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
+
+
+def _gb(n: float) -> str:
+    return f"{n / GB:.1f} GB"
+
+
+def _overflow(where: str, plan, got, limit: float) -> str:
+    """What overflows, by how much, and what shrinks it, for the plan's sharding."""
+    state = sum(got[k] for k in PARTS)
+    parts = ", ".join(f"{PARTS[k]} {_gb(got[k])}" for k in PARTS)
+    parts += f", activations {_gb(got['activations'])}"
+    if plan.sharding == "fsdp2":
+        parts += f", FSDP2's gathered parameters {_gb(got['transient'])}"
+    elif got["transient"] > got["activations"]:
+        parts += (
+            f", Adam's temporaries in its step {_gb(got['transient'])} (after backward, "
+            "when the activations are gone)"
+        )
+    head = (
+        f"{where}: the rank that holds the most (pipeline stage {got['stage']}) needs "
+        f"{_gb(got['peak'])}, over the {_gb(limit)} that leave 10% free by "
+        f"{_gb(got['peak'] - limit)}: {parts}"
+    )
+    if state > limit:
+        largest = max(PARTS, key=lambda k: got[k])
+        shrink = {
+            "ddp": "ZeRO-1 shards the optimizer state over the data-parallel ranks, FSDP2 all "
+            "three; tensor and pipeline parallelism split the model itself",
+            "zero1": "ZeRO-1 shards only the optimizer state: FSDP2 shards the parameters "
+            "and gradients too; tensor and pipeline parallelism split the model itself",
+            "fsdp2": f"FSDP2 already shards all three over dp = {plan.dp}: only tensor and "
+            "pipeline parallelism split the model further",
+        }[plan.sharding]
+        return (
+            f"{head}. The parameters, gradients and optimizer state alone overflow, by "
+            f"{_gb(state - limit)}, the {PARTS[largest]} most: {shrink}"
+        )
+    what = "activations"
+    if plan.sharding == "fsdp2":
+        what += " and FSDP2's gathered parameters (each a tp-th under tensor parallelism)"
+    return (
+        f"{head}. The {what} overflow (the state alone fits, {_gb(state)}): fewer "
+        "sequences per micro-batch (more micro-batches), activation checkpointing, or "
+        "tensor parallelism shrink them"
+    )
+
+
+def _why_slower(config, gpu, plan, batch, best) -> str:
+    """The part of the step that makes ``plan`` slower than ``best``, in words."""
+    mine, theirs = step_time(config, gpu, plan, batch), step_time(config, gpu, best, batch)
+    excess = {k: mine[k] - theirs[k] for k in ("compute", "tp", "pp", "dp_exposed")}
+    part = max(excess, key=lambda k: excess[k])
+    if part == "compute" and mine["bubble"] > theirs["bubble"] + 0.05:
+        return (
+            f"its pipeline bubble is {mine['bubble']:.0%} of its compute ({plan.pp} stages, "
+            f"{plan.micro_batches} micro-batch{'es' if plan.micro_batches > 1 else ''}: "
+            "1F1B idles (pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
+        )
+    if part == "compute":
+        return (
+            f"its compute takes {mine['compute']:.2f} s against {theirs['compute']:.2f} s: "
+            "activation checkpointing runs every forward again in backward, a third more "
+            "FLOPs, which a plan that fits without it does not pay"
+        )
+    if part == "tp":
+        return (
+            f"its tensor-parallel all-reduces take {mine['tp']:.2f} s on the critical path "
+            f"(four per block and micro-batch over tp = {plan.tp}); a smaller tp, or none, "
+            "moves fewer activations"
+        )
+    if part == "pp":
+        return f"its pipeline's sends take {mine['pp']:.2f} s"
+    return (
+        f"its data-parallel communication leaves {mine['dp_exposed']:.2f} s that the compute "
+        f"does not hide ({plan.sharding} over dp = {plan.dp}"
+        + (
+            f", re-gathering the parameters for each of {plan.micro_batches} micro-batches"
+            if plan.sharding == "fsdp2" and plan.micro_batches > 1
+            else ""
+        )
+        + (
+            "; ZeRO-1's broadcast of the parameters follows the step and hides behind nothing"
+            if plan.sharding == "zero1"
+            else ""
+        )
+        + ")"
+    )
+
+
+def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
+    config = CONFIGS[name]
+    where = f"{name} on {n_gpus} x {gpu}, global batch {batch}"
+    raw = plan_fn(config, gpu, n_gpus, batch)
+    try:
+        plan = as_plan(raw)
+    except (TypeError, ValueError) as error:
+        raise CheckFailed(f"{where}: {error}") from None
+    best = best_plan(config, gpu, n_gpus, batch)
+    limit = (1 - HEADROOM) * gpu_memory(gpu)
+    if plan is None:
+        if best is None:
+            return f"{where}: nothing fits, and the answer says so"
+        raise CheckFailed(
+            f"{where}: you returned None, but a plan fits: {best[0]} needs "
+            f"{_gb(best[2]['peak'])} per rank, under the {_gb(limit)} that leave 10% free. "
+            "Return None only when no plan fits"
+        )
+    problem = plan_problems(plan, config, n_gpus, batch)
+    if problem:
+        raise CheckFailed(f"{where}: {plan} is not a plan for this run: {problem}")
+    got = memory(config, plan, batch, measured=True)
+    if not fits(got["peak"], gpu):
+        hint = _overflow(where, plan, got, limit)
+        if best is None:
+            hint += ". Here no plan fits: return None"
+        raise CheckFailed(hint)
+    if best is None:  # the measurement fits where the search's estimate found nothing
+        return f"{where}: {plan} fits, where the search found nothing"
+    seconds = step_time(config, gpu, plan, batch)["total"]
+    if seconds > SLOWER * best[1]:
+        raise CheckFailed(
+            f"{where}: {plan} fits, but a step takes {seconds:.2f} s, {seconds / best[1]:.1f} "
+            f"x the {best[1]:.2f} s of the best plan found ({best[0]}), more than {SLOWER}x: "
+            + _why_slower(config, gpu, plan, batch, best[0])
+        )
+    return f"{where}: the plan fits with 10% free and its step is within {SLOWER}x of the best"
+
+
+def check_plan(answer, passed: list[str]) -> None:
+    """``11.plan``: each case's plan fits with 10% headroom and is within 1.5x of the best."""
+    if not callable(answer):
+        raise CheckFailed(f"the answer must be the function plan, got {answer!r}")
+    for case in CASES:
+        passed.append(_check_case(answer, *case))

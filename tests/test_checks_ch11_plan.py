@@ -1,0 +1,160 @@
+"""Chapter 11's capstone checker, 11.plan: right plans in other styles pass, realistic wrong ones
+fail with a hint that names what overflows or what makes the step slow. The best plans and
+the measurements are cached for the process: the first check takes about 10 s, the rest
+little more than the plans they measure."""
+
+import numpy as np
+import pytest
+from grading_helpers import assert_fails, assert_passes, stub
+
+from d2lgpu.checks.ch11_plan import CASES
+from d2lgpu.grading import check
+from d2lgpu.plan import Plan, candidates, fits, memory, step_time
+
+PASSED = [
+    "125M on 4 x NVIDIA T4, global batch 32: the plan fits with 10% free and its step is "
+    "within 1.5x of the best",
+    "8B on 8 x NVIDIA H200 SXM 141GB, global batch 32: the plan fits with 10% free and its "
+    "step is within 1.5x of the best",
+    "70B on 32 x NVIDIA H100 SXM5 80GB, global batch 32: the plan fits with 10% free and its "
+    "step is within 1.5x of the best",
+    "8B on 8 x NVIDIA T4, global batch 32: nothing fits, and the answer says so",
+]
+
+
+def search(config, gpu, n_gpus, global_batch):
+    """Right: every plan, sized and timed with d2lgpu.plan's own models; a Plan returned."""
+    fitting = [
+        p
+        for p in candidates(config, n_gpus, global_batch)
+        if fits(memory(config, p, global_batch)["peak"], gpu)
+    ]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda p: step_time(config, gpu, p, global_batch)["total"])
+
+
+# Right, in another style: a table written by hand, numpy integers and booleans, and plans
+# other than the best (ZeRO-1; FSDP2 with checkpointing; tensor parallelism of 8)
+TABLE = {
+    ("NVIDIA T4", 4): dict(dp=np.int64(4), sharding="zero1", micro_batches=np.int64(8)),
+    ("NVIDIA H200 SXM 141GB", 8): dict(
+        dp=8, sharding="fsdp2", micro_batches=4, checkpointing=np.bool_(True)
+    ),
+    ("NVIDIA H100 SXM5 80GB", 32): dict(
+        dp=4, tp=8, pp=1, sharding="fsdp2", micro_batches=8, checkpointing=True
+    ),
+}
+
+
+def table(config, gpu, n_gpus, global_batch):
+    return TABLE.get((gpu, n_gpus))
+
+
+@pytest.mark.parametrize("answer", [search, table])
+def test_plan_right_answers_pass(answer):
+    assert assert_passes("11.plan", answer).passed == PASSED
+
+
+def right_but(case_index, wrong):
+    """The table's plans, with the plan of one case replaced by ``wrong``."""
+
+    def answer(config, gpu, n_gpus, global_batch):
+        if (gpu, n_gpus) == CASES[case_index][1:3]:
+            return wrong
+        return table(config, gpu, n_gpus, global_batch)
+
+    return answer
+
+
+def everywhere(**keys):
+    """The same kind of plan for every case: data parallelism over all the GPUs."""
+    return lambda c, g, n, batch: {"dp": n, **{k: v(n, batch) for k, v in keys.items()}}
+
+
+ALL_MICRO = lambda n, batch: batch // n  # noqa: E731  (one sequence per micro-batch)
+YES = lambda n, batch: True  # noqa: E731
+
+
+MISTAKES = [
+    # DDP with the whole batch at once: 8 sequences' activations on a 16 GB T4
+    (lambda c, g, n, batch: {"dp": n}, ("The activations overflow", "micro-batches")),
+    # DDP with small micro-batches: an 8B model's 16 bytes per parameter exceed a H200
+    (
+        everywhere(micro_batches=ALL_MICRO),
+        ("8B on 8", "state alone overflow", "the optimizer state most", "ZeRO-1 shards"),
+    ),
+    # ZeRO-1 everywhere: the 70B model's parameters and gradients stay whole on each rank
+    (
+        everywhere(sharding=lambda n, b: "zero1", micro_batches=ALL_MICRO, checkpointing=YES),
+        ("70B on 32", "the parameters most", "tensor and pipeline parallelism split the model"),
+    ),
+    # FSDP2 everywhere: the state fits, one 8192-token sequence's activations do not
+    (
+        everywhere(sharding=lambda n, b: "fsdp2", micro_batches=ALL_MICRO, checkpointing=YES),
+        ("70B on 32", "activations and FSDP2's gathered parameters", "(the state alone fits"),
+    ),
+    # tensor parallelism over PCIe: four all-reduces per block on a T4's 16 GB/s
+    (right_but(0, {"dp": 1, "tp": 4, "micro_batches": 32}), ("tensor-parallel all-reduces",)),
+    # a pipeline of 4 stages with 4 micro-batches
+    (right_but(0, {"dp": 1, "pp": 4, "micro_batches": 4}), ("pipeline bubble is 43%",)),
+    # a plan where nothing fits
+    (
+        right_but(3, {"dp": 8, "sharding": "fsdp2", "micro_batches": 4, "checkpointing": True}),
+        (
+            "8B on 8 x NVIDIA T4",
+            "FSDP2 already shards all three over dp = 8",
+            "Here no plan fits: return None",
+        ),
+    ),
+    (lambda c, g, n, batch: None, ("you returned None, but a plan fits",)),
+    (lambda c, g, n, batch: {"dp": n, "tp": 2}, ("dp x tp x pp = 8, not the 4 GPUs",)),
+    (lambda c, g, n, batch: {"dp": n, "micro_batches": 3}, ("does not split",)),
+    (right_but(2, {"dp": 2, "tp": 16}), ("tp = 16 cannot split", "one of [1, 2, 4, 8]")),
+    (lambda c, g, n, batch: {"dp": n, "zero_stage": 1}, ("unknown key 'zero_stage'",)),
+    (lambda c, g, n, batch: (n, 1, 1), ("a plan must be a dict",)),
+]
+
+
+@pytest.mark.parametrize("answer, hint", MISTAKES)
+def test_plan_mistakes_are_named(answer, hint):
+    assert_fails("11.plan", answer, *hint)
+
+
+def test_plan_hints_in_full():
+    # the whole hint, numbers and all, for the two kinds of overflow and a slow plan
+    assert check("11.plan", MISTAKES[0][0], quiet=True).hint == (
+        "125M on 4 x NVIDIA T4, global batch 32: the rank that holds the most (pipeline "
+        "stage 0) needs 21.1 GB, over the 14.4 GB that leave 10% free by 6.7 GB: parameters "
+        "0.5 GB, gradients 0.5 GB, optimizer state 1.1 GB, activations 18.9 GB. The "
+        "activations overflow (the state alone fits, 2.1 GB): fewer sequences per "
+        "micro-batch (more micro-batches), activation checkpointing, or tensor parallelism "
+        "shrink them"
+    )
+    assert check("11.plan", MISTAKES[1][0], quiet=True).hint == (
+        "8B on 8 x NVIDIA H200 SXM 141GB, global batch 32: the rank that holds the most "
+        "(pipeline stage 0) needs 238.2 GB, over the 126.9 GB that leave 10% free by 111.3 GB: "
+        "parameters 32.1 GB, gradients 32.1 GB, optimizer state 64.2 GB, activations 109.7 GB. "
+        "The parameters, gradients and optimizer state alone overflow, by 1.6 GB, the "
+        "optimizer state most: ZeRO-1 shards the optimizer state over the data-parallel "
+        "ranks, FSDP2 all three; tensor and pipeline parallelism split the model itself"
+    )
+    assert check("11.plan", MISTAKES[5][0], quiet=True).hint == (
+        "125M on 4 x NVIDIA T4, global batch 32: dp=1 (ddp), tp=1, pp=4, 4 micro-batches, "
+        "checkpointing off fits, but a step takes 1.00 s, 1.8 x the 0.56 s of the best plan "
+        "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+        "its pipeline bubble is 43% of its compute (4 stages, 4 micro-batches: 1F1B idles "
+        "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
+    )
+
+
+def test_plan_a_non_function_and_the_stub():
+    result = assert_fails("11.plan", 42, "must be the function plan")
+    assert result.hint == "the answer must be the function plan, got 42"
+    assert check("11.plan", stub, quiet=True).status == "not attempted"
+
+
+def test_plan_a_plan_object_is_read_like_a_dict():
+    plans = {(g, n): Plan(**{k: int(v) if k != "sharding" else v for k, v in p.items()})
+             for (g, n), p in TABLE.items()}  # fmt: skip
+    assert_passes("11.plan", lambda c, g, n, b: plans.get((g, n)))
