@@ -30,6 +30,7 @@ is the same on a laptop and on a GPU server.
 ``ch10_inside_ddp``        ``10.bus_bandwidth``, ``10.allreduce_grads`` (two gloo ranks)
 ``ch10_ddp_by_hand``       ``10.overlap_ddp`` (hooks, buckets), ``10.shard_optimizer`` (ZeRO-1)
 ``ch11_planning``          ``11.memory`` (the fake process group and memory tracker)
+``ch11_plan``              ``11.plan`` (a plan measured per rank, timed against the best one)
 =========================  ==============================================================
 
 The modules whose names start with ``_`` are not checkers but what checkers share:
