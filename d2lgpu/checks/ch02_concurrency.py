@@ -20,9 +20,8 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 
 import torch
-from torch.overrides import TorchFunctionMode
 
-from ._kit import patched
+from ._kit import copies_of, patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
@@ -108,45 +107,23 @@ def _logging_syncs(log: list):
         yield
 
 
-# Tensor methods that copy a result elsewhere (to the host, or to another device).
-_COPIES = {"cpu", "cuda", "numpy", "tolist", "item", "to"}
-
-
-class _CopyWatch(TorchFunctionMode):
-    """Record, in the log, every copy of a lane's result that the caller makes."""
-
-    def __init__(self, log: list, lanes: list[LoggingLane]):
-        super().__init__()
-        self.log, self.lanes = log, lanes
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", "")
-        if name in _COPIES and args and (name != "to" or _names_a_device(args[1:], kwargs)):
-            for lane in self.lanes:
-                if any(v is args[0] for v in lane.values):
-                    self.log.append(("copy", lane.name, f".{name}()"))
-        return func(*args, **kwargs)
-
-
-def _names_a_device(args, kwargs) -> bool:
-    """Whether ``Tensor.to``'s arguments name a device (a device, a string, a tensor)."""
-    given = list(args) + [kwargs.get("device")]
-    return any(isinstance(a, str | torch.device | torch.Tensor) for a in given)
-
-
 def _run(answer, x, y, n_lanes: int, errors_ignored: bool = False):
     """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
     the result is None when the answer raised and ``errors_ignored``."""
     log = _Log()
     lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
+
+    def lane_of(t):  # the lane whose result t is, if any
+        return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
+
     result = None
-    with _logging_syncs(log), _CopyWatch(log, lanes):
+    with _logging_syncs(log), copies_of(lane_of) as copies:
         try:
             result = answer(x, y, lanes)
         except Exception:
             if not errors_ignored:
                 raise
+    log += [("copy", lane, how) for lane, how in copies]
     return result, lanes, log
 
 
