@@ -4,6 +4,12 @@ The answer submits two products to two *lanes* (anything with
 ``submit(fn, *args) -> future``, like a ``ThreadPoolExecutor``, a CUDA stream
 wrapper or a second GPU's); the checker's :class:`LoggingLane` records every
 launch and every wait, so it sees whether both were launched before any wait.
+It also sees a wait inside a lane's job (the lanes then run one after the other),
+a product computed in the caller, and a result copied back (``.cpu()``), and runs
+three more cases: the same tensors' memory with new values (nothing cached), three
+lanes (``lanes[1]`` is not the last), and ``torch.cuda.is_available()`` answering
+True, so that a ``torch.cuda.synchronize()`` behind it is seen (CUDA calls that fail
+there are ignored: only the waits logged before count).
 
 Launching both before waiting is what lets two products run at once; what that
 buys depends on where they run, and the hints say so. On two GPUs each does half
