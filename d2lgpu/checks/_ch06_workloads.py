@@ -4,7 +4,8 @@ Each is ``(fn, args, the operator wanted, what it is, {wrong answer: its hint})`
 a large product next to 20 tiny additions (the most calls, little time), an exp of
 millions of numbers next to a small product, and an operator called 80 times whose
 calls add up to more than one long product (ranking by time per call picks the
-product), on 8 input shapes (ranking the rows of ``group_by_input_shape=True`` picks it too). Sized for the CPU by default; :func:`workloads` takes a GPU's sizes too.
+product), on 8 input shapes (ranking the rows of ``group_by_input_shape=True`` picks
+the product too). Sized for the CPU by default; :func:`workloads` takes a GPU's sizes too.
 
 What it is not: the checker; :mod:`d2lgpu.checks.ch06_performance` runs them.
 """
