@@ -136,3 +136,14 @@ def test_calls_to_records_each_call_while_the_original_runs():
     with calls_to(Thing, "twice", note=lambda self, x: x) as args:
         assert Thing().twice(5) == 10
     assert args == [5] and Thing.twice is original
+
+
+def test_copies_of_records_copies_of_the_named_tensors_only():
+    from d2lgpu.checks._kit import copies_of
+
+    a, b = torch.ones(2), torch.zeros(2)
+    with copies_of(lambda t: "a" if t is a else None) as copies:
+        a.cpu(), a.to("cpu"), a.to(torch.float64), a.tolist(), b.cpu(), a + 1
+    assert copies == [("a", ".cpu()"), ("a", ".to()"), ("a", ".tolist()")], copies
+    a.cpu()  # after the block: not recorded
+    assert len(copies) == 3

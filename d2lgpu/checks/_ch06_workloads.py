@@ -4,7 +4,8 @@ Each is ``(fn, args, the operator wanted, what it is, {wrong answer: its hint})`
 a large product next to 20 tiny additions (the most calls, little time), an exp of
 millions of numbers next to a small product, and an operator called 80 times whose
 calls add up to more than one long product (ranking by time per call picks the
-product). Sized for the CPU by default; :func:`workloads` takes a GPU's sizes too.
+product), on 8 input shapes (ranking the rows of ``group_by_input_shape=True`` picks
+the product too). Sized for the CPU by default; :func:`workloads` takes a GPU's sizes too.
 
 What it is not: the checker; :mod:`d2lgpu.checks.ch06_performance` runs them.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["MANY_CALLS", "many_calls_workload", "workloads"]
+__all__ = ["MANY_CALLS", "by_shape_hint", "many_calls_workload", "workloads"]
 
 
 def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
@@ -58,20 +59,27 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
 
 
 # Where the slowest operator is called many times: its total, not one call, is what counts.
+# Its calls run on SHAPES input shapes, so that no one shape's share of its time (an entry of
+# key_averages(group_by_input_shape=True)) is as long as the product.
 MANY_CALLS, MANY_NUMEL, ONE_PRODUCT_N = 80, 250_000, 512
+_SHAPES = [(250_000,), (125_000, 2), (62_500, 4), (50_000, 5), (25_000, 10), (500, 500)]
+_SHAPES += [(10_000, 25), (5_000, 50)]  # 8 shapes of 250,000 numbers each
+SHAPES = len(_SHAPES)
 
 
 def many_calls_workload():
-    """An operator called 80 times whose calls add up to more than one long product:
-    ranking by time per call picks the product (each of its calls is ~25x longer on a CPU)."""
+    """An operator called 80 times, on 8 input shapes of 250,000 numbers each, whose calls
+    add up to more than one long product: ranking by time per call picks the product (each of its calls is ~25x
+    longer on a CPU), and so does ranking the rows of one shape each (10 calls: less than
+    half the product's time)."""
     gen = torch.Generator().manual_seed(7)
     a = torch.randn(ONE_PRODUCT_N, ONE_PRODUCT_N, generator=gen)
-    v = torch.randn(MANY_NUMEL, generator=gen)
+    vs = [torch.randn(MANY_NUMEL, generator=gen).reshape(shape) for shape in _SHAPES]
 
-    def one_product_many_exps(a, v):
+    def one_product_many_exps(a, vs):
         y = a @ a
-        for _ in range(MANY_CALLS):
-            z = torch.exp(v)
+        for i in range(MANY_CALLS):
+            z = torch.exp(vs[i % len(vs)])
         return y, z
 
     what = (
@@ -83,4 +91,14 @@ def many_calls_workload():
         f"called {MANY_CALLS} times, takes more time in all. Rank by the total self time over "
         "all calls (self_cpu_time_total), not by the time per call"
     )
-    return one_product_many_exps, (a, v), "aten::exp", what, {"aten::mm": per_call}
+    return one_product_many_exps, (a, vs), "aten::exp", what, {"aten::mm": per_call}
+
+
+def by_shape_hint(got: str, want: str, what: str) -> str:
+    """The hint for an answer that ranked the rows of ``key_averages(group_by_input_shape=True)``."""
+    return (
+        f"for {what}, you returned {got!r} from prof.key_averages(group_by_input_shape=True): "
+        f"grouping by input shape splits an operator's time into one row per shape, and "
+        f"{want}, run here on {SHAPES} shapes, has no single row as long as its total. Rank the "
+        "per-operator totals of prof.key_averages() (no grouping) by self time"
+    )

@@ -21,6 +21,7 @@ __all__ = [
     "call_answer",
     "out_layout_hint",
     "require_contiguous_output",
+    "require_kernel_output",
     "require_inputs_untouched",
     "require_shape",
     "coverage_hint",
@@ -39,13 +40,20 @@ def fresh_generator() -> torch.Generator:
     return torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
 
 
-def call_answer(answer, args, name: str, watch: Watch, where: str):
-    """``answer(*args)``, with a read or write out of bounds turned into a hint."""
+def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside: str = ""):
+    """``answer(*args)``, with a read or write out of bounds turned into a hint;
+    ``store_outside``, when given, is the hint for a store out of bounds in this case (one
+    whose layout, not a missing mask, sends a store past the output)."""
     launches = watch.launches
     try:
         out = answer(*args)
     except OutOfBounds as error:
         verb = "read" if error.kind == "load" else "wrote"
+        if store_outside and error.kind == "store":
+            raise CheckFailed(
+                f"for {where}, your kernel wrote {error.count} element(s) past the end of the "
+                f"output (stopped before it did): {store_outside}"
+            ) from None
         raise CheckFailed(
             f"for {where}, your kernel {verb} {error.count} element(s) outside the tensors it "
             "was given (stopped before it did): the last block runs past the end. Mask every "
@@ -62,7 +70,21 @@ def call_answer(answer, args, name: str, watch: Watch, where: str):
             f"{name} returned a {type(out).__name__}: return the output tensor your kernel "
             "wrote (e.g. out = torch.empty_like(x), filled by the kernel)"
         )
+    require_kernel_output(out, watch, name, where)
     return out
+
+
+def require_kernel_output(out: torch.Tensor, watch: Watch, name: str, where: str) -> None:
+    """The tensor returned is (a view of) memory the kernel stored into: the kernel's output,
+    not a result computed again with torch operations, nor a copy of it."""
+    if out.numel() and not watch.stored_into(out):
+        raise CheckFailed(
+            f"for {where}, {name} returned a tensor your kernel never wrote: it launched the "
+            "kernel, but the result is not the kernel's output (a result computed again with "
+            "torch operations, such as torch.relu(x) * y, or a copy). Return the tensor your "
+            "kernel stored into, made in x's dtype (torch.empty(x.shape, dtype=x.dtype, "
+            "device=x.device))"
+        )
 
 
 def require_inputs_untouched(
@@ -147,6 +169,14 @@ def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str |
             if list(never) == list(range(first, total))
             else f"for {where}, {len(never)} row(s) (the first: row {first}) were never written: "
             "program tl.program_id(0) must handle exactly that row"
+        )
+    rows = out.shape[0] if out.dim() > 1 else 0
+    if list(never) == list(range(first, total)) and first == rows:
+        return (
+            f"for {where}, only the first {first} elements were written, as many as x has rows "
+            f"(x.shape[0] = {rows}), and elements {first} to {total - 1} never: n, the number of "
+            "elements the kernel covers, is x.numel() (every element of a tensor of any shape), "
+            "not x.shape[0] or len(x)"
         )
     if list(never) == list(range(first, total)):
         return (

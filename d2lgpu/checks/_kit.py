@@ -14,6 +14,8 @@
 * **Watching calls.** :func:`patched` replaces attributes for a block and puts them back;
   :func:`calls_to` records every call of a function or method while the original still
   runs.
+* **Counting copies.** :func:`copies_of` records every copy of chosen tensors to
+  another place (``.cpu()``, ``.to(device)``, ``.item()``, ...): a cost the values never show.
 * **Rank jobs** are :mod:`._ranks`: a job on gloo ranks through :mod:`d2lgpu.ranks`.
 
 What it is not: a checker. It imports nothing from the chapters' checkers.
@@ -43,6 +45,7 @@ __all__ = [
     "names_both",
     "patched",
     "calls_to",
+    "copies_of",
 ]
 
 
@@ -178,3 +181,40 @@ def calls_to(owner, name: str, note: Callable[..., Any] | None = None):
 
     with patched((owner, name, recorded)):
         yield calls
+
+
+# --- counting copies --------------------------------------------------------------------------
+
+# Tensor methods that copy a tensor to another place (the host, another device).
+COPY_METHODS = frozenset({"cpu", "cuda", "numpy", "tolist", "item", "to"})
+
+
+def _names_a_device(args, kwargs) -> bool:
+    """Whether ``Tensor.to``'s arguments name a place (a device, a string, a tensor), not
+    only a dtype."""
+    given = [*args, kwargs.get("device")]
+    return any(isinstance(a, str | torch.device | torch.Tensor) for a in given)
+
+
+@contextmanager
+def copies_of(name_of: Callable[[torch.Tensor], str | None]):
+    """Record, in the yielded list, ``(name, ".cpu()")`` for every copy made in the block of a
+    tensor that ``name_of`` names (None: not watched): ``.cpu()``, ``.cuda()``, ``.numpy()``,
+    ``.tolist()``, ``.item()``, and ``.to()`` naming a device."""
+    from torch.overrides import TorchFunctionMode
+
+    copies: list[tuple[str, str]] = []
+
+    class _Copies(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            method = getattr(func, "__name__", "")
+            if method in COPY_METHODS and args and isinstance(args[0], torch.Tensor):
+                if method != "to" or _names_a_device(args[1:], kwargs):
+                    name = name_of(args[0])
+                    if name is not None:
+                        copies.append((name, f".{method}()"))
+            return func(*args, **kwargs)
+
+    with _Copies():
+        yield copies

@@ -148,7 +148,7 @@ def _placement(answer, n_workers: int, gpus: int) -> list[torch.device]:
         ) from None
 
 
-def _compare(got, want, gpus: int) -> None:
+def _compare(got, want, gpus: int, answer=None) -> None:
     if got == want:
         return
     i = next(k for k, (g, w) in enumerate(zip(got, want, strict=True)) if g != w)
@@ -159,6 +159,13 @@ def _compare(got, want, gpus: int) -> None:
             "index, as try_all_gpus() does (cuda:0, cuda:1, ...)"
         )
     if gpus > 0 and all(d.type == "cpu" for d in got):
+        if answer is not None and any(d.type == "cuda" for d in _placement(answer, 4, 2)):
+            raise CheckFailed(
+                f"with {gpus} GPU(s) every worker went to the CPU, although with 2 GPUs your "
+                "function uses them: it does ask for the devices at call time, but leaves a "
+                "lone GPU unused. One GPU is a device like any other: try_all_gpus() returns "
+                "[cuda:0] then, and every worker goes there"
+            )
         raise CheckFailed(
             f"with {gpus} GPU(s) every worker went to the CPU: ask for the devices inside "
             "place_workers, at call time (chapter 1's try_all_gpus()); a list made once, "
@@ -204,13 +211,13 @@ def check_placement(answer, passed):
     seen = {}
     for gpus, n_workers, description in cases:
         seen[gpus] = _placement(answer, n_workers, gpus)
-        _compare(seen[gpus], _expected(n_workers, gpus), gpus)
+        _compare(seen[gpus], _expected(n_workers, gpus), gpus, answer)
         passed.append(description)
     # Whenever there are at least as many workers as devices, every device gets a worker.
     for gpus, n_workers in [(3, 3), (3, 7), (4, 4), (4, 9), (2, 2), (1, 1), (0, 1)]:
         got = _placement(answer, n_workers, gpus)
         _every_device_used(got, gpus)
-        _compare(got, _expected(n_workers, gpus), gpus)
+        _compare(got, _expected(n_workers, gpus), gpus, answer)
     if _placement(answer, 0, 2) != []:
         raise CheckFailed("place_workers(0) should return an empty list: no worker, no device")
     passed.append(

@@ -4,6 +4,12 @@ The answer submits two products to two *lanes* (anything with
 ``submit(fn, *args) -> future``, like a ``ThreadPoolExecutor``, a CUDA stream
 wrapper or a second GPU's); the checker's :class:`LoggingLane` records every
 launch and every wait, so it sees whether both were launched before any wait.
+It also sees a wait inside a lane's job (the lanes then run one after the other),
+a product computed in the caller, and a result copied back (``.cpu()``), and runs
+three more cases: the same tensors' memory with new values (nothing cached), three
+lanes (``lanes[1]`` is not the last), and ``torch.cuda.is_available()`` answering
+True, so that a ``torch.cuda.synchronize()`` behind it is seen (CUDA calls that fail
+there are ignored: only the waits logged before count).
 
 Launching both before waiting is what lets two products run at once; what that
 buys depends on where they run, and the hints say so. On two GPUs each does half
@@ -21,7 +27,7 @@ from contextlib import contextmanager
 
 import torch
 
-from ._kit import patched
+from ._kit import copies_of, patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
@@ -43,16 +49,23 @@ class _LoggedFuture(Future):
         self.set_result(value)
 
     def result(self, timeout=None):
-        self._lane.log.append(("wait", self._lane.name))
+        self._lane.log.append(("wait", self._lane.name, _job(self._lane.log)))
         return super().result(timeout)
+
+
+def _job(log) -> str | None:
+    """The lane whose submitted job is running now, or None: the caller's own code."""
+    running = getattr(log, "running", None)
+    return running[-1] if running else None
 
 
 class LoggingLane:
     """A lane (``submit(fn, *args) -> future``) that records every launch and every wait.
 
     The work runs on the CPU when submitted; ``result()`` on the future counts
-    as a wait. Lanes share one ``log`` of ``(event, lane name)`` pairs;
-    ``values`` keeps what each submitted call returned.
+    as a wait. Lanes share one ``log`` of ``(event, lane name, job)`` triples, where
+    ``job`` names the lane whose submitted function made the event (a wait inside a
+    lane's job), or is None; ``values`` keeps what each submitted call returned.
     """
 
     def __init__(self, name: str, log: list):
@@ -60,46 +73,111 @@ class LoggingLane:
         self.values: list = []
 
     def submit(self, fn, *args, **kwargs):
-        self.log.append(("launch", self.name))
-        value = fn(*args, **kwargs)
+        self.log.append(("launch", self.name, _job(self.log)))
+        running = getattr(self.log, "running", [])
+        running.append(self.name)
+        try:
+            value = fn(*args, **kwargs)
+        finally:
+            running.pop()
         self.values.append(value)
         return _LoggedFuture(self, value)
 
 
+class _Log(list):
+    """The lanes' shared log; ``running`` names the lanes whose jobs are running."""
+
+    def __init__(self):
+        super().__init__()
+        self.running: list[str] = []
+
+
 @contextmanager
 def _logging_syncs(log: list):
-    """Record device-wide synchronizations (``torch.cuda.synchronize``, ``d2lgpu.sync``)."""
+    """Record device-wide synchronizations (``torch.cuda.synchronize``, ``d2lgpu.sync``,
+    ``torch.accelerator.synchronize``)."""
     import d2lgpu
     import d2lgpu.timing
 
     def logged(*args, **kwargs):
-        log.append(("wait", "device"))
+        log.append(("wait", "device", _job(log)))
 
-    with patched(
+    changes = [
         (torch.cuda, "synchronize", logged),
         (d2lgpu, "sync", logged),
         (d2lgpu.timing, "sync", logged),
-    ):
+    ]
+    if hasattr(getattr(torch, "accelerator", None), "synchronize"):
+        changes.append((torch.accelerator, "synchronize", logged))
+    with patched(*changes):
         yield
+
+
+def _run(answer, x, y, n_lanes: int, errors_ignored: bool = False):
+    """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
+    the result is None when the answer raised and ``errors_ignored``."""
+    log = _Log()
+    lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
+
+    def lane_of(t):  # the lane whose result t is, if any
+        return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
+
+    result = None
+    with _logging_syncs(log), copies_of(lane_of) as copies:
+        try:
+            result = answer(x, y, lanes)
+        except Exception:
+            if not errors_ignored:
+                raise
+    log += [("copy", lane, how) for lane, how in copies]
+    return result, lanes, log
 
 
 @one_cpu_thread
 def check_concurrency(answer, passed):
-    """``run_concurrently(x, y, lanes)``: both products launched before any wait, both correct."""
+    """``run_concurrently(x, y, lanes)``: both products launched before any wait, both correct,
+    each on its own lane, computed by the lanes on every call, and handed back where the
+    lanes left them."""
     if not callable(answer):
         raise CheckFailed("pass the function itself: check('02.concurrency', run_concurrently)")
     gen = torch.Generator().manual_seed(3)
     x, y = torch.randn(64, 64, generator=gen), torch.randn(64, 64, generator=gen)
-    log: list = []
-    lanes = [LoggingLane("lanes[0]", log), LoggingLane("lanes[1]", log)]
-    with _logging_syncs(log):
-        result = answer(x, y, lanes)
+    result, lanes, log = _run(answer, x, y, 2)
     xx, yy = x @ x, y @ y
     _check_results(result, xx, yy)
     passed.append("both results are correct (x @ x and y @ y)")
     _check_lanes(result, lanes, log, xx, yy)
     passed.append("each product went to its own lane: x @ x to lanes[0], y @ y to lanes[1]")
     _check_order(log)
+    _check_copies(log)
+
+    # The same tensors (same memory, same data_ptr) with new values: computed again.
+    x.copy_(torch.randn(64, 64, generator=gen))
+    y.copy_(torch.randn(64, 64, generator=gen))
+    again, lanes, log = _run(answer, x, y, 2)
+    if isinstance(again, tuple | list) and len(again) == 2:
+        if all(isinstance(r, torch.Tensor) for r in again) and torch.equal(again[0], xx):
+            raise CheckFailed(
+                "a second call, with new values in the same tensors x and y (the same memory, "
+                "the same data_ptr()), returned the first call's products: do not cache results "
+                "by the inputs' memory, shape or id; submit both products on every call"
+            )
+    _check_results(again, x @ x, y @ y)
+    _check_lanes(again, lanes, log, x @ x, y @ y)
+    _check_order(log)
+    _check_copies(log)
+
+    # Three lanes: lanes[1] is not the last one. An answer written for exactly two lanes
+    # (zip(..., strict=True)) may raise here; only where its products went counts.
+    _, lanes, log = _run(answer, x, y, 3, errors_ignored=True)
+    _check_lane_indices(log)
+
+    # As on a machine with a GPU: a torch.cuda.synchronize() behind
+    # `if torch.cuda.is_available()` is a wait too. CUDA calls may fail here (there is
+    # none): only the waits logged before the failure count.
+    with patched((torch.cuda, "is_available", lambda: True)):
+        _, lanes, log = _run(answer, x, y, 2, errors_ignored=True)
+    _check_order(log, where=" (in a run where torch.cuda.is_available() was True)")
     passed.append(
         "both products were launched before anything waited for either (no sync between "
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
@@ -131,13 +209,25 @@ def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
 
 
 def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
-    launches = [lane for event, lane in log if event == "launch"]
+    launches = [lane for event, lane, _ in log if event == "launch"]
     if not launches:
         raise CheckFailed(
             "nothing was submitted to the lanes, so nothing can run concurrently: launch each "
             "product with lanes[i].submit(torch.matmul, a, a), which returns at once with a "
             "future"
         )
+    if len(launches) == 1:
+        lane = next(lane for lane in lanes if lane.name == launches[0])
+        value = lane.values[0]
+        got_x = isinstance(value, torch.Tensor) and torch.allclose(value.cpu(), xx)
+        missing, where = ("y @ y", "lanes[1]") if got_x else ("x @ x", "lanes[0]")
+        raise CheckFailed(
+            f"only one product was submitted (to {launches[0]}): {missing} was computed in the "
+            "caller's own thread, outside the lanes, so nothing runs it at the same time as the "
+            f"other and its device, stream or thread is not the lane's. Submit {missing} to "
+            f"{where} too, before waiting for either"
+        )
+    _check_lane_indices(log)
     if sorted(launches) != ["lanes[0]", "lanes[1]"]:
         if len(set(launches)) == 1:
             raise CheckFailed(
@@ -168,13 +258,49 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
         )
 
 
-def _check_order(log: list) -> None:
-    second = [i for i, (event, lane) in enumerate(log) if event == "launch"][1]
-    early = [lane for event, lane in log[:second] if event == "wait"]
+def _check_lane_indices(log: list) -> None:
+    """No product on a lane after lanes[1]: given three lanes, lanes[-1] is lanes[2]."""
+    beyond = [lane for event, lane, _ in log if event == "launch"]
+    beyond = [lane for lane in beyond if lane not in ("lanes[0]", "lanes[1]")]
+    if beyond:
+        raise CheckFailed(
+            f"given three lanes, a product went to {beyond[0]}, not lanes[1]: y @ y goes to "
+            "lanes[1], the second lane, not to the last one (lanes[-1]) or one picked by "
+            "len(lanes); x @ x goes to lanes[0]"
+        )
+
+
+def _check_order(log: list, where: str = "") -> None:
+    in_job = [(lane, job) for event, lane, job in log if event == "wait" and job is not None]
+    if in_job:
+        lane, job = in_job[0]
+        what = "torch.cuda.synchronize()" if lane == "device" else f"{lane}'s .result()"
+        raise CheckFailed(
+            f"the function you submitted to {job} waits for {what}{where}: {job} cannot start "
+            "its product until the other lane finishes, so the two run one after the other, "
+            "not at the same time. Submit the products themselves (lane.submit(torch.matmul, "
+            "a, a)) and wait only in the caller, after both launches"
+        )
+    launch_at = [i for i, (event, _, _) in enumerate(log) if event == "launch"]
+    if len(launch_at) < 2:
+        return
+    early = [lane for event, lane, _ in log[: launch_at[1]] if event == "wait"]
     if early:
         what = "torch.cuda.synchronize()" if early[0] == "device" else f"{early[0]} (.result())"
         raise CheckFailed(
-            f"you waited for {what} before launching the second product: that runs them one "
-            "after another, on two GPUs as on one. Submit both first, then call .result() on "
-            f"both. Launched together, {_WHERE_IT_HELPS}"
+            f"you waited for {what} before launching the second product{where}: that runs "
+            "them one after another, on two GPUs as on one. Submit both first, then call "
+            f".result() on both. Launched together, {_WHERE_IT_HELPS}"
+        )
+
+
+def _check_copies(log: list) -> None:
+    copies = [(lane, how) for event, lane, how in log if event == "copy"]
+    if copies:
+        lane, how = copies[0]
+        raise CheckFailed(
+            f"you copied {lane}'s result with {how} before returning it: on a GPU that is a "
+            "transfer to the host (or to another device) that waits for the product and costs "
+            "as much as moving the matrix, counted in every timing. Return each future's "
+            ".result() as it is, on the device where its lane computed it"
         )

@@ -62,23 +62,56 @@ _PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "addmm"}
 
 
 class _ProductClock(TorchFunctionMode):
-    """Under a watch: how many host reads the watch had recorded when each product began.
+    """Under a watch: how many host reads the watch had recorded when each product began,
+    and how many products ran on the CPU (no operand on the device).
 
     A count of reads says nothing of *when* they happen: norms kept on the device
     and read one by one after the loop are as many reads as one per step. This
-    says which.
+    says which. The products say where, and whether, the work ran: a version that
+    copies ``A`` to the host first reads once and computes everything on the CPU, and
+    one that hands back norms cached by the other version makes no product at all.
     """
 
     def __init__(self, watch):
         super().__init__()
         self.watch = watch
         self.reads_at_product: list[int] = []
+        self.on_host = 0
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
         if name in _PRODUCTS or resolve_name(func) in ("torch.linalg.multi_dot",):
             self.reads_at_product.append(len(self.watch.reads))
+            operands = [a for a in _flat_args(args) if isinstance(a, torch.Tensor)]
+            if not any(self.watch.on_device(a) for a in operands):
+                self.on_host += 1
         return func(*args, **(kwargs or {}))
+
+
+def _flat_args(args):
+    for a in args:
+        if isinstance(a, list | tuple):
+            yield from a
+        else:
+            yield a
+
+
+def _check_work(name: str, steps: int, clock: _ProductClock) -> None:
+    """Each version does its own ``steps`` products, on A's device."""
+    made = len(clock.reads_at_product)
+    if made < steps:
+        raise CheckFailed(
+            f"{name}(A, {steps}) made {made} matrix products for {steps} steps: each call must "
+            "do its own work, X = A @ X every step. Norms cached from the other version or from "
+            "an earlier call (a dict keyed by A, functools.cache) measure nothing"
+        )
+    if clock.on_host:
+        raise CheckFailed(
+            f"{name}(A, {steps}): {clock.on_host} of its {made} products ran on the CPU, not on "
+            "A's device: A.cpu() (or .to('cpu'), or X made on the CPU) copies the work to the "
+            "host. Keep A and X on A's device (torch.eye(n, device=A.device)) and transfer only "
+            "the norms"
+        )
 
 
 def _norms(fn, name, A, steps, pretend):
@@ -123,6 +156,7 @@ def _norms(fn, name, A, steps, pretend):
             "float32. Divide X by its norm after logging it (X = X / norm), so every step "
             "starts from a matrix of norm 1"
         )
+    _check_work(name, steps, clock)
     return [float(v) for v in result], watch.reads, clock.reads_at_product
 
 

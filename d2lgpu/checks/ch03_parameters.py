@@ -15,6 +15,7 @@ from pathlib import Path
 
 import torch
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
 from ._ch03_networks import make_net, same_params, seeded_net
 from ._kit import KnownError, call_answer, patched
@@ -51,6 +52,7 @@ def _check_halve(halve, device, passed):
     net = seeded_net(0).to(device)
     weight = net[0].weight
     before = {k: v.detach().clone() for k, v in net.state_dict().items()}
+    memory = weight.data_ptr()
     call_answer(halve, net, known=_IN_PLACE)
     if net[0].weight is not weight:
         raise CheckFailed(
@@ -62,6 +64,14 @@ def _check_halve(halve, device, passed):
         raise CheckFailed(
             f"net[0].weight moved to {weight.device}: keep the model on its device and "
             "change its parameters there"
+        )
+    if weight.data_ptr() != memory:
+        raise CheckFailed(
+            "net[0].weight is the same Parameter, but its values are in new memory (its "
+            "data_ptr() changed): assigning weight.data = (a new tensor) swaps in a copy "
+            "instead of changing the values in place, and whatever still holds the old memory "
+            "(a view of the weight, an optimizer's flat buffer) no longer sees them. Multiply "
+            "in place, with an operation whose name ends in _ (as mul_), under torch.no_grad()"
         )
     if weight.grad_fn is not None or not weight.requires_grad:
         raise CheckFailed(
@@ -204,28 +214,47 @@ def _load(load, path, device, what):
     return net
 
 
+class _MetaCopiesAllowed(TorchFunctionMode):
+    """A copy out of a meta tensor into a CPU one does nothing, instead of raising.
+
+    A model built on the CPU, filled by load_state_dict from tensors loaded onto the
+    device and then moved there is a right order on a GPU, where load_state_dict copies
+    across devices; on the meta device, which stands for one here, nothing can be copied
+    out of a tensor that holds no data. Only where the model ends up is checked here."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if getattr(func, "__name__", "") == "copy_" and len(args) >= 2:
+            dst, src = args[0], args[1]
+            if isinstance(src, torch.Tensor) and src.is_meta and not dst.is_meta:
+                return dst
+        return func(*args, **kwargs)
+
+
 def _check_load_on_another_device(load, path) -> None:
     # The meta device stands for a GPU: tensors there hold no data, so only placement shows.
     meta = torch.device("meta")
     try:
-        net = load(make_net, path, meta)
+        with _MetaCopiesAllowed():
+            net = load(make_net, path, meta)
     except (RuntimeError, NotImplementedError) as error:
         if "meta" not in str(error):
             raise
         raise CheckFailed(
             "load_parameters(make_net, path, device) failed for a device other than the CPU "
             "(checked with the meta device): the model stayed on the CPU while the tensors "
-            "were loaded onto device. Move the new model to device (to()) before "
-            "load_state_dict copies the loaded tensors into it"
+            "were loaded onto device. Put the new model on device (to()), before "
+            "load_state_dict copies the loaded tensors into it or after"
         ) from None
     if not isinstance(net, nn.Module):
         raise CheckFailed(f"load_parameters returned a {type(net).__name__}: return the model")
     wrong = sorted({str(p.device) for p in net.parameters()} - {"meta"})
     if wrong:
+        stayed = " (the model stayed on the CPU)" if wrong == ["cpu"] else ""
         raise CheckFailed(
-            f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}: "
-            "put the model on the device you are given (to(device)), whatever "
-            "map_location the tensors were loaded with"
+            f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}"
+            f"{stayed}: put the model on the device you are given (to(device)), before "
+            "load_state_dict or after it, whatever map_location the tensors were loaded with"
         )
 
 

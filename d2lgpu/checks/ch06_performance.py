@@ -44,7 +44,7 @@ import warnings
 
 import torch
 
-from ._ch06_workloads import many_calls_workload, workloads
+from ._ch06_workloads import by_shape_hint, many_calls_workload, workloads
 from ._kit import calls_to
 from ._util import CheckFailed, one_cpu_thread
 
@@ -171,6 +171,15 @@ def _profiles():
     return calls_to(torch.autograd.profiler.profile, "key_averages")
 
 
+def _grouped_by_shape():
+    """Record (in the yielded list) whether each ``key_averages()`` call grouped by input shape."""
+    return calls_to(
+        torch.autograd.profiler.profile,
+        "key_averages",
+        note=lambda self, group_by_input_shape=False, *args, **kwargs: bool(group_by_input_shape),
+    )
+
+
 def _largest(table, attr: str) -> set[str]:
     """The keys of a table's entries (the profiler's own left out) with the largest ``attr``."""
     times = {e.key: getattr(e, attr) for e in table if not _profiler_own(e.key)}
@@ -194,13 +203,15 @@ def _cpu_checks(answer, passed) -> None:
         busy = 0
         for attempt in range(_BUSY_TRIES + 1):
             calls: list[bool] = []
-            with _events_read() as read, _profiles() as tables:
+            with _events_read() as read, _profiles() as tables, _grouped_by_shape() as grouped:
                 got = answer(_recording(fn, calls), args, cpu)
             if not isinstance(got, str):
                 _name_check(got, want, what, cpu)
             _calls_check(calls, passed, n == 0 and attempt == 0)
             if got == want:
                 break
+            if any(grouped):  # its rows are not the operators' totals: no busy machine's
+                raise CheckFailed(f"on cpu, {by_shape_hint(got, want, what)}")
             busy += _busy(got, want, tables)
             every_run_busy = busy == attempt + 1
             # Again while each profile was led by another operator that the answer named (a

@@ -122,6 +122,21 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "N-th: FSDP2 cuts each tensor along its first dimension into shards of "
             "ceil(rows / N) rows, padded, so rank 0 holds a full shard of every tensor"
         )
+    floor = sum((s[0] // world_size) * _numel(s[1:]) for s in shapes)
+    if _near(got, per * floor, 4 * n_tensors):
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, shards of "
+            "rows // N rows (rounded down): FSDP2 cuts each tensor along its first dimension "
+            "into shards of ceil(rows / N) rows, padding the last ones, so rank 0 holds "
+            "ceil(rows / N) rows of every tensor"
+        )
+    by_element = sum(math.ceil(_numel(s) / world_size) for s in shapes)
+    if _near(got, per * by_element, 4 * n_tensors):
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, shards of "
+            "ceil(numel / N) elements: FSDP2 cuts each tensor along its first dimension, into "
+            "shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements"
+        )
     return f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}"
 
 

@@ -1,5 +1,5 @@
 # expect: fail with one GPU, keeps workers on the CPU ("one GPU is not worth it")
-# hint: with 1 GPU\(s\) every worker went to the CPU
+# hint: with 1 GPU\(s\) every worker went to the CPU.*(lone GPU|one GPU is a device)
 import torch
 def answer(n_workers):
     n = torch.cuda.device_count()
