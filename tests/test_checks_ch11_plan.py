@@ -19,11 +19,17 @@ PASSED = [
     "70B on 32 x NVIDIA H100 SXM5 80GB, global batch 32: the plan fits with 10% free and its "
     "step is within 1.5x of the best",
     "8B on 8 x NVIDIA T4, global batch 32: nothing fits, and the answer says so",
+    "1B on 8 x NVIDIA A100 SXM4 80GB, global batch 64: the plan fits with 10% free and its "
+    "step is within 1.5x of the best",
+    "7B on 16 x NVIDIA L4, global batch 32: the plan fits with 10% free and its step is "
+    "within 1.5x of the best",
 ]
 
 
 def search(config, gpu, n_gpus, global_batch):
-    """Right: every plan, sized and timed with d2lgpu.plan's own models; a Plan returned."""
+    """Wrong: every plan, sized with d2lgpu.plan.memory, the checker's own answer, which the
+    prompt tells the learner to leave alone (right answers that size plans with their own
+    estimate are in tests/redteam/11.plan)."""
     fitting = [
         p
         for p in candidates(config, n_gpus, global_batch)
@@ -44,6 +50,9 @@ TABLE = {
     ("NVIDIA H100 SXM5 80GB", 32): dict(
         dp=4, tp=8, pp=1, sharding="fsdp2", micro_batches=8, checkpointing=True
     ),
+    # the two runs the prompt does not list
+    ("NVIDIA A100 SXM4 80GB", 8): dict(dp=8, sharding="zero1", micro_batches=4),
+    ("NVIDIA L4", 16): dict(dp=16, sharding="fsdp2", micro_batches=np.int64(2), checkpointing=True),
 }
 
 
@@ -51,9 +60,12 @@ def table(config, gpu, n_gpus, global_batch):
     return TABLE.get((gpu, n_gpus))
 
 
-@pytest.mark.parametrize("answer", [search, table])
-def test_plan_right_answers_pass(answer):
-    assert assert_passes("11.plan", answer).passed == PASSED
+def test_plan_right_answers_pass():
+    assert assert_passes("11.plan", table).passed == PASSED
+
+
+def test_plan_a_plan_sized_with_the_checkers_own_memory_is_refused():
+    assert_fails("11.plan", search, "called d2lgpu.plan.memory", "your own estimate")
 
 
 def right_but(case_index, wrong):

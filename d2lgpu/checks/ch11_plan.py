@@ -17,13 +17,19 @@ For each case the checker
   much slower and which part of the step makes it so;
 * requires ``None`` exactly where no plan fits.
 
+* refuses a plan made by calling :func:`d2lgpu.plan.best_plan` or :func:`d2lgpu.plan.memory`
+  (the checker's own answer, which the prompt tells the learner to leave alone), however
+  they were imported: :data:`d2lgpu.plan.answer_calls` records them while the answer runs.
+
 The cases: a small model where DDP is the answer, one where DDP's state cannot fit and
 ZeRO-1 is enough, one where sharding alone cannot fit and only tensor or pipeline
-parallelism can, and one where nothing fits.
+parallelism can, and one where nothing fits; then two runs the prompt does not list (it
+says there are some), so that plans written in for the four listed runs fail.
 """
 
 from __future__ import annotations
 
+from .. import plan as plan_module
 from ..llama import CONFIGS
 from ..plan import (
     HEADROOM,
@@ -46,6 +52,9 @@ CASES = (
     ("8B", "NVIDIA H200 SXM 141GB", 8, 32),
     ("70B", "NVIDIA H100 SXM5 80GB", 32, 32),
     ("8B", "NVIDIA T4", 8, 32),
+    # not listed in the prompt: DDP with gradient accumulation, FSDP2 with checkpointing
+    ("1B", "NVIDIA A100 SXM4 80GB", 8, 64),
+    ("7B", "NVIDIA L4", 16, 32),
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
@@ -141,7 +150,17 @@ def _why_slower(config, gpu, plan, batch, best) -> str:
 def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
     config = CONFIGS[name]
     where = f"{name} on {n_gpus} x {gpu}, global batch {batch}"
-    raw = plan_fn(config, gpu, n_gpus, batch)
+    plan_module.answer_calls = calls = []
+    try:
+        raw = plan_fn(config, gpu, n_gpus, batch)
+    finally:
+        plan_module.answer_calls = None
+    if calls:
+        raise CheckFailed(
+            f"{where}: your plan called d2lgpu.plan.{calls[0]}, the checker's own answer: size "
+            "the plans with your own estimate (chapter 10's formulas for the state, the "
+            "prompt's activation bytes) and time them with d2lgpu.plan.step_time"
+        )
     try:
         plan = as_plan(raw)
     except (TypeError, ValueError) as error:
