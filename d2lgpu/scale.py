@@ -26,7 +26,11 @@ Plans (:data:`PLANS`): ``"ddp"`` (everything replicated), ``"zero1"`` (optimizer
 sharded, ``ZeroRedundancyOptimizer``, which gives each rank whole tensors),
 ``"fsdp2"`` (``fully_shard`` on each block and the root: parameters, gradients and state
 sharded, parameters resharded after forward), ``"fsdp2-keep"`` (the same, kept gathered
-from forward to backward). Adam in fp32 throughout.
+from forward to backward), ``"tp"`` (tensor parallelism of degree ``tp`` with
+``parallelize_module`` inside each group of ``tp`` ranks, FSDP2 across the
+``world_size / tp`` groups: a 2-D ``DeviceMesh``). fp32 Adam by default; the options
+``checkpoint`` (activation checkpointing of every block) and ``precision="bf16"`` (bf16
+parameters and gradients, fp32 masters) are :mod:`d2lgpu._scale_plans`'.
 
 :func:`formula_bytes` is chapter 10's table (the Ultra-Scale Playbook's) for the same plans.
 
@@ -45,14 +49,19 @@ from torch import nn
 
 from ._fake_dist import fake_process_group, memory_tracker
 from ._rank_start import note_autograd_threads
+from ._scale_plans import (
+    MasterAdam,
+    check_options,
+    checkpoint_blocks,
+    state_formula,
+    tensor_parallel,
+    to_bf16,
+)
 from ._validate import check_int
 
 __all__ = ["PLANS", "formula_bytes", "per_rank_bytes", "zero1_state_bytes"]
 
-PLANS = ("ddp", "zero1", "fsdp2", "fsdp2-keep")
-
-# Bytes per parameter in fp32 training with Adam: parameter, gradient, two moments.
-_FP32_ADAM = {"params": 4, "grads": 4, "optimizer": 8}
+PLANS = ("ddp", "zero1", "fsdp2", "fsdp2-keep", "tp")
 
 
 def _check_plan(plan) -> str:
@@ -61,20 +70,21 @@ def _check_plan(plan) -> str:
     return plan
 
 
-def formula_bytes(n_params: int, plan: str, world_size: int) -> dict[str, float]:
+def formula_bytes(
+    n_params: int, plan: str, world_size: int, *, precision: str = "fp32", tp: int = 1
+) -> dict[str, float]:
     """Chapter 10's formulas: bytes per rank of parameters, gradients and Adam's state.
 
     fp32 Adam keeps ``4Ψ`` bytes of parameters, ``4Ψ`` of gradients and ``8Ψ`` of moments
-    for ``Ψ = n_params``; ZeRO-1 divides the moments by ``world_size``, FSDP2 all three.
+    for ``Ψ = n_params``; bf16 keeps ``2Ψ``, ``2Ψ`` and ``12Ψ`` (the fp32 masters and the
+    moments). ZeRO-1 divides the optimizer state by ``world_size``, FSDP2 all three, and
+    ``"tp"`` (of degree ``tp``, FSDP2 across the rest) all three by ``world_size`` too.
     """
     check_int("n_params", n_params, minimum=1)
     _check_plan(plan)
     check_int("world_size", world_size, minimum=1)
-    sharded = {"ddp": (), "zero1": ("optimizer",)}.get(plan, ("params", "grads", "optimizer"))
-    return {
-        kind: n_params * per / (world_size if kind in sharded else 1)
-        for kind, per in _FP32_ADAM.items()
-    }
+    check_options(plan, world_size, False, precision, tp)
+    return state_formula(n_params, plan, world_size, precision, tp)
 
 
 def _ddp_hook(state, bucket):
@@ -99,15 +109,25 @@ def _replicate(model: nn.Module, fake: bool) -> nn.Module:
     return model
 
 
-def _shard(model: nn.Module, mesh, reshard: bool) -> None:
-    from torch.distributed.fsdp import fully_shard
+def _shard(model: nn.Module, mesh, reshard: bool, precision: str) -> None:
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+    policy = MixedPrecisionPolicy(
+        param_dtype=torch.bfloat16 if precision == "bf16" else None, reduce_dtype=torch.float32
+    )
 
     blocks = getattr(model, "shard_units", None)
     units = list(blocks()) if callable(blocks) else [m for m in model.children()]
     for unit in units:
         if any(True for _ in unit.parameters()):
-            fully_shard(unit, mesh=mesh, reshard_after_forward=reshard)
-    fully_shard(model, mesh=mesh, reshard_after_forward=reshard)
+            fully_shard(unit, mesh=mesh, reshard_after_forward=reshard, mp_policy=policy)
+    fully_shard(model, mesh=mesh, reshard_after_forward=reshard, mp_policy=policy)
+
+
+def _unfaked():
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+    return unset_fake_temporarily()
 
 
 def _nbytes(t: torch.Tensor) -> int:
@@ -138,14 +158,24 @@ def _example_input(model, inputs):
 
 
 def per_rank_bytes(
-    model_fn, plan: str, world_size: int, *, inputs=None, fake: bool = True
+    model_fn,
+    plan: str,
+    world_size: int,
+    *,
+    inputs=None,
+    fake: bool = True,
+    checkpoint: bool = False,
+    precision: str = "fp32",
+    tp: int = 1,
 ) -> dict[str, int]:
     """Bytes on one rank of ``world_size`` training ``model_fn()`` with ``plan``, fp32 Adam.
 
     ``model_fn`` is a zero-argument callable returning an ``nn.Module``; ``inputs``, a
     callable that takes the module and returns one batch (default: the module's
     ``example_input()``). ``fake=True`` builds the module under ``FakeTensorMode`` (no
-    data); ``False`` uses real CPU tensors. Two steps of forward, ``sum()`` backward and
+    data); ``False`` uses real CPU tensors. ``checkpoint=True`` recomputes every block of
+    ``model.shard_units()`` in backward; ``precision="bf16"`` trains in bf16 with fp32
+    master weights; ``tp`` is plan ``"tp"``'s tensor-parallel degree. Two steps of forward, ``sum()`` backward and
     ``Adam.step()`` run; the answer, after the second step, before ``zero_grad``:
 
     * ``params``, ``grads``, ``optimizer``: bytes this rank holds (local shards for FSDP2;
@@ -163,16 +193,24 @@ def per_rank_bytes(
         raise TypeError(f"fake must be True or False, got {fake!r}")
     if inputs is not None and not callable(inputs):
         raise TypeError(f"inputs must be a callable that takes the model, got {inputs!r}")
+    check_options(plan, world_size, checkpoint, precision, tp)
     from torch.distributed.device_mesh import init_device_mesh
 
     # The tracked backward starts autograd's device threads: later ranks must not be forked.
     note_autograd_threads()
     with fake_process_group(world_size):
-        mesh = init_device_mesh("cpu", (world_size,)) if plan.startswith("fsdp2") else None
-        return _train_and_measure(model_fn, plan, mesh, fake, inputs)
+        mesh: object = None
+        if plan.startswith("fsdp2"):
+            mesh = init_device_mesh("cpu", (world_size,))
+        elif plan == "tp":  # sliced here, outside fake mode: a slice reads the mesh's ranks
+            mesh_2d = init_device_mesh("cpu", (world_size // tp, tp), mesh_dim_names=("dp", "tp"))
+            mesh = (mesh_2d["dp"], mesh_2d["tp"])
+        return _train_and_measure(model_fn, plan, mesh, fake, inputs, checkpoint, precision)
 
 
-def _train_and_measure(model_fn, plan, mesh, fake, inputs) -> dict:
+def _train_and_measure(
+    model_fn, plan, mesh, fake, inputs, checkpoint=False, precision="fp32"
+) -> dict:
     """The two steps and the measurement, in a process group that exists (fake or real)."""
     from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -180,20 +218,27 @@ def _train_and_measure(model_fn, plan, mesh, fake, inputs) -> dict:
         model = model_fn()
         if not isinstance(model, nn.Module):
             raise TypeError(f"model_fn must return an nn.Module, got {type(model).__name__}")
+        if plan == "tp":
+            mesh, tp_mesh = mesh
+            tensor_parallel(model, tp_mesh)
+        if checkpoint:
+            checkpoint_blocks(model)
         if mesh is not None:
-            _shard(model, mesh, reshard=plan == "fsdp2")
+            # FSDP2 over a TP-split module joins the two meshes, which reads their ranks:
+            # real data, so that step leaves fake mode (the parameters stay fake)
+            with _unfaked() if plan == "tp" and fake else contextlib.nullcontext():
+                _shard(model, mesh, reshard=plan != "fsdp2-keep", precision=precision)
             wrapped = model
         else:
-            wrapped = _replicate(model, fake)
+            wrapped = _replicate(to_bf16(model) if precision == "bf16" else model, fake)
         params = [p for p in wrapped.parameters() if p.requires_grad]
+        adam = MasterAdam if precision == "bf16" and mesh is None else torch.optim.Adam
         if plan == "zero1":
             from torch.distributed.optim import ZeroRedundancyOptimizer
 
-            optimizer: torch.optim.Optimizer = ZeroRedundancyOptimizer(
-                params, optimizer_class=torch.optim.Adam
-            )
+            optimizer: torch.optim.Optimizer = ZeroRedundancyOptimizer(params, optimizer_class=adam)
         else:
-            optimizer = torch.optim.Adam(params)
+            optimizer = adam(params)
         tracker = memory_tracker(wrapped, optimizer, fsdp=mesh is not None)
         batch = _example_input(model, inputs)
         batch = batch if isinstance(batch, tuple) else (batch,)
@@ -201,6 +246,7 @@ def _train_and_measure(model_fn, plan, mesh, fake, inputs) -> dict:
             # The output is summed out of place, so the pre-backward hook FSDP2 puts on a
             # returned view cannot be dropped: its warning about in-place ops does not apply.
             warnings.filterwarnings("ignore", message="FSDP2-wrapped module", category=UserWarning)
+            warnings.filterwarnings("ignore", message=".*use_reentrant.*")
             for step in range(2):
                 wrapped(*batch).float().sum().backward()
                 optimizer.step()

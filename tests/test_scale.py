@@ -1,11 +1,15 @@
 """d2lgpu.scale: one rank's memory at any world size, checked against formulas and real ranks."""
 
+import dataclasses
+
 import pytest
 import torch
 import torch.distributed as dist
 from torch import nn
 
 from d2lgpu import _fake_dist
+from d2lgpu._scale_plans import MasterAdam, activation_formula
+from d2lgpu.llama import Decoder, DecoderConfig, parameter_count
 from d2lgpu.ranks import run_ranks
 from d2lgpu.scale import (
     PLANS,
@@ -36,7 +40,7 @@ def adam_steps(n_tensors: int, world: int = 1) -> int:
 
 @pytest.fixture(scope="module")
 def fake8():
-    return {plan: per_rank_bytes(Stack, plan, 8) for plan in PLANS}
+    return {plan: per_rank_bytes(Stack, plan, 8) for plan in PLANS if plan != "tp"}
 
 
 def test_ddp_matches_the_formula_exactly(fake8):
@@ -177,7 +181,9 @@ def test_formula_bad_input():
     with pytest.raises(ValueError, match="n_params"):
         formula_bytes(0, "ddp", 8)
     with pytest.raises(ValueError, match="plan must be one of"):
-        formula_bytes(10, "tp", 8)
+        formula_bytes(10, "zero3", 8)
+    with pytest.raises(ValueError, match="precision must be one of 'fp32', 'bf16'"):
+        formula_bytes(10, "ddp", 8, precision="fp16")
 
 
 def test_formula_table():
@@ -234,3 +240,154 @@ def test_the_fake_group_agrees_with_real_gloo_ranks(plan, monkeypatch):
     for rank, measured in enumerate(real):
         for key in ("params", "grads", "optimizer"):
             assert measured[key] == pytest.approx(fake[key], rel=0.01), (rank, key)
+
+
+# A decoder small enough to train in a second, with every piece the options change.
+TINY = DecoderConfig(
+    dim=64, n_layers=2, n_heads=4, n_kv_heads=4, ffn_dim=128, vocab=256, seq_len=64
+)
+TINY_TENSORS = 2 * 9 + 3  # nine per block; the embedding, the final norm, the output projection
+NORMS = (2 * TINY.n_layers + 1) * TINY.dim  # the RMSNorms' gains: what TP keeps whole
+
+
+def tiny():
+    return Decoder(TINY)
+
+
+def test_checkpointing_keeps_only_each_blocks_input():
+    long = dataclasses.replace(TINY, seq_len=512)  # activations above the state: the peak
+    off, on = (
+        per_rank_bytes(lambda: Decoder(long), "fsdp2", 4, checkpoint=c) for c in (False, True)
+    )
+    for kind in ("params", "grads", "optimizer"):
+        assert on[kind] == off[kind], kind
+    # the peak falls at the end of forward, and holds what the formula counts, to the byte
+    assert off["tracker"]["Activation"] == activation_formula(long, 1)["saved"]
+    saved = activation_formula(long, 1, checkpoint=True)
+    assert on["tracker"]["Activation"] <= saved["saved"] + saved["recompute"]
+    assert (
+        off["peak"] - on["peak"]
+        > activation_formula(long, 1)["saved"] - saved["saved"] - saved["recompute"]
+    )
+
+
+def test_activation_formula_counts():
+    d, t = TINY.dim, TINY.seq_len
+    full = activation_formula(TINY, 2)
+    # input, norm 2d+1, q k v, attention output, lse (4 heads), residual, norm, MLP 4f
+    assert full["block"] == 4 * 2 * t * (d + 2 * d + 1 + 3 * d + d + 4 + d + 2 * d + 1 + 4 * 128)
+    assert full["head"] == 4 * 2 * t * (3 * d + 1 + 256)
+    ckpt = activation_formula(TINY, 2, checkpoint=True)
+    assert ckpt["block"] == 4 * 2 * t * d and ckpt["recompute"] == full["block"]
+    assert activation_formula(TINY, 1, tp=2)["block"] < full["block"] / 2
+
+
+def test_bf16_keeps_2_2_12_bytes_per_parameter_under_ddp_and_zero1():
+    psi = parameter_count(TINY)
+    ddp = per_rank_bytes(tiny, "ddp", 8, precision="bf16")
+    assert (ddp["params"], ddp["grads"]) == (2 * psi, 2 * psi)
+    # masters and moments in the optimizer's state, plus one 4-byte step counter per tensor
+    assert ddp["optimizer"] == 12 * psi + 4 * TINY_TENSORS
+    assert ddp["tracker"]["Optstate"] >= ddp["optimizer"]  # the tracker files masters there
+    zero1 = per_rank_bytes(tiny, "zero1", 8, precision="bf16")
+    assert zero1["params"] == 2 * psi
+    fp32_rank0 = per_rank_bytes(tiny, "zero1", 8)["optimizer"]
+    # the same whole tensors as in fp32: 12 bytes each instead of 8, the counters alike
+    counters = fp32_rank0 % 8
+    assert zero1["optimizer"] - counters == (fp32_rank0 - counters) * 12 // 8
+
+
+def test_bf16_under_fsdp2_keeps_fp32_shards_and_gathers_bf16():
+    psi = parameter_count(TINY)
+    fp32, bf16 = (per_rank_bytes(tiny, "fsdp2-keep", 4, precision=p) for p in ("fp32", "bf16"))
+    # the sharded fp32 parameters are the masters: the same bytes as fp32 training
+    for kind in ("params", "grads", "optimizer"):
+        assert (
+            bf16[kind]
+            == fp32[kind]
+            == formula_bytes(psi, "fsdp2", 4)[kind]
+            + (4 * TINY_TENSORS if kind == "optimizer" else 0)
+        ), kind
+    # what is gathered for compute is bf16: half of fp32's gathered parameters
+    assert bf16["tracker"]["Unsharded Param"] * 2 == fp32["tracker"]["Unsharded Param"] == 4 * psi
+
+
+def test_master_adam_is_adam_on_fp32_masters():
+    torch.manual_seed(0)
+    weight = torch.randn(8, 8)
+    low = nn.Parameter(weight.to(torch.bfloat16))
+    master = nn.Parameter(low.detach().float())
+    ours, adam = MasterAdam([low], lr=0.1), torch.optim.Adam([master], lr=0.1)
+    for _ in range(3):
+        grad = torch.randn(8, 8).to(torch.bfloat16)
+        low.grad, master.grad = grad, grad.float()
+        ours.step()
+        adam.step()
+    torch.testing.assert_close(ours.state[low]["master"], master.detach())
+    torch.testing.assert_close(low.detach(), master.detach().to(torch.bfloat16))
+    assert not torch.equal(ours.state[low]["master"], weight.to(torch.bfloat16).float())
+
+
+def test_tp_splits_the_layers_and_keeps_the_norms_whole():
+    psi = parameter_count(TINY)
+    got = per_rank_bytes(tiny, "tp", 8, tp=2)
+    # everything but the norms split 2 ways by TP and 4 by FSDP2; the norms 4 ways only
+    want = 4 * ((psi - NORMS) // 8 + NORMS // 4)
+    assert got["params"] == got["grads"] == want
+    assert got["optimizer"] == 2 * want + 4 * TINY_TENSORS
+    assert want - formula_bytes(psi, "tp", 8, tp=2)["params"] == 4 * NORMS * (1 / 4 - 1 / 8)
+
+
+def test_tp_fake_and_real_agree_on_state_not_on_the_peak():
+    wide = dataclasses.replace(TINY, vocab=4096, seq_len=16)  # large vocabulary tensors
+    fake, real = (
+        per_rank_bytes(lambda: Decoder(wide), "tp", 8, tp=2, fake=f) for f in (True, False)
+    )
+    for kind in ("params", "grads", "optimizer"):
+        assert fake[kind] == real[kind], kind
+    # under fake tensors the tracker files more in Adam's step on DTensor parameters than
+    # real tensors hold at once: its peak falls there, above the real one
+    assert fake["peak"] > real["peak"]
+    assert fake["tracker"]["OptState"] > fake["optimizer"] == real["tracker"]["OptState"]
+
+
+def test_checkpointing_and_bf16_agree_fake_and_real():
+    for kw in ({"checkpoint": True}, {"precision": "bf16"}):
+        fake, real = (per_rank_bytes(tiny, "fsdp2", 4, fake=f, **kw) for f in (True, False))
+        for kind in ("params", "grads", "optimizer", "peak"):
+            assert fake[kind] == real[kind], (kw, kind)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "match"),
+    [
+        ((tiny, "ddp", 8), {"checkpoint": "yes"}, TypeError, "checkpoint must be True or False"),
+        ((tiny, "ddp", 8), {"precision": "fp16"}, ValueError, "precision must be one of 'fp32', 'bf16'"),
+        ((tiny, "ddp", 8), {"tp": 2}, ValueError, "plan 'ddp' takes tp=1, got tp=2"),
+        ((tiny, "tp", 8), {}, ValueError, "plan 'tp' needs a degree tp >= 2"),
+        ((tiny, "tp", 8), {"tp": 3}, ValueError, r"divides world_size \(8\), got tp=3"),
+        ((tiny, "tp", 8), {"tp": 0}, ValueError, "tp must be an int >= 1"),
+        ((tiny, "tp", 16), {"tp": 8}, ValueError, "tp=8 must divide the model's key-value heads"),
+        ((Stack, "tp", 8), {"tp": 2}, TypeError, "model_fn must return one, got Stack"),
+        ((Stack, "ddp", 8), {"checkpoint": True}, ValueError, "shard_units"),
+    ],
+)  # fmt: skip
+def test_bad_options_name_the_argument(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        per_rank_bytes(*args, **kwargs)
+    assert not dist.is_initialized()
+
+
+def test_formula_for_bf16_and_tp():
+    assert formula_bytes(1000, "ddp", 8, precision="bf16") == {
+        "params": 2000,
+        "grads": 2000,
+        "optimizer": 12000,
+    }
+    assert formula_bytes(1000, "zero1", 8, precision="bf16")["optimizer"] == 1500
+    assert formula_bytes(1000, "fsdp2", 8, precision="bf16") == {
+        "params": 250,
+        "grads": 250,
+        "optimizer": 1500,
+    }
+    assert formula_bytes(1000, "tp", 8, tp=2) == formula_bytes(1000, "fsdp2", 8)
