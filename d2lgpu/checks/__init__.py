@@ -45,6 +45,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
 ``_stream_gpu``            ``08.overlap`` on a real GPU
 ``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
+``_ch08_rules``            chapter 8's shared rules: the caller's stream, one copy per batch
 ``_ch08_copy_run``         ``08.copy_back``'s simulated run: what the answer did there
 ``_ch08_copy_races``       ``08.copy_back``'s races and early reads, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
