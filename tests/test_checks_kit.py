@@ -136,3 +136,22 @@ def test_calls_to_records_each_call_while_the_original_runs():
     with calls_to(Thing, "twice", note=lambda self, x: x) as args:
         assert Thing().twice(5) == 10
     assert args == [5] and Thing.twice is original
+
+
+def test_runs_of_sees_a_function_however_it_was_reached():
+    import sys
+
+    from d2lgpu import pipeline
+    from d2lgpu.checks._kit_code import runs_of
+    from d2lgpu.pipeline import gpipe_order as imported_before
+
+    alias = pipeline.one_f_one_b_order
+    before = sys.getprofile()
+    with runs_of(pipeline.one_f_one_b_order, pipeline.gpipe_order) as seen:
+        imported_before(2, 2)
+        alias(2, 3)
+        pipeline.micro_batches(torch.arange(4), 2)  # not watched
+    assert seen == ["gpipe_order", "one_f_one_b_order"]
+    assert sys.getprofile() is before  # the profiler that was there is back
+    pipeline.gpipe_order(2, 2)  # after the block: not recorded
+    assert seen == ["gpipe_order", "one_f_one_b_order"]
