@@ -674,7 +674,7 @@ def test_the_next_copy_in_queued_after_the_hosts_wait_is_named():
 # Round 4: the caller's own stream current, and one copy for every batch
 
 
-def test_the_default_stream_taken_for_the_current_one_is_named(monkeypatch):
+def test_the_default_stream_taken_for_the_current_one_is_named():
     """Right only while the caller's current stream is the default one: the check also calls
     the function inside `with torch.cuda.stream(s)`."""
 
