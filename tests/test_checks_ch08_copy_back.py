@@ -668,3 +668,53 @@ def test_the_next_copy_in_queued_after_the_hosts_wait_is_named():
         "before batch 2 was copied to the device, so that copy cannot run beside compute 1",
         "Queue the next batch's copy in before the host waits",
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Round 4: the caller's own stream current, and one copy for every batch
+
+
+def test_the_default_stream_taken_for_the_current_one_is_named():
+    """Right only while the caller's current stream is the default one: the check also calls
+    the function inside `with torch.cuda.stream(s)`."""
+
+    def default_as_current(batches, compute, device, buffers, consume):
+        real = torch.cuda.current_stream
+        torch.cuda.current_stream = torch.cuda.default_stream  # the mistake, in every call
+        try:
+            pipeline()(batches, compute, device, buffers, consume)
+        finally:
+            torch.cuda.current_stream = real
+
+    assert_fails(
+        default_as_current,
+        "compute of batch 0 may start before what it reads is written: default stream was "
+        "made to wait for side stream",
+        "runs on the caller's stream (torch.cuda.default_stream() is the current stream only",
+        "torch.cuda.current_stream()",
+    )
+
+
+def test_one_copy_of_every_batch_joined_is_named():
+    def one_big_copy(batches, compute, device, buffers, consume):
+        side, back = torch.cuda.Stream(device), torch.cuda.Stream(device)
+        cur = torch.cuda.current_stream(device)
+        with torch.cuda.stream(side):
+            whole = torch.stack(batches).to(device, non_blocking=True)
+        cur.wait_stream(side)
+        whole.record_stream(cur)
+        for i, x in enumerate(whole.unbind(0)):
+            y = compute(x)
+            back.wait_stream(cur)
+            with torch.cuda.stream(back):
+                y.record_stream(back)
+                buffers[i % 2].copy_(y, non_blocking=True)
+                done = back.record_event()
+            done.synchronize()
+            consume(i, buffers[i % 2])
+
+    assert_fails(
+        one_big_copy,
+        "1 copy to the device for 6 batches: a copy that carries several batches",
+        "torch.stack",
+    )

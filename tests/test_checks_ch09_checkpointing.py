@@ -76,6 +76,7 @@ def test_a_wrong_gradient_of_the_input_alone_is_caught():
 def test_with_one_segment_the_whole_model_checkpointed_is_right(monkeypatch, answer, needs_grad):
     monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 1, needs_grad)])
     monkeypatch.setattr(ch09_checkpointing, "SPLIT_CASES", [])
+    monkeypatch.setattr(ch09_checkpointing, "LATER_CASES", [])
     assert_passes("09.checkpoint", answer)
 
 
@@ -84,6 +85,7 @@ def test_with_one_segment_the_whole_model_checkpointed_is_right(monkeypatch, ans
 def test_with_two_segments_one_left_unchecked_is_right(monkeypatch, answer, case):
     monkeypatch.setattr(ch09_checkpointing, "CASES", [case])
     monkeypatch.setattr(ch09_checkpointing, "SPLIT_CASES", [])
+    monkeypatch.setattr(ch09_checkpointing, "LATER_CASES", [])
     assert_passes("09.checkpoint", answer)
 
 
@@ -101,6 +103,7 @@ def test_with_two_segments_the_mistakes_are_named(monkeypatch, answer, parts):
     # torch's, and the late-bound one runs exactly twice in backward
     monkeypatch.setattr(ch09_checkpointing, "CASES", [(4, 2, True)])
     monkeypatch.setattr(ch09_checkpointing, "SPLIT_CASES", [])
+    monkeypatch.setattr(ch09_checkpointing, "LATER_CASES", [])
     assert_fails("09.checkpoint", answer, "for 4 blocks in 2 segments", *parts)
 
 
@@ -136,10 +139,13 @@ def test_a_checkpointed_last_segment_given_the_remainder_is_named_on_10_blocks_i
     )  # fmt: skip
 
 
-def test_chunk_and_checkpoint_sequential_splits_pass_on_10_blocks_in_4():
+def test_chunk_and_checkpoint_sequential_splits_pass_on_10_blocks_in_4(monkeypatch):
     from d2lgpu.checks.ch09_checkpointing import SPLIT_CASES
 
     assert SPLIT_CASES == [(10, 4, False)]
+    # the later cases (9 in 4, where chunk gives 3 segments: test_redteam's r4_w01_torch_chunk)
+    # are not this test's
+    monkeypatch.setattr(ch09_checkpointing, "LATER_CASES", [])
 
     def by_chunk(blocks, x, segments):  # 3, 3, 3, 1
         h = x
@@ -152,3 +158,35 @@ def test_chunk_and_checkpoint_sequential_splits_pass_on_10_blocks_in_4():
 
     assert_passes("09.checkpoint", by_chunk)
     assert_passes("09.checkpoint", sequential)
+
+
+def ceil_steps(blocks, x, segments):
+    """Segments in steps of ceil(n / segments): 9 blocks in 4 become 3, 3, 3."""
+    size, h = -(-len(blocks) // segments), x
+    for start in range(0, len(blocks), size):
+        h = checkpoint(run_blocks, list(blocks)[start : start + size], h, use_reentrant=False)
+    return h
+
+
+def test_fewer_segments_than_asked_are_named_on_9_blocks_in_4():
+    assert_fails(
+        "09.checkpoint", ceil_steps, "for 9 blocks in 4 segments, backward recomputed 3 "
+        "segments of [3, 3, 3] blocks", "that is 3 segments, not 4", "torch.tensor_split",
+    )  # fmt: skip
+
+
+def test_the_peak_during_backward_follows_the_blocks_alive():
+    from d2lgpu.checks._ch09_ckpt_log import peak_blocks
+
+    def log(*events):
+        return [(i, phase, True, False) for i, phase in events]
+
+    forward = [(i, "forward") for i in range(4)]
+    # last segment [2, 3] plain: alive from the forward, freed as backward reaches them
+    last_plain = log(*forward, (3, "done"), (2, "done"), (0, "backward"), (1, "backward"))
+    assert peak_blocks(last_plain) == (2, [2, 3])
+    # first segment [0, 1] plain: alive until the end, beside the recomputed [2, 3]
+    first_plain = log(*forward, (2, "backward"), (3, "backward"), (3, "done"), (2, "done"))
+    assert peak_blocks(first_plain) == (4, [0, 1])
+    # a block run under no_grad in the forward pass keeps nothing
+    assert peak_blocks([(0, "forward", False, True), (0, "backward", True, False)]) == (1, [])

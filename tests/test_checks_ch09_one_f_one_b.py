@@ -75,7 +75,8 @@ def executor(make_orders, split=micro_batches, weight=True, detach=True, ones_ba
 
 
 def by_ticks(stages, x, y, loss_fn, n_micro):
-    """The chapter's way: the library's orders, run in the order an ideal clock starts them."""
+    """The chapter's way: the library's orders, run in the order an ideal clock starts them.
+    Right orders, but the prompt asks for them written by the learner: named below."""
     xs, ys = micro_batches(x, n_micro), micro_batches(y, n_micro)
     last = len(stages) - 1
     inputs, outputs, losses = {}, {}, []
@@ -96,11 +97,20 @@ def by_ticks(stages, x, y, loss_fn, n_micro):
     return float(torch.stack(losses).sum())
 
 
-@pytest.mark.parametrize("answer", [executor(one_f_one_b), by_ticks])
+@pytest.mark.parametrize("answer", [executor(one_f_one_b)])
 def test_right_answers_pass(answer):
     result = check("09.one_f_one_b", answer, quiet=True)
     assert result.ok, str(result)
     assert any("[4, 3, 2, 1]" in p for p in result.passed)
+
+
+def test_the_libraries_orders_are_named_however_imported():
+    # by_ticks imported one_f_one_b_order and schedule_ticks at the top of this file
+    assert_fails(
+        by_ticks,
+        "your step called d2lgpu.pipeline's one_f_one_b_order",
+        "the orders written yourself",
+    )
 
 
 def reversed_drain(n, m):

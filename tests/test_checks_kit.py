@@ -147,3 +147,22 @@ def test_copies_of_records_copies_of_the_named_tensors_only():
     assert copies == [("a", ".cpu()"), ("a", ".to()"), ("a", ".tolist()")], copies
     a.cpu()  # after the block: not recorded
     assert len(copies) == 3
+
+
+def test_runs_of_sees_a_function_however_it_was_reached():
+    import sys
+
+    from d2lgpu import pipeline
+    from d2lgpu.checks._kit_code import runs_of
+    from d2lgpu.pipeline import gpipe_order as imported_before
+
+    alias = pipeline.one_f_one_b_order
+    before = sys.getprofile()
+    with runs_of(pipeline.one_f_one_b_order, pipeline.gpipe_order) as seen:
+        imported_before(2, 2)
+        alias(2, 3)
+        pipeline.micro_batches(torch.arange(4), 2)  # not watched
+    assert seen == ["gpipe_order", "one_f_one_b_order"]
+    assert sys.getprofile() is before  # the profiler that was there is back
+    pipeline.gpipe_order(2, 2)  # after the block: not recorded
+    assert seen == ["gpipe_order", "one_f_one_b_order"]

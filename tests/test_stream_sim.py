@@ -98,6 +98,7 @@ def test_event_timing_and_wait_stream():
             end.record()
         torch.cuda.current_stream().wait_stream(side)
         gpu.kernel(lambda t: t * 3)(x)
+        end.synchronize()  # as on a GPU, the times can be read once both events have completed
         assert start.elapsed_time(end) == pytest.approx(2000.0, abs=0.1)  # milliseconds
         with pytest.raises(RuntimeError, match="enable_timing"):
             torch.cuda.Event().elapsed_time(end)
@@ -639,6 +640,7 @@ def test_an_event_waited_on_by_a_stream_orders_the_work_after_it():
         end.wait()  # the current stream waits for the event: its compute starts at 2
         x.record_stream(main)
         gpu.kernel(lambda t: t + 1)(x)  # 2 .. 3
+        end.synchronize()  # the host waits until 2: both events have completed
         assert start.elapsed_time(end) == pytest.approx(2000.0)
         assert end.elapsed_time(start) == pytest.approx(-2000.0)
         assert [(op.start, op.end) for op in gpu.ops if op.kind != "event"] == [
@@ -953,3 +955,39 @@ def test_polling_query_in_a_loop_ends_and_is_a_host_wait():
     assert 50 < polls < 200  # about 1 ms of 10 us polls
     assert [why for why, _ in gpu.host_waits] == ["event.query() polled until it returned True"]
     assert gpu.host_time == pytest.approx(1e-3, abs=5e-5) and not gpu.hazards
+
+
+def test_elapsed_time_before_both_events_completed_raises_as_on_a_gpu():
+    # c10/cuda/CUDAEvent.h: "Both events must be completed before calculating elapsed time"
+    with simulated_cuda(copy_s=2.0, launch_s=0.0) as gpu:
+        side = torch.cuda.Stream()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        (b,) = named_batches(gpu, 1)
+        with torch.cuda.stream(side):
+            start.record()
+            b.to(gpu.device, non_blocking=True)  # 0 .. 2
+            end.record()
+        assert start.time == 0.0 and not gpu.host_waits
+        with pytest.raises(RuntimeError, match=r"^Both events must be completed .*elapsed_time"):
+            start.elapsed_time(end)
+        assert start.elapsed_time(start) == 0.0  # done at 0: the host is at 0
+        assert not gpu.host_waits  # elapsed_time itself never waits
+        gpu.host_time = 1.999  # the host went on, but the copy is not done yet
+        with pytest.raises(RuntimeError, match="cudaErrorNotReady"):
+            end.elapsed_time(start)
+        gpu.host_time = 2.0  # the GPU reached the end event: query() would say True
+        assert start.elapsed_time(end) == pytest.approx(2000.0) and not gpu.host_waits
+        assert gpu.after(gpu.ops[-1], gpu.host_follows)  # the host knows both are done
+
+
+def test_the_pieces_of_a_split_device_tensor_are_views_of_its_device_memory():
+    with simulated_cuda(launch_s=0.0) as gpu:
+        (b,) = named_batches(gpu, 1)
+        x = b.to(gpu.device, non_blocking=True)
+        for parts in (torch.split(x, 1), x.chunk(2), x.unbind(0), torch.tensor_split(x, 2)):
+            assert all(gpu.buffer(p) is gpu.buffer(x) for p in parts), parts
+        gpu.kernel(lambda t: t * 2)(torch.split(x, 1)[1])
+        assert gpu.ops[-1].flags["on_device"] and gpu.ops[-1].batch == 0
+        host_parts = torch.split(b, 1)  # pieces of a host tensor stay on the host
+        assert all(gpu.buffer(p) is None for p in host_parts)
+    assert not gpu.hazards

@@ -42,6 +42,10 @@ MAX_CHILDREN = 2
 MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/ch08_streams.py": ["tests/test_checks_ch08.py"],
     "d2lgpu/checks/_ch08_hazards.py": ["tests/test_checks_ch08.py"],
+    "d2lgpu/checks/_ch08_rules.py": [
+        "tests/test_checks_ch08.py",
+        "tests/test_checks_ch08_copy_back.py",
+    ],
     "d2lgpu/checks/ch09_checkpointing.py": [
         "tests/test_checks_ch09.py",
         "tests/test_checks_ch09_checkpointing.py",
@@ -58,10 +62,19 @@ MODULES: dict[str, list[str]] = {
         "tests/test_checks_ch09.py",
         "tests/test_checks_ch09_model_parallel.py",
     ],
+    "d2lgpu/checks/_ch09_ckpt_log.py": [
+        "tests/test_checks_ch09.py",
+        "tests/test_checks_ch09_checkpointing.py",
+    ],
     "d2lgpu/checks/ch09_one_f_one_b.py": ["tests/test_checks_ch09_one_f_one_b.py"],
+    "d2lgpu/checks/_kit_code.py": [
+        "tests/test_checks_kit.py",
+        "tests/test_checks_ch09_one_f_one_b.py",
+    ],
     "d2lgpu/checks/ch09_tensor_parallel.py": ["tests/test_checks_ch09_tensor_parallel.py"],
     "d2lgpu/stream_sim.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
     "d2lgpu/_stream_mode.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
+    "d2lgpu/_sim_streams.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
     "d2lgpu/_sim_engines.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
     "d2lgpu/_sim_kernels.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
     "d2lgpu/_sim_host.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],

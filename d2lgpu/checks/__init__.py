@@ -45,10 +45,12 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
 ``_stream_gpu``            ``08.overlap`` on a real GPU
 ``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
+``_ch08_rules``            chapter 8's shared rules: the caller's stream, one copy per batch
 ``_ch08_copy_run``         ``08.copy_back``'s simulated run: what the answer did there
 ``_ch08_copy_races``       ``08.copy_back``'s races and early reads, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
 ``_ch09_grads``            ``09.pipeline``'s reference, and what a wrong loss or gradient says
+``_ch09_ckpt_log``         ``09.checkpoint``'s logged blocks: segments recomputed, the peak in backward
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs
 ``_ch10_overlap``          ``10.overlap_ddp``'s rank job and reference
@@ -57,6 +59,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ranks``                 the gloo ranks of chapters 9 and 10's checkers: jobs, replies, hints
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
 ``_kit``                   the checker kit: known errors as hints, tolerances, findings, watched calls
+``_kit_code``              the kit's watch on functions an answer must not use, by their code
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =========================  ==============================================================
 

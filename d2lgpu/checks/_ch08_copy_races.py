@@ -11,6 +11,7 @@ What it is not: the checker; :mod:`d2lgpu.checks.ch08_copy_back` runs the answer
 
 from __future__ import annotations
 
+from ._ch08_rules import other_stream_waited
 from ._util import CheckFailed
 
 __all__ = ["check_copy_back_hazards", "check_landed"]
@@ -20,6 +21,15 @@ def check_copy_back_hazards(run) -> None:
     """``08.copy_back``'s races, in the order the hints name them."""
     for hazard in run.gpu.hazards:
         first, second = hazard.first, hazard.second
+        elsewhere = None
+        if hazard.kind == "read" and second is not None:
+            elsewhere = other_stream_waited(run.gpu, second.stream, first.stream, first.id)
+        if elsewhere is not None:
+            what = "compute" if second.kind == "kernel" else "the copy to the host"
+            raise CheckFailed(
+                f"{what} of batch {hazard.batch} may start before what it reads is written: "
+                f"{elsewhere[0]}. {elsewhere[1]}"
+            )
         if hazard.kind == "read" and second is not None and second.kind == "kernel":
             raise CheckFailed(
                 f"compute of batch {hazard.batch} may start before its copy to the device has "

@@ -15,11 +15,24 @@ from __future__ import annotations
 import torch
 
 from ..stream_sim import simulated_cuda
+from ._ch08_rules import caller_stream
 
-__all__ = ["RUNS", "N_BUFFERS", "Run", "ops", "reference_compute", "simulate", "best_s", "serial_s"]
+__all__ = [
+    "RUNS",
+    "ON_CALLER_STREAM",
+    "N_BUFFERS",
+    "Run",
+    "ops",
+    "reference_compute",
+    "simulate",
+    "best_s",
+    "serial_s",
+]
 
 # batches, seconds of a copy to the device, of a compute, of a copy back to the host
 RUNS = ((6, 1e-3, 1e-3, 1e-3), (1, 1e-3, 1e-3, 1e-3), (4, 0.5e-3, 1e-3, 2e-3))
+# and one called inside `with torch.cuda.stream(s)`: the current stream is not the default
+ON_CALLER_STREAM = (3, 1e-3, 1e-3, 1e-3)
 N_BUFFERS = 2
 ROWS, COLS = 5, 4
 
@@ -88,12 +101,16 @@ class Run:
         self.consumed.append(entry)
 
 
-def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float):
+def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_caller_stream=False):
     """Run ``answer`` on a simulated GPU with ``n`` pinned host batches and two pinned
-    buffers of one result each; return ``(run, host_batches)``."""
+    buffers of one result each; return ``(run, host_batches)``. With ``on_caller_stream``
+    the call is made inside ``with torch.cuda.stream(s)`` (:func:`._ch08_rules.caller_stream`)."""
     gen = torch.Generator().manual_seed(180 + n)
     host = [torch.randn(ROWS, COLS, generator=gen) for _ in range(n)]
-    with simulated_cuda(h2d_s, compute_s, d2h_s=d2h_s) as gpu:
+    with (
+        simulated_cuda(h2d_s, compute_s, d2h_s=d2h_s) as gpu,
+        caller_stream(gpu, on_caller_stream),
+    ):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
         batches = [gpu.name_batch(b.clone(), i, pinned=True) for i, b in enumerate(host)]
         # pinned beforehand too, for the whole run; NaN until a copy fills them

@@ -17,6 +17,7 @@ What it is not: the checker; :mod:`d2lgpu.checks.ch08_streams` runs the answer.
 
 from __future__ import annotations
 
+from ._ch08_rules import other_stream_waited
 from ._util import CheckFailed
 
 __all__ = ["check_hazards", "READ_NAMES"]
@@ -127,6 +128,9 @@ def _read_why(gpu, hazard) -> tuple[str, str]:
             "stream; nothing makes the compute stream wait for the copy",
             _WAIT,
         )
+    elsewhere = other_stream_waited(gpu, a, b, copy.id)
+    if elsewhere is not None:
+        return elsewhere
     return "the compute stream does not wait for the copy stream", _WAIT
 
 

@@ -11,7 +11,8 @@ first never copies back, the second holds every result in new pinned memory and 
 them all at the end.
 
 It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6,
-1 and 4 batches (the last with copies back twice as long as the computes). Checked, each
+1 and 4 batches (the last with copies back twice as long as the computes), then 3 called
+inside ``with torch.cuda.stream(s)``, where the current stream is not the default one. Checked, each
 with a hint that names the mistake: ``consume`` called once per batch, in order, with one
 of ``buffers``; each batch computed once, on the device; no copy to the device after
 batch 0's, and no copy back but the last, on the compute stream (either would queue in
@@ -36,8 +37,18 @@ import inspect
 import torch
 
 from ._ch08_copy_races import check_copy_back_hazards, check_landed
-from ._ch08_copy_run import N_BUFFERS, RUNS, best_s, ops, reference_compute, serial_s, simulate
+from ._ch08_copy_run import (
+    N_BUFFERS,
+    ON_CALLER_STREAM,
+    RUNS,
+    best_s,
+    ops,
+    reference_compute,
+    serial_s,
+    simulate,
+)
 from ._ch08_hazards import READ_NAMES
+from ._ch08_rules import check_one_copy_per_batch
 from ._kit import close, first_close
 from ._util import CheckFailed, one_cpu_thread
 
@@ -100,6 +111,7 @@ def _check_streams(run, n: int) -> None:
             "compute got a host tensor: copy each batch to the device first, non-blocking, "
             "and call compute on the copy"
         )
+    check_one_copy_per_batch(ops(gpu, "copy", "h2d"), computes, n)
     per_batch = [sum(op.batch == i for op in computes) for i in range(n)]
     if per_batch != [1] * n:
         raise CheckFailed(
@@ -264,8 +276,9 @@ def _check_overlap(run, n: int, h2d_s: float, compute_s: float, d2h_s: float) ->
 
 def _simulated(answer, passed) -> None:
     main: tuple[int, float, float, float] | None = None
-    for n, h2d_s, compute_s, d2h_s in RUNS:
-        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s)
+    runs = [(r, False) for r in RUNS] + [(ON_CALLER_STREAM, True)]
+    for (n, h2d_s, compute_s, d2h_s), on_caller in runs:
+        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller)
         _check_consumed(run, n)
         _check_streams(run, n)
         _check_handed_buffers(run)
@@ -282,7 +295,8 @@ def _simulated(answer, passed) -> None:
     n, took, best, serial = main
     passed += [
         "consume(i, buffer) called once per batch, in order, with one of the two buffers "
-        "holding compute(batch i), for 6, 1 and 4 batches (on a simulated GPU)",
+        "holding compute(batch i), for 6, 1 and 4 batches, and for 3 with the function "
+        "called inside `with torch.cuda.stream(s)` (on a simulated GPU)",
         "copies to the device beside the computes, copies back on a stream other than the "
         "computes', into the buffers; every stream waits on the GPU for what it reads; no "
         "device memory freed while another stream may use it",

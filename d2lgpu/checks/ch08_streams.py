@@ -11,7 +11,9 @@ pinned tensor returns it).
 It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
 which records what the answer queued, on which stream, what waited for what,
 and when the host waited, with batches of 6, 1 and 3 (the last with copies
-slower than the computes). Checked, each with a hint that names the mistake:
+slower than the computes), then 4 called inside ``with torch.cuda.stream(s)``, as a
+caller on a stream of its own calls it (there the current stream, where the computes go,
+is not the default stream). Checked, each with a hint that names the mistake:
 the number of results; every copy from pinned memory, with
 ``non_blocking=True``, and every copy but batch 0's on a stream other than the
 computes' (batch 0's may go on the compute stream: nothing runs before it
@@ -33,12 +35,19 @@ import torch
 from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
 from ._ch08_hazards import READ_NAMES, check_hazards
+from ._ch08_rules import caller_stream, calling_stream, check_one_copy_per_batch
 from ._kit import close, first_close
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
 
-_RUNS = ((6, 1e-3, 1e-3), (1, 1e-3, 1e-3), (3, 2e-3, 0.5e-3))  # batches, copy s, compute s
+# batches, copy s, compute s, whether the caller calls it on a stream of its own
+_RUNS = (
+    (6, 1e-3, 1e-3, False),
+    (1, 1e-3, 1e-3, False),
+    (3, 2e-3, 0.5e-3, False),
+    (4, 1e-3, 1e-3, True),  # the caller's own stream current: not the default stream
+)
 
 
 def reference_compute(x: torch.Tensor) -> torch.Tensor:
@@ -46,12 +55,14 @@ def reference_compute(x: torch.Tensor) -> torch.Tensor:
     return (x * 1.5).sin().sum(dim=1)
 
 
-def simulate(answer, n: int, copy_s: float, compute_s: float):
+def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: bool = False):
     """Run ``answer`` on a simulated GPU with ``n`` pinned host batches; return
-    ``(gpu, results, host_batches)``."""
+    ``(gpu, results, host_batches)``. With ``on_caller_stream`` the call is made inside
+    ``with torch.cuda.stream(s)``, so that the current stream is not the default one
+    (:func:`._ch08_rules.calling_stream`)."""
     gen = torch.Generator().manual_seed(80 + n)
     host = [torch.randn(5, 4, generator=gen) for _ in range(n)]
-    with simulated_cuda(copy_s, compute_s) as gpu:
+    with simulated_cuda(copy_s, compute_s) as gpu, caller_stream(gpu, on_caller_stream):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
         batches = [gpu.name_batch(b.clone(), i, pinned=True) for i, b in enumerate(host)]
         _earlier_work(gpu)
@@ -118,14 +129,23 @@ def _check_copies(gpu, n: int) -> None:
         )
     if len(computes) != n:
         raise CheckFailed(f"compute was called {len(computes)} times for {n} batches: once each")
+    current = calling_stream(gpu)
     for op in computes:
-        if op.stream is not gpu.default:
+        if op.stream is not current:
             raise CheckFailed(
                 f"compute of batch {op.batch} ran on {op.stream.name}, not on the current stream "
-                "(the one current when pipelined was called): the caller reads the results "
-                "there, and the copies need a stream of their own to overlap the computes. "
-                "Queue only the copies inside the side stream's `with torch.cuda.stream` block"
+                f"(the one current when pipelined was called, here {current.name}): the caller "
+                "reads the results there, and the copies need a stream of their own to overlap "
+                "the computes. Queue only the copies inside the side stream's `with "
+                "torch.cuda.stream` block"
+                + (
+                    "; torch.cuda.current_stream() is the current stream, "
+                    "torch.cuda.default_stream() is not always it"
+                    if op.stream is gpu.default
+                    else ""
+                )
             )
+    check_one_copy_per_batch(copies, computes, n)
     per_batch = [sum(op.batch == i for op in computes) for i in range(n)]
     if per_batch != [1] * n:
         twice, never = per_batch.index(max(per_batch)), per_batch.index(0)
@@ -224,8 +244,8 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
 
 
 def _simulated(answer, passed) -> None:
-    for n, copy_s, compute_s in _RUNS:
-        gpu, results, host = simulate(answer, n, copy_s, compute_s)
+    for n, copy_s, compute_s, on_caller_stream in _RUNS:
+        gpu, results, host = simulate(answer, n, copy_s, compute_s, on_caller_stream)
         _check_count(results, host)
         _check_copies(gpu, n)
         check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why
@@ -236,7 +256,8 @@ def _simulated(answer, passed) -> None:
             main = (n, _pipeline_s(gpu), pipeline_time(copy_s, compute_s, n, overlapped=False))
     n, took, serial = main
     passed.append(
-        "the results are compute(batch i), in order, for 6, 1 and 3 batches (on a simulated GPU)"
+        "the results are compute(batch i), in order, for 6, 1 and 3 batches, and for 4 with "
+        "the function called inside `with torch.cuda.stream(s)` (on a simulated GPU)"
     )
     passed.append(
         "every batch is copied as it arrives, pinned, with non_blocking=True, and every batch "

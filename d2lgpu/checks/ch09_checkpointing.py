@@ -6,16 +6,27 @@ under ``torch.utils.checkpoint.checkpoint(..., use_reentrant=False)``; the last 
 may run without one (as ``checkpoint_sequential`` does). The checker calls backward itself.
 
 Each block logs its forward calls, in the forward pass and in backward (where a
-checkpointed segment is recomputed), so the checks see what ran when:
+checkpointed segment is recomputed), and the end of its backward, so the checks see what
+ran when (:mod:`._ch09_ckpt_log`):
 
+* no block of an earlier case runs in a later one (segment functions kept between calls
+  run the blocks they were made with): the cases come one after the other, with new
+  blocks each time, the last as many as the first;
 * the output and the gradients (parameters, and the input where it needs one) equal
-  those of the plain forward;
-* each block ran once in the forward pass, and at most once more in backward;
-* at least ``N - ceil(N / S)`` blocks were recomputed, in ``S`` or ``S - 1`` segments of
-  at most ``ceil(N / S)`` blocks (not the whole model as one, not one per block), also
-  for 10 blocks in 4, where the usual splits differ; ``checkpoint_sequential``'s own split
-  (``S - 1`` segments of ``N // S``, the remainder unchecked) passes too, as the prompt
-  names it;
+  those of the plain forward, also with dropout in the blocks, where a recomputation
+  that draws other random numbers (``preserve_rng_state=False``) gives other gradients;
+* each block ran once in the forward pass, and at most once more in backward (an outer
+  checkpoint around the segments, which recomputes the whole model first, named);
+* at least ``N - ceil(N / S)`` blocks were recomputed, in ``S`` segments, or ``S - 1``
+  and an unchecked last one, of at most ``ceil(N / S)`` blocks (not the whole model as
+  one, not one per block, not fewer segments than asked), also for 10, 9 and 11 blocks
+  in 4, where ``torch.chunk``, ``torch.tensor_split`` and ``checkpoint_sequential`` cut
+  differently; ``checkpoint_sequential``'s own split (``S - 1`` segments of ``N // S``,
+  the remainder unchecked) passes too, as the prompt names it;
+* during backward, at most one segment's activations alive at once (or the unchecked
+  last segment's): a block's live from its run that backward uses, the forward pass or
+  its recomputation, until its backward has run, so a first segment left unchecked,
+  whose activations wait for the end of backward, shows;
 * the bytes saved for backward, parameters excluded (:func:`d2lgpu.memory.saved_for_backward`),
   stay within ``S`` segment inputs plus one segment's activations, both measured here.
 """
@@ -24,17 +35,16 @@ from __future__ import annotations
 
 import copy
 import math
-import sys
-import types
 
 import torch
 from torch import nn
 
 from ..memory import format_bytes, saved_for_backward
+from ._ch09_ckpt_log import WIDTH, LoggedBlock, backward_segments, peak_blocks
 from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
 
-__all__ = ["check_checkpoint", "CASES", "SPLIT_CASES"]
+__all__ = ["check_checkpoint", "CASES", "SPLIT_CASES", "LATER_CASES", "LoggedBlock"]
 
 # (blocks, segments, whether the input needs a gradient)
 CASES = [(8, 4, False), (10, 3, True), (6, 6, False)]
@@ -43,38 +53,18 @@ CASES = [(8, 4, False), (10, 3, True), (6, 6, False)]
 # remainder (2, 2, 2, 4) shows. Checked after CASES, and not listed in the report, which
 # names CASES.
 SPLIT_CASES = [(10, 4, False)]
+# Then (blocks, segments, input needs a gradient, dropout): 9 in 4, where torch.chunk and a
+# loop in steps of ceil(9 / 4) give 3 segments, not 4 (3, 3, 3); 11 in 4, where
+# checkpoint_sequential's unchecked last segment takes 5 blocks; and blocks with dropout,
+# whose recomputation must draw the forward's random numbers, as many blocks and segments as
+# the first case, so that segment functions kept from an earlier call run that call's blocks.
+LATER_CASES = [(9, 4, False, 0.0), (11, 4, True, 0.0), (8, 4, True, 0.5)]
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # outputs and gradients, against the plain run
-WIDTH, ROWS = 8, 5
+ROWS = 5
 
 
-def _in_reentrant_checkpoint() -> bool:
-    frame: types.FrameType | None = sys._getframe(2)
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name == "forward" and code.co_filename.endswith("checkpoint.py"):
-            return True  # CheckpointFunction.forward: use_reentrant=True
-        frame = frame.f_back
-    return False
-
-
-class LoggedBlock(nn.Module):
-    """``x + W2 tanh(W1 x)``, logging ``(index, phase, grad enabled, reentrant)`` per call."""
-
-    def __init__(self, index: int, log: list, phase: list):
-        super().__init__()
-        self.index, self._log, self._phase = index, log, phase
-        self.inner = nn.Sequential(
-            nn.Linear(WIDTH, 2 * WIDTH), nn.Tanh(), nn.Linear(2 * WIDTH, WIDTH)
-        )
-
-    def forward(self, h):
-        entry = (self.index, self._phase[0], torch.is_grad_enabled(), _in_reentrant_checkpoint())
-        self._log.append(entry)
-        return h + self.inner(h)
-
-
-def _per_block_bytes() -> int:
-    block = LoggedBlock(0, [], ["forward"])
+def _per_block_bytes(p: float = 0.0) -> int:
+    block = LoggedBlock(0, [], ["forward"], p)
     with saved_for_backward(exclude=block.parameters()) as saved:
         block(torch.randn(ROWS, WIDTH, requires_grad=True))
     return saved.bytes
@@ -123,27 +113,7 @@ def _no_graph_hint(log, where) -> str:
     return f"for {where}, the output has no graph: return the blocks' output, not a detached copy"
 
 
-def _backward_segments(log, where) -> list[list[int]]:
-    """The recomputed segments, in the order backward ran them (each a run of blocks)."""
-    again = [e[0] for e in log if e[1] == "backward"]
-    repeated = sorted({i for i in again if again.count(i) > 1})
-    if repeated:
-        raise CheckFailed(
-            f"for {where}, backward recomputed block(s) {repeated} more than once, and other "
-            "segments not at all: the function you checkpoint must fix its blocks when it is "
-            "made. A lambda in a loop sees the loop variable's last value when backward calls "
-            "it; bind it when it is made (functools.partial, or a default argument)"
-        )
-    runs: list[list[int]] = []
-    for i in again:
-        if runs and i == runs[-1][-1] + 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return runs
-
-
-def _check_grads(blocks, x, ref, log, where) -> None:
+def _check_grads(blocks, x, ref, log, where, p: float) -> None:
     missing = sorted({i for i, b in enumerate(blocks) for p in b.parameters() if p.grad is None})
     if missing and any(e[3] for e in log):
         raise CheckFailed(
@@ -167,8 +137,27 @@ def _check_grads(blocks, x, ref, log, where) -> None:
     wrong = not all(close(g, r, TOLERANCE) for g, r in zip(grads, ref[1], strict=True))
     if x.requires_grad and not close(x.grad, ref[2], TOLERANCE):
         wrong = True
+    if wrong and p:
+        raise CheckFailed(
+            f"for {where}, the gradients differ from the plain forward's: the recomputation in backward drew other random numbers (other "
+            "dropout masks) than the forward did. Leave checkpoint's preserve_rng_state at "
+            "True, its default, which replays the forward's random state"
+        )
     if wrong:
         raise CheckFailed(f"for {where}, the gradients differ from the plain forward's")
+
+
+def _check_fresh(earlier: list, before: list, log, where) -> None:
+    """No block of an earlier case ran during this one: the answer used this call's blocks."""
+    grown = [len(other) > was for other, was in zip(earlier, before, strict=False)]
+    if any(grown):
+        ran = "none of" if not log else "not only"
+        raise CheckFailed(
+            f"for {where}, blocks of an earlier call ran, {ran} the blocks passed in: "
+            "something kept between calls (segment functions cached by the number of blocks "
+            "and segments, say) holds the blocks it was made with. Make the segments from "
+            "the blocks passed in, at every call"
+        )
 
 
 def _sequential_split(runs, n, s) -> bool:
@@ -201,20 +190,56 @@ def _check_segments(runs, n, s, where) -> int:
         )
     if recomputed < n - longest and not _sequential_split(runs, n, s):
         raise CheckFailed(f"for {where}, only {recomputed} of {n} blocks were checkpointed")
+    if len(runs) == s - 1 and recomputed == n:
+        raise CheckFailed(
+            f"for {where}, backward recomputed {len(runs)} segments of "
+            f"{[len(r) for r in runs]} blocks, every block checkpointed: that is {len(runs)} "
+            f"segments, not {s}. torch.chunk, and a loop in steps of ceil(n / segments), can "
+            f"give fewer pieces than asked ({n} in {s}: "
+            f"{', '.join(str(len(c)) for c in torch.arange(n).chunk(s))}); torch.tensor_split "
+            f"gives exactly {s} "
+            f"({', '.join(str(len(c)) for c in torch.arange(n).tensor_split(s))})"
+        )
     return recomputed
 
 
-def _one_case(answer, n, s, needs_grad, seed) -> None:
-    where = f"{n} blocks in {s} segments"
+def _check_peak(log, n, s, recomputed, where) -> None:
+    """During backward, at most one segment's activations alive at once (or the unchecked
+    last segment's, where it is longer, as checkpoint_sequential's may be)."""
+    peak, plain = peak_blocks(log)
+    allowed = max(math.ceil(n / s), n - recomputed)
+    if peak <= allowed:
+        return
+    unchecked = (
+        f"block(s) {plain} ran without a checkpoint, and autograd keeps their activations "
+        "until their backward, which comes last for the first blocks, while each later "
+        "segment is recomputed. Leave only the last segment without a checkpoint (its "
+        "backward comes first, which frees its activations first), or checkpoint every one"
+        if plain and plain[-1] < n - 1
+        else "a segment's activations were kept while another segment was recomputed"
+    )
+    raise CheckFailed(
+        f"for {where}, the peak during backward held {peak} blocks' activations at once, "
+        f"more than one segment's ({allowed}): {unchecked}"
+    )
+
+
+def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> None:
+    where = f"{n} blocks in {s} segments" + (" (with dropout)" if p else "")
     log: list = []
     phase = ["forward"]
     torch.manual_seed(seed)
-    blocks = nn.ModuleList(LoggedBlock(i, log, phase) for i in range(n))
+    blocks = nn.ModuleList(LoggedBlock(i, log, phase, p) for i in range(n))
     x = torch.randn(ROWS, WIDTH).requires_grad_(needs_grad)
     weight = torch.randn(ROWS, WIDTH)
+    torch.manual_seed(100 + seed)  # the same dropout masks in the plain forward and the answer's
     ref = _reference(blocks, x, weight)
+    before = [len(other) for other in earlier]
+    torch.manual_seed(100 + seed)
     with saved_for_backward(exclude=blocks.parameters()) as saved:
         out = answer(blocks, x, s)
+    _check_fresh(earlier, before, log, where)
+    earlier.append(log)
     if not isinstance(out, torch.Tensor) or out.shape != ref[0].shape:
         got = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
         raise CheckFailed(
@@ -227,11 +252,12 @@ def _one_case(answer, n, s, needs_grad, seed) -> None:
         raise CheckFailed(_no_graph_hint(log, where))
     phase[0] = "backward"
     (out * weight).sum().backward()
-    runs = _backward_segments(log, where)
-    _check_grads(blocks, x, ref, log, where)
+    runs = backward_segments(log, n, where)
+    _check_grads(blocks, x, ref, log, where, p)
     recomputed = _check_segments(runs, n, s, where)
+    _check_peak(log, n, s, recomputed, where)
     kept = max(math.ceil(n / s), n - recomputed)  # one segment's activations, or the last's
-    bound = s * x.nbytes + kept * _per_block_bytes()
+    bound = s * x.nbytes + kept * _per_block_bytes(p)
     if saved.bytes > bound:
         raise CheckFailed(
             f"for {where}, {format_bytes(saved.bytes)} were saved for backward, more than the "
@@ -247,10 +273,18 @@ def check_checkpoint(answer, passed: list[str]) -> None:
         raise CheckFailed(
             f"pass the function itself, checkpointed_forward, not a {type(answer).__name__}"
         )
-    for seed, (n, s, needs_grad) in enumerate(CASES + SPLIT_CASES):  # check() restores the
-        _one_case(answer, n, s, needs_grad, seed)  # learner's generator
-    cases = ", ".join(f"{n} blocks in {s}" for n, s, _ in CASES)
-    passed.append(f"output and gradients equal the plain forward's ({cases} segments)")
+    earlier: list[list] = []  # the logs of the cases run so far
+    cases = [(*case, 0.0) for case in CASES + SPLIT_CASES] + LATER_CASES
+    for seed, (n, s, needs_grad, p) in enumerate(cases):  # check() restores the learner's
+        _one_case(answer, n, s, needs_grad, seed, earlier, p)  # random generator
+    shown = ", ".join(f"{n} blocks in {s}" for n, s, _ in CASES)
+    passed.append(
+        f"output and gradients equal the plain forward's ({shown} segments; also 10, 9 and "
+        "11 in 4, and blocks with dropout)"
+    )
     passed.append("each block ran once in the forward pass, at most once more in backward")
-    passed.append("backward recomputed S (or S - 1) segments of at most ceil(N / S) blocks")
+    passed.append(
+        "backward recomputed S (or S - 1, the last left unchecked) segments of at most "
+        "ceil(N / S) blocks, and held at most one segment's activations at once"
+    )
     passed.append("bytes saved for backward within S segment inputs + one segment's activations")

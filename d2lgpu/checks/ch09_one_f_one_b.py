@@ -17,7 +17,13 @@ micro-batches:
 * from each stage's logged calls (a forward, and the backward reaching its output), each
   stage's order is :func:`d2lgpu.pipeline.one_f_one_b_order`'s; GPipe's order, no
   warm-up, one forward too many and backwards out of order are named;
-* each stage's peak of micro-batches in flight, ``min(S - k, M)``, follows from it.
+* each stage's peak of micro-batches in flight, ``min(S - k, M)``, follows from it, as
+  long as each backward frees what its micro-batch saved: a stage's graph that still holds
+  its saved tensors after its backward (``retain_graph=True``) is named;
+* the orders are the answer's own: ``d2lgpu.pipeline``'s order helpers
+  (``one_f_one_b_order``, ``gpipe_order``, ``schedule_ticks``), which the prompt rules out,
+  are watched while the step runs (:func:`._kit_code.runs_of`, which sees them however
+  they were imported), and named after the order checks.
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ import functools
 import torch
 from torch import nn
 
-from ..pipeline import gpipe_order, one_f_one_b_order
+from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
 from ._kit import Tolerance
 from ._kit import close as kit_close
+from ._kit_code import runs_of
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_one_f_one_b", "CASES"]
@@ -37,6 +44,8 @@ __all__ = ["check_one_f_one_b", "CASES"]
 # (stages, rows in the batch, micro-batches asked for)
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
 WIDTH = 5
+# d2lgpu.pipeline's order helpers, which the prompt rules out (micro_batches it allows)
+_HELPERS = (one_f_one_b_order, gpipe_order, schedule_ticks)
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # gradients, against the unsplit model
 # each case's loss_fn, in turn: not always mse_loss, nor always a function
 LOSSES: list = [  # functions, a partial, a module: each called as loss_fn(output, target)
@@ -55,6 +64,7 @@ class LoggedStage(nn.Module):
         super().__init__()
         self.index, self.layers, self._log, self.calls = index, layers, log, 0
         self.uncut = False  # whether an input still carried the stage before's graph
+        self.nodes: list = []  # each forward's output node: its backward frees what it saved
 
     def forward(self, h):
         i, self.calls = self.calls, self.calls + 1
@@ -63,7 +73,39 @@ class LoggedStage(nn.Module):
         out = self.layers(h)
         if out.requires_grad:
             out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
+            self.nodes.append((i, out.grad_fn))
         return out
+
+
+def _kept_saved(node) -> bool:
+    """Whether ``node`` still holds the tensors it saved for backward (after a backward
+    through it, only ``retain_graph=True`` leaves them)."""
+    for name in dir(node):
+        if name.startswith("_saved_"):
+            try:
+                value = getattr(node, name)
+            except RuntimeError:  # freed by the backward that used it
+                return False
+            if isinstance(value, torch.Tensor):
+                return True
+    return False
+
+
+def _check_freed(stages, where) -> None:
+    if any(stage.uncut for stage in stages):
+        return  # one graph through every stage: the order checks name it, on some case
+    for stage in stages:
+        kept = [i for i, node in stage.nodes if node is not None and _kept_saved(node)]
+        if kept:
+            raise CheckFailed(
+                f"({where}) after its backward, stage {stage.index + 1}'s graph of "
+                f"micro-batch {kept[0]} still held the activations it saved: that backward "
+                "ran with retain_graph=True. Without it autograd frees each micro-batch's "
+                "activations as soon as its backward has run, which is how 1F1B keeps a stage "
+                "at min(S - k, M) micro-batches in flight; with it they stay as long as "
+                "anything refers to the graph. Leave retain_graph out (each graph is "
+                "backwarded once)"
+            )
 
 
 def _stages(n, log, seed=0):
@@ -179,7 +221,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         log: list = []
         stages = _stages(n_stages, log)
         start = _start_grads(stages, gen)
-        got = step(stages, x, y, loss_fn, n_micro)
+        with runs_of(*_HELPERS) as helpers:
+            got = step(stages, x, y, loss_fn, n_micro)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
         if not isinstance(got, torch.Tensor | float) or (
             isinstance(got, torch.Tensor) and got.numel() != 1
@@ -207,6 +250,14 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 )
             if order != one_f_one_b_order(n_stages, m)[k]:
                 raise CheckFailed(f"({where}) " + _diagnose(k, order, n_stages, m))
+        if helpers:  # after the orders: a wrong order, helper or not, is named first
+            raise CheckFailed(
+                f"({where}) your step called d2lgpu.pipeline's {helpers[0]}: the exercise asks "
+                "for the orders written yourself, not taken from the chapter's helpers "
+                f"({', '.join(f.__name__ for f in _HELPERS)}). Write each stage's order from "
+                "the rule: min(S - k - 1, M) forwards, then one forward and one backward in "
+                "turn, then the last backwards"
+            )
         if abs(float(got) - loss.item()) > 1e-5 * max(1.0, abs(loss.item())):
             mse = nn.functional.mse_loss(nn.Sequential(*reference)(x), y).item()
             if loss_fn is not nn.functional.mse_loss and abs(float(got) - mse) <= 1e-5 * max(
@@ -221,6 +272,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 "weight each micro-batch's mean loss by its share of the batch's rows"
             )
         _check_grads(stages, reference, start, where)
+        _check_freed(stages, where)
     passed.append(
         f"loss and gradients equal the unsplit model's on {len(CASES)} cases (1 to 4 stages, "
         "uneven micro-batches, fewer rows than micro-batches; loss_fn: mse_loss, huber_loss, "
@@ -228,7 +280,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
     )
     passed.append(
         "each stage ran 1F1B's order: min(S - k - 1, M) forwards, then one forward and one "
-        "backward in turn, then the last backwards"
+        "backward in turn, then the last backwards (the orders your own: no d2lgpu.pipeline "
+        "order helper ran)"
     )
     peaks = [_in_flight_peak(o) for o in one_f_one_b_order(4, 8)]
     passed.append(f"so with 4 stages and 8 micro-batches, at most {peaks} micro-batches in flight")

@@ -1,5 +1,5 @@
-# expect: pass default_stream() as the compute stream, an event per batch recorded right after its copy, references kept to the end
-# hint: 
+# expect: fail default_stream() taken as the compute stream: its waits go to the default stream while the computes run on the current stream, right only when the caller's current stream is the default one (relabelled in round 4: the prompt puts the computes on the current stream, and the check now calls the function inside `with torch.cuda.stream(s)`)
+# hint: default stream.*current stream
 import torch
 class Pipeline:
     def __call__(self, batches, compute, device):

@@ -1,5 +1,5 @@
-# expect: fail checkpoint_sequential sizes its segments len // segments and gives the remainder to the last one (11 blocks in 4: 2, 2, 2, 5), longer than ceil(len / segments)
-# hint: ceil|longer|at most|remainder|sizes?|uneven|differ
+# expect: pass checkpoint_sequential's own split (11 blocks in 4: 2, 2, 2 checkpointed, then 5 without a checkpoint): relabelled in round 4, as the prompt now says that checkpoint_sequential's last, unchecked segment may be longer than ceil(len(blocks) / segments)
+# hint: 
 from torch.utils.checkpoint import checkpoint_sequential
 def answer(blocks, x, segments):
     return checkpoint_sequential(blocks, segments, x, use_reentrant=False)
