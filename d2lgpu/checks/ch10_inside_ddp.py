@@ -25,6 +25,7 @@ import math
 import torch
 
 from . import _ranks
+from ._kit_collectives import describe
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["FACTORS", "check_bus_bandwidth", "check_allreduce_grads"]
@@ -165,6 +166,8 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
         "steps, and over 3 ranks (so that a division by 2 written in is seen)"
     )
     passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
+    _check_cost(records)
+    passed.append("each call all-reduces each gradient once, and calls no other collective")
     for rank, record in enumerate(records):
         for name, value in record["final"].items():
             if not torch.allclose(value, reference[name], rtol=1e-4, atol=1e-6):
@@ -195,6 +198,31 @@ def _check_steps(records) -> None:
                         raise CheckFailed(_none_hint(name))
                     continue
                 _compare_grad(name, s["after"][name], local, rank, world, step)
+
+
+def _check_cost(records) -> None:
+    """Each call's collectives: all-reduces that carry each gradient once, nothing else."""
+    for step in range(_ranks.STEPS):
+        for rank, record in enumerate(records):
+            s = record["steps"][step]
+            calls = s["calls"]
+            where = f"(step {step}, rank {rank})"
+            other = next((c for c in calls if c.kind != "all_reduce"), None)
+            if other is not None:
+                raise CheckFailed(
+                    f"besides all-reduces your function called {describe(other)} {where}: "
+                    f"an extra collective ({len(calls)} collectives in all). The all-reduce "
+                    "already leaves the same sum on every rank; anything more is communication "
+                    "that costs time and changes nothing"
+                )
+            needed = sum(g.nbytes for g in s["local"].values() if g is not None)
+            sent = sum(c.nbytes for c in calls)
+            if sent > needed:
+                raise CheckFailed(
+                    f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
+                    f"{where}, in {len(calls)} all-reduces: an extra collective. All-reduce "
+                    "each gradient once"
+                )
 
 
 def _none_hint(name):
