@@ -1,17 +1,19 @@
 """What happens in each rank for ``10.overlap_ddp`` (:mod:`.ch10_ddp_by_hand`): the model,
-the learner's ``OverlappedDDP`` around it with ``dist.all_reduce`` watched, and a record per
-step of the order of the hooks' calls, the all-reduces' launches and their waits, with the
-gradients DDP would leave; and the same steps in one process on the global batch.
+the learner's ``OverlappedDDP`` around it with its collectives watched (:mod:`._ranks`' watch),
+and a record per step of the order of the hooks' calls, the all-reduces' launches, any other
+collective, and the waits on the handles (``wait()``, its future's, ``torch.futures.wait_all``),
+with the gradients DDP would leave; and the same steps in one process on the global batch.
 """
 
 from __future__ import annotations
 
 import torch
-import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
+from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
+from ._kit_collectives import describe
 
 __all__ = ["SGD_LR", "CapJob", "bucket_numels", "overlap_net", "overlap_reference"]
 
@@ -43,39 +45,42 @@ def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
     return buckets + ([count] if count else [])
 
 
-class _Handle:
-    """The learner's handle of an async all-reduce: its wait is recorded, then done."""
+def _watch_collectives(log, state):
+    """Log, through the rank job's collective watch, each all-reduce's launch as
+    ``("launch", numel, async_op, in_backward)``, any other collective as ``("other",
+    what, in_backward)``, and each wait as ``("wait", index, in_backward, step)``: the index
+    of the launch in its step's launches, and the step it was launched in."""
+    launched: dict[int, tuple[int, int]] = {}  # a call's index: (its step, its launch index)
 
-    def __init__(self, work, index, log, state):
-        self._work, self._index, self._log, self._state = work, index, log, state
+    def note(event, call):
+        if event == "launch" and call.kind == "all_reduce":
+            index = sum(1 for e in log if e[0] == "launch")
+            launched[call.index] = (state["step"], index)
+            numel = call.nbytes // max(1, _itemsize(call))
+            log.append(("launch", numel, call.async_op, state["in_backward"]))
+        elif event == "launch":
+            log.append(("other", describe(call), state["in_backward"]))
+        elif call.index in launched:
+            step, index = launched[call.index]
+            log.append(("wait", index, state["in_backward"], step))
 
-    def wait(self, *args, **kwargs):
-        self._log.append(("wait", self._index, self._state["in_backward"]))
-        return self._work.wait(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._work, name)
+    _ranks.watch().note = note
 
 
-def _watch_all_reduce(log, state):
-    real = dist.all_reduce
-
-    def all_reduce(tensor, op=dist.ReduceOp.SUM, group=None, async_op=False):
-        index = sum(1 for e in log if e[0] == "launch")
-        log.append(("launch", tensor.numel(), async_op, state["in_backward"]))
-        work = real(tensor, op=op, group=group, async_op=async_op)
-        return _Handle(work, index, log, state) if async_op else work
-
-    dist.all_reduce = all_reduce  # only in this forked rank, which exits after the check
+def _itemsize(call) -> int:
+    numel = 1
+    for n in call.shape:
+        numel *= n
+    return call.nbytes // numel if numel else 1
 
 
 def _overlap_job(answer, rank, world, cap):
     model = overlap_net()
     names = [n for n, _ in model.named_parameters()]
-    log, state = [], {"in_backward": False}
+    log, state = [], {"in_backward": False, "step": 0}
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
-    _watch_all_reduce(log, state)
+    _watch_collectives(log, state)
     ddp = answer(model, cap)
     if not callable(getattr(ddp, "finish", None)):
         return {
@@ -98,6 +103,7 @@ def _overlap_job(answer, rank, world, cap):
         local = shares[rank]
         opt.zero_grad()
         del log[:]
+        state["step"] = step
         state["in_backward"] = True
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         state["in_backward"] = False

@@ -7,14 +7,18 @@
 every handle and leaves the average over the ranks in each ``p.grad``. Buckets are filled in
 reverse order of ``model.parameters()`` (the order backward produces them), and a bucket
 is closed once it holds ``bucket_bytes`` or more (DDP's rule; closing before it would exceed
-the cap is accepted too). The checker runs it on two gloo ranks (:mod:`._ranks`) with a
-bucket per parameter and with a cap that makes two buckets, then on three ranks with the
-second cap (so that a division by 2 written in is seen); it records, in each rank, the
-order of the hooks' calls, the all-reduces' launches and their waits, and reads from it:
-an all-reduce launched before ``backward`` returned, each bucket launched from the hook of
-its own last gradient (no later), no wait (and no blocking all-reduce)
-inside backward, every handle waited by ``finish``, no gradient sent twice, and the bucket
-sizes; then the gradients against one process on the global batch.
+the cap is accepted too, and the prompt says so). The checker runs it on two gloo ranks
+(:mod:`._ranks`) with a bucket per parameter, with a cap equal to a running total of the
+parameters' bytes (where ``>=``, ``>`` and closing before the cap give three different sets
+of buckets) and with a cap that makes two buckets, then on three ranks with the last cap
+(so that a division by 2 written in is seen); it records, in each rank, the order of the
+hooks' calls, the all-reduces' launches (and any other collective) and the waits on their
+handles (``wait()``, the future's, ``torch.futures.wait_all``), and reads from it: an
+all-reduce launched before ``backward`` returned, each bucket launched from the hook of its
+own last gradient (no later), no wait (and no blocking all-reduce) inside backward, every
+handle of the step waited once by ``finish``, none of an earlier step's, no gradient sent
+twice and no all-reduce that is not a bucket, and the bucket sizes; then the gradients
+against one process on the global batch.
 
 ``10.shard_optimizer`` (ZeRO-1): the answer is a class ``ShardedOptimizer(params,
 optimizer_cls, **kwargs)`` with ``step()`` and ``zero_grad()``: each rank builds
@@ -43,7 +47,12 @@ from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap_ddp", "check_shard_optimizer", "bucket_numels"]
 
-BUCKET_CAPS = (1, 512)  # bytes: a bucket per parameter, then two buckets of the OverlapNet
+# bytes: a bucket per parameter; two buckets of the OverlapNet; a cap equal to a running
+# total of the parameters' bytes (12 + 192 + 64, in reverse order), where closing at >= and
+# at > give other buckets, and closing before the cap others again (after 512, where a
+# bucket counted in elements is told apart from one closed at >)
+BUCKET_CAPS = (1, 512, 268)
+THREE_RANKS_CAP = 512
 
 # --- 10.overlap_ddp: reading what the ranks recorded ---------------------------------------
 
@@ -54,7 +63,9 @@ _WAIT_IN_HOOK = (
 )
 
 
-def _read_log(log, cap, step, total):
+def _read_log(log, cap, step, total, buckets):
+    """Check one step's log against the rules; the numels of its all-reduces, in order.
+    ``buckets``: the bucket sizes (elements) each accepted rule gives."""
     launches = [e for e in log if e[0] == "launch"]
     where = f"(bucket_bytes={cap}, step {step})"
     if not launches and step > 0:
@@ -69,13 +80,15 @@ def _read_log(log, cap, step, total):
             "(p.register_post_accumulate_grad_hook) that launches the all-reduce of its bucket "
             "(call it as dist.all_reduce, so that the checker sees it)"
         )
-    sent = sum(e[1] for e in launches)
-    if sent > total:
+    other = next((e for e in log if e[0] == "other"), None)
+    if other is not None:
         raise CheckFailed(
-            f"a bucket sent twice {where}: your all-reduces carried {sent} elements for "
-            f"{total} elements of gradients. Launch each bucket once, when its last gradient "
-            "arrives, and reset the count of ready gradients in finish() for the next step"
+            f"besides the buckets' all-reduces, {other[1]} ran {_when(other[2])} {where}: an "
+            "extra collective. Each step sends each bucket once, and nothing else"
         )
+    sent = [e[1] for e in launches]
+    if sum(sent) > total:
+        _extra_launches(sent, buckets, where)
     for e in log:
         if e[0] == "wait" and e[2]:
             raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
@@ -90,7 +103,15 @@ def _read_log(log, cap, step, total):
             "the hooks, as each bucket fills, so that they overlap the rest of backward"
         )
     finish = log.index(("finish returned",))
-    waited = {e[1] for e in log[:finish] if e[0] == "wait"}
+    waits = [e for e in log[:finish] if e[0] == "wait"]
+    stale = next((e for e in waits if e[3] != step), None)
+    if stale is not None:
+        raise CheckFailed(
+            f"a handle launched in step {stale[3]} was waited on again in step {step} "
+            f"(bucket_bytes={cap}): the list of handles was never cleared, so each step waits "
+            "on every earlier step's handles too. Clear it in finish(), after the waits"
+        )
+    waited = [e[1] for e in waits]
     async_launches = [i for i, e in enumerate(launches) if e[2]]
     missing = [i for i in async_launches if i not in waited]
     if missing:
@@ -99,7 +120,43 @@ def _read_log(log, cap, step, total):
             f"finish() returned {where}: call handle.wait() on every one in finish(), before "
             "the gradients are read (the all-reduce may not be done yet)"
         )
-    return [e[1] for e in launches]
+    twice = next((i for i in async_launches if waited.count(i) > 1), None)
+    if twice is not None:
+        raise CheckFailed(
+            f"the handle of all-reduce {twice} was waited on {waited.count(twice)} times {where}: "
+            f"{len(waited)} waits for {len(async_launches)} launches. Wait on each handle once, "
+            "in finish()"
+        )
+    return sent
+
+
+def _when(in_backward) -> str:
+    return "inside backward" if in_backward else "after backward returned"
+
+
+def _extra_launches(sent, buckets, where):
+    """The hint when the all-reduces carried more than the gradients: an all-reduce that is
+    not a bucket, or a bucket sent twice."""
+    for expected in buckets:
+        rest = list(sent)
+        for n in expected:
+            if n not in rest:
+                break
+            rest.remove(n)
+        else:
+            strangers = [n for n in rest if n not in expected]
+            if strangers:
+                raise CheckFailed(
+                    f"{len(sent)} all-reduces for {len(expected)} buckets {where}: the "
+                    f"all-reduce of {strangers[0]} element(s) is not a bucket (the buckets hold "
+                    f"{expected}), an extra collective. Each step sends each bucket once, "
+                    "and nothing else"
+                )
+    raise CheckFailed(
+        f"a bucket sent twice {where}: your all-reduces carried {sum(sent)} elements for "
+        f"{sum(buckets[0])} elements of gradients. Launch each bucket once, when its last "
+        "gradient arrives, and reset the count of ready gradients in finish() for the next step"
+    )
 
 
 def _compare_overlap_grads(record, world, cap, step):
@@ -147,6 +204,19 @@ def _check_buckets(launched, record, cap, step, log):
     if any(launched == e for e in expected):
         _check_launched_when_ready(launched, numels[::-1], log, cap, step)
         return
+    # > first: where it and elements give the same buckets (268), 512 told them apart
+    if launched == bucket_numels(sizes[::-1], numels[::-1], cap + 1):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
+            "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
+            f"holds bucket_bytes or more (>=), which gives {expected[0]}"
+        )
+    if launched == bucket_numels(numels[::-1], numels[::-1], cap):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
+            "the buckets were filled counting elements (numel), not bytes. A parameter takes "
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected[0]}"
+        )
     forward = [bucket_numels(sizes, numels, cap, rule) for rule in (True, False)]
     if any(sorted(launched) == sorted(f) for f in forward):
         raise CheckFailed(
@@ -210,9 +280,9 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         f"gradients equal one process on the global batch, on {world} gloo ranks, "
         f"{STEPS} steps; final parameters too"
     )
-    _overlap_run(answer, BUCKET_CAPS[-1], 3)  # a division by 2 written in shows on 3 ranks
+    _overlap_run(answer, THREE_RANKS_CAP, 3)  # a division by 2 written in shows on 3 ranks
     passed.append(
-        f"on 3 gloo ranks too ({BUCKET_CAPS[-1]}-byte buckets): the average of the ranks' "
+        f"on 3 gloo ranks too ({THREE_RANKS_CAP}-byte buckets): the average of the ranks' "
         "gradients, each bucket launched from its last gradient's hook"
     )
 
@@ -224,10 +294,13 @@ def _overlap_run(answer, cap, world):
     for record in records:
         if "error" in record:
             raise CheckFailed(record["error"])
-    total = sum(records[0]["numels"])
+    numels = records[0]["numels"]
+    total = sum(numels)
+    sizes = [4 * n for n in numels][::-1]
+    buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for step in range(STEPS):
         for record in records:
-            launched = _read_log(record["steps"][step]["log"], cap, step, total)
+            launched = _read_log(record["steps"][step]["log"], cap, step, total, buckets)
             _compare_overlap_grads(record, world, cap, step)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     return records
