@@ -167,7 +167,8 @@ class CollectiveWatch:
     def __init__(self, path: str | None = None, note=None):
         self.calls: list[Call] = []
         self.note, self.phase = note, ""
-        self._path, self._saved = path, []
+        self._path = path
+        self._saved: list[tuple] = []
 
     def mark(self) -> int:
         """Where the calls from now on start: ``calls[mark:]``."""

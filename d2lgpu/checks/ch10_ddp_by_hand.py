@@ -41,7 +41,7 @@ import torch
 
 from . import _ranks
 from ._ch10_by_hand import STEPS
-from ._ch10_overlap import CapJob, bucket_numels, overlap_reference
+from ._ch10_overlap import CapJob, bucket_numels, overlap_reference, read_step_log
 from ._ch10_zero import ADAM_KWARGS, compare_state, compare_zero, zero_job, zero_net
 from ._util import CheckFailed, one_cpu_thread
 
@@ -55,108 +55,6 @@ BUCKET_CAPS = (1, 512, 268)
 THREE_RANKS_CAP = 512
 
 # --- 10.overlap_ddp: reading what the ranks recorded ---------------------------------------
-
-_WAIT_IN_HOOK = (
-    "waiting inside the hook: {what} while backward was still running, so backward stops "
-    "until that all-reduce is done and nothing overlaps. Keep the handle "
-    "(dist.all_reduce(..., async_op=True)) and wait on it in finish(), before the step"
-)
-
-
-def _read_log(log, cap, step, total, buckets):
-    """Check one step's log against the rules; the numels of its all-reduces, in order.
-    ``buckets``: the bucket sizes (elements) each accepted rule gives."""
-    launches = [e for e in log if e[0] == "launch"]
-    where = f"(bucket_bytes={cap}, step {step})"
-    if not launches and step > 0:
-        raise CheckFailed(
-            f"no dist.all_reduce in step {step}, though step 0 had some (bucket_bytes={cap}): "
-            "the hooks run every step; reset what counts a bucket's ready gradients (and the "
-            "list of handles) in finish(), ready for the next step"
-        )
-    if not launches:
-        raise CheckFailed(
-            f"no dist.all_reduce was called {where}: register a hook on each parameter "
-            "(p.register_post_accumulate_grad_hook) that launches the all-reduce of its bucket "
-            "(call it as dist.all_reduce, so that the checker sees it)"
-        )
-    other = next((e for e in log if e[0] == "other"), None)
-    if other is not None:
-        raise CheckFailed(
-            f"besides the buckets' all-reduces, {other[1]} ran {_when(other[2])} {where}: an "
-            "extra collective. Each step sends each bucket once, and nothing else"
-        )
-    sent = [e[1] for e in launches]
-    if sum(sent) > total:
-        _extra_launches(sent, buckets, where)
-    for e in log:
-        if e[0] == "wait" and e[2]:
-            raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
-        if e[0] == "launch" and e[3] and not e[2]:
-            raise CheckFailed(
-                _WAIT_IN_HOOK.format(what="an all_reduce without async_op=True blocked")
-                + f" {where}"
-            )
-    if not any(e[3] for e in launches):
-        raise CheckFailed(
-            f"every all-reduce was launched after backward returned {where}: launch them from "
-            "the hooks, as each bucket fills, so that they overlap the rest of backward"
-        )
-    finish = log.index(("finish returned",))
-    waits = [e for e in log[:finish] if e[0] == "wait"]
-    stale = next((e for e in waits if e[3] != step), None)
-    if stale is not None:
-        raise CheckFailed(
-            f"a handle launched in step {stale[3]} was waited on again in step {step} "
-            f"(bucket_bytes={cap}): the list of handles was never cleared, so each step waits "
-            "on every earlier step's handles too. Clear it in finish(), after the waits"
-        )
-    waited = [e[1] for e in waits]
-    async_launches = [i for i, e in enumerate(launches) if e[2]]
-    missing = [i for i in async_launches if i not in waited]
-    if missing:
-        raise CheckFailed(
-            f"{len(missing)} of {len(async_launches)} handles were never waited on before "
-            f"finish() returned {where}: call handle.wait() on every one in finish(), before "
-            "the gradients are read (the all-reduce may not be done yet)"
-        )
-    twice = next((i for i in async_launches if waited.count(i) > 1), None)
-    if twice is not None:
-        raise CheckFailed(
-            f"the handle of all-reduce {twice} was waited on {waited.count(twice)} times {where}: "
-            f"{len(waited)} waits for {len(async_launches)} launches. Wait on each handle once, "
-            "in finish()"
-        )
-    return sent
-
-
-def _when(in_backward) -> str:
-    return "inside backward" if in_backward else "after backward returned"
-
-
-def _extra_launches(sent, buckets, where):
-    """The hint when the all-reduces carried more than the gradients: an all-reduce that is
-    not a bucket, or a bucket sent twice."""
-    for expected in buckets:
-        rest = list(sent)
-        for n in expected:
-            if n not in rest:
-                break
-            rest.remove(n)
-        else:
-            strangers = [n for n in rest if n not in expected]
-            if strangers:
-                raise CheckFailed(
-                    f"{len(sent)} all-reduces for {len(expected)} buckets {where}: the "
-                    f"all-reduce of {strangers[0]} element(s) is not a bucket (the buckets hold "
-                    f"{expected}), an extra collective. Each step sends each bucket once, "
-                    "and nothing else"
-                )
-    raise CheckFailed(
-        f"a bucket sent twice {where}: your all-reduces carried {sum(sent)} elements for "
-        f"{sum(buckets[0])} elements of gradients. Launch each bucket once, when its last "
-        "gradient arrives, and reset the count of ready gradients in finish() for the next step"
-    )
 
 
 def _compare_overlap_grads(record, world, cap, step):
@@ -300,7 +198,7 @@ def _overlap_run(answer, cap, world):
     buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for step in range(STEPS):
         for record in records:
-            launched = _read_log(record["steps"][step]["log"], cap, step, total, buckets)
+            launched = read_step_log(record["steps"][step]["log"], cap, step, total, buckets)
             _compare_overlap_grads(record, world, cap, step)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     return records
@@ -323,7 +221,32 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
             f"(within 1e-6, with {ADAM_KWARGS[world]}), the same on every rank"
         )
         compare_state(records, world, numels)
+        compare_held(records, world)
         passed.append(
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
             "whole on each"
         )
+
+
+def compare_held(records, world):
+    """Each rank's optimizers, after each step: the parameters they were given, and the
+    state they held right after each inner step, its own share only."""
+    for step in range(STEPS):
+        for rank, record in enumerate(records):
+            others = [r for r in range(world) if r != rank]
+            given = set(record["held"][step])
+            shared = sorted(given & {i for r in others for i in records[r]["held"][step]})
+            peak = record["peak"][step] if step < len(record["peak"]) else {}
+            held_by_others = {i for r in others for i in _peak(records[r], step)}
+            if shared or set(peak) & held_by_others:
+                raise CheckFailed(
+                    f"after step {step} rank {rank}'s optimizer holds parameters "
+                    f"{shared or sorted(set(peak) & held_by_others)} that other ranks' "
+                    f"optimizers hold too ({world} ranks): every parameter's optimizer state "
+                    "lived on several ranks during the step, even if it was deleted after. "
+                    "Build optimizer_cls over this rank's own parameters only"
+                )
+
+
+def _peak(record, step):
+    return record["peak"][step] if step < len(record["peak"]) else {}
