@@ -141,6 +141,13 @@ def _mistakes(s) -> list[tuple[dict, str]]:
             "pass seed=args.seed, DistributedSampler(dataset, shuffle=True, seed=args.seed)",
         ),
         (
+            _train(lambda e: _chunks(_permutation(s, e), B), {**s, "lr": s["lr"] * NPROC}),
+            f"the parameters equal single-process training with the learning rate times "
+            f"{NPROC}, the world size (lr x world_size, the linear scaling rule): DDP already "
+            "averages the gradients over the global batch, so one process's lr is the right "
+            "one. Keep --lr as given",
+        ),
+        (
             _train(lambda e: _chunks(torch.arange(s["samples"]), B), s),
             "the data was never shuffled: DistributedSampler(dataset, shuffle=True, "
             "seed=args.seed) shuffles it, as the single-process script's loader did",
@@ -167,6 +174,24 @@ def _script_path(answer) -> Path:
     return path
 
 
+def _check_own_collectives(records) -> None:
+    """The collectives the script called itself (DDP's own are not among them): together
+    less than the model's bytes on each rank (a loss all-reduced for printing is fine)."""
+    params = sum(p.nbytes for p in make_model(0).parameters())
+    for rank, record in enumerate(records):
+        calls = [c for c in record.get("calls", []) if c["kind"] != "barrier"]
+        sent = sum(c["nbytes"] for c in calls)
+        if sent >= params:
+            kinds = ", ".join(sorted({c["kind"] for c in calls}))
+            raise CheckFailed(
+                f"besides DDP's own all-reduces, rank {rank} of the script called {len(calls)} "
+                f"collectives itself ({kinds}: {sent} bytes; the model's parameters take "
+                f"{params}): an extra collective. DDP's backward already averages the "
+                "gradients, so averaging them again by hand (dist.all_reduce on each p.grad) "
+                "sends every gradient twice for the same values. Leave it to DDP"
+            )
+
+
 @one_cpu_thread
 def check_ddp(answer, passed):
     """Launch the learner's script with torchrun (2 processes) and compare with the reference."""
@@ -176,7 +201,7 @@ def check_ddp(answer, passed):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "final.pt"
         options = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()]
-        launch_script(path, [*options, f"--out={out}"])
+        records = launch_script(path, [*options, f"--out={out}"])
         if not out.is_file():
             raise CheckFailed(
                 "the script ran but saved nothing at --out: on rank 0, "
@@ -216,6 +241,11 @@ def check_ddp(answer, passed):
         f"after {s['epochs']} epochs its parameters match single-process training on the same "
         f"global batch of {s['batch_size']}, shuffled per epoch as DistributedSampler does "
         f"({TOLERANCE})"
+    )
+    _check_own_collectives(records)
+    passed.append(
+        "the script leaves the gradients' averaging to DDP (no all-reduce of its own carrying "
+        "a model's worth of bytes)"
     )
     if any(_close(params, want) for params, _ in _mistakes(s)):  # pragma: no cover
         raise RuntimeError("the checker cannot tell a mistake from the reference")
