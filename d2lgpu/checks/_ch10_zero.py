@@ -19,7 +19,7 @@ from ._kit_collectives import describe
 from ._ranks import RuleBroken
 from ._util import CheckFailed
 
-__all__ = ["ADAM_KWARGS", "compare_state", "compare_zero", "zero_job", "zero_net"]
+__all__ = ["ADAM_KWARGS", "compare_calls", "compare_state", "compare_zero", "zero_job", "zero_net"]
 
 ADAM_LR = 0.01
 # the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
@@ -125,7 +125,7 @@ def zero_job(answer, rank, world):
     for name in ("step", "zero_grad"):
         if not callable(getattr(opt, name, None)):
             return {"error": f"{type(opt).__name__} has no method {name}()"}
-    agree, held, sent = [], [], []
+    agree, held, sent, step_calls = [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         opt.zero_grad()
@@ -133,9 +133,9 @@ def zero_job(answer, rank, world):
         if step > 0 and left:
             raise RuleBroken(
                 f"after zero_grad() rank {rank} still holds gradients of parameters {left} "
-                f"(step {step}): zero_grad() must clear every parameter's gradient "
-                "(p.grad = None for all of them), not only this rank's own; backward would "
-                "add the new gradients to the old"
+                f"(step {step}): backward adds the new gradients to them, so what the next "
+                "step gives differs from DDP with Adam. zero_grad() must clear every parameter's "
+                "gradient (p.grad = None for all of them), not only this rank's own"
             )
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
@@ -143,34 +143,38 @@ def zero_job(answer, rank, world):
         opt.step()
         _ranks.check_waited(mark, "step() returned")
         calls = _ranks.watch().calls[mark:]
-        _check_step_calls(calls, params, rank, step)
         after = _STEPPED[-1] if len(_STEPPED) > stepped else mark  # sent after the inner step
         sent.append(
             (sum(c.nbytes for c in calls), sum(c.nbytes for c in _ranks.watch().calls[after:]))
         )
         held.append(_held_params(params))
+        step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
     return {"params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
-            "held": held, "peak": list(_HELD), "sent": sent}  # fmt: skip
+            "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 
 
-def _check_step_calls(calls, params, rank, step):
-    """In a rank: step()'s collectives send each parameter once and reduce nothing."""
-    reduce = next((c for c in calls if "reduce" in c.kind), None)
-    if reduce is not None:
-        raise RuleBroken(
-            f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra collective. "
-            "The gradients are already averaged before step(), as DDP does (the checker did "
-            "it); ZeRO-1's step only broadcasts each updated parameter from its owner"
-        )
-    needed = sum(p.nbytes for p in params)
-    sent = sum(c.nbytes for c in calls)
-    if sent > needed:
-        raise RuleBroken(
-            f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes of "
-            f"parameters (rank {rank}, step {step}): an extra collective. Send each parameter "
-            "once, from its owner"
-        )
+def compare_calls(records) -> None:
+    """step()'s collectives, on each rank and step: each parameter sent once, nothing
+    reduced (the gradients arrive averaged)."""
+    needed = _param_bytes()
+    for rank, record in enumerate(records):
+        for step, calls in enumerate(record["calls"]):
+            reduce = next((c for c in calls if "reduce" in c.kind), None)
+            if reduce is not None:
+                raise CheckFailed(
+                    f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra "
+                    "collective. The gradients are already averaged before step(), as DDP "
+                    "does (the checker did it); ZeRO-1's step only broadcasts each updated "
+                    "parameter from its owner"
+                )
+            sent = sum(c.nbytes for c in calls)
+            if sent > needed:
+                raise CheckFailed(
+                    f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
+                    f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
+                    "parameter once, from its owner"
+                )
 
 
 def _zero_reference(world, keep_state=True, kwargs=None):

@@ -213,12 +213,13 @@ def run_ranks(answer, world=WORLD, job=_allreduce_job):
         return records_of(replies, _hint, logs)
 
 
-def records_of(replies, hint, logs=None) -> list:
+def records_of(replies, hint, logs=None, advice=None) -> list:
     """What each rank returned, rank 0 first, when every reply is ``"ok"``. Otherwise the
     reply :func:`d2lgpu.ranks.root_cause` blames: the exercise's stub is not attempted, a
     broken rule its hint, a rank that died, never finished or lost its peer where the ranks'
     collectives (written to ``logs``) first differ, any other failure a
-    :class:`CheckFailed` with ``hint(rank, status, payload)``."""
+    :class:`CheckFailed` with ``hint(rank, status, payload)``. ``advice``: the exercise's
+    own words for "call the same collectives", if any."""
     rank = root_cause(replies)
     if rank is None:
         return [record for _, record in replies]
@@ -230,19 +231,21 @@ def records_of(replies, hint, logs=None) -> list:
     if logs is not None and (status in ("died", "late") or lost_peer(payload)):
         mismatch = first_mismatch([read_log(Path(logs) / f"rank{r}") for r in range(len(replies))])
         if mismatch is not None:
-            raise CheckFailed(mismatch_hint(rank, status, mismatch))
+            raise CheckFailed(mismatch_hint(rank, status, mismatch, advice))
     raise CheckFailed(hint(rank, status, payload))
 
 
-def mismatch_hint(rank, status, mismatch) -> str:
-    """The hint when the ranks' collectives differ: what happened to ``rank``, and where."""
+def mismatch_hint(rank, status, mismatch, advice=None) -> str:
+    """The hint when the ranks' collectives differ: what happened to ``rank``, and where;
+    ``advice`` replaces the closing "call the same collectives" sentence."""
     what = {"died": "died (gloo aborts a rank whose collective does not match the others')",
             "late": "never finished (it waited in a collective the others did not call)"}  # fmt: skip
     return (
         f"rank {rank} {what.get(status, 'lost its peer')}: the ranks' collectives do not match: "
-        f"{mismatch}. Every rank must call the same collectives, in the same order, on tensors "
-        "of the same shape"
-    )
+        f"{mismatch}. "
+        + (advice or "Every rank must call the same collectives, in the same order, on tensors "
+           "of the same shape")
+    )  # fmt: skip
 
 
 def exit_hint(rank, message) -> str | None:

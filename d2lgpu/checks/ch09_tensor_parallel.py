@@ -128,10 +128,11 @@ def _records(ParallelMLP, world):
             calls = [read_log(f"{logs}/rank{r}") for r in range(world)]
             mismatch = first_mismatch(calls)
             if mismatch is not None:
-                raise CheckFailed(mismatch_hint(error.rank, "late", mismatch)) from None
+                hint = mismatch_hint(error.rank, "late", mismatch, _SAME_CALLS)
+                raise CheckFailed(hint) from None
             raise CheckFailed(f"{error}. {_SAME_CALLS}") from None
         # the rank whose own error made the others lose their peer is the one reported
-        return records_of(replies, _hint, logs)
+        return records_of(replies, _hint, logs, _SAME_CALLS)
 
 
 def _hint(rank, status, payload):

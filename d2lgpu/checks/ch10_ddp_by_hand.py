@@ -42,7 +42,14 @@ import torch
 from . import _ranks
 from ._ch10_by_hand import STEPS
 from ._ch10_overlap import CapJob, bucket_numels, overlap_reference, read_step_log
-from ._ch10_zero import ADAM_KWARGS, compare_state, compare_zero, zero_job, zero_net
+from ._ch10_zero import (
+    ADAM_KWARGS,
+    compare_calls,
+    compare_state,
+    compare_zero,
+    zero_job,
+    zero_net,
+)
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap_ddp", "check_shard_optimizer", "bucket_numels"]
@@ -224,8 +231,10 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
         compare_held(records, world)
         passed.append(
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
-            "whole on each"
+            "whole on each, after each step and during it"
         )
+        compare_calls(records)
+        passed.append(f"{world} ranks: step() sends each parameter once and reduces nothing")
 
 
 def compare_held(records, world):
