@@ -1,8 +1,8 @@
 """How the ``05.ddp`` checker launches the learner's script: ``torchrun`` with ``NPROC``
-processes (:func:`d2lgpu.launcher.launch`) within the check's time limit, each rank running
-the script through :mod:`._ch05_rank` (which records the script's own collectives and how
-it ended), and what a failed launch says, read from torchrun's output and those records:
-a rank that left early (``sys.exit``, or returned) while another lost its peer, the script's
+processes (:func:`d2lgpu.launcher.launch`) within the check's time limit, each rank
+importing :mod:`._ch05_rank`'s recorder first (a ``sitecustomize`` on its ``PYTHONPATH``:
+the script's own collectives, and how it ended), and what a failed launch says, read from
+torchrun's output and those records: a rank that left early (``sys.exit``, or returned) while another lost its peer, the script's
 own Python error and where it was raised, an exit code without one, a time-out, or a rank
 killed by a signal (tried once more: a busy machine or a teardown race can cause it).
 
@@ -12,19 +12,19 @@ What it is not: the comparison of what the script trained (:mod:`.ch05_ddp`).
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
 
 from ..ranks import lost_peer
-from ._ch05_rank import RECORD_ENV_VAR
+from ._ch05_rank import RECORD_ENV_VAR, SITE
 from ._util import CheckFailed
 
 __all__ = ["LAUNCH_TIMEOUT_S", "NPROC", "launch_script", "left_early_hint"]
 
 LAUNCH_TIMEOUT_S = 240
 NPROC = 2
-RANK_SCRIPT = Path(__file__).with_name("_ch05_rank.py")
 
 
 def _records(folder) -> list[dict]:
@@ -48,17 +48,19 @@ def launch_script(path: Path, args: list[str]) -> list[dict]:
         left = remaining_s()
         timeout = LAUNCH_TIMEOUT_S if left is None else max(5.0, min(LAUNCH_TIMEOUT_S, left - 25))
         with tempfile.TemporaryDirectory(prefix="d2lgpu-ddp-") as folder:
+            Path(folder, "sitecustomize.py").write_text(SITE)
+            # the ranks import it first: it records their collectives and how they end
+            paths = [folder, os.environ.get("PYTHONPATH", "")]
+            env = {RECORD_ENV_VAR: folder, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
             try:
-                launch(RANK_SCRIPT, nproc=NPROC, args=[str(path), *args], timeout_s=timeout,
-                       env={RECORD_ENV_VAR: folder}, echo=False, tail_lines=15)  # fmt: skip
+                launch(path, nproc=NPROC, args=args, timeout_s=timeout, env=env, echo=False,
+                       tail_lines=15)  # fmt: skip
                 return _records(folder)
-            except LaunchError as error:
-                records = _records(folder)
-                failure = error
-        error = failure
-        if error.timed_out:
-            raise CheckFailed(_timed_out_hint(error, timeout)) from None
-        script_error = _script_error(error.result.output)
+            except LaunchError as caught:
+                records, failure = _records(folder), caught
+        if failure.timed_out:
+            raise CheckFailed(_timed_out_hint(failure, timeout)) from None
+        script_error = _script_error(failure.result.output)
         if lost_peer(script_error):  # the rank whose own error made the other lose its peer
             script_error = _own_error(records) or script_error
         early = left_early_hint(records, script_error)
@@ -70,11 +72,11 @@ def launch_script(path: Path, args: list[str]) -> list[dict]:
                 "Run it yourself to see all of its output: torchrun --standalone "
                 f"--nproc-per-node={NPROC} {path}"
             ) from None
-        exit_code = _exit_code(error.result.output)
+        exit_code = _exit_code(failure.result.output)
         if exit_code is not None and exit_code > 0:
-            raise CheckFailed(_exit_code_hint(error, exit_code)) from None
+            raise CheckFailed(_exit_code_hint(failure, exit_code)) from None
         if attempt == 2:
-            raise CheckFailed(_no_script_error_hint(error)) from None
+            raise CheckFailed(_no_script_error_hint(failure)) from None
         # No Python error from the script: a rank was killed by a signal, which can be
         # the machine's doing (a busy machine, a stray signal) rather than the script's.
     raise AssertionError("unreachable: the second attempt returns or raises")
@@ -92,13 +94,11 @@ def _own_error(records) -> str | None:
 
 def left_early_hint(records: list[dict], script_error: str | None) -> str | None:
     """The hint when a rank's script ended (``sys.exit``, or returned) while another lost its
-    peer (``script_error`` is gloo's for a lost peer), or ended with ``sys.exit(code != 0)``;
-    None otherwise."""
+    peer (``script_error`` is gloo's for a lost peer); None otherwise."""
     ended = [(rank, r.get("ended", {})) for rank, r in enumerate(records)]
     exits = [(rank, e) for rank, e in ended if e.get("how") == "exit"]
     left = exits or [(rank, e) for rank, e in ended if e.get("how") == "returned"]
-    if not left or not (lost_peer(script_error) or any(e.get("code") not in ("0", "None")
-                                                      for _, e in exits)):  # fmt: skip
+    if not left or not lost_peer(script_error):
         return None
     rank, e = left[0]
     if e["how"] == "exit":

@@ -141,18 +141,24 @@ def _mistakes(s) -> list[tuple[dict, str]]:
             "pass seed=args.seed, DistributedSampler(dataset, shuffle=True, seed=args.seed)",
         ),
         (
-            _train(lambda e: _chunks(_permutation(s, e), B), {**s, "lr": s["lr"] * NPROC}),
-            f"the parameters equal single-process training with the learning rate times "
-            f"{NPROC}, the world size (lr x world_size, the linear scaling rule): DDP already "
-            "averages the gradients over the global batch, so one process's lr is the right "
-            "one. Keep --lr as given",
-        ),
-        (
             _train(lambda e: _chunks(torch.arange(s["samples"]), B), s),
             "the data was never shuffled: DistributedSampler(dataset, shuffle=True, "
             "seed=args.seed) shuffles it, as the single-process script's loader did",
         ),
     ]
+
+
+def _scaled_lr(s) -> tuple[dict, str]:
+    """What a learning rate multiplied by the world size leaves, with its hint."""
+    return (
+        _train(
+            lambda e: _chunks(_permutation(s, e), s["batch_size"]), {**s, "lr": s["lr"] * NPROC}
+        ),
+        f"the parameters equal single-process training with the learning rate times {NPROC}, "
+        "the world size (lr x world_size, the linear scaling rule): DDP already averages the "
+        "gradients over the global batch, so one process's lr is the right one. Keep --lr as "
+        "given",
+    )
 
 
 def _close(a: dict, b: dict) -> bool:
@@ -229,7 +235,7 @@ def check_ddp(answer, passed):
     )
     s = SETTINGS
     if not _close(state, want):
-        first_hint((_close(state, params), hint) for params, hint in _mistakes(s))
+        first_hint((_close(state, params), hint) for params, hint in [*_mistakes(s), _scaled_lr(s)])
         gap = max(max_diff(state[k], want[k]) for k in want)
         raise CheckFailed(
             f"after {s['epochs']} epochs the parameters differ from single-process training "
@@ -247,10 +253,12 @@ def check_ddp(answer, passed):
         "the script leaves the gradients' averaging to DDP (no all-reduce of its own carrying "
         "a model's worth of bytes)"
     )
-    if any(_close(params, want) for params, _ in _mistakes(s)):  # pragma: no cover
+    if any(
+        _close(params, want) for params, _ in [*_mistakes(s), _scaled_lr(s)]
+    ):  # pragma: no cover
         raise RuntimeError("the checker cannot tell a mistake from the reference")
     passed.append(
         "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
-        "seed=args.seed, no DDP wrapper or a per-rank batch of the global size would each "
-        "have missed the reference"
+        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size or an lr scaled by "
+        "the world size would each have missed the reference"
     )
