@@ -330,3 +330,78 @@ def averaged_through_numpy(model, *, log=False):
 )
 def test_allreduce_grads_other_styles_pass(answer):
     assert_passes("10.allreduce_grads", answer)
+
+
+# --- the rank jobs' collective watch (checks/_kit_collectives), and rules that read it ---
+
+
+def test_first_mismatch_names_where_the_ranks_collectives_first_differ():
+    from d2lgpu.checks._kit_collectives import first_mismatch
+
+    same = ["all_reduce [3]", "broadcast [4]"]
+    assert first_mismatch([same, list(same)]) is None
+    assert first_mismatch([[], []]) is None
+    assert first_mismatch([same, ["all_reduce [3]", "all_reduce [4]"]]) == (
+        "their collective number 2 differs (rank 0: broadcast [4]; rank 1: all_reduce [4])"
+    )
+    assert "rank 1: none" in first_mismatch([same, same[:1]])
+
+
+def _waits_seen(rank, world):
+    """In a rank: how the watch counts the waits of each way to wait on an async all-reduce."""
+    import torch.futures
+
+    from d2lgpu.checks._kit_collectives import CollectiveWatch
+
+    original = dist.all_reduce
+    with CollectiveWatch() as watch:
+        h = [dist.all_reduce(torch.ones(3), async_op=True) for _ in range(5)]
+        h[0].wait()
+        h[1].get_future().wait()
+        torch.futures.wait_all([h[2].get_future()])
+        torch.futures.collect_all([h[3].get_future()]).wait()
+        dist.broadcast(torch.ones(2), src=0)
+    restored = dist.all_reduce is original
+    return [c.waits for c in watch.calls], [c.kind for c in watch.calls], restored
+
+
+def test_the_watch_counts_every_way_to_wait_and_puts_the_collectives_back():
+    from d2lgpu.ranks import run_ranks
+
+    waits, kinds, restored = run_ranks(_waits_seen, world=1)[0]
+    assert waits == [1, 1, 1, 1, 0, 0], waits  # the fifth handle was never waited on
+    assert kinds == ["all_reduce"] * 5 + ["broadcast"] and restored
+
+
+def test_a_factor_written_in_for_two_ranks_is_told_from_an_integer_division():
+    from d2lgpu.checks.ch10_inside_ddp import _fixed_for_two_ranks
+
+    two = {"all_reduce": 1.0, "all_gather": 0.5, "reduce_scatter": 0.5, "broadcast": 1.0}
+
+    def fixed(nbytes, seconds, n, collective):
+        alg = nbytes / seconds / 1e9
+        return alg, alg * two[collective]
+
+    def integer(nbytes, seconds, n, collective):
+        alg = nbytes / seconds / 1e9
+        factor = {"all_reduce": 2 * (n - 1) // n, "broadcast": 1}.get(collective, (n - 1) // n)
+        return alg, alg * factor
+
+    assert "Written in for 2 ranks" in _fixed_for_two_ranks(fixed)
+    assert _fixed_for_two_ranks(integer) is None
+    assert check("10.bus_bandwidth", integer, quiet=True).hint.count("integer division") == 1
+
+
+def test_an_early_exit_is_named_with_its_line_not_the_peers_lost_connection():
+    from d2lgpu.checks._ch05_launch import left_early_hint
+
+    lost = "RuntimeError: Connection closed by peer [127.0.0.1]:4000"
+    records = [
+        {"ended": {"how": "error", "what": lost}},
+        {"ended": {"how": "exit", "code": "0", "line": 74, "text": "sys.exit(0)"}},
+    ]
+    hint = left_early_hint(records, lost)
+    assert hint.startswith("rank 1 called sys.exit(0) at line 74 (`sys.exit(0)`): it left early")
+    assert left_early_hint(records, "ValueError: a") is None  # its own error comes first
+    returned = [records[0], {"ended": {"how": "returned"}}]
+    assert left_early_hint(returned, lost).startswith("rank 1 returned from the script")

@@ -19,6 +19,23 @@ def test_bucket_numels_follows_both_rules():
     assert bucket_numels(sizes, numels, 10**9) == [sum(numels)]
 
 
+def test_a_cap_equal_to_a_running_total_tells_the_rules_apart():
+    # 268 = 12 + 192 + 64: >=, > (a cap one byte higher), closing before the cap, and a count
+    # in elements each give other buckets there; at 512 elements and > differ
+    from d2lgpu.checks.ch10_ddp_by_hand import BUCKET_CAPS
+
+    sizes, numels = [12, 192, 64, 1024, 64, 384], [3, 48, 16, 256, 16, 96]
+    assert 268 in BUCKET_CAPS and 512 in BUCKET_CAPS
+    assert BUCKET_CAPS.index(512) < BUCKET_CAPS.index(268)
+    rules = [
+        bucket_numels(sizes, numels, 268),
+        bucket_numels(sizes, numels, 269),
+        bucket_numels(sizes, numels, 268, close_at_cap=False),
+    ]
+    assert rules == [[67, 256, 112], [323, 112], [67, 256, 16, 96]]
+    assert bucket_numels(numels, numels, 512) != bucket_numels(sizes, numels, 513)
+
+
 # --- 10.overlap_ddp ------------------------------------------------------------------------
 
 

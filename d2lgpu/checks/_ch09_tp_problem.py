@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from ..ranks import count_all_reduces
+from ._kit_collectives import CollectiveWatch, describe, unwaited_hint
 from ._ranks import learner_reply
 
 __all__ = [
@@ -66,41 +67,90 @@ def shard_bytes(world: int = WORLD, rank: int = 0) -> int:
     return BLOCKS * per_block * 4
 
 
-def rank_work(ParallelMLP):
+def rank_work(ParallelMLP, logs=None):
     """What each rank runs: the answer on its share, ``("ok", its record)``, or the error
-    it raised as :func:`._ranks.learner_reply` gives it."""
+    it raised as :func:`._ranks.learner_reply` gives it. Its collectives are written to
+    ``logs/rank<r>`` as they start, when ``logs`` is given."""
 
     def work(rank, world):
-        try:
-            return ("ok", _run(ParallelMLP, rank, world))
-        except Exception as error:  # noqa: BLE001 (the learner's, reported with its line)
-            return learner_reply(error)
+        path = None if logs is None else f"{logs}/rank{rank}"
+        with CollectiveWatch(path=path) as watch:
+            try:
+                return ("ok", _run(ParallelMLP, rank, world, watch))
+            except BaseException as error:  # noqa: BLE001 (the learner's, with its line)
+                return learner_reply(error)
 
     return work
 
 
-def _run(ParallelMLP, rank, world):
+def _plain_tensors(parts) -> list[str]:
+    """The tensors the parts keep as attributes that require grad but are no nn.Parameter."""
+    return [
+        name
+        for part in parts
+        for module in part.modules()
+        for name, value in vars(module).items()
+        if isinstance(value, torch.Tensor)
+        and not isinstance(value, nn.Parameter)
+        and value.requires_grad
+    ]
+
+
+def _functions_returning_none(out) -> list[str]:
+    """Hooks on the autograd.Function nodes of ``out``'s graph; the list they fill, in
+    backward, with the name of each Function whose backward returned no gradient at all."""
+    found, seen, stack = [], set(), [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(n for n, _ in node.next_functions)
+        if hasattr(node, "_forward_cls") and any(n is not None for n, _ in node.next_functions):
+
+            def hook(grad_inputs, grad_outputs, name=node._forward_cls.__name__):
+                if all(g is None for g in grad_inputs):
+                    found.append(name)
+
+            node.register_hook(hook)
+    return found
+
+
+def _run(ParallelMLP, rank, world, watch):
     blocks = make_blocks()
     parts = [ParallelMLP(b, rank, world) for b in blocks]
     for part in parts:
         if not isinstance(part, nn.Module):
             raise TypeError(f"ParallelMLP(...) must make an nn.Module, got {type(part).__name__}")
+    plain = _plain_tensors(parts)
+    if plain:
+        return {"held": 0, "broken": _PLAIN.format(names=", ".join(sorted(set(plain))))}
     params = [p for part in parts for p in part.parameters()]
     storages = {(p.untyped_storage().data_ptr(), p.untyped_storage().nbytes()) for p in params}
     held = sum(n for _, n in storages)
     whole = {id(p) for b in blocks for p in b.parameters()}
     x, weight = data()
     x = x.clone().requires_grad_()
+    mark, watch.phase = watch.mark(), "(forward)"
     with count_all_reduces() as forward:
         out = x
         for part in parts:
             out = part(out)
+    broken = _broken(watch, mark, "forward returned")
+    if broken:
+        return {"held": held, "broken": broken}
     if not isinstance(out, torch.Tensor):
         raise TypeError(f"forward must return a tensor, got {type(out).__name__}")
     if not out.requires_grad:
         return {"held": held, "out": out.detach(), "no_grad": True, "forward": forward.calls}
+    returned_none = _functions_returning_none(out)
+    mark, watch.phase = watch.mark(), "(backward)"
     with count_all_reduces() as backward:
         (out * weight).sum().backward()
+    broken = _broken(watch, mark, "backward returned")
+    if broken or returned_none:
+        return {"held": held, "broken": broken or _NONE.format(name=returned_none[0])}
+    watch.phase = "(forward after the SGD step)"
     with torch.no_grad():
         for p in params:
             if p.grad is not None:
@@ -119,3 +169,31 @@ def _run(ParallelMLP, rank, world):
         "backward": backward.calls,
         "no_grad": False,
     }
+
+
+def _broken(watch, mark, where) -> str | None:
+    """The hint for an async all-reduce not waited on by ``where``, or for a collective
+    other than all_reduce, since ``mark``; None when there is none."""
+    unwaited = watch.unwaited(mark)
+    if unwaited:
+        return unwaited_hint(unwaited, where)
+    other = next((c for c in watch.calls[mark:] if c.kind != "all_reduce"), None)
+    if other is not None:
+        return (
+            f"besides all-reduces, {describe(other)} ran before {where}: an extra "
+            "collective. Tensor parallelism here needs one all-reduce per block in forward "
+            "and one in backward, nothing more"
+        )
+    return None
+
+
+_PLAIN = (
+    "your ParallelMLP keeps {names} as plain tensors with requires_grad, not nn.Parameter: "
+    "module.parameters() does not list them, so an optimizer never updates them (and the "
+    "shards are not the module's). Wrap each shard in nn.Parameter(...)"
+)
+_NONE = (
+    "the backward of your autograd.Function {name} returned None: autograd then passes no "
+    "gradient to its input, so the layers before it get none. backward must return the "
+    "gradient, e.g. all-reduce it and `return grad`"
+)

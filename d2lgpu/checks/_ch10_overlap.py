@@ -1,19 +1,30 @@
 """What happens in each rank for ``10.overlap_ddp`` (:mod:`.ch10_ddp_by_hand`): the model,
-the learner's ``OverlappedDDP`` around it with ``dist.all_reduce`` watched, and a record per
-step of the order of the hooks' calls, the all-reduces' launches and their waits, with the
-gradients DDP would leave; and the same steps in one process on the global batch.
+the learner's ``OverlappedDDP`` around it with its collectives watched (:mod:`._ranks`' watch),
+and a record per step of the order of the hooks' calls, the all-reduces' launches, any other
+collective, and the waits on the handles (``wait()``, its future's, ``torch.futures.wait_all``),
+with the gradients DDP would leave; the same steps in one process on the global batch; and
+the rules that read a step's log in the parent (:func:`read_step_log`).
 """
 
 from __future__ import annotations
 
 import torch
-import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
+from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
+from ._kit_collectives import describe
+from ._util import CheckFailed
 
-__all__ = ["SGD_LR", "CapJob", "bucket_numels", "overlap_net", "overlap_reference"]
+__all__ = [
+    "SGD_LR",
+    "CapJob",
+    "bucket_numels",
+    "overlap_net",
+    "overlap_reference",
+    "read_step_log",
+]
 
 SGD_LR = 0.1
 
@@ -43,39 +54,42 @@ def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
     return buckets + ([count] if count else [])
 
 
-class _Handle:
-    """The learner's handle of an async all-reduce: its wait is recorded, then done."""
+def _watch_collectives(log, state):
+    """Log, through the rank job's collective watch, each all-reduce's launch as
+    ``("launch", numel, async_op, in_backward)``, any other collective as ``("other",
+    what, in_backward)``, and each wait as ``("wait", index, in_backward, step)``: the index
+    of the launch in its step's launches, and the step it was launched in."""
+    launched: dict[int, tuple[int, int]] = {}  # a call's index: (its step, its launch index)
 
-    def __init__(self, work, index, log, state):
-        self._work, self._index, self._log, self._state = work, index, log, state
+    def note(event, call):
+        if event == "launch" and call.kind == "all_reduce":
+            index = sum(1 for e in log if e[0] == "launch")
+            launched[call.index] = (state["step"], index)
+            numel = call.nbytes // max(1, _itemsize(call))
+            log.append(("launch", numel, call.async_op, state["in_backward"]))
+        elif event == "launch":
+            log.append(("other", describe(call), state["in_backward"]))
+        elif call.index in launched:
+            step, index = launched[call.index]
+            log.append(("wait", index, state["in_backward"], step))
 
-    def wait(self, *args, **kwargs):
-        self._log.append(("wait", self._index, self._state["in_backward"]))
-        return self._work.wait(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._work, name)
+    _ranks.watch().note = note
 
 
-def _watch_all_reduce(log, state):
-    real = dist.all_reduce
-
-    def all_reduce(tensor, op=dist.ReduceOp.SUM, group=None, async_op=False):
-        index = sum(1 for e in log if e[0] == "launch")
-        log.append(("launch", tensor.numel(), async_op, state["in_backward"]))
-        work = real(tensor, op=op, group=group, async_op=async_op)
-        return _Handle(work, index, log, state) if async_op else work
-
-    dist.all_reduce = all_reduce  # only in this forked rank, which exits after the check
+def _itemsize(call) -> int:
+    numel = 1
+    for n in call.shape:
+        numel *= n
+    return call.nbytes // numel if numel else 1
 
 
 def _overlap_job(answer, rank, world, cap):
     model = overlap_net()
     names = [n for n, _ in model.named_parameters()]
-    log, state = [], {"in_backward": False}
+    log, state = [], {"in_backward": False, "step": 0}
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
-    _watch_all_reduce(log, state)
+    _watch_collectives(log, state)
     ddp = answer(model, cap)
     if not callable(getattr(ddp, "finish", None)):
         return {
@@ -98,6 +112,7 @@ def _overlap_job(answer, rank, world, cap):
         local = shares[rank]
         opt.zero_grad()
         del log[:]
+        state["step"] = step
         state["in_backward"] = True
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         state["in_backward"] = False
@@ -139,3 +154,108 @@ class CapJob:
 
     def __call__(self, answer, rank, world):
         return _overlap_job(answer, rank, world, self.cap)
+
+
+# --- reading a step's log in the parent ----------------------------------------------------
+
+_WAIT_IN_HOOK = (
+    "waiting inside the hook: {what} while backward was still running, so backward stops "
+    "until that all-reduce is done and nothing overlaps. Keep the handle "
+    "(dist.all_reduce(..., async_op=True)) and wait on it in finish(), before the step"
+)
+
+
+def read_step_log(log, cap, step, total, buckets):
+    """Check one step's log against the rules; the numels of its all-reduces, in order.
+    ``buckets``: the bucket sizes (elements) each accepted rule gives."""
+    launches = [e for e in log if e[0] == "launch"]
+    where = f"(bucket_bytes={cap}, step {step})"
+    if not launches and step > 0:
+        raise CheckFailed(
+            f"no dist.all_reduce in step {step}, though step 0 had some (bucket_bytes={cap}): "
+            "the hooks run every step; reset what counts a bucket's ready gradients (and the "
+            "list of handles) in finish(), ready for the next step"
+        )
+    if not launches:
+        raise CheckFailed(
+            f"no dist.all_reduce was called {where}: register a hook on each parameter "
+            "(p.register_post_accumulate_grad_hook) that launches the all-reduce of its bucket "
+            "(call it as dist.all_reduce, so that the checker sees it)"
+        )
+    other = next((e for e in log if e[0] == "other"), None)
+    if other is not None:
+        raise CheckFailed(
+            f"besides the buckets' all-reduces, {other[1]} ran {_when(other[2])} {where}: an "
+            "extra collective. Each step sends each bucket once, and nothing else"
+        )
+    sent = [e[1] for e in launches]
+    if sum(sent) > total:
+        _extra_launches(sent, buckets, where)
+    for e in log:
+        if e[0] == "wait" and e[2]:
+            raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
+        if e[0] == "launch" and e[3] and not e[2]:
+            raise CheckFailed(
+                _WAIT_IN_HOOK.format(what="an all_reduce without async_op=True blocked")
+                + f" {where}"
+            )
+    if not any(e[3] for e in launches):
+        raise CheckFailed(
+            f"every all-reduce was launched after backward returned {where}: launch them from "
+            "the hooks, as each bucket fills, so that they overlap the rest of backward"
+        )
+    finish = log.index(("finish returned",))
+    waits = [e for e in log[:finish] if e[0] == "wait"]
+    stale = next((e for e in waits if e[3] != step), None)
+    if stale is not None:
+        raise CheckFailed(
+            f"a handle launched in step {stale[3]} was waited on again in step {step} "
+            f"(bucket_bytes={cap}): the list of handles was never cleared, so each step waits "
+            "on every earlier step's handles too. Clear it in finish(), after the waits"
+        )
+    waited = [e[1] for e in waits]
+    async_launches = [i for i, e in enumerate(launches) if e[2]]
+    missing = [i for i in async_launches if i not in waited]
+    if missing:
+        raise CheckFailed(
+            f"{len(missing)} of {len(async_launches)} handles were never waited on before "
+            f"finish() returned {where}: call handle.wait() on every one in finish(), before "
+            "the gradients are read (the all-reduce may not be done yet)"
+        )
+    twice = next((i for i in async_launches if waited.count(i) > 1), None)
+    if twice is not None:
+        raise CheckFailed(
+            f"the handle of all-reduce {twice} was waited on {waited.count(twice)} times {where}: "
+            f"{len(waited)} waits for {len(async_launches)} launches. Wait on each handle once, "
+            "in finish()"
+        )
+    return sent
+
+
+def _when(in_backward) -> str:
+    return "inside backward" if in_backward else "after backward returned"
+
+
+def _extra_launches(sent, buckets, where):
+    """The hint when the all-reduces carried more than the gradients: an all-reduce that is
+    not a bucket, or a bucket sent twice."""
+    for expected in buckets:
+        rest = list(sent)
+        for n in expected:
+            if n not in rest:
+                break
+            rest.remove(n)
+        else:
+            strangers = [n for n in rest if n not in expected]
+            if strangers:
+                raise CheckFailed(
+                    f"{len(sent)} all-reduces for {len(expected)} buckets {where}: the "
+                    f"all-reduce of {strangers[0]} element(s) is not a bucket (the buckets hold "
+                    f"{expected}), an extra collective. Each step sends each bucket once, "
+                    "and nothing else"
+                )
+    raise CheckFailed(
+        f"a bucket sent twice {where}: your all-reduces carried {sum(sent)} elements for "
+        f"{sum(buckets[0])} elements of gradients. Launch each bucket once, when its last "
+        "gradient arrives, and reset the count of ready gradients in finish() for the next step"
+    )

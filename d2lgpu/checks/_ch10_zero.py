@@ -12,10 +12,14 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
+from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
+from ._kit import patched
+from ._kit_collectives import describe
+from ._ranks import RuleBroken
 from ._util import CheckFailed
 
-__all__ = ["ADAM_KWARGS", "compare_state", "compare_zero", "zero_job", "zero_net"]
+__all__ = ["ADAM_KWARGS", "compare_calls", "compare_state", "compare_zero", "zero_job", "zero_net"]
 
 ADAM_LR = 0.01
 # the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
@@ -37,14 +41,41 @@ def zero_net():
 
 
 _OPTIMIZERS: list = []  # in a rank: every optimizer the learner built
+_HELD: list = []  # in a rank: after each inner step, the state bytes per parameter index
+_STEPPED: list = []  # in a rank: after each inner step, where the watch's calls stood
 
 
 class _RecordedAdam(torch.optim.Adam):
-    """Adam that the checker can find: each one built joins ``_OPTIMIZERS``."""
+    """Adam that the checker can find: each one built joins ``_OPTIMIZERS``; each step
+    records, in ``_HELD``, the state that the optimizers hold right after it."""
+
+    params_of: list = []  # the model's parameters, in the rank that runs
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _OPTIMIZERS.append(self)
+
+    def step(self, *args, **kwargs):
+        out = super().step(*args, **kwargs)
+        _HELD.append(_state_bytes(_RecordedAdam.params_of))
+        _STEPPED.append(_ranks.watch().mark())
+        return out
+
+
+def _zero_redundancy_used(*args, **kwargs):
+    raise RuleBroken(
+        "your ShardedOptimizer builds torch.distributed.optim.ZeroRedundancyOptimizer: that "
+        "is PyTorch's own ZeRO-1, and the exercise is to build it by hand. Give each "
+        "parameter an owner, build optimizer_cls over this rank's own, step it, and "
+        "broadcast each parameter from its owner"
+    )
+
+
+def _held_params(params) -> list[int]:
+    """The indexes of the parameters that this rank's optimizers were given."""
+    index = {id(p): i for i, p in enumerate(params)}
+    return sorted({index.get(id(p), -1) for opt in _OPTIMIZERS for g in opt.param_groups
+                   for p in g["params"]})  # fmt: skip
 
 
 def _state_bytes(params):
@@ -68,22 +99,82 @@ def _average_grads(model, world):
 
 
 def zero_job(answer, rank, world):
-    del _OPTIMIZERS[:]
+    del _OPTIMIZERS[:], _HELD[:], _STEPPED[:]
     model = zero_net()
-    opt = answer(model.parameters(), _RecordedAdam, **ADAM_KWARGS[world])
+    params = list(model.parameters())
+    _RecordedAdam.params_of = params
+    from torch.distributed.optim import ZeroRedundancyOptimizer
+
+    with patched((ZeroRedundancyOptimizer, "__init__", _zero_redundancy_used)):
+        try:
+            opt = answer(model.parameters(), _RecordedAdam, **ADAM_KWARGS[world])
+        except ValueError as error:
+            if "empty parameter list" not in str(error):
+                raise
+            why = (
+                "is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
+                if rank >= 2
+                else "the owners are unbalanced: give each parameter to the rank that owns the "
+                "fewest bytes so far, and add its bytes to that rank's count"
+            )
+            raise RuleBroken(
+                f"rank {rank} of {world} owns no parameter (optimizer_cls raised ValueError: "
+                f"{error}), though the model's 8 parameters leave every one of {world} ranks "
+                f"some: {why}"
+            ) from None
     for name in ("step", "zero_grad"):
         if not callable(getattr(opt, name, None)):
             return {"error": f"{type(opt).__name__} has no method {name}()"}
-    agree = []
+    agree, held, sent, step_calls = [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         opt.zero_grad()
+        left = [i for i, p in enumerate(params) if p.grad is not None and p.grad.any()]
+        if step > 0 and left:
+            raise RuleBroken(
+                f"after zero_grad() rank {rank} still holds gradients of parameters {left} "
+                f"(step {step}): backward adds the new gradients to them, so what the next "
+                "step gives differs from DDP with Adam. zero_grad() must clear every parameter's "
+                "gradient (p.grad = None for all of them), not only this rank's own"
+            )
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
+        mark, stepped = _ranks.watch().mark(), len(_STEPPED)
         opt.step()
-        agree.append([p.detach().clone() for p in model.parameters()])
-    params = list(model.parameters())
-    return {"params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS)}
+        _ranks.check_waited(mark, "step() returned")
+        calls = _ranks.watch().calls[mark:]
+        after = _STEPPED[-1] if len(_STEPPED) > stepped else mark  # sent after the inner step
+        sent.append(
+            (sum(c.nbytes for c in calls), sum(c.nbytes for c in _ranks.watch().calls[after:]))
+        )
+        held.append(_held_params(params))
+        step_calls.append(calls)
+        agree.append([p.detach().clone() for p in params])
+    return {"params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
+            "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
+
+
+def compare_calls(records) -> None:
+    """step()'s collectives, on each rank and step: each parameter sent once, nothing
+    reduced (the gradients arrive averaged)."""
+    needed = _param_bytes()
+    for rank, record in enumerate(records):
+        for step, calls in enumerate(record["calls"]):
+            reduce = next((c for c in calls if "reduce" in c.kind), None)
+            if reduce is not None:
+                raise CheckFailed(
+                    f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra "
+                    "collective. The gradients are already averaged before step(), as DDP "
+                    "does (the checker did it); ZeRO-1's step only broadcasts each updated "
+                    "parameter from its owner"
+                )
+            sent = sum(c.nbytes for c in calls)
+            if sent > needed:
+                raise CheckFailed(
+                    f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
+                    f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
+                    "parameter once, from its owner"
+                )
 
 
 def _zero_reference(world, keep_state=True, kwargs=None):
@@ -133,6 +224,17 @@ def compare_zero(records, world):
         first = records[0]["params"][step]
         for rank, record in enumerate(records[1:], 1):
             for i, (a, b) in enumerate(zip(first, record["params"][step], strict=True)):
+                sent, after = record["sent"][step]
+                if not torch.equal(a, b) and sent >= _param_bytes():
+                    raise CheckFailed(
+                        f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
+                        f"({world} ranks), though step() sent {sent} bytes, every parameter's"
+                        + (": what a rank receives never reached its parameters. Broadcast "
+                           "p.data itself, or, for a flat buffer, copy it back into the "
+                           "parameters after the broadcast" if after >= _param_bytes() else
+                           ", before the optimizer stepped: the others received the values "
+                           "from before the step. Step first, then broadcast")
+                    )  # fmt: skip
                 if not torch.equal(a, b):
                     raise CheckFailed(
                         f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
@@ -163,6 +265,10 @@ def compare_zero(records, world):
                 f"{err:.3g} (more than 1e-6): each parameter must be stepped by exactly one "
                 "rank, with the averaged gradient, then broadcast from that rank"
             )
+
+
+def _param_bytes() -> int:
+    return sum(p.nbytes for p in zero_net().parameters())
 
 
 def compare_state(records, world, numels):

@@ -11,24 +11,42 @@ parameters. :func:`reference` is one process on the global batch. Another exerci
 its own ``job(answer, rank, world) -> record`` (chapter 10's hand-built DDP and ZeRO-1 do)
 and gets the same start, store and hints.
 
+Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a
+rank): each collective the rank calls is recorded, and written to a file as it starts. The
+rules for every rank job, checked in the rank as the job ends (:class:`RuleBroken`): no
+async collective left unwaited, no collective over a group that leaves ranks out. A job
+checks its own points (a learner's function that returned) with :func:`check_waited`.
+
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
-learner's line, :func:`learner_reply`), or ranks that never finish (a collective that some
-ranks skip waits for the others until ``COLLECTIVE_TIMEOUT_S``). A rank whose own error made
-the others lose their peer is the one the hint names.
+learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leaving early), a
+rule broken, or ranks that died or never finish (a collective that some ranks skip waits for
+the others until ``COLLECTIVE_TIMEOUT_S``), where the ranks' recorded collectives say where
+they first differ. A rank whose own error made the others lose their peer is the one the
+hint names.
 
 What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
 """
 
 from __future__ import annotations
 
+import tempfile
 import traceback
 from functools import partial
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
+from ._kit_collectives import (
+    CollectiveWatch,
+    describe,
+    first_mismatch,
+    outside_group,
+    read_log,
+    unwaited_hint,
+)
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame
 
 __all__ = [
@@ -40,6 +58,11 @@ __all__ = [
     "batch",
     "learner_reply",
     "records_of",
+    "RuleBroken",
+    "watch",
+    "check_waited",
+    "exit_hint",
+    "mismatch_hint",
 ]
 
 WORLD, STEPS, BATCH, LR, SEED = 2, 3, 16, 0.1, 3
@@ -87,9 +110,13 @@ def _train(model, answer, rank, world):
         F.cross_entropy(model(x[share]), y[share]).backward()
         local = _grads(model)
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
+        mark = watch().mark()
         answer(model)
+        check_waited(mark, "your function returned")
         changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
-        steps.append({"local": local, "after": _grads(model), "params_changed": changed})
+        calls = watch().calls[mark:]
+        steps.append({"local": local, "after": _grads(model), "params_changed": changed,
+                      "calls": calls})  # fmt: skip
         opt.step()
     return steps
 
@@ -114,9 +141,55 @@ def _allreduce_job(answer, rank, world):
     return {"steps": steps, "final": final}
 
 
+class RuleBroken(Exception):
+    """In a rank: a rule of the check is broken; the message is the hint."""
+
+
+_WATCH: list[CollectiveWatch] = []  # in a rank: the watch of the job that runs
+
+
+def watch() -> CollectiveWatch:
+    """In a rank: the watch of the running job's collectives."""
+    return _WATCH[-1]
+
+
+def check_waited(since: int, where: str) -> None:
+    """In a rank: raise :class:`RuleBroken` if an async collective launched since the mark
+    ``since`` was not waited on by now; ``where`` says when, e.g. "your function returned"."""
+    unwaited = watch().unwaited(since)
+    if unwaited:
+        raise RuleBroken(unwaited_hint(unwaited, where))
+
+
+def _watched_job(job, answer, logs, rank, world):
+    """In a rank: ``job(answer, rank, world)`` with its collectives watched, then the rules
+    every rank job keeps."""
+    with CollectiveWatch(path=str(Path(logs) / f"rank{rank}")) as watching:
+        _WATCH.append(watching)
+        try:
+            record = job(answer, rank, world)
+        finally:
+            _WATCH.pop()
+    outside = outside_group(watching.calls, world)
+    if outside is not None:
+        members = "" if outside.group else f" (rank {rank} is not in it: the call did nothing)"
+        raise RuleBroken(
+            f"rank {rank} of {world} called {describe(outside)} over a group of ranks "
+            f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce over "
+            "every rank: the default group, or dist.new_group(list(range(dist.get_world_size())))"
+        )
+    unwaited = watching.unwaited()
+    if unwaited:
+        raise RuleBroken(unwaited_hint(unwaited, f"rank {rank} finished"))
+    return record
+
+
 def learner_reply(error: BaseException) -> tuple[str, str]:
     """In a rank: the learner's exception as a reply, ``("stub", its words)`` for the
-    exercise's own ``raise NotImplementedError``, else ``("error", what and where)``."""
+    exercise's own ``raise NotImplementedError``, ``("rule", the hint)`` for a
+    :class:`RuleBroken`, else ``("error", what and where)``."""
+    if isinstance(error, RuleBroken):
+        return "rule", str(error)
     frame = learner_frame(error.__traceback__)
     last = traceback.extract_tb(error.__traceback__)[-1:]
     if isinstance(error, NotImplementedError) and last and last[0] == frame:
@@ -127,28 +200,63 @@ def learner_reply(error: BaseException) -> tuple[str, str]:
 
 def run_ranks(answer, world=WORLD, job=_allreduce_job):
     """Run ``job(answer, rank, world)`` in ``world`` gloo ranks; each rank's record."""
-    try:
-        # the time-outs as the parent reads them, so that ranks a fork server starts (which
-        # import this module afresh) wait as long as forked ones
-        replies = rank_replies(
-            partial(job, answer), world, COLLECTIVE_TIMEOUT_S, wait_s=WAIT_S, reply=learner_reply
-        )
-    except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
-        raise CheckFailed(str(error)) from None
-    return records_of(replies, _hint)
+    with tempfile.TemporaryDirectory(prefix="d2lgpu-calls-") as logs:
+        try:
+            # the time-outs as the parent reads them, so that ranks a fork server starts
+            # (which import this module afresh) wait as long as forked ones
+            replies = rank_replies(
+                partial(_watched_job, job, answer, logs), world, COLLECTIVE_TIMEOUT_S,
+                wait_s=WAIT_S, reply=learner_reply,
+            )  # fmt: skip
+        except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
+            raise CheckFailed(str(error)) from None
+        return records_of(replies, _hint, logs)
 
 
-def records_of(replies, hint) -> list:
+def records_of(replies, hint, logs=None, advice=None) -> list:
     """What each rank returned, rank 0 first, when every reply is ``"ok"``. Otherwise the
-    reply :func:`d2lgpu.ranks.root_cause` blames: the exercise's stub is not attempted, any
-    other failure a :class:`CheckFailed` with ``hint(rank, status, payload)``."""
+    reply :func:`d2lgpu.ranks.root_cause` blames: the exercise's stub is not attempted, a
+    broken rule its hint, a rank that died, never finished or lost its peer where the ranks'
+    collectives (written to ``logs``) first differ, any other failure a
+    :class:`CheckFailed` with ``hint(rank, status, payload)``. ``advice``: the exercise's
+    own words for "call the same collectives", if any."""
     rank = root_cause(replies)
     if rank is None:
         return [record for _, record in replies]
     status, payload = replies[rank]
     if status == "stub":
         raise NotAttempted(payload)
+    if status == "rule":
+        raise CheckFailed(payload)
+    if logs is not None and (status in ("died", "late") or lost_peer(payload)):
+        mismatch = first_mismatch([read_log(Path(logs) / f"rank{r}") for r in range(len(replies))])
+        if mismatch is not None:
+            raise CheckFailed(mismatch_hint(rank, status, mismatch, advice))
     raise CheckFailed(hint(rank, status, payload))
+
+
+def mismatch_hint(rank, status, mismatch, advice=None) -> str:
+    """The hint when the ranks' collectives differ: what happened to ``rank``, and where;
+    ``advice`` replaces the closing "call the same collectives" sentence."""
+    what = {"died": "died (gloo aborts a rank whose collective does not match the others')",
+            "late": "never finished (it waited in a collective the others did not call)"}  # fmt: skip
+    return (
+        f"rank {rank} {what.get(status, 'lost its peer')}: the ranks' collectives do not match: "
+        f"{mismatch}. "
+        + (advice or "Every rank must call the same collectives, in the same order, on tensors "
+           "of the same shape")
+    )  # fmt: skip
+
+
+def exit_hint(rank, message) -> str | None:
+    """The hint for a rank whose code called ``sys.exit`` (its reply's ``message``), or None."""
+    if not message.startswith("SystemExit"):
+        return None
+    return (
+        f"rank {rank} called sys.exit ({message}): a rank that exits leaves early, and the "
+        "others wait for it in their next collective. Every rank must run to the end; to "
+        "refuse an input, raise an exception that says why"
+    )
 
 
 def _hint(rank, status, payload):
@@ -167,6 +275,9 @@ _HANG_HINT = (
 
 
 def _error_hint(rank, message):
+    exited = exit_hint(rank, message)
+    if exited is not None:
+        return exited
     if lost_peer(message):
         return f"rank {rank}: {message}. {_HANG_HINT}"
     if "NoneType" in message:

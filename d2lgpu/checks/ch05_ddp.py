@@ -148,6 +148,19 @@ def _mistakes(s) -> list[tuple[dict, str]]:
     ]
 
 
+def _scaled_lr(s) -> tuple[dict, str]:
+    """What a learning rate multiplied by the world size leaves, with its hint."""
+    return (
+        _train(
+            lambda e: _chunks(_permutation(s, e), s["batch_size"]), {**s, "lr": s["lr"] * NPROC}
+        ),
+        f"the parameters equal single-process training with the learning rate times {NPROC}, "
+        "the world size (lr x world_size, the linear scaling rule): DDP already averages the "
+        "gradients over the global batch, so one process's lr is the right one. Keep --lr as "
+        "given",
+    )
+
+
 def _close(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(close(a[k], b[k], TOLERANCE) for k in a)
 
@@ -167,6 +180,24 @@ def _script_path(answer) -> Path:
     return path
 
 
+def _check_own_collectives(records) -> None:
+    """The collectives the script called itself (DDP's own are not among them): together
+    less than the model's bytes on each rank (a loss all-reduced for printing is fine)."""
+    params = sum(p.nbytes for p in make_model(0).parameters())
+    for rank, record in enumerate(records):
+        calls = [c for c in record.get("calls", []) if c["kind"] != "barrier"]
+        sent = sum(c["nbytes"] for c in calls)
+        if sent >= params:
+            kinds = ", ".join(sorted({c["kind"] for c in calls}))
+            raise CheckFailed(
+                f"besides DDP's own all-reduces, rank {rank} of the script called {len(calls)} "
+                f"collectives itself ({kinds}: {sent} bytes; the model's parameters take "
+                f"{params}): an extra collective. DDP's backward already averages the "
+                "gradients, so averaging them again by hand (dist.all_reduce on each p.grad) "
+                "sends every gradient twice for the same values. Leave it to DDP"
+            )
+
+
 @one_cpu_thread
 def check_ddp(answer, passed):
     """Launch the learner's script with torchrun (2 processes) and compare with the reference."""
@@ -176,7 +207,7 @@ def check_ddp(answer, passed):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "final.pt"
         options = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()]
-        launch_script(path, [*options, f"--out={out}"])
+        records = launch_script(path, [*options, f"--out={out}"])
         if not out.is_file():
             raise CheckFailed(
                 "the script ran but saved nothing at --out: on rank 0, "
@@ -204,7 +235,7 @@ def check_ddp(answer, passed):
     )
     s = SETTINGS
     if not _close(state, want):
-        first_hint((_close(state, params), hint) for params, hint in _mistakes(s))
+        first_hint((_close(state, params), hint) for params, hint in [*_mistakes(s), _scaled_lr(s)])
         gap = max(max_diff(state[k], want[k]) for k in want)
         raise CheckFailed(
             f"after {s['epochs']} epochs the parameters differ from single-process training "
@@ -217,10 +248,17 @@ def check_ddp(answer, passed):
         f"global batch of {s['batch_size']}, shuffled per epoch as DistributedSampler does "
         f"({TOLERANCE})"
     )
-    if any(_close(params, want) for params, _ in _mistakes(s)):  # pragma: no cover
+    _check_own_collectives(records)
+    passed.append(
+        "the script leaves the gradients' averaging to DDP (no all-reduce of its own carrying "
+        "a model's worth of bytes)"
+    )
+    if any(
+        _close(params, want) for params, _ in [*_mistakes(s), _scaled_lr(s)]
+    ):  # pragma: no cover
         raise RuntimeError("the checker cannot tell a mistake from the reference")
     passed.append(
         "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
-        "seed=args.seed, no DDP wrapper or a per-rank batch of the global size would each "
-        "have missed the reference"
+        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size or an lr scaled by "
+        "the world size would each have missed the reference"
     )

@@ -7,14 +7,18 @@
 every handle and leaves the average over the ranks in each ``p.grad``. Buckets are filled in
 reverse order of ``model.parameters()`` (the order backward produces them), and a bucket
 is closed once it holds ``bucket_bytes`` or more (DDP's rule; closing before it would exceed
-the cap is accepted too). The checker runs it on two gloo ranks (:mod:`._ranks`) with a
-bucket per parameter and with a cap that makes two buckets, then on three ranks with the
-second cap (so that a division by 2 written in is seen); it records, in each rank, the
-order of the hooks' calls, the all-reduces' launches and their waits, and reads from it:
-an all-reduce launched before ``backward`` returned, each bucket launched from the hook of
-its own last gradient (no later), no wait (and no blocking all-reduce)
-inside backward, every handle waited by ``finish``, no gradient sent twice, and the bucket
-sizes; then the gradients against one process on the global batch.
+the cap is accepted too, and the prompt says so). The checker runs it on two gloo ranks
+(:mod:`._ranks`) with a bucket per parameter, with a cap equal to a running total of the
+parameters' bytes (where ``>=``, ``>`` and closing before the cap give three different sets
+of buckets) and with a cap that makes two buckets, then on three ranks with the last cap
+(so that a division by 2 written in is seen); it records, in each rank, the order of the
+hooks' calls, the all-reduces' launches (and any other collective) and the waits on their
+handles (``wait()``, the future's, ``torch.futures.wait_all``), and reads from it: an
+all-reduce launched before ``backward`` returned, each bucket launched from the hook of its
+own last gradient (no later), no wait (and no blocking all-reduce) inside backward, every
+handle of the step waited once by ``finish``, none of an earlier step's, no gradient sent
+twice and no all-reduce that is not a bucket, and the bucket sizes; then the gradients
+against one process on the global batch.
 
 ``10.shard_optimizer`` (ZeRO-1): the answer is a class ``ShardedOptimizer(params,
 optimizer_cls, **kwargs)`` with ``step()`` and ``zero_grad()``: each rank builds
@@ -37,69 +41,27 @@ import torch
 
 from . import _ranks
 from ._ch10_by_hand import STEPS
-from ._ch10_overlap import CapJob, bucket_numels, overlap_reference
-from ._ch10_zero import ADAM_KWARGS, compare_state, compare_zero, zero_job, zero_net
+from ._ch10_overlap import CapJob, bucket_numels, overlap_reference, read_step_log
+from ._ch10_zero import (
+    ADAM_KWARGS,
+    compare_calls,
+    compare_state,
+    compare_zero,
+    zero_job,
+    zero_net,
+)
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap_ddp", "check_shard_optimizer", "bucket_numels"]
 
-BUCKET_CAPS = (1, 512)  # bytes: a bucket per parameter, then two buckets of the OverlapNet
+# bytes: a bucket per parameter; two buckets of the OverlapNet; a cap equal to a running
+# total of the parameters' bytes (12 + 192 + 64, in reverse order), where closing at >= and
+# at > give other buckets, and closing before the cap others again (after 512, where a
+# bucket counted in elements is told apart from one closed at >)
+BUCKET_CAPS = (1, 512, 268)
+THREE_RANKS_CAP = 512
 
 # --- 10.overlap_ddp: reading what the ranks recorded ---------------------------------------
-
-_WAIT_IN_HOOK = (
-    "waiting inside the hook: {what} while backward was still running, so backward stops "
-    "until that all-reduce is done and nothing overlaps. Keep the handle "
-    "(dist.all_reduce(..., async_op=True)) and wait on it in finish(), before the step"
-)
-
-
-def _read_log(log, cap, step, total):
-    launches = [e for e in log if e[0] == "launch"]
-    where = f"(bucket_bytes={cap}, step {step})"
-    if not launches and step > 0:
-        raise CheckFailed(
-            f"no dist.all_reduce in step {step}, though step 0 had some (bucket_bytes={cap}): "
-            "the hooks run every step; reset what counts a bucket's ready gradients (and the "
-            "list of handles) in finish(), ready for the next step"
-        )
-    if not launches:
-        raise CheckFailed(
-            f"no dist.all_reduce was called {where}: register a hook on each parameter "
-            "(p.register_post_accumulate_grad_hook) that launches the all-reduce of its bucket "
-            "(call it as dist.all_reduce, so that the checker sees it)"
-        )
-    sent = sum(e[1] for e in launches)
-    if sent > total:
-        raise CheckFailed(
-            f"a bucket sent twice {where}: your all-reduces carried {sent} elements for "
-            f"{total} elements of gradients. Launch each bucket once, when its last gradient "
-            "arrives, and reset the count of ready gradients in finish() for the next step"
-        )
-    for e in log:
-        if e[0] == "wait" and e[2]:
-            raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
-        if e[0] == "launch" and e[3] and not e[2]:
-            raise CheckFailed(
-                _WAIT_IN_HOOK.format(what="an all_reduce without async_op=True blocked")
-                + f" {where}"
-            )
-    if not any(e[3] for e in launches):
-        raise CheckFailed(
-            f"every all-reduce was launched after backward returned {where}: launch them from "
-            "the hooks, as each bucket fills, so that they overlap the rest of backward"
-        )
-    finish = log.index(("finish returned",))
-    waited = {e[1] for e in log[:finish] if e[0] == "wait"}
-    async_launches = [i for i, e in enumerate(launches) if e[2]]
-    missing = [i for i in async_launches if i not in waited]
-    if missing:
-        raise CheckFailed(
-            f"{len(missing)} of {len(async_launches)} handles were never waited on before "
-            f"finish() returned {where}: call handle.wait() on every one in finish(), before "
-            "the gradients are read (the all-reduce may not be done yet)"
-        )
-    return [e[1] for e in launches]
 
 
 def _compare_overlap_grads(record, world, cap, step):
@@ -147,6 +109,19 @@ def _check_buckets(launched, record, cap, step, log):
     if any(launched == e for e in expected):
         _check_launched_when_ready(launched, numels[::-1], log, cap, step)
         return
+    # > first: where it and elements give the same buckets (268), 512 told them apart
+    if launched == bucket_numels(sizes[::-1], numels[::-1], cap + 1):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
+            "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
+            f"holds bucket_bytes or more (>=), which gives {expected[0]}"
+        )
+    if launched == bucket_numels(numels[::-1], numels[::-1], cap):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
+            "the buckets were filled counting elements (numel), not bytes. A parameter takes "
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected[0]}"
+        )
     forward = [bucket_numels(sizes, numels, cap, rule) for rule in (True, False)]
     if any(sorted(launched) == sorted(f) for f in forward):
         raise CheckFailed(
@@ -210,9 +185,9 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         f"gradients equal one process on the global batch, on {world} gloo ranks, "
         f"{STEPS} steps; final parameters too"
     )
-    _overlap_run(answer, BUCKET_CAPS[-1], 3)  # a division by 2 written in shows on 3 ranks
+    _overlap_run(answer, THREE_RANKS_CAP, 3)  # a division by 2 written in shows on 3 ranks
     passed.append(
-        f"on 3 gloo ranks too ({BUCKET_CAPS[-1]}-byte buckets): the average of the ranks' "
+        f"on 3 gloo ranks too ({THREE_RANKS_CAP}-byte buckets): the average of the ranks' "
         "gradients, each bucket launched from its last gradient's hook"
     )
 
@@ -224,10 +199,13 @@ def _overlap_run(answer, cap, world):
     for record in records:
         if "error" in record:
             raise CheckFailed(record["error"])
-    total = sum(records[0]["numels"])
+    numels = records[0]["numels"]
+    total = sum(numels)
+    sizes = [4 * n for n in numels][::-1]
+    buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for step in range(STEPS):
         for record in records:
-            launched = _read_log(record["steps"][step]["log"], cap, step, total)
+            launched = read_step_log(record["steps"][step]["log"], cap, step, total, buckets)
             _compare_overlap_grads(record, world, cap, step)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     return records
@@ -250,7 +228,34 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
             f"(within 1e-6, with {ADAM_KWARGS[world]}), the same on every rank"
         )
         compare_state(records, world, numels)
+        compare_held(records, world)
         passed.append(
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
-            "whole on each"
+            "whole on each, after each step and during it"
         )
+        compare_calls(records)
+        passed.append(f"{world} ranks: step() sends each parameter once and reduces nothing")
+
+
+def compare_held(records, world):
+    """Each rank's optimizers, after each step: the parameters they were given, and the
+    state they held right after each inner step, its own share only."""
+    for step in range(STEPS):
+        for rank, record in enumerate(records):
+            others = [r for r in range(world) if r != rank]
+            given = set(record["held"][step])
+            shared = sorted(given & {i for r in others for i in records[r]["held"][step]})
+            peak = record["peak"][step] if step < len(record["peak"]) else {}
+            held_by_others = {i for r in others for i in _peak(records[r], step)}
+            if shared or set(peak) & held_by_others:
+                raise CheckFailed(
+                    f"after step {step} rank {rank}'s optimizer holds parameters "
+                    f"{shared or sorted(set(peak) & held_by_others)} that other ranks' "
+                    f"optimizers hold too ({world} ranks): every parameter's optimizer state "
+                    "lived on several ranks during the step, even if it was deleted after. "
+                    "Build optimizer_cls over this rank's own parameters only"
+                )
+
+
+def _peak(record, step):
+    return record["peak"][step] if step < len(record["peak"]) else {}

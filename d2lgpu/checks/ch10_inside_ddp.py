@@ -25,6 +25,7 @@ import math
 import torch
 
 from . import _ranks
+from ._kit_collectives import describe
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["FACTORS", "check_bus_bandwidth", "check_allreduce_grads"]
@@ -63,6 +64,12 @@ def _bandwidth_mistake(results, collective) -> str:
     ref = functools.partial(_reference, collective=collective)
     if _explains(lambda *c: ref(*c)[1], alg) and _explains(lambda *c: ref(*c)[0], bus):
         return "the two values are swapped: return (algbw, busbw), in that order"
+    if collective != "all_reduce" and _explains(lambda b, s, n: ref(b, s, n)[0] * n, alg):
+        return (
+            f"{collective}: algbw is world_size times too large: nbytes is already the whole "
+            "gathered (or scattered) buffer, every rank's share together, as nccl-tests counts "
+            "it; do not multiply it by world_size"
+        )
     for scale, what in ((lambda n: GB / 2**30, "GiB/s (2**30)"), (lambda n: 1e3, "MB/s"),
                         (lambda n: 1e9, "bytes/s"), (lambda n: 8.0, "Gbit/s"),
                         (lambda n: 1 / n, "per rank (divided by world_size)")):  # fmt: skip
@@ -84,6 +91,26 @@ def _bandwidth_mistake(results, collective) -> str:
     return (
         f"busbw of {collective} for {b} bytes, {s} s, {n} ranks should be "
         f"{ref(b, s, n)[1]:.6g} GB/s (algbw x {FACTORS[collective](n):.6g}), got {got!r}"
+    )
+
+
+def _fixed_for_two_ranks(bandwidths) -> str | None:
+    """The hint when every collective's factor is its value for 2 ranks at every n (a
+    factor written in), told apart from an integer division by the values at several n."""
+    ns = (2, 3, 4, 8)
+    for collective, factor in FACTORS.items():
+        try:
+            got = [_call(bandwidths, (10**9, 1.0, n), collective) for n in ns]
+        except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
+            return None
+        if not all(alg and _close(bus / alg, factor(2)) for alg, bus in got):
+            return None
+    return (
+        "busbw's factors do not depend on n: each collective's factor is its value for 2 "
+        "ranks (all_reduce 1, all_gather and reduce_scatter 0.5, broadcast 1) at 2, 3, 4 and 8 "
+        "ranks alike. Written in for 2 ranks? nccl-tests' factors depend on n: 2 (n - 1) / n "
+        "for all_reduce (1.5 for 4 ranks), (n - 1) / n for all_gather and reduce_scatter, 1 "
+        "for broadcast"
     )
 
 
@@ -124,7 +151,8 @@ def check_bus_bandwidth(answer, passed: list[str]) -> None:
             if not all(
                 _close(g, e) for g, e in zip(got, _reference(*case, collective), strict=True)
             ):
-                raise CheckFailed(_bandwidth_mistake(results, collective))
+                hint = _fixed_for_two_ranks(bandwidths)
+                raise CheckFailed(hint or _bandwidth_mistake(results, collective))
         passed.append(f"{collective}: algbw and busbw in GB/s for {len(_CASES)} cases, 2-16 ranks")
     got = _call(bandwidths, (2**20, 1e-3, 1), "all_reduce")
     if not _close(got[1], 0.0):
@@ -165,6 +193,8 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
         "steps, and over 3 ranks (so that a division by 2 written in is seen)"
     )
     passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
+    _check_cost(records)
+    passed.append("each call all-reduces each gradient once, and calls no other collective")
     for rank, record in enumerate(records):
         for name, value in record["final"].items():
             if not torch.allclose(value, reference[name], rtol=1e-4, atol=1e-6):
@@ -195,6 +225,31 @@ def _check_steps(records) -> None:
                         raise CheckFailed(_none_hint(name))
                     continue
                 _compare_grad(name, s["after"][name], local, rank, world, step)
+
+
+def _check_cost(records) -> None:
+    """Each call's collectives: all-reduces that carry each gradient once, nothing else."""
+    for step in range(_ranks.STEPS):
+        for rank, record in enumerate(records):
+            s = record["steps"][step]
+            calls = s["calls"]
+            where = f"(step {step}, rank {rank})"
+            other = next((c for c in calls if c.kind != "all_reduce"), None)
+            if other is not None:
+                raise CheckFailed(
+                    f"besides all-reduces your function called {describe(other)} {where}: "
+                    f"an extra collective ({len(calls)} collectives in all). The all-reduce "
+                    "already leaves the same sum on every rank; anything more is communication "
+                    "that costs time and changes nothing"
+                )
+            needed = sum(g.nbytes for g in s["local"].values() if g is not None)
+            sent = sum(c.nbytes for c in calls)
+            if sent > needed:
+                raise CheckFailed(
+                    f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
+                    f"{where}, in {len(calls)} all-reduces: an extra collective. All-reduce "
+                    "each gradient once"
+                )
 
 
 def _none_hint(name):

@@ -1,5 +1,5 @@
-# expect: fail closes a bucket before it reaches the cap (never lets it exceed bucket_bytes)
-# hint: bucket|cap|reach|or more
+# expect: pass closes a bucket just before a parameter would take it past bucket_bytes: the prompt allows this rule (no bucket exceeds the cap)
+# hint: 
 import torch
 import torch.distributed as dist
 

@@ -1,0 +1,76 @@
+"""What runs in each torchrun rank of the ``05.ddp`` check besides the learner's script: a
+recorder of the script's collectives and of how the script ended.
+
+The launch (:mod:`._ch05_launch`) puts a ``sitecustomize.py`` that calls :func:`start` on
+the ranks' ``PYTHONPATH``, and names a folder in ``$D2LGPU_CH05_RECORD``. In a rank
+(``$RANK`` set; torchrun's own process is left alone), :func:`start` watches the script's
+collectives (:class:`._kit_collectives.CollectiveWatch`: DDP's own all-reduces run in C++
+and are not seen, so what is seen is the script's own), notes a ``sys.exit`` (its code and
+the script's line) and an uncaught error, and at exit writes ``rank<RANK>.json`` to that
+folder: the collectives, and how the script ended (``returned``, ``exit`` or ``error``).
+
+What it is not: the launch and its hints (:mod:`._ch05_launch`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import linecache
+import os
+import sys
+import traceback
+
+__all__ = ["RECORD_ENV_VAR", "SITE", "start"]
+
+RECORD_ENV_VAR = "D2LGPU_CH05_RECORD"
+# what the launch writes as the ranks' sitecustomize.py
+SITE = "from d2lgpu.checks._ch05_rank import start\n\nstart()\n"
+
+
+def _script() -> str:
+    return os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+
+
+def _frame_in_script(frame) -> dict:
+    """The innermost frame of the script from ``frame`` outwards: its line and text."""
+    script = _script()
+    while frame is not None and os.path.abspath(frame.f_code.co_filename) != script:
+        frame = frame.f_back
+    if frame is None:
+        return {}
+    return {"line": frame.f_lineno, "text": linecache.getline(script, frame.f_lineno).strip()}
+
+
+def start() -> None:
+    """In a torchrun rank: record the script's collectives and how it ends (see above)."""
+    folder, rank = os.environ.get(RECORD_ENV_VAR), os.environ.get("RANK")
+    if not folder or rank is None:
+        return
+    from d2lgpu.checks._kit_collectives import CollectiveWatch
+
+    watch = CollectiveWatch().__enter__()
+    ended: dict = {"how": "returned"}
+    original_exit, original_hook = sys.exit, sys.excepthook
+
+    def exit(code=None):
+        ended.clear()
+        ended.update({"how": "exit", "code": repr(code), **_frame_in_script(sys._getframe(1))})
+        original_exit(code)
+
+    def hook(kind, error, tb):
+        frames = [f for f in traceback.extract_tb(tb) if os.path.abspath(f.filename) == _script()]
+        where = (
+            {"line": frames[-1].lineno, "text": (frames[-1].line or "").strip()} if frames else {}
+        )
+        ended.clear()
+        ended.update({"how": "error", "what": f"{kind.__name__}: {error}"[:400], **where})
+        original_hook(kind, error, tb)
+
+    def write():
+        calls = [{"kind": c.kind, "shape": list(c.shape), "nbytes": c.nbytes} for c in watch.calls]
+        with open(os.path.join(folder, f"rank{rank}.json"), "w") as out:
+            json.dump({"calls": calls, "ended": ended}, out)
+
+    sys.exit, sys.excepthook = exit, hook
+    atexit.register(write)

@@ -1,0 +1,268 @@
+"""The collectives a rank calls, watched: what the rank-job checkers read to name a mistake.
+
+In a rank, :class:`CollectiveWatch` replaces ``torch.distributed``'s collectives (all of
+:data:`KINDS`) while a job runs and records each call as a :class:`Call`, in order: its kind,
+the shape and bytes of the tensor it sends, ``async_op``, the reduction, and the group's
+ranks when the call names a group that is not every rank. An async call's handle is
+wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
+``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future, and
+an ``is_completed()`` that answered True. Each call is also written, as it starts, to a file
+of the rank's own (``path``), so that the parent can read what a rank that died had called.
+
+In the parent, pure functions read the records: :func:`first_mismatch` (where the ranks'
+collectives first differ), :func:`unwaited_hint`, :func:`outside_group` and
+:func:`describe`. The rules that use them are :mod:`._ranks`' and the checkers'.
+
+What it is not: :func:`d2lgpu.ranks.count_all_reduces`, the lessons' counter of all-reduces.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+
+__all__ = [
+    "KINDS",
+    "Call",
+    "CollectiveWatch",
+    "describe",
+    "first_mismatch",
+    "outside_group",
+    "read_log",
+    "unwaited_hint",
+]
+
+# each collective, and the name of its argument whose bytes it sends (None: no tensor)
+KINDS = {
+    "all_reduce": "tensor",
+    "broadcast": "tensor",
+    "reduce": "tensor",
+    "all_gather": "tensor",
+    "all_gather_into_tensor": "input_tensor",
+    "reduce_scatter": "input_list",
+    "reduce_scatter_tensor": "input",
+    "all_to_all": "input_tensor_list",
+    "all_to_all_single": "input",
+    "gather": "tensor",
+    "scatter": "tensor",
+    "barrier": None,
+    "all_gather_object": None,
+    "broadcast_object_list": None,
+}
+
+
+@dataclass
+class Call:
+    """One collective a rank called: ``waits`` counts the waits on its handle (async only)."""
+
+    index: int
+    kind: str
+    shape: tuple
+    nbytes: int
+    async_op: bool
+    op: str | None = None
+    group: tuple | None = None  # the ranks of a group that is not every rank; () outside it
+    waits: int = 0
+
+    phase: str = ""  # what the rank was doing, when the job says (e.g. "in backward")
+
+    def key(self) -> str:
+        """What must match on every rank: the kind, the shape, and the phase if any."""
+        return f"{self.kind} {list(self.shape)}" + (f" {self.phase}" if self.phase else "")
+
+
+def describe(call: Call) -> str:
+    """``an all_reduce of shape (16, 6) (384 bytes)``, as a hint names a call."""
+    article = "an" if call.kind[0] in "aeiou" else "a"
+    if call.kind in ("barrier", "all_gather_object", "broadcast_object_list"):
+        return f"{article} {call.kind}"
+    return f"{article} {call.kind} of shape {tuple(call.shape)} ({call.nbytes} bytes)"
+
+
+def _op_name(op) -> str | None:
+    if op is None:
+        return None
+    for name in ("SUM", "AVG", "PRODUCT", "MIN", "MAX"):
+        if op == getattr(dist.ReduceOp, name, None):
+            return name
+    return str(op)
+
+
+def _payload(value) -> tuple[tuple, int]:
+    if isinstance(value, torch.Tensor):
+        return tuple(value.shape), value.nbytes
+    if isinstance(value, list | tuple) and all(isinstance(t, torch.Tensor) for t in value):
+        return (len(value), *(value[0].shape if value else ())), sum(t.nbytes for t in value)
+    return (), 0
+
+
+def _group_ranks(group) -> tuple | None:
+    if group is None or group is dist.group.WORLD:
+        return None
+    if group is dist.GroupMember.NON_GROUP_MEMBER:
+        return ()
+    try:
+        ranks = tuple(dist.get_process_group_ranks(group))
+    except Exception:  # noqa: BLE001 (a group torch cannot describe: read as every rank)
+        return None
+    return None if len(ranks) == dist.get_world_size() else ranks
+
+
+class _Future(torch.futures.Future):
+    """A watched future: completed with the real one's value; a wait counts for ``calls``."""
+
+    def __init__(self, real, calls: list[Call], watch: CollectiveWatch):
+        super().__init__()
+        self._calls, self._watch = calls, watch
+
+        def done(finished):
+            try:
+                self.set_result(finished.value())
+            except Exception as error:  # noqa: BLE001 (passed on to whoever waits)
+                self.set_exception(error)
+
+        real.add_done_callback(done)
+
+    def wait(self):
+        for call in self._calls:
+            self._watch.waited(call)
+        return super().wait()
+
+
+class _Handle:
+    """A watched async collective's handle: the real one, with its waits counted."""
+
+    def __init__(self, work, call: Call, watch: CollectiveWatch):
+        self._work, self._call, self._watch = work, call, watch
+
+    def wait(self, *args, **kwargs):
+        self._watch.waited(self._call)
+        return self._work.wait(*args, **kwargs)
+
+    def is_completed(self):
+        done = self._work.is_completed()
+        if done:
+            self._watch.waited(self._call)
+        return done
+
+    def get_future(self):
+        return _Future(self._work.get_future(), [self._call], self._watch)
+
+    def __getattr__(self, name):
+        return getattr(self._work, name)
+
+
+class CollectiveWatch:
+    """Record the collectives called while installed (``with watch:``), each in ``calls``.
+
+    ``path``: a file each call is appended to as it starts (``kind [shape]``, one a line).
+    ``note(event, call)``: called with ``"launch"`` as each call starts and ``"wait"`` as its
+    handle is waited on. ``phase``: what the job is doing, recorded with each call.
+    """
+
+    def __init__(self, path: str | None = None, note=None):
+        self.calls: list[Call] = []
+        self.note, self.phase = note, ""
+        self._path = path
+        self._saved: list[tuple] = []
+
+    def mark(self) -> int:
+        """Where the calls from now on start: ``calls[mark:]``."""
+        return len(self.calls)
+
+    def unwaited(self, since: int = 0) -> list[Call]:
+        """The async calls from ``since`` on whose handle nobody waited."""
+        return [c for c in self.calls[since:] if c.async_op and not c.waits]
+
+    def _record(self, kind, signature, args, kwargs) -> Call:
+        bound = signature.bind_partial(*args, **kwargs).arguments
+        name = KINDS[kind]
+        shape, nbytes = _payload(bound.get(name)) if name else ((), 0)
+        call = Call(len(self.calls), kind, shape, nbytes, bool(bound.get("async_op", False)),
+                    _op_name(bound.get("op")), _group_ranks(bound.get("group")),
+                    phase=self.phase)  # fmt: skip
+        self.calls.append(call)
+        if self._path is not None:
+            with open(self._path, "a") as log:
+                log.write(call.key() + "\n")
+        if self.note is not None:
+            self.note("launch", call)
+        return call
+
+    def waited(self, call: Call) -> None:
+        """Count a wait on ``call``'s handle."""
+        call.waits += 1
+        if self.note is not None:
+            self.note("wait", call)
+
+    def _wrap(self, kind, original):
+        signature = inspect.signature(original)
+
+        def watched(*args, **kwargs):
+            call = self._record(kind, signature, args, kwargs)
+            work = original(*args, **kwargs)
+            if call.async_op and work is not None:
+                return _Handle(work, call, self)
+            return work
+
+        return watched
+
+    def _collect_all(self, original):
+        # torch.futures.wait_all and collect_all both join futures with torch._C._collect_all
+        def collect_all(futures):
+            calls = [c for f in futures for c in getattr(f, "_calls", ())]
+            return _Future(original(futures), calls, self) if calls else original(futures)
+
+        return collect_all
+
+    def __enter__(self):
+        changes = [(dist, k, self._wrap(k, getattr(dist, k))) for k in KINDS if hasattr(dist, k)]
+        changes.append((torch._C, "_collect_all", self._collect_all(torch._C._collect_all)))
+        self._saved = [(owner, name, getattr(owner, name)) for owner, name, _ in changes]
+        for owner, name, value in changes:
+            setattr(owner, name, value)
+        return self
+
+    def __exit__(self, *exc):
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved = []
+
+
+def read_log(path) -> list[str]:
+    """The calls a rank's watch wrote to ``path`` (none if it wrote nothing)."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as log:
+        return log.read().splitlines()
+
+
+def first_mismatch(logs: list[list[str]]) -> str | None:
+    """Where the ranks' collectives (``kind [shape]``, rank 0 first) first differ, in words
+    (a rank that called fewer has ``none`` there); None when every rank called the same."""
+    for i in range(max((len(log) for log in logs), default=0)):
+        seen = [log[i] if i < len(log) else None for log in logs]
+        if len(set(seen)) > 1:
+            each = "; ".join(f"rank {r}: {s or 'none'}" for r, s in enumerate(seen))
+            return f"their collective number {i + 1} differs ({each})"
+    return None
+
+
+def outside_group(calls: list[Call], world: int) -> Call | None:
+    """The first call over a group that leaves out some of the ``world`` ranks, or None."""
+    return next((c for c in calls if c.group is not None and len(c.group) < world), None)
+
+
+def unwaited_hint(calls: list[Call], where: str) -> str:
+    """The hint for async calls nobody waited on before ``where`` (e.g. "your function
+    returned")."""
+    return (
+        f"{len(calls)} collective(s) launched with async_op=True were never waited on before "
+        f"{where}, the first {describe(calls[0])}: the tensor may not hold the result yet. "
+        "Keep each handle and call handle.wait() (or wait on handle.get_future(), or "
+        "torch.futures.wait_all) before the tensor is used"
+    )
