@@ -7,17 +7,24 @@ VPY    := $(VENV)/bin/python
 # `make check` runs in whatever environment is active; `make test` uses .venv.
 CHECK_PY ?= python
 
-# Two runs: the unit tests in a random order (pytest-randomly prints the seed; to replay an
-# order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), then the
+# Two runs, side by side: the unit tests in a random order (pytest-randomly prints the seed; to
+# replay an order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), and the
 # notebooks, whose cells must run in order. Both spread their work over processes
 # (pytest-xdist): the unit tests one test at a time over UNIT_WORKERS (--dist load; a costly
 # set-up that tests share is made once for all processes: tests/session_once.py), the
 # notebooks one file at a time over PYTEST_WORKERS (--dist loadfile: a notebook's cells
-# share one kernel).
+# share one kernel). tests/scheduling.py hands out the longest tests and notebooks first, and
+# --maxschedchunk=1 hands the unit tests out a few at a time, so that no process sits idle at
+# the end while another runs a long test. The unit tests get one process more than there are
+# cores: many of them wait (on torchrun, a kernel, a timeout), and a third process fills the
+# cores meanwhile.
 PYTEST_WORKERS ?= auto
-UNIT_WORKERS ?= $(PYTEST_WORKERS)
-UNIT_FLAGS := -rs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist load
-NBVAL_FLAGS := -rs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile --nbval --nbval-current-env \
+CORES := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
+UNIT_WORKERS ?= $(if $(filter auto,$(PYTEST_WORKERS)),$(shell echo $$(($(CORES) + 1))),$(PYTEST_WORKERS))
+UNIT_FLAGS := -rs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist load --maxschedchunk=1 \
+	-p tests.scheduling
+NBVAL_FLAGS := -rs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile -p tests.scheduling \
+	--nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300 \
 	--nbval-kernel-startup-timeout=300
 # exercises/ has no stored outputs for nbval to compare: tests/test_exercises.py runs each
@@ -35,7 +42,7 @@ FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
 	tests/test_memory.py tests/test_versions.py
 
-.PHONY: help setup lab env test test-floor test-fast check check-units check-notebooks lint main-path lock outputs exercises bench site mutation gpu-check clean
+.PHONY: help setup lab env test test-floor test-fast check check-static check-units check-notebooks lint main-path lock outputs exercises bench site mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -65,18 +72,25 @@ test-floor: setup  ## nbval and the checker tests with the learners' oldest torc
 	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks \
 		CHECK_PY=$(abspath $(FLOOR_VENV)/bin/python) UNIT_TESTS="$(FLOOR_TESTS)"
 
-# For day-to-day work: no set-up, no notebooks, and none of the tests marked slow (those that
-# start torchrun, a kernel or a fresh Python). `make test` stays the whole suite, and CI runs it.
-test-fast:  ## lint, then the unit tests not marked slow, in .venv (no set-up, no notebooks)
+# For day-to-day work: no set-up, no type check, no notebooks (nbval), and none of the tests
+# marked slow (those that start torchrun, a kernel, JupyterLab, Chromium or a fresh Python).
+# `make test` stays the whole suite, and CI runs it.
+test-fast:  ## lint, then the unit tests not marked slow, in .venv (leaves out: set-up, mypy, notebooks, slow tests)
+	@echo "make test-fast leaves out: set-up, mypy, the notebooks (nbval) and the tests marked slow; make test runs them all"
 	$(VPY) -m ruff check .
 	$(VPY) -m pytest $(UNIT_FLAGS) -m "not slow" $(PYTEST_ARGS) tests
+	@echo "make test-fast left out: set-up, mypy, the notebooks (nbval) and the tests marked slow; make test runs them all"
 
 check:  ## lint, type-check d2lgpu/ and run the whole suite in the active environment, installing nothing
+	@echo "lint and type check, unit tests and notebooks run side by side; each prints its report when it ends"
+	$(MAKE) --no-print-directory -j3 --output-sync=target check-static check-units check-notebooks
+
+# ruff and mypy beside the tests, not before them: mypy without its cache (a clean clone)
+# takes a core for a quarter of a minute, while the tests spend much of their time waiting.
+check-static:  ## ruff (lint and format) and mypy on d2lgpu/
 	$(CHECK_PY) -m ruff check .
 	$(CHECK_PY) -m ruff format --check .
 	$(CHECK_PY) -m mypy
-	@echo "unit tests and notebooks run side by side; each run prints its report when it ends"
-	$(MAKE) --no-print-directory -j2 --output-sync=target check-units check-notebooks
 
 check-units:  ## the unit tests alone, in a random order
 	$(CHECK_PY) -m pytest $(UNIT_FLAGS) $(PYTEST_ARGS) $(UNIT_TESTS)

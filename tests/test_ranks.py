@@ -301,28 +301,39 @@ def test_ranks_run_backward_after_this_process_ran_backward_on_a_gpu():
 
 def test_a_script_that_starts_ranks_at_its_top_level_is_told_to_use_a_main_guard(tmp_path):
     # ranks a fork server starts import the script first; its top-level call cannot start
-    # processes there, and the rank dies before it can say why
+    # processes there, and the rank dies before it can say why. The two scripts run side by
+    # side: each waits most of its time on its fork server's start.
     script = tmp_path / "train.py"
     script.write_text(
         "from d2lgpu.ranks import run_ranks\n"
         "print(run_ranks(lambda rank, world: rank, world=2, timeout_s=20))\n"
     )
-    env = {**os.environ, ranks.START_ENV_VAR: "forkserver"}
-    done = subprocess.run(
-        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode != 0
-    assert 'call run_ranks under if __name__ == "__main__":' in done.stderr, done.stderr[-2000:]
     guarded = tmp_path / "guarded.py"
     guarded.write_text(
         "from d2lgpu.ranks import run_ranks\n"
         'if __name__ == "__main__":\n'
         "    print(run_ranks(lambda rank, world: rank * 10, world=2, timeout_s=20))\n"
     )
-    done = subprocess.run(
-        [sys.executable, str(guarded)], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0 and done.stdout.strip() == "[0, 10]", done.stderr[-2000:]
+    env = {**os.environ, ranks.START_ENV_VAR: "forkserver"}
+    started = [
+        subprocess.Popen(
+            [sys.executable, str(path)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for path in (script, guarded)
+    ]
+    try:
+        (out, err), (guarded_out, guarded_err) = [p.communicate(timeout=120) for p in started]
+    finally:
+        for p in started:
+            p.kill()
+            p.wait()
+    assert started[0].returncode != 0
+    assert 'call run_ranks under if __name__ == "__main__":' in err, err[-2000:]
+    assert started[1].returncode == 0 and guarded_out.strip() == "[0, 10]", guarded_err[-2000:]
 
 
 def _backward_on_a_rank(rank, world):
