@@ -384,6 +384,30 @@ def test_every_stored_reference_belongs_to_a_gpu_cell_and_says_where_it_came_fro
             assert len(entry["sha256"]) == 64 and isinstance(entry["output"], str)
 
 
+def test_every_reference_recorded_on_a_gpu_is_found_again_while_its_code_is_unchanged():
+    # A GPU run is rare: today's key of a cell whose code, and the code above that it reads,
+    # are what the GPU ran (the body's hash and the reads stored with the reference) must be
+    # the key the reference is stored under, or every such reference would be lost at once.
+    found = 0
+    for path in sorted(references.RESULTS_DIR.glob("*/cells/*.json")):
+        data = json.loads(path.read_text())
+        nb = nbformat.read(ROOT / data["notebook"], as_version=4)
+        cells = {c.id: c for c in nb.cells}
+        for cell_id, entry in data["cells"].items():
+            source = cells[cell_id].source
+            earlier = references.earlier_sources(nb.cells, cell_id)
+            body = references.body_sha256(references.cell_body(source))
+            if entry["body_sha256"] != body or entry["reads"] != references.dependencies(
+                source, earlier
+            ):
+                continue
+            assert references.cell_key(source, earlier) == entry["sha256"], (path, cell_id)
+            shown = references.find_reference(source, earlier=earlier)
+            assert any(e.items() >= entry.items() for e in shown), (path, cell_id)
+            found += entry["reads"] != []
+    assert found >= 30  # most GPU cells read sizes or the device from the cells above
+
+
 SETUP = "import torch\nimport d2lgpu\n%load_ext d2lgpu.magics\ndevice = d2lgpu.try_gpu()\n"
 
 
@@ -461,6 +485,13 @@ def test_the_key_covers_what_functions_read_when_called_not_their_arguments():
     # a function the cell defines reads the cell's own binding
     inner = "%%requires_gpu\nscale = 3\ndef g():\n    return scale * x\nprint(g())\n"
     assert references.dependencies(inner, earlier) == ["x = 0"]
+    # the same where the function comes first and the cell binds the name after it
+    first = "%%requires_gpu\ndef g():\n    return scale * x\nscale = 3\nprint(g())\n"
+    assert references.dependencies(first, earlier) == ["x = 0"]
+    # a name the cell reads before it binds it, bound by no cell above: nothing from above
+    late = "%%requires_gpu\nprint(total)\ntotal = 1\n"
+    assert references.dependencies(late, earlier) == []
+    assert references.cell_key(late, earlier) == references.body_sha256("print(total)\ntotal = 1")
 
 
 def test_a_cell_that_is_not_python_binds_nothing_and_cell_ids_are_checked():
@@ -471,6 +502,9 @@ def test_a_cell_that_is_not_python_binds_nothing_and_cell_ids_are_checked():
              {"id": "c", "cell_type": "code", "source": "z"}]  # fmt: skip
     assert references.earlier_sources(cells, "c") == ["x = 1\ny = 2"]
     assert references.earlier_sources(cells, "a") == []
+    # a code cell saved without its source (a hand-edited notebook) is an empty cell
+    cells.insert(1, {"id": "e", "cell_type": "code"})
+    assert references.earlier_sources(cells, "c") == ["x = 1\ny = 2", ""]
     with pytest.raises(ValueError, match="cell_id must be the id of one of the notebook's cells"):
         references.earlier_sources(cells, "nope")
 
