@@ -158,8 +158,20 @@ def test_other_gpus_are_collapsed_below_the_shown_block_and_escaped_too():
         "Recorded on Tesla <T4> with torch 2.14.1, 2026-11-23",
         "    x",
     ]
-    with pytest.raises(ValueError, match="no references to show"):
+    with pytest.raises(ValueError, match="^no references to show: say NO_REFERENCE instead$"):
         references.reference_bundle([], "2.14.1")
+
+
+def test_an_output_is_shown_as_the_gpu_printed_it_and_an_odd_torch_version_as_it_is():
+    # a padded table keeps its last line's blanks, a last word in capitals keeps its letters;
+    # only the newlines after the output go
+    for output in ("size   time   \n  64   1.2 ms   \n\n", "ran on the NVIDIA TITAN X\n"):
+        text = references.format_reference([dict(PROVENANCE, output=output)])
+        assert text == HEADING + "\n" + indent(output.rstrip("\n"), "    "), output
+    # a torch built from source may report a version that is no release number
+    assert references.torch_release(" local-build \n") == "local-build"
+    note = references.format_reference([dict(PROVENANCE, output="x\n")], "local-build")
+    assert note.startswith(f"{HEADING} (this machine has torch local-build)\n")
 
 
 H200 = dict(PROVENANCE, device="NVIDIA H200", date="2026-11-28")
@@ -212,6 +224,12 @@ def test_no_reference_is_lost_and_each_caption_has_the_one_format():
     captions = [line for line in text.splitlines() if line.startswith("Recorded on ")]
     assert len(captions) == 6 and all(re.match(CAPTION, c) for c in captions), captions
     assert html.count("<pre") == 5  # six recordings, two of them with the same output
+    # each block, the collapsed ones too, says the release differs, once
+    assert text.count(NOTE) == 5 and html.count(f"<em>{NOTE}</em>") == 5
+    # the collapsed blocks are boxes one after the other, nothing shown between them
+    collapsed = html.partition("</summary>")[2].removesuffix("</details>")
+    boxes = collapsed.split(BOX)
+    assert boxes[0] == "" and len(boxes) == 5 and all(b.endswith("</pre></div>") for b in boxes[1:])
 
 
 def test_the_bundle_is_the_same_at_every_run(tmp_path):

@@ -105,7 +105,7 @@ MODULES: dict[str, list[str]] = {
     "d2lgpu/_cell_statements.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
     "d2lgpu/_reference_blocks.py": ["tests/test_references.py"],
     "d2lgpu/references.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
-    "d2lgpu/hardware.py": ["tests/test_hardware.py"],
+    "d2lgpu/hardware.py": ["tests/test_hardware.py", "tests/test_learner_gpus.py"],
     "tools/work_copies.py": ["tests/test_work_copies.py"],
     "tools/setup_cell.py": ["tests/test_setup_cell.py"],
 }
