@@ -101,3 +101,35 @@ def test_bad_arguments_name_the_argument(capsys):
         with pytest.raises(SystemExit):
             mutation.main(argv)
         assert named in capsys.readouterr().err
+
+
+def test_each_run_starts_from_fresh_mutants_and_a_fresh_record_of_which_test_calls_what(
+    tmp_path, monkeypatch
+):
+    # A test changed since the last run must be asked again which functions it calls, or the
+    # mutants of a function it calls only now survive untested.
+    mutants = tmp_path / "mutants"
+    (mutants / "tools").mkdir(parents=True)
+    stale = [mutants / "tools/work_copies.py", mutants / "tools/work_copies.py.meta"]
+    stale.append(mutants / mutation.STATS)
+    kept = mutants / "tools/setup_cell.py.meta"  # another module's results stay
+    for path in [*stale, kept]:
+        path.write_text("{}")
+    started = []
+
+    class Child:
+        pid, returncode = 0, 0
+
+        def __init__(self, command, **kwargs):
+            started.append(command)
+            assert not any(p.exists() for p in stale), "mutmut started before the clean-up"
+
+        def wait(self, timeout=None):
+            return 0
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    monkeypatch.setattr(mutation.subprocess, "Popen", Child)
+    wall_s, finished = mutation.run_module("tools/work_copies.py", 1, 60, mutants / "x.log")
+    assert finished and wall_s >= 0 and kept.exists()
+    [command] = started
+    assert command[-4:] == ["--run-one", "--max-children", "1", "tools/work_copies.py"]

@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
+STATS = "mutmut-stats.json"  # mutmut's record of the tests that call each function (in mutants/)
 
 # Each module mutmut mutates, with the fast test files that exercise it (no browser, no
 # notebook suites, nothing that only a subprocess runs). The first five are held to the target in docs/mutation.md. Not here:
@@ -220,9 +221,12 @@ def run_module(
     """Run ``module`` in a child process, stopped at the time limit: (wall seconds, finished)."""
     command = [sys.executable, __file__, "--run-one", "--max-children", str(max_children), module]
     # mutmut rewrites a module's mutants only when the module is newer than them: remove them,
-    # so that a change of do_not_mutate_patterns in pyproject.toml counts too.
-    for stale in (ROOT / "mutants" / module, ROOT / "mutants" / (module + ".meta")):
-        stale.unlink(missing_ok=True)
+    # so that a change of do_not_mutate_patterns in pyproject.toml counts too. Remove its record
+    # of which test calls which function as well: it reruns only tests it has not seen for it,
+    # so a test changed since the last run would keep the calls it made then, and a mutant of a
+    # function it calls now would survive untested.
+    for stale in (module, module + ".meta", STATS):
+        (ROOT / "mutants" / stale).unlink(missing_ok=True)
     start = time.monotonic()
     # A session of its own, so that the time limit stops mutmut's workers too; mutmut's
     # line per mutant goes to a log beside its results.
