@@ -106,6 +106,34 @@ def test_a_damaged_results_folder_says_so_and_does_not_stop_the_notebook(
     assert second.startswith("No GPU reference output could be read (JSONDecodeError:")
 
 
+def test_a_results_file_cut_short_or_in_the_first_format_still_serves_its_references(tmp_path):
+    cells = tmp_path / "NVIDIA-H100-80GB-HBM3" / "cells"
+    cells.mkdir(parents=True)
+    (cells / "notebooks_01_x.json").write_text('{"notebook": "notebooks/01_x.ipynb"}')
+    assert references.load_references(tmp_path) == {}  # no cells yet: no references
+    # the first format: no body hash, no notebook; the key was the hash of the body alone
+    body = "print('the first format')"
+    old = {k: PROVENANCE[k] for k in references.PROVENANCE_KEYS}
+    old.update(sha256=references.body_sha256(body), output="x\n")
+    (cells / "solutions_02_x.json").write_text(json.dumps({"cells": {"c1": old}}))
+    [entry] = references.find_reference(body, tmp_path)
+    assert entry["notebook"] == "solutions_02_x" and entry["cell_id"] == "c1"
+    assert references.body_has_reference(body, tmp_path)
+    assert not references.body_has_reference("print('never run')", tmp_path)
+    # only the folder asked: the course's own references do not have it
+    assert not references.body_has_reference(body)
+    # a worked solution's reference in the first format is still the worked solution's
+    (cells / "solutions_03_x.json").write_text(
+        json.dumps({"notebook": "solutions/03_x.ipynb", "cells": {"c2": old}})
+    )
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "03_x.ipynb").write_text(
+        json.dumps({"cells": [{"id": "c2", "cell_type": "code", "source": [body]}]})
+    )
+    [shown] = references.solution_reference(body, tmp_path, root=tmp_path)
+    assert (shown["notebook"], shown["cell_id"]) == ("solutions/03_x.ipynb", "c2")
+
+
 @pytest.mark.parametrize(
     "installed, note",
     [
@@ -255,11 +283,46 @@ def test_references_are_stored_per_device_and_notebook(tmp_path):
     assert data["notebook"] == "solutions/02_tensors.ipynb"
     [entry] = references.find_reference("y = 2\n", tmp_path)
     assert entry["cell_id"] == "c2" and entry["output"] == "2\n"
+    # the statements above that the key covers are stored with it, for the file's reader
+    references.record_reference(
+        tmp_path, "solutions/02_tensors.ipynb", "c3", "print(n)", "4\n", PROVENANCE,
+        earlier=["n = 4\nm = 5\n"],
+    )  # fmt: skip
+    assert json.loads(path.read_text())["cells"]["c3"]["reads"] == ["n = 4"]
+    # a notebook named by a longer path is filed under its folder and name alone
+    elsewhere = references.reference_file(tmp_path, "NVIDIA H200", "/home/me/d2l/notebooks/04_amp")
+    assert elsewhere == tmp_path / "NVIDIA-H200" / "cells" / "notebooks_04_amp.json"
+
+
+def test_a_new_reference_adds_lines_to_the_stored_file_and_changes_none(tmp_path):
+    # The results files are in the repository: a GPU run's diff shows only what it added.
+    import difflib
+
+    stored = sorted(references.RESULTS_DIR.glob("*/cells/*.json"))[0]
+    before = stored.read_text()
+    data = json.loads(before)
+    [device] = {entry["device"] for entry in data["cells"].values()}
+    copy = tmp_path / stored.relative_to(references.RESULTS_DIR)
+    copy.parent.mkdir(parents=True)
+    copy.write_text(before)
+    provenance = dict(PROVENANCE, device=device)
+    written = references.record_reference(
+        tmp_path, data["notebook"], "000000000000", "print(1)", "1\n", provenance
+    )
+    after = copy.read_text()
+    assert written == copy
+    changes = [d for d in difflib.ndiff(before.splitlines(), after.splitlines()) if d[0] in "+-"]
+    assert changes and all(d.startswith("+ ") for d in changes), changes[:5]
+    assert after.endswith("}\n") and '\n  "000000000000": {\n   "body_sha256": ' in after
 
 
 @pytest.mark.parametrize("key", references.PROVENANCE_KEYS)
 def test_a_reference_without_its_provenance_is_refused(tmp_path, key):
-    with pytest.raises(ValueError, match=key):
+    missing = re.escape(f"missing {[key]}")
+    with pytest.raises(
+        ValueError,
+        match=f"^provenance must give {', '.join(references.PROVENANCE_KEYS)}; {missing}$",
+    ):
         references.record_reference(
             tmp_path, "notebooks/x.ipynb", "c", "x", "", dict(PROVENANCE, **{key: ""})
         )
@@ -268,6 +331,8 @@ def test_a_reference_without_its_provenance_is_refused(tmp_path, key):
 def test_device_slug_and_its_errors():
     assert references.device_slug(" NVIDIA H100 80GB HBM3 ") == "NVIDIA-H100-80GB-HBM3"
     assert references.device_slug("NVIDIA A100-SXM4-40GB") == "NVIDIA-A100-SXM4-40GB"
+    assert references.device_slug("NVIDIA GeForce RTX 4090") == "NVIDIA-GeForce-RTX-4090"
+    assert references.device_slug("(NVIDIA TITAN X)") == "NVIDIA-TITAN-X"
     for bad in ("", "  ", None):
         with pytest.raises(ValueError, match="name must be a non-empty device name"):
             references.device_slug(bad)
@@ -281,6 +346,15 @@ def test_outputs_to_text_keeps_what_a_reader_saw():
         {"output_type": "error", "ename": "RuntimeError", "evalue": "boom", "traceback": []},
     ]
     assert references.outputs_to_text(outputs) == "a\n42\n[a figure]\nRuntimeError: boom\n"
+    # as a .ipynb file holds them: texts as lists of lines, an SVG figure, parts left out
+    saved = [
+        {"output_type": "stream", "name": "stdout", "text": ["step 1\n", "step 2\n"]},
+        {"output_type": "stream", "name": "stderr"},
+        {"output_type": "execute_result", "data": {"text/plain": ["(4096,", " 4096)"]}},
+        {"output_type": "execute_result"},
+        {"output_type": "display_data", "data": {"image/svg+xml": "<svg/>", "text/plain": "<F>"}},
+    ]
+    assert references.outputs_to_text(saved) == "step 1\nstep 2\n(4096, 4096)\n[a figure]\n"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -672,3 +746,33 @@ def test_only_a_solutions_reference_is_the_worked_solutions(tmp_path, monkeypatc
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "solutions" / "99_x.ipynb").rename(tmp_path / "notebooks" / "99_x.ipynb")
     assert references.solution_reference(gpu.source, results) == []
+
+
+def test_the_worked_solutions_reference_is_found_past_other_recordings_of_the_same_code(
+    tmp_path, monkeypatch
+):
+    results = tmp_path / "results"
+    solution, _ = exercise_pair(tmp_path, results)
+    monkeypatch.setattr(references, "COURSE_ROOT", tmp_path / "elsewhere")  # root= says where
+    gpu = solution.cells[2]
+    earlier = references.earlier_sources(solution.cells, gpu.id)
+    A100 = dict(PROVENANCE, device="NVIDIA A100-SXM4-80GB", date="2026-11-01")
+    # the same code under the same key in a chapter, recorded on a GPU whose folder comes first
+    references.record_reference(
+        results, "notebooks/99_x.ipynb", gpu.id, gpu.source, "chapter\n", A100, earlier=earlier
+    )
+    # solutions recorded with the same code, since renamed, cut short or changed
+    for name in ("96_other", "97_empty", "98_gone", "98_no_source"):
+        references.record_reference(
+            results, f"solutions/{name}.ipynb", gpu.id, gpu.source, "old\n", A100, earlier=earlier
+        )
+    (tmp_path / "solutions" / "96_other.ipynb").write_text(
+        json.dumps({"cells": [{"id": "another", "cell_type": "code", "source": "x = 1"}]})
+    )
+    (tmp_path / "solutions" / "97_empty.ipynb").write_text("{}")
+    (tmp_path / "solutions" / "98_no_source.ipynb").write_text(
+        json.dumps({"cells": [{"id": gpu.id, "cell_type": "code"}]})
+    )
+    found = references.solution_reference(gpu.source, results, root=tmp_path)
+    assert {e["notebook"] for e in found} == {"solutions/99_x.ipynb"}
+    assert {e["device"] for e in found} == {PROVENANCE["device"], H200["device"]}
