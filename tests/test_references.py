@@ -10,6 +10,7 @@ import torch
 
 from d2lgpu import magics, references
 from d2lgpu._cell_keys import _key_text
+from d2lgpu._cell_statements import statements
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(
@@ -22,6 +23,13 @@ PROVENANCE = {
     "date": "2026-11-23",
     "origin": "a test",
 }
+
+
+@pytest.fixture(autouse=True)
+def parsed_afresh():
+    # statements() keeps the cells it parsed: a cache filled by an earlier test (or, under
+    # `make mutation`, by mutmut's first run of the tests) would answer without the parser.
+    statements.cache_clear()
 
 
 def gpu_cells(path):
