@@ -19,9 +19,37 @@ def test_a_module_is_named_by_mutmuts_dotted_names_and_nothing_else_is_accepted(
     assert (
         mutation.mutant_pattern("d2lgpu/checks/ch08_streams.py") == "d2lgpu.checks.ch08_streams.*"
     )
-    for bad in ("tests/test_grading.py", "d2lgpu/checks", "stream_sim.py"):
-        with pytest.raises(ValueError, match="module must be a .py file under d2lgpu/"):
+    for bad in ("tests/test_grading.py", "d2lgpu/checks", "stream_sim.py", "tools", "tools/x.sh"):
+        with pytest.raises(ValueError, match="module must be a .py file under d2lgpu/ or tools/"):
             mutation.mutant_pattern(bad)
+
+
+def test_a_tool_is_named_as_its_tests_import_it_so_that_its_mutants_reach_them():
+    # tests put tools/ on sys.path and `import work_copies`: the functions' module is work_copies
+    assert mutation.mutant_pattern("tools/work_copies.py") == "work_copies.*"
+    assert mutation.mutant_module("tools/setup_cell.py") == "setup_cell"
+    import work_copies
+
+    assert work_copies.sync_work.__module__ == mutation.mutant_module("tools/work_copies.py")
+
+
+def test_in_the_run_mutmut_names_a_tools_mutant_by_that_module_and_a_package_one_by_its_path():
+    from mutmut.utils import format_utils
+
+    by_path = format_utils.get_mutant_name
+    try:
+        mutation._name_tools_mutants_by_their_module()
+        from mutmut.mutation import file_mutation
+
+        for name in (format_utils.get_mutant_name, file_mutation.get_mutant_name):
+            assert name(Path("tools/work_copies.py"), "x_sync_work") == "work_copies.x_sync_work"
+            assert name(Path("d2lgpu/hardware.py"), "x_lookup") == "d2lgpu.hardware.x_lookup"
+    finally:
+        import mutmut.__main__ as mutmut_main
+        from mutmut.mutation import file_mutation
+
+        for holder in (format_utils, file_mutation, mutmut_main):
+            holder.get_mutant_name = by_path
 
 
 def test_exit_codes_are_counted_by_status():
@@ -57,7 +85,11 @@ def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
     for module, tests in mutation.MODULES.items():
         assert (ROOT / module).is_file(), module
         assert any(fnmatch.fnmatch(module, p) for p in config["only_mutate"]), module
+        assert any(Path(module).is_relative_to(p) for p in config["source_paths"]), module
         assert tests and all((ROOT / t).is_file() for t in tests), (module, tests)
+    # what the tests read besides the code travels into mutants/ too
+    for path in config["also_copy"]:
+        assert (ROOT / path).exists(), path
 
 
 def test_bad_arguments_name_the_argument(capsys):
@@ -69,3 +101,35 @@ def test_bad_arguments_name_the_argument(capsys):
         with pytest.raises(SystemExit):
             mutation.main(argv)
         assert named in capsys.readouterr().err
+
+
+def test_each_run_starts_from_fresh_mutants_and_a_fresh_record_of_which_test_calls_what(
+    tmp_path, monkeypatch
+):
+    # A test changed since the last run must be asked again which functions it calls, or the
+    # mutants of a function it calls only now survive untested.
+    mutants = tmp_path / "mutants"
+    (mutants / "tools").mkdir(parents=True)
+    stale = [mutants / "tools/work_copies.py", mutants / "tools/work_copies.py.meta"]
+    stale.append(mutants / mutation.STATS)
+    kept = mutants / "tools/setup_cell.py.meta"  # another module's results stay
+    for path in [*stale, kept]:
+        path.write_text("{}")
+    started = []
+
+    class Child:
+        pid, returncode = 0, 0
+
+        def __init__(self, command, **kwargs):
+            started.append(command)
+            assert not any(p.exists() for p in stale), "mutmut started before the clean-up"
+
+        def wait(self, timeout=None):
+            return 0
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    monkeypatch.setattr(mutation.subprocess, "Popen", Child)
+    wall_s, finished = mutation.run_module("tools/work_copies.py", 1, 60, mutants / "x.log")
+    assert finished and wall_s >= 0 and kept.exists()
+    [command] = started
+    assert command[-4:] == ["--run-one", "--max-children", "1", "tools/work_copies.py"]

@@ -10,6 +10,7 @@ import torch
 
 from d2lgpu import magics, references
 from d2lgpu._cell_keys import _key_text
+from d2lgpu._cell_statements import statements
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(
@@ -22,6 +23,13 @@ PROVENANCE = {
     "date": "2026-11-23",
     "origin": "a test",
 }
+
+
+@pytest.fixture(autouse=True)
+def parsed_afresh():
+    # statements() keeps the cells it parsed: a cache filled by an earlier test (or, under
+    # `make mutation`, by mutmut's first run of the tests) would answer without the parser.
+    statements.cache_clear()
 
 
 def gpu_cells(path):
@@ -106,6 +114,34 @@ def test_a_damaged_results_folder_says_so_and_does_not_stop_the_notebook(
     assert second.startswith("No GPU reference output could be read (JSONDecodeError:")
 
 
+def test_a_results_file_cut_short_or_in_the_first_format_still_serves_its_references(tmp_path):
+    cells = tmp_path / "NVIDIA-H100-80GB-HBM3" / "cells"
+    cells.mkdir(parents=True)
+    (cells / "notebooks_01_x.json").write_text('{"notebook": "notebooks/01_x.ipynb"}')
+    assert references.load_references(tmp_path) == {}  # no cells yet: no references
+    # the first format: no body hash, no notebook; the key was the hash of the body alone
+    body = "print('the first format')"
+    old = {k: PROVENANCE[k] for k in references.PROVENANCE_KEYS}
+    old.update(sha256=references.body_sha256(body), output="x\n")
+    (cells / "solutions_02_x.json").write_text(json.dumps({"cells": {"c1": old}}))
+    [entry] = references.find_reference(body, tmp_path)
+    assert entry["notebook"] == "solutions_02_x" and entry["cell_id"] == "c1"
+    assert references.body_has_reference(body, tmp_path)
+    assert not references.body_has_reference("print('never run')", tmp_path)
+    # only the folder asked: the course's own references do not have it
+    assert not references.body_has_reference(body)
+    # a worked solution's reference in the first format is still the worked solution's
+    (cells / "solutions_03_x.json").write_text(
+        json.dumps({"notebook": "solutions/03_x.ipynb", "cells": {"c2": old}})
+    )
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "03_x.ipynb").write_text(
+        json.dumps({"cells": [{"id": "c2", "cell_type": "code", "source": [body]}]})
+    )
+    [shown] = references.solution_reference(body, tmp_path, root=tmp_path)
+    assert (shown["notebook"], shown["cell_id"]) == ("solutions/03_x.ipynb", "c2")
+
+
 @pytest.mark.parametrize(
     "installed, note",
     [
@@ -158,8 +194,20 @@ def test_other_gpus_are_collapsed_below_the_shown_block_and_escaped_too():
         "Recorded on Tesla <T4> with torch 2.14.1, 2026-11-23",
         "    x",
     ]
-    with pytest.raises(ValueError, match="no references to show"):
+    with pytest.raises(ValueError, match="^no references to show: say NO_REFERENCE instead$"):
         references.reference_bundle([], "2.14.1")
+
+
+def test_an_output_is_shown_as_the_gpu_printed_it_and_an_odd_torch_version_as_it_is():
+    # a padded table keeps its last line's blanks, a last word in capitals keeps its letters;
+    # only the newlines after the output go
+    for output in ("size   time   \n  64   1.2 ms   \n\n", "ran on the NVIDIA TITAN X\n"):
+        text = references.format_reference([dict(PROVENANCE, output=output)])
+        assert text == HEADING + "\n" + indent(output.rstrip("\n"), "    "), output
+    # a torch built from source may report a version that is no release number
+    assert references.torch_release(" local-build \n") == "local-build"
+    note = references.format_reference([dict(PROVENANCE, output="x\n")], "local-build")
+    assert note.startswith(f"{HEADING} (this machine has torch local-build)\n")
 
 
 H200 = dict(PROVENANCE, device="NVIDIA H200", date="2026-11-28")
@@ -212,6 +260,12 @@ def test_no_reference_is_lost_and_each_caption_has_the_one_format():
     captions = [line for line in text.splitlines() if line.startswith("Recorded on ")]
     assert len(captions) == 6 and all(re.match(CAPTION, c) for c in captions), captions
     assert html.count("<pre") == 5  # six recordings, two of them with the same output
+    # each block, the collapsed ones too, says the release differs, once
+    assert text.count(NOTE) == 5 and html.count(f"<em>{NOTE}</em>") == 5
+    # the collapsed blocks are boxes one after the other, nothing shown between them
+    collapsed = html.partition("</summary>")[2].removesuffix("</details>")
+    boxes = collapsed.split(BOX)
+    assert boxes[0] == "" and len(boxes) == 5 and all(b.endswith("</pre></div>") for b in boxes[1:])
 
 
 def test_the_bundle_is_the_same_at_every_run(tmp_path):
@@ -237,11 +291,46 @@ def test_references_are_stored_per_device_and_notebook(tmp_path):
     assert data["notebook"] == "solutions/02_tensors.ipynb"
     [entry] = references.find_reference("y = 2\n", tmp_path)
     assert entry["cell_id"] == "c2" and entry["output"] == "2\n"
+    # the statements above that the key covers are stored with it, for the file's reader
+    references.record_reference(
+        tmp_path, "solutions/02_tensors.ipynb", "c3", "print(n)", "4\n", PROVENANCE,
+        earlier=["n = 4\nm = 5\n"],
+    )  # fmt: skip
+    assert json.loads(path.read_text())["cells"]["c3"]["reads"] == ["n = 4"]
+    # a notebook named by a longer path is filed under its folder and name alone
+    elsewhere = references.reference_file(tmp_path, "NVIDIA H200", "/home/me/d2l/notebooks/04_amp")
+    assert elsewhere == tmp_path / "NVIDIA-H200" / "cells" / "notebooks_04_amp.json"
+
+
+def test_a_new_reference_adds_lines_to_the_stored_file_and_changes_none(tmp_path):
+    # The results files are in the repository: a GPU run's diff shows only what it added.
+    import difflib
+
+    stored = sorted(references.RESULTS_DIR.glob("*/cells/*.json"))[0]
+    before = stored.read_text()
+    data = json.loads(before)
+    [device] = {entry["device"] for entry in data["cells"].values()}
+    copy = tmp_path / stored.relative_to(references.RESULTS_DIR)
+    copy.parent.mkdir(parents=True)
+    copy.write_text(before)
+    provenance = dict(PROVENANCE, device=device)
+    written = references.record_reference(
+        tmp_path, data["notebook"], "000000000000", "print(1)", "1\n", provenance
+    )
+    after = copy.read_text()
+    assert written == copy
+    changes = [d for d in difflib.ndiff(before.splitlines(), after.splitlines()) if d[0] in "+-"]
+    assert changes and all(d.startswith("+ ") for d in changes), changes[:5]
+    assert after.endswith("}\n") and '\n  "000000000000": {\n   "body_sha256": ' in after
 
 
 @pytest.mark.parametrize("key", references.PROVENANCE_KEYS)
 def test_a_reference_without_its_provenance_is_refused(tmp_path, key):
-    with pytest.raises(ValueError, match=key):
+    missing = re.escape(f"missing {[key]}")
+    with pytest.raises(
+        ValueError,
+        match=f"^provenance must give {', '.join(references.PROVENANCE_KEYS)}; {missing}$",
+    ):
         references.record_reference(
             tmp_path, "notebooks/x.ipynb", "c", "x", "", dict(PROVENANCE, **{key: ""})
         )
@@ -250,6 +339,8 @@ def test_a_reference_without_its_provenance_is_refused(tmp_path, key):
 def test_device_slug_and_its_errors():
     assert references.device_slug(" NVIDIA H100 80GB HBM3 ") == "NVIDIA-H100-80GB-HBM3"
     assert references.device_slug("NVIDIA A100-SXM4-40GB") == "NVIDIA-A100-SXM4-40GB"
+    assert references.device_slug("NVIDIA GeForce RTX 4090") == "NVIDIA-GeForce-RTX-4090"
+    assert references.device_slug("(NVIDIA TITAN X)") == "NVIDIA-TITAN-X"
     for bad in ("", "  ", None):
         with pytest.raises(ValueError, match="name must be a non-empty device name"):
             references.device_slug(bad)
@@ -263,6 +354,15 @@ def test_outputs_to_text_keeps_what_a_reader_saw():
         {"output_type": "error", "ename": "RuntimeError", "evalue": "boom", "traceback": []},
     ]
     assert references.outputs_to_text(outputs) == "a\n42\n[a figure]\nRuntimeError: boom\n"
+    # as a .ipynb file holds them: texts as lists of lines, an SVG figure, parts left out
+    saved = [
+        {"output_type": "stream", "name": "stdout", "text": ["step 1\n", "step 2\n"]},
+        {"output_type": "stream", "name": "stderr"},
+        {"output_type": "execute_result", "data": {"text/plain": ["(4096,", " 4096)"]}},
+        {"output_type": "execute_result"},
+        {"output_type": "display_data", "data": {"image/svg+xml": "<svg/>", "text/plain": "<F>"}},
+    ]
+    assert references.outputs_to_text(saved) == "step 1\nstep 2\n(4096, 4096)\n[a figure]\n"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -384,6 +484,30 @@ def test_every_stored_reference_belongs_to_a_gpu_cell_and_says_where_it_came_fro
             assert len(entry["sha256"]) == 64 and isinstance(entry["output"], str)
 
 
+def test_every_reference_recorded_on_a_gpu_is_found_again_while_its_code_is_unchanged():
+    # A GPU run is rare: today's key of a cell whose code, and the code above that it reads,
+    # are what the GPU ran (the body's hash and the reads stored with the reference) must be
+    # the key the reference is stored under, or every such reference would be lost at once.
+    found = 0
+    for path in sorted(references.RESULTS_DIR.glob("*/cells/*.json")):
+        data = json.loads(path.read_text())
+        nb = nbformat.read(ROOT / data["notebook"], as_version=4)
+        cells = {c.id: c for c in nb.cells}
+        for cell_id, entry in data["cells"].items():
+            source = cells[cell_id].source
+            earlier = references.earlier_sources(nb.cells, cell_id)
+            body = references.body_sha256(references.cell_body(source))
+            if entry["body_sha256"] != body or entry["reads"] != references.dependencies(
+                source, earlier
+            ):
+                continue
+            assert references.cell_key(source, earlier) == entry["sha256"], (path, cell_id)
+            shown = references.find_reference(source, earlier=earlier)
+            assert any(e.items() >= entry.items() for e in shown), (path, cell_id)
+            found += entry["reads"] != []
+    assert found >= 30  # most GPU cells read sizes or the device from the cells above
+
+
 SETUP = "import torch\nimport d2lgpu\n%load_ext d2lgpu.magics\ndevice = d2lgpu.try_gpu()\n"
 
 
@@ -461,6 +585,13 @@ def test_the_key_covers_what_functions_read_when_called_not_their_arguments():
     # a function the cell defines reads the cell's own binding
     inner = "%%requires_gpu\nscale = 3\ndef g():\n    return scale * x\nprint(g())\n"
     assert references.dependencies(inner, earlier) == ["x = 0"]
+    # the same where the function comes first and the cell binds the name after it
+    first = "%%requires_gpu\ndef g():\n    return scale * x\nscale = 3\nprint(g())\n"
+    assert references.dependencies(first, earlier) == ["x = 0"]
+    # a name the cell reads before it binds it, bound by no cell above: nothing from above
+    late = "%%requires_gpu\nprint(total)\ntotal = 1\n"
+    assert references.dependencies(late, earlier) == []
+    assert references.cell_key(late, earlier) == references.body_sha256("print(total)\ntotal = 1")
 
 
 def test_a_cell_that_is_not_python_binds_nothing_and_cell_ids_are_checked():
@@ -471,6 +602,9 @@ def test_a_cell_that_is_not_python_binds_nothing_and_cell_ids_are_checked():
              {"id": "c", "cell_type": "code", "source": "z"}]  # fmt: skip
     assert references.earlier_sources(cells, "c") == ["x = 1\ny = 2"]
     assert references.earlier_sources(cells, "a") == []
+    # a code cell saved without its source (a hand-edited notebook) is an empty cell
+    cells.insert(1, {"id": "e", "cell_type": "code"})
+    assert references.earlier_sources(cells, "c") == ["x = 1\ny = 2", ""]
     with pytest.raises(ValueError, match="cell_id must be the id of one of the notebook's cells"):
         references.earlier_sources(cells, "nope")
 
@@ -620,3 +754,33 @@ def test_only_a_solutions_reference_is_the_worked_solutions(tmp_path, monkeypatc
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "solutions" / "99_x.ipynb").rename(tmp_path / "notebooks" / "99_x.ipynb")
     assert references.solution_reference(gpu.source, results) == []
+
+
+def test_the_worked_solutions_reference_is_found_past_other_recordings_of_the_same_code(
+    tmp_path, monkeypatch
+):
+    results = tmp_path / "results"
+    solution, _ = exercise_pair(tmp_path, results)
+    monkeypatch.setattr(references, "COURSE_ROOT", tmp_path / "elsewhere")  # root= says where
+    gpu = solution.cells[2]
+    earlier = references.earlier_sources(solution.cells, gpu.id)
+    A100 = dict(PROVENANCE, device="NVIDIA A100-SXM4-80GB", date="2026-11-01")
+    # the same code under the same key in a chapter, recorded on a GPU whose folder comes first
+    references.record_reference(
+        results, "notebooks/99_x.ipynb", gpu.id, gpu.source, "chapter\n", A100, earlier=earlier
+    )
+    # solutions recorded with the same code, since renamed, cut short or changed
+    for name in ("96_other", "97_empty", "98_gone", "98_no_source"):
+        references.record_reference(
+            results, f"solutions/{name}.ipynb", gpu.id, gpu.source, "old\n", A100, earlier=earlier
+        )
+    (tmp_path / "solutions" / "96_other.ipynb").write_text(
+        json.dumps({"cells": [{"id": "another", "cell_type": "code", "source": "x = 1"}]})
+    )
+    (tmp_path / "solutions" / "97_empty.ipynb").write_text("{}")
+    (tmp_path / "solutions" / "98_no_source.ipynb").write_text(
+        json.dumps({"cells": [{"id": gpu.id, "cell_type": "code"}]})
+    )
+    found = references.solution_reference(gpu.source, results, root=tmp_path)
+    assert {e["notebook"] for e in found} == {"solutions/99_x.ipynb"}
+    assert {e["device"] for e in found} == {PROVENANCE["device"], H200["device"]}

@@ -1,16 +1,24 @@
-"""Run mutmut 3 on the checkers, one module at a time, and count what it found.
+"""Run mutmut 3 on the checkers and the layers under them, one module at a time, and count what it found.
 
     python tools/mutation.py                              # every module of MODULES, in turn
     python tools/mutation.py d2lgpu/stream_sim.py         # one module (`make mutation MODULE=...`)
+    python tools/mutation.py tools/work_copies.py         # a tool the tests import from tools/
     python tools/mutation.py --counts d2lgpu/grading.py   # only count the last run's results
 
-mutmut copies ``d2lgpu/`` and ``tests/`` into ``mutants/`` (git-ignored), writes every
+mutmut copies ``d2lgpu/``, ``tools/`` and ``tests/`` into ``mutants/`` (git-ignored), writes every
 mutant of the files that ``[tool.mutmut]`` in pyproject.toml names into them, runs the
 selected test files once to learn which tests call which function, then, for each mutant
 of the module, runs the tests that called its function. Its configuration comes from
 pyproject.toml alone, so each module runs in a process of its own (``--run-one``) that
 sets the test selection to that module's fast test files (:data:`MODULES`) before mutmut
 starts; the parent stops it at the time limit.
+
+The tests import a module of ``tools/`` as a top-level module (``tools/`` on ``sys.path``,
+``import work_copies``), as the tools import one another, so its functions belong to the
+module ``work_copies``, not ``tools.work_copies``. mutmut names a mutant by its file's path,
+and runs a mutant only where that name's module is the function's own: ``--run-one`` names
+the mutants of ``tools/`` files without the ``tools.`` (:func:`mutant_module`), or mutmut
+would find no test for them.
 
 mutmut sees only the calls made in pytest's own process: a function that runs only in a
 gloo rank or a torchrun child shows as "no tests". The counts (:func:`count_statuses`)
@@ -33,9 +41,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
+STATS = "mutmut-stats.json"  # mutmut's record of the tests that call each function (in mutants/)
 
 # Each module mutmut mutates, with the fast test files that exercise it (no browser, no
-# notebook suites). The first five are held to the target in docs/mutation.md. Not here:
+# notebook suites, nothing that only a subprocess runs). The first five are held to the target in docs/mutation.md. Not here:
 # ch05_ddp.py (its tests start torchrun) and ch07_triton.py (its tests grade in a fresh Python
 # process, where Triton's interpreter is switched on before triton is imported): mutmut sees
 # neither, and a child process cannot import its mutated modules.
@@ -104,6 +113,15 @@ MODULES: dict[str, list[str]] = {
     "d2lgpu/checks/_ch04_watch.py": ["tests/test_checks_ch04.py"],
     "d2lgpu/checks/_ch10_overlap.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
     "d2lgpu/checks/_ch10_zero.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
+    # The layers every checker and learner relies on: GPU references and their keys, the
+    # datasheet, the learner's copies in work/ and the set-up cell
+    "d2lgpu/_cell_keys.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
+    "d2lgpu/_cell_statements.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
+    "d2lgpu/_reference_blocks.py": ["tests/test_references.py"],
+    "d2lgpu/references.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
+    "d2lgpu/hardware.py": ["tests/test_hardware.py", "tests/test_learner_gpus.py"],
+    "tools/work_copies.py": ["tests/test_work_copies.py"],
+    "tools/setup_cell.py": ["tests/test_setup_cell.py"],
 }
 
 # mutmut's statuses, in the order the table shows them; "reached" is every mutant that
@@ -112,12 +130,44 @@ COLUMNS = ("killed", "survived", "no tests", "timeout", "other")
 REACHED = ("killed", "survived", "timeout", "other")
 
 
+def mutant_module(path: str | Path) -> str:
+    """The module whose functions the tests import from the file ``path`` (under d2lgpu/ or tools/).
+
+    ``d2lgpu/checks/ch08_streams.py``: ``d2lgpu.checks.ch08_streams``; ``tools/work_copies.py``:
+    ``work_copies``, since the tests put ``tools/`` on ``sys.path`` and import it by that name.
+    """
+    path = Path(path)
+    if path.suffix != ".py" or len(path.parts) < 2 or path.parts[0] not in ("d2lgpu", "tools"):
+        raise ValueError(f"module must be a .py file under d2lgpu/ or tools/, got {str(path)!r}")
+    parts = path.with_suffix("").parts
+    return ".".join(parts[1:] if parts[0] == "tools" else parts)
+
+
 def mutant_pattern(module: str) -> str:
-    """The glob of mutmut's names for the mutants of ``module`` (a path under d2lgpu/)."""
-    path = Path(module)
-    if path.suffix != ".py" or not path.parts or path.parts[0] != "d2lgpu":
-        raise ValueError(f"module must be a .py file under d2lgpu/, got {module!r}")
-    return ".".join(path.with_suffix("").parts) + ".*"
+    """The glob of mutmut's names for the mutants of ``module`` (a path under d2lgpu/ or tools/)."""
+    return mutant_module(module) + ".*"
+
+
+def _name_tools_mutants_by_their_module() -> None:
+    """Make mutmut name the mutants of a tools/ file ``work_copies.x_...``, as the tests import it.
+
+    mutmut 3.8 names them by path (``tools.work_copies.x_...``) in three places that share
+    ``format_utils.get_mutant_name``; this process (and the workers it forks) uses
+    :func:`mutant_module` there instead.
+    """
+    import mutmut.__main__ as mutmut_main
+    from mutmut.mutation import file_mutation
+    from mutmut.utils import format_utils
+
+    by_path = format_utils.get_mutant_name
+
+    def get_mutant_name(relative_source_path: Path, mutant_method_name: str) -> str:
+        if Path(relative_source_path).parts[:1] == ("tools",):
+            return f"{mutant_module(relative_source_path)}.{mutant_method_name}"
+        return by_path(relative_source_path, mutant_method_name)
+
+    for holder in (format_utils, file_mutation, mutmut_main):
+        holder.get_mutant_name = get_mutant_name
 
 
 def count_statuses(exit_codes: dict[str, int | None]) -> Counter:
@@ -172,6 +222,7 @@ def run_one(module: str, max_children: int) -> None:
 
     cfg = configuration.config()
     cfg.pytest_add_cli_args_test_selection = list(MODULES[module])
+    _name_tools_mutants_by_their_module()
     from mutmut.__main__ import cli
 
     cli(["run", "--max-children", str(max_children), mutant_pattern(module)])
@@ -183,9 +234,12 @@ def run_module(
     """Run ``module`` in a child process, stopped at the time limit: (wall seconds, finished)."""
     command = [sys.executable, __file__, "--run-one", "--max-children", str(max_children), module]
     # mutmut rewrites a module's mutants only when the module is newer than them: remove them,
-    # so that a change of do_not_mutate_patterns in pyproject.toml counts too.
-    for stale in (ROOT / "mutants" / module, ROOT / "mutants" / (module + ".meta")):
-        stale.unlink(missing_ok=True)
+    # so that a change of do_not_mutate_patterns in pyproject.toml counts too. Remove its record
+    # of which test calls which function as well: it reruns only tests it has not seen for it,
+    # so a test changed since the last run would keep the calls it made then, and a mutant of a
+    # function it calls now would survive untested.
+    for stale in (module, module + ".meta", STATS):
+        (ROOT / "mutants" / stale).unlink(missing_ok=True)
     start = time.monotonic()
     # A session of its own, so that the time limit stops mutmut's workers too; mutmut's
     # line per mutant goes to a log beside its results.
@@ -213,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument(
-        "modules", nargs="*", help="paths under d2lgpu/ (default: every module of MODULES)"
+        "modules",
+        nargs="*",
+        help="paths under d2lgpu/ or tools/ (default: every module of MODULES)",
     )
     parser.add_argument(
         "--max-children",
