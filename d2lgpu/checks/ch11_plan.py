@@ -150,7 +150,8 @@ def _why_slower(config, gpu, plan, batch, best) -> str:
 def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
     config = CONFIGS[name]
     where = f"{name} on {n_gpus} x {gpu}, global batch {batch}"
-    plan_module.answer_calls = calls = []
+    calls: list[str] = []
+    plan_module.answer_calls = calls
     try:
         raw = plan_fn(config, gpu, n_gpus, batch)
     finally:
