@@ -20,6 +20,7 @@ import re
 import sys
 from pathlib import Path
 
+import cloudpickle
 import pytest
 from ddp_helpers.procs import fresh_python
 from session_once import once_per_session
@@ -59,6 +60,8 @@ def load(path: Path):
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    # Ranks started by a fork server cannot import it: its functions travel by value.
+    cloudpickle.register_pickle_by_value(module)
     spec.loader.exec_module(module)
     return module
 

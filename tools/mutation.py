@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -43,86 +44,10 @@ TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
 STATS = "mutmut-stats.json"  # mutmut's record of the tests that call each function (in mutants/)
 
-# Each module mutmut mutates, with the fast test files that exercise it (no browser, no
-# notebook suites, nothing that only a subprocess runs). The first five are held to the target in docs/mutation.md. Not here:
-# ch05_ddp.py (its tests start torchrun) and ch07_triton.py (its tests grade in a fresh Python
-# process, where Triton's interpreter is switched on before triton is imported): mutmut sees
-# neither, and a child process cannot import its mutated modules.
-MODULES: dict[str, list[str]] = {
-    "d2lgpu/checks/ch08_streams.py": ["tests/test_checks_ch08.py"],
-    "d2lgpu/checks/_ch08_hazards.py": ["tests/test_checks_ch08.py"],
-    "d2lgpu/checks/_ch08_rules.py": [
-        "tests/test_checks_ch08.py",
-        "tests/test_checks_ch08_copy_back.py",
-    ],
-    "d2lgpu/checks/ch09_checkpointing.py": [
-        "tests/test_checks_ch09.py",
-        "tests/test_checks_ch09_checkpointing.py",
-    ],
-    "d2lgpu/checks/ch09_model_parallel.py": [
-        "tests/test_checks_ch09.py",
-        "tests/test_checks_ch09_model_parallel.py",
-    ],
-    "d2lgpu/checks/_ch09_grads.py": [
-        "tests/test_checks_ch09.py",
-        "tests/test_checks_ch09_model_parallel.py",
-    ],
-    "d2lgpu/checks/_ch09_stages.py": [
-        "tests/test_checks_ch09.py",
-        "tests/test_checks_ch09_model_parallel.py",
-    ],
-    "d2lgpu/checks/_ch09_ckpt_log.py": [
-        "tests/test_checks_ch09.py",
-        "tests/test_checks_ch09_checkpointing.py",
-    ],
-    "d2lgpu/checks/ch09_one_f_one_b.py": ["tests/test_checks_ch09_one_f_one_b.py"],
-    "d2lgpu/checks/_kit_code.py": [
-        "tests/test_checks_kit.py",
-        "tests/test_checks_ch09_one_f_one_b.py",
-    ],
-    "d2lgpu/checks/ch09_tensor_parallel.py": ["tests/test_checks_ch09_tensor_parallel.py"],
-    "d2lgpu/stream_sim.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/_stream_mode.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/_sim_streams.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/_sim_engines.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/_sim_kernels.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/_sim_host.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/_sim_copies.py": ["tests/test_stream_sim.py", "tests/test_checks_ch08.py"],
-    "d2lgpu/grading.py": ["tests/test_grading.py", "tests/test_checks.py"],
-    "d2lgpu/checks/ch01_devices.py": ["tests/test_checks_ch01.py"],
-    "d2lgpu/checks/ch02_concurrency.py": ["tests/test_checks_ch02_concurrency.py"],
-    "d2lgpu/checks/ch02_frobenius.py": ["tests/test_checks_ch02_frobenius.py"],
-    "d2lgpu/checks/ch02_time_fn.py": ["tests/test_checks_ch02_time_fn.py"],
-    "d2lgpu/checks/ch03_device_bug.py": ["tests/test_checks_ch03.py"],
-    "d2lgpu/checks/ch03_parameters.py": ["tests/test_checks_ch03.py"],
-    "d2lgpu/checks/ch04_amp.py": ["tests/test_checks_ch04.py"],
-    "d2lgpu/checks/ch06_performance.py": ["tests/test_checks_ch06.py"],
-    "d2lgpu/checks/_ch06_workloads.py": ["tests/test_checks_ch06.py"],
-    "d2lgpu/_device_watch.py": [
-        "tests/test_device_watch.py",
-        "tests/test_checks_ch09_model_parallel.py",
-        "tests/test_checks_ch02_frobenius.py",
-        "tests/test_stream_sim.py",
-    ],
-    "d2lgpu/checks/ch10_ddp_by_hand.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
-    "d2lgpu/checks/ch10_inside_ddp.py": ["tests/test_checks_ch10.py"],
-    "d2lgpu/checks/ch11_planning.py": ["tests/test_checks_ch11.py"],
-    # The checkers' helpers that hold code moved out of the checkers above (rank code among
-    # it: "no tests" to mutmut)
-    "d2lgpu/checks/_ch09_tp_problem.py": ["tests/test_checks_ch09_tensor_parallel.py"],
-    "d2lgpu/checks/_ch04_watch.py": ["tests/test_checks_ch04.py"],
-    "d2lgpu/checks/_ch10_overlap.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
-    "d2lgpu/checks/_ch10_zero.py": ["tests/test_checks_ch10_ddp_by_hand.py"],
-    # The layers every checker and learner relies on: GPU references and their keys, the
-    # datasheet, the learner's copies in work/ and the set-up cell
-    "d2lgpu/_cell_keys.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
-    "d2lgpu/_cell_statements.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
-    "d2lgpu/_reference_blocks.py": ["tests/test_references.py"],
-    "d2lgpu/references.py": ["tests/test_references.py", "tests/test_rekey_references.py"],
-    "d2lgpu/hardware.py": ["tests/test_hardware.py", "tests/test_learner_gpus.py"],
-    "tools/work_copies.py": ["tests/test_work_copies.py"],
-    "tools/setup_cell.py": ["tests/test_setup_cell.py"],
-}
+# Each module mutmut mutates, with its fast test files: tools/mutation_modules.toml.
+MODULES: dict[str, list[str]] = tomllib.loads(
+    (ROOT / "tools" / "mutation_modules.toml").read_text()
+)
 
 # mutmut's statuses, in the order the table shows them; "reached" is every mutant that
 # some test ran against, and its score counts a time-out as killed (as mutmut does).

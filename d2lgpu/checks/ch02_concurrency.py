@@ -102,14 +102,12 @@ def _logging_syncs(log: list):
     def logged(*args, **kwargs):
         log.append(("wait", "device", _job(log)))
 
-    changes = [
+    with patched(
         (torch.cuda, "synchronize", logged),
+        (torch.accelerator, "synchronize", logged),  # torch 2.11 and later have it
         (d2lgpu, "sync", logged),
         (d2lgpu.timing, "sync", logged),
-    ]
-    if hasattr(getattr(torch, "accelerator", None), "synchronize"):
-        changes.append((torch.accelerator, "synchronize", logged))
-    with patched(*changes):
+    ):
         yield
 
 

@@ -1,5 +1,5 @@
 # expect: fail queues the copy in of batch i + 1 only after waiting for and consuming result i - 1 (after compute i), not before compute i.
-# hint: 
+# hint: before batch \d+ was copied to the device|Queue the next batch's copy in before
 # name: pipelined_to_host
 
 import torch
