@@ -618,18 +618,47 @@ KEY_CASES = [
         "print(x)",
         ["i = 0", "x = [0]", "x[i] += 1"],
     ),
-    ("a name changed by +=", "x = 1\nx += 1\n", "print(x)", ["x = 1", "x += 1"]),
+    ("a name changed by +=", "k = 2\nx = 1\nx += k\n", "print(x)", ["k = 2", "x = 1", "x += k"]),
+    (
+        "an element set by its index",
+        "cfg = {}\nidx = 0\ncfg[idx] = 1\n",
+        "print(cfg)",
+        ["cfg = {}", "idx = 0", "cfg[idx] = 1"],
+    ),
     ("a name deleted", "x = 1\ndel x\n", "print(x)", ["x = 1", "del x"]),
     (
-        "a default and a keyword default",
-        "Dtype = float\nscale = 2\nlim = 3\ndef f(x: Dtype, y=scale, *, k=lim):\n    return x\n",
+        # what the def reads when it runs, and the later bindings its call reads
+        "defaults and annotations rebound after the def",
+        "Dtype = float\nscale = 2\nlim = 3\ndef f(x: Dtype, y=scale, *, k=lim):\n    return x\n"
+        "Dtype = int\nscale = 4\nlim = 5\n",
         "print(f(1))",
         [
             "Dtype = float",
             "scale = 2",
             "lim = 3",
             "def f(x: Dtype, y=scale, *, k=lim):\n    return x",
+            "Dtype = int",
+            "scale = 4",
+            "lim = 5",
         ],
+    ),
+    (
+        "a decorator",
+        "deco = lambda f: f\n@deco\ndef g():\n    return 1\n",
+        "print(g())",
+        ["deco = lambda f: f", "@deco\ndef g():\n    return 1"],
+    ),
+    (
+        "a lambda's default rebound after it",
+        "d = 2\nf = lambda v=d: v\nd = 5\nx = 9\nfs = [lambda v=x: v for x in [1]]\nx = 10\n",
+        "print(f(), fs)",
+        ["d = 2", "f = lambda v=d: v", "d = 5", "fs = [lambda v=x: v for x in [1]]", "x = 10"],
+    ),
+    (
+        "a comprehension's condition",
+        "lim = 2\n",
+        "print([v for v in range(5) if v < lim])",
+        ["lim = 2"],
     ),
     (
         "a function redefined in a block",
@@ -651,7 +680,7 @@ KEY_CASES = [
     ),
     (
         "names bound in a block before they are read",
-        "x = 0\na = 0\nif True:\n    x = 1\n    a, b = 1, 2\n    *s, t = [1, 2]\n    y = x + a + len(s)\n",
+        "x = 0\na = 0\ns = 0\nif True:\n    x = 1\n    a, b = 1, 2\n    *s, t = [1, 2]\n    y = x + a + len(s)\n",
         "print(y)",
         ["if True:\n    x = 1\n    a, b = 1, 2\n    *s, t = [1, 2]\n    y = x + a + len(s)"],
     ),
@@ -746,7 +775,7 @@ KEY_CASES = [
     ),
     (
         "what a function binds itself",
-        "np = numpy = helper = x = 0\ncount = 0\n"
+        "la = np = numpy = helper = x = 0\ncount = 0\n"
         "def f():\n    import numpy.linalg as la\n    import numpy.fft\n    def helper():\n        return 1\n"
         "    x = 1\n    return numpy.fft, la, helper(), x\n"
         "def bump():\n    global count\n    count = count + 1\n",
