@@ -594,6 +594,227 @@ def test_the_key_covers_what_functions_read_when_called_not_their_arguments():
     assert references.cell_key(late, earlier) == references.body_sha256("print(total)\ntotal = 1")
 
 
+# What a GPU cell's key covers, construct by construct: (what it shows, the cells above as
+# one cell, the GPU cell's body, the statements above that its key covers). A statement that
+# binds a name on some paths only, or changes it, keeps the search going to the binding
+# before it; a name a statement binds before it reads it is not read from above.
+KEY_CASES = [
+    ("an annotated size", "n: int = 4096\nm: int\n", "print(n, m)", ["n: int = 4096"]),
+    (
+        "an annotation and a value read",
+        "Size = int\nk = 2\nn: Size = k * 2\n",
+        "print(n)",
+        ["Size = int", "k = 2", "n: Size = k * 2"],
+    ),
+    (
+        "an annotated name bound inside a block",
+        "n = 1\nif True:\n    n: int = 2\n    m = n\n",
+        "print(m)",
+        ["if True:\n    n: int = 2\n    m = n"],
+    ),
+    (
+        "an element changed in place",
+        "i = 0\nx = [0]\nx[i] += 1\n",
+        "print(x)",
+        ["i = 0", "x = [0]", "x[i] += 1"],
+    ),
+    ("a name changed by +=", "k = 2\nx = 1\nx += k\n", "print(x)", ["k = 2", "x = 1", "x += k"]),
+    (
+        "an element set by its index",
+        "cfg = {}\nidx = 0\ncfg[idx] = 1\n",
+        "print(cfg)",
+        ["cfg = {}", "idx = 0", "cfg[idx] = 1"],
+    ),
+    ("a name deleted", "x = 1\ndel x\n", "print(x)", ["x = 1", "del x"]),
+    (
+        # what the def reads when it runs, and the later bindings its call reads
+        "defaults and annotations rebound after the def",
+        "Dtype = float\nscale = 2\nlim = 3\ndef f(x: Dtype, y=scale, *, k=lim):\n    return x\n"
+        "Dtype = int\nscale = 4\nlim = 5\n",
+        "print(f(1))",
+        [
+            "Dtype = float",
+            "scale = 2",
+            "lim = 3",
+            "def f(x: Dtype, y=scale, *, k=lim):\n    return x",
+            "Dtype = int",
+            "scale = 4",
+            "lim = 5",
+        ],
+    ),
+    (
+        "a decorator",
+        "deco = lambda f: f\n@deco\ndef g():\n    return 1\n",
+        "print(g())",
+        ["deco = lambda f: f", "@deco\ndef g():\n    return 1"],
+    ),
+    (
+        "a lambda's default rebound after it",
+        "d = 2\nf = lambda v=d: v\nd = 5\nx = 9\nfs = [lambda v=x: v for x in [1]]\nx = 10\n",
+        "print(f(), fs)",
+        ["d = 2", "f = lambda v=d: v", "d = 5", "fs = [lambda v=x: v for x in [1]]", "x = 10"],
+    ),
+    (
+        "a comprehension's condition",
+        "lim = 2\n",
+        "print([v for v in range(5) if v < lim])",
+        ["lim = 2"],
+    ),
+    (
+        "a function redefined in a block",
+        "def g():\n    return 1\nif True:\n    def g():\n        return 2\n    h = g()\n",
+        "print(h)",
+        ["if True:\n    def g():\n        return 2\n    h = g()"],
+    ),
+    (
+        "a class and its base",
+        "Base = object\nclass Net(Base):\n    pass\n",
+        "print(Net)",
+        ["Base = object", "class Net(Base):\n    pass"],
+    ),
+    (
+        "a class redefined in a block",
+        "class K:\n    pass\nif True:\n    class K:\n        pass\n    k = K()\n",
+        "print(k)",
+        ["if True:\n    class K:\n        pass\n    k = K()"],
+    ),
+    (
+        "names bound in a block before they are read",
+        "x = 0\na = 0\ns = 0\nif True:\n    x = 1\n    a, b = 1, 2\n    *s, t = [1, 2]\n    y = x + a + len(s)\n",
+        "print(y)",
+        ["if True:\n    x = 1\n    a, b = 1, 2\n    *s, t = [1, 2]\n    y = x + a + len(s)"],
+    ),
+    (
+        "unpacked names",
+        "a, b = 1, 2\n*c, d = [1, 2]\n",
+        "print(a, c)",
+        ["a, b = 1, 2", "*c, d = [1, 2]"],
+    ),
+    (
+        "a loop's iterable and its else",
+        "items = [1]\nfor v in items:\n    last = v\nelse:\n    done = True\n",
+        "print(last)",
+        ["items = [1]", "for v in items:\n    last = v\nelse:\n    done = True"],
+    ),
+    (
+        "the variables of a loop",
+        "for i, j in [(1, 2)]:\n    pass\n",
+        "print(j)",
+        ["for i, j in [(1, 2)]:\n    pass"],
+    ),
+    (
+        "an if's test",
+        "flag = True\nif flag:\n    n = 2\n",
+        "print(n)",
+        ["flag = True", "if flag:\n    n = 2"],
+    ),
+    (
+        "a with and its variable",
+        "f = None\nctx = open_it()\nwith ctx as f:\n    data = f.read()\n",
+        "print(data)",
+        ["ctx = open_it()", "with ctx as f:\n    data = f.read()"],
+    ),
+    (
+        "a try, its handler and its else",
+        "Err = ValueError\ne = 0\ntry:\n    r = 1\nexcept Err as e:\n    r = e\nelse:\n    ok = True\n",
+        "print(r)",
+        ["Err = ValueError", "try:\n    r = 1\nexcept Err as e:\n    r = e\nelse:\n    ok = True"],
+    ),
+    ("a dotted import", "import os.path\n", "print(os.sep)", ["import os.path"]),
+    (
+        "a dotted import in a block",
+        "numpy = None\nif True:\n    import numpy.linalg\n    r = numpy.pi\n",
+        "print(r)",
+        ["if True:\n    import numpy.linalg\n    r = numpy.pi"],
+    ),
+    (
+        "a method called in a block",
+        "xs = []\nif True:\n    xs.append(1)\n",
+        "print(xs)",
+        ["xs = []", "if True:\n    xs.append(1)"],
+    ),
+    (
+        "a method awaited",
+        "q = Queue()\nawait q.put(1)\n",
+        "print(q)",
+        ["q = Queue()", "await q.put(1)"],
+    ),
+    ("a name bound by :=", "print(n := 5)\n", "print(n)", ["print(n := 5)"]),
+    (
+        "a test that binds with :=",
+        "k = 3\nif (n := k * 2) > 4:\n    pass\n",
+        "print(n)",
+        ["k = 3", "if (n := k * 2) > 4:\n    pass"],
+    ),
+    (
+        "a name bound by := before it is read",
+        "k = 3\nif (k := 1) and (n := k * 2):\n    pass\n",
+        "print(n)",
+        ["if (k := 1) and (n := k * 2):\n    pass"],
+    ),
+    ("two statements on one line", "a = 1; b = 2\n", "print(b)", ["b = 2"]),
+    (
+        "a lambda's default",
+        "d = 2\nf = lambda v=d: v\n",
+        "print(f())",
+        ["d = 2", "f = lambda v=d: v"],
+    ),
+    (
+        "comprehensions' own variables",
+        "x = 9\nv = 7\nrow = [0]\na = 0\nxs = [1]\nrows = [[1]]\nlim = 2\nscale = 3\n",
+        "print([(t := x * 2) for x in xs],"
+        " [[y * len(row) for y in row] for row in rows], [a[0] + b for a in rows for b in a],"
+        " [w for v in range(5) if (w := v) < lim], [(w := v) * scale for v in xs], {v: lim for v in xs})",
+        ["xs = [1]", "rows = [[1]]", "lim = 2", "scale = 3"],
+    ),
+    (
+        "a function defined in a match",
+        "size = 4\nmatch 1:\n    case 1:\n        def f():\n            return size\n",
+        "print(f())",
+        ["size = 4", "match 1:\n    case 1:\n        def f():\n            return size"],
+    ),
+    (
+        "what a function binds itself",
+        "la = np = numpy = helper = x = 0\ncount = 0\n"
+        "def f():\n    import numpy.linalg as la\n    import numpy.fft\n    def helper():\n        return 1\n"
+        "    x = 1\n    return numpy.fft, la, helper(), x\n"
+        "def bump():\n    global count\n    count = count + 1\n",
+        "print(f(), bump())",
+        [
+            "count = 0",
+            "def f():\n    import numpy.linalg as la\n    import numpy.fft\n    def helper():\n        return 1\n"
+            "    x = 1\n    return numpy.fft, la, helper(), x",
+            "def bump():\n    global count\n    count = count + 1",
+        ],
+    ),
+    (
+        "what two methods read",
+        "a = 1\nb = 2\nclass K:\n    def f(self):\n        return a\n    def g(self):\n        return b\n",
+        "print(K().f())",
+        [
+            "a = 1",
+            "b = 2",
+            "class K:\n    def f(self):\n        return a\n    def g(self):\n        return b",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "body", "covered"), [c[1:] for c in KEY_CASES], ids=[c[0] for c in KEY_CASES]
+)
+def test_the_key_covers_each_construct_as_python_runs_it(earlier, body, covered):
+    assert references.dependencies("%%requires_gpu\n" + body, [earlier]) == covered
+
+
+def test_the_magic_line_may_follow_blank_lines():
+    # a cell whose %%requires_gpu comes after a blank line or indentation keeps its body's key
+    for source, body in (("\n%%requires_gpu\nprint(1)\n", "print(1)\n"),
+                         ("  %%requires_gpu 2\nprint(1)", "print(1)")):  # fmt: skip
+        assert references.cell_body(source) == body
+        assert references.cell_key(source) == references.body_sha256("print(1)"), source
+
+
 def test_a_cell_that_is_not_python_binds_nothing_and_cell_ids_are_checked():
     body = "%%requires_gpu\nprint(n)\n"
     assert references.dependencies(body, ["n = 1\n", "n = (\n"]) == ["n = 1"]

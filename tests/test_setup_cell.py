@@ -60,6 +60,17 @@ def test_the_source_comes_from_pyproject(tmp_path):
     (tmp_path / "pyproject.toml").write_text(text.replace('"torch>=2.11"', '"torch>=2.12"'))
     forked = setup_cell.cell_source(tmp_path / "pyproject.toml")
     assert 'repository="https://github.com/me/fork"' in forked and "(2, 12)" in forked
+    # the one name it binds, the wheel's variable, the local clone's folder; no blank line after
+    assert 'def _setup_d2lgpu(repository="https://github.com/me/fork", torch_floor=(2, 12)):' in (
+        forked
+    )
+    assert 'os.environ.get("D2LGPU_WHEEL")' in forked
+    assert 'os.path.abspath("d2lgpu-course")' in forked
+    assert forked.endswith("finally:  # a failure too leaves no name behind\n    del _setup_d2lgpu")
+    # a floor with a patch release keeps its major and minor
+    patch = text.replace('"torch>=2.11"', '"torch>=2.12.1"')
+    (tmp_path / "pyproject.toml").write_text(patch)
+    assert setup_cell.torch_floor(tmp_path / "pyproject.toml") == (2, 12)
 
 
 def test_a_pyproject_without_a_torch_floor_is_refused(tmp_path):
@@ -85,6 +96,72 @@ def test_check_names_each_notebook_without_the_cell_and_write_fixes_them(tmp_pat
     before = {p: p.read_text() for p in root.glob("*/*.ipynb")}
     run_main("--write", "--root", str(root))
     assert before == {p: p.read_text() for p in root.glob("*/*.ipynb")}
+
+
+def test_write_reports_what_it_changed_and_ends_the_file_with_a_newline(tmp_path, capsys):
+    root = course_copy(tmp_path, names=("01_devices.ipynb",))
+    written = setup_cell.notebooks(root, setup_cell.WRITTEN)
+    assert run_main("--write", "--root", str(root)) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        *(f"wrote {path}" for path in written),
+        "now run `make exercises`, which copies the cell into exercises/",
+    ]
+    path = written[0]
+    assert path.read_text().endswith("}\n") and not path.read_text().endswith("\n\n")
+    assert setup_cell.write(path, SOURCE) is False  # current: the file is left as it is
+    run_main("--write", "--root", str(root))
+    assert "wrote" not in capsys.readouterr().out
+    # stale: the last line says what to run
+    assert run_main("--check", "--root", str(root)) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "set-up cells are missing or stale: run tools/setup_cell.py --write, then `make exercises`"
+    )
+
+
+def test_the_command_line_says_what_it_does_and_needs_a_mode(capsys):
+    with pytest.raises(SystemExit):
+        run_main("--help")
+    text = " ".join(capsys.readouterr().out.split())
+    assert text.split("options:")[0].endswith(
+        "The set-up cell that opens every chapter, solution and exercise notebook, written "
+        "once, here. "
+    )
+    assert "--write insert or update it in ('notebooks', 'solutions')" in text
+    assert "--check exit 1 naming stale notebooks" in text
+    assert f"--root ROOT the course checkout (default: {setup_cell.ROOT})" in text
+    with pytest.raises(SystemExit):
+        run_main()
+    assert "one of the arguments --write --check is required" in capsys.readouterr().err
+    # the default checkout is the course's own, whose notebooks are current
+    assert run_main("--check") == 0
+    assert capsys.readouterr().out == "every notebook opens with the current set-up cell\n"
+
+
+def test_a_notebook_without_code_gets_the_cell_at_its_end(tmp_path):
+    path = tmp_path / "notes.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Notes")]
+    nbformat.write(nb, path)
+    assert (
+        setup_cell.problem(path, SOURCE) == f"{path}: no set-up cell (a code cell tagged 'setup')"
+    )
+    assert setup_cell.write(path, SOURCE)
+    cells = nbformat.read(path, as_version=4).cells
+    assert [c.cell_type for c in cells] == ["markdown", "code"] and cells[1].id == "setup"
+
+
+def test_cells_made_one_after_another_share_no_metadata():
+    first, second = setup_cell.new_cell(SOURCE), setup_cell.new_cell(SOURCE)
+    first.metadata["tags"].append("going-further")
+    first.metadata["jupyter"]["source_hidden"] = False
+    assert (
+        second.metadata
+        == setup_cell.METADATA
+        == {
+            "tags": ["setup"],
+            "jupyter": {"source_hidden": True},
+        }
+    )
 
 
 def test_the_cell_is_the_first_code_cell_tagged_and_empty(tmp_path):
@@ -122,6 +199,10 @@ def test_check_finds_a_stale_a_moved_and_a_doubled_cell(tmp_path, capsys):
     nb.cells[0].id = "setup-2"
     nbformat.write(nb, path)
     assert "2 set-up cells" in setup_cell.problem(path, SOURCE)
+    # write leaves one, the first code cell
+    assert setup_cell.write(path, SOURCE) and setup_cell.problem(path, SOURCE) is None
+    cells = nbformat.read(path, as_version=4).cells
+    assert [c.id for c in cells if "setup" in c.metadata.get("tags", [])] == ["setup"]
 
 
 def test_the_cell_keeps_the_key_of_every_gpu_reference(tmp_path):

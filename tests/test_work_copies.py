@@ -108,7 +108,11 @@ def test_the_copies_go_into_chapters_exercises_and_solutions_and_it_says_so(tmp_
     ]
     again = W.sync_work(tmp_path)
     assert W.describe(again, tmp_path) == []  # nothing new: nothing said
-    assert len(again.kept) == 5
+    assert sorted(again.kept) == sorted(outcome.copied)
+    # the record is written sorted, one field per line: the same copies write the same bytes
+    record = (work / W.RECORD).read_text()
+    assert record == json.dumps(json.loads(record), indent=1, sort_keys=True) + "\n"
+    assert '\n  "chapters/01_devices.ipynb": {\n   "' in record
 
 
 def test_links_in_the_copies_point_at_the_copies(tmp_path):
@@ -256,12 +260,75 @@ def test_a_changed_copy_is_kept_and_the_learner_is_told_once(tmp_path):
     assert "make lab" in line
     again = W.sync_work(tmp_path)
     assert W.describe(again, tmp_path) == [] and copy.read_text() == mine  # said once
+    assert "exercises/01_devices.ipynb" in again.kept
     change_course(tmp_path, "exercises/01_devices.ipynb", "stub = 'v3'")
     assert W.sync_work(tmp_path).newer == ["exercises/01_devices.ipynb"]  # a newer version: told
     # renamed: the next run copies the new version beside it
     copy.rename(copy.with_name("01_mine.ipynb"))
     assert W.sync_work(tmp_path).copied == ["exercises/01_devices.ipynb"]
     assert code_of(copy) == "stub = 'v3'" and copy.with_name("01_mine.ipynb").read_text() == mine
+
+
+def test_copies_kept_in_the_same_second_are_numbered_and_never_hidden(tmp_path, monkeypatch):
+    make_course(tmp_path)
+    W.sync_work(tmp_path)
+    copy = tmp_path / "work" / "chapters" / "01_devices.ipynb"
+    monkeypatch.setattr(W.time, "strftime", lambda fmt: "20261126-101500")
+    kept = []
+    for version in ("v2", "v3", "v4"):  # three updates of a copy that was run, in one second
+        run_all(copy, f"ran before {version}")
+        change_course(tmp_path, "notebooks/01_devices.ipynb", f"x = '{version}'")
+        kept.append(W.sync_work(tmp_path).previous["chapters/01_devices.ipynb"])
+    assert kept == [
+        "previous/chapters/01_devices.20261126-101500.ipynb",
+        "previous/chapters/01_devices.20261126-101500-2.ipynb",
+        "previous/chapters/01_devices.20261126-101500-3.ipynb",
+    ]
+    monkeypatch.undo()
+    run_all(copy, "ran before v5")
+    change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v5'")
+    name = W.sync_work(tmp_path).previous["chapters/01_devices.ipynb"]
+    # named by the date and time it was kept, beside the name of the copy: the lab shows it
+    assert re.fullmatch(r"previous/chapters/01_devices\.\d{8}-\d{6}\.ipynb", name), name
+
+
+def test_what_the_learner_is_told_in_full(tmp_path):
+    make_course(tmp_path)
+    outcome = W.Outcome(
+        copied=["chapters/02_tensors.ipynb"],
+        kept=["chapters/01_devices.ipynb", "exercises/05_ddp_train.py"],
+        newer=["exercises/01_devices.ipynb"],
+        updated=["solutions/01_devices.ipynb", "chapters/03_x.ipynb", "chapters/04_x.ipynb"],
+        reverted=["chapters/03_x.ipynb"],
+        previous={"chapters/03_x.ipynb": "previous/chapters/03_x.1.ipynb",
+                  "chapters/04_x.ipynb": "previous/chapters/04_x.1.ipynb"},
+        unhidden=["previous/chapters/01_devices.1.ipynb"],
+        waiting=["chapters/05_x.ipynb", "chapters/06_x.ipynb"],
+    )  # fmt: skip
+    assert W.describe(outcome, tmp_path) == [
+        "work/: moved 1 kept copy from work/.previous/ (which the lab hides) to work/previous/, "
+        "where the lab shows them; nothing was deleted",
+        "work/: copied 1 chapter for you to edit and save; your 6 other copies are kept as they are",
+        "work/solutions/01_devices.ipynb: updated to the course's new version (you had not changed "
+        "its cells)",
+        "work/chapters/03_x.ipynb: held an older version of the course (a save from a tab opened "
+        "before an update puts one back); updated to the course's version; the copy with your "
+        "outputs is work/previous/chapters/03_x.1.ipynb",
+        "work/chapters/04_x.ipynb: updated to the course's new version (you had not changed its "
+        "cells); the copy with your outputs is work/previous/chapters/04_x.1.ipynb",
+        "work/: 2 copies wait for the course's update, left as they are because they are open in "
+        "the JupyterLab that runs over work/: chapters/05_x.ipynb, chapters/06_x.ipynb. Save and "
+        "close their tabs (or stop the lab), then run `make lab` again to take the update",
+        "work/exercises/01_devices.ipynb: you changed it, so it is kept as it is; the course has a "
+        "newer version, exercises/01_devices.ipynb. To start again from it, rename your copy and "
+        "run `make lab`: it copies the new one beside yours. (Said once per new version.)",
+    ]
+    one = W.Outcome(waiting=["chapters/05_x.ipynb"], lab_unknown=True)
+    assert W.describe(one, tmp_path) == [
+        "work/: 1 copy waits for the course's update, left as they are because a JupyterLab runs "
+        "over work/ and did not say which tabs are open: chapters/05_x.ipynb. Save and close "
+        "their tabs (or stop the lab), then run `make lab` again to take the update"
+    ]
 
 
 def test_a_changed_script_is_kept_and_an_unchanged_one_follows(tmp_path):
@@ -293,7 +360,9 @@ def test_a_copy_without_a_record_counts_as_made_from_the_current_version(tmp_pat
     work = tmp_path / "work"
     (work / W.RECORD).unlink()
     edit_source(work / "chapters" / "01_devices.ipynb", "x = 'mine'")
-    assert W.describe(W.sync_work(tmp_path), tmp_path) == []
+    unrecorded = W.sync_work(tmp_path)
+    assert W.describe(unrecorded, tmp_path) == []
+    assert sorted(unrecorded.kept) == sorted(W.course_files(tmp_path))
     change_course(tmp_path, "notebooks/01_devices.ipynb", "x = 'v2'")
     change_course(tmp_path, "notebooks/02_tensors.ipynb", "y = 'v2'")
     outcome = W.sync_work(tmp_path)
