@@ -199,16 +199,6 @@ def _activations(config, plan, global_batch, stage, measured) -> int:
     return int(in_flight * blocks * per_block + once)
 
 
-# The checker's own answer (best_plan, memory) called while a learner's plan() runs: 11.plan's
-# checker sets a list here for the call and refuses a plan that used them; None: not watched.
-answer_calls: list[str] | None = None
-
-
-def _note(name: str) -> None:
-    if answer_calls is not None:
-        answer_calls.append(name)
-
-
 def memory(
     config: DecoderConfig, plan: Plan, global_batch: int, *, measured: bool = False
 ) -> dict[str, int]:
@@ -222,7 +212,6 @@ def memory(
     gradients are counted whole from the start of backward: under gradient accumulation
     (or DDP's preallocated buckets) they are.
     """
-    _note("memory")
     worst: dict[str, int] = {}
     for stage in sorted({0, plan.pp - 1}):
         args = (config, plan.tp, stage, plan.pp, plan.sharding, plan.dp)
@@ -276,7 +265,6 @@ def best_plan(config: DecoderConfig, gpu: str, n_gpus: int, global_batch: int):
     Plans whose state alone overflows are dropped before their activations are sized, so
     a problem where nothing fits measures nothing. Cached per problem.
     """
-    _note("best_plan")
     return _best_plan(config, gpu, n_gpus, global_batch)
 
 

@@ -19,7 +19,7 @@ For each case the checker
 
 * refuses a plan made by calling :func:`d2lgpu.plan.best_plan` or :func:`d2lgpu.plan.memory`
   (the checker's own answer, which the prompt tells the learner to leave alone), however
-  they were imported: :data:`d2lgpu.plan.answer_calls` records them while the answer runs.
+  they were imported: the kit's :func:`._kit_code.runs_of` watches them while the answer runs.
 
 The cases: a small model where DDP is the answer, one where DDP's state cannot fit and
 ZeRO-1 is enough, one where sharding alone cannot fit and only tensor or pipeline
@@ -29,7 +29,6 @@ says there are some), so that plans written in for the four listed runs fail.
 
 from __future__ import annotations
 
-from .. import plan as plan_module
 from ..llama import CONFIGS
 from ..plan import (
     HEADROOM,
@@ -41,6 +40,7 @@ from ..plan import (
     plan_problems,
     step_time,
 )
+from ._kit_code import runs_of
 from ._util import CheckFailed
 
 __all__ = ["CASES", "check_plan"]
@@ -150,12 +150,8 @@ def _why_slower(config, gpu, plan, batch, best) -> str:
 def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
     config = CONFIGS[name]
     where = f"{name} on {n_gpus} x {gpu}, global batch {batch}"
-    calls: list[str] = []
-    plan_module.answer_calls = calls
-    try:
+    with runs_of(best_plan, memory) as calls:  # best_plan, not its cache, runs on every call
         raw = plan_fn(config, gpu, n_gpus, batch)
-    finally:
-        plan_module.answer_calls = None
     if calls:
         raise CheckFailed(
             f"{where}: your plan called d2lgpu.plan.{calls[0]}, the checker's own answer: size "
