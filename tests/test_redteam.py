@@ -114,6 +114,15 @@ def test_every_answer_file_names_an_exercise_and_what_it_expects():
             re.compile(fields["hint"])
 
 
+def test_answers_read_nothing_outside_the_repository():
+    # A clean clone has only what is committed: an answer that imports a helper from /tmp or
+    # a home folder would pass where it was written and fail (or hang) everywhere else. A
+    # learner's own helper module lives beside the answers, in <exercise>/helpers/.
+    for path in ANSWERS + sorted(HERE.glob("*/helpers/*.py")):
+        outside = re.findall(r"[\"'](/(?:tmp|home|root|work|Users)/[^\"']*)", path.read_text())
+        assert not outside, f"{path.relative_to(HERE)} reads {outside}: put it in helpers/"
+
+
 @pytest.mark.parametrize("path", [_param(p) for p in ANSWERS])
 def test_red_team_answer(path, request):
     fields = header(path)

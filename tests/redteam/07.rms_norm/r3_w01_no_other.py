@@ -1,5 +1,5 @@
 # expect: fail masked lanes loaded without other= add NaN
 # hint: other=
-import sys; sys.path.insert(0, "/tmp/redteam-graders/07.rms_norm")
+import sys; from pathlib import Path; sys.path.insert(0, str(Path(__file__).parent / "helpers"))
 from _k import make
 answer = make(other=False)

@@ -1,5 +1,5 @@
 # expect: fail rows assumed n_cols apart
 # hint: stride\(0\)
-import sys; sys.path.insert(0, "/tmp/redteam-graders/07.rms_norm")
+import sys; from pathlib import Path; sys.path.insert(0, str(Path(__file__).parent / "helpers"))
 from _k import make
 answer = make(rows_from_shape=True)

@@ -1,5 +1,5 @@
 # expect: fail one program for all rows
 # hint: one program per row
-import sys; sys.path.insert(0, "/tmp/redteam-graders/07.rms_norm")
+import sys; from pathlib import Path; sys.path.insert(0, str(Path(__file__).parent / "helpers"))
 from _k import make
 answer = make(one_program=True)
