@@ -157,12 +157,52 @@ def test_runs_of_sees_a_function_however_it_was_reached():
     from d2lgpu.pipeline import gpipe_order as imported_before
 
     alias = pipeline.one_f_one_b_order
-    before = sys.getprofile()
+    codes = pipeline.one_f_one_b_order.__code__, pipeline.gpipe_order.__code__
+    names = set(vars(pipeline))
     with runs_of(pipeline.one_f_one_b_order, pipeline.gpipe_order) as seen:
-        imported_before(2, 2)
+        assert imported_before(2, 2) == [[("F", 0), ("F", 1), ("B", 0), ("B", 1)]] * 2
         alias(2, 3)
         pipeline.micro_batches(torch.arange(4), 2)  # not watched
+        assert sys.getprofile() is None  # no profiler: it slows every call (and see below)
     assert seen == ["gpipe_order", "one_f_one_b_order"]
-    assert sys.getprofile() is before  # the profiler that was there is back
+    assert (pipeline.one_f_one_b_order.__code__, pipeline.gpipe_order.__code__) == codes
+    assert set(vars(pipeline)) == names  # nothing left in the module
     pipeline.gpipe_order(2, 2)  # after the block: not recorded
     assert seen == ["gpipe_order", "one_f_one_b_order"]
+
+
+def test_runs_of_puts_the_code_back_after_an_error_and_refuses_closures():
+    from d2lgpu import pipeline
+    from d2lgpu.checks._kit_code import runs_of
+
+    code = pipeline.gpipe_order.__code__
+    with pytest.raises(ZeroDivisionError), runs_of(pipeline.gpipe_order) as seen:
+        pipeline.gpipe_order(1, 1)
+        raise ZeroDivisionError("in the block")
+    assert seen == ["gpipe_order"] and pipeline.gpipe_order.__code__ is code
+    x = 1
+    with pytest.raises(TypeError, match="closure"), runs_of(lambda: x):
+        pass
+    with pytest.raises(TypeError, match="plain Python functions"), runs_of(len):
+        pass
+
+
+def test_runs_of_under_a_time_limit_and_the_learners_own_profiler():
+    # CPython 3.11 could spin for ever on the alarm handler's first line when a profiler
+    # was installed in the block: the watch must not need one, and must not mind one.
+    import sys
+
+    from d2lgpu import pipeline
+    from d2lgpu.checks._guard import time_limit
+    from d2lgpu.checks._kit_code import runs_of
+
+    def answer():
+        sys.setprofile(lambda *args: None)
+        try:
+            return [pipeline.gpipe_order(2, m) for m in range(1, 200)]
+        finally:
+            sys.setprofile(None)
+
+    with time_limit(30) as limit, runs_of(pipeline.gpipe_order) as seen:
+        assert len(answer()) == 199
+    assert seen == ["gpipe_order"] * 199 and limit["raised"] == 0
