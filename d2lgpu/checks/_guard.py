@@ -17,7 +17,10 @@ On POSIX in the main thread (a notebook's kernel, pytest) the clock is
 watchdog thread raises the exception with ``PyThreadState_SetAsyncExc``.
 
 What it is not: a sandbox. Code that blocks inside one long C call is stopped
-when that call returns.
+when that call returns. On CPython 3.11, a profiler (``sys.setprofile``) in force
+when the ``SIGALRM`` handler is called was seen to make the handler spin on its
+first line for ever: the checkers install none (:func:`._kit_code.runs_of` swaps
+code instead), and the test suite's own time-out is a thread, which still ends.
 """
 
 from __future__ import annotations
