@@ -44,6 +44,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
+from ._disk_cache import disk_cached
 from ._fake_dist import memory_tracker
 from .llama import DecoderConfig, RMSNorm
 from .scale import per_rank_bytes, zero1_state_bytes
@@ -184,7 +185,12 @@ def _scaled(at_one: int, at_two: int, blocks: int) -> int:
     return at_one + (blocks - 1) * (at_two - at_one)
 
 
+# what the tracker measured, read back by the next Python too (:mod:`._disk_cache`)
+_MEASURED_BY = ("_plan_stage.py", "_fake_dist.py", "llama.py", "scale.py", "_scale_plans.py")
+
+
 @functools.cache
+@disk_cached(*_MEASURED_BY)
 def state_bytes(
     config: DecoderConfig, tp: int, stage: int, pp: int, shard: str, dp: int
 ) -> dict[str, int]:
@@ -205,6 +211,7 @@ def state_bytes(
 
 
 @functools.cache
+@disk_cached(*_MEASURED_BY)
 def activation_peak(config, tp, stage, pp, blocks, batch, checkpointing) -> int:
     """The tracker's peak over a forward and backward, less parameters and gradients.
 
