@@ -187,6 +187,24 @@ def test_runs_of_puts_the_code_back_after_an_error_and_refuses_closures():
         pass
 
 
+def test_no_module_of_the_package_installs_a_profiler_or_a_tracer():
+    # The time limit stops an answer with SIGALRM; on CPython 3.11 a profiler in force when
+    # its handler ran made the handler spin for ever (CI ran out of time). Checks watch
+    # calls by swapping code (runs_of) or by torch's dispatch modes, never so.
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "d2lgpu"
+    pattern = re.compile(r"\b(?:sys|threading)\.set(?:profile|trace)(?:_all_threads)?\(")
+    found = [
+        f"{path.relative_to(package)}:{n}"
+        for path in sorted(package.rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line.split("#")[0]) and "``" not in line
+    ]
+    assert not found, f"a profiler or tracer installed in {found}"
+
+
 def test_runs_of_installs_no_profiler_under_a_time_limit():
     # On CPython 3.11 a profiler installed while the time limit's SIGALRM handler could run
     # made the handler spin for ever on its first line (two checks hung that way under
