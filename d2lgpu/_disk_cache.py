@@ -16,11 +16,11 @@ A folder that cannot be written, or a damaged file, only costs the measurement a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -52,14 +52,14 @@ def _read(path: Path) -> dict:
 
 
 def _write(path: Path, stored: dict) -> None:
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")  # this process's own
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".partial")
-        with os.fdopen(handle, "w") as out:
-            json.dump(stored, out)
+        partial.write_text(json.dumps(stored))
         os.replace(partial, path)  # whole or not at all, for a process reading it meanwhile
     except OSError:
-        pass  # a folder that cannot be written: the next run measures again
+        with contextlib.suppress(OSError):  # a folder that cannot be written: measured again
+            partial.unlink(missing_ok=True)
 
 
 def disk_cached(*sources: str) -> Callable[[Callable], Callable]:
