@@ -86,6 +86,30 @@ def test_zero1_state_bytes_is_what_rank_0_measures(fake8):
     assert sum(ranks) == fake8["ddp"]["optimizer"]
 
 
+@pytest.mark.parametrize("plan", ["ddp", "zero1", "fsdp2"])
+def test_the_tracker_keeping_the_global_peak_only_measures_what_torchs_own_does(
+    fake8, plan, monkeypatch
+):
+    # torch's tracker, which also keeps every module's own peak after each operation
+    monkeypatch.setattr(_fake_dist, "_global_peak_only", lambda tracker_class: tracker_class)
+    assert per_rank_bytes(Stack, plan, 8) == fake8[plan]
+
+
+def test_the_tracker_keeping_the_global_peak_only_keeps_its_modules():
+    from torch.distributed._tools.mem_tracker import MemTracker
+
+    model = Stack()
+    optimizer = torch.optim.Adam(model.parameters())
+    tracker = _fake_dist.memory_tracker(model, optimizer, fsdp=False)
+    assert isinstance(tracker, MemTracker) and type(tracker).__name__ == "GlobalPeakMemTracker"
+    with tracker:
+        model(model.example_input()).sum().backward()
+        optimizer.step()
+    assert len(tracker.memory_tracking) == DEPTH + 1  # the Sequential and its layers
+    peak = next(iter(tracker.get_tracker_snapshot("peak").values()))["Total"]
+    assert peak >= 2 * 4 * N_PARAMS  # at least the parameters and their gradients
+
+
 def test_zero1_state_bytes_gives_a_big_tensor_to_one_rank():
     class Lopsided(nn.Module):
         def __init__(self):
