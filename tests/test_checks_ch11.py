@@ -41,6 +41,8 @@ def predict(shapes, plan, world_size, *, counters=4, sort=True, zero1="whole", f
         }
     if fsdp2 == "exact":
         local = total // world_size
+    elif fsdp2 == "floor":  # shards of rows // N rows
+        local = sum(s[0] // world_size * math.prod(s[1:]) for s in shapes)
     else:
         local = sum(math.ceil(s[0] / world_size) * math.prod(s[1:]) for s in shapes)
     grads = 4 * total if fsdp2 == "whole grads" else 4 * local
@@ -123,6 +125,8 @@ MISTAKES = [
         "state too",
     ),
     (lambda s, p, n: one_wrong(s, p, n, "zero1", "optimizer", even_with_counters), "even split"),
+    (lambda s, p, n: predict(s, p, n, fsdp2="floor"), "rows // N rows"),
+    (lambda s, p, n: one_wrong(s, p, n, "fsdp2", "params", lambda v, n: 7), "you predicted 7"),
 ]
 
 
@@ -226,6 +230,14 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         (
             12,
             f"zero1 on 8 ranks, shapes {SHAPES}: rank 0 holds 12,292 bytes of Adam's state, you predicted 3116, an even split: ZeroRedundancyOptimizer gives each rank whole tensors, not an N-th of each",
+        ),
+        (
+            13,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 1492, shards of rows // N rows (rounded down): FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows, padding the last ones, so rank 0 holds ceil(rows / N) rows of every tensor",
+        ),
+        (
+            14,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 7",
         ),
     ],
 )
