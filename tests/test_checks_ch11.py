@@ -127,6 +127,18 @@ MISTAKES = [
     (lambda s, p, n: one_wrong(s, p, n, "zero1", "optimizer", even_with_counters), "even split"),
     (lambda s, p, n: predict(s, p, n, fsdp2="floor"), "rows // N rows"),
     (lambda s, p, n: one_wrong(s, p, n, "fsdp2", "params", lambda v, n: 7), "you predicted 7"),
+    # Adam's state as an exact N-th, or as rows // N rows, with a step counter per tensor
+    (lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 3112 + 28), "N-th"),
+    (lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 2984 + 28), "// N"),
+    # the same with one counter too many (8 for 7 tensors): beyond what counters explain
+    (
+        lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 3112 + 32),
+        "you predicted 3144",
+    ),
+    (
+        lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 2984 + 32),
+        "you predicted 3016",
+    ),
 ]
 
 
@@ -239,9 +251,37 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
             14,
             f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 7",
         ),
+        (
+            15,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3140, an exact N-th: FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows, padded, so rank 0 holds a full shard of every tensor",
+        ),
+        (
+            16,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3012, shards of rows // N rows (rounded down): FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows, padding the last ones, so rank 0 holds ceil(rows / N) rows of every tensor",
+        ),
+        (
+            17,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3144",
+        ),
+        (
+            18,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3016",
+        ),
     ],
 )
 def test_memory_hints_in_full(index, hint):
     # the whole hint, numbers and all, for each mistake above: no word of it left to chance
     answer = MISTAKES[index][0]
     assert check("11.memory", answer, quiet=True).hint == hint
+
+
+def test_the_checkers_model_has_one_parameter_of_each_shape_and_a_forward_over_all():
+    # forward only: the model the tracker measures, checked where a backward cannot run
+    from d2lgpu.checks.ch11_planning import CASES, _Shapes
+
+    for shapes, _ in CASES:
+        model = _Shapes(shapes)
+        assert [tuple(p.shape) for p in model.parameters()] == [tuple(s) for s in shapes]
+        assert all(bool((p == 1).all()) for p in model.parameters())
+        out = model(model.example_input())
+        assert out.shape == (2,) and out.tolist() == [1.0, 1.0], out

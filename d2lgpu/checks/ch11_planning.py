@@ -57,7 +57,12 @@ class _Shapes(nn.Sequential):
 
 @functools.cache
 def measured(shapes: tuple, plan: str, world_size: int) -> dict[str, int]:
-    """Rank 0's bytes as the tracker measures them (cached: the same cases for every answer)."""
+    """Rank 0's bytes as the tracker measures them (cached: the same cases for every answer).
+
+    The cache also lets a mutation run reach the rules below: each mutant runs in a copy of
+    the process that measured first, and torch refuses a backward in a copy forked after
+    one ran ("Unable to handle autograd's threading in combination with fork-based
+    multiprocessing")."""
     got = per_rank_bytes(lambda: _Shapes(shapes), plan, world_size)
     return {kind: got[kind] for kind in KINDS}
 
