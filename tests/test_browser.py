@@ -111,6 +111,9 @@ MAIN_MENU = "#jp-MainMenu"
 RUN_ALL = '.lm-Menu-item[data-command="runmenu:run-all"]'
 KERNEL_STATUS = ".jp-Notebook-ExecutionIndicator"  # data-status: idle, busy, ...
 CODE_CELL = ".jp-Notebook .jp-CodeCell"
+# A code cell of the tab on show: a second notebook's tab, open behind it, holds code cells
+# too, and which of the two comes first in the page depends on what JupyterLab restored first.
+VISIBLE_CODE_CELL = f"{CODE_CELL} >> visible=true"
 PROMPT = ".jp-InputPrompt"  # "[ ]:" not run, "[*]:" queued or running, "[3]:" done
 STDERR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
 PLOT = ".jp-OutputArea-output img"
@@ -301,7 +304,7 @@ def run_notebook(
 
     workspace = Path(relpath).stem.replace("_", "-")
     page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relpath}?token={server.token}")
-    page.wait_for_selector(CODE_CELL, timeout=60_000)
+    page.wait_for_selector(VISIBLE_CODE_CELL, timeout=60_000)
     wait_for_kernel(page, server, relpath)
 
     # Stored outputs already show [1]:, [2]:, ...: to know that Run All really ran, watch
@@ -667,7 +670,7 @@ def test_opening_copies_and_their_links_never_touches_the_course(tmp_path, tag, 
                 page.set_default_timeout(30_000)
                 # 1. open the chapter's copy, touch nothing: JupyterLab saves its language_info
                 page.goto(f"{server.url}/lab/tree/{chapter}?token={server.token}")
-                page.wait_for_selector(CODE_CELL, timeout=60_000)
+                page.wait_for_selector(VISIBLE_CODE_CELL, timeout=60_000)
                 wait_for_kernel(page, server, chapter)
                 wait_for_autosave(work / chapter)
                 # 2. every link between chapter, exercises and solutions opens a copy in work/
@@ -786,7 +789,7 @@ def test_a_course_update_never_writes_under_an_open_tab(tmp_path, tag, monkeypat
             try:
                 for relpath in (opened, edited):  # chapter 1 last: its tab is the current one
                     page.goto(f"{server.url}/lab/tree/{relpath}?token={server.token}")
-                    page.wait_for_selector(CODE_CELL, timeout=60_000)
+                    page.wait_for_selector(VISIBLE_CODE_CELL, timeout=60_000)
                     wait_for_kernel(page, server, relpath)
                 shown = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the current tab
                 cell = page.locator(f"{shown} .jp-CodeCell .cm-content").nth(1)
