@@ -95,10 +95,10 @@ def memory_tracker(module, optimizer, *, fsdp: bool):
             "per-rank memory of a module sharded by fully_shard",
         )
         return _global_peak_only(tracker_class)(module, optimizer)
-    tracker = _need(
+    tracker_class = _need(
         "torch.distributed._tools.mem_tracker", "MemTracker", "per-rank memory of a module"
     )
-    tracker = _global_peak_only(tracker)()
+    tracker = _global_peak_only(tracker_class)()
     tracker.track_external(module, optimizer)
     return tracker
 
