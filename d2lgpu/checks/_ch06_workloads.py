@@ -7,6 +7,10 @@ calls add up to more than one long product (ranking by time per call picks the
 product), on 8 input shapes (ranking the rows of ``group_by_input_shape=True`` picks
 the product too). Sized for the CPU by default; :func:`workloads` takes a GPU's sizes too.
 
+Also the hints for the wrong answers every workload shares: an operator named for its total
+time or its number of calls (in the answer's own profile too), a CUDA runtime call, an entry of
+the profiler's own work.
+
 What it is not: the checker; :mod:`d2lgpu.checks.ch06_performance` runs them.
 """
 
@@ -14,7 +18,17 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["MANY_CALLS", "by_shape_hint", "many_calls_workload", "workloads"]
+__all__ = [
+    "MANY_CALLS",
+    "MISSES",
+    "RUNTIME_CALL",
+    "by_shape_hint",
+    "largest",
+    "many_calls_workload",
+    "profiler_own",
+    "workloads",
+    "wrong_column",
+]
 
 
 def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
@@ -102,3 +116,61 @@ def by_shape_hint(got: str, want: str, what: str) -> str:
         f"{want}, run here on {SHAPES} shapes, has no single row as long as its total. Rank the "
         "per-operator totals of prof.key_averages() (no grouping) by self time"
     )
+
+
+MISSES = {
+    "aten::matmul": (
+        "you returned aten::matmul, whose *total* time includes aten::mm, the operator it "
+        "calls: sort by self time (self_cpu_time_total, or self_device_time_total for a GPU) "
+        "to find where the work is done"
+    ),
+    "aten::add": (
+        "you returned aten::add, the operator called most often (count), not the one that "
+        "takes the most time: compare self times"
+    ),
+}
+# A CUDA runtime call (cudaLaunchKernel, cudaDeviceSynchronize, ...) is the CPU's side of GPU
+# work: which one has the most CPU time depends on the machine, the mistake is the same.
+RUNTIME_CALL = (
+    "you returned {got}, a CUDA runtime call: its time is the CPU's, launching or waiting "
+    "for kernels; on a GPU the work is the device's, so sort by self_device_time_total"
+)
+
+
+# Entries of key_averages() that are the profiler's own work, not an operator of fn. The first
+# was seen on an H200 as the largest CPU self time of a CPU workload, in a profile that asked
+# for ProfilerActivity.CUDA although device was the CPU (CUPTI's buffer for GPU activity).
+PROFILER_OWN = ("Activity Buffer Request", "Record Window End", "[memory]")
+
+
+def profiler_own(got: str) -> bool:
+    return got in PROFILER_OWN or got.startswith("ProfilerStep#")
+
+
+def wrong_column(got: str, table) -> str | None:
+    """The hint for an answer that named the leader of another column of its own profile
+    than self time: which operator leads there depends on the machine, the mistake does not."""
+    columns = (
+        (
+            "cpu_time_total",
+            "the largest *total* time (cpu_time_total), which includes the operators it calls",
+        ),
+        (
+            "count",
+            "the most calls (count): it is called most often, not the one that takes the most time",
+        ),
+    )
+    leads = [says for column, says in columns if got in largest(table, column)]
+    if not leads or got in largest(table, "self_cpu_time_total"):
+        return None
+    return (
+        f"you returned {got}, the entry of your own profile with {', and with '.join(leads)}; "
+        "sort by self time (self_cpu_time_total) to find where the work is done"
+    )
+
+
+def largest(table, attr: str) -> set[str]:
+    """The keys of a table's entries (the profiler's own left out) with the largest ``attr``."""
+    times = {e.key: getattr(e, attr) for e in table if not profiler_own(e.key)}
+    top = max(times.values(), default=0)
+    return {k for k, t in times.items() if top > 0 and t >= top * (1 - 1e-9)}

@@ -44,7 +44,16 @@ import warnings
 
 import torch
 
-from ._ch06_workloads import by_shape_hint, many_calls_workload, workloads
+from ._ch06_workloads import (
+    MISSES,
+    RUNTIME_CALL,
+    by_shape_hint,
+    largest,
+    many_calls_workload,
+    profiler_own,
+    workloads,
+    wrong_column,
+)
 from ._kit import calls_to
 from ._util import CheckFailed, one_cpu_thread
 
@@ -66,36 +75,7 @@ def _recording(fn, calls, log=None, state=None):
     return recorded
 
 
-_MISSES = {
-    "aten::matmul": (
-        "you returned aten::matmul, whose *total* time includes aten::mm, the operator it "
-        "calls: sort by self time (self_cpu_time_total, or self_device_time_total for a GPU) "
-        "to find where the work is done"
-    ),
-    "aten::add": (
-        "you returned aten::add, the operator called most often (count), not the one that "
-        "takes the most time: compare self times"
-    ),
-}
-# A CUDA runtime call (cudaLaunchKernel, cudaDeviceSynchronize, ...) is the CPU's side of GPU
-# work: which one has the most CPU time depends on the machine, the mistake is the same.
-_RUNTIME_CALL = (
-    "you returned {got}, a CUDA runtime call: its time is the CPU's, launching or waiting "
-    "for kernels; on a GPU the work is the device's, so sort by self_device_time_total"
-)
-
-
-# Entries of key_averages() that are the profiler's own work, not an operator of fn. The first
-# was seen on an H200 as the largest CPU self time of a CPU workload, in a profile that asked
-# for ProfilerActivity.CUDA although device was the CPU (CUPTI's buffer for GPU activity).
-_PROFILER_OWN = ("Activity Buffer Request", "Record Window End", "[memory]")
-
-
-def _profiler_own(got: str) -> bool:
-    return got in _PROFILER_OWN or got.startswith("ProfilerStep#")
-
-
-def _name_check(got, want, what, device, misses=None, events_read=False) -> None:
+def _name_check(got, want, what, device, misses=None, events_read=False, table=None) -> None:
     if not isinstance(got, str):
         raise CheckFailed(
             f"slowest_op returned a {type(got).__name__}: return the operator's name, "
@@ -110,7 +90,7 @@ def _name_check(got, want, what, device, misses=None, events_read=False) -> None
             "with a part of its time. prof.key_averages() sums them per operator; take the "
             "entry with the largest self time there"
         )
-    if _profiler_own(got):
+    if profiler_own(got):
         raise CheckFailed(
             f"on {device.type}, for {what}, you returned {got!r}, an entry of the profiler's own "
             "work, not an operator of fn"
@@ -123,7 +103,11 @@ def _name_check(got, want, what, device, misses=None, events_read=False) -> None
         )
     if misses and got in misses:
         raise CheckFailed(f"on {device.type}: {misses[got]}")
-    if got in _MISSES:
+    # aten::matmul's own hint says what its total time includes
+    column_hint = wrong_column(got, table) if table and got != "aten::matmul" else None
+    if column_hint:
+        raise CheckFailed(f"on {device.type}, for {what}, {column_hint}")
+    if got in MISSES:
         # The first entry of key_averages() is aten::matmul too: so is the largest of a column
         # of zeros, which every device column is on the CPU.
         unsorted = (
@@ -132,9 +116,9 @@ def _name_check(got, want, what, device, misses=None, events_read=False) -> None
             if got == "aten::matmul" and device.type == "cpu"
             else ""
         )
-        raise CheckFailed(f"on {device.type}: {_MISSES[got]}{unsorted}")
+        raise CheckFailed(f"on {device.type}: {MISSES[got]}{unsorted}")
     if isinstance(got, str) and got.startswith("cuda") and got[4:5].isupper():
-        raise CheckFailed(f"on {device.type}: " + _RUNTIME_CALL.format(got=got))
+        raise CheckFailed(f"on {device.type}: " + RUNTIME_CALL.format(got=got))
     raise CheckFailed(
         f"on {device.type}, for {what}, the operator with the most self time is {want}; you "
         f"returned {got!r}: take the .key of the entry of prof.key_averages() with the "
@@ -180,17 +164,10 @@ def _grouped_by_shape():
     )
 
 
-def _largest(table, attr: str) -> set[str]:
-    """The keys of a table's entries (the profiler's own left out) with the largest ``attr``."""
-    times = {e.key: getattr(e, attr) for e in table if not _profiler_own(e.key)}
-    top = max(times.values(), default=0)
-    return {k for k, t in times.items() if top > 0 and t >= top * (1 - 1e-9)}
-
-
 def _busy(got, want, tables) -> bool:
     """Whether the answer's own profile ranked another entry first (a busy machine stalled
     one of its operators) and the answer returned that entry: it followed the rule."""
-    top = _largest(tables[-1], "self_cpu_time_total") if tables else set()
+    top = largest(tables[-1], "self_cpu_time_total") if tables else set()
     return bool(top) and want not in top and got in top
 
 
@@ -223,7 +200,9 @@ def _cpu_checks(answer, passed) -> None:
             if (every_run_busy and busy < _BUSY_TRIES) or (not tables and attempt == 0):
                 continue
             if not every_run_busy:
-                _name_check(got, want, what, cpu, misses, events_read=bool(read))
+                _name_check(
+                    got, want, what, cpu, misses, bool(read), tables[-1] if tables else None
+                )
             break
         passed.append(f"{what}: {want}")
 
@@ -286,7 +265,7 @@ def _gpu_checks(answer) -> None:
 def _tied(got, want, tables) -> bool:
     """Whether ``got`` is an entry whose self device time equals the operator's, the largest:
     on a GPU an operator's kernel is listed after it with the same time."""
-    top = _largest(tables[-1], "self_device_time_total") if tables else set()
+    top = largest(tables[-1], "self_device_time_total") if tables else set()
     return want in top and got in top
 
 
