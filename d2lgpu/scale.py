@@ -10,8 +10,10 @@ optimizer state, and its peak.
 
 The recipe matters, and lives here so that no caller gets it wrong:
 
-* a warm-up step first, then the tracker's ``reset_mod_stats()``: the first step is the
-  one that creates the optimizer's state, and a peak taken over it alone shows none;
+* a warm-up step first, then the tracker's peak starts again (:func:`._fake_dist.restart_peak`):
+  the first step is the one that creates the optimizer's state, and a peak taken over it
+  alone shows none; a peak over both steps would show what the first step alone held (the
+  tensors DTensor makes when a process first meets a sharded operator);
 * the device mesh is made before ``FakeTensorMode`` starts (it reads its ranks' data);
 * DDP on the fake group fails in backward (its reducer waits on a future the fake group
   never fills), so the plan gives DDP a communication hook that issues the all-reduce
@@ -47,7 +49,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
-from ._fake_dist import fake_process_group, memory_tracker
+from ._fake_dist import fake_process_group, memory_tracker, restart_peak
 from ._rank_start import note_autograd_threads
 from ._scale_plans import (
     MasterAdam,
@@ -252,7 +254,7 @@ def _train_and_measure(
                 optimizer.step()
                 if step == 0:  # the warm-up step made Adam's state; measure the next one
                     optimizer.zero_grad()
-                    tracker.reset_mod_stats()
+                    restart_peak(tracker)
         peak = tracker.get_tracker_snapshot("peak")
         kinds = next(iter(peak.values())) if peak else {"Total": 0}
         return {
