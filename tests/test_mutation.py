@@ -86,9 +86,11 @@ def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
         assert (ROOT / module).is_file(), module
         assert any(fnmatch.fnmatch(module, p) for p in config["only_mutate"]), module
         assert any(Path(module).is_relative_to(p) for p in config["source_paths"]), module
-        files = [t for t in tests if not t.startswith("--deselect=")]
+        files = [t for t in tests if not t.startswith("--")]
         assert files and all((ROOT / t).is_file() for t in files), (module, tests)
-        for left_out in set(tests) - set(files):  # a test of one of those files, by name
+        options = set(tests) - set(files)
+        assert all(o == mutation.FORKSERVER or o.startswith("--deselect=") for o in options), tests
+        for left_out in options - {mutation.FORKSERVER}:  # a test of one of those files, by name
             path, _, name = left_out.removeprefix("--deselect=").partition("::")
             assert path in files and f"def {name}(" in (ROOT / path).read_text(), left_out
     # what the tests read besides the code travels into mutants/ too
@@ -137,3 +139,26 @@ def test_each_run_starts_from_fresh_mutants_and_a_fresh_record_of_which_test_cal
     assert finished and wall_s >= 0 and kept.exists()
     [command] = started
     assert command[-4:] == ["--run-one", "--max-children", "1", "tools/work_copies.py"]
+
+
+def test_a_module_marked_forkserver_runs_its_tests_in_mutmuts_fork_server(monkeypatch):
+    # torch's profiler hangs a copy forked after it ran: chapter 6's tests run it
+    from mutmut import __main__ as mutmut_main
+    from mutmut import configuration
+
+    cfg = configuration.config()
+    monkeypatch.setattr(cfg, "process_isolation", configuration.ProcessIsolation.FORK)
+    monkeypatch.setattr(cfg, "pytest_add_cli_args_test_selection", [])
+    ran = []
+    monkeypatch.setattr(mutmut_main, "cli", lambda args: ran.append(args))
+    monkeypatch.setattr(mutation, "_name_tools_mutants_by_their_module", lambda: None)
+    for module, isolation in [
+        ("d2lgpu/checks/ch06_performance.py", configuration.ProcessIsolation.FORKSERVER),
+        ("d2lgpu/grading.py", configuration.ProcessIsolation.FORK),
+    ]:
+        monkeypatch.setattr(cfg, "process_isolation", configuration.ProcessIsolation.FORK)
+        mutation.run_one(module, 1)
+        assert cfg.process_isolation == isolation, module
+        assert mutation.FORKSERVER not in cfg.pytest_add_cli_args_test_selection
+        assert cfg.pytest_add_cli_args_test_selection[0].startswith("tests/test_")
+    assert len(ran) == 2

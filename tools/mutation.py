@@ -42,6 +42,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
+# A module whose tests leave its process unfit to fork from (torch's profiler: a copy forked
+# after it ran hangs) lists this among its test files: mutmut then runs its tests, and forks
+# each mutant's copy, from a server process that has only collected them.
+FORKSERVER = "--forkserver"
 STATS = "mutmut-stats.json"  # mutmut's record of the tests that call each function (in mutants/)
 
 # Each module mutmut mutates, with its fast test files: tools/mutation_modules.toml.
@@ -146,7 +150,10 @@ def run_one(module: str, max_children: int) -> None:
     from mutmut import configuration
 
     cfg = configuration.config()
-    cfg.pytest_add_cli_args_test_selection = list(MODULES[module])
+    selection = list(MODULES[module])
+    cfg.pytest_add_cli_args_test_selection = [a for a in selection if a != FORKSERVER]
+    if FORKSERVER in selection:  # mutmut's own process runs no test: a server forks the copies
+        cfg.process_isolation = configuration.ProcessIsolation.FORKSERVER
     _name_tools_mutants_by_their_module()
     from mutmut.__main__ import cli
 
