@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import sys
 from collections import defaultdict
 from contextlib import contextmanager
 
@@ -76,11 +77,15 @@ def fake_process_group(world_size: int, rank: int = 0):
             "a process group is already initialized in this process; call "
             "torch.distributed.destroy_process_group() before planning with a fake one"
         )
+    # init_process_group wraps sys.excepthook to prefix "[rank0]: " and no destroy undoes it:
+    # a script that plans twenty runs would print an error's lines behind twenty prefixes
+    excepthook = sys.excepthook
     dist.init_process_group("fake", store=store_class(), rank=rank, world_size=world_size)
     try:
         yield
     finally:
         dist.destroy_process_group()
+        sys.excepthook = excepthook
 
 
 def memory_tracker(module, optimizer, *, fsdp: bool):

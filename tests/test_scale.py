@@ -460,3 +460,15 @@ def test_restart_peak_names_a_tracker_that_keeps_its_peak_elsewhere():
 
     with pytest.raises(_fake_dist.MissingPiece, match="_peak_mem_snap"):
         _fake_dist.restart_peak(Elsewhere())
+
+
+def test_planning_leaves_pythons_excepthook_as_it_was():
+    # torch's init_process_group wraps sys.excepthook (a "[rank0]: " prefix) on every call
+    import sys
+
+    before = sys.excepthook
+    with _fake_dist.fake_process_group(8):
+        pass
+    with _fake_dist.fake_process_group(4):
+        pass
+    assert sys.excepthook is before
