@@ -33,7 +33,7 @@ def profiled_key(sort_key, *, warm_up=True, gpu_aware=True, sync=True, gpu_key=N
 
 
 def test_slowest_op_reference_passes():
-    assert len(assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed) == 5
+    assert len(assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed) == 6
 
 
 def test_slowest_op_alternatives_pass():
@@ -79,7 +79,7 @@ def test_slowest_op_rejects_always_profiling_the_cpu():
         "recorded no device times",
         "ProfilerActivity.CUDA",
     )
-    assert len(result.passed) == 4  # the CPU workloads pass: only a GPU run can tell
+    assert len(result.passed) == 5  # the CPU workloads pass: only a GPU run can tell
 
 
 def test_slowest_op_rejects_a_warm_up_without_sync_on_a_gpu():
@@ -131,9 +131,10 @@ def test_slowest_op_rejects_a_profile_without_warm_up_and_a_hard_coded_name():
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requires CUDA")
 
 
-def warmed_profile(pick, gpu_sync=d2lgpu.sync):
-    """slowest_op that warms up, syncs and profiles one call, then returns ``pick(prof, key)``
-    (``key``: the self time that counts on this device); ``gpu_sync(device)`` waits on a GPU."""
+def warmed_profile(pick, gpu_sync=d2lgpu.sync, calls=1):
+    """slowest_op that warms up, syncs and profiles ``calls`` calls (one), then returns
+    ``pick(prof, key)`` (``key``: the self time that counts on this device);
+    ``gpu_sync(device)`` waits on a GPU."""
 
     def answer(fn, args, device):
         from torch.profiler import ProfilerActivity, profile
@@ -144,7 +145,8 @@ def warmed_profile(pick, gpu_sync=d2lgpu.sync):
             gpu_sync(device)
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
         with profile(activities=acts) as prof:
-            fn(*args)
+            for _ in range(calls):
+                fn(*args)
         return pick(prof, "self_device_time_total" if on_gpu else "self_cpu_time_total")
 
     return answer
@@ -168,7 +170,7 @@ def test_slowest_op_rejects_ranking_by_time_per_call():
         result = assert_fails(
             "06.slowest_op", per_call(style), "single call is the longest", "80 times"
         )
-        assert len(result.passed) == 3, result.passed  # right on the two workloads of one call
+        assert len(result.passed) == 4, result.passed  # right on the 3 workloads of one call
 
 
 def from_events(cpu_key):
@@ -182,8 +184,52 @@ def from_events(cpu_key):
 
 
 def test_slowest_op_names_events_read_instead_of_key_averages():
-    for time_key in ("self_cpu_time_total", "cpu_time_total"):
-        assert_fails("06.slowest_op", from_events(time_key), "prof.events()", "key_averages()")
+    # the longest single call: right until an operator's many calls add up to more
+    hint = assert_fails(
+        "06.slowest_op", from_events("self_cpu_time_total"), "prof.events()", "key_averages()"
+    ).hint
+    assert "80 exps" in hint, hint
+    # the longest single call by total time: aten::matmul, whose total includes aten::mm
+    assert_fails("06.slowest_op", from_events("cpu_time_total"), "*total* time includes aten::mm")
+
+
+def summed_events(column):
+    """Sums prof.events() per name itself, ranked by ``column`` (or the device's on a GPU)."""
+
+    def pick(prof, key):
+        key = key if key.startswith("self_device") else column
+        sums = {}
+        for e in prof.events():
+            sums[e.key] = sums.get(e.key, 0) + getattr(e, key)
+        return max(sums, key=sums.get)
+
+    return warmed_profile(pick)
+
+
+def test_events_summed_per_name_by_self_time_pass_and_by_total_time_are_told_so():
+    # on the scripted GPU too: its events() lists each row's calls, adding up to the row
+    assert_passes("06.slowest_op", summed_events("self_cpu_time_total"))
+    hint = assert_fails("06.slowest_op", summed_events("cpu_time_total")).hint
+    assert "*total* time includes aten::mm" in hint and "prof.events()" not in hint, hint
+
+
+def test_a_table_of_the_scripted_gpu_profile_prints():
+    # an answer that prints its table, sorted by the device's self time, as the chapter does
+    def printed(prof, key):
+        rows = prof.key_averages()
+        print(rows.table(sort_by=key.replace("device", "cuda"), row_limit=5))
+        print(prof.events().table(sort_by=key, row_limit=5))
+        return max(rows, key=lambda e: getattr(e, key)).key
+
+    assert_passes("06.slowest_op", warmed_profile(printed))
+
+
+def test_more_than_one_profiled_call_is_named():
+    def profiles_three(prof, key):
+        return max(prof.key_averages(), key=lambda e: getattr(e, key)).key
+
+    hint = assert_fails("06.slowest_op", warmed_profile(profiles_three, calls=3)).hint
+    assert hint.startswith("fn ran 3 times while the profiler was recording"), hint
 
 
 def test_slowest_op_other_ways_of_waiting_for_the_gpu_pass():
@@ -339,7 +385,7 @@ def test_the_leader_of_another_column_of_the_answers_own_profile_is_named(column
     returned: list[str] = []
     says = {"cpu_time_total": "the largest *total* time", "count": "called most often"}[column]
     hint = assert_fails("06.slowest_op", another_leader, says).hint
-    assert f"you returned {returned[-1]}, the entry of your own profile with" in hint, hint
+    assert f"you returned {returned[-1]}, which in your own profile has" in hint, hint
     assert "sort by self time (self_cpu_time_total)" in hint, hint
 
 

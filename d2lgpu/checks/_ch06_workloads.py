@@ -2,7 +2,8 @@
 
 Each is ``(fn, args, the operator wanted, what it is, {wrong answer: its hint})``:
 a large product next to 20 tiny additions (the most calls, little time), an exp of
-millions of numbers next to a small product, and an operator called 80 times whose
+millions of numbers next to a small product, a softmax (whose aten::_softmax does the
+work) next to a larger allocation (the most memory, little time), and an operator called 80 times whose
 calls add up to more than one long product (ranking by time per call picks the
 product), on 8 input shapes (ranking the rows of ``group_by_input_shape=True`` picks
 the product too). Sized for the CPU by default; :func:`workloads` takes a GPU's sizes too.
@@ -26,6 +27,7 @@ __all__ = [
     "largest",
     "many_calls_workload",
     "profiler_own",
+    "summed_by_name",
     "workloads",
     "wrong_column",
 ]
@@ -53,7 +55,21 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
     def exp_and_small_product(big, small):
         return torch.exp(big), small @ small
 
+    numbers = torch.randn(exp_numel, device=device, generator=gen)
+
+    def softmax_and_allocation(numbers):
+        # aten::softmax calls aten::_softmax, which does the work; the allocation takes the
+        # most memory (four times the softmax's output) and almost no time
+        return torch.softmax(numbers, dim=0), torch.empty(4 * exp_numel, device=numbers.device)
+
     millions = f"{exp_numel / 1e6:g} million"
+    softmax_misses = {
+        "aten::softmax": (
+            "you returned aten::softmax, which calls aten::_softmax, the operator that does the "
+            "work: keep the entries whose names start with aten::_ (only the profiler's own "
+            "entries and runtime calls need leaving out)"
+        )
+    }
     return [
         (
             product_and_adds,
@@ -68,6 +84,13 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
             "aten::exp",
             f"exp of {millions} numbers next to a 32 x 32 product",
             {},
+        ),
+        (
+            softmax_and_allocation,
+            (numbers,),
+            "aten::_softmax",
+            f"a softmax over {millions} numbers next to an allocation of four times as many",
+            softmax_misses,
         ),
     ]
 
@@ -147,25 +170,40 @@ def profiler_own(got: str) -> bool:
     return got in PROFILER_OWN or got.startswith("ProfilerStep#")
 
 
+# Other columns of key_averages() an answer may have ranked by: what leading each says.
+_COLUMNS = (
+    (
+        "cpu_time_total",
+        "the largest *total* time (cpu_time_total, which includes the operators it calls)",
+    ),
+    ("count", "the most calls (count): it is the operator called most often"),
+    ("cpu_time", "the longest time per call (cpu_time)"),
+    ("self_cpu_memory_usage", "the most memory allocated (self_cpu_memory_usage)"),
+    ("cpu_memory_usage", "the most memory allocated with its callees (cpu_memory_usage)"),
+)
+
+
 def wrong_column(got: str, table) -> str | None:
-    """The hint for an answer that named the leader of another column of its own profile
-    than self time: which operator leads there depends on the machine, the mistake does not."""
-    columns = (
-        (
-            "cpu_time_total",
-            "the largest *total* time (cpu_time_total), which includes the operators it calls",
-        ),
-        (
-            "count",
-            "the most calls (count): it is called most often, not the one that takes the most time",
-        ),
-    )
-    leads = [says for column, says in columns if got in largest(table, column)]
-    if not leads or got in largest(table, "self_cpu_time_total"):
+    """The hint for an answer that named, in its own profile, the leader of another column
+    than self time, or the second by self time: which operator that is depends on the
+    machine, the mistake does not. A column whose entries are all equal leads nowhere."""
+    rows = [e for e in table if not profiler_own(e.key)]
+    if got in largest(rows, "self_cpu_time_total"):
+        return None
+    facts = [
+        says
+        for column, says in _COLUMNS
+        if len({getattr(e, column) for e in rows}) > 1 and got in largest(rows, column)
+    ]
+    by_self = sorted(rows, key=lambda e: e.self_cpu_time_total, reverse=True)
+    if [e.key for e in by_self[1:2]] == [got]:
+        facts.append("the second-largest self time")
+    if not facts:
         return None
     return (
-        f"you returned {got}, the entry of your own profile with {', and with '.join(leads)}; "
-        "sort by self time (self_cpu_time_total) to find where the work is done"
+        f"you returned {got}, which in your own profile has {'; '.join(facts)}. The work is "
+        "done where the self time is: sort by self time (self_cpu_time_total) and take the "
+        "first entry"
     )
 
 
@@ -174,3 +212,15 @@ def largest(table, attr: str) -> set[str]:
     times = {e.key: getattr(e, attr) for e in table if not profiler_own(e.key)}
     top = max(times.values(), default=0)
     return {k for k, t in times.items() if top > 0 and t >= top * (1 - 1e-9)}
+
+
+def summed_by_name(events):
+    """What ``events()`` an answer read sums to per operator (``key_averages()``'s rows), and
+    the key of its single call with the most self time: an answer that named that call ranked
+    the calls, not the operators."""
+    rows = events.key_averages()
+    calls = [e for e in events if not profiler_own(e.key)]
+    device = any(e.self_device_time_total for e in calls)
+    column = "self_device_time_total" if device else "self_cpu_time_total"
+    one = max(calls, key=lambda e: getattr(e, column)).key if calls else None
+    return rows, one

@@ -8,7 +8,8 @@
   record only, and makes ``key_averages()`` of a profile during which the
   checker's ``fn`` ran return :data:`SCRIPTED_ROWS`: the times a GPU gives for
   a large product next to 20 tiny additions (device times only when CUDA was
-  asked for, as on a real GPU).
+  asked for, as on a real GPU); its ``events()`` lists the same rows call by
+  call, and its kernels are device rows, so that ``table()`` prints it.
 
 Both patch the class ``torch.autograd.profiler.profile``, which
 ``torch.profiler.profile`` uses underneath, so they see the answer's profile
@@ -20,6 +21,7 @@ from __future__ import annotations
 from contextlib import ExitStack, contextmanager
 
 import torch
+from torch.autograd import DeviceType
 from torch.autograd.profiler_util import EventList, FunctionEventAvg
 
 from ._kit import patched
@@ -42,20 +44,42 @@ SCRIPTED_WANT = "aten::mm"
 SCRIPTED_WHAT = "a 4096 x 4096 product next to 20 tiny additions"
 
 
-def _scripted_events(with_device: bool) -> EventList:
+class _Call(FunctionEventAvg):
+    """A row of the scripted profile, with the fields ``table()`` reads and, for a call of its
+    ``events()``, a ``FunctionEvent``'s ``name``."""
+
+    is_user_annotation = is_python_function = False
+    overload_name, stack, input_shapes = "", [], []
+
+    @property
+    def name(self) -> str:
+        return self.key or ""
+
+
+def _scripted_events(with_device: bool, calls: bool = False) -> EventList:
+    """The scripted profile's ``key_averages()``, or with ``calls`` its ``events()``: each
+    row's calls one by one, whose times add up to the row's."""
     events = []
     for key, count, self_cpu, cpu, self_dev, dev in SCRIPTED_ROWS:
-        if not with_device and key.startswith(("cuda", "sm90", "void")):
+        kernel = key.startswith(("cuda", "sm90", "void"))
+        if not with_device and kernel:
             continue  # without CUDA activity a profile has no runtime calls and no kernels
-        e = FunctionEventAvg()
-        e.key, e.count = key, count
-        # torch declares these totals int; a profile of microseconds holds floats too.
-        e.self_cpu_time_total, e.cpu_time_total = self_cpu, cpu  # type: ignore[assignment]
-        e.self_device_time_total = self_dev if with_device else 0.0  # type: ignore[assignment]
-        e.device_time_total = dev if with_device else 0.0  # type: ignore[assignment]
-        e.use_device = "cuda" if with_device else None
-        events.append(e)
-    return EventList(events, use_device="cuda" if with_device else None)
+        share = count if calls else 1
+        for _ in range(share):
+            e = _Call()
+            e.key, e.count = key, count // share
+            # torch declares these totals int; a profile of microseconds holds floats too.
+            e.self_cpu_time_total = self_cpu / share  # type: ignore[assignment]
+            e.cpu_time_total = cpu / share  # type: ignore[assignment]
+            e.self_device_time_total = self_dev / share if with_device else 0.0  # type: ignore[assignment]
+            e.device_time_total = dev / share if with_device else 0.0  # type: ignore[assignment]
+            e.use_device = "cuda" if with_device else None
+            if kernel and not key.startswith("cuda"):  # a kernel: a device's row, as kineto's
+                e.device_type = DeviceType.CUDA
+            events.append(e)
+    listed = EventList(events, use_device="cuda" if with_device else None)
+    listed._tree_built = True  # what key_averages() of a real profile's events() checks
+    return listed
 
 
 class _ScriptedStream:
@@ -88,8 +112,11 @@ class _ScriptedEvent(_ScriptedStream):
 def _watch(state: dict, scripted: bool):
     """Every way of waiting for the GPU (``torch.cuda.synchronize``, ``torch.accelerator.
     synchronize``, a stream's or an event's ``synchronize()``) is recorded in ``state["log"]``."""
+    from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
+
     cls = torch.autograd.profiler.profile
     init, key_averages, synchronize = cls.__init__, cls.key_averages, torch.cuda.synchronize
+    events = _KinetoProfile.events
 
     def recorded_init(self, *args, use_device=None, **kwargs):
         self._d2lgpu_cuda = use_device == "cuda"
@@ -100,6 +127,11 @@ def _watch(state: dict, scripted: bool):
         if not state["fn_profiled"]:
             return key_averages(self, *args, **kwargs)
         return _scripted_events(getattr(self, "_d2lgpu_cuda", False))
+
+    def scripted_calls(self):
+        if not state["fn_profiled"]:
+            return events(self)
+        return _scripted_events(getattr(self.profiler, "_d2lgpu_cuda", False), calls=True)
 
     def record():
         state["log"].append(("sync", torch.autograd._profiler_enabled()))
@@ -122,6 +154,7 @@ def _watch(state: dict, scripted: bool):
     if scripted:
         changes += [
             (cls, "key_averages", scripted_key_averages),
+            (_KinetoProfile, "events", scripted_calls),
             (torch.cuda, "current_stream", lambda device=None: _ScriptedStream(record)),
             (torch.cuda, "default_stream", lambda device=None: _ScriptedStream(record)),
             (torch.cuda, "Event", lambda *a, **k: _ScriptedEvent(record, *a, **k)),
