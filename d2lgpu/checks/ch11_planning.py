@@ -79,7 +79,8 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
     """The hint for one wrong number: the shortcut it matches, or the two numbers."""
     n_tensors, total = len(shapes), sum(map(_numel, shapes))
     where = f"{plan} on {world_size} ranks, shapes {list(shapes)}"
-    if 0 < got < want and (_near(got * 2**20, want, 1) or _near(got * 1e6, want, 1)):
+    # a thousand times too few or more: a unit (MB, MiB, rounded or not), not a miscount
+    if 0 < got < want / 1000:
         return (
             f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: return "
             "bytes, not MiB or MB"
