@@ -116,8 +116,8 @@ MISTAKES = [
     (module_order_ties_last, "the lowest rank on a tie"),
     (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
     (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
-    (mib, "bytes, not MiB"),
-    (lambda s, p, n: mb(s, p, n), "bytes, not MiB or MB"),
+    (mib, "bytes, not KB, MiB"),
+    (lambda s, p, n: mb(s, p, n), "bytes, not KB, MiB or MB"),
     (lambda s, p, n: one_wrong(s, p, n, "ddp", "optimizer", lambda v, n: v // n), "under DDP"),
     (lambda s, p, n: one_wrong(s, p, n, "ddp", "grads", lambda v, n: 0), "whole (4 bytes"),
     (
@@ -140,9 +140,12 @@ MISTAKES = [
         "you predicted 3016",
     ),
     # MiB and MB rounded to a few digits: still a unit, not a miscount
-    (lambda s, p, n: rounded(s, p, n, 2**20, 4), "bytes, not MiB or MB"),
-    (lambda s, p, n: rounded(s, p, n, 1e6, 2), "bytes, not MiB or MB"),
+    (lambda s, p, n: rounded(s, p, n, 2**20, 4), "bytes, not KB, MiB or MB"),
+    (lambda s, p, n: rounded(s, p, n, 1e6, 2), "bytes, not KB, MiB or MB"),
+    # right on 8 ranks; on 3, FSDP2's Adam state in shards of ceil(numel / N) elements
     (lambda s, p, n: by_element_on_3_ranks(s, p, n), "ceil(numel / N) elements"),
+    # KB, a thousand times too few
+    (lambda s, p, n: rounded(s, p, n, 1e3, 3), "bytes, not KB"),
 ]
 
 
@@ -243,11 +246,11 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         ),
         (
             7,
-            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not MiB or MB",
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not KB, MiB or MB",
         ),
         (
             8,
-            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.012448: return bytes, not MiB or MB",
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.012448: return bytes, not KB, MiB or MB",
         ),
         (
             9,
@@ -291,15 +294,19 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         ),
         (
             19,
-            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.0119: return bytes, not MiB or MB",
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.0119: return bytes, not KB, MiB or MB",
         ),
         (
             20,
-            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.01: return bytes, not MiB or MB",
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.01: return bytes, not KB, MiB or MB",
         ),
         (
             21,
             f"fsdp2 on 3 ranks, shapes {SHAPES}: rank 0 holds 8,588 bytes of optimizer, you predicted 8348, shards of ceil(numel / N) elements: FSDP2 cuts each tensor along its first dimension, into shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements",
+        ),
+        (
+            22,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 12.448: return bytes, not KB, MiB or MB",
         ),
     ],
 )
