@@ -9,7 +9,7 @@ from grading_helpers import assert_fails, assert_passes, stub
 
 from d2lgpu.checks.ch11_plan import CASES
 from d2lgpu.grading import check
-from d2lgpu.plan import Plan, candidates, fits, memory, step_time
+from d2lgpu.plan import Plan, best_plan, candidates, fits, memory, step_time
 
 PASSED = [
     "125M on 4 x NVIDIA T4, global batch 32: the plan fits with 10% free and its step is "
@@ -170,3 +170,80 @@ def test_plan_a_plan_object_is_read_like_a_dict():
     plans = {(g, n): Plan(**{k: int(v) if k != "sharding" else v for k, v in p.items()})
              for (g, n), p in TABLE.items()}  # fmt: skip
     assert_passes("11.plan", lambda c, g, n, b: plans.get((g, n)))
+
+
+def via_best_plan(config, gpu, n_gpus, global_batch):
+    """Wrong: the plan d2lgpu.plan.best_plan finds, the checker's own answer."""
+    found = best_plan(config, gpu, n_gpus, global_batch)
+    return None if found is None else found[0]
+
+
+def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
+    assert check("11.plan", via_best_plan, quiet=True).hint == (
+        "125M on 4 x NVIDIA T4, global batch 32: your plan called d2lgpu.plan.best_plan, the "
+        "checker's own answer: size the plans with your own estimate (chapter 10's formulas "
+        "for the state, the prompt's activation bytes) and time them with d2lgpu.plan.step_time"
+    )
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (
+            MISTAKES[2][0],
+            "70B on 32 x NVIDIA H100 SXM5 80GB, global batch 32: the rank that holds the most "
+            "(pipeline stage 0) needs 617.0 GB, over the 72.0 GB that leave 10% free by 545.0 GB: "
+            "parameters 282.2 GB, gradients 282.2 GB, optimizer state 17.7 GB, activations "
+            "34.9 GB. The parameters, gradients and optimizer state alone overflow, by 510.1 GB, "
+            "the parameters most: ZeRO-1 shards only the optimizer state: FSDP2 shards the "
+            "parameters and gradients too; tensor and pipeline parallelism split the model itself",
+        ),
+        (
+            MISTAKES[3][0],
+            "70B on 32 x NVIDIA H100 SXM5 80GB, global batch 32: the rank that holds the most "
+            "(pipeline stage 0) needs 93.8 GB, over the 72.0 GB that leave 10% free by 21.8 GB: "
+            "parameters 8.8 GB, gradients 8.8 GB, optimizer state 17.6 GB, activations 34.9 GB, "
+            "FSDP2's gathered parameters 23.7 GB. The activations and FSDP2's gathered "
+            "parameters (each a tp-th under tensor parallelism) overflow (the state alone fits, "
+            "35.3 GB): fewer sequences per micro-batch (more micro-batches), activation "
+            "checkpointing, or tensor parallelism shrink them",
+        ),
+        (
+            MISTAKES[4][0],
+            "125M on 4 x NVIDIA T4, global batch 32: dp=1 (ddp), tp=4, pp=1, 32 micro-batches, "
+            "checkpointing off fits, but a step takes 1.46 s, 2.6 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its tensor-parallel all-reduces take 0.91 s on the critical path (four per block "
+            "and micro-batch over tp = 4); a smaller tp, or none, moves fewer activations",
+        ),
+        (
+            MISTAKES[6][0],
+            "8B on 8 x NVIDIA T4, global batch 32: the rank that holds the most (pipeline stage "
+            "0) needs 43.5 GB, over the 14.4 GB that leave 10% free by 29.1 GB: parameters "
+            "4.0 GB, gradients 4.0 GB, optimizer state 8.0 GB, activations 17.3 GB, FSDP2's "
+            "gathered parameters 10.2 GB. The parameters, gradients and optimizer state alone "
+            "overflow, by 1.7 GB, the optimizer state most: FSDP2 already shards all three over "
+            "dp = 8: only tensor and pipeline parallelism split the model further. Here no plan "
+            "fits: return None",
+        ),
+        (
+            MISTAKES[7][0],
+            "125M on 4 x NVIDIA T4, global batch 32: you returned None, but a plan fits: dp=4 "
+            "(ddp), tp=1, pp=1, 2 micro-batches, checkpointing off needs 11.6 GB per rank, under "
+            "the 14.4 GB that leave 10% free. Return None only when no plan fits",
+        ),
+        (
+            # two stages, two micro-batches, checkpointing: the bubble, not the recompute
+            right_but(0, {"dp": 2, "pp": 2, "micro_batches": 2, "checkpointing": True}),
+            "125M on 4 x NVIDIA T4, global batch 32: dp=2 (ddp), tp=1, pp=2, 2 micro-batches, "
+            "checkpointing on fits, but a step takes 1.13 s, 2.0 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its pipeline bubble is 33% of its compute (2 stages, 2 micro-batches: 1F1B idles "
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+        ),
+    ],
+)
+def test_plan_more_hints_in_full(answer, hint):
+    # ZeRO-1's and FSDP2's state overflows, FSDP2's gathered parameters, tensor parallelism's
+    # all-reduces, a pipeline's bubble, and None where a plan fits: numbers and all
+    assert check("11.plan", answer, quiet=True).hint == hint
