@@ -241,9 +241,71 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "its pipeline bubble is 33% of its compute (2 stages, 2 micro-batches: 1F1B idles "
             "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
         ),
+        (
+            # ZeRO-1 over 2 pipeline stages with one micro-batch: half the step idles
+            right_but(
+                0,
+                {"dp": 2, "pp": 2, "sharding": "zero1", "micro_batches": 1, "checkpointing": True},
+            ),
+            "125M on 4 x NVIDIA T4, global batch 32: dp=2 (zero1), tp=1, pp=2, 1 micro-batch, "
+            "checkpointing on fits, but a step takes 1.51 s, 2.7 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its pipeline bubble is 50% of its compute (2 stages, 1 micro-batch: 1F1B idles "
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+        ),
+        (
+            # checkpointing where the best plan needs none: the recompute
+            right_but(1, {"dp": 2, "tp": 4, "micro_batches": 2, "checkpointing": True}),
+            "8B on 8 x NVIDIA H200 SXM 141GB, global batch 32: dp=2 (ddp), tp=4, pp=1, 2 "
+            "micro-batches, checkpointing on fits, but a step takes 7.77 s, 1.5 x the 5.10 s of "
+            "the best plan found (dp=4 (fsdp2), tp=2, pp=1, 8 micro-batches, checkpointing off), "
+            "more than 1.5x: its compute takes 6.39 s against 4.80 s: activation checkpointing "
+            "runs every forward again in backward, a third more FLOPs, which a plan that fits "
+            "without it does not pay",
+        ),
     ],
 )
 def test_plan_more_hints_in_full(answer, hint):
     # ZeRO-1's and FSDP2's state overflows, FSDP2's gathered parameters, tensor parallelism's
     # all-reduces, a pipeline's bubble, and None where a plan fits: numbers and all
     assert check("11.plan", answer, quiet=True).hint == hint
+
+
+@pytest.mark.parametrize(
+    "run, plan, hint",
+    [
+        (
+            ("125M", "NVIDIA T4", 8),
+            Plan(dp=8, sharding="zero1", micro_batches=2),
+            "its data-parallel communication leaves 0.03 s that the compute does not hide "
+            "(zero1 over dp = 8; ZeRO-1's broadcast of the parameters follows the step and "
+            "hides behind nothing)",
+        ),
+        (
+            ("125M", "NVIDIA T4", 8),
+            Plan(dp=8, sharding="fsdp2", micro_batches=4),
+            "its data-parallel communication leaves 0.07 s that the compute does not hide "
+            "(fsdp2 over dp = 8, re-gathering the parameters for each of 4 micro-batches)",
+        ),
+        (
+            ("125M", "NVIDIA H100 PCIe 80GB", 16),
+            Plan(dp=16, micro_batches=2),
+            "its data-parallel communication leaves 0.01 s that the compute does not hide "
+            "(ddp over dp = 16)",
+        ),
+        (
+            ("7B", "NVIDIA T4", 16),
+            Plan(dp=8, pp=2, micro_batches=4),
+            "its pipeline's sends take 0.01 s",
+        ),
+    ],
+)
+def test_plan_why_slower_names_data_parallel_and_pipeline_communication(run, plan, hint):
+    # no plan of the checker's cases is slowed most by these two parts: the hint's words for
+    # each, on runs where they are, against the best plan found there
+    from d2lgpu.checks.ch11_plan import _why_slower
+    from d2lgpu.llama import CONFIGS
+
+    name, gpu, n_gpus = run
+    best = best_plan(CONFIGS[name], gpu, n_gpus, 32)
+    assert _why_slower(CONFIGS[name], gpu, plan, 32, best[0]) == hint
