@@ -294,6 +294,12 @@ def test_plan_more_hints_in_full(answer, hint):
             "(ddp over dp = 16)",
         ),
         (
+            ("125M", "NVIDIA A100 PCIe 40GB", 16),
+            Plan(dp=16, sharding="fsdp2", micro_batches=1),
+            "its data-parallel communication leaves 0.00 s that the compute does not hide "
+            "(fsdp2 over dp = 16)",
+        ),
+        (
             ("7B", "NVIDIA T4", 16),
             Plan(dp=8, pp=2, micro_batches=4),
             "its pipeline's sends take 0.01 s",
@@ -309,3 +315,24 @@ def test_plan_why_slower_names_data_parallel_and_pipeline_communication(run, pla
     name, gpu, n_gpus = run
     best = best_plan(CONFIGS[name], gpu, n_gpus, 32)
     assert _why_slower(CONFIGS[name], gpu, plan, 32, best[0]) == hint
+
+
+def test_plan_an_overflow_at_adams_step_names_its_temporaries():
+    # no plan of the checker's cases overflows with Adam's temporaries above its activations:
+    # the hint for one, from the parts of a ZeRO-1 rank (GB), whose state alone fits
+    from d2lgpu.checks.ch11_plan import _overflow
+
+    got = dict(params=30e9, grads=30e9, optimizer=4e9, activations=2e9, transient=16e9)
+    got.update(peak=80e9, stage=0)
+    hint = _overflow("a run", Plan(dp=8, sharding="zero1"), got, 72e9)
+    assert hint == (
+        "a run: the rank that holds the most (pipeline stage 0) needs 80.0 GB, over the 72.0 GB "
+        "that leave 10% free by 8.0 GB: parameters 30.0 GB, gradients 30.0 GB, optimizer state "
+        "4.0 GB, activations 2.0 GB, Adam's temporaries in its step 16.0 GB (after backward, "
+        "when the activations are gone). The activations overflow (the state alone fits, "
+        "64.0 GB): fewer sequences per micro-batch (more micro-batches), activation "
+        "checkpointing, or tensor parallelism shrink them"
+    )
+    # temporaries no larger than the activations are not listed
+    got["transient"] = got["activations"]
+    assert "temporaries" not in _overflow("a run", Plan(dp=8, sharding="zero1"), got, 72e9)
