@@ -336,3 +336,21 @@ def test_plan_an_overflow_at_adams_step_names_its_temporaries():
     # temporaries no larger than the activations are not listed
     got["transient"] = got["activations"]
     assert "temporaries" not in _overflow("a run", Plan(dp=8, sharding="zero1"), got, 72e9)
+
+
+def test_plan_the_checker_measures_each_plan_with_the_tracker(monkeypatch):
+    # the checker's verdict on memory is the tracker's (memory(..., measured=True) reads what
+    # _plan_stage.state_bytes measured), not the formulas the learner writes, which agree to
+    # 0.1 GB on the plans above and so cannot show it
+    import d2lgpu.plan
+
+    calls = []
+
+    def watched(*args):
+        calls.append(args)
+        return state_bytes(*args)
+
+    state_bytes = d2lgpu.plan.state_bytes
+    monkeypatch.setattr(d2lgpu.plan, "state_bytes", watched)
+    assert_passes("11.plan", table)
+    assert len(calls) >= 5, calls
