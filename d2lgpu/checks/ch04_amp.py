@@ -172,7 +172,17 @@ def check_amp(answer, passed):
     one_cpu_thread(_check_amp)(answer, passed)
 
 
+_SCALE_LOSS = (
+    "backpropagate the scaled loss, scaler.scale(loss).backward(), so small float16 gradients "
+    "do not underflow to zero"
+)
+
 _FP16_ERRORS = (
+    KnownError(
+        AssertionError,
+        ("_scale is None",),
+        f"scaler.unscale_ (or scaler.step) ran before any scaler.scale(loss): {_SCALE_LOSS}",
+    ),
     KnownError(
         ValueError,
         ("unscale FP16 gradients",),
@@ -182,9 +192,15 @@ _FP16_ERRORS = (
     ),
     KnownError(
         AssertionError,
-        ("No inf checks were recorded",),
+        ("No inf checks were recorded for this optimizer",),
         "scaler.step(opt) found no gradients: call opt.zero_grad() before "
         "scaler.scale(loss).backward(), not between backward() and the step",
+    ),
+    KnownError(
+        AssertionError,
+        ("No inf checks were recorded prior to update",),
+        "scaler.update() ran with no scaler.step(opt) since the last update(): call it once "
+        "per iteration, after scaler.step(opt)",
     ),
     KnownError(
         RuntimeError,
@@ -219,9 +235,7 @@ def _check_amp(answer, passed):
     counts = {event: log.count(event) for event in ("scale", "scaler.step", "update", "opt.step")}
     if counts["scale"] != STEPS:
         raise CheckFailed(
-            f"scaler.scale was called {counts['scale']} times for {STEPS} steps: backpropagate "
-            "the scaled loss, scaler.scale(loss).backward(), so small float16 gradients do "
-            "not underflow to zero"
+            f"scaler.scale was called {counts['scale']} times for {STEPS} steps: {_SCALE_LOSS}"
         )
     if counts["opt.step"]:
         raise CheckFailed(
