@@ -156,6 +156,49 @@ def test_amp_reports_another_attribute_error_of_the_bfloat16_run_as_the_answers_
     assert "the scaler is None" not in result.hint, result.hint
 
 
+def test_amp_names_an_opt_step_after_the_scalers_step():
+    def steps_twice(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            if scaler:
+                scaler.step(opt)
+                scaler.update()
+            opt.step()  # the optimizer's own step too
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    assert_fails("04.amp", steps_twice, "the loop calls opt.step() itself")
+
+
+def test_amp_names_a_signature_without_max_norm_in_full():
+    def no_max_norm(net, batches, opt, device_type, dtype, scaler):
+        return make_amp_loop()(net, batches, opt, device_type, dtype, scaler)
+
+    assert_fails(
+        "04.amp",
+        no_max_norm,
+        "train_amp does not take max_norm: keep the signature of the prompt, "
+        "train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0), and clip to "
+        "max_norm (the checker passes max_norm=0.5)",
+    )
+
+
+def test_the_gradient_norm_of_parameters_without_gradients_is_zero():
+    from d2lgpu.checks._ch04_watch import grad_norm
+
+    net = torch.nn.Linear(3, 4)
+    assert grad_norm(net.parameters()) == 0.0
+    net.weight.grad = torch.full((4, 3), 0.5)  # the bias has none
+    assert grad_norm(net.parameters()) == pytest.approx(0.5 * 12**0.5)
+
+
 def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
     loop = make_amp_loop()
 
