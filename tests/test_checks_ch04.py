@@ -199,6 +199,14 @@ def test_the_gradient_norm_of_parameters_without_gradients_is_zero():
     assert grad_norm(net.parameters()) == pytest.approx(0.5 * 12**0.5)
 
 
+def test_the_problem_is_made_on_the_device_it_is_given():
+    from d2lgpu.checks._ch04_watch import make_problem
+
+    net, batches = make_problem(torch.device("meta"), steps=2)  # a device without data
+    assert {p.device.type for p in net.parameters()} == {"meta"}
+    assert [(X.device.type, y.device.type) for X, y in batches] == [("meta", "meta")] * 2
+
+
 def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
     loop = make_amp_loop()
 
