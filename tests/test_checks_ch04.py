@@ -77,6 +77,138 @@ def test_amp_rejects_opt_step_instead_of_scaler_step():
     assert_fails("04.amp", make_amp_loop(scaler_step=False), "call scaler.step(opt) instead")
 
 
+def clips_as(clip):
+    """A train_amp that unscales first, then clips with ``clip(parameters, max_norm)``."""
+
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            clip(net.parameters(), max_norm)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    return train_amp
+
+
+def test_amp_names_gradients_clipped_another_way_not_as_clipped_while_scaled():
+    def each_parameter(params, max_norm):  # each tensor's norm at most max_norm: together more
+        for p in params:
+            torch.nn.utils.clip_grad_norm_(p, max_norm)
+
+    def l1_norm(params, max_norm):  # short steps, but not short by the scaler's factor
+        torch.nn.utils.clip_grad_norm_(params, max_norm, norm_type=1)
+
+    def half_the_threshold(params, max_norm):
+        torch.nn.utils.clip_grad_norm_(params, max_norm / 2)
+
+    wrong = {
+        each_parameter: "between 0.708 and 0.769, not clipped to max_norm=0.5",
+        l1_norm: "not clipped to max_norm=0.5",
+        half_the_threshold: "between 0.25 and 0.25, not clipped to max_norm=0.5",
+    }
+    for clip, hint in wrong.items():
+        result = assert_fails(
+            "04.amp", clips_as(clip), hint, "after backward() and scaler.unscale_(opt)"
+        )
+        assert "while still scaled" not in result.hint, result.hint
+    assert_passes("04.amp", clips_as(torch.nn.utils.clip_grad_norm_))
+    # clipped before unscale_: every step max_norm / 1024 long
+    assert_fails(
+        "04.amp",
+        make_amp_loop(clip_before_unscale=True),
+        "the gradients were clipped while still scaled (by the scaler's factor, here 1024), so "
+        "the steps were 0.00049 long instead of 0.5: call scaler.unscale_(opt) before "
+        "clip_grad_norm_, or the threshold max_norm means nothing",
+    )
+
+
+def test_amp_names_a_loss_printed_every_few_steps():
+    def prints_every_5_steps(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for i, batch in enumerate(batches):
+            loss = amp_loop()(net, [batch], opt, device_type, dtype, scaler, max_norm=max_norm)[0]
+            losses.append(loss)
+            if i % 5 == 0:  # steps 0, 5, 10 before the last step: 3 waits in the loop
+                print(f"step {i}: loss {loss.item():.3f}")
+        return torch.stack(losses)
+
+    assert_fails(
+        "04.amp",
+        prints_every_5_steps,
+        "with torch.float16, your loop read tensors on the host 4 times in 16 steps (item): "
+        "each read (loss.item(), float(loss)) waits for the GPU. Keep the losses on the device "
+        "(losses.append(loss.detach())) and return torch.stack(losses)",
+    )
+
+
+def test_amp_reports_another_attribute_error_of_the_bfloat16_run_as_the_answers_own():
+    def names_a_layer(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        if scaler is None:
+            net.fc.weight.zero_()  # a layer the model does not have
+        return make_amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm)
+
+    result = assert_fails("04.amp", names_a_layer, "AttributeError", "'fc'")
+    assert "the scaler is None" not in result.hint, result.hint
+
+
+def test_amp_names_an_opt_step_after_the_scalers_step():
+    def steps_twice(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            if scaler:
+                scaler.step(opt)
+                scaler.update()
+            opt.step()  # the optimizer's own step too
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    assert_fails("04.amp", steps_twice, "the loop calls opt.step() itself")
+
+
+def test_amp_names_a_signature_without_max_norm_in_full():
+    def no_max_norm(net, batches, opt, device_type, dtype, scaler):
+        return make_amp_loop()(net, batches, opt, device_type, dtype, scaler)
+
+    assert_fails(
+        "04.amp",
+        no_max_norm,
+        "train_amp does not take max_norm: keep the signature of the prompt, "
+        "train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0), and clip to "
+        "max_norm (the checker passes max_norm=0.5)",
+    )
+
+
+def test_the_gradient_norm_of_parameters_without_gradients_is_zero():
+    from d2lgpu.checks._ch04_watch import grad_norm
+
+    net = torch.nn.Linear(3, 4)
+    assert grad_norm(net.parameters()) == 0.0
+    net.weight.grad = torch.full((4, 3), 0.5)  # the bias has none
+    assert grad_norm(net.parameters()) == pytest.approx(0.5 * 12**0.5)
+
+
+def test_the_problem_is_made_on_the_device_it_is_given():
+    from d2lgpu.checks._ch04_watch import make_problem
+
+    net, batches = make_problem(torch.device("meta"), steps=2)  # a device without data
+    assert {p.device.type for p in net.parameters()} == {"meta"}
+    assert [(X.device.type, y.device.type) for X, y in batches] == [("meta", "meta")] * 2
+
+
 def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
     loop = make_amp_loop()
 

@@ -111,7 +111,9 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
             f"with {name}, the optimizer stepped with no gradients: call opt.zero_grad() "
             "before loss.backward(), not between backward() and the step"
         )
-    if scaled and max(norms) < 0.1 * max_norm:
+    # Clipped before unscale_: every step's norm is max_norm divided by the scaler's factor
+    # (a threshold of another norm, unscaled first, also gives short steps, not these).
+    if scaled and all(abs(n * FP16_SCALE - max_norm) < 0.01 * max_norm for n in norms):
         raise CheckFailed(
             "the gradients were clipped while still scaled (by the scaler's factor, here "
             f"{FP16_SCALE:g}), so the steps were {max(norms):.2g} long instead of {max_norm}: "
