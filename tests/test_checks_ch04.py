@@ -56,7 +56,9 @@ def test_amp_rejects_clipping_before_unscaling():
     assert_fails(
         "04.amp",
         make_amp_loop(clip_before_unscale=True),
-        "call scaler.unscale_(opt) before clip_grad_norm_",
+        "call scaler.unscale_(opt) before clip_grad_norm_, or the threshold max_norm means nothing",
+        "the gradients were clipped while still scaled (by the scaler's factor, here 1024), so "
+        "the steps were",
     )
     assert_fails("04.amp", make_amp_loop(unscale=False), "clipped while still scaled")
 
@@ -73,6 +75,129 @@ def test_amp_rejects_a_forward_outside_autocast():
 
 def test_amp_rejects_opt_step_instead_of_scaler_step():
     assert_fails("04.amp", make_amp_loop(scaler_step=False), "call scaler.step(opt) instead")
+
+
+def clips_as(clip):
+    """A train_amp that unscales first, then clips with ``clip(parameters, max_norm)``."""
+
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            clip(net.parameters(), max_norm)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    return train_amp
+
+
+def test_amp_names_gradients_clipped_another_way_not_as_clipped_while_scaled():
+    def each_parameter(params, max_norm):  # each tensor's norm at most max_norm: together more
+        for p in params:
+            torch.nn.utils.clip_grad_norm_(p, max_norm)
+
+    def l1_norm(params, max_norm):  # short steps, but not short by the scaler's factor
+        torch.nn.utils.clip_grad_norm_(params, max_norm, norm_type=1)
+
+    def half_the_threshold(params, max_norm):
+        torch.nn.utils.clip_grad_norm_(params, max_norm / 2)
+
+    wrong = {
+        each_parameter: "between 0.708 and 0.769, not clipped to max_norm=0.5",
+        l1_norm: "not clipped to max_norm=0.5",
+        half_the_threshold: "between 0.25 and 0.25, not clipped to max_norm=0.5",
+    }
+    for clip, hint in wrong.items():
+        result = assert_hint(
+            clips_as(clip),
+            "with torch.float16, the gradients' norm at the optimizer's step was between",
+            hint,
+            "not clipped to max_norm=0.5: keep torch.nn.utils.clip_grad_norm_(net.parameters(), "
+            "max_norm) after backward() and scaler.unscale_(opt)",
+        )
+        assert "while still scaled" not in result.hint, result.hint
+    assert_passes("04.amp", clips_as(torch.nn.utils.clip_grad_norm_))
+    # clipped before unscale_: every step max_norm / 1024 long
+    assert_fails(
+        "04.amp",
+        make_amp_loop(clip_before_unscale=True),
+        "the gradients were clipped while still scaled (by the scaler's factor, here 1024), so "
+        "the steps were 0.00049 long instead of 0.5: call scaler.unscale_(opt) before "
+        "clip_grad_norm_, or the threshold max_norm means nothing",
+    )
+
+
+def test_amp_names_a_loss_printed_every_few_steps():
+    def prints_every_5_steps(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for i, batch in enumerate(batches):
+            loss = amp_loop()(net, [batch], opt, device_type, dtype, scaler, max_norm=max_norm)[0]
+            losses.append(loss)
+            if i % 5 == 0:  # steps 0, 5, 10 before the last step: 3 waits in the loop
+                print(f"step {i}: loss {loss.item():.3f}")
+        return torch.stack(losses)
+
+    assert_fails(
+        "04.amp",
+        prints_every_5_steps,
+        "with torch.float16, your loop read tensors on the host 4 times in 16 steps (item): "
+        "each read (loss.item(), float(loss)) waits for the GPU. Keep the losses on the device "
+        "(losses.append(loss.detach())) and return torch.stack(losses)",
+    )
+
+
+def test_amp_reports_another_attribute_error_of_the_bfloat16_run_as_the_answers_own():
+    def names_a_layer(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        if scaler is None:
+            net.fc.weight.zero_()  # a layer the model does not have
+        return make_amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm)
+
+    result = assert_fails("04.amp", names_a_layer, "AttributeError", "'fc'")
+    assert "the scaler is None" not in result.hint, result.hint
+
+
+def test_amp_names_an_opt_step_after_the_scalers_step():
+    def steps_twice(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            if scaler:
+                scaler.step(opt)
+                scaler.update()
+            opt.step()  # the optimizer's own step too
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    assert_fails("04.amp", steps_twice, "the loop calls opt.step() itself")
+
+
+def test_the_gradient_norm_of_parameters_without_gradients_is_zero():
+    from d2lgpu.checks._ch04_watch import grad_norm
+
+    net = torch.nn.Linear(3, 4)
+    assert grad_norm(net.parameters()) == 0.0
+    net.weight.grad = torch.full((4, 3), 0.5)  # the bias has none
+    assert grad_norm(net.parameters()) == pytest.approx(0.5 * 12**0.5)
+
+
+def test_the_problem_is_made_on_the_device_it_is_given():
+    from d2lgpu.checks._ch04_watch import make_problem
+
+    net, batches = make_problem(torch.device("meta"), steps=2)  # a device without data
+    assert {p.device.type for p in net.parameters()} == {"meta"}
+    assert [(X.device.type, y.device.type) for X, y in batches] == [("meta", "meta")] * 2
 
 
 def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
@@ -97,7 +222,12 @@ def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
             losses.append(loss.detach())
         return torch.stack(losses)
 
-    result = assert_fails("04.amp", always_scales, "with bfloat16 the scaler is None")
+    result = assert_fails(
+        "04.amp",
+        always_scales,
+        "with bfloat16 the scaler is None (bfloat16 has float32's range, nothing to scale): then "
+        "call loss.backward(), clip and opt.step() directly",
+    )
     assert len(result.passed) == 4  # everything float16 passed
 
 
@@ -157,7 +287,13 @@ def test_amp_alternatives_pass():
 
 
 def test_amp_rejects_reading_the_loss_every_step():
-    assert_fails("04.amp", amp_loop(read_each_step=True), "16 times", "item", "loss.detach()")
+    assert_fails(
+        "04.amp",
+        amp_loop(read_each_step=True),
+        "your loop read tensors on the host 16 times in 16 steps (item): each read (loss.item(), "
+        "float(loss)) waits for the GPU. Keep the losses on the device "
+        "(losses.append(loss.detach())) and return torch.stack(losses)",
+    )
 
 
 def test_amp_names_a_forgotten_or_misplaced_zero_grad():
@@ -173,14 +309,24 @@ def test_amp_names_a_hard_coded_device_type_and_a_loss_outside_autocast():
     )
     with warned:
         assert_fails("04.amp", amp_loop(device_type=other), f"device_type {other!r}")
-    assert_fails("04.amp", amp_loop(loss_inside=False), "float16 losses", "inside autocast")
+    assert_fails(
+        "04.amp",
+        amp_loop(loss_inside=False),
+        "train_amp returned torch.float16 losses: compute the loss inside autocast too (autocast "
+        "runs cross_entropy in float32), as well as net(X)",
+    )
 
 
 def test_amp_rejects_a_hard_coded_clipping_threshold():
     def threshold_ten(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=10.0)
 
-    assert_fails("04.amp", threshold_ten, "not clipped to max_norm=0.5")
+    assert_fails(
+        "04.amp",
+        threshold_ten,
+        "not clipped to max_norm=0.5: keep torch.nn.utils.clip_grad_norm_(net.parameters(), "
+        "max_norm) after backward() and scaler.unscale_(opt)",
+    )
 
 
 def test_amp_calls_the_answer_with_a_max_norm_other_than_the_default():
@@ -190,12 +336,29 @@ def test_amp_calls_the_answer_with_a_max_norm_other_than_the_default():
     def no_max_norm_parameter(net, batches, opt, device_type, dtype, scaler):
         return amp_loop()(net, batches, opt, device_type, dtype, scaler)
 
-    assert_fails("04.amp", default_written_in, "clipped to 1, the default", "max_norm=0.5")
-    assert_fails("04.amp", no_max_norm_parameter, "does not take max_norm")
+    assert_fails(
+        "04.amp",
+        default_written_in,
+        "with torch.float16, the gradients were clipped to 1, the default, although train_amp "
+        "was called with max_norm=0.5: clip with the argument, clip_grad_norm_(net.parameters(), "
+        "max_norm), not a number written into the loop",
+    )
+    assert_hint(
+        no_max_norm_parameter,
+        "train_amp does not take max_norm: keep the signature of the prompt, train_amp(net, "
+        "batches, opt, device_type, dtype, scaler, max_norm=1.0), and clip to max_norm (the "
+        "checker passes max_norm=0.5)",
+    )
 
 
 def test_amp_names_the_scaled_loss_returned_as_the_loss():
-    assert_fails("04.amp", make_amp_loop(return_scaled=True), "scaled ones", "1024 times")
+    assert_fails(
+        "04.amp",
+        make_amp_loop(return_scaled=True),
+        "with torch.float16, the losses you return are the scaled ones, 1024 times too large (the "
+        "scaler's factor): backpropagate scaler.scale(loss) but keep loss itself for the log, "
+        "losses.append(loss.detach())",
+    )
 
     def stacks_the_scaled_losses(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         losses = []
@@ -291,3 +454,260 @@ def test_amp_counts_the_reads_made_in_the_loop_not_after_it():
 
     for wrong in (stops_on_a_large_loss, prints_every_step):
         assert_fails("04.amp", wrong, "your loop read tensors on the host 16 times")
+
+
+# ---------------------------------------------------------------------------------------------
+# Each hint's words, and the wrong answers that reach the hints the tests above do not.
+
+
+def assert_hint(answer, *parts):
+    """Grade ``answer``: it must fail with a hint that has ``parts``, the first starting it and
+    the last ending it (so a word added before or after them shows)."""
+    result = assert_fails("04.amp", answer, *parts)
+    assert result.hint.startswith(parts[0]) and result.hint.endswith(parts[-1]), result.hint
+    return result
+
+
+def loop_with(*, scales=1, step="scaler", updates=1, last_update=True, reduction="mean",
+              bf16_clip=True, bf16_zero_grad="before", bf16_every=1, bf16_model=False,
+              bf16_item=False, bf16_sum=False):  # fmt: skip
+    """A correct train_amp with one change: ``bf16_*`` changes only the bfloat16 path."""
+
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        if scaler is None and bf16_model:
+            net.to(dtype)
+        losses = []
+        for i, (X, y) in enumerate(batches):
+            if scaler is not None or bf16_zero_grad == "before":
+                opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                sums = scaler is None and bf16_sum
+                loss = F.cross_entropy(net(X), y, reduction="sum" if sums else reduction)
+            if scaler is None:
+                loss.backward()
+                if bf16_zero_grad == "between":
+                    opt.zero_grad()
+                if bf16_clip:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                if i % bf16_every == 0:
+                    opt.step()
+            else:
+                for _ in range(scales - 1):
+                    scaler.scale(loss)  # a scaled loss made for the log, say
+                (scaler.scale(loss) if scales else loss).backward()
+                scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                if step == "scaler":
+                    scaler.step(opt)
+                for _ in range(updates if last_update or i < len(batches) - 1 else 0):
+                    scaler.update()
+            losses.append(loss.item() if scaler is None and bf16_item else loss.detach())
+        return torch.stack(losses) if not bf16_item or scaler else torch.tensor(losses)
+
+    return train_amp
+
+
+def test_amp_names_each_passed_check():
+    assert assert_passes("04.amp", make_amp_loop()).passed == [
+        "float16: the forward runs in float16 under autocast; the parameters stay float32",
+        "float16: the loss is scaled, and the scaler is stepped and updated every step",
+        "float16: every step starts from zeroed gradients, unscaled before clipping "
+        "(the steps' gradient norm is the max_norm passed, not the default)",
+        "float16: the losses track the float32 run (within 0.02)",
+        "bfloat16: the forward runs in bfloat16, without a scaler, clipping every step",
+        "bfloat16: the losses track the float32 run (within 0.05)",
+    ]
+
+
+def test_amp_names_what_was_returned_instead_of_the_losses():
+    def returns(value):
+        def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+            losses = loop_with()(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
+            return value(losses)
+
+        return train_amp
+
+    for value, returned in ((lambda losses: None, "NoneType"), (lambda losses: "done", "str")):
+        assert_hint(
+            returns(value),
+            f"train_amp returned a {returned}: return the per-step losses, like train_fp32 "
+            "(torch.stack of loss.detach())",
+        )
+    assert_hint(
+        returns(lambda losses: losses[-1]),
+        "train_amp returned 1 losses for 16 batches: one per step",
+    )
+
+
+def test_amp_names_a_model_never_called_and_a_bfloat16_model():
+    def never_calls_the_model(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        return torch.zeros(len(batches))
+
+    assert_hint(never_calls_the_model, "the model was never called: run net(X) for every batch")
+    assert_hint(None, "pass the function itself: check('04.amp', train_amp)")
+    result = assert_hint(
+        loop_with(bf16_model=True),
+        "the parameters are no longer float32: don't call net.half() or net.to(dtype); "
+        "autocast casts per operation and keeps float32 master weights",
+    )
+    assert len(result.passed) == 4  # everything float16 passed
+
+
+def test_amp_names_the_scaler_calls_missing_or_repeated():
+    scale_loss = (
+        "backpropagate the scaled loss, scaler.scale(loss).backward(), so small float16 "
+        "gradients do not underflow to zero"
+    )
+    # GradScaler itself stops a loop that never scales, at its first unscale_ or step.
+    assert_hint(
+        loop_with(scales=0),
+        "scaler.unscale_ (or scaler.step) ran before any scaler.scale(loss): " + scale_loss,
+    )
+    assert_hint(
+        loop_with(scales=2),
+        "scaler.scale was called 32 times for 16 steps: " + scale_loss,
+    )
+    assert_hint(
+        make_amp_loop(scaler_step=False),
+        "the loop calls opt.step() itself: call scaler.step(opt) instead, which unscales the "
+        "gradients and skips the step when they overflowed",
+    )
+    assert_hint(
+        loop_with(step=None),
+        "scaler.step(opt) ran 0 times for 16 steps: once per iteration",
+    )
+    assert_hint(
+        loop_with(last_update=False),
+        "scaler.update() ran 15 times for 16 steps: call it after scaler.step(opt) in every "
+        "iteration; it adjusts the scale for the next one",
+    )
+    # GradScaler stops a second update() after one step (a step with no gradients is another hint).
+    assert_hint(
+        loop_with(updates=2),
+        "scaler.update() ran with no scaler.step(opt) since the last update(): call it once per "
+        "iteration, after scaler.step(opt)",
+    )
+    for wrong, said in (
+        (make_amp_loop(update=False), "unscale_() is being called after step().)"),
+        (
+            make_amp_loop(update=False, unscale=False),
+            "step() has already been called since the last update().)",
+        ),
+    ):
+        assert_hint(
+            wrong,
+            "the scaler refused to unscale again before update(): call scaler.update() after "
+            "scaler.step(opt) in every iteration; it adjusts the scale and resets the scaler "
+            f"for the next step (GradScaler said: {said}",
+        )
+
+
+def test_amp_names_the_bfloat16_steps_that_go_wrong():
+    assert_hint(
+        loop_with(bf16_zero_grad=None),
+        "with torch.bfloat16, backward() found the previous step's gradients still in p.grad "
+        "(they add up): call opt.zero_grad() before loss.backward() in every iteration",
+    )
+    assert_hint(
+        loop_with(bf16_zero_grad="between"),
+        "with torch.bfloat16, the optimizer stepped with no gradients: call opt.zero_grad() "
+        "before loss.backward(), not between backward() and the step",
+    )
+    assert_hint(
+        loop_with(bf16_every=2),
+        "with torch.bfloat16, the optimizer stepped 8 times for 16 batches: once per batch",
+    )
+    assert_hint(
+        loop_with(bf16_clip=False),
+        "with torch.bfloat16, the gradients' norm at the optimizer's step was between",
+        "not clipped to max_norm=0.75: keep torch.nn.utils.clip_grad_norm_(net.parameters(), "
+        "max_norm) after backward() and before opt.step()",
+    )
+
+
+def test_amp_names_losses_that_drift_from_the_float32_run():
+    assert_hint(
+        loop_with(reduction="sum"),
+        "with torch.float16, the losses drift from the float32 run by up to",
+        "(tolerance 0.02): compute the loss from the autocast forward, and step the optimizer "
+        "every iteration",
+    )
+
+
+def test_amp_names_the_dtype_of_each_run_in_its_hints():
+    assert_hint(
+        make_amp_loop(autocast_forward=False),
+        "with torch.float16, the forward pass produced torch.float32 outputs: run net(X) (and the "
+        "loss) inside torch.amp.autocast(device_type, dtype=torch.float16)",
+    )
+
+    def float16_written_in(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        return amp_loop()(net, batches, opt, device_type, torch.float16, scaler, max_norm=max_norm)
+
+    assert_hint(
+        float16_written_in,
+        "with torch.bfloat16, the forward pass produced torch.float16 outputs: run net(X) (and the "
+        "loss) inside torch.amp.autocast(device_type, dtype=torch.bfloat16)",
+    )
+
+    def stops_on_a_nan_loss(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            if not torch.isfinite(loss):  # bool() of a device value: a wait every step
+                break
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.item())
+        return losses
+
+    assert_hint(
+        stops_on_a_nan_loss,
+        "with torch.float16, your loop read tensors on the host 32 times in 16 steps (__bool__, "
+        "item): each read",
+        "and return torch.stack(losses)",
+    )
+
+
+def logs_every(k, first):
+    """A correct train_amp that prints the loss after steps first, first + k, ..."""
+
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for i, batch in enumerate(batches):
+            losses += list(amp_loop()(net, [batch], opt, device_type, dtype, scaler, max_norm))
+            if i % k == first:
+                print(f"step {i}: loss {losses[-1].item():.3f}")
+        return torch.stack(losses)
+
+    return train_amp
+
+
+def test_amp_lets_a_loop_log_twice_not_three_times(capsys):
+    # Each read waits for the GPU; two in 16 steps cost little, a third before the last step
+    # counts (a read after the last step is the end's transfer).
+    assert_passes("04.amp", logs_every(8, 0))  # after steps 0 and 8
+    assert_hint(
+        logs_every(5, 4),  # after steps 4, 9 and 14
+        "with torch.float16, your loop read tensors on the host 3 times in 16 steps (item)",
+        "and return torch.stack(losses)",
+    )
+
+
+def test_amp_names_the_bfloat16_run_in_its_read_and_drift_hints():
+    assert_hint(  # the bfloat16 branch copied from a float32 loop that logged loss.item()
+        loop_with(bf16_item=True),
+        "with torch.bfloat16, your loop read tensors on the host 16 times in 16 steps (item)",
+        "and return torch.stack(losses)",
+    )
+    assert_hint(
+        loop_with(bf16_sum=True),
+        "with torch.bfloat16, the losses drift from the float32 run by up to",
+        "(tolerance 0.05): compute the loss from the autocast forward, and step the optimizer "
+        "every iteration",
+    )

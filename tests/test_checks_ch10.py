@@ -241,7 +241,7 @@ def copied_back_transposed(model):
         (sums_data, "average p.grad, not p"),
         (flat_not_copied_back, "copy the reduced values back"),
         (divides_twice, "divided by the world size twice"),
-        (broadcasts, "not averaged"),
+        (broadcasts, "is rank 0's gradient (a broadcast): all_reduce instead"),
     ],
 )
 def test_allreduce_grads_mistakes_are_named(answer, hint):
@@ -405,3 +405,399 @@ def test_an_early_exit_is_named_with_its_line_not_the_peers_lost_connection():
     assert left_early_hint(records, "ValueError: a") is None  # its own error comes first
     returned = [records[0], {"ended": {"how": "returned"}}]
     assert left_early_hint(returned, lost).startswith("rank 1 returned from the script")
+
+
+# --- 10.bus_bandwidth: every hint in full --------------------------------------------------
+
+
+def test_bus_bandwidth_pass_lines_name_what_was_checked():
+    assert assert_passes("10.bus_bandwidth", bw_table).passed == [
+        "all_reduce: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
+        "all_gather: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
+        "reduce_scatter: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
+        "broadcast: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
+        "1 rank: an all-reduce's bus bandwidth is 0",
+        "an unknown collective raises ValueError",
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (
+            wrong_bw(algbw_fn=lambda b, s, n: b / s / 2**30),
+            "algbw is in GiB/s (2**30): use GB/s, nbytes / seconds / 1e9, for the whole buffer",
+        ),
+        (wrong_bw(algbw_fn=lambda b, s, n: b / s), "algbw is in bytes/s: use GB/s"),
+        (wrong_bw(algbw_fn=lambda b, s, n: 8 * b / s / 1e9), "algbw is in Gbit/s: use GB/s"),
+        (
+            wrong_bw(algbw_fn=lambda b, s, n: b / s / 1e9 / n),
+            "algbw is in per rank (divided by world_size): use GB/s",
+        ),
+        (
+            wrong_bw(algbw_fn=lambda b, s, n: float(f"{b / s / 1e9:.4g}")),
+            "algbw for 1048576 bytes in 0.001 s should be 1.04858 GB/s, got 1.049",
+        ),
+        (
+            wrong_bw(factor_fn=lambda n, c: n / (n - 1)),
+            "busbw of all_reduce: you used n / (n - 1): the factor upside down; nccl-tests' "
+            "factors are 2 (n - 1) / n for all_reduce, (n - 1) / n for all_gather and "
+            "reduce_scatter, 1 for broadcast",
+        ),
+        (
+            wrong_bw(factor_fn=lambda n, c: 2 * n / (n - 1)),
+            "busbw of all_reduce: you used 2 n / (n - 1): the factor upside down;",
+        ),
+        (
+            wrong_bw(factor_fn=lambda n, c: 1.0),
+            "you used busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 "
+            "too: use /)",
+        ),
+        (
+            wrong_bw(factor_fn=lambda n, c: (n - 1) // n),
+            "you used (n - 1) // n, an integer division, which is 0: use /",
+        ),
+    ],
+)
+def test_bus_bandwidth_hints_in_full(answer, hint):
+    assert_fails("10.bus_bandwidth", answer, hint)
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (wrong_bw(swap=True), "the two values are swapped: return (algbw, busbw), in that order"),
+        (
+            wrong_bw(algbw_fn=lambda b, s, n: b / s / 1e6),
+            "algbw is in MB/s: use GB/s, nbytes / seconds / 1e9, for the whole buffer",
+        ),
+        (
+            wrong_bw(algbw_fn=lambda b, s, n: s / b * 1e9),
+            "algbw is inverted: bandwidth is bytes divided by seconds",
+        ),
+    ],
+)
+def test_bus_bandwidth_hints_that_are_one_sentence(answer, hint):
+    assert check("10.bus_bandwidth", answer, quiet=True).hint == hint
+
+
+def test_bus_bandwidth_names_a_gathered_buffer_counted_world_size_times():
+    def times_world(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        if collective in ("all_gather", "reduce_scatter"):  # "each rank sends nbytes"
+            return alg * world_size, bus * world_size
+        return alg, bus
+
+    result = assert_fails(
+        "10.bus_bandwidth",
+        times_world,
+        "all_gather: algbw is world_size times too large: nbytes is already the whole gathered "
+        "(or scattered) buffer, every rank's share together, as nccl-tests counts it; do not "
+        "multiply it by world_size",
+    )
+    assert len(result.passed) == 1  # all_reduce's cases passed
+
+    def everywhere(nbytes, seconds, world_size, collective):  # all_reduce's algbw too
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return alg * world_size, bus * world_size
+
+    assert_fails(
+        "10.bus_bandwidth",
+        everywhere,
+        "algbw for 1048576 bytes in 0.001 s should be 1.04858 GB/s, got 2.097152",
+    )
+
+
+def test_bus_bandwidth_names_the_case_of_a_factor_no_known_mistake_explains():
+    def gather_one_over_n(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (alg, alg / world_size) if collective == "all_gather" else (alg, bus)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        gather_one_over_n,
+        "busbw of all_gather for 4096 bytes, 0.00073 s, 4 ranks should be 0.00420822 GB/s "
+        "(algbw x 0.75), got 0.0014027397260273973",
+    )
+
+
+def test_bus_bandwidth_hints_for_what_is_not_a_pair_of_numbers():
+    assert_fails(
+        "10.bus_bandwidth",
+        lambda *a: 1.0,
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') returned 1.0: return a pair (algbw, busbw)",
+    )
+    assert_fails("10.bus_bandwidth", lambda *a: (1.0, 2.0, 3.0), "return a pair (algbw, busbw)")
+    assert_fails(
+        "10.bus_bandwidth",
+        lambda *a: ("fast", 1),
+        "bandwidths returned ('fast', 1): both values must be numbers",
+    )
+    assert_fails(
+        "10.bus_bandwidth", [1.0, 2.0], "the answer must be the function bandwidths, got [1.0, 2.0]"
+    )
+    assert_passes("10.bus_bandwidth", lambda *a: list(bw_table(*a)))  # a list is a pair too
+
+
+def test_bus_bandwidth_one_rank_and_unknown_collective_hints_in_full():
+    def answer(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (alg, alg) if world_size == 1 else (alg, bus)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        answer,
+        "all_reduce on 1 rank moves nothing over a link: busbw = algbw * 2 (1 - 1) / 1 = 0, "
+        "got 1.048576",
+    )
+    assert_fails(
+        "10.bus_bandwidth",
+        wrong_bw(
+            raises=False,
+            factor_fn=lambda n, c: 1.0 if c not in FACTORS else bw_table(1e9, 1, n, c)[1],
+        ),
+        "bandwidths(..., 'all_to_everyone') returned instead of raising ValueError: an unknown "
+        "collective must raise ValueError naming the allowed ones",
+    )
+
+
+def test_a_factor_written_in_for_two_ranks_hint_in_full():
+    def fixed(nbytes, seconds, n, collective):
+        alg = nbytes / seconds / 1e9
+        return alg, alg * {"all_reduce": 1.0, "broadcast": 1.0}.get(collective, 0.5)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        fixed,
+        "busbw's factors do not depend on n: each collective's factor is its value for 2 ranks "
+        "(all_reduce 1, all_gather and reduce_scatter 0.5, broadcast 1) at 2, 3, 4 and 8 ranks "
+        "alike. Written in for 2 ranks? nccl-tests' factors depend on n: 2 (n - 1) / n for "
+        "all_reduce (1.5 for 4 ranks), (n - 1) / n for all_gather and reduce_scatter, 1 for "
+        "broadcast",
+    )
+
+    def right_at_2_and_8_only(nbytes, seconds, n, collective):  # not written in for 2 ranks
+        alg, bus = bw_table(nbytes, seconds, n, collective)
+        return (alg, bus) if n in (2, 8) else (alg, bus * 1.5)
+
+    hint = check("10.bus_bandwidth", right_at_2_and_8_only, quiet=True).hint
+    assert "Written in for 2 ranks" not in hint, hint
+
+
+# --- 10.allreduce_grads: the rules applied to the ranks' records, in this process -----------
+
+
+def _records(afters, locals_=None, calls=None, world=2, changed=(), unused_after=None):
+    """Records of ``world`` ranks for every step: ``afters[rank]`` is each rank's gradient of a
+    parameter ``w`` after the call (the same at every step), ``locals_`` what they computed;
+    the parameter ``unused`` has no gradient, and ``unused_after`` on rank 1 after the call."""
+    from d2lgpu.checks._kit_collectives import Call
+
+    locals_ = locals_ or [torch.full((2, 2), float(r + 1)) for r in range(world)]
+    if calls is None:
+        calls = [Call(0, "all_reduce", (2, 2), 16, False)]
+    return [
+        {
+            "steps": [
+                {
+                    "local": {"w": locals_[r], "unused": None},
+                    "after": {"w": afters[r], "unused": unused_after if r else None},
+                    "params_changed": list(changed),
+                    "calls": calls,
+                }  # fmt: skip
+                for _ in range(_ranks.STEPS)
+            ],
+            "final": {"w": torch.zeros(2, 2)},
+        }
+        for r in range(world)
+    ]
+
+
+def test_rules_on_records_name_each_wrong_gradient():
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    ones, twos = torch.ones(2, 2), torch.full((2, 2), 2.0)
+    mean = torch.full((2, 2), 1.5)
+    _check_steps(_records([mean, mean]))  # the average on both ranks
+
+    def hint(afters, **kwargs):
+        with pytest.raises(Exception) as raised:
+            _check_steps(_records(afters, **kwargs))
+        return str(raised.value)
+
+    assert hint([ones, ones]) == (
+        "w's gradient on every rank (step 0) is rank 0's gradient (a broadcast): all_reduce "
+        "instead, then divide by the world size"
+    )
+    assert hint([ones, twos]) == (
+        "w's gradient on rank 0 (step 0) is not averaged (still this rank's own gradient): "
+        "all_reduce p.grad itself, in place (not p, p.data or a copy), or copy the reduced "
+        "values back into it"
+    )
+    cross = [torch.tensor([1.0, 4.0]), torch.tensor([3.0, 2.0])]  # neither the max nor the min
+    assert hint([torch.tensor([2.0, 3.0]), cross[0]], locals_=cross) == (
+        "w's gradient on rank 1 (step 0) is rank 0's gradient everywhere (a broadcast): "
+        "all_reduce instead"
+    )
+    assert hint([twos, twos]).endswith(
+        "is the maximum over ranks: all_reduce with the default op, SUM, then divide"
+    )
+    # with [1, 2] against [2, 2] the minimum is rank 0's own: crossing gradients tell them apart
+    low, high = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])
+    assert hint([low, low], locals_=cross).endswith(
+        "is the minimum over ranks: all_reduce with the default op, SUM, then divide"
+    )
+    assert "is the maximum over ranks: all_reduce" in hint([high, high], locals_=cross)
+    product = torch.tensor([3.0, 8.0])
+    assert hint([product, product], locals_=cross).endswith(
+        "is the product over ranks: all_reduce with op SUM, then divide"
+    )
+    assert hint([mean / 2, mean / 2]).endswith("is divided by the world size twice")
+    assert hint([mean * 2, mean * 2]).endswith(
+        "is summed, not averaged: divide by dist.get_world_size() after the all_reduce"
+    )
+    off = mean + 0.25
+    assert hint([off, off]) == (
+        "w's gradient on rank 0 (step 0) is not the average over the ranks (largest "
+        "difference 0.25): each p.grad must end as the sum over ranks divided by the world size"
+    )
+    assert "largest difference nan" in hint([mean.reshape(4), mean.reshape(4)])
+    assert hint([None, None]) == (
+        "w's gradient on rank 0 (step 0) is None after your function: leave p.grad in place"
+    )
+    assert hint([mean, mean], unused_after=torch.zeros(2)) == (  # on rank 1 only
+        "unused had no gradient (p.grad is None: it is not used in forward) but has one after "
+        "your function: skip parameters whose grad is None"
+    )
+    assert hint([mean, mean], changed=["w"]) == (
+        "your function changed the parameters ['w'] (step 0, rank 0): average p.grad, not p "
+        "(or p.data); the optimizer moves p"
+    )
+
+
+def test_rules_on_records_name_a_world_size_written_in():
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    local = [torch.tensor([1.0, 6.0]), torch.tensor([4.0, 2.0]), torch.tensor([2.0, 1.0])]
+    halved = sum(local) / 2
+    with pytest.raises(Exception) as raised:
+        _check_steps(_records([halved] * 3, locals_=local, world=3))
+    assert str(raised.value).endswith(
+        "is divided by 2, not by the world size (3 here): divide by dist.get_world_size()"
+    )
+    _check_steps(_records([sum(local) / 3] * 3, locals_=local, world=3))
+
+
+def test_rules_on_records_name_extra_collectives():
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_cost
+
+    mean = torch.full((2, 2), 1.5)
+    reduce = Call(0, "all_reduce", (2, 2), 16, False)
+    _check_cost(_records([mean, mean], calls=[reduce]))
+    _check_cost(_records([mean, mean], calls=[]))  # values right without sending: not a cost
+    with pytest.raises(Exception) as raised:
+        _check_cost(_records([mean, mean], calls=[reduce, Call(1, "barrier", (), 0, False)]))
+    assert str(raised.value) == (
+        "besides all-reduces your function called a barrier (step 0, rank 0): an extra "
+        "collective (2 collectives in all). The all-reduce already leaves the same sum on "
+        "every rank; anything more is communication that costs time and changes nothing"
+    )
+    with pytest.raises(Exception) as raised:
+        _check_cost(_records([mean, mean], calls=[reduce, reduce]))
+    assert str(raised.value) == (
+        "your function all-reduced 32 bytes for 16 bytes of gradients (step 0, rank 0), in 2 "
+        "all-reduces: an extra collective. All-reduce each gradient once"
+    )
+
+
+def test_final_parameters_that_differ_are_named(monkeypatch):
+    from d2lgpu.checks.ch10_inside_ddp import check_allreduce_grads
+
+    mean = torch.full((2, 2), 1.5)
+    records = _records([mean, mean])
+    records[1]["final"] = {"w": torch.full((2, 2), 1e-3)}
+    monkeypatch.setattr(_ranks, "reference", lambda: {"w": torch.zeros(2, 2)})
+    monkeypatch.setattr(_ranks, "run_ranks", lambda answer, world=2: records[:world])
+    passed = []
+    with pytest.raises(Exception) as raised:
+        check_allreduce_grads(avg_loop, passed)
+    assert str(raised.value) == (
+        "after 3 steps rank 1's w differs from one process trained on the global batch, though "
+        "each step's gradients were right: does your function keep state between calls?"
+    )
+    assert passed == [
+        "every gradient averaged over 2 gloo ranks, after each of 3 steps, and over 3 ranks (so "
+        "that a division by 2 written in is seen)",
+        "parameters without a gradient (unused) left alone; parameters unchanged",
+        "each call all-reduces each gradient once, and calls no other collective",
+    ]
+    records[1]["final"] = {"w": torch.full((2, 2), 1e-7)}  # within atol
+    check_allreduce_grads(avg_loop, passed)
+    assert passed[-1] == "final parameters equal one process trained on the global batch"
+
+
+def min_op(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad, op=dist.ReduceOp.MIN)
+
+
+def with_a_barrier(model):
+    avg_loop(model)
+    dist.barrier()  # "wait until every rank has its average"
+
+
+def zeros_for_the_unused(model):
+    """One flat all-reduce over every parameter, the unused ones' zeros too: right values,
+    more bytes."""
+    grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in model.parameters()]
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    dist.all_reduce(flat)
+    flat /= dist.get_world_size()
+    for p, part in zip(model.parameters(), flat.split([g.numel() for g in grads]), strict=True):
+        if p.grad is not None:
+            p.grad.copy_(part.view_as(p))
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (min_op, "the minimum over ranks"),
+        (with_a_barrier, "besides all-reduces your function called a barrier (step 0, rank 0)"),
+        (
+            zeros_for_the_unused,
+            "your function all-reduced 700 bytes for 652 bytes of gradients (step 0, rank 0), in 1 all-reduces",
+        ),
+    ],
+)
+def test_allreduce_grads_more_mistakes_are_named(answer, hint):
+    assert_fails("10.allreduce_grads", answer, hint)
+
+
+def test_bus_bandwidth_in_float32_tensors_passes():
+    """float32 arithmetic is off by up to 1e-7 of the value: within the checker's 1e-6."""
+
+    def in_torch(nbytes, seconds, world_size, collective):
+        if collective not in FACTORS:
+            raise ValueError(f"collective must be one of {sorted(FACTORS)}, got {collective!r}")
+        n = torch.tensor(float(world_size))
+        algbw = torch.tensor(float(nbytes)) / torch.tensor(seconds) / 1e9
+        factor = {"all_reduce": 2 * (n - 1) / n, "broadcast": torch.tensor(1.0)}
+        return algbw, algbw * factor.get(collective, (n - 1) / n)
+
+    assert_passes("10.bus_bandwidth", in_torch)
+    _, busbw = in_torch(3 * 10**9, 1.7, 8, "all_reduce")
+    assert not math.isclose(busbw.item(), 3 / 1.7 * 1.75, rel_tol=1e-9)  # float32 shows
+
+
+def test_bus_bandwidth_names_the_first_case_whose_algbw_is_off():
+    def off_at_four_ranks(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (alg * 1.001, bus * 1.001) if world_size == 4 else (alg, bus)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        off_at_four_ranks,
+        "algbw for 4096 bytes in 0.00073 s should be 0.00561096 GB/s, got 0.005616",
+    )

@@ -116,8 +116,8 @@ MISTAKES = [
     (module_order_ties_last, "the lowest rank on a tie"),
     (lambda s, p, n: predict(s, p, n, fsdp2="exact"), "ceil(rows / N)"),
     (lambda s, p, n: predict(s, p, n, fsdp2="whole grads"), "FSDP2 shards grads too"),
-    (mib, "bytes, not MiB"),
-    (lambda s, p, n: mb(s, p, n), "bytes, not MiB or MB"),
+    (mib, "bytes, not KB, MiB"),
+    (lambda s, p, n: mb(s, p, n), "bytes, not KB, MiB or MB"),
     (lambda s, p, n: one_wrong(s, p, n, "ddp", "optimizer", lambda v, n: v // n), "under DDP"),
     (lambda s, p, n: one_wrong(s, p, n, "ddp", "grads", lambda v, n: 0), "whole (4 bytes"),
     (
@@ -139,6 +139,13 @@ MISTAKES = [
         lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 2984 + 32),
         "you predicted 3016",
     ),
+    # MiB and MB rounded to a few digits: still a unit, not a miscount
+    (lambda s, p, n: rounded(s, p, n, 2**20, 4), "bytes, not KB, MiB or MB"),
+    (lambda s, p, n: rounded(s, p, n, 1e6, 2), "bytes, not KB, MiB or MB"),
+    # right on 8 ranks; on 3, FSDP2's Adam state in shards of ceil(numel / N) elements
+    (lambda s, p, n: by_element_on_3_ranks(s, p, n), "ceil(numel / N) elements"),
+    # KB, a thousand times too few
+    (lambda s, p, n: rounded(s, p, n, 1e3, 3), "bytes, not KB"),
 ]
 
 
@@ -151,6 +158,24 @@ def one_wrong(shapes, plan, world_size, wrong_plan, kind, change):
     got = predict(shapes, plan, world_size)
     if plan == wrong_plan:
         got[kind] = change(got[kind], world_size)
+    return got
+
+
+def rounded(shapes, plan, world_size, unit, digits):
+    """The worked answer in ``unit`` (MiB, MB), rounded to ``digits`` decimals."""
+    return {k: round(v / unit, digits) for k, v in predict(shapes, plan, world_size).items()}
+
+
+def by_element_on_3_ranks(shapes, plan, world_size):
+    """Right on 8 ranks; on 3, FSDP2's Adam state in shards of ceil(numel / N) elements.
+
+    The one way to reach that hint: on 8 ranks every tensor's elements divide evenly, so
+    ceil(numel / N) is an exact N-th, which is named first, and for parameters and
+    gradients ceil(numel / N) is always within the slack of an exact N-th."""
+    got = predict(shapes, plan, world_size)
+    if plan == "fsdp2" and world_size == 3:
+        elements = sum(math.ceil(math.prod(s) / world_size) for s in shapes)
+        got["optimizer"] = 8 * elements + 4 * len(shapes)
     return got
 
 
@@ -221,11 +246,11 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         ),
         (
             7,
-            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not MiB or MB",
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.011871337890625: return bytes, not KB, MiB or MB",
         ),
         (
             8,
-            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.012448: return bytes, not MiB or MB",
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.012448: return bytes, not KB, MiB or MB",
         ),
         (
             9,
@@ -266,6 +291,22 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         (
             18,
             f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3016",
+        ),
+        (
+            19,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.0119: return bytes, not KB, MiB or MB",
+        ),
+        (
+            20,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 0.01: return bytes, not KB, MiB or MB",
+        ),
+        (
+            21,
+            f"fsdp2 on 3 ranks, shapes {SHAPES}: rank 0 holds 8,588 bytes of optimizer, you predicted 8348, shards of ceil(numel / N) elements: FSDP2 cuts each tensor along its first dimension, into shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements",
+        ),
+        (
+            22,
+            f"ddp on 8 ranks, shapes {SHAPES}: rank 0 holds 12,448 bytes of params, you predicted 12.448: return bytes, not KB, MiB or MB",
         ),
     ],
 )

@@ -9,7 +9,7 @@ from grading_helpers import assert_fails, assert_passes, stub
 
 from d2lgpu.checks.ch11_plan import CASES
 from d2lgpu.grading import check
-from d2lgpu.plan import Plan, candidates, fits, memory, step_time
+from d2lgpu.plan import Plan, best_plan, candidates, fits, memory, step_time
 
 PASSED = [
     "125M on 4 x NVIDIA T4, global batch 32: the plan fits with 10% free and its step is "
@@ -153,7 +153,7 @@ def test_plan_hints_in_full():
     )
     assert check("11.plan", MISTAKES[5][0], quiet=True).hint == (
         "125M on 4 x NVIDIA T4, global batch 32: dp=1 (ddp), tp=1, pp=4, 4 micro-batches, "
-        "checkpointing off fits, but a step takes 1.00 s, 1.8 x the 0.56 s of the best plan "
+        "checkpointing off fits, but a step takes 1.00 s, 1.80 x the 0.56 s of the best plan "
         "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
         "its pipeline bubble is 43% of its compute (4 stages, 4 micro-batches: 1F1B idles "
         "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
@@ -170,3 +170,206 @@ def test_plan_a_plan_object_is_read_like_a_dict():
     plans = {(g, n): Plan(**{k: int(v) if k != "sharding" else v for k, v in p.items()})
              for (g, n), p in TABLE.items()}  # fmt: skip
     assert_passes("11.plan", lambda c, g, n, b: plans.get((g, n)))
+
+
+def via_best_plan(config, gpu, n_gpus, global_batch):
+    """Wrong: the plan d2lgpu.plan.best_plan finds, the checker's own answer."""
+    found = best_plan(config, gpu, n_gpus, global_batch)
+    return None if found is None else found[0]
+
+
+def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
+    assert check("11.plan", via_best_plan, quiet=True).hint == (
+        "125M on 4 x NVIDIA T4, global batch 32: your plan called d2lgpu.plan.best_plan, the "
+        "checker's own answer: size the plans with your own estimate (chapter 10's formulas "
+        "for the state, the prompt's activation bytes) and time them with d2lgpu.plan.step_time"
+    )
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (
+            MISTAKES[2][0],
+            "70B on 32 x NVIDIA H100 SXM5 80GB, global batch 32: the rank that holds the most "
+            "(pipeline stage 0) needs 617.0 GB, over the 72.0 GB that leave 10% free by 545.0 GB: "
+            "parameters 282.2 GB, gradients 282.2 GB, optimizer state 17.7 GB, activations "
+            "34.9 GB. The parameters, gradients and optimizer state alone overflow, by 510.1 GB, "
+            "the parameters most: ZeRO-1 shards only the optimizer state: FSDP2 shards the "
+            "parameters and gradients too; tensor and pipeline parallelism split the model itself",
+        ),
+        (
+            MISTAKES[3][0],
+            "70B on 32 x NVIDIA H100 SXM5 80GB, global batch 32: the rank that holds the most "
+            "(pipeline stage 0) needs 93.8 GB, over the 72.0 GB that leave 10% free by 21.8 GB: "
+            "parameters 8.8 GB, gradients 8.8 GB, optimizer state 17.6 GB, activations 34.9 GB, "
+            "FSDP2's gathered parameters 23.7 GB. The activations and FSDP2's gathered "
+            "parameters (each a tp-th under tensor parallelism) overflow (the state alone fits, "
+            "35.3 GB): fewer sequences per micro-batch (more micro-batches), activation "
+            "checkpointing, or tensor parallelism shrink them",
+        ),
+        (
+            MISTAKES[4][0],
+            "125M on 4 x NVIDIA T4, global batch 32: dp=1 (ddp), tp=4, pp=1, 32 micro-batches, "
+            "checkpointing off fits, but a step takes 1.46 s, 2.63 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its tensor-parallel all-reduces take 0.91 s on the critical path (four per block "
+            "and micro-batch over tp = 4); a smaller tp, or none, moves fewer activations",
+        ),
+        (
+            MISTAKES[6][0],
+            "8B on 8 x NVIDIA T4, global batch 32: the rank that holds the most (pipeline stage "
+            "0) needs 43.5 GB, over the 14.4 GB that leave 10% free by 29.1 GB: parameters "
+            "4.0 GB, gradients 4.0 GB, optimizer state 8.0 GB, activations 17.3 GB, FSDP2's "
+            "gathered parameters 10.2 GB. The parameters, gradients and optimizer state alone "
+            "overflow, by 1.7 GB, the optimizer state most: FSDP2 already shards all three over "
+            "dp = 8: only tensor and pipeline parallelism split the model further. Here no plan "
+            "fits: return None",
+        ),
+        (
+            MISTAKES[7][0],
+            "125M on 4 x NVIDIA T4, global batch 32: you returned None, but a plan fits: dp=4 "
+            "(ddp), tp=1, pp=1, 2 micro-batches, checkpointing off needs 11.6 GB per rank, under "
+            "the 14.4 GB that leave 10% free. Return None only when no plan fits",
+        ),
+        (
+            # two stages, two micro-batches, checkpointing: the bubble, not the recompute
+            right_but(0, {"dp": 2, "pp": 2, "micro_batches": 2, "checkpointing": True}),
+            "125M on 4 x NVIDIA T4, global batch 32: dp=2 (ddp), tp=1, pp=2, 2 micro-batches, "
+            "checkpointing on fits, but a step takes 1.13 s, 2.02 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its pipeline bubble is 33% of its compute (2 stages, 2 micro-batches: 1F1B idles "
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+        ),
+        (
+            # ZeRO-1 over 2 pipeline stages with one micro-batch: half the step idles
+            right_but(
+                0,
+                {"dp": 2, "pp": 2, "sharding": "zero1", "micro_batches": 1, "checkpointing": True},
+            ),
+            "125M on 4 x NVIDIA T4, global batch 32: dp=2 (zero1), tp=1, pp=2, 1 micro-batch, "
+            "checkpointing on fits, but a step takes 1.51 s, 2.72 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its pipeline bubble is 50% of its compute (2 stages, 1 micro-batch: 1F1B idles "
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+        ),
+        (
+            # two stages, two micro-batches, no checkpointing: 1.52x, which one decimal read as
+            # "1.5 x ..., more than 1.5x"
+            right_but(0, {"dp": 2, "pp": 2, "micro_batches": 2}),
+            "125M on 4 x NVIDIA T4, global batch 32: dp=2 (ddp), tp=1, pp=2, 2 micro-batches, "
+            "checkpointing off fits, but a step takes 0.85 s, 1.52 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its pipeline bubble is 33% of its compute (2 stages, 2 micro-batches: 1F1B idles "
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+        ),
+        (
+            # a pipeline whose bubble is not the largest excess: the all-reduces are
+            right_but(0, {"dp": 1, "tp": 2, "pp": 2, "micro_batches": 4}),
+            "125M on 4 x NVIDIA T4, global batch 32: dp=1 (ddp), tp=2, pp=2, 4 micro-batches, "
+            "checkpointing off fits, but a step takes 1.02 s, 1.84 x the 0.56 s of the best plan "
+            "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
+            "its tensor-parallel all-reduces take 0.30 s on the critical path (four per block "
+            "and micro-batch over tp = 2); a smaller tp, or none, moves fewer activations",
+        ),
+        (
+            # checkpointing where the best plan needs none: the recompute
+            right_but(1, {"dp": 2, "tp": 4, "micro_batches": 2, "checkpointing": True}),
+            "8B on 8 x NVIDIA H200 SXM 141GB, global batch 32: dp=2 (ddp), tp=4, pp=1, 2 "
+            "micro-batches, checkpointing on fits, but a step takes 7.77 s, 1.52 x the 5.10 s of "
+            "the best plan found (dp=4 (fsdp2), tp=2, pp=1, 8 micro-batches, checkpointing off), "
+            "more than 1.5x: its compute takes 6.39 s against 4.80 s: activation checkpointing "
+            "runs every forward again in backward, a third more FLOPs, which a plan that fits "
+            "without it does not pay",
+        ),
+    ],
+)
+def test_plan_more_hints_in_full(answer, hint):
+    # ZeRO-1's and FSDP2's state overflows, FSDP2's gathered parameters, tensor parallelism's
+    # all-reduces, a pipeline's bubble, and None where a plan fits: numbers and all
+    assert check("11.plan", answer, quiet=True).hint == hint
+
+
+@pytest.mark.parametrize(
+    "run, plan, hint",
+    [
+        (
+            ("125M", "NVIDIA T4", 8),
+            Plan(dp=8, sharding="zero1", micro_batches=2),
+            "its data-parallel communication leaves 0.03 s that the compute does not hide "
+            "(zero1 over dp = 8; ZeRO-1's broadcast of the parameters follows the step and "
+            "hides behind nothing)",
+        ),
+        (
+            ("125M", "NVIDIA T4", 8),
+            Plan(dp=8, sharding="fsdp2", micro_batches=4),
+            "its data-parallel communication leaves 0.07 s that the compute does not hide "
+            "(fsdp2 over dp = 8, re-gathering the parameters for each of 4 micro-batches)",
+        ),
+        (
+            ("125M", "NVIDIA H100 PCIe 80GB", 16),
+            Plan(dp=16, micro_batches=2),
+            "its data-parallel communication leaves 0.01 s that the compute does not hide "
+            "(ddp over dp = 16)",
+        ),
+        (
+            ("125M", "NVIDIA A100 PCIe 40GB", 16),
+            Plan(dp=16, sharding="fsdp2", micro_batches=1),
+            "its data-parallel communication leaves 0.00 s that the compute does not hide "
+            "(fsdp2 over dp = 16)",
+        ),
+        (
+            ("7B", "NVIDIA T4", 16),
+            Plan(dp=8, pp=2, micro_batches=4),
+            "its pipeline's sends take 0.01 s",
+        ),
+    ],
+)
+def test_plan_why_slower_names_data_parallel_and_pipeline_communication(run, plan, hint):
+    # no plan of the checker's cases is slowed most by these two parts: the hint's words for
+    # each, on runs where they are, against the best plan found there
+    from d2lgpu.checks.ch11_plan import _why_slower
+    from d2lgpu.llama import CONFIGS
+
+    name, gpu, n_gpus = run
+    best = best_plan(CONFIGS[name], gpu, n_gpus, 32)
+    assert _why_slower(CONFIGS[name], gpu, plan, 32, best[0]) == hint
+
+
+def test_plan_an_overflow_at_adams_step_names_its_temporaries():
+    # no plan of the checker's cases overflows with Adam's temporaries above its activations:
+    # the hint for one, from the parts of a ZeRO-1 rank (GB), whose state alone fits
+    from d2lgpu.checks.ch11_plan import _overflow
+
+    got = dict(params=30e9, grads=30e9, optimizer=4e9, activations=2e9, transient=16e9)
+    got.update(peak=80e9, stage=0)
+    hint = _overflow("a run", Plan(dp=8, sharding="zero1"), got, 72e9)
+    assert hint == (
+        "a run: the rank that holds the most (pipeline stage 0) needs 80.0 GB, over the 72.0 GB "
+        "that leave 10% free by 8.0 GB: parameters 30.0 GB, gradients 30.0 GB, optimizer state "
+        "4.0 GB, activations 2.0 GB, Adam's temporaries in its step 16.0 GB (after backward, "
+        "when the activations are gone). The activations overflow (the state alone fits, "
+        "64.0 GB): fewer sequences per micro-batch (more micro-batches), activation "
+        "checkpointing, or tensor parallelism shrink them"
+    )
+    # temporaries no larger than the activations are not listed
+    got["transient"] = got["activations"]
+    assert "temporaries" not in _overflow("a run", Plan(dp=8, sharding="zero1"), got, 72e9)
+
+
+def test_plan_the_checker_measures_each_plan_with_the_tracker(monkeypatch):
+    # the checker's verdict on memory is the tracker's (memory(..., measured=True) reads what
+    # _plan_stage.state_bytes measured), not the formulas the learner writes, which agree to
+    # 0.1 GB on the plans above and so cannot show it
+    import d2lgpu.plan
+
+    calls = []
+
+    def watched(*args):
+        calls.append(args)
+        return state_bytes(*args)
+
+    state_bytes = d2lgpu.plan.state_bytes
+    monkeypatch.setattr(d2lgpu.plan, "state_bytes", watched)
+    assert_passes("11.plan", table)
+    assert len(calls) >= 5, calls

@@ -71,7 +71,8 @@ def train_fp32(net, batches, opt, max_norm=MAX_NORM):
 
 
 class LoggingScaler(torch.amp.GradScaler):
-    """A ``GradScaler`` that appends ``scale``, ``unscale_``, ``step`` and ``update`` to ``log``."""
+    """A ``GradScaler`` that appends ``scale``, ``scaler.step`` and ``update`` to ``log`` (the
+    checker counts them; ``unscale_`` it judges by the gradients' norm at each step)."""
 
     def __init__(self, device_type, log, **kwargs):
         super().__init__(device_type, **kwargs)
@@ -81,10 +82,6 @@ class LoggingScaler(torch.amp.GradScaler):
     def scale(self, outputs):
         self.log.append("scale")
         return super().scale(outputs)
-
-    def unscale_(self, optimizer):
-        self.log.append("unscale_")
-        return super().unscale_(optimizer)
 
     def step(self, optimizer, *args, **kwargs):
         self.log.append("scaler.step")
@@ -134,7 +131,9 @@ def grad_norm(params) -> float:
 def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     """Run the answer with ``max_norm`` on the problem, watched; return the net, what it
     returned and what it did (see :mod:`d2lgpu.checks.ch04_amp`)."""
-    seen = {"log": [], "norms": [], "stale": 0, "out": [], "autocast": [], "reads": None}
+    reads = LearnerReads()
+    # and "autocast", the device_type of each autocast, which the `with` below sets
+    seen = {"log": [], "norms": [], "stale": 0, "out": [], "reads": reads.reads}
     seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
     net, batches = make_problem(device)
     opt = torch.optim.SGD(net.parameters(), lr=0.2)
@@ -160,7 +159,6 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         if isinstance(m, nn.Linear)
     ]
     hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
-    reads = LearnerReads()
     try:
         with autocast_device_types() as seen["autocast"], reads:
             try:
@@ -178,7 +176,6 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     finally:
         for h in hooks:
             h.remove()
-    seen["reads"] = reads.reads
     return net, losses, seen
 
 

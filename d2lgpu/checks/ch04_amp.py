@@ -111,7 +111,9 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
             f"with {name}, the optimizer stepped with no gradients: call opt.zero_grad() "
             "before loss.backward(), not between backward() and the step"
         )
-    if scaled and max(norms) < 0.1 * max_norm:
+    # Clipped before unscale_: every step's norm is max_norm divided by the scaler's factor
+    # (a threshold of another norm, unscaled first, also gives short steps, not these).
+    if scaled and all(abs(n * FP16_SCALE - max_norm) < 0.01 * max_norm for n in norms):
         raise CheckFailed(
             "the gradients were clipped while still scaled (by the scaler's factor, here "
             f"{FP16_SCALE:g}), so the steps were {max(norms):.2g} long instead of {max_norm}: "
@@ -172,7 +174,17 @@ def check_amp(answer, passed):
     one_cpu_thread(_check_amp)(answer, passed)
 
 
+_SCALE_LOSS = (
+    "backpropagate the scaled loss, scaler.scale(loss).backward(), so small float16 gradients "
+    "do not underflow to zero"
+)
+
 _FP16_ERRORS = (
+    KnownError(
+        AssertionError,
+        ("_scale is None",),
+        f"scaler.unscale_ (or scaler.step) ran before any scaler.scale(loss): {_SCALE_LOSS}",
+    ),
     KnownError(
         ValueError,
         ("unscale FP16 gradients",),
@@ -182,9 +194,15 @@ _FP16_ERRORS = (
     ),
     KnownError(
         AssertionError,
-        ("No inf checks were recorded",),
+        ("No inf checks were recorded for this optimizer",),
         "scaler.step(opt) found no gradients: call opt.zero_grad() before "
         "scaler.scale(loss).backward(), not between backward() and the step",
+    ),
+    KnownError(
+        AssertionError,
+        ("No inf checks were recorded prior to update",),
+        "scaler.update() ran with no scaler.step(opt) since the last update(): call it once "
+        "per iteration, after scaler.step(opt)",
     ),
     KnownError(
         RuntimeError,
@@ -219,9 +237,7 @@ def _check_amp(answer, passed):
     counts = {event: log.count(event) for event in ("scale", "scaler.step", "update", "opt.step")}
     if counts["scale"] != STEPS:
         raise CheckFailed(
-            f"scaler.scale was called {counts['scale']} times for {STEPS} steps: backpropagate "
-            "the scaled loss, scaler.scale(loss).backward(), so small float16 gradients do "
-            "not underflow to zero"
+            f"scaler.scale was called {counts['scale']} times for {STEPS} steps: {_SCALE_LOSS}"
         )
     if counts["opt.step"]:
         raise CheckFailed(

@@ -219,12 +219,28 @@ def _check_steps(records) -> None:
                 )
         for name in steps[0]["local"]:
             local = [s["local"][name] for s in steps]
+            if _broadcast(local, [s["after"][name] for s in steps]):
+                raise CheckFailed(
+                    f"{name}'s gradient on every rank (step {step}) is rank 0's gradient "
+                    "(a broadcast): all_reduce instead, then divide by the world size"
+                )
             for rank, s in enumerate(steps):
                 if local[rank] is None:
                     if s["after"][name] is not None:
                         raise CheckFailed(_none_hint(name))
                     continue
                 _compare_grad(name, s["after"][name], local, rank, world, step)
+
+
+def _broadcast(local, after) -> bool:
+    """Whether every rank ends with rank 0's own gradient, which the other ranks did not
+    compute (rank 0 alone would look "not averaged", its own gradient kept)."""
+    if any(g is None for g in local) or all(torch.equal(g, local[0]) for g in local):
+        return False
+    return all(
+        a is not None and a.shape == local[0].shape and torch.allclose(a, local[0], 1e-5, 1e-7)
+        for a in after
+    )
 
 
 def _check_cost(records) -> None:

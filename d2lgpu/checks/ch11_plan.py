@@ -186,7 +186,7 @@ def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
     seconds = step_time(config, gpu, plan, batch)["total"]
     if seconds > SLOWER * best[1]:
         raise CheckFailed(
-            f"{where}: {plan} fits, but a step takes {seconds:.2f} s, {seconds / best[1]:.1f} "
+            f"{where}: {plan} fits, but a step takes {seconds:.2f} s, {seconds / best[1]:.2f} "
             f"x the {best[1]:.2f} s of the best plan found ({best[0]}), more than {SLOWER}x: "
             + _why_slower(config, gpu, plan, batch, best[0])
         )

@@ -79,10 +79,12 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
     """The hint for one wrong number: the shortcut it matches, or the two numbers."""
     n_tensors, total = len(shapes), sum(map(_numel, shapes))
     where = f"{plan} on {world_size} ranks, shapes {list(shapes)}"
-    if 0 < got < want and (_near(got * 2**20, want, 1) or _near(got * 1e6, want, 1)):
+    # 500 times too few bytes or more: a unit (KB, MB, MiB, rounded or not), not a miscount
+    # (elements instead of bytes, or one rank's share of 8, are at most 64 times too few)
+    if 0 < got <= want / 500:
         return (
             f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: return "
-            "bytes, not MiB or MB"
+            "bytes, not KB, MiB or MB"
         )
     if kind == "optimizer" and 0 < want - got <= 4 * n_tensors and (want - got) % 4 == 0:
         return (
