@@ -424,7 +424,8 @@ def test_on_a_gpu_amp_runs_on_it():
 def test_amp_counts_the_reads_made_in_the_loop_not_after_it():
     def floats_after_the_loop(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         losses = amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
-        return [loss.item() for loss in losses]  # after the last step: one wait, then host data
+        print([round(loss.item(), 3) for loss in losses])  # after the last step: one wait
+        return losses
 
     assert_passes("04.amp", floats_after_the_loop)
 
@@ -711,3 +712,117 @@ def test_amp_names_the_bfloat16_run_in_its_read_and_drift_hints():
         "(tolerance 0.05): compute the loss from the autocast forward, and step the optimizer "
         "every iteration",
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# What a loop may not do that leaves its losses right: backward under autocast, a scaler of its
+# own, unscale_ twice; and what it returns, which must be what train_fp32 returns.
+
+
+def amp_variant(*, backward_in_autocast=False, own_scaler=None, unscales=1, returns=None):
+    """A correct train_amp with one change. ``own_scaler``: "each step" (a new GradScaler every
+    step for float16), "bf16" (one made when scaler is None) or "bf16 disabled" (a disabled
+    one standing in for None, which is right); ``returns``: a function of the stacked losses
+    ("undetached" keeps the graphs instead)."""
+
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        if scaler is None and own_scaler in ("bf16", "bf16 disabled"):
+            scaler = torch.amp.GradScaler(device_type, enabled=own_scaler == "bf16")
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            autocast = torch.autocast(device_type, dtype=dtype)
+            autocast.__enter__()
+            loss = F.cross_entropy(net(X), y)
+            if not backward_in_autocast:
+                autocast.__exit__(None, None, None)
+            if scaler is not None and own_scaler == "each step":
+                scaler = torch.amp.GradScaler(device_type)
+            if scaler is None:
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                opt.step()
+            else:
+                scaler.scale(loss).backward()
+                for _ in range(unscales):
+                    scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                scaler.step(opt)
+                scaler.update()
+            if backward_in_autocast:
+                autocast.__exit__(None, None, None)
+            losses.append(loss if returns == "undetached" else loss.detach())
+        stacked = torch.stack(losses)
+        return returns(stacked, losses) if callable(returns) else stacked
+
+    return train_amp
+
+
+def test_amp_names_a_backward_run_inside_autocast():
+    assert_hint(
+        amp_variant(backward_in_autocast=True),
+        "with torch.float16, backward() ran inside the autocast block: autocast wraps only the "
+        "forward pass and the loss. Leave the with block before backward(), unscale_, clipping "
+        "and the step",
+    )
+
+
+def test_amp_names_a_scaler_made_by_the_loop():
+    assert_hint(
+        amp_variant(own_scaler="each step"),
+        "your loop made its own GradScaler (16 for 16 steps) instead of using the one it was "
+        "given: use the scaler you were given, scaler.scale(loss), scaler.step(opt), "
+        "scaler.update(); it carries the loss scale from step to step",
+    )
+    result = assert_hint(
+        amp_variant(own_scaler="bf16"),
+        "with bfloat16 the scaler is None and your loop made a GradScaler of its own: bfloat16 "
+        "needs no scaler (it has float32's range, its gradients do not underflow). When scaler "
+        "is None, call loss.backward(), clip and opt.step() directly",
+    )
+    assert len(result.passed) == 4  # everything float16 passed
+    # A disabled GradScaler standing in for None scales nothing: one code path, right.
+    assert_passes("04.amp", amp_variant(own_scaler="bf16 disabled"))
+
+
+def test_amp_names_unscale_called_twice_in_a_step():
+    assert_hint(
+        amp_variant(unscales=2),
+        "scaler.unscale_(opt) ran twice in one step: call unscale_ once per step, after "
+        "backward() and before clipping; scaler.step(opt) does not need it again (it unscales "
+        "only gradients not yet unscaled), then scaler.update()",
+    )
+
+
+def test_amp_wants_the_losses_as_train_fp32_returns_them():
+    # The prompt: loss.detach() into a list, torch.stack at the end, on the device (the
+    # chapter's next cell calls losses.float() on what train_amp returns).
+    assert_hint(
+        amp_variant(returns=lambda stacked, losses: losses),
+        "with torch.float16, train_amp returned a list, not a tensor: return the losses as "
+        "train_fp32 does, losses.append(loss.detach()) in the loop and torch.stack(losses) at "
+        "the end (a tensor on the device)",
+    )
+    assert_fails(  # floats taken after the loop: no read in the loop, but not a tensor
+        "04.amp",
+        amp_variant(returns=lambda stacked, losses: [loss.item() for loss in losses]),
+        "with torch.float16, train_amp returned a list, not a tensor",
+    )
+    assert_hint(
+        amp_variant(returns="undetached"),
+        "with torch.float16, the losses train_amp returned still require grad: each keeps its "
+        "step's autograd graph alive. Keep loss.detach(), losses.append(loss.detach())",
+    )
+    for to_host in (lambda stacked, losses: stacked.cpu(), lambda s, losses: s.float().cpu()):
+        assert_hint(
+            amp_variant(returns=to_host),
+            "with torch.float16, train_amp moved the losses to the host (.cpu()): return them on "
+            "the device, torch.stack(losses) as train_fp32 does; whoever needs them on the host "
+            "copies them once, when it needs them",
+        )
+
+    def reads_after_the_loop(stacked, losses):
+        print(f"last loss {stacked[-1].cpu().item():.3f}")  # after the last step: one wait
+        return stacked
+
+    assert_passes("04.amp", amp_variant(returns=reads_after_the_loop))

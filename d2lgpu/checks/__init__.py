@@ -38,6 +38,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 =========================  ==============================================================
 ``_ch03_networks``         what both chapter 3 checkers share: the model
 ``_ch04_watch``            ``04.amp``'s problem and probes
+``_ch04_scaler``           ``04.amp``'s rules on the GradScaler, and its refusals named
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says
 ``_ch06_workloads``        ``06.slowest_op``'s workloads
 ``_gpu_profile``           ``06.slowest_op`` on a real GPU, or a scripted one

@@ -5,7 +5,8 @@
 * :func:`train_fp32`: the float32 loop the exercise starts from;
 * :class:`LoggingScaler`: a ``GradScaler`` that records its calls;
 * :class:`LearnerReads`: counts host reads (``.item()``, ``float()``...) made by the
-  learner's own code;
+  learner's own code, keeps what its ``.cpu()`` calls returned, and counts the backward
+  passes run while autocast was on;
 * :func:`autocast_device_types`: records each ``autocast``'s ``device_type``;
 * :func:`run_answer`: the answer run on the problem with all of them watching, and
   :func:`reference_losses`, the float32 loop's losses to compare with.
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import sys
+import weakref
 
 import torch
 import torch.nn.functional as F
@@ -100,17 +102,31 @@ HOST_READS = {"item", "tolist", "numpy", "__float__", "__int__", "__bool__", "__
 
 
 class LearnerReads(TorchFunctionMode):
-    """Count the host reads (``.item()``, ``float()``, ``.tolist()``...) made by the learner's code."""
+    """Count the host reads (``.item()``, ``float()``, ``.tolist()``...) made by the learner's
+    code; keep (weakly) what its ``.cpu()`` calls returned, and count the ``backward()`` calls
+    made while autocast was on (on any device type)."""
 
     def __init__(self):
         super().__init__()
         self.reads: list[str] = []
+        self.to_host: list[weakref.ref] = []
+        self.backward_in_autocast = 0
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
-        if name in HOST_READS and learner_is_running(sys._getframe(1)):
+        if name == "backward" and any(torch.is_autocast_enabled(t) for t in ("cpu", "cuda")):
+            self.backward_in_autocast += 1
+        learner = name in HOST_READS and learner_is_running(sys._getframe(1))
+        if learner:
             self.reads.append(name)
-        return func(*args, **(kwargs or {}))
+        result = func(*args, **(kwargs or {}))
+        if learner and name == "cpu" and isinstance(result, torch.Tensor):
+            self.to_host.append(weakref.ref(result))
+        return result
+
+    def moved_to_host(self, value) -> bool:
+        """Whether ``value`` is what one of the learner's ``.cpu()`` calls returned."""
+        return any(ref() is value for ref in self.to_host)
 
 
 def autocast_device_types():
@@ -133,7 +149,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     returned and what it did (see :mod:`d2lgpu.checks.ch04_amp`)."""
     reads = LearnerReads()
     # and "autocast", the device_type of each autocast, which the `with` below sets
-    seen = {"log": [], "norms": [], "stale": 0, "out": [], "reads": reads.reads}
+    seen = {"log": [], "norms": [], "stale": 0, "out": [], "reads": reads.reads, "calls": reads}
     seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
     net, batches = make_problem(device)
     opt = torch.optim.SGD(net.parameters(), lr=0.2)
@@ -160,7 +176,14 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     ]
     hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
     try:
-        with autocast_device_types() as seen["autocast"], reads:
+        # and "scalers", every GradScaler the answer makes (the checker's is made above)
+        with (
+            autocast_device_types() as seen["autocast"],
+            calls_to(torch.amp.GradScaler, "__init__", note=lambda self, *a, **k: self) as (
+                seen["scalers"]
+            ),
+            reads,
+        ):
             try:
                 losses = answer(net, batches, opt, device.type, dtype, scaler, max_norm=max_norm)
             except TypeError as error:

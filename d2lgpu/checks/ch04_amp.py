@@ -14,9 +14,14 @@ the CPU too) and watches what the loop *does*, however it is written:
   than ``max_norm`` at every step, so a clipped step has norm ``max_norm``, one
   clipped while still scaled has ``max_norm / scale``, an unclipped one more;
 * a hook on every parameter sees, at each backward, whether the previous
-  step's gradients were cleared (``zero_grad``);
+  step's gradients were cleared (``zero_grad``); each ``backward()`` run while
+  autocast is on is counted (autocast wraps the forward pass and the loss only);
+* every ``GradScaler`` the answer makes is recorded (it must use the one given, and
+  make none that scales under bfloat16);
 * reads of tensors on the host made by the loop itself (``loss.item()``,
   ``float(loss)``) are counted: on a GPU each one waits for the device;
+* what comes back must be what ``train_fp32`` returns: one tensor, detached, on the
+  device (not what a ``.cpu()`` of the answer returned);
 * the losses are compared with the same loop in float32 from the same start.
 """
 
@@ -24,8 +29,9 @@ from __future__ import annotations
 
 import torch
 
+from ._ch04_scaler import FP16_ERRORS, SCALE_LOSS, check_own_scaler
 from ._ch04_watch import MAX_NORM, STEPS, reference_losses, run_answer
-from ._kit import KnownError, call_answer
+from ._kit import call_answer
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_amp", "LOSS_TOL"]
@@ -67,7 +73,32 @@ def _losses(value, name):
 def _run(answer, device, dtype, scaler_kwargs):
     """Run the answer with ``max_norm=TEST_MAX_NORM[dtype]``; return what it did."""
     net, losses, seen = run_answer(answer, device, dtype, scaler_kwargs, TEST_MAX_NORM[dtype])
+    seen["returned"] = losses
     return net, _losses(losses, "train_amp"), seen
+
+
+def _check_returned(seen, device, name):
+    """The losses come back as train_fp32 returns them: one tensor, detached, on the device."""
+    value = seen["returned"]
+    if not isinstance(value, torch.Tensor):
+        raise CheckFailed(
+            f"with {name}, train_amp returned a {type(value).__name__}, not a tensor: return the "
+            "losses as train_fp32 does, losses.append(loss.detach()) in the loop and "
+            "torch.stack(losses) at the end (a tensor on the device)"
+        )
+    if value.requires_grad:
+        raise CheckFailed(
+            f"with {name}, the losses train_amp returned still require grad: each keeps its "
+            "step's autograd graph alive. Keep loss.detach(), losses.append(loss.detach())"
+        )
+    moved = seen["calls"].moved_to_host(value)
+    if moved or value.device.type != device.type:
+        where = "to the host (.cpu())" if moved else f"to {value.device} (the model is on {device})"
+        raise CheckFailed(
+            f"with {name}, train_amp moved the losses {where}: return them on the device, "
+            "torch.stack(losses) as train_fp32 does; whoever needs them on the host copies "
+            "them once, when it needs them"
+        )
 
 
 def _check_forward(net, seen, dtype, name, device):
@@ -90,6 +121,12 @@ def _check_forward(net, seen, dtype, name, device):
         raise CheckFailed(
             f"with {name}, the forward pass produced {', '.join(wrong)} outputs: run net(X) "
             f"(and the loss) inside torch.amp.autocast(device_type, dtype={name})"
+        )
+    if seen["calls"].backward_in_autocast:
+        raise CheckFailed(
+            f"with {name}, backward() ran inside the autocast block: autocast wraps only the "
+            "forward pass and the loss. Leave the with block before backward(), unscale_, "
+            "clipping and the step"
         )
 
 
@@ -174,52 +211,10 @@ def check_amp(answer, passed):
     one_cpu_thread(_check_amp)(answer, passed)
 
 
-_SCALE_LOSS = (
-    "backpropagate the scaled loss, scaler.scale(loss).backward(), so small float16 gradients "
-    "do not underflow to zero"
-)
-
-_FP16_ERRORS = (
-    KnownError(
-        AssertionError,
-        ("_scale is None",),
-        f"scaler.unscale_ (or scaler.step) ran before any scaler.scale(loss): {_SCALE_LOSS}",
-    ),
-    KnownError(
-        ValueError,
-        ("unscale FP16 gradients",),
-        "the gradients are float16, so the parameters are no longer float32: don't "
-        "call net.half() or net.to(dtype); autocast casts per operation and keeps "
-        "float32 master weights",
-    ),
-    KnownError(
-        AssertionError,
-        ("No inf checks were recorded for this optimizer",),
-        "scaler.step(opt) found no gradients: call opt.zero_grad() before "
-        "scaler.scale(loss).backward(), not between backward() and the step",
-    ),
-    KnownError(
-        AssertionError,
-        ("No inf checks were recorded prior to update",),
-        "scaler.update() ran with no scaler.step(opt) since the last update(): call it once "
-        "per iteration, after scaler.step(opt)",
-    ),
-    KnownError(
-        RuntimeError,
-        ("after step()", "since the last update()"),
-        lambda error: (
-            "the scaler refused to unscale again before update(): call "
-            "scaler.update() after scaler.step(opt) in every iteration; it adjusts the scale "
-            f"and resets the scaler for the next step (GradScaler said: {error})"
-        ),
-    ),
-)
-
-
 def _run_fp16(answer, device):
     # A modest initial scale, so that no step overflows and is skipped.
     scaler = {"init_scale": FP16_SCALE, "growth_interval": 10**6}
-    return call_answer(_run, answer, device, torch.float16, scaler, known=_FP16_ERRORS)
+    return call_answer(_run, answer, device, torch.float16, scaler, known=FP16_ERRORS)
 
 
 def _check_amp(answer, passed):
@@ -229,6 +224,7 @@ def _check_amp(answer, passed):
     reference = reference_losses(device, TEST_MAX_NORM[torch.float16])
 
     net, losses, seen = _run_fp16(answer, device)
+    check_own_scaler(seen, "torch.float16")
     _check_forward(net, seen, torch.float16, "torch.float16", device)
     passed.append(
         "float16: the forward runs in float16 under autocast; the parameters stay float32"
@@ -237,7 +233,7 @@ def _check_amp(answer, passed):
     counts = {event: log.count(event) for event in ("scale", "scaler.step", "update", "opt.step")}
     if counts["scale"] != STEPS:
         raise CheckFailed(
-            f"scaler.scale was called {counts['scale']} times for {STEPS} steps: {_SCALE_LOSS}"
+            f"scaler.scale was called {counts['scale']} times for {STEPS} steps: {SCALE_LOSS}"
         )
     if counts["opt.step"]:
         raise CheckFailed(
@@ -261,6 +257,7 @@ def _check_amp(answer, passed):
         "(the steps' gradient norm is the max_norm passed, not the default)"
     )
     _check_reads(seen, "torch.float16")
+    _check_returned(seen, device, "torch.float16")
     _check_tracks(losses, reference, torch.float16, "torch.float16")
     passed.append(f"float16: the losses track the float32 run (within {LOSS_TOL[torch.float16]})")
 
@@ -273,9 +270,11 @@ def _check_amp(answer, passed):
                 "scale): then call loss.backward(), clip and opt.step() directly"
             ) from None
         raise
+    check_own_scaler(seen, "torch.bfloat16")
     _check_forward(net, seen, torch.bfloat16, "torch.bfloat16", device)
     _check_steps(seen, "torch.bfloat16", scaled=False, max_norm=TEST_MAX_NORM[torch.bfloat16])
     _check_reads(seen, "torch.bfloat16")
+    _check_returned(seen, device, "torch.bfloat16")
     passed.append("bfloat16: the forward runs in bfloat16, without a scaler, clipping every step")
     reference = reference_losses(device, TEST_MAX_NORM[torch.bfloat16])
     _check_tracks(losses, reference, torch.bfloat16, "torch.bfloat16")
