@@ -1,0 +1,25 @@
+# expect: fail bfloat16: makes its own GradScaler when scaler is None (scaling is for float16 only)
+# hint: bfloat16|bf16|scaler|none
+import torch
+import torch.nn.functional as F
+
+def answer(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    if scaler is None:
+        scaler = torch.amp.GradScaler(device_type)  # be safe: scale in bf16 too
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
