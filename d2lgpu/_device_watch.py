@@ -194,9 +194,8 @@ class DeviceWatch(TorchFunctionMode):
             return self._to_gpu(func, name, args, kwargs, _gpu(target))
         result = func(*args, **kwargs)
         if name == "grad":  # each gradient is on its input's device
-            inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
-            inputs = [inputs] if isinstance(inputs, torch.Tensor) else list(inputs or ())
-            for g, t in zip(result, inputs, strict=False):
+            # torch.autograd.grad hands the mode (outputs, inputs) as tuples, one result an input
+            for g, t in zip(result, args[1], strict=True):
                 self._mark(g, self.device_of(t))
             return result
         if name in _FACTORIES or name.startswith("new_") or name.endswith("_like"):
@@ -289,7 +288,7 @@ class DeviceWatch(TorchFunctionMode):
         """The same call with the GPU replaced by the CPU (the data stays where it is)."""
         if name != "to":
             return {**kwargs, "device": "cpu"}, args
-        dtype = kwargs.pop("dtype", None)
+        dtype = None  # a dtype= stays in kwargs
         kwargs.pop("device", None)
         for a in args[1:]:
             if isinstance(a, torch.dtype):

@@ -150,9 +150,10 @@ def test_a_device_value_written_into_a_cpu_tensor_is_a_read_and_leaves_it_on_the
 
 def test_a_boolean_mask_on_the_device_is_a_read_and_indices_on_the_cpu_are_no_mix(watch):
     x = watch.put(torch.arange(4.0))
-    x[x > 1]
     x[watch.put(torch.tensor([0, 2]))], x[torch.tensor([0, 2])]  # indices: no read, no mix
     torch.arange(4.0)[torch.arange(4.0) > 1]  # a mask on the CPU
+    assert watch.reads == [] and watch.mixed == []
+    x[x > 1]
     assert watch.reads == ["indexing with a boolean mask"] and watch.mixed == []
 
 
