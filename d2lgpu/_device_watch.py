@@ -166,7 +166,11 @@ class DeviceWatch(TorchFunctionMode):
         tensors = [t for t in _flat([args, kwargs]) if isinstance(t, torch.Tensor)]
         on = [t for t in tensors if self.on_device(t)]
         target = self._target(name, args, kwargs)
-        if name in ("cpu", "numpy") or (target is not None and target.type == "cpu"):
+        # A copy to the host reads the device; a factory's device='cpu' (torch.zeros_like(x,
+        # device="cpu")) makes a CPU tensor without waiting for x: it is followed below.
+        if name in ("cpu", "numpy") or (
+            name == "to" and target is not None and target.type == "cpu"
+        ):
             was_on = bool(args) and self.on_device(args[0])
             if was_on:
                 self.reads.append(f".{name}()" if name != "to" else ".to('cpu')")
@@ -190,17 +194,17 @@ class DeviceWatch(TorchFunctionMode):
             return self._to_gpu(func, name, args, kwargs, _gpu(target))
         result = func(*args, **kwargs)
         if name == "grad":  # each gradient is on its input's device
-            inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
-            inputs = [inputs] if isinstance(inputs, torch.Tensor) else list(inputs or ())
-            for g, t in zip(result, inputs, strict=False):
+            # torch.autograd.grad hands the mode (outputs, inputs) as tuples, one result an input
+            for g, t in zip(result, args[1], strict=True):
                 self._mark(g, self.device_of(t))
             return result
         if name in _FACTORIES or name.startswith("new_") or name.endswith("_like"):
             if "device" in kwargs or (name in _FACTORIES and not on):
+                made = f".{name}" if name.startswith("new_") else f"torch.{name}"  # x.new_zeros
                 shown = (
-                    f"torch.{name}(...) without device="
+                    f"{made}(...) without device="
                     if "device" not in kwargs
-                    else (f"torch.{name}(..., device='cpu')")
+                    else f"{made}(..., device='cpu')"
                 )
                 return self._mark(result, None, shown)
         if name in _COPIES:
@@ -217,7 +221,8 @@ class DeviceWatch(TorchFunctionMode):
         tensor marked as on ``target``, a new one unless ``x`` is already there (as in torch)."""
         if not self.pretend:
             return func(*args, **kwargs)
-        src: torch.Tensor | None = args[0] if args and name in ("to", "cuda") else None
+        # the tensor copied: x of x.to(gpu) or x.cuda(), t of torch.as_tensor(t, device=gpu)
+        src = args[0] if args and isinstance(args[0], torch.Tensor) else None
         if name == "cuda" and src is not None:
             return src if self.device_of(src) == target else self.put(src.clone(), target)
         kwargs, args = self._to_cpu(name, args, kwargs)
@@ -283,7 +288,7 @@ class DeviceWatch(TorchFunctionMode):
         """The same call with the GPU replaced by the CPU (the data stays where it is)."""
         if name != "to":
             return {**kwargs, "device": "cpu"}, args
-        dtype = kwargs.pop("dtype", None)
+        dtype = None  # a dtype= stays in kwargs
         kwargs.pop("device", None)
         for a in args[1:]:
             if isinstance(a, torch.dtype):

@@ -100,3 +100,140 @@ def test_without_pretending_the_real_devices_are_followed():
         assert watch.device_of(x) is None and not watch.on_device(x)
         assert watch.device_of(torch.ones(2, device="meta")) is None
         assert x.to("cpu") is x and x.device.type == "cpu"
+
+
+def test_every_host_read_of_a_device_value_is_named(watch):
+    x = watch.put(torch.arange(4.0))
+    x.tolist(), x.numpy(), bool(x.sum() > 0), int(x[1]), f"{x[0]:.2f}", repr(x)
+    torch.equal(x, x), x.nonzero(), x.unique()
+    assert watch.reads == [
+        *("tolist()", ".numpy()", "__bool__", "__int__", "__format__", "__repr__"),
+        *("equal()", "nonzero()", "unique()"),
+    ]
+
+
+def test_a_tensor_built_from_device_values_reads_each_of_them(watch):
+    x = watch.put(torch.arange(3.0))
+    torch.tensor([x[0], x[1]]), torch.as_tensor([x[2]]), torch.asarray([x[0]])
+    torch.tensor([x[0]], device="cpu")  # made on the CPU: still a read of x[0]
+    assert watch.reads == [
+        "torch.tensor() of a list of device tensors",
+        "torch.tensor() of a list of device tensors",
+        "torch.as_tensor() of a list of device tensors",
+        "torch.asarray() of a list of device tensors",
+        "torch.tensor() of a list of device tensors",
+    ]
+
+
+def test_a_copy_to_the_host_is_a_new_cpu_tensor_and_the_device_one_stays(watch):
+    x = watch.put(torch.arange(3.0))
+    for y in (x.cpu(), x.to(device="cpu", dtype=torch.float64), x.to(torch.zeros(1))):
+        assert y is not x and y.device.type == "cpu" and not watch.on_device(y)
+    assert x.to(device="cpu", dtype=torch.float64).dtype == torch.float64
+    assert x.device == CUDA0 and watch.reads == [".cpu()", *[".to('cpu')"] * 3]
+
+
+def test_a_device_value_written_into_a_cpu_tensor_is_a_read_and_leaves_it_on_the_cpu(watch):
+    x = watch.put(torch.arange(3.0))
+    host = torch.zeros(3)
+    host[0] = x[0]
+    host.copy_(x)
+    assert watch.reads == [
+        "__setitem__ of a device value into a CPU tensor (torch.zeros(...) without device=)",
+        "copy_ of a device value into a CPU tensor (torch.zeros(...) without device=)",
+    ]
+    assert not watch.on_device(host) and watch.mixed == []
+    x[1] = torch.tensor(5.0)  # a CPU value written into the device: an upload, no read
+    x.copy_(torch.ones(3))
+    assert len(watch.reads) == 2 and watch.mixed == [] and watch.on_device(x)
+
+
+def test_a_boolean_mask_on_the_device_is_a_read_and_indices_on_the_cpu_are_no_mix(watch):
+    x = watch.put(torch.arange(4.0))
+    x[watch.put(torch.tensor([0, 2]))], x[torch.tensor([0, 2])]  # indices: no read, no mix
+    torch.arange(4.0)[torch.arange(4.0) > 1]  # a mask on the CPU
+    assert watch.reads == [] and watch.mixed == []
+    x[x > 1]
+    assert watch.reads == ["indexing with a boolean mask"] and watch.mixed == []
+
+
+def test_a_mix_names_where_its_cpu_tensor_was_made(watch):
+    x = watch.put(torch.ones(3))
+    made = torch.zeros(3) * 2  # an operation's result keeps its input's origin
+    x + made, torch.add(x, other=torch.ones(3, device="cpu"))
+    x * torch.zeros_like(x, device="cpu"), x - x.new_zeros(3, device="cpu")
+    x + torch.zeros_like(made)  # a copy of a CPU tensor's shape: made where its model was
+    assert watch.mixed == [
+        "add got a device tensor and torch.zeros(...) without device=",
+        "add got a device tensor and torch.ones(..., device='cpu')",
+        "mul got a device tensor and torch.zeros_like(..., device='cpu')",
+        "sub got a device tensor and .new_zeros(..., device='cpu')",
+        "add got a device tensor and torch.zeros(...) without device=",
+    ]
+    assert watch.reads == []  # making a CPU tensor shaped like a device one waits for nothing
+    assert watch.on_device(x.new_zeros(3)) and watch.on_device(torch.zeros_like(x))
+
+
+def test_a_cpu_tensor_made_before_the_watch_is_named_a_cpu_tensor():
+    made_before = torch.ones(3)
+    with DeviceWatch(pretend=True) as watch:
+        watch.put(torch.ones(3)) + made_before
+    assert watch.mixed == ["add got a device tensor and a CPU tensor"]
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        lambda x, other: x.to(other),  # another tensor's device and dtype
+        lambda x, other: x.to("cuda:1", torch.float64),
+        lambda x, other: x.to(device="cuda:1", dtype=torch.float64),
+        lambda x, other: x.cuda(device=1).double(),
+    ],
+)
+def test_a_copy_to_a_gpu_keeps_the_dtype_it_asks_for(watch, move):
+    other = watch.put(torch.ones(2, dtype=torch.float64), "cuda:1")
+    x = torch.ones(2)
+    moved = move(x, other)
+    assert (moved.device, moved.dtype) == (CUDA1, torch.float64)
+    assert not watch.on_device(x) and watch.mixed == []
+
+
+def test_as_tensor_of_a_cpu_tensor_on_a_gpu_copies_it_and_the_cpu_tensor_stays(watch):
+    host = torch.ones(2)
+    moved = torch.as_tensor(host, device="cuda")
+    assert moved is not host and moved.device == CUDA0 and not watch.on_device(host)
+    assert torch.as_tensor(moved, device="cuda:0") is moved  # as torch: already there
+
+
+def _outcome(make):
+    """What ``make()`` gives: the device of its tensor, or the error it raises."""
+    try:
+        return make().device
+    except Exception as error:  # compared with what torch raises alone, below
+        return type(error), str(error)
+
+
+def test_without_pretending_a_copy_to_a_gpu_is_torchs_own():
+    x = torch.ones(2)
+    moves = [lambda: x.to(device="cuda:0"), lambda: torch.zeros(2, device="cuda:0")]
+    alone = [_outcome(move) for move in moves]  # a GPU, or the error of a machine without one
+    with DeviceWatch(pretend=False):
+        assert [_outcome(move) for move in moves] == alone
+
+
+class _OnGPU(torch.Tensor):
+    """A CPU tensor that says it is on cuda:1, as a real GPU's tensor would."""
+
+    @property
+    def device(self):
+        return CUDA1
+
+
+def test_without_pretending_a_tensor_on_a_real_gpu_is_followed_by_its_device():
+    gpu = torch.ones(3).as_subclass(_OnGPU)
+    with DeviceWatch(pretend=False) as watch:
+        assert watch.device_of(gpu) == CUDA1 and watch.on_device(gpu)
+        gpu + torch.zeros(3)
+        gpu.sum().item()
+    assert watch.mixed == ["add got a tensor on cuda:1 and torch.zeros(...) without device="]
+    assert watch.reads == ["item()"]
