@@ -37,11 +37,31 @@ def log_norms_at_end(A, steps):
 
 
 def test_frobenius_reference_passes():
-    assert_passes("02.frobenius", (log_norms_per_step, log_norms_at_end))
+    result = assert_passes("02.frobenius", (log_norms_per_step, log_norms_at_end))
+    assert result.passed == [
+        "both versions return 1000 finite norms as Python floats, and make every tensor on "
+        "A's device (checked on a pretend GPU when there is no real one)",
+        "they agree with each other and with the reference norms (rtol 1e-3)",
+        "the per-step version reads every norm on the host as it logs it, inside the loop "
+        "(>= 1 host read per step, each before the next step's product)",
+        "the at-the-end version makes at most 3 host reads, for 10 steps as for 1000 (counted "
+        "with a TorchFunctionMode; on CUDA also with torch.cuda.set_sync_debug_mode)",
+    ]
+
+
+PAIR_HINT = (
+    "pass both functions as a pair: check('02.frobenius', (log_norms_per_step, log_norms_at_end))"
+)
 
 
 def test_frobenius_wants_both_functions():
     assert_fails("02.frobenius", log_norms_per_step, "pass both functions as a pair")
+    for answer in (
+        {log_norms_per_step, log_norms_at_end},  # a set: Python keeps no order
+        (log_norms_per_step, log_norms_at_end, log_norms_at_end),
+        (log_norms_per_step, "log_norms_at_end"),
+    ):
+        assert assert_fails("02.frobenius", answer).hint == PAIR_HINT
 
 
 def test_frobenius_rejects_an_overflowing_product():
@@ -52,7 +72,12 @@ def test_frobenius_rejects_an_overflowing_product():
             norms.append(torch.linalg.matrix_norm(A).item())
         return norms
 
-    assert_fails("02.frobenius", (squaring, log_norms_at_end), "overflowed", "X = X / norm")
+    result = assert_fails("02.frobenius", (squaring, log_norms_at_end))
+    assert result.hint == (
+        "log_norms_per_step: the norm after step 5 is inf: the product overflowed float32. "
+        "Divide X by its norm after logging it (X = X / norm), so every step starts from a "
+        "matrix of norm 1"
+    )
 
 
 def test_frobenius_rejects_an_unnormalized_product():
@@ -64,7 +89,8 @@ def test_frobenius_rejects_an_unnormalized_product():
             norms.append(torch.linalg.matrix_norm(X))
         return torch.stack(norms).tolist()
 
-    assert_fails("02.frobenius", (log_norms_per_step, unnormalized), "log_norms_at_end", "inf")
+    result = assert_fails("02.frobenius", (log_norms_per_step, unnormalized))
+    assert result.hint.startswith("log_norms_at_end: the norm after step 19 is inf: "), result.hint
 
 
 def test_frobenius_rejects_a_per_step_item_in_the_at_end_version():
@@ -164,9 +190,12 @@ def test_frobenius_sees_placement_without_a_gpu():
             d2lgpu.sync(A.device)
         return torch.stack(norms).tolist()
 
-    pair = (log_norms_per_step, buffer_without_device)
-    assert_fails("02.frobenius", pair, "__setitem__ of a device value into a CPU tensor")
-    assert_fails("02.frobenius", pair, "torch.empty(...) without device=")
+    assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, buffer_without_device),
+        "__setitem__ of a device value into a CPU tensor",
+        "torch.empty(...) without device=",
+    )
     assert_fails(
         "02.frobenius",
         (log_norms_per_step, eye_without_device),
@@ -212,14 +241,12 @@ def test_frobenius_rejects_the_norm_taken_before_the_product():
             X = A @ (X / norm)
         return norms
 
-    assert_fails("02.frobenius", (norm_first, log_norms_at_end), "the norm after step 1", "||A||_F")
-
-
-def test_frobenius_returning_a_tensor_is_told_to_return_floats():
-    def tensor_at_end(A, steps):
-        return torch.tensor(log_norms_at_end(A, steps))
-
-    assert_fails("02.frobenius", (log_norms_per_step, tensor_at_end), "list of Python floats")
+    result = assert_fails("02.frobenius", (norm_first, log_norms_at_end))
+    assert result.hint == (
+        "log_norms_per_step: the norm after step 1 is 10, the reference 99.3016 (step 1 is "
+        "||A||_F = 99.3016). Start from X = identity; each step X = A @ X, log ||X||_F, then "
+        "X = X / ||X||_F"
+    ), result.hint
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,4 +340,211 @@ def test_frobenius_calls_both_versions_with_another_number_of_steps():
     )
     assert_fails(
         "02.frobenius", (log_norms_per_step, buffer_of_a_thousand), "(A, 10) returned 1000 norms"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Each hint in full, and the answers that tell the checker's rules from their neighbours.
+
+
+def _loop(A, steps, *, keep=lambda norm: norm.item(), dtype=None):
+    """The exercise's loop, logging ``keep(norm)``; products in ``dtype`` if given."""
+    A = A if dtype is None else A.to(dtype)
+    X = torch.eye(A.shape[0], device=A.device, dtype=A.dtype)
+    norms = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X.float())
+        norms.append(keep(norm))
+        X = (X / norm).to(A.dtype)
+    return norms
+
+
+def _kept(A, steps):
+    return _loop(A, steps, keep=lambda norm: norm)
+
+
+def test_frobenius_reference_keeps_a_dtype_and_a_device():
+    from d2lgpu.checks._pretend import watching
+
+    A = torch.randn(4, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    with watching(True) as watch:
+        norms = d2lgpu.checks.ch02_frobenius.frobenius_reference(watch.put(A), 2)
+    assert not watch.mixed, watch.mixed
+    first = torch.linalg.matrix_norm(A)
+    second = torch.linalg.matrix_norm(A @ (A / first))
+    assert norms == [first.item(), second.item()], (norms, first, second)
+
+
+def test_frobenius_hints_in_full_for_what_is_returned():
+    def cat_at_end(A, steps):  # 0-d tensors cannot be concatenated: a crash, reported as one
+        return torch.cat(_kept(A, steps)).tolist()
+
+    def numpy_at_end(A, steps):
+        return torch.stack(_kept(A, steps)).cpu().numpy()
+
+    def list_of_numpy(A, steps):
+        return list(numpy_at_end(A, steps))
+
+    def list_of_tensors(A, steps):
+        return list(torch.stack(_kept(A, steps)).cpu())
+
+    def tensor_at_end(A, steps):
+        return torch.stack(_kept(A, steps))
+
+    # Graded first, where the checker stops before it runs the other version.
+    result = assert_fails("02.frobenius", (cat_at_end, log_norms_at_end))
+    assert result.hint.startswith(
+        "your code raised RuntimeError: zero-dimensional tensor (at position 0) cannot be "
+        "concatenated (in your function cat_at_end"
+    ), result.hint
+    for wrong, hint in (
+        (numpy_at_end, "log_norms_per_step returned a ndarray: return a list of floats"),
+        (list_of_numpy, "log_norms_per_step: norm 0 is a float32, not a float"),
+        (
+            list_of_tensors,
+            "log_norms_per_step: norm 0 is still a tensor: transfer the norms to the host as "
+            "Python floats",
+        ),
+    ):
+        assert assert_fails("02.frobenius", (wrong, log_norms_at_end)).hint == hint
+    result = assert_fails("02.frobenius", (log_norms_per_step, tensor_at_end))
+    assert result.hint == (
+        "log_norms_at_end returned a tensor: return the norms as a list of Python floats "
+        "(tensor.tolist() makes one)"
+    )
+
+
+def test_frobenius_hints_in_full_for_where_the_work_runs():
+    def on_the_host(A, steps):
+        return _loop(A.cpu(), steps)
+
+    def mixes(A, steps):
+        X = torch.eye(A.shape[0])  # made on the CPU
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X).item())
+            X = X / norms[-1]
+        return norms
+
+    memo = {}
+
+    def cached(A, steps):  # the second call with the same A computes nothing
+        if (id(A), steps) not in memo:
+            memo[id(A), steps] = log_norms_per_step(A, steps)
+        return memo[id(A), steps]
+
+    result = assert_fails("02.frobenius", (on_the_host, log_norms_at_end))
+    assert result.hint == (
+        "log_norms_per_step(A, 1000): 1000 of its 1000 products ran on the CPU, not on A's "
+        "device: A.cpu() (or .to('cpu'), or X made on the CPU) copies the work to the host. "
+        "Keep A and X on A's device (torch.eye(n, device=A.device)) and transfer only the norms"
+    )
+    result = assert_fails("02.frobenius", (mixes, log_norms_at_end))
+    assert result.hint.startswith("log_norms_per_step: ")
+    assert result.hint.endswith(
+        " while A is on the GPU; a GPU refuses to mix them. Make every tensor on A's device: "
+        "torch.eye(n, device=A.device), torch.empty(steps, device=A.device), or x.to(A.device)"
+    ), result.hint
+    result = assert_fails("02.frobenius", (cached, cached))
+    assert result.hint == (
+        "log_norms_at_end(A, 1000) made 0 matrix products for 1000 steps: each call must do its "
+        "own work, X = A @ X every step. Norms cached from the other version or from an earlier "
+        "call (a dict keyed by A, functools.cache) measure nothing"
+    )
+
+
+def test_frobenius_hints_in_full_for_wrong_norms():
+    def in_bfloat16(A, steps):  # too coarse: 0.6% off the reference, the bound is 0.1%
+        return torch.tensor(_loop(A, steps, dtype=torch.bfloat16)).tolist()
+
+    result = assert_fails("02.frobenius", (log_norms_per_step, in_bfloat16))
+    assert result.hint.startswith("log_norms_at_end: the norm after step "), result.hint
+    assert result.hint.endswith(
+        " (step 1 is ||A||_F = 99.3016). Start from X = identity; each step X = A @ X, "
+        "log ||X||_F, then X = X / ||X||_F"
+    ), result.hint
+
+
+def test_frobenius_products_that_round_like_tf32_pass():
+    # On a GPU, float32 products may run in TF32 (10 bits of mantissa): the norms are then
+    # about 1e-4 off. float16 products round the same way here; the bound is rtol 1e-3.
+    def in_float16(A, steps):
+        return _loop(A, steps, dtype=torch.float16)
+
+    def multi_dot(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = torch.linalg.multi_dot([A, X])
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm.item())
+            X = X / norm
+        return norms
+
+    assert_passes("02.frobenius", (in_float16, log_norms_at_end))
+    assert_passes("02.frobenius", (multi_dot, log_norms_at_end))
+
+
+def test_frobenius_at_end_may_read_three_times_not_four():
+    def three_reads(A, steps):
+        log = torch.stack(_kept(A, steps))
+        if not torch.isfinite(log).all():  # one read
+            raise ValueError("the product overflowed")
+        last = float(log[-1])  # two
+        assert last > 0, f"a norm is positive, got {last}"
+        return log.tolist()  # three
+
+    def four_reads(A, steps):
+        first = float(torch.linalg.matrix_norm(A))  # one more
+        assert first > 0, f"a norm is positive, got {first}"
+        return three_reads(A, steps)
+
+    def checks_each_step(A, steps):
+        norms = []
+        for norm in _kept(A, steps):
+            if not torch.isfinite(norm):  # a read each step
+                raise ValueError("the product overflowed")
+            norms.append(norm)
+        return torch.stack(norms).tolist()
+
+    assert_passes("02.frobenius", (log_norms_per_step, three_reads))
+    result = assert_fails("02.frobenius", (log_norms_per_step, four_reads))
+    assert result.hint == (
+        "log_norms_at_end read device data on the host 4 times for 1000 steps (2 x __float__, "
+        "1 x __bool__, 1 x tolist()); each read waits for the GPU. Keep the norms on the "
+        "device (torch.stack a list of 0-d tensors, or write into torch.empty(steps, "
+        "device=A.device)) and transfer them once at the end with .tolist()"
+    ), result.hint
+    result = assert_fails("02.frobenius", (log_norms_per_step, checks_each_step))
+    assert result.hint == (
+        "log_norms_at_end read device data on the host 1001 times for 1000 steps (1000 x "
+        "__bool__, 1 x tolist()); each read waits for the GPU. Keep the norms on the "
+        "device (torch.stack a list of 0-d tensors, or write into torch.empty(steps, "
+        "device=A.device)) and transfer them once at the end with .tolist()"
+    ), result.hint
+
+
+def test_frobenius_counts_cuda_synchronizations(monkeypatch):
+    # On a CPU the checker's set_sync_debug_mode count is empty; here a fake one sees them.
+    from contextlib import contextmanager
+
+    import d2lgpu.checks.ch02_frobenius as frobenius
+
+    def seen(n):
+        @contextmanager
+        def counter(device):
+            yield [f"sync {i}" for i in range(n)]
+
+        return counter
+
+    monkeypatch.setattr(frobenius, "_cuda_sync_counter", seen(3))
+    assert_passes("02.frobenius", (log_norms_per_step, log_norms_at_end))
+    monkeypatch.setattr(frobenius, "_cuda_sync_counter", seen(4))
+    result = assert_fails("02.frobenius", (log_norms_per_step, log_norms_at_end))
+    assert result.hint == (
+        "torch.cuda.set_sync_debug_mode saw 4 synchronizations in log_norms_at_end for 1000 "
+        "steps (first: sync 0): something in the loop waits for the GPU; keep everything on "
+        "the device until the end"
     )
