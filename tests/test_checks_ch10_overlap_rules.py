@@ -17,8 +17,6 @@ from d2lgpu.checks.ch10_ddp_by_hand import (
 
 # the OverlapNet's parameters, in model order: 6 -> 16 -> 16 -> 3
 NUMELS = [96, 16, 256, 16, 48, 3]
-TOTAL = sum(NUMELS)
-BUCKETS_512 = [[323, 112], [67, 256, 112]]  # >= and "close before the cap", at 512 bytes
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +46,7 @@ def good_log(step=0, first=323, second=112):
 
 
 def read(log, step=0):
-    return read_step_log(log, 512, step, TOTAL, BUCKETS_512)
+    return read_step_log(log, 512, step, NUMELS)
 
 
 def test_setup_error_names_a_missing_finish_and_missing_hooks():
@@ -218,10 +216,19 @@ def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
         "filled counting elements (numel), not bytes. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [323, 112]"
     )
-    for forward in ([368, 67], [67, 368]):
-        assert fails(check_buckets, forward).startswith(
-            f"buckets in forward order (bucket_bytes=512): your buckets hold {forward} elements"
+    for forward in ([368, 67], [67, 368], [112, 256, 67]):  # >= and "before the cap"
+        assert fails(check_buckets, forward) == (
+            f"buckets in forward order (bucket_bytes=512): your buckets hold {forward} elements, "
+            "as if filled from the first layer; backward produces the last layer's gradients "
+            "first, so fill them in reverse order of model.parameters(): [323, 112]"
         )
+    # at 100 bytes, counted in elements: [323, 112], where bytes give [51, 272, 112]
+    assert "counting elements (numel), not bytes" in fails(check_buckets, [323, 112], 100)
+    late = good_log()
+    late.insert(4, late.pop(5))
+    assert fails(check_buckets, [323, 112], 512, late).startswith(
+        "bucket 0 (bucket_bytes=512, step 0) was launched only after 5 gradients"
+    )
     assert fails(check_buckets, [112, 323]) == (
         "with bucket_bytes=512 (step 0) your all-reduces carried [112, 323] elements, in that "
         "order; buckets filled in reverse order of model.parameters(), each closed once it "
@@ -248,9 +255,12 @@ def test_a_bucket_launched_after_a_later_gradient_is_named():
 WHOLE, LOCAL = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 5.0])
 
 
-def grads(got, world=2, local=LOCAL):
-    record = {"names": ["w"], "steps": [{"got": [got], "whole": [WHOLE], "local": [local]}]}
-    _compare_overlap_grads(record, world, 512, 0)
+def grads(got, world=2, local=LOCAL, first=None):
+    """``got`` for the gradient of ``w``, after ``first`` for one of ``v`` (if any)."""
+    names, step = ["w"], {"got": [got], "whole": [WHOLE], "local": [local]}
+    if first is not None:
+        names, step = ["v", "w"], {k: [first, *v] for k, v in step.items()}
+    _compare_overlap_grads({"names": names, "steps": [step]}, world, 512, 0)
 
 
 def test_each_wrong_gradient_is_named():
@@ -258,9 +268,16 @@ def test_each_wrong_gradient_is_named():
     grads(WHOLE * (1 + 5e-6))  # within rtol
     what = "w's gradient (bucket_bytes=512, step 0)"
     assert fails(grads, None) == f"{what} is None after finish(): leave the average in p.grad"
-    assert fails(grads, WHOLE * 2).startswith(f"{what} is the sum over the ranks: forgetting")
+    assert fails(grads, WHOLE * 2) == (
+        f"{what} is the sum over the ranks: forgetting to divide by dist.get_world_size() "
+        "(before the all-reduce, or after it in finish())"
+    )
     assert fails(grads, WHOLE * 3, 3).startswith(f"{what} is the sum over the ranks")
-    assert fails(grads, LOCAL).startswith(f"{what} was never reduced (it is still this rank's")
+    assert fails(grads, LOCAL) == (
+        f"{what} was never reduced (it is still this rank's own): a parameter never reduced. "
+        "Put every parameter in a bucket, launch the last, partly filled bucket too, and copy "
+        "the averaged buckets back into p.grad in finish()"
+    )
     assert fails(grads, WHOLE / 2) == f"{what} is divided by the world size twice"
     assert fails(grads, WHOLE * 1.5, 3) == (
         f"{what} (3 ranks) is divided by 2, not by the world size: divide by dist.get_world_size()"
@@ -270,5 +287,8 @@ def test_each_wrong_gradient_is_named():
         "end as the sum over the ranks divided by the world size"
     )
     assert "not the average" in fails(grads, WHOLE * (1 + 1e-4))
+    assert "(largest difference 0.5)" in fails(grads, torch.tensor([1.5, 2.0]), 3)
+    # a right gradient first: the next one is still read
+    assert "is divided by the world size twice" in fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
     # a local gradient equal to the average is the average, not "never reduced"
     grads(WHOLE.clone(), local=WHOLE.clone())

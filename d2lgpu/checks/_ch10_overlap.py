@@ -194,9 +194,9 @@ _WAIT_IN_HOOK = (
 )
 
 
-def read_step_log(log, cap, step, total, buckets):
+def read_step_log(log, cap, step, numels):
     """Check one step's log against the rules; the numels of its all-reduces, in order.
-    ``buckets``: the bucket sizes (elements) each accepted rule gives."""
+    ``numels``: the model's parameters' numels, in model order."""
     launches = [e for e in log if e[0] == "launch"]
     where = f"(bucket_bytes={cap}, step {step})"
     if not launches and step > 0:
@@ -218,8 +218,8 @@ def read_step_log(log, cap, step, total, buckets):
             "extra collective. Each step sends each bucket once, and nothing else"
         )
     sent = [e[1] for e in launches]
-    if sum(sent) > total:
-        _extra_launches(sent, buckets, where)
+    if sum(sent) > sum(numels):
+        _extra_launches(sent, numels, cap, where)
     for e in log:
         if e[0] == "wait" and e[2]:
             raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
@@ -265,9 +265,11 @@ def _when(in_backward) -> str:
     return "inside backward" if in_backward else "after backward returned"
 
 
-def _extra_launches(sent, buckets, where):
+def _extra_launches(sent, numels, cap, where):
     """The hint when the all-reduces carried more than the gradients: an all-reduce that is
-    not a bucket, or a bucket sent twice."""
+    not a bucket (of the buckets either accepted rule gives), or a bucket sent twice."""
+    sizes = [4 * n for n in numels][::-1]  # float32
+    buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for expected in buckets:
         rest = list(sent)
         for n in expected:

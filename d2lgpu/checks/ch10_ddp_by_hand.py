@@ -206,13 +206,9 @@ def _overlap_run(answer, cap, world):
         for one, log in zip(record["steps"], step_logs([s["log"] for s in record["steps"]]),
                           strict=True):  # fmt: skip
             one["log"] = log
-    numels = records[0]["numels"]
-    total = sum(numels)
-    sizes = [4 * n for n in numels][::-1]
-    buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for step in range(STEPS):
         for record in records:
-            launched = read_step_log(record["steps"][step]["log"], cap, step, total, buckets)
+            launched = read_step_log(record["steps"][step]["log"], cap, step, record["numels"])
             _compare_overlap_grads(record, world, cap, step)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     return records
