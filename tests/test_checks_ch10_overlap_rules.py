@@ -49,6 +49,14 @@ def read(log, step=0):
     return read_step_log(log, 512, step, NUMELS)
 
 
+def test_a_new_bucket_starts_empty_under_both_rules():
+    from d2lgpu.checks._ch10_overlap import bucket_numels
+
+    # after a bucket closes at exactly the cap, the next one fills from 0 bytes
+    assert bucket_numels([8, 3, 4, 2], [1, 1, 1, 1], 8) == [1, 3]
+    assert bucket_numels([8, 8, 4, 4], [1, 1, 1, 1], 8, close_at_cap=False) == [1, 1, 2]
+
+
 def test_setup_error_names_a_missing_finish_and_missing_hooks():
     assert setup_error({"type": "Mine", "finish": True, "hooks": 2}) is None
     hint = setup_error({"type": "Mine", "finish": False, "hooks": 2})
@@ -64,6 +72,7 @@ def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
     flat = Call(7, "all_reduce", (2, 3), 24, True)  # float32: 6 elements
     double = Call(8, "all_reduce", (5,), 40, False)  # float64: still 5 elements
     empty = Call(9, "all_reduce", (0,), 0, True)
+    small = Call(11, "all_reduce", (6,), 6, True)  # int8: 6 elements of one byte
     other = Call(10, "broadcast", (3,), 12, True)
     raw = [
         [
@@ -80,6 +89,7 @@ def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
             ("call", "launch", empty, True),
             ("call", "wait", flat, True),
             ("call", "wait", empty, False),
+            ("call", "launch", small, True),
         ],
     ]
     assert step_logs(raw) == [
@@ -93,8 +103,15 @@ def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
             ("finish returned",),
         ],
         # the wait on step 0's first launch keeps its step; the empty one is launch 0 of step 1
-        [("launch", 0, True, True), ("wait", 0, True, 0), ("wait", 0, False, 1)],
+        [
+            ("launch", 0, True, True),
+            ("wait", 0, True, 0),
+            ("wait", 0, False, 1),
+            ("launch", 6, True, True),
+        ],  # fmt: skip
     ]
+    # whole numbers of elements, as a hint prints them
+    assert all(type(e[1]) is int for log in step_logs(raw) for e in log if e[0] == "launch")
 
 
 def test_a_right_step_gives_its_buckets_in_order():
@@ -109,13 +126,15 @@ def test_a_right_step_gives_its_buckets_in_order():
 
 def test_no_all_reduce_is_named_for_the_first_step_and_for_a_later_one():
     log = [e for e in good_log() if e[0] not in ("launch", "wait")]
-    assert fails(read, log).startswith(
+    assert fails(read, log) == (
         "no dist.all_reduce was called (bucket_bytes=512, step 0): register a hook on each "
-        "parameter (p.register_post_accumulate_grad_hook)"
+        "parameter (p.register_post_accumulate_grad_hook) that launches the all-reduce of its "
+        "bucket (call it as dist.all_reduce, so that the checker sees it)"
     )
-    assert fails(read, log, 1).startswith(
+    assert fails(read, log, 1) == (
         "no dist.all_reduce in step 1, though step 0 had some (bucket_bytes=512): the hooks run "
-        "every step; reset what counts a bucket's ready gradients"
+        "every step; reset what counts a bucket's ready gradients (and the list of handles) in "
+        "finish(), ready for the next step"
     )
 
 
@@ -136,9 +155,10 @@ def test_an_all_reduce_that_is_no_bucket_and_a_bucket_sent_twice_are_told_apart(
     log = good_log()
     log.insert(7, ("launch", 5, True, True))
     log.insert(-1, ("wait", 2, False, 0))
-    assert fails(read, log).startswith(
+    assert fails(read, log) == (
         "3 all-reduces for 2 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
-        "is not a bucket (the buckets hold [323, 112]), an extra collective"
+        "is not a bucket (the buckets hold [323, 112]), an extra collective. Each step sends "
+        "each bucket once, and nothing else"
     )
     # the second rule's buckets plus a stranger: the stranger named against those buckets
     log = good_log(first=67, second=256)
@@ -148,9 +168,10 @@ def test_an_all_reduce_that_is_no_bucket_and_a_bucket_sent_twice_are_told_apart(
     assert "the buckets hold [67, 256, 112]" in fails(read, log)
     log = good_log()
     log.insert(7, ("launch", 112, True, False))
-    assert fails(read, log).startswith(
+    assert fails(read, log) == (
         "a bucket sent twice (bucket_bytes=512, step 0): your all-reduces carried 547 elements "
-        "for 435 elements of gradients. Launch each bucket once"
+        "for 435 elements of gradients. Launch each bucket once, when its last gradient "
+        "arrives, and reset the count of ready gradients in finish() for the next step"
     )
 
 
@@ -170,8 +191,10 @@ def test_a_wait_or_a_blocking_all_reduce_inside_backward_is_named():
 def test_every_launch_after_backward_is_named():
     log = good_log()
     log[4], log[7] = ("launch", 323, True, False), ("launch", 112, True, False)
-    assert fails(read, log).startswith(
-        "every all-reduce was launched after backward returned (bucket_bytes=512, step 0)"
+    assert fails(read, log) == (
+        "every all-reduce was launched after backward returned (bucket_bytes=512, step 0): "
+        "launch them from the hooks, as each bucket fills, so that they overlap the rest of "
+        "backward"
     )
     log[4] = ("launch", 323, True, True)  # one inside backward is enough for this rule
     assert read(log) == [323, 112]
@@ -180,9 +203,10 @@ def test_every_launch_after_backward_is_named():
 def test_waits_stale_missing_after_finish_and_twice_are_named():
     log = good_log(step=1)
     log[-3] = ("wait", 0, False, 0)  # a handle of step 0 waited again in step 1
-    assert fails(read, log, 1).startswith(
+    assert fails(read, log, 1) == (
         "a handle launched in step 0 was waited on again in step 1 (bucket_bytes=512): the "
-        "list of handles was never cleared"
+        "list of handles was never cleared, so each step waits on every earlier step's handles "
+        "too. Clear it in finish(), after the waits"
     )
     log = good_log()
     log.remove(("wait", 1, False, 0))

@@ -96,6 +96,8 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
         "whole optimizer state, as without sharding. give each rank's optimizer_cls only the "
         "parameters that rank owns"
     )
+    backwards = [{"state": {5: STATE, 1: STATE}, "optimizers": 1}] * 2  # the lowest named
+    assert fails(compare_state, backwards, 2, numels).startswith("parameter 1's optimizer state")
     some = [state_record([0, 4]), state_record([1, 4]), state_record([2, 6]), state_record([7])]
     assert fails(compare_state, some, 4, numels) == (
         "parameter 4's optimizer state is on ranks [0, 1] (4 ranks): give each rank's "
@@ -183,6 +185,8 @@ def test_ranks_that_disagree_are_named_by_what_step_sent():
         f"after step 1 rank 1's parameter 3 differs from rank 0's (2 ranks), though step() sent "
         f"{8 * PARAM} bytes, every parameter's: what a rank receives never reached"
     )
+    hint = fails(compare_zero, zero_records(ref, sent=(8 * PARAM, 8 * PARAM - 1), other=other), 2)
+    assert hint.endswith("Step first, then broadcast")
     hint = fails(compare_zero, zero_records(ref, sent=before, other=other), 2)
     assert hint.endswith(", before the optimizer stepped: the others received the values from "
                          "before the step. Step first, then broadcast")  # fmt: skip

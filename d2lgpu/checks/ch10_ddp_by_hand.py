@@ -196,22 +196,28 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
 
 
 def _overlap_run(answer, cap, world):
-    """Run the answer on ``world`` ranks with buckets of ``cap`` bytes; check each step's
-    log and gradients on every rank; the ranks' records."""
+    """Run the answer on ``world`` ranks with buckets of ``cap`` bytes, check their records
+    (:func:`_overlap_checks`); the ranks' records."""
     records = _ranks.run_ranks(answer, world, job=CapJob(cap))
+    _overlap_checks(records, world, cap)
+    return records
+
+
+def _overlap_checks(records, world, cap):
+    """The rules on the records of a run on ``world`` ranks: what the answer built, then each
+    step's log (made from the recorded calls, in place), its buckets and its gradients."""
     for record in records:
         error = setup_error(record["setup"])
         if error is not None:
             raise CheckFailed(error)
         for one, log in zip(record["steps"], step_logs([s["log"] for s in record["steps"]]),
-                          strict=True):  # fmt: skip
+                            strict=True):  # fmt: skip
             one["log"] = log
     for step in range(STEPS):
         for record in records:
             launched = read_step_log(record["steps"][step]["log"], cap, step, record["numels"])
             _compare_overlap_grads(record, world, cap, step)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
-    return records
 
 
 @one_cpu_thread
