@@ -215,6 +215,10 @@ def test_waits_stale_missing_after_finish_and_twice_are_named():
         "1 of 2 handles were never waited on before finish() returned (bucket_bytes=512, step 0)"
     )
     log = good_log()
+    log[7] = ("launch", 112, True, False)  # launched in finish(), async, and never waited
+    log.remove(("wait", 1, False, 0))
+    assert fails(read, log).startswith("1 of 2 handles were never waited on before finish()")
+    log = good_log()
     log.insert(-1, ("wait", 0, False, 0))
     assert fails(read, log).startswith(
         "the handle of all-reduce 0 was waited on 2 times (bucket_bytes=512, step 0): 3 waits "

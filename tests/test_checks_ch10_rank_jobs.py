@@ -208,3 +208,29 @@ def test_a_rank_with_no_parameter_and_pytorchs_own_zero_are_named_in_the_rank():
 
     assert run(zero_job, NoStep, 2) == {"setup": {"type": "NoStep", "missing": ["step"]}}
     assert ADAM_KWARGS[2]["lr"] == 0.01
+
+
+class BroadcastsInInit(Bucketed):
+    """DDP's own start: every parameter broadcast from rank 0 when the wrapper is built."""
+
+    def __init__(self, model, bucket_bytes):
+        for p in model.parameters():
+            dist.broadcast(p.data, src=0)
+        super().__init__(model, bucket_bytes)
+
+
+class DropsAGradient(Bucketed):
+    def finish(self):
+        super().finish()
+        next(iter(self.bucket_of)).grad = None  # the last layer's bias
+
+
+def test_collectives_before_the_steps_are_left_out_and_a_gradient_set_to_none_is_named():
+    record = run(CapJob(512), BroadcastsInInit, 1)
+    _overlap_checks([record], 1, 512)
+    record = run(CapJob(512), DropsAGradient, 1)
+    assert record["steps"][0]["got"][5] is None
+    with pytest.raises(
+        CheckFailed, match=r"^4.bias's gradient \(bucket_bytes=512, step 0\) is None"
+    ):
+        _overlap_checks([record], 1, 512)
