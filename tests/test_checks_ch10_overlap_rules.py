@@ -211,8 +211,10 @@ def test_waits_stale_missing_after_finish_and_twice_are_named():
     log = good_log()
     log.remove(("wait", 1, False, 0))
     log.append(("wait", 1, False, 0))  # after finish() returned: too late
-    assert fails(read, log).startswith(
-        "1 of 2 handles were never waited on before finish() returned (bucket_bytes=512, step 0)"
+    assert fails(read, log) == (
+        "1 of 2 handles were never waited on before finish() returned (bucket_bytes=512, step "
+        "0): call handle.wait() on every one in finish(), before the gradients are read (the "
+        "all-reduce may not be done yet)"
     )
     log = good_log()
     log[7] = ("launch", 112, True, False)  # launched in finish(), async, and never waited
@@ -220,9 +222,9 @@ def test_waits_stale_missing_after_finish_and_twice_are_named():
     assert fails(read, log).startswith("1 of 2 handles were never waited on before finish()")
     log = good_log()
     log.insert(-1, ("wait", 0, False, 0))
-    assert fails(read, log).startswith(
+    assert fails(read, log) == (
         "the handle of all-reduce 0 was waited on 2 times (bucket_bytes=512, step 0): 3 waits "
-        "for 2 launches. Wait on each handle once"
+        "for 2 launches. Wait on each handle once, in finish()"
     )
 
 
