@@ -96,8 +96,9 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     )
     stranger = state_record(range(4))
     stranger["state"][-1] = 24
-    assert fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels).startswith(
-        "an optimizer holds state for a tensor that is not one of the model's parameters"
+    assert fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (
+        "an optimizer holds state for a tensor that is not one of the model's parameters: "
+        "build optimizer_cls over the parameters themselves (not copies)"
     )
     assert fails(compare_state, [state_record(range(8))] * 2, 2, numels) == (
         "parameter 0's optimizer state is on ranks [0, 1] (2 ranks): every rank holds the "
