@@ -17,7 +17,7 @@ from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks import _ranks
 from d2lgpu.checks._ch10_by_hand import batch, share
 from d2lgpu.checks._ch10_overlap import CapJob, overlap_net, overlap_reference, step_logs
-from d2lgpu.checks._ch10_zero import ADAM_KWARGS, zero_job
+from d2lgpu.checks._ch10_zero import ADAM_KWARGS, zero_job, zero_net
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,
     compare_held,
@@ -181,7 +181,10 @@ class TwoRanksWrittenIn(Sharded):
 def test_a_rank_with_no_parameter_and_pytorchs_own_zero_are_named_in_the_rank():
     with pytest.raises(_ranks.RuleBroken) as info:
         run(zero_job, TwoRanksWrittenIn, 4, 2)
-    assert str(info.value).startswith("rank 2 of 4 owns no parameter (optimizer_cls raised ")
+    assert str(info.value).startswith(
+        "rank 2 of 4 owns no parameter (optimizer_cls raised ValueError: optimizer got an "
+        "empty parameter list), though"
+    )
     assert "is the world size, 2, written in?" in str(info.value)
 
     def zero_redundancy(params, optimizer_cls, **kwargs):
@@ -234,3 +237,55 @@ def test_collectives_before_the_steps_are_left_out_and_a_gradient_set_to_none_is
         CheckFailed, match=r"^4.bias's gradient \(bucket_bytes=512, step 0\) is None"
     ):
         _overlap_checks([record], 1, 512)
+
+
+def alone(rank, world=2):
+    """What rank ``rank`` of Sharded holds after each step when the fake collectives move
+    nothing: its own gradient halved (the average of nothing received), its own parameters
+    stepped by Adam with this world's keyword arguments, the others as they started."""
+    model = zero_net()
+    params = list(model.parameters())
+    opt = torch.optim.Adam(params[rank::world], **ADAM_KWARGS[world])
+    out = []
+    for step in range(3):
+        x, y = batch(step, 16)
+        opt.zero_grad(set_to_none=True)
+        F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+        for p in params:
+            p.grad /= world
+        opt.step()
+        out.append([p.detach().clone() for p in params])
+    return out
+
+
+def test_a_zero_rank_steps_its_own_parameters_with_the_kwargs_on_the_averaged_gradient():
+    for rank in range(2):
+        got = run(zero_job, Sharded, 2, rank)["params"]
+        for step, (mine, want) in enumerate(zip(got, alone(rank), strict=True)):
+            for i, (a, b) in enumerate(zip(mine, want, strict=True)):
+                assert torch.equal(a, b), f"rank {rank}, step {step}, parameter {i}"
+
+
+class AsyncNoWait(Sharded):
+    @torch.no_grad()
+    def step(self):
+        self.optimizer.step()
+        self.works = [dist.broadcast(p, src=r, async_op=True)
+                      for p, r in zip(self.params, self.owner, strict=True)]  # fmt: skip
+
+
+class NoInnerStep(Sharded):
+    @torch.no_grad()
+    def step(self):  # broadcasts only: the inner optimizer never steps
+        for p, r in zip(self.params, self.owner, strict=True):
+            dist.broadcast(p, src=r)
+
+
+def test_a_handle_left_by_step_is_named_and_sends_count_without_an_inner_step():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(zero_job, AsyncNoWait, 2)
+    assert str(info.value).startswith(
+        "8 collective(s) launched with async_op=True were never waited on before step() "
+        "returned, the first a broadcast of shape (16, 16)"
+    )
+    assert run(zero_job, NoInnerStep, 2)["sent"] == [(8 * PARAM, 8 * PARAM)] * 3

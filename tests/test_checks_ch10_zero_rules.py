@@ -225,8 +225,9 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         assert fails(compare_zero, zero_records(got), 2).startswith(
             f"parameter 0 after step {step} (2 ranks) is what {what}"
         )
-    assert "This case passes {'lr': 0.02, 'weight_decay': 0.01}: build optimizer_cls(" in fails(
-        compare_zero, zero_records(zero._zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4
+    assert (
+        "This case passes {'lr': 0.02, 'weight_decay': 0.01}: build optimizer_cls(own_params, **kwargs) with the kwargs ShardedOptimizer received"
+        in fails(compare_zero, zero_records(zero._zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4)
     )
     off = [[p + 1e-3 for p in ps] for ps in ref]
     assert fails(compare_zero, zero_records(off), 2) == (
