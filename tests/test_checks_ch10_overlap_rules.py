@@ -322,3 +322,13 @@ def test_each_wrong_gradient_is_named():
     assert "is divided by the world size twice" in fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
     # a local gradient equal to the average is the average, not "never reduced"
     grads(WHOLE.clone(), local=WHOLE.clone())
+
+
+def test_float_noise_around_a_zero_gradient_is_the_average():
+    # summed in another order, an average of 0 can come back as a few 1e-8: within atol=1e-7
+    whole = torch.tensor([0.0, 2.0])
+    step = {"got": [torch.tensor([5e-8, 2.0])], "whole": [whole], "local": [whole + 1]}
+    _compare_overlap_grads({"names": ["w"], "steps": [step]}, 2, 512, 0)
+    step["got"] = [torch.tensor([5e-7, 2.0])]
+    with pytest.raises(CheckFailed, match="is not the average over the ranks"):
+        _compare_overlap_grads({"names": ["w"], "steps": [step]}, 2, 512, 0)
