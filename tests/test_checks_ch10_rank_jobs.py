@@ -289,3 +289,14 @@ def test_a_handle_left_by_step_is_named_and_sends_count_without_an_inner_step():
         "returned, the first a broadcast of shape (16, 16)"
     )
     assert run(zero_job, NoInnerStep, 2)["sent"] == [(8 * PARAM, 8 * PARAM)] * 3
+
+
+class AsyncInInit(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, optimizer_cls, **kwargs)
+        self.work = dist.broadcast(self.params[0].data, src=0, async_op=True)  # never waited
+
+
+def test_a_handle_left_by_init_is_named_when_the_rank_finishes_not_at_step():
+    with pytest.raises(_ranks.RuleBroken, match="never waited on before rank 0 finished"):
+        run(zero_job, AsyncInInit, 2)
