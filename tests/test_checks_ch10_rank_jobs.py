@@ -300,3 +300,10 @@ class AsyncInInit(Sharded):
 def test_a_handle_left_by_init_is_named_when_the_rank_finishes_not_at_step():
     with pytest.raises(_ranks.RuleBroken, match="never waited on before rank 0 finished"):
         run(zero_job, AsyncInInit, 2)
+
+
+def test_a_bucket_held_back_is_named_with_its_step():
+    from test_checks_ch10_ddp_by_hand import LaunchesAllInLastHook
+
+    with pytest.raises(CheckFailed, match=r"^bucket 0 \(bucket_bytes=512, step 0\) was launched"):
+        _overlap_checks([run(CapJob(512), LaunchesAllInLastHook, 1)], 1, 512)
