@@ -2,8 +2,10 @@
 the learner's ``OverlappedDDP`` around it with its collectives watched (:mod:`._ranks`' watch),
 and a record per step of the order of the hooks' calls, the all-reduces' launches, any other
 collective, and the waits on the handles (``wait()``, its future's, ``torch.futures.wait_all``),
-with the gradients DDP would leave; the same steps in one process on the global batch; and
-the rules that read a step's log in the parent (:func:`read_step_log`).
+with the gradients DDP would leave; the same steps in one process on the global batch; and,
+in the parent, the rules that read the ranks' records: what the answer built
+(:func:`setup_error`), each step's log made from the recorded calls (:func:`step_logs`) and
+read against the rules (:func:`read_step_log`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ __all__ = [
     "overlap_net",
     "overlap_reference",
     "read_step_log",
+    "setup_error",
+    "step_logs",
 ]
 
 SGD_LR = 0.1
@@ -55,50 +59,27 @@ def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
 
 
 def _watch_collectives(log, state):
-    """Log, through the rank job's collective watch, each all-reduce's launch as
-    ``("launch", numel, async_op, in_backward)``, any other collective as ``("other",
-    what, in_backward)``, and each wait as ``("wait", index, in_backward, step)``: the index
-    of the launch in its step's launches, and the step it was launched in."""
-    launched: dict[int, tuple[int, int]] = {}  # a call's index: (its step, its launch index)
-
-    def note(event, call):
-        if event == "launch" and call.kind == "all_reduce":
-            index = sum(1 for e in log if e[0] == "launch")
-            launched[call.index] = (state["step"], index)
-            numel = call.nbytes // max(1, _itemsize(call))
-            log.append(("launch", numel, call.async_op, state["in_backward"]))
-        elif event == "launch":
-            log.append(("other", describe(call), state["in_backward"]))
-        elif call.index in launched:
-            step, index = launched[call.index]
-            log.append(("wait", index, state["in_backward"], step))
-
-    _ranks.watch().note = note
-
-
-def _itemsize(call) -> int:
-    numel = 1
-    for n in call.shape:
-        numel *= n
-    return call.nbytes // numel if numel else 1
+    """Log, through the rank job's collective watch, each collective's launch and each wait
+    on its handle as ``("call", event, call, in_backward)``; the parent reads them
+    (:func:`step_logs`)."""
+    _ranks.watch().note = lambda event, call: log.append(
+        ("call", event, call, state["in_backward"])
+    )
 
 
 def _overlap_job(answer, rank, world, cap):
     model = overlap_net()
     names = [n for n, _ in model.named_parameters()]
-    log, state = [], {"in_backward": False, "step": 0}
+    log, state = [], {"in_backward": False}
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
     _watch_collectives(log, state)
     ddp = answer(model, cap)
-    if not callable(getattr(ddp, "finish", None)):
-        return {
-            "error": f"{type(ddp).__name__} has no method finish(): add finish(self), which "
-            "waits on the handles after backward"
-        }
     hooks = [len(getattr(p, "_post_accumulate_grad_hooks", None) or ()) for p in model.parameters()]
-    if max(hooks) < 2:  # only the checker's own
-        return {"error": _NO_HOOK}
+    setup = {"type": type(ddp).__name__, "finish": callable(getattr(ddp, "finish", None)),
+             "hooks": max(hooks)}  # fmt: skip
+    if setup_error(setup) is not None:
+        return {"setup": setup}
     opt = torch.optim.SGD(model.parameters(), lr=SGD_LR)
     shadow = overlap_net()
     steps = []
@@ -112,7 +93,6 @@ def _overlap_job(answer, rank, world, cap):
         local = shares[rank]
         opt.zero_grad()
         del log[:]
-        state["step"] = step
         state["in_backward"] = True
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         state["in_backward"] = False
@@ -122,17 +102,9 @@ def _overlap_job(answer, rank, world, cap):
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
         steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
         opt.step()
-    return {"names": names, "steps": steps,
+    return {"setup": setup, "names": names, "steps": steps,
             "numels": [p.numel() for p in model.parameters()],
             "final": [p.detach().clone() for p in model.parameters()]}  # fmt: skip
-
-
-_NO_HOOK = (
-    "no parameter has a hook registered with p.register_post_accumulate_grad_hook(hook): "
-    "register one on every parameter in __init__; autograd calls hook(p) once p.grad holds "
-    "this step's gradient (p.register_hook runs earlier, on the gradient before it is "
-    "accumulated, when p.grad is not set yet)"
-)
 
 
 def overlap_reference():
@@ -158,6 +130,63 @@ class CapJob:
 
 # --- reading a step's log in the parent ----------------------------------------------------
 
+_NO_HOOK = (
+    "no parameter has a hook registered with p.register_post_accumulate_grad_hook(hook): "
+    "register one on every parameter in __init__; autograd calls hook(p) once p.grad holds "
+    "this step's gradient (p.register_hook runs earlier, on the gradient before it is "
+    "accumulated, when p.grad is not set yet)"
+)
+
+
+def setup_error(setup) -> str | None:
+    """The hint when what the answer built cannot run the steps (a rank's ``setup``: its
+    type's name, whether it has ``finish()``, the most hooks on a parameter, the checker's
+    own included); None when it can."""
+    if not setup["finish"]:
+        return (
+            f"{setup['type']} has no method finish(): add finish(self), which waits on the "
+            "handles after backward"
+        )
+    if setup["hooks"] < 2:  # only the checker's own
+        return _NO_HOOK
+    return None
+
+
+def step_logs(raw_logs):
+    """Each step's log as :func:`read_step_log` reads it, from a rank's raw logs: each
+    all-reduce's launch as ``("launch", numel, async_op, in_backward)``, any other
+    collective as ``("other", what, in_backward)``, and each wait on an all-reduce's handle
+    as ``("wait", index, in_backward, step)``: the index of the launch in its step's
+    launches, and the step it was launched in."""
+    launched: dict[int, tuple[int, int]] = {}  # a call's index: (its step, its launch index)
+    logs = []
+    for step, raw in enumerate(raw_logs):
+        log: list[tuple] = []
+        for entry in raw:
+            if entry[0] != "call":
+                log.append(entry)
+                continue
+            _, event, call, in_backward = entry
+            if event == "launch" and call.kind == "all_reduce":
+                launched[call.index] = (step, sum(1 for e in log if e[0] == "launch"))
+                log.append(("launch", call.nbytes // _itemsize(call), call.async_op, in_backward))
+            elif event == "launch":
+                log.append(("other", describe(call), in_backward))
+            elif call.index in launched:
+                launch_step, index = launched[call.index]
+                log.append(("wait", index, in_backward, launch_step))
+        logs.append(log)
+    return logs
+
+
+def _itemsize(call) -> int:
+    """The bytes of one element of the call's tensor (1 for an empty one)."""
+    numel = 1
+    for n in call.shape:
+        numel *= n
+    return max(1, call.nbytes // numel) if numel else 1
+
+
 _WAIT_IN_HOOK = (
     "waiting inside the hook: {what} while backward was still running, so backward stops "
     "until that all-reduce is done and nothing overlaps. Keep the handle "
@@ -165,9 +194,9 @@ _WAIT_IN_HOOK = (
 )
 
 
-def read_step_log(log, cap, step, total, buckets):
+def read_step_log(log, cap, step, numels):
     """Check one step's log against the rules; the numels of its all-reduces, in order.
-    ``buckets``: the bucket sizes (elements) each accepted rule gives."""
+    ``numels``: the model's parameters' numels, in model order."""
     launches = [e for e in log if e[0] == "launch"]
     where = f"(bucket_bytes={cap}, step {step})"
     if not launches and step > 0:
@@ -189,8 +218,8 @@ def read_step_log(log, cap, step, total, buckets):
             "extra collective. Each step sends each bucket once, and nothing else"
         )
     sent = [e[1] for e in launches]
-    if sum(sent) > total:
-        _extra_launches(sent, buckets, where)
+    if sum(sent) > sum(numels):
+        _extra_launches(sent, numels, cap, where)
     for e in log:
         if e[0] == "wait" and e[2]:
             raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
@@ -236,9 +265,11 @@ def _when(in_backward) -> str:
     return "inside backward" if in_backward else "after backward returned"
 
 
-def _extra_launches(sent, buckets, where):
+def _extra_launches(sent, numels, cap, where):
     """The hint when the all-reduces carried more than the gradients: an all-reduce that is
-    not a bucket, or a bucket sent twice."""
+    not a bucket (of the buckets either accepted rule gives), or a bucket sent twice."""
+    sizes = [4 * n for n in numels][::-1]  # float32
+    buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for expected in buckets:
         rest = list(sent)
         for n in expected:

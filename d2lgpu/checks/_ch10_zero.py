@@ -1,8 +1,10 @@
 """``10.shard_optimizer`` (ZeRO-1) for :mod:`.ch10_ddp_by_hand`: what each rank runs (the
 learner's ``ShardedOptimizer`` over Adam, with the gradients averaged as DDP does), DDP with
-Adam in one process, and the comparisons that name a mistake: parameters that differ between
-ranks or from DDP's, Adam's state lost between steps or built with the wrong keyword
-arguments, and optimizer state that is not 1/n of the whole on each rank.
+Adam in one process, and the comparison that names a mistake from the parameters: parameters
+that differ between ranks or from DDP's, Adam's state lost between steps or built with the
+wrong keyword arguments. The rules on the rest of the ranks' records (what the answer built,
+``zero_grad()``, ``step()``'s collectives, the optimizer state each rank holds) are in
+:mod:`._ch10_zero_rules`.
 """
 
 from __future__ import annotations
@@ -15,11 +17,17 @@ from torch import nn
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
 from ._kit import patched
-from ._kit_collectives import describe
 from ._ranks import RuleBroken
 from ._util import CheckFailed
 
-__all__ = ["ADAM_KWARGS", "compare_calls", "compare_state", "compare_zero", "zero_job", "zero_net"]
+__all__ = [
+    "ADAM_KWARGS",
+    "compare_zero",
+    "empty_share_hint",
+    "param_bytes",
+    "zero_job",
+    "zero_net",
+]
 
 ADAM_LR = 0.01
 # the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
@@ -62,12 +70,31 @@ class _RecordedAdam(torch.optim.Adam):
         return out
 
 
+_ZERO_REDUNDANCY = (
+    "your ShardedOptimizer builds torch.distributed.optim.ZeroRedundancyOptimizer: that "
+    "is PyTorch's own ZeRO-1, and the exercise is to build it by hand. Give each "
+    "parameter an owner, build optimizer_cls over this rank's own, step it, and "
+    "broadcast each parameter from its owner"
+)
+
+
 def _zero_redundancy_used(*args, **kwargs):
-    raise RuleBroken(
-        "your ShardedOptimizer builds torch.distributed.optim.ZeroRedundancyOptimizer: that "
-        "is PyTorch's own ZeRO-1, and the exercise is to build it by hand. Give each "
-        "parameter an owner, build optimizer_cls over this rank's own, step it, and "
-        "broadcast each parameter from its owner"
+    raise RuleBroken(_ZERO_REDUNDANCY)
+
+
+def empty_share_hint(rank, world, error) -> str:
+    """The hint when rank ``rank``'s optimizer_cls raised ``error`` (ValueError: an empty
+    parameter list), though ``world`` ranks leave every rank some of the 8 parameters."""
+    why = (
+        "is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
+        if rank >= 2
+        else "the owners are unbalanced: give each parameter to the rank that owns the "
+        "fewest bytes so far, and add its bytes to that rank's count"
+    )
+    return (
+        f"rank {rank} of {world} owns no parameter (optimizer_cls raised ValueError: "
+        f"{error}), though the model's 8 parameters leave every one of {world} ranks "
+        f"some: {why}"
     )
 
 
@@ -111,32 +138,16 @@ def zero_job(answer, rank, world):
         except ValueError as error:
             if "empty parameter list" not in str(error):
                 raise
-            why = (
-                "is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
-                if rank >= 2
-                else "the owners are unbalanced: give each parameter to the rank that owns the "
-                "fewest bytes so far, and add its bytes to that rank's count"
-            )
-            raise RuleBroken(
-                f"rank {rank} of {world} owns no parameter (optimizer_cls raised ValueError: "
-                f"{error}), though the model's 8 parameters leave every one of {world} ranks "
-                f"some: {why}"
-            ) from None
-    for name in ("step", "zero_grad"):
-        if not callable(getattr(opt, name, None)):
-            return {"error": f"{type(opt).__name__} has no method {name}()"}
-    agree, held, sent, step_calls = [], [], [], []
+            raise RuleBroken(empty_share_hint(rank, world, error)) from None
+    setup = {"type": type(opt).__name__,
+             "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
+    if setup["missing"]:
+        return {"setup": setup}
+    agree, held, sent, step_calls, left = [], [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         opt.zero_grad()
-        left = [i for i, p in enumerate(params) if p.grad is not None and p.grad.any()]
-        if step > 0 and left:
-            raise RuleBroken(
-                f"after zero_grad() rank {rank} still holds gradients of parameters {left} "
-                f"(step {step}): backward adds the new gradients to them, so what the next "
-                "step gives differs from DDP with Adam. zero_grad() must clear every parameter's "
-                "gradient (p.grad = None for all of them), not only this rank's own"
-            )
+        left.append([i for i, p in enumerate(params) if p.grad is not None and p.grad.any()])
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
         mark, stepped = _ranks.watch().mark(), len(_STEPPED)
@@ -150,31 +161,9 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-    return {"params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
+    return {"setup": setup, "left": left,
+            "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
-
-
-def compare_calls(records) -> None:
-    """step()'s collectives, on each rank and step: each parameter sent once, nothing
-    reduced (the gradients arrive averaged)."""
-    needed = _param_bytes()
-    for rank, record in enumerate(records):
-        for step, calls in enumerate(record["calls"]):
-            reduce = next((c for c in calls if "reduce" in c.kind), None)
-            if reduce is not None:
-                raise CheckFailed(
-                    f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra "
-                    "collective. The gradients are already averaged before step(), as DDP "
-                    "does (the checker did it); ZeRO-1's step only broadcasts each updated "
-                    "parameter from its owner"
-                )
-            sent = sum(c.nbytes for c in calls)
-            if sent > needed:
-                raise CheckFailed(
-                    f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
-                    f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
-                    "parameter once, from its owner"
-                )
 
 
 def _zero_reference(world, keep_state=True, kwargs=None):
@@ -225,13 +214,13 @@ def compare_zero(records, world):
         for rank, record in enumerate(records[1:], 1):
             for i, (a, b) in enumerate(zip(first, record["params"][step], strict=True)):
                 sent, after = record["sent"][step]
-                if not torch.equal(a, b) and sent >= _param_bytes():
+                if not torch.equal(a, b) and sent >= param_bytes():
                     raise CheckFailed(
                         f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
                         f"({world} ranks), though step() sent {sent} bytes, every parameter's"
                         + (": what a rank receives never reached its parameters. Broadcast "
                            "p.data itself, or, for a flat buffer, copy it back into the "
-                           "parameters after the broadcast" if after >= _param_bytes() else
+                           "parameters after the broadcast" if after >= param_bytes() else
                            ", before the optimizer stepped: the others received the values "
                            "from before the step. Step first, then broadcast")
                     )  # fmt: skip
@@ -267,42 +256,5 @@ def compare_zero(records, world):
             )
 
 
-def _param_bytes() -> int:
+def param_bytes() -> int:
     return sum(p.nbytes for p in zero_net().parameters())
-
-
-def compare_state(records, world, numels):
-    if any(record["optimizers"] == 0 for record in records):
-        raise CheckFailed(
-            "no optimizer was built from optimizer_cls on some rank: build this rank's "
-            "optimizer as optimizer_cls(its_own_params, **kwargs), with the class the checker "
-            "passes (it counts the optimizer's state), not torch.optim.Adam by name"
-        )
-    per_param = 4 * 2  # bytes per element: Adam's exp_avg and exp_avg_sq in float32
-    whole = per_param * sum(numels)
-    owners: dict[int, list[int]] = {}
-    for rank, record in enumerate(records):
-        for i in record["state"]:
-            owners.setdefault(i, []).append(rank)
-    if -1 in owners:
-        raise CheckFailed(
-            "an optimizer holds state for a tensor that is not one of the model's parameters: "
-            "build optimizer_cls over the parameters themselves (not copies)"
-        )
-    for i, ranks in sorted(owners.items()):
-        if len(ranks) > 1:
-            every = len(ranks) == world
-            raise CheckFailed(
-                f"parameter {i}'s optimizer state is on ranks {ranks} ({world} ranks): "
-                + ("every rank holds the whole optimizer state, as without sharding. "
-                   if every else "")
-                + "give each rank's optimizer_cls only the parameters that rank owns"
-            )  # fmt: skip
-    for rank, record in enumerate(records):
-        held = sum(record["state"].values())
-        if held != whole // world:
-            raise CheckFailed(
-                f"rank {rank} holds {held} bytes of optimizer state, of {whole} in all over "
-                f"{world} ranks: 1/n is {whole // world}. Balance the shards by bytes (give each "
-                "parameter to the rank holding the fewest bytes so far)"
-            )

@@ -31,8 +31,9 @@ against 1/n of the whole (the model's 8 parameters are the same size, so an even
 exists).
 
 Here: both checks, and the rules that read ``10.overlap_ddp``'s records. What a rank runs
-and the one-process references are in :mod:`._ch10_overlap` and :mod:`._ch10_zero` (with the
-ZeRO-1 comparisons), what both share in :mod:`._ch10_by_hand`.
+and the one-process references are in :mod:`._ch10_overlap` (with the rules that read its
+records) and :mod:`._ch10_zero` (with the comparison with DDP), ZeRO-1's other rules in
+:mod:`._ch10_zero_rules`, what both share in :mod:`._ch10_by_hand`.
 """
 
 from __future__ import annotations
@@ -41,15 +42,17 @@ import torch
 
 from . import _ranks
 from ._ch10_by_hand import STEPS
-from ._ch10_overlap import CapJob, bucket_numels, overlap_reference, read_step_log
-from ._ch10_zero import (
-    ADAM_KWARGS,
-    compare_calls,
-    compare_state,
-    compare_zero,
-    zero_job,
-    zero_net,
+from ._ch10_overlap import (
+    CapJob,
+    bucket_numels,
+    overlap_reference,
+    read_step_log,
+    setup_error,
+    step_logs,
 )
+from ._ch10_zero import ADAM_KWARGS, compare_zero, zero_job, zero_net
+from ._ch10_zero_rules import compare_calls, compare_held, compare_state, compare_zero_grad
+from ._ch10_zero_rules import setup_error as zero_setup_error
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap_ddp", "check_shard_optimizer", "bucket_numels"]
@@ -193,22 +196,28 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
 
 
 def _overlap_run(answer, cap, world):
-    """Run the answer on ``world`` ranks with buckets of ``cap`` bytes; check each step's
-    log and gradients on every rank; the ranks' records."""
+    """Run the answer on ``world`` ranks with buckets of ``cap`` bytes, check their records
+    (:func:`_overlap_checks`); the ranks' records."""
     records = _ranks.run_ranks(answer, world, job=CapJob(cap))
+    _overlap_checks(records, world, cap)
+    return records
+
+
+def _overlap_checks(records, world, cap):
+    """The rules on the records of a run on ``world`` ranks: what the answer built, then each
+    step's log (made from the recorded calls, in place), its buckets and its gradients."""
     for record in records:
-        if "error" in record:
-            raise CheckFailed(record["error"])
-    numels = records[0]["numels"]
-    total = sum(numels)
-    sizes = [4 * n for n in numels][::-1]
-    buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
+        error = setup_error(record["setup"])
+        if error is not None:
+            raise CheckFailed(error)
+        for one, log in zip(record["steps"], step_logs([s["log"] for s in record["steps"]]),
+                            strict=True):  # fmt: skip
+            one["log"] = log
     for step in range(STEPS):
         for record in records:
-            launched = read_step_log(record["steps"][step]["log"], cap, step, total, buckets)
+            launched = read_step_log(record["steps"][step]["log"], cap, step, record["numels"])
             _compare_overlap_grads(record, world, cap, step)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
-    return records
 
 
 @one_cpu_thread
@@ -220,8 +229,10 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
     for world in (2, 4):
         records = _ranks.run_ranks(answer, world, job=zero_job)
         for record in records:
-            if "error" in record:
-                raise CheckFailed(record["error"])
+            error = zero_setup_error(record["setup"])
+            if error is not None:
+                raise CheckFailed(error)
+        compare_zero_grad(records)
         compare_zero(records, world)
         passed.append(
             f"{world} ranks: parameters equal DDP's after each of {STEPS} Adam steps "
@@ -235,27 +246,3 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
         )
         compare_calls(records)
         passed.append(f"{world} ranks: step() sends each parameter once and reduces nothing")
-
-
-def compare_held(records, world):
-    """Each rank's optimizers, after each step: the parameters they were given, and the
-    state they held right after each inner step, its own share only."""
-    for step in range(STEPS):
-        for rank, record in enumerate(records):
-            others = [r for r in range(world) if r != rank]
-            given = set(record["held"][step])
-            shared = sorted(given & {i for r in others for i in records[r]["held"][step]})
-            peak = record["peak"][step] if step < len(record["peak"]) else {}
-            held_by_others = {i for r in others for i in _peak(records[r], step)}
-            if shared or set(peak) & held_by_others:
-                raise CheckFailed(
-                    f"after step {step} rank {rank}'s optimizer holds parameters "
-                    f"{shared or sorted(set(peak) & held_by_others)} that other ranks' "
-                    f"optimizers hold too ({world} ranks): every parameter's optimizer state "
-                    "lived on several ranks during the step, even if it was deleted after. "
-                    "Build optimizer_cls over this rank's own parameters only"
-                )
-
-
-def _peak(record, step):
-    return record["peak"][step] if step < len(record["peak"]) else {}

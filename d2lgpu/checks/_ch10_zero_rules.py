@@ -1,0 +1,123 @@
+"""The rules that read ``10.shard_optimizer``'s records in the parent (:mod:`.ch10_ddp_by_hand`),
+apart from the comparison with DDP (:func:`._ch10_zero.compare_zero`): what the answer built
+(:func:`setup_error`), gradients left by ``zero_grad()`` (:func:`compare_zero_grad`),
+``step()``'s collectives (:func:`compare_calls`), the optimizer state each rank holds after
+each step (:func:`compare_state`) and during it (:func:`compare_held`).
+"""
+
+from __future__ import annotations
+
+from ._ch10_by_hand import STEPS
+from ._ch10_zero import param_bytes
+from ._kit_collectives import describe
+from ._util import CheckFailed
+
+__all__ = ["compare_calls", "compare_held", "compare_state", "compare_zero_grad", "setup_error"]
+
+
+def setup_error(setup) -> str | None:
+    """The hint when what the answer built lacks a method the steps call (a rank's
+    ``setup``: its type's name and the methods it lacks); None when it has them."""
+    if setup["missing"]:
+        return f"{setup['type']} has no method {setup['missing'][0]}()"
+    return None
+
+
+def compare_zero_grad(records) -> None:
+    """After each step's ``zero_grad()``, no gradient left on any rank (``left``: the
+    indexes of the parameters whose gradients were not cleared, per step); before step 0
+    there is none yet."""
+    for rank, record in enumerate(records):
+        for step, left in enumerate(record["left"]):
+            if step > 0 and left:
+                raise CheckFailed(
+                    f"after zero_grad() rank {rank} still holds gradients of parameters {left} "
+                    f"(step {step}): backward adds the new gradients to them, so what the next "
+                    "step gives differs from DDP with Adam. zero_grad() must clear every "
+                    "parameter's gradient (p.grad = None for all of them), not only this "
+                    "rank's own"
+                )
+
+
+def compare_calls(records) -> None:
+    """step()'s collectives, on each rank and step: each parameter sent once, nothing
+    reduced (the gradients arrive averaged)."""
+    needed = param_bytes()
+    for rank, record in enumerate(records):
+        for step, calls in enumerate(record["calls"]):
+            reduce = next((c for c in calls if "reduce" in c.kind), None)
+            if reduce is not None:
+                raise CheckFailed(
+                    f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra "
+                    "collective. The gradients are already averaged before step(), as DDP "
+                    "does (the checker did it); ZeRO-1's step only broadcasts each updated "
+                    "parameter from its owner"
+                )
+            sent = sum(c.nbytes for c in calls)
+            if sent > needed:
+                raise CheckFailed(
+                    f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
+                    f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
+                    "parameter once, from its owner"
+                )
+
+
+def compare_state(records, world, numels):
+    if any(record["optimizers"] == 0 for record in records):
+        raise CheckFailed(
+            "no optimizer was built from optimizer_cls on some rank: build this rank's "
+            "optimizer as optimizer_cls(its_own_params, **kwargs), with the class the checker "
+            "passes (it counts the optimizer's state), not torch.optim.Adam by name"
+        )
+    per_param = 4 * 2  # bytes per element: Adam's exp_avg and exp_avg_sq in float32
+    whole = per_param * sum(numels)
+    owners: dict[int, list[int]] = {}
+    for rank, record in enumerate(records):
+        for i in record["state"]:
+            owners.setdefault(i, []).append(rank)
+    if -1 in owners:
+        raise CheckFailed(
+            "an optimizer holds state for a tensor that is not one of the model's parameters: "
+            "build optimizer_cls over the parameters themselves (not copies)"
+        )
+    for i, ranks in sorted(owners.items()):
+        if len(ranks) > 1:
+            every = len(ranks) == world
+            raise CheckFailed(
+                f"parameter {i}'s optimizer state is on ranks {ranks} ({world} ranks): "
+                + ("every rank holds the whole optimizer state, as without sharding. "
+                   if every else "")
+                + "give each rank's optimizer_cls only the parameters that rank owns"
+            )  # fmt: skip
+    for rank, record in enumerate(records):
+        held = sum(record["state"].values())
+        if held != whole // world:
+            raise CheckFailed(
+                f"rank {rank} holds {held} bytes of optimizer state, of {whole} in all over "
+                f"{world} ranks: 1/n is {whole // world}. Balance the shards by bytes (give each "
+                "parameter to the rank holding the fewest bytes so far)"
+            )
+
+
+def compare_held(records, world):
+    """Each rank's optimizers, after each step: the parameters they were given, and the
+    state they held right after each inner step, its own share only."""
+    for step in range(STEPS):
+        for rank, record in enumerate(records):
+            others = [r for r in range(world) if r != rank]
+            given = set(record["held"][step])
+            shared = sorted(given & {i for r in others for i in records[r]["held"][step]})
+            peak = record["peak"][step] if step < len(record["peak"]) else {}
+            held_by_others = {i for r in others for i in _peak(records[r], step)}
+            if shared or set(peak) & held_by_others:
+                raise CheckFailed(
+                    f"after step {step} rank {rank}'s optimizer holds parameters "
+                    f"{shared or sorted(set(peak) & held_by_others)} that other ranks' "
+                    f"optimizers hold too ({world} ranks): every parameter's optimizer state "
+                    "lived on several ranks during the step, even if it was deleted after. "
+                    "Build optimizer_cls over this rank's own parameters only"
+                )
+
+
+def _peak(record, step):
+    return record["peak"][step] if step < len(record["peak"]) else {}

@@ -1,0 +1,334 @@
+"""10.overlap_ddp's rules on the ranks' records, called in this process on hand-built records:
+what the answer built, each step's log made from the recorded calls, the log's rules, the
+buckets, when each bucket was launched and the gradients. The checks that start gloo ranks
+are in tests/test_checks_ch10_ddp_by_hand.py; here each test takes milliseconds."""
+
+import pytest
+import torch
+
+from d2lgpu.checks._ch10_overlap import read_step_log, setup_error, step_logs
+from d2lgpu.checks._kit_collectives import Call
+from d2lgpu.checks._util import CheckFailed
+from d2lgpu.checks.ch10_ddp_by_hand import (
+    _check_buckets,
+    _check_launched_when_ready,
+    _compare_overlap_grads,
+)
+
+# the OverlapNet's parameters, in model order: 6 -> 16 -> 16 -> 3
+NUMELS = [96, 16, 256, 16, 48, 3]
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
+
+
+def fails(fn, *args) -> str:
+    with pytest.raises(CheckFailed) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def good_log(step=0, first=323, second=112):
+    """A right step: 4 gradients, the first bucket, 2 more, the second, both waited in finish."""
+    return [
+        *[("ready", f"p{i}") for i in range(4)],
+        ("launch", first, True, True),
+        ("ready", "p4"),
+        ("ready", "p5"),
+        ("launch", second, True, True),
+        ("backward returned",),
+        ("wait", 0, False, step),
+        ("wait", 1, False, step),
+        ("finish returned",),
+    ]
+
+
+def read(log, step=0):
+    return read_step_log(log, 512, step, NUMELS)
+
+
+def test_a_new_bucket_starts_empty_under_both_rules():
+    from d2lgpu.checks._ch10_overlap import bucket_numels
+
+    # after a bucket closes at exactly the cap, the next one fills from 0 bytes
+    assert bucket_numels([8, 3, 4, 2], [1, 1, 1, 1], 8) == [1, 3]
+    assert bucket_numels([8, 8, 4, 4], [1, 1, 1, 1], 8, close_at_cap=False) == [1, 1, 2]
+
+
+def test_setup_error_names_a_missing_finish_and_missing_hooks():
+    assert setup_error({"type": "Mine", "finish": True, "hooks": 2}) is None
+    hint = setup_error({"type": "Mine", "finish": False, "hooks": 2})
+    assert hint == (
+        "Mine has no method finish(): add finish(self), which waits on the handles after backward"
+    )
+    hint = setup_error({"type": "Mine", "finish": True, "hooks": 1})  # the checker's own only
+    assert hint.startswith("no parameter has a hook registered with p.register_post_accumulate")
+    assert "p.register_hook runs earlier" in hint
+
+
+def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
+    flat = Call(7, "all_reduce", (2, 3), 24, True)  # float32: 6 elements
+    double = Call(8, "all_reduce", (5,), 40, False)  # float64: still 5 elements
+    empty = Call(9, "all_reduce", (0,), 0, True)
+    small = Call(11, "all_reduce", (6,), 6, True)  # int8: 6 elements of one byte
+    other = Call(10, "broadcast", (3,), 12, True)
+    raw = [
+        [
+            ("ready", "a"),
+            ("call", "launch", flat, True),
+            ("call", "launch", other, True),
+            ("call", "launch", double, False),
+            ("backward returned",),
+            ("call", "wait", other, False),  # not an all-reduce: no wait in the log
+            ("call", "wait", flat, False),
+            ("finish returned",),
+        ],
+        [
+            ("call", "launch", empty, True),
+            ("call", "wait", flat, True),
+            ("call", "wait", empty, False),
+            ("call", "launch", small, True),
+        ],
+    ]
+    assert step_logs(raw) == [
+        [
+            ("ready", "a"),
+            ("launch", 6, True, True),
+            ("other", "a broadcast of shape (3,) (12 bytes)", True),
+            ("launch", 5, False, False),
+            ("backward returned",),
+            ("wait", 0, False, 0),
+            ("finish returned",),
+        ],
+        # the wait on step 0's first launch keeps its step; the empty one is launch 0 of step 1
+        [
+            ("launch", 0, True, True),
+            ("wait", 0, True, 0),
+            ("wait", 0, False, 1),
+            ("launch", 6, True, True),
+        ],  # fmt: skip
+    ]
+    # whole numbers of elements, as a hint prints them
+    assert all(type(e[1]) is int for log in step_logs(raw) for e in log if e[0] == "launch")
+
+
+def test_a_right_step_gives_its_buckets_in_order():
+    assert read(good_log()) == [323, 112]
+    assert read(good_log(step=2), step=2) == [323, 112]
+    # a blocking all-reduce after backward is no wait inside a hook, and needs no wait
+    log = good_log()
+    log[4] = ("launch", 323, False, False)
+    log.remove(("wait", 0, False, 0))
+    assert read(log) == [323, 112]
+
+
+def test_no_all_reduce_is_named_for_the_first_step_and_for_a_later_one():
+    log = [e for e in good_log() if e[0] not in ("launch", "wait")]
+    assert fails(read, log) == (
+        "no dist.all_reduce was called (bucket_bytes=512, step 0): register a hook on each "
+        "parameter (p.register_post_accumulate_grad_hook) that launches the all-reduce of its "
+        "bucket (call it as dist.all_reduce, so that the checker sees it)"
+    )
+    assert fails(read, log, 1) == (
+        "no dist.all_reduce in step 1, though step 0 had some (bucket_bytes=512): the hooks run "
+        "every step; reset what counts a bucket's ready gradients (and the list of handles) in "
+        "finish(), ready for the next step"
+    )
+
+
+@pytest.mark.parametrize(
+    "inside, when", [(True, "inside backward"), (False, "after backward returned")]
+)
+def test_another_collective_is_named_with_when_it_ran(inside, when):
+    log = good_log()
+    log.insert(5, ("other", "a broadcast of shape (3,) (12 bytes)", inside))
+    assert fails(read, log) == (
+        f"besides the buckets' all-reduces, a broadcast of shape (3,) (12 bytes) ran {when} "
+        "(bucket_bytes=512, step 0): an extra collective. Each step sends each bucket once, "
+        "and nothing else"
+    )
+
+
+def test_an_all_reduce_that_is_no_bucket_and_a_bucket_sent_twice_are_told_apart():
+    log = good_log()
+    log.insert(7, ("launch", 5, True, True))
+    log.insert(-1, ("wait", 2, False, 0))
+    assert fails(read, log) == (
+        "3 all-reduces for 2 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
+        "is not a bucket (the buckets hold [323, 112]), an extra collective. Each step sends "
+        "each bucket once, and nothing else"
+    )
+    # the second rule's buckets plus a stranger: the stranger named against those buckets
+    log = good_log(first=67, second=256)
+    log.insert(7, ("launch", 112, True, True))
+    log.insert(8, ("launch", 5, True, True))
+    assert "4 all-reduces for 3 buckets" in fails(read, log)
+    assert "the buckets hold [67, 256, 112]" in fails(read, log)
+    log = good_log()
+    log.insert(7, ("launch", 112, True, False))
+    assert fails(read, log) == (
+        "a bucket sent twice (bucket_bytes=512, step 0): your all-reduces carried 547 elements "
+        "for 435 elements of gradients. Launch each bucket once, when its last gradient "
+        "arrives, and reset the count of ready gradients in finish() for the next step"
+    )
+
+
+def test_a_wait_or_a_blocking_all_reduce_inside_backward_is_named():
+    log = good_log()
+    log.insert(5, ("wait", 0, True, 0))
+    hint = fails(read, log)
+    assert hint.startswith("waiting inside the hook: a handle was waited on while backward")
+    assert hint.endswith("before the step (bucket_bytes=512, step 0)")
+    log = good_log()
+    log[4] = ("launch", 323, False, True)
+    assert fails(read, log).startswith(
+        "waiting inside the hook: an all_reduce without async_op=True blocked while backward"
+    )
+
+
+def test_every_launch_after_backward_is_named():
+    log = good_log()
+    log[4], log[7] = ("launch", 323, True, False), ("launch", 112, True, False)
+    assert fails(read, log) == (
+        "every all-reduce was launched after backward returned (bucket_bytes=512, step 0): "
+        "launch them from the hooks, as each bucket fills, so that they overlap the rest of "
+        "backward"
+    )
+    log[4] = ("launch", 323, True, True)  # one inside backward is enough for this rule
+    assert read(log) == [323, 112]
+
+
+def test_waits_stale_missing_after_finish_and_twice_are_named():
+    log = good_log(step=1)
+    log[-3] = ("wait", 0, False, 0)  # a handle of step 0 waited again in step 1
+    assert fails(read, log, 1) == (
+        "a handle launched in step 0 was waited on again in step 1 (bucket_bytes=512): the "
+        "list of handles was never cleared, so each step waits on every earlier step's handles "
+        "too. Clear it in finish(), after the waits"
+    )
+    log = good_log()
+    log.remove(("wait", 1, False, 0))
+    log.append(("wait", 1, False, 0))  # after finish() returned: too late
+    assert fails(read, log) == (
+        "1 of 2 handles were never waited on before finish() returned (bucket_bytes=512, step "
+        "0): call handle.wait() on every one in finish(), before the gradients are read (the "
+        "all-reduce may not be done yet)"
+    )
+    log = good_log()
+    log[7] = ("launch", 112, True, False)  # launched in finish(), async, and never waited
+    log.remove(("wait", 1, False, 0))
+    assert fails(read, log).startswith("1 of 2 handles were never waited on before finish()")
+    log = good_log()
+    log.insert(-1, ("wait", 0, False, 0))
+    assert fails(read, log) == (
+        "the handle of all-reduce 0 was waited on 2 times (bucket_bytes=512, step 0): 3 waits "
+        "for 2 launches. Wait on each handle once, in finish()"
+    )
+
+
+def check_buckets(launched, cap=512, log=None):
+    _check_buckets(launched, {"numels": NUMELS}, cap, 0, good_log() if log is None else log)
+
+
+def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
+    check_buckets([323, 112])
+    log = [("ready",)] * 3 + [("launch",), ("ready",), ("launch",)] + [("ready",)] * 2
+    check_buckets([67, 256, 112], log=log + [("launch",)])
+    assert fails(check_buckets, [323, 112], 268).startswith(
+        "with bucket_bytes=268 (step 0) your buckets hold [323, 112] elements: a bucket closed "
+        "only once it held MORE than bucket_bytes (>). DDP closes it once it holds "
+        "bucket_bytes or more (>=), which gives [67, 256, 112]"
+    )
+    assert fails(check_buckets, [435]) == (
+        "with bucket_bytes=512 (step 0) your buckets hold [435] elements: the buckets were "
+        "filled counting elements (numel), not bytes. A parameter takes p.numel() * "
+        "p.element_size() bytes; in bytes the buckets are [323, 112]"
+    )
+    for forward in ([368, 67], [67, 368], [112, 256, 67]):  # >= and "before the cap"
+        assert fails(check_buckets, forward) == (
+            f"buckets in forward order (bucket_bytes=512): your buckets hold {forward} elements, "
+            "as if filled from the first layer; backward produces the last layer's gradients "
+            "first, so fill them in reverse order of model.parameters(): [323, 112]"
+        )
+    # at 100 bytes, counted in elements: [323, 112], where bytes give [51, 272, 112]
+    assert "counting elements (numel), not bytes" in fails(check_buckets, [323, 112], 100)
+    late = good_log()
+    late.insert(4, late.pop(5))
+    assert fails(check_buckets, [323, 112], 512, late).startswith(
+        "bucket 0 (bucket_bytes=512, step 0) was launched only after 5 gradients"
+    )
+    assert fails(check_buckets, [112, 323]) == (
+        "with bucket_bytes=512 (step 0) your all-reduces carried [112, 323] elements, in that "
+        "order; buckets filled in reverse order of model.parameters(), each closed once it "
+        "holds bucket_bytes or more, carry [323, 112]"
+    )
+
+
+def test_a_bucket_launched_after_a_later_gradient_is_named():
+    numels = NUMELS[::-1]
+    _check_launched_when_ready([323, 112], numels, good_log(), 512, 0)  # at its 4th gradient
+    log = good_log()
+    log.insert(4, log.pop(5))  # the first bucket after the 5th gradient
+    assert fails(_check_launched_when_ready, [323, 112], numels, log, 512, 1) == (
+        "bucket 0 (bucket_bytes=512, step 1) was launched only after 5 gradients were ready, "
+        "though its last one was gradient 4: launch each bucket from the hook of its own last "
+        "gradient, not later, so that it overlaps the rest of backward"
+    )
+    log = [("ready",)] * 6 + [("launch",), ("launch",)]  # the second bucket in time
+    assert "bucket 0 " in fails(_check_launched_when_ready, [323, 112], numels, log, 512, 0)
+    log = [("ready",)] * 4 + [("launch",)] + [("ready",)] * 2 + [("launch",)]
+    _check_launched_when_ready([323, 112], numels, log, 512, 0)
+
+
+WHOLE, LOCAL = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 5.0])
+
+
+def grads(got, world=2, local=LOCAL, first=None):
+    """``got`` for the gradient of ``w``, after ``first`` for one of ``v`` (if any)."""
+    names, step = ["w"], {"got": [got], "whole": [WHOLE], "local": [local]}
+    if first is not None:
+        names, step = ["v", "w"], {k: [first, *v] for k, v in step.items()}
+    _compare_overlap_grads({"names": names, "steps": [step]}, world, 512, 0)
+
+
+def test_each_wrong_gradient_is_named():
+    grads(WHOLE.clone())
+    grads(WHOLE * (1 + 5e-6))  # within rtol
+    what = "w's gradient (bucket_bytes=512, step 0)"
+    assert fails(grads, None) == f"{what} is None after finish(): leave the average in p.grad"
+    assert fails(grads, WHOLE * 2) == (
+        f"{what} is the sum over the ranks: forgetting to divide by dist.get_world_size() "
+        "(before the all-reduce, or after it in finish())"
+    )
+    assert fails(grads, WHOLE * 3, 3).startswith(f"{what} is the sum over the ranks")
+    assert fails(grads, LOCAL) == (
+        f"{what} was never reduced (it is still this rank's own): a parameter never reduced. "
+        "Put every parameter in a bucket, launch the last, partly filled bucket too, and copy "
+        "the averaged buckets back into p.grad in finish()"
+    )
+    assert fails(grads, WHOLE / 2) == f"{what} is divided by the world size twice"
+    assert fails(grads, WHOLE * 1.5, 3) == (
+        f"{what} (3 ranks) is divided by 2, not by the world size: divide by dist.get_world_size()"
+    )
+    assert fails(grads, torch.tensor([1.5, 2.0])) == (
+        f"{what} is not the average over the ranks (largest difference 0.5): each p.grad must "
+        "end as the sum over the ranks divided by the world size"
+    )
+    assert "not the average" in fails(grads, WHOLE * (1 + 1e-4))
+    assert "(largest difference 0.5)" in fails(grads, torch.tensor([1.5, 2.0]), 3)
+    # a right gradient first: the next one is still read
+    assert "is divided by the world size twice" in fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
+    # a local gradient equal to the average is the average, not "never reduced"
+    grads(WHOLE.clone(), local=WHOLE.clone())
+
+
+def test_float_noise_around_a_zero_gradient_is_the_average():
+    # summed in another order, an average of 0 can come back as a few 1e-8: within atol=1e-7
+    whole = torch.tensor([0.0, 2.0])
+    step = {"got": [torch.tensor([5e-8, 2.0])], "whole": [whole], "local": [whole + 1]}
+    _compare_overlap_grads({"names": ["w"], "steps": [step]}, 2, 512, 0)
+    step["got"] = [torch.tensor([5e-7, 2.0])]
+    with pytest.raises(CheckFailed, match="is not the average over the ranks"):
+        _compare_overlap_grads({"names": ["w"], "steps": [step]}, 2, 512, 0)

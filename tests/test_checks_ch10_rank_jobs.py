@@ -1,0 +1,309 @@
+"""What a rank of 10.overlap_ddp and 10.shard_optimizer runs, run here in pytest's own process
+under PyTorch's fake process group (its collectives move nothing), so that each job's record
+can be read line by line: the hooks' order, the launches and waits, the reference gradients,
+each rank's optimizers and what step() sent; and the rules a rank applies itself (an empty
+share, PyTorch's own ZeRO). A world of 1 needs no data moved, so its record passes the
+parent's rules as a real run does. Each test takes well under a second after the first."""
+
+import tempfile
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from test_checks_ch10_ddp_by_hand import Bucketed, Sharded, shard_variant, variant
+
+from d2lgpu._fake_dist import fake_process_group
+from d2lgpu.checks import _ranks
+from d2lgpu.checks._ch10_by_hand import batch, share
+from d2lgpu.checks._ch10_overlap import CapJob, overlap_net, overlap_reference, step_logs
+from d2lgpu.checks._ch10_zero import ADAM_KWARGS, zero_job, zero_net
+from d2lgpu.checks._ch10_zero_rules import (
+    compare_calls,
+    compare_held,
+    compare_state,
+    compare_zero_grad,
+)
+from d2lgpu.checks._util import CheckFailed
+from d2lgpu.checks.ch10_ddp_by_hand import _overlap_checks
+
+PARAM = 16 * 16 * 4
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
+
+
+def run(job, answer, world, rank=0):
+    """``job`` as rank ``rank`` of ``world`` runs it, with its collectives watched, here."""
+    with fake_process_group(world, rank), tempfile.TemporaryDirectory() as logs:
+        return _ranks._watched_job(job, answer, logs, rank, world)
+
+
+def test_an_overlap_rank_records_hooks_launches_waits_and_gradients():
+    record = run(CapJob(512), Bucketed, 1)
+    assert record["setup"] == {"type": "Bucketed", "finish": True, "hooks": 2}
+    assert record["names"] == ["0.weight", "0.bias", "2.weight", "2.bias", "4.weight", "4.bias"]
+    assert record["numels"] == [96, 16, 256, 16, 48, 3]
+    logs = step_logs([s["log"] for s in record["steps"]])
+    assert len(logs) == 3
+    for step, log in enumerate(logs):
+        assert log == [
+            ("ready", "4.bias"),
+            ("ready", "4.weight"),
+            ("ready", "2.bias"),
+            ("ready", "2.weight"),
+            ("launch", 323, True, True),
+            ("ready", "0.bias"),
+            ("ready", "0.weight"),
+            ("launch", 112, True, True),
+            ("backward returned",),
+            ("wait", 0, False, step),
+            ("wait", 1, False, step),
+            ("finish returned",),
+        ]
+    for got, want in zip(record["final"], overlap_reference(), strict=True):
+        assert torch.allclose(got, want, rtol=1e-5, atol=1e-7)
+    _overlap_checks([record], 1, 512)  # one rank: the parent's rules pass
+
+
+def test_an_overlap_rank_records_its_own_gradients_and_the_average():
+    record = run(CapJob(1), Bucketed, 2, 1)  # the fake all-reduce moves nothing
+    model = overlap_net()
+    x, y = batch(0, 6)
+    grads = []
+    for r in range(2):
+        model.zero_grad()
+        F.cross_entropy(model(x[share(r, 2)]), y[share(r, 2)]).backward()
+        grads.append([p.grad.clone() for p in model.parameters()])
+    first = record["steps"][0]
+    for got, whole, local, g0, g1 in zip(first["got"], first["whole"], first["local"], *grads,
+                                         strict=True):  # fmt: skip
+        assert torch.allclose(whole, (g0 + g1) / 2, atol=1e-7)
+        assert torch.allclose(local, g1, atol=1e-7)
+        assert torch.allclose(got, g1 / 2, atol=1e-7)  # this rank's own, divided by 2
+    with pytest.raises(CheckFailed, match="was never reduced|is not the average"):
+        _overlap_checks([record], 2, 1)
+
+
+def test_what_the_answer_built_is_recorded_and_stops_the_rank():
+    class NoFinish:
+        def __init__(self, model, bucket_bytes):
+            pass
+
+    assert run(CapJob(512), NoFinish, 1) == {
+        "setup": {"type": "NoFinish", "finish": False, "hooks": 1}
+    }
+
+    class NoHooks(NoFinish):
+        def finish(self):
+            pass
+
+    assert run(CapJob(512), NoHooks, 1) == {
+        "setup": {"type": "NoHooks", "finish": True, "hooks": 1}
+    }
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (variant(wait_in_hook=True), "waiting inside the hook: a handle was waited on"),
+        (variant(async_op=False), "an all_reduce without async_op=True blocked"),
+        (variant(launch_in_hook=False), "every all-reduce was launched after backward returned"),
+        (variant(reset=False), "no dist.all_reduce in step 1, though step 0 had some"),
+    ],
+)
+def test_an_overlap_mistake_in_one_process_is_named_from_its_record(answer, hint):
+    with pytest.raises(CheckFailed, match=hint):
+        _overlap_checks([run(CapJob(512), answer, 1)], 1, 512)
+
+
+def zero_records(answer, world=2):
+    return [run(zero_job, answer, world, rank) for rank in range(world)]
+
+
+def test_a_zero_rank_records_its_share_its_state_and_what_step_sent():
+    records = zero_records(Sharded)
+    for rank, record in enumerate(records):
+        mine = list(range(rank, 8, 2))  # the greedy owners alternate
+        assert record["setup"] == {"type": "Sharded", "missing": []}
+        assert record["left"] == [[], [], []]
+        assert record["held"] == [mine] * 3
+        assert record["state"] == dict.fromkeys(mine, 2 * PARAM)
+        assert record["peak"] == [dict.fromkeys(mine, 2 * PARAM)] * 3
+        assert record["optimizers"] == 1
+        assert record["sent"] == [(8 * PARAM, 8 * PARAM)] * 3
+        assert [[(c.kind, c.nbytes) for c in calls] for calls in record["calls"]] == [
+            [("broadcast", PARAM)] * 8
+        ] * 3
+        assert len(record["params"]) == 3 and all(len(ps) == 8 for ps in record["params"])
+    compare_zero_grad(records)
+    compare_state(records, 2, [256] * 8)
+    compare_held(records, 2)
+    compare_calls(records)
+
+
+def test_zero_mistakes_show_in_the_records():
+    left = zero_records(shard_variant(zero=False))
+    assert left[0]["left"] == [[], list(range(8)), list(range(8))]
+    with pytest.raises(CheckFailed, match=r"rank 0 still holds gradients of parameters \[0, 1,"):
+        compare_zero_grad(left)
+    fresh = zero_records(shard_variant(keep_state=False))
+    assert fresh[0]["optimizers"] == 4  # one in __init__, one per step
+    whole = zero_records(shard_variant(shard=False))
+    assert whole[1]["held"] == [list(range(8))] * 3
+    with pytest.raises(CheckFailed, match="every rank holds the whole optimizer state"):
+        compare_state(whole, 2, [256] * 8)
+    late = zero_records(shard_variant(broadcast=False))
+    assert late[0]["sent"] == [(0, 0)] * 3
+
+
+class BroadcastsFirst(Sharded):
+    @torch.no_grad()
+    def step(self):
+        for p, r in zip(self.params, self.owner, strict=True):
+            dist.broadcast(p, src=r)
+        self.optimizer.step()
+
+
+def test_what_step_sent_after_the_inner_step_is_recorded():
+    assert run(zero_job, BroadcastsFirst, 2)["sent"] == [(8 * PARAM, 0)] * 3
+
+
+class TwoRanksWrittenIn(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        params = list(params)
+        mine = params[dist.get_rank() :: 2] if dist.get_rank() < 2 else []
+        self.params, self.optimizer = params, optimizer_cls(mine, **kwargs)
+
+
+def test_a_rank_with_no_parameter_and_pytorchs_own_zero_are_named_in_the_rank():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(zero_job, TwoRanksWrittenIn, 4, 2)
+    assert str(info.value).startswith(
+        "rank 2 of 4 owns no parameter (optimizer_cls raised ValueError: optimizer got an "
+        "empty parameter list), though"
+    )
+    assert "is the world size, 2, written in?" in str(info.value)
+
+    def zero_redundancy(params, optimizer_cls, **kwargs):
+        from torch.distributed.optim import ZeroRedundancyOptimizer
+
+        return ZeroRedundancyOptimizer(params, optimizer_cls, **kwargs)
+
+    with pytest.raises(_ranks.RuleBroken, match="PyTorch's own ZeRO-1"):
+        run(zero_job, zero_redundancy, 2)
+
+    class Raises(Sharded):
+        def __init__(self, params, optimizer_cls, **kwargs):
+            raise ValueError("lr must be positive")  # not an empty share: passed on
+
+    with pytest.raises(ValueError, match="lr must be positive"):
+        run(zero_job, Raises, 2)
+
+    class NoStep:
+        def __init__(self, params, optimizer_cls, **kwargs):
+            self.kwargs = kwargs
+
+        def zero_grad(self):
+            pass
+
+    assert run(zero_job, NoStep, 2) == {"setup": {"type": "NoStep", "missing": ["step"]}}
+    assert ADAM_KWARGS[2]["lr"] == 0.01
+
+
+class BroadcastsInInit(Bucketed):
+    """DDP's own start: every parameter broadcast from rank 0 when the wrapper is built."""
+
+    def __init__(self, model, bucket_bytes):
+        for p in model.parameters():
+            dist.broadcast(p.data, src=0)
+        super().__init__(model, bucket_bytes)
+
+
+class DropsAGradient(Bucketed):
+    def finish(self):
+        super().finish()
+        next(iter(self.bucket_of)).grad = None  # the last layer's bias
+
+
+def test_collectives_before_the_steps_are_left_out_and_a_gradient_set_to_none_is_named():
+    record = run(CapJob(512), BroadcastsInInit, 1)
+    _overlap_checks([record], 1, 512)
+    record = run(CapJob(512), DropsAGradient, 1)
+    assert record["steps"][0]["got"][5] is None
+    with pytest.raises(
+        CheckFailed, match=r"^4.bias's gradient \(bucket_bytes=512, step 0\) is None"
+    ):
+        _overlap_checks([record], 1, 512)
+
+
+def alone(rank, world=2):
+    """What rank ``rank`` of Sharded holds after each step when the fake collectives move
+    nothing: its own gradient halved (the average of nothing received), its own parameters
+    stepped by Adam with this world's keyword arguments, the others as they started."""
+    model = zero_net()
+    params = list(model.parameters())
+    opt = torch.optim.Adam(params[rank::world], **ADAM_KWARGS[world])
+    out = []
+    for step in range(3):
+        x, y = batch(step, 16)
+        opt.zero_grad(set_to_none=True)
+        F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+        for p in params:
+            p.grad /= world
+        opt.step()
+        out.append([p.detach().clone() for p in params])
+    return out
+
+
+def test_a_zero_rank_steps_its_own_parameters_with_the_kwargs_on_the_averaged_gradient():
+    for rank in range(2):
+        got = run(zero_job, Sharded, 2, rank)["params"]
+        for step, (mine, want) in enumerate(zip(got, alone(rank), strict=True)):
+            for i, (a, b) in enumerate(zip(mine, want, strict=True)):
+                assert torch.equal(a, b), f"rank {rank}, step {step}, parameter {i}"
+
+
+class AsyncNoWait(Sharded):
+    @torch.no_grad()
+    def step(self):
+        self.optimizer.step()
+        self.works = [dist.broadcast(p, src=r, async_op=True)
+                      for p, r in zip(self.params, self.owner, strict=True)]  # fmt: skip
+
+
+class NoInnerStep(Sharded):
+    @torch.no_grad()
+    def step(self):  # broadcasts only: the inner optimizer never steps
+        for p, r in zip(self.params, self.owner, strict=True):
+            dist.broadcast(p, src=r)
+
+
+def test_a_handle_left_by_step_is_named_and_sends_count_without_an_inner_step():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(zero_job, AsyncNoWait, 2)
+    assert str(info.value).startswith(
+        "8 collective(s) launched with async_op=True were never waited on before step() "
+        "returned, the first a broadcast of shape (16, 16)"
+    )
+    assert run(zero_job, NoInnerStep, 2)["sent"] == [(8 * PARAM, 8 * PARAM)] * 3
+
+
+class AsyncInInit(Sharded):
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, optimizer_cls, **kwargs)
+        self.work = dist.broadcast(self.params[0].data, src=0, async_op=True)  # never waited
+
+
+def test_a_handle_left_by_init_is_named_when_the_rank_finishes_not_at_step():
+    with pytest.raises(_ranks.RuleBroken, match="never waited on before rank 0 finished"):
+        run(zero_job, AsyncInInit, 2)
+
+
+def test_a_bucket_held_back_is_named_with_its_step():
+    from test_checks_ch10_ddp_by_hand import LaunchesAllInLastHook
+
+    with pytest.raises(CheckFailed, match=r"^bucket 0 \(bucket_bytes=512, step 0\) was launched"):
+        _overlap_checks([run(CapJob(512), LaunchesAllInLastHook, 1)], 1, 512)

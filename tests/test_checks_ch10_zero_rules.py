@@ -1,0 +1,242 @@
+"""10.shard_optimizer's rules on the ranks' records, called in this process on hand-built
+records: what the answer built, zero_grad, step()'s collectives, the optimizer state each rank
+holds, the parameters against DDP with Adam, and the hints a rank raises. The checks that
+start gloo ranks are in tests/test_checks_ch10_ddp_by_hand.py; here each test takes well
+under a second."""
+
+import pytest
+import torch
+
+from d2lgpu.checks import _ch10_zero as zero
+from d2lgpu.checks._ch10_zero import ADAM_KWARGS, compare_zero, empty_share_hint, param_bytes
+from d2lgpu.checks._ch10_zero_rules import (
+    compare_calls,
+    compare_held,
+    compare_state,
+    compare_zero_grad,
+    setup_error,
+)
+from d2lgpu.checks._kit_collectives import Call
+from d2lgpu.checks._ranks import RuleBroken
+from d2lgpu.checks._util import CheckFailed
+
+PARAM = 16 * 16 * 4  # bytes of each of the 8 parameters
+STATE = 2 * PARAM  # Adam's exp_avg and exp_avg_sq of one parameter
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
+
+
+def fails(fn, *args) -> str:
+    with pytest.raises(CheckFailed) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def test_setup_error_names_the_first_missing_method():
+    assert setup_error({"type": "Mine", "missing": []}) is None
+    assert setup_error({"type": "Mine", "missing": ["step", "zero_grad"]}) == (
+        "Mine has no method step()"
+    )
+    assert setup_error({"type": "Mine", "missing": ["zero_grad"]}) == (
+        "Mine has no method zero_grad()"
+    )
+
+
+def test_gradients_left_after_zero_grad_are_named_from_step_1_on():
+    compare_zero_grad([{"left": [[0, 1], [], []]}, {"left": [[2], [], []]}])  # before step 0
+    assert fails(compare_zero_grad, [{"left": [[], [], []]}, {"left": [[], [], [4, 5]]}]) == (
+        "after zero_grad() rank 1 still holds gradients of parameters [4, 5] (step 2): backward "
+        "adds the new gradients to them, so what the next step gives differs from DDP with "
+        "Adam. zero_grad() must clear every parameter's gradient (p.grad = None for all of "
+        "them), not only this rank's own"
+    )
+    assert "rank 0 still holds gradients of parameters [3] (step 1)" in fails(
+        compare_zero_grad, [{"left": [[], [3], [3]]}, {"left": [[], [7], []]}]
+    )
+
+
+def broadcasts(n=8, kind="broadcast"):
+    return [Call(i, kind, (16, 16), PARAM, False) for i in range(n)]
+
+
+def test_step_collectives_send_each_parameter_once_and_reduce_nothing():
+    assert param_bytes() == 8 * PARAM
+    compare_calls([{"calls": [broadcasts(), broadcasts()]}, {"calls": [broadcasts(), []]}])
+    assert fails(compare_calls, [{"calls": [broadcasts()]}, {"calls": [broadcasts(9)]}]) == (
+        f"step() sent {9 * PARAM} bytes in 9 collectives for {8 * PARAM} bytes of parameters "
+        "(rank 1, step 0): an extra collective. Send each parameter once, from its owner"
+    )
+    for kind in ("all_reduce", "reduce_scatter", "reduce"):
+        calls = [[], broadcasts(1) + broadcasts(1, kind)]
+        hint = fails(compare_calls, [{"calls": calls}])
+        assert hint == (
+            f"step() called a{'n' * (kind[0] == 'a')} {kind} of shape (16, 16) ({PARAM} bytes) "
+            "(rank 0, step 1): an extra collective. The gradients are already averaged before "
+            "step(), as DDP does (the checker did it); ZeRO-1's step only broadcasts each "
+            "updated parameter from its owner"
+        )
+
+
+def state_record(owned, optimizers=1):
+    return {"state": {i: STATE for i in owned}, "optimizers": optimizers}
+
+
+def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
+    numels = [256] * 8
+    compare_state([state_record(range(4)), state_record(range(4, 8))], 2, numels)
+    compare_state([state_record([i, i + 4]) for i in range(4)], 4, numels)
+    hint = fails(compare_state, [state_record(range(4)), state_record(range(4, 8), 0)], 2, numels)
+    assert hint == (
+        "no optimizer was built from optimizer_cls on some rank: build this rank's optimizer as "
+        "optimizer_cls(its_own_params, **kwargs), with the class the checker passes (it counts "
+        "the optimizer's state), not torch.optim.Adam by name"
+    )
+    stranger = state_record(range(4))
+    stranger["state"][-1] = 24
+    assert fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (
+        "an optimizer holds state for a tensor that is not one of the model's parameters: "
+        "build optimizer_cls over the parameters themselves (not copies)"
+    )
+    assert fails(compare_state, [state_record(range(8))] * 2, 2, numels) == (
+        "parameter 0's optimizer state is on ranks [0, 1] (2 ranks): every rank holds the "
+        "whole optimizer state, as without sharding. give each rank's optimizer_cls only the "
+        "parameters that rank owns"
+    )
+    backwards = [{"state": {5: STATE, 1: STATE}, "optimizers": 1}] * 2  # the lowest named
+    assert fails(compare_state, backwards, 2, numels).startswith("parameter 1's optimizer state")
+    some = [state_record([0, 4]), state_record([1, 4]), state_record([2, 6]), state_record([7])]
+    assert fails(compare_state, some, 4, numels) == (
+        "parameter 4's optimizer state is on ranks [0, 1] (4 ranks): give each rank's "
+        "optimizer_cls only the parameters that rank owns"
+    )
+    assert fails(compare_state, [state_record(range(5)), state_record(range(5, 8))], 2, numels) == (
+        f"rank 0 holds {5 * STATE} bytes of optimizer state, of {8 * STATE} in all over 2 "
+        f"ranks: 1/n is {4 * STATE}. Balance the shards by bytes (give each parameter to the "
+        "rank holding the fewest bytes so far)"
+    )
+
+
+def held_record(given, peaks):
+    return {"held": [given] * 3, "peak": peaks}
+
+
+def test_parameters_held_by_several_ranks_during_a_step_are_named():
+    mine, yours = held_record([0, 1, 2, 3], [{0: STATE}] * 3), held_record([4, 5, 6, 7], [])
+    compare_held([mine, yours], 2)  # a peak not recorded for a step reads as none
+    hint = fails(compare_held, [held_record([0, 1, 2, 3, 4], []), yours], 2)
+    assert hint == (
+        "after step 0 rank 0's optimizer holds parameters [4] that other ranks' optimizers "
+        "hold too (2 ranks): every parameter's optimizer state lived on several ranks during "
+        "the step, even if it was deleted after. Build optimizer_cls over this rank's own "
+        "parameters only"
+    )
+    # given its own only, but the state of parameter 5 built on both during step 1
+    mine = held_record([0, 1, 2, 3], [{}, {1: STATE, 5: STATE}, {}])
+    yours = held_record([4, 5, 6, 7], [{}, {5: STATE, 6: STATE}, {}])
+    hint = fails(compare_held, [mine, yours], 2)
+    assert hint.startswith("after step 1 rank 0's optimizer holds parameters [5] that other")
+
+
+def test_an_empty_share_names_a_world_written_in_or_unbalanced_owners():
+    error = ValueError("optimizer got an empty parameter list")
+    assert empty_share_hint(2, 4, error) == (
+        "rank 2 of 4 owns no parameter (optimizer_cls raised ValueError: optimizer got an "
+        "empty parameter list), though the model's 8 parameters leave every one of 4 ranks "
+        "some: is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
+    )
+    hint = empty_share_hint(1, 2, error)
+    assert hint.startswith("rank 1 of 2 owns no parameter")
+    assert hint.endswith(
+        "some: the owners are unbalanced: give each parameter to the rank that owns the "
+        "fewest bytes so far, and add its bytes to that rank's count"
+    )
+    with pytest.raises(RuleBroken, match="PyTorch's own ZeRO-1, and the exercise is to build"):
+        zero._zero_redundancy_used(object(), lr=0.1)
+
+
+def test_state_bytes_count_each_parameters_moments_on_every_optimizer(monkeypatch):
+    params = list(zero.zero_net().parameters())
+    stranger = torch.zeros(3, requires_grad=True)
+    first = torch.optim.Adam([params[0], params[1], stranger], lr=0.1)
+    second = torch.optim.Adam([params[1]], lr=0.1)
+    idle = torch.optim.Adam([params[5]], lr=0.1)  # never stepped: no state
+    for p in (*params, stranger):
+        p.grad = torch.ones_like(p)
+    first.step()
+    second.step()
+    monkeypatch.setattr(zero, "_OPTIMIZERS", [first, second, idle])
+    assert zero._state_bytes(params) == {0: STATE, 1: 2 * STATE, -1: 24}  # no step counters
+    assert zero._held_params(params) == [-1, 0, 1, 5]
+
+
+def zero_records(params, world=2, sent=(8 * PARAM, 8 * PARAM), other=None):
+    first = {"params": params, "sent": [sent] * 3}
+    rest = {"params": params if other is None else other, "sent": [sent] * 3}
+    return [first] + [rest] * (world - 1)
+
+
+def test_parameters_equal_to_ddp_with_adam_pass_on_every_rank():
+    for world in (2, 4):
+        compare_zero(zero_records(zero._zero_reference(world), world), world)
+
+
+def test_ranks_that_disagree_are_named_by_what_step_sent():
+    ref = zero._zero_reference(2)
+    other = [list(ps) for ps in ref]
+    other[1][3] = other[1][3] + 1
+    all_sent, before = (8 * PARAM, 8 * PARAM), (8 * PARAM, 0)
+    hint = fails(compare_zero, zero_records(ref, sent=all_sent, other=other), 2)
+    assert hint == (
+        f"after step 1 rank 1's parameter 3 differs from rank 0's (2 ranks), though step() sent "
+        f"{8 * PARAM} bytes, every parameter's: what a rank receives never reached its "
+        "parameters. Broadcast p.data itself, or, for a flat buffer, copy it back into the "
+        "parameters after the broadcast"
+    )
+    hint = fails(compare_zero, zero_records(ref, sent=(8 * PARAM, 8 * PARAM - 1), other=other), 2)
+    assert hint.endswith("Step first, then broadcast")
+    hint = fails(compare_zero, zero_records(ref, sent=before, other=other), 2)
+    assert hint.endswith(", before the optimizer stepped: the others received the values from "
+                         "before the step. Step first, then broadcast")  # fmt: skip
+    hint = fails(compare_zero, zero_records(ref, sent=(8 * PARAM - 1, 0), other=other), 2)
+    assert hint == (
+        "after step 1 rank 1's parameter 3 differs from rank 0's (2 ranks): after the sharded "
+        "step broadcast every parameter from the rank that owns it (dist.broadcast(p.data, "
+        "src=owner)), so that all ranks hold the same parameters"
+    )
+
+
+def test_wrong_parameters_are_named_for_what_they_equal():
+    ref, initial = zero._zero_reference(2), [p.detach() for p in zero.zero_net().parameters()]
+    unchanged = [list(ps) for ps in ref]
+    unchanged[0][2] = initial[2]
+    assert fails(compare_zero, zero_records(unchanged), 2).startswith(
+        "parameter 2 never changed in step 0 (2 ranks): some rank must own it"
+    )
+    fresh = zero._zero_reference(2, keep_state=False)
+    assert fails(compare_zero, zero_records(fresh), 2) == (
+        "parameter 0 after step 1 is what a new Adam would give: Adam's state (its moments) "
+        "was lost between steps. Build each rank's optimizer once, in __init__, and keep it"
+    )
+    for kwargs, step, what in (
+        ({}, 0, "Adam's defaults: none of the keyword arguments were passed on"),
+        # Adam's first step is lr * sign(g) whatever the betas: lr alone shows from step 1
+        ({"lr": 0.01}, 1, "Adam with lr alone: the other keyword arguments were dropped"),
+        (ADAM_KWARGS[4], 0, f"Adam with {ADAM_KWARGS[4]}, the keyword arguments of another case"),
+    ):
+        got = zero._zero_reference(2, kwargs=kwargs)
+        assert fails(compare_zero, zero_records(got), 2).startswith(
+            f"parameter 0 after step {step} (2 ranks) is what {what}"
+        )
+    assert (
+        "This case passes {'lr': 0.02, 'weight_decay': 0.01}: build optimizer_cls(own_params, **kwargs) with the kwargs ShardedOptimizer received"
+        in fails(compare_zero, zero_records(zero._zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4)
+    )
+    off = [[p + 1e-3 for p in ps] for ps in ref]
+    assert fails(compare_zero, zero_records(off), 2) == (
+        "parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 0.001 (more than "
+        "1e-6): each parameter must be stepped by exactly one rank, with the averaged "
+        "gradient, then broadcast from that rank"
+    )
