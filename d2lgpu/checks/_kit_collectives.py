@@ -5,8 +5,9 @@ In a rank, :class:`CollectiveWatch` replaces ``torch.distributed``'s collectives
 the shape and bytes of the tensor it sends, ``async_op``, the reduction, and the group's
 ranks when the call names a group that is not every rank. An async call's handle is
 wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
-``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future, and
-an ``is_completed()`` that answered True. Each call is also written, as it starts, to a file
+``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future or on
+a future chained to it with ``then()``, and an ``is_completed()`` or ``done()`` that answered
+True. Each call is also written, as it starts, to a file
 of the rank's own (``path``), so that the parent can read what a rank that died had called.
 
 In the parent, pure functions read the records: :func:`first_mismatch` (where the ranks'
@@ -131,6 +132,17 @@ class _Future(torch.futures.Future):
         for call in self._calls:
             self._watch.waited(call)
         return super().wait()
+
+    def done(self):
+        finished = super().done()
+        if finished:
+            for call in self._calls:
+                self._watch.waited(call)
+        return finished
+
+    def then(self, callback):
+        # the chained future completes after this one: a wait on it waits on these calls too
+        return _Future(super().then(callback), self._calls, self._watch)
 
 
 class _Handle:
