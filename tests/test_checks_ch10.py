@@ -141,7 +141,19 @@ def avg_async(model):
         work.wait()
 
 
-@pytest.mark.parametrize("answer", [avg_loop, avg_async])
+def avg_futures_then(model):
+    """Each all-reduce's future chained with then() to its division; the chained futures
+    complete after the all-reduces': waiting on them waits on the all-reduces."""
+    world = dist.get_world_size()
+    futures = [
+        dist.all_reduce(p.grad, async_op=True).get_future().then(lambda f, g=p.grad: g.div_(world))
+        for p in model.parameters()
+        if p.grad is not None
+    ]
+    torch.futures.wait_all(futures)
+
+
+@pytest.mark.parametrize("answer", [avg_loop, avg_async, avg_futures_then])
 def test_allreduce_grads_right_answers_pass(answer):
     result = assert_passes("10.allreduce_grads", answer)
     assert any("one process" in p for p in result.passed)
@@ -234,7 +246,7 @@ def copied_back_transposed(model):
         (fills_missing_grads, "but has one after your function"),
         (copied_back_transposed, "is not the average over the ranks"),
         (summed, "summed, not averaged"),
-        (only_weights, "body.0.bias's gradient on rank 0 (step 0) is not averaged"),
+        (only_weights, "body.0.bias's gradient on rank 0 (step 0) was never all-reduced"),
         (max_op, "the maximum over ranks"),
         (no_skip, "skip them"),
         (reduces_data, "not p, p.data or a copy"),
@@ -355,11 +367,17 @@ def _waits_seen(rank, world):
 
     original = dist.all_reduce
     with CollectiveWatch() as watch:
-        h = [dist.all_reduce(torch.ones(3), async_op=True) for _ in range(5)]
+        h = [dist.all_reduce(torch.ones(3), async_op=True) for _ in range(9)]
         h[0].wait()
         h[1].get_future().wait()
         torch.futures.wait_all([h[2].get_future()])
         torch.futures.collect_all([h[3].get_future()]).wait()
+        # futures chained with then(): they complete after the collective's own
+        torch.futures.wait_all([h[5].get_future().then(lambda f: f.value()[0].div_(2))])
+        h[6].get_future().then(lambda f: f.value()).then(lambda f: f.value()).wait()
+        torch.futures.collect_all([h[7].get_future().then(lambda f: 1)]).wait()
+        while not h[8].get_future().done():
+            pass
         dist.broadcast(torch.ones(2), src=0)
     restored = dist.all_reduce is original
     return [c.waits for c in watch.calls], [c.kind for c in watch.calls], restored
@@ -369,8 +387,9 @@ def test_the_watch_counts_every_way_to_wait_and_puts_the_collectives_back():
     from d2lgpu.ranks import run_ranks
 
     waits, kinds, restored = run_ranks(_waits_seen, world=1)[0]
-    assert waits == [1, 1, 1, 1, 0, 0], waits  # the fifth handle was never waited on
-    assert kinds == ["all_reduce"] * 5 + ["broadcast"] and restored
+    # the fifth handle was never waited on; done() may be asked many times
+    assert [bool(w) for w in waits] == [True] * 4 + [False] + [True] * 4 + [False], waits
+    assert kinds == ["all_reduce"] * 9 + ["broadcast"] and restored
 
 
 def test_a_factor_written_in_for_two_ranks_is_told_from_an_integer_division():
@@ -801,3 +820,136 @@ def test_bus_bandwidth_names_the_first_case_whose_algbw_is_off():
         off_at_four_ranks,
         "algbw for 4096 bytes in 0.00073 s should be 0.00561096 GB/s, got 0.005616",
     )
+
+
+# --- 10.allreduce_grads: red-team round 5 (answers in tests/redteam/10.allreduce_grads/) ---
+
+
+def skips_zero_grads(model):
+    for p in model.parameters():
+        if p.grad is None or not p.grad.any():  # "nothing to average"
+            continue
+        dist.all_reduce(p.grad)
+        p.grad /= dist.get_world_size()
+
+
+def new_group_each_call(model):
+    group = dist.new_group()
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad, group=group)
+            p.grad /= dist.get_world_size(group)
+
+
+_GROUP: list = []
+
+
+def group_made_once(model):
+    if not _GROUP:  # in each rank's process, at its first call
+        _GROUP.append(dist.new_group())
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad, group=_GROUP[0])
+            p.grad /= dist.get_world_size(_GROUP[0])
+
+
+def reduces_a_host_copy(model, to=lambda g: g.cpu()):
+    for p in model.parameters():
+        if p.grad is not None:
+            g = to(p.grad)  # the same tensor on a CPU; a copy on a GPU, never written back
+            dist.all_reduce(g)
+            g /= dist.get_world_size()
+
+
+def skips_biases_by_name(model):
+    for name, p in model.named_parameters():
+        if p.grad is not None and not name.endswith("bias"):
+            dist.all_reduce(p.grad)
+            p.grad /= dist.get_world_size()
+
+
+def test_a_gradient_all_zero_on_one_rank_only_must_be_all_reduced_too():
+    """At step 1 rank 0's share of the batch is zeros: its gradient of body.0.weight is all
+    zero, rank 1's is not. Skipping it makes the ranks' collectives differ."""
+    x, _ = _ranks.batch(1)
+    assert not x[: _ranks.BATCH // 2].any() and x[_ranks.BATCH // 2 :].any()
+    assert_fails(
+        "10.allreduce_grads",
+        skips_zero_grads,
+        "their collective number 5 differs (rank 0: all_reduce [16] at step 1; rank 1: "
+        "all_reduce [16, 6] at step 1). Every rank must call the same collectives whatever its "
+        "gradients hold: at step 1 rank 0's share of the batch is zeros (padding), so its "
+        "gradient of body.0.weight is all zero while the others' are not. Decide what to "
+        "all-reduce from what every rank shares (p.grad is None), never from a gradient's "
+        "values: an all-zero gradient is all-reduced too, and a test such as `if p.grad.any()` "
+        "skips it on one rank only and reads every gradient back to the host (a sync per "
+        "parameter)",
+    )
+
+
+def test_the_zero_step_advice_only_for_ranks_that_first_differ_at_that_step():
+    from d2lgpu.checks._ch10_averaging import zero_step_advice
+
+    at_1 = "their collective number 5 differs (rank 0: all_reduce [16] at step 1; rank 1: none)"
+    assert "share of the batch is zeros" in zero_step_advice(at_1)
+    assert zero_step_advice(at_1.replace("step 1", "step 0")) is None
+    assert zero_step_advice("their collective number 5 differs (rank 0: a; rank 1: b)") is None
+
+
+def test_a_process_group_made_at_every_call_is_named_one_made_once_passes():
+    assert_fails(
+        "10.allreduce_grads",
+        new_group_each_call,
+        "your function created a new process group (dist.new_group) at each call, again at "
+        "step 1 (rank 0): every rank takes part in setting up a group, a collective set-up at "
+        "each step that costs more than the all-reduces. All-reduce over the default group "
+        "(leave out group=), or make a group once, outside the function",
+    )
+    assert_passes("10.allreduce_grads", group_made_once)
+
+
+@pytest.mark.parametrize(
+    "to",
+    [lambda g: g.cpu(), lambda g: g.to("cpu"), lambda g: g.detach().to(device=torch.device("cpu"))],
+    ids=["cpu", "to_str", "to_device_kwarg"],
+)
+def test_an_all_reduce_of_a_host_copy_is_named_though_a_cpu_makes_it_the_same_tensor(to):
+    assert_fails(
+        "10.allreduce_grads",
+        functools.partial(reduces_a_host_copy, to=to),
+        "your function copied body.0.weight's gradient to the host (.cpu() or .to('cpu')) "
+        "(step 0, rank 0): on a CPU that is the same tensor, on a GPU a copy, and an all-reduce "
+        "of the copy leaves p.grad as it was (copied back, it costs two copies and a sync per "
+        "gradient). All-reduce p.grad itself, in place, on its own device: NCCL and gloo both "
+        "take GPU tensors",
+    )
+
+
+def test_host_copies_sees_only_gradients_going_to_the_host():
+    from d2lgpu.checks._ch10_averaging import HostCopies
+    from d2lgpu.checks._kit_collectives import Call
+
+    model = torch.nn.Linear(2, 2)
+    model(torch.ones(1, 2)).sum().backward()
+    with HostCopies(model) as copies:
+        model.weight.grad.to(torch.float64)  # a dtype, not the host
+        model.weight.grad.clone().cpu()  # a copy's, not a gradient's
+        (model.bias.grad * 2).to("cpu")
+    assert copies.copied is None
+    with HostCopies(model) as copies:
+        model.bias.grad.view(1, 2).to("cpu", torch.float64)
+    assert copies.copied == "bias"
+    sent = Call(0, "all_reduce", (2,), 8, False, storages=(model.bias.grad.data_ptr(),))
+    assert copies.uncarried([sent]) == ["weight"]
+
+
+def test_a_gradient_no_collective_carried_is_named_never_all_reduced():
+    assert_fails(
+        "10.allreduce_grads",
+        skips_biases_by_name,
+        "body.0.bias's gradient on rank 0 (step 0) was never all-reduced: no collective "
+        "carried it. All-reduce every gradient that is not None, weights and biases alike, then "
+        "divide by the world size",
+    )
+    # sent in a flat buffer that is never copied back: carried, so the copy is what is named
+    assert_fails("10.allreduce_grads", flat_not_copied_back, "copy the reduced values back")

@@ -2,11 +2,13 @@
 
 In a rank, :class:`CollectiveWatch` replaces ``torch.distributed``'s collectives (all of
 :data:`KINDS`) while a job runs and records each call as a :class:`Call`, in order: its kind,
-the shape and bytes of the tensor it sends, ``async_op``, the reduction, and the group's
-ranks when the call names a group that is not every rank. An async call's handle is
+the shape, bytes and storages of the tensor it sends, ``async_op``, the reduction, and the
+group's ranks when the call names a group that is not every rank; ``groups_made`` counts
+the process groups created (``dist.new_group``). An async call's handle is
 wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
-``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future, and
-an ``is_completed()`` that answered True. Each call is also written, as it starts, to a file
+``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future or on
+a future chained to it with ``then()``, and an ``is_completed()`` or ``done()`` that answered
+True. Each call is also written, as it starts, to a file
 of the rank's own (``path``), so that the parent can read what a rank that died had called.
 
 In the parent, pure functions read the records: :func:`first_mismatch` (where the ranks'
@@ -67,7 +69,7 @@ class Call:
     op: str | None = None
     group: tuple | None = None  # the ranks of a group that is not every rank; () outside it
     waits: int = 0
-
+    storages: tuple = ()  # the data_ptr of each sent tensor's storage: what it was a view of
     phase: str = ""  # what the rank was doing, when the job says (e.g. "in backward")
 
     def key(self) -> str:
@@ -98,6 +100,11 @@ def _payload(value) -> tuple[tuple, int]:
     if isinstance(value, list | tuple) and all(isinstance(t, torch.Tensor) for t in value):
         return (len(value), *(value[0].shape if value else ())), sum(t.nbytes for t in value)
     return (), 0
+
+
+def _storages(value) -> tuple:
+    tensors = value if isinstance(value, list | tuple) else [value]
+    return tuple(t.untyped_storage().data_ptr() for t in tensors if isinstance(t, torch.Tensor))
 
 
 def _group_ranks(group) -> tuple | None:
@@ -131,6 +138,17 @@ class _Future(torch.futures.Future):
         for call in self._calls:
             self._watch.waited(call)
         return super().wait()
+
+    def done(self):
+        finished = super().done()
+        if finished:
+            for call in self._calls:
+                self._watch.waited(call)
+        return finished
+
+    def then(self, callback):
+        # the chained future completes after this one: a wait on it waits on these calls too
+        return _Future(super().then(callback), self._calls, self._watch)
 
 
 class _Handle:
@@ -167,6 +185,7 @@ class CollectiveWatch:
     def __init__(self, path: str | None = None, note=None):
         self.calls: list[Call] = []
         self.note, self.phase = note, ""
+        self.groups_made = 0  # process groups created (dist.new_group) while installed
         self._path = path
         self._saved: list[tuple] = []
 
@@ -184,6 +203,7 @@ class CollectiveWatch:
         shape, nbytes = _payload(bound.get(name)) if name else ((), 0)
         call = Call(len(self.calls), kind, shape, nbytes, bool(bound.get("async_op", False)),
                     _op_name(bound.get("op")), _group_ranks(bound.get("group")),
+                    storages=_storages(bound.get(name)) if name else (),
                     phase=self.phase)  # fmt: skip
         self.calls.append(call)
         if self._path is not None:
@@ -211,6 +231,13 @@ class CollectiveWatch:
 
         return watched
 
+    def _new_group(self, original):
+        def new_group(*args, **kwargs):
+            self.groups_made += 1
+            return original(*args, **kwargs)
+
+        return new_group
+
     def _collect_all(self, original):
         # torch.futures.wait_all and collect_all both join futures with torch._C._collect_all
         def collect_all(futures):
@@ -222,6 +249,7 @@ class CollectiveWatch:
     def __enter__(self):
         changes = [(dist, k, self._wrap(k, getattr(dist, k))) for k in KINDS if hasattr(dist, k)]
         changes.append((torch._C, "_collect_all", self._collect_all(torch._C._collect_all)))
+        changes.append((dist, "new_group", self._new_group(dist.new_group)))
         self._saved = [(owner, name, getattr(owner, name)) for owner, name, _ in changes]
         for owner, name, value in changes:
             setattr(owner, name, value)

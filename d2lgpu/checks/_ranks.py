@@ -39,6 +39,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
+from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
 from ._kit_collectives import (
     CollectiveWatch,
     describe,
@@ -89,9 +90,14 @@ def make_net():
 
 
 def batch(step):
-    """The global batch of ``step``; rank r trains on rows r::WORLD... of it, as a slice."""
+    """The global batch of ``step``; rank r of n trains on its rows r * BATCH // n to
+    (r + 1) * BATCH // n. At ``ZERO_STEP`` the first half of the inputs are zeros (padding):
+    rank 0's gradient of ``body.0.weight`` is all zero there, the other ranks' are not."""
     gen = torch.Generator().manual_seed(100 + step)
-    return torch.randn(BATCH, 6, generator=gen), torch.randint(0, 3, (BATCH,), generator=gen)
+    x, y = torch.randn(BATCH, 6, generator=gen), torch.randint(0, 3, (BATCH,), generator=gen)
+    if step == ZERO_STEP:
+        x[: BATCH // 2] = 0.0
+    return x, y
 
 
 def _grads(model):
@@ -110,13 +116,16 @@ def _train(model, answer, rank, world):
         F.cross_entropy(model(x[share]), y[share]).backward()
         local = _grads(model)
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
-        mark = watch().mark()
-        answer(model)
+        mark, groups = watch().mark(), watch().groups_made
+        watch().phase = f"at step {step}"
+        with HostCopies(model) as copies:
+            answer(model)
         check_waited(mark, "your function returned")
         changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
         calls = watch().calls[mark:]
         steps.append({"local": local, "after": _grads(model), "params_changed": changed,
-                      "calls": calls})  # fmt: skip
+                      "calls": calls, "groups_made": watch().groups_made - groups,
+                      "host_copy": copies.copied, "uncarried": copies.uncarried(calls)})  # fmt: skip
         opt.step()
     return steps
 
@@ -176,7 +185,8 @@ def _watched_job(job, answer, logs, rank, world):
         raise RuleBroken(
             f"rank {rank} of {world} called {describe(outside)} over a group of ranks "
             f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce over "
-            "every rank: the default group, or dist.new_group(list(range(dist.get_world_size())))"
+            "every rank: the default group, or one "
+            "dist.new_group(list(range(dist.get_world_size()))) made once"
         )
     unwaited = watching.unwaited()
     if unwaited:
@@ -210,7 +220,7 @@ def run_ranks(answer, world=WORLD, job=_allreduce_job):
             )  # fmt: skip
         except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
             raise CheckFailed(str(error)) from None
-        return records_of(replies, _hint, logs)
+        return records_of(replies, _hint, logs, zero_step_advice if job is _allreduce_job else None)
 
 
 def records_of(replies, hint, logs=None, advice=None) -> list:
@@ -219,7 +229,8 @@ def records_of(replies, hint, logs=None, advice=None) -> list:
     broken rule its hint, a rank that died, never finished or lost its peer where the ranks'
     collectives (written to ``logs``) first differ, any other failure a
     :class:`CheckFailed` with ``hint(rank, status, payload)``. ``advice``: the exercise's
-    own words for "call the same collectives", if any."""
+    own words for "call the same collectives", if any, or a function of where the ranks
+    first differ that returns them (or None)."""
     rank = root_cause(replies)
     if rank is None:
         return [record for _, record in replies]
@@ -231,7 +242,8 @@ def records_of(replies, hint, logs=None, advice=None) -> list:
     if logs is not None and (status in ("died", "late") or lost_peer(payload)):
         mismatch = first_mismatch([read_log(Path(logs) / f"rank{r}") for r in range(len(replies))])
         if mismatch is not None:
-            raise CheckFailed(mismatch_hint(rank, status, mismatch, advice))
+            words = advice(mismatch) if callable(advice) else advice
+            raise CheckFailed(mismatch_hint(rank, status, mismatch, words))
     raise CheckFailed(hint(rank, status, payload))
 
 

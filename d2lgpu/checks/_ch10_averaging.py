@@ -1,0 +1,124 @@
+"""``10.allreduce_grads``: what a rank sees of the learner's call besides its collectives and
+gradients, and the cost rules that read a call's record.
+
+In a rank, :class:`HostCopies` is installed around the learner's call: a
+``TorchFunctionMode`` that notes the first gradient copied to the host (``.cpu()`` or
+``.to("cpu")``: on a CPU the same tensor, on a GPU a copy an all-reduce then leaves
+``p.grad`` out of), and says which gradients no collective carried (the call records'
+storages). In the parent, :func:`check_cost` reads each call's record: the collectives
+(all-reduces only, each gradient's bytes once), the process groups it created (one per
+call is a set-up per step) and the host copies; :func:`zero_step_advice` is the hint's
+advice when the ranks' collectives first differ at ``ZERO_STEP``, where only rank 0's
+gradient of ``body.0.weight`` is all zero.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from ._kit_collectives import describe
+from ._util import CheckFailed
+
+__all__ = ["ZERO_STEP", "HostCopies", "check_cost", "never_sent", "zero_step_advice"]
+
+ZERO_STEP = 1  # the step whose batch starts with zeros (:func:`._ranks.batch`)
+
+
+def zero_step_advice(mismatch) -> str | None:
+    """10.allreduce_grads' words when the ranks first differ at ``ZERO_STEP``, where only
+    rank 0's gradient of ``body.0.weight`` is all zero: a rank that skipped it."""
+    if f"at step {ZERO_STEP}" not in mismatch or "at step 0" in mismatch:
+        return None
+    return (
+        f"Every rank must call the same collectives whatever its gradients hold: at step "
+        f"{ZERO_STEP} rank 0's share of the batch is zeros (padding), so its gradient of "
+        "body.0.weight is all zero while the others' are not. Decide what to all-reduce from "
+        "what every rank shares (p.grad is None), never from a gradient's values: an all-zero "
+        "gradient is all-reduced too, and a test such as `if p.grad.any()` skips it on one rank "
+        "only and reads every gradient back to the host (a sync per parameter)"
+    )
+
+
+def _to_host(func, args, kwargs) -> bool:
+    if func is torch.Tensor.cpu:
+        return True
+    if func is not torch.Tensor.to:
+        return False
+    targets = [*args[1:], kwargs.get("device")]
+    return any(isinstance(t, str | torch.device) and torch.device(t).type == "cpu" for t in targets)
+
+
+class HostCopies(TorchFunctionMode):
+    """While installed: ``copied``, the name of the first of ``model``'s gradients (or a view
+    of one) that went through ``.cpu()`` or ``.to("cpu")``, else None."""
+
+    def __init__(self, model):
+        super().__init__()
+        self._names = {
+            p.grad.untyped_storage().data_ptr(): n
+            for n, p in model.named_parameters()
+            if p.grad is not None
+        }
+        self.copied: str | None = None
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if self.copied is None and args and isinstance(args[0], torch.Tensor):
+            if _to_host(func, args, kwargs):
+                self.copied = self._names.get(args[0].untyped_storage().data_ptr())
+        return func(*args, **kwargs)
+
+    def uncarried(self, calls) -> list[str]:
+        """The gradients that no collective in ``calls`` sent, nor a view of them."""
+        sent = {ptr for c in calls for ptr in c.storages}
+        return [n for ptr, n in self._names.items() if ptr not in sent]
+
+
+def never_sent(s, name) -> bool:
+    """Whether, in the record ``s`` of one call, no collective carried ``name``'s gradient:
+    none sent it (or a view of it), and fewer bytes went than the gradients hold (a copy in
+    a flat buffer, or a clone, carried it)."""
+    needed = sum(g.nbytes for g in s["local"].values() if g is not None)
+    return name in s.get("uncarried", ()) and sum(c.nbytes for c in s["calls"]) < needed
+
+
+def check_cost(records) -> None:
+    """Each call's collectives: all-reduces that carry each gradient once, nothing else; no
+    process group made at every call, no gradient copied to the host."""
+    for step in range(len(records[0]["steps"])):
+        for rank, record in enumerate(records):
+            s = record["steps"][step]
+            calls = s["calls"]
+            where = f"(step {step}, rank {rank})"
+            other = next((c for c in calls if c.kind != "all_reduce"), None)
+            if other is not None:
+                raise CheckFailed(
+                    f"besides all-reduces your function called {describe(other)} {where}: "
+                    f"an extra collective ({len(calls)} collectives in all). The all-reduce "
+                    "already leaves the same sum on every rank; anything more is communication "
+                    "that costs time and changes nothing"
+                )
+            needed = sum(g.nbytes for g in s["local"].values() if g is not None)
+            sent = sum(c.nbytes for c in calls)
+            if sent > needed:
+                raise CheckFailed(
+                    f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
+                    f"{where}, in {len(calls)} all-reduces: an extra collective. All-reduce "
+                    "each gradient once"
+                )
+            if step and s.get("groups_made"):
+                raise CheckFailed(
+                    "your function created a new process group (dist.new_group) at each call, "
+                    f"again at step {step} (rank {rank}): every rank takes part in setting up a group, a collective set-up "
+                    "at each step that costs more than the all-reduces. All-reduce over the "
+                    "default group (leave out group=), or make a group once, outside the function"
+                )
+            if s.get("host_copy"):
+                raise CheckFailed(
+                    f"your function copied {s['host_copy']}'s gradient to the host (.cpu() or "
+                    f".to('cpu')) {where}: on a CPU that is the same tensor, on a GPU a copy, "
+                    "and an all-reduce of the copy leaves p.grad as it was (copied back, it "
+                    "costs two copies and a sync per gradient). All-reduce p.grad itself, in "
+                    "place, on its own device: NCCL and gloo both take GPU tensors"
+                )
