@@ -85,8 +85,7 @@ def _name_check(got, want, what, device, misses=None, events_read=False, table=N
     if got == want:
         return
     if events_read:  # what the calls it read sum to per operator, and its longest call
-        rows, one = summed_by_name(events_read[-1])
-        table = rows if device.type == "cpu" else None
+        table, one = summed_by_name(events_read[-1])
     if events_read and got == one:
         raise CheckFailed(
             f"on {device.type}, for {what}, you returned {got!r} from prof.events(), which "
