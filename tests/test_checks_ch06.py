@@ -173,6 +173,25 @@ def test_slowest_op_rejects_ranking_by_time_per_call():
         assert len(result.passed) == 4, result.passed  # right on the 3 workloads of one call
 
 
+def test_ranking_rows_grouped_by_input_shape_is_named_where_it_splits_the_operator():
+    """Each operator of the first workloads runs on one shape, so its one row is its total and
+    the ranking is right there; the hint comes from the workload whose exps ran on 8 shapes."""
+
+    def by_shape(fn, args, device):
+        from torch.profiler import ProfilerActivity, profile
+
+        fn(*args)
+        with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+            fn(*args)
+        rows = prof.key_averages(group_by_input_shape=True)
+        return max(rows, key=lambda e: e.self_cpu_time_total).key
+
+    result = assert_fails(
+        "06.slowest_op", by_shape, "80 exps", "group_by_input_shape=True", "run here on 8 shapes"
+    )
+    assert len(result.passed) == 4, result.passed  # right on the workloads of one shape each
+
+
 def from_events(cpu_key):
     """Reads prof.events(), one entry per call, instead of key_averages()."""
 

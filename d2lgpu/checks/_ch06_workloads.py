@@ -96,12 +96,11 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
 
 
 # Where the slowest operator is called many times: its total, not one call, is what counts.
-# Its calls run on SHAPES input shapes, so that no one shape's share of its time (an entry of
+# Its calls run on 8 input shapes, so that no one shape's share of its time (an entry of
 # key_averages(group_by_input_shape=True)) is as long as the product.
 MANY_CALLS, MANY_NUMEL, ONE_PRODUCT_N = 80, 250_000, 512
 _SHAPES = [(250_000,), (125_000, 2), (62_500, 4), (50_000, 5), (25_000, 10), (500, 500)]
 _SHAPES += [(10_000, 25), (5_000, 50)]  # 8 shapes of 250,000 numbers each
-SHAPES = len(_SHAPES)
 
 
 def many_calls_workload():
@@ -131,12 +130,13 @@ def many_calls_workload():
     return one_product_many_exps, (a, vs), "aten::exp", what, {"aten::mm": per_call}
 
 
-def by_shape_hint(got: str, want: str, what: str) -> str:
-    """The hint for an answer that ranked the rows of ``key_averages(group_by_input_shape=True)``."""
+def by_shape_hint(got: str, want: str, what: str, shapes: int) -> str:
+    """The hint for an answer that ranked the rows of ``key_averages(group_by_input_shape=True)``
+    where ``want`` ran on ``shapes`` input shapes (more than one)."""
     return (
         f"for {what}, you returned {got!r} from prof.key_averages(group_by_input_shape=True): "
         f"grouping by input shape splits an operator's time into one row per shape, and "
-        f"{want}, run here on {SHAPES} shapes, has no single row as long as its total. Rank the "
+        f"{want}, run here on {shapes} shapes, has no single row as long as its total. Rank the "
         "per-operator totals of prof.key_averages() (no grouping) by self time"
     )
 
