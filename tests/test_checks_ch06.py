@@ -441,3 +441,44 @@ def test_a_kernel_tied_with_its_operator_on_a_gpu_passes():
         return sorted(prof.key_averages(), key=lambda e: getattr(e, key))[-1].key
 
     assert_passes("06.slowest_op", last_of_ascending)
+
+
+@pytest.fixture
+def exp_stalled(monkeypatch):
+    """Every profile shows one call of aten::exp a second longer, the longest call of its
+    profile, as a machine that stays busy shows it (its totals include the stall too)."""
+    from torch.profiler.profiler import _KinetoProfile
+
+    events = _KinetoProfile.events
+
+    def stalled_events(self):
+        listed = events(self)
+        calls = [e for e in listed if e.name == "aten::exp"]
+        if calls and not getattr(calls[0], "stalled", False):
+            calls[0].time_range.end += 1e6  # microseconds
+            calls[0].stalled = True
+        return listed
+
+    monkeypatch.setattr(_KinetoProfile, "events", stalled_events)
+
+
+def test_ranking_calls_fails_where_every_profile_has_a_stalled_call(exp_stalled):
+    # the longest single call is aten::exp's, as is the operator's total: the profile cannot
+    # tell the rules apart, and the answer is asked about a quiet machine's
+    hint = assert_fails(
+        "06.slowest_op", from_events("self_cpu_time_total"), "prof.events()", "key_averages()"
+    ).hint
+    assert "80 exps" in hint, hint
+    for answer in (profiled_key("self_cpu_time_total"), summed_events("self_cpu_time_total")):
+        assert_passes("06.slowest_op", answer)
+
+
+def test_a_gpu_answer_ranking_calls_by_total_time_is_named_from_the_events_it_read():
+    # on the scripted GPU, the events an answer read are summed per operator for the hint
+    def pick(prof, key):
+        if key == "self_cpu_time_total":
+            return max(prof.key_averages(), key=lambda e: e.self_cpu_time_total).key
+        return max(prof.events(), key=lambda e: e.cpu_time_total).name
+
+    hint = assert_fails("06.slowest_op", warmed_profile(pick), "*total* time includes").hint
+    assert "could not use" not in hint, hint

@@ -26,7 +26,15 @@ from torch.autograd.profiler_util import EventList, FunctionEventAvg
 
 from ._kit import patched
 
-__all__ = ["SCRIPTED_ROWS", "SCRIPTED_WANT", "SCRIPTED_WHAT", "watched_gpu", "scripted_gpu"]
+__all__ = [
+    "SCRIPTED_CPU_ROWS",
+    "SCRIPTED_ROWS",
+    "SCRIPTED_WANT",
+    "SCRIPTED_WHAT",
+    "scripted_cpu",
+    "scripted_gpu",
+    "watched_gpu",
+]
 
 # key, count, self CPU us, CPU total us, self device us, device total us. On a GPU the CPU
 # pays for the launches (cudaLaunchKernel) and the device for the kernels; an operator's
@@ -42,6 +50,14 @@ SCRIPTED_ROWS = [
 ]
 SCRIPTED_WANT = "aten::mm"
 SCRIPTED_WHAT = "a 4096 x 4096 product next to 20 tiny additions"
+# The CPU workload of one 512 x 512 product next to 80 exps (``many_calls_workload``), as a
+# quiet machine profiles it on one thread (this machine's median of 8 profiles, rounded): each
+# exp's call is ~30x shorter than the product's, and the 80 of them add up to more.
+SCRIPTED_CPU_ROWS = [
+    ("aten::matmul", 1, 20.0, 7020.0, 0.0, 0.0),
+    ("aten::mm", 1, 7000.0, 7000.0, 0.0, 0.0),
+    ("aten::exp", 80, 16560.0, 16560.0, 0.0, 0.0),
+]
 
 
 class _Call(FunctionEventAvg):
@@ -49,18 +65,23 @@ class _Call(FunctionEventAvg):
     ``events()``, a ``FunctionEvent``'s ``name``."""
 
     is_user_annotation = is_python_function = False
-    overload_name, stack, input_shapes = "", [], []
+    overload_name = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack, self.input_shapes = [], []  # as a real profile's, which key_averages() reads
 
     @property
     def name(self) -> str:
         return self.key or ""
 
 
-def _scripted_events(with_device: bool, calls: bool = False) -> EventList:
+def _scripted_events(with_device: bool, calls: bool = False, rows=None) -> EventList:
     """The scripted profile's ``key_averages()``, or with ``calls`` its ``events()``: each
-    row's calls one by one, whose times add up to the row's."""
+    row's calls one by one, whose times add up to the row's. ``rows``: :data:`SCRIPTED_ROWS`
+    unless given."""
     events = []
-    for key, count, self_cpu, cpu, self_dev, dev in SCRIPTED_ROWS:
+    for key, count, self_cpu, cpu, self_dev, dev in rows or SCRIPTED_ROWS:
         kernel = key.startswith(("cuda", "sm90", "void"))
         if not with_device and kernel:
             continue  # without CUDA activity a profile has no runtime calls and no kernels
@@ -108,30 +129,51 @@ class _ScriptedEvent(_ScriptedStream):
         return True
 
 
+def _scripted_profile(state: dict, rows=None, cuda=lambda profile: False) -> list:
+    """The patches that make ``key_averages()`` and ``events()`` of a profile during which the
+    checker's ``fn`` ran (``state["fn_profiled"]``) return ``rows``; ``cuda(profile)`` says
+    whether that profile asked for device times."""
+    from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
+
+    cls = torch.autograd.profiler.profile
+    key_averages, events = cls.key_averages, _KinetoProfile.events
+
+    def scripted_key_averages(self, *args, **kwargs):
+        if not state["fn_profiled"]:
+            return key_averages(self, *args, **kwargs)
+        return _scripted_events(cuda(self), rows=rows)
+
+    def scripted_calls(self):
+        if not state["fn_profiled"]:
+            return events(self)
+        return _scripted_events(cuda(self.profiler), calls=True, rows=rows)
+
+    return [
+        (cls, "key_averages", scripted_key_averages),
+        (_KinetoProfile, "events", scripted_calls),
+    ]
+
+
+@contextmanager
+def scripted_cpu(rows):
+    """The CPU profile of a quiet machine: a profile during which the checker's ``fn`` ran
+    (the caller sets ``state["fn_profiled"]``) holds ``rows``. Yields the state dict."""
+    state = _new_state()
+    with patched(*_scripted_profile(state, rows)):
+        yield state
+
+
 @contextmanager
 def _watch(state: dict, scripted: bool):
     """Every way of waiting for the GPU (``torch.cuda.synchronize``, ``torch.accelerator.
     synchronize``, a stream's or an event's ``synchronize()``) is recorded in ``state["log"]``."""
-    from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
-
     cls = torch.autograd.profiler.profile
-    init, key_averages, synchronize = cls.__init__, cls.key_averages, torch.cuda.synchronize
-    events = _KinetoProfile.events
+    init, synchronize = cls.__init__, torch.cuda.synchronize
 
     def recorded_init(self, *args, use_device=None, **kwargs):
         self._d2lgpu_cuda = use_device == "cuda"
         state["cuda_requested"].append(self._d2lgpu_cuda)
         init(self, *args, use_device=None if scripted else use_device, **kwargs)
-
-    def scripted_key_averages(self, *args, **kwargs):
-        if not state["fn_profiled"]:
-            return key_averages(self, *args, **kwargs)
-        return _scripted_events(getattr(self, "_d2lgpu_cuda", False))
-
-    def scripted_calls(self):
-        if not state["fn_profiled"]:
-            return events(self)
-        return _scripted_events(getattr(self.profiler, "_d2lgpu_cuda", False), calls=True)
 
     def record():
         state["log"].append(("sync", torch.autograd._profiler_enabled()))
@@ -152,9 +194,8 @@ def _watch(state: dict, scripted: bool):
         (torch.cuda.Event, "synchronize", recorded(torch.cuda.Event.synchronize)),
     ]
     if scripted:
+        changes += _scripted_profile(state, cuda=lambda p: getattr(p, "_d2lgpu_cuda", False))
         changes += [
-            (cls, "key_averages", scripted_key_averages),
-            (_KinetoProfile, "events", scripted_calls),
             (torch.cuda, "current_stream", lambda device=None: _ScriptedStream(record)),
             (torch.cuda, "default_stream", lambda device=None: _ScriptedStream(record)),
             (torch.cuda, "Event", lambda *a, **k: _ScriptedEvent(record, *a, **k)),

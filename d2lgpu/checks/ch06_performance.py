@@ -1,40 +1,31 @@
 """Checker of chapter 6: ``06.slowest_op``, reading a profile.
 
-The answer is ``slowest_op(fn, args, device) -> str``: the name of the operator
-with the largest *self* time in one profiled call of ``fn(*args)``, made after
-a warm-up call. On a GPU, time means the device's time (``self_device_time_total``),
-and the warm-up's GPU work must be finished (synchronized) before profiling.
+The answer is ``slowest_op(fn, args, device) -> str``: the name of the operator with the
+largest *self* time in one profiled call of ``fn(*args)``, made after a warm-up call. On a GPU,
+time means the device's time (``self_device_time_total``), and the warm-up's GPU work must be
+finished (synchronized) before profiling.
 
-The checker runs it three ways:
+* On the CPU (``device=cpu``), workloads whose slowest operator it knows (``_ch06_workloads``),
+  the last with an operator called 80 times on 8 shapes (ranking by time per call, or by rows
+  per shape, picks another). Its ``fn`` records whether the profiler ran during each call
+  (``torch.autograd._profiler_enabled``); reads of ``prof.events()`` (one entry per call) and
+  every table ``key_averages()`` returned are recorded, to name the mistake from the answer's
+  own profile.
+* On a GPU: the real one when there is one (workloads sized for a GPU), otherwise a *scripted*
+  one (``_gpu_profile``): ``device`` is ``cuda:0``, every way of waiting for it is recorded,
+  and the profile holds the times a GPU gives, device times only if the answer asked for
+  ``ProfilerActivity.CUDA``.
 
-* on the CPU (``device=cpu``) with three workloads whose slowest operator it
-  knows, one of them called 80 times (ranking by time per call picks another);
-  its ``fn`` records whether the profiler was running during each call
-  (``torch.autograd._profiler_enabled``), and reads of ``prof.events()`` (one
-  entry per call) are recorded to name that mistake;
-* on a GPU: the real one when there is one (two workloads sized for a GPU),
-  otherwise a *scripted* one: ``device`` is ``cuda:0``, ``torch.cuda`` says it
-  exists, every way of waiting for it (``torch.cuda.synchronize``,
-  ``torch.accelerator.synchronize``, a stream's or an event's) is recorded, and the profile (built by
-  ``torch.autograd.profiler.profile``, however the answer imports it) holds
-  the times a GPU would give: launches that cost the CPU more than the
-  kernels cost the device, a product whose kernel takes the device's time,
-  and device times only if the answer asked for ``ProfilerActivity.CUDA``.
+A busy machine can stall one operator until it leads the profile. A right answer names that
+entry; the checker runs it again, up to four profiles in a row each led by the entry the answer
+named, which passes, while a wrong rule (calls, total time, time per call) still fails. Where a
+stalled call of the 80-times operator is the longest call of its profile, ranking calls and
+ranking operators agree; the answer is then asked about the profile a quiet machine gives
+(``SCRIPTED_CPU_ROWS``). On a GPU an operator's kernel is listed after it with the same self
+device time: either entry passes. Only ``aten::`` entries (a filter some answers apply) is
+accepted: it leaves out only kernels, runtime calls and the profiler's own entries.
 
-Judged on the answer's own profile too (every table ``key_averages()`` returned
-is recorded): on a busy machine another program can stall one operator (an
-``aten::_to_copy`` of the tiny additions, say) until it leads the profile. A
-right answer names that entry; the checker then runs it again, up to four
-profiles in a row each led by the entry the answer named, which passes. A wrong
-rule (calls, total time, time per call) still fails on such a profile. On a GPU
-an operator's kernel is listed after it with the same self device time: either
-entry is one with the largest time, and passes. Only ``aten::`` entries (a
-filter some answers apply) is accepted: the operators of ``fn`` are aten ops,
-and the filter leaves out only kernels, CUDA runtime calls and the profiler's
-own entries, which changes no workload's answer.
-
-It sets ``KINETO_LOG_LEVEL`` (if unset) so that the profiler's C++ library
-does not log to stderr.
+It sets ``KINETO_LOG_LEVEL`` (if unset) so that the profiler's C++ library does not log.
 """
 
 from __future__ import annotations
@@ -197,6 +188,16 @@ def _calls_agree(events, want) -> bool:
     return one == want and any(e.key == want and e.count > 1 for e in rows)
 
 
+def _on_a_quiet_machine(answer, fn, args):
+    """What the answer names from the many-calls workload's profile on a quiet machine
+    (``SCRIPTED_CPU_ROWS``), and what it read of ``events()``."""
+    from ._gpu_profile import SCRIPTED_CPU_ROWS, scripted_cpu
+
+    with scripted_cpu(SCRIPTED_CPU_ROWS) as state, _events_read() as read:
+        got = answer(_recording(fn, [], None, state), args, torch.device("cpu"))
+    return got, read
+
+
 _BUSY_TRIES = 4  # profiles in a row led by another operator, each named by the answer: a pass
 
 
@@ -218,8 +219,11 @@ def _cpu_checks(answer, passed) -> None:
             if shapes > 1 and all(grouped):
                 raise CheckFailed(f"on cpu, {by_shape_hint(got, want, what, shapes)}")
             if got == want:
-                if read and _calls_agree(read[-1], want) and attempt < _BUSY_TRIES:
-                    continue  # a stalled call of a many-called operator led its calls
+                if read and _calls_agree(read[-1], want):  # a stalled call of a many-called
+                    # operator led the calls: what does the answer name on a quiet profile?
+                    got, read = _on_a_quiet_machine(answer, fn, args)
+                    if got != want:
+                        _name_check(got, want, what, cpu, misses, read)
                 break
             if shapes > 1:  # its rows are not the operators' totals: no busy machine's
                 raise CheckFailed(f"on cpu, {by_shape_hint(got, want, what, shapes)}")
