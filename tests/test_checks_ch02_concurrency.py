@@ -161,7 +161,13 @@ def test_concurrency_names_an_input_moved_in_the_caller():
         fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
         return fx.result(), fy.result()
 
-    assert_fails("02.concurrency", moves_y, "you moved the input y with .to()", "lanes[1]'s GPU")
+    def reads_x(x, y, lanes):
+        print(x.tolist()[0][:3])  # the first values of x, copied to the host
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", moves_y, "you copied the input y with .to()", "lanes[1]'s GPU")
+    assert_fails("02.concurrency", reads_x, "you copied the input x with .tolist()")
 
 
 def test_concurrency_takes_products_of_different_sizes():

@@ -242,10 +242,10 @@ def _check_copies(log: list) -> None:
         name, how = moved[0]
         lane = "lanes[0]" if name == "x" else "lanes[1]"
         raise CheckFailed(
-            f"you moved the input {name} with {how}: the inputs are already where their lanes "
-            f"work (in the notebook with two GPUs, {name} lives on {lane}'s GPU). Moving it "
-            "copies the whole matrix in the caller, and on a GPU the product then reads the "
-            f"copy on the device it was moved to. Submit {name} to {lane} as it is"
+            f"you copied the input {name} with {how}: the inputs are already where their lanes "
+            f"work (in the notebook with two GPUs, {name} lives on {lane}'s GPU). A copy moves "
+            "the whole matrix in the caller (to the host, or to another device, where a product "
+            f"would then read it). Submit {name} to {lane} as it is"
         )
     if copies:
         lane, how = copies[0]
