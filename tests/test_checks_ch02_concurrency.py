@@ -95,6 +95,17 @@ def test_concurrency_alternatives_pass():
         fx = lanes[0].submit(torch.matmul, x, x)
         return fx.result(), fy.result()
 
+    def with_a_wait_at_the_end(x, y, lanes):
+        futures = [lane.submit(torch.mm, a, a) for lane, a in zip(lanes[:2], (x, y), strict=True)]
+        return [f.result() for f in reversed(futures)][::-1]
+
+    assert_passes("02.concurrency", second_lane_first)
+    assert_passes("02.concurrency", with_a_wait_at_the_end)
+
+
+def test_concurrency_futures_promise_only_result():
+    # The notebook's CudaFuture has result() and nothing else: concurrent.futures.wait() and
+    # polling done() work on a ThreadPoolExecutor's futures and fail on a GPU lane's.
     def with_wait(x, y, lanes):
         from concurrent.futures import wait
 
@@ -102,8 +113,83 @@ def test_concurrency_alternatives_pass():
         wait(futures)
         return [f.result() for f in futures]
 
-    assert_passes("02.concurrency", second_lane_first)
-    assert_passes("02.concurrency", with_wait)
+    def polls_done(x, y, lanes):
+        fx, fy = lanes[0].submit(torch.mm, x, x), lanes[1].submit(torch.mm, y, y)
+        while not (fx.done() and fy.done()):
+            pass
+        return fx.result(), fy.result()
+
+    assert_fails(
+        "02.concurrency", with_wait, "concurrent.futures.wait() or as_completed()", "CudaFuture"
+    )
+    assert_fails("02.concurrency", polls_done, "has no 'done'", "promises only result()")
+
+
+def test_concurrency_names_a_host_read_inside_a_lanes_job():
+    def checks_finite(t):
+        out = t @ t
+        assert float(out.sum()) == float(out.sum())  # a host read, inside the lane's function
+        return out
+
+    def reads_in_the_job(x, y, lanes):
+        fx, fy = lanes[0].submit(checks_finite, x), lanes[1].submit(checks_finite, y)
+        return fx.result(), fy.result()
+
+    assert_fails(
+        "02.concurrency",
+        reads_in_the_job,
+        "the function you submitted to lanes[0] makes a host read (float())",
+        "one after the other",
+    )
+
+
+def test_concurrency_names_a_product_computed_again_in_the_caller():
+    def verifies(x, y, lanes):
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        xx, yy = fx.result(), fy.result()
+        assert torch.allclose(xx, x @ x)
+        return xx, yy
+
+    assert_fails(
+        "02.concurrency", verifies, "computed a product itself", "in the caller, outside the lanes"
+    )
+
+
+def test_concurrency_names_an_input_moved_in_the_caller():
+    def moves_y(x, y, lanes):
+        y = y.to(x.device)  # a copy to GPU 0 on a two-GPU machine
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    def reads_x(x, y, lanes):
+        print(x.tolist()[0][:3])  # the first values of x, copied to the host
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", moves_y, "you copied the input y with .to()", "lanes[1]'s GPU")
+    assert_fails("02.concurrency", reads_x, "you copied the input x with .tolist()")
+
+
+def test_concurrency_takes_products_of_different_sizes():
+    def same_shapes_only(x, y, lanes):
+        if x.shape != y.shape:
+            raise ValueError("x and y must have the same shape")
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails(
+        "02.concurrency",
+        same_shapes_only,
+        "with x of 64 x 64 and y of 48 x 48 your function raised ValueError",
+    )
+
+
+def test_concurrency_names_a_changed_dtype():
+    def doubled(x, y, lanes):
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        return fx.result().double(), fy.result().double()
+
+    assert_fails("02.concurrency", doubled, "x @ x came back as torch.float64")
 
 
 def test_concurrency_rejects_products_on_the_wrong_lanes():

@@ -548,3 +548,44 @@ def test_frobenius_counts_cuda_synchronizations(monkeypatch):
         "steps (first: sync 0): something in the loop waits for the GPU; keep everything on "
         "the device until the end"
     )
+
+
+def test_frobenius_names_the_first_step_whose_norm_is_off():
+    # The squared norm is off from step 1 (99.3^2 against 99.3); the worst step, later, made
+    # the hint point at a drift.
+    def squared(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norm = (X * X).sum()
+            norms.append(norm.item())
+            X = X / norm
+        return norms
+
+    result = assert_fails("02.frobenius", (squared, log_norms_at_end))
+    assert result.hint.startswith("log_norms_per_step: the norm after step 1 is 9860.8"), (
+        result.hint
+    )
+
+
+def test_frobenius_names_a_changed_a():
+    # Right values once (the log is scaled back), but the caller's A is divided in place.
+    def scales_a(A, steps):
+        scale = torch.linalg.matrix_norm(A)
+        A.div_(scale)
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm * scale)
+            X = X / norm
+        return torch.stack(norms).tolist()
+
+    assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, scales_a),
+        "log_norms_at_end(A, 1000) changed A in place",
+        "Leave A as it is",
+    )

@@ -22,12 +22,10 @@ two products on two streams).
 
 from __future__ import annotations
 
-from concurrent.futures import Future
-from contextlib import contextmanager
-
 import torch
 
-from ._kit import copies_of, patched
+from ._ch02_lanes import LoggedFuture, LoggingLane, run_logged
+from ._kit import patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
@@ -40,97 +38,6 @@ _WHERE_IT_HELPS = (
 )
 
 
-class _LoggedFuture(Future):
-    """A finished ``concurrent.futures.Future`` whose ``result()`` counts as a wait."""
-
-    def __init__(self, lane, value):
-        super().__init__()
-        self._lane = lane
-        self.set_result(value)
-
-    def result(self, timeout=None):
-        self._lane.log.append(("wait", self._lane.name, _job(self._lane.log)))
-        return super().result(timeout)
-
-
-def _job(log) -> str | None:
-    """The lane whose submitted job is running now, or None: the caller's own code."""
-    running = getattr(log, "running", None)
-    return running[-1] if running else None
-
-
-class LoggingLane:
-    """A lane (``submit(fn, *args) -> future``) that records every launch and every wait.
-
-    The work runs on the CPU when submitted; ``result()`` on the future counts
-    as a wait. Lanes share one ``log`` of ``(event, lane name, job)`` triples, where
-    ``job`` names the lane whose submitted function made the event (a wait inside a
-    lane's job), or is None; ``values`` keeps what each submitted call returned.
-    """
-
-    def __init__(self, name: str, log: list):
-        self.name, self.log = name, log
-        self.values: list = []
-
-    def submit(self, fn, *args, **kwargs):
-        self.log.append(("launch", self.name, _job(self.log)))
-        running = getattr(self.log, "running", [])
-        running.append(self.name)
-        try:
-            value = fn(*args, **kwargs)
-        finally:
-            running.pop()
-        self.values.append(value)
-        return _LoggedFuture(self, value)
-
-
-class _Log(list):
-    """The lanes' shared log; ``running`` names the lanes whose jobs are running."""
-
-    def __init__(self):
-        super().__init__()
-        self.running: list[str] = []
-
-
-@contextmanager
-def _logging_syncs(log: list):
-    """Record device-wide synchronizations (``torch.cuda.synchronize``, ``d2lgpu.sync``,
-    ``torch.accelerator.synchronize``)."""
-    import d2lgpu
-    import d2lgpu.timing
-
-    def logged(*args, **kwargs):
-        log.append(("wait", "device", _job(log)))
-
-    with patched(
-        (torch.cuda, "synchronize", logged),
-        (torch.accelerator, "synchronize", logged),  # torch 2.11 and later have it
-        (d2lgpu, "sync", logged),
-        (d2lgpu.timing, "sync", logged),
-    ):
-        yield
-
-
-def _run(answer, x, y, n_lanes: int, errors_ignored: bool = False):
-    """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
-    the result is None when the answer raised and ``errors_ignored``."""
-    log = _Log()
-    lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
-
-    def lane_of(t):  # the lane whose result t is, if any
-        return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
-
-    result = None
-    with _logging_syncs(log), copies_of(lane_of) as copies:
-        try:
-            result = answer(x, y, lanes)
-        except Exception:
-            if not errors_ignored:
-                raise
-    log += [("copy", lane, how) for lane, how in copies]
-    return result, lanes, log
-
-
 @one_cpu_thread
 def check_concurrency(answer, passed):
     """``run_concurrently(x, y, lanes)``: both products launched before any wait, both correct,
@@ -140,7 +47,7 @@ def check_concurrency(answer, passed):
         raise CheckFailed("pass the function itself: check('02.concurrency', run_concurrently)")
     gen = torch.Generator().manual_seed(3)
     x, y = torch.randn(64, 64, generator=gen), torch.randn(64, 64, generator=gen)
-    result, lanes, log = _run(answer, x, y, 2)
+    result, lanes, log = run_logged(answer, x, y, 2)
     xx, yy = x @ x, y @ y
     _check_results(result, xx, yy)
     passed.append("both results are correct (x @ x and y @ y)")
@@ -152,7 +59,7 @@ def check_concurrency(answer, passed):
     # The same tensors (same memory, same data_ptr) with new values: computed again.
     x.copy_(torch.randn(64, 64, generator=gen))
     y.copy_(torch.randn(64, 64, generator=gen))
-    again, lanes, log = _run(answer, x, y, 2)
+    again, lanes, log = run_logged(answer, x, y, 2)
     if isinstance(again, tuple | list) and len(again) == 2:
         if all(isinstance(r, torch.Tensor) for r in again) and torch.equal(again[0], xx):
             raise CheckFailed(
@@ -167,14 +74,27 @@ def check_concurrency(answer, passed):
 
     # Three lanes: lanes[1] is not the last one. An answer written for exactly two lanes
     # (zip(..., strict=True)) may raise here; only where its products went counts.
-    _, lanes, log = _run(answer, x, y, 3, errors_ignored=True)
+    _, lanes, log = run_logged(answer, x, y, 3, errors_ignored=True)
     _check_lane_indices(log)
+
+    # Two products of different sizes: nothing in the exercise makes them equal.
+    z = torch.randn(48, 48, generator=gen)
+    try:
+        other, lanes, log = run_logged(answer, x, z, 2)
+    except Exception as error:
+        raise CheckFailed(
+            f"with x of 64 x 64 and y of 48 x 48 your function raised {type(error).__name__}: "
+            f"{error}. The two products are independent: any two square matrices, of any "
+            "sizes, on their own lanes"
+        ) from None
+    _check_results(other, x @ x, z @ z)
+    _check_lanes(other, lanes, log, x @ x, z @ z)
 
     # As on a machine with a GPU: a torch.cuda.synchronize() behind
     # `if torch.cuda.is_available()` is a wait too. CUDA calls may fail here (there is
     # none): only the waits logged before the failure count.
     with patched((torch.cuda, "is_available", lambda: True)):
-        _, lanes, log = _run(answer, x, y, 2, errors_ignored=True)
+        _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True)
     _check_order(log, where=" (in a run where torch.cuda.is_available() was True)")
     passed.append(
         "both products were launched before anything waited for either (no sync between "
@@ -186,13 +106,19 @@ def check_concurrency(answer, passed):
 def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
     if not isinstance(result, tuple | list) or len(result) != 2:
         raise CheckFailed("return a pair: (x @ x, y @ y)")
-    if any(isinstance(r, _LoggedFuture) for r in result):
+    if any(isinstance(r, LoggedFuture) for r in result):
         raise CheckFailed(
             "you returned futures: call .result() on each (after both are launched) and "
             "return the tensors"
         )
     if not all(isinstance(r, torch.Tensor) for r in result):
         raise CheckFailed("return the two products as tensors: (x @ x, y @ y)")
+    for r, w, name in zip(result, (xx, yy), ("x @ x", "y @ y"), strict=True):
+        if r.dtype != w.dtype:
+            raise CheckFailed(
+                f"{name} came back as {r.dtype}, its inputs are {w.dtype}: return each lane's "
+                "result as it is (a .double() or .to(dtype) is a copy of the whole matrix)"
+            )
     ok = [
         r.shape == w.shape and torch.allclose(r.cpu(), w)
         for r, w in zip(result, (xx, yy), strict=True)
@@ -254,6 +180,14 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
             "the returned tensors are not the ones the lanes computed: return what each "
             "future's .result() gives, not a product computed again outside the lanes"
         )
+    extra = [how for event, how, _ in log if event == "product"]
+    if extra:
+        raise CheckFailed(
+            f"besides the two lanes' products, your function computed a product itself "
+            f"({extra[0]}, in the caller, outside the lanes), e.g. x @ x again to verify a "
+            "result: that is the work done twice, on the caller's device and stream, and it is "
+            "counted in every timing. Let the lanes do the products, and return their results"
+        )
 
 
 def _check_lane_indices(log: list) -> None:
@@ -272,6 +206,15 @@ def _check_order(log: list, where: str = "") -> None:
     in_job = [(lane, job) for event, lane, job in log if event == "wait" and job is not None]
     if in_job:
         lane, job = in_job[0]
+        if lane.startswith("a host read"):
+            raise CheckFailed(
+                f"the function you submitted to {job} makes {lane} of a tensor{where}: a host "
+                "read waits for the device to finish that work. A GPU lane (the chapter's "
+                "CudaLane) calls the function in the caller's thread, so submit returns only "
+                "once the product is done, and the second product is launched after it: one "
+                "after the other. Submit the product alone (lane.submit(torch.matmul, a, a)); "
+                "read values, if you must, after both results"
+            )
         what = "torch.cuda.synchronize()" if lane == "device" else f"{lane}'s .result()"
         raise CheckFailed(
             f"the function you submitted to {job} waits for {what}{where}: {job} cannot start "
@@ -294,6 +237,16 @@ def _check_order(log: list, where: str = "") -> None:
 
 def _check_copies(log: list) -> None:
     copies = [(lane, how) for event, lane, how in log if event == "copy"]
+    moved = [(name, how) for name, how in copies if name in ("x", "y")]
+    if moved:
+        name, how = moved[0]
+        lane = "lanes[0]" if name == "x" else "lanes[1]"
+        raise CheckFailed(
+            f"you copied the input {name} with {how}: the inputs are already where their lanes "
+            f"work (in the notebook with two GPUs, {name} lives on {lane}'s GPU). A copy moves "
+            "the whole matrix in the caller (to the host, or to another device, where a product "
+            f"would then read it). Submit {name} to {lane} as it is"
+        )
     if copies:
         lane, how = copies[0]
         raise CheckFailed(

@@ -1,0 +1,158 @@
+"""The lanes of checker ``02.concurrency``: :class:`LoggingLane` and one logged run.
+
+Every launch, every wait (a future's ``result()``, a device-wide synchronize, a host
+read inside a lane's job), every product the caller makes itself and every copy of a
+lane's result or of an input goes into one log, which the checker's rules read.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from ._kit import copies_of, patched
+
+__all__ = ["LoggedFuture", "LoggingLane", "run_logged"]
+
+
+class LoggedFuture:
+    """A finished future whose ``result()`` counts as a wait; it has nothing else, as a lane's
+    future promises only ``result()`` (the course's ``CudaFuture`` has no ``done()``)."""
+
+    def __init__(self, lane, value):
+        self._lane, self._value = lane, value
+
+    def result(self, timeout=None):
+        self._lane.log.append(("wait", self._lane.name, _job(self._lane.log)))
+        return self._value
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # copy, pickle and friends look for these: not the answer's
+            raise AttributeError(name)
+        used = (
+            "concurrent.futures.wait() or as_completed(), which need a concurrent.futures.Future,"
+            if name.startswith("_")
+            else f"{name}(), which"
+        )
+        raise AttributeError(
+            f"a lane's future has no {name!r}: {used} the chapter's CudaFuture does not offer. "
+            "A lane's future promises only result(), which waits for the work and returns its "
+            "value: call .result() on each future, after both launches"
+        )
+
+
+def _job(log) -> str | None:
+    """The lane whose submitted job is running now, or None: the caller's own code."""
+    running = getattr(log, "running", None)
+    return running[-1] if running else None
+
+
+class LoggingLane:
+    """A lane (``submit(fn, *args) -> future``) that records every launch and every wait.
+
+    The work runs on the CPU when submitted; ``result()`` on the future counts
+    as a wait. Lanes share one ``log`` of ``(event, lane name, job)`` triples, where
+    ``job`` names the lane whose submitted function made the event (a wait inside a
+    lane's job), or is None; ``values`` keeps what each submitted call returned.
+    """
+
+    def __init__(self, name: str, log: list):
+        self.name, self.log = name, log
+        self.values: list = []
+
+    def submit(self, fn, *args, **kwargs):
+        self.log.append(("launch", self.name, _job(self.log)))
+        running = getattr(self.log, "running", [])
+        running.append(self.name)
+        try:
+            value = fn(*args, **kwargs)
+        finally:
+            running.pop()
+        self.values.append(value)
+        return LoggedFuture(self, value)
+
+
+class _Log(list):
+    """The lanes' shared log; ``running`` names the lanes whose jobs are running."""
+
+    def __init__(self):
+        super().__init__()
+        self.running: list[str] = []
+
+
+@contextmanager
+def _logging_syncs(log: list):
+    """Record device-wide synchronizations (``torch.cuda.synchronize``, ``d2lgpu.sync``,
+    ``torch.accelerator.synchronize``)."""
+    import d2lgpu
+    import d2lgpu.timing
+
+    def logged(*args, **kwargs):
+        log.append(("wait", "device", _job(log)))
+
+    with patched(
+        (torch.cuda, "synchronize", logged),
+        (torch.accelerator, "synchronize", logged),  # torch 2.11 and later have it
+        (d2lgpu, "sync", logged),
+        (d2lgpu.timing, "sync", logged),
+    ):
+        yield
+
+
+# Host reads (the name a hint gives each) and products, as a TorchFunctionMode sees them.
+_HOST_READS = {
+    "item": ".item()",
+    "tolist": ".tolist()",
+    "numpy": ".numpy()",
+    "cpu": ".cpu()",
+    "__float__": "float()",
+    "__int__": "int()",
+    "__bool__": "bool() or an if on a tensor",
+    "__repr__": "print() of a tensor",
+    "__str__": "print() of a tensor",
+    "__format__": "an f-string of a tensor",
+    "allclose": "torch.allclose()",
+    "equal": "torch.equal()",
+}
+_PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "einsum", "addmm", "multi_dot"}
+
+
+class _Watch(TorchFunctionMode):
+    """Log host reads made inside a lane's job (a wait there) and products the caller makes."""
+
+    def __init__(self, log):
+        super().__init__()
+        self.log = log
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        job = _job(self.log)
+        if job is not None and name in _HOST_READS:
+            self.log.append(("wait", f"a host read ({_HOST_READS[name]})", job))
+        elif job is None and name in _PRODUCTS:
+            self.log.append(("product", name, None))
+        return func(*args, **(kwargs or {}))
+
+
+def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False):
+    """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
+    the result is None when the answer raised and ``errors_ignored``."""
+    log = _Log()
+    lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
+
+    def lane_of(t):  # the lane whose result t is, or the input t is, if any
+        if t is x or t is y:
+            return "x" if t is x else "y"
+        return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
+
+    result = None
+    with _logging_syncs(log), copies_of(lane_of) as copies, _Watch(log):
+        try:
+            result = answer(x, y, lanes)
+        except Exception:
+            if not errors_ignored:
+                raise
+    log += [("copy", lane, how) for lane, how in copies]
+    return result, lanes, log
