@@ -271,7 +271,7 @@ def test_shard_bytes_is_half_the_weights_plus_a_bias():
     assert tp.shard_bytes() == (whole - bias) // tp.WORLD + bias
 
 
-# The two blocks' activations differ (GELU, then Tanh): one written in is seen.
+# The two blocks' activations differ (GELU, then LeakyReLU(0.2)): one written in is seen.
 
 
 class GeluWrittenIn(Megatron):
@@ -280,17 +280,37 @@ class GeluWrittenIn(Megatron):
         return Reduce.apply(F.linear(h, self.w2)) + self.b2
 
 
-class TanhModuleWrittenIn(Megatron):
+class LeakyReluModuleWrittenIn(Megatron):
     def __init__(self, mlp, rank, world):
         super().__init__(mlp, rank, world)
-        self.act = nn.Tanh()
+        self.act = nn.LeakyReLU(0.2)
+
+
+class ActivationMadeAnew(Megatron):
+    """type(mlp[1])(): the same kind of activation, with its default arguments."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.act = type(mlp[1])()
 
 
 @pytest.mark.parametrize(
     ("answer", "hints"),
     [
         (GeluWrittenIn, ["all use GELU", "mlp[1]"]),
-        (TanhModuleWrittenIn, ["all use Tanh", "not one of your choice"]),
+        (
+            LeakyReluModuleWrittenIn,
+            ["all use LeakyReLU(negative_slope=0.2)", "not one of your choice"],
+        ),
+        (
+            ActivationMadeAnew,
+            [
+                "activations made anew with their default arguments "
+                "(LeakyReLU(negative_slope=0.01) where the mlp has "
+                "LeakyReLU(negative_slope=0.2))",
+                "not type(mlp[1])()",
+            ],
+        ),
     ],
 )
 def test_an_activation_written_in_is_named(answer, hints):

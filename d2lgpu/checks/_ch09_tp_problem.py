@@ -1,6 +1,6 @@
 """``09.tensor_parallel``'s problem and what each rank runs: the blocks to split (an MLP
 ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)``, GELU in the first and
-Tanh in the second), their input, each rank's share of the hidden units, and the record a
+LeakyReLU with a slope of 0.2 in the second), their input, each rank's share of the hidden units, and the record a
 rank sends back (the storage its parameters hold, the output, the all-reduces of forward
 and backward, the input's gradient, the output after one SGD step).
 
@@ -37,14 +37,19 @@ __all__ = [
 WORLD, WIDTH, HIDDEN, ROWS, LR = 2, 6, 10, 5, 0.5
 
 
+def _leaky_relu() -> nn.Module:
+    """LeakyReLU with a slope not its default: one made anew, type(mlp[1])(), is seen."""
+    return nn.LeakyReLU(negative_slope=0.2)
+
+
 # each block's activation: not always the same, so that one written in is seen
-ACTIVATIONS = (nn.GELU, nn.Tanh)
+ACTIVATIONS = (nn.GELU, _leaky_relu)
 BLOCKS = len(ACTIVATIONS)
 
 
 def make_blocks(seed: int = 0, activations=ACTIVATIONS) -> list[nn.Sequential]:
     """One MLP ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)`` per
-    activation: ``BLOCKS`` of them, GELU in the first, Tanh in the second."""
+    activation: ``BLOCKS`` of them, GELU in the first, LeakyReLU(0.2) in the second."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return [

@@ -7,8 +7,8 @@ its inputs (row-parallel: the matching columns), and whose ``forward(x)`` takes 
 ``x`` on every rank and returns the whole output on every rank, gradients included.
 
 It runs on two real gloo ranks started from the kernel (:func:`d2lgpu.ranks.run_ranks`),
-on two such blocks one after the other (GELU in the first, Tanh in the second, so
-that an activation written in is seen), then on three ranks (the hidden units split
+on two such blocks one after the other (GELU in the first, LeakyReLU with a slope of 0.2
+in the second, so that an activation written in, or made anew with its defaults, is seen), then on three ranks (the hidden units split
 4, 4, 2, so that a world of 2 written in is seen), and checks:
 
 * each rank keeps its shards only, counted by the storages its parameters hold (a view
@@ -248,10 +248,21 @@ def _wrong_output_hint(rank, world, out, ref):
                 same = b(same)
         if close(out, same, TOLERANCE):
             return (
-                f"rank {rank}'s output is that of blocks that all use {act.__name__}, but "
-                "the blocks' activations differ (GELU, then Tanh): use the mlp's own, mlp[1], "
-                "not one of your choice"
+                f"rank {rank}'s output is that of blocks that all use {act()}, but the "
+                f"blocks' activations differ ({', '.join(str(a()) for a in ACTIVATIONS)}): "
+                "use the mlp's own, mlp[1], not one of your choice"
             )
+    anew = [type(act()) for act in ACTIVATIONS]  # each made again, with its defaults
+    with torch.no_grad():
+        same = x
+        for b in make_blocks(activations=anew):
+            same = b(same)
+    if close(out, same, TOLERANCE):
+        return (
+            f"rank {rank}'s output is that of activations made anew with their default "
+            f"arguments ({anew[1]()} where the mlp has {ACTIVATIONS[1]()}): use the mlp's "
+            "own module, mlp[1], not type(mlp[1])()"
+        )
     return (
         f"rank {rank}'s output differs from the unsplit MLPs' by up to "
         f"{max_diff(out, ref):.3g}: does each rank keep fc1's rows and fc2's "
