@@ -271,7 +271,7 @@ def test_shard_bytes_is_half_the_weights_plus_a_bias():
     assert tp.shard_bytes() == (whole - bias) // tp.WORLD + bias
 
 
-# The two blocks' activations differ (GELU, then Tanh): one written in is seen.
+# The two blocks' activations differ (GELU, then LeakyReLU(0.2)): one written in is seen.
 
 
 class GeluWrittenIn(Megatron):
@@ -280,17 +280,37 @@ class GeluWrittenIn(Megatron):
         return Reduce.apply(F.linear(h, self.w2)) + self.b2
 
 
-class TanhModuleWrittenIn(Megatron):
+class LeakyReluModuleWrittenIn(Megatron):
     def __init__(self, mlp, rank, world):
         super().__init__(mlp, rank, world)
-        self.act = nn.Tanh()
+        self.act = nn.LeakyReLU(0.2)
+
+
+class ActivationMadeAnew(Megatron):
+    """type(mlp[1])(): the same kind of activation, with its default arguments."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.act = type(mlp[1])()
 
 
 @pytest.mark.parametrize(
     ("answer", "hints"),
     [
         (GeluWrittenIn, ["all use GELU", "mlp[1]"]),
-        (TanhModuleWrittenIn, ["all use Tanh", "not one of your choice"]),
+        (
+            LeakyReluModuleWrittenIn,
+            ["all use LeakyReLU(negative_slope=0.2)", "not one of your choice"],
+        ),
+        (
+            ActivationMadeAnew,
+            [
+                "activations made anew with their default arguments "
+                "(LeakyReLU(negative_slope=0.01) where the mlp has "
+                "LeakyReLU(negative_slope=0.2))",
+                "not type(mlp[1])()",
+            ],
+        ),
     ],
 )
 def test_an_activation_written_in_is_named(answer, hints):
@@ -591,7 +611,12 @@ def test_a_whole_weight_cloned_is_too_much_storage_but_not_a_view():
 def test_the_last_rank_of_three_is_held_to_its_own_shard():
     hint = assert_fails(LastRankTakesTheRest, "on 3 ranks (right on 2): rank 2 of 3's").hint
     assert f"its shards are {tp.shard_bytes(3, 2)} " in hint, hint
-    assert "and fc2's bias. Is the number of ranks, 2, written in" in hint, hint
+    # it wrote no 2 in: the hint names its split, 4 units where torch.chunk gives 2
+    assert (
+        "That is 4 hidden units per block, where torch.chunk(torch.arange(10), 3)[2] gives it 2 (4, 4, 2). A split of your own"
+        in hint
+    ), hint
+    assert "written in" not in hint, hint
     assert "is a view" not in hint, hint
 
 
@@ -680,3 +705,191 @@ class AddsABiasShareBeforeTheSum(Megatron):
 )  # fmt: skip
 def test_a_wrong_gradient_is_named(answer, hints):
     assert_fails(answer, *hints)
+
+
+# --- what the red-team answers of round 6 found ------------------------------------------
+
+
+class KeepsTheMlpInAClosure(Megatron):
+    """Shards right, but `self.act` a lambda over mlp: the whole MLP stays alive."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        del self.act  # a module; a lambda in its place
+        self.act = lambda t: mlp[1](t)
+
+
+class SharesFc2sBias(Megatron):
+    """fc2's bias detached, not cloned: the same storage as the unsplit MLP's."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.b2 = nn.Parameter(mlp[2].bias.detach())
+
+
+class KeepsAnUnusedBias(Megatron):
+    """fc2's bias added by rank 0 only, before the sum; the other ranks keep one unused."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.rank = rank
+
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return Reduce.apply(F.linear(h, self.w2, self.b2 if self.rank == 0 else None))
+
+
+class FreezesFc2sBias(Megatron):
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.b2.requires_grad_(False)  # "the same on every rank: it must not diverge"
+
+
+class HooksTheCallersInput(Megatron):
+    """x's gradient summed by a hook on the caller's tensor, not on a view of it."""
+
+    def forward(self, x):
+        if x.requires_grad:
+            x.register_hook(_summed)
+        return Reduce.apply(F.linear(self.act(F.linear(x, self.w1, self.b1)), self.w2)) + self.b2
+
+
+class ReturnsNothing(Megatron):
+    def forward(self, x):
+        self.out = super().forward(x)
+
+
+class ImportedAllReduce(torch.autograd.Function):  # g through a name the checker cannot see
+    @staticmethod
+    def forward(ctx, x):
+        x = x.clone()
+        torch.distributed.distributed_c10d.all_reduce(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class CountsNoAllReduce(Megatron):
+    reduce = ImportedAllReduce
+
+    def forward(self, x):
+        h = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        return self.reduce.apply(F.linear(h, self.w2)) + self.b2
+
+
+class ContiguousNotClone(Megatron):
+    """.contiguous() for .clone(): fc1's rows are contiguous already, so they stay views."""
+
+    def __init__(self, mlp, rank, world):
+        nn.Module.__init__(self)
+        fc1, self.act, fc2 = mlp
+        mine = rows_of(fc1, rank, world)
+        cut = slice(int(mine[0]), int(mine[-1]) + 1)
+        self.w1 = nn.Parameter(fc1.weight.detach()[cut].contiguous())
+        self.b1 = nn.Parameter(fc1.bias.detach()[cut].contiguous())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, cut].contiguous())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+
+class TensorSplitUnits(Megatron):
+    """torch.tensor_split's 4, 3, 3 of 10 hidden units, not torch.chunk's 4, 4, 2."""
+
+    def __init__(self, mlp, rank, world):
+        nn.Module.__init__(self)
+        fc1, self.act, fc2 = mlp
+        mine = torch.tensor_split(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+
+class WithDTensor(nn.Module):
+    """PyTorch's own tensor parallelism, not the exercise's by hand."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        import copy
+
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.tensor.parallel import (
+            ColwiseParallel,
+            RowwiseParallel,
+            parallelize_module,
+        )
+
+        mesh = init_device_mesh("cpu", (world,))
+        plan = {"0": ColwiseParallel(), "2": RowwiseParallel()}
+        self.mlp = parallelize_module(copy.deepcopy(mlp), mesh, plan)
+
+    def forward(self, x):
+        return self.mlp(x)
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (
+            KeepsTheMlpInAClosure,
+            [
+                "rank 0 keeps the unsplit MLP's fc1's weight, fc1's bias, "
+                "fc2's weight, fc2's bias alive after ParallelMLP(...) returned",
+                "lambda t: mlp[1](t)",
+                "self.act = mlp[1]",
+            ],
+        ),
+        (
+            SharesFc2sBias,
+            [
+                "rank 0's parameters share storage with the unsplit MLP's fc2's bias",
+                "fc2.bias.detach().clone()",
+            ],
+        ),
+        (
+            KeepsAnUnusedBias,
+            [
+                "rank 1: 2 of your parameters got no gradient (b2 of block 0, b2 of block 1)",
+                "Does forward use them on every rank",
+            ],
+        ),
+        (
+            FreezesFc2sBias,
+            [
+                "rank 0: b2 of block 0, b2 of block 1 have requires_grad=False, so they get no gradient"
+            ],
+        ),
+        (
+            HooksTheCallersInput,
+            [
+                "forward registered a hook on its input (the tensor block 0 was given",
+                "torch.autograd.Function",
+            ],
+        ),
+        (ReturnsNothing, ["forward returned NoneType, not a tensor", "`return`"]),
+        (
+            CountsNoAllReduce,
+            [
+                "rank 0's output is right, but no call through dist.all_reduce was seen in forward",
+                "from torch.distributed import all_reduce",
+            ],
+        ),
+        (ContiguousNotClone, ["is a view", ".contiguous() copies nothing"]),
+        (
+            TensorSplitUnits,
+            [
+                "on 3 ranks (right on 2): rank 2 of 3's",
+                "That is 3 hidden units "
+                "per block, where torch.chunk(torch.arange(10), 3)[2] gives it 2",
+                "A split of your own",
+            ],
+        ),
+        (WithDTensor, ["parameters are DTensors", "by hand"]),
+    ],
+    ids=lambda v: v.__name__ if isinstance(v, type) else "",
+)
+def test_round_6s_mistakes_are_named(answer, hints):
+    hint = assert_fails(answer, *hints).hint
+    assert "written in" not in hint, hint  # none of them wrote a world of 2 in
+    assert "your code raised" not in hint, hint

@@ -1,6 +1,6 @@
 """``09.tensor_parallel``'s problem and what each rank runs: the blocks to split (an MLP
 ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)``, GELU in the first and
-Tanh in the second), their input, each rank's share of the hidden units, and the record a
+LeakyReLU with a slope of 0.2 in the second), their input, each rank's share of the hidden units, and the record a
 rank sends back (the storage its parameters hold, the output, the all-reduces of forward
 and backward, the input's gradient, the output after one SGD step).
 
@@ -9,8 +9,12 @@ What it is not: the rules and hints, :mod:`.ch09_tensor_parallel`.
 
 from __future__ import annotations
 
+import gc
+
 import torch
 from torch import nn
+from torch.distributed.tensor import DTensor
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from ..ranks import count_all_reduces
 from ._kit_collectives import CollectiveWatch, describe, unwaited_hint
@@ -33,14 +37,19 @@ __all__ = [
 WORLD, WIDTH, HIDDEN, ROWS, LR = 2, 6, 10, 5, 0.5
 
 
+def _leaky_relu() -> nn.Module:
+    """LeakyReLU with a slope not its default: one made anew, type(mlp[1])(), is seen."""
+    return nn.LeakyReLU(negative_slope=0.2)
+
+
 # each block's activation: not always the same, so that one written in is seen
-ACTIVATIONS = (nn.GELU, nn.Tanh)
+ACTIVATIONS = (nn.GELU, _leaky_relu)
 BLOCKS = len(ACTIVATIONS)
 
 
 def make_blocks(seed: int = 0, activations=ACTIVATIONS) -> list[nn.Sequential]:
     """One MLP ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)`` per
-    activation: ``BLOCKS`` of them, GELU in the first, Tanh in the second."""
+    activation: ``BLOCKS`` of them, GELU in the first, LeakyReLU(0.2) in the second."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return [
@@ -122,25 +131,37 @@ def _run(ParallelMLP, rank, world, watch):
     for part in parts:
         if not isinstance(part, nn.Module):
             raise TypeError(f"ParallelMLP(...) must make an nn.Module, got {type(part).__name__}")
+    if any(isinstance(p, DTensor) for part in parts for p in part.parameters()):
+        return {"held": 0, "broken": _DTENSOR}
     plain = _plain_tensors(parts)
     if plain:
         return {"held": 0, "broken": _PLAIN.format(names=", ".join(sorted(set(plain))))}
-    params = [p for part in parts for p in part.parameters()]
+    named = [(f"{n} of block {i}", p) for i, m in enumerate(parts) for n, p in m.named_parameters()]
+    params = [p for _, p in named]
     storages = {(p.untyped_storage().data_ptr(), p.untyped_storage().nbytes()) for p in params}
     held = sum(n for _, n in storages)
+    views = sum(p.untyped_storage().nbytes() > p.nbytes for p in params)
     whole = {id(p) for b in blocks for p in b.parameters()}
+    shares_whole = any(id(p) in whole for p in params)
+    refs = _whole_storages(blocks)
+    del blocks  # the checker's own reference: what stays alive now, the answer keeps
+    kept = _kept_alive(refs, storages)
     x, weight = data()
     x = x.clone().requires_grad_()
     mark, watch.phase = watch.mark(), "(forward)"
     with count_all_reduces() as forward:
-        out = x
+        inputs, out = [], x
         for part in parts:
+            inputs.append(out)
             out = part(out)
+            if not isinstance(out, torch.Tensor):  # said now, not by the next block's error
+                return {"held": held, "broken": _NOT_A_TENSOR.format(type(out).__name__)}
     broken = _broken(watch, mark, "forward returned")
     if broken:
         return {"held": held, "broken": broken}
-    if not isinstance(out, torch.Tensor):
-        raise TypeError(f"forward must return a tensor, got {type(out).__name__}")
+    hooked = [i for i, t in enumerate(inputs) if t._backward_hooks]
+    if hooked:
+        return {"held": held, "broken": _HOOKED.format(block=hooked[0])}
     if not out.requires_grad:
         return {"held": held, "out": out.detach(), "no_grad": True, "forward": forward.calls}
     returned_none = _functions_returning_none(out)
@@ -160,8 +181,10 @@ def _run(ParallelMLP, rank, world, watch):
             after = part(after)
     return {
         "held": held,
-        "shares_whole": any(id(p) in whole for p in params),
-        "without_grad": sum(p.grad is None for p in params),
+        "views": views,
+        "kept": kept,
+        "shares_whole": shares_whole,
+        "without_grad": [(n, p.requires_grad) for n, p in named if p.grad is None],
         "out": out.detach(),
         "x_grad": x.grad,
         "after": after.detach(),
@@ -169,6 +192,31 @@ def _run(ParallelMLP, rank, world, watch):
         "backward": backward.calls,
         "no_grad": False,
     }
+
+
+_NAMES = {"0.weight": "fc1's weight", "0.bias": "fc1's bias", "2.weight": "fc2's weight"}
+
+
+def _whole_storages(blocks):
+    """Each unsplit parameter's name, a weak reference to its storage, and where it lies."""
+    return [
+        (_NAMES.get(n, "fc2's bias"), StorageWeakRef(p.untyped_storage()), p.data_ptr())
+        for b in blocks
+        for n, p in b.named_parameters()
+    ]
+
+
+def _kept_alive(refs, storages) -> dict[str, list[str]]:
+    """The unsplit parameters whose storage is still alive once the checker let go of the
+    blocks: ``shared`` by one of the answer's parameters, or kept ``elsewhere``."""
+    gc.collect()
+    ours = {ptr for ptr, _ in storages}
+    kept: dict[str, list[str]] = {"shared": [], "elsewhere": []}
+    for name, ref, ptr in refs:
+        where = "shared" if ptr in ours else "elsewhere"
+        if not ref.expired() and name not in kept[where]:
+            kept[where].append(name)
+    return kept
 
 
 def _broken(watch, mark, where) -> str | None:
@@ -196,4 +244,21 @@ _NONE = (
     "the backward of your autograd.Function {name} returned None: autograd then passes no "
     "gradient to its input, so the layers before it get none. backward must return the "
     "gradient, e.g. all-reduce it and `return grad`"
+)
+_DTENSOR = (
+    "your ParallelMLP's parameters are DTensors (parallelize_module, ColwiseParallel and "
+    "RowwiseParallel, or distribute_tensor): that is PyTorch doing the split, whose "
+    "collectives do not go through dist.all_reduce. This exercise builds it by hand: "
+    "nn.Parameter shards cloned from the weights, and dist.all_reduce in two "
+    "torch.autograd.Functions"
+)
+_HOOKED = (
+    "forward registered a hook on its input (the tensor block {block} was given, which "
+    "belongs to the caller): each call adds one more, so a tensor that goes through forward "
+    "twice has its gradient all-reduced twice. Make the backward all-reduce a "
+    "torch.autograd.Function (or hook a view made in forward, x = x.view_as(x))"
+)
+_NOT_A_TENSOR = (
+    "your ParallelMLP's forward returned {}, not a tensor: it must return the block's "
+    "whole output (does it end with `return`?)"
 )

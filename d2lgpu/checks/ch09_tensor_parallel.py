@@ -7,12 +7,14 @@ its inputs (row-parallel: the matching columns), and whose ``forward(x)`` takes 
 ``x`` on every rank and returns the whole output on every rank, gradients included.
 
 It runs on two real gloo ranks started from the kernel (:func:`d2lgpu.ranks.run_ranks`),
-on two such blocks one after the other (GELU in the first, Tanh in the second, so
-that an activation written in is seen), then on three ranks (the hidden units split
+on two such blocks one after the other (GELU in the first, LeakyReLU with a slope of 0.2
+in the second, so that an activation written in, or made anew with its defaults, is seen), then on three ranks (the hidden units split
 4, 4, 2, so that a world of 2 written in is seen), and checks:
 
 * each rank keeps its shards only, counted by the storages its parameters hold (a view
-  of the whole weight keeps the whole weight alive);
+  of the whole weight keeps the whole weight alive), and no storage of the unsplit MLP
+  stays alive once the rank lets go of it (a parameter sharing it, a closure over mlp);
+* forward hooks nothing on the caller's input (a hook there fires once per call);
 * the output equals the unsplit blocks', on every rank;
 * from a wrapped ``dist.all_reduce``: one sum per block in forward, of the block's
   output (not inside the column-parallel layer, where each rank's hidden units are its
@@ -32,6 +34,7 @@ import tempfile
 import torch
 
 from ..ranks import RankFailed, lost_peer, run_ranks
+from ._ch09_tp_hints import SplitDiffers, memory_hint, without_grad_hint
 from ._ch09_tp_problem import (
     ACTIVATIONS,
     BLOCKS,
@@ -105,6 +108,8 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
         _check_memory(records)
         _check_forward(records, reference)
         _check_backward(records, reference)
+    except SplitDiffers as failed:  # the hint says how the rank's split differs
+        raise CheckFailed(f"on 3 ranks (right on 2): {failed}") from None
     except CheckFailed as failed:
         if " called sys.exit " in str(failed):
             raise CheckFailed(
@@ -153,7 +158,6 @@ _SAME_CALLS = (
 
 
 def _check_memory(records):
-    whole = BLOCKS * 4 * (2 * WIDTH * HIDDEN + HIDDEN + WIDTH)
     world = len(records)
     for r in records:
         if r.get("broken"):
@@ -164,17 +168,9 @@ def _check_memory(records):
                 f"rank {rank} keeps the unsplit MLP's own parameters: make new nn.Parameter "
                 "shards (cloned slices) of its weights"
             )
-        if r["held"] > shard_bytes(world, rank):
-            view_hint = (
-                " A slice such as weight[rows] or weight[:, cols] is a view: the whole "
-                "weight's storage stays alive. Clone it (weight[a:b].clone())."
-            )
-            raise CheckFailed(
-                f"rank {rank} of {world}'s parameters hold {r['held']} bytes of storage; its "
-                f"shards are {shard_bytes(world, rank)} (the whole MLPs: {whole}). Keep fc1's rows for this rank's "
-                "hidden units (and their biases), fc2's matching columns, and fc2's bias."
-                + (view_hint if r["held"] >= whole else "")
-            )
+        failed = memory_hint(rank, world, r)
+        if failed is not None:
+            raise failed
 
 
 def _shapes(calls):
@@ -197,6 +193,13 @@ def _check_forward(records, reference):
                 f"{_shapes(calls)}): an all-reduce inside the column-parallel layer. Its "
                 "hidden units are this rank's own, not shares of a sum; the only sum is after "
                 "the row-parallel layer, of the block's output"
+            )
+        if not calls and close(r["out"], reference["out"], TOLERANCE):
+            raise CheckFailed(
+                f"rank {rank}'s output is right, but no call through dist.all_reduce was seen "
+                "in forward: the checker counts calls written dist.all_reduce(...) (with "
+                "import torch.distributed as dist). A name imported with `from "
+                "torch.distributed import all_reduce`, or another API, is not seen"
             )
         if not calls:
             raise CheckFailed(
@@ -245,10 +248,21 @@ def _wrong_output_hint(rank, world, out, ref):
                 same = b(same)
         if close(out, same, TOLERANCE):
             return (
-                f"rank {rank}'s output is that of blocks that all use {act.__name__}, but "
-                "the blocks' activations differ (GELU, then Tanh): use the mlp's own, mlp[1], "
-                "not one of your choice"
+                f"rank {rank}'s output is that of blocks that all use {act()}, but the "
+                f"blocks' activations differ ({', '.join(str(a()) for a in ACTIVATIONS)}): "
+                "use the mlp's own, mlp[1], not one of your choice"
             )
+    anew = [type(act()) for act in ACTIVATIONS]  # each made again, with its defaults
+    with torch.no_grad():
+        same = x
+        for b in make_blocks(activations=anew):
+            same = b(same)
+    if close(out, same, TOLERANCE):
+        return (
+            f"rank {rank}'s output is that of activations made anew with their default "
+            f"arguments ({anew[1]()} where the mlp has {ACTIVATIONS[1]()}): use the mlp's "
+            "own module, mlp[1], not type(mlp[1])()"
+        )
     return (
         f"rank {rank}'s output differs from the unsplit MLPs' by up to "
         f"{max_diff(out, ref):.3g}: does each rank keep fc1's rows and fc2's "
@@ -260,12 +274,7 @@ def _check_backward(records, reference):
     for rank, r in enumerate(records):
         calls = r["backward"]
         if r["without_grad"]:
-            raise CheckFailed(
-                f"rank {rank}: {r['without_grad']} of your parameters got no gradient: autograd "
-                "does not see through dist.all_reduce (nor through anything under no_grad). "
-                "Wrap each all-reduce in a torch.autograd.Function whose backward says what "
-                "the gradient is"
-            )
+            raise CheckFailed(without_grad_hint(rank, r["without_grad"]))
         if any(c.op != "SUM" for c in calls):
             raise CheckFailed(
                 f"rank {rank} all-reduced with {sorted({c.op for c in calls})} in backward: "
