@@ -37,6 +37,14 @@ def compare_zero_grad(records) -> None:
                     "parameter's gradient (p.grad = None for all of them), not only this "
                     "rank's own"
                 )
+        for step, kept in enumerate(record.get("kept", [])):
+            if step > 0 and kept:
+                raise CheckFailed(
+                    f"after zero_grad() rank {rank} still holds gradient tensors, all zeros, of "
+                    f"parameters {kept} (step {step}): zeroing them in place keeps their memory "
+                    "until the next backward. zero_grad() must set p.grad = None for every "
+                    "parameter, as the exercise asks"
+                )
 
 
 def compare_calls(records) -> None:
@@ -54,12 +62,27 @@ def compare_calls(records) -> None:
                     "parameter from its owner"
                 )
             sent = sum(c.nbytes for c in calls)
+            if sent > needed and sum(_numel(c.shape) for c in calls) == needed // 4:
+                raise CheckFailed(
+                    f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
+                    f"of parameters (rank {rank}, step {step}), though as many elements as the "
+                    "parameters hold: the buffers are of a wider dtype than the parameters' "
+                    "float32 (float64?). Build each flat buffer in the parameters' dtype "
+                    "(torch.cat of p.detach().reshape(-1))"
+                )
             if sent > needed:
                 raise CheckFailed(
                     f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
                     f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
                     "parameter once, from its owner"
                 )
+
+
+def _numel(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def compare_state(records, world, numels):
