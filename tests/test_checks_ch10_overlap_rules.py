@@ -68,6 +68,19 @@ def test_setup_error_names_a_missing_finish_and_missing_hooks():
     assert "p.register_hook runs earlier" in hint
 
 
+def test_setup_error_names_parameters_without_a_hook():
+    # a hook on each bucket's last parameter only: right only where backward's order is
+    # exactly the reverse of model.parameters()
+    setup = {"type": "Mine", "finish": True, "hooks": 2, "unhooked": ["0.weight", "2.bias"]}
+    assert setup_error(setup) == (
+        "0.weight, 2.bias got no hook: register one on every parameter "
+        "(p.register_post_accumulate_grad_hook), and launch a bucket once the hooks of all its "
+        "parameters have run (count them): backward need not produce the gradients in the "
+        "order you expect"
+    )
+    assert setup_error({**setup, "unhooked": []}) is None
+
+
 def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
     flat = Call(7, "all_reduce", (2, 3), 24, True)  # float32: 6 elements
     double = Call(8, "all_reduce", (5,), 40, False)  # float64: still 5 elements
@@ -322,6 +335,29 @@ def test_each_wrong_gradient_is_named():
     assert "is divided by the world size twice" in fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
     # a local gradient equal to the average is the average, not "never reduced"
     grads(WHOLE.clone(), local=WHOLE.clone())
+
+
+def test_a_bucket_copied_back_before_its_wait_or_from_another_tensor_is_named():
+    what = "w's gradient (bucket_bytes=512, step 0)"
+    # copied back before handle.wait(): the bucket as launched, this rank's own / world
+    assert fails(grads, LOCAL / 2) == (
+        f"{what} is this rank's own gradient divided by the world size: what its bucket held "
+        "before the all-reduce was done. In finish(), handle.wait() first, then copy the "
+        "averaged flat tensor back into p.grad"
+    )
+    assert "own gradient divided by the world size" in fails(grads, LOCAL / 3, 3)
+    # every gradient was sent, but p.grad is the local one: the result was never copied back
+    step = {"got": [LOCAL], "whole": [WHOLE], "local": [LOCAL]}
+    record = {"names": ["w"], "steps": [step], "numels": [2]}
+    hint = fails(_compare_overlap_grads, record, 2, 512, 0, [2])
+    assert hint == (
+        f"{what} is still this rank's own gradient, though every gradient was all-reduced: the "
+        "all-reduce's result never reached p.grad. dist.all_reduce works in place on the "
+        "tensor it is given: copy back that same tensor (not one made before it, as flat is "
+        "when you all-reduce flat / world)"
+    )
+    # a bucket never sent: the gradient was never reduced
+    assert "was never reduced" in fails(_compare_overlap_grads, record, 2, 512, 0, [1])
 
 
 def test_float_noise_around_a_zero_gradient_is_the_average():

@@ -43,7 +43,7 @@ def run(job, answer, world, rank=0):
 
 def test_an_overlap_rank_records_hooks_launches_waits_and_gradients():
     record = run(CapJob(512), Bucketed, 1)
-    assert record["setup"] == {"type": "Bucketed", "finish": True, "hooks": 2}
+    assert record["setup"] == {"type": "Bucketed", "finish": True, "hooks": 2, "unhooked": []}
     assert record["names"] == ["0.weight", "0.bias", "2.weight", "2.bias", "4.weight", "4.bias"]
     assert record["numels"] == [96, 16, 256, 16, 48, 3]
     logs = step_logs([s["log"] for s in record["steps"]])
@@ -83,7 +83,7 @@ def test_an_overlap_rank_records_its_own_gradients_and_the_average():
         assert torch.allclose(whole, (g0 + g1) / 2, atol=1e-7)
         assert torch.allclose(local, g1, atol=1e-7)
         assert torch.allclose(got, g1 / 2, atol=1e-7)  # this rank's own, divided by 2
-    with pytest.raises(CheckFailed, match="was never reduced|is not the average"):
+    with pytest.raises(CheckFailed, match="own gradient divided by the world size"):
         _overlap_checks([record], 2, 1)
 
 
@@ -92,16 +92,18 @@ def test_what_the_answer_built_is_recorded_and_stops_the_rank():
         def __init__(self, model, bucket_bytes):
             pass
 
+    names = [n for n, _ in overlap_net().named_parameters()]
     assert run(CapJob(512), NoFinish, 1) == {
-        "setup": {"type": "NoFinish", "finish": False, "hooks": 1}
+        "setup": {"type": "NoFinish", "finish": False, "hooks": 1, "unhooked": names}
     }
 
     class NoHooks(NoFinish):
         def finish(self):
             pass
 
+    names = [n for n, _ in overlap_net().named_parameters()]
     assert run(CapJob(512), NoHooks, 1) == {
-        "setup": {"type": "NoHooks", "finish": True, "hooks": 1}
+        "setup": {"type": "NoHooks", "finish": True, "hooks": 1, "unhooked": names}
     }
 
 
@@ -117,6 +119,25 @@ def test_what_the_answer_built_is_recorded_and_stops_the_rank():
 def test_an_overlap_mistake_in_one_process_is_named_from_its_record(answer, hint):
     with pytest.raises(CheckFailed, match=hint):
         _overlap_checks([run(CapJob(512), answer, 1)], 1, 512)
+
+
+class LaunchesEarly(Bucketed):
+    """Launches a bucket of two or more parameters one gradient early."""
+
+    def _hook(self, p):
+        i = self.bucket_of[p]
+        self.ready[i] += 1
+        if self.ready[i] == max(len(self.buckets[i]) - 1, 1):
+            self._launch(i)
+
+
+def test_a_bucket_launched_before_its_last_gradient_is_named_not_called_unused():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(CapJob(512), LaunchesEarly, 1)
+    hint = str(info.value)
+    assert hint.startswith("AttributeError: 'NoneType' object has no attribute 'reshape', ")
+    assert "raised during backward (step 0): a hook read p.grad of a parameter whose" in hint
+    assert "count the bucket's ready gradients" in hint and "unused" not in hint
 
 
 def zero_records(answer, world=2):

@@ -17,6 +17,7 @@ from torch import nn
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
 from ._kit_collectives import describe
+from ._ranks import RuleBroken
 from ._util import CheckFailed
 
 __all__ = [
@@ -76,8 +77,9 @@ def _overlap_job(answer, rank, world, cap):
     _watch_collectives(log, state)
     ddp = answer(model, cap)
     hooks = [len(getattr(p, "_post_accumulate_grad_hooks", None) or ()) for p in model.parameters()]
+    unhooked = [n for n, h in zip(names, hooks, strict=True) if h < 2]  # the checker's own only
     setup = {"type": type(ddp).__name__, "finish": callable(getattr(ddp, "finish", None)),
-             "hooks": max(hooks)}  # fmt: skip
+             "hooks": max(hooks), "unhooked": unhooked}  # fmt: skip
     if setup_error(setup) is not None:
         return {"setup": setup}
     opt = torch.optim.SGD(model.parameters(), lr=SGD_LR)
@@ -94,7 +96,13 @@ def _overlap_job(answer, rank, world, cap):
         opt.zero_grad()
         del log[:]
         state["in_backward"] = True
-        F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+        try:
+            F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+        except (AttributeError, TypeError) as error:
+            if "NoneType" not in str(error):
+                raise
+            what = f"{type(error).__name__}: {error}"
+            raise RuleBroken(_EARLY.format(step=step, error=what)) from None
         state["in_backward"] = False
         log.append(("backward returned",))
         ddp.finish()
@@ -149,7 +157,22 @@ def setup_error(setup) -> str | None:
         )
     if setup["hooks"] < 2:  # only the checker's own
         return _NO_HOOK
+    if setup.get("unhooked"):
+        return (
+            f"{', '.join(setup['unhooked'])} got no hook: register one on every parameter "
+            "(p.register_post_accumulate_grad_hook), and launch a bucket once the hooks of "
+            "all its parameters have run (count them): backward need not produce the "
+            "gradients in the order you expect"
+        )
     return None
+
+
+_EARLY = (
+    "{error}, raised during backward (step {step}): a hook read p.grad of a parameter whose "
+    "gradient backward had not computed yet (every parameter of this model gets one). Launch "
+    "a bucket from the hook of its last gradient: count the bucket's ready gradients and "
+    "launch when the count reaches the number of its parameters"
+)
 
 
 def step_logs(raw_logs):

@@ -67,7 +67,7 @@ THREE_RANKS_CAP = 512
 # --- 10.overlap_ddp: reading what the ranks recorded ---------------------------------------
 
 
-def _compare_overlap_grads(record, world, cap, step):
+def _compare_overlap_grads(record, world, cap, step, launched=()):
     s = record["steps"][step]
     for name, got, whole, local in zip(record["names"], s["got"], s["whole"], s["local"],
                                        strict=True):  # fmt: skip
@@ -84,6 +84,19 @@ def _compare_overlap_grads(record, world, cap, step):
             raise CheckFailed(
                 f"{what} is the sum over the ranks: forgetting to divide by "
                 "dist.get_world_size() (before the all-reduce, or after it in finish())"
+            )
+        if close(local / world) and not close(whole):
+            raise CheckFailed(
+                f"{what} is this rank's own gradient divided by the world size: what its "
+                "bucket held before the all-reduce was done. In finish(), handle.wait() first, "
+                "then copy the averaged flat tensor back into p.grad"
+            )
+        if launched and close(local) and sum(launched) >= sum(record["numels"]):
+            raise CheckFailed(
+                f"{what} is still this rank's own gradient, though every gradient was "
+                "all-reduced: the all-reduce's result never reached p.grad. dist.all_reduce "
+                "works in place on the tensor it is given: copy back that same tensor (not "
+                "one made before it, as flat is when you all-reduce flat / world)"
             )
         if close(local) and not close(whole):
             raise CheckFailed(
@@ -216,7 +229,7 @@ def _overlap_checks(records, world, cap):
     for step in range(STEPS):
         for record in records:
             launched = read_step_log(record["steps"][step]["log"], cap, step, record["numels"])
-            _compare_overlap_grads(record, world, cap, step)
+            _compare_overlap_grads(record, world, cap, step, launched)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
 
 
