@@ -143,12 +143,11 @@ def zero_job(answer, rank, world):
              "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
     if setup["missing"]:
         return {"setup": setup}
-    agree, held, sent, step_calls, left, kept = [], [], [], [], [], []
+    agree, held, sent, step_calls, left = [], [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         opt.zero_grad()
         left.append([i for i, p in enumerate(params) if p.grad is not None and p.grad.any()])
-        kept.append([i for i, p in enumerate(params) if p.grad is not None])
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
         mark, stepped = _ranks.watch().mark(), len(_STEPPED)
@@ -162,7 +161,7 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-    return {"setup": setup, "left": left, "kept": kept,
+    return {"setup": setup, "left": left,
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 

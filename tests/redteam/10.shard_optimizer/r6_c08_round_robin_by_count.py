@@ -1,5 +1,5 @@
-# expect: fail zero_grad zeroes the gradients in place (p.grad.zero_()) where the prompt asks p.grad = None: the gradient memory stays held
-# hint: zero_grad|None|grad|clear
+# expect: pass
+# hint:
 import torch
 import torch.distributed as dist
 
@@ -18,7 +18,7 @@ class answer:
     def __init__(self, params, optimizer_cls, **kwargs):
         self.params = list(params)
         self.rank = dist.get_rank()
-        self.owner = owners_of(self.params)
+        self.owner = [i % dist.get_world_size() for i in range(len(self.params))]
         self.mine = [p for p, o in zip(self.params, self.owner) if o == self.rank]
         self.optim = optimizer_cls(self.mine, **kwargs)
 
@@ -30,5 +30,4 @@ class answer:
 
     def zero_grad(self):
         for p in self.params:
-            if p.grad is not None:
-                p.grad.zero_()
+            p.grad = None
