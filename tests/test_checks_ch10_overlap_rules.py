@@ -68,19 +68,6 @@ def test_setup_error_names_a_missing_finish_and_missing_hooks():
     assert "p.register_hook runs earlier" in hint
 
 
-def test_setup_error_names_parameters_without_a_hook():
-    # a hook on each bucket's last parameter only: right only where backward's order is
-    # exactly the reverse of model.parameters()
-    setup = {"type": "Mine", "finish": True, "hooks": 2, "unhooked": ["0.weight", "2.bias"]}
-    assert setup_error(setup) == (
-        "0.weight, 2.bias got no hook: register one on every parameter "
-        "(p.register_post_accumulate_grad_hook), and launch a bucket once the hooks of all its "
-        "parameters have run (count them): backward need not produce the gradients in the "
-        "order you expect"
-    )
-    assert setup_error({**setup, "unhooked": []}) is None
-
-
 def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
     flat = Call(7, "all_reduce", (2, 3), 24, True)  # float32: 6 elements
     double = Call(8, "all_reduce", (5,), 40, False)  # float64: still 5 elements
@@ -277,6 +264,20 @@ def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
         "order; buckets filled in reverse order of model.parameters(), each closed once it "
         "holds bucket_bytes or more, carry [323, 112]"
     )
+
+
+def test_buckets_of_a_float64_model_counted_at_4_bytes_an_element_are_named():
+    record = {"numels": NUMELS, "itemsize": 8}
+    # in float64 (reverse order: 3, 48, 16, 256, 16, 96 elements of 8 bytes), 512-byte buckets
+    log = [("ready",)] * 3 + [("launch",), ("ready",), ("launch",)] + [("ready",)] * 2
+    _check_buckets([67, 256, 112], record, 512, 0, [*log, ("launch",)])
+    assert fails(_check_buckets, [323, 112], record, 512, 0, []) == (
+        "with bucket_bytes=512 (step 0) your buckets hold [323, 112] elements, as if each took "
+        "4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
+        "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
+    )
+    # in float32 the same buckets are right
+    _check_buckets([323, 112], {"numels": NUMELS, "itemsize": 4}, 512, 0, good_log())
 
 
 def test_a_bucket_launched_after_a_later_gradient_is_named():

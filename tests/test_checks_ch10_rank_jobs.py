@@ -68,6 +68,13 @@ def test_an_overlap_rank_records_hooks_launches_waits_and_gradients():
     _overlap_checks([record], 1, 512)  # one rank: the parent's rules pass
 
 
+def test_an_overlap_rank_runs_a_float64_model_and_records_its_itemsize():
+    record = run(CapJob(512, torch.float64), Bucketed, 1)
+    assert record["itemsize"] == 8
+    assert all(g.dtype == torch.float64 for g in record["steps"][0]["got"])
+    _overlap_checks([record], 1, 512)  # buckets of [67, 256, 112] elements, as float64 gives
+
+
 def test_an_overlap_rank_records_its_own_gradients_and_the_average():
     record = run(CapJob(1), Bucketed, 2, 1)  # the fake all-reduce moves nothing
     model = overlap_net()
@@ -138,6 +145,47 @@ def test_a_bucket_launched_before_its_last_gradient_is_named_not_called_unused()
     assert hint.startswith("AttributeError: 'NoneType' object has no attribute 'reshape', ")
     assert "raised during backward (step 0): a hook read p.grad of a parameter whose" in hint
     assert "count the bucket's ready gradients" in hint and "unused" not in hint
+
+
+class HooksLastOnly:
+    """A hook on each bucket's last parameter only, launching it without counting: right
+    only where backward produces the gradients in exactly the reverse order."""
+
+    def __init__(self, model, bucket_bytes):
+        self.buckets, bucket, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            bucket, size = [*bucket, p], size + p.nbytes
+            if size >= bucket_bytes:
+                self.buckets, bucket, size = [*self.buckets, bucket], [], 0
+        self.buckets += [bucket] if bucket else []
+        self.pending = []
+        for i, b in enumerate(self.buckets):
+            b[-1].register_post_accumulate_grad_hook(lambda p, i=i: self._launch(i))
+
+    def _launch(self, i):
+        flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]]) / dist.get_world_size()
+        self.pending.append((dist.all_reduce(flat, async_op=True), flat, i))
+
+    def finish(self):
+        for work, flat, i in self.pending:
+            work.wait()
+            sizes = [q.numel() for q in self.buckets[i]]
+            for q, part in zip(self.buckets[i], flat.split(sizes), strict=True):
+                q.grad.copy_(part.view_as(q))
+        self.pending = []
+
+
+def test_parameters_without_a_hook_are_named_once_the_steps_are_right():
+    record = run(CapJob(512), HooksLastOnly, 1)
+    assert record["setup"]["unhooked"] == ["0.bias", "2.bias", "4.weight", "4.bias"]
+    with pytest.raises(CheckFailed) as info:
+        _overlap_checks([record], 1, 512)
+    assert str(info.value) == (
+        "0.bias, 2.bias, 4.weight, 4.bias got no hook: register one on every parameter "
+        "(p.register_post_accumulate_grad_hook), and launch a bucket once the hooks of all its "
+        "parameters have run (count them): backward need not produce the gradients in the "
+        "order you expect"
+    )
 
 
 def zero_records(answer, world=2):
