@@ -266,6 +266,20 @@ def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
     )
 
 
+def test_buckets_of_a_float64_model_counted_at_4_bytes_an_element_are_named():
+    record = {"numels": NUMELS, "itemsize": 8}
+    # in float64 (reverse order: 3, 48, 16, 256, 16, 96 elements of 8 bytes), 512-byte buckets
+    log = [("ready",)] * 3 + [("launch",), ("ready",), ("launch",)] + [("ready",)] * 2
+    _check_buckets([67, 256, 112], record, 512, 0, [*log, ("launch",)])
+    assert fails(_check_buckets, [323, 112], record, 512, 0, []) == (
+        "with bucket_bytes=512 (step 0) your buckets hold [323, 112] elements, as if each took "
+        "4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
+        "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
+    )
+    # in float32 the same buckets are right
+    _check_buckets([323, 112], {"numels": NUMELS, "itemsize": 4}, 512, 0, good_log())
+
+
 def test_a_bucket_launched_after_a_later_gradient_is_named():
     numels = NUMELS[::-1]
     _check_launched_when_ready([323, 112], numels, good_log(), 512, 0)  # at its 4th gradient
@@ -322,6 +336,29 @@ def test_each_wrong_gradient_is_named():
     assert "is divided by the world size twice" in fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
     # a local gradient equal to the average is the average, not "never reduced"
     grads(WHOLE.clone(), local=WHOLE.clone())
+
+
+def test_a_bucket_copied_back_before_its_wait_or_from_another_tensor_is_named():
+    what = "w's gradient (bucket_bytes=512, step 0)"
+    # copied back before handle.wait(): the bucket as launched, this rank's own / world
+    assert fails(grads, LOCAL / 2) == (
+        f"{what} is this rank's own gradient divided by the world size: what its bucket held "
+        "before the all-reduce was done. In finish(), handle.wait() first, then copy the "
+        "averaged flat tensor back into p.grad"
+    )
+    assert "own gradient divided by the world size" in fails(grads, LOCAL / 3, 3)
+    # every gradient was sent, but p.grad is the local one: the result was never copied back
+    step = {"got": [LOCAL], "whole": [WHOLE], "local": [LOCAL]}
+    record = {"names": ["w"], "steps": [step], "numels": [2]}
+    hint = fails(_compare_overlap_grads, record, 2, 512, 0, [2])
+    assert hint == (
+        f"{what} is still this rank's own gradient, though every gradient was all-reduced: the "
+        "all-reduce's result never reached p.grad. dist.all_reduce works in place on the "
+        "tensor it is given: copy back that same tensor (not one made before it, as flat is "
+        "when you all-reduce flat / world)"
+    )
+    # a bucket never sent: the gradient was never reduced
+    assert "was never reduced" in fails(_compare_overlap_grads, record, 2, 512, 0, [1])
 
 
 def test_float_noise_around_a_zero_gradient_is_the_average():

@@ -43,7 +43,7 @@ def run(job, answer, world, rank=0):
 
 def test_an_overlap_rank_records_hooks_launches_waits_and_gradients():
     record = run(CapJob(512), Bucketed, 1)
-    assert record["setup"] == {"type": "Bucketed", "finish": True, "hooks": 2}
+    assert record["setup"] == {"type": "Bucketed", "finish": True, "hooks": 2, "unhooked": []}
     assert record["names"] == ["0.weight", "0.bias", "2.weight", "2.bias", "4.weight", "4.bias"]
     assert record["numels"] == [96, 16, 256, 16, 48, 3]
     logs = step_logs([s["log"] for s in record["steps"]])
@@ -68,6 +68,13 @@ def test_an_overlap_rank_records_hooks_launches_waits_and_gradients():
     _overlap_checks([record], 1, 512)  # one rank: the parent's rules pass
 
 
+def test_an_overlap_rank_runs_a_float64_model_and_records_its_itemsize():
+    record = run(CapJob(512, torch.float64), Bucketed, 1)
+    assert record["itemsize"] == 8
+    assert all(g.dtype == torch.float64 for g in record["steps"][0]["got"])
+    _overlap_checks([record], 1, 512)  # buckets of [67, 256, 112] elements, as float64 gives
+
+
 def test_an_overlap_rank_records_its_own_gradients_and_the_average():
     record = run(CapJob(1), Bucketed, 2, 1)  # the fake all-reduce moves nothing
     model = overlap_net()
@@ -83,7 +90,7 @@ def test_an_overlap_rank_records_its_own_gradients_and_the_average():
         assert torch.allclose(whole, (g0 + g1) / 2, atol=1e-7)
         assert torch.allclose(local, g1, atol=1e-7)
         assert torch.allclose(got, g1 / 2, atol=1e-7)  # this rank's own, divided by 2
-    with pytest.raises(CheckFailed, match="was never reduced|is not the average"):
+    with pytest.raises(CheckFailed, match="own gradient divided by the world size"):
         _overlap_checks([record], 2, 1)
 
 
@@ -92,16 +99,18 @@ def test_what_the_answer_built_is_recorded_and_stops_the_rank():
         def __init__(self, model, bucket_bytes):
             pass
 
+    names = [n for n, _ in overlap_net().named_parameters()]
     assert run(CapJob(512), NoFinish, 1) == {
-        "setup": {"type": "NoFinish", "finish": False, "hooks": 1}
+        "setup": {"type": "NoFinish", "finish": False, "hooks": 1, "unhooked": names}
     }
 
     class NoHooks(NoFinish):
         def finish(self):
             pass
 
+    names = [n for n, _ in overlap_net().named_parameters()]
     assert run(CapJob(512), NoHooks, 1) == {
-        "setup": {"type": "NoHooks", "finish": True, "hooks": 1}
+        "setup": {"type": "NoHooks", "finish": True, "hooks": 1, "unhooked": names}
     }
 
 
@@ -117,6 +126,66 @@ def test_what_the_answer_built_is_recorded_and_stops_the_rank():
 def test_an_overlap_mistake_in_one_process_is_named_from_its_record(answer, hint):
     with pytest.raises(CheckFailed, match=hint):
         _overlap_checks([run(CapJob(512), answer, 1)], 1, 512)
+
+
+class LaunchesEarly(Bucketed):
+    """Launches a bucket of two or more parameters one gradient early."""
+
+    def _hook(self, p):
+        i = self.bucket_of[p]
+        self.ready[i] += 1
+        if self.ready[i] == max(len(self.buckets[i]) - 1, 1):
+            self._launch(i)
+
+
+def test_a_bucket_launched_before_its_last_gradient_is_named_not_called_unused():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(CapJob(512), LaunchesEarly, 1)
+    hint = str(info.value)
+    assert hint.startswith("AttributeError: 'NoneType' object has no attribute 'reshape', ")
+    assert "raised during backward (step 0): a hook read p.grad of a parameter whose" in hint
+    assert "count the bucket's ready gradients" in hint and "unused" not in hint
+
+
+class HooksLastOnly:
+    """A hook on each bucket's last parameter only, launching it without counting: right
+    only where backward produces the gradients in exactly the reverse order."""
+
+    def __init__(self, model, bucket_bytes):
+        self.buckets, bucket, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            bucket, size = [*bucket, p], size + p.nbytes
+            if size >= bucket_bytes:
+                self.buckets, bucket, size = [*self.buckets, bucket], [], 0
+        self.buckets += [bucket] if bucket else []
+        self.pending = []
+        for i, b in enumerate(self.buckets):
+            b[-1].register_post_accumulate_grad_hook(lambda p, i=i: self._launch(i))
+
+    def _launch(self, i):
+        flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]]) / dist.get_world_size()
+        self.pending.append((dist.all_reduce(flat, async_op=True), flat, i))
+
+    def finish(self):
+        for work, flat, i in self.pending:
+            work.wait()
+            sizes = [q.numel() for q in self.buckets[i]]
+            for q, part in zip(self.buckets[i], flat.split(sizes), strict=True):
+                q.grad.copy_(part.view_as(q))
+        self.pending = []
+
+
+def test_parameters_without_a_hook_are_named_once_the_steps_are_right():
+    record = run(CapJob(512), HooksLastOnly, 1)
+    assert record["setup"]["unhooked"] == ["0.bias", "2.bias", "4.weight", "4.bias"]
+    with pytest.raises(CheckFailed) as info:
+        _overlap_checks([record], 1, 512)
+    assert str(info.value) == (
+        "0.bias, 2.bias, 4.weight, 4.bias got no hook: register one on every parameter "
+        "(p.register_post_accumulate_grad_hook), and launch a bucket once the hooks of all its "
+        "parameters have run (count them): backward need not produce the gradients in the "
+        "order you expect"
+    )
 
 
 def zero_records(answer, world=2):

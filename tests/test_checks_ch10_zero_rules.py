@@ -58,6 +58,19 @@ def test_gradients_left_after_zero_grad_are_named_from_step_1_on():
     )
 
 
+def test_a_flat_buffer_wider_than_the_parameters_is_named_not_an_extra_collective():
+    flat64 = [Call(i, "broadcast", (4 * 256,), 2 * 4 * PARAM, False) for i in range(2)]
+    assert fails(compare_calls, [{"calls": [flat64]}]) == (
+        f"step() sent {16 * PARAM} bytes in 2 collectives for {8 * PARAM} bytes of parameters "
+        "(rank 0, step 0), though as many elements as the parameters hold: the buffers are of "
+        "a wider dtype than the parameters' float32 (float64?). Build each flat buffer in the "
+        "parameters' dtype (torch.cat of p.detach().reshape(-1))"
+    )
+    flat32 = [Call(i, "broadcast", (4 * 256,), 4 * PARAM, False) for i in range(2)]
+    compare_calls([{"calls": [flat32]}])
+    assert "an extra collective" in fails(compare_calls, [{"calls": [flat32 + flat32[:1]]}])
+
+
 def broadcasts(n=8, kind="broadcast"):
     return [Call(i, kind, (16, 16), PARAM, False) for i in range(n)]
 
@@ -205,6 +218,20 @@ def test_ranks_that_disagree_are_named_by_what_step_sent():
         "after step 1 rank 1's parameter 3 differs from rank 0's (2 ranks): after the sharded "
         "step broadcast every parameter from the rank that owns it (dist.broadcast(p.data, "
         "src=owner)), so that all ranks hold the same parameters"
+    )
+
+
+def test_parameters_unpacked_in_another_order_are_named():
+    # shares kept as sets: each rank packs and unpacks the flat buffer in its own order
+    ref = zero._zero_reference(2)
+    other = [list(ps) for ps in ref]
+    other[0][2], other[0][4] = ref[0][4], ref[0][2]
+    assert fails(compare_zero, zero_records(ref, other=other), 2) == (
+        "after step 0 rank 1's parameter 2 holds rank 0's parameter 4 (2 ranks): the values "
+        "reached other parameters than the ones they were sent for, as when the shares are "
+        "ordered differently on each rank (a set, or a dict keyed by id()). Keep each owner's "
+        "share as a list in the order of params, the same on every rank, and unpack it in "
+        "that order"
     )
 
 

@@ -17,6 +17,7 @@ from torch import nn
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
 from ._kit_collectives import describe
+from ._ranks import RuleBroken
 from ._util import CheckFailed
 
 __all__ = [
@@ -33,11 +34,11 @@ __all__ = [
 SGD_LR = 0.1
 
 
-def overlap_net():
+def overlap_net(dtype=torch.float32):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
         return nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(),
-                             nn.Linear(16, 3))  # fmt: skip
+                             nn.Linear(16, 3)).to(dtype)  # fmt: skip
 
 
 def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
@@ -67,8 +68,8 @@ def _watch_collectives(log, state):
     )
 
 
-def _overlap_job(answer, rank, world, cap):
-    model = overlap_net()
+def _overlap_job(answer, rank, world, cap, dtype):
+    model = overlap_net(dtype)
     names = [n for n, _ in model.named_parameters()]
     log, state = [], {"in_backward": False}
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
@@ -76,15 +77,17 @@ def _overlap_job(answer, rank, world, cap):
     _watch_collectives(log, state)
     ddp = answer(model, cap)
     hooks = [len(getattr(p, "_post_accumulate_grad_hooks", None) or ()) for p in model.parameters()]
+    unhooked = [n for n, h in zip(names, hooks, strict=True) if h < 2]  # the checker's own only
     setup = {"type": type(ddp).__name__, "finish": callable(getattr(ddp, "finish", None)),
-             "hooks": max(hooks)}  # fmt: skip
+             "hooks": max(hooks), "unhooked": unhooked}  # fmt: skip
     if setup_error(setup) is not None:
         return {"setup": setup}
     opt = torch.optim.SGD(model.parameters(), lr=SGD_LR)
-    shadow = overlap_net()
+    shadow = overlap_net(dtype)
     steps = []
     for step in range(STEPS):
         x, y = batch(step, 6)
+        x = x.to(dtype)
         shadow.load_state_dict(model.state_dict())
         # what DDP leaves: the average of the ranks' gradients (the global batch's when the
         # shares are equal)
@@ -94,7 +97,13 @@ def _overlap_job(answer, rank, world, cap):
         opt.zero_grad()
         del log[:]
         state["in_backward"] = True
-        F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+        try:
+            F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+        except (AttributeError, TypeError) as error:
+            if "NoneType" not in str(error):
+                raise
+            what = f"{type(error).__name__}: {error}"
+            raise RuleBroken(_EARLY.format(step=step, error=what)) from None
         state["in_backward"] = False
         log.append(("backward returned",))
         ddp.finish()
@@ -103,7 +112,7 @@ def _overlap_job(answer, rank, world, cap):
         steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
         opt.step()
     return {"setup": setup, "names": names, "steps": steps,
-            "numels": [p.numel() for p in model.parameters()],
+            "numels": [p.numel() for p in model.parameters()], "itemsize": dtype.itemsize,
             "final": [p.detach().clone() for p in model.parameters()]}  # fmt: skip
 
 
@@ -119,13 +128,14 @@ def overlap_reference():
 
 
 class CapJob:
-    """``_overlap_job`` with a bucket size, picklable by reference for the forked ranks."""
+    """``_overlap_job`` with a bucket size and the model's dtype, picklable by reference for
+    the forked ranks."""
 
-    def __init__(self, cap):
-        self.cap = cap
+    def __init__(self, cap, dtype=torch.float32):
+        self.cap, self.dtype = cap, dtype
 
     def __call__(self, answer, rank, world):
-        return _overlap_job(answer, rank, world, self.cap)
+        return _overlap_job(answer, rank, world, self.cap, self.dtype)
 
 
 # --- reading a step's log in the parent ----------------------------------------------------
@@ -150,6 +160,14 @@ def setup_error(setup) -> str | None:
     if setup["hooks"] < 2:  # only the checker's own
         return _NO_HOOK
     return None
+
+
+_EARLY = (
+    "{error}, raised during backward (step {step}): a hook read p.grad of a parameter whose "
+    "gradient backward had not computed yet (every parameter of this model gets one). Launch "
+    "a bucket from the hook of its last gradient: count the bucket's ready gradients and "
+    "launch when the count reaches the number of its parameters"
+)
 
 
 def step_logs(raw_logs):
@@ -194,9 +212,9 @@ _WAIT_IN_HOOK = (
 )
 
 
-def read_step_log(log, cap, step, numels):
+def read_step_log(log, cap, step, numels, itemsize=4):
     """Check one step's log against the rules; the numels of its all-reduces, in order.
-    ``numels``: the model's parameters' numels, in model order."""
+    ``numels``: the model's parameters' numels, in model order, of ``itemsize`` bytes each."""
     launches = [e for e in log if e[0] == "launch"]
     where = f"(bucket_bytes={cap}, step {step})"
     if not launches and step > 0:
@@ -219,7 +237,7 @@ def read_step_log(log, cap, step, numels):
         )
     sent = [e[1] for e in launches]
     if sum(sent) > sum(numels):
-        _extra_launches(sent, numels, cap, where)
+        _extra_launches(sent, numels, cap, where, itemsize)
     for e in log:
         if e[0] == "wait" and e[2]:
             raise CheckFailed(_WAIT_IN_HOOK.format(what="a handle was waited on") + f" {where}")
@@ -265,10 +283,10 @@ def _when(in_backward) -> str:
     return "inside backward" if in_backward else "after backward returned"
 
 
-def _extra_launches(sent, numels, cap, where):
+def _extra_launches(sent, numels, cap, where, itemsize):
     """The hint when the all-reduces carried more than the gradients: an all-reduce that is
     not a bucket (of the buckets either accepted rule gives), or a bucket sent twice."""
-    sizes = [4 * n for n in numels][::-1]  # float32
+    sizes = [itemsize * n for n in numels][::-1]
     buckets = [bucket_numels(sizes, numels[::-1], cap, rule) for rule in (True, False)]
     for expected in buckets:
         rest = list(sent)

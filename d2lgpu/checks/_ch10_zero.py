@@ -212,6 +212,7 @@ def compare_zero(records, world):
     for step in range(STEPS):
         first = records[0]["params"][step]
         for rank, record in enumerate(records[1:], 1):
+            _moved_hint(first, record["params"][step], rank, step, world)
             for i, (a, b) in enumerate(zip(first, record["params"][step], strict=True)):
                 sent, after = record["sent"][step]
                 if not torch.equal(a, b) and sent >= param_bytes():
@@ -253,6 +254,21 @@ def compare_zero(records, world):
                 f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam by "
                 f"{err:.3g} (more than 1e-6): each parameter must be stepped by exactly one "
                 "rank, with the averaged gradient, then broadcast from that rank"
+            )
+
+
+def _moved_hint(first, got, rank, step, world) -> None:
+    """Fail when rank ``rank``'s parameter differs from rank 0's but holds rank 0's value of
+    another parameter: each rank packed or unpacked a flat buffer in its own order."""
+    for i, (a, b) in enumerate(zip(first, got, strict=True)):
+        j = next((j for j, c in enumerate(first) if j != i and torch.equal(b, c)), None)
+        if not torch.equal(a, b) and j is not None:
+            raise CheckFailed(
+                f"after step {step} rank {rank}'s parameter {i} holds rank 0's parameter {j} "
+                f"({world} ranks): the values reached other parameters than the ones they "
+                "were sent for, as when the shares are ordered differently on each rank (a "
+                "set, or a dict keyed by id()). Keep each owner's share as a list in the "
+                "order of params, the same on every rank, and unpack it in that order"
             )
 
 

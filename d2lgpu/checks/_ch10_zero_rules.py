@@ -54,12 +54,27 @@ def compare_calls(records) -> None:
                     "parameter from its owner"
                 )
             sent = sum(c.nbytes for c in calls)
+            if sent > needed and sum(_numel(c.shape) for c in calls) == needed // 4:
+                raise CheckFailed(
+                    f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
+                    f"of parameters (rank {rank}, step {step}), though as many elements as the "
+                    "parameters hold: the buffers are of a wider dtype than the parameters' "
+                    "float32 (float64?). Build each flat buffer in the parameters' dtype "
+                    "(torch.cat of p.detach().reshape(-1))"
+                )
             if sent > needed:
                 raise CheckFailed(
                     f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
                     f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
                     "parameter once, from its owner"
                 )
+
+
+def _numel(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def compare_state(records, world, numels):

@@ -67,7 +67,7 @@ THREE_RANKS_CAP = 512
 # --- 10.overlap_ddp: reading what the ranks recorded ---------------------------------------
 
 
-def _compare_overlap_grads(record, world, cap, step):
+def _compare_overlap_grads(record, world, cap, step, launched=()):
     s = record["steps"][step]
     for name, got, whole, local in zip(record["names"], s["got"], s["whole"], s["local"],
                                        strict=True):  # fmt: skip
@@ -84,6 +84,19 @@ def _compare_overlap_grads(record, world, cap, step):
             raise CheckFailed(
                 f"{what} is the sum over the ranks: forgetting to divide by "
                 "dist.get_world_size() (before the all-reduce, or after it in finish())"
+            )
+        if close(local / world) and not close(whole):
+            raise CheckFailed(
+                f"{what} is this rank's own gradient divided by the world size: what its "
+                "bucket held before the all-reduce was done. In finish(), handle.wait() first, "
+                "then copy the averaged flat tensor back into p.grad"
+            )
+        if launched and close(local) and sum(launched) >= sum(record["numels"]):
+            raise CheckFailed(
+                f"{what} is still this rank's own gradient, though every gradient was "
+                "all-reduced: the all-reduce's result never reached p.grad. dist.all_reduce "
+                "works in place on the tensor it is given: copy back that same tensor (not "
+                "one made before it, as flat is when you all-reduce flat / world)"
             )
         if close(local) and not close(whole):
             raise CheckFailed(
@@ -106,12 +119,20 @@ def _compare_overlap_grads(record, world, cap, step):
 
 
 def _check_buckets(launched, record, cap, step, log):
-    numels = record["numels"]
-    sizes = [4 * n for n in numels]
+    numels, itemsize = record["numels"], record.get("itemsize", 4)
+    sizes = [itemsize * n for n in numels]
     expected = [bucket_numels(sizes[::-1], numels[::-1], cap, rule) for rule in (True, False)]
     if any(launched == e for e in expected):
         _check_launched_when_ready(launched, numels[::-1], log, cap, step)
         return
+    if itemsize != 4 and launched == bucket_numels(
+        [4 * n for n in numels[::-1]], numels[::-1], cap
+    ):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
+            f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected[0]}"
+        )
     # > first: where it and elements give the same buckets (268), 512 told them apart
     if launched == bucket_numels(sizes[::-1], numels[::-1], cap + 1):
         raise CheckFailed(
@@ -188,17 +209,18 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         f"gradients equal one process on the global batch, on {world} gloo ranks, "
         f"{STEPS} steps; final parameters too"
     )
-    _overlap_run(answer, THREE_RANKS_CAP, 3)  # a division by 2 written in shows on 3 ranks
+    # a division by 2 written in shows on 3 ranks, 4 bytes an element written in in float64
+    _overlap_run(answer, THREE_RANKS_CAP, 3, torch.float64)
     passed.append(
-        f"on 3 gloo ranks too ({THREE_RANKS_CAP}-byte buckets): the average of the ranks' "
-        "gradients, each bucket launched from its last gradient's hook"
+        f"on 3 gloo ranks too ({THREE_RANKS_CAP}-byte buckets, the model in float64): the "
+        "average of the ranks' gradients, each bucket launched from its last gradient's hook"
     )
 
 
-def _overlap_run(answer, cap, world):
+def _overlap_run(answer, cap, world, dtype=torch.float32):
     """Run the answer on ``world`` ranks with buckets of ``cap`` bytes, check their records
     (:func:`_overlap_checks`); the ranks' records."""
-    records = _ranks.run_ranks(answer, world, job=CapJob(cap))
+    records = _ranks.run_ranks(answer, world, job=CapJob(cap, dtype))
     _overlap_checks(records, world, cap)
     return records
 
@@ -215,9 +237,19 @@ def _overlap_checks(records, world, cap):
             one["log"] = log
     for step in range(STEPS):
         for record in records:
-            launched = read_step_log(record["steps"][step]["log"], cap, step, record["numels"])
-            _compare_overlap_grads(record, world, cap, step)
+            launched = read_step_log(
+                record["steps"][step]["log"], cap, step, record["numels"], record.get("itemsize", 4)
+            )
+            _compare_overlap_grads(record, world, cap, step, launched)
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
+    for record in records:  # right here, but only because backward ran in the order expected
+        if record["setup"].get("unhooked"):
+            raise CheckFailed(
+                f"{', '.join(record['setup']['unhooked'])} got no hook: register one on every "
+                "parameter (p.register_post_accumulate_grad_hook), and launch a bucket once the "
+                "hooks of all its parameters have run (count them): backward need not produce "
+                "the gradients in the order you expect"
+            )
 
 
 @one_cpu_thread

@@ -1,0 +1,34 @@
+# expect: fail keeps params as given and lists it once: when params is a generator (model.parameters()), self.params is exhausted, so step() broadcasts nothing and zero_grad clears nothing
+# hint: generator|list|no param|broadcast|zero_grad|empty|never|stale|differ
+import torch
+import torch.distributed as dist
+
+def owners_of(params):
+    world = dist.get_world_size()
+    load = [0] * world
+    out = []
+    for p in params:
+        r = min(range(world), key=load.__getitem__)
+        out.append(r)
+        load[r] += p.numel() * p.element_size()
+    return out
+
+
+class answer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = params
+        self._all = list(self.params)
+        self.rank = dist.get_rank()
+        self.owner = owners_of(self._all)
+        self.mine = [p for p, o in zip(self._all, self.owner) if o == self.rank]
+        self.optim = optimizer_cls(self.mine, **kwargs)
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        for p, o in zip(self.params, self.owner):
+            dist.broadcast(p.data, src=o)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
