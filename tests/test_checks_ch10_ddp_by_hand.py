@@ -7,6 +7,7 @@ import torch
 import torch.distributed as dist
 from grading_helpers import assert_fails, assert_passes
 
+from d2lgpu.checks._util import CheckFailed
 from d2lgpu.checks.ch10_ddp_by_hand import bucket_numels
 from d2lgpu.grading import check
 
@@ -283,12 +284,14 @@ def test_shard_optimizer_right_answers_pass(answer):
         for world, kwargs in (
             (2, "{'lr': 0.01, 'betas': (0.85, 0.99)}"),
             (4, "{'lr': 0.02, 'weight_decay': 0.01}"),
+            (3, "{'lr': 0.005, 'eps': 1e-06}"),
         )  # fmt: skip
         for line in (
             f"{world} ranks: parameters equal DDP's after each of 3 Adam steps (within 1e-6, "
             f"with {kwargs}), the same on every rank",
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
-            "whole on each, after each step and during it",
+            f"whole on each{' (within one parameter)' if world == 3 else ''}, after each step "
+            "and during it",
             f"{world} ranks: step() sends each parameter once and reduces nothing",
         )
     ]
@@ -516,3 +519,22 @@ def overlapped_factory(model, bucket_bytes):
 def test_overlap_ddp_other_styles_pass_on_three_ranks_too(answer):
     result = assert_passes("10.overlap_ddp", answer)
     assert any("on 3 gloo ranks too" in p for p in result.passed)
+
+
+def test_shares_of_eight_parameters_over_three_ranks_are_held_within_one_parameter():
+    from d2lgpu.checks._ch10_zero_rules import compare_state
+
+    numels = [256] * 8
+    one = 2 * 4 * 256  # Adam's two moments of one parameter, float32
+
+    def records(*counts):
+        first = iter(range(8))
+        return [{"optimizers": 1, "state": {next(first): one for _ in range(n)}} for n in counts]
+
+    compare_state(records(3, 3, 2), 3, numels)
+    compare_state(records(2, 3, 3), 3, numels)
+    for counts in ((4, 2, 2), (4, 4, 0)):
+        with pytest.raises(CheckFailed, match="1/n is 5,461, so each rank holds the bytes of 2 or"):
+            compare_state(records(*counts), 3, numels)
+    with pytest.raises(CheckFailed, match="1/n is 8192"):
+        compare_state(records(5, 3), 2, numels)

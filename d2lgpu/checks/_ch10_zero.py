@@ -35,11 +35,13 @@ ADAM_LR = 0.01
 ADAM_KWARGS: dict[int, dict] = {
     2: {"lr": ADAM_LR, "betas": (0.85, 0.99)},
     4: {"lr": 2 * ADAM_LR, "weight_decay": 0.01},
+    3: {"lr": ADAM_LR / 2, "eps": 1e-6},
 }
 
 
 def zero_net():
-    """8 parameters of the same size: an even split over 2 or 4 ranks exists."""
+    """8 parameters of the same size: an even split over 2 or 4 ranks exists, and over 3
+    ranks shares of 3, 3 and 2 (shares of 8 // 3 leave 2 parameters without an owner)."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
         layers = []

@@ -104,12 +104,19 @@ def compare_state(records, world, numels):
                    if every else "")
                 + "give each rank's optimizer_cls only the parameters that rank owns"
             )  # fmt: skip
+    # whole parameters: a rank's share is 1/n of the bytes, or within one parameter of it
+    # where n does not divide them (8 parameters of one size on 3 ranks: 3, 3 and 2)
+    one = per_param * max(numels)
     for rank, record in enumerate(records):
         held = sum(record["state"].values())
-        if held != whole // world:
+        if abs(held - whole / world) >= one or (whole % world == 0 and held != whole // world):
+            even = f"1/n is {whole // world}" if whole % world == 0 else (
+                f"1/n is {whole / world:,.0f}, so each rank holds the bytes of "
+                f"{len(numels) // world} or {len(numels) // world + 1} parameters"
+            )  # fmt: skip
             raise CheckFailed(
                 f"rank {rank} holds {held} bytes of optimizer state, of {whole} in all over "
-                f"{world} ranks: 1/n is {whole // world}. Balance the shards by bytes (give each "
+                f"{world} ranks: {even}. Balance the shards by bytes (give each "
                 "parameter to the rank holding the fewest bytes so far)"
             )
 
