@@ -1,6 +1,6 @@
 # expect: pass
 # hint:
-# (relabelled: written as wrong, but the course counts loss_fn(..., reduction="sum") / len(x) right: its loss_fns all take reduction, as tests/redteam r3_c01 does)
+# (a correct form: every loss_fn the course passes is a torch loss that takes reduction, as r3_c01 uses too)
 import math
 import torch
 from d2lgpu.pipeline import micro_batches
