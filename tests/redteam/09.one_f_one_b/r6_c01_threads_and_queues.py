@@ -25,7 +25,7 @@ def answer(stages, x, y, loss_fn, n_micro):
             ins, outs = {}, {}
             for kind, i in order:
                 if kind == "F":
-                    h = xs[i] if k == 0 else fwd[k].get()
+                    h = xs[i] if k == 0 else fwd[k].get(timeout=60)
                     if k > 0:
                         h = h.detach().requires_grad_()
                     out = stages[k](h)
@@ -40,7 +40,7 @@ def answer(stages, x, y, loss_fn, n_micro):
                     if k == S - 1:
                         out.backward()
                     else:
-                        out.backward(bwd[k].get())
+                        out.backward(bwd[k].get(timeout=60))
                     h = ins.pop(i)
                     if k > 0:
                         bwd[k - 1].put(h.grad)
