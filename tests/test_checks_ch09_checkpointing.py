@@ -190,3 +190,88 @@ def test_the_peak_during_backward_follows_the_blocks_alive():
     assert peak_blocks(first_plain) == (4, [0, 1])
     # a block run under no_grad in the forward pass keeps nothing
     assert peak_blocks([(0, "forward", False, True), (0, "backward", True, False)]) == (1, [])
+
+
+def test_a_reentrant_checkpoint_with_right_gradients_is_named_not_the_peak():
+    # use_reentrant=True with a detached input that requires a gradient: every parameter gets
+    # its gradient, but the prompt asks for use_reentrant=False (and x's gradient is lost)
+    def reentrant_detached(blocks, x, segments):
+        h = x.detach().requires_grad_()
+        for chosen in parts_of(blocks, segments):
+            h = checkpoint(functools.partial(run_blocks, chosen), h, use_reentrant=True)
+        return h
+
+    hint = assert_fails(
+        "09.checkpoint", reentrant_detached, "the segments ran in a reentrant checkpoint",
+        "Pass use_reentrant=False",
+    ).hint  # fmt: skip
+    assert "peak" not in hint, hint
+
+
+KEPT: list = []  # what the answers below keep between calls
+
+
+def outputs_in_a_list(blocks, x, segments):
+    """Every block's output appended to a module-level list, "to look at later"."""
+
+    def traced(chosen, h):
+        for block in chosen:
+            h = block(h)
+            KEPT.append(h)
+        return h
+
+    h = x
+    for chosen in parts_of(blocks, segments):
+        h = checkpoint(functools.partial(traced, chosen), h, use_reentrant=False)
+    return h
+
+
+def output_cached(blocks, x, segments):
+    """The output kept in a cache between calls (keyed by the input's values)."""
+    out = checkpoint_loop(blocks, x, segments)
+    KEPT.append(out)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("answer", "blocks"),
+    [(outputs_in_a_list, "[0, 1, 2, 3, 4, 5, 6, 7]"), (output_cached, "[7]")],
+)
+def test_block_outputs_held_after_backward_are_named(answer, blocks):
+    KEPT.clear()
+    assert_fails(
+        "09.checkpoint", answer, f"the outputs of block(s) {blocks} were still alive after "
+        "backward", "keep no reference to the blocks' outputs",
+    )  # fmt: skip
+    KEPT.clear()
+
+
+def selective(policy):
+    from torch.utils.checkpoint import create_selective_checkpoint_contexts
+
+    def step(blocks, x, segments):
+        h = x
+        for chosen in parts_of(blocks, segments):
+            h = checkpoint(
+                functools.partial(run_blocks, chosen), h, use_reentrant=False,
+                context_fn=functools.partial(create_selective_checkpoint_contexts, policy),
+            )  # fmt: skip
+        return h
+
+    return step
+
+
+def test_a_selective_checkpoint_that_keeps_products_is_named_one_that_keeps_nothing_passes():
+    from torch.utils.checkpoint import CheckpointPolicy
+
+    def save_products(ctx, op, *args, **kwargs):
+        keep = op in (torch.ops.aten.mm.default, torch.ops.aten.addmm.default)
+        return CheckpointPolicy.MUST_SAVE if keep else CheckpointPolicy.PREFER_RECOMPUTE
+
+    assert_fails(
+        "09.checkpoint", selective(save_products), "a selective checkpoint",
+        "kept the outputs of aten.addmm.default", "leave context_fn out",
+    )  # fmt: skip
+    assert_passes(
+        "09.checkpoint", selective(lambda ctx, op, *a, **k: CheckpointPolicy.PREFER_RECOMPUTE)
+    )

@@ -397,3 +397,17 @@ def test_activations_sent_through_the_cpu_are_named_as_reads():
         "a copy to the CPU is a read too: move the activations from stage 1's device straight",
     ).hint  # fmt: skip
     assert hint.startswith("for a batch of 10 rows in 4 micro-batches, "), hint
+
+
+def test_gradients_that_carry_a_graph_are_named():
+    # backward(create_graph=True): the right values, but every gradient records the backward
+    # pass too (a second derivative's cost, and memory held as long as the gradients)
+    def with_graph(stage1, stage2, x, y, loss_fn, m):
+        total = sum(losses_of(stage1, stage2, x, y, loss_fn, m))
+        total.backward(create_graph=True)
+        return total.detach()
+
+    assert_fails(
+        "09.pipeline", with_graph, "the gradients carry a graph of their own",
+        "create_graph=True", "Call backward() without create_graph",
+    )  # fmt: skip

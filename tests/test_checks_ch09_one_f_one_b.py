@@ -3,6 +3,7 @@ forward too many or too few, backwards out of order, unweighted losses, torch.ch
 micro-batches and a graph left whole fail with a hint that names the mistake."""
 
 import functools
+from unittest import mock
 
 import grading_helpers
 import pytest
@@ -375,3 +376,29 @@ def test_a_graph_not_cut_between_the_stages_is_named_not_the_warm_up():
         "a detached copy that requires a gradient",
     ).hint  # fmt: skip
     assert "warm-up forwards" not in hint, hint
+
+
+def test_micro_batches_run_out_of_order_are_named():
+    # 1F1B's shape on every stage, but from the last micro-batch to the first: the log knows
+    # each micro-batch by its values, not by how many forwards came before it
+    def reversed_orders(n, m):
+        return [[(a, m - 1 - i) for a, i in order] for order in one_f_one_b(n, m)]
+
+    assert_fails(
+        executor(reversed_orders), "ran F3 F2 B3 F1 B2 F0 B1 B0",
+        "forwards in the order of the micro-batches, 0 first",
+    )  # fmt: skip
+
+
+def test_gradients_that_carry_a_graph_are_named():
+    # Every backward with create_graph=True: the right values, a graph in every gradient
+    plain = torch.Tensor.backward
+
+    def with_graph(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        return plain(self, gradient, retain_graph, True, inputs)
+
+    def step(stages, x, y, loss_fn, n_micro):
+        with mock.patch.object(torch.Tensor, "backward", with_graph):
+            return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+    assert_fails(step, "the gradients carry a graph of their own", "create_graph=True")

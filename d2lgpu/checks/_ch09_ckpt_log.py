@@ -12,22 +12,35 @@ True, False)``, the moment autograd frees what the block saved. From that timeli
 * :func:`peak_blocks`: how many blocks' activations were alive at once during backward,
   where a block's activations live from its run that backward uses (the forward pass, or
   its recomputation) until its backward has run. Which segment runs without a checkpoint
-  decides it, which a byte count taken after the forward cannot see.
+  decides it, which a byte count taken after the forward cannot see;
+* :func:`check_selective` and :func:`check_alive`: what the answer keeps outside autograd, which neither sees: the
+  outputs a selective checkpoint's policy saves (in a cache of its own, outside
+  ``saved_tensors_hooks``), and block outputs the answer still holds after backward (a
+  list, a cache kept between calls).
 
 What it is not: the checker; :mod:`.ch09_checkpointing` runs the cases and holds the rules.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 import types
+import weakref
 
 import torch
 from torch import nn
 
 from ._util import CheckFailed
 
-__all__ = ["LoggedBlock", "backward_segments", "peak_blocks", "WIDTH"]
+__all__ = [
+    "LoggedBlock",
+    "backward_segments",
+    "peak_blocks",
+    "check_alive",
+    "check_selective",
+    "WIDTH",
+]
 
 WIDTH = 8
 
@@ -36,8 +49,15 @@ def _in_reentrant_checkpoint() -> bool:
     frame: types.FrameType | None = sys._getframe(2)
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "forward" and code.co_filename.endswith("checkpoint.py"):
-            return True  # CheckpointFunction.forward: use_reentrant=True
+        # CheckpointFunction.forward: use_reentrant=True (checkpoint_sequential's inner
+        # function, also called forward, runs its unchecked last segment)
+        if (
+            code.co_filename.endswith("checkpoint.py")
+            and getattr(code, "co_qualname", code.co_name)
+            in ("CheckpointFunction.forward", "forward")
+            and "ctx" in code.co_varnames
+        ):
+            return True
         frame = frame.f_back
     return False
 
@@ -52,13 +72,19 @@ class LoggedBlock(nn.Module):
         layers = [nn.Linear(WIDTH, 2 * WIDTH), nn.Tanh()]
         layers += [nn.Dropout(p)] if p else []
         self.inner = nn.Sequential(*layers, nn.Linear(2 * WIDTH, WIDTH))
+        self.outputs: list = []  # weak references to its forward pass's outputs
+        self.caches: list = []  # the caches of the selective checkpoints it ran in
 
     def forward(self, h):
         phase, grad = self._phase[0], torch.is_grad_enabled()
         self._log.append((self.index, phase, grad, _in_reentrant_checkpoint()))
         if phase == "forward" and grad and isinstance(h, torch.Tensor) and h.requires_grad:
             h.register_hook(self._done)
-        return h + self.inner(h)
+        out = h + self.inner(h)
+        if phase == "forward":
+            self.outputs.append(weakref.ref(out))
+            self.caches += _selective_caches()
+        return out
 
     def _done(self, grad) -> None:
         if self._phase[0] == "backward":
@@ -108,3 +134,54 @@ def peak_blocks(log) -> tuple[int, list[int]]:
             alive.discard(index)
         peak = max(peak, len(alive))
     return peak, plain
+
+
+def _selective_caches() -> list:
+    """The caches of the selective checkpoints (``context_fn`` from
+    ``create_selective_checkpoint_contexts``) running now: the dispatch mode that saves what
+    the policy keeps has ``policy_fn`` and ``storage`` (op -> saved outputs)."""
+    from torch.utils._python_dispatch import _get_current_dispatch_mode_stack
+
+    caches = [getattr(mode, "storage", None) for mode in _get_current_dispatch_mode_stack()]
+    return [cache for cache in caches if isinstance(cache, dict)]
+
+
+def _holds_tensors(entry) -> bool:
+    """Whether a cache entry holds saved outputs (a tensor, or a wrapper of one), not one of
+    the markers some torch versions leave for an op to recompute or already consumed."""
+    from torch.utils._pytree import tree_leaves
+
+    leaves = tree_leaves(entry)
+    return any(isinstance(getattr(v, "val", v), torch.Tensor) for v in leaves)
+
+
+def check_selective(blocks, where: str) -> None:
+    """After the forward pass: nothing a selective checkpoint's policy saved."""
+    saved = set()
+    for cache in (c for b in blocks for c in b.caches):
+        for op, entries in cache.items():
+            values = entries.values() if isinstance(entries, dict) else entries
+            if any(_holds_tensors(v) for v in values):
+                saved.add(str(op))
+    if saved:
+        raise CheckFailed(
+            f"for {where}, a selective checkpoint (context_fn=create_selective_checkpoint_"
+            f"contexts(policy)) kept the outputs of {', '.join(sorted(saved))} for backward, "
+            "beside the segments' inputs: saved in a cache of its own, outside autograd's saved "
+            "tensors, they add to what each segment keeps. This exercise asks for full "
+            "checkpointing: leave context_fn out (or let the policy recompute everything)"
+        )
+
+
+def check_alive(blocks, where: str) -> None:
+    """After backward, once the checker has let go of the output: no block output alive."""
+    gc.collect()
+    alive = [b.index for b in blocks if any(ref() is not None for ref in b.outputs)]
+    if alive:
+        raise CheckFailed(
+            f"for {where}, the outputs of block(s) {alive} were still alive after backward, "
+            "once the checker had let go of the output: your code keeps references to them (a "
+            "list, a dict, a global, a cache kept between calls). A tensor you hold keeps its "
+            "memory through backward, which checkpointing is meant to free, and after it; keep "
+            "no reference to the blocks' outputs"
+        )

@@ -20,7 +20,7 @@ from torch import nn
 from ._kit import Tolerance, close, names_both
 from ._util import CheckFailed
 
-__all__ = ["TOLERANCE", "reference", "check_loss", "check_grads"]
+__all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads"]
 
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)
 
@@ -95,6 +95,14 @@ _ZEROED = (
 )
 
 
+# a step whose gradients carry a graph: named by 09.pipeline and 09.one_f_one_b
+CREATE_GRAPH = (
+    "the gradients carry a graph of their own (a grad_fn): backward ran with "
+    "create_graph=True, which records the backward pass too, for a second derivative: more "
+    "work, and memory held as long as the gradients are. Call backward() without create_graph"
+)
+
+
 def _same_grads(got, want, start=None) -> bool:
     """Whether ``got`` is ``want``, plus the gradients the stages started with if given."""
     start = start if start is not None else [0] * len(want)
@@ -112,6 +120,8 @@ def check_grads(params, ref, start, where) -> None:
             "the step: something set them to None (zero_grad() does), and no backward followed. "
             "Leave the gradients as they are and call backward on each micro-batch's loss"
         )
+    if any(g is not None and g.requires_grad for g in grads):
+        raise CheckFailed(f"for {where}, {CREATE_GRAPH}")
     if _same_grads(grads, [torch.zeros_like(s) for s in start], start):
         raise CheckFailed(
             f"for {where}, the gradients are the ones the stages had before the step: call "

@@ -28,7 +28,11 @@ ran when (:mod:`._ch09_ckpt_log`):
   its recomputation, until its backward has run, so a first segment left unchecked,
   whose activations wait for the end of backward, shows;
 * the bytes saved for backward, parameters excluded (:func:`d2lgpu.memory.saved_for_backward`),
-  stay within ``S`` segment inputs plus one segment's activations, both measured here.
+  stay within ``S`` segment inputs plus one segment's activations, both measured here;
+  a reentrant checkpoint, which the prompt rules out, is named even where its gradients
+  are right; what a selective checkpoint's policy keeps, and block outputs still held
+  after backward, which these counts do not see, are named
+  (:mod:`._ch09_ckpt_log`).
 """
 
 from __future__ import annotations
@@ -40,7 +44,14 @@ import torch
 from torch import nn
 
 from ..memory import format_bytes, saved_for_backward
-from ._ch09_ckpt_log import WIDTH, LoggedBlock, backward_segments, peak_blocks
+from ._ch09_ckpt_log import (
+    WIDTH,
+    LoggedBlock,
+    backward_segments,
+    check_alive,
+    check_selective,
+    peak_blocks,
+)
 from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
 
@@ -250,10 +261,18 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
         raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
     if out.grad_fn is None:
         raise CheckFailed(_no_graph_hint(log, where))
+    check_selective(blocks, where)
     phase[0] = "backward"
     (out * weight).sum().backward()
     runs = backward_segments(log, n, where)
     _check_grads(blocks, x, ref, log, where, p)
+    if any(e[3] for e in log):
+        raise CheckFailed(
+            f"for {where}, the segments ran in a reentrant checkpoint (use_reentrant=True, or "
+            "left out, in checkpoint or checkpoint_sequential): the exercise asks for "
+            "use_reentrant=False, which needs no input that requires a gradient and frees "
+            "each segment's recomputed activations as its backward goes. Pass use_reentrant=False"
+        )
     recomputed = _check_segments(runs, n, s, where)
     _check_peak(log, n, s, recomputed, where)
     kept = max(math.ceil(n / s), n - recomputed)  # one segment's activations, or the last's
@@ -264,6 +283,8 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
             f"{format_bytes(bound)} of {s} segment inputs and one segment's activations: "
             "something else keeps activations (a forward outside the checkpoints?)"
         )
+    del out
+    check_alive(blocks, where)
 
 
 @one_cpu_thread

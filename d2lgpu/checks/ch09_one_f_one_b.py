@@ -15,8 +15,10 @@ micro-batches:
   ``nn.L1Loss`` object, ``smooth_l1_loss``); the stages start with non-zero gradients,
   which the step must add to (a ``zero_grad()`` inside it is named);
 * from each stage's logged calls (a forward, and the backward reaching its output), each
-  stage's order is :func:`d2lgpu.pipeline.one_f_one_b_order`'s; GPipe's order, no
-  warm-up, one forward too many and backwards out of order are named;
+  stage's order is :func:`d2lgpu.pipeline.one_f_one_b_order`'s, each micro-batch known
+  by its values (the split's, then the stage before's outputs); GPipe's order, no
+  warm-up, one forward too many, and forwards or backwards out of the micro-batches'
+  order are named;
 * each stage's peak of micro-batches in flight, ``min(S - k, M)``, follows from it, as
   long as each backward frees what its micro-batch saved: a stage's graph that still holds
   its saved tensors after its backward (``retain_graph=True``) is named;
@@ -34,6 +36,7 @@ import torch
 from torch import nn
 
 from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
+from ._ch09_grads import CREATE_GRAPH
 from ._kit import Tolerance
 from ._kit import close as kit_close
 from ._kit_code import runs_of
@@ -57,23 +60,36 @@ LOSSES: list = [  # functions, a partial, a module: each called as loss_fn(outpu
 
 
 class LoggedStage(nn.Module):
-    """A stage that logs ``(stage, "F", i)`` for its ``i``-th forward, and ``(stage, "B", i)``
-    when backward reaches that forward's output."""
+    """A stage that logs ``(stage, "F", i)`` for its forward of micro-batch ``i``, and
+    ``(stage, "B", i)`` when backward reaches that forward's output. ``i`` is found by value:
+    ``seen[k - 1]`` holds the micro-batches (``k = 0``) or the stage before's outputs, by
+    micro-batch; without a match (or without ``seen``), the count of its forwards."""
 
-    def __init__(self, index: int, layers: nn.Module, log: list):
+    def __init__(self, index: int, layers: nn.Module, log: list, seen: dict | None = None):
         super().__init__()
         self.index, self.layers, self._log, self.calls = index, layers, log, 0
+        self.seen = seen
         self.uncut = False  # whether an input still carried the stage before's graph
         self.nodes: list = []  # each forward's output node: its backward frees what it saved
 
-    def forward(self, h):
+    def _which(self, h) -> int:
         i, self.calls = self.calls, self.calls + 1
+        inputs = {} if self.seen is None else self.seen.get(self.index - 1, {})
+        for j, t in list(inputs.items()):  # a copy: a stage in another thread may add to it
+            if isinstance(h, torch.Tensor) and t.shape == h.shape and torch.equal(t, h.detach()):
+                return j
+        return i
+
+    def forward(self, h):
+        i = self._which(h)
         self.uncut = self.uncut or (self.index > 0 and getattr(h, "grad_fn", None) is not None)
         self._log.append((self.index, "F", i))
         out = self.layers(h)
         if out.requires_grad:
             out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
             self.nodes.append((i, out.grad_fn))
+        if self.seen is not None:
+            self.seen.setdefault(self.index, {})[i] = out.detach()
         return out
 
 
@@ -108,12 +124,11 @@ def _check_freed(stages, where) -> None:
             )
 
 
-def _stages(n, log, seed=0):
+def _stages(n, log, seed=0, seen=None):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        return [
-            LoggedStage(k, nn.Sequential(nn.Linear(WIDTH, WIDTH), nn.Tanh()), log) for k in range(n)
-        ]
+        layers = [nn.Sequential(nn.Linear(WIDTH, WIDTH), nn.Tanh()) for _ in range(n)]
+        return [LoggedStage(k, one, log, seen) for k, one in enumerate(layers)]
 
 
 def _data(rows, gen):
@@ -144,6 +159,11 @@ def _diagnose(k, got, n_stages, m):
         return (
             f"{lead}: {first} forwards before its first backward; 1F1B runs min(S - k, M) = "
             f"{want_first}, its min(S - k - 1, M) warm-up forwards and one more{more}. {want}"
+        )
+    if [i for a, i in got if a == "F"] != list(range(m)):
+        return (
+            f"{lead}: forwards in the order of the micro-batches, 0 first (the micro-batches "
+            f"as torch.tensor_split gives them, not reversed or shuffled). {want}"
         )
     if [i for a, i in got if a == "B"] != list(range(m)):
         return f"{lead}: backwards in the order of the micro-batches, 0 first. {want}"
@@ -176,6 +196,9 @@ def _check_grads(stages, reference, start, where) -> None:
             f"({where}) no stage has a gradient, not even the ones they had before the step: "
             "something set them to None (zero_grad() does). Leave them: backward adds to them"
         )
+
+    if any(p.grad is not None and p.grad.requires_grad for _, _, p in mine):
+        raise CheckFailed(f"({where}) {CREATE_GRAPH}")
 
     def close(p, want):
         return kit_close(p.grad, want, TOLERANCE)
@@ -218,8 +241,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         loss_fn = LOSSES[case % len(LOSSES)]
         loss = loss_fn(nn.Sequential(*reference)(x), y)
         loss.backward()
-        log: list = []
-        stages = _stages(n_stages, log)
+        log: list = []  # each micro-batch found by value, from x's split by tensor_split
+        stages = _stages(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
         start = _start_grads(stages, gen)
         with runs_of(*_HELPERS) as helpers:
             got = step(stages, x, y, loss_fn, n_micro)
