@@ -8,8 +8,10 @@ the process groups created (``dist.new_group``). An async call's handle is
 wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
 ``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future or on
 a future chained to it with ``then()``, and an ``is_completed()`` or ``done()`` that answered
-True. Each call is also written, as it starts, to a file
-of the rank's own (``path``), so that the parent can read what a rank that died had called.
+True. An async all-reduce, broadcast or reduce runs on a copy of its tensor, copied into it at
+the first wait (or as it ends, where its future was asked for): a read before the wait sees the
+rank's own values every time, not what the collective had reached. Each call is also written,
+as it starts, to a file of the rank's own (``path``), for the parent to read if the rank died.
 
 In the parent, pure functions read the records: :func:`first_mismatch` (where the ranks'
 collectives first differ), :func:`unwaited_hint`, :func:`outside_group` and
@@ -23,6 +25,7 @@ from __future__ import annotations
 import inspect
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 import torch.distributed as dist
@@ -71,6 +74,7 @@ class Call:
     waits: int = 0
     storages: tuple = ()  # the data_ptr of each sent tensor's storage: what it was a view of
     phase: str = ""  # what the rank was doing, when the job says (e.g. "in backward")
+    held: tuple | None = None  # an async in-place call's (tensor, copy it runs on) until waited
 
     def key(self) -> str:
         """What must match on every rank: the kind, the shape, and the phase if any."""
@@ -86,12 +90,8 @@ def describe(call: Call) -> str:
 
 
 def _op_name(op) -> str | None:
-    if op is None:
-        return None
-    for name in ("SUM", "AVG", "PRODUCT", "MIN", "MAX"):
-        if op == getattr(dist.ReduceOp, name, None):
-            return name
-    return str(op)
+    names = [n for n in ("SUM", "AVG", "PRODUCT", "MIN", "MAX") if op == getattr(dist.ReduceOp, n)]
+    return None if op is None else next(iter(names), str(op))
 
 
 def _payload(value) -> tuple[tuple, int]:
@@ -119,6 +119,19 @@ def _group_ranks(group) -> tuple | None:
     return None if len(ranks) == dist.get_world_size() else ranks
 
 
+HELD_BACK = frozenset({"all_reduce", "broadcast", "reduce"})  # async: until a wait (docstring)
+
+
+def _release(call: Call) -> tuple | None:
+    """Copy an async in-place collective's result into the rank's tensor, once it is done.
+    Returns ``(tensor, the copy it ran on)`` the first time, else None."""
+    if call.held is not None:
+        (tensor, copy), call.held = call.held, None
+        tensor.detach().copy_(copy)
+        return tensor, copy
+    return None
+
+
 class _Future(torch.futures.Future):
     """A watched future: completed with the real one's value; a wait counts for ``calls``."""
 
@@ -127,8 +140,11 @@ class _Future(torch.futures.Future):
         self._calls, self._watch = calls, watch
 
         def done(finished):
-            try:
-                self.set_result(finished.value())
+            try:  # as the collective ends its result reaches the tensor, before then()'s
+                held = {id(c): t for t, c in filter(None, map(_release, calls))}
+                value = finished.value()
+                value = [held.get(id(v), v) for v in value] if isinstance(value, list) else value
+                self.set_result(value)
             except Exception as error:  # noqa: BLE001 (passed on to whoever waits)
                 self.set_exception(error)
 
@@ -137,13 +153,15 @@ class _Future(torch.futures.Future):
     def wait(self):
         for call in self._calls:
             self._watch.waited(call)
-        return super().wait()
+        value = super().wait()
+        for call in self._calls:
+            _release(call)  # the collective is done now
+        return value
 
     def done(self):
         finished = super().done()
-        if finished:
-            for call in self._calls:
-                self._watch.waited(call)
+        for call in self._calls if finished else ():
+            self._watch.waited(call, finished=True)
         return finished
 
     def then(self, callback):
@@ -159,12 +177,14 @@ class _Handle:
 
     def wait(self, *args, **kwargs):
         self._watch.waited(self._call)
-        return self._work.wait(*args, **kwargs)
+        finished = self._work.wait(*args, **kwargs)
+        _release(self._call)
+        return finished
 
     def is_completed(self):
         done = self._work.is_completed()
         if done:
-            self._watch.waited(self._call)
+            self._watch.waited(self._call, finished=True)
         return done
 
     def get_future(self):
@@ -213,9 +233,11 @@ class CollectiveWatch:
             self.note("launch", call)
         return call
 
-    def waited(self, call: Call) -> None:
-        """Count a wait on ``call``'s handle."""
+    def waited(self, call: Call, finished: bool = False) -> None:
+        """Count a wait on ``call``'s handle; ``finished``: the collective is done."""
         call.waits += 1
+        if finished:
+            _release(call)
         if self.note is not None:
             self.note("wait", call)
 
@@ -224,6 +246,10 @@ class CollectiveWatch:
 
         def watched(*args, **kwargs):
             call = self._record(kind, signature, args, kwargs)
+            bound, name = signature.bind_partial(*args, **kwargs).arguments, KINDS[kind]
+            if call.async_op and kind in HELD_BACK and isinstance(bound.get(name), torch.Tensor):
+                call.held = (bound[name], bound[name].detach().clone())
+                args, kwargs = (), {**bound, name: call.held[1]}
             work = original(*args, **kwargs)
             if call.async_op and work is not None:
                 return _Handle(work, call, self)
@@ -263,10 +289,7 @@ class CollectiveWatch:
 
 def read_log(path) -> list[str]:
     """The calls a rank's watch wrote to ``path`` (none if it wrote nothing)."""
-    if not os.path.exists(path):
-        return []
-    with open(path) as log:
-        return log.read().splitlines()
+    return Path(path).read_text().splitlines() if os.path.exists(path) else []
 
 
 def first_mismatch(logs: list[list[str]]) -> str | None:
