@@ -44,7 +44,12 @@ def bw_branches(nbytes, seconds, world_size, collective):
     raise ValueError(f"unknown collective {collective}")
 
 
-@pytest.mark.parametrize("answer", [bw_table, bw_branches])
+def bw_any_case(nbytes, seconds, world_size, collective):
+    """The collective's name in any case ("All_Reduce"): an unknown one still a ValueError."""
+    return bw_table(nbytes, seconds, world_size, collective.lower())
+
+
+@pytest.mark.parametrize("answer", [bw_table, bw_branches, bw_any_case])
 def test_bus_bandwidth_right_answers_pass(answer):
     result = assert_passes("10.bus_bandwidth", answer)
     assert any("unknown collective" in p for p in result.passed)
@@ -601,6 +606,12 @@ def test_a_factor_written_in_for_two_ranks_hint_in_full():
 
     hint = check("10.bus_bandwidth", right_at_2_and_8_only, quiet=True).hint
     assert "Written in for 2 ranks" not in hint, hint
+
+    def fixed_in_gib(nbytes, seconds, n, collective):  # two mistakes: the factor read first
+        alg, bus = fixed(nbytes, seconds, n, collective)
+        return alg * 1e9 / 2**30, bus * 1e9 / 2**30
+
+    assert "Written in for 2 ranks?" in check("10.bus_bandwidth", fixed_in_gib, quiet=True).hint
 
 
 # --- 10.allreduce_grads: the rules applied to the ranks' records, in this process -----------
