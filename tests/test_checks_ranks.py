@@ -300,6 +300,7 @@ def test_the_zero_step_batch_starts_with_zeros_and_each_step_has_its_own():
         assert y.min() >= 0 and y.max() <= 2 and len(set(y.tolist())) > 1
         assert x[8:].abs().min() > 0
         assert x[:8].any() == (step != 1), step
+    assert set(torch.cat([y for _, y in batches]).tolist()) == {0, 1, 2}
     assert not torch.equal(batches[0][0], batches[2][0])
     assert torch.equal(_ranks.batch(2)[0], batches[2][0])
     assert torch.equal(_ranks.make_net().body[0].weight, _ranks.make_net().body[0].weight)
@@ -368,3 +369,88 @@ def test_a_broken_rule_at_the_end_of_a_job_is_raised_by_the_watched_job():
             2,
         )
     assert _ranks._WATCH == []
+
+
+# --- the parent: the run itself, with d2lgpu.ranks' start replaced by one process -------------
+
+
+def fake_rank_replies(seen, raises=None):
+    """``rank_replies`` as this process: each rank's job in turn under a fake process group,
+    its exception turned into a reply by the ``reply`` it was given."""
+
+    def rank_replies(fn, world, timeout_s, *, wait_s, reply):
+        seen.append((world, timeout_s, wait_s, reply))
+        if raises is not None:
+            raise raises
+        replies = []
+        for rank in range(world):
+            with fake_process_group(world, rank):
+                try:
+                    replies.append(("ok", fn(rank, world)))
+                except Exception as error:  # noqa: BLE001 (any exception a rank can reply)
+                    replies.append(reply(error))
+        return replies
+
+    return rank_replies
+
+
+def test_run_ranks_starts_the_job_on_each_rank_with_the_checkers_time_limits(monkeypatch):
+    seen = []
+    monkeypatch.setattr(_ranks, "rank_replies", fake_rank_replies(seen))
+    records = _ranks.run_ranks(avg_loop, world=3)
+    assert seen == [(3, _ranks.COLLECTIVE_TIMEOUT_S, _ranks.WAIT_S, _ranks.learner_reply)]
+    assert len(records) == 3 and all(len(r["steps"]) == 3 for r in records)
+    assert [c.shape for c in records[2]["steps"][0]["calls"]] == SHAPES
+
+    def job(answer, rank, world):
+        return answer * 10 + rank
+
+    assert _ranks.run_ranks(4, world=2, job=job) == [40, 41]
+    seen.clear()
+    assert _ranks.run_ranks(4, job=job) == [40, 41] and seen[0][0] == _ranks.WORLD == 2
+    with pytest.raises(NotAttempted, match="your code here"):
+        _ranks.run_ranks(lambda model: stub())
+
+
+def test_run_ranks_names_what_cannot_travel_to_the_ranks(monkeypatch):
+    from d2lgpu.ranks import CannotSend
+
+    words = "cannot send <function f> to the ranks: TypeError: cannot pickle '_thread.lock'"
+    monkeypatch.setattr(_ranks, "rank_replies", fake_rank_replies([], CannotSend(words)))
+    with pytest.raises(CheckFailed) as raised:
+        _ranks.run_ranks(avg_loop)
+    assert raised.value.hint == words
+
+
+def skips_zero_grads(model):
+    for p in model.parameters():
+        if p.grad is not None and p.grad.any():
+            dist.all_reduce(p.grad)
+
+
+def test_only_10_allreduce_grads_gets_the_zero_step_advice(monkeypatch):
+    logs_seen = []
+
+    def rank_replies(fn, world, timeout_s, *, wait_s, reply):
+        for rank in range(world):  # each rank's calls written to the logs, then a lost peer
+            with fake_process_group(world, rank):
+                fn(rank, world)
+        logs_seen.append(fn.args[2])
+        return [("error", LOST)] * world
+
+    monkeypatch.setattr(_ranks, "rank_replies", rank_replies)
+    with pytest.raises(CheckFailed) as raised:
+        _ranks.run_ranks(skips_zero_grads)
+    assert raised.value.hint.startswith(
+        "rank 0 lost its peer: the ranks' collectives do not match: their collective number 5 "
+        "differs (rank 0: all_reduce [16] at step 1; rank 1: all_reduce [16, 6] at step 1). "
+        "Every rank must call the same collectives whatever its gradients hold: at step 1"
+    ), raised.value.hint
+
+    def job(answer, rank, world):
+        dist.all_reduce(torch.ones(rank + 1))
+
+    with pytest.raises(CheckFailed) as raised:
+        _ranks.run_ranks(None, job=job)
+    assert raised.value.hint.endswith(f"rank 1: all_reduce [2]). {SAME}")
+    assert not Path(logs_seen[0]).exists()  # the calls' logs are removed after the run
