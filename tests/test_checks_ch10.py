@@ -904,6 +904,10 @@ def test_the_zero_step_advice_only_for_ranks_that_first_differ_at_that_step():
     at_1 = "their collective number 5 differs (rank 0: all_reduce [16] at step 1; rank 1: none)"
     assert "share of the batch is zeros" in zero_step_advice(at_1)
     assert zero_step_advice(at_1.replace("step 1", "step 0")) is None
+    # the ranks already differ at step 0: not the zero step's doing
+    assert (
+        zero_step_advice(at_1.replace("rank 1: none", "rank 1: all_reduce [3] at step 0")) is None
+    )
     assert zero_step_advice("their collective number 5 differs (rank 0: a; rank 1: b)") is None
 
 
@@ -946,10 +950,18 @@ def test_host_copies_sees_only_gradients_going_to_the_host():
         model.weight.grad.to(torch.float64)  # a dtype, not the host
         model.weight.grad.clone().cpu()  # a copy's, not a gradient's
         (model.bias.grad * 2).to("cpu")
+        # the keywords reach the call: a dtype given by name is applied
+        assert model.weight.grad.to(dtype=torch.float64).dtype == torch.float64
     assert copies.copied is None
     with HostCopies(model) as copies:
         model.bias.grad.view(1, 2).to("cpu", torch.float64)
     assert copies.copied == "bias"
+    for to_host in (lambda g: g.cpu(), lambda g: g.to(device="cpu")):
+        with HostCopies(model) as copies:
+            to_host(model.weight.grad)
+            to_host(model.bias.grad)  # the first one is named
+            (model.bias.grad * 2).cpu()  # not a gradient
+        assert copies.copied == "weight"
     sent = Call(0, "all_reduce", (2,), 8, False, storages=(model.bias.grad.data_ptr(),))
     assert copies.uncarried([sent]) == ["weight"]
 
