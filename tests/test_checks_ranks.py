@@ -118,9 +118,11 @@ def test_logs_are_read_only_for_ranks_that_died_never_finished_or_lost_their_pee
     own = failure([("ok", 1), ("error", "ValueError: no")], logs).hint
     assert own == "rank 1: your function raised ValueError: no"
     # the same calls on every rank (or a rank that wrote none): the failure's own hint
-    same = _logs(tempfile.mkdtemp(), ["all_reduce [3]"], ["all_reduce [3]"])
+    (tmp_path / "same").mkdir()
+    (tmp_path / "none").mkdir()
+    same = _logs(tmp_path / "same", ["all_reduce [3]"], ["all_reduce [3]"])
     assert failure([("late", None), ("ok", 1)], same).hint == HANG
-    assert failure([("ok", 1), ("died", None)], _logs(tempfile.mkdtemp())).hint.startswith(
+    assert failure([("ok", 1), ("died", None)], tmp_path / "none").hint.startswith(
         "rank 1 died without a word"
     )
 
