@@ -44,7 +44,12 @@ def bw_branches(nbytes, seconds, world_size, collective):
     raise ValueError(f"unknown collective {collective}")
 
 
-@pytest.mark.parametrize("answer", [bw_table, bw_branches])
+def bw_any_case(nbytes, seconds, world_size, collective):
+    """The collective's name in any case ("All_Reduce"): an unknown one still a ValueError."""
+    return bw_table(nbytes, seconds, world_size, collective.lower())
+
+
+@pytest.mark.parametrize("answer", [bw_table, bw_branches, bw_any_case])
 def test_bus_bandwidth_right_answers_pass(answer):
     result = assert_passes("10.bus_bandwidth", answer)
     assert any("unknown collective" in p for p in result.passed)
@@ -602,6 +607,12 @@ def test_a_factor_written_in_for_two_ranks_hint_in_full():
     hint = check("10.bus_bandwidth", right_at_2_and_8_only, quiet=True).hint
     assert "Written in for 2 ranks" not in hint, hint
 
+    def fixed_in_gib(nbytes, seconds, n, collective):  # two mistakes: the factor read first
+        alg, bus = fixed(nbytes, seconds, n, collective)
+        return alg * 1e9 / 2**30, bus * 1e9 / 2**30
+
+    assert "Written in for 2 ranks?" in check("10.bus_bandwidth", fixed_in_gib, quiet=True).hint
+
 
 # --- 10.allreduce_grads: the rules applied to the ranks' records, in this process -----------
 
@@ -893,6 +904,10 @@ def test_the_zero_step_advice_only_for_ranks_that_first_differ_at_that_step():
     at_1 = "their collective number 5 differs (rank 0: all_reduce [16] at step 1; rank 1: none)"
     assert "share of the batch is zeros" in zero_step_advice(at_1)
     assert zero_step_advice(at_1.replace("step 1", "step 0")) is None
+    # the ranks already differ at step 0: not the zero step's doing
+    assert (
+        zero_step_advice(at_1.replace("rank 1: none", "rank 1: all_reduce [3] at step 0")) is None
+    )
     assert zero_step_advice("their collective number 5 differs (rank 0: a; rank 1: b)") is None
 
 
@@ -935,10 +950,18 @@ def test_host_copies_sees_only_gradients_going_to_the_host():
         model.weight.grad.to(torch.float64)  # a dtype, not the host
         model.weight.grad.clone().cpu()  # a copy's, not a gradient's
         (model.bias.grad * 2).to("cpu")
+        # the keywords reach the call: a dtype given by name is applied
+        assert model.weight.grad.to(dtype=torch.float64).dtype == torch.float64
     assert copies.copied is None
     with HostCopies(model) as copies:
         model.bias.grad.view(1, 2).to("cpu", torch.float64)
     assert copies.copied == "bias"
+    for to_host in (lambda g: g.cpu(), lambda g: g.to(device="cpu")):
+        with HostCopies(model) as copies:
+            to_host(model.weight.grad)
+            to_host(model.bias.grad)  # the first one is named
+            (model.bias.grad * 2).cpu()  # not a gradient
+        assert copies.copied == "weight"
     sent = Call(0, "all_reduce", (2,), 8, False, storages=(model.bias.grad.data_ptr(),))
     assert copies.uncarried([sent]) == ["weight"]
 

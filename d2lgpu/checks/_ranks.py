@@ -14,8 +14,10 @@ and gets the same start, store and hints.
 Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a
 rank): each collective the rank calls is recorded, and written to a file as it starts. The
 rules for every rank job, checked in the rank as the job ends (:class:`RuleBroken`): no
-async collective left unwaited, no collective over a group that leaves ranks out. A job
-checks its own points (a learner's function that returned) with :func:`check_waited`.
+async collective left unwaited, no collective over a group that leaves ranks out; their
+hint is :func:`finished_rule_hint`'s, a plain function of the recorded calls that a test
+calls in its own process. A job checks its own points (a learner's function that
+returned) with :func:`check_waited`.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
 learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leaving early), a
@@ -62,6 +64,7 @@ __all__ = [
     "RuleBroken",
     "watch",
     "check_waited",
+    "finished_rule_hint",
     "exit_hint",
     "mismatch_hint",
 ]
@@ -179,19 +182,28 @@ def _watched_job(job, answer, logs, rank, world):
             record = job(answer, rank, world)
         finally:
             _WATCH.pop()
-    outside = outside_group(watching.calls, world)
+    broken = finished_rule_hint(watching.calls, watching.unwaited(), rank, world)
+    if broken is not None:
+        raise RuleBroken(broken)
+    return record
+
+
+def finished_rule_hint(calls, unwaited, rank, world) -> str | None:
+    """The hint for a rule of every rank job that rank ``rank`` of ``world`` broke by the
+    time its job ended, or None: ``calls`` are its collectives, ``unwaited`` the async ones
+    it never waited on. A collective over a group that leaves ranks out comes first."""
+    outside = outside_group(calls, world)
     if outside is not None:
         members = "" if outside.group else f" (rank {rank} is not in it: the call did nothing)"
-        raise RuleBroken(
+        return (
             f"rank {rank} of {world} called {describe(outside)} over a group of ranks "
             f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce over "
             "every rank: the default group, or one "
             "dist.new_group(list(range(dist.get_world_size()))) made once"
         )
-    unwaited = watching.unwaited()
     if unwaited:
-        raise RuleBroken(unwaited_hint(unwaited, f"rank {rank} finished"))
-    return record
+        return unwaited_hint(unwaited, f"rank {rank} finished")
+    return None
 
 
 def learner_reply(error: BaseException) -> tuple[str, str]:

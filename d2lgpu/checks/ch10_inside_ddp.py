@@ -109,9 +109,10 @@ def _fixed_for_two_ranks(bandwidths) -> str | None:
             return None
         if not all(alg and _close(bus / alg, factor(2)) for alg, bus in got):
             return None
+    at = ", ".join(str(n) for n in ns[:-1]) + f" and {ns[-1]}"  # the world sizes looked at
     return (
         "busbw's factors do not depend on n: each collective's factor is its value for 2 "
-        "ranks (all_reduce 1, all_gather and reduce_scatter 0.5, broadcast 1) at 2, 3, 4 and 8 "
+        f"ranks (all_reduce 1, all_gather and reduce_scatter 0.5, broadcast 1) at {at} "
         "ranks alike. Written in for 2 ranks? nccl-tests' factors depend on n: 2 (n - 1) / n "
         "for all_reduce (1.5 for 4 ranks), (n - 1) / n for all_gather and reduce_scatter, 1 "
         "for broadcast"

@@ -1,0 +1,459 @@
+"""The checkers' rank jobs (d2lgpu.checks._ranks), in pytest's own process: the replies the
+parent turns into a verdict and hints, the rules a rank applies as its job ends, what a rank
+sends back of a learner's exception, and 10.allreduce_grads' job run as one rank of a fake
+process group (its collectives move nothing), so that its record can be read line by line.
+Each test takes well under a second."""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+
+from d2lgpu._fake_dist import fake_process_group
+from d2lgpu.checks import _ranks
+from d2lgpu.checks._kit_collectives import Call
+from d2lgpu.checks._util import CheckFailed, NotAttempted
+
+LOST = "RuntimeError: [../gloo/transport/tcp/pair.cc:534] Connection closed by peer"
+HANG = (
+    "the ranks did not finish: one waited in a collective the other never called (or your "
+    "function never returns). Every rank must call the same collectives, in the same order, "
+    "on tensors of the same size (no `if rank == 0:` around an all_reduce)"
+)
+SAME = "Every rank must call the same collectives, in the same order, on tensors of the same shape"
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
+
+
+# --- the parent: replies to a verdict -------------------------------------------------------
+
+
+def failure(replies, logs=None, advice=None, hint=_ranks._hint):
+    with pytest.raises((CheckFailed, NotAttempted)) as raised:
+        _ranks.records_of(replies, hint, logs, advice)
+    return raised.value
+
+
+def test_every_rank_ok_gives_the_records_rank_0_first():
+    assert _ranks.records_of([("ok", "a"), ("ok", "b")], _ranks._hint) == ["a", "b"]
+
+
+def test_the_stub_is_not_attempted_and_a_broken_rule_is_its_hint():
+    stub = failure([("ok", 1), ("stub", "your code here")])
+    assert type(stub) is NotAttempted and str(stub) == "your code here"
+    rule = failure([("rule", "the rule's words"), ("ok", 1)])
+    assert type(rule) is CheckFailed and rule.hint == "the rule's words"
+
+
+def test_each_failure_without_logs_gets_its_hint_in_full():
+    assert failure([("ok", 1), ("late", None)]).hint == HANG
+    assert failure([("ok", 1), ("died", None)]).hint == (
+        "rank 1 died without a word (killed by a signal?)"
+    )
+    assert failure([("error", LOST), ("ok", 1)]).hint == f"rank 0: {LOST}. {HANG}"
+    assert failure([("ok", 1), ("error", "ValueError: bad (in your function f, line 2)")]).hint == (
+        "rank 1: your function raised ValueError: bad (in your function f, line 2)"
+    )
+    none = "TypeError: unsupported operand type(s) for /=: 'NoneType' and 'int'"
+    assert failure([("ok", 1), ("error", none)]).hint == (
+        f"rank 1: {none}. Some parameters have no gradient (p.grad is None: unused in "
+        "forward): skip them"
+    )
+    assert failure(
+        [("error", "SystemExit: 3 (in your function f, line 4: `sys.exit(3)`)")]
+    ).hint == (
+        "rank 0 called sys.exit (SystemExit: 3 (in your function f, line 4: `sys.exit(3)`)): a "
+        "rank that exits leaves early, and the others wait for it in their next collective. "
+        "Every rank must run to the end; to refuse an input, raise an exception that says why"
+    )
+
+
+def test_exit_hint_only_for_a_system_exit():
+    assert _ranks.exit_hint(2, "SystemExit: 0").startswith("rank 2 called sys.exit (SystemExit: 0)")
+    assert _ranks.exit_hint(0, "ValueError: SystemExit") is None
+
+
+def _logs(directory, *ranks_calls):
+    for rank, calls in enumerate(ranks_calls):
+        if calls is not None:
+            (Path(directory) / f"rank{rank}").write_text("".join(c + "\n" for c in calls))
+    return directory
+
+
+def test_ranks_whose_collectives_differ_are_named_where_they_first_differ(tmp_path):
+    logs = _logs(tmp_path, ["all_reduce [3]", "all_reduce [4]"], ["all_reduce [3]"])
+    where = "their collective number 2 differs (rank 0: all_reduce [4]; rank 1: none)"
+    assert failure([("late", None), ("died", None)], logs).hint == (
+        f"rank 1 died (gloo aborts a rank whose collective does not match the others'): the "
+        f"ranks' collectives do not match: {where}. {SAME}"
+    )
+    assert failure([("late", None), ("ok", 1)], logs).hint == (
+        "rank 0 never finished (it waited in a collective the others did not call): the "
+        f"ranks' collectives do not match: {where}. {SAME}"
+    )
+    assert failure([("error", LOST), ("ok", 1)], logs).hint == (
+        f"rank 0 lost its peer: the ranks' collectives do not match: {where}. {SAME}"
+    )
+    # the exercise's advice, as words or as a function of where they differ
+    assert failure([("late", None), ("ok", 1)], logs, "Call them all.").hint.endswith(
+        f"{where}. Call them all."
+    )
+    told = []
+    hint = failure([("late", None), ("ok", 1)], logs, lambda m: told.append(m) or "Mind it.").hint
+    assert told == [where] and hint.endswith(f"{where}. Mind it.")
+    assert failure([("late", None), ("ok", 1)], logs, lambda m: None).hint.endswith(
+        f"{where}. {SAME}"
+    )
+
+
+def test_logs_are_read_only_for_ranks_that_died_never_finished_or_lost_their_peer(tmp_path):
+    logs = _logs(tmp_path, ["all_reduce [3]"], ["broadcast [3]"])
+    # a rank's own error: its hint, whatever the logs say
+    own = failure([("ok", 1), ("error", "ValueError: no")], logs).hint
+    assert own == "rank 1: your function raised ValueError: no"
+    # the same calls on every rank (or a rank that wrote none): the failure's own hint
+    (tmp_path / "same").mkdir()
+    (tmp_path / "none").mkdir()
+    same = _logs(tmp_path / "same", ["all_reduce [3]"], ["all_reduce [3]"])
+    assert failure([("late", None), ("ok", 1)], same).hint == HANG
+    assert failure([("ok", 1), ("died", None)], tmp_path / "none").hint.startswith(
+        "rank 1 died without a word"
+    )
+
+
+def test_the_hint_function_gets_the_blamed_rank_status_and_payload():
+    seen = []
+    got = failure([("ok", 1), ("error", "E")], hint=lambda *a: seen.append(a) or "words")
+    assert seen == [(1, "error", "E")] and got.hint == "words"
+
+
+def test_mismatch_hint_with_any_other_status_says_the_rank_lost_its_peer():
+    assert _ranks.mismatch_hint(3, "error", "M", "Advice.") == (
+        "rank 3 lost its peer: the ranks' collectives do not match: M. Advice."
+    )
+
+
+# --- a rank: its exception as a reply ---------------------------------------------------------
+
+
+def _raised(fn):
+    try:
+        fn()
+    except BaseException as error:  # noqa: BLE001 (any exception a rank can reply)
+        return error
+    raise AssertionError(f"{fn} did not raise")
+
+
+def stub():
+    raise NotImplementedError("your code here")
+
+
+def calls_a_library_that_raises_not_implemented():
+    return torch.nn.Module().forward()
+
+
+def divides(model):
+    return model / 0
+
+
+def test_a_learners_exception_becomes_a_reply():
+    assert _ranks.learner_reply(_ranks.RuleBroken("a rule")) == ("rule", "a rule")
+    assert _ranks.learner_reply(_raised(stub)) == ("stub", "your code here")
+    # raised in a library that the learner's code called: an error, not the exercise's stub
+    status, words = _ranks.learner_reply(_raised(calls_a_library_that_raises_not_implemented))
+    assert status == "error" and words.startswith("NotImplementedError: "), words
+    assert words.endswith(
+        "(in your function calls_a_library_that_raises_not_implemented, line "
+        f"{calls_a_library_that_raises_not_implemented.__code__.co_firstlineno + 1}: "
+        "`return torch.nn.Module().forward()`)"
+    ), words
+    line = divides.__code__.co_firstlineno + 1
+    assert _ranks.learner_reply(_raised(lambda: divides(1))) == (
+        "error",
+        f"ZeroDivisionError: division by zero (in your function divides, line {line}: "
+        "`return model / 0`)",
+    )
+
+
+def raises(message):
+    raise ValueError(message)
+
+
+def test_a_reply_keeps_600_characters_of_the_message_and_where_it_was_raised():
+    long = "x" * 1000
+    line = raises.__code__.co_firstlineno + 1
+    assert _ranks.learner_reply(_raised(lambda: raises(long))) == (
+        "error",
+        f"ValueError: {long}"[:600] + f" (in your function raises, line {line}: "
+        "`raise ValueError(message)`)",
+    )
+    # never raised: no frame to name
+    assert _ranks.learner_reply(ValueError(long)) == ("error", f"ValueError: {long}"[:600])
+
+
+# --- a rank: the rules every rank job keeps ---------------------------------------------------
+
+
+def test_a_collective_over_a_group_that_leaves_ranks_out_is_named():
+    inside = Call(0, "all_reduce", (16, 6), 384, False, group=(0,))
+    outside = Call(1, "all_reduce", (3,), 12, False, group=())
+    everyone = Call(2, "all_reduce", (3,), 12, False, group=(0, 1))
+    late = Call(3, "all_reduce", (3,), 12, True)
+    assert _ranks.finished_rule_hint([everyone, inside, outside], [late], 0, 2) == (
+        "rank 0 of 2 called an all_reduce of shape (16, 6) (384 bytes) over a group of ranks "
+        "[0]: ranks written in leave some out. Reduce over every rank: the default group, or "
+        "one dist.new_group(list(range(dist.get_world_size()))) made once"
+    )
+    assert _ranks.finished_rule_hint([outside], [], 1, 2).startswith(
+        "rank 1 of 2 called an all_reduce of shape (3,) (12 bytes) over a group of ranks [] "
+        "(rank 1 is not in it: the call did nothing): ranks written in leave some out."
+    )
+    assert _ranks.finished_rule_hint([everyone, late], [late], 1, 2) == (
+        "1 collective(s) launched with async_op=True were never waited on before rank 1 "
+        "finished, the first an all_reduce of shape (3,) (12 bytes): the tensor may not hold "
+        "the result yet. Keep each handle and call handle.wait() (or wait on "
+        "handle.get_future(), or torch.futures.wait_all) before the tensor is used"
+    )
+    assert _ranks.finished_rule_hint([everyone, late], [], 1, 2) is None
+    assert _ranks.finished_rule_hint([], [], 0, 1) is None
+
+
+# --- 10.allreduce_grads' job, as one rank of a fake process group -----------------------------
+
+
+def run(answer, world, rank=0):
+    with fake_process_group(world, rank), tempfile.TemporaryDirectory() as logs:
+        return _ranks._watched_job(_ranks._allreduce_job, answer, logs, rank, world)
+
+
+def avg_loop(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
+            p.grad /= dist.get_world_size()
+
+
+NAMES = ["body.0.weight", "body.0.bias", "body.2.weight", "body.2.bias"]
+SHAPES = [(16, 6), (16,), (3, 16), (3,)]
+
+
+def _by_hand(world, rank):
+    """What rank ``rank`` of ``world`` computes at each step, its own share, and its final
+    parameters when every step's gradient is its own divided by the world (the fake
+    all-reduce moves nothing)."""
+    model = _ranks.make_net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    grads = []
+    for step in range(3):
+        x, y = _ranks.batch(step)
+        rows = slice(rank * 16 // world, (rank + 1) * 16 // world)
+        opt.zero_grad()
+        F.cross_entropy(model(x[rows]), y[rows]).backward()
+        grads.append({n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None})
+        for p in model.parameters():
+            if p.grad is not None:
+                p.grad /= world
+        opt.step()
+    return grads, model.state_dict()
+
+
+def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed():
+    record = run(avg_loop, 2, 1)
+    grads, final = _by_hand(2, 1)
+    assert len(record["steps"]) == _ranks.STEPS == 3
+    for step, (s, mine) in enumerate(zip(record["steps"], grads, strict=True)):
+        assert list(s["local"]) == [*NAMES, "unused.weight", "unused.bias"]
+        assert s["local"]["unused.weight"] is None and s["after"]["unused.bias"] is None
+        for name in NAMES:
+            assert torch.equal(s["local"][name], mine[name]), (step, name)
+            assert torch.equal(s["after"][name], mine[name] / 2), (step, name)
+        assert s["params_changed"] == [] and s["groups_made"] == 0
+        assert s["host_copy"] is None and s["uncarried"] == []
+        assert [(c.kind, c.shape, c.phase) for c in s["calls"]] == [
+            ("all_reduce", shape, f"at step {step}") for shape in SHAPES
+        ]
+        assert [c.index for c in s["calls"]] == list(range(4 * step, 4 * step + 4))
+    assert list(record["final"]) == list(final)
+    for name, value in final.items():
+        assert torch.equal(record["final"][name], value), name
+
+
+def test_one_rank_on_the_global_batch_ends_where_the_reference_does():
+    record = run(avg_loop, 1)
+    reference = _ranks.reference()
+    assert list(reference) == list(record["final"])
+    for name, value in reference.items():
+        torch.testing.assert_close(record["final"][name], value)
+    untrained = _ranks.make_net().state_dict()
+    assert not torch.equal(reference["body.0.weight"], untrained["body.0.weight"])
+    assert torch.equal(reference["unused.weight"], untrained["unused.weight"])
+
+
+def test_the_zero_step_batch_starts_with_zeros_and_each_step_has_its_own():
+    batches = [_ranks.batch(step) for step in range(_ranks.STEPS)]
+    for step, (x, y) in enumerate(batches):
+        assert x.shape == (16, 6) and y.shape == (16,)
+        assert y.min() >= 0 and y.max() <= 2 and len(set(y.tolist())) > 1
+        assert x[8:].abs().min() > 0
+        assert x[:8].any() == (step != 1), step
+    assert set(torch.cat([y for _, y in batches]).tolist()) == {0, 1, 2}
+    assert not torch.equal(batches[0][0], batches[2][0])
+    assert torch.equal(_ranks.batch(2)[0], batches[2][0])
+    assert torch.equal(_ranks.make_net().body[0].weight, _ranks.make_net().body[0].weight)
+
+
+def averages_data(model):
+    for p in model.parameters():
+        dist.all_reduce(p.data)
+        p.data /= dist.get_world_size()
+
+
+def skips_biases(model):
+    for name, p in model.named_parameters():
+        if p.grad is not None and not name.endswith("bias"):
+            dist.all_reduce(p.grad)
+
+
+def reduces_a_host_copy(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad.cpu())
+
+
+def new_group_each_call(model):
+    group = dist.new_group()
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad, group=group)
+
+
+def test_a_rank_records_parameters_changed_gradients_not_sent_host_copies_and_groups():
+    steps = run(averages_data, 2)["steps"]
+    assert all(s["params_changed"] == [*NAMES, "unused.weight", "unused.bias"] for s in steps)
+    assert [len(s["calls"]) for s in steps] == [6, 6, 6]
+    steps = run(skips_biases, 2)["steps"]
+    assert all(s["uncarried"] == ["body.0.bias", "body.2.bias"] for s in steps)
+    assert all(s["host_copy"] == "body.0.weight" for s in run(reduces_a_host_copy, 2)["steps"])
+    assert [s["groups_made"] for s in run(new_group_each_call, 2)["steps"]] == [1, 1, 1]
+
+
+def leaves_a_handle(model):
+    dist.all_reduce(model.body[0].weight.grad, async_op=True)
+
+
+def test_a_handle_left_when_the_function_returns_is_named_at_that_step():
+    with pytest.raises(_ranks.RuleBroken) as raised:
+        run(leaves_a_handle, 2)
+    assert str(raised.value).startswith(
+        "1 collective(s) launched with async_op=True were never waited on before your function "
+        "returned, the first an all_reduce of shape (16, 6) (384 bytes)"
+    )
+
+
+def test_a_broken_rule_at_the_end_of_a_job_is_raised_by_the_watched_job():
+    def job(answer, rank, world):
+        dist.all_reduce(torch.ones(2), group=dist.new_group([0]))
+        return "record"
+
+    with fake_process_group(2, 0), tempfile.TemporaryDirectory() as logs:
+        with pytest.raises(_ranks.RuleBroken, match=r"over a group of ranks \[0\]: ranks written"):
+            _ranks._watched_job(job, None, logs, 0, 2)
+        assert (Path(logs) / "rank0").read_text() == "all_reduce [2]\n"
+        assert _ranks._watched_job(lambda a, r, w: (a, r, w), "answer", logs, 1, 2) == (
+            "answer",
+            1,
+            2,
+        )
+    assert _ranks._WATCH == []
+
+
+# --- the parent: the run itself, with d2lgpu.ranks' start replaced by one process -------------
+
+
+def fake_rank_replies(seen, raises=None):
+    """``rank_replies`` as this process: each rank's job in turn under a fake process group,
+    its exception turned into a reply by the ``reply`` it was given."""
+
+    def rank_replies(fn, world, timeout_s, *, wait_s, reply):
+        seen.append((world, timeout_s, wait_s, reply))
+        if raises is not None:
+            raise raises
+        replies = []
+        for rank in range(world):
+            with fake_process_group(world, rank):
+                try:
+                    replies.append(("ok", fn(rank, world)))
+                except Exception as error:  # noqa: BLE001 (any exception a rank can reply)
+                    replies.append(reply(error))
+        return replies
+
+    return rank_replies
+
+
+def test_run_ranks_starts_the_job_on_each_rank_with_the_checkers_time_limits(monkeypatch):
+    seen = []
+    monkeypatch.setattr(_ranks, "rank_replies", fake_rank_replies(seen))
+    records = _ranks.run_ranks(avg_loop, world=3)
+    assert seen == [(3, _ranks.COLLECTIVE_TIMEOUT_S, _ranks.WAIT_S, _ranks.learner_reply)]
+    assert len(records) == 3 and all(len(r["steps"]) == 3 for r in records)
+    assert [c.shape for c in records[2]["steps"][0]["calls"]] == SHAPES
+
+    def job(answer, rank, world):
+        return answer * 10 + rank
+
+    assert _ranks.run_ranks(4, world=2, job=job) == [40, 41]
+    seen.clear()
+    assert _ranks.run_ranks(4, job=job) == [40, 41] and seen[0][0] == _ranks.WORLD == 2
+    with pytest.raises(NotAttempted, match="your code here"):
+        _ranks.run_ranks(lambda model: stub())
+
+
+def test_run_ranks_names_what_cannot_travel_to_the_ranks(monkeypatch):
+    from d2lgpu.ranks import CannotSend
+
+    words = "cannot send <function f> to the ranks: TypeError: cannot pickle '_thread.lock'"
+    monkeypatch.setattr(_ranks, "rank_replies", fake_rank_replies([], CannotSend(words)))
+    with pytest.raises(CheckFailed) as raised:
+        _ranks.run_ranks(avg_loop)
+    assert raised.value.hint == words
+
+
+def skips_zero_grads(model):
+    for p in model.parameters():
+        if p.grad is not None and p.grad.any():
+            dist.all_reduce(p.grad)
+
+
+def test_only_10_allreduce_grads_gets_the_zero_step_advice(monkeypatch):
+    logs_seen = []
+
+    def rank_replies(fn, world, timeout_s, *, wait_s, reply):
+        for rank in range(world):  # each rank's calls written to the logs, then a lost peer
+            with fake_process_group(world, rank):
+                fn(rank, world)
+        logs_seen.append(fn.args[2])
+        return [("error", LOST)] * world
+
+    monkeypatch.setattr(_ranks, "rank_replies", rank_replies)
+    with pytest.raises(CheckFailed) as raised:
+        _ranks.run_ranks(skips_zero_grads)
+    assert raised.value.hint.startswith(
+        "rank 0 lost its peer: the ranks' collectives do not match: their collective number 5 "
+        "differs (rank 0: all_reduce [16] at step 1; rank 1: all_reduce [16, 6] at step 1). "
+        "Every rank must call the same collectives whatever its gradients hold: at step 1"
+    ), raised.value.hint
+
+    def job(answer, rank, world):  # another exercise's job, its ranks differing at step 1
+        _ranks.watch().phase = "at step 1"
+        dist.all_reduce(torch.ones(rank + 1))
+
+    with pytest.raises(CheckFailed) as raised:
+        _ranks.run_ranks(None, job=job)
+    assert raised.value.hint.endswith(f"rank 1: all_reduce [2] at step 1). {SAME}")
+    assert not Path(logs_seen[0]).exists()  # the calls' logs are removed after the run
