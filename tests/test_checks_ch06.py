@@ -567,20 +567,16 @@ def test_a_profile_led_by_a_stalled_operator_is_run_again_and_a_right_answer_pas
     assert assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed == PASSED
 
 
-@pytest.mark.parametrize("times", [3, 4])
-def test_four_profiles_in_a_row_led_by_the_named_entry_pass(stalled, times):
+def test_four_profiles_in_a_row_led_by_the_named_entry_pass(stalled):
     # A stall that leads total time too: ranking by total time names the stalled entry, the
     # leader of its own profile's self times, as a right answer does. The checker follows it
-    # for four profiles in a row (the limit: the first workload passes), or judges the answer
-    # on the first quiet one (it fails). What the rule does on the other workloads, their
-    # profiles decide.
-    stalled(times, total=True)
+    # for four profiles in a row (the limit), and the first workload passes. (With three, the
+    # fourth profile decides, and on a busy machine its total-time leader may lead self time
+    # too: no test asserts that verdict.) What the rule does on the other workloads, their
+    # profiles decide; on the softmax's it always fails.
+    stalled(4, total=True)
     result = check("06.slowest_op", profiled_key("cpu_time_total"), quiet=True)
-    if times == 4:
-        assert f"{PRODUCT}: aten::mm" in result.passed, str(result)
-    else:
-        assert result.status == "failed" and "*total* time" in result.hint, str(result)
-        assert result.passed == PASSED[:1], result.passed
+    assert f"{PRODUCT}: aten::mm" in result.passed and result.status == "failed", str(result)
 
 
 def test_a_wrong_rule_still_fails_on_a_busy_machine(stalled):

@@ -76,12 +76,17 @@ def _recording(fn, calls, log=None, state=None):
     return recorded
 
 
-def _name_check(got, want, what, device, misses=None, events_read=False, table=None) -> None:
+def _returned_name(got) -> str:
+    """What the answer returned, if it is a name (a ``str``)."""
     if not isinstance(got, str):
         raise CheckFailed(
             f"slowest_op returned a {type(got).__name__}: return the operator's name, "
             "e.g. the .key of an entry of prof.key_averages()"
         )
+    return got
+
+
+def _name_check(got, want, what, device, misses=None, events_read=False, table=None) -> None:
     if got == want:
         return
     if events_read:  # what the calls it read sum to per operator, and its longest call
@@ -124,7 +129,7 @@ def _name_check(got, want, what, device, misses=None, events_read=False, table=N
             else ""
         )
         raise CheckFailed(f"on {device.type}: {MISSES[got]}{unsorted}")
-    if isinstance(got, str) and got.startswith("cuda") and got[4:5].isupper():
+    if got.startswith("cuda") and got[4:5].isupper():
         raise CheckFailed(f"on {device.type}: " + RUNTIME_CALL.format(got=got))
     raise CheckFailed(
         f"on {device.type}, for {what}, the operator with the most self time is {want}; you "
@@ -207,9 +212,7 @@ def _cpu_checks(answer, passed) -> None:
         for attempt in range(_BUSY_TRIES + 1):
             calls: list[bool] = []
             with _events_read() as read, _profiles() as tables, _grouped_by_shape() as grouped:
-                got = answer(_recording(fn, calls), args, cpu)
-            if not isinstance(got, str):
-                _name_check(got, want, what, cpu)
+                got = _returned_name(answer(_recording(fn, calls), args, cpu))
             _calls_check(calls, passed, n == 0 and attempt == 0)
             # Rows per input shape were ranked where want ran on several: right at most when a
             # busy machine made one shape's row lead, so never a pass. Where want ran on one
@@ -239,9 +242,7 @@ def _cpu_checks(answer, passed) -> None:
 
 def _gpu_run(answer, state, fn, args, device):
     calls: list[bool] = []
-    got = answer(_recording(fn, calls, state["log"], state), args, device)
-    if not isinstance(got, str):
-        _name_check(got, "", "", device)
+    got = _returned_name(answer(_recording(fn, calls, state["log"], state), args, device))
     _calls_check(calls, [], first=False)
     if not any(state["cuda_requested"]):
         raise CheckFailed(
