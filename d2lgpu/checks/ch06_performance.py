@@ -86,7 +86,7 @@ def _returned_name(got) -> str:
     return got
 
 
-def _name_check(got, want, what, device, misses=None, events_read=False, table=None) -> None:
+def _name_check(got, want, what, device, misses, events_read, table=None) -> None:
     if got == want:
         return
     if events_read:  # what the calls it read sum to per operator, and its longest call
@@ -139,7 +139,7 @@ def _name_check(got, want, what, device, misses=None, events_read=False, table=N
     )
 
 
-def _calls_check(calls, passed, first: bool) -> None:
+def _calls_check(calls) -> None:
     if not any(calls):
         raise CheckFailed(
             "fn ran, but never while the profiler was recording: call it inside the "
@@ -155,8 +155,6 @@ def _calls_check(calls, passed, first: bool) -> None:
             f"fn ran {sum(calls)} times while the profiler was recording: profile one call of "
             "fn after the warm-up (a schedule's warm-up and active steps record too)"
         )
-    if first:
-        passed.append("fn is called once to warm up, then profiled")
 
 
 def _events_read():
@@ -213,7 +211,9 @@ def _cpu_checks(answer, passed) -> None:
             calls: list[bool] = []
             with _events_read() as read, _profiles() as tables, _grouped_by_shape() as grouped:
                 got = _returned_name(answer(_recording(fn, calls), args, cpu))
-            _calls_check(calls, passed, n == 0 and attempt == 0)
+            _calls_check(calls)
+            if n == 0 and attempt == 0:
+                passed.append("fn is called once to warm up, then profiled")
             # Rows per input shape were ranked where want ran on several: right at most when a
             # busy machine made one shape's row lead, so never a pass. Where want ran on one
             # shape its row is its total, and the workload cannot tell: the next one does.
@@ -243,7 +243,7 @@ def _cpu_checks(answer, passed) -> None:
 def _gpu_run(answer, state, fn, args, device):
     calls: list[bool] = []
     got = _returned_name(answer(_recording(fn, calls, state["log"], state), args, device))
-    _calls_check(calls, [], first=False)
+    _calls_check(calls)
     if not any(state["cuda_requested"]):
         raise CheckFailed(
             "on a GPU (device cuda:0) the profile recorded no device times: when device is "
