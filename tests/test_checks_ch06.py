@@ -80,6 +80,18 @@ def test_one_profile_object_started_on_every_call_passes_without_torchs_warning(
     assert not [w for w in shown if "Profiler clears events" in str(w.message)], shown
 
 
+def test_the_answers_own_warnings_still_show():
+    # Only torch's warning about a profiler started again is silenced, not the learner's.
+    def warns(fn, args, device):
+        warnings.warn("my own note", UserWarning, stacklevel=1)
+        return profiled_key("self_cpu_time_total")(fn, args, device)
+
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        assert_passes("06.slowest_op", warns)
+    assert any(str(w.message) == "my own note" for w in shown), [str(w.message) for w in shown]
+
+
 def test_slowest_op_names_what_to_pass_and_what_to_return():
     hint = assert_fails("06.slowest_op", "slowest_op").hint
     assert hint == "pass the function itself: check('06.slowest_op', slowest_op)", hint
