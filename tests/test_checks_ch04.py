@@ -200,6 +200,66 @@ def test_the_problem_is_made_on_the_device_it_is_given():
     assert [(X.device.type, y.device.type) for X, y in batches] == [("meta", "meta")] * 2
 
 
+def test_the_problems_gradients_exceed_max_norm_at_every_float32_step():
+    # What the problem is made for: clipping changes every step of the float32 loop, so a
+    # loop that does not clip, or clips to another threshold, shows in every loss.
+    from d2lgpu.checks._ch04_watch import MAX_NORM, STEPS, grad_norm, make_problem
+
+    net, batches = make_problem(torch.device("cpu"))
+    opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    norms = []
+    for X, y in batches:
+        opt.zero_grad()
+        F.cross_entropy(net(X), y).backward()
+        norms.append(grad_norm(net.parameters()))
+        torch.nn.utils.clip_grad_norm_(net.parameters(), MAX_NORM)
+        opt.step()
+    assert len(norms) == STEPS and min(norms) > MAX_NORM, norms
+
+
+def test_the_logging_scaler_logs_its_calls_and_passes_their_arguments_on():
+    # The watch changes nothing of what GradScaler does: an optimizer's step gets the
+    # arguments scaler.step was given, and update() the scale it was given.
+    from d2lgpu.checks._ch04_watch import LoggingScaler
+
+    log = []
+    scaler = LoggingScaler("cpu", log, init_scale=8.0)
+    net = torch.nn.Linear(2, 1)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    stepped = []
+    opt.step = lambda *args, **kwargs: stepped.append((args, kwargs, scaler.in_step))
+    scaler.scale(net(torch.ones(1, 2)).sum()).backward()
+    scaler.step(opt, "an argument", flag=1)
+    assert stepped == [(("an argument",), {"flag": 1}, True)], stepped
+    assert not scaler.in_step  # an opt.step() of the loop's own after it is the loop's
+    scaler.update(2.0)
+    assert scaler.get_scale() == 2.0
+    assert log == ["scale", "scaler.step", "update"], log
+
+
+def test_a_function_without_a_name_is_no_host_read():
+    # torch hands the mode whatever was called; one without a __name__ is not a read.
+    from functools import partial
+
+    from d2lgpu.checks._ch04_watch import LearnerReads
+
+    reads = LearnerReads()
+    add_one = partial(torch.add, torch.ones(2))
+    out = reads.__torch_function__(add_one, (torch.Tensor,), (torch.ones(2),))
+    assert torch.equal(out, torch.full((2,), 2.0)) and reads.reads == [], reads.reads
+
+
+def test_the_watched_run_leaves_no_hook_on_the_net():
+    # The checker reads the net the run returns (its parameters' dtype): the watch's forward
+    # and gradient hooks are removed once the answer returns.
+    from d2lgpu.checks._ch04_watch import run_answer
+
+    net, losses, seen = run_answer(amp_loop(), torch.device("cpu"), torch.bfloat16, None, 1.0)
+    assert len(seen["out"]) == 2 * len(losses)  # two Linear layers, each batch
+    assert not any(m._forward_hooks for m in net.modules())
+    assert not any(p._backward_hooks for p in net.parameters())
+
+
 def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
     loop = make_amp_loop()
 

@@ -164,7 +164,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         seen["reads_at_step"].append(len(reads.reads))
         return step(*args, **kwargs)
 
-    def stale(grad, p):
+    def stale(p):  # p's gradient is being computed: it should find p.grad empty
         if p.grad is not None and p.grad.abs().sum().item() > 0:
             seen["stale"] += 1
 
@@ -174,7 +174,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         for m in net.modules()
         if isinstance(m, nn.Linear)
     ]
-    hooks += [p.register_hook(lambda g, p=p: stale(g, p)) for p in net.parameters()]
+    hooks += [p.register_hook(lambda g, p=p: stale(p)) for p in net.parameters()]
     try:
         # and "scalers", every GradScaler the answer makes (the checker's is made above)
         with (

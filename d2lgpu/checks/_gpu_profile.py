@@ -76,6 +76,10 @@ class _Call(FunctionEventAvg):
         return self.key or ""
 
 
+# An answer that returns an entry, not its .key, is told the type it returned: a real profile's.
+_Call.__name__ = _Call.__qualname__ = "FunctionEventAvg"
+
+
 def _scripted_events(with_device: bool, calls: bool = False, rows=None) -> EventList:
     """The scripted profile's ``key_averages()``, or with ``calls`` its ``events()``: each
     row's calls one by one, whose times add up to the row's. ``rows``: :data:`SCRIPTED_ROWS`

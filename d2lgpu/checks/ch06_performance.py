@@ -67,12 +67,17 @@ def _recording(fn, calls, log=None, state=None):
     return recorded
 
 
-def _name_check(got, want, what, device, misses=None, events_read=False, table=None) -> None:
+def _returned_name(got) -> str:
+    """What the answer returned, if it is a name (a ``str``)."""
     if not isinstance(got, str):
         raise CheckFailed(
             f"slowest_op returned a {type(got).__name__}: return the operator's name, "
             "e.g. the .key of an entry of prof.key_averages()"
         )
+    return got
+
+
+def _name_check(got, want, what, device, misses, events_read, table=None) -> None:
     if got == want:
         return
     if events_read:  # what the calls it read sum to per operator, and its longest call
@@ -115,7 +120,7 @@ def _name_check(got, want, what, device, misses=None, events_read=False, table=N
             else ""
         )
         raise CheckFailed(f"on {device.type}: {MISSES[got]}{unsorted}")
-    if isinstance(got, str) and got.startswith("cuda") and got[4:5].isupper():
+    if got.startswith("cuda") and got[4:5].isupper():
         raise CheckFailed(f"on {device.type}: " + RUNTIME_CALL.format(got=got))
     raise CheckFailed(
         f"on {device.type}, for {what}, the operator with the most self time is {want}; you "
@@ -125,7 +130,7 @@ def _name_check(got, want, what, device, misses=None, events_read=False, table=N
     )
 
 
-def _calls_check(calls, passed, first: bool) -> None:
+def _calls_check(calls) -> None:
     if not any(calls):
         raise CheckFailed(
             "fn ran, but never while the profiler was recording: call it inside the "
@@ -141,8 +146,6 @@ def _calls_check(calls, passed, first: bool) -> None:
             f"fn ran {sum(calls)} times while the profiler was recording: profile one call of "
             "fn after the warm-up (a schedule's warm-up and active steps record too)"
         )
-    if first:
-        passed.append("fn is called once to warm up, then profiled")
 
 
 def _events_read():
@@ -194,7 +197,7 @@ def _on_a_quiet_machine(answer, fn, args):
     from ._gpu_profile import SCRIPTED_CPU_ROWS, scripted_cpu
 
     with scripted_cpu(SCRIPTED_CPU_ROWS) as state, _events_read() as read:
-        got = answer(_recording(fn, [], None, state), args, torch.device("cpu"))
+        got = _returned_name(answer(_recording(fn, [], None, state), args, torch.device("cpu")))
     return got, read
 
 
@@ -208,14 +211,14 @@ def _cpu_checks(answer, passed) -> None:
         for attempt in range(_BUSY_TRIES + 1):
             calls: list[bool] = []
             with _events_read() as read, _profiles() as tables, _grouped_by_shape() as grouped:
-                got = answer(_recording(fn, calls), args, cpu)
-            if not isinstance(got, str):
-                _name_check(got, want, what, cpu)
-            _calls_check(calls, passed, n == 0 and attempt == 0)
+                got = _returned_name(answer(_recording(fn, calls), args, cpu))
+            _calls_check(calls)
+            if n == 0 and attempt == 0:
+                passed.append("fn is called once to warm up, then profiled")
             # Rows per input shape were ranked where want ran on several: right at most when a
             # busy machine made one shape's row lead, so never a pass. Where want ran on one
             # shape its row is its total, and the workload cannot tell: the next one does.
-            shapes = _shapes_split(want, tables, grouped) if any(grouped) else 0
+            shapes = _shapes_split(want, tables, grouped)
             if shapes > 1 and all(grouped):
                 raise CheckFailed(f"on cpu, {by_shape_hint(got, want, what, shapes)}")
             if got == want:
@@ -227,12 +230,13 @@ def _cpu_checks(answer, passed) -> None:
                 break
             if shapes > 1:  # its rows are not the operators' totals: no busy machine's
                 raise CheckFailed(f"on cpu, {by_shape_hint(got, want, what, shapes)}")
-            busy += _busy(got, want, tables)
-            every_run_busy = busy == attempt + 1
             # Again while each profile was led by another operator that the answer named (a
             # machine busy with other programs stalled it), and once where the answer read no
-            # table to tell: a busy machine can stall any operator once.
-            if (every_run_busy and busy < _BUSY_TRIES) or (not tables and attempt == 0):
+            # table to tell: a busy machine can stall any operator once, so that first profile
+            # counts as a busy one (a table read in the next is judged as any other).
+            busy += _busy(got, want, tables) or (not tables and attempt == 0)
+            every_run_busy = busy == attempt + 1
+            if every_run_busy and busy < _BUSY_TRIES:
                 continue
             if not every_run_busy:
                 _name_check(got, want, what, cpu, misses, read, tables[-1] if tables else None)
@@ -242,10 +246,8 @@ def _cpu_checks(answer, passed) -> None:
 
 def _gpu_run(answer, state, fn, args, device):
     calls: list[bool] = []
-    got = answer(_recording(fn, calls, state["log"], state), args, device)
-    if not isinstance(got, str):
-        _name_check(got, "", "", device)
-    _calls_check(calls, [], first=False)
+    got = _returned_name(answer(_recording(fn, calls, state["log"], state), args, device))
+    _calls_check(calls)
     if not any(state["cuda_requested"]):
         raise CheckFailed(
             "on a GPU (device cuda:0) the profile recorded no device times: when device is "
@@ -272,27 +274,18 @@ def _gpu_checks(answer) -> None:
         watched_gpu,
     )
 
-    if torch.cuda.is_available():
+    if torch.cuda.is_available():  # the workloads sized for a GPU, on this machine's
         device = torch.device("cuda", torch.cuda.current_device())
-        for fn, args, want, what, misses in workloads(device, n=4096, exp_numel=64_000_000):
-            with watched_gpu() as state, _events_read() as read, _profiles() as tables:
-                got = _gpu_run(answer, state, fn, args, device)
-            if not _tied(got, want, tables):
-                _name_check(got, want, what, device, misses, events_read=read)
-        return
-    a, x = torch.randn(64, 64), torch.zeros(8)
-
-    def product_and_adds(a, x):
-        y = a @ a
-        for _ in range(20):
-            x = x + 1
-        return y, x
-
-    device = torch.device("cuda", 0)
-    with scripted_gpu() as state, _events_read() as read, _profiles() as tables:
-        got = _gpu_run(answer, state, product_and_adds, (a, x), device)
-    if not _tied(got, SCRIPTED_WANT, tables):
-        _name_check(got, SCRIPTED_WANT, SCRIPTED_WHAT, device, events_read=read)
+        gpu, runs = watched_gpu, workloads(device, n=4096, exp_numel=64_000_000)
+    else:  # the scripted GPU's profile holds a GPU's times for the first workload (run small)
+        device = torch.device("cuda:0")
+        fn, args, *_ = workloads(n=64, exp_numel=8)[0]
+        gpu, runs = scripted_gpu, [(fn, args, SCRIPTED_WANT, SCRIPTED_WHAT, {})]
+    for fn, args, want, what, misses in runs:
+        with gpu() as state, _events_read() as read, _profiles() as tables:
+            got = _gpu_run(answer, state, fn, args, device)
+        if not _tied(got, want, tables):
+            _name_check(got, want, what, device, misses, events_read=read)
 
 
 def _tied(got, want, tables) -> bool:
