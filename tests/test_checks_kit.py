@@ -225,3 +225,21 @@ def test_runs_of_installs_no_profiler_under_a_time_limit():
         assert len(answer()) == 199
     assert profilers == [None]
     assert seen == ["gpipe_order"] * 199 and limit["raised"] == 0
+
+
+def test_kept_from_earlier_counts_the_tensors_that_outlive_their_step():
+    import weakref
+
+    from d2lgpu.checks._kit import kept_from_earlier
+
+    reused, kept, steps = torch.zeros(2), [], []
+    for step in range(3):
+        flat = torch.ones(3)  # a new buffer each step
+        steps.append([weakref.ref(flat), weakref.ref(reused)])  # one buffer used every step
+        if step == 0:
+            kept.append(flat)  # step 0's kept past its step; step 1's let go
+    last = flat  # noqa: F841 (the last step's, alive as the job ends)
+    assert kept_from_earlier(steps) == 1
+    kept.clear()
+    assert kept_from_earlier(steps) == 0
+    assert kept_from_earlier([]) == 0

@@ -10,26 +10,21 @@ read against the rules (:func:`read_step_log`).
 
 from __future__ import annotations
 
+import weakref
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
+from ._kit import kept_from_earlier
 from ._kit_collectives import describe
 from ._ranks import RuleBroken
 from ._util import CheckFailed
 
-__all__ = [
-    "SGD_LR",
-    "CapJob",
-    "bucket_numels",
-    "overlap_net",
-    "overlap_reference",
-    "read_step_log",
-    "setup_error",
-    "step_logs",
-]
+__all__ = ["SGD_LR", "CapJob", "bucket_numels", "overlap_net", "overlap_reference",
+           "read_step_log", "setup_error", "step_logs"]  # fmt: skip
 
 SGD_LR = 0.1
 
@@ -62,16 +57,20 @@ def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
 def _watch_collectives(log, state):
     """Log, through the rank job's collective watch, each collective's launch and each wait
     on its handle as ``("call", event, call, in_backward)``; the parent reads them
-    (:func:`step_logs`)."""
-    _ranks.watch().note = lambda event, call: log.append(
-        ("call", event, call, state["in_backward"])
-    )
+    (:func:`step_logs`). ``state["sent"]``: per step, a weak reference to each waited tensor."""
+
+    def note(event, call):
+        log.append(("call", event, call, state["in_backward"]))
+        if event == "wait" and call.held is not None:  # the tensor it all-reduces, this step
+            state["sent"][-1].append(weakref.ref(call.held[0]))
+
+    _ranks.watch().note = note
 
 
 def _overlap_job(answer, rank, world, cap, dtype):
     model = overlap_net(dtype)
     names = [n for n, _ in model.named_parameters()]
-    log, state = [], {"in_backward": False}
+    log, state = [], {"in_backward": False, "sent": []}
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
     _watch_collectives(log, state)
@@ -96,6 +95,7 @@ def _overlap_job(answer, rank, world, cap, dtype):
         local = shares[rank]
         opt.zero_grad()
         del log[:]
+        state["sent"].append([])
         state["in_backward"] = True
         try:
             F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
@@ -111,6 +111,8 @@ def _overlap_job(answer, rank, world, cap, dtype):
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
         steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
         opt.step()
+    if kept := kept_from_earlier(state["sent"]):
+        raise RuleBroken(_KEPT.format(kept=kept, steps=STEPS))
     return {"setup": setup, "names": names, "steps": steps,
             "numels": [p.numel() for p in model.parameters()], "itemsize": dtype.itemsize,
             "final": [p.detach().clone() for p in model.parameters()]}  # fmt: skip
@@ -162,6 +164,11 @@ def setup_error(setup) -> str | None:
     return None
 
 
+_KEPT = (
+    "after {steps} steps, {kept} tensor(s) all-reduced in earlier steps are still alive: something "
+    "keeps every step's flat buffers (a list never cleared), so memory grows with each step. "
+    "Keep only what finish() needs for this step, or reuse one buffer per bucket"
+)
 _EARLY = (
     "{error}, raised during backward (step {step}): a hook read p.grad of a parameter whose "
     "gradient backward had not computed yet (every parameter of this model gets one). Launch "

@@ -24,6 +24,7 @@ What it is not: a checker. It imports nothing from the chapters' checkers.
 from __future__ import annotations
 
 import functools
+import gc
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -45,6 +46,7 @@ __all__ = [
     "names_both",
     "patched",
     "calls_to",
+    "kept_from_earlier",
     "copies_of",
 ]
 
@@ -218,3 +220,12 @@ def copies_of(name_of: Callable[[torch.Tensor], str | None]):
 
     with _Copies():
         yield copies
+
+
+def kept_from_earlier(steps: list[list]) -> int:
+    """How many tensors, of weak references taken at each step (``steps[k]``), are still alive
+    after the last step without being one of its own: what the answer kept from step to step."""
+    gc.collect()
+    last = {id(t) for t in (ref() for ref in steps[-1]) if t is not None} if steps else set()
+    alive = (ref() for refs in steps[:-1] for ref in refs)
+    return sum(1 for t in alive if t is not None and id(t) not in last)
