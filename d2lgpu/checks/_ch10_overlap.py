@@ -57,12 +57,13 @@ def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
 def _watch_collectives(log, state):
     """Log, through the rank job's collective watch, each collective's launch and each wait
     on its handle as ``("call", event, call, in_backward)``; the parent reads them
-    (:func:`step_logs`). ``state["sent"]``: per step, a weak reference to each waited tensor."""
+    (:func:`step_logs`). ``state["sent"]``: per step, a weak reference to each async
+    all-reduce's tensor."""
 
     def note(event, call):
         log.append(("call", event, call, state["in_backward"]))
-        if event == "wait" and call.held is not None:  # the tensor it all-reduces, this step
-            state["sent"][-1].append(weakref.ref(call.held[0]))
+        if event == "launch" and call.kind == "all_reduce" and call.held and state["sent"]:
+            state["sent"][-1].append((weakref.ref(call.held[0]), call))  # what it sends
 
     _ranks.watch().note = note
 
@@ -111,7 +112,8 @@ def _overlap_job(answer, rank, world, cap, dtype):
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
         steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
         opt.step()
-    if kept := kept_from_earlier(state["sent"]):
+    # of the waited ones: the watch holds an unwaited call's tensor, which has its own hint
+    if kept := kept_from_earlier([[r for r, c in sent if c.waits] for sent in state["sent"]]):
         raise RuleBroken(_KEPT.format(kept=kept, steps=STEPS))
     return {"setup": setup, "names": names, "steps": steps,
             "numels": [p.numel() for p in model.parameters()], "itemsize": dtype.itemsize,

@@ -217,14 +217,14 @@ class CollectiveWatch:
         """The async calls from ``since`` on whose handle nobody waited."""
         return [c for c in self.calls[since:] if c.async_op and not c.waits]
 
-    def _record(self, kind, signature, args, kwargs) -> Call:
-        bound = signature.bind_partial(*args, **kwargs).arguments
-        name = KINDS[kind]
-        shape, nbytes = _payload(bound.get(name)) if name else ((), 0)
+    def _record(self, kind, bound) -> Call:
+        sent = bound.get(KINDS[kind])  # None for a call that sends no tensor
+        shape, nbytes = _payload(sent)
         call = Call(len(self.calls), kind, shape, nbytes, bool(bound.get("async_op", False)),
                     _op_name(bound.get("op")), _group_ranks(bound.get("group")),
-                    storages=_storages(bound.get(name)) if name else (),
-                    phase=self.phase)  # fmt: skip
+                    storages=_storages(sent), phase=self.phase)  # fmt: skip
+        if call.async_op and kind in HELD_BACK and isinstance(sent, torch.Tensor):
+            call.held = (sent, sent.detach().clone())  # the collective runs on the copy
         self.calls.append(call)
         if self._path is not None:
             with open(self._path, "a") as log:
@@ -245,11 +245,10 @@ class CollectiveWatch:
         signature = inspect.signature(original)
 
         def watched(*args, **kwargs):
-            call = self._record(kind, signature, args, kwargs)
-            bound, name = signature.bind_partial(*args, **kwargs).arguments, KINDS[kind]
-            if call.async_op and kind in HELD_BACK and isinstance(bound.get(name), torch.Tensor):
-                call.held = (bound[name], bound[name].detach().clone())
-                args, kwargs = (), {**bound, name: call.held[1]}
+            bound = signature.bind_partial(*args, **kwargs).arguments
+            call = self._record(kind, bound)
+            if call.held is not None:
+                args, kwargs = (), {**bound, KINDS[kind]: call.held[1]}
             work = original(*args, **kwargs)
             if call.async_op and work is not None:
                 return _Handle(work, call, self)
