@@ -175,8 +175,14 @@ def check_selective(blocks, where: str) -> None:
 
 def check_alive(blocks, where: str) -> None:
     """After backward, once the checker has let go of the output: no block output alive."""
-    gc.collect()
-    alive = [b.index for b in blocks if any(ref() is not None for ref in b.outputs)]
+
+    def held():
+        return [b.index for b in blocks if any(ref() is not None for ref in b.outputs)]
+
+    alive = held()
+    if alive:  # a full collection (slow in a large process) only where one is still alive
+        gc.collect()
+        alive = held()
     if alive:
         raise CheckFailed(
             f"for {where}, the outputs of block(s) {alive} were still alive after backward, "

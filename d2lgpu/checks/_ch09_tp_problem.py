@@ -209,6 +209,8 @@ def _whole_storages(blocks):
 def _kept_alive(refs, storages) -> dict[str, list[str]]:
     """The unsplit parameters whose storage is still alive once the checker let go of the
     blocks: ``shared`` by one of the answer's parameters, or kept ``elsewhere``."""
+    if all(ref.expired() for _, ref, _ in refs):
+        return {"shared": [], "elsewhere": []}  # no full collection needed
     gc.collect()
     ours = {ptr for ptr, _ in storages}
     kept: dict[str, list[str]] = {"shared": [], "elsewhere": []}

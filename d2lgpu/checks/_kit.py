@@ -225,7 +225,13 @@ def copies_of(name_of: Callable[[torch.Tensor], str | None]):
 def kept_from_earlier(steps: list[list]) -> int:
     """How many tensors, of weak references taken at each step (``steps[k]``), are still alive
     after the last step without being one of its own: what the answer kept from step to step."""
+
+    def count() -> int:
+        last = {id(t) for t in (ref() for ref in steps[-1]) if t is not None} if steps else set()
+        alive = (ref() for refs in steps[:-1] for ref in refs)
+        return sum(1 for t in alive if t is not None and id(t) not in last)
+
+    if not count():  # a full collection (slow in a large process) only where one is alive
+        return 0
     gc.collect()
-    last = {id(t) for t in (ref() for ref in steps[-1]) if t is not None} if steps else set()
-    alive = (ref() for refs in steps[:-1] for ref in refs)
-    return sum(1 for t in alive if t is not None and id(t) not in last)
+    return count()
