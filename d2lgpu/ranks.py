@@ -68,6 +68,7 @@ __all__ = [
 ]
 
 GRACE_S = 3.0  # once one rank has failed, how long the others get to say why they did
+POLL_S = 0.25  # how often a run with a ``stuck`` test asks it
 # What gloo says to a rank whose peer left or never came (its versions vary the wording): the
 # error of a rank that lost its peer, a consequence of another rank's failure.
 LOST_PEER = ("Timed out", "timeout", "closed by peer", "Connection reset")
@@ -139,14 +140,17 @@ def _rank_main(rank, world, store_path, fn, conn, timeout_s, reply):
         os._exit(0)  # leave at once: no atexit handler of the parent's runs twice
 
 
-def _collect(readers, wait_s: float) -> list[Reply]:
+def _collect(readers, wait_s: float, stuck=None) -> list[Reply]:
     """Each reader's reply, rank 0 first; ``"late"`` where none came within ``wait_s``, or
-    within :data:`GRACE_S` of the first failure."""
+    within :data:`GRACE_S` of the first failure, or once ``stuck()`` (asked every
+    :data:`POLL_S`) says the ranks left can never finish."""
     deadline = time.monotonic() + wait_s
     replies: dict[int, Reply] = {}
     pending = dict(enumerate(readers))
     while pending and (left := deadline - time.monotonic()) > 0:
-        ready = wait(list(pending.values()), timeout=left)
+        if stuck is not None and stuck():
+            break
+        ready = wait(list(pending.values()), timeout=left if stuck is None else min(left, POLL_S))
         for rank in [r for r, reader in pending.items() if reader in ready]:
             reader = pending.pop(rank)
             try:
@@ -158,17 +162,20 @@ def _collect(readers, wait_s: float) -> list[Reply]:
     return [replies.get(rank, Reply("late", None)) for rank in range(len(readers))]
 
 
-def rank_replies(fn, world: int, timeout_s: float, *, wait_s=None, reply=_traceback_reply):
+def rank_replies(
+    fn, world: int, timeout_s: float, *, wait_s=None, reply=_traceback_reply, stuck=None
+):
     """``fn(rank, world)`` in ``world`` gloo ranks: each rank's :class:`Reply`, rank 0 first.
 
     Collectives give up after ``timeout_s``; the run waits ``wait_s`` at most (default:
     ``timeout_s`` and 10 s more). ``reply(error)``, a module's function, runs in a rank
-    whose ``fn`` (or its start) raised, and gives its ``(status, payload)``. Ranks still
-    running when the replies are in are killed.
+    whose ``fn`` (or its start) raised, and gives its ``(status, payload)``. ``stuck()``,
+    asked every :data:`POLL_S` while ranks run, ends the wait early when it says True (the
+    ranks left are ``"late"``). Ranks still running when the replies are in are killed.
     """
     wait_s = timeout_s + 10 if wait_s is None else wait_s
     with rank_processes(_rank_main, world, fn, timeout_s, reply) as readers:
-        return _collect(readers, wait_s)
+        return _collect(readers, wait_s, stuck)
 
 
 def run_ranks(fn, world: int = 2, timeout_s: float = 60.0) -> list:

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from d2lgpu.checks._kit import (
+    Deadlock,
     KnownError,
     Tolerance,
     call_answer,
@@ -243,3 +244,24 @@ def test_kept_from_earlier_counts_the_tensors_that_outlive_their_step():
     kept.clear()
     assert kept_from_earlier(steps) == 0
     assert kept_from_earlier([]) == 0
+
+
+def test_a_deadlock_is_ranks_whose_logged_collectives_differ_where_all_reached_and_stay_so(
+    tmp_path,
+):
+    def log(rank, *calls):
+        (tmp_path / f"rank{rank}").write_text("".join(c + "\n" for c in calls))
+
+    stuck = Deadlock(tmp_path, 2, quiet_s=0.0)
+    assert not stuck()  # nothing written yet: no rank has started a collective
+    log(0, "all_reduce [4]", "broadcast [4] from rank 0")
+    log(1, "all_reduce [4]")
+    assert not stuck() and not stuck()  # rank 1 is only behind: the same calls so far
+    log(1, "all_reduce [4]", "broadcast [4] from rank 1")  # the root differs
+    assert not stuck(), "the logs just changed: the ranks may still be moving"
+    assert stuck()
+    log(1, "all_reduce [4]", "broadcast [4] from rank 1", "barrier []")
+    assert not stuck(), "a rank started another call: not quiet"
+    slow = Deadlock(tmp_path, 2, quiet_s=60.0)
+    assert not slow() and not slow(), "they differ, but have not been quiet for quiet_s"
+    assert not Deadlock(tmp_path, 3, quiet_s=0.0)(), "rank 2 has no log: nothing all reached"

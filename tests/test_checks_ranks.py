@@ -380,8 +380,8 @@ def fake_rank_replies(seen, raises=None):
     """``rank_replies`` as this process: each rank's job in turn under a fake process group,
     its exception turned into a reply by the ``reply`` it was given."""
 
-    def rank_replies(fn, world, timeout_s, *, wait_s, reply):
-        seen.append((world, timeout_s, wait_s, reply))
+    def rank_replies(fn, world, timeout_s, *, wait_s, reply, stuck):
+        seen.append((world, timeout_s, wait_s, reply, len(stuck.paths)))
         if raises is not None:
             raise raises
         replies = []
@@ -400,7 +400,8 @@ def test_run_ranks_starts_the_job_on_each_rank_with_the_checkers_time_limits(mon
     seen = []
     monkeypatch.setattr(_ranks, "rank_replies", fake_rank_replies(seen))
     records = _ranks.run_ranks(avg_loop, world=3)
-    assert seen == [(3, _ranks.COLLECTIVE_TIMEOUT_S, _ranks.WAIT_S, _ranks.learner_reply)]
+    # the run ends early where the ranks' logged collectives say they wait for each other
+    assert seen == [(3, _ranks.COLLECTIVE_TIMEOUT_S, _ranks.WAIT_S, _ranks.learner_reply, 3)]
     assert len(records) == 3 and all(len(r["steps"]) == 3 for r in records)
     assert [c.shape for c in records[2]["steps"][0]["calls"]] == SHAPES
 
@@ -433,7 +434,7 @@ def skips_zero_grads(model):
 def test_only_10_allreduce_grads_gets_the_zero_step_advice(monkeypatch):
     logs_seen = []
 
-    def rank_replies(fn, world, timeout_s, *, wait_s, reply):
+    def rank_replies(fn, world, timeout_s, *, wait_s, reply, stuck):
         for rank in range(world):  # each rank's calls written to the logs, then a lost peer
             with fake_process_group(world, rank):
                 fn(rank, world)

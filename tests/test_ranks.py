@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 import torch
@@ -123,6 +124,35 @@ def only_rank_0_reduces(rank, world):
 def test_a_rank_that_never_finishes_is_reported():
     with pytest.raises(RankFailed, match="rank 0"):
         run_ranks(only_rank_0_reduces, timeout_s=2)
+
+
+def test_a_run_ends_as_soon_as_its_stuck_test_says_so():
+    # the checkers pass _kit.Deadlock: ranks waiting for each other are "late" at once
+    asked = []
+
+    def stuck():
+        asked.append(time.monotonic())
+        return len(asked) > 2
+
+    start = time.monotonic()
+    replies = ranks.rank_replies(only_rank_0_reduces, 2, timeout_s=30, stuck=stuck)
+    assert [status for status, _ in replies] == ["late", "late"]
+    assert time.monotonic() - start < 10 and len(asked) == 3
+    assert all(b - a >= ranks.POLL_S * 0.9 for a, b in zip(asked, asked[1:], strict=False))
+
+
+def test_a_rank_stuck_in_a_collective_its_peer_called_otherwise_is_named_at_once():
+    def broadcast_own(model):  # each rank broadcasts from itself: they wait for each other
+        dist.broadcast(torch.ones(4), src=dist.get_rank())
+
+    start = time.monotonic()
+    with pytest.raises(CheckFailed) as failed:
+        _ranks.run_ranks(broadcast_own)
+    assert time.monotonic() - start < _ranks.COLLECTIVE_TIMEOUT_S
+    hint = failed.value.hint
+    assert "(rank 0: broadcast [4] from rank 0 at step 0; rank 1: broadcast [4] from rank 1 at" in (
+        hint
+    ), hint
 
 
 def test_bad_arguments_are_named():

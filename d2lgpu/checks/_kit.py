@@ -17,6 +17,9 @@
 * **Counting copies.** :func:`copies_of` records every copy of chosen tensors to
   another place (``.cpu()``, ``.to(device)``, ``.item()``, ...): a cost the values never show.
 * **Rank jobs** are :mod:`._ranks`: a job on gloo ranks through :mod:`d2lgpu.ranks`.
+  :class:`Deadlock` tells, from the collectives each rank has started, that ranks wait
+  for each other in collectives that differ, so that the run ends at once, not at its
+  time-out.
 
 What it is not: a checker. It imports nothing from the chapters' checkers.
 """
@@ -25,8 +28,10 @@ from __future__ import annotations
 
 import functools
 import gc
+import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import torch
@@ -48,6 +53,7 @@ __all__ = [
     "calls_to",
     "kept_from_earlier",
     "copies_of",
+    "Deadlock",
 ]
 
 
@@ -235,3 +241,30 @@ def kept_from_earlier(steps: list[list]) -> int:
         return 0
     gc.collect()
     return count()
+
+
+# --- rank jobs ----------------------------------------------------------------------------------
+
+
+class Deadlock:
+    """``stuck`` for :func:`d2lgpu.ranks.rank_replies`: True once the ranks' collectives
+    (``rank0``, ``rank1``, ... in ``folder``: a line per call, written as it starts) differ
+    at a call that every rank has reached, and no rank has started another for ``quiet_s``.
+    Such ranks wait for each other in collectives that do not match until their time-out
+    (a broadcast on the owner only, calls in another order on each rank); ranks that are
+    merely slower than the others never differ at a call they have all reached."""
+
+    def __init__(self, folder, world: int, quiet_s: float = 2.0):
+        self.paths = [Path(folder) / f"rank{rank}" for rank in range(world)]
+        self.quiet_s = quiet_s
+        self._seen: list[list[str]] | None = None
+        self._since = time.monotonic()
+
+    def __call__(self) -> bool:
+        logs = [p.read_text().splitlines() if p.exists() else [] for p in self.paths]
+        if logs != self._seen:
+            self._seen, self._since = logs, time.monotonic()
+            return False
+        reached = min(len(log) for log in logs)
+        differ = any(len({log[i] for log in logs}) > 1 for i in range(reached))
+        return differ and time.monotonic() - self._since >= self.quiet_s

@@ -2,10 +2,10 @@
 
 In a rank, :class:`CollectiveWatch` replaces ``torch.distributed``'s collectives (all of
 :data:`KINDS`) while a job runs and records each call as a :class:`Call`, in order: its kind,
-the shape, bytes and storages of the tensor it sends, ``async_op``, the reduction, and the
-group's ranks when the call names a group that is not every rank; ``groups_made`` counts
-the process groups created (``dist.new_group``). An async call's handle is
-wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
+the shape, bytes and storages of the tensor it sends, ``async_op``, the reduction, its root
+(``src``, ``dst``), and the group's ranks when the call names a group that is not every rank;
+``groups_made`` counts the process groups created (``dist.new_group``). An async call's handle
+is wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
 ``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future or on
 a future chained to it with ``then()``, and an ``is_completed()`` or ``done()`` that answered
 True. An async all-reduce, broadcast or reduce runs on a copy of its tensor, copied into it at
@@ -14,8 +14,7 @@ rank's own values every time, not what the collective had reached. Each call is 
 as it starts, to a file of the rank's own (``path``), for the parent to read if the rank died.
 
 In the parent, pure functions read the records: :func:`first_mismatch` (where the ranks'
-collectives first differ), :func:`unwaited_hint`, :func:`outside_group` and
-:func:`describe`. The rules that use them are :mod:`._ranks`' and the checkers'.
+collectives first differ), :func:`unwaited_hint`, :func:`outside_group`, :func:`describe`.
 
 What it is not: :func:`d2lgpu.ranks.count_all_reduces`, the lessons' counter of all-reduces.
 """
@@ -74,11 +73,12 @@ class Call:
     waits: int = 0
     storages: tuple = ()  # the data_ptr of each sent tensor's storage: what it was a view of
     phase: str = ""  # what the rank was doing, when the job says (e.g. "in backward")
+    root: str = ""  # "from rank 0" (src), "to rank 1" (dst): the same on every rank too
     held: tuple | None = None  # an async in-place call's (tensor, copy it runs on) until waited
 
     def key(self) -> str:
-        """What must match on every rank: the kind, the shape, and the phase if any."""
-        return f"{self.kind} {list(self.shape)}" + (f" {self.phase}" if self.phase else "")
+        """What must match on every rank: the kind, the shape, the root and phase if any."""
+        return " ".join(filter(None, (f"{self.kind} {list(self.shape)}", self.root, self.phase)))
 
 
 def describe(call: Call) -> str:
@@ -119,6 +119,7 @@ def _group_ranks(group) -> tuple | None:
     return None if len(ranks) == dist.get_world_size() else ranks
 
 
+_ROOTS = (("src", "from"), ("dst", "to"))  # a call's root, which every rank must name alike
 HELD_BACK = frozenset({"all_reduce", "broadcast", "reduce"})  # async: until a wait (docstring)
 
 
@@ -220,9 +221,10 @@ class CollectiveWatch:
     def _record(self, kind, bound) -> Call:
         sent = bound.get(KINDS[kind])  # None for a call that sends no tensor
         shape, nbytes = _payload(sent)
+        root = "".join(f"{w} rank {bound[a]}" for a, w in _ROOTS if bound.get(a) is not None)
         call = Call(len(self.calls), kind, shape, nbytes, bool(bound.get("async_op", False)),
                     _op_name(bound.get("op")), _group_ranks(bound.get("group")),
-                    storages=_storages(sent), phase=self.phase)  # fmt: skip
+                    storages=_storages(sent), phase=self.phase, root=root)  # fmt: skip
         if call.async_op and kind in HELD_BACK and isinstance(sent, torch.Tensor):
             call.held = (sent, sent.detach().clone())  # the collective runs on the copy
         self.calls.append(call)

@@ -42,6 +42,7 @@ from torch import nn
 
 from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
+from ._kit import Deadlock
 from ._kit_collectives import (
     CollectiveWatch,
     describe,
@@ -228,7 +229,7 @@ def run_ranks(answer, world=WORLD, job=_allreduce_job):
             # (which import this module afresh) wait as long as forked ones
             replies = rank_replies(
                 partial(_watched_job, job, answer, logs), world, COLLECTIVE_TIMEOUT_S,
-                wait_s=WAIT_S, reply=learner_reply,
+                wait_s=WAIT_S, reply=learner_reply, stuck=Deadlock(logs, world),
             )  # fmt: skip
         except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
             raise CheckFailed(str(error)) from None
