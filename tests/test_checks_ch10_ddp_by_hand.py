@@ -149,8 +149,9 @@ OVERLAP_PASSED = [
 ] + [
     "gradients equal one process on the global batch, on 2 gloo ranks, 3 steps; final "
     "parameters too",
-    "on 3 gloo ranks too (512-byte buckets, the model in float64): the average of the ranks' "
-    "gradients, each bucket launched from its last gradient's hook",
+    "on 3 gloo ranks too (512-byte buckets, the model in float64, its layers registered in "
+    "another order than forward runs them): the average of the ranks' gradients, each bucket "
+    "launched from its last gradient's hook",
 ]
 
 

@@ -17,6 +17,26 @@ from d2lgpu.checks.ch10_ddp_by_hand import (
 
 # the OverlapNet's parameters, in model order: 6 -> 16 -> 16 -> 3
 NUMELS = [96, 16, 256, 16, 48, 3]
+NAMES = [f"p{i}" for i in range(6)][::-1]  # in model order: "p0" is the first gradient ready
+
+
+def named(log):
+    """The log with its ready events named in turn, p0 first: backward's reverse order."""
+    count = iter(range(len(log)))
+    return [("ready", f"p{next(count)}") if e == ("ready",) else e for e in log]
+
+
+def launched_when_ready(launched, log, cap, step):
+    """``_check_launched_when_ready`` for buckets of ``launched`` elements, filled in reverse
+    model order, and gradients ready in that order."""
+    arrival, buckets, i = list(range(6))[::-1], [], 0
+    for size in launched:
+        bucket = []
+        while sum(NUMELS[j] for j in bucket) < size:
+            bucket.append(arrival[i])
+            i += 1
+        buckets.append(bucket)
+    _check_launched_when_ready(launched, buckets, arrival, named(log), cap, step)
 
 
 @pytest.fixture(autouse=True)
@@ -50,7 +70,7 @@ def read(log, step=0):
 
 
 def test_a_new_bucket_starts_empty_under_both_rules():
-    from d2lgpu.checks._ch10_overlap import bucket_numels
+    from d2lgpu.checks._ch10_buckets import bucket_numels
 
     # after a bucket closes at exactly the cap, the next one fills from 0 bytes
     assert bucket_numels([8, 3, 4, 2], [1, 1, 1, 1], 8) == [1, 3]
@@ -229,7 +249,8 @@ def test_waits_stale_missing_after_finish_and_twice_are_named():
 
 
 def check_buckets(launched, cap=512, log=None):
-    _check_buckets(launched, {"numels": NUMELS}, cap, 0, good_log() if log is None else log)
+    record = {"numels": NUMELS, "names": NAMES}
+    _check_buckets(launched, record, cap, 0, good_log() if log is None else named(log))
 
 
 def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
@@ -267,33 +288,34 @@ def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
 
 
 def test_buckets_of_a_float64_model_counted_at_4_bytes_an_element_are_named():
-    record = {"numels": NUMELS, "itemsize": 8}
+    record = {"numels": NUMELS, "itemsize": 8, "names": NAMES}
     # in float64 (reverse order: 3, 48, 16, 256, 16, 96 elements of 8 bytes), 512-byte buckets
     log = [("ready",)] * 3 + [("launch",), ("ready",), ("launch",)] + [("ready",)] * 2
-    _check_buckets([67, 256, 112], record, 512, 0, [*log, ("launch",)])
+    _check_buckets([67, 256, 112], record, 512, 0, named([*log, ("launch",)]))
     assert fails(_check_buckets, [323, 112], record, 512, 0, []) == (
         "with bucket_bytes=512 (step 0) your buckets hold [323, 112] elements, as if each took "
         "4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
     )
     # in float32 the same buckets are right
-    _check_buckets([323, 112], {"numels": NUMELS, "itemsize": 4}, 512, 0, good_log())
+    _check_buckets(
+        [323, 112], {"numels": NUMELS, "itemsize": 4, "names": NAMES}, 512, 0, good_log()
+    )
 
 
 def test_a_bucket_launched_after_a_later_gradient_is_named():
-    numels = NUMELS[::-1]
-    _check_launched_when_ready([323, 112], numels, good_log(), 512, 0)  # at its 4th gradient
+    launched_when_ready([323, 112], good_log(), 512, 0)  # at its 4th gradient
     log = good_log()
     log.insert(4, log.pop(5))  # the first bucket after the 5th gradient
-    assert fails(_check_launched_when_ready, [323, 112], numels, log, 512, 1) == (
+    assert fails(launched_when_ready, [323, 112], log, 512, 1) == (
         "bucket 0 (bucket_bytes=512, step 1) was launched only after 5 gradients were ready, "
         "though its last one was gradient 4: launch each bucket from the hook of its own last "
         "gradient, not later, so that it overlaps the rest of backward"
     )
     log = [("ready",)] * 6 + [("launch",), ("launch",)]  # the second bucket in time
-    assert "bucket 0 " in fails(_check_launched_when_ready, [323, 112], numels, log, 512, 0)
+    assert "bucket 0 " in fails(launched_when_ready, [323, 112], log, 512, 0)
     log = [("ready",)] * 4 + [("launch",)] + [("ready",)] * 2 + [("launch",)]
-    _check_launched_when_ready([323, 112], numels, log, 512, 0)
+    launched_when_ready([323, 112], log, 512, 0)
 
 
 WHOLE, LOCAL = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 5.0])

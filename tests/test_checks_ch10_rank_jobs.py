@@ -15,8 +15,9 @@ from test_checks_ch10_ddp_by_hand import Bucketed, Sharded, shard_variant, varia
 
 from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks import _ranks
+from d2lgpu.checks._ch10_buckets import overlap_net
 from d2lgpu.checks._ch10_by_hand import batch, share
-from d2lgpu.checks._ch10_overlap import CapJob, overlap_net, overlap_reference, step_logs
+from d2lgpu.checks._ch10_overlap import CapJob, overlap_reference, step_logs
 from d2lgpu.checks._ch10_zero import ADAM_KWARGS, zero_job, zero_net
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,

@@ -14,44 +14,18 @@ import weakref
 
 import torch
 import torch.nn.functional as F
-from torch import nn
 
 from . import _ranks
-from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
+from ._ch10_buckets import bucket_numels, overlap_net
+from ._ch10_by_hand import STEPS, batch, grads_of, share
 from ._kit import kept_from_earlier
 from ._kit_collectives import describe
 from ._ranks import RuleBroken
 from ._util import CheckFailed
 
-__all__ = ["SGD_LR", "CapJob", "bucket_numels", "overlap_net", "overlap_reference",
-           "read_step_log", "setup_error", "step_logs"]  # fmt: skip
+__all__ = ["SGD_LR", "CapJob", "overlap_reference", "read_step_log", "setup_error", "step_logs"]
 
 SGD_LR = 0.1
-
-
-def overlap_net(dtype=torch.float32):
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(SEED)
-        return nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(),
-                             nn.Linear(16, 3)).to(dtype)  # fmt: skip
-
-
-def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True):
-    """Bucket sizes (elements) when parameters, in the order given, fill buckets of ``cap``.
-
-    ``close_at_cap``: DDP's rule, a bucket closes once it holds ``cap`` bytes or more;
-    otherwise a parameter that would take a non-empty bucket past ``cap`` opens the next.
-    """
-    buckets, nbytes, count = [], 0, 0
-    for b, n in zip(sizes_bytes, numels, strict=True):
-        if not close_at_cap and count and nbytes + b > cap:
-            buckets.append(count)
-            nbytes, count = 0, 0
-        nbytes, count = nbytes + b, count + n
-        if close_at_cap and nbytes >= cap:
-            buckets.append(count)
-            nbytes, count = 0, 0
-    return buckets + ([count] if count else [])
 
 
 def _watch_collectives(log, state):
@@ -68,8 +42,8 @@ def _watch_collectives(log, state):
     _ranks.watch().note = note
 
 
-def _overlap_job(answer, rank, world, cap, dtype):
-    model = overlap_net(dtype)
+def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
+    model = overlap_net(dtype, out_of_order)
     names = [n for n, _ in model.named_parameters()]
     log, state = [], {"in_backward": False, "sent": []}
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
@@ -83,7 +57,7 @@ def _overlap_job(answer, rank, world, cap, dtype):
     if setup_error(setup) is not None:
         return {"setup": setup}
     opt = torch.optim.SGD(model.parameters(), lr=SGD_LR)
-    shadow = overlap_net(dtype)
+    shadow = overlap_net(dtype, out_of_order)
     steps = []
     for step in range(STEPS):
         x, y = batch(step, 6)
@@ -132,14 +106,14 @@ def overlap_reference():
 
 
 class CapJob:
-    """``_overlap_job`` with a bucket size and the model's dtype, picklable by reference for
-    the forked ranks."""
+    """``_overlap_job`` with a bucket size, the model's dtype and whether its layers are
+    registered out of order, picklable by reference for the forked ranks."""
 
-    def __init__(self, cap, dtype=torch.float32):
-        self.cap, self.dtype = cap, dtype
+    def __init__(self, cap, dtype=torch.float32, out_of_order=False):
+        self.cap, self.dtype, self.out_of_order = cap, dtype, out_of_order
 
     def __call__(self, answer, rank, world):
-        return _overlap_job(answer, rank, world, self.cap, self.dtype)
+        return _overlap_job(answer, rank, world, self.cap, self.dtype, self.out_of_order)
 
 
 # --- reading a step's log in the parent ----------------------------------------------------

@@ -42,10 +42,10 @@ from __future__ import annotations
 import torch
 
 from . import _ranks
+from ._ch10_buckets import bucket_members, bucket_numels, by_completion
 from ._ch10_by_hand import STEPS
 from ._ch10_overlap import (
     CapJob,
-    bucket_numels,
     overlap_reference,
     read_step_log,
     setup_error,
@@ -122,63 +122,74 @@ def _compare_overlap_grads(record, world, cap, step, launched=()):
 def _check_buckets(launched, record, cap, step, log):
     numels, itemsize = record["numels"], record.get("itemsize", 4)
     sizes = [itemsize * n for n in numels]
-    expected = [bucket_numels(sizes[::-1], numels[::-1], cap, rule) for rule in (True, False)]
-    if any(launched == e for e in expected):
-        _check_launched_when_ready(launched, numels[::-1], log, cap, step)
-        return
+    arrival = [record["names"].index(e[1]) for e in log if e[0] == "ready"]
+    last_first = list(range(len(numels)))[::-1]  # reverse order of model.parameters()
+    for rule in (True, False):
+        buckets = [[last_first[i] for i in b] for b in bucket_members(sizes[::-1], cap, rule)]
+        buckets = by_completion(buckets, arrival)  # launched as each bucket's last one arrives
+        if launched == [sum(numels[i] for i in b) for b in buckets]:
+            _check_launched_when_ready(launched, buckets, arrival, log, cap, step)
+            return
+    expected = bucket_numels(sizes[::-1], numels[::-1], cap)
+    in_arrival = [bucket_numels([sizes[i] for i in arrival], [numels[i] for i in arrival], cap, r)
+                  for r in (True, False)]  # fmt: skip
+    if launched in in_arrival:
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
+            "filled in the order backward produced the gradients. That order depends on how "
+            "forward uses the layers (here they are registered in another order than forward "
+            "runs them); the rule is the reverse order of model.parameters(), fixed in "
+            f"__init__: {expected}, each launched as its last gradient arrives"
+        )
     if itemsize != 4 and launched == bucket_numels(
         [4 * n for n in numels[::-1]], numels[::-1], cap
     ):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
             f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
-            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected[0]}"
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
         )
     # > first: where it and elements give the same buckets (268), 512 told them apart
     if launched == bucket_numels(sizes[::-1], numels[::-1], cap + 1):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
             "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
-            f"holds bucket_bytes or more (>=), which gives {expected[0]}"
+            f"holds bucket_bytes or more (>=), which gives {expected}"
         )
     if launched == bucket_numels(numels[::-1], numels[::-1], cap):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
             "the buckets were filled counting elements (numel), not bytes. A parameter takes "
-            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected[0]}"
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
         )
     forward = [bucket_numels(sizes, numels, cap, rule) for rule in (True, False)]
     if any(sorted(launched) == sorted(f) for f in forward):
         raise CheckFailed(
             f"buckets in forward order (bucket_bytes={cap}): your buckets hold {launched} "
             "elements, as if filled from the first layer; backward produces the last layer's "
-            f"gradients first, so fill them in reverse order of model.parameters(): {expected[0]}"
+            f"gradients first, so fill them in reverse order of model.parameters(): {expected}"
         )
     raise CheckFailed(
         f"with bucket_bytes={cap} (step {step}) your all-reduces carried {launched} elements, in "
         f"that order; buckets filled in reverse order of model.parameters(), each closed once it "
-        f"holds bucket_bytes or more, carry {expected[0]}"
+        f"holds bucket_bytes or more, carry {expected}"
     )
 
 
-def _check_launched_when_ready(launched, numels, log, cap, step):
-    """Each bucket launched as soon as its last gradient was ready, read from the log's order."""
-    counts, i = [], 0  # parameters in each bucket, from the buckets' sizes
-    for bucket in launched:
-        filled = 0
-        while filled < bucket:
-            filled, i = filled + numels[i], i + 1
-        counts.append(i)
+def _check_launched_when_ready(launched, buckets, arrival, log, cap, step):
+    """Each bucket (parameter indices, in launch order) launched as soon as its last gradient
+    was ready (``arrival``: the parameters in the order they were ready), read from the log."""
+    last = [1 + max(arrival.index(i) for i in b) for b in buckets]  # gradients ready by then
     ready, j = 0, 0
     for event in log:
         if event[0] == "ready":
             ready += 1
         elif event[0] == "launch":
-            if ready > counts[j]:
+            if ready > last[j]:
                 raise CheckFailed(
                     f"bucket {j} (bucket_bytes={cap}, step {step}) was launched only after "
                     f"{ready} gradients were ready, though its last one was gradient "
-                    f"{counts[j]}: launch each bucket from the hook of its own last gradient, "
+                    f"{last[j]}: launch each bucket from the hook of its own last gradient, "
                     "not later, so that it overlaps the rest of backward"
                 )
             j += 1
@@ -210,18 +221,20 @@ def check_overlap_ddp(answer, passed: list[str]) -> None:
         f"gradients equal one process on the global batch, on {world} gloo ranks, "
         f"{STEPS} steps; final parameters too"
     )
-    # a division by 2 written in shows on 3 ranks, 4 bytes an element written in in float64
-    _overlap_run(answer, THREE_RANKS_CAP, 3, torch.float64)
+    # a division by 2 written in shows on 3 ranks, 4 bytes an element written in in float64,
+    # buckets filled in the order the gradients arrive where that is not the reverse order
+    _overlap_run(answer, THREE_RANKS_CAP, 3, torch.float64, out_of_order=True)
     passed.append(
-        f"on 3 gloo ranks too ({THREE_RANKS_CAP}-byte buckets, the model in float64): the "
-        "average of the ranks' gradients, each bucket launched from its last gradient's hook"
+        f"on 3 gloo ranks too ({THREE_RANKS_CAP}-byte buckets, the model in float64, its layers "
+        "registered in another order than forward runs them): the average of the ranks' "
+        "gradients, each bucket launched from its last gradient's hook"
     )
 
 
-def _overlap_run(answer, cap, world, dtype=torch.float32):
+def _overlap_run(answer, cap, world, dtype=torch.float32, out_of_order=False):
     """Run the answer on ``world`` ranks with buckets of ``cap`` bytes, check their records
     (:func:`_overlap_checks`); the ranks' records."""
-    records = _ranks.run_ranks(answer, world, job=CapJob(cap, dtype))
+    records = _ranks.run_ranks(answer, world, job=CapJob(cap, dtype, out_of_order))
     _overlap_checks(records, world, cap)
     return records
 
