@@ -6,6 +6,7 @@ on three ranks, the same layers registered in another order than forward runs th
 ``model.parameters()``. :func:`bucket_members` fills buckets from parameters in a given order
 (DDP's rule or the one that never exceeds the cap); :func:`bucket_numels` gives their sizes in
 elements, and :func:`by_completion` puts buckets in the order their last gradient arrives.
+:func:`early_launch` names a bucket launched before its last gradient was ready.
 """
 
 from __future__ import annotations
@@ -16,16 +17,26 @@ from torch import nn
 
 from ._ch10_by_hand import SEED
 
-__all__ = ["OutOfOrderNet", "bucket_members", "bucket_numels", "by_completion", "overlap_net"]
+__all__ = [
+    "OutOfOrderNet",
+    "bucket_members",
+    "bucket_numels",
+    "by_completion",
+    "early_launch",
+    "overlap_net",
+]
 
 
 class OutOfOrderNet(nn.Module):
-    """The Sequential's three layers, registered as fc1, fc3, fc2 and run fc1, fc2, fc3:
-    backward's gradients arrive as fc3's, fc2's, fc1's, not in reverse registration order."""
+    """Three layers registered as fc3, fc1, fc2 and run fc1, fc2, fc3: backward's gradients
+    arrive as fc3's, fc2's, fc1's (bias first). In float64 with 512-byte buckets (9 and 7
+    hidden units), DDP's buckets hold [fc2.bias, fc2.weight], [fc1.bias, fc1.weight,
+    fc3.bias] and [fc3.weight]: the last completes first, the second's last-listed gradient
+    arrives first of all, and buckets filled in arrival order hold other parameters."""
 
     def __init__(self):
         super().__init__()
-        self.fc1, self.fc3, self.fc2 = nn.Linear(6, 16), nn.Linear(16, 3), nn.Linear(16, 16)
+        self.fc3, self.fc1, self.fc2 = nn.Linear(7, 3), nn.Linear(6, 9), nn.Linear(9, 7)
 
     def forward(self, x):
         return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
@@ -72,3 +83,33 @@ def by_completion(buckets: list[list[int]], arrival: list[int]) -> list[list[int
         return max(arrival.index(i) if i in arrival else len(arrival) for i in bucket)
 
     return sorted(buckets, key=done)
+
+
+def early_launch(record, log, cap, step) -> str | None:
+    """The hint for an all-reduce launched (in a step's ``log``) before the last gradient of
+    every bucket of its size that either rule fills was ready, or None: a bucket launched
+    from the hook of a parameter assumed to come last. ``record``: a rank's ``numels``,
+    ``names`` and ``itemsize``."""
+    numels, names = record["numels"], record["names"]
+    sizes = [record.get("itemsize", 4) * n for n in numels[::-1]]
+    last_first = list(range(len(numels)))[::-1]
+    buckets = [
+        [last_first[i] for i in b] for r in (True, False) for b in bucket_members(sizes, cap, r)
+    ]
+    ready: list[int] = []
+    for event in log:
+        if event[0] == "ready":
+            ready.append(names.index(event[1]))
+        elif event[0] == "launch":
+            same = [b for b in buckets if sum(numels[i] for i in b) == event[1]]
+            if same and all(any(i not in ready for i in b) for b in same):
+                missing = next(names[i] for i in same[0] if i not in ready)
+                return (
+                    f"a bucket of {event[1]} elements (bucket_bytes={cap}, step {step}) was "
+                    f"launched after {len(ready)} gradient(s), before its {missing}'s was ready: "
+                    "backward's order of gradients depends on how forward uses the layers, not "
+                    "on model.parameters(). Count each "
+                    "bucket's ready gradients and launch when the count reaches its number of "
+                    "parameters, not from the hook of the one you expect last"
+                )
+    return None

@@ -42,7 +42,7 @@ from __future__ import annotations
 import torch
 
 from . import _ranks
-from ._ch10_buckets import bucket_members, bucket_numels, by_completion
+from ._ch10_buckets import bucket_members, bucket_numels, by_completion, early_launch
 from ._ch10_by_hand import STEPS
 from ._ch10_overlap import (
     CapJob,
@@ -124,13 +124,22 @@ def _check_buckets(launched, record, cap, step, log):
     sizes = [itemsize * n for n in numels]
     arrival = [record["names"].index(e[1]) for e in log if e[0] == "ready"]
     last_first = list(range(len(numels)))[::-1]  # reverse order of model.parameters()
+
+    def filled(nbytes, cap, rule=True):  # buckets filled in reverse order: parameter indices
+        return [[last_first[i] for i in b] for b in bucket_members(nbytes[::-1], cap, rule)]
+
+    def as_launched(buckets):  # each launched as its last gradient arrives: their numels
+        return [sum(numels[i] for i in b) for b in by_completion(buckets, arrival)]
+
     for rule in (True, False):
-        buckets = [[last_first[i] for i in b] for b in bucket_members(sizes[::-1], cap, rule)]
-        buckets = by_completion(buckets, arrival)  # launched as each bucket's last one arrives
-        if launched == [sum(numels[i] for i in b) for b in buckets]:
-            _check_launched_when_ready(launched, buckets, arrival, log, cap, step)
+        buckets = filled(sizes, cap, rule)
+        if launched == as_launched(buckets):
+            ordered = by_completion(buckets, arrival)
+            _check_launched_when_ready(launched, ordered, arrival, log, cap, step)
             return
-    expected = bucket_numels(sizes[::-1], numels[::-1], cap)
+        if launched == [sum(numels[i] for i in b) for b in buckets]:  # in the order filled
+            _check_launched_when_ready(launched, buckets, arrival, log, cap, step)
+    expected = as_launched(filled(sizes, cap))
     in_arrival = [bucket_numels([sizes[i] for i in arrival], [numels[i] for i in arrival], cap, r)
                   for r in (True, False)]  # fmt: skip
     if launched in in_arrival:
@@ -141,22 +150,20 @@ def _check_buckets(launched, record, cap, step, log):
             "runs them); the rule is the reverse order of model.parameters(), fixed in "
             f"__init__: {expected}, each launched as its last gradient arrives"
         )
-    if itemsize != 4 and launched == bucket_numels(
-        [4 * n for n in numels[::-1]], numels[::-1], cap
-    ):
+    if itemsize != 4 and launched == as_launched(filled([4 * n for n in numels], cap)):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
             f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
             f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
         )
     # > first: where it and elements give the same buckets (268), 512 told them apart
-    if launched == bucket_numels(sizes[::-1], numels[::-1], cap + 1):
+    if launched == as_launched(filled(sizes, cap + 1)):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
             "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
             f"holds bucket_bytes or more (>=), which gives {expected}"
         )
-    if launched == bucket_numels(numels[::-1], numels[::-1], cap):
+    if launched == as_launched(filled(numels, cap)):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
             "the buckets were filled counting elements (numel), not bytes. A parameter takes "
@@ -254,7 +261,11 @@ def _overlap_checks(records, world, cap):
             launched = read_step_log(
                 record["steps"][step]["log"], cap, step, record["numels"], record.get("itemsize", 4)
             )
-            _compare_overlap_grads(record, world, cap, step, launched)
+            try:
+                _compare_overlap_grads(record, world, cap, step, launched)
+            except CheckFailed as wrong:  # a bucket sent early explains a wrong gradient
+                early = early_launch(record, record["steps"][step]["log"], cap, step)
+                raise wrong if early is None else CheckFailed(early) from None
             _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     for record in records:  # right here, but only because backward ran in the order expected
         if record["setup"].get("unhooked"):
