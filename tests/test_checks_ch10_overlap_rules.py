@@ -391,3 +391,93 @@ def test_float_noise_around_a_zero_gradient_is_the_average():
     step["got"] = [torch.tensor([5e-7, 2.0])]
     with pytest.raises(CheckFailed, match="is not the average over the ranks"):
         _compare_overlap_grads({"names": ["w"], "steps": [step]}, 2, 512, 0)
+
+
+# --- the three-rank model: layers registered in another order than forward runs them -------
+
+
+def out_of_order_record():
+    """OutOfOrderNet in float64: its names, numels, and the order backward's gradients arrive."""
+    import torch.nn.functional as F
+
+    from d2lgpu.checks._ch10_buckets import overlap_net
+
+    model = overlap_net(torch.float64, out_of_order=True)
+    names = [n for n, _ in model.named_parameters()]
+    arrival = []
+    for name, p in model.named_parameters():
+        p.register_post_accumulate_grad_hook(lambda p, name=name: arrival.append(name))
+    x, y = torch.randn(4, 6, dtype=torch.float64), torch.tensor([0, 1, 2, 0])
+    F.cross_entropy(model(x), y).backward()
+    numels = [p.numel() for p in model.parameters()]
+    return {"names": names, "numels": numels, "itemsize": 8}, arrival
+
+
+def ready_then(arrival, launches):
+    """A step's log: the gradients in ``arrival`` order, and after the k-th, the launches
+    ``launches[k]`` (numels), then backward's end."""
+    log = []
+    for k, name in enumerate(arrival):
+        log.append(("ready", name))
+        log += [("launch", n, True, True) for n in launches.get(k, ())]
+    return [*log, ("backward returned",)]
+
+
+def test_the_out_of_order_models_buckets_complete_out_of_their_order():
+    from d2lgpu.checks._ch10_buckets import bucket_members, by_completion
+
+    record, arrival = out_of_order_record()
+    names, numels = record["names"], record["numels"]
+    assert names == ["fc3.weight", "fc3.bias", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
+    assert arrival == [
+        "fc3.bias", "fc3.weight", "fc2.bias", "fc2.weight", "fc1.bias", "fc1.weight"
+    ]  # fmt: skip
+    last_first = list(range(6))[::-1]
+    sizes = [8 * numels[i] for i in last_first]
+    buckets = [[last_first[i] for i in b] for b in bucket_members(sizes, 512)]
+    assert [[names[i] for i in b] for b in buckets] == [
+        ["fc2.bias", "fc2.weight"], ["fc1.bias", "fc1.weight", "fc3.bias"], ["fc3.weight"]
+    ]  # fmt: skip
+    order = by_completion(buckets, [names.index(n) for n in arrival])
+    assert order == [buckets[2], buckets[0], buckets[1]]  # fc3.weight's bucket comes first
+    assert by_completion([[0], [1]], [1]) == [[1], [0]], "one never ready goes last"
+
+
+def test_on_the_out_of_order_model_launches_are_timed_by_their_own_gradients():
+    record, arrival = out_of_order_record()
+    # right: each bucket as its last gradient arrives (2nd, 4th and 6th): 21, 70, 66
+    _check_buckets([21, 70, 66], record, 512, 0, ready_then(arrival, {1: [21], 3: [70], 5: [66]}))
+    # the right buckets, held back to be launched in the order they were filled
+    held = ready_then(arrival, {3: [70], 5: [66, 21]})
+    assert fails(_check_buckets, [70, 66, 21], record, 512, 2, held) == (
+        "bucket 2 (bucket_bytes=512, step 2) was launched only after 6 gradients were ready, "
+        "though its last one was gradient 2: launch each bucket from the hook of its own last "
+        "gradient, not later, so that it overlaps the rest of backward"
+    )
+    # buckets filled in the order the gradients arrived: 24 + 3 + 7 + 63 ... closed at 512
+    arrived = ready_then(arrival, {2: [94], 5: [63]})
+    assert fails(_check_buckets, [94, 63], record, 512, 1, arrived).startswith(
+        "with bucket_bytes=512 (step 1) your buckets hold [94, 63] elements: filled in the order "
+        "backward produced the gradients."
+    )
+    assert "fixed in __init__: [21, 70, 66], each launched" in fails(
+        _check_buckets, [94, 63], record, 512, 1, arrived
+    )
+
+
+def test_a_bucket_launched_before_its_last_gradient_is_named():
+    from d2lgpu.checks._ch10_buckets import early_launch
+
+    record, arrival = out_of_order_record()
+    timely = ready_then(arrival, {1: [21], 3: [70], 5: [66]})
+    assert early_launch(record, timely, 512, 0) is None
+    early = ready_then(arrival, {0: [66], 1: [21], 3: [70]})  # at fc3.bias, its last-listed
+    assert early_launch(record, early, 512, 3) == (
+        "a bucket of 66 elements (bucket_bytes=512, step 3) was launched after 1 gradient(s), "
+        "before its fc1.bias's was ready: backward's order of gradients depends on how forward "
+        "uses the layers, not on model.parameters(). Count each bucket's ready gradients and "
+        "launch when the count reaches its number of parameters, not from the hook of the one "
+        "you expect last"
+    )
+    # a size no bucket has (by either rule) is another mistake's, left to the other hints
+    assert early_launch(record, ready_then(arrival, {0: [5]}), 512, 0) is None
