@@ -29,7 +29,9 @@ def one_f_one_b(n_stages, n_micro, warm_up=lambda s, k, m: min(s - k - 1, m)):
     return orders
 
 
-def executor(make_orders, split=micro_batches, weight=True, detach=True, ones_back=False):
+def executor(
+    make_orders, split=micro_batches, weight=True, detach=True, ones_back=False, grad_in=True
+):
     """A step that runs `make_orders(S, M)` round-robin: each stage its next action as soon
     as what it needs is done."""
 
@@ -55,7 +57,7 @@ def executor(make_orders, split=micro_batches, weight=True, detach=True, ones_ba
                 if a == "F":
                     h = xs[i] if k == 0 else outputs[k - 1, i]
                     if k > 0 and detach:
-                        h = h.detach().requires_grad_()
+                        h = h.detach().requires_grad_(grad_in)
                     out = stages[k](h)
                     if k == last:
                         out = loss_fn(out, ys[i]) * (len(xs[i]) / len(x) if weight else 1)
@@ -402,3 +404,19 @@ def test_gradients_that_carry_a_graph_are_named():
             return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
 
     assert_fails(step, "the gradients carry a graph of their own", "create_graph=True")
+
+
+def test_a_graph_cut_without_requires_grad_is_named():
+    # h.detach() alone: the next stage's input gets no .grad, and backward(None) raises
+    assert_fails(
+        executor(one_f_one_b, grad_in=False),
+        "stage 2's input did not require grad, and then your code raised RuntimeError",
+        "h.detach().requires_grad_()",
+    )
+
+    def raises(stages, x, y, loss_fn, n_micro):  # inputs that require grad: its own error
+        executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+        raise RuntimeError("a mistake of its own")
+
+    hint = assert_fails(raises, "RuntimeError: a mistake of its own").hint
+    assert "did not require grad" not in hint, hint

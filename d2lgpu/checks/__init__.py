@@ -51,6 +51,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch08_copy_races``       ``08.copy_back``'s races and early reads, named for what caused them
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
 ``_ch09_grads``            ``09.pipeline``'s reference, and what a wrong loss or gradient says
+``_ch09_1f1b_log``        ``09.one_f_one_b``'s logged stages: forwards, backwards, cut inputs, what stays saved
 ``_ch09_ckpt_log``         ``09.checkpoint``'s logged blocks: segments recomputed, the peak in backward
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs

@@ -36,6 +36,7 @@ import torch
 from torch import nn
 
 from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
+from ._ch09_1f1b_log import LoggedStage, check_freed
 from ._ch09_grads import CREATE_GRAPH
 from ._kit import Tolerance
 from ._kit import close as kit_close
@@ -57,71 +58,6 @@ LOSSES: list = [  # functions, a partial, a module: each called as loss_fn(outpu
     nn.L1Loss(),
     nn.functional.smooth_l1_loss,
 ]
-
-
-class LoggedStage(nn.Module):
-    """A stage that logs ``(stage, "F", i)`` for its forward of micro-batch ``i``, and
-    ``(stage, "B", i)`` when backward reaches that forward's output. ``i`` is found by value:
-    ``seen[k - 1]`` holds the micro-batches (``k = 0``) or the stage before's outputs, by
-    micro-batch; without a match (or without ``seen``), the count of its forwards."""
-
-    def __init__(self, index: int, layers: nn.Module, log: list, seen: dict | None = None):
-        super().__init__()
-        self.index, self.layers, self._log, self.calls = index, layers, log, 0
-        self.seen = seen
-        self.uncut = False  # whether an input still carried the stage before's graph
-        self.nodes: list = []  # each forward's output node: its backward frees what it saved
-
-    def _which(self, h) -> int:
-        i, self.calls = self.calls, self.calls + 1
-        inputs = {} if self.seen is None else self.seen.get(self.index - 1, {})
-        for j, t in list(inputs.items()):  # a copy: a stage in another thread may add to it
-            if isinstance(h, torch.Tensor) and t.shape == h.shape and torch.equal(t, h.detach()):
-                return j
-        return i
-
-    def forward(self, h):
-        i = self._which(h)
-        self.uncut = self.uncut or (self.index > 0 and getattr(h, "grad_fn", None) is not None)
-        self._log.append((self.index, "F", i))
-        out = self.layers(h)
-        if out.requires_grad:
-            out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
-            self.nodes.append((i, out.grad_fn))
-        if self.seen is not None:
-            self.seen.setdefault(self.index, {})[i] = out.detach()
-        return out
-
-
-def _kept_saved(node) -> bool:
-    """Whether ``node`` still holds the tensors it saved for backward (after a backward
-    through it, only ``retain_graph=True`` leaves them)."""
-    for name in dir(node):
-        if name.startswith("_saved_"):
-            try:
-                value = getattr(node, name)
-            except RuntimeError:  # freed by the backward that used it
-                return False
-            if isinstance(value, torch.Tensor):
-                return True
-    return False
-
-
-def _check_freed(stages, where) -> None:
-    if any(stage.uncut for stage in stages):
-        return  # one graph through every stage: the order checks name it, on some case
-    for stage in stages:
-        kept = [i for i, node in stage.nodes if node is not None and _kept_saved(node)]
-        if kept:
-            raise CheckFailed(
-                f"({where}) after its backward, stage {stage.index + 1}'s graph of "
-                f"micro-batch {kept[0]} still held the activations it saved: that backward "
-                "ran with retain_graph=True. Without it autograd frees each micro-batch's "
-                "activations as soon as its backward has run, which is how 1F1B keeps a stage "
-                "at min(S - k, M) micro-batches in flight; with it they stay as long as "
-                "anything refers to the graph. Leave retain_graph out (each graph is "
-                "backwarded once)"
-            )
 
 
 def _stages(n, log, seed=0, seen=None):
@@ -168,6 +104,14 @@ def _diagnose(k, got, n_stages, m):
     if [i for a, i in got if a == "B"] != list(range(m)):
         return f"{lead}: backwards in the order of the micro-batches, 0 first. {want}"
     return f"{lead}: after the warm-up, one forward then one backward, in turn. {want}"
+
+
+_NO_GRAD_INPUT = (
+    "({where}) stage {k}'s input did not require grad, and then your code raised RuntimeError: "
+    "{error}. The graph was cut with detach() alone: backward then leaves no gradient in that "
+    "input's .grad (None) to send back to the stage before. Cut it with h.detach()"
+    ".requires_grad_(), so that the stage's backward fills h.grad"
+)
 
 
 def _in_flight_peak(order):
@@ -244,9 +188,17 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         log: list = []  # each micro-batch found by value, from x's split by tensor_split
         stages = _stages(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
         start = _start_grads(stages, gen)
-        with runs_of(*_HELPERS) as helpers:
-            got = step(stages, x, y, loss_fn, n_micro)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
+        with runs_of(*_HELPERS) as helpers:
+            try:
+                got = step(stages, x, y, loss_fn, n_micro)
+            except RuntimeError as error:
+                k = next((s.index for s in stages if s.no_grad_input), None)
+                if k is None:
+                    raise
+                raise CheckFailed(
+                    _NO_GRAD_INPUT.format(where=where, k=k + 1, error=error)
+                ) from None
         if not isinstance(got, torch.Tensor | float) or (
             isinstance(got, torch.Tensor) and got.numel() != 1
         ):
@@ -295,7 +247,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 "weight each micro-batch's mean loss by its share of the batch's rows"
             )
         _check_grads(stages, reference, start, where)
-        _check_freed(stages, where)
+        check_freed(stages, where)
     passed.append(
         f"loss and gradients equal the unsplit model's on {len(CASES)} cases (1 to 4 stages, "
         "uneven micro-batches, fewer rows than micro-batches; loss_fn: mse_loss, huber_loss, "
