@@ -481,3 +481,17 @@ def test_a_bucket_launched_before_its_last_gradient_is_named():
     )
     # a size no bucket has (by either rule) is another mistake's, left to the other hints
     assert early_launch(record, ready_then(arrival, {0: [5]}), 512, 0) is None
+
+
+def test_an_early_launch_is_found_among_the_buckets_of_either_rule_and_the_records_bytes():
+    from d2lgpu.checks._ch10_buckets import early_launch
+
+    record, arrival = out_of_order_record()
+    # 24 elements, [fc3.bias, fc3.weight], is a bucket only of the rule that never exceeds
+    # the cap; launched when only fc3.bias was ready
+    hint = early_launch(record, ready_then(arrival, {0: [24]}), 512, 0)
+    assert hint is not None and hint.startswith("a bucket of 24 elements"), hint
+    # a record without its bytes an element is float32's: no bucket of 16 elements at 4
+    # bytes (5 bytes would close one before the cap), so a launch of 16 is another mistake's
+    float32 = {"numels": NUMELS, "names": NAMES}
+    assert early_launch(float32, named([("ready",), ("launch", 16, True, True)]), 512, 0) is None
