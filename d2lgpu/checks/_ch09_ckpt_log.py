@@ -23,7 +23,6 @@ What it is not: the checker; :mod:`.ch09_checkpointing` runs the cases and holds
 
 from __future__ import annotations
 
-import gc
 import sys
 import types
 import weakref
@@ -31,6 +30,7 @@ import weakref
 import torch
 from torch import nn
 
+from ._kit import alive_after_collecting
 from ._util import CheckFailed
 
 __all__ = [
@@ -179,10 +179,7 @@ def check_alive(blocks, where: str) -> None:
     def held():
         return [b.index for b in blocks if any(ref() is not None for ref in b.outputs)]
 
-    alive = held()
-    if alive:  # a full collection (slow in a large process) only where one is still alive
-        gc.collect()
-        alive = held()
+    alive = alive_after_collecting(held)
     if alive:
         raise CheckFailed(
             f"for {where}, the outputs of block(s) {alive} were still alive after backward, "

@@ -9,14 +9,13 @@ What it is not: the rules and hints, :mod:`.ch09_tensor_parallel`.
 
 from __future__ import annotations
 
-import gc
-
 import torch
 from torch import nn
 from torch.distributed.tensor import DTensor
 from torch.multiprocessing.reductions import StorageWeakRef
 
 from ..ranks import count_all_reduces
+from ._kit import alive_after_collecting
 from ._kit_collectives import CollectiveWatch, describe, unwaited_hint
 from ._ranks import learner_reply
 
@@ -209,9 +208,7 @@ def _whole_storages(blocks):
 def _kept_alive(refs, storages) -> dict[str, list[str]]:
     """The unsplit parameters whose storage is still alive once the checker let go of the
     blocks: ``shared`` by one of the answer's parameters, or kept ``elsewhere``."""
-    if all(ref.expired() for _, ref, _ in refs):
-        return {"shared": [], "elsewhere": []}  # no full collection needed
-    gc.collect()
+    alive_after_collecting(lambda: [name for name, ref, _ in refs if not ref.expired()])
     ours = {ptr for ptr, _ in storages}
     kept: dict[str, list[str]] = {"shared": [], "elsewhere": []}
     for name, ref, ptr in refs:

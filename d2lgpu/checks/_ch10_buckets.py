@@ -4,7 +4,8 @@
 on three ranks, the same layers registered in another order than forward runs them
 (:class:`OutOfOrderNet`), so that backward's order of gradients is not the reverse of
 ``model.parameters()``. :func:`bucket_members` fills buckets from parameters in a given order
-(DDP's rule or the one that never exceeds the cap); :func:`bucket_numels` gives their sizes in
+(DDP's rule or the one that never exceeds the cap), :func:`reverse_buckets` in DDP's reverse
+order of ``model.parameters()``; :func:`bucket_numels` gives their sizes in
 elements, and :func:`by_completion` puts buckets in the order their last gradient arrives.
 :func:`early_launch` names a bucket launched before its last gradient was ready.
 """
@@ -24,6 +25,7 @@ __all__ = [
     "by_completion",
     "early_launch",
     "overlap_net",
+    "reverse_buckets",
 ]
 
 
@@ -70,6 +72,14 @@ def bucket_members(sizes_bytes, cap, close_at_cap=True) -> list[list[int]]:
     return buckets + ([current] if current else [])
 
 
+def reverse_buckets(sizes_bytes, cap, close_at_cap=True) -> list[list[int]]:
+    """The buckets DDP's walk fills: parameters in reverse order of ``model.parameters()``
+    (``sizes_bytes`` in model order), each bucket as its parameters' indices in model order."""
+    last_first = list(range(len(sizes_bytes)))[::-1]
+    members = bucket_members(sizes_bytes[::-1], cap, close_at_cap)
+    return [[last_first[i] for i in b] for b in members]
+
+
 def bucket_numels(sizes_bytes, numels, cap, close_at_cap=True) -> list[int]:
     """Bucket sizes (elements) when parameters, in the order given, fill buckets of ``cap``."""
     return [sum(numels[i] for i in m) for m in bucket_members(sizes_bytes, cap, close_at_cap)]
@@ -91,11 +101,8 @@ def early_launch(record, log, cap, step) -> str | None:
     from the hook of a parameter assumed to come last. ``record``: a rank's ``numels``,
     ``names`` and ``itemsize``."""
     numels, names = record["numels"], record["names"]
-    sizes = [record.get("itemsize", 4) * n for n in numels[::-1]]
-    last_first = list(range(len(numels)))[::-1]
-    buckets = [
-        [last_first[i] for i in b] for r in (True, False) for b in bucket_members(sizes, cap, r)
-    ]
+    sizes = [record.get("itemsize", 4) * n for n in numels]
+    buckets = [b for rule in (True, False) for b in reverse_buckets(sizes, cap, rule)]
     ready: list[int] = []
     for event in log:
         if event[0] == "ready":
@@ -108,8 +115,8 @@ def early_launch(record, log, cap, step) -> str | None:
                     f"a bucket of {event[1]} elements (bucket_bytes={cap}, step {step}) was "
                     f"launched after {len(ready)} gradient(s), before its {missing}'s was ready: "
                     "backward's order of gradients depends on how forward uses the layers, not "
-                    "on model.parameters(). Count each "
-                    "bucket's ready gradients and launch when the count reaches its number of "
-                    "parameters, not from the hook of the one you expect last"
+                    "on model.parameters(). Count each bucket's ready gradients and launch "
+                    "when the count reaches its number of parameters, not from the hook of the "
+                    "one you expect last"
                 )
     return None

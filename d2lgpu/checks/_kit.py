@@ -16,6 +16,8 @@
   runs.
 * **Counting copies.** :func:`copies_of` records every copy of chosen tensors to
   another place (``.cpu()``, ``.to(device)``, ``.item()``, ...): a cost the values never show.
+* **What stays alive.** :func:`alive_after_collecting` reads weak references, with a full
+  garbage collection only where one is still alive; :func:`kept_from_earlier` uses it.
 * **Rank jobs** are :mod:`._ranks`: a job on gloo ranks through :mod:`d2lgpu.ranks`.
   :class:`Deadlock` tells, from the collectives each rank has started, that ranks wait
   for each other in collectives that differ, so that the run ends at once, not at its
@@ -52,6 +54,7 @@ __all__ = [
     "patched",
     "calls_to",
     "kept_from_earlier",
+    "alive_after_collecting",
     "copies_of",
     "Deadlock",
 ]
@@ -237,10 +240,18 @@ def kept_from_earlier(steps: list[list]) -> int:
         alive = (ref() for refs in steps[:-1] for ref in refs)
         return sum(1 for t in alive if t is not None and id(t) not in last)
 
-    if not count():  # a full collection (slow in a large process) only where one is alive
-        return 0
-    gc.collect()
-    return count()
+    return alive_after_collecting(count)
+
+
+def alive_after_collecting(look):
+    """``look()``, what it finds alive through weak references; where it finds anything,
+    asked again after a full garbage collection (cycles no longer referred to go). The
+    collection, slow in a large process and slower in a forked one, is made only then."""
+    found = look()
+    if found:
+        gc.collect()
+        found = look()
+    return found
 
 
 # --- rank jobs ----------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from __future__ import annotations
 import torch
 
 from . import _ranks
-from ._ch10_buckets import bucket_members, bucket_numels, by_completion, early_launch
+from ._ch10_buckets import bucket_numels, by_completion, early_launch, reverse_buckets
 from ._ch10_by_hand import STEPS
 from ._ch10_overlap import (
     CapJob,
@@ -123,23 +123,19 @@ def _check_buckets(launched, record, cap, step, log):
     numels, itemsize = record["numels"], record.get("itemsize", 4)
     sizes = [itemsize * n for n in numels]
     arrival = [record["names"].index(e[1]) for e in log if e[0] == "ready"]
-    last_first = list(range(len(numels)))[::-1]  # reverse order of model.parameters()
-
-    def filled(nbytes, cap, rule=True):  # buckets filled in reverse order: parameter indices
-        return [[last_first[i] for i in b] for b in bucket_members(nbytes[::-1], cap, rule)]
 
     def as_launched(buckets):  # each launched as its last gradient arrives: their numels
         return [sum(numels[i] for i in b) for b in by_completion(buckets, arrival)]
 
     for rule in (True, False):
-        buckets = filled(sizes, cap, rule)
+        buckets = reverse_buckets(sizes, cap, rule)
         if launched == as_launched(buckets):
             ordered = by_completion(buckets, arrival)
             _check_launched_when_ready(launched, ordered, arrival, log, cap, step)
             return
         if launched == [sum(numels[i] for i in b) for b in buckets]:  # in the order filled
             _check_launched_when_ready(launched, buckets, arrival, log, cap, step)
-    expected = as_launched(filled(sizes, cap))
+    expected = as_launched(reverse_buckets(sizes, cap))
     in_arrival = [bucket_numels([sizes[i] for i in arrival], [numels[i] for i in arrival], cap, r)
                   for r in (True, False)]  # fmt: skip
     if launched in in_arrival:
@@ -150,20 +146,20 @@ def _check_buckets(launched, record, cap, step, log):
             "runs them); the rule is the reverse order of model.parameters(), fixed in "
             f"__init__: {expected}, each launched as its last gradient arrives"
         )
-    if itemsize != 4 and launched == as_launched(filled([4 * n for n in numels], cap)):
+    if itemsize != 4 and launched == as_launched(reverse_buckets([4 * n for n in numels], cap)):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
             f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
             f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
         )
     # > first: where it and elements give the same buckets (268), 512 told them apart
-    if launched == as_launched(filled(sizes, cap + 1)):
+    if launched == as_launched(reverse_buckets(sizes, cap + 1)):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
             "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
             f"holds bucket_bytes or more (>=), which gives {expected}"
         )
-    if launched == as_launched(filled(numels, cap)):
+    if launched == as_launched(reverse_buckets(numels, cap)):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
             "the buckets were filled counting elements (numel), not bytes. A parameter takes "
