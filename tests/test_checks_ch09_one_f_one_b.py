@@ -3,6 +3,7 @@ forward too many or too few, backwards out of order, unweighted losses, torch.ch
 micro-batches and a graph left whole fail with a hint that names the mistake."""
 
 import functools
+import re
 from unittest import mock
 
 import grading_helpers
@@ -420,3 +421,86 @@ def test_a_graph_cut_without_requires_grad_is_named():
 
     hint = assert_fails(raises, "RuntimeError: a mistake of its own").hint
     assert "did not require grad" not in hint, hint
+
+
+# --- the logged stages (checks/_ch09_1f1b_log.py) -------------------------------------------
+
+
+def retaining(make_orders, loss_only=False):
+    """executor's step, with retain_graph=True on every backward (or on the loss's alone)."""
+    plain = torch.Tensor.backward
+
+    def step(*args):
+        def keep(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+            retain = retain_graph if loss_only and gradient is not None else True
+            return plain(self, gradient, retain, create_graph, inputs)
+
+        with mock.patch.object(torch.Tensor, "backward", keep):
+            return executor(make_orders)(*args)
+
+    return step
+
+
+@pytest.mark.parametrize("loss_only", [False, True])
+def test_graphs_kept_after_their_backward_are_named(loss_only):
+    result = check("09.one_f_one_b", retaining(one_f_one_b, loss_only), quiet=True)
+    assert not result.ok
+    # every backward kept: the first stage's first graph; the loss's alone: the last stage's
+    stage = r"stage [2-4]" if loss_only else "stage 1"
+    assert re.search(
+        rf"{stage}'s graph of micro-batch 0 still held the activations it saved", result.hint
+    ), result.hint
+    assert "retain_graph=True" in result.hint and "retain_graph out" in result.hint
+
+
+def test_kept_saved_tells_a_freed_graph_from_a_kept_one():
+    from d2lgpu.checks._ch09_1f1b_log import _kept_saved
+
+    x = torch.randn(3, requires_grad=True)
+    assert not _kept_saved(x.sum().grad_fn)  # saves sizes, no tensor
+    kept = torch.pow(x, 2)  # saves an exponent (a number), then the input (a tensor)
+    assert _kept_saved(kept.grad_fn)
+    kept.sum().backward(retain_graph=True)
+    assert _kept_saved(kept.grad_fn)
+    freed = torch.pow(x, 2)
+    freed.sum().backward()
+    assert not _kept_saved(freed.grad_fn)
+
+
+def test_check_freed_names_the_first_kept_graph_and_leaves_an_uncut_pipeline_to_the_orders():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch09_1f1b_log import check_freed
+    from d2lgpu.checks._util import CheckFailed
+
+    x = torch.randn(3, requires_grad=True)
+    freed, kept = torch.pow(x, 2), torch.pow(x, 3)
+    freed.sum().backward()
+    kept.sum().backward(retain_graph=True)
+    first = SimpleNamespace(index=0, uncut=False, nodes=[(0, freed.grad_fn), (1, None)])
+    second = SimpleNamespace(index=1, uncut=False, nodes=[(0, freed.grad_fn), (2, kept.grad_fn)])
+    check_freed([first], "case 1")  # freed, or no node: nothing to name
+    with pytest.raises(
+        CheckFailed,
+        match=r"^\(case 1\) after its backward, stage 2's graph of micro-batch 2 still held",
+    ):
+        check_freed([first, second], "case 1")
+    first.uncut = True  # one graph through every stage: named by the order checks instead
+    check_freed([first, second], "case 1")
+
+
+def test_logged_stages_find_micro_batches_by_value_and_see_only_later_stages_uncut():
+    from d2lgpu.checks._ch09_1f1b_log import LoggedStage
+
+    log, xs = [], torch.randn(2, 4, 3).unbind()
+    seen = {-1: {0: xs[0], 1: xs[1]}}
+    first = LoggedStage(0, nn.Linear(3, 3), log, seen)
+    second = LoggedStage(1, nn.Linear(3, 3), log, seen)
+    out = first(xs[1] * torch.ones(1, requires_grad=True))  # micro-batch 1, carrying a graph
+    second(out.detach().requires_grad_())
+    second(first(xs[0]))  # micro-batch 0, its graph left whole
+    assert log == [(0, "F", 1), (1, "F", 1), (0, "F", 0), (1, "F", 0)]
+    assert not first.uncut and second.uncut  # a first stage's input has no stage before it
+    alone = LoggedStage(1, nn.Linear(3, 3), log, {})  # nothing seen yet: its count of forwards
+    alone(xs[0]), alone(xs[1])
+    assert log[-2:] == [(1, "F", 0), (1, "F", 1)]

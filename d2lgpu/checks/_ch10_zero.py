@@ -129,6 +129,10 @@ def _average_grads(model, world):
 
 def zero_job(answer, rank, world):
     del _OPTIMIZERS[:], _HELD[:], _STEPPED[:]
+    # A different number of small tensors per rank, held for the job, before the model: its
+    # parameters then sit at other addresses on each rank, as on separate machines. (Ranks
+    # forked alike lay them out alike, and a set of them, ordered by id(), iterates alike.)
+    _spacers = [torch.empty(0) for _ in range(5 * rank + 1)]
     model = zero_net()
     params = list(model.parameters())
     _RecordedAdam.params_of = params
