@@ -185,9 +185,10 @@ def test_state_bytes_count_each_parameters_moments_on_every_optimizer(monkeypatc
     assert zero._held_params(params) == [-1, 0, 1, 5]
 
 
-def zero_records(params, world=2, sent=(8 * PARAM, 8 * PARAM), other=None):
-    first = {"params": params, "sent": [sent] * 3}
-    rest = {"params": params if other is None else other, "sent": [sent] * 3}
+def zero_records(params, world=2, sent=(8 * PARAM, 8 * PARAM), other=None, calls=None):
+    calls = broadcasts() if calls is None else calls
+    first = {"params": params, "sent": [sent] * 3, "calls": [calls] * 3}
+    rest = {"params": params if other is None else other, "sent": [sent] * 3, "calls": [calls] * 3}
     return [first] + [rest] * (world - 1)
 
 
@@ -229,9 +230,9 @@ def test_parameters_unpacked_in_another_order_are_named():
     assert fails(compare_zero, zero_records(ref, other=other), 2) == (
         "after step 0 rank 1's parameter 2 holds rank 0's parameter 4 (2 ranks): the values "
         "reached other parameters than the ones they were sent for, as when the shares are "
-        "ordered differently on each rank (a set, or a dict keyed by id()). Keep each owner's "
-        "share as a list in the order of params, the same on every rank, and unpack it in "
-        "that order"
+        "ordered differently on each rank (a set, a dict keyed by id(), a sort by id() or "
+        "data_ptr(): addresses differ from process to process). Keep each owner's share as a "
+        "list in the order of params, the same on every rank, and unpack it in that order"
     )
 
 
@@ -267,3 +268,25 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         "1e-6): each parameter must be stepped by exactly one rank, with the averaged "
         "gradient, then broadcast from that rank"
     )
+    # the same values, sent in 16-bit flat buffers: the narrower dtype is named
+    bf16 = [Call(i, "broadcast", (4 * 256,), 2 * PARAM, False) for i in range(2)]
+    assert fails(compare_zero, zero_records(off, calls=bf16), 2) == (
+        "parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 0.001, and step() "
+        f"sent {4 * PARAM} bytes for 2048 elements, fewer than float32's 4 each: buffers of a "
+        "narrower dtype (bfloat16, float16) round every parameter they carry. Build each flat "
+        "buffer in the parameters' dtype (torch.cat of p.detach().reshape(-1))"
+    )
+
+
+def test_each_rank_makes_its_weights_again_with_the_same_values():
+    # in an order rotated by rank, so that addresses (id(), data_ptr()) order them differently
+    want = [p.detach() for p in zero.zero_net().parameters()]
+    for rank in range(4):
+        model = zero.zero_net()
+        before = list(model.parameters())
+        got = list(zero._laid_out_by_rank(model, rank).parameters())
+        assert [torch.equal(g, w) for g, w in zip(got, want, strict=True)] == [True] * 8
+        assert all(g.requires_grad and isinstance(g, torch.nn.Parameter) for g in got)
+        assert not any(
+            g is b or g.data_ptr() == b.data_ptr() for g, b in zip(got, before, strict=True)
+        )

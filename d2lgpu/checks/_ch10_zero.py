@@ -9,6 +9,8 @@ wrong keyword arguments. The rules on the rest of the ranks' records (what the a
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -48,6 +50,19 @@ def zero_net():
         for i in range(8):
             layers += [nn.Linear(16, 16, bias=False)] + ([nn.ReLU()] if i < 7 else [])
         return nn.Sequential(*layers)
+
+
+def _laid_out_by_rank(model, rank):
+    """``model`` with its weights made again, object and storage, in an order rotated by
+    ``rank``: each rank holds them at other addresses, in another order of addresses, as
+    separate machines would. (Ranks forked alike lay them out alike, and then an order by
+    ``id()`` or ``data_ptr()``, or a set's, agrees on every rank by chance.)"""
+    linears = [m for m in model if isinstance(m, nn.Linear)]
+    k = rank % len(linears)
+    made = {m: nn.Parameter(m.weight.detach().clone()) for m in linears[k:] + linears[:k]}
+    for m, weight in made.items():
+        m.weight = weight
+    return model
 
 
 _OPTIMIZERS: list = []  # in a rank: every optimizer the learner built
@@ -129,11 +144,7 @@ def _average_grads(model, world):
 
 def zero_job(answer, rank, world):
     del _OPTIMIZERS[:], _HELD[:], _STEPPED[:]
-    # A different number of small tensors per rank, held for the job, before the model: its
-    # parameters then sit at other addresses on each rank, as on separate machines. (Ranks
-    # forked alike lay them out alike, and a set of them, ordered by id(), iterates alike.)
-    _spacers = [torch.empty(0) for _ in range(5 * rank + 1)]
-    model = zero_net()
+    model = _laid_out_by_rank(zero_net(), rank)
     params = list(model.parameters())
     _RecordedAdam.params_of = params
     from torch.distributed.optim import ZeroRedundancyOptimizer
@@ -256,6 +267,16 @@ def compare_zero(records, world):
             if hint is not None:
                 raise CheckFailed(hint)
             err = (got - want).abs().max().item()
+            calls = records[0]["calls"][step]
+            sent, elements = sum(c.nbytes for c in calls), sum(math.prod(c.shape) for c in calls)
+            if 0 < sent < 4 * elements:
+                raise CheckFailed(
+                    f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam "
+                    f"by {err:.3g}, and step() sent {sent} bytes for {elements} elements, fewer "
+                    "than float32's 4 each: buffers of a narrower dtype (bfloat16, float16) "
+                    "round every parameter they carry. Build each flat buffer in the "
+                    "parameters' dtype (torch.cat of p.detach().reshape(-1))"
+                )
             raise CheckFailed(
                 f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam by "
                 f"{err:.3g} (more than 1e-6): each parameter must be stepped by exactly one "
@@ -273,8 +294,9 @@ def _moved_hint(first, got, rank, step, world) -> None:
                 f"after step {step} rank {rank}'s parameter {i} holds rank 0's parameter {j} "
                 f"({world} ranks): the values reached other parameters than the ones they "
                 "were sent for, as when the shares are ordered differently on each rank (a "
-                "set, or a dict keyed by id()). Keep each owner's share as a list in the "
-                "order of params, the same on every rank, and unpack it in that order"
+                "set, a dict keyed by id(), a sort by id() or data_ptr(): addresses differ "
+                "from process to process). Keep each owner's share as a list in the order of "
+                "params, the same on every rank, and unpack it in that order"
             )
 
 
