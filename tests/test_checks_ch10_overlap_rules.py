@@ -6,6 +6,7 @@ are in tests/test_checks_ch10_ddp_by_hand.py; here each test takes milliseconds.
 import pytest
 import torch
 
+from d2lgpu.checks._ch10_by_hand import STEPS
 from d2lgpu.checks._ch10_overlap import read_step_log, setup_error, step_logs
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._util import CheckFailed
@@ -13,6 +14,7 @@ from d2lgpu.checks.ch10_ddp_by_hand import (
     _check_buckets,
     _check_launched_when_ready,
     _compare_overlap_grads,
+    _overlap_checks,
 )
 
 # the OverlapNet's parameters, in model order: 6 -> 16 -> 16 -> 3
@@ -275,6 +277,13 @@ def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
         )
     # at 100 bytes, counted in elements: [323, 112], where bytes give [51, 272, 112]
     assert "counting elements (numel), not bytes" in fails(check_buckets, [323, 112], 100)
+    # at 267 bytes no running total is 267, so > gives the right buckets; [323, 112] is a
+    # count in elements (and what closing at 269 bytes gives, a cap two bytes higher)
+    assert fails(check_buckets, [323, 112], 267) == (
+        "with bucket_bytes=267 (step 0) your buckets hold [323, 112] elements: the buckets were "
+        "filled counting elements (numel), not bytes. A parameter takes p.numel() * "
+        "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
+    )
     late = good_log()
     late.insert(4, late.pop(5))
     assert fails(check_buckets, [323, 112], 512, late).startswith(
@@ -296,6 +305,12 @@ def test_buckets_of_a_float64_model_counted_at_4_bytes_an_element_are_named():
         "with bucket_bytes=512 (step 0) your buckets hold [323, 112] elements, as if each took "
         "4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
+    )
+    # at 210 bytes float32's buckets are [67, 256, 112], unlike float64's (and 5 bytes')
+    assert fails(_check_buckets, [67, 256, 112], record, 210, 1, []) == (
+        "with bucket_bytes=210 (step 1) your buckets hold [67, 256, 112] elements, as if each "
+        "took 4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
+        "p.element_size() bytes; in bytes the buckets are [51, 272, 112]"
     )
     # in float32 the same buckets are right
     _check_buckets(
@@ -456,12 +471,21 @@ def test_on_the_out_of_order_model_launches_are_timed_by_their_own_gradients():
     )
     # buckets filled in the order the gradients arrived: 24 + 3 + 7 + 63 ... closed at 512
     arrived = ready_then(arrival, {2: [94], 5: [63]})
-    assert fails(_check_buckets, [94, 63], record, 512, 1, arrived).startswith(
+    assert fails(_check_buckets, [94, 63], record, 512, 1, arrived) == (
         "with bucket_bytes=512 (step 1) your buckets hold [94, 63] elements: filled in the order "
-        "backward produced the gradients."
+        "backward produced the gradients. That order depends on how forward uses the layers "
+        "(here they are registered in another order than forward runs them); the rule is the "
+        "reverse order of model.parameters(), fixed in __init__: [21, 70, 66], each launched "
+        "as its last gradient arrives"
     )
     assert "fixed in __init__: [21, 70, 66], each launched" in fails(
         _check_buckets, [94, 63], record, 512, 1, arrived
+    )
+    # in arrival order by the rule that never exceeds the cap: 24 + 3 + 7, 63, 9 + 54
+    arrived = ready_then(arrival, {2: [31], 3: [63], 5: [63]})
+    assert fails(_check_buckets, [31, 63, 63], record, 512, 0, arrived).startswith(
+        "with bucket_bytes=512 (step 0) your buckets hold [31, 63, 63] elements: filled in the "
+        "order backward produced the gradients. That order depends on how forward uses"
     )
 
 
@@ -495,3 +519,72 @@ def test_an_early_launch_is_found_among_the_buckets_of_either_rule_and_the_recor
     # bytes (5 bytes would close one before the cap), so a launch of 16 is another mistake's
     float32 = {"numels": NUMELS, "names": NAMES}
     assert early_launch(float32, named([("ready",), ("launch", 16, True, True)]), 512, 0) is None
+
+
+# --- _overlap_checks: a rank's whole record, as the ranks return it --------------------------
+
+
+def overlap_checks(record, log, got=None):
+    """``_overlap_checks`` on one rank's ``record`` (its names, numels and maybe itemsize)
+    whose step ``k`` logged ``log(k)`` (entries as step_logs leaves them) and left ``got`` in
+    each p.grad (the average, WHOLE, where None; this rank's own is LOCAL), on 2 ranks."""
+    n = len(record["names"])
+    steps = [
+        {"log": log(k), "got": [WHOLE if got is None else got] * n, "whole": [WHOLE] * n,
+         "local": [LOCAL] * n}
+        for k in range(STEPS)
+    ]  # fmt: skip
+    setup = {"type": "Mine", "finish": True, "hooks": 2, "unhooked": []}
+    _overlap_checks([{**record, "setup": setup, "steps": steps}], 2, 512)
+
+
+def launches(*numels):
+    """A step's log with all-reduces of ``numels`` inside backward (no more is read)."""
+    return lambda step: [("launch", n, True, True) for n in numels] + [("backward returned",)]
+
+
+def test_an_extra_all_reduce_is_named_against_the_buckets_of_the_records_bytes():
+    # float64: [51, 16, 256, 16, 96] are the buckets that never exceed 512 bytes (at 4 bytes
+    # an element there is no such bucket of 51 elements: a bucket sent twice)
+    record = {"names": NAMES, "numels": NUMELS, "itemsize": 8}
+    assert fails(overlap_checks, record, launches(51, 16, 256, 16, 96, 5)) == (
+        "6 all-reduces for 5 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
+        "is not a bucket (the buckets hold [51, 16, 256, 16, 96]), an extra collective. Each "
+        "step sends each bucket once, and nothing else"
+    )
+    # a record without its bytes an element is float32's: [67, 256, 112] never exceed 512
+    # bytes (at 5 bytes the 112 would be 16 and 96: a bucket sent twice)
+    record = {"names": NAMES, "numels": NUMELS}
+    assert fails(overlap_checks, record, launches(67, 256, 112, 5)) == (
+        "4 all-reduces for 3 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
+        "is not a bucket (the buckets hold [67, 256, 112]), an extra collective. Each step "
+        "sends each bucket once, and nothing else"
+    )
+
+
+def test_a_rank_whose_gradients_stayed_its_own_though_all_were_sent_is_named():
+    record = {"names": NAMES, "numels": NUMELS}
+    overlap_checks(record, good_log)  # right: every step passes
+    # every step's all-reduces carried all 435 elements, yet p.grad holds this rank's own
+    assert fails(overlap_checks, record, good_log, LOCAL) == (
+        "p5's gradient (bucket_bytes=512, step 0) is still this rank's own gradient, though "
+        "every gradient was all-reduced: the all-reduce's result never reached p.grad. "
+        "dist.all_reduce works in place on the tensor it is given: copy back that same tensor "
+        "(not one made before it, as flat is when you all-reduce flat / world)"
+    )
+
+
+def test_a_wrong_gradient_after_a_bucket_launched_early_is_named_by_the_early_launch():
+    record, arrival = out_of_order_record()
+
+    def early(step):  # the 66-element bucket launched at fc3.bias, before fc1.bias's
+        waits = [("wait", i, False, step) for i in range(3)]
+        return [*ready_then(arrival, {0: [66], 1: [21], 3: [70]}), *waits, ("finish returned",)]
+
+    assert fails(overlap_checks, record, early, LOCAL) == (
+        "a bucket of 66 elements (bucket_bytes=512, step 0) was launched after 1 gradient(s), "
+        "before its fc1.bias's was ready: backward's order of gradients depends on how forward "
+        "uses the layers, not on model.parameters(). Count each bucket's ready gradients and "
+        "launch when the count reaches its number of parameters, not from the hook of the one "
+        "you expect last"
+    )

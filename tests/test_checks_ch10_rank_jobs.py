@@ -189,6 +189,55 @@ def test_parameters_without_a_hook_are_named_once_the_steps_are_right():
     )
 
 
+class FillsAsArriving:
+    """Buckets filled as the gradients arrive, not in reverse order of model.parameters():
+    the same buckets where backward's order is that reverse order, other ones elsewhere."""
+
+    def __init__(self, model, bucket_bytes):
+        self.count, self.cap = len(list(model.parameters())), bucket_bytes
+        self.bucket, self.size, self.seen, self.pending = [], 0, 0, []
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        self.bucket, self.size, self.seen = [*self.bucket, p], self.size + p.nbytes, self.seen + 1
+        if self.size >= self.cap or self.seen == self.count:
+            flat = torch.cat([q.grad.reshape(-1) for q in self.bucket]) / dist.get_world_size()
+            self.pending.append((dist.all_reduce(flat, async_op=True), flat, self.bucket))
+            self.bucket, self.size = [], 0
+
+    def finish(self):
+        for work, flat, bucket in self.pending:
+            work.wait()
+            for q, part in zip(bucket, flat.split([q.numel() for q in bucket]), strict=True):
+                q.grad.copy_(part.view_as(q))
+        self.pending, self.seen = [], 0
+
+
+def test_buckets_filled_as_the_gradients_arrive_are_named_on_the_out_of_order_run(monkeypatch):
+    # each run's job in this process as a world of 1 (its record passes the rules of any
+    # world): right on the Sequential model, named on the run whose layers are out of order
+    from d2lgpu.checks.ch10_ddp_by_hand import check_overlap_ddp
+
+    jobs = []
+
+    def in_process(answer, world, job):
+        jobs.append((world, job.cap, job.dtype, job.out_of_order))
+        return [run(job, answer, 1)]
+
+    monkeypatch.setattr(_ranks, "run_ranks", in_process)
+    passed = []
+    with pytest.raises(CheckFailed) as info:
+        check_overlap_ddp(FillsAsArriving, passed)
+    assert str(info.value).startswith(
+        "with bucket_bytes=512 (step 0) your buckets hold [94, 63] elements: filled in the order "
+        "backward produced the gradients."
+    )
+    assert len(passed) == 4  # each cap on 2 ranks, and the gradients
+    two = [(_ranks.WORLD, cap, torch.float32, False) for cap in (1, 512, 268)]
+    assert jobs == [*two, (3, 512, torch.float64, True)]
+
+
 def zero_records(answer, world=2):
     return [run(zero_job, answer, world, rank) for rank in range(world)]
 
