@@ -38,7 +38,7 @@ def launched_when_ready(launched, log, cap, step):
             bucket.append(arrival[i])
             i += 1
         buckets.append(bucket)
-    _check_launched_when_ready(launched, buckets, arrival, named(log), cap, step)
+    _check_launched_when_ready(buckets, arrival, named(log), cap, step)
 
 
 @pytest.fixture(autouse=True)

@@ -290,3 +290,32 @@ def test_each_rank_makes_its_weights_again_with_the_same_values():
         assert not any(
             g is b or g.data_ptr() == b.data_ptr() for g, b in zip(got, before, strict=True)
         )
+
+
+def test_each_rank_makes_its_weights_again_in_an_order_rotated_by_its_rank(monkeypatch):
+    want = [p.detach() for p in zero.zero_net().parameters()]
+    real, made = torch.nn.Parameter, []
+
+    def recording(data, *args, **kwargs):
+        made.append(next(i for i, w in enumerate(want) if torch.equal(w, data)))
+        return real(data, *args, **kwargs)
+
+    for rank in (0, 1, 3, 10):
+        model = zero.zero_net()
+        made.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(torch.nn, "Parameter", recording)
+            zero._laid_out_by_rank(model, rank)
+        assert made == [(rank + i) % 8 for i in range(8)], (rank, made)
+
+
+def test_parameters_are_held_to_one_millionth_absolute_whatever_their_size():
+    ref = zero._zero_reference(2)
+    off = [list(ps) for ps in ref]
+    big = off[0][0].abs().argmax()  # where a relative part would widen the tolerance most
+    off[0][0] = (
+        off[0][0].flatten().index_add(0, big.reshape(1), torch.tensor([3e-6])).view_as(off[0][0])
+    )
+    hint = fails(compare_zero, zero_records(off), 2)  # 3e-6 in float32: 3.01e-06
+    assert hint.startswith("parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 3.0")
+    assert "(more than 1e-6)" in hint

@@ -265,3 +265,55 @@ def test_a_deadlock_is_ranks_whose_logged_collectives_differ_where_all_reached_a
     slow = Deadlock(tmp_path, 2, quiet_s=60.0)
     assert not slow() and not slow(), "they differ, but have not been quiet for quiet_s"
     assert not Deadlock(tmp_path, 3, quiet_s=0.0)(), "rank 2 has no log: nothing all reached"
+
+
+def test_each_part_of_a_tolerance_is_used_and_judges_mismatch_and_first_close():
+    want = torch.tensor([1.0, 0.0])
+    relative, absolute = Tolerance(rtol=0.1, atol=0.0), Tolerance(rtol=0.0, atol=0.1)
+    assert close(torch.tensor([1.05, 0.0]), want, relative)  # 5%: outside allclose's defaults
+    assert close(torch.tensor([1.0, 0.05]), want, absolute)
+    assert not close(torch.tensor([1.2, 0.0]), want, relative)
+    got = torch.tensor([1.05, 0.0])
+    assert mismatch("w", got, want, relative) is None
+    assert first_close(got, [torch.tensor([2.0, 0.0]), want], relative) == 1
+    assert first_close(got, [want]) is None  # no tolerance given: allclose's defaults
+    assert mismatch("w", [1.05, 0.0], want, relative) == "w is list, expected shape (2,)"
+
+
+def test_to_names_a_device_by_position_or_by_keyword_not_by_dtype():
+    from d2lgpu.checks._kit import _names_a_device
+
+    assert _names_a_device(("cpu",), {}) and _names_a_device((), {"device": "cpu"})
+    assert _names_a_device((), {"device": torch.device("cpu")})
+    assert not _names_a_device((torch.float64,), {})
+    assert not _names_a_device((), {"dtype": torch.float64})
+
+
+def test_kept_from_earlier_counts_what_earlier_steps_left_alive_beside_the_last_ones():
+    import weakref
+
+    from d2lgpu.checks._kit import kept_from_earlier
+
+    first, second, last, gone = (torch.ones(1) for _ in range(4))
+    steps = [[weakref.ref(first)], [weakref.ref(second), weakref.ref(gone)], [weakref.ref(last)]]
+    del gone
+    assert kept_from_earlier(steps) == 2  # first and second; not gone, nor the last step's
+    steps[-1].append(weakref.ref(second))  # also the last step's own: not kept from earlier
+    assert kept_from_earlier(steps) == 1
+    assert kept_from_earlier([]) == 0
+
+
+def test_a_deadlock_is_told_after_quiet_s_exactly(tmp_path, monkeypatch):
+    from d2lgpu.checks import _kit
+
+    now = [100.0]
+    monkeypatch.setattr(_kit.time, "monotonic", lambda: now[0])
+    assert Deadlock(tmp_path, 2).quiet_s == 2.0  # the default the docs name
+    (tmp_path / "rank0").write_text("broadcast [4] from rank 0\n")
+    (tmp_path / "rank1").write_text("broadcast [4] from rank 1\n")
+    stuck = Deadlock(tmp_path, 2, quiet_s=2.0)
+    assert not stuck()  # the logs changed: the clock starts
+    now[0] += 1.999
+    assert not stuck()
+    now[0] = 102.0
+    assert stuck()

@@ -131,10 +131,10 @@ def _check_buckets(launched, record, cap, step, log):
         buckets = reverse_buckets(sizes, cap, rule)
         if launched == as_launched(buckets):
             ordered = by_completion(buckets, arrival)
-            _check_launched_when_ready(launched, ordered, arrival, log, cap, step)
+            _check_launched_when_ready(ordered, arrival, log, cap, step)
             return
         if launched == [sum(numels[i] for i in b) for b in buckets]:  # in the order filled
-            _check_launched_when_ready(launched, buckets, arrival, log, cap, step)
+            _check_launched_when_ready(buckets, arrival, log, cap, step)
     expected = as_launched(reverse_buckets(sizes, cap))
     in_arrival = [bucket_numels([sizes[i] for i in arrival], [numels[i] for i in arrival], cap, r)
                   for r in (True, False)]  # fmt: skip
@@ -179,7 +179,7 @@ def _check_buckets(launched, record, cap, step, log):
     )
 
 
-def _check_launched_when_ready(launched, buckets, arrival, log, cap, step):
+def _check_launched_when_ready(buckets, arrival, log, cap, step):
     """Each bucket (parameter indices, in launch order) launched as soon as its last gradient
     was ready (``arrival``: the parameters in the order they were ready), read from the log."""
     last = [1 + max(arrival.index(i) for i in b) for b in buckets]  # gradients ready by then
