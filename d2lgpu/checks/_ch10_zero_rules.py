@@ -7,6 +7,8 @@ each step (:func:`compare_state`) and during it (:func:`compare_held`).
 
 from __future__ import annotations
 
+import math
+
 from ._ch10_by_hand import STEPS
 from ._ch10_zero import param_bytes
 from ._kit_collectives import describe
@@ -54,7 +56,7 @@ def compare_calls(records) -> None:
                     "parameter from its owner"
                 )
             sent = sum(c.nbytes for c in calls)
-            if sent > needed and sum(_numel(c.shape) for c in calls) == needed // 4:
+            if sent > needed and sum(math.prod(c.shape) for c in calls) == needed // 4:
                 raise CheckFailed(
                     f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
                     f"of parameters (rank {rank}, step {step}), though as many elements as the "
@@ -68,13 +70,6 @@ def compare_calls(records) -> None:
                     f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
                     "parameter once, from its owner"
                 )
-
-
-def _numel(shape) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def compare_state(records, world, numels):

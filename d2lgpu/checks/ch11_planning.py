@@ -67,17 +67,13 @@ def measured(shapes: tuple, plan: str, world_size: int) -> dict[str, int]:
     return {kind: got[kind] for kind in KINDS}
 
 
-def _numel(shape) -> int:
-    return math.prod(shape)
-
-
 def _near(got, target, slack) -> bool:
     return isinstance(got, int | float) and abs(got - target) <= slack
 
 
 def _mistake(shapes, plan, world_size, kind, got, want) -> str:
     """The hint for one wrong number: the shortcut it matches, or the two numbers."""
-    n_tensors, total = len(shapes), sum(map(_numel, shapes))
+    n_tensors, total = len(shapes), sum(map(math.prod, shapes))
     where = f"{plan} on {world_size} ranks, shapes {list(shapes)}"
     # 500 times too few bytes or more: a unit (KB, MB, MiB, rounded or not), not a miscount
     # (elements instead of bytes, or one rank's share of 8, are at most 64 times too few)
@@ -129,7 +125,7 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "N-th: FSDP2 cuts each tensor along its first dimension into shards of "
             "ceil(rows / N) rows, padded, so rank 0 holds a full shard of every tensor"
         )
-    floor = sum((s[0] // world_size) * _numel(s[1:]) for s in shapes)
+    floor = sum((s[0] // world_size) * math.prod(s[1:]) for s in shapes)
     if _near(got, per * floor, 4 * n_tensors):
         return (
             f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, shards of "
@@ -137,7 +133,7 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "into shards of ceil(rows / N) rows, padding the last ones, so rank 0 holds "
             "ceil(rows / N) rows of every tensor"
         )
-    by_element = sum(math.ceil(_numel(s) / world_size) for s in shapes)
+    by_element = sum(math.ceil(math.prod(s) / world_size) for s in shapes)
     if _near(got, per * by_element, 4 * n_tensors):
         return (
             f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, shards of "
