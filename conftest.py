@@ -13,7 +13,7 @@ by what this machine has:
   are leaves (nothing later depends on them), so the rest of the notebook still runs.
 
 A kernel that died before it answered (most likely: another process took one of its ports)
-is started again, at most three times in all (``tests/kernel_start.py``).
+is started again, at most three times in all (``tools/kernel_start.py``).
 
 Under nbval the kernels get a temporary folder (``TMPDIR``) of the run's own, removed when
 the run ends: nbval kills each kernel, so what a cell puts in the temporary folder cannot
@@ -67,10 +67,10 @@ def pytest_configure(config):
         scratch = tempfile.TemporaryDirectory(prefix="d2lgpu-nbval-", ignore_cleanup_errors=True)
         env.setenv("TMPDIR", scratch.name)
         # A kernel whose port another process took meanwhile dies before it answers: nbval
-        # starts it again, on new ports (tests/kernel_start.py says when, and how often).
+        # starts it again, on new ports (tools/kernel_start.py says when, and how often).
         import nbval.kernel
 
-        from tests.kernel_start import retrying
+        from tools.kernel_start import retrying
 
         env.setattr(nbval.kernel, "start_new_kernel", retrying(nbval.kernel.start_new_kernel))
         config.stash[_SCRATCH] = (scratch, env)

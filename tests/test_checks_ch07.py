@@ -162,7 +162,8 @@ def test_the_checker_imports_no_triton_until_a_check_runs():
 def test_the_chapter_says_triton_is_missing_and_skips_cleanly(tmp_path):
     # A machine without triton (macOS, Windows): the chapter runs top to bottom and says why.
     import nbformat
-    from kernel_start import NotebookClient  # nbclient's, started again if it died at once
+
+    from tools.kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
     shim = tmp_path / "shim"
     (shim / "triton").mkdir(parents=True)

@@ -174,7 +174,7 @@ class Fresh:
 def test_the_set_up_cell_installs_the_wheel_beside_the_torch_there_and_chapters_1_and_2_run(
     wheel, tmp_path, monkeypatch
 ):
-    from kernel_start import NotebookClient  # nbclient's, started again if it died at once
+    from tools.kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
     fresh = Fresh(tmp_path)
     python, site, clean = fresh.python, fresh.site, fresh.env

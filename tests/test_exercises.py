@@ -131,7 +131,7 @@ def test_the_ddp_exercise_script_differs_from_the_solution_only_inside_the_marke
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda p: p.name)
 def test_exercise_runs_and_every_check_is_not_attempted_yet(exercise, monkeypatch):
-    from kernel_start import NotebookClient  # nbclient's, started again if it died at once
+    from tools.kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
     nb = nbformat.read(exercise, as_version=4)
     # A fresh kernel on the CPU, as on a learner's laptop; it inherits this environment.

@@ -1,4 +1,4 @@
-"""A kernel that died before it answered is started again (tests/kernel_start.py), by nbval
+"""A kernel that died before it answered is started again (tools/kernel_start.py), by nbval
 through the root conftest.py and by the tests that run notebooks with nbclient."""
 
 import atexit
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from kernel_start import DIED, TRIES, died_before_answering, retrying
+
+from tools.kernel_start import DIED, TRIES, died_before_answering, retrying
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -125,7 +126,7 @@ def one_cell():
 def test_the_tests_notebook_client_starts_a_kernel_that_died_before_answering_again(
     tmp_path, monkeypatch
 ):
-    from kernel_start import NotebookClient
+    from tools.kernel_start import NotebookClient
 
     spec = dying_kernel(tmp_path, deaths=TRIES - 1)
     monkeypatch.setenv("JUPYTER_PATH", spec["JUPYTER_PATH"])

@@ -300,9 +300,9 @@ def test_the_command_line_exits_1_on_a_violation_and_prints_the_table(tmp_path, 
 @pytest.mark.timeout(600)
 def test_chapter_2_runs_without_its_going_further_cells(tmp_path, monkeypatch):
     import nbformat
-    from kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
     from d2lgpu import references
+    from tools.kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
     path = ROOT / "notebooks" / "02_tensors.ipynb"
     full = nbformat.read(path, as_version=4)

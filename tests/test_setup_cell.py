@@ -426,7 +426,7 @@ def test_no_git_at_all_says_so_in_one_line(monkeypatch, tmp_path):
 def test_with_no_network_the_cell_fails_in_one_line_in_a_kernel(monkeypatch, tmp_path):
     # A kernel where d2lgpu cannot be imported (as on Colab) and git cannot reach the
     # configured repository: git rewrites its URL to a host that never resolves (.invalid).
-    from kernel_start import NotebookClient  # nbclient's, started again if it died at once
+    from tools.kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
     monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
     monkeypatch.setenv("GIT_CONFIG_KEY_0", "url.https://d2lgpu.invalid/.insteadOf")

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
+from kernel_start import NotebookClient  # nbclient's, started again if it died at once
 
 KERNELSPEC = {"name": "d2lgpu", "display_name": "Python 3 (d2lgpu)", "language": "python"}
 

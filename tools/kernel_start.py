@@ -6,9 +6,10 @@ process on the machine (a torchrun rendezvous, a gloo rank, another kernel: the 
 starts hundreds) can take one of those ports. The kernel then exits with ZMQError
 "Address already in use", and its starter sees only "Kernel died before replying to
 kernel_info" (jupyter_client issue 154). That is the machine's doing, not the notebook's:
-nbval (the root ``conftest.py``) and the tests that run notebooks with nbclient start
-such a kernel again, up to :data:`TRIES` times in all, each time on new ports: nbval
-through :func:`retrying`, the tests through this module's ``NotebookClient``.
+nbval (the root ``conftest.py``), ``tools/make_outputs.py`` and the tests that run
+notebooks with nbclient start such a kernel again, up to :data:`TRIES` times in all, each
+time on new ports: nbval through :func:`retrying`, the others through this module's
+``NotebookClient``.
 
 Only that error is tried again: a kernel that dies at every start (a broken environment,
 a kernel spec that cannot run) still fails, after its last try, with the same error, and
