@@ -18,8 +18,9 @@ CHECK_PY ?= python
 # the end while another runs a long test. The unit tests get two processes more than there
 # are cores: many of them wait (on torchrun, a kernel, Chromium, a fresh Python, a time limit
 # a test sets on purpose), and the others fill the cores meanwhile (on the 2-core machine,
-# `make check` took 786 s with 4 processes; with 3, its unit tests alone took 696 to 857 s). The notebooks' timing claims hold beside them: each
-# takes the fastest of several tries, since another program can only add time.
+# `make check` took 786 s with 4 processes; with 3, its unit tests alone took 696 to 857 s).
+# The notebooks' timing claims hold beside them: each takes the fastest of several tries,
+# since another program can only add time.
 PYTEST_WORKERS ?= auto
 CORES := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
 UNIT_WORKERS ?= $(if $(filter auto,$(PYTEST_WORKERS)),$(shell echo $$(($(CORES) + 2))),$(PYTEST_WORKERS))

@@ -24,6 +24,9 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
+import nbclient
+from nbclient.util import run_sync
+
 DIED = "Kernel died before replying to kernel_info"  # jupyter_client's own words
 TRIES = 3
 
@@ -35,7 +38,11 @@ def died_before_answering(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and DIED in str(error)
 
 
-def _say_again(attempt: int, tries: int) -> None:
+def _give_up_or_say_again(error: RuntimeError, attempt: int, tries: int) -> None:
+    """Raise ``error`` on the last try or when it is not a kernel that died before it
+    answered; otherwise say that the kernel is started again."""
+    if attempt == tries or not died_before_answering(error):
+        raise error
     print(
         f"a kernel died before it answered (try {attempt} of {tries}; most likely another "
         "process took one of its ports): starting it again",
@@ -55,51 +62,34 @@ def retrying(start: Callable[..., T], tries: int = TRIES) -> Callable[..., T]:
             try:
                 return start(*args, **kwargs)
             except RuntimeError as error:
-                if attempt == tries or not died_before_answering(error):
-                    raise
-                _say_again(attempt, tries)
+                _give_up_or_say_again(error, attempt, tries)
         raise AssertionError("unreachable: the last try returns or raises")
 
     return start_again
 
 
-@functools.cache
-def _client_class():
-    import nbclient
-    from nbclient.util import run_sync
+class NotebookClient(nbclient.NotebookClient):
+    """nbclient's ``NotebookClient``, whose kernel, if it died before it answered, is
+    started again on new ports (a new kernel manager), at most :data:`TRIES` times.
 
-    class NotebookClient(nbclient.NotebookClient):
-        """nbclient's ``NotebookClient``, whose kernel, if it died before it answered, is
-        started again on new ports (a new kernel manager), at most :data:`TRIES` times.
+    Such a kernel ran no cell, so the notebook is as it was. ``execute()`` and
+    ``setup_kernel()`` both start their kernel through the methods below."""
 
-        Such a kernel ran no cell, so the notebook is as it was. ``execute()`` and
-        ``setup_kernel()`` both start their kernel through the methods below."""
+    async def async_start_new_kernel(self, **kwargs):
+        self._start_kwargs = kwargs  # for a new start: the same cwd, env, ...
+        return await super().async_start_new_kernel(**kwargs)
 
-        async def async_start_new_kernel(self, **kwargs):
-            self._start_kwargs = kwargs  # for a new start: the same cwd, env, ...
-            return await super().async_start_new_kernel(**kwargs)
+    async def async_start_new_kernel_client(self):
+        for attempt in range(1, TRIES + 1):
+            try:
+                return await super().async_start_new_kernel_client()
+            except RuntimeError as error:
+                _give_up_or_say_again(error, attempt, TRIES)
+            # nbclient has shut that kernel down and let go of its manager
+            self.km = self.create_kernel_manager()
+            await super().async_start_new_kernel(**getattr(self, "_start_kwargs", {}))
+        raise AssertionError("unreachable: the last try returns or raises")
 
-        async def async_start_new_kernel_client(self):
-            for attempt in range(1, TRIES + 1):
-                try:
-                    return await super().async_start_new_kernel_client()
-                except RuntimeError as error:
-                    if attempt == TRIES or not died_before_answering(error):
-                        raise
-                    _say_again(attempt, TRIES)
-                # nbclient has shut that kernel down and let go of its manager
-                self.km = self.create_kernel_manager()
-                await super().async_start_new_kernel(**getattr(self, "_start_kwargs", {}))
-            raise AssertionError("unreachable: the last try returns or raises")
-
-        # setup_kernel() calls these; nbclient made them of its own methods, not of these
-        start_new_kernel = run_sync(async_start_new_kernel)
-        start_new_kernel_client = run_sync(async_start_new_kernel_client)
-
-    return NotebookClient
-
-
-def __getattr__(name: str):
-    if name == "NotebookClient":  # nbclient imported only by the tests that run notebooks
-        return _client_class()
-    raise AttributeError(name)
+    # setup_kernel() calls these; nbclient made them of its own methods, not of these
+    start_new_kernel = run_sync(async_start_new_kernel)
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
