@@ -24,9 +24,9 @@ CHECK_PY ?= python
 PYTEST_WORKERS ?= auto
 CORES := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
 UNIT_WORKERS ?= $(if $(filter auto,$(PYTEST_WORKERS)),$(shell echo $$(($(CORES) + 2))),$(PYTEST_WORKERS))
-UNIT_FLAGS := -rs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist load --maxschedchunk=1 \
+UNIT_FLAGS := -rfEs -p randomly -p no:nbval -p xdist -n $(UNIT_WORKERS) --dist load --maxschedchunk=1 \
 	-p tests.scheduling
-NBVAL_FLAGS := -rs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile -p tests.scheduling \
+NBVAL_FLAGS := -rfEs -p no:randomly -p xdist -n $(PYTEST_WORKERS) --dist loadfile -p tests.scheduling \
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg --nbval-cell-timeout=300 \
 	--nbval-kernel-startup-timeout=300

@@ -6,6 +6,7 @@ silicon tests replace with a fake; in a random order that import could fall insi
 """
 
 import contextlib
+import os
 
 import pytest
 import torch
@@ -45,6 +46,25 @@ def tag():
     yield tag
     left = wait_gone(tag, timeout_s=15)
     assert not left, f"processes left behind by the test: {left}"
+
+
+def _load_per_core() -> float:
+    """Processes that wanted each core over the last minute (1.0 where it cannot be read)."""
+    try:
+        return os.getloadavg()[0] / (os.cpu_count() or 1)
+    except (AttributeError, OSError):  # Windows has no load average
+        return 1.0
+
+
+@pytest.fixture
+def idle_budget():
+    """``idle_budget(s)``: a wall-time budget of ``s`` seconds, set for an idle machine, on
+    this one: ``s`` times the processes that wanted each core (the load average per core,
+    the larger of the test's start and now, at least 1). A busy machine shares its cores
+    out, so what takes 60 s alone takes about 180 s beside two other busy processes per
+    core; the budget still fails a step that became slower on an idle machine."""
+    at_start = _load_per_core()
+    return lambda seconds: seconds * max(1.0, at_start, _load_per_core())
 
 
 # The DDP script's tests (test_train_ddp*.py) compare runs with these: each is made once per

@@ -61,6 +61,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -103,6 +104,7 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1280, "height": 800}
 SERVER_START_S = 90
+PORT_TRIES = 3  # JupyterLab started on a new port when another process took its port first
 NOTEBOOK_RUN_S = 240  # chapter 3, the slowest: about 30 s on a busy 2-core CPU
 STOP_S = 20
 
@@ -173,9 +175,9 @@ def require_kernel(kernelspecs: dict, name: str = KERNEL) -> None:
 
 class Server:
     def __init__(self, root: Path, tmp: Path, autosave_s: int | None = None):
+        self.root = root
         self.port = free_port()
         self.token = secrets.token_hex(24)
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "jupyterlab.log"
         jupyter = tmp / "jupyter"
         settings = jupyter / "settings"
@@ -185,9 +187,7 @@ class Server:
         news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         # the overrides.json that set-up writes into .venv, here in a folder of the test's own
         setup_env.write_lab_settings(tmp, jupyter / "app-settings", autosave_s=autosave_s)
-        self.command = lab.lab_command(
-            self.port, as_root=os.geteuid() == 0, root_dir=root
-        ) + [  # the command of `make lab`, plus what a test needs
+        self.options = [  # what a test needs beside the command of `make lab`
             f"--IdentityProvider.token={self.token}",
             "--ServerApp.open_browser=False",
             f"--LabApp.workspaces_dir={jupyter / 'workspaces'}",
@@ -206,7 +206,19 @@ class Server:
         self.env = env
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> None:
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def command(self) -> list[str]:
+        as_root = os.geteuid() == 0
+        return lab.lab_command(self.port, as_root=as_root, root_dir=self.root) + self.options
+
+    def start(self, tries: int = PORT_TRIES) -> None:
+        """Start JupyterLab and wait until it answers. A free port can be taken by another
+        process before JupyterLab binds it (`make lab`'s command takes that port or none):
+        then the server starts again on another, at most ``tries`` times in all."""
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 self.command,
@@ -220,6 +232,10 @@ class Server:
         deadline = time.monotonic() + SERVER_START_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if tries > 1 and f"port {self.port} is not available" in self.log_tail():
+                    print(f"port {self.port} was taken meanwhile: starting on another")
+                    self.port = free_port()
+                    return self.start(tries - 1)
                 pytest.fail(f"JupyterLab exited with {self.process.returncode}:\n{self.log_tail()}")
             with contextlib.suppress(OSError):
                 self.get("/api/status")
@@ -511,6 +527,33 @@ def test_a_missing_kernel_fails_naming_it():
     require_kernel({"kernelspecs": {KERNEL: {}}})
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_server_starts_on_another_port_when_its_port_was_taken(tmp_path, tag, monkeypatch):
+    root = tmp_path / "work"
+    root.mkdir()
+    monkeypatch.setenv(TAG, tag)
+    server = Server(root, tmp_path)
+    taken = server.port
+    with socket.socket() as holder:  # another process binds the port first
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.bind(("127.0.0.1", taken))
+        holder.listen()
+        try:
+            server.start()
+            assert server.port != taken and server.get("/api/status") is not None
+        finally:
+            server.stop()
+            if server.process is not None:
+                stop(server.process, tag, grace_s=1)
+    with socket.socket() as holder:  # with one try, a taken port fails, naming it
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the port it had left
+        holder.bind(("127.0.0.1", server.port))
+        holder.listen()
+        with pytest.raises(pytest.fail.Exception, match=f"port {server.port} is not avail"):
+            server.start(tries=1)
+
+
 @pytest.mark.browser
 @pytest.mark.timeout(600)
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
@@ -641,9 +684,11 @@ def refused(server: Server, path: str, method: str = "GET", body: dict | None = 
 
 
 @pytest.mark.browser
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)  # a hang guard, above the budget that the test asserts under load
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=f"requires Chromium at {CHROMIUM}")
-def test_opening_copies_and_their_links_never_touches_the_course(tmp_path, tag, monkeypatch):
+def test_opening_copies_and_their_links_never_touches_the_course(
+    tmp_path, tag, monkeypatch, idle_budget
+):
     from playwright.sync_api import sync_playwright
 
     started = time.monotonic()
@@ -736,8 +781,9 @@ def test_opening_copies_and_their_links_never_touches_the_course(tmp_path, tag, 
         assert f"work/{relpath}: updated to the course's new version" in copy_step.stdout
         assert "# updated by the course" in (work / relpath).read_text()
     assert "kept" not in copy_step.stdout, copy_step.stdout
-    print(f"took {time.monotonic() - started:.0f} s")
-    assert time.monotonic() - started < 120  # the issue's budget is 60 s on an idle machine
+    took, budget = time.monotonic() - started, idle_budget(120)
+    print(f"took {took:.0f} s (budget {budget:.0f} s: 120 s on an idle machine, for its load)")
+    assert took < budget  # the issue's budget is 60 s on an idle machine
 
 
 def wait_until_open(server: Server, relpaths: set[str], timeout_s: float = 60) -> set[str]:

@@ -45,6 +45,19 @@ def test_fastest_of_tries_as_often_as_asked_and_no_more():
     assert fastest.fastest_of(measure, tries=1) == 3.0 and len(calls) == 1
 
 
+@pytest.mark.parametrize("mode, expected", [("0", fastest.TRIES), ("1", fastest.STRICT_TRIES)])
+def test_strict_mode_tries_more_before_a_claim_fails_the_run(monkeypatch, mode, expected):
+    monkeypatch.setenv(fastest.STRICT_ENV_VAR, mode)
+    measure, calls = tries_of(*range(20, 0, -1))
+    assert fastest.fastest_of(measure, lambda kept: False) == 21 - expected
+    assert len(calls) == expected
+    measure, calls = tries_of(*range(20, 0, -1))  # without a claim: every try, as many as asked
+    assert fastest.fastest_of(measure) == 21 - fastest.TRIES and len(calls) == fastest.TRIES
+    measure, calls = tries_of(*range(20, 0, -1))
+    assert fastest.fastest_of(measure, lambda kept: kept < 19) == 18 and len(calls) == 3
+    assert fastest.STRICT_TRIES > fastest.TRIES
+
+
 @pytest.mark.parametrize(
     "first, second",
     [({"a": 1.0}, {"b": 1.0}), ([1.0], [1.0, 2.0]), ((1.0,), [1.0]), (1.0, [1.0])],

@@ -135,9 +135,9 @@ def test_a_run_ends_as_soon_as_its_stuck_test_says_so():
         return len(asked) > 2
 
     start = time.monotonic()
-    replies = ranks.rank_replies(only_rank_0_reduces, 2, timeout_s=30, stuck=stuck)
+    replies = ranks.rank_replies(only_rank_0_reduces, 2, timeout_s=300, stuck=stuck)
     assert [status for status, _ in replies] == ["late", "late"]
-    assert time.monotonic() - start < 10 and len(asked) == 3
+    assert time.monotonic() - start < 100 and len(asked) == 3  # not at the time limit
     assert all(b - a >= ranks.POLL_S * 0.9 for a, b in zip(asked, asked[1:], strict=False))
 
 

@@ -42,7 +42,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 
 @pytest.mark.slow
-def test_help_works_without_torchrun(tag):
+def test_help_works_without_torchrun(tag, idle_budget):
     proc, seconds = run_direct("--help", tag=tag)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -64,7 +64,7 @@ def test_help_works_without_torchrun(tag):
     assert "torchrun --standalone --nproc-per-node=2" in out  # the usage commands
     assert "srun torchrun" in out
     print(f"--help took {seconds:.1f} s")
-    assert seconds < 30  # no torchrun, no process group: only python and the torch import
+    assert seconds < idle_budget(30)  # no torchrun, no process group: python, torch's import
 
 
 @pytest.mark.slow
