@@ -292,7 +292,7 @@ def test_shard_optimizer_right_answers_pass(answer):
             f"with {kwargs}), the same on every rank",
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
             f"whole on each{' (within one parameter)' if world == 3 else ''}, after each step "
-            "and during it",
+            "and during it, and no moments of another rank's parameters kept elsewhere",
             f"{world} ranks: step() sends each parameter once and reduces nothing",
         )
     ]

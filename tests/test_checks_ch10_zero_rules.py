@@ -12,8 +12,11 @@ from d2lgpu.checks._ch10_zero import ADAM_KWARGS, compare_zero, empty_share_hint
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,
     compare_held,
+    compare_kept,
     compare_state,
     compare_zero_grad,
+    contains,
+    mix_of,
     setup_error,
 )
 from d2lgpu.checks._kit_collectives import Call
@@ -194,11 +197,11 @@ def zero_records(params, world=2, sent=(8 * PARAM, 8 * PARAM), other=None, calls
 
 def test_parameters_equal_to_ddp_with_adam_pass_on_every_rank():
     for world in (2, 4):
-        compare_zero(zero_records(zero._zero_reference(world), world), world)
+        compare_zero(zero_records(zero.zero_reference(world), world), world)
 
 
 def test_ranks_that_disagree_are_named_by_what_step_sent():
-    ref = zero._zero_reference(2)
+    ref = zero.zero_reference(2)
     other = [list(ps) for ps in ref]
     other[1][3] = other[1][3] + 1
     all_sent, before = (8 * PARAM, 8 * PARAM), (8 * PARAM, 0)
@@ -224,7 +227,7 @@ def test_ranks_that_disagree_are_named_by_what_step_sent():
 
 def test_parameters_unpacked_in_another_order_are_named():
     # shares kept as sets: each rank packs and unpacks the flat buffer in its own order
-    ref = zero._zero_reference(2)
+    ref = zero.zero_reference(2)
     other = [list(ps) for ps in ref]
     other[0][2], other[0][4] = ref[0][4], ref[0][2]
     assert fails(compare_zero, zero_records(ref, other=other), 2) == (
@@ -237,13 +240,13 @@ def test_parameters_unpacked_in_another_order_are_named():
 
 
 def test_wrong_parameters_are_named_for_what_they_equal():
-    ref, initial = zero._zero_reference(2), [p.detach() for p in zero.zero_net().parameters()]
+    ref, initial = zero.zero_reference(2), [p.detach() for p in zero.zero_net().parameters()]
     unchanged = [list(ps) for ps in ref]
     unchanged[0][2] = initial[2]
     assert fails(compare_zero, zero_records(unchanged), 2).startswith(
         "parameter 2 never changed in step 0 (2 ranks): some rank must own it"
     )
-    fresh = zero._zero_reference(2, keep_state=False)
+    fresh = zero.zero_reference(2, keep_state=False)
     assert fails(compare_zero, zero_records(fresh), 2) == (
         "parameter 0 after step 1 is what a new Adam would give: Adam's state (its moments) "
         "was lost between steps. Build each rank's optimizer once, in __init__, and keep it"
@@ -254,13 +257,13 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         ({"lr": 0.01}, 1, "Adam with lr alone: the other keyword arguments were dropped"),
         (ADAM_KWARGS[4], 0, f"Adam with {ADAM_KWARGS[4]}, the keyword arguments of another case"),
     ):
-        got = zero._zero_reference(2, kwargs=kwargs)
+        got = zero.zero_reference(2, kwargs=kwargs)
         assert fails(compare_zero, zero_records(got), 2).startswith(
             f"parameter 0 after step {step} (2 ranks) is what {what}"
         )
     assert (
         "This case passes {'lr': 0.02, 'weight_decay': 0.01}: build optimizer_cls(own_params, **kwargs) with the kwargs ShardedOptimizer received"
-        in fails(compare_zero, zero_records(zero._zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4)
+        in fails(compare_zero, zero_records(zero.zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4)
     )
     off = [[p + 1e-3 for p in ps] for ps in ref]
     assert fails(compare_zero, zero_records(off), 2) == (
@@ -310,7 +313,7 @@ def test_each_rank_makes_its_weights_again_in_an_order_rotated_by_its_rank(monke
 
 
 def test_parameters_are_held_to_one_millionth_absolute_whatever_their_size():
-    ref = zero._zero_reference(2)
+    ref = zero.zero_reference(2)
     off = [list(ps) for ps in ref]
     big = off[0][0].abs().argmax()  # where a relative part would widen the tolerance most
     off[0][0] = (
@@ -319,3 +322,109 @@ def test_parameters_are_held_to_one_millionth_absolute_whatever_their_size():
     hint = fails(compare_zero, zero_records(off), 2)  # 3e-6 in float32: 3.01e-06
     assert hint.startswith("parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 3.0")
     assert "(more than 1e-6)" in hint
+
+
+# --- moments kept outside the optimizers (compare_kept)
+
+
+def kept_records(history, kept0, kept1=()):
+    """Two ranks: rank 0 owns parameters 0-3, rank 1 parameters 4-7; rank 0 keeps
+    ``kept0(step)`` (a list of flat tensors) after each step, rank 1 ``kept1``."""
+    steps = range(len(history))
+    return [
+        {"held": [[0, 1, 2, 3] for _ in steps], "kept": [list(kept0(s)) for s in steps]},
+        {"held": [[4, 5, 6, 7] for _ in steps], "kept": [list(kept1) for _ in steps]},
+    ]
+
+
+@pytest.fixture(scope="module")
+def history():
+    log: list = []
+    zero.zero_reference(2, history=log)
+    return log
+
+
+def flat(*tensors):
+    return torch.cat([t.reshape(-1) for t in tensors])
+
+
+def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history):
+    exp_avg = lambda s, i: history[s][i][2]  # noqa: E731
+    exp_avg_sq = lambda s, i: history[s][i][3]  # noqa: E731
+    # a dict of every parameter's moments: parameter 4 is rank 1's
+    said = fails(compare_kept, kept_records(history, lambda s: [exp_avg(s, 4).clone()]), history)
+    assert said.startswith(
+        "after step 0 rank 0 keeps Adam's exp_avg of parameter 4, which rank 1 owns, in a "
+        "tensor of 256 elements outside its optimizer: with ZeRO-1 each rank holds the "
+        "optimizer state of its own share only, 1/n of the whole"
+    )
+    assert said.endswith("Keep no moments of parameters this rank does not own")
+    # one flat tensor, at an offset that is no multiple of a parameter's size
+    odd = lambda s: [flat(torch.ones(3), exp_avg_sq(s, 6), exp_avg(s, 0))]  # noqa: E731
+    assert "rank 0 keeps Adam's exp_avg_sq of parameter 6, which rank 1 owns, in a tensor of " \
+        "515 elements" in fails(compare_kept, kept_records(history, odd), history)  # fmt: skip
+    # rank 1 too; and a rank's own moments kept twice are not what this rule names
+    own = lambda s: [exp_avg(s, 0).clone(), exp_avg_sq(s, 3).clone()]  # noqa: E731
+    compare_kept(kept_records(history, own), history)
+    said = fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history)
+    assert said.startswith(
+        "after step 0 rank 1 keeps Adam's exp_avg_sq of parameter 2, which rank 0"
+    )
+
+
+def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(history):
+    grads = [[h[i][1].reshape(-1) for i in range(8)] for h in history]
+
+    def tracked(beta, corrected):
+        def kept(step):
+            m = torch.zeros(256)
+            for s in range(step + 1):
+                m = beta * m + (1 - beta) * grads[s][5]
+            return [m / (1 - beta ** (step + 1)) if corrected else m]
+
+        return kept
+
+    for beta, corrected in ((0.8, False), (0.9, True), (0.5, True)):
+        said = fails(compare_kept, kept_records(history, tracked(beta, corrected)), history)
+        # step 0's first moment is a multiple of one gradient: named from step 1 on
+        assert said.startswith(
+            "after step 1 rank 0 keeps a mix of its gradients (Adam's first moment) of "
+            "parameter 5, which rank 1 owns, in a tensor of 256 elements"
+        ), said
+    squares = lambda s: [0.3 * grads[0][7] ** 2 + (0.7 * grads[s][7] ** 2 if s else 0)]  # noqa: E731
+    assert "after step 1 rank 0 keeps a mix of its squared gradients (Adam's second moment) " \
+        "of parameter 7" in fails(compare_kept, kept_records(history, squares), history)  # fmt: skip
+
+
+def test_what_a_right_answer_keeps_is_no_moment(history):
+    befores = [[h[i][0] for i in range(8)] for h in history]
+    grads = [[h[i][1] for i in range(8)] for h in history]
+    right = [
+        lambda s: [flat(*befores[s])],  # a flat buffer of every parameter, before the step
+        lambda s: [flat(*grads[s]), grads[s][6].clone()],  # this step's gradients
+        lambda s: [b.clone() for b in befores[s]],  # clones of every parameter
+        lambda s: [torch.zeros(2048)],  # an empty flat buffer
+        lambda s: [2.0 * grads[s][4]],  # a multiple of one gradient (a scaled copy)
+    ]
+    for kept in right:
+        compare_kept(kept_records(history, kept), history)
+
+
+def test_contains_finds_a_part_at_any_offset_within_its_tolerance():
+    part = torch.tensor([1.0, -2.0, 3.0])
+    assert contains(torch.tensor([9.0, 1.0, -2.0, 3.0]), part)
+    assert contains(torch.tensor([1.0005, -2.0, 3.0, 0.0]), part)  # within 1e-3 of itself
+    assert not contains(torch.tensor([1.01, -2.0, 3.0]), part)
+    assert not contains(torch.tensor([1.0, -2.0]), part)  # shorter than the part
+    assert not contains(torch.tensor([1.0, -2.0, 0.0, 3.0]), part)
+    assert not contains(torch.zeros(5), torch.zeros(3))  # zeros tell nothing
+    assert contains(torch.tensor([0.0, 5.0, 1e-4]), torch.tensor([0.0, 5.0, 0.0]))  # near zero
+
+
+def test_mix_of_is_a_sum_of_several_basis_vectors_never_a_multiple_of_one():
+    a, b = torch.tensor([1.0, 0.0, 2.0, 1.0]), torch.tensor([0.0, 1.0, 1.0, -1.0])
+    assert mix_of(0.3 * a + 0.7 * b, [a, b])
+    assert not mix_of(0.3 * a, [a, b])  # a copy of one, scaled
+    assert not mix_of(torch.zeros(4), [a, b])
+    assert not mix_of(torch.tensor([1.0, 1.0, 1.0, 1.0]), [a, b])  # outside their span
+    assert mix_of(0.3 * a + 0.7 * b + 1e-5, [a, b, torch.zeros(4)])  # within 1e-3 of its size

@@ -7,6 +7,7 @@ import types
 import pytest
 import torch
 
+from d2lgpu.checks import _kit
 from d2lgpu.checks._kit import (
     Deadlock,
     KnownError,
@@ -317,3 +318,33 @@ def test_a_deadlock_is_told_after_quiet_s_exactly(tmp_path, monkeypatch):
     assert not stuck()
     now[0] = 102.0
     assert stuck()
+
+
+_HELD_GLOBALLY: list = []
+
+
+def test_made_since_finds_what_was_made_and_kept_wherever_it_is():
+    old = torch.ones(300)
+    param = torch.nn.Parameter(torch.zeros(4))
+    before = _kit.tensors_alive()
+    assert before[id(old)]() is old
+
+    class Holder:
+        pass
+
+    holder = Holder()
+    holder.kept = torch.full((5,), 2.0)  # an attribute
+    _HELD_GLOBALLY.append(torch.full((6,), 3.0))  # a module's global
+    reader = (lambda kept: lambda: kept)(torch.full((7,), 4.0))  # a closure
+    param.extra = torch.full((8,), 5.0)  # an attribute set on a tensor
+    view = param.detach()[:2]  # shares the parameter's storage: left out with it
+    made = _kit.made_since(before, leave_out=[param])
+    try:
+        sizes = sorted(t.numel() for t in made)
+        assert sizes == [5, 6, 7, 8], sizes
+        assert all(t is not old and t is not view for t in made)
+        made.clear()
+        del holder.kept, param.extra, reader
+        assert sorted(t.numel() for t in _kit.made_since(before, [param])) == [6]
+    finally:
+        _HELD_GLOBALLY.clear()

@@ -18,20 +18,23 @@ from torch import nn
 
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
-from ._kit import patched
+from ._kit import made_since, patched, tensors_alive
 from ._ranks import RuleBroken
 from ._util import CheckFailed
 
 __all__ = [
     "ADAM_KWARGS",
+    "MOMENTS",
     "compare_zero",
     "empty_share_hint",
     "param_bytes",
+    "zero_reference",
     "zero_job",
     "zero_net",
 ]
 
 ADAM_LR = 0.01
+MOMENTS = ("exp_avg", "exp_avg_sq")  # the state Adam keeps per parameter
 # the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
 # left at Adam's defaults, and not the same twice, so that values written in are seen
 ADAM_KWARGS: dict[int, dict] = {
@@ -147,6 +150,7 @@ def zero_job(answer, rank, world):
     model = _laid_out_by_rank(zero_net(), rank)
     params = list(model.parameters())
     _RecordedAdam.params_of = params
+    before = tensors_alive()
     from torch.distributed.optim import ZeroRedundancyOptimizer
 
     with patched((ZeroRedundancyOptimizer, "__init__", _zero_redundancy_used)):
@@ -160,7 +164,7 @@ def zero_job(answer, rank, world):
              "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
     if setup["missing"]:
         return {"setup": setup}
-    agree, held, sent, step_calls, left = [], [], [], [], []
+    agree, held, sent, step_calls, left, kept = [], [], [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         opt.zero_grad()
@@ -178,13 +182,19 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-    return {"setup": setup, "left": left,
+        ours = [*params, *(p.grad for p in params if p.grad is not None), x, y, *agree[-1],
+                *(t for o in _OPTIMIZERS for st in o.state.values() for t in st.values())]  # fmt: skip
+        kept.append([t.detach().reshape(-1).float().clone() for t in made_since(before, ours)
+                     if t.is_floating_point() and t.numel() >= params[0].numel()])  # fmt: skip
+    return {"setup": setup, "left": left, "kept": kept,
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 
 
-def _zero_reference(world, keep_state=True, kwargs=None):
-    """DDP with Adam, in one process: per-rank gradients averaged, then the step."""
+def zero_reference(world, keep_state=True, kwargs=None, history=None):
+    """DDP with Adam, in one process: per-rank gradients averaged, then the step. When
+    ``history`` is a list, each step appends each parameter's ``(value before the step,
+    gradient, exp_avg, exp_avg_sq)`` to it."""
     kwargs = ADAM_KWARGS[world] if kwargs is None else kwargs
     model = zero_net()
     opt = torch.optim.Adam(model.parameters(), **kwargs)
@@ -196,8 +206,12 @@ def _zero_reference(world, keep_state=True, kwargs=None):
         grads = [grads_of(model, x[share(r, world)], y[share(r, world)]) for r in range(world)]
         for p, *gs in zip(model.parameters(), *grads, strict=True):
             p.grad = sum(gs) / world
+        before = [p.detach().clone() for p in model.parameters()]
         opt.step()
         out.append([p.detach().clone() for p in model.parameters()])
+        if history is not None:
+            history.append([(b, p.grad.clone(), *(opt.state[p][k].clone() for k in MOMENTS))
+                            for b, p in zip(before, model.parameters(), strict=True)])  # fmt: skip
     return out
 
 
@@ -214,7 +228,7 @@ def _kwargs_hint(got, world, step, i) -> str | None:
             if w != world
         ),
     ):  # fmt: skip
-        if torch.allclose(got, _zero_reference(world, kwargs=kwargs)[step][i], rtol=0, atol=1e-6):
+        if torch.allclose(got, zero_reference(world, kwargs=kwargs)[step][i], rtol=0, atol=1e-6):
             return (
                 f"parameter {i} after step {step} ({world} ranks) is what {what}. This case "
                 f"passes {given}: build optimizer_cls(own_params, **kwargs) with the kwargs "
@@ -225,7 +239,7 @@ def _kwargs_hint(got, world, step, i) -> str | None:
 
 def compare_zero(records, world):
     initial = list(zero_net().parameters())
-    ref, fresh = _zero_reference(world), _zero_reference(world, keep_state=False)
+    ref, fresh = zero_reference(world), zero_reference(world, keep_state=False)
     for step in range(STEPS):
         first = records[0]["params"][step]
         for rank, record in enumerate(records[1:], 1):

@@ -2,19 +2,29 @@
 apart from the comparison with DDP (:func:`._ch10_zero.compare_zero`): what the answer built
 (:func:`setup_error`), gradients left by ``zero_grad()`` (:func:`compare_zero_grad`),
 ``step()``'s collectives (:func:`compare_calls`), the optimizer state each rank holds after
-each step (:func:`compare_state`) and during it (:func:`compare_held`).
+each step (:func:`compare_state`) and during it (:func:`compare_held`), and Adam's moments
+of parameters a rank does not own, kept anywhere else (:func:`compare_kept`).
 """
 
 from __future__ import annotations
 
 import math
 
+import torch
+
 from ._ch10_by_hand import STEPS
 from ._ch10_zero import param_bytes
 from ._kit_collectives import describe
 from ._util import CheckFailed
 
-__all__ = ["compare_calls", "compare_held", "compare_state", "compare_zero_grad", "setup_error"]
+__all__ = [
+    "compare_calls",
+    "compare_held",
+    "compare_kept",
+    "compare_state",
+    "compare_zero_grad",
+    "setup_error",
+]
 
 
 def setup_error(setup) -> str | None:
@@ -138,3 +148,80 @@ def compare_held(records, world):
 
 def _peak(record, step):
     return record["peak"][step] if step < len(record["peak"]) else {}
+
+
+def compare_kept(records, history, weight_decay: float = 0.0) -> None:
+    """No rank keeps Adam's moments of a parameter its optimizers were not given, outside
+    them: ``kept`` holds, per step, each tensor the answer made and still kept, flat;
+    ``history``, per step, DDP with Adam's ``(value before, gradient, exp_avg, exp_avg_sq)``
+    of each parameter. Found: the moments themselves, at any offset; or, at an offset that
+    is a multiple of the parameter's size, a mix of its gradients so far (of the gradients
+    or of their squares, with weight decay's share of the parameter) that is not a multiple
+    of one of them: moments with other betas, bias-corrected, in another dtype."""
+    for step in range(len(history)):
+        for rank, record in enumerate(records):
+            for i in set(range(len(history[step]))) - set(record["held"][step]):
+                owners = [r for r, other in enumerate(records) if i in other["held"][step]]
+                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay)
+                if found is not None:
+                    name, numel = found
+                    raise CheckFailed(
+                        f"after step {step} rank {rank} keeps {name} of parameter {i}, which "
+                        f"rank {owners[0] if owners else '(none)'} owns, in a tensor of "
+                        f"{numel} elements outside its optimizer: with ZeRO-1 each rank holds "
+                        "the optimizer state of its own share only, 1/n of the whole (a "
+                        "second optimizer over every parameter, moments tracked by hand or "
+                        "gathered from their owners all keep it). Keep no moments of "
+                        "parameters this rank does not own"
+                    )
+
+
+def _kept_moment(kept, history, i, weight_decay):
+    """What of Adam's state for parameter ``i`` one of ``kept`` holds: ``(name, numel)``."""
+    last = history[-1][i]
+    befores, grads = [h[i][0].reshape(-1) for h in history], [h[i][1].reshape(-1) for h in history]
+    decayed = [g + weight_decay * b for g, b in zip(grads, befores, strict=True)]
+    mixes = [
+        ("a mix of its gradients (Adam's first moment)", [*grads, *decayed, *befores]),
+        ("a mix of its squared gradients (Adam's second moment)",
+         [g * g for g in grads] + [d * d for d in decayed]),
+    ]  # fmt: skip
+    for t in (t.reshape(-1).float() for t in kept):
+        for name, moment in zip(("Adam's exp_avg", "Adam's exp_avg_sq"), last[2:], strict=True):
+            if contains(t, moment.reshape(-1)):
+                return name, t.numel()
+        n = last[0].numel()
+        for j in range(0, t.numel() - n + 1, n):
+            for name, basis in mixes:
+                if mix_of(t[j : j + n], basis):
+                    return name, t.numel()
+    return None
+
+
+def mix_of(w: torch.Tensor, basis: list[torch.Tensor], rtol: float = 1e-3) -> bool:
+    """Whether ``w`` (not zero) is a sum of multiples of ``basis`` within ``rtol`` of its
+    size, and not a multiple of any single one of them (a copy of one gradient is no
+    moment)."""
+    size = w.norm()
+    if size == 0:
+        return False
+
+    def fits(vectors) -> bool:
+        b = torch.stack(vectors, dim=1).double()
+        c = torch.linalg.lstsq(b, w.double().unsqueeze(1)).solution
+        return bool((b @ c - w.double().unsqueeze(1)).norm() <= rtol * size)
+
+    return fits(basis) and not any(fits([v]) for v in basis if v.norm() > 0)
+
+
+def contains(flat: torch.Tensor, part: torch.Tensor, rtol: float = 1e-3) -> bool:
+    """Whether ``part`` (not all zeros) lies in ``flat`` at some offset, each element
+    within ``rtol`` of itself (plus ``rtol`` of its largest, for elements near zero)."""
+    scale = part.abs().max()
+    if scale == 0 or flat.numel() < part.numel():
+        return False
+    tol = rtol * (part.abs() + scale)
+    starts = torch.nonzero((flat[: flat.numel() - part.numel() + 1] - part[0]).abs() <= tol[0])
+    return any(
+        bool(((flat[j : j + part.numel()] - part).abs() <= tol).all()) for j in starts.flatten()
+    )

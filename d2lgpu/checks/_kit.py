@@ -18,6 +18,8 @@
   another place (``.cpu()``, ``.to(device)``, ``.item()``, ...): a cost the values never show.
 * **What stays alive.** :func:`alive_after_collecting` reads weak references, with a full
   garbage collection only where one is still alive; :func:`kept_from_earlier` uses it.
+  :func:`tensors_alive` notes every tensor of the process, and :func:`made_since` finds
+  those made after it and still kept, wherever they are (an attribute, a global, a closure).
 * **Rank jobs** are :mod:`._ranks`: a job on gloo ranks through :mod:`d2lgpu.ranks`.
   :class:`Deadlock` tells, from the collectives each rank has started, that ranks wait
   for each other in collectives that differ, so that the run ends at once, not at its
@@ -31,6 +33,7 @@ from __future__ import annotations
 import functools
 import gc
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,6 +58,8 @@ __all__ = [
     "calls_to",
     "kept_from_earlier",
     "alive_after_collecting",
+    "tensors_alive",
+    "made_since",
     "copies_of",
     "Deadlock",
 ]
@@ -252,6 +257,31 @@ def alive_after_collecting(look):
         gc.collect()
         found = look()
     return found
+
+
+def tensors_alive() -> dict[int, weakref.ref]:
+    """Every tensor alive in this process now, as weak references by ``id()``."""
+    gc.collect()
+    # type(), not isinstance(): an object's __class__ may warn when read (a deprecated alias)
+    return {id(t): weakref.ref(t) for t in gc.get_objects() if issubclass(type(t), torch.Tensor)}
+
+
+def made_since(before: dict[int, weakref.ref], leave_out: Iterable[torch.Tensor] = ()):
+    """The tensors alive now that were not at ``before`` (:func:`tensors_alive`) and share
+    no storage with ``leave_out``: what was made since and kept, wherever it is kept."""
+    gc.collect()
+    storages = {t.untyped_storage().data_ptr() for t in leave_out}
+    made = []
+    for t in gc.get_objects():
+        if not issubclass(type(t), torch.Tensor) or (id(t) in before and before[id(t)]() is t):
+            continue
+        try:
+            storage = t.untyped_storage().data_ptr()
+        except (RuntimeError, NotImplementedError):  # a tensor without storage (meta, fake)
+            continue
+        if storage not in storages:
+            made.append(t)
+    return made
 
 
 # --- rank jobs ----------------------------------------------------------------------------------

@@ -51,8 +51,14 @@ from ._ch10_overlap import (
     setup_error,
     step_logs,
 )
-from ._ch10_zero import ADAM_KWARGS, compare_zero, zero_job, zero_net
-from ._ch10_zero_rules import compare_calls, compare_held, compare_state, compare_zero_grad
+from ._ch10_zero import ADAM_KWARGS, compare_zero, zero_job, zero_net, zero_reference
+from ._ch10_zero_rules import (
+    compare_calls,
+    compare_held,
+    compare_kept,
+    compare_state,
+    compare_zero_grad,
+)
 from ._ch10_zero_rules import setup_error as zero_setup_error
 from ._util import CheckFailed, one_cpu_thread
 
@@ -293,10 +299,14 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
         )
         compare_state(records, world, numels)
         compare_held(records, world)
+        history: list = []  # DDP with Adam's, each step's, filled by zero_reference
+        zero_reference(world, kwargs=ADAM_KWARGS[world], history=history)
+        compare_kept(records, history, ADAM_KWARGS[world].get("weight_decay", 0.0))
         within = "" if len(numels) % world == 0 else " (within one parameter)"
         passed.append(
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
-            f"whole on each{within}, after each step and during it"
+            f"whole on each{within}, after each step and during it, and no moments of "
+            "another rank's parameters kept elsewhere"
         )
         compare_calls(records)
         passed.append(f"{world} ranks: step() sends each parameter once and reduces nothing")
