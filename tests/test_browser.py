@@ -628,21 +628,28 @@ def command_line(pid: int) -> str:
         return "?"
 
 
-def local_links(page, relpath: str) -> list[dict]:
+def local_links(page, relpath: str, timeout_s: float = 60) -> list[dict]:
     """The links to notebooks that JupyterLab rendered in the open notebook ``relpath``.
 
     JupyterLab resolves a relative link against the notebook's folder into
     ``/files/<path from its root>``, and a click opens ``<path>`` in the lab; a link that
     climbs out of the root (``../../notebooks/x.ipynb``) resolves outside ``/files/``.
     """
-    links = page.evaluate(
-        """(sel) => [...document.querySelectorAll(sel)]
-            .filter(a => !a.getAttribute('href').startsWith('#'))  // a heading's own anchor
-            .map(a => ({text: a.textContent, path: new URL(a.href).pathname}))
-            .filter(a => a.path.endsWith('.ipynb'))""",
-        ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href]",
-    )
-    assert links, f"{relpath}: no link to another notebook rendered"
+    # JupyterLab renders markdown cells a while after the notebook shows, later on a busy
+    # machine: asked again until some link is rendered
+    deadline = time.monotonic() + timeout_s
+    while True:
+        links = page.evaluate(
+            """(sel) => [...document.querySelectorAll(sel)]
+                .filter(a => !a.getAttribute('href').startsWith('#'))  // a heading's own anchor
+                .map(a => ({text: a.textContent, path: new URL(a.href).pathname}))
+                .filter(a => a.path.endsWith('.ipynb'))""",
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href]",
+        )
+        if links or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert links, f"{relpath}: no link to another notebook rendered within {timeout_s} s"
     return links
 
 
@@ -813,7 +820,9 @@ def test_a_course_update_never_writes_under_an_open_tab(tmp_path, tag, monkeypat
     work = copy_course(course)
     edited, opened = "chapters/01_devices.ipynb", "chapters/02_tensors.ipynb"
     monkeypatch.setenv(TAG, tag)
-    server = Server(work, tmp_path)
+    # no autosave: on a slow machine the test outlasts JupyterLab's 120 s interval, and the
+    # lab's own save of both tabs is not what is tested (the copy step's writes are)
+    server = Server(work, tmp_path, autosave_s=0)
     # the copy step finds the lab as `make lab` would: in Jupyter's runtime folder
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", server.env["JUPYTER_RUNTIME_DIR"])
 

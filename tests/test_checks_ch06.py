@@ -384,12 +384,16 @@ def test_ranking_rows_grouped_by_input_shape_is_named_where_it_splits_the_operat
     assert len(result.passed) == 4, result.passed  # right on the workloads of one shape each
 
 
-def from_events(cpu_key):
-    """Reads prof.events(), one entry per call, instead of key_averages()."""
+def from_events(cpu_key, returned=None):
+    """Reads prof.events(), one entry per call, instead of key_averages(); appends what it
+    returns on the CPU to ``returned`` when given."""
 
     def pick(prof, key):
         key = key if key.startswith("self_device") else cpu_key
-        return max(prof.events(), key=lambda e: getattr(e, key)).name
+        name = max(prof.events(), key=lambda e: getattr(e, key)).name
+        if returned is not None:
+            returned.append(name)
+        return name
 
     return warmed_profile(pick)
 
@@ -406,8 +410,17 @@ def test_slowest_op_names_events_read_instead_of_key_averages():
     hint = assert_fails("06.slowest_op", from_events("self_cpu_time_total")).hint
     assert hint.startswith(f"on cpu, for {MANY_EXPS}, you returned "), hint
     assert hint.endswith(EVENTS_READ), hint
-    # the longest single call by total time: aten::matmul, whose total includes aten::mm
-    assert_fails("06.slowest_op", from_events("cpu_time_total"), "*total* time includes aten::mm")
+    # the longest single call by total time: aten::matmul, whose total includes aten::mm. On
+    # a busy machine a call of aten::add can stall for longer, and the answer returns that
+    # (its hint then names add's total): graded again, up to 5 times, until it returns matmul.
+    returned: list[str] = []
+    answer = from_events("cpu_time_total", returned)
+    for _ in range(5):
+        result = check("06.slowest_op", answer, quiet=True)
+        if returned[-1] == "aten::matmul":
+            break
+    assert returned[-1] == "aten::matmul", f"5 profiles' longest calls by total: {returned}"
+    assert result.status == "failed" and "*total* time includes aten::mm" in result.hint, result
 
 
 def test_a_stalled_call_read_from_events_is_run_again():

@@ -337,8 +337,8 @@ def kept_records(history, kept0, kept1=()):
     ]
 
 
-@pytest.fixture(scope="module")
-def history():
+@pytest.fixture
+def history(one_thread):  # one thread before any torch work: see _one_thread
     log: list = []
     zero.zero_reference(2, history=log)
     return log

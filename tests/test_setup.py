@@ -156,6 +156,17 @@ def test_jupyterlab_news_and_update_checks_are_off_in_the_environment(tmp_path):
     assert setup_env.write_lab_settings(tmp_path) is False  # already there: unchanged
 
 
+def test_a_tests_lab_autosaves_as_often_as_asked_or_never():
+    docs = "@jupyterlab/docmanager-extension:plugin"
+    assert docs not in setup_env.lab_settings()  # JupyterLab's own: every 120 s
+    assert setup_env.lab_settings(autosave_s=2)[docs] == {"autosaveInterval": 2}
+    assert setup_env.lab_settings(autosave_s=0)[docs] == {"autosave": False}
+    assert setup_env.lab_settings(autosave_s=0)["@jupyterlab/apputils-extension:notification"] == {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    }  # the course's settings kept
+
+
 def test_the_environment_python_is_where_each_os_puts_it(tmp_path):
     assert setup_env.venv_python(tmp_path, windows=True) == tmp_path / "Scripts" / "python.exe"
     assert setup_env.venv_python(tmp_path, windows=False) == tmp_path / "bin" / "python"

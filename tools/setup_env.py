@@ -87,10 +87,12 @@ LAB_SETTINGS = {
 
 
 def lab_settings(autosave_s: int | None = None) -> dict:
-    """The settings above; ``autosave_s`` sets how often JupyterLab autosaves (for a test)."""
+    """The settings above; ``autosave_s`` sets how often JupyterLab autosaves, 0: never (for
+    a test)."""
     if autosave_s is None:
         return LAB_SETTINGS
-    docs = {"@jupyterlab/docmanager-extension:plugin": {"autosaveInterval": autosave_s}}
+    saves = {"autosave": False} if autosave_s == 0 else {"autosaveInterval": autosave_s}
+    docs = {"@jupyterlab/docmanager-extension:plugin": saves}
     return {**LAB_SETTINGS, **docs}
 
 
