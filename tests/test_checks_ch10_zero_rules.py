@@ -135,6 +135,29 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     )
 
 
+def test_shares_of_unequal_parameters_are_held_to_one_nth_exactly_where_it_divides():
+    # 2 ranks, parameters of 256, 256, 128 and 128 elements: 1/n is one 256 and one 128; both
+    # 256s on one rank is less than a parameter's state away from 1/n, and still unbalanced
+    numels = [256, 256, 128, 128]
+    sized = lambda owned: {"state": {i: 8 * numels[i] for i in owned}, "optimizers": 1}  # noqa: E731
+    compare_state([sized([0, 2]), sized([1, 3])], 2, numels)
+    assert fails(compare_state, [sized([0, 1]), sized([2, 3])], 2, numels).startswith(
+        "rank 0 holds 4096 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3072."
+    )
+    # 8 equal parameters over 3 ranks: 3, 3 and 2 pass; 4, 2 and 2 are named, saying so
+    numels = [256] * 8
+    compare_state(
+        [state_record([0, 1, 2]), state_record([3, 4, 5]), state_record([6, 7])], 3, numels
+    )
+    uneven = [state_record([0, 1, 2, 3]), state_record([4, 5]), state_record([6, 7])]
+    assert fails(compare_state, uneven, 3, numels) == (
+        f"rank 0 holds {4 * STATE} bytes of optimizer state, of {8 * STATE} in all over 3 ranks: "
+        f"1/n is {8 * STATE / 3:,.0f}, so each rank holds the bytes of 2 or 3 parameters. "
+        "Balance the shards by bytes (give each parameter to the rank holding the fewest bytes "
+        "so far)"
+    )
+
+
 def held_record(given, peaks):
     return {"held": [given] * 3, "peak": peaks}
 
@@ -396,6 +419,43 @@ def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(h
         "of parameter 7" in fails(compare_kept, kept_records(history, squares), history)  # fmt: skip
 
 
+def test_moments_tracked_with_weight_decay_are_named_from_the_parameters_too():
+    # weight decay adds wd * p to each gradient before Adam's moments (4 ranks' kwargs)
+    log: list = []
+    zero.zero_reference(4, kwargs=ADAM_KWARGS[4], history=log)
+    wd = ADAM_KWARGS[4]["weight_decay"]
+    decayed = [[h[i][1] + wd * h[i][0] for i in range(8)] for h in log]
+
+    def tracked(square):
+        def kept(step):
+            m = torch.zeros(16, 16)
+            for s in range(step + 1):
+                d = decayed[s][5] * decayed[s][5] if square else decayed[s][5]
+                m = 0.8 * m + 0.2 * d
+            return [m.reshape(-1)]
+
+        return kept
+
+    for square, moment in ((False, "first"), (True, "second")):
+        said = fails(compare_kept, kept_records(log, tracked(square)), log, wd)
+        assert "of parameter 5, which rank 1 owns" in said and f"(Adam's {moment} moment)" in said
+    # without weight decay's share, the squares are no mix of the squared gradients alone
+    compare_kept(kept_records(log, tracked(True)), log, 0.0)
+
+
+def test_a_parameter_no_rank_owns_is_said_so_and_the_hint_is_whole(history):
+    records = kept_records(history, lambda s: [history[s][6][2].clone()])
+    for record in records:
+        record["held"] = [[0, 1, 2, 3] for _ in history]  # parameters 4 to 7: no owner
+    assert fails(compare_kept, records, history) == (
+        "after step 0 rank 0 keeps Adam's exp_avg of parameter 6, which no rank owns, in a "
+        "tensor of 256 elements outside its optimizer: with ZeRO-1 each rank holds the "
+        "optimizer state of its own share only, 1/n of the whole (a second optimizer over every "
+        "parameter, moments tracked by hand or gathered from their owners all keep it). Keep "
+        "no moments of parameters this rank does not own"
+    )
+
+
 def test_what_a_right_answer_keeps_is_no_moment(history):
     befores = [[h[i][0] for i in range(8)] for h in history]
     grads = [[h[i][1] for i in range(8)] for h in history]
@@ -405,6 +465,9 @@ def test_what_a_right_answer_keeps_is_no_moment(history):
         lambda s: [b.clone() for b in befores[s]],  # clones of every parameter
         lambda s: [torch.zeros(2048)],  # an empty flat buffer
         lambda s: [2.0 * grads[s][4]],  # a multiple of one gradient (a scaled copy)
+        lambda s: [torch.randn(511, generator=torch.Generator().manual_seed(s))],  # 2 x 256 - 1
+        # a mix of gradients, not at a whole parameter's offset: not looked for there
+        lambda s: [flat(torch.ones(3), 0.3 * grads[0][5] + 0.7 * grads[s][5])],
     ]
     for kept in right:
         compare_kept(kept_records(history, kept), history)
@@ -418,6 +481,10 @@ def test_contains_finds_a_part_at_any_offset_within_its_tolerance():
     assert not contains(torch.tensor([1.0, -2.0]), part)  # shorter than the part
     assert not contains(torch.tensor([1.0, -2.0, 0.0, 3.0]), part)
     assert not contains(torch.zeros(5), torch.zeros(3))  # zeros tell nothing
+    assert contains(torch.tensor([7.0, 1.0, -2.0, 3.0]), part, rtol=0)  # equal is within 0
+    # each element within its own tolerance: the first's is 1e-3 x (100 + 100) = 0.2
+    assert contains(torch.tensor([100.15, 1.0]), torch.tensor([100.0, 1.0]))
+    assert not contains(torch.tensor([100.0, 1.15]), torch.tensor([100.0, 1.0]))
     assert contains(torch.tensor([0.0, 5.0, 1e-4]), torch.tensor([0.0, 5.0, 0.0]))  # near zero
 
 
@@ -428,3 +495,8 @@ def test_mix_of_is_a_sum_of_several_basis_vectors_never_a_multiple_of_one():
     assert not mix_of(torch.zeros(4), [a, b])
     assert not mix_of(torch.tensor([1.0, 1.0, 1.0, 1.0]), [a, b])  # outside their span
     assert mix_of(0.3 * a + 0.7 * b + 1e-5, [a, b, torch.zeros(4)])  # within 1e-3 of its size
+    unit = (0.3 * a + 0.7 * b) / (0.3 * a + 0.7 * b).norm()
+    assert mix_of(unit, [a, b])  # a mix of size 1
+    assert not mix_of(torch.zeros(4), [torch.zeros(4)])  # nothing is no mix
+    e0, e1 = torch.tensor([1.0, 0.0]), torch.tensor([0.0, 1.0])
+    assert mix_of(torch.tensor([1.0, 1.0]), [e0, e1], rtol=0)  # exact: within 0

@@ -161,14 +161,15 @@ def compare_kept(records, history, weight_decay: float = 0.0) -> None:
     for step in range(len(history)):
         for rank, record in enumerate(records):
             for i in set(range(len(history[step]))) - set(record["held"][step]):
-                owners = [r for r, other in enumerate(records) if i in other["held"][step]]
+                owner = next((f"rank {r}" for r, other in enumerate(records)
+                              if i in other["held"][step]), "no rank")  # fmt: skip
                 found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay)
                 if found is not None:
                     name, numel = found
                     raise CheckFailed(
                         f"after step {step} rank {rank} keeps {name} of parameter {i}, which "
-                        f"rank {owners[0] if owners else '(none)'} owns, in a tensor of "
-                        f"{numel} elements outside its optimizer: with ZeRO-1 each rank holds "
+                        f"{owner} owns, in a tensor of {numel} elements outside its "
+                        "optimizer: with ZeRO-1 each rank holds "
                         "the optimizer state of its own share only, 1/n of the whole (a "
                         "second optimizer over every parameter, moments tracked by hand or "
                         "gathered from their owners all keep it). Keep no moments of "
