@@ -375,7 +375,9 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     exp_avg = lambda s, i: history[s][i][2]  # noqa: E731
     exp_avg_sq = lambda s, i: history[s][i][3]  # noqa: E731
     # a dict of every parameter's moments: parameter 4 is rank 1's
-    said = fails(compare_kept, kept_records(history, lambda s: [exp_avg(s, 4).clone()]), history)
+    said = fails(
+        compare_kept, kept_records(history, lambda s: [exp_avg(s, 4).clone()]), history, 0.0
+    )
     assert said.startswith(
         "after step 0 rank 0 keeps Adam's exp_avg of parameter 4, which rank 1 owns, in a "
         "tensor of 256 elements outside its optimizer: with ZeRO-1 each rank holds the "
@@ -385,11 +387,11 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     # one flat tensor, at an offset that is no multiple of a parameter's size
     odd = lambda s: [flat(torch.ones(3), exp_avg_sq(s, 6), exp_avg(s, 0))]  # noqa: E731
     assert "rank 0 keeps Adam's exp_avg_sq of parameter 6, which rank 1 owns, in a tensor of " \
-        "515 elements" in fails(compare_kept, kept_records(history, odd), history)  # fmt: skip
+        "515 elements" in fails(compare_kept, kept_records(history, odd), history, 0.0)  # fmt: skip
     # rank 1 too; and a rank's own moments kept twice are not what this rule names
     own = lambda s: [exp_avg(s, 0).clone(), exp_avg_sq(s, 3).clone()]  # noqa: E731
-    compare_kept(kept_records(history, own), history)
-    said = fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history)
+    compare_kept(kept_records(history, own), history, 0.0)
+    said = fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history, 0.0)
     assert said.startswith(
         "after step 0 rank 1 keeps Adam's exp_avg_sq of parameter 2, which rank 0"
     )
@@ -408,7 +410,7 @@ def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(h
         return kept
 
     for beta, corrected in ((0.8, False), (0.9, True), (0.5, True)):
-        said = fails(compare_kept, kept_records(history, tracked(beta, corrected)), history)
+        said = fails(compare_kept, kept_records(history, tracked(beta, corrected)), history, 0.0)
         # step 0's first moment is a multiple of one gradient: named from step 1 on
         assert said.startswith(
             "after step 1 rank 0 keeps a mix of its gradients (Adam's first moment) of "
@@ -416,7 +418,7 @@ def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(h
         ), said
     squares = lambda s: [0.3 * grads[0][7] ** 2 + (0.7 * grads[s][7] ** 2 if s else 0)]  # noqa: E731
     assert "after step 1 rank 0 keeps a mix of its squared gradients (Adam's second moment) " \
-        "of parameter 7" in fails(compare_kept, kept_records(history, squares), history)  # fmt: skip
+        "of parameter 7" in fails(compare_kept, kept_records(history, squares), history, 0.0)  # fmt: skip
 
 
 def test_moments_tracked_with_weight_decay_are_named_from_the_parameters_too():
@@ -447,7 +449,7 @@ def test_a_parameter_no_rank_owns_is_said_so_and_the_hint_is_whole(history):
     records = kept_records(history, lambda s: [history[s][6][2].clone()])
     for record in records:
         record["held"] = [[0, 1, 2, 3] for _ in history]  # parameters 4 to 7: no owner
-    assert fails(compare_kept, records, history) == (
+    assert fails(compare_kept, records, history, 0.0) == (
         "after step 0 rank 0 keeps Adam's exp_avg of parameter 6, which no rank owns, in a "
         "tensor of 256 elements outside its optimizer: with ZeRO-1 each rank holds the "
         "optimizer state of its own share only, 1/n of the whole (a second optimizer over every "
@@ -470,7 +472,7 @@ def test_what_a_right_answer_keeps_is_no_moment(history):
         lambda s: [flat(torch.ones(3), 0.3 * grads[0][5] + 0.7 * grads[s][5])],
     ]
     for kept in right:
-        compare_kept(kept_records(history, kept), history)
+        compare_kept(kept_records(history, kept), history, 0.0)
 
 
 def test_contains_finds_a_part_at_any_offset_within_its_tolerance():

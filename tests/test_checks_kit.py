@@ -333,6 +333,7 @@ def test_made_since_finds_what_was_made_and_kept_wherever_it_is():
         pass
 
     holder = Holder()
+    holder.sparse = torch.sparse_coo_tensor([[0]], [1.0], (9,))  # no storage: passed over
     holder.kept = torch.full((5,), 2.0)  # an attribute
     _HELD_GLOBALLY.append(torch.full((6,), 3.0))  # a module's global
     reader = (lambda kept: lambda: kept)(torch.full((7,), 4.0))  # a closure

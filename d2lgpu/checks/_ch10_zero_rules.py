@@ -150,11 +150,11 @@ def _peak(record, step):
     return record["peak"][step] if step < len(record["peak"]) else {}
 
 
-def compare_kept(records, history, weight_decay: float = 0.0) -> None:
+def compare_kept(records, history, weight_decay: float) -> None:
     """No rank keeps Adam's moments of a parameter its optimizers were not given, outside
     them: ``kept`` holds, per step, each tensor the answer made and still kept, flat;
     ``history``, per step, DDP with Adam's ``(value before, gradient, exp_avg, exp_avg_sq)``
-    of each parameter. Found: the moments themselves, at any offset; or, at an offset that
+    of each parameter; ``weight_decay``, the case's. Found: the moments themselves, at any offset; or, at an offset that
     is a multiple of the parameter's size, a mix of its gradients so far (of the gradients
     or of their squares, with weight decay's share of the parameter) that is not a multiple
     of one of them: moments with other betas, bias-corrected, in another dtype."""
