@@ -1,0 +1,172 @@
+"""The checkers' watch on a rank's collectives (d2lgpu/checks/_kit_collectives.py), run here in
+pytest's own process under PyTorch's fake process group (its collectives move nothing), so
+that what a rank records can be read call by call: kinds, shapes, bytes, reductions, roots,
+groups and storages; the handles, futures and their waits; an async call held back until its
+wait; and the functions it replaces, put back. The parent's readers of the records are tested
+with the checkers that use them (test_checks_ranks.py, test_checks_ch10*.py)."""
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from d2lgpu._fake_dist import fake_process_group
+from d2lgpu.checks._kit_collectives import Call, CollectiveWatch, describe
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
+
+
+@pytest.fixture
+def watch(tmp_path):
+    """Rank 0 of 2 under the fake process group, its collectives watched and logged."""
+    notes = []
+    with fake_process_group(2, 0):
+        with CollectiveWatch(
+            str(tmp_path / "rank0"), note=lambda e, c: notes.append((e, c.index))
+        ) as w:
+            w.notes = notes
+            yield w
+
+
+def test_each_call_is_recorded_with_its_kind_shape_bytes_reduction_and_root(watch, tmp_path):
+    t = torch.ones(4, 2)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    watch.phase = "in backward"
+    dist.broadcast(t[1], src=1)  # a view: its storage is t's
+    dist.reduce(t, dst=1, op=dist.ReduceOp.PRODUCT)
+    watch.phase = ""
+    dist.all_gather([torch.zeros(3), torch.zeros(3)], torch.ones(3))
+    dist.reduce_scatter(torch.zeros(2), [torch.ones(2), torch.ones(2)], op=dist.ReduceOp.MIN)
+    dist.barrier()
+    dist.all_gather_object([None, None], {"a": 1})
+    calls = watch.calls
+    assert [(c.index, c.kind, c.shape, c.nbytes, c.async_op) for c in calls] == [
+        (0, "all_reduce", (4, 2), 32, False),
+        (1, "broadcast", (2,), 8, False),
+        (2, "reduce", (4, 2), 32, False),
+        (3, "all_gather", (3,), 12, False),
+        (4, "reduce_scatter", (2, 2), 16, False),  # a list: its length, then each tensor's shape
+        (5, "barrier", (), 0, False),
+        (6, "all_gather_object", (), 0, False),
+    ]
+    assert [c.op for c in calls] == ["MAX", None, "PRODUCT", None, "MIN", None, None]
+    assert [c.root for c in calls] == ["", "from rank 1", "to rank 1", "", "", "", ""]
+    assert [c.phase for c in calls] == ["", "in backward", "in backward", "", "", "", ""]
+    assert calls[0].storages == calls[1].storages == (t.untyped_storage().data_ptr(),)
+    assert len(calls[4].storages) == 2 and calls[5].storages == ()
+    assert all(c.group is None and c.waits == 0 and c.held is None for c in calls)
+    assert (tmp_path / "rank0").read_text().splitlines() == [c.key() for c in calls]
+    assert calls[1].key() == "broadcast [2] from rank 1 in backward"
+    assert watch.notes == [("launch", i) for i in range(7)]
+    assert [describe(c) for c in calls[4:]] == [
+        "a reduce_scatter of shape (2, 2) (16 bytes)",
+        "a barrier",
+        "an all_gather_object",
+    ]
+
+
+def test_every_reduction_is_named_and_another_is_shown_as_torch_prints_it(watch):
+    for op in ("SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND"):
+        try:
+            dist.all_reduce(torch.ones(1), op=getattr(dist.ReduceOp, op))
+        except (RuntimeError, ValueError):  # a reduction the fake group refuses is still recorded
+            pass
+    names = [c.op for c in watch.calls]
+    assert names[:5] == ["SUM", "AVG", "PRODUCT", "MIN", "MAX"]
+    assert names[5] == str(dist.ReduceOp.BAND) and names[5] not in names[:5]
+
+
+def test_an_empty_list_and_what_is_no_tensor_send_nothing(watch):
+    dist.all_gather_object([None, None], [1, 2])
+    with pytest.raises(RuntimeError):  # the group refuses it: recorded all the same, first
+        dist.all_to_all([torch.zeros(1), torch.zeros(1)], [])
+    assert [(c.kind, c.shape, c.nbytes) for c in watch.calls] == [
+        ("all_gather_object", (), 0),
+        ("all_to_all", (0,), 0),  # an empty list of tensors: no element, no byte
+    ]
+
+
+def test_groups_made_are_counted_and_a_call_over_a_subgroup_names_its_ranks(watch):
+    assert watch.groups_made == 0
+    sub = dist.new_group([0])
+    whole = dist.new_group([0, 1])
+    assert watch.groups_made == 2
+    dist.all_reduce(torch.ones(2), group=sub)
+    dist.all_reduce(torch.ones(2), group=whole)  # every rank: read as the world
+    dist.all_reduce(torch.ones(2), group=dist.group.WORLD)
+    dist.all_reduce(torch.ones(2), group=dist.GroupMember.NON_GROUP_MEMBER)
+    assert [c.group for c in watch.calls] == [(0,), None, None, ()]
+
+
+def test_an_async_call_runs_on_a_copy_until_its_handle_is_waited_on(watch):
+    t = torch.ones(3)
+    handle = dist.all_reduce(t, async_op=True)
+    call = watch.calls[0]
+    assert call.async_op and watch.unwaited() == [call]
+    held, copy = call.held
+    assert held is t and copy is not t and torch.equal(copy, t)
+    copy.add_(1)  # what the collective reached: the rank's tensor does not show it yet
+    assert torch.equal(t, torch.ones(3))
+    handle.wait()
+    assert torch.equal(t, torch.full((3,), 2.0)) and call.held is None and call.waits == 1
+    assert watch.unwaited() == [] and watch.notes == [("launch", 0), ("wait", 0)]
+    handle.wait()  # a second wait counts, and copies nothing again
+    assert call.waits == 2 and torch.equal(t, torch.full((3,), 2.0))
+    assert handle.is_completed() in (True, False)  # the real handle's own answer, passed on
+
+
+def test_an_async_gather_is_not_held_back_and_sync_calls_return_what_torch_returns(watch):
+    out = [torch.zeros(2), torch.zeros(2)]
+    handle = dist.all_gather(out, torch.ones(2), async_op=True)
+    assert watch.calls[0].held is None and type(handle).__name__ == "_Handle"
+    assert dist.all_reduce(torch.ones(1)) is None  # a sync call: no handle to wrap
+    assert watch.mark() == 2 and watch.unwaited(1) == []
+
+
+def test_a_future_counts_its_waits_and_releases_the_held_result(watch):
+    t = torch.ones(2)
+    handle = dist.all_reduce(t, async_op=True)
+    call = watch.calls[0]
+    call.held[1].mul_(3)  # what the collective reached
+    future = handle.get_future()  # done at once in the fake group: the result reaches t
+    assert call.held is None and torch.equal(t, torch.full((2,), 3.0)) and call.waits == 0
+    assert future.done() is True and call.waits == 1  # a done() that answered True counts
+    future.wait()
+    assert call.waits == 2
+    chained = dist.broadcast(torch.ones(1), src=0, async_op=True).get_future().then(lambda f: 7)
+    assert chained.wait() == 7 and watch.calls[1].waits == 1  # a wait on a chained future
+
+
+def test_wait_all_and_collect_all_count_a_wait_for_each_watched_future(watch):
+    futures = [dist.all_reduce(torch.ones(1), async_op=True).get_future() for _ in range(2)]
+    torch.futures.wait_all(futures)
+    assert [c.waits for c in watch.calls] == [1, 1]
+    torch.futures.collect_all([dist.all_reduce(torch.ones(1), async_op=True).get_future()]).wait()
+    assert watch.calls[2].waits == 1
+    plain = torch.futures.Future()
+    plain.set_result(5)
+    assert torch.futures.wait_all([plain]) == [5]  # futures it did not make: torch's own
+    assert [c.waits for c in watch.calls] == [1, 1, 1]
+
+
+def test_the_watch_puts_back_what_it_replaced_and_counts_nothing_after():
+    originals = {k: getattr(dist, k) for k in ("all_reduce", "broadcast", "new_group")}
+    collect = torch._C._collect_all
+    with fake_process_group(2, 0):
+        with CollectiveWatch() as w:
+            assert dist.all_reduce is not originals["all_reduce"]
+            assert torch._C._collect_all is not collect
+        assert {k: getattr(dist, k) for k in originals} == originals
+        assert torch._C._collect_all is collect
+        dist.all_reduce(torch.ones(1))
+        dist.new_group([0])
+        assert w.calls == [] and w.groups_made == 0
+
+
+def test_a_call_is_described_as_a_hint_names_it():
+    call = Call(0, "all_reduce", (16, 6), 384, False)
+    assert describe(call) == "an all_reduce of shape (16, 6) (384 bytes)"
+    assert describe(Call(1, "broadcast_object_list", (), 0, False)) == "a broadcast_object_list"
+    assert call.key() == "all_reduce [16, 6]"
