@@ -10,7 +10,14 @@ import torch
 import torch.distributed as dist
 
 from d2lgpu._fake_dist import fake_process_group
-from d2lgpu.checks._kit_collectives import Call, CollectiveWatch, describe
+from d2lgpu.checks._kit_collectives import (
+    Call,
+    CollectiveWatch,
+    _Future,
+    _Handle,
+    describe,
+    first_mismatch,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -170,3 +177,102 @@ def test_a_call_is_described_as_a_hint_names_it():
     assert describe(call) == "an all_reduce of shape (16, 6) (384 bytes)"
     assert describe(Call(1, "broadcast_object_list", (), 0, False)) == "a broadcast_object_list"
     assert call.key() == "all_reduce [16, 6]"
+
+
+class Work:
+    """A collective's work as torch returns it, done when ``finish`` runs (in ``wait``)."""
+
+    extra = "read through the handle"
+
+    def __init__(self, finish=lambda: None, completed=True):
+        self.finish, self.completed, self.waited_with = finish, completed, None
+
+    def wait(self, *args, **kwargs):
+        self.waited_with = (args, kwargs)
+        self.finish()
+        return True
+
+    def is_completed(self):
+        return self.completed
+
+
+def held_call(t):
+    """An async all-reduce of ``t`` as the watch records it: running on a copy."""
+    return Call(0, "all_reduce", tuple(t.shape), t.nbytes, True, held=(t, t.detach().clone()))
+
+
+def test_a_handle_copies_the_result_back_only_once_the_collective_is_done():
+    t = torch.ones(2)
+    call = held_call(t)
+    copy = call.held[1]
+    work = Work(finish=lambda: copy.fill_(5.0))  # the collective ends during the wait
+    handle = _Handle(work, call, CollectiveWatch())
+    assert handle.wait(7, timeout=3) is True and work.waited_with == ((7,), {"timeout": 3})
+    assert torch.equal(t, torch.full((2,), 5.0)) and call.waits == 1 and call.held is None
+    assert handle.extra == "read through the handle"  # the rest of torch's work, passed on
+    t2 = torch.ones(2)
+    done = _Handle(Work(), held_call(t2), CollectiveWatch())
+    done._call.held[1].fill_(3.0)
+    assert done.is_completed() is True  # said done: a wait, and the result is in
+    assert done._call.waits == 1 and torch.equal(t2, torch.full((2,), 3.0))
+    running = _Handle(Work(completed=False), held_call(torch.ones(1)), CollectiveWatch())
+    assert running.is_completed() is False and running._call.waits == 0
+    assert running._call.held is not None
+
+
+def test_a_future_gives_the_ranks_tensor_counts_done_only_when_done_and_passes_errors_on():
+    t = torch.ones(2)
+    call, watch = held_call(t), CollectiveWatch()
+    real = torch.futures.Future()
+    future = _Future(real, [call], watch)
+    assert future.done() is False and call.waits == 0  # not done: no wait counted
+    call.held[1].fill_(4.0)
+    real.set_result([call.held[1]])  # torch's future holds the copy the collective ran on
+    assert future.done() is True and call.waits == 1
+    value = future.wait()
+    assert value[0] is t and torch.equal(t, torch.full((2,), 4.0))  # the rank's own tensor
+    failing = torch.futures.Future()
+    broken = _Future(failing, [held_call(torch.ones(1))], watch)
+    failing.set_exception(RuntimeError("the peer left"))
+    with pytest.raises(RuntimeError, match="the peer left"):
+        broken.wait()
+
+
+def test_futures_torch_made_alone_are_joined_by_torch_itself(watch):
+    plain = torch.futures.Future()
+    plain.set_result(5)
+    assert not isinstance(torch.futures.collect_all([plain]), _Future)
+    assert isinstance(
+        torch.futures.collect_all([dist.all_reduce(torch.ones(1), async_op=True).get_future()]),
+        _Future,
+    )
+
+
+def test_a_group_made_with_keywords_is_that_group(watch):
+    sub = dist.new_group(ranks=[0])
+    dist.all_reduce(torch.ones(1), group=sub)
+    assert watch.calls[-1].group == (0,)
+
+
+def test_a_list_of_one_tensor_is_read_for_its_first_and_only_shape(watch):
+    with pytest.raises(RuntimeError):  # the group wants one per rank: recorded all the same
+        dist.reduce_scatter(torch.zeros(2), [torch.ones(2)])
+    assert (watch.calls[-1].shape, watch.calls[-1].nbytes) == ((1, 2), 8)
+
+
+def test_leaving_a_watch_twice_or_unentered_changes_nothing():
+    original = dist.all_reduce
+    idle = CollectiveWatch()
+    idle.__exit__(None, None, None)
+    with fake_process_group(2, 0):
+        with idle:
+            pass
+        idle.__exit__(None, None, None)
+    assert dist.all_reduce is original
+
+
+def test_no_logs_have_no_mismatch():
+    assert first_mismatch([]) is None
+    assert first_mismatch([["all_reduce [2]"], ["all_reduce [2]", "barrier []"]]) == (
+        "their collective number 2 differs (rank 0: none; rank 1: barrier [])"
+    )
