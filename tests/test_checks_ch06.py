@@ -235,9 +235,20 @@ def test_slowest_op_rejects_a_profile_without_warm_up_and_a_hard_coded_name():
     ), hint
     hint = assert_fails("06.slowest_op", lambda fn, args, device: "aten::mm").hint
     assert hint == (
+        "fn was never called: slowest_op must run fn(*args) itself, once as a warm-up and once "
+        "inside a torch.profiler.profile block, and return the operator that profile shows (a "
+        "name written from memory is wrong on another workload)"
+    ), hint
+
+    def timed_outside(fn, args, device):  # runs fn, with a clock instead of the profiler
+        fn(*args)
+        fn(*args)
+        return "aten::mm"
+
+    assert assert_fails("06.slowest_op", timed_outside).hint == (
         "fn ran, but never while the profiler was recording: call it inside the "
         "torch.profiler.profile block"
-    ), hint
+    )
 
 
 def hard_coded(name, on=("cpu", "cuda")):

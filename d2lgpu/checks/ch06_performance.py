@@ -131,6 +131,12 @@ def _name_check(got, want, what, device, misses, events_read, table=None) -> Non
 
 
 def _calls_check(calls) -> None:
+    if not calls:
+        raise CheckFailed(
+            "fn was never called: slowest_op must run fn(*args) itself, once as a warm-up and "
+            "once inside a torch.profiler.profile block, and return the operator that profile "
+            "shows (a name written from memory is wrong on another workload)"
+        )
     if not any(calls):
         raise CheckFailed(
             "fn ran, but never while the profiler was recording: call it inside the "
