@@ -1,11 +1,8 @@
 """``10.shard_optimizer`` (ZeRO-1) for :mod:`.ch10_ddp_by_hand`: what each rank runs (the
-learner's ``ShardedOptimizer`` over Adam, with the gradients averaged as DDP does), DDP with
-Adam in one process, and the comparison that names a mistake from the parameters: parameters
-that differ between ranks or from DDP's, Adam's state lost between steps or built with the
-wrong keyword arguments. The rules on the rest of the ranks' records (what the answer built,
-``zero_grad()``, ``step()``'s collectives, the optimizer state each rank holds) are in
-:mod:`._ch10_zero_rules`.
-"""
+learner's ``ShardedOptimizer`` over Adam, gradients averaged as DDP does), DDP with Adam in one
+process, and the comparison that names a mistake from the parameters (they differ between
+ranks or from DDP's; Adam's state lost, or built with other keyword arguments). The other
+rules on the ranks' records are in :mod:`._ch10_zero_rules`."""
 
 from __future__ import annotations
 
@@ -145,6 +142,14 @@ def _average_grads(model, world):
             p.grad /= world
 
 
+def _kept(before, params, x, y, agree):
+    """Tensors of a parameter's size or more made since ``before`` and kept, not the job's."""
+    ours = [*params, *(p.grad for p in params if p.grad is not None), x, y, *sum(agree, []),
+            *(t for o in _OPTIMIZERS for st in o.state.values() for t in st.values())]  # fmt: skip
+    return [t.detach().reshape(-1).float().clone() for t in made_since(before, ours)
+            if t.is_floating_point() and t.numel() >= params[0].numel()]  # fmt: skip
+
+
 def zero_job(answer, rank, world):
     del _OPTIMIZERS[:], _HELD[:], _STEPPED[:]
     model = _laid_out_by_rank(zero_net(), rank)
@@ -182,19 +187,15 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-        ours = [*params, *(p.grad for p in params if p.grad is not None), x, y, *agree[-1],
-                *(t for o in _OPTIMIZERS for st in o.state.values() for t in st.values())]  # fmt: skip
-        kept.append([t.detach().reshape(-1).float().clone() for t in made_since(before, ours)
-                     if t.is_floating_point() and t.numel() >= params[0].numel()])  # fmt: skip
+        kept.append(_kept(before, params, x, y, agree) if step == STEPS - 1 else [])  # once
     return {"setup": setup, "left": left, "kept": kept,
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 
 
 def zero_reference(world, keep_state=True, kwargs=None, history=None):
-    """DDP with Adam, in one process: per-rank gradients averaged, then the step. When
-    ``history`` is a list, each step appends each parameter's ``(value before the step,
-    gradient, exp_avg, exp_avg_sq)`` to it."""
+    """DDP with Adam, in one process: per-rank gradients averaged, then the step; each step
+    appends each parameter's ``(before, gradient, exp_avg, exp_avg_sq)`` to ``history``."""
     kwargs = ADAM_KWARGS[world] if kwargs is None else kwargs
     model = zero_net()
     opt = torch.optim.Adam(model.parameters(), **kwargs)

@@ -261,15 +261,15 @@ def alive_after_collecting(look):
 
 def tensors_alive() -> dict[int, weakref.ref]:
     """Every tensor alive in this process now, as weak references by ``id()``."""
-    gc.collect()
     # type(), not isinstance(): an object's __class__ may warn when read (a deprecated alias)
     return {id(t): weakref.ref(t) for t in gc.get_objects() if issubclass(type(t), torch.Tensor)}
 
 
 def made_since(before: dict[int, weakref.ref], leave_out: Iterable[torch.Tensor] = ()):
     """The tensors alive now that were not at ``before`` (:func:`tensors_alive`) and share
-    no storage with ``leave_out``: what was made since and kept, wherever it is kept."""
-    gc.collect()
+    no storage with ``leave_out``: what was made since and kept, wherever it is kept. No
+    garbage collection first (in a forked rank it copies the whole heap): a tensor in a cycle
+    that nothing refers to any more, not yet collected, counts as kept."""
     storages = {t.untyped_storage().data_ptr() for t in leave_out}
     made = []
     for t in gc.get_objects():
