@@ -263,6 +263,33 @@ def test_a_zero_rank_records_its_share_its_state_and_what_step_sent():
     compare_calls(records)
 
 
+class HiddenMoments(Sharded):
+    """Sharded, keeping a copy of both moments of every parameter (its own and the others')
+    in a dict, and an int tensor and a small float one beside them."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        super().__init__(params, optimizer_cls, **kwargs)
+        self.moments = {i: (torch.zeros_like(p), torch.zeros_like(p)) for i, p in enumerate(self.params)}  # fmt: skip
+        self.small, self.counts = torch.zeros(255), torch.zeros(300, dtype=torch.long)
+
+    def step(self):
+        for m, v in self.moments.values():
+            m.add_(1.0)
+            v.add_(2.0)
+        super().step()
+
+
+def test_a_zero_rank_records_what_the_answer_made_and_kept_after_the_last_step_only():
+    records = zero_records(Sharded)
+    assert [record["kept"] for record in records] == [[[], [], []]] * 2  # nothing beside its own
+    for record in zero_records(HiddenMoments):
+        first, second, last = record["kept"]
+        assert first == second == []  # looked for once, after the last step
+        assert sorted((t.numel(), t.dtype, float(t[0])) for t in last) == sorted(
+            [(256, torch.float32, 3.0)] * 8 + [(256, torch.float32, 6.0)] * 8
+        )  # of a parameter's size or more, floats, made by the answer: the 16 moments only
+
+
 def test_zero_mistakes_show_in_the_records():
     left = zero_records(shard_variant(zero=False))
     assert left[0]["left"] == [[], list(range(8)), list(range(8))]
