@@ -10,8 +10,9 @@ What it is for: :func:`fastest_of`, around a lesson's own measurement, and
 What it is not: a way to make a claim pass. :func:`claim` fails in strict mode (CI, the
 test suite, ``D2LGPU_STRICT=1``) exactly as an ``assert`` would, and at most ``tries``
 measurements are made (unless given, 3 on a learner's machine and 6 in strict mode, where
-a busy CI machine must not fail a run that a quiet window would pass). On a learner's machine, a claim that still does not hold says
-what it measured and lets Run All go on: a busy laptop must not look like broken code.
+a busy CI machine must not fail a run that a quiet window would pass). On a learner's
+machine, a claim that still does not hold says what it measured and lets Run All go on: a
+busy laptop must not look like broken code.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ def fastest_of(measure, holds=None, *, tries: int | None = None):
     run). ``tries=None`` means :data:`TRIES`, or :data:`STRICT_TRIES` in strict mode when
     ``holds`` is given: there a claim that fails fails the run, and the tries stop as soon
     as it holds, so a quiet machine pays nothing for them. Returns what is kept. The caller
-    still asserts its claim on it: a real slowdown shows in every try. What the first try returns is checked at once, so a wrong type
-    fails the same way on a quiet machine as on a busy one.
+    still asserts its claim on it: a real slowdown shows in every try. What the first try
+    returns is checked at once, so a wrong type fails the same way on a quiet machine as on
+    a busy one.
     """
     if not callable(measure):
         raise TypeError(f"measure must be a function that makes one try, not {measure!r}")

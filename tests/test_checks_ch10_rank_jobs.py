@@ -269,7 +269,9 @@ class HiddenMoments(Sharded):
 
     def __init__(self, params, optimizer_cls, **kwargs):
         super().__init__(params, optimizer_cls, **kwargs)
-        self.moments = {i: (torch.zeros_like(p), torch.zeros_like(p)) for i, p in enumerate(self.params)}  # fmt: skip
+        self.moments = {
+            i: (torch.zeros_like(p), torch.zeros_like(p)) for i, p in enumerate(self.params)
+        }
         self.small, self.counts = torch.zeros(255), torch.zeros(300, dtype=torch.long)
 
     def step(self):

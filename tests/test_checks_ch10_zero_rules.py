@@ -139,7 +139,10 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_exactly_where_it_divid
     # 2 ranks, parameters of 256, 256, 128 and 128 elements: 1/n is one 256 and one 128; both
     # 256s on one rank is less than a parameter's state away from 1/n, and still unbalanced
     numels = [256, 256, 128, 128]
-    sized = lambda owned: {"state": {i: 8 * numels[i] for i in owned}, "optimizers": 1}  # noqa: E731
+
+    def sized(owned):
+        return {"state": {i: 8 * numels[i] for i in owned}, "optimizers": 1}
+
     compare_state([sized([0, 2]), sized([1, 3])], 2, numels)
     assert fails(compare_state, [sized([0, 1]), sized([2, 3])], 2, numels).startswith(
         "rank 0 holds 4096 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3072."
@@ -416,9 +419,13 @@ def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(h
             "after step 1 rank 0 keeps a mix of its gradients (Adam's first moment) of "
             "parameter 5, which rank 1 owns, in a tensor of 256 elements"
         ), said
-    squares = lambda s: [0.3 * grads[0][7] ** 2 + (0.7 * grads[s][7] ** 2 if s else 0)]  # noqa: E731
+
+    def squares(s):
+        return [0.3 * grads[0][7] ** 2 + (0.7 * grads[s][7] ** 2 if s else 0)]
+
+    said = fails(compare_kept, kept_records(history, squares), history, 0.0)
     assert "after step 1 rank 0 keeps a mix of its squared gradients (Adam's second moment) " \
-        "of parameter 7" in fails(compare_kept, kept_records(history, squares), history, 0.0)  # fmt: skip
+        "of parameter 7" in said  # fmt: skip
 
 
 def test_moments_tracked_with_weight_decay_are_named_from_the_parameters_too():

@@ -169,7 +169,7 @@ def zero_job(answer, rank, world):
              "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
     if setup["missing"]:
         return {"setup": setup}
-    agree, held, sent, step_calls, left, kept = [], [], [], [], [], []
+    agree, held, sent, step_calls, left = [], [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         opt.zero_grad()
@@ -187,7 +187,8 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-        kept.append(_kept(before, params, x, y, agree) if step == STEPS - 1 else [])  # once
+    # looked for once, after the last step: a scan of the rank's objects costs about a second
+    kept = [[] for _ in range(STEPS - 1)] + [_kept(before, params, x, y, agree)]
     return {"setup": setup, "left": left, "kept": kept,
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip

@@ -154,10 +154,11 @@ def compare_kept(records, history, weight_decay: float) -> None:
     """No rank keeps Adam's moments of a parameter its optimizers were not given, outside
     them: ``kept`` holds, per step, each tensor the answer made and still kept, flat;
     ``history``, per step, DDP with Adam's ``(value before, gradient, exp_avg, exp_avg_sq)``
-    of each parameter; ``weight_decay``, the case's. Found: the moments themselves, at any offset; or, at an offset that
-    is a multiple of the parameter's size, a mix of its gradients so far (of the gradients
-    or of their squares, with weight decay's share of the parameter) that is not a multiple
-    of one of them: moments with other betas, bias-corrected, in another dtype."""
+    of each parameter; ``weight_decay``, the case's. Found: the moments themselves, at any
+    offset; or, at an offset that is a multiple of the parameter's size, a mix of its
+    gradients so far (of the gradients or of their squares, with weight decay's share of the
+    parameter) that is not a multiple of one of them: moments with other betas,
+    bias-corrected, in another dtype."""
     for step in range(len(history)):
         for rank, record in enumerate(records):
             for i in set(range(len(history[step]))) - set(record["held"][step]):
@@ -179,6 +180,8 @@ def compare_kept(records, history, weight_decay: float) -> None:
 
 def _kept_moment(kept, history, i, weight_decay):
     """What of Adam's state for parameter ``i`` one of ``kept`` holds: ``(name, numel)``."""
+    if not kept:  # a step after which nothing was looked for, or nothing was found
+        return None
     last = history[-1][i]
     befores, grads = [h[i][0].reshape(-1) for h in history], [h[i][1].reshape(-1) for h in history]
     decayed = [g + weight_decay * b for g, b in zip(grads, befores, strict=True)]

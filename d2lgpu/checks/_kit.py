@@ -259,10 +259,14 @@ def alive_after_collecting(look):
     return found
 
 
+def _tensors():
+    # type(), not isinstance(): an object's __class__ may warn when read (a deprecated alias)
+    return (t for t in gc.get_objects() if issubclass(type(t), torch.Tensor))
+
+
 def tensors_alive() -> dict[int, weakref.ref]:
     """Every tensor alive in this process now, as weak references by ``id()``."""
-    # type(), not isinstance(): an object's __class__ may warn when read (a deprecated alias)
-    return {id(t): weakref.ref(t) for t in gc.get_objects() if issubclass(type(t), torch.Tensor)}
+    return {id(t): weakref.ref(t) for t in _tensors()}
 
 
 def made_since(before: dict[int, weakref.ref], leave_out: Iterable[torch.Tensor] = ()):
@@ -272,12 +276,12 @@ def made_since(before: dict[int, weakref.ref], leave_out: Iterable[torch.Tensor]
     that nothing refers to any more, not yet collected, counts as kept."""
     storages = {t.untyped_storage().data_ptr() for t in leave_out}
     made = []
-    for t in gc.get_objects():
-        if not issubclass(type(t), torch.Tensor) or (id(t) in before and before[id(t)]() is t):
+    for t in _tensors():
+        if id(t) in before and before[id(t)]() is t:
             continue
         try:
             storage = t.untyped_storage().data_ptr()
-        except (RuntimeError, NotImplementedError):  # a tensor without storage (meta, fake)
+        except (RuntimeError, NotImplementedError):  # a tensor without storage (a sparse one)
             continue
         if storage not in storages:
             made.append(t)
