@@ -18,6 +18,7 @@ from d2lgpu.checks._ch10_zero_rules import (
     contains,
     mix_of,
     setup_error,
+    zeros_kept,
 )
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._ranks import RuleBroken
@@ -397,6 +398,53 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     said = fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history, 0.0)
     assert said.startswith(
         "after step 0 rank 1 keeps Adam's exp_avg_sq of parameter 2, which rank 0"
+    )
+
+
+def test_zeros_kept_counts_whole_runs_of_a_parameters_size_at_its_multiples():
+    assert zeros_kept([torch.zeros(8)], 4) == 8
+    assert zeros_kept([torch.zeros(9)], 4) == 8  # the tail is no whole run
+    assert zeros_kept([flat(torch.ones(4), torch.zeros(4))], 4) == 4
+    assert zeros_kept([flat(torch.ones(2), torch.zeros(4), torch.ones(2))], 4) == 0  # straddles
+    assert zeros_kept([flat(torch.zeros(3), torch.ones(1)), torch.zeros(4)], 4) == 4
+    assert zeros_kept([], 4) == 0
+
+
+def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(history):
+    exp_avg = lambda s, i: history[s][i][2]  # noqa: E731
+
+    # zeros_like for both moments of every parameter, own ones filled
+    def room(own):
+        def kept(s):
+            return [exp_avg(s, i).clone() if i < own else torch.zeros(256) for i in range(8)
+                    for _ in "ab"]  # fmt: skip
+
+        return kept
+
+    uneven = kept_records(history, room(2))  # rank 0 owns parameters 0 and 1, rank 1 the rest
+    uneven[0]["held"] = [[0, 1] for _ in history]
+    uneven[1]["held"] = [list(range(2, 8)) for _ in history]
+    said = fails(compare_kept, uneven, history, 0.0)
+    assert said.startswith(
+        "after step 0 rank 0 of 2 keeps 3072 elements of zeros outside its optimizer, room for both "
+        "moments of each parameter it does not own (3072 elements, parameters [2, 3, 4, 5, 6, "
+        "7]), more than a flat buffer of every parameter (2048)"
+    )
+    assert said.endswith("Keep no moments of parameters this rank does not own")
+    # on 2 ranks, as many zeros as a flat buffer of every parameter: told from none
+    compare_kept(kept_records(history, room(4)), history, 0.0)
+    # both moments of every parameter, never filled, as one flat buffer; and on rank 1
+    assert "rank 0 of 2 keeps 4096 elements of zeros" in fails(
+        compare_kept, kept_records(history, lambda s: [torch.zeros(4096)]), history, 0.0
+    )
+    said = fails(
+        compare_kept, kept_records(history, lambda s: [], [torch.zeros(256)] * 10), history, 0.0
+    )
+    assert said.startswith("after step 0 rank 1 of 2 keeps 2560 elements of zeros")
+    # less room than both moments of every other parameter; buffers filled are no room
+    compare_kept(kept_records(history, lambda s: [torch.zeros(2047 + 256)]), history, 0.0)
+    compare_kept(
+        kept_records(history, lambda s: [flat(*(h[0] for h in history[s]))] * 3), history, 0.0
     )
 
 

@@ -161,6 +161,13 @@ def compare_kept(records, history, weight_decay: float) -> None:
     bias-corrected, in another dtype."""
     for step in range(len(history)):
         for rank, record in enumerate(records):
+            _compare_room(
+                record["kept"][step],
+                history[step],
+                record["held"][step],
+                f"rank {rank} of {len(records)}",
+                step,
+            )
             for i in set(range(len(history[step]))) - set(record["held"][step]):
                 owner = next((f"rank {r}" for r, other in enumerate(records)
                               if i in other["held"][step]), "no rank")  # fmt: skip
@@ -176,6 +183,32 @@ def compare_kept(records, history, weight_decay: float) -> None:
                         "gathered from their owners all keep it). Keep no moments of "
                         "parameters this rank does not own"
                     )
+
+
+def zeros_kept(kept, n: int) -> int:
+    """Elements of ``kept`` (flat tensors) in runs of ``n`` at multiples of ``n`` that are all
+    zeros: room made for a parameter's state and never filled."""
+    runs = (t.reshape(-1)[: t.numel() // n * n].view(-1, n) for t in kept)
+    return sum(int((r == 0).all(dim=1).sum()) * n for r in runs)
+
+
+def _compare_room(kept, params, held, who: str, step: int) -> None:
+    """No rank keeps, outside its optimizers, zeros for both moments of every parameter it
+    does not own, when they are more than a flat buffer of every parameter (one that a right
+    answer may hold empty): state preallocated for the whole model, the bytes ZeRO-1 saves."""
+    others = [i for i in range(len(params)) if i not in held]
+    room, whole = 2 * sum(params[i][0].numel() for i in others), sum(p[0].numel() for p in params)
+    zeros = zeros_kept(kept, min(p[0].numel() for p in params)) if kept and others else 0
+    if others and zeros >= room and zeros > whole:
+        raise CheckFailed(
+            f"after step {step} {who} keeps {zeros} elements of zeros outside its "
+            f"optimizer, room for both moments of each parameter it does not own ({room} "
+            f"elements, parameters {others}), more than a flat buffer of every parameter "
+            f"({whole}): with ZeRO-1 each rank holds the optimizer state of its own share "
+            "only, 1/n of the whole, and allocates nothing for the rest (state preallocated "
+            "for every parameter, even never filled, costs the bytes sharding saves). Keep no "
+            "moments of parameters this rank does not own"
+        )
 
 
 def _kept_moment(kept, history, i, weight_decay):
