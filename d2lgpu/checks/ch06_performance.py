@@ -10,7 +10,7 @@ finished (synchronized) before profiling.
   per shape, picks another). Its ``fn`` records whether the profiler ran during each call
   (``torch.autograd._profiler_enabled``); reads of ``prof.events()`` (one entry per call) and
   every table ``key_averages()`` returned are recorded, to name the mistake from the answer's
-  own profile.
+  own profile, and so are the device-time columns it read (all 0 on the CPU).
 * On a GPU: the real one when there is one (workloads sized for a GPU), otherwise a *scripted*
   one (``_gpu_profile``): ``device`` is ``cuda:0``, every way of waiting for it is recorded,
   and the profile holds the times a GPU gives, device times only if the answer asked for
@@ -39,14 +39,18 @@ from ._ch06_workloads import (
     MISSES,
     RUNTIME_CALL,
     by_shape_hint,
+    device_column_hint,
+    device_columns_read,
+    events_read,
+    grouped_by_shape,
     largest,
     many_calls_workload,
     profiler_own,
+    profiles,
     summed_by_name,
     workloads,
     wrong_column,
 )
-from ._kit import calls_to
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_slowest_op"]
@@ -77,12 +81,12 @@ def _returned_name(got) -> str:
     return got
 
 
-def _name_check(got, want, what, device, misses, events_read, table=None) -> None:
+def _name_check(got, want, what, device, misses, calls_read, table=None) -> None:
     if got == want:
         return
-    if events_read:  # what the calls it read sum to per operator, and its longest call
-        table, one = summed_by_name(events_read[-1])
-    if events_read and got == one:
+    if calls_read:  # what the calls it read sum to per operator, and its longest call
+        table, one = summed_by_name(calls_read[-1])
+    if calls_read and got == one:
         raise CheckFailed(
             f"on {device.type}, for {what}, you returned {got!r} from prof.events(), which "
             "lists every call separately: an operator called many times has many entries, each "
@@ -154,28 +158,6 @@ def _calls_check(calls) -> None:
         )
 
 
-def _events_read():
-    """Record (in the yielded list) what every call of a profile's ``events()`` returned."""
-    from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
-
-    return calls_to(_KinetoProfile, "events")
-
-
-def _profiles():
-    """Record (in the yielded list) every table ``key_averages()`` returned, through either
-    profiler API (``torch.profiler.profile`` calls the legacy class's)."""
-    return calls_to(torch.autograd.profiler.profile, "key_averages")
-
-
-def _grouped_by_shape():
-    """Record (in the yielded list) whether each ``key_averages()`` call grouped by input shape."""
-    return calls_to(
-        torch.autograd.profiler.profile,
-        "key_averages",
-        note=lambda self, group_by_input_shape=False, *args, **kwargs: bool(group_by_input_shape),
-    )
-
-
 def _shapes_split(want, tables, grouped) -> int:
     """On how many input shapes ``want`` ran, read from the tables grouped by input shape (0
     where none was): grouping misleads a ranking only where it split ``want`` over several."""
@@ -202,7 +184,7 @@ def _on_a_quiet_machine(answer, fn, args):
     (``SCRIPTED_CPU_ROWS``), and what it read of ``events()``."""
     from ._gpu_profile import SCRIPTED_CPU_ROWS, scripted_cpu
 
-    with scripted_cpu(SCRIPTED_CPU_ROWS) as state, _events_read() as read:
+    with scripted_cpu(SCRIPTED_CPU_ROWS) as state, events_read() as read:
         got = _returned_name(answer(_recording(fn, [], None, state), args, torch.device("cpu")))
     return got, read
 
@@ -216,8 +198,16 @@ def _cpu_checks(answer, passed) -> None:
         busy = 0
         for attempt in range(_BUSY_TRIES + 1):
             calls: list[bool] = []
-            with _events_read() as read, _profiles() as tables, _grouped_by_shape() as grouped:
-                got = _returned_name(answer(_recording(fn, calls), args, cpu))
+            with (
+                events_read() as read, profiles() as tables, grouped_by_shape() as grouped,
+                device_columns_read() as device,
+            ):  # fmt: skip
+                try:
+                    got = _returned_name(answer(_recording(fn, calls), args, cpu))
+                except Exception as error:  # a filter on a column of zeros kept nothing
+                    if not device or isinstance(error, CheckFailed):
+                        raise
+                    raise CheckFailed(device_column_hint(error, what, device)) from error
             _calls_check(calls)
             if n == 0 and attempt == 0:
                 passed.append("fn is called once to warm up, then profiled")
@@ -234,6 +224,8 @@ def _cpu_checks(answer, passed) -> None:
                     if got != want:
                         _name_check(got, want, what, cpu, misses, read)
                 break
+            if device and not (tables and got in largest(tables[-1], "self_cpu_time_total")):
+                raise CheckFailed(device_column_hint(got, what, device))  # a CPU has none
             if shapes > 1:  # its rows are not the operators' totals: no busy machine's
                 raise CheckFailed(f"on cpu, {by_shape_hint(got, want, what, shapes)}")
             # Again while each profile was led by another operator that the answer named (a
@@ -273,12 +265,7 @@ def _gpu_run(answer, state, fn, args, device):
 
 
 def _gpu_checks(answer) -> None:
-    from ._gpu_profile import (
-        SCRIPTED_WANT,
-        SCRIPTED_WHAT,
-        scripted_gpu,
-        watched_gpu,
-    )
+    from ._gpu_profile import SCRIPTED_WANT, SCRIPTED_WHAT, scripted_gpu, watched_gpu
 
     if torch.cuda.is_available():  # the workloads sized for a GPU, on this machine's
         device = torch.device("cuda", torch.cuda.current_device())
@@ -288,10 +275,10 @@ def _gpu_checks(answer) -> None:
         fn, args, *_ = workloads(n=64, exp_numel=8)[0]
         gpu, runs = scripted_gpu, [(fn, args, SCRIPTED_WANT, SCRIPTED_WHAT, {})]
     for fn, args, want, what, misses in runs:
-        with gpu() as state, _events_read() as read, _profiles() as tables:
+        with gpu() as state, events_read() as read, profiles() as tables:
             got = _gpu_run(answer, state, fn, args, device)
         if not _tied(got, want, tables):
-            _name_check(got, want, what, device, misses, events_read=read)
+            _name_check(got, want, what, device, misses, calls_read=read)
 
 
 def _tied(got, want, tables) -> bool:
