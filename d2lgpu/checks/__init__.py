@@ -41,6 +41,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch04_scaler``           ``04.amp``'s rules on the GradScaler, and its refusals named
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says
 ``_ch06_workloads``        ``06.slowest_op``'s workloads
+``_ch06_reads``            what ``06.slowest_op``'s answer read of its profile, and the hints it explains
 ``_gpu_profile``           ``06.slowest_op`` on a real GPU, or a scripted one
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer

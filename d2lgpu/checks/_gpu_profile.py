@@ -169,7 +169,7 @@ def scripted_cpu(rows):
 
 
 @contextmanager
-def _watch(state: dict, scripted: bool):
+def _watch(state: dict, scripted: bool, rows=None):
     """Every way of waiting for the GPU (``torch.cuda.synchronize``, ``torch.accelerator.
     synchronize``, a stream's or an event's ``synchronize()``) is recorded in ``state["log"]``."""
     cls = torch.autograd.profiler.profile
@@ -198,8 +198,9 @@ def _watch(state: dict, scripted: bool):
         (torch.cuda.Stream, "synchronize", recorded(torch.cuda.Stream.synchronize)),
         (torch.cuda.Event, "synchronize", recorded(torch.cuda.Event.synchronize)),
     ]
-    if scripted:
-        changes += _scripted_profile(state, cuda=lambda p: getattr(p, "_d2lgpu_cuda", False))
+    if scripted:  # a CPU's rows (``rows``) have no device time, asked for or not
+        asked = (lambda p: False) if rows else (lambda p: getattr(p, "_d2lgpu_cuda", False))
+        changes += _scripted_profile(state, rows, cuda=asked)
         changes += [
             (torch.cuda, "current_stream", lambda device=None: _ScriptedStream(record)),
             (torch.cuda, "default_stream", lambda device=None: _ScriptedStream(record)),
@@ -221,8 +222,10 @@ def watched_gpu():
 
 
 @contextmanager
-def scripted_gpu():
-    """Without a GPU: pretend one, and script the profile. Yields the state dict.
+def scripted_gpu(rows=None):
+    """Without a GPU: pretend one, and script the profile (:data:`SCRIPTED_ROWS`, or the
+    CPU's ``rows`` for an answer asked about the CPU on a machine with a GPU). Yields the
+    state dict.
 
     The caller sets ``state["fn_profiled"] = True`` once its ``fn`` ran under the profiler.
     """
@@ -234,4 +237,16 @@ def scripted_gpu():
         stack.enter_context(warnings.catch_warnings())
         warnings.simplefilter("ignore")  # the profiler's "CUDA is not available"
         stack.enter_context(fake_gpus(1))
-        yield stack.enter_context(_watch(_new_state(), scripted=True))
+        yield stack.enter_context(_watch(_new_state(), scripted=True, rows=rows))
+
+
+def gpu_machine_hint(got: str, what: str, columns) -> str:
+    """The hint for an answer that, asked about the CPU on a machine with a GPU, ranked by a
+    device column: it chose by the machine, not by ``device``."""
+    ranked = f", ranked by {', '.join(sorted(columns))}" if columns else ""
+    return (
+        f"on a machine with a GPU, asked about device cpu, for {what}, you returned "
+        f"{got!r}{ranked}: CPU work has no device time there either. Choose the column (and "
+        "ProfilerActivity.CUDA) by device.type, the device you were given, not by whether "
+        "the machine has a GPU (torch.cuda.is_available())"
+    )

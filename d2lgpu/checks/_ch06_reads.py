@@ -1,0 +1,150 @@
+"""What ``06.slowest_op``'s answer read of its profile, and returned: the calls of a profile's
+``events()``, every table ``key_averages()`` returned and whether it was grouped by input shape,
+the device-time columns its own code read (all 0 in a profile of the CPU); the name it
+returned (:func:`asked`), and the hints for its errors that the profile explains (a column
+newer torch renamed, a filter on a column of zeros).
+
+What it is not: the checker; :mod:`d2lgpu.checks.ch06_performance` judges what it records.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import torch
+
+from ._kit import calls_to
+from ._util import CheckFailed
+
+__all__ = [
+    "DEVICE_COLUMNS",
+    "RENAMED",
+    "asked",
+    "device_column_hint",
+    "device_columns_read",
+    "events_read",
+    "grouped_by_shape",
+    "profile_error_hint",
+    "profiles",
+    "returned_name",
+]
+
+
+def events_read():
+    """Record (in the yielded list) what every call of a profile's ``events()`` returned."""
+    from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
+
+    return calls_to(_KinetoProfile, "events")
+
+
+def profiles():
+    """Record (in the yielded list) every table ``key_averages()`` returned, through either
+    profiler API (``torch.profiler.profile`` calls the legacy class's)."""
+    return calls_to(torch.autograd.profiler.profile, "key_averages")
+
+
+def grouped_by_shape():
+    """Record (in the yielded list) whether each ``key_averages()`` call grouped by input shape."""
+    return calls_to(
+        torch.autograd.profiler.profile,
+        "key_averages",
+        note=lambda self, group_by_input_shape=False, *args, **kwargs: bool(group_by_input_shape),
+    )
+
+
+# The device-time columns of key_averages()' entries: all 0 in a profile of the CPU.
+DEVICE_COLUMNS = frozenset(
+    {"self_device_time_total", "device_time_total", "self_cuda_time_total", "cuda_time_total",
+     "device_time", "cuda_time"}
+)  # fmt: skip
+_LIBRARIES = (str(Path(torch.__file__).parent), str(Path(__file__).parents[1]))
+
+
+@contextmanager
+def device_columns_read():
+    """Record (in the yielded set) the device-time columns that the answer's own code read
+    of ``key_averages()``' entries, or sorted a table by; not the reads of torch's code (a
+    table reads every column) or the course's."""
+    from torch.autograd.profiler_util import EventList, FunctionEventAvg
+
+    read: set[str] = set()
+    table, original = EventList.table, FunctionEventAvg.__getattribute__
+
+    def getattribute(self, name):
+        if name in DEVICE_COLUMNS and not sys._getframe(1).f_code.co_filename.startswith(
+            _LIBRARIES
+        ):
+            read.add(name)
+        return original(self, name)
+
+    def sorted_table(self, sort_by=None, *args, **kwargs):
+        if sort_by in DEVICE_COLUMNS:
+            read.add(sort_by)
+        return table(self, sort_by, *args, **kwargs)
+
+    FunctionEventAvg.__getattribute__ = getattribute  # type: ignore[method-assign]
+    EventList.table = sorted_table  # type: ignore[method-assign]
+    try:
+        yield read
+    finally:
+        del FunctionEventAvg.__getattribute__
+        EventList.table = table  # type: ignore[method-assign]
+
+
+# Columns of key_averages()' entries that newer torch calls by another name.
+RENAMED = {"self_cuda_time_total": "self_device_time_total", "cuda_time_total": "device_time_total"}
+
+
+def device_column_hint(got, what: str, columns) -> str:
+    """The hint for an answer that ranked a CPU profile by a device-time column, or filtered
+    it by one and raised (``got`` is then the exception)."""
+    read = ", ".join(sorted(columns))
+    did = (
+        f"you returned {got!r}, ranked by {read}"
+        if isinstance(got, str)
+        else f"your code raised {type(got).__name__}: {got} after reading {read}"
+    )
+    return (
+        f"on cpu, for {what}, {did}: a profile of the CPU has no device time (each device "
+        "column is 0 in every entry), so a ranking by it falls to the table's order and a "
+        "filter on it keeps nothing. Rank by self_cpu_time_total when device is the CPU, and by "
+        "self_device_time_total on a GPU (choose by device.type)"
+    )
+
+
+def profile_error_hint(error: Exception, what: str, device, columns) -> str | None:
+    """The hint for an error of the answer's own that its profile explains: a column this
+    torch renamed, or (on the CPU) a filter on device columns that kept nothing."""
+    name = getattr(error, "name", None) if isinstance(error, AttributeError) else None
+    if name in RENAMED:
+        return (
+            f"on {device.type}, for {what}, your code read {name}, which this version of torch "
+            f"no longer has: the column is called {RENAMED[name]} now"
+            + ("; and a profile of the CPU has no device time: rank by self_cpu_time_total "
+               "when device is the CPU (choose by device.type)" if device.type == "cpu" else "")
+        )  # fmt: skip
+    return device_column_hint(error, what, columns) if device.type == "cpu" and columns else None
+
+
+def returned_name(got) -> str:
+    """What the answer returned, if it is a name (a ``str``)."""
+    if not isinstance(got, str):
+        raise CheckFailed(
+            f"slowest_op returned a {type(got).__name__}: return the operator's name, "
+            "e.g. the .key of an entry of prof.key_averages()"
+        )
+    return got
+
+
+def asked(answer, fn, args, device, what, columns=frozenset()) -> str:
+    """The name the answer returns; an error of its own that its profile explains is named
+    (``columns``: the device columns it read)."""
+    try:
+        return returned_name(answer(fn, args, device))
+    except Exception as error:
+        hint = None if isinstance(error, CheckFailed) else profile_error_hint(error, what, device, columns)  # fmt: skip
+        if hint is None:
+            raise
+        raise CheckFailed(hint) from error
