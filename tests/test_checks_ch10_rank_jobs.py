@@ -284,12 +284,17 @@ class HiddenMoments(Sharded):
 def test_a_zero_rank_records_what_the_answer_made_and_kept_after_the_last_step_only():
     records = zero_records(Sharded)
     assert [record["kept"] for record in records] == [[[], [], []]] * 2  # nothing beside its own
+    assert [record["kept_then"] for record in records] == [[[], [], []]] * 2
     for record in zero_records(HiddenMoments):
         first, second, last = record["kept"]
-        assert first == second == []  # looked for once, after the last step
+        assert first == second == []  # recorded once, after the last step
         assert sorted((t.numel(), t.dtype, float(t[0])) for t in last) == sorted(
             [(256, torch.float32, 3.0)] * 8 + [(256, torch.float32, 6.0)] * 8
         )  # of a parameter's size or more, floats, made by the answer: the 16 moments only
+        # and each one's content after the step before: the same tensor's, a step earlier
+        assert record["kept_then"][:2] == [[], []]
+        then = record["kept_then"][2]
+        assert [float(b[0]) for b in then] == [float(a[0]) * 2 / 3 for a in last]
 
 
 def test_zero_mistakes_show_in_the_records():

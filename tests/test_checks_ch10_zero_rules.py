@@ -9,16 +9,13 @@ import torch
 
 from d2lgpu.checks import _ch10_zero as zero
 from d2lgpu.checks._ch10_zero import ADAM_KWARGS, compare_zero, empty_share_hint, param_bytes
+from d2lgpu.checks._ch10_zero_kept import compare_kept, contains, mix_of, room_kept
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,
     compare_held,
-    compare_kept,
     compare_state,
     compare_zero_grad,
-    contains,
-    mix_of,
     setup_error,
-    zeros_kept,
 )
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._ranks import RuleBroken
@@ -119,7 +116,7 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     )
     assert fails(compare_state, [state_record(range(8))] * 2, 2, numels) == (
         "parameter 0's optimizer state is on ranks [0, 1] (2 ranks): every rank holds the "
-        "whole optimizer state, as without sharding. give each rank's optimizer_cls only the "
+        "whole optimizer state, as without sharding: give each rank's optimizer_cls only the "
         "parameters that rank owns"
     )
     backwards = [{"state": {5: STATE, 1: STATE}, "optimizers": 1}] * 2  # the lowest named
@@ -401,13 +398,23 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     )
 
 
-def test_zeros_kept_counts_whole_runs_of_a_parameters_size_at_its_multiples():
-    assert zeros_kept([torch.zeros(8)], 4) == 8
-    assert zeros_kept([torch.zeros(9)], 4) == 8  # the tail is no whole run
-    assert zeros_kept([flat(torch.ones(4), torch.zeros(4))], 4) == 4
-    assert zeros_kept([flat(torch.ones(2), torch.zeros(4), torch.ones(2))], 4) == 0  # straddles
-    assert zeros_kept([flat(torch.zeros(3), torch.ones(1)), torch.zeros(4)], 4) == 4
-    assert zeros_kept([], 4) == 0
+def test_room_kept_counts_whole_runs_of_zeros_or_of_what_a_step_left_unchanged():
+    assert room_kept([torch.zeros(8)], 4) == 8
+    assert room_kept([torch.zeros(9)], 4) == 8  # the tail is no whole run
+    assert room_kept([flat(torch.ones(4), torch.zeros(4))], 4) == 4
+    assert room_kept([flat(torch.ones(2), torch.zeros(4), torch.ones(2))], 4) == 0  # straddles
+    assert room_kept([flat(torch.zeros(3), torch.ones(1)), torch.zeros(4)], 4) == 4
+    assert room_kept([], 4) == 0
+    # memory never written holds anything: a run equal to the same tensor's a step before
+    junk = torch.tensor([3.0, float("nan"), -1e30, 7.0] * 2)
+    assert room_kept([junk.clone()], 4, [junk.clone()]) == 0  # nan is never equal to itself
+    left = torch.tensor([3.0, 1e-30, -1e30, 7.0, 1.0, 2.0, 3.0, 4.0])
+    assert room_kept([left.clone()], 4, [left.clone()]) == 8
+    moved = left.clone()
+    moved[5] = 2.5  # the second run was written
+    assert room_kept([moved], 4, [left]) == 4
+    assert room_kept([left, torch.zeros(4)], 4, [None, torch.ones(4)]) == 4  # not kept then
+    assert room_kept([left], 4, [left[:4]]) == 0  # another size: not the same tensor's content
 
 
 def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(history):
@@ -426,7 +433,7 @@ def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(
     uneven[1]["held"] = [list(range(2, 8)) for _ in history]
     said = fails(compare_kept, uneven, history, 0.0)
     assert said.startswith(
-        "after step 0 rank 0 of 2 keeps 3072 elements of zeros outside its optimizer, room for both "
+        "after step 0 rank 0 of 2 keeps 3072 elements outside its optimizer that hold zeros or did not change through the step, room for both "
         "moments of each parameter it does not own (3072 elements, parameters [2, 3, 4, 5, 6, "
         "7]), more than a flat buffer of every parameter (2048)"
     )
@@ -439,13 +446,21 @@ def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(
     # on 2 ranks, as many zeros as a flat buffer of every parameter: told from none
     compare_kept(kept_records(history, room(4)), history, 0.0)
     # both moments of every parameter, never filled, as one flat buffer; and on rank 1
-    assert "rank 0 of 2 keeps 4096 elements of zeros" in fails(
+    assert "rank 0 of 2 keeps 4096 elements outside its optimizer that hold zeros" in fails(
         compare_kept, kept_records(history, lambda s: [torch.zeros(4096)]), history, 0.0
     )
     said = fails(
         compare_kept, kept_records(history, lambda s: [], [torch.zeros(256)] * 10), history, 0.0
     )
-    assert said.startswith("after step 0 rank 1 of 2 keeps 2560 elements of zeros")
+    assert said.startswith("after step 0 rank 1 of 2 keeps 2560 elements outside")
+    # room never written (torch.empty) holds anything: the same content a step before tells
+    junk = [torch.randn(4096, generator=torch.Generator().manual_seed(0))]
+    unwritten = kept_records(history, lambda s: junk)
+    unwritten[0]["kept_then"] = [[junk[0].clone()] for _ in history]
+    assert "rank 0 of 2 keeps 4096 elements outside its optimizer that hold zeros or did not " \
+        "change through the step" in fails(compare_kept, unwritten, history, 0.0)  # fmt: skip
+    unwritten[0]["kept_then"] = [[junk[0] + 1.0] for _ in history]  # written by the step
+    compare_kept(unwritten, history, 0.0)
     # less room than both moments of every other parameter; buffers filled are no room
     compare_kept(kept_records(history, lambda s: [torch.zeros(2047 + 256)]), history, 0.0)
     compare_kept(

@@ -2,7 +2,8 @@
 learner's ``ShardedOptimizer`` over Adam, gradients averaged as DDP does), DDP with Adam in one
 process, and the comparison that names a mistake from the parameters (they differ between
 ranks or from DDP's; Adam's state lost, or built with other keyword arguments). The other
-rules on the ranks' records are in :mod:`._ch10_zero_rules`."""
+rules on the ranks' records are in :mod:`._ch10_zero_rules`, and on what they keep in
+:mod:`._ch10_zero_kept`."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from torch import nn
 
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
-from ._kit import made_since, patched, tensors_alive
+from ._ch10_zero_kept import KeptScan
+from ._kit import patched, tensors_alive
 from ._ranks import RuleBroken
 from ._util import CheckFailed
 
@@ -87,16 +89,13 @@ class _RecordedAdam(torch.optim.Adam):
         return out
 
 
-_ZERO_REDUNDANCY = (
-    "your ShardedOptimizer builds torch.distributed.optim.ZeroRedundancyOptimizer: that "
-    "is PyTorch's own ZeRO-1, and the exercise is to build it by hand. Give each "
-    "parameter an owner, build optimizer_cls over this rank's own, step it, and "
-    "broadcast each parameter from its owner"
-)
-
-
 def _zero_redundancy_used(*args, **kwargs):
-    raise RuleBroken(_ZERO_REDUNDANCY)
+    raise RuleBroken(
+        "your ShardedOptimizer builds torch.distributed.optim.ZeroRedundancyOptimizer: that "
+        "is PyTorch's own ZeRO-1, and the exercise is to build it by hand. Give each "
+        "parameter an owner, build optimizer_cls over this rank's own, step it, and "
+        "broadcast each parameter from its owner"
+    )
 
 
 def empty_share_hint(rank, world, error) -> str:
@@ -142,12 +141,10 @@ def _average_grads(model, world):
             p.grad /= world
 
 
-def _kept(before, params, x, y, agree):
-    """Tensors of a parameter's size or more made since ``before`` and kept, not the job's."""
-    ours = [*params, *(p.grad for p in params if p.grad is not None), x, y, *sum(agree, []),
+def _ours(params, x, y, agree) -> list:
+    """The job's own tensors, and its optimizers' state: not what the answer keeps."""
+    return [*params, *(p.grad for p in params if p.grad is not None), x, y, *sum(agree, []),
             *(t for o in _OPTIMIZERS for st in o.state.values() for t in st.values())]  # fmt: skip
-    return [t.detach().reshape(-1).float().clone() for t in made_since(before, ours)
-            if t.is_floating_point() and t.numel() >= params[0].numel()]  # fmt: skip
 
 
 def zero_job(answer, rank, world):
@@ -155,7 +152,7 @@ def zero_job(answer, rank, world):
     model = _laid_out_by_rank(zero_net(), rank)
     params = list(model.parameters())
     _RecordedAdam.params_of = params
-    before = tensors_alive()
+    scan = KeptScan(tensors_alive(), params[0].numel())
     from torch.distributed.optim import ZeroRedundancyOptimizer
 
     with patched((ZeroRedundancyOptimizer, "__init__", _zero_redundancy_used)):
@@ -187,9 +184,11 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-    # looked for once, after the last step: a scan of the rank's objects costs about a second
-    kept = [[] for _ in range(STEPS - 1)] + [_kept(before, params, x, y, agree)]
-    return {"setup": setup, "left": left, "kept": kept,
+        if step == STEPS - 2:  # a look at the rank's objects costs about a second: two in all
+            scan.look(_ours(params, x, y, agree))
+    kept, then = scan.record(_ours(params, x, y, agree))
+    none: list = [[]] * (STEPS - 1)
+    return {"setup": setup, "left": left, "kept": [*none, kept], "kept_then": [*none, then],
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 

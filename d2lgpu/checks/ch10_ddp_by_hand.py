@@ -52,10 +52,10 @@ from ._ch10_overlap import (
     step_logs,
 )
 from ._ch10_zero import ADAM_KWARGS, compare_zero, zero_job, zero_net, zero_reference
+from ._ch10_zero_kept import compare_kept
 from ._ch10_zero_rules import (
     compare_calls,
     compare_held,
-    compare_kept,
     compare_state,
     compare_zero_grad,
 )

@@ -1,5 +1,5 @@
 # expect: fail pre-allocates exp_avg and exp_avg_sq for every parameter in a dict of its own (for a later consolidated state dict), so each rank still holds the whole optimizer state, hidden from optimizer.state
-# hint: room for a moment of each parameter it does not own
+# hint: room for both moments of each parameter it does not own
 import torch
 import torch.distributed as dist
 

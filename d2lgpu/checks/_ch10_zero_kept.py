@@ -1,0 +1,167 @@
+"""What a ``10.shard_optimizer`` rank keeps outside its optimizers: looked for in the rank
+(:class:`KeptScan`: every tensor made since the answer was built and still kept, wherever it
+is, after the step before the last and after the last) and judged in the parent
+(:func:`compare_kept`): Adam's moments of parameters the rank does not own, or room for them
+that no step wrote.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import torch
+
+from ._kit import made_since
+from ._util import CheckFailed
+
+__all__ = ["KeptScan", "compare_kept", "contains", "mix_of", "room_kept"]
+
+
+class KeptScan:
+    """Two looks at what a rank made since ``before`` (:func:`._kit.tensors_alive`) and kept:
+    floating-point tensors of ``numel`` elements or more, not the job's own (``ours``).
+    :meth:`look` after the step before the last; :meth:`record` after the last gives each
+    tensor's content, flat, and where the same tensor was kept at the look, its content then
+    (or None). A look reads every object of the rank, without a garbage collection (which,
+    in a forked rank, copies the whole heap)."""
+
+    def __init__(self, before, numel: int):
+        self.before, self.numel = before, numel
+        self.then: list[tuple[weakref.ref, torch.Tensor]] = []
+
+    def _found(self, ours) -> list[torch.Tensor]:
+        ours = [*ours, *(copy for _, copy in self.then)]
+        return [t for t in made_since(self.before, ours)
+                if t.is_floating_point() and t.numel() >= self.numel]  # fmt: skip
+
+    def look(self, ours) -> None:
+        self.then = [(weakref.ref(t), _flat(t)) for t in self._found(ours)]
+
+    def record(self, ours) -> tuple[list, list]:
+        found = self._found(ours)
+        then = [next((copy for ref, copy in self.then if ref() is t), None) for t in found]
+        return [_flat(t) for t in found], then
+
+
+def _flat(t: torch.Tensor) -> torch.Tensor:
+    return t.detach().reshape(-1).float().clone()
+
+
+def compare_kept(records, history, weight_decay: float) -> None:
+    """No rank keeps Adam's moments of a parameter its optimizers were not given, outside
+    them: ``kept`` holds, per step, each tensor the answer made and still kept, flat;
+    ``history``, per step, DDP with Adam's ``(value before, gradient, exp_avg, exp_avg_sq)``
+    of each parameter; ``weight_decay``, the case's. Found: the moments themselves, at any
+    offset; or, at an offset that is a multiple of the parameter's size, a mix of its
+    gradients so far (of the gradients or of their squares, with weight decay's share of the
+    parameter) that is not a multiple of one of them: moments with other betas,
+    bias-corrected, in another dtype."""
+    for step in range(len(history)):
+        for rank, record in enumerate(records):
+            then = record.get("kept_then", [[]] * len(history))[step]
+            who = f"rank {rank} of {len(records)}"
+            _compare_room(
+                record["kept"][step], then, history[step], record["held"][step], who, step
+            )
+            for i in set(range(len(history[step]))) - set(record["held"][step]):
+                owner = next((f"rank {r}" for r, other in enumerate(records)
+                              if i in other["held"][step]), "no rank")  # fmt: skip
+                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay)
+                if found is not None:
+                    name, numel = found
+                    raise CheckFailed(
+                        f"after step {step} rank {rank} keeps {name} of parameter {i}, which "
+                        f"{owner} owns, in a tensor of {numel} elements outside its "
+                        "optimizer: with ZeRO-1 each rank holds "
+                        "the optimizer state of its own share only, 1/n of the whole (a "
+                        "second optimizer over every parameter, moments tracked by hand or "
+                        "gathered from their owners all keep it). Keep no moments of "
+                        "parameters this rank does not own"
+                    )
+
+
+def room_kept(kept, n: int, then=None) -> int:
+    """Elements of ``kept`` (flat tensors) in runs of ``n`` at multiples of ``n`` that no step
+    wrote: all zeros, or equal to the same run of ``then`` (each tensor's content a step
+    before, or None where it was not kept then): room made for a parameter's state."""
+    count = 0
+    for t, before in zip(kept, then or [None] * len(kept), strict=True):
+        runs = t.reshape(-1)[: t.numel() // n * n].view(-1, n)
+        still = (runs == 0).all(dim=1)
+        if before is not None and before.numel() == t.numel():
+            still |= (runs == before.reshape(-1)[: runs.numel()].view(-1, n)).all(dim=1)
+        count += int(still.sum()) * n
+    return count
+
+
+def _compare_room(kept, then, params, held, who: str, step: int) -> None:
+    """No rank keeps, outside its optimizers, room that no step wrote (:func:`room_kept`) for
+    both moments of every parameter it does not own, when it is more than a flat buffer of
+    every parameter (one that a right answer may hold empty): state preallocated for the
+    whole model, filled or not, the bytes ZeRO-1 saves."""
+    others = [i for i in range(len(params)) if i not in held]
+    room, whole = 2 * sum(params[i][0].numel() for i in others), sum(p[0].numel() for p in params)
+    zeros = room_kept(kept, min(p[0].numel() for p in params), then) if kept and others else 0
+    if others and zeros >= room and zeros > whole:
+        raise CheckFailed(
+            f"after step {step} {who} keeps {zeros} elements outside its optimizer that "
+            f"hold zeros or did not change through the step, room for both moments of each parameter it does not own ({room} "
+            f"elements, parameters {others}), more than a flat buffer of every parameter "
+            f"({whole}): with ZeRO-1 each rank holds the optimizer state of its own share "
+            "only, 1/n of the whole, and allocates nothing for the rest (state preallocated "
+            "for every parameter, even never filled, costs the bytes sharding saves). Keep no "
+            "moments of parameters this rank does not own"
+        )
+
+
+def _kept_moment(kept, history, i, weight_decay):
+    """What of Adam's state for parameter ``i`` one of ``kept`` holds: ``(name, numel)``."""
+    if not kept:  # a step after which nothing was looked for, or nothing was found
+        return None
+    last = history[-1][i]
+    befores, grads = [h[i][0].reshape(-1) for h in history], [h[i][1].reshape(-1) for h in history]
+    decayed = [g + weight_decay * b for g, b in zip(grads, befores, strict=True)]
+    mixes = [
+        ("a mix of its gradients (Adam's first moment)", [*grads, *decayed, *befores]),
+        ("a mix of its squared gradients (Adam's second moment)",
+         [g * g for g in grads] + [d * d for d in decayed]),
+    ]  # fmt: skip
+    for t in (t.reshape(-1).float() for t in kept):
+        for name, moment in zip(("Adam's exp_avg", "Adam's exp_avg_sq"), last[2:], strict=True):
+            if contains(t, moment.reshape(-1)):
+                return name, t.numel()
+        n = last[0].numel()
+        for j in range(0, t.numel() - n + 1, n):
+            for name, basis in mixes:
+                if mix_of(t[j : j + n], basis):
+                    return name, t.numel()
+    return None
+
+
+def mix_of(w: torch.Tensor, basis: list[torch.Tensor], rtol: float = 1e-3) -> bool:
+    """Whether ``w`` (not zero) is a sum of multiples of ``basis`` within ``rtol`` of its
+    size, and not a multiple of any single one of them (a copy of one gradient is no
+    moment)."""
+    size = w.norm()
+    if size == 0 or not torch.isfinite(size):  # memory never written can hold anything
+        return False
+
+    def fits(vectors) -> bool:
+        b = torch.stack(vectors, dim=1).double()
+        c = torch.linalg.lstsq(b, w.double().unsqueeze(1)).solution
+        return bool((b @ c - w.double().unsqueeze(1)).norm() <= rtol * size)
+
+    return fits(basis) and not any(fits([v]) for v in basis if v.norm() > 0)
+
+
+def contains(flat: torch.Tensor, part: torch.Tensor, rtol: float = 1e-3) -> bool:
+    """Whether ``part`` (not all zeros) lies in ``flat`` at some offset, each element
+    within ``rtol`` of itself (plus ``rtol`` of its largest, for elements near zero)."""
+    scale = part.abs().max()
+    if scale == 0 or flat.numel() < part.numel():
+        return False
+    tol = rtol * (part.abs() + scale)
+    starts = torch.nonzero((flat[: flat.numel() - part.numel() + 1] - part[0]).abs() <= tol[0])
+    return any(
+        bool(((flat[j : j + part.numel()] - part).abs() <= tol).all()) for j in starts.flatten()
+    )
