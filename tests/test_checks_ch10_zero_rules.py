@@ -9,7 +9,7 @@ import torch
 
 from d2lgpu.checks import _ch10_zero as zero
 from d2lgpu.checks._ch10_zero import ADAM_KWARGS, compare_zero, empty_share_hint, param_bytes
-from d2lgpu.checks._ch10_zero_kept import compare_kept, contains, mix_of, room_kept
+from d2lgpu.checks._ch10_zero_kept import KeptScan, compare_kept, contains, mix_of, room_kept
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,
     compare_held,
@@ -17,6 +17,7 @@ from d2lgpu.checks._ch10_zero_rules import (
     compare_zero_grad,
     setup_error,
 )
+from d2lgpu.checks._kit import tensors_alive
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._ranks import RuleBroken
 from d2lgpu.checks._util import CheckFailed
@@ -415,6 +416,21 @@ def test_room_kept_counts_whole_runs_of_zeros_or_of_what_a_step_left_unchanged()
     assert room_kept([moved], 4, [left]) == 4
     assert room_kept([left, torch.zeros(4)], 4, [None, torch.ones(4)]) == 4  # not kept then
     assert room_kept([left], 4, [left[:4]]) == 0  # another size: not the same tensor's content
+    with pytest.raises(ValueError):
+        room_kept([left, left], 4, [left])  # one content a step before per tensor, or None
+
+
+def test_a_kept_scan_pairs_each_tensor_with_its_content_at_the_look():
+    scan = KeptScan(tensors_alive(), 4)
+    kept, small, ours = torch.zeros(4), torch.zeros(3), torch.zeros(6)
+    scan.look([ours])
+    kept += 1.0
+    late = torch.full((5,), 2.0, dtype=torch.float64)
+    pairs = sorted(zip(*scan.record([ours]), strict=True), key=lambda pair: pair[0].numel())
+    assert [f.tolist() for f, _ in pairs] == [[1.0] * 4, [2.0] * 5]  # floats, never ours
+    assert pairs[0][1].tolist() == [0.0] * 4  # kept's content at the look
+    assert pairs[1][1] is None  # late was made after the look
+    del small, late
 
 
 def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(history):

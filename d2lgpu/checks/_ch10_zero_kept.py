@@ -100,9 +100,11 @@ def _compare_room(kept, then, params, held, who: str, step: int) -> None:
     every parameter (one that a right answer may hold empty): state preallocated for the
     whole model, filled or not, the bytes ZeRO-1 saves."""
     others = [i for i in range(len(params)) if i not in held]
+    if not others:
+        return
     room, whole = 2 * sum(params[i][0].numel() for i in others), sum(p[0].numel() for p in params)
-    zeros = room_kept(kept, min(p[0].numel() for p in params), then) if kept and others else 0
-    if others and zeros >= room and zeros > whole:
+    zeros = room_kept(kept, min(p[0].numel() for p in params), then)
+    if zeros >= room and zeros > whole:
         raise CheckFailed(
             f"after step {step} {who} keeps {zeros} elements outside its optimizer that "
             f"hold zeros or did not change through the step, room for both moments of each parameter it does not own ({room} "
