@@ -566,6 +566,16 @@ def test_what_a_right_answer_keeps_is_no_moment(history):
         compare_kept(kept_records(history, kept), history, 0.0)
 
 
+def test_mix_of_fits_a_basis_whose_vectors_repeat_or_differ_in_scale_by_orders(history):
+    # without weight decay the decayed gradients repeat the gradients, and the parameters are
+    # about 1,000 times their size: torch 2.11's default least-squares driver missed the fit
+    grads = [h[5][1].reshape(-1) for h in history[:2]]
+    befores = [h[5][0].reshape(-1) for h in history[:2]]
+    m = 0.2 * 0.8 * grads[0] + 0.2 * grads[1]
+    assert mix_of(m, [*grads, *grads, *befores])
+    assert not mix_of(grads[1] * 3.0, [*grads, *grads, *befores])  # a multiple of one
+
+
 def test_contains_finds_a_part_at_any_offset_within_its_tolerance():
     part = torch.tensor([1.0, -2.0, 3.0])
     assert contains(torch.tensor([9.0, 1.0, -2.0, 3.0]), part)

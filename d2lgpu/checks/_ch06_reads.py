@@ -71,6 +71,7 @@ def device_columns_read():
 
     read: set[str] = set()
     table, original = EventList.table, FunctionEventAvg.__getattribute__
+    own = FunctionEventAvg.__dict__.get("__getattribute__")  # None where it is inherited
 
     def getattribute(self, name):
         if name in DEVICE_COLUMNS and not sys._getframe(1).f_code.co_filename.startswith(
@@ -89,7 +90,10 @@ def device_columns_read():
     try:
         yield read
     finally:
-        del FunctionEventAvg.__getattribute__
+        if own is None:
+            del FunctionEventAvg.__getattribute__
+        else:
+            FunctionEventAvg.__getattribute__ = own  # type: ignore[method-assign]
         EventList.table = table  # type: ignore[method-assign]
 
 

@@ -150,7 +150,8 @@ def mix_of(w: torch.Tensor, basis: list[torch.Tensor], rtol: float = 1e-3) -> bo
 
     def fits(vectors) -> bool:
         b = torch.stack(vectors, dim=1).double()
-        c = torch.linalg.lstsq(b, w.double().unsqueeze(1)).solution
+        # gelsd (by the SVD) where columns repeat: torch 2.11's default, gelsy, misses the fit
+        c = torch.linalg.lstsq(b, w.double().unsqueeze(1), driver="gelsd").solution
         return bool((b @ c - w.double().unsqueeze(1)).norm() <= rtol * size)
 
     return fits(basis) and not any(fits([v]) for v in basis if v.norm() > 0)
