@@ -654,6 +654,51 @@ def test_asked_about_the_cpu_on_a_machine_with_a_gpu_the_cpus_column_decides():
     assert "on a machine with a GPU, asked about the CPU: the CPU's self time decides" in passed
 
 
+def test_errors_a_profile_explains_are_told_apart_from_the_rest():
+    from d2lgpu.checks._ch06_reads import asked, device_column_hint, profile_error_hint
+    from d2lgpu.checks._util import CheckFailed
+
+    cpu, gpu, what = torch.device("cpu"), torch.device("cuda:0"), "a product"
+    gone = AttributeError("no attribute", name="self_cuda_time_total")
+    assert profile_error_hint(gone, what, gpu, set()) == (
+        "on cuda, for a product, your code read self_cuda_time_total, which this version of "
+        "torch no longer has: the column is called self_device_time_total now"
+    )
+    assert profile_error_hint(gone, what, cpu, set()).endswith(
+        "now; and a profile of the CPU has no device time: rank by self_cpu_time_total when "
+        "device is the CPU (choose by device.type)"
+    )
+    # only an AttributeError names a column; other errors only where a column was read on cpu
+    assert profile_error_hint(ImportError(name="self_cuda_time_total"), what, gpu, set()) is None
+    assert profile_error_hint(ValueError("empty"), what, cpu, set()) is None
+    assert profile_error_hint(ValueError("empty"), what, gpu, {"device_time_total"}) is None
+    assert "ranked by device_time_total, self_device_time_total:" in device_column_hint(
+        "aten::mm", what, {"self_device_time_total", "device_time_total"}
+    )
+
+    def raises(error):
+        def answer(fn, args, device):
+            raise error
+
+        return answer
+
+    with pytest.raises(CheckFailed, match="^the checker's own$"):  # passed on as it is
+        asked(raises(CheckFailed("the checker's own")), None, (), cpu, what, {"cuda_time"})
+    with pytest.raises(ValueError):  # the learner's own, with no column read: a crash
+        asked(raises(ValueError("empty")), None, (), cpu, what)
+
+
+def test_a_table_grouped_by_shape_is_told_from_one_that_is_not():
+    from d2lgpu.checks._ch06_reads import grouped_by_shape
+
+    with torch.profiler.profile(record_shapes=True) as prof:
+        torch.ones(3).sum()
+    with grouped_by_shape() as grouped:
+        prof.key_averages()
+        prof.key_averages(group_by_input_shape=True)
+    assert grouped == [False, True]
+
+
 def test_device_columns_read_by_torch_or_by_a_right_answer_are_no_mistake():
     def both_columns(fn, args, device):  # reads the device column, ranks by the CPU's too
         from torch.profiler import ProfilerActivity, profile
