@@ -5,6 +5,8 @@ groups and storages; the handles, futures and their waits; an async call held ba
 wait; and the functions it replaces, put back. The parent's readers of the records are tested
 with the checkers that use them (test_checks_ranks.py, test_checks_ch10*.py)."""
 
+import contextlib
+
 import pytest
 import torch
 import torch.distributed as dist
@@ -87,7 +89,8 @@ def test_every_reduction_is_named_and_another_is_shown_as_torch_prints_it(watch)
 
 def test_an_empty_list_and_what_is_no_tensor_send_nothing(watch):
     dist.all_gather_object([None, None], [1, 2])
-    with pytest.raises(RuntimeError):  # the group refuses it: recorded all the same, first
+    # torch 2.14's fake group refuses it, 2.11's does not: recorded all the same, first
+    with contextlib.suppress(RuntimeError):
         dist.all_to_all([torch.zeros(1), torch.zeros(1)], [])
     assert [(c.kind, c.shape, c.nbytes) for c in watch.calls] == [
         ("all_gather_object", (), 0),
@@ -255,7 +258,8 @@ def test_a_group_made_with_keywords_is_that_group(watch):
 
 
 def test_a_list_of_one_tensor_is_read_for_its_first_and_only_shape(watch):
-    with pytest.raises(RuntimeError):  # the group wants one per rank: recorded all the same
+    # torch 2.14's fake group wants one per rank, 2.11's does not: recorded all the same
+    with contextlib.suppress(RuntimeError):
         dist.reduce_scatter(torch.zeros(2), [torch.ones(2)])
     assert (watch.calls[-1].shape, watch.calls[-1].nbytes) == ((1, 2), 8)
 
