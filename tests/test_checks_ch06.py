@@ -693,10 +693,13 @@ def test_a_table_grouped_by_shape_is_told_from_one_that_is_not():
 
     with torch.profiler.profile(record_shapes=True) as prof:
         torch.ones(3).sum()
+    with torch.autograd.profiler.profile(record_shapes=True) as legacy:
+        torch.ones(3).sum()
     with grouped_by_shape() as grouped:
         prof.key_averages()
         prof.key_averages(group_by_input_shape=True)
-    assert grouped == [False, True]
+        legacy.key_averages()  # the legacy class's own default
+    assert grouped == [False, True, False]
 
 
 def test_device_columns_read_by_torch_or_by_a_right_answer_are_no_mistake():
