@@ -219,3 +219,24 @@ def test_concurrency_rejects_a_product_submitted_twice():
         return fx.result(), fy.result()
 
     assert_fails("02.concurrency", twice, "the lanes got 3 launches", "exactly one product")
+
+
+def test_inputs_say_they_are_on_two_gpus_in_the_run_that_pretends_them():
+    from d2lgpu.checks._ch02_lanes import run_logged
+
+    seen = []
+
+    def answer(x, y, lanes):
+        seen.extend([x.device, y.device, x.is_cuda, (x @ x).device, (x @ x).is_cuda])
+        return lanes[0].submit(torch.matmul, x, x).result(), lanes[1].submit(
+            torch.matmul, y, y
+        ).result()
+
+    x, y = torch.ones(2, 2), torch.ones(3, 3)
+    run_logged(answer, x, y, 2, gpus=True)
+    cuda = torch.device("cuda", 0), torch.device("cuda", 1)
+    assert seen == [*cuda, True, torch.device("cpu"), False]  # the inputs only, not what is made
+    seen.clear()
+    run_logged(answer, x, y, 2)
+    assert seen == [torch.device("cpu")] * 2 + [False, torch.device("cpu"), False]
+    assert x.device.type == "cpu"  # only while the answer runs

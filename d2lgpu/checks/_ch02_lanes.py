@@ -120,13 +120,19 @@ _PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "einsum", "addmm", "mu
 
 
 class _Watch(TorchFunctionMode):
-    """Log host reads made inside a lane's job (a wait there) and products the caller makes."""
+    """Log host reads made inside a lane's job (a wait there) and products the caller makes;
+    ``devices`` (``id()`` of a tensor to a device) is where those tensors say they are."""
 
-    def __init__(self, log):
+    def __init__(self, log, devices=None):
         super().__init__()
-        self.log = log
+        self.log, self.devices = log, devices or {}
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        said = self.devices.get(id(args[0])) if args else None
+        if said is not None and func == torch.Tensor.device.__get__:
+            return said
+        if said is not None and func == torch.Tensor.is_cuda.__get__:
+            return said.type == "cuda"
         name = getattr(func, "__name__", "")
         job = _job(self.log)
         if job is not None and name in _HOST_READS:
@@ -136,9 +142,10 @@ class _Watch(TorchFunctionMode):
         return func(*args, **(kwargs or {}))
 
 
-def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False):
+def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus: bool = False):
     """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
-    the result is None when the answer raised and ``errors_ignored``."""
+    the result is None when the answer raised and ``errors_ignored``. With ``gpus``, ``x``
+    and ``y`` say they are on ``cuda:0`` and ``cuda:1`` (their data stays on the CPU)."""
     log = _Log()
     lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
 
@@ -148,7 +155,8 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False):
         return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
 
     result = None
-    with _logging_syncs(log), copies_of(lane_of) as copies, _Watch(log):
+    devices = {id(x): torch.device("cuda", 0), id(y): torch.device("cuda", 1)} if gpus else {}
+    with _logging_syncs(log), copies_of(lane_of) as copies, _Watch(log, devices):
         try:
             result = answer(x, y, lanes)
         except Exception:

@@ -90,12 +90,13 @@ def check_concurrency(answer, passed):
     _check_results(other, x @ x, z @ z)
     _check_lanes(other, lanes, log, x @ x, z @ z)
 
-    # As on a machine with a GPU: a torch.cuda.synchronize() behind
-    # `if torch.cuda.is_available()` is a wait too. CUDA calls may fail here (there is
-    # none): only the waits logged before the failure count.
+    # As on a machine with two GPUs: a torch.cuda.synchronize() behind
+    # `if torch.cuda.is_available()` or `if x.device.type == "cuda"` is a wait too. CUDA
+    # calls may fail here (there is none): only the waits logged before the failure count.
     with patched((torch.cuda, "is_available", lambda: True)):
-        _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True)
-    _check_order(log, where=" (in a run where torch.cuda.is_available() was True)")
+        _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=True)
+    _check_order(log, where=" (in a run where torch.cuda.is_available() was True and x, y "
+                 "were on cuda:0, cuda:1)")  # fmt: skip
     passed.append(
         "both products were launched before anything waited for either (no sync between "
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
@@ -206,18 +207,20 @@ def _check_order(log: list, where: str = "") -> None:
     in_job = [(lane, job) for event, lane, job in log if event == "wait" and job is not None]
     if in_job:
         lane, job = in_job[0]
-        if lane.startswith("a host read"):
+        if lane.startswith("a host read") or lane == "device":
+            did = (f"makes {lane} of a tensor{where}: a host read waits for the device to "
+                   "finish that work" if lane != "device" else "calls torch.cuda.synchronize()"
+                   f"{where}, which waits for all the device's work")  # fmt: skip
             raise CheckFailed(
-                f"the function you submitted to {job} makes {lane} of a tensor{where}: a host "
-                "read waits for the device to finish that work. A GPU lane (the chapter's "
+                f"the function you submitted to {job} {did}. A GPU lane (the chapter's "
                 "CudaLane) calls the function in the caller's thread, so submit returns only "
                 "once the product is done, and the second product is launched after it: one "
                 "after the other. Submit the product alone (lane.submit(torch.matmul, a, a)); "
                 "read values, if you must, after both results"
             )
-        what = "torch.cuda.synchronize()" if lane == "device" else f"{lane}'s .result()"
         raise CheckFailed(
-            f"the function you submitted to {job} waits for {what}{where}: {job} cannot start "
+            f"the function you submitted to {job} waits for {lane}'s .result(){where}: {job} "
+            "cannot start "
             "its product until the other lane finishes, so the two run one after the other, "
             "not at the same time. Submit the products themselves (lane.submit(torch.matmul, "
             "a, a)) and wait only in the caller, after both launches"
