@@ -522,3 +522,23 @@ def test_gradients_within_the_stated_tolerance_pass():
 
     result = check("09.one_f_one_b", nudged, quiet=True)
     assert result.ok, str(result)
+
+
+def test_a_stage_that_ran_an_action_twice_or_never_is_told_which():
+    from d2lgpu.checks.ch09_one_f_one_b import _diagnose
+
+    said = _diagnose(
+        0, [("F", 0), ("F", 1), ("B", 0), ("F", 2), ("B", 1), ("F", 3), ("B", 2)], 2, 4
+    )
+    assert said.startswith("stage 1 of 2 (k = 0) with 4 micro-batches ran F0 F1 B0 F2 B1 F3 B2: it "
+                           "never ran B3 (the cool-down: the backwards still owed after the last "
+                           "forward): each micro-batch's forward and backward once, on every stage. "
+                           "1F1B's order is F0 F1 B0 F2 B1 F3 B2 B3")  # fmt: skip
+    said = _diagnose(0, [("F", i) for i in range(4)], 2, 4)  # no gradient ever came back
+    assert "it never ran B0 B1 B2 B3: " in said and "h.detach().requires_grad_()" in said
+    said = _diagnose(1, [("F", 0), ("B", 0), ("F", 1), ("B", 1), ("B", 1)], 2, 2)
+    assert "it ran B1 more than once: each" in said and "requires_grad_" not in said
+    said = _diagnose(1, [("F", 0), ("B", 0), ("F", 1)], 2, 2)  # the last stage: no None to blame
+    assert "it never ran B1 (the cool-down" in said and "requires_grad_" not in said
+    said = _diagnose(0, [("F", 0), ("B", 1), ("F", 1), ("B", 0)], 2, 2)  # B1 before F1: in turn
+    assert "never ran" not in said

@@ -85,7 +85,7 @@ def _diagnose(k, got, n_stages, m):
             f"micro-batches' activations on the stage. {want}"
         )
     if sorted(got) != sorted(expected):
-        return f"{lead}: each micro-batch's forward and backward once, on every stage. {want}"
+        return f"{lead}: {_not_once(k, got, expected, n_stages)} {want}"
     first = next(j for j, (a, _) in enumerate(got) if a == "B")  # there are m >= 1 of them
     want_first = min(n_stages - k, m)  # the warm-up's min(S - k - 1, M), then one more
     if first != want_first:
@@ -104,6 +104,27 @@ def _diagnose(k, got, n_stages, m):
     if [i for a, i in got if a == "B"] != list(range(m)):
         return f"{lead}: backwards in the order of the micro-batches, 0 first. {want}"
     return f"{lead}: after the warm-up, one forward then one backward, in turn. {want}"
+
+
+def _not_once(k, got, expected, n_stages) -> str:
+    """What a stage ran other than each micro-batch's forward and backward once."""
+    left = [a for a in expected if a not in got]
+    missing = _text(left)
+    if left and left == expected[len(expected) - len(left) :] and left[0][0] == "B":
+        missing += " (the cool-down: the backwards still owed after the last forward)"
+    twice = _text(sorted({a for a in got if got.count(a) > 1}, key=got.index))
+    said = "; ".join(
+        part for part in (missing and f"it never ran {missing}", twice and f"it ran {twice} "
+                          "more than once") if part
+    )  # fmt: skip
+    why = (
+        " A stage's backward takes the gradient of the next stage's input: cut with detach() "
+        "alone, that input's .grad stays None, and nothing is sent back; cut it with "
+        "h.detach().requires_grad_()"
+        if k < n_stages - 1 and not any(a == "B" for a, _ in got)
+        else ""
+    )
+    return f"{said or 'it ran other actions'}: each micro-batch's forward and backward once, on every stage.{why}"
 
 
 _NO_GRAD_INPUT = (
