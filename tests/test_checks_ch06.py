@@ -628,6 +628,34 @@ def test_a_column_newer_torch_renamed_is_named_with_its_new_name():
     )
 
 
+def renamed_column_when(gpu_test):
+    """slowest_op that ranks by the renamed self_cuda_time_total where ``gpu_test(device)``."""
+
+    def answer(fn, args, device):
+        from torch.profiler import ProfilerActivity, profile
+
+        gpu = gpu_test(device)
+        fn(*args)
+        if gpu:
+            torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CPU, *[ProfilerActivity.CUDA] * gpu]) as p:
+            fn(*args)
+        column = "self_cuda_time_total" if gpu else "self_cpu_time_total"
+        return max(p.key_averages(), key=lambda e: getattr(e, column)).key
+
+    return answer
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the scripted GPU's workloads")
+def test_a_renamed_column_read_only_where_a_gpu_is_named_with_its_workload():
+    hint = assert_fails("06.slowest_op", renamed_column_when(lambda d: d.type == "cuda")).hint
+    assert hint.startswith(
+        f"on cuda, for {GPU_PRODUCT}, your code read self_cuda_time_total, which this version"
+    ), hint
+    hint = assert_fails("06.slowest_op", renamed_column_when(lambda d: torch.cuda.is_available()))
+    assert hint.hint.startswith(f"on cpu, for {MANY_EXPS}, your code read self_cuda_time_total")
+
+
 def test_asked_about_the_cpu_on_a_machine_with_a_gpu_the_cpus_column_decides():
     def by_the_machine(fn, args, device):  # chooses by the machine, not by device
         from torch.profiler import ProfilerActivity, profile
