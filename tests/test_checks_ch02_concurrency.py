@@ -5,8 +5,11 @@ The reference answers here are written independently of the solution notebooks
 solutions. Every wrong answer is one a learner is likely to write.
 """
 
+import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
+
+from d2lgpu.checks._kit import patched
 
 
 def run_concurrently(x, y, lanes):
@@ -240,3 +243,64 @@ def test_inputs_say_they_are_on_two_gpus_in_the_run_that_pretends_them():
     run_logged(answer, x, y, 2)
     assert seen == [torch.device("cpu")] * 2 + [False, torch.device("cpu"), False]
     assert x.device.type == "cpu"  # only while the answer runs
+
+
+def test_a_logged_run_records_launches_waits_and_copies_where_they_happen():
+    from d2lgpu.checks._ch02_lanes import run_logged
+
+    def answer(x, y, lanes):
+        first = lanes[0].submit(torch.matmul, x, x)
+
+        def nested(b, *, scale):  # a job that launches and waits inside it
+            lanes[0].submit(torch.mul, b, scale).result()
+            shapes.append((torch.sum(b, dim=0).shape, torch.zeros(size=(3,)).shape))
+            return b @ b
+
+        second = lanes[1].submit(nested, y, scale=2.0)
+        torch.cuda.synchronize()
+        a = first.result()
+        a.cpu()  # a copy of lanes[0]'s result
+        return a, second.result()
+
+    x, y, shapes = torch.ones(2, 2), torch.full((2, 2), 2.0), []
+    with patched((torch.cuda, "synchronize", lambda *a, **k: None)):
+        result, lanes, log = run_logged(answer, x, y, 2)
+    assert torch.equal(result[1], y @ y)
+    assert shapes == [(torch.Size([2]), torch.Size([3]))]  # keyword arguments passed on
+    assert [entry for entry in log if entry[0] in ("launch", "wait")] == [
+        ("launch", "lanes[0]", None),
+        ("launch", "lanes[1]", None),
+        ("launch", "lanes[0]", "lanes[1]"),
+        ("wait", "lanes[0]", "lanes[1]"),
+        ("wait", "device", None),
+        ("wait", "lanes[0]", None),
+        ("wait", "lanes[1]", None),
+    ]
+    assert ("copy", "lanes[0]", ".cpu()") in log
+
+    def raises(x, y, lanes):
+        raise RuntimeError("no CUDA here")
+
+    assert run_logged(raises, x, y, 2, errors_ignored=True)[0] is None
+
+
+def test_a_lane_future_offers_result_only_and_says_so():
+    from d2lgpu.checks._ch02_lanes import LoggedFuture, LoggingLane
+
+    future = LoggingLane("lanes[0]", []).submit(torch.matmul, torch.ones(1, 1), torch.ones(1, 1))
+    assert isinstance(future, LoggedFuture)
+    with pytest.raises(AttributeError) as info:
+        future.done()
+    assert str(info.value) == (
+        "a lane's future has no 'done': done(), which the chapter's CudaFuture does not offer. "
+        "A lane's future promises only result(), which waits for the work and returns its "
+        "value: call .result() on each future, after both launches"
+    )
+    with pytest.raises(AttributeError) as info:
+        future._state  # noqa: B018  (what concurrent.futures.wait reads)
+    assert str(info.value).startswith(
+        "a lane's future has no '_state': concurrent.futures.wait() or as_completed(), which "
+        "need a concurrent.futures.Future, the chapter's CudaFuture does not offer."
+    )
+    with pytest.raises(AttributeError, match="^__deepcopy__$"):
+        future.__deepcopy__  # noqa: B018
