@@ -535,7 +535,22 @@ def test_a_stage_that_ran_an_action_twice_or_never_is_told_which():
                            "forward): each micro-batch's forward and backward once, on every stage. "
                            "1F1B's order is F0 F1 B0 F2 B1 F3 B2 B3")  # fmt: skip
     said = _diagnose(0, [("F", i) for i in range(4)], 2, 4)  # no gradient ever came back
-    assert "it never ran B0 B1 B2 B3: " in said and "h.detach().requires_grad_()" in said
+    assert said == (
+        "stage 1 of 2 (k = 0) with 4 micro-batches ran F0 F1 F2 F3: it never ran B0 B1 B2 B3: "
+        "each micro-batch's forward and backward once, on every stage. A stage's backward "
+        "takes the gradient of the next stage's input: cut with detach() alone, that input's "
+        ".grad stays None, and nothing is sent back; cut it with h.detach().requires_grad_() "
+        "1F1B's order is F0 F1 B0 F2 B1 F3 B2 B3"
+    )
+    said = _diagnose(1, [("F", 0), ("F", 0), ("F", 1), ("B", 0), ("B", 1), ("B", 1)], 2, 2)
+    assert ": it ran F0 B1 more than once: each" in said  # in the order the stage ran them
+    said = _diagnose(1, [("F", 0), ("F", 0), ("B", 0), ("F", 1)], 2, 2)
+    assert ": it never ran B1 (the cool-down: the backwards still owed after the last forward); " \
+        "it ran F0 more than once: each" in said  # fmt: skip
+    said = _diagnose(1, [("F", 0), ("F", 1)], 2, 2)  # the last stage has no next stage
+    assert "it never ran B0 B1" in said and "requires_grad_" not in said
+    said = _diagnose(1, [("F", 0), ("B", 0), ("F", 1), ("B", 1), ("F", 7)], 2, 2)
+    assert ": it ran other actions: each micro-batch's" in said
     said = _diagnose(1, [("F", 0), ("B", 0), ("F", 1), ("B", 1), ("B", 1)], 2, 2)
     assert "it ran B1 more than once: each" in said and "requires_grad_" not in said
     said = _diagnose(1, [("F", 0), ("B", 0), ("F", 1)], 2, 2)  # the last stage: no None to blame

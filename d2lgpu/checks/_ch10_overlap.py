@@ -50,7 +50,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
     _watch_collectives(log, state)
     ddp = answer(model, cap)
-    hooks = [len(getattr(p, "_post_accumulate_grad_hooks", None) or ()) for p in model.parameters()]
+    hooks = _hooks_on(model)
     unhooked = [n for n, h in zip(names, hooks, strict=True) if h < 2]  # the checker's own only
     setup = {"type": type(ddp).__name__, "finish": callable(getattr(ddp, "finish", None)),
              "hooks": max(hooks), "unhooked": unhooked}  # fmt: skip
@@ -83,6 +83,9 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         log.append(("backward returned",))
         ddp.finish()
         log.append(("finish returned",))
+        if max(_hooks_on(model)) > setup["hooks"]:  # registered again, in finish() or a reset
+            raise RuleBroken(_AGAIN.format(step=step, now=max(_hooks_on(model)) - 1,
+                                           once=setup["hooks"] - 1))  # fmt: skip
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
         steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
         opt.step()
@@ -92,6 +95,11 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
     return {"setup": setup, "names": names, "steps": steps,
             "numels": [p.numel() for p in model.parameters()], "itemsize": dtype.itemsize,
             "final": [p.detach().clone() for p in model.parameters()]}  # fmt: skip
+
+
+def _hooks_on(model) -> list[int]:
+    """Each parameter's post-accumulate hooks, the checker's own included."""
+    return [len(getattr(p, "_post_accumulate_grad_hooks", None) or ()) for p in model.parameters()]
 
 
 def overlap_reference():
@@ -144,6 +152,12 @@ _KEPT = (
     "after {steps} steps, {kept} tensor(s) all-reduced in earlier steps are still alive: something "
     "keeps every step's flat buffers (a list never cleared), so memory grows with each step. "
     "Keep only what finish() needs for this step, or reuse one buffer per bucket"
+)
+_AGAIN = (
+    "after finish() of step {step} a parameter has {now} hooks of yours, {once} after "
+    "__init__: the hooks were registered again (in finish(), or a set-up it calls), so each "
+    "step adds one more, and every one runs in each backward. Register each parameter's hook "
+    "once, in __init__, and reset only the counts and handles in finish()"
 )
 _EARLY = (
     "{error}, raised during backward (step {step}): a hook read p.grad of a parameter whose "
