@@ -260,7 +260,9 @@ def test_a_logged_run_records_launches_waits_and_copies_where_they_happen():
         torch.cuda.synchronize()
         a = first.result()
         a.cpu()  # a copy of lanes[0]'s result
-        return a, second.result()
+        b = second.result()
+        b.cpu(), torch.ones(1).cpu()  # lanes[1]'s, and a tensor of no lane
+        return a, b
 
     x, y, shapes = torch.ones(2, 2), torch.full((2, 2), 2.0), []
     with patched((torch.cuda, "synchronize", lambda *a, **k: None)):
@@ -276,7 +278,10 @@ def test_a_logged_run_records_launches_waits_and_copies_where_they_happen():
         ("wait", "lanes[0]", None),
         ("wait", "lanes[1]", None),
     ]
-    assert ("copy", "lanes[0]", ".cpu()") in log
+    assert [entry for entry in log if entry[0] == "copy"] == [
+        ("copy", "lanes[0]", ".cpu()"),
+        ("copy", "lanes[1]", ".cpu()"),
+    ]
 
     def raises(x, y, lanes):
         raise RuntimeError("no CUDA here")
