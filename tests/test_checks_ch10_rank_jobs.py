@@ -148,6 +148,26 @@ def test_a_bucket_launched_before_its_last_gradient_is_named_not_called_unused()
     assert "count the bucket's ready gradients" in hint and "unused" not in hint
 
 
+class HooksAgain(Bucketed):
+    """Registers every hook again in finish(), as a set-up run each step would."""
+
+    def finish(self):
+        super().finish()
+        for p in self.bucket_of:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+
+def test_hooks_registered_again_in_finish_are_named_after_the_step_that_added_them():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(CapJob(512), HooksAgain, 1)
+    assert str(info.value) == (
+        "after finish() of step 0 a parameter has 2 hooks of yours, 1 after __init__: the "
+        "hooks were registered again (in finish(), or a set-up it calls), so each step adds "
+        "one more, and every one runs in each backward. Register each parameter's hook once, "
+        "in __init__, and reset only the counts and handles in finish()"
+    )
+
+
 class HooksLastOnly:
     """A hook on each bucket's last parameter only, launching it without counting: right
     only where backward produces the gradients in exactly the reverse order."""
