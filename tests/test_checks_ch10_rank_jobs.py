@@ -168,6 +168,24 @@ def test_hooks_registered_again_in_finish_are_named_after_the_step_that_added_th
     )
 
 
+class KeepsFlats(Bucketed):
+    """Keeps every step's flat buffers in a list never cleared."""
+
+    def finish(self):
+        self.kept = [*getattr(self, "kept", []), *(flat for _, flat, _, _ in self.pending)]
+        super().finish()
+
+
+def test_flat_buffers_kept_from_earlier_steps_are_counted_in_one_process():
+    with pytest.raises(_ranks.RuleBroken) as info:
+        run(CapJob(512), KeepsFlats, 1)
+    assert str(info.value).startswith(
+        "after 3 steps, 4 tensor(s) all-reduced in earlier steps are still alive: something "
+        "keeps every step's flat buffers (a list never cleared)"
+    )
+    run(CapJob(512), Bucketed, 1)  # a buffer per bucket and step, dropped after its step
+
+
 class HooksLastOnly:
     """A hook on each bucket's last parameter only, launching it without counting: right
     only where backward produces the gradients in exactly the reverse order."""
