@@ -628,8 +628,8 @@ def test_a_column_newer_torch_renamed_is_named_with_its_new_name():
     )
 
 
-def renamed_column_when(gpu_test):
-    """slowest_op that ranks by the renamed self_cuda_time_total where ``gpu_test(device)``."""
+def column_chosen_by(gpu_test, gpu_column="self_device_time_total"):
+    """slowest_op that ranks by ``gpu_column`` where ``gpu_test(device)``, else by CPU time."""
 
     def answer(fn, args, device):
         from torch.profiler import ProfilerActivity, profile
@@ -640,7 +640,7 @@ def renamed_column_when(gpu_test):
             torch.cuda.synchronize()
         with profile(activities=[ProfilerActivity.CPU, *[ProfilerActivity.CUDA] * gpu]) as p:
             fn(*args)
-        column = "self_cuda_time_total" if gpu else "self_cpu_time_total"
+        column = gpu_column if gpu else "self_cpu_time_total"
         return max(p.key_averages(), key=lambda e: getattr(e, column)).key
 
     return answer
@@ -648,26 +648,18 @@ def renamed_column_when(gpu_test):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the scripted GPU's workloads")
 def test_a_renamed_column_read_only_where_a_gpu_is_named_with_its_workload():
-    hint = assert_fails("06.slowest_op", renamed_column_when(lambda d: d.type == "cuda")).hint
+    renamed = "self_cuda_time_total"
+    hint = assert_fails("06.slowest_op", column_chosen_by(lambda d: d.type == "cuda", renamed)).hint
     assert hint.startswith(
         f"on cuda, for {GPU_PRODUCT}, your code read self_cuda_time_total, which this version"
     ), hint
-    hint = assert_fails("06.slowest_op", renamed_column_when(lambda d: torch.cuda.is_available()))
+    by_the_machine = column_chosen_by(lambda d: torch.cuda.is_available(), renamed)
+    hint = assert_fails("06.slowest_op", by_the_machine)
     assert hint.hint.startswith(f"on cpu, for {MANY_EXPS}, your code read self_cuda_time_total")
 
 
 def test_asked_about_the_cpu_on_a_machine_with_a_gpu_the_cpus_column_decides():
-    def by_the_machine(fn, args, device):  # chooses by the machine, not by device
-        from torch.profiler import ProfilerActivity, profile
-
-        gpu = torch.cuda.is_available()
-        fn(*args)
-        if gpu:
-            torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CPU, *[ProfilerActivity.CUDA] * gpu]) as p:
-            fn(*args)
-        column = "self_device_time_total" if gpu else "self_cpu_time_total"
-        return max(p.key_averages(), key=lambda e: getattr(e, column)).key
+    by_the_machine = column_chosen_by(lambda d: torch.cuda.is_available())  # not by device
 
     hint = assert_fails("06.slowest_op", by_the_machine).hint
     assert hint == (
