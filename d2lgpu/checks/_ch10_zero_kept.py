@@ -55,7 +55,8 @@ def compare_kept(records, history, weight_decay: float) -> None:
     offset; or, at an offset that is a multiple of the parameter's size, a mix of its
     gradients so far (of the gradients or of their squares, with weight decay's share of the
     parameter) that is not a multiple of one of them: moments with other betas,
-    bias-corrected, in another dtype."""
+    bias-corrected, in another dtype. Before them, room for those moments that no step wrote
+    (:func:`_compare_room`, from ``kept_then``: each kept tensor's content a step before)."""
     for step in range(len(history)):
         for rank, record in enumerate(records):
             then = record.get("kept_then", [[]] * len(history))[step]
