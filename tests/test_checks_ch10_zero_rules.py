@@ -354,12 +354,16 @@ def test_parameters_are_held_to_one_millionth_absolute_whatever_their_size():
 
 def kept_records(history, kept0, kept1=()):
     """Two ranks: rank 0 owns parameters 0-3, rank 1 parameters 4-7; rank 0 keeps
-    ``kept0(step)`` (a list of flat tensors) after each step, rank 1 ``kept1``."""
+    ``kept0(step)`` (a list of flat tensors) after each step, rank 1 ``kept1``, none of them
+    kept a step before (``kept_then`` None)."""
     steps = range(len(history))
-    return [
+    records = [
         {"held": [[0, 1, 2, 3] for _ in steps], "kept": [list(kept0(s)) for s in steps]},
         {"held": [[4, 5, 6, 7] for _ in steps], "kept": [list(kept1) for _ in steps]},
     ]
+    for record in records:
+        record["kept_then"] = [[None] * len(kept) for kept in record["kept"]]
+    return records
 
 
 @pytest.fixture

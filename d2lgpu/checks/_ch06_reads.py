@@ -147,8 +147,10 @@ def asked(answer, fn, args, device, what, columns=frozenset()) -> str:
     (``columns``: the device columns it read)."""
     try:
         return returned_name(answer(fn, args, device))
+    except CheckFailed:
+        raise
     except Exception as error:
-        hint = None if isinstance(error, CheckFailed) else profile_error_hint(error, what, device, columns)  # fmt: skip
+        hint = profile_error_hint(error, what, device, columns)
         if hint is None:
             raise
         raise CheckFailed(hint) from error

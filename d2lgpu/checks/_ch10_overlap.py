@@ -83,9 +83,8 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         log.append(("backward returned",))
         ddp.finish()
         log.append(("finish returned",))
-        if max(_hooks_on(model)) > setup["hooks"]:  # registered again, in finish() or a reset
-            raise RuleBroken(_AGAIN.format(step=step, now=max(_hooks_on(model)) - 1,
-                                           once=setup["hooks"] - 1))  # fmt: skip
+        if (now := max(_hooks_on(model))) > setup["hooks"]:  # registered again in finish()
+            raise RuleBroken(_AGAIN.format(step=step, now=now - 1, once=setup["hooks"] - 1))
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
         steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
         opt.step()

@@ -187,8 +187,9 @@ def zero_job(answer, rank, world):
         if step == STEPS - 2:  # a look at the rank's objects costs about a second: two in all
             scan.look(_ours(params, x, y, agree))
     kept, then = scan.record(_ours(params, x, y, agree))
-    none: list = [[]] * (STEPS - 1)
-    return {"setup": setup, "left": left, "kept": [*none, kept], "kept_then": [*none, then],
+    before_last = range(STEPS - 1)  # nothing recorded: the looks are after the last two steps
+    return {"setup": setup, "left": left, "kept": [*([] for _ in before_last), kept],
+            "kept_then": [*([] for _ in before_last), then],
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 

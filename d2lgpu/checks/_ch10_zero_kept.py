@@ -59,15 +59,13 @@ def compare_kept(records, history, weight_decay: float) -> None:
     (:func:`_compare_room`, from ``kept_then``: each kept tensor's content a step before)."""
     for step in range(len(history)):
         for rank, record in enumerate(records):
-            then = record.get("kept_then", [[]] * len(history))[step]
+            kept, then = record["kept"][step], record["kept_then"][step]
             who = f"rank {rank} of {len(records)}"
-            _compare_room(
-                record["kept"][step], then, history[step], record["held"][step], who, step
-            )
+            _compare_room(kept, then, history[step], record["held"][step], who, step)
             for i in set(range(len(history[step]))) - set(record["held"][step]):
                 owner = next((f"rank {r}" for r, other in enumerate(records)
                               if i in other["held"][step]), "no rank")  # fmt: skip
-                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay)
+                found = _kept_moment(kept, history[: step + 1], i, weight_decay)
                 if found is not None:
                     name, numel = found
                     raise CheckFailed(
@@ -107,13 +105,13 @@ def _compare_room(kept, then, params, held, who: str, step: int) -> None:
     zeros = room_kept(kept, min(p[0].numel() for p in params), then)
     if zeros >= room and zeros > whole:
         raise CheckFailed(
-            f"after step {step} {who} keeps {zeros} elements outside its optimizer that "
-            f"hold zeros or did not change through the step, room for both moments of each parameter it does not own ({room} "
-            f"elements, parameters {others}), more than a flat buffer of every parameter "
-            f"({whole}): with ZeRO-1 each rank holds the optimizer state of its own share "
-            "only, 1/n of the whole, and allocates nothing for the rest (state preallocated "
-            "for every parameter, even never filled, costs the bytes sharding saves). Keep no "
-            "moments of parameters this rank does not own"
+            f"after step {step} {who} keeps {zeros} elements outside its optimizer that hold "
+            "zeros or did not change through the step, room for both moments of each parameter "
+            f"it does not own ({room} elements, parameters {others}), more than a flat buffer "
+            f"of every parameter ({whole}): with ZeRO-1 each rank holds the optimizer state of "
+            "its own share only, 1/n of the whole, and allocates nothing for the rest (state "
+            "preallocated for every parameter, even never filled, costs the bytes sharding "
+            "saves). Keep no moments of parameters this rank does not own"
         )
 
 

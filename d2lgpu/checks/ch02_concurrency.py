@@ -207,23 +207,25 @@ def _check_order(log: list, where: str = "") -> None:
     in_job = [(lane, job) for event, lane, job in log if event == "wait" and job is not None]
     if in_job:
         lane, job = in_job[0]
-        if lane.startswith("a host read") or lane == "device":
+        if lane == "device":
+            did = f"calls torch.cuda.synchronize(){where}, which waits for all the device's work"
+        elif lane.startswith("a host read"):
             did = (f"makes {lane} of a tensor{where}: a host read waits for the device to "
-                   "finish that work" if lane != "device" else "calls torch.cuda.synchronize()"
-                   f"{where}, which waits for all the device's work")  # fmt: skip
+                   "finish that work")  # fmt: skip
+        else:
             raise CheckFailed(
-                f"the function you submitted to {job} {did}. A GPU lane (the chapter's "
-                "CudaLane) calls the function in the caller's thread, so submit returns only "
-                "once the product is done, and the second product is launched after it: one "
-                "after the other. Submit the product alone (lane.submit(torch.matmul, a, a)); "
-                "read values, if you must, after both results"
+                f"the function you submitted to {job} waits for {lane}'s .result(){where}: "
+                f"{job} cannot start its product until the other lane finishes, so the two run "
+                "one after the other, not at the same time. Submit the products themselves "
+                "(lane.submit(torch.matmul, a, a)) and wait only in the caller, after both "
+                "launches"
             )
         raise CheckFailed(
-            f"the function you submitted to {job} waits for {lane}'s .result(){where}: {job} "
-            "cannot start "
-            "its product until the other lane finishes, so the two run one after the other, "
-            "not at the same time. Submit the products themselves (lane.submit(torch.matmul, "
-            "a, a)) and wait only in the caller, after both launches"
+            f"the function you submitted to {job} {did}. A GPU lane (the chapter's "
+            "CudaLane) calls the function in the caller's thread, so submit returns only "
+            "once the product is done, and the second product is launched after it: one "
+            "after the other. Submit the product alone (lane.submit(torch.matmul, a, a)); "
+            "read values, if you must, after both results"
         )
     launch_at = [i for i, (event, _, _) in enumerate(log) if event == "launch"]
     if len(launch_at) < 2:

@@ -235,8 +235,9 @@ def _on_a_gpu_machine(answer, passed) -> None:
     """Asked about the CPU on a machine with a GPU (a scripted one where there is none, with
     a quiet CPU's profile): the CPU's column still decides."""
     done = "on a machine with a GPU, asked about the CPU: the CPU's self time decides"
-    if torch.cuda.is_available():
-        return passed.append(done)  # the checks above ran on one
+    if torch.cuda.is_available():  # the checks above ran on one
+        passed.append(done)
+        return
     from ._gpu_profile import SCRIPTED_CPU_ROWS, gpu_machine_hint, scripted_gpu
 
     fn, args, want, what, _ = many_calls_workload()

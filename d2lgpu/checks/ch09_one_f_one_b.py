@@ -113,10 +113,8 @@ def _not_once(k, got, expected, n_stages) -> str:
     if left and left == expected[len(expected) - len(left) :] and left[0][0] == "B":
         missing += " (the cool-down: the backwards still owed after the last forward)"
     twice = _text(sorted({a for a in got if got.count(a) > 1}, key=got.index))
-    said = "; ".join(
-        part for part in (missing and f"it never ran {missing}", twice and f"it ran {twice} "
-                          "more than once") if part
-    )  # fmt: skip
+    said = [f"it never ran {missing}"] if missing else []
+    said += [f"it ran {twice} more than once"] if twice else []
     why = (
         " A stage's backward takes the gradient of the next stage's input: cut with detach() "
         "alone, that input's .grad stays None, and nothing is sent back; cut it with "
@@ -124,7 +122,8 @@ def _not_once(k, got, expected, n_stages) -> str:
         if k < n_stages - 1 and not any(a == "B" for a, _ in got)
         else ""
     )
-    return f"{said or 'it ran other actions'}: each micro-batch's forward and backward once, on every stage.{why}"
+    done = "; ".join(said) or "it ran other actions"
+    return f"{done}: each micro-batch's forward and backward once, on every stage.{why}"
 
 
 _NO_GRAD_INPUT = (
