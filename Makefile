@@ -45,7 +45,7 @@ FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
 	tests/test_memory.py tests/test_versions.py
 
-.PHONY: help setup lab env test test-floor test-fast check check-static check-units check-notebooks lint main-path lock outputs exercises bench site mutation gpu-check clean
+.PHONY: help setup lab env test test-floor test-fast check check-static check-units check-notebooks lint main-path lock outputs exercises bench site said mutation gpu-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -127,6 +127,9 @@ bench: setup  ## measure this machine (python -m d2lgpu bench) into bench-result
 # mutmut 3 on one module (MODULE=d2lgpu/stream_sim.py) or on every module of tools/mutation.py's
 # table in turn, each with its fast test files and a time limit; not part of `make test`.
 MODULE ?=
+
+said:  ## record what a checker says to each red-team answer, EXERCISE=<id> (tests/test_redteam.py)
+	$(VPY) tests/test_redteam.py $(EXERCISE)
 
 mutation:  ## mutation testing with mutmut, MODULE=d2lgpu/... or every checker module (docs/mutation.md)
 	$(VPY) tools/mutation.py $(MODULE)

@@ -309,3 +309,122 @@ def test_a_lane_future_offers_result_only_and_says_so():
     )
     with pytest.raises(AttributeError, match="^__deepcopy__$"):
         future.__deepcopy__  # noqa: B018
+
+
+def _both(x, y, lanes):
+    return lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+
+
+# Wrong answers, each with its hint's words that tell it apart from its neighbours'.
+WRONG_RESULTS = {
+    "lists": (
+        lambda x, y, lanes: tuple(f.result().tolist() for f in _both(x, y, lanes)),
+        "return the two products as tensors: (x @ x, y @ y)",
+    ),
+    "second as float64": (
+        lambda x, y, lanes: (_both(x, y, lanes)[0].result(), (y @ y).double()),
+        "y @ y came back as torch.float64, its inputs are torch.float32",
+    ),
+    "first wrong": (
+        lambda x, y, lanes: (x @ x.T, _both(x, y, lanes)[1].result()),
+        "the first result is not x @ x",
+    ),
+    "second wrong": (
+        lambda x, y, lanes: (_both(x, y, lanes)[0].result(), y * y),
+        "the second result is not y @ y",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", WRONG_RESULTS)
+def test_concurrency_names_which_result_is_wrong_and_how(case):
+    answer, hint = WRONG_RESULTS[case]
+    result = assert_fails("02.concurrency", answer, hint)
+    assert result.hint.startswith(hint) and not result.passed, result
+
+
+def test_concurrency_names_results_ordered_by_size_as_swapped():
+    # Right for two equal sizes; with x of 64 x 64 and y of 48 x 48 it returns (y @ y, x @ x).
+    def largest_last(x, y, lanes):
+        return tuple(sorted((f.result() for f in _both(x, y, lanes)), key=len))
+
+    result = assert_fails(
+        "02.concurrency",
+        largest_last,
+        "the results are swapped: return (x @ x, y @ y) in that order",
+    )
+    assert len(result.passed) == 2, result.passed  # right in the first cases
+
+
+def test_concurrency_names_what_a_lane_computed_in_place_of_its_product():
+    def lane_makes_a_list(x, y, lanes):
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(lambda: (y @ y).tolist())
+        return fx.result(), torch.tensor(fy.result())
+
+    assert_fails(
+        "02.concurrency",
+        lane_makes_a_list,
+        "lanes[1] computed a list, not y @ y: submit the product itself, "
+        "lanes[1].submit(torch.matmul, a, a)",
+    )
+
+    def lane_flattens(x, y, lanes):
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(lambda: (y @ y).flatten())
+        return fx.result(), fy.result().view(len(y), -1)
+
+    assert_fails("02.concurrency", lane_flattens, "lanes[1] computed a Tensor, not y @ y")
+
+    def lane_transposes(x, y, lanes):
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y.T)
+        fy.result()
+        return fx.result(), torch.mm(y, y)
+
+    assert_fails(
+        "02.concurrency",
+        lane_transposes,
+        "lanes[1] computed something else, not y @ y: submit x @ x to lanes[0] and y @ y to "
+        "lanes[1]",
+    )
+
+
+def test_concurrency_names_three_launches_in_their_order():
+    def three(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        lanes[0].submit(torch.matmul, x, x)
+        return fx.result(), lanes[1].submit(torch.matmul, y, y).result()
+
+    assert_fails(
+        "02.concurrency",
+        three,
+        "the lanes got 3 launches (lanes[0], lanes[0], lanes[1]): submit exactly one product",
+    )
+
+
+def test_concurrency_names_one_result_not_the_lanes_own():
+    for i in (0, 1):
+
+        def one_cloned(x, y, lanes, i=i):
+            results = [f.result() for f in _both(x, y, lanes)]
+            results[i] = results[i] + 0
+            return tuple(results)
+
+        assert_fails(
+            "02.concurrency",
+            one_cloned,
+            "the returned tensors are not the ones the lanes computed",
+        )
+
+
+@pytest.mark.parametrize(("name", "lane"), [("x", "lanes[0]"), ("y", "lanes[1]")])
+def test_concurrency_names_the_input_copied_and_the_lane_it_belongs_to(name, lane):
+    def copies_one(x, y, lanes):
+        x, y = (x.cpu(), y) if name == "x" else (x, y.cpu())  # to the host, on a GPU
+        return tuple(f.result() for f in _both(x, y, lanes))
+
+    assert_fails(
+        "02.concurrency",
+        copies_one,
+        f"you copied the input {name} with .cpu(): the inputs are already where their lanes "
+        f"work (in the notebook with two GPUs, {name} lives on {lane}'s GPU)",
+        f"Submit {name} to {lane} as it is",
+    )

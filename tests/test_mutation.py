@@ -86,9 +86,10 @@ def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
         assert (ROOT / module).is_file(), module
         assert any(fnmatch.fnmatch(module, p) for p in config["only_mutate"]), module
         assert any(Path(module).is_relative_to(p) for p in config["source_paths"]), module
-        files = [t for t in tests if not t.startswith("--")]
+        answers = [t for t in tests if t.startswith(mutation.REDTEAM)]
+        files = [t for t in tests if not t.startswith("--") and t not in answers]
         assert files and all((ROOT / t).is_file() for t in files), (module, tests)
-        options = set(tests) - set(files)
+        options = set(tests) - set(files) - set(answers)
         assert all(o == mutation.FORKSERVER or o.startswith("--deselect=") for o in options), tests
         for left_out in options - {mutation.FORKSERVER}:  # a test of one of those files, by name
             path, _, name = left_out.removeprefix("--deselect=").partition("::")
@@ -96,6 +97,22 @@ def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
     # what the tests read besides the code travels into mutants/ too
     for path in config["also_copy"]:
         assert (ROOT / path).exists(), path
+
+
+def test_a_redteam_entry_selects_each_answer_of_its_exercise_by_its_test_id(monkeypatch):
+    import test_redteam
+
+    monkeypatch.setitem(mutation.MODULES, "m.py", ["tests/t.py", "redteam:02.concurrency"])
+    selection = mutation.selection_of("m.py")
+    answers = sorted((ROOT / "tests" / "redteam" / "02.concurrency").glob("*.py"))
+    assert len(answers) >= 30 and selection[0] == "tests/t.py"
+    ids = [f"02.concurrency/{path.stem}" for path in answers]
+    assert selection[1:] == [f"tests/test_redteam.py::test_red_team_answer[{i}]" for i in ids]
+    # the ids are the ones test_redteam gives its tests
+    assert {test_redteam._param(path).id for path in answers} == set(ids)
+    monkeypatch.setitem(mutation.MODULES, "m.py", ["redteam:02.nope"])
+    with pytest.raises(SystemExit, match="redteam:02.nope names no answers"):
+        mutation.selection_of("m.py")
 
 
 def test_bad_arguments_name_the_argument(capsys):

@@ -8,7 +8,13 @@ Each file in ``tests/redteam/<exercise id>/`` starts with two comment lines:
   hint names the mistake the answer made; empty for a right answer;
 - optionally ``# name: <function>`` when the answer is not called ``answer``.
 
-A wrong answer must FAIL with such a hint, a right one must PASS. The Triton exercises'
+A wrong answer must FAIL with such a hint, a right one must PASS. An exercise whose folder
+holds ``said.json`` has each answer's whole report recorded there (the hint and the lines
+that passed), and every report must be that record word for word: a changed hint shows in
+review as a change of the record, made by ``make said EXERCISE=<id>``. Every exercise keeps
+one whose checker says the same from run to run: not one whose hint reads the learner's own
+profile (06.slowest_op), nor those whose checkers start ranks (SLOW below), where timing and
+addresses choose among hints. The Triton exercises'
 answers are graded in one fresh Python per session with Triton's interpreter switched on
 before triton is imported, as their exercise notebook does (tests/test_checks_ch07.py).
 """
@@ -38,6 +44,8 @@ SLOW = (
     "10.overlap_ddp",
     "10.shard_optimizer",
 )
+# Exercises whose checker's words change from run to run: no said.json (see above).
+UNSAID = ("06.slowest_op", *SLOW)
 # Exercises graded in a fresh Python with TRITON_INTERPRET=1.
 INTERPRETED = ("07.",)
 
@@ -67,11 +75,42 @@ def load(path: Path):
 
 
 def grade(path: Path) -> dict:
-    """The checker's verdict on one answer file: ``status``, ``ok`` and ``hint``."""
+    """The checker's verdict on one answer file: ``status``, ``ok``, ``hint`` and ``passed``."""
     fields = header(path)
     answer = getattr(load(path), fields.get("name") or "answer")
     result = check(path.parent.name, answer, quiet=True)
-    return {"status": result.status, "ok": result.ok, "hint": result.hint or ""}
+    return {
+        "status": result.status,
+        "ok": result.ok,
+        "hint": result.hint or "",
+        "passed": list(result.passed),
+    }
+
+
+SAID = "said.json"  # an exercise's record of what its checker says to each answer
+
+
+def said(exercise: str) -> dict[str, dict] | None:
+    """The recorded report of each answer of ``exercise``, by file stem; None if none is kept."""
+    path = HERE / exercise / SAID
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def record_said(exercise: str) -> Path:
+    """Grade every answer of ``exercise`` and write what its checker said to ``said.json``."""
+    folder = HERE / exercise
+    answers = sorted(folder.glob("*.py"))
+    if not answers:
+        names = sorted(p.name for p in HERE.iterdir() if p.is_dir())
+        raise SystemExit(f"EXERCISE={exercise!r} has no red-team answers; one of: {names}")
+    if exercise.startswith(UNSAID):
+        raise SystemExit(f"EXERCISE={exercise!r}: its checker's words change from run to run")
+    record = {}
+    for path in answers:
+        result = grade(path)
+        record[path.stem] = {"hint": result["hint"], "passed": result["passed"]}
+    (folder / SAID).write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    return folder / SAID
 
 
 def _grade_all(paths: list[str]) -> None:
@@ -132,9 +171,40 @@ def test_red_team_answer(path, request):
         result = grade(path)
     if fields["expect"].startswith("pass"):
         assert result["ok"], f"a right answer failed ({fields['expect']}): {result}"
-        return
-    assert result["status"] == "failed", f"a wrong answer ({fields['expect']}) got {result}"
-    assert re.search(fields["hint"], result["hint"], re.I | re.S), (
-        f"the hint does not name the mistake ({fields['expect']}; wanted /{fields['hint']}/): "
-        f"{result['hint']}"
-    )
+    else:
+        assert result["status"] == "failed", f"a wrong answer ({fields['expect']}) got {result}"
+        assert re.search(fields["hint"], result["hint"], re.I | re.S), (
+            f"the hint does not name the mistake ({fields['expect']}; wanted /{fields['hint']}/): "
+            f"{result['hint']}"
+        )
+    record = said(path.parent.name)
+    if record is not None:
+        wanted = record.get(path.stem)
+        assert wanted is not None, f"{path.stem} is not in {SAID}: make said EXERCISE=<id>"
+        got = {"hint": result["hint"], "passed": result["passed"]}
+        assert got == wanted, (
+            f"the checker no longer says what {SAID} records (if the change is meant, "
+            f"make said EXERCISE={path.parent.name}): {got} != {wanted}"
+        )
+
+
+def test_each_record_of_what_a_checker_said_names_exactly_the_answers_beside_it():
+    folders = sorted(p.parent for p in HERE.glob(f"*/{SAID}"))
+    kept = sorted(p.parent for p in ANSWERS if not p.parent.name.startswith(UNSAID))
+    assert folders == sorted(set(kept)), f"each exercise but {UNSAID} keeps a {SAID}"
+    for folder in folders:
+        stems = {p.stem for p in folder.glob("*.py")}
+        recorded = said(folder.name)
+        assert recorded is not None and set(recorded) == stems, (
+            f"{folder.name}/{SAID} is out of date: make said EXERCISE={folder.name}"
+        )
+        for stem, report in recorded.items():
+            assert set(report) == {"hint", "passed"}, (folder.name, stem)
+            expect = header(folder / f"{stem}.py")["expect"]
+            assert bool(report["hint"]) == expect.startswith("fail"), (folder.name, stem)
+
+
+if __name__ == "__main__":  # make said EXERCISE=<id>
+    if len(sys.argv) != 2 or not sys.argv[1]:
+        raise SystemExit("EXERCISE=<id> is needed: make said EXERCISE=02.concurrency")
+    print(f"wrote {record_said(sys.argv[1])}")

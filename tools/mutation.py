@@ -46,6 +46,9 @@ MAX_CHILDREN = 2
 # after it ran hangs) lists this among its test files: mutmut then runs its tests, and forks
 # each mutant's copy, from a server process that has only collected them.
 FORKSERVER = "--forkserver"
+# An entry ``redteam:<exercise id>`` stands for that exercise's red-team answers, each graded
+# by tests/test_redteam.py in the tests' own process, where mutants reach.
+REDTEAM = "redteam:"
 STATS = "mutmut-stats.json"  # mutmut's record of the tests that call each function (in mutants/)
 
 # Each module mutmut mutates, with its fast test files: tools/mutation_modules.toml.
@@ -145,12 +148,30 @@ TABLE_HEADER = (
 )
 
 
+def selection_of(module: str) -> list[str]:
+    """``module``'s pytest arguments: its test files, each ``redteam:<id>`` as its answers' tests."""
+    selection = []
+    for entry in MODULES[module]:
+        if not entry.startswith(REDTEAM):
+            selection.append(entry)
+            continue
+        folder = ROOT / "tests" / "redteam" / entry.removeprefix(REDTEAM)
+        answers = sorted(folder.glob("*.py"))
+        if not answers:
+            raise SystemExit(f"{module}: {entry} names no answers (no {folder}/*.py)")
+        selection += [
+            f"tests/test_redteam.py::test_red_team_answer[{folder.name}/{path.stem}]"
+            for path in answers
+        ]
+    return selection
+
+
 def run_one(module: str, max_children: int) -> None:
     """In this process: run mutmut on ``module`` with its test files as the selection."""
     from mutmut import configuration
 
     cfg = configuration.config()
-    selection = list(MODULES[module])
+    selection = selection_of(module)
     cfg.pytest_add_cli_args_test_selection = [a for a in selection if a != FORKSERVER]
     if FORKSERVER in selection:  # mutmut's own process runs no test: a server forks the copies
         cfg.process_isolation = configuration.ProcessIsolation.FORKSERVER
