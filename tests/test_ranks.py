@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 import torch
@@ -405,3 +406,134 @@ def test_start_method_answers_forkserver_once_autograd_threads_are_noted(monkeyp
     assert ranks.start_method() == "fork"
     _rank_start.note_autograd_threads()
     assert ranks.start_method() == "forkserver"
+
+
+def test_a_reductions_name_is_its_reduce_op_or_what_torch_prints():
+    for name in ("SUM", "AVG", "PRODUCT", "MIN", "MAX"):
+        assert ranks._op_name(getattr(dist.ReduceOp, name)) == name
+    assert ranks._op_name(dist.ReduceOp.BAND) == str(dist.ReduceOp.BAND) != "SUM"
+
+
+def test_a_ranks_exception_travels_as_its_whole_traceback():
+    try:
+        raise ValueError("rank 1 read the wrong shard")
+    except ValueError as raised:
+        error = raised
+    status, text = ranks._traceback_reply(error)
+    assert status == "error"
+    assert text == "".join(__import__("traceback").format_exception(error)), text
+    assert text.endswith("ValueError: rank 1 read the wrong shard\n"), text
+
+
+def _reply(error):
+    return "mine", repr(error)
+
+
+def _as_a_rank(monkeypatch, tmp_path, fn, join=None):
+    """``_rank_main`` run in this process as the only rank of a world of one: what it sent,
+    the exit code it left with, and whether its group was left behind."""
+    import multiprocessing
+    import types
+
+    import cloudpickle
+
+    exits = []
+    monkeypatch.setattr(ranks, "os", types.SimpleNamespace(_exit=exits.append))
+    if join is not None:
+        monkeypatch.setattr(ranks, "join_gloo", join)
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    tmp_path.mkdir(exist_ok=True)
+    threads = torch.get_num_threads()  # a rank takes one CPU thread: this process gets its own back
+    try:
+        ranks._rank_main(0, 1, str(tmp_path / "store"), fn, writer, 30.0, _reply)
+        sent = cloudpickle.loads(reader.recv_bytes()) if reader.poll(5) else None
+        left = dist.is_initialized()
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+        reader.close()
+        torch.set_num_threads(threads)
+    assert writer.closed
+    return sent, exits, left
+
+
+def test_a_rank_sends_its_outcome_leaves_its_group_closes_and_exits_at_once(monkeypatch, tmp_path):
+    seen = []
+
+    def fn(rank, world):
+        group = dist.distributed_c10d._get_default_group()
+        timeout = group._get_backend(torch.device("cpu")).options._timeout
+        backends = dist.distributed_c10d._get_pg_config()["backend_config"]
+        seen.append((rank, world, dist.get_world_size(), torch.get_num_threads(), timeout))
+        seen.append(backends)
+        return {"rank": rank}
+
+    sent, exits, left = _as_a_rank(monkeypatch, tmp_path, fn)
+    # gloo for every device (never NCCL), and collectives that give up after timeout_s
+    assert seen == [(0, 1, 1, 1, timedelta(seconds=30)), "cpu:gloo,cuda:gloo"], seen
+    assert sent == ("ok", {"rank": 0}) and exits == [0] and not left
+
+    def raises(rank, world):
+        raise KeyError("shard")
+
+    sent, exits, left = _as_a_rank(monkeypatch, tmp_path / "2", raises)
+    assert sent == ("mine", "KeyError('shard')") and exits == [0] and not left
+
+    def cannot_join(*args):
+        raise RuntimeError("the store's file is gone")
+
+    sent, exits, _ = _as_a_rank(monkeypatch, tmp_path / "3", fn, join=cannot_join)
+    assert sent == ("mine", 'RuntimeError("the store\'s file is gone")') and exits == [0]
+
+
+def test_a_rank_loads_what_it_runs_or_says_it_could_not(monkeypatch):
+    import multiprocessing
+
+    import cloudpickle
+
+    from d2lgpu import _rank_start
+
+    exits, calls = [], []
+
+    class Exited(Exception):
+        pass
+
+    def leave(code):  # os._exit, as far as what follows it is concerned
+        exits.append(code)
+        raise Exited
+
+    monkeypatch.setattr(_rank_start.os, "_exit", leave)
+
+    def main(*args):
+        calls.append(args)
+
+    cell = notebook_cell("def in_a_cell(rank, world):\n    return rank + world\n")
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    _rank_start._rank_entry(main, 1, 2, "store", _rank_start._Packed(cell["in_a_cell"]), writer, 9)
+    ((rank, world, store, fn, conn, extra),) = calls
+    assert (rank, world, store, conn, extra) == (1, 2, "store", writer, 9) and fn(1, 2) == 3
+    assert not exits and not writer.closed
+    calls.clear()
+    _rank_start._rank_entry(main, 0, 2, "store", "not packed", writer, 9)
+    assert calls == [(0, 2, "store", "not packed", writer, 9)]
+
+    class Broken:
+        def __reduce__(self):
+            return (int, ("not a number",))  # loading it raises ValueError
+
+    calls.clear()
+    with pytest.raises(Exited):
+        _rank_start._rank_entry(main, 0, 2, "store", _rank_start._Packed(Broken()), writer, 9)
+    status, text = cloudpickle.loads(reader.recv_bytes())
+    assert status == "error" and text.startswith("could not load what it runs:\nTraceback"), text
+    assert "ValueError: invalid literal for int()" in text
+    assert not calls and exits == [0] and writer.closed
+
+
+def test_a_gpu_is_seen_through_cuda_or_apples_mps(monkeypatch):
+    from d2lgpu import _rank_start
+
+    for cuda, mps, seen in [(False, False, False), (True, False, True), (False, True, True)]:
+        monkeypatch.setattr(torch.cuda, "is_available", lambda cuda=cuda: cuda)
+        monkeypatch.setattr(torch.backends.mps, "is_available", lambda mps=mps: mps)
+        assert _rank_start._accelerator_visible() is seen, (cuda, mps)
