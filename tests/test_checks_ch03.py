@@ -467,3 +467,21 @@ requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="requir
 def test_on_a_gpu_device_bug_and_parameters_run_on_it():
     assert_passes("03.device_bug", train_step)
     assert_passes("03.parameters", PARAMETERS)
+
+
+def test_the_exercises_model_and_how_two_of_them_are_compared():
+    from torch import nn
+
+    from d2lgpu.checks._ch03_networks import make_net, same_params, seeded_net
+
+    assert [type(m) for m in make_net()] == [nn.Linear, nn.ReLU, nn.Linear]
+    a, b = seeded_net(0), seeded_net(0)
+    assert same_params(a, b) and not same_params(a, seeded_net(1), close=True)
+    with torch.no_grad():
+        b[0].weight[0, 0] += 5e-7  # float rounding: equal only when close is asked for
+        b[0].bias.fill_(1000.0)
+        a[0].bias.fill_(1000.0 + 5e-3)  # within rtol=1e-5 of 1000
+    assert not same_params(a, b) and same_params(a, b, close=True)
+    with torch.no_grad():
+        a[0].bias.fill_(1010.0)  # 1% apart: not rounding
+    assert not same_params(a, b, close=True)

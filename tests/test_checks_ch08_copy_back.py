@@ -429,15 +429,26 @@ def test_the_real_gpus_result_check_with_the_cpu_standing_in(monkeypatch):
             buffers[0].copy_(compute(batches[i]))
             consume(i, buffers[0])
 
-    with pytest.raises(CheckFailed, match=r"consume was called with the indices \[2, 1, 0\]"):
+    with pytest.raises(CheckFailed) as failed:
         _copy_back_gpu._check_results(backwards, host, buffers, torch.tanh, cpu)
+    assert str(failed.value) == (
+        "on this GPU, consume was called with the indices [2, 1, 0]: once per batch, in order, "
+        "0 to 2"
+    )
 
     def stale(batches, compute, device, buffers, consume):
         for i in range(len(batches)):
             consume(i, buffers[i % 2])  # before any copy into it
 
-    with pytest.raises(CheckFailed, match="result 0 as consume read it differs"):
+    with pytest.raises(CheckFailed) as failed:
         _copy_back_gpu._check_results(stale, host, [torch.zeros(4, 3)] * 2, torch.tanh, cpu)
+    assert str(failed.value) == (
+        "on this GPU, result 0 as consume read it differs from a serial loop's: its copy to the "
+        "host may not have landed when consume read it (wait for an event recorded after the "
+        "copy), or a buffer was copied into before its result was consumed, or a copy read a "
+        "result its compute had not written (a missing wait on the GPU), or its memory was "
+        "reused too early (record_stream)"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -718,3 +729,198 @@ def test_one_copy_of_every_batch_joined_is_named():
         "1 copy to the device for 6 batches: a copy that carries several batches",
         "torch.stack",
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Each rule's hint, whole: what a learner reads when only that rule is broken
+
+
+def _hands_over_with(change):
+    """The right pipeline, with ``change(i, buffer, consume)`` standing between it and consume."""
+
+    def answer(batches, compute, device, buffers, consume):
+        pipeline()(batches, compute, device, buffers, lambda i, b: change(i, b, consume))
+
+    return answer
+
+
+def _consumes_the_device_result(batches, compute, device, buffers, consume):
+    for i, batch in enumerate(batches):
+        consume(i, compute(batch.to(device, non_blocking=True)))
+
+
+def _kept_and_shifted(i, buffer, consume, kept=[]):  # noqa: B006 (one answer's own memory)
+    if i == 0:
+        kept.clear()
+    kept.append(buffer.clone())
+    if i > 0:
+        buffer.copy_(kept[i - 1])  # result i - 1's values, handed over as result i
+    consume(i, buffer)
+
+
+def _twice(batches, compute, device, buffers, consume):
+    def compute_twice(x):
+        compute(x)
+        return compute(x)
+
+    pipeline()(batches, compute_twice, device, buffers, consume)
+
+
+def _computes_on_the_host(batches, compute, device, buffers, consume):
+    for i, batch in enumerate(batches):
+        buffers[i % 2].copy_(compute(batch))
+        consume(i, buffers[i % 2])
+
+
+def _four_arguments(batches, compute, device, buffers):
+    pass
+
+
+def _copy_in_after_copy_back(batches, compute, device, buffers, consume):
+    """Each batch copied in only after the result before it was copied back: no shared
+    stream, but the copies in wait for what they do not need."""
+    n, cur = len(batches), torch.cuda.current_stream(device)
+    side, back = torch.cuda.Stream(device), torch.cuda.Stream(device)
+    ahead, pending = send(batches[0], side, device), []
+    for i in range(n):
+        x, copied = ahead
+        cur.wait_event(copied)
+        x.record_stream(cur)
+        y = compute(x)
+        back.wait_stream(cur)
+        with torch.cuda.stream(back):
+            y.record_stream(back)
+            buffers[i % 2].copy_(y, non_blocking=True)
+            pending.append((i, back.record_event()))
+        if i + 1 < n:
+            side.wait_stream(back)
+            ahead = send(batches[i + 1], side, device)
+        while len(pending) > 1 or (pending and i == n - 1):
+            j, landed = pending.pop(0)
+            landed.synchronize()
+            consume(j, buffers[j % 2])
+
+
+WHOLE_HINTS = {
+    "copies in after copies back": (
+        _copy_in_after_copy_back,
+        "on the simulated GPU, 6 batches with 1 ms copies in, 1 ms computes and 1 ms copies "
+        "back took 18.0 ms: all three overlapped take 8.0 ms, one after another 18.0 ms. Look "
+        "at the timeline (print(gpu.timeline()) inside simulated_cuda) for a stage that waits "
+        "for another it does not need",
+    ),
+    "four arguments": (
+        _four_arguments,
+        "pipelined_to_host takes five arguments, (batches, compute, device, buffers, consume): "
+        "the batches, the compute, the device as in exercise 8.1, then the two pinned buffers "
+        "to copy results into and the function to hand each result to",
+    ),
+    "never consumed": (
+        lambda batches, compute, device, buffers, consume: None,
+        "consume was never called for 6 batches: the function's return value is not used. "
+        "Hand each result to the host with consume(i, buffer), once per batch, in order, the "
+        "buffer holding compute(batch i)",
+    ),
+    "a device tensor consumed": (
+        _consumes_the_device_result,
+        "consume(0, ...) got a device tensor: the host reads results only from the two pinned "
+        "buffers given. Copy each result into one of them from the device, non-blocking, and "
+        "hand that buffer to consume (new pinned memory per result, as .to('cpu', "
+        "non_blocking=True) makes, is what the two buffers are there to avoid)",
+    ),
+    "computed on the host": (
+        _computes_on_the_host,
+        "compute got a host tensor: copy each batch to the device first, non-blocking, and "
+        "call compute on the copy",
+    ),
+    "computed twice": (
+        _twice,
+        "compute ran [2, 2, 2, 2, 2, 2] times on batches 0 to 5: call the compute passed in "
+        "once per batch, on that batch's copy on the device",
+    ),
+    "new memory consumed": (
+        _hands_over_with(lambda i, b, consume: consume(i, b) if i else consume(0, b.new_ones(1))),
+        "consume(0, ...) got a tensor that is not one of buffers (new memory, or a copy of one): "
+        "the host reads results only from the two pinned buffers given. Copy each result into "
+        "one of them from the device, non-blocking, and hand that buffer to consume (new pinned "
+        "memory per result, as .to('cpu', non_blocking=True) makes, is what the two buffers "
+        "are there to avoid)",
+    ),
+    "a buffer changed on the host": (
+        _hands_over_with(lambda i, b, consume: consume(i, b.add_(1))),
+        "consume(0, ...) got a buffer that does not hold compute(batch 0)",
+    ),
+    "the result before": (
+        _hands_over_with(_kept_and_shifted),
+        "consume(1, ...) got compute(batch 0): hand each buffer over with the index of the "
+        "result it holds",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", WHOLE_HINTS)
+def test_each_rules_hint_reads_whole(case):
+    answer, hint = WHOLE_HINTS[case]
+    assert assert_fails(answer).hint == hint
+
+
+def test_a_buffer_no_copy_went_into_is_named_with_how_to_fill_it():
+    def never_copies_back(batches, compute, device, buffers, consume):
+        overlapped(batches, compute, device)  # the chapter's, results left on the device
+        for i in range(len(batches)):
+            consume(i, buffers[i % 2])
+
+    hint = assert_fails(never_copies_back).hint
+    assert hint == (
+        "consume(0, buffers[0]): result 0 was never copied into a buffer. Hand consume the "
+        "buffer that result's copy went into, after copying it there with copy_(..., "
+        "non_blocking=True)"
+    )
+    hint = assert_fails(pipeline(index_shift=1)).hint
+    assert hint == (
+        "consume(0, buffers[1]): result 0 was copied into buffers[0]. Hand consume the buffer "
+        "that result's copy went into"
+    )
+
+
+def test_the_best_and_the_serial_times_take_the_slowest_stage_whichever_it_is():
+    from d2lgpu.checks._ch08_copy_run import best_s, serial_s
+
+    ms = 1e-3
+    for stages, slowest in [((3, 1, 2), 3), ((1, 3, 2), 3), ((1, 2, 3), 3), ((1, 1, 1), 1)]:
+        h2d, compute, d2h = (s * ms for s in stages)
+        # the first copy in, three steps of the slowest stage, the last compute and copy back
+        assert best_s(4, h2d, compute, d2h) == pytest.approx(h2d + 3 * slowest * ms + compute + d2h)
+        assert serial_s(4, h2d, compute, d2h) == pytest.approx(4 * (h2d + compute + d2h))
+
+
+def test_a_view_of_a_buffer_handed_to_consume_is_that_buffer():
+    def hands_over_views(batches, compute, device, buffers, consume):
+        pipeline()(batches, compute, device, buffers, lambda i, b: consume(i, b[:]))
+
+    assert_passes(hands_over_views)
+
+
+def test_the_real_gpus_results_are_compared_within_float_rounding(monkeypatch):
+    # A GPU's compute may round otherwise than the serial loop's: 1e-2 apart, or 1e-3 of the
+    # value, is the same result; 2e-2 or 2e-3 is not.
+    from d2lgpu.checks import _copy_back_gpu
+    from d2lgpu.grading import CheckFailed
+
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda *args: None)
+    cpu = torch.device("cpu")
+
+    def off_by(delta):
+        def answer(batches, compute, device, buffers, consume):
+            for i, batch in enumerate(batches):
+                buffers[i % 2].copy_(compute(batch) + delta)
+                consume(i, buffers[i % 2])
+
+        return answer
+
+    for size, within, beyond in [(0.0, 5e-3, 2e-2), (1000.0, 0.5, 3.0)]:
+        host = [torch.full((4, 3), size + k) for k in range(3)]
+        buffers = [torch.empty(4, 3) for _ in range(2)]
+        _copy_back_gpu._check_results(off_by(within), host, buffers, torch.clone, cpu)
+        with pytest.raises(CheckFailed, match="result 0 as consume read it differs"):
+            _copy_back_gpu._check_results(off_by(beyond), host, buffers, torch.clone, cpu)

@@ -349,3 +349,17 @@ def test_made_since_finds_what_was_made_and_kept_wherever_it_is():
         assert sorted(t.numel() for t in _kit.made_since(before, [param])) == [6]
     finally:
         _HELD_GLOBALLY.clear()
+
+
+def test_a_time_limit_says_how_long_it_allowed_and_how_long_is_left():
+    from d2lgpu.checks._guard import AnswerTimedOut, remaining_s, time_limit
+
+    assert str(AnswerTimedOut(2.5)) == "stopped after 2.5 s" and AnswerTimedOut(2.5).seconds == 2.5
+    assert str(AnswerTimedOut()) == "stopped" and AnswerTimedOut().seconds == 0.0
+    assert remaining_s() is None
+    with time_limit(30):
+        assert 29 < remaining_s() <= 30
+        with time_limit(5):  # the innermost limit in force
+            assert 4 < remaining_s() <= 5
+        assert 29 < remaining_s() <= 30
+    assert remaining_s() is None

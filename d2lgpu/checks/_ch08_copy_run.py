@@ -93,7 +93,6 @@ class Run:
             j = entry["buffer"]
             copies = [op_id for op_id, dst in self.targets.items() if self.buffer_index(dst) == j]
             copy = gpu.ops[max(copies)] if copies else None
-            entry["copy"] = copy
             entry["landed"] = copy is None or gpu.after(copy, gpu.host_follows)
             gpu.host_access(t)  # the host reads it: the copy lands here if the host knows it did
             with torch._C.DisableTorchFunction():
