@@ -79,9 +79,11 @@ def pipeline(
     loop_wait=None,
     hand_last=True,
     index_shift=0,
+    in_after_back=False,
 ):
     """Copies in on a side stream; results copied back into buffers[i % 2] on ``back_on``
-    ("own", "compute", "copy"), then consumed ``lag`` results later."""
+    ("own", "compute", "copy"), then consumed ``lag`` results later. With ``in_after_back``,
+    each batch is copied in only after the result before it was copied back."""
 
     def answer(batches, compute, device, buffers, consume):
         n = len(batches)
@@ -97,7 +99,7 @@ def pipeline(
 
         for i in range(n):
             x, copied = ahead
-            if i + 1 < n:
+            if i + 1 < n and not in_after_back:
                 ahead = send(batches[i + 1], side, device)
             cur.wait_event(copied)
             x.record_stream(cur)
@@ -109,6 +111,9 @@ def pipeline(
                     y.record_stream(back)
                 buffers[i % 2].copy_(y, non_blocking=not blocking_back)
                 pending.append((i, back.record_event()))
+            if i + 1 < n and in_after_back:
+                side.wait_stream(back)
+                ahead = send(batches[i + 1], side, device)
             if loop_wait is not None:
                 loop_wait(y)
             while len(pending) > lag:
@@ -749,13 +754,19 @@ def _consumes_the_device_result(batches, compute, device, buffers, consume):
         consume(i, compute(batch.to(device, non_blocking=True)))
 
 
-def _kept_and_shifted(i, buffer, consume, kept=[]):  # noqa: B006 (one answer's own memory)
-    if i == 0:
-        kept.clear()
-    kept.append(buffer.clone())
-    if i > 0:
-        buffer.copy_(kept[i - 1])  # result i - 1's values, handed over as result i
-    consume(i, buffer)
+def _the_result_before():
+    """The right pipeline, handing over result i - 1's values as result i."""
+    kept = []
+
+    def change(i, buffer, consume):
+        if i == 0:  # a new run of the checker
+            kept.clear()
+        kept.append(buffer.clone())
+        if i > 0:
+            buffer.copy_(kept[i - 1])
+        consume(i, buffer)
+
+    return _hands_over_with(change)
 
 
 def _twice(batches, compute, device, buffers, consume):
@@ -776,34 +787,9 @@ def _four_arguments(batches, compute, device, buffers):
     pass
 
 
-def _copy_in_after_copy_back(batches, compute, device, buffers, consume):
-    """Each batch copied in only after the result before it was copied back: no shared
-    stream, but the copies in wait for what they do not need."""
-    n, cur = len(batches), torch.cuda.current_stream(device)
-    side, back = torch.cuda.Stream(device), torch.cuda.Stream(device)
-    ahead, pending = send(batches[0], side, device), []
-    for i in range(n):
-        x, copied = ahead
-        cur.wait_event(copied)
-        x.record_stream(cur)
-        y = compute(x)
-        back.wait_stream(cur)
-        with torch.cuda.stream(back):
-            y.record_stream(back)
-            buffers[i % 2].copy_(y, non_blocking=True)
-            pending.append((i, back.record_event()))
-        if i + 1 < n:
-            side.wait_stream(back)
-            ahead = send(batches[i + 1], side, device)
-        while len(pending) > 1 or (pending and i == n - 1):
-            j, landed = pending.pop(0)
-            landed.synchronize()
-            consume(j, buffers[j % 2])
-
-
 WHOLE_HINTS = {
     "copies in after copies back": (
-        _copy_in_after_copy_back,
+        pipeline(in_after_back=True),  # no shared stream: the copies in wait needlessly
         "on the simulated GPU, 6 batches with 1 ms copies in, 1 ms computes and 1 ms copies "
         "back took 18.0 ms: all three overlapped take 8.0 ms, one after another 18.0 ms. Look "
         "at the timeline (print(gpu.timeline()) inside simulated_cuda) for a stage that waits "
@@ -851,7 +837,7 @@ WHOLE_HINTS = {
         "consume(0, ...) got a buffer that does not hold compute(batch 0)",
     ),
     "the result before": (
-        _hands_over_with(_kept_and_shifted),
+        _the_result_before(),
         "consume(1, ...) got compute(batch 0): hand each buffer over with the index of the "
         "result it holds",
     ),
