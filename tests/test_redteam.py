@@ -19,6 +19,7 @@ answers are graded in one fresh Python per session with Triton's interpreter swi
 before triton is imported, as their exercise notebook does (tests/test_checks_ch07.py).
 """
 
+import functools
 import importlib.util
 import json
 import os
@@ -90,6 +91,12 @@ def grade(path: Path) -> dict:
 SAID = "said.json"  # an exercise's record of what its checker says to each answer
 
 
+def report(result: dict) -> dict:
+    """What ``said.json`` keeps of a verdict from :func:`grade`: the hint and the lines passed."""
+    return {"hint": result["hint"], "passed": result["passed"]}
+
+
+@functools.cache
 def said(exercise: str) -> dict[str, dict] | None:
     """The recorded report of each answer of ``exercise``, by file stem; None if none is kept."""
     path = HERE / exercise / SAID
@@ -107,9 +114,9 @@ def record_said(exercise: str) -> Path:
         raise SystemExit(f"EXERCISE={exercise!r}: its checker's words change from run to run")
     record = {}
     for path in answers:
-        result = grade(path)
-        record[path.stem] = {"hint": result["hint"], "passed": result["passed"]}
+        record[path.stem] = report(grade(path))
     (folder / SAID).write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    said.cache_clear()  # this process reads the new record from now on
     return folder / SAID
 
 
@@ -180,8 +187,10 @@ def test_red_team_answer(path, request):
     record = said(path.parent.name)
     if record is not None:
         wanted = record.get(path.stem)
-        assert wanted is not None, f"{path.stem} is not in {SAID}: make said EXERCISE=<id>"
-        got = {"hint": result["hint"], "passed": result["passed"]}
+        assert wanted is not None, (
+            f"{path.stem} is not in {SAID}: make said EXERCISE={path.parent.name}"
+        )
+        got = report(result)
         assert got == wanted, (
             f"the checker no longer says what {SAID} records (if the change is meant, "
             f"make said EXERCISE={path.parent.name}): {got} != {wanted}"
