@@ -184,7 +184,7 @@ def zero_job(answer, rank, world):
         held.append(_held_params(params))
         step_calls.append(calls)
         agree.append([p.detach().clone() for p in params])
-        if step == STEPS - 2:  # a look at the rank's objects costs about a second: two in all
+        if step == STEPS - 2:  # a look at what the job made: one here, one after
             scan.look(_ours(params, x, y, agree))
     kept, then = scan.record(_ours(params, x, y, agree))
     before_last = range(STEPS - 1)  # nothing recorded: the looks are after the last two steps

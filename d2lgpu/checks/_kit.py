@@ -265,7 +265,8 @@ def _tensors():
 
 
 def tensors_alive() -> dict[int, weakref.ref]:
-    """Every tensor alive in this process now, as weak references by ``id()``."""
+    """Every tensor alive in this process now, as weak references by ``id()``: those the
+    garbage collector tracks, less any frozen (a rank job's heap, :mod:`._ranks`)."""
     return {id(t): weakref.ref(t) for t in _tensors()}
 
 

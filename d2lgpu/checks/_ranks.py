@@ -31,6 +31,7 @@ What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.lau
 
 from __future__ import annotations
 
+import gc
 import tempfile
 import traceback
 from functools import partial
@@ -176,12 +177,16 @@ def check_waited(since: int, where: str) -> None:
 
 def _watched_job(job, answer, logs, rank, world):
     """In a rank: ``job(answer, rank, world)`` with its collectives watched, then the rules
-    every rank job keeps."""
+    every rank job keeps. What the process held before the job is frozen while it runs
+    (``gc.freeze``): a look at the rank's objects (:func:`._kit.made_since`) and a garbage
+    collection then read what the job made, not the whole heap the rank was forked with."""
     with CollectiveWatch(path=str(Path(logs) / f"rank{rank}")) as watching:
         _WATCH.append(watching)
+        gc.freeze()
         try:
             record = job(answer, rank, world)
         finally:
+            gc.unfreeze()
             _WATCH.pop()
     broken = finished_rule_hint(watching.calls, watching.unwaited(), rank, world)
     if broken is not None:
