@@ -6,6 +6,11 @@ VENV   ?= .venv
 VPY    := $(VENV)/bin/python
 # `make check` runs in whatever environment is active; `make test` uses .venv.
 CHECK_PY ?= python
+# Python keeps the bytecode it compiles (in __pycache__/, which git ignores) even where the
+# environment says not to: the suite starts some 200 Python processes (pytest's, kernels,
+# torchrun's workers, fresh interpreters), and each would otherwise compile again the modules
+# it imports, and pytest the tests it rewrites (3 s of a core for each pytest process).
+unexport PYTHONDONTWRITEBYTECODE
 
 # Two runs, side by side: the unit tests in a random order (pytest-randomly prints the seed; to
 # replay an order, `pytest -p randomly -p no:cacheprovider --randomly-seed=N tests`), and the
