@@ -4,6 +4,7 @@ sends back of a learner's exception, and 10.allreduce_grads' job run as one rank
 process group (its collectives move nothing), so that its record can be read line by line.
 Each test takes well under a second."""
 
+import gc
 import tempfile
 from pathlib import Path
 
@@ -371,6 +372,29 @@ def test_a_broken_rule_at_the_end_of_a_job_is_raised_by_the_watched_job():
             2,
         )
     assert _ranks._WATCH == []
+
+
+def test_a_job_runs_with_the_heap_it_was_forked_with_frozen_and_leaves_it_unfrozen():
+    """A look at what a job made (gc.get_objects) reads only the job's objects, not the
+    million a rank inherits; the freeze is taken back whether the job returns or raises."""
+    made_before = [torch.ones(1)]  # noqa: F841 (alive, and frozen while the job runs)
+
+    def job(answer, rank, world):
+        mine = torch.ones(1)
+        seen = [o for o in gc.get_objects() if type(o) is torch.Tensor]
+        return gc.get_freeze_count() > 0, any(o is mine for o in seen), len(seen)
+
+    def raises(answer, rank, world):
+        assert gc.get_freeze_count() > 0
+        raise ValueError("the answer's own error")
+
+    with fake_process_group(2, 0), tempfile.TemporaryDirectory() as logs:
+        frozen, sees_its_own, seen = _ranks._watched_job(job, None, logs, 0, 2)
+        assert frozen and sees_its_own and seen == 1
+        assert gc.get_freeze_count() == 0
+        with pytest.raises(ValueError, match="the answer's own error"):
+            _ranks._watched_job(raises, None, logs, 0, 2)
+        assert gc.get_freeze_count() == 0
 
 
 # --- the parent: the run itself, with d2lgpu.ranks' start replaced by one process -------------
