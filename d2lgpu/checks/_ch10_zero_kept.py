@@ -22,8 +22,8 @@ class KeptScan:
     floating-point tensors of ``numel`` elements or more, not the job's own (``ours``).
     :meth:`look` after the step before the last; :meth:`record` after the last gives each
     tensor's content, flat, and where the same tensor was kept at the look, its content then
-    (or None). A look reads every object of the rank, without a garbage collection (which,
-    in a forked rank, copies the whole heap)."""
+    (or None). A look reads every object the rank's job made (what the rank was forked with
+    is frozen, :func:`._ranks._watched_job`), without a garbage collection."""
 
     def __init__(self, before, numel: int):
         self.before, self.numel = before, numel
