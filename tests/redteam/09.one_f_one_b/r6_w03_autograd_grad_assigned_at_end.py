@@ -8,7 +8,7 @@ SUMS = {}
 
 def collect(stage, out, grad, _):
     params = list(stage.parameters())
-    inputs = [h for h in [CURRENT_INPUT.get(id(out))] if h is not None]
+    inputs = [h for h in [CURRENT_INPUT.pop(id(out), None)] if h is not None]
     grads = torch.autograd.grad(out, params + inputs, grad)
     for p, g in zip(params, grads):
         SUMS[p] = SUMS.get(p, 0) + g
