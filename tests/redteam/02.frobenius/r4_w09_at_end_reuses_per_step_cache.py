@@ -10,12 +10,12 @@ def per_step(A, steps):
         norm = torch.linalg.matrix_norm(X)
         out.append(norm.item())
         X = X / norm
-    _cache[(id(A), steps)] = list(out)
+    _cache[(id(A), steps)] = (A, list(out))  # A kept: its id names no other matrix
     return out
 def at_end(A, steps):
     key = (id(A), steps)
     if key in _cache:
-        return list(_cache[key])
+        return list(_cache[key][1])
     X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
     log = []
     for _ in range(steps):
