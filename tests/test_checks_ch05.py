@@ -9,6 +9,7 @@ options, and the checker judges what its rank 0 saved. They all run in one launc
 `launched`); one more goes the whole way through the checker's own launch.
 """
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -50,6 +51,7 @@ def test_ddp_checker_uses_the_scripts_data_and_model():
         with torch.random.fork_rng(devices=[]):
             theirs = script["make_model"](3).state_dict()
         mine = ch05_ddp.make_model(3).state_dict()
+        assert mine.keys() == theirs.keys()
         assert all(torch.equal(mine[k], theirs[k]) for k in mine)
 
 
@@ -202,13 +204,18 @@ def test_ddp_a_crashing_script_is_reported_with_its_own_error(tmp_path, monkeypa
     assert "ChildFailedError" not in result.hint
 
 
-def saves_as_if(state_of, monkeypatch):
-    """Replace torchrun by a launch that saves what a script with some mistake would save."""
+def saves_as_if(state_of, monkeypatch, calls=None):
+    """Replace torchrun by a launch that saves what a script with some mistake would save and,
+    with ``calls``, records on each rank those collectives as the script's own."""
     import d2lgpu.launcher as launcher
+    from d2lgpu.checks._ch05_rank import RECORD_ENV_VAR
 
-    def fake_launch(script, *, args, **kwargs):
+    def fake_launch(script, *, args, env, **kwargs):
         out = next(a for a in args if a.startswith("--out="))
         torch.save(state_of(), out.removeprefix("--out="))
+        for rank, own in enumerate(calls or []):
+            record = {"calls": own, "ended": "returned"}
+            (Path(env[RECORD_ENV_VAR]) / f"rank{rank}.json").write_text(json.dumps(record))
         return launcher.LaunchResult(0, "", 1.0)
 
     monkeypatch.setattr(launcher, "launch", fake_launch)
@@ -225,6 +232,179 @@ def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
         assert_fails("05.ddp", script, hint)
     saves_as_if(ch05_ddp.reference, monkeypatch)
     assert_passes("05.ddp", script)
+
+
+def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=256, epochs=3):
+    """Rank 0's parameters, trained here in one process with the exercise script's own data and
+    model, in batches of ``batch`` taken in the order ``order_of_epoch(epoch)``: written apart
+    from the checker's reference, so that a slip in it cannot agree with itself."""
+    script = {}
+    exec(compile((ROOT / "exercises" / "05_ddp_train.py").read_text(), "script", "exec"), script)
+    X, y = script["make_dataset"](samples, seed).tensors
+    with torch.random.fork_rng(devices=[]):
+        model = script["make_model"](seed)
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    for epoch in range(epochs):
+        order = order_of_epoch(epoch)
+        for start in range(0, samples, batch):
+            index = order[start : start + batch]
+            loss = torch.nn.functional.cross_entropy(model(X[index]), y[index])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return {k: v.detach().clone() for k, v in model.state_dict().items()}
+
+
+def sampler_order(seed):
+    # DistributedSampler(shuffle=True, seed=seed) after set_epoch(epoch), all ranks together
+    return lambda epoch: torch.randperm(256, generator=torch.Generator().manual_seed(seed + epoch))
+
+
+def loader_order(batch):
+    # DataLoader(shuffle=True, generator=seeded with 5), the single-process script's own loader
+    from torch.utils.data import DataLoader
+
+    loader = DataLoader(
+        torch.arange(256),
+        batch_size=batch,
+        shuffle=True,
+        generator=torch.Generator().manual_seed(5),
+    )
+    return lambda epoch: torch.cat(list(loader))
+
+
+UNSHARDED = (
+    "each rank went through the whole data set (the parameters equal single-process training "
+    "on all of it): give the DataLoader a DistributedSampler(dataset, shuffle=True, "
+    "seed=args.seed) instead of shuffle=True, so each rank gets its own 1/world_size of every "
+    "epoch"
+)
+# Each mistake's parameters on rank 0, made apart from the checker, and its whole hint.
+MISTAKES = {
+    "no set_epoch": (
+        lambda: trained_as(lambda epoch: sampler_order(5)(0), 32),
+        "every epoch used the same order (that of epoch 0): call sampler.set_epoch(epoch) at "
+        "the start of each epoch; DistributedSampler shuffles with seed + epoch",
+    ),
+    "no DDP": (
+        lambda: trained_as(lambda epoch: sampler_order(5)(epoch)[0::2], 16),
+        "rank 0's parameters equal training on its own share of the data alone: the ranks never "
+        "averaged their gradients. Wrap the model in DistributedDataParallel and train through "
+        "the wrapper (net = DDP(model); opt built on its parameters)",
+    ),
+    "no sampler": (lambda: trained_as(loader_order(32), 32), UNSHARDED),
+    "no sampler, per-rank batch": (lambda: trained_as(loader_order(16), 16), UNSHARDED),
+    "global batch per rank": (
+        lambda: trained_as(sampler_order(5), 64),
+        "each rank used the whole global batch (32) per step, so the global batch was 64: give "
+        "each rank batch_size // world_size examples per step",
+    ),
+    "default seed": (
+        lambda: trained_as(sampler_order(0), 32),
+        "the data was shuffled with DistributedSampler's default seed 0, not --seed: pass "
+        "seed=args.seed, DistributedSampler(dataset, shuffle=True, seed=args.seed)",
+    ),
+    "never shuffled": (
+        lambda: trained_as(lambda epoch: torch.arange(256), 32),
+        "the data was never shuffled: DistributedSampler(dataset, shuffle=True, seed=args.seed) "
+        "shuffles it, as the single-process script's loader did",
+    ),
+    "lr times world size": (
+        lambda: trained_as(sampler_order(5), 32, lr=0.2),
+        "the parameters equal single-process training with the learning rate times 2, the world "
+        "size (lr x world_size, the linear scaling rule): DDP already averages the gradients over "
+        "the global batch, so one process's lr is the right one. Keep --lr as given",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", MISTAKES)
+def test_ddp_each_mistake_made_apart_from_the_checker_gets_its_whole_hint(
+    mistake, tmp_path, monkeypatch
+):
+    state, hint = MISTAKES[mistake]
+    saves_as_if(state, monkeypatch)
+    result = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), hint)
+    assert result.hint == hint, result.hint
+    assert result.passed == [
+        "torchrun ran the script with 2 processes and rank 0 saved the model's state_dict (keys "
+        "without 'module.')"
+    ]
+
+
+def test_ddp_training_as_distributed_sampler_orders_it_passes_with_every_line(
+    tmp_path, monkeypatch
+):
+    saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch)
+    result = assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
+    assert result.passed == [
+        "torchrun ran the script with 2 processes and rank 0 saved the model's state_dict (keys "
+        "without 'module.')",
+        "after 3 epochs its parameters match single-process training on the same global batch of "
+        "32, shuffled per epoch as DistributedSampler does (rtol 0.0001, atol 1e-05)",
+        "the script leaves the gradients' averaging to DDP (no all-reduce of its own carrying a "
+        "model's worth of bytes)",
+        "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
+        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size or an lr scaled by "
+        "the world size would each have missed the reference",
+    ]
+
+
+def test_ddp_parameters_within_the_tolerance_of_the_reference_pass(tmp_path, monkeypatch):
+    # The ranks' all-reduce adds in another order than one process: the last bits differ.
+    state = trained_as(sampler_order(5), 32)
+    saves_as_if(lambda: {k: v + 5e-6 for k, v in state.items()}, monkeypatch)
+    assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
+    saves_as_if(lambda: {k: v + 5e-5 for k, v in state.items()}, monkeypatch)
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "differ from single-process").hint
+    assert "by up to 5e-05 (tolerance: rtol 0.0001, atol 1e-05)" in hint, hint
+
+
+PARAMETER_BYTES = (20 * 32 + 32 + 32 * 4 + 4) * 4  # the exercise model's, in float32
+
+
+def collective(kind, nbytes):
+    return {"kind": kind, "shape": [nbytes // 4], "nbytes": nbytes}
+
+
+def test_ddp_the_scripts_own_collectives_may_carry_less_than_the_model(tmp_path, monkeypatch):
+    # A loss all-reduced for printing, barriers of any size: DDP's averaging is left alone.
+    below = [collective("all_reduce", PARAMETER_BYTES - 4), collective("barrier", 10**6)]
+    saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch, calls=[[], below])
+    assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
+
+
+def test_ddp_a_gradient_averaged_again_by_hand_is_named_with_its_rank_and_bytes(
+    tmp_path, monkeypatch
+):
+    # Every gradient all-reduced by hand on rank 1 (a model's worth of bytes), beside a loss.
+    by_hand = [collective("all_reduce", PARAMETER_BYTES - 4), collective("broadcast", 4)]
+    calls = [[collective("barrier", 4)], [*by_hand, collective("barrier", 4)]]
+    saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch, calls=calls)
+    result = assert_fails("05.ddp", ddp_variant(tmp_path, "any"))
+    assert result.hint == (
+        "besides DDP's own all-reduces, rank 1 of the script called 2 collectives itself "
+        f"(all_reduce, broadcast: {PARAMETER_BYTES} bytes; the model's parameters take "
+        f"{PARAMETER_BYTES}): an extra collective. DDP's backward already averages the "
+        "gradients, so averaging them again by hand (dist.all_reduce on each p.grad) sends "
+        "every gradient twice for the same values. Leave it to DDP"
+    )
+    assert len(result.passed) == 2  # the save, and the parameters
+
+
+def test_ddp_an_answer_that_is_not_a_path_or_names_no_file_is_told_what_to_pass(tmp_path):
+    result = assert_fails("05.ddp", 42)
+    assert result.hint == (
+        "pass the path of your script (a str or Path), not a int: "
+        "check('05.ddp', '05_ddp_train.py')"
+    )
+    missing = tmp_path / "nope.py"
+    for answer in (str(missing), missing):
+        assert assert_fails("05.ddp", answer).hint == (
+            f"there is no file {str(missing)!r} (looked in {Path.cwd()}): pass the path of your "
+            "script; from a notebook in work/exercises/, '05_ddp_train.py' is "
+            "work/exercises/05_ddp_train.py"
+        )
 
 
 def test_ddp_a_hanging_script_is_reported_as_stopped_after_the_time_limit(tmp_path, monkeypatch):

@@ -1,6 +1,7 @@
 """tools/mutation.py (`make mutation`): which mutants it runs, and how it counts mutmut's results."""
 
 import json
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -90,8 +91,9 @@ def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
         files = [t for t in tests if not t.startswith("--") and t not in answers]
         assert files and all((ROOT / t).is_file() for t in files), (module, tests)
         options = set(tests) - set(files) - set(answers)
-        assert all(o == mutation.FORKSERVER or o.startswith("--deselect=") for o in options), tests
-        for left_out in options - {mutation.FORKSERVER}:  # a test of one of those files, by name
+        flags = {mutation.FORKSERVER, mutation.TRITON_INTERPRET}
+        assert all(o in flags or o.startswith("--deselect=") for o in options), tests
+        for left_out in options - flags:  # a test of one of those files, by name
             path, _, name = left_out.removeprefix("--deselect=").partition("::")
             assert path in files and f"def {name}(" in (ROOT / path).read_text(), left_out
     # what the tests read besides the code travels into mutants/ too
@@ -179,3 +181,24 @@ def test_a_module_marked_forkserver_runs_its_tests_in_mutmuts_fork_server(monkey
         assert mutation.FORKSERVER not in cfg.pytest_add_cli_args_test_selection
         assert cfg.pytest_add_cli_args_test_selection[0].startswith("tests/test_")
     assert len(ran) == 2
+
+
+def test_a_module_marked_triton_interpret_runs_with_tritons_interpreter_switched_on(monkeypatch):
+    # Its tests then grade Triton answers in pytest's own process, where the mutants reach.
+    from mutmut import __main__ as mutmut_main
+    from mutmut import configuration
+
+    cfg = configuration.config()
+    monkeypatch.setattr(cfg, "pytest_add_cli_args_test_selection", [])
+    monkeypatch.setattr(mutmut_main, "cli", lambda args: None)
+    monkeypatch.setattr(mutation, "_name_tools_mutants_by_their_module", lambda: None)
+    monkeypatch.setenv("TRITON_INTERPRET", "0")  # so that the test's end puts it back as it was
+    monkeypatch.delenv("TRITON_INTERPRET")
+    mutation.run_one("d2lgpu/checks/ch02_time_fn.py", 1)
+    assert "TRITON_INTERPRET" not in os.environ
+    mutation.run_one("d2lgpu/checks/ch07_triton.py", 1)
+    assert os.environ["TRITON_INTERPRET"] == "1"
+    selection = cfg.pytest_add_cli_args_test_selection
+    assert mutation.TRITON_INTERPRET not in selection
+    assert "tests/test_checks_ch07.py" in selection
+    assert any("test_red_team_answer[07.rms_norm/" in test for test in selection)

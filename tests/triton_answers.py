@@ -596,6 +596,36 @@ def chapter_gpu_cells() -> dict:
     return results
 
 
+def answers() -> dict:
+    """Every answer above by name: the functions a learner would pass to ``check``."""
+    return {
+        name: fn
+        for name, fn in globals().items()
+        if name.startswith(("relu_mul", "relu_of", "rms_norm")) and not name.endswith("kernel")
+    }
+
+
+# What main reports besides the answers' verdicts, each computed when asked for.
+CHECKS = {
+    "stub_relu": lambda: check("07.relu_mul", stub, quiet=True).status,
+    "stub_rms": lambda: check("07.rms_norm", stub, quiet=True).status,
+    "not_a_function": lambda: check("07.rms_norm", 42, quiet=True).hint,
+    "watch_removed": lambda: watch_is_removed_after_a_failed_check(),
+    "kernel_kept": lambda: isinstance(
+        relu_mul_kernel, triton.runtime.interpreter.InterpretedFunction
+    ),
+}
+
+
+def graded(name: str):
+    """One entry of main's JSON: an answer's status, hint and passed lines, or one of CHECKS."""
+    if name in CHECKS:
+        return CHECKS[name]()
+    exercise_id = "07.relu_mul" if name.startswith("relu") else "07.rms_norm"
+    result = check(exercise_id, answers().get(name, stub), quiet=True)
+    return {"status": result.status, "hint": result.hint, "passed": list(result.passed)}
+
+
 def main(names: list[str]) -> None:
     if names[:1] == ["--chapter"]:
         print(json.dumps(chapter_kernels(names[1])))
@@ -603,24 +633,7 @@ def main(names: list[str]) -> None:
     if names[:1] == ["--gpu-cells"]:
         print(json.dumps(chapter_gpu_cells()))
         return
-    table = {
-        name: fn
-        for name, fn in globals().items()
-        if name.startswith(("relu_mul", "relu_of", "rms_norm")) and not name.endswith("kernel")
-    }
-    results = {}
-    for name in names or sorted(table):
-        fn = table.get(name, stub)
-        exercise_id = "07.relu_mul" if name.startswith("relu") else "07.rms_norm"
-        result = check(exercise_id, fn, quiet=True)
-        results[name] = {"status": result.status, "hint": result.hint, "passed": result.passed}
-    results["stub_relu"] = check("07.relu_mul", stub, quiet=True).status
-    results["stub_rms"] = check("07.rms_norm", stub, quiet=True).status
-    results["not_a_function"] = check("07.rms_norm", 42, quiet=True).hint
-    results["watch_removed"] = watch_is_removed_after_a_failed_check()
-    results["kernel_kept"] = isinstance(
-        relu_mul_kernel, triton.runtime.interpreter.InterpretedFunction
-    )
+    results = {name: graded(name) for name in [*(names or sorted(answers())), *CHECKS]}
     print(json.dumps(results))
 
 

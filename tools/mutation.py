@@ -46,6 +46,10 @@ MAX_CHILDREN = 2
 # after it ran hangs) lists this among its test files: mutmut then runs its tests, and forks
 # each mutant's copy, from a server process that has only collected them.
 FORKSERVER = "--forkserver"
+# A module whose tests grade Triton kernels lists this: its mutmut process starts with Triton's
+# interpreter on (TRITON_INTERPRET=1 before triton is imported, as the exercise notebook does),
+# so those tests grade in pytest's own process, where mutants reach, not in a fresh Python.
+TRITON_INTERPRET = "--triton-interpret"
 # An entry ``redteam:<exercise id>`` stands for that exercise's red-team answers, each graded
 # by tests/test_redteam.py in the tests' own process, where mutants reach.
 REDTEAM = "redteam:"
@@ -172,7 +176,11 @@ def run_one(module: str, max_children: int) -> None:
 
     cfg = configuration.config()
     selection = selection_of(module)
-    cfg.pytest_add_cli_args_test_selection = [a for a in selection if a != FORKSERVER]
+    cfg.pytest_add_cli_args_test_selection = [
+        a for a in selection if a not in (FORKSERVER, TRITON_INTERPRET)
+    ]
+    if TRITON_INTERPRET in selection:
+        os.environ["TRITON_INTERPRET"] = "1"
     if FORKSERVER in selection:  # mutmut's own process runs no test: a server forks the copies
         cfg.process_isolation = configuration.ProcessIsolation.FORKSERVER
     _name_tools_mutants_by_their_module()
