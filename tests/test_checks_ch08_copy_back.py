@@ -910,3 +910,151 @@ def test_the_real_gpus_results_are_compared_within_float_rounding(monkeypatch):
         _copy_back_gpu._check_results(off_by(within), host, buffers, torch.clone, cpu)
         with pytest.raises(CheckFailed, match="result 0 as consume read it differs"):
             _copy_back_gpu._check_results(off_by(beyond), host, buffers, torch.clone, cpu)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules on hand-made runs: the edges no whole answer reaches (a wait at the very first or
+# last op, computes out of order, a rule broken only after a first buffer handled right)
+
+
+class HandMadeRun:
+    """What ``_simulated`` hands each rule: the GPU's ops, the host's waits, the copies back
+    into host tensors, and what consume got. Ops are ``(kind, direction, batch, stream)``,
+    numbered in order; a stream is a name, the compute stream "compute"."""
+
+    def __init__(self, ops, waits=(), targets=None, consumed=()):
+        from types import SimpleNamespace
+
+        self.streams = {name: SimpleNamespace(name=name) for *_, name in ops}
+        self.gpu = SimpleNamespace(ops=[], after=lambda first, follows: (
+            follows.get(first.stream.name, -1) >= first.id
+        ))  # fmt: skip
+        for op_id, (kind, direction, batch, stream) in enumerate(ops):
+            flags = {"on_device": True, "direction": direction, "non_blocking": True}
+            label = "compute" if kind == "kernel" else "copy"
+            op = SimpleNamespace(
+                id=op_id, kind=kind, batch=batch, stream=self.streams[stream], flags=flags,
+                label=label,
+            )  # fmt: skip
+            self.gpu.ops.append(op)
+        self.waits = list(waits)
+        self.targets = dict(targets or {})  # copy id -> buffer index (None: another tensor)
+        self.consumed = [{"index": i, "buffer": j, "queued": q} for i, j, q in consumed]
+
+    def buffer_index(self, t):
+        return t
+
+
+def pipelined_ops(n, back=lambda i: "back", order=None):
+    """Batch 0 copied in; then per batch: the next batch copied in, compute, copy back."""
+    ops = [("copy", "h2d", 0, "side")]
+    for i in order or range(n):
+        if i + 1 < n:
+            ops.append(("copy", "h2d", i + 1, "side"))
+        ops += [("kernel", None, i, "compute"), ("copy", "d2h", i, back(i))]
+    return ops
+
+
+def rule_fails(rule, run, n, *hint_parts):
+    """``ch08_copy_back.<rule>`` on ``run``: it passes where no hint part is given, else fails
+    with each of them in its hint."""
+    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.grading import CheckFailed
+
+    check_rule = getattr(ch08_copy_back, rule)
+    if not hint_parts:
+        check_rule(run, n)
+        return
+    with pytest.raises(CheckFailed) as caught:
+        check_rule(run, n)
+    for part in hint_parts:
+        assert part in str(caught.value), str(caught.value)
+
+
+def waits_fail(n, waits, *hint_parts, order=None):
+    run = HandMadeRun(pipelined_ops(n, order=order), waits)
+    rule_fails("_check_host_waits", run, n, *hint_parts)
+
+
+def test_a_read_is_judged_from_the_first_copy_in_up_to_the_last_compute_queued():
+    # n = 3: ops 0 copy in 0, 1 copy in 1, 2 compute 0, 3 back 0, 4 copy in 2, 5 compute 1,
+    # 6 back 1, 7 compute 2, 8 back 2. A wait "queued" at k came after ops 0 .. k - 1.
+    sync_hint = ("a sync in the loop", "the host waited (item())")
+    waits_fail(3, [("item()", {}, 0)])  # before anything was queued: not in the loop
+    waits_fail(3, [("item()", {}, 1)], *sync_hint)  # after the first copy in, before compute 0
+    waits_fail(3, [("item()", {}, 7)], *sync_hint)  # just before the last compute
+    waits_fail(3, [("item()", {}, 8)])  # after the last compute was queued
+    waits_fail(3, [("item()", {}, 0), ("item()", {}, 3)], *sync_hint)  # a later one still counts
+
+
+def test_a_wait_before_any_compute_or_covering_an_older_one_is_no_stall():
+    # torch.cuda.synchronize() after the first copy in, then after compute 1 was queued
+    # waiting for compute 0 only: the GPU still has compute 1 to run.
+    waits_fail(3, [("torch.cuda.synchronize()", {"side": 0}, 1)])
+    waits_fail(3, [("event.synchronize()", {"compute": 2}, 6)])
+    # ... and a stall after them is still named
+    stall = ("event.synchronize()", {"compute": 5}, 6)
+    waits_fail(
+        3,
+        [("torch.cuda.synchronize()", {"side": 0}, 1), stall],
+        "the host waited (event.synchronize()) for compute 1, the newest one queued, before "
+        "queueing compute 2",
+    )
+
+
+def test_a_wait_for_the_last_batchs_compute_queued_early_is_no_stall():
+    # Computes queued out of order: batch 2 (the last) before batch 1. Waiting for compute 2
+    # while compute 1 is still to be queued leaves nothing after it to stall.
+    order = [0, 2, 1]
+    ops = pipelined_ops(3, order=order)
+    last_batch = next(i for i, op in enumerate(ops) if op[:3] == ("kernel", None, 2))
+    waits_fail(3, [("event.synchronize()", {"compute": last_batch}, last_batch + 1)], order=order)
+
+
+def test_a_stall_on_the_second_to_last_compute_is_named():
+    waits_fail(
+        3,
+        [("event.synchronize()", {"compute": 5}, 6)],
+        "for compute 1, the newest one queued, before queueing compute 2",
+    )
+
+
+def streams_fail(n, back, *hint_parts):
+    rule_fails("_check_streams", HandMadeRun(pipelined_ops(n, back=back)), n, *hint_parts)
+
+
+def test_only_the_last_result_may_be_copied_back_on_the_compute_stream():
+    # Nothing is computed after the last result: its copy back delays no compute.
+    streams_fail(4, lambda i: "compute" if i == 3 else "back")
+    streams_fail(
+        4,
+        lambda i: "compute" if i >= 2 else "back",
+        "result 2 was copied back to the host on compute",
+        "compute 3 waits behind that copy",
+    )
+
+
+def test_a_buffer_overwritten_is_named_after_a_copy_into_another_tensor_and_a_right_reuse():
+    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.grading import CheckFailed
+
+    ops = pipelined_ops(3)  # copies back at ops 3, 6 and 8
+    # copy 3 into a tensor of the answer's own; results 1 and 2 both into buffers[0], result 2's
+    # copy queued before result 1 was consumed (result 0 was, from buffers[0], before)
+    run = HandMadeRun(ops, targets={3: None, 6: 0, 8: 0}, consumed=[(0, 0, 5), (1, 0, 9)])
+    with pytest.raises(CheckFailed, match=r"the copy of result 2 into buffers\[0\] was queued "):
+        ch08_copy_back._check_buffer_reuse(run)
+    run = HandMadeRun(ops, targets={3: 0, 6: 0, 8: 0}, consumed=[(0, 0, 5), (1, 0, 9)])
+    with pytest.raises(CheckFailed, match=r"before result 1, which that buffer held"):
+        ch08_copy_back._check_buffer_reuse(run)
+    run = HandMadeRun(ops, targets={3: 0, 6: 0, 8: 0}, consumed=[(0, 0, 5), (1, 0, 7)])
+    ch08_copy_back._check_buffer_reuse(run)  # each result consumed before the next copy in
+
+
+def test_the_wrong_buffer_is_named_after_a_right_one():
+    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.grading import CheckFailed
+
+    run = HandMadeRun(pipelined_ops(2), targets={3: 0, 5: 1}, consumed=[(0, 0, 4), (1, 0, 6)])
+    with pytest.raises(CheckFailed, match=r"consume\(1, buffers\[0\]\): result 1 was copied "):
+        ch08_copy_back._check_handed_buffers(run)
