@@ -428,6 +428,14 @@ def test_the_real_gpus_result_check_with_the_cpu_standing_in(monkeypatch):
     buffers = [torch.empty(4, 3) for _ in range(2)]
     cpu = torch.device("cpu")
     _copy_back_gpu._check_results(_copy_back_gpu.serial_loop, host, buffers, torch.tanh, cpu)
+    given = []  # the device each answer is run with: the one the check was given
+
+    def on_the_device_given(batches, compute, device, buffers, consume):
+        given.append(device)
+        _copy_back_gpu.serial_loop(batches, compute, device, buffers, consume)
+
+    _copy_back_gpu._check_results(on_the_device_given, host, buffers, torch.tanh, cpu)
+    assert given == [cpu]
 
     def backwards(batches, compute, device, buffers, consume):
         for i in reversed(range(len(batches))):
