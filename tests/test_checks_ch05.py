@@ -10,6 +10,7 @@ options, and the checker judges what its rank 0 saved. They all run in one launc
 """
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -501,3 +502,181 @@ def test_ddp_a_port_still_taken_after_launchs_own_retry_is_reported_with_pytorch
     script = ddp_variant(tmp_path, "port_taken")
     assert_fails("05.ddp", script, "the script failed under torchrun", "EADDRINUSE")
     assert len(launches) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# How the checker launches the script and reads a failed launch (_ch05_launch), without torchrun
+
+
+def launches_as(monkeypatch, *outcomes):
+    """Replace torchrun by launches that each end as the next of ``outcomes``: ``(records,
+    output)`` writes each rank's record and fails with that output (None: succeeds).
+    Returns the list of each launch's arguments, with the recorder file it found."""
+    import d2lgpu.launcher as launcher
+    from d2lgpu.checks._ch05_rank import RECORD_ENV_VAR
+
+    made, left = [], list(outcomes)
+
+    def launch(path, **kwargs):
+        folder = Path(kwargs["env"][RECORD_ENV_VAR])
+        made.append({"path": path, **kwargs, "site": (folder / "sitecustomize.py").read_text()})
+        records, output = left.pop(0)
+        for rank, record in enumerate(records):
+            (folder / f"rank{rank}.json").write_text(json.dumps(record))
+        if output is not None:
+            raise launcher.LaunchError("failed", launcher.LaunchResult(1, output, 2.0))
+        return launcher.LaunchResult(0, "", 1.0)
+
+    monkeypatch.setattr(launcher, "launch", launch)
+    return made
+
+
+def launched_hint(path, monkeypatch, *outcomes):
+    from d2lgpu.checks._ch05_launch import launch_script
+    from d2lgpu.grading import CheckFailed
+
+    launches_as(monkeypatch, *outcomes)
+    with pytest.raises(CheckFailed) as failed:
+        launch_script(path, [])
+    return str(failed.value)
+
+
+def test_the_launch_is_torchrun_with_two_ranks_each_importing_the_recorder_first(
+    tmp_path, monkeypatch
+):
+    from d2lgpu.checks import _guard
+    from d2lgpu.checks._ch05_launch import launch_script
+    from d2lgpu.checks._ch05_rank import RECORD_ENV_VAR, SITE
+
+    script = tmp_path / "train.py"
+    record = {"calls": [], "ended": {"how": "returned"}}
+    monkeypatch.setenv("PYTHONPATH", "/the/learners/path")
+    made = launches_as(monkeypatch, ([record, record], None))
+    assert launch_script(script, ["--epochs=3"]) == [record, record]
+    [launch] = made
+    folder = launch["env"][RECORD_ENV_VAR]
+    assert Path(folder).name.startswith("d2lgpu-ddp-") and not Path(folder).exists()
+    assert launch["env"]["PYTHONPATH"] == os.pathsep.join([folder, "/the/learners/path"])
+    assert launch["site"] == SITE
+    assert (launch["path"], launch["nproc"], launch["args"]) == (script, 2, ["--epochs=3"])
+    assert (launch["timeout_s"], launch["echo"], launch["tail_lines"]) == (240, False, 15)
+    # no PYTHONPATH of the learner's: the recorder's folder alone; a rank that wrote no record
+    monkeypatch.delenv("PYTHONPATH")
+    made = launches_as(monkeypatch, ([record], None))
+    assert launch_script(script, []) == [record, {}]
+    assert made[0]["env"]["PYTHONPATH"] == made[0]["env"][RECORD_ENV_VAR]
+    # within the check's time limit, 25 s kept to stop torchrun and report; 5 s at the least
+    for left, timeout in [(1000.0, 240), (100.0, 75.0), (40.0, 15.0), (20.0, 5.0)]:
+        monkeypatch.setattr(_guard, "remaining_s", lambda left=left: left)
+        made = launches_as(monkeypatch, ([record], None))
+        launch_script(script, [])
+        assert made[0]["timeout_s"] == timeout, (left, made[0]["timeout_s"])
+
+
+LOST = "RuntimeError: Connection closed by peer [127.0.0.1]:29500"
+
+
+def test_a_lost_peer_is_reported_as_the_rank_whose_own_error_caused_it(tmp_path, monkeypatch):
+    script = tmp_path / "train.py"
+    output = f"[rank0]: Traceback (most recent call last):\n[rank0]: {LOST}\n"
+    own = {"how": "error", "what": "ValueError: bad shape", "line": 41, "text": "x.view(3)"}
+    records = [{"ended": {"how": "error", "what": LOST}}, {"ended": own}]
+    assert launched_hint(script, monkeypatch, (records, output)) == (
+        "the script failed under torchrun with 2 processes: rank 1: ValueError: bad shape "
+        "(line 41: `x.view(3)`). Run it yourself to see all of its output: torchrun "
+        f"--standalone --nproc-per-node=2 {script}"
+    )
+    # without the line it was raised at; and no rank's own error: the lost peer as it is
+    records[1]["ended"] = {"how": "error", "what": "ValueError: bad shape"}
+    hint = launched_hint(script, monkeypatch, (records, output))
+    assert hint.startswith("the script failed under torchrun with 2 processes: rank 1: "
+                           "ValueError: bad shape. Run it yourself")  # fmt: skip
+    records[1]["ended"] = {"how": "error", "what": LOST}
+    hint = launched_hint(script, monkeypatch, (records, output))
+    assert hint.startswith(f"the script failed under torchrun with 2 processes: {LOST}. Run"), hint
+
+
+def test_a_rank_that_left_early_is_named_through_the_launch(tmp_path, monkeypatch):
+    records = [{"ended": {"how": "error", "what": LOST}}, {"ended": {"how": "returned"}}]
+    assert launched_hint(tmp_path / "t.py", monkeypatch, (records, f"[rank0]: {LOST}\n")) == (
+        "rank 1 returned from the script: it left early while the others still waited in a "
+        "collective, which then lost their peer (gloo's 'Connection closed by peer' is their "
+        "error, not the cause). Every rank must reach the same collectives (DDP's all-reduces, "
+        "dist.barrier(), destroy_process_group) and end the script normally; rank 0 alone "
+        "saves, and the others go on to the barrier too"
+    )
+
+
+def test_an_early_exit_is_preferred_to_a_return_and_named_with_its_line():
+    from d2lgpu.checks._ch05_launch import left_early_hint
+
+    exit_at = {"how": "exit", "code": 0, "line": 74, "text": "sys.exit(0)"}
+    records = [{"ended": {"how": "returned"}}, {"ended": exit_at}, {"ended": {"how": "exit"}}]
+    hint = left_early_hint(records, LOST)
+    assert hint.startswith(
+        "rank 1 called sys.exit(0) at line 74 (`sys.exit(0)`): it left early while the others "
+        "still waited in a collective, which then lost their peer (gloo's 'Connection closed "
+        "by peer' is their error, not the cause). Every rank must reach"
+    ), hint
+    records[1]["ended"] = {"how": "exit", "code": 2}
+    assert left_early_hint(records, LOST).startswith("rank 1 called sys.exit(2): it left early")
+    assert left_early_hint([{}, {"ended": {"how": "error"}}], LOST) is None
+    assert left_early_hint([{"ended": {"how": "returned"}}], None) is None
+
+
+def test_torchruns_own_report_is_left_out_and_a_workers_error_is_found_with_where():
+    from d2lgpu.checks._ch05_launch import _script_error, _script_lines
+
+    output = (
+        "epoch 1\n"
+        '  File "/x/train.py", line 9, in main\n'
+        "[rank1]: KeyError: 'lr'\n"
+        "W torch/distributed/elastic/agent: stopping\n"
+        "later\n"
+    )
+    assert _script_lines(output) == ["epoch 1", '  File "/x/train.py", line 9, in main',
+                                     "[rank1]: KeyError: 'lr'"]  # fmt: skip
+    assert _script_lines("a\ntorch.distributed.elastic.errors: x\nb") == ["a"]
+    assert _script_error(output) == "KeyError: 'lr' (File \"/x/train.py\", line 9, in main)"
+    assert _script_error("KeyboardInterrupt: stopped\n") == "KeyboardInterrupt: stopped"
+    assert _script_error("ValueError without a colon\n") is None
+    assert _script_error("[rank0]: ChildFailedError: x\nValueError: y\n") is None
+    assert _script_error("SignalException: x\nValueError: y\n") is None
+
+
+def test_a_time_out_an_exit_code_and_a_signal_each_get_their_whole_hint(tmp_path, monkeypatch):
+    import d2lgpu.launcher as launcher
+    from d2lgpu.checks._ch05_launch import _exit_code_hint, _no_script_error_hint, _timed_out_hint
+
+    printed = "".join(f"line {k}\n" for k in range(20))
+    error = launcher.LaunchError("x", launcher.LaunchResult(1, printed + "  rank      : 1\n", 1.0))
+    tail = "\n".join(f"line {k}" for k in range(6, 20)) + "\n  rank      : 1"
+    assert _timed_out_hint(error, 61.4) == (
+        "torchrun was stopped after 61 s: the script did not finish in time. A rank that waits "
+        "forever (in a collective that another rank never reaches, at a barrier, in an endless "
+        "loop) keeps the job running; make every rank take the same steps. The last lines the "
+        f"script printed:\n{tail}"
+    )
+    assert _exit_code_hint(error, 3) == (
+        "rank 1 of the script exited with code 3, without a Python error: something in it "
+        "called sys.exit(3) (or exit(), os._exit(), argparse refusing an option). Every rank "
+        "must train to the end and return normally; the checker passes the script's own options "
+        "(--epochs, --batch-size, --lr, --seed, --out), so keep them. The last lines the script "
+        f"printed:\n{tail}"
+    )
+    silent = launcher.LaunchError("x", launcher.LaunchResult(1, "", 1.0))
+    assert _exit_code_hint(silent, 1).startswith("a rank of the script exited with code 1")
+    assert _exit_code_hint(silent, 1).endswith("printed:\n(nothing)")
+    assert _timed_out_hint(silent, 5).endswith("printed:\n(nothing)")
+    lines = "".join(f"out {k}\n" for k in range(30))
+    assert _no_script_error_hint(launcher.LaunchError("x", launcher.LaunchResult(1, lines, 1))) == (
+        "torchrun failed twice without a Python error from the script: a rank was killed by a "
+        "signal. The last lines of its output:\n" + "\n".join(f"out {k}" for k in range(6, 30))
+    )
+    # exit code 1 is the script's (no second launch); 0 or a signal's is not
+    hint = launched_hint(tmp_path / "t.py", monkeypatch, ([], "  exitcode  : 1 (pid: 7)\n"))
+    assert hint.startswith("a rank of the script exited with code 1"), hint
+    for code in ("0", "-9"):
+        output = f"  exitcode  : {code} (pid: 7)\n"
+        hint = launched_hint(tmp_path / "t.py", monkeypatch, ([], output), ([], output))
+        assert hint.startswith("torchrun failed twice without a Python error"), hint
