@@ -1066,3 +1066,39 @@ def test_the_wrong_buffer_is_named_after_a_right_one():
     run = HandMadeRun(pipelined_ops(2), targets={3: 0, 5: 1}, consumed=[(0, 0, 4), (1, 0, 6)])
     with pytest.raises(CheckFailed, match=r"consume\(1, buffers\[0\]\): result 1 was copied "):
         ch08_copy_back._check_handed_buffers(run)
+
+
+def test_a_run_that_ends_exactly_at_a_quarter_of_the_way_to_serial_passes():
+    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.checks._ch08_copy_run import best_s, serial_s
+    from d2lgpu.grading import CheckFailed
+
+    stages = (1e-3, 1e-3, 2e-3)
+    best, serial = best_s(3, *stages), serial_s(3, *stages)
+    run = HandMadeRun(pipelined_ops(3))
+    run.end_s = best + 0.25 * (serial - best)  # the limit, as the checker computes it
+    ch08_copy_back._check_overlap(run, 3, *stages)
+    run.end_s += 1e-6
+    with pytest.raises(
+        CheckFailed,
+        match=r"took 9\.0 ms: all three overlapped take 8\.0 ms, one after another 12\.0",
+    ):
+        ch08_copy_back._check_overlap(run, 3, *stages)
+
+
+def test_each_simulated_run_has_its_own_stage_times(monkeypatch):
+    # The fourth run's copies back take twice a compute: an answer slowed only by long copies
+    # back is seen there alone.
+    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.checks._ch08_copy_run import ON_CALLER_STREAM, RUNS
+
+    simulated, real = [], ch08_copy_back.simulate
+
+    def recorded(answer, *times):
+        simulated.append(times)
+        return real(answer, *times)
+
+    monkeypatch.setattr(ch08_copy_back, "simulate", recorded)
+    assert_passes(pipeline())
+    assert simulated == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
+    assert RUNS[2] == (4, 0.5e-3, 1e-3, 2e-3)
