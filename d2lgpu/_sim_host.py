@@ -57,16 +57,19 @@ class HostMemory:
         entry = self._host_entry(t)
         return entry is not None and entry[2]
 
-    def pin(self, src: torch.Tensor, pinned: torch.Tensor) -> None:
-        """``pinned`` is ``src`` copied into page-locked memory: the host copies every byte."""
-        seconds = src.nbytes / (self.pin_gb_s * 1e9)
+    def pin(self, src: torch.Tensor, pinned: torch.Tensor | None) -> None:
+        """``pinned`` is ``src`` copied into page-locked memory: the host copies every byte.
+        None: ``src`` was pinned already, and ``pin_memory()`` returned it at no cost (an
+        interval of no time in ``host_work``, which the timeline leaves out)."""
+        seconds = 0.0 if pinned is None else src.nbytes / (self.pin_gb_s * 1e9)
         batch = self.batch_of(src)
         shown = "." if batch is None else str(batch)
         self.host_work.append(
             Interval("host: pin_memory()", shown, self.host_time, self.host_time + seconds)
         )
         self.host_time += seconds
-        self.host_copy(pinned, src, pinned=True)
+        if pinned is not None:
+            self.host_copy(pinned, src, pinned=True)
 
     def landing(self, t: torch.Tensor, copy: Op, data: torch.Tensor) -> None:
         """Host tensor ``t`` receives ``data`` when the host knows that ``copy`` is done."""

@@ -37,6 +37,17 @@ class Wait:
     at: int
 
 
+def _this_run(stream) -> None:
+    """Refuse a stream that an earlier simulated run made (kept between calls)."""
+    if ACTIVE and stream.gpu is not ACTIVE[-1]:
+        raise RuntimeError(
+            f"{stream.name} was made in an earlier run, and kept between calls (a global, a "
+            "default argument, a cache): get the streams in each call. "
+            "torch.cuda.current_stream() is the caller's stream at the time of that call, and "
+            "a torch.cuda.Stream() made then is this call's own"
+        )
+
+
 class SimStream(torch.Stream):
     """A simulated CUDA stream: an ordered queue of the simulator's operations."""
 
@@ -62,6 +73,7 @@ class SimStream(torch.Stream):
         return f"<simulated CUDA stream: {self.name}>"
 
     def wait_event(self, event) -> None:
+        _this_run(self)
         if not isinstance(event, SimEvent):
             raise TypeError(f"wait_event expects a torch.cuda.Event, got {type(event).__name__}")
         self.gpu.waits.append(Wait(self, event.stream, dict(event.follows), len(self.gpu.ops)))
@@ -79,12 +91,15 @@ class SimStream(torch.Stream):
         return event
 
     def synchronize(self) -> None:
+        _this_run(self)
         self.gpu.host_wait(dict(self.follows), f"{self.name}.synchronize()")
 
     def query(self) -> bool:
+        _this_run(self)
         return _query(self.gpu, self, self.gpu.ready(self.follows), f"{self.name}.query()")
 
     def __enter__(self):
+        _this_run(self)
         self.gpu.stack.append(self)
         return self
 
@@ -112,6 +127,7 @@ class SimEvent(torch.Event):
         stream = gpu.current if stream is None else stream
         if not isinstance(stream, SimStream):
             raise TypeError(f"record expects a torch.cuda.Stream, got {type(stream).__name__}")
+        _this_run(stream)
         saved, gpu.stack = gpu.stack, [stream]
         try:
             op = gpu.queue("event", "event", 0.0)

@@ -48,6 +48,7 @@ class StreamMode(Copies):
                     gpu.host_access(t)
         if name == "pin_memory":
             if gpu.is_pinned(first):
+                gpu.pin(first, None)  # a call that takes the host no time, kept in host_work
                 return first  # as in PyTorch: already pinned, the same tensor
             pinned = first.clone()
             gpu.pin(first, pinned)

@@ -29,7 +29,7 @@ def with_events_and_record_stream(batches, compute, device):
 
     def send(batch):
         with torch.cuda.stream(copy_stream):
-            x = batch.pin_memory().to(device, non_blocking=True)
+            x = batch.to(device, non_blocking=True)
             copied = torch.cuda.Event()
             copied.record()
         return x, copied
@@ -46,7 +46,7 @@ def with_events_and_record_stream(batches, compute, device):
 
 
 def with_wait_stream_and_kept_references(batches, compute, device):
-    pinned = [b.pin_memory() for b in batches]
+    pinned = list(batches)  # they arrive pinned
     main = torch.cuda.current_stream()
     side = torch.cuda.Stream()
     on_device, results = [], []
@@ -72,7 +72,7 @@ def with_two_preallocated_buffers(batches, compute, device):
     def send(i):
         with torch.cuda.stream(side):
             used[i % 2].wait(side)  # the compute that last read this buffer is done
-            buffers[i % 2].copy_(batches[i].pin_memory(), non_blocking=True)
+            buffers[i % 2].copy_(batches[i], non_blocking=True)
             copied[i % 2].record(side)
 
     send(0)
@@ -89,12 +89,12 @@ def with_two_preallocated_buffers(batches, compute, device):
 def with_batch_0_copied_on_the_current_stream(batches, compute, device):
     # Nothing runs before batch 0's copy, so it may go on the compute stream; the rest may not.
     main, side = torch.cuda.current_stream(), torch.cuda.Stream()
-    x = batches[0].pin_memory().to(device, non_blocking=True)
+    x = batches[0].to(device, non_blocking=True)
     results = []
     for i in range(len(batches)):
         if i + 1 < len(batches):
             with torch.cuda.stream(side):
-                nxt = batches[i + 1].pin_memory().to(device, non_blocking=True)
+                nxt = batches[i + 1].to(device, non_blocking=True)
                 copied = side.record_event()
         results.append(compute(x))
         if i + 1 < len(batches):
@@ -163,7 +163,7 @@ def test_on_a_gpu_the_answer_also_runs_on_it_after_the_simulated_checks(monkeypa
 
 def test_everything_on_the_default_stream_is_named():
     def one_stream(batches, compute, device):
-        pinned = [b.pin_memory() for b in batches]
+        pinned = list(batches)  # they arrive pinned
         return [compute(b.to(device, non_blocking=True)) for b in pinned]
 
     assert_fails(one_stream, "the stream its compute runs on", "torch.cuda.Stream")
@@ -174,7 +174,7 @@ def test_a_compute_that_does_not_wait_for_its_copy_is_a_race():
         side, results, kept = torch.cuda.Stream(), [], []
         for b in batches:
             with torch.cuda.stream(side):
-                kept.append(b.pin_memory().to(device, non_blocking=True))
+                kept.append(b.to(device, non_blocking=True))
             results.append(compute(kept[-1]))
         side.wait_stream(torch.cuda.current_stream())
         return results
@@ -187,7 +187,7 @@ def pipeline_with(extra_in_loop=None, pin=True, non_blocking=True, record=True):
 
     def answer(batches, compute, device):
         main, side = torch.cuda.current_stream(), torch.cuda.Stream()
-        source = [b.pin_memory() if pin else b.clone() for b in batches]  # clone(): pageable
+        source = [b if pin else b.clone() for b in batches]  # clone(): pageable
 
         def send(b):
             with torch.cuda.stream(side):
@@ -258,7 +258,7 @@ def test_a_copy_stream_that_waits_for_the_compute_is_serial():
         for b in batches:
             with torch.cuda.stream(side):
                 side.wait_stream(main)  # "to be safe": the copy waits for the last compute
-                x = b.pin_memory().to(device, non_blocking=True)
+                x = b.to(device, non_blocking=True)
             main.wait_stream(side)
             x.record_stream(main)
             results.append(compute(x))
@@ -283,7 +283,7 @@ def test_double_buffers_overwritten_before_their_compute_is_named():
 
         def send(i):
             with torch.cuda.stream(side):
-                buffers[i % 2].copy_(batches[i].pin_memory(), non_blocking=True)
+                buffers[i % 2].copy_(batches[i], non_blocking=True)
                 events[i] = side.record_event()
 
         send(0)
@@ -300,7 +300,7 @@ def test_double_buffers_overwritten_before_their_compute_is_named():
 def test_a_batch_copied_twice_is_named():
     def copies_twice(batches, compute, device):
         for b in batches:  # a "warm-up" copy of every batch
-            b.pin_memory().to(device, non_blocking=True)
+            b.to(device, non_blocking=True)
         return with_events_and_record_stream(batches, compute, device)
 
     assert_fails(copies_twice, "copied to the device 2 times")
@@ -629,8 +629,14 @@ def test_pinning_in_the_function_is_named(prepare):
     assert "the batches arrive pinned" in hint and "non_blocking=True" in hint, hint
 
 
-def test_pinning_a_batch_that_is_already_pinned_passes():
-    grading_helpers.assert_passes("08.overlap", _side_stream_pipeline(lambda b: b.pin_memory()))
+def test_pinning_a_batch_that_is_already_pinned_is_named_as_the_prompt_asks():
+    # pin_memory() of a pinned batch returns it and costs nothing, but the prompt says not to
+    # pin in the function: every call is named, as for a pageable tensor.
+    hint = grading_helpers.assert_fails(
+        "08.overlap", _side_stream_pipeline(lambda b: b.pin_memory()), "called pin_memory() 6 times"
+    ).hint
+    assert "the prompt asks not to pin in the function" in hint
+    assert "pin_memory() of a pinned batch does nothing" in hint, hint
 
 
 def test_computing_the_prefetched_batch_is_named_not_a_crash():

@@ -316,8 +316,14 @@ def print_in_the_loop(stage1, stage2, x, y, loss_fn, m):
         (grads_kept_at_zero, ["had before the step are gone", "p.grad = None"]),
         (grads_set_to_none_and_forward_only, ["no parameter has a gradient", "zero_grad() does"]),
         (grads_assigned_none, ["had before the step are gone", "the checker gave them some"]),
-        (cross_entropy_written_in, ["a batch of 3 rows", "the loss is cross_entropy's", "loss_fn"]),
-        (loss_module_written_in, ["the loss is cross_entropy's", "the loss_fn you were given"]),
+        (
+            cross_entropy_written_in,
+            ["a batch of 3 rows", "the loss it returned is cross_entropy's", "loss_fn"],
+        ),
+        (
+            loss_module_written_in,
+            ["the loss it returned is cross_entropy's", "the loss_fn you were given"],
+        ),
         (item_of_the_first_loss, ["item()", "before the last micro-batch's forward"]),
         (print_in_the_loop, ["__repr__", "before the last micro-batch's forward"]),
     ],

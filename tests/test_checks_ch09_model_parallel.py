@@ -60,7 +60,9 @@ def test_a_wrong_answer_gets_the_same_hint_every_time():
         return losses[-1].detach() * len(x)  # "the loss": the last micro-batch's, unweighted
 
     first = assert_fails("09.pipeline", last_loss_only, "the unsplit model's").hint
-    assert first.startswith("for a batch of 10 rows in 4 micro-batches, the loss is "), first
+    assert first.startswith(
+        "for a batch of 10 rows in 4 micro-batches, the loss it returned is "
+    ), first
     assert assert_fails("09.pipeline", last_loss_only).hint == first
 
 

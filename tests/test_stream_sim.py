@@ -335,11 +335,16 @@ def test_pin_memory_holds_the_host_in_proportion_to_the_bytes_and_is_free_when_p
         assert given.is_pinned() and given.pin_memory() is given
         assert gpu.host_time == pytest.approx(4 * 4000 / 2e9, rel=1e-12, abs=0)
         assert big.is_pinned() and gpu.batch_of(pinned) == 7
+    # every call is kept, the free ones as intervals of no time, which the timeline leaves out
     assert [(iv.lane, iv.label) for iv in gpu.host_work] == [
         ("host: pin_memory()", "7"),
+        ("host: pin_memory()", "7"),
         ("host: pin_memory()", "."),
+        ("host: pin_memory()", "0"),
     ]
-    assert gpu.host_work[1].end - gpu.host_work[1].start == pytest.approx(12000 / 2e9)
+    took = [iv.end - iv.start for iv in gpu.host_work]
+    assert took == [pytest.approx(4000 / 2e9), 0.0, pytest.approx(12000 / 2e9), 0.0]
+    assert [iv.label for iv in gpu.intervals() if iv.lane == "host: pin_memory()"] == ["7", "."]
     with pytest.raises(ValueError, match="pinned must be True, False or None"):
         with simulated_cuda() as gpu:
             gpu.name_batch(torch.zeros(1), 0, pinned="yes")
@@ -991,3 +996,32 @@ def test_the_pieces_of_a_split_device_tensor_are_views_of_its_device_memory():
         host_parts = torch.split(b, 1)  # pieces of a host tensor stay on the host
         assert all(gpu.buffer(p) is None for p in host_parts)
     assert not gpu.hazards
+
+
+def test_a_stream_kept_from_an_earlier_run_is_named_when_used():
+    # An answer that caches its streams between calls (a global, a default argument) gets
+    # the earlier run's streams in the next: named, not a failure inside the simulator.
+    with simulated_cuda():
+        kept = torch.cuda.Stream()
+        event = kept.record_event()
+    uses = [
+        lambda: kept.wait_event(event),
+        lambda: kept.record_event(),
+        lambda: kept.synchronize(),
+        lambda: kept.query(),
+        lambda: torch.cuda.stream(kept).__enter__(),
+    ]
+    for use in uses:
+        with simulated_cuda(), pytest.raises(RuntimeError) as raised:
+            use()
+        assert str(raised.value) == (
+            "side stream 1 was made in an earlier run, and kept between calls (a global, a "
+            "default argument, a cache): get the streams in each call. "
+            "torch.cuda.current_stream() is the caller's stream at the time of that call, and "
+            "a torch.cuda.Stream() made then is this call's own"
+        )
+    with simulated_cuda():  # this run's own streams work as before
+        mine = torch.cuda.Stream()
+        mine.wait_event(mine.record_event())
+        with torch.cuda.stream(mine):
+            assert mine.query()

@@ -68,22 +68,22 @@ def check_loss(loss, ref, where) -> None:
         return
     if close(value, ref["summed"][0], TOLERANCE):
         raise CheckFailed(
-            f"for {where}, the loss is the sum of the micro-batches' mean losses, about "
+            f"for {where}, the loss it returned is the sum of the micro-batches' mean losses, about "
             f"{ref['k']} times too large: weight each micro-batch's loss by its share of the "
             "batch's rows"
         )
     if ref["cross"] is not None and close(value, ref["cross"], TOLERANCE):
         raise CheckFailed(
-            f"for {where}, the loss is cross_entropy's, but this case's loss_fn is another "
+            f"for {where}, the loss it returned is cross_entropy's, but this case's loss_fn is another "
             "loss: call the loss_fn you were given, not a loss of your choice"
         )
     if close(value, ref["unweighted"][0], TOLERANCE):
         raise CheckFailed(
-            f"for {where}, the loss is the plain mean of the micro-batches' losses, which is "
+            f"for {where}, the loss it returned is the plain mean of the micro-batches' losses, which is "
             "wrong when their sizes differ: weight each by its share of the batch's rows"
         )
     raise CheckFailed(
-        f"for {where}, the loss is {value.item():.6g}, the unsplit model's {ref['loss'].item():.6g}: "
+        f"for {where}, the loss it returned is {value.item():.6g}, the unsplit model's {ref['loss'].item():.6g}: "
         "return loss_fn over the whole batch, the micro-batches' losses weighted by their sizes"
     )
 

@@ -5,8 +5,9 @@ host batch to ``device`` and returns ``[compute(x) for each copied batch]``, in
 order, with the copy of batch ``i + 1`` running while batch ``i`` is computed.
 The batches arrive pinned, as ``DataLoader(pin_memory=True)`` hands them over
 (pinned in its own thread, off the loop), in the simulated check and on a real
-GPU alike, so pinning costs the answer nothing in either (``pin_memory()`` of a
-pinned tensor returns it).
+GPU alike. The prompt asks not to pin in the function, and any ``pin_memory()`` call
+is named: of a pinned batch it returns the batch and does nothing, of a pageable tensor
+it is a copy on the host that holds the loop.
 
 It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
 which records what the answer queued, on which stream, what waited for what,
@@ -158,8 +159,9 @@ def _check_copies(gpu, n: int) -> None:
     if pins:
         raise CheckFailed(
             f"your function called pin_memory() {len(pins)} times: the batches arrive pinned, "
-            "and pinning a pageable tensor (a clone, a new buffer) is a copy on the host that "
-            "holds the loop. Copy each batch as it arrives, with non_blocking=True"
+            "and the prompt asks not to pin in the function. pin_memory() of a pinned batch "
+            "does nothing, and of a pageable tensor (a clone, a new buffer) it is a copy on the "
+            "host that holds the loop. Copy each batch as it arrives, with non_blocking=True"
         )
     pairs = []
     for i in range(n):

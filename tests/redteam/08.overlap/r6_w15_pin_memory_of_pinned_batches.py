@@ -1,6 +1,6 @@
-# expect: pass
-# hint:
-# relabelled after the run (was: fail pins every batch again in the loop with pin_memory() before its copy, though it is pinned already (the prompt says not to pin in the function)): the prompt says pin_memory() of a pinned batch returns the tensor itself at no cost; its rule is against pinning pageable tensors
+# expect: fail pins every batch again in the loop with pin_memory(), though it is pinned already (the prompt says not to call pin_memory() in the function)
+# hint: pin_memory\(\) \d+ times.*not to pin
+# relabelled twice: first right (pin_memory() of a pinned batch returns it at no cost), then wrong again once the prompt named any pin_memory() call as refused: two red-team rounds read "Do not pin in the function" that way
 import torch
 def answer(batches, compute, device):
     cur, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
