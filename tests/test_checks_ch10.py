@@ -976,3 +976,72 @@ def test_a_gradient_no_collective_carried_is_named_never_all_reduced():
     )
     # sent in a flat buffer that is never copied back: carried, so the copy is what is named
     assert_fails("10.allreduce_grads", flat_not_copied_back, "copy the reduced values back")
+
+
+def test_rules_on_records_name_a_sum_that_never_reached_the_gradient_and_a_stale_average():
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    ones, twos = torch.ones(2, 2), torch.full((2, 2), 2.0)
+    with pytest.raises(Exception) as raised:  # divided by the world size, never summed
+        _check_steps(_records([ones / 2, twos / 2]))
+    assert str(raised.value) == (
+        "w's gradient on rank 0 (step 0) is this rank's own gradient divided by the world "
+        "size: the sum over the ranks never reached p.grad (torch.distributed.nn.functional."
+        "all_reduce returns a new tensor; dist.all_reduce(p.grad) sums it in place)"
+    )
+    # step 0 right; at step 1 the ranks computed other gradients but got step 0's average
+    records = _records([torch.full((2, 2), 1.5)] * 2)
+    for r, record in enumerate(records):
+        for step in record["steps"][1:]:
+            step["local"] = {"w": torch.full((2, 2), 4.0 + 2 * r), "unused": None}
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value) == (
+        "w's gradient on rank 0 (step 1) is the average of the step before: something kept "
+        "between calls (a buffer filled once, a cache) was all-reduced instead of this step's "
+        "gradients"
+    )
+
+
+def test_rules_on_records_name_a_loop_that_ended_at_the_first_unused_parameter():
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    ones = torch.ones(2, 2)
+    records = _records([ones, ones * 2], calls=[])
+    for record in records:
+        for step in record["steps"]:  # the unused parameter first, as in the checker's Net
+            step["local"] = {"unused": None, **step["local"]}
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value) == (
+        "your function called no collective at step 0 (rank 0): unused, the first of "
+        "model.parameters(), has no gradient (its layer is unused), and a loop that ends there "
+        "(a `return` or `break` at the first p.grad that is None) averages nothing. Skip such "
+        "a parameter with `continue` and go on to the next"
+    )
+    # the same with the used parameter first: its own hint (never all-reduced, or not averaged)
+    with pytest.raises(Exception, match="is not averaged"):
+        _check_steps(_records([ones, ones * 2], calls=[]))
+    # every gradient None: nothing to send, so not this rule (w then has one it should not)
+    with pytest.raises(Exception, match="^w had no gradient"):
+        _check_steps(
+            [
+                {"steps": [{**s, "local": {"unused": None, "w": None}} for s in r["steps"]]}
+                for r in records
+            ]
+        )
+
+
+def test_rules_on_records_name_an_all_gather_in_place_of_the_all_reduce():
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_cost
+
+    mean = torch.full((2, 2), 1.5)
+    with pytest.raises(Exception) as raised:
+        _check_cost(_records([mean, mean], calls=[Call(0, "all_gather", (2, 2), 16, False)]))
+    assert str(raised.value) == (
+        "your function called an all_gather of shape (2, 2) (16 bytes) (step 0, rank 0) and no "
+        "all-reduce: gathering every rank's gradient to average it yourself moves and holds "
+        "world_size copies of it. dist.all_reduce(p.grad) sums it in place on every rank, with "
+        "no copy; then divide by the world size"
+    )

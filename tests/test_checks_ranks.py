@@ -269,7 +269,7 @@ def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed
     grads, final = _by_hand(2, 1)
     assert len(record["steps"]) == _ranks.STEPS == 3
     for step, (s, mine) in enumerate(zip(record["steps"], grads, strict=True)):
-        assert list(s["local"]) == [*NAMES, "unused.weight", "unused.bias"]
+        assert list(s["local"]) == ["unused.weight", "unused.bias", *NAMES]
         assert s["local"]["unused.weight"] is None and s["after"]["unused.bias"] is None
         for name in NAMES:
             assert torch.equal(s["local"][name], mine[name]), (step, name)
@@ -336,7 +336,7 @@ def new_group_each_call(model):
 
 def test_a_rank_records_parameters_changed_gradients_not_sent_host_copies_and_groups():
     steps = run(averages_data, 2)["steps"]
-    assert all(s["params_changed"] == [*NAMES, "unused.weight", "unused.bias"] for s in steps)
+    assert all(s["params_changed"] == ["unused.weight", "unused.bias", *NAMES] for s in steps)
     assert [len(s["calls"]) for s in steps] == [6, 6, 6]
     steps = run(skips_biases, 2)["steps"]
     assert all(s["uncarried"] == ["body.0.bias", "body.2.bias"] for s in steps)

@@ -92,6 +92,13 @@ def check_cost(records) -> None:
             calls = s["calls"]
             where = f"(step {step}, rank {rank})"
             other = next((c for c in calls if c.kind != "all_reduce"), None)
+            if other is not None and all(c.kind != "all_reduce" for c in calls):
+                raise CheckFailed(
+                    f"your function called {describe(other)} {where} and no all-reduce: "
+                    "gathering every rank's gradient to average it yourself moves and holds "
+                    "world_size copies of it. dist.all_reduce(p.grad) sums it in place on "
+                    "every rank, with no copy; then divide by the world size"
+                )
             if other is not None:
                 raise CheckFailed(
                     f"besides all-reduces your function called {describe(other)} {where}: "

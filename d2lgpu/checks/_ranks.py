@@ -81,8 +81,9 @@ class Net(nn.Module):
 
     def __init__(self):
         super().__init__()
-        self.body = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
-        self.unused = nn.Linear(3, 3)
+        body = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
+        self.unused = nn.Linear(3, 3)  # first in parameters(): a loop that stops at it is seen
+        self.body = body
 
     def forward(self, x):
         return self.body(x)

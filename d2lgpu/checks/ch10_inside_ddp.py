@@ -213,7 +213,7 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
 
 def _check_steps(records) -> None:
     """Each step's gradients on every rank, against what the ranks computed."""
-    world = len(records)
+    world, averages = len(records), {}  # each gradient's average at the step before
     for step in range(_ranks.STEPS):
         steps = [r["steps"][step] for r in records]
         for rank, s in enumerate(steps):
@@ -222,6 +222,8 @@ def _check_steps(records) -> None:
                     f"your function changed the parameters {s['params_changed']} (step {step}, "
                     f"rank {rank}): average p.grad, not p (or p.data); the optimizer moves p"
                 )
+        for rank, s in enumerate(steps):
+            _check_something_sent(s, rank, step)
         for name in steps[0]["local"]:
             local = [s["local"][name] for s in steps]
             if _broadcast(local, [s["after"][name] for s in steps]):
@@ -240,7 +242,23 @@ def _check_steps(records) -> None:
                         "no collective carried it. All-reduce every gradient that is not None, "
                         "weights and biases alike, then divide by the world size"
                     )
-                _compare_grad(name, s["after"][name], local, rank, world, step)
+                _compare_grad(name, s["after"][name], local, rank, world, step, averages)
+            if all(g is not None for g in local):
+                averages[name] = sum(local) / world
+
+
+def _check_something_sent(s, rank, step) -> None:
+    """A call that sent nothing though the first parameter, unused, has no gradient: a loop
+    that ended at it."""
+    first, grads = next(iter(s["local"].items()))
+    if s["calls"] or grads is not None or all(g is None for g in s["local"].values()):
+        return
+    raise CheckFailed(
+        f"your function called no collective at step {step} (rank {rank}): {first}, the first "
+        "of model.parameters(), has no gradient (its layer is unused), and a loop that ends "
+        "there (a `return` or `break` at the first p.grad that is None) averages nothing. Skip "
+        "such a parameter with `continue` and go on to the next"
+    )
 
 
 def _broadcast(local, after) -> bool:
@@ -261,8 +279,8 @@ def _none_hint(name):
     )
 
 
-def _compare_grad(name, got, local, rank, world, step):
-    mean = sum(local) / world
+def _compare_grad(name, got, local, rank, world, step, averages=None):
+    mean, before = sum(local) / world, (averages or {}).get(name)
     if got is not None and got.shape == mean.shape and torch.allclose(got, mean, 1e-5, 1e-7):
         return
     stack = torch.stack(local)
@@ -274,10 +292,17 @@ def _compare_grad(name, got, local, rank, world, step):
         (stack.amin(0), "the minimum over ranks: all_reduce with the default op, SUM, then divide"),
         (stack.prod(0), "the product over ranks: all_reduce with op SUM, then divide"),
         (mean / world, "divided by the world size twice"),
+        (local[rank] / world, "this rank's own gradient divided by the world size: the sum "
+         "over the ranks never reached p.grad (torch.distributed.nn.functional.all_reduce "
+         "returns a new tensor; dist.all_reduce(p.grad) sums it in place)"),
         (stack.sum(0) / 2, f"divided by 2, not by the world size ({world} here): divide by "
          "dist.get_world_size()"),
         (local[0], "rank 0's gradient everywhere (a broadcast): all_reduce instead"),
     ]  # fmt: skip
+    if before is not None:
+        variants.append((before, "the average of the step before: something kept between "
+                         "calls (a buffer filled once, a cache) was all-reduced instead of this "
+                         "step's gradients"))  # fmt: skip
     what = f"{name}'s gradient on rank {rank} (step {step})"
     if got is None:
         raise CheckFailed(f"{what} is None after your function: leave p.grad in place")
