@@ -589,3 +589,45 @@ def test_frobenius_names_a_changed_a():
         "log_norms_at_end(A, 1000) changed A in place",
         "Leave A as it is",
     )
+
+
+@pytest.mark.parametrize(
+    ("norm", "named"),
+    [
+        (
+            lambda X: torch.linalg.matrix_norm(X, 2),
+            "X's spectral norm (ord=2, its largest singular",
+        ),
+        (lambda X: torch.linalg.matrix_norm(X, "nuc"), "X's nuclear norm (ord='nuc')"),
+        (lambda X: (X * X).sum(), "X's Frobenius norm squared"),
+        (lambda X: X.abs().amax(), "X's largest entry in absolute value"),
+        (lambda X: X.abs().sum(), "the sum of X's entries in absolute value"),
+    ],
+    ids=["spectral", "nuclear", "squared", "max", "l1"],
+)
+def test_frobenius_another_norm_is_named_with_the_fix(norm, named):
+    def other_norm(A, steps):
+        X, norms = torch.eye(A.shape[0], dtype=A.dtype, device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            value = norm(X)
+            norms.append(value.item())
+            X = X / value
+        return norms
+
+    hint = assert_fails("02.frobenius", (other_norm, log_norms_at_end)).hint
+    assert hint.startswith("log_norms_per_step: the norm after step 1 is "), hint
+    assert (
+        f"That is {named}" in hint
+        and "the Frobenius norm is torch.linalg.matrix_norm(X) (ord 'fro', the default)" in hint
+    ), hint
+
+
+def test_frobenius_a_norm_off_later_names_no_other_norm():
+    def drifts(A, steps):  # right at step 1, then off: no norm of A explains it
+        return [n * (1.0 if i == 0 else 1.5) for i, n in enumerate(log_norms_at_end(A, steps))]
+
+    hint = assert_fails("02.frobenius", (drifts, log_norms_at_end)).hint
+    assert (
+        hint.startswith("log_norms_per_step: the norm after step 2 is ") and "That is" not in hint
+    )

@@ -168,6 +168,30 @@ def _norms(fn, name, A, steps, pretend):
     return [float(v) for v in result], watch.reads, clock.reads_at_product
 
 
+# Norms a learner may take for the Frobenius norm, of X = A after step 1.
+_OTHER_NORMS = {
+    "X's spectral norm (ord=2, its largest singular value)": lambda X: torch.linalg.matrix_norm(X, 2),
+    "X's nuclear norm (ord='nuc')": lambda X: torch.linalg.matrix_norm(X, "nuc"),
+    "X's Frobenius norm squared": lambda X: torch.linalg.matrix_norm(X) ** 2,
+    "X's largest entry in absolute value": lambda X: X.abs().max(),
+    "the sum of X's entries in absolute value": lambda X: X.abs().sum(),
+}  # fmt: skip
+
+
+def _which_norm(A, first) -> str:
+    """Which other norm the first logged value is, said with its fix ("" when none)."""
+    if first is None:
+        return ""
+    X = A.to("cpu", torch.float64)
+    for what, norm in _OTHER_NORMS.items():
+        if math.isclose(first, norm(X).item(), rel_tol=1e-4):
+            return (
+                f"That is {what}: the Frobenius norm is torch.linalg.matrix_norm(X) (ord "
+                "'fro', the default), the square root of the sum of squares. "
+            )
+    return ""
+
+
 def _shown(reads: list[str]) -> str:
     counts = {r: reads.count(r) for r in dict.fromkeys(reads)}
     return ", ".join(f"{n} x {r}" for r, n in counts.items())
@@ -211,8 +235,10 @@ def _check_frobenius(per_step, at_end, passed):
             i = int(((got - want).abs() > 1e-3 * want.abs()).nonzero()[0])
             raise CheckFailed(
                 f"{name}: the norm after step {i + 1} is {got[i].item():.6g}, the reference "
-                f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). Start from "
-                "X = identity; each step X = A @ X, log ||X||_F, then X = X / ||X||_F"
+                f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). "
+                + _which_norm(A, got[0].item() if i == 0 else None)
+                + "Start from X = identity; each step X = A @ X, log ||X||_F, then "
+                "X = X / ||X||_F"
             )
     passed.append("they agree with each other and with the reference norms (rtol 1e-3)")
 
