@@ -462,7 +462,12 @@ def test_ddp_a_rank_killed_by_a_signal_is_retried_once_then_reported(tmp_path, m
     script = ddp_variant(tmp_path, "aborts")
     result = assert_fails("05.ddp", script, "failed twice", "SIGABRT", "dist.barrier()")
     assert len(launches) == 2
-    assert "ChildFailedError:" in result.hint  # the tail is shown as it is
+    assert result.hint == (
+        "torchrun failed twice without a Python error from the script: a rank was killed by a "
+        "signal; a rank aborted ('terminate called ...'), typically while leaving: call "
+        "dist.barrier() before dist.destroy_process_group(), so the ranks leave together. The "
+        "last lines of its output:\n" + output.strip()
+    )  # the tail is shown as it is
 
 
 def test_ddp_a_rank_that_exits_with_a_code_is_named_and_not_relaunched(tmp_path, monkeypatch):
@@ -591,6 +596,13 @@ def test_a_lost_peer_is_reported_as_the_rank_whose_own_error_caused_it(tmp_path,
     hint = launched_hint(script, monkeypatch, (records, output))
     assert hint.startswith("the script failed under torchrun with 2 processes: rank 1: "
                            "ValueError: bad shape. Run it yourself")  # fmt: skip
+    # a rank that wrote no record is passed over; a frame printed with its rank's prefix
+    framed = f'[rank1]:   File "{script}", line 41, in forward\n[rank1]: ValueError: bad\n'
+    hint = launched_hint(script, monkeypatch, ([{}, {"ended": own}], framed))
+    assert hint.startswith(
+        f'the script failed under torchrun with 2 processes: ValueError: bad (File "{script}", '
+        "line 41, in forward). Run it yourself"
+    ), hint
     records[1]["ended"] = {"how": "error", "what": LOST}
     hint = launched_hint(script, monkeypatch, (records, output))
     assert hint.startswith(f"the script failed under torchrun with 2 processes: {LOST}. Run"), hint
@@ -625,7 +637,7 @@ def test_an_early_exit_is_preferred_to_a_return_and_named_with_its_line():
 
 
 def test_torchruns_own_report_is_left_out_and_a_workers_error_is_found_with_where():
-    from d2lgpu.checks._ch05_launch import _script_error, _script_lines
+    from d2lgpu.checks._ch05_launch import _exit_code, _script_error, _script_lines
 
     output = (
         "epoch 1\n"
@@ -642,6 +654,7 @@ def test_torchruns_own_report_is_left_out_and_a_workers_error_is_found_with_wher
     assert _script_error("ValueError without a colon\n") is None
     assert _script_error("[rank0]: ChildFailedError: x\nValueError: y\n") is None
     assert _script_error("SignalException: x\nValueError: y\n") is None
+    assert _exit_code("no exit code here") is None and _exit_code("exitcode  : -6 (pid") == -6
 
 
 def test_a_time_out_an_exit_code_and_a_signal_each_get_their_whole_hint(tmp_path, monkeypatch):

@@ -106,14 +106,10 @@ def left_early_hint(records: list[dict], script_error: str | None) -> str | None
         what = f"called sys.exit({e['code']}){where}"
     else:
         what = "returned from the script"
-    lost = (
-        " while the others still waited in a collective, which then lost their peer (gloo's "
-        "'Connection closed by peer' is their error, not the cause)"
-        if lost_peer(script_error)
-        else ""
-    )
     return (
-        f"rank {rank} {what}: it left early{lost}. Every rank must reach the same collectives "
+        f"rank {rank} {what}: it left early while the others still waited in a collective, "
+        "which then lost their peer (gloo's 'Connection closed by peer' is their error, not "
+        "the cause). Every rank must reach the same collectives "
         "(DDP's all-reduces, dist.barrier(), destroy_process_group) and end the script "
         "normally; rank 0 alone saves, and the others go on to the barrier too"
     )
