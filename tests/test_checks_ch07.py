@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+import torch
 from ddp_helpers.procs import fresh_python
 from session_once import once_per_session
 
@@ -89,24 +90,38 @@ RIGHT_RMS_NORM = ["rms_norm", "rms_norm_contiguous", "rms_norm_callable"]
 def test_relu_mul_correct_answers_pass(graded, name):
     result = graded[name]
     assert result["status"] == "passed", result
-    assert len(result["passed"]) == 4
-    assert any(
-        "non-contiguous" in line and "contiguous output" in line for line in result["passed"]
-    )
+    assert result["passed"] == [
+        "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
+        "inputs), through Triton's interpreter",
+        "every load and store inside its tensors (masked), each element written once",
+        "the inputs left unchanged",
+        "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output",
+    ]
 
 
 @pytest.mark.parametrize("name", RIGHT_RMS_NORM)
 def test_rms_norm_correct_answers_pass(graded, name):
     result = graded[name]
     assert result["status"] == "passed", result
-    assert len(result["passed"]) == 4
-    assert any("eps inside the square root" in line for line in result["passed"])
+    assert result["passed"] == [
+        "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024 and an odd "
+        "number of columns (fresh random inputs), through Triton's interpreter",
+        "every load and store inside its tensors (masked), masked lanes not summed, every row "
+        "written",
+        "eps inside the square root, as given; the input left unchanged",
+        "non-contiguous inputs (a slice of a wider matrix, a transposed one)",
+    ]
 
 
 def test_stubs_are_not_attempted_and_a_non_function_is_refused(graded):
     assert graded["stub_relu"] == "not attempted"
     assert graded["stub_rms"] == "not attempted"
-    assert "pass the function itself" in graded["not_a_function"]
+    assert graded["not_a_function"] == "pass the function itself: check('07.rms_norm', rms_norm)"
+    from d2lgpu.grading import check
+
+    assert check("07.relu_mul", 42, quiet=True).hint == (
+        "pass the function itself: check('07.relu_mul', relu_mul)"
+    )
 
 
 def test_a_missing_mask_is_stopped_before_it_touches_memory(graded):
@@ -386,3 +401,407 @@ def test_a_scalar_argument_serves_as_a_loop_bound_in_the_interpreter(tmp_path):
     out = fresh_python(str(kernel), timeout=120, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == ["45.0"]  # 0 + 1 + ... + 9, in blocks of 4
+
+
+# ---------------------------------------------------------------------------------------------
+# What both checkers do with an answer (_ch07_answers), on stores recorded by hand
+
+
+def watched_stores(*written):
+    """A Watch that saw each tensor element in ``written`` (pairs of a tensor and the flat
+    indices stored to, repeats counted) stored by a kernel."""
+    import numpy as np
+
+    from d2lgpu.checks._ch07_interpreter import Watch
+
+    watch = Watch()
+    for t, indices in written:
+        watch.stores.append(t.data_ptr() + np.asarray(indices, dtype=np.int64) * t.element_size())
+    return watch
+
+
+def test_coverage_hints_name_elements_written_twice_or_never():
+    from d2lgpu.checks._ch07_answers import coverage_hint
+
+    out = torch.empty(10)
+    where = "n = 10"
+    assert coverage_hint(out, watched_stores((out, range(10))), where) is None
+    assert coverage_hint(out.view(2, 5).t(), watched_stores(), where) is None  # not contiguous
+    assert coverage_hint(torch.empty(0), watched_stores(), where) is None
+    twice = ": program pid must handle elements pid * BLOCK to pid * BLOCK + BLOCK - 1 (offsets = pid * BLOCK + tl.arange(0, BLOCK))"
+    assert coverage_hint(out, watched_stores((out, [*range(9), 0, 1])), where) == (
+        f"for n = 10, 2 element(s) were written by more than one program and 1 by none{twice}"
+    )
+    assert coverage_hint(out, watched_stores((out, [*range(10), 3])), where) == (
+        f"for n = 10, 1 element(s) were written by more than one program{twice}"
+    )
+    assert coverage_hint(out, watched_stores((out, range(6))), where) == (
+        "for n = 10, elements 6 to 9 (the last 4) were never written: the grid is one program "
+        "short; launch triton.cdiv(n, BLOCK) programs, not n // BLOCK, so the last, partial "
+        "block is covered"
+    )
+    assert coverage_hint(out, watched_stores((out, [0, 1, 3, 4, 6, 7, 8, 9])), where) == (
+        "for n = 10, 2 element(s) (the first: index 2) were never written: program pid must "
+        "handle elements pid * BLOCK to pid * BLOCK + BLOCK - 1 (offsets = pid * BLOCK + "
+        "tl.arange(0, BLOCK)), and the grid must cover all n"
+    )
+    matrix = torch.empty(4, 5)  # 4 rows: only as many elements written as x.shape[0]
+    assert coverage_hint(matrix, watched_stores((matrix, range(4))), "a 4 x 5 matrix") == (
+        "for a 4 x 5 matrix, only the first 4 elements were written, as many as x has rows "
+        "(x.shape[0] = 4), and elements 4 to 19 never: n, the number of elements the kernel "
+        "covers, is x.numel() (every element of a tensor of any shape), not x.shape[0] or len(x)"
+    )
+
+
+def test_coverage_hints_by_row_name_rows_partly_or_never_written():
+    from d2lgpu.checks._ch07_answers import coverage_hint
+
+    out = torch.empty(4, 5)
+    where = "a 4 x 5 matrix"
+
+    def hint(indices):
+        return coverage_hint(out, watched_stores((out, indices)), where, unit="row")
+
+    assert hint(range(20)) is None
+    assert hint([*range(20), 0]) is None  # rows are not counted twice
+    assert hint([*range(10), 10, 11, *range(15, 20)]) == (
+        "for a 4 x 5 matrix, row 2 was only partly written (2 of 5 columns): one program "
+        "handles a whole row, so BLOCK must be at least n_cols: BLOCK = "
+        "triton.next_power_of_2(n_cols)"
+    )
+    never_tail = (
+        " never written: launch one program per row (a grid of n_rows programs), and let "
+        "program tl.program_id(0) handle its row"
+    )
+    assert hint(range(15)) == f"for a 4 x 5 matrix, row 3 was{never_tail}"
+    assert hint(range(10)) == f"for a 4 x 5 matrix, rows 2 to 3 were{never_tail}"
+    assert hint([*range(5), *range(10, 15)]) == (
+        "for a 4 x 5 matrix, 2 row(s) (the first: row 1) were never written: program "
+        "tl.program_id(0) must handle exactly that row"
+    )
+
+
+def test_an_answers_output_inputs_shape_and_layout_are_each_named():
+    from d2lgpu.checks._ch07_answers import (
+        out_layout_hint,
+        require_contiguous_output,
+        require_inputs_untouched,
+        require_kernel_output,
+        require_shape,
+    )
+    from d2lgpu.grading import CheckFailed
+
+    out, x = torch.empty(6), torch.ones(6)
+    require_kernel_output(out, watched_stores((out, [0])), "relu_mul", "n = 6")
+    require_kernel_output(torch.empty(0), watched_stores(), "relu_mul", "n = 0")
+    with pytest.raises(CheckFailed) as failed:
+        require_kernel_output(out, watched_stores((x, [0])), "relu_mul", "n = 6")
+    assert str(failed.value) == (
+        "for n = 6, relu_mul returned a tensor your kernel never wrote: it launched the kernel, "
+        "but the result is not the kernel's output (a result computed again with torch "
+        "operations, such as torch.relu(x) * y, or a copy). Return the tensor your kernel "
+        "stored into, made in x's dtype (torch.empty(x.shape, dtype=x.dtype, device=x.device))"
+    )
+    copies = {"x": x.clone()}
+    require_inputs_untouched({"x": x}, copies, watched_stores((out, [0])), "relu_mul", "n = 6")
+    with pytest.raises(CheckFailed) as failed:
+        require_inputs_untouched({"x": x}, copies, watched_stores((x, [2])), "relu_mul", "n = 6")
+    assert str(failed.value) == (
+        "for n = 6, your kernel stored into x, an input: store the result through the output's "
+        "pointer (out_ptr), and leave the inputs as they were"
+    )
+    changed = torch.zeros(6)
+    with pytest.raises(CheckFailed) as failed:
+        require_inputs_untouched({"x": changed}, copies, watched_stores(), "relu_mul", "n = 6")
+    assert str(failed.value) == (
+        "for n = 6, relu_mul changed its input x in place: compute into a new output tensor "
+        "(torch.empty_like) and leave the inputs as they were"
+    )
+    require_shape(out, x, "relu_mul", "n = 6")
+    for wrong in (
+        torch.empty(5),
+        torch.empty(6, dtype=torch.float64),
+        torch.empty(6, device="meta"),
+    ):
+        with pytest.raises(CheckFailed) as failed:
+            require_shape(wrong, x, "relu_mul", "n = 6")
+        assert str(failed.value) == (
+            f"for n = 6, relu_mul returned a {wrong.dtype} tensor of shape {tuple(wrong.shape)} "
+            f"on {wrong.device}; it must have the input's shape (6,) and dtype torch.float32, on "
+            "the input's device (torch.empty_like(x))"
+        )
+    transposed = torch.empty(5, 3).t()
+    assert out_layout_hint(out, "relu_mul", "n = 6", "element i at out_ptr + i") is None
+    hint = out_layout_hint(transposed, "rms_norm", "x transposed", "a row's elements side by side")
+    assert hint == (
+        "for x transposed, rms_norm returned a tensor that is not contiguous (strides (1, 3); a "
+        "contiguous one of this shape has (5, 1)), and your kernel writes a row's elements side "
+        "by side. torch.empty_like(x) copies x's layout: call it after x = x.contiguous(), or "
+        "make the output with torch.empty(x.shape, dtype=x.dtype, device=x.device)"
+    )
+    with pytest.raises(CheckFailed) as failed:
+        require_contiguous_output(
+            transposed, "rms_norm", "x transposed", "a row's elements side by side"
+        )
+    assert str(failed.value) == hint
+    require_contiguous_output(out, "relu_mul", "n = 6", "element i at out_ptr + i")
+
+
+def test_an_answer_is_called_with_what_it_read_or_wrote_out_of_bounds_named():
+    from d2lgpu.checks._ch07_answers import agrees, call_answer, first_difference, random_input
+    from d2lgpu.checks._ch07_interpreter import OutOfBounds
+    from d2lgpu.grading import CheckFailed
+
+    out = torch.empty(4)
+
+    def answer(kind=None, returns=out, launches=1):
+        def run(x):
+            watch.launches += launches
+            if kind:
+                raise OutOfBounds(kind, 3)
+            return returns
+
+        return run
+
+    watch = watched_stores((out, range(4)))
+    assert call_answer(answer(), (out,), "relu_mul", watch, "n = 4") is out
+    mask = (
+        "the last block runs past the end. Mask every load and store (mask = offsets < n, "
+        "tl.{kind}(..., mask=mask)) and use each tensor's own strides"
+    )
+    for kind, verb in (("load", "read"), ("store", "wrote")):
+        with pytest.raises(CheckFailed) as failed:
+            call_answer(answer(kind), (out,), "relu_mul", watch, "n = 4")
+        assert str(failed.value) == (
+            f"for n = 4, your kernel {verb} 3 element(s) outside the tensors it was given "
+            "(stopped before it did): " + mask.format(kind=kind)
+        )
+    with pytest.raises(CheckFailed) as failed:
+        call_answer(answer("store"), (out,), "rms_norm", watch, "x transposed", "its layout")
+    assert str(failed.value) == (
+        "for x transposed, your kernel wrote 3 element(s) past the end of the output (stopped "
+        "before it did): its layout"
+    )
+    with pytest.raises(CheckFailed, match=r"^for x, your kernel read 3 .*outside the tensors"):
+        call_answer(answer("load"), (out,), "rms_norm", watch, "x", "its layout")
+    with pytest.raises(CheckFailed) as failed:
+        call_answer(answer(launches=0), (out,), "relu_mul", watch, "n = 4")
+    assert str(failed.value) == (
+        "relu_mul launched no Triton kernel (for n = 4): compute the result in your @triton.jit "
+        "kernel, launched as kernel[grid](...), not with torch operations"
+    )
+    with pytest.raises(CheckFailed) as failed:
+        call_answer(answer(returns=[1.0]), (out,), "relu_mul", watch, "n = 4")
+    assert str(failed.value) == (
+        "relu_mul returned a list: return the output tensor your kernel wrote (e.g. out = "
+        "torch.empty_like(x), filled by the kernel)"
+    )
+    with pytest.raises(CheckFailed, match="returned a tensor your kernel never wrote"):
+        call_answer(answer(returns=torch.empty(4)), (out,), "relu_mul", watch, "n = 4")
+    # comparing: the first index off by more than rtol 1e-4 and atol 1e-5; -1 when none is
+    want = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    assert first_difference(want + 5e-6, want) == -1
+    assert first_difference(torch.tensor([1.0, 2.0, 3.1, 4.1]), want) == 2
+    assert first_difference(torch.tensor([1.0, float("nan"), 3.0, 4.0]), want) == 1
+    assert agrees(want * (1 + 5e-5), want) and not agrees(want * (1 + 2e-4), want)
+    assert not agrees(want[:3], want) and agrees(want + 0.05, want, rtol=0, atol=0.1)
+    gen = torch.Generator().manual_seed(7)
+    same = torch.randn(3, 2, generator=torch.Generator().manual_seed(7)) * 2.5
+    assert torch.equal(random_input((3, 2), gen, scale=2.5), same)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checkers' cases and diagnoses (ch07_triton), without Triton
+
+
+def laid_out(t):
+    return (tuple(t.shape), t.stride(), t.dtype)
+
+
+def drawn_twice(cases, seed):
+    """The cases drawn twice from generators seeded alike, the global generator moved between:
+    equal only if every input comes from the generator given."""
+    torch.manual_seed(1)
+    first = list(cases(torch.Generator().manual_seed(seed)))
+    torch.manual_seed(2)
+    second = list(cases(torch.Generator().manual_seed(seed)))
+    for a, b in zip(first, second, strict=True):
+        assert all(
+            torch.equal(u, v) for u, v in zip(a[:2], b[:2], strict=True) if torch.is_tensor(u)
+        )
+    return first
+
+
+def test_relu_mul_cases_have_their_sizes_layouts_and_names():
+    from d2lgpu.checks.ch07_triton import _relu_mul_cases
+
+    f32, f16 = torch.float32, torch.float16
+    odds = set()
+    for seed in range(40):
+        cases = drawn_twice(_relu_mul_cases, seed)
+        (odd,) = cases[3][0].shape
+        odds.add(odd)
+        assert [(laid_out(x), laid_out(y), where, layout) for x, y, where, layout in cases] == [
+            (((1,), (1,), f32), ((1,), (1,), f32), "n = 1", None),
+            (((1000,), (1,), f32), ((1000,), (1,), f32), "n = 1000", None),
+            (((4096,), (1,), f32), ((4096,), (1,), f32), "n = 4096", None),
+            (((odd,), (1,), f32), ((odd,), (1,), f32), "an odd n between 5,000 and 9,100", None),
+            (((37, 129), (129, 1), f32), ((37, 129), (129, 1), f32), "a 37 x 129 matrix", None),
+            (((1000,), (1,), f16), ((1000,), (1,), f16), "n = 1000 in float16", None),
+            (
+                ((37, 129), (1, 37), f32),
+                ((37, 129), (129, 1), f32),
+                "x transposed (37 x 129)",
+                "x is transposed",
+            ),
+            (
+                ((3001,), (1,), f32),
+                ((3001,), (2,), f32),
+                "y = every other element of a longer vector (n = 3001)",
+                "y is every other element of a longer vector: y.stride(0) == 2",
+            ),
+        ]
+        assert not torch.equal(cases[1][0], cases[1][1])  # x and y: two draws
+    assert all(n % 2 == 1 and 5097 <= n <= 9095 for n in odds) and len(odds) > 30
+
+
+def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
+    from d2lgpu.checks.ch07_triton import _rms_norm_cases
+
+    odds = set()
+    for seed in range(40):
+        cases = drawn_twice(_rms_norm_cases, seed)
+        odd = cases[3][0].shape[1]
+        odds.add(odd)
+        assert [(laid_out(x), eps, where, layout) for x, eps, where, layout in cases] == [
+            (((1, 1), (1, 1), torch.float32), 1e-6, "a 1 x 1 matrix", None),
+            (((4, 1000), (1000, 1), torch.float32), 1e-6, "a 4 x 1000 matrix", None),
+            (((3, 1024), (1024, 1), torch.float32), 1e-6, "a 3 x 1024 matrix", None),
+            (((6, odd), (odd, 1), torch.float32), 1e-6, "6 rows of an odd length", None),
+            (((64, 65), (65, 1), torch.float32), 1e-6, "a 64 x 65 matrix", None),
+            (
+                ((5, 333), (333, 1), torch.float32),
+                1e-5,
+                "rows of tiny values (about 1e-4) with eps = 1e-5",
+                None,
+            ),
+            (
+                ((5, 333), (1000, 1), torch.float32),
+                1e-6,
+                "x = a 5 x 333 slice of a 5 x 1000 matrix",
+                "rows of x are x.stride(0) = 1000 elements apart, not 333: pass x.stride(0) to "
+                "the kernel as the distance from one row's start to the next (or call "
+                "x.contiguous() first)",
+            ),
+            (
+                ((7, 200), (1, 7), torch.float32),
+                1e-6,
+                "x transposed (7 x 200)",
+                "x is transposed: x.stride(1) = 7, so a row's elements are not adjacent; call "
+                "x.contiguous() first when x.stride(1) != 1",
+            ),
+        ]
+        assert 2.5 < float(cases[4][0].std()) < 3.5  # scale 3 for the plain shapes
+        assert float(cases[5][0].abs().max()) < 1e-3  # tiny: mean square below eps
+        assert 0.8 < float(cases[6][0].std()) < 1.2
+    assert all(n % 2 == 1 and 301 <= n <= 899 for n in odds) and len(odds) > 30
+
+
+def test_a_wrong_relu_mul_output_is_diagnosed_by_what_it_equals():
+    from d2lgpu.checks.ch07_triton import _relu_mul_diagnosis
+
+    x = torch.tensor([-2.0, 3.0, -1.0, 0.5])
+    y = torch.tensor([-1.0, 2.0, 4.0, -3.0])
+    every = watched_stores  # each element written once
+
+    def hint(out, layout=None):
+        return _relu_mul_diagnosis(out, x, y, every((out, range(4))), "n = 4", layout)
+
+    right = torch.relu(x) * y
+    assert hint(right.clone(), "x is transposed") == (
+        "right on contiguous inputs, wrong when x is transposed: its elements are not at ptr + "
+        "i. Call .contiguous() on the inputs in your function before the launch (a no-op when "
+        "they already are)"
+    )
+    short = right.clone()
+    assert _relu_mul_diagnosis(short, x, y, every((short, range(2))), "n = 4", None).startswith(
+        "for n = 4, elements 2 to 3 (the last 2) were never written"
+    )
+    for formula, wrong in (
+        ("relu(x * y)", torch.relu(x * y)),
+        ("x * y", x * y),
+        ("x * relu(y)", x * torch.relu(y)),
+        ("relu(x) + y", torch.relu(x) + y),
+    ):
+        assert hint(wrong) == (
+            f"for n = 4, you computed {formula}, not relu(x) * y: relu applies to x alone, "
+            "tl.maximum(x, 0.0), and the result multiplies y"
+        )
+    negative = right.clone()
+    negative[2] = 7.0  # x < 0 there: relu(x) * y is 0
+    assert hint(negative) == (
+        "for n = 4, where x < 0 relu(x) * y is 0 (at index 2: x = -1, y = 4, you wrote 7): "
+        "apply relu to x alone, tl.maximum(x, 0.0), then multiply by y"
+    )
+    off = right.clone()
+    off[1] = 5.5
+    assert hint(off) == ("for n = 4, at index 1: x = 3, y = 2, relu(x) * y = 6, you wrote 5.5")
+    zero_where_negative = right.clone()
+    zero_where_negative[3] = 1.0  # x > 0 there: not the relu hint
+    assert hint(zero_where_negative).startswith("for n = 4, at index 3: x = 0.5, y = -3")
+
+
+def test_a_wrong_rms_norm_output_is_diagnosed_by_what_it_equals():
+    from d2lgpu.checks.ch07_triton import _rms, _rms_norm_diagnosis
+
+    x = torch.tensor([[1.0, -2.0, 3.0], [0.5, 0.25, -4.0]])
+    eps = 1e-6
+    squares = (x * x).sum(dim=1, keepdim=True)
+
+    def hint(out, e=eps):
+        return _rms_norm_diagnosis(out, x, e, watched_stores((out, range(6))), "a 2 x 3 matrix")
+
+    partly = _rms(x, eps)
+    assert _rms_norm_diagnosis(
+        partly, x, eps, watched_stores((partly, [0, 1, 2, 3])), "a 2 x 3 matrix"
+    ).startswith("for a 2 x 3 matrix, row 1 was only partly written (1 of 3 columns)")
+    nan = _rms(x, eps)
+    nan[1, 0] = float("nan")
+    assert hint(nan) == (
+        "for a 2 x 3 matrix, your result has NaN: the masked lanes of a load without other= "
+        "are undefined on a GPU (NaN here), and the sum of squares adds them in. Give the "
+        "masked lanes a value that adds nothing to a sum, with tl.load's other="
+    )
+    for block in (4, 1024):
+        assert hint(x / torch.sqrt(squares / block + eps)) == (
+            f"for a 2 x 3 matrix, you divided the sum of squares by the block size ({block}), "
+            "not by the number of columns (3): the masked lanes are not part of the row"
+        )
+    wide = torch.randn(2, 1000, generator=torch.Generator().manual_seed(0)) * 1e-3
+    out = wide / torch.sqrt((wide * wide).sum(dim=1, keepdim=True) / 1024 + 1e-8)
+    assert "by the block size (1024)" in _rms_norm_diagnosis(
+        out, wide, 1e-8, watched_stores((out, range(2000))), "w"
+    )
+    tiny = x * 1e-3
+    outside = tiny / (torch.sqrt((tiny * tiny).mean(dim=1, keepdim=True)) + 1e-2)
+    assert (
+        _rms_norm_diagnosis(
+            outside, tiny, 1e-2, watched_stores((outside, range(6))), "a 2 x 3 matrix"
+        )
+        == "for a 2 x 3 matrix, eps goes inside the square root: x / sqrt(mean(x * x) + eps)"
+    )
+    small = x * 1e-3  # eps matters at this scale
+    for other in (0.0, 1e-5, 1e-8):
+        got = _rms(small, other)
+        assert _rms_norm_diagnosis(
+            got, small, 1e-6, watched_stores((got, range(6))), "a 2 x 3 matrix"
+        ) == ("for a 2 x 3 matrix, use the eps you are given (here 1e-06), not another one")
+    assert hint(x * torch.sqrt(squares / 3 + eps)) == (
+        "for a 2 x 3 matrix, divide by the root mean square: x / sqrt(mean(x * x) + eps)"
+    )
+    off = _rms(x, eps)
+    off[1, 2] += 1.0
+    assert hint(off) == (
+        f"for a 2 x 3 matrix, row 1 differs from x / sqrt(mean(x * x) + eps): expected "
+        f"{_rms(x, eps)[1, :3].tolist()}..., you wrote {off[1, :3].tolist()}..."
+    )

@@ -71,6 +71,45 @@ def _relu_mul_cases(gen):
     )
 
 
+def _relu_mul_diagnosis(out, x, y, watch, where, layout) -> str:
+    """The hint for an output that is not relu(x) * y (``layout``: how the inputs are laid
+    out when not contiguous, else None)."""
+    if layout is not None:
+        return (
+            f"right on contiguous inputs, wrong when {layout}: its elements are not at "
+            "ptr + i. Call .contiguous() on the inputs in your function before the launch "
+            "(a no-op when they already are)"
+        )
+    hint = coverage_hint(out, watch, where)
+    if hint:
+        return hint
+    for formula, wrong in (
+        ("relu(x * y)", torch.relu(x * y)),
+        ("x * y", x * y),
+        ("x * relu(y)", x * torch.relu(y)),
+        ("relu(x) + y", torch.relu(x) + y),
+    ):
+        if agrees(out, wrong):
+            return (
+                f"for {where}, you computed {formula}, not relu(x) * y: relu applies to "
+                "x alone, tl.maximum(x, 0.0), and the result multiplies y"
+            )
+    expected = torch.relu(x) * y
+    i = first_difference(out, expected)
+    xi, yi = float(x.reshape(-1)[i]), float(y.reshape(-1)[i])
+    got = float(out.reshape(-1)[i])
+    if xi < 0 and got != 0:
+        return (
+            f"for {where}, where x < 0 relu(x) * y is 0 (at index {i}: x = {xi:.3g}, "
+            f"y = {yi:.3g}, you wrote {got:.3g}): apply relu to x alone, "
+            "tl.maximum(x, 0.0), then multiply by y"
+        )
+    return (
+        f"for {where}, at index {i}: x = {xi:.3g}, y = {yi:.3g}, relu(x) * y = "
+        f"{float(expected.reshape(-1)[i]):.3g}, you wrote {got:.3g}"
+    )
+
+
 def _relu_mul_checks(answer, passed) -> None:
     gen = fresh_generator()
     with watched_interpreter() as watch:
@@ -81,43 +120,10 @@ def _relu_mul_checks(answer, passed) -> None:
             require_inputs_untouched({"x": x, "y": y}, copies, watch, "relu_mul", where)
             require_shape(out, x, "relu_mul", where)
             require_contiguous_output(out, "relu_mul", where, "element i at out_ptr + i")
-            expected = torch.relu(copies["x"]) * copies["y"]
-            if agrees(out, expected):
-                continue
-            if layout is not None:
+            if not agrees(out, torch.relu(copies["x"]) * copies["y"]):
                 raise CheckFailed(
-                    f"right on contiguous inputs, wrong when {layout}: its elements are not at "
-                    "ptr + i. Call .contiguous() on the inputs in your function before the "
-                    "launch (a no-op when they already are)"
+                    _relu_mul_diagnosis(out, copies["x"], copies["y"], watch, where, layout)
                 )
-            hint = coverage_hint(out, watch, where)
-            if hint:
-                raise CheckFailed(hint)
-            x0, y0 = copies["x"], copies["y"]
-            for formula, wrong in (
-                ("relu(x * y)", torch.relu(x0 * y0)),
-                ("x * y", x0 * y0),
-                ("x * relu(y)", x0 * torch.relu(y0)),
-                ("relu(x) + y", torch.relu(x0) + y0),
-            ):
-                if agrees(out, wrong):
-                    raise CheckFailed(
-                        f"for {where}, you computed {formula}, not relu(x) * y: relu applies to "
-                        "x alone, tl.maximum(x, 0.0), and the result multiplies y"
-                    )
-            i = first_difference(out, expected)
-            xi, yi = float(copies["x"].reshape(-1)[i]), float(copies["y"].reshape(-1)[i])
-            got = float(out.reshape(-1)[i])
-            if xi < 0 and got != 0:
-                raise CheckFailed(
-                    f"for {where}, where x < 0 relu(x) * y is 0 (at index {i}: x = {xi:.3g}, "
-                    f"y = {yi:.3g}, you wrote {got:.3g}): apply relu to x alone, "
-                    "tl.maximum(x, 0.0), then multiply by y"
-                )
-            raise CheckFailed(
-                f"for {where}, at index {i}: x = {xi:.3g}, y = {yi:.3g}, relu(x) * y = "
-                f"{float(expected.reshape(-1)[i]):.3g}, you wrote {got:.3g}"
-            )
         passed.append(
             "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
             "inputs), through Triton's interpreter"
