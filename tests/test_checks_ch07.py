@@ -805,3 +805,124 @@ def test_a_wrong_rms_norm_output_is_diagnosed_by_what_it_equals():
         f"for a 2 x 3 matrix, row 1 differs from x / sqrt(mean(x * x) + eps): expected "
         f"{_rms(x, eps)[1, :3].tolist()}..., you wrote {off[1, :3].tolist()}..."
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The watched interpreter's records (_ch07_interpreter), fed by hand
+
+
+def test_a_tensors_extent_runs_from_its_first_to_its_last_element():
+    from d2lgpu.checks._ch07_interpreter import _extent
+
+    x = torch.empty(3, 4)
+    ptr = x.data_ptr()
+    assert _extent(x) == (ptr, ptr + 48) and _extent(x.t()) == (ptr, ptr + 48)
+    assert _extent(x[:, 1:3]) == (ptr + 4, ptr + 4 + (2 * 4 + 1 + 1) * 4)
+    assert _extent(x[1]) == (ptr + 16, ptr + 32)
+    one = torch.ones(1, dtype=torch.float64)
+    assert _extent(one.expand(5)) == (one.data_ptr(), one.data_ptr() + 8)  # stride 0
+    assert _extent(torch.empty(0)) is None
+
+
+def test_the_watch_counts_launches_and_judges_each_access_by_the_launchs_tensors():
+    import numpy as np
+
+    from d2lgpu.checks._ch07_interpreter import OutOfBounds, Watch, _tensors
+
+    watch = Watch()
+    assert (watch.launches, watch.extents, watch.stores) == (0, [], [])
+    x, out = torch.empty(4), torch.empty(4)
+    args = [x, 2.0, [out, (torch.empty(0),)]]  # nested, a scalar, an empty tensor
+    assert [t.shape for t in _tensors(args)] == [(4,), (4,), (0,)]
+    watch.launch(_tensors(args))
+    assert watch.launches == 1 and watch.extents == [
+        (x.data_ptr(), x.data_ptr() + 16),
+        (out.data_ptr(), out.data_ptr() + 16),
+    ]
+    ptrs = out.data_ptr() + 4 * np.arange(6)  # two lanes past the end
+    watch.access(x.data_ptr() + 4 * np.arange(4), None, 4, "load")
+    watch.access(ptrs, np.arange(6) < 4, 4, "store")  # masked: only the four inside
+    assert watch.stores[0].tolist() == ptrs[:4].tolist()
+    with pytest.raises(OutOfBounds) as raised:
+        watch.access(ptrs, None, 4, "store")
+    assert (raised.value.kind, raised.value.count, str(raised.value)) == (
+        "store",
+        2,
+        "2 store(s) out of bounds",
+    )
+    with pytest.raises(OutOfBounds) as raised:  # the last element's bytes run past the end
+        watch.access(np.array([out.data_ptr() + 13]), None, 4, "load")
+    assert raised.value.count == 1 and len(watch.stores) == 1  # a failed store is not kept
+    with pytest.raises(OutOfBounds):  # before the first tensor's start
+        watch.access(np.array([x.data_ptr() - 4]), np.array([True]), 4, "load")
+    watch.launch([out])
+    assert watch.launches == 2 and watch.extents == [(out.data_ptr(), out.data_ptr() + 16)]
+
+
+def test_the_watch_says_what_each_tensor_had_stored_into_it():
+    import numpy as np
+
+    from d2lgpu.checks._ch07_interpreter import Watch
+
+    out, other = torch.empty(4), torch.empty(4)
+    watch = Watch()
+    watch.stores = [out.data_ptr() + 4 * np.array([0, 1, 1, 3]), np.array([out.data_ptr() + 16])]
+    counts = watch.written(out)
+    assert counts.dtype == np.int64 and counts.tolist() == [1, 2, 0, 1]  # one past: not out's
+    assert watch.stored_into(out) and not watch.stored_into(other)
+    assert not watch.stored_into(torch.empty(0))
+    watch.stores = [np.array([out.data_ptr() + 16])]  # just past out's last byte
+    assert not watch.stored_into(out) and watch.written(out).tolist() == [0, 0, 0, 0]
+
+
+def compiled_helper(x):
+    return compiled_kernel_user(x)
+
+
+def compiled_kernel_user(x):
+    return x
+
+
+def test_compiled_kernels_are_found_in_the_answer_and_the_learners_functions_it_calls():
+    from triton.runtime.jit import JITFunction
+
+    from d2lgpu.checks import _ch07_interpreter
+    from d2lgpu.checks._ch07_interpreter import _code_names, _compiled_kernels
+
+    def outer():
+        def inner():
+            return nested_name  # noqa: F821 (a name only, never looked up)
+
+        return inner
+
+    assert {"nested_name"} <= _code_names(outer.__code__)
+    kernel = JITFunction(compiled_kernel_user)
+    globals()["a_compiled_kernel"] = kernel
+    try:
+
+        def answer(x):
+            return compiled_helper(a_compiled_kernel)  # noqa: F821
+
+        assert _compiled_kernels(answer) == ["a_compiled_kernel"]
+        globals()["compiled_kernel_user"], saved = kernel, compiled_kernel_user
+        try:  # found through the learner's own helper too, once each
+            assert _compiled_kernels(compiled_helper) == ["compiled_kernel_user"]
+        finally:
+            globals()["compiled_kernel_user"] = saved
+        assert _compiled_kernels(len) == [] and _compiled_kernels(lambda: None) == []
+        assert _compiled_kernels(_ch07_interpreter.import_triton) == []  # the course's: not read
+    finally:
+        del globals()["a_compiled_kernel"]
+
+
+def test_a_missing_triton_is_said_as_such(monkeypatch):
+    import sys
+
+    from d2lgpu.checks._ch07_interpreter import NO_TRITON, import_triton
+    from d2lgpu.grading import CheckFailed
+
+    monkeypatch.setitem(sys.modules, "triton", None)  # import triton raises ImportError
+    with pytest.raises(CheckFailed) as failed:
+        import_triton()
+    assert str(failed.value) == NO_TRITON
+    assert NO_TRITON.startswith("this exercise needs the triton package, which is not installed")

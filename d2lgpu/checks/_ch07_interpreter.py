@@ -73,13 +73,12 @@ class OutOfBounds(BaseException):
 
 
 def _extent(t: torch.Tensor) -> tuple[int, int] | None:
-    """The bytes [lo, hi) that tensor ``t`` may address (its first to its last element)."""
+    """The bytes [lo, hi) that tensor ``t`` may address (its first to its last element).
+    torch has no negative strides: the first element is at ``data_ptr()``."""
     if t.numel() == 0:
         return None
-    low = sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=True) if st < 0)
-    high = sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=True) if st > 0)
-    size = t.element_size()
-    return t.data_ptr() + low * size, t.data_ptr() + (high + 1) * size
+    last = sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=True))
+    return t.data_ptr(), t.data_ptr() + (last + 1) * t.element_size()
 
 
 class Watch:
