@@ -238,7 +238,9 @@ def test_inputs_say_they_are_on_two_gpus_in_the_run_that_pretends_them():
     x, y = torch.ones(2, 2), torch.ones(3, 3)
     run_logged(answer, x, y, 2, gpus=True)
     cuda = torch.device("cuda", 0), torch.device("cuda", 1)
-    assert seen == [*cuda, True, torch.device("cpu"), False]  # the inputs only, not what is made
+    # and what is made from them: a product of x on cuda:0 is on cuda:0 (a synchronize
+    # behind `if out.is_cuda` in a lane's job is seen)
+    assert seen == [*cuda, True, cuda[0], True]
     seen.clear()
     run_logged(answer, x, y, 2)
     assert seen == [torch.device("cpu")] * 2 + [False, torch.device("cpu"), False]

@@ -202,8 +202,8 @@ def mse_module_written_in(stages, x, y, loss_fn, n_micro):
         (zeroing_first, ["had before the step are gone", "zero_grad()", "caller zeros"]),
         (grads_zeroed_in_place, ["had before the step are gone", "p.grad = None"]),
         (grads_assigned_none, ["had before the step are gone", "the checker gave them some"]),
-        (mse_written_in, ["the loss is mse_loss's", "the loss_fn you were given"]),
-        (mse_module_written_in, ["4 stages", "the loss is mse_loss's"]),
+        (mse_written_in, ["the loss it returned is mse_loss's", "the loss_fn you were given"]),
+        (mse_module_written_in, ["4 stages", "the loss it returned is mse_loss's"]),
     ],
     ids=lambda a: getattr(a, "__name__", "hint"),
 )
@@ -353,7 +353,7 @@ def test_a_rerun_gives_the_same_hint():
     answer = executor(one_f_one_b, weight=False)
     hints = {check("09.one_f_one_b", answer, quiet=True).hint for _ in range(2)}
     assert len(hints) == 1, hints
-    assert "the loss is" in hints.pop()
+    assert "the loss it returned is" in hints.pop()
 
 
 def test_a_graph_not_cut_between_the_stages_is_named_not_the_warm_up():

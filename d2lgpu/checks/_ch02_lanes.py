@@ -14,7 +14,7 @@ from torch.overrides import TorchFunctionMode
 
 from ._kit import copies_of, patched
 
-__all__ = ["LoggedFuture", "LoggingLane", "run_logged"]
+__all__ = ["LateLane", "LoggedFuture", "LoggingLane", "run_logged"]
 
 
 class LoggedFuture:
@@ -74,6 +74,23 @@ class LoggingLane:
         return LoggedFuture(self, value)
 
 
+class LateLane:
+    """A lane that runs each submitted function only when its result is first asked for, as
+    a busy thread pool may start it late: a function that reads a loop variable when it
+    runs (late binding) then sees that variable's last value."""
+
+    def submit(self, fn, *args, **kwargs):
+        done: list = []
+
+        class LateFuture:
+            def result(self, timeout=None):
+                if not done:
+                    done.append(fn(*args, **kwargs))
+                return done[0]
+
+        return LateFuture()
+
+
 class _Log(list):
     """The lanes' shared log; ``running`` names the lanes whose jobs are running."""
 
@@ -126,6 +143,8 @@ class _Watch(TorchFunctionMode):
     def __init__(self, log, devices=None):
         super().__init__()
         self.log, self.devices = log, devices or {}
+        self.made: list = []  # what was computed from a tensor that says where it is: kept,
+        # so that no other tensor takes its id() while the device it says is recorded
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         said = self.devices.get(id(args[0])) if args else None
@@ -139,7 +158,11 @@ class _Watch(TorchFunctionMode):
             self.log.append(("wait", f"a host read ({_HOST_READS[name]})", job))
         elif job is None and name in _PRODUCTS:
             self.log.append(("product", name, None))
-        return func(*args, **(kwargs or {}))
+        out = func(*args, **(kwargs or {}))
+        if said is not None and isinstance(out, torch.Tensor) and id(out) not in self.devices:
+            self.devices[id(out)] = said  # a product of x on cuda:0 is on cuda:0 too
+            self.made.append(out)
+        return out
 
 
 def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus: bool = False):

@@ -38,6 +38,8 @@ __all__ = [
     "backward_segments",
     "peak_blocks",
     "check_alive",
+    "check_kept_in_segments",
+    "outputs_alive",
     "check_selective",
     "WIDTH",
 ]
@@ -173,13 +175,30 @@ def check_selective(blocks, where: str) -> None:
         )
 
 
+def outputs_alive(blocks) -> list[int]:
+    """The blocks whose outputs something still holds (garbage collected first)."""
+    return alive_after_collecting(
+        lambda: [b.index for b in blocks if any(ref() is not None for ref in b.outputs)]
+    )
+
+
+def check_kept_in_segments(alive: list[int], runs: list[list[int]], where: str) -> None:
+    """Between forward and backward (``alive``, from :func:`outputs_alive`), no output of a
+    block inside a checkpointed segment: only a segment's last output feeds the next one."""
+    kept = sorted(i for run in runs for i in run[:-1] if i in alive)
+    if kept:
+        raise CheckFailed(
+            f"for {where}, the outputs of block(s) {kept}, inside checkpointed segments, were "
+            "still alive between the forward and backward: your code keeps references to them "
+            "(a list, a dict, a global). Checkpointing frees a segment's activations after its "
+            "forward and makes them again in backward; a tensor you hold keeps its memory "
+            "anyway. Keep no reference to the blocks' outputs"
+        )
+
+
 def check_alive(blocks, where: str) -> None:
     """After backward, once the checker has let go of the output: no block output alive."""
-
-    def held():
-        return [b.index for b in blocks if any(ref() is not None for ref in b.outputs)]
-
-    alive = alive_after_collecting(held)
+    alive = outputs_alive(blocks)
     if alive:
         raise CheckFailed(
             f"for {where}, the outputs of block(s) {alive} were still alive after backward, "

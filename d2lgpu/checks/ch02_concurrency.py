@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import torch
 
-from ._ch02_lanes import LoggedFuture, LoggingLane, run_logged
+from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged
 from ._kit import patched
 from ._util import CheckFailed, one_cpu_thread
 
@@ -50,7 +50,9 @@ def check_concurrency(answer, passed):
     result, lanes, log = run_logged(answer, x, y, 2)
     xx, yy = x @ x, y @ y
     _check_results(result, xx, yy)
-    passed.append("both results are correct (x @ x and y @ y)")
+    passed.append(
+        "both results are correct (x @ x and y @ y), also with lanes that start each function late"
+    )
     _check_lanes(result, lanes, log, xx, yy)
     passed.append("each product went to its own lane: x @ x to lanes[0], y @ y to lanes[1]")
     _check_order(log)
@@ -89,6 +91,7 @@ def check_concurrency(answer, passed):
         ) from None
     _check_results(other, x @ x, z @ z)
     _check_lanes(other, lanes, log, x @ x, z @ z)
+    _check_late_lanes(answer, x, z)
 
     # As on a machine with two GPUs: a torch.cuda.synchronize() behind
     # `if torch.cuda.is_available()` or `if x.device.type == "cuda"` is a wait too. CUDA
@@ -102,6 +105,23 @@ def check_concurrency(answer, passed):
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
         "they are small enough to leave SMs idle"
     )
+
+
+def _check_late_lanes(answer, x, y) -> None:
+    """Lanes that run each function when its result is asked for give the same products."""
+    late = answer(x, y, [LateLane(), LateLane()])
+    pair = isinstance(late, tuple | list) and len(late) == 2
+    if not (pair and all(isinstance(r, torch.Tensor) for r in late)) or not all(
+        r.shape == w.shape and torch.allclose(r, w)
+        for r, w in zip(late, (x @ x, y @ y), strict=True)
+    ):
+        raise CheckFailed(
+            "with lanes that start each function only when its result is asked for (a busy "
+            "ThreadPoolExecutor may start it late), your function did not return (x @ x, "
+            "y @ y): a function that reads a loop variable when it runs (lambda: m @ m in a "
+            "loop) sees the variable's last value. Pass each matrix as an argument, "
+            "lanes[i].submit(torch.matmul, m, m), or bind it (lambda m=m: m @ m)"
+        )
 
 
 def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:

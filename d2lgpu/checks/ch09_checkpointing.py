@@ -49,7 +49,9 @@ from ._ch09_ckpt_log import (
     LoggedBlock,
     backward_segments,
     check_alive,
+    check_kept_in_segments,
     check_selective,
+    outputs_alive,
     peak_blocks,
 )
 from ._kit import Tolerance, close
@@ -262,6 +264,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
     if out.grad_fn is None:
         raise CheckFailed(_no_graph_hint(log, where))
     check_selective(blocks, where)
+    alive = outputs_alive(blocks)  # judged once backward has shown the segments
     phase[0] = "backward"
     (out * weight).sum().backward()
     runs = backward_segments(log, n, where)
@@ -285,6 +288,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
         )
     del out
     check_alive(blocks, where)
+    check_kept_in_segments(alive, runs, where)  # held until backward only
 
 
 @one_cpu_thread

@@ -41,7 +41,7 @@ from ._ch09_grads import CREATE_GRAPH
 from ._kit import Tolerance
 from ._kit import close as kit_close
 from ._kit_code import runs_of
-from ._util import CheckFailed, one_cpu_thread
+from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
 
 __all__ = ["check_one_f_one_b", "CASES"]
 
@@ -212,12 +212,21 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         with runs_of(*_HELPERS) as helpers:
             try:
                 got = step(stages, x, y, loss_fn, n_micro)
-            except RuntimeError as error:
+            except Exception as error:
                 k = next((s.index for s in stages if s.no_grad_input), None)
-                if k is None:
+                if k is not None and isinstance(error, RuntimeError):
+                    raise CheckFailed(
+                        _NO_GRAD_INPUT.format(where=where, k=k + 1, error=error)
+                    ) from None
+                if case == 0:
                     raise
+                frame = learner_frame(error.__traceback__)
+                at = f" ({describe_frame(frame)})" if frame is not None else ""
                 raise CheckFailed(
-                    _NO_GRAD_INPUT.format(where=where, k=k + 1, error=error)
+                    f"({where}) your code raised {type(error).__name__}: {error}{at}, though "
+                    "the calls before this one, with other stages or micro-batches, ran: does "
+                    "it keep something from an earlier call (a cache, a global, a default "
+                    "argument)?"
                 ) from None
         if not isinstance(got, torch.Tensor | float) or (
             isinstance(got, torch.Tensor) and got.numel() != 1
@@ -259,12 +268,23 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 1.0, abs(mse)
             ):
                 raise CheckFailed(
-                    f"({where}) the loss is mse_loss's, but this case's loss_fn is another "
+                    f"({where}) the loss it returned is mse_loss's, but this case's loss_fn is "
+                    "another "
                     "loss: call the loss_fn you were given, not a loss of your choice"
                 )
+            with torch.no_grad():
+                parts = zip(torch.tensor_split(x, m), torch.tensor_split(y, m), strict=True)
+                plain = sum(loss_fn(nn.Sequential(*reference)(a), b) for a, b in parts) / m
+            if abs(float(got) - float(plain)) <= 1e-5 * max(1.0, abs(float(plain))):
+                raise CheckFailed(
+                    f"({where}) the loss it returned is the plain mean of the micro-batches' "
+                    "losses, which is wrong when their sizes differ: weight each by its share "
+                    "of the batch's rows"
+                )
             raise CheckFailed(
-                f"({where}) the loss is {float(got):.6g}, the unsplit model's {loss.item():.6g}: "
-                "weight each micro-batch's mean loss by its share of the batch's rows"
+                f"({where}) the loss it returned is {float(got):.6g}, the unsplit model's "
+                f"{loss.item():.6g}: weight each micro-batch's mean loss by its share of the "
+                "batch's rows"
             )
         _check_grads(stages, reference, start, where)
         check_freed(stages, where)

@@ -1,0 +1,36 @@
+# expect: fail result i is consumed in its own iteration: the host waits for compute i (the newest queued) before compute i + 1 is queued, so the GPU idles while the host waits
+# hint: newest|next (batch'?s? )?comput|before (the )?next comput|same (iteration|step|loop)|(one|a) (batch|step|iteration) (later|behind)|lag|defer|delay|stall|idle|(host|cpu) wait\w* for (the )?(current|latest|last|this)
+# name: pipelined_to_host
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    n = len(batches)
+    if n == 0:
+        return
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    landed = [None] * n
+    ahead = send(batches[0])
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])  # copy in i + 1 during compute i
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        back_stream.wait_event(computed)  # the GPU waits for compute i; the host does not
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffers[i % 2].copy_(y, non_blocking=True)  # buffers[i % 2] held result i - 2, consumed
+            landed[i] = back_stream.record_event()
+        landed[i].synchronize()
+        consume(i, buffers[i % 2])

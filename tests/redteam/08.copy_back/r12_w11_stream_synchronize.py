@@ -1,0 +1,40 @@
+# expect: fail back_stream.synchronize() instead of the event of copy back i - 1: it covers copy back i too, hence compute i, the newest compute queued, while batches remain
+# hint: stream\.synchroni|back_?stream.{0,30}synchroni|(whole|entire|all (of )?the|every\w*(on|in) the) stream|cover\w*.{0,60}(newest|compute|latest|last)|newest|latest compute|event\.synchroni|only (the )?(previous|last|earlier|one) (copy|result)
+# name: pipelined_to_host
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    n = len(batches)
+    if n == 0:
+        return
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    landed = [None] * n
+    ahead = send(batches[0])
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])  # copy in i + 1 during compute i
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        back_stream.wait_event(computed)  # the GPU waits for compute i; the host does not
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffers[i % 2].copy_(y, non_blocking=True)  # buffers[i % 2] held result i - 2, consumed
+            landed[i] = back_stream.record_event()
+        if i > 0:
+            # compute i is queued: the host may wait now, for the copies back
+            back_stream.synchronize()
+            consume(i - 1, buffers[(i - 1) % 2])
+    landed[n - 1].synchronize()
+    consume(n - 1, buffers[(n - 1) % 2])

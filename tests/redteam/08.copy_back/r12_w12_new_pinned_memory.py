@@ -1,0 +1,40 @@
+# expect: fail y.to('cpu', non_blocking=True) stored into buffers[i % 2] rebinds the list entry to new pinned memory per result instead of copying into the given buffer
+# hint: new (pinned )?(memory|tensor|buffer|allocation)|\.to\(.{0,12}cpu|allocat|rebind|replac\w*|given (pinned )?buffers?|(one of|into) (the )?(given |pinned )?buffers?|copy_|not (one of )?the (pinned |given )?buffers
+# name: pipelined_to_host
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    n = len(batches)
+    if n == 0:
+        return
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    landed = [None] * n
+    ahead = send(batches[0])
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])  # copy in i + 1 during compute i
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        back_stream.wait_event(computed)  # the GPU waits for compute i; the host does not
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffers[i % 2] = y.to("cpu", non_blocking=True)
+            landed[i] = back_stream.record_event()
+        if i > 0:
+            # compute i is queued: the host may wait now, for copy back i - 1 only
+            landed[i - 1].synchronize()
+            consume(i - 1, buffers[(i - 1) % 2])
+    landed[n - 1].synchronize()
+    consume(n - 1, buffers[(n - 1) % 2])

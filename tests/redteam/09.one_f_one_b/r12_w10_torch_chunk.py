@@ -1,0 +1,57 @@
+# expect: fail splits with torch.chunk instead of tensor_split: uneven batches get different micro-batch sizes, and sometimes fewer than min(n_micro, len(x)) micro-batches
+# hint: tensor_split|chunk|split|micro.?batch(es)?.{0,60}(size|rows|uneven|count|number|how many)|(number|count|sizes?) of micro.?batch
+# name: one_f_one_b_step
+import torch
+
+
+def _orders(S, M):
+    """Each stage's actions in 1F1B's order: ("F", i) or ("B", i)."""
+    orders = []
+    for k in range(S):
+        warm = min(S - k - 1, M)
+        order = [("F", i) for i in range(warm)]
+        for j in range(M - warm):
+            order += [("F", warm + j), ("B", j)]
+        order += [("B", i) for i in range(M - warm, M)]
+        orders.append(order)
+    return orders
+
+
+def one_f_one_b_step(stages, x, y, loss_fn, n_micro):
+    S, N = len(stages), len(x)
+    M = min(n_micro, N)
+    xs, ys = torch.chunk(x, M), torch.chunk(y, M)
+    M = len(xs)
+    orders = _orders(S, M)
+    pos = [0] * S
+    done = set()  # (phase, stage, micro-batch)
+    inputs, outputs, losses = {}, {}, []
+    while any(pos[k] < len(orders[k]) for k in range(S)):
+        moved = False
+        for k in range(S):
+            if pos[k] == len(orders[k]):
+                continue
+            phase, i = orders[k][pos[k]]
+            if phase == "F":
+                if k > 0 and ("F", k - 1, i) not in done:
+                    continue
+                h = xs[i] if k == 0 else outputs[k - 1, i].detach().requires_grad_()
+                out = stages[k](h)
+                if k == S - 1:
+                    out = loss_fn(out, ys[i]) * (len(xs[i]) / N)
+                inputs[k, i], outputs[k, i] = h, out
+            else:
+                if k < S - 1 and ("B", k + 1, i) not in done:
+                    continue
+                out = outputs.pop((k, i))
+                if k == S - 1:
+                    out.backward()
+                    losses.append(out.detach())
+                else:
+                    out.backward(inputs.pop((k + 1, i)).grad)
+            done.add((phase, k, i))
+            pos[k] += 1
+            moved = True
+        if not moved:
+            raise RuntimeError("schedule is stuck")
+    return torch.stack(losses).sum()
