@@ -603,6 +603,9 @@ def test_a_lost_peer_is_reported_as_the_rank_whose_own_error_caused_it(tmp_path,
         f'the script failed under torchrun with 2 processes: ValueError: bad (File "{script}", '
         "line 41, in forward). Run it yourself"
     ), hint
+    # rank 0 wrote no record at all: passed over in the search for the cause
+    hint = launched_hint(script, monkeypatch, ([{}, {"ended": own}], output))
+    assert hint.startswith("the script failed under torchrun with 2 processes: rank 1: "), hint
     records[1]["ended"] = {"how": "error", "what": LOST}
     hint = launched_hint(script, monkeypatch, (records, output))
     assert hint.startswith(f"the script failed under torchrun with 2 processes: {LOST}. Run"), hint
