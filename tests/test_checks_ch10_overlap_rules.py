@@ -588,3 +588,26 @@ def test_a_wrong_gradient_after_a_bucket_launched_early_is_named_by_the_early_la
         "launch when the count reaches its number of parameters, not from the hook of the one "
         "you expect last"
     )
+
+
+def test_a_bucket_sent_in_another_dtype_than_the_gradients_is_named():
+    from d2lgpu.checks._ch10_buckets import check_launch_dtype
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.grading import CheckFailed
+
+    def launch(kind, nbytes, shape=(4,), event="launch"):
+        return ("call", event, Call(0, kind, shape, nbytes, True), True)
+
+    right = [launch("all_reduce", 32), ("hook", 0), launch("all_reduce", 32, event="wait")]
+    check_launch_dtype([right, right], 8, 512)  # 8 bytes an element, as the gradients
+    check_launch_dtype([[launch("broadcast", 16), launch("all_reduce", 0, (0,))]], 8, 512)
+    check_launch_dtype([[launch("all_reduce", 16, event="wait")]], 8, 512)  # a wait: not a send
+    with pytest.raises(CheckFailed) as failed:
+        check_launch_dtype([right, [launch("all_reduce", 16)]], 8, 512)
+    assert str(failed.value) == (
+        "a bucket was all-reduced with 4 bytes an element, but the model's gradients take 8 "
+        "(bucket_bytes=512, step 1): its flat tensor was made in another dtype than the "
+        "gradients' (torch.zeros(n) and torch.empty(n) make float32 unless told otherwise), "
+        "which rounds them on the way. Make it in the gradients' dtype: torch.cat of their "
+        "reshape(-1)s, or dtype=p.grad.dtype"
+    )

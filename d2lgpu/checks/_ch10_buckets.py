@@ -17,8 +17,10 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._ch10_by_hand import SEED
+from ._util import CheckFailed
 
 __all__ = [
+    "check_launch_dtype",
     "OutOfOrderNet",
     "bucket_members",
     "bucket_numels",
@@ -120,3 +122,24 @@ def early_launch(record, log, cap, step) -> str | None:
                     "one you expect last"
                 )
     return None
+
+
+def check_launch_dtype(raw_logs, itemsize: int, cap: int) -> None:
+    """Every bucket is sent in the gradients' dtype: a flat tensor made in another one
+    (``torch.zeros(n)`` is float32) rounds them on the way."""
+    for step, raw in enumerate(raw_logs):
+        for entry in raw:
+            if entry[0] != "call" or entry[1] != "launch" or entry[2].kind != "all_reduce":
+                continue
+            call, numel = entry[2], 1
+            for n in call.shape:
+                numel *= n
+            if numel and call.nbytes // numel != itemsize:
+                raise CheckFailed(
+                    f"a bucket was all-reduced with {call.nbytes // numel} bytes an element, but "
+                    f"the model's gradients take {itemsize} (bucket_bytes={cap}, step {step}): "
+                    "its flat tensor was made in another dtype than the gradients' (torch.zeros(n) "
+                    "and torch.empty(n) make float32 unless told otherwise), which rounds them on "
+                    "the way. Make it in the gradients' dtype: torch.cat of their reshape(-1)s, or "
+                    "dtype=p.grad.dtype"
+                )

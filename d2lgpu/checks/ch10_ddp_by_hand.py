@@ -42,7 +42,13 @@ from __future__ import annotations
 import torch
 
 from . import _ranks
-from ._ch10_buckets import bucket_numels, by_completion, early_launch, reverse_buckets
+from ._ch10_buckets import (
+    bucket_numels,
+    by_completion,
+    check_launch_dtype,
+    early_launch,
+    reverse_buckets,
+)
 from ._ch10_by_hand import STEPS
 from ._ch10_overlap import (
     CapJob,
@@ -255,6 +261,7 @@ def _overlap_checks(records, world, cap):
         error = setup_error(record["setup"])
         if error is not None:
             raise CheckFailed(error)
+        check_launch_dtype([s["log"] for s in record["steps"]], record.get("itemsize", 4), cap)
         for one, log in zip(record["steps"], step_logs([s["log"] for s in record["steps"]]),
                             strict=True):  # fmt: skip
             one["log"] = log
