@@ -140,7 +140,32 @@ def test_wrong_offsets_and_a_short_grid_are_named(graded):
 def test_writing_into_an_input_is_named(graded):
     fails(graded, "relu_mul_into_x", "stored into x, an input")
     fails(graded, "rms_norm_into_x", "stored into x, an input")
-    fails(graded, "relu_mul_relu_in_place", "changed its input x in place")
+    fails(graded, "relu_mul_relu_in_place", "relu_mul changed its input x in place")
+    fails(
+        graded,
+        "rms_norm_centers_x_first",
+        "for a 1 x 1 matrix, rms_norm changed its input x in place: compute into a new output",
+    )
+
+
+def test_an_output_of_another_shape_and_a_result_made_without_a_kernel_are_named(graded):
+    fails(
+        graded,
+        "rms_norm_flat_output",
+        "for a 1 x 1 matrix, rms_norm returned a torch.float32 tensor of shape (1,) on cpu; it "
+        "must have the input's shape (1, 1)",
+    )
+    fails(
+        graded,
+        "relu_mul_flat_output",
+        "for a 37 x 129 matrix, relu_mul returned a torch.float32 tensor of shape (4773,) on cpu",
+    )
+    fails(
+        graded,
+        "rms_norm_in_torch",
+        "rms_norm launched no Triton kernel (for a 1 x 1 matrix): compute the result in your "
+        "@triton.jit kernel",
+    )
 
 
 def test_ignored_strides_are_named(graded):
@@ -151,8 +176,20 @@ def test_ignored_strides_are_named(graded):
 def test_an_output_with_a_transposed_inputs_layout_is_named(graded):
     # torch.empty_like(x) before x = x.contiguous(): the prompt asks for a contiguous output.
     layout = ("x transposed", "not contiguous", "after x = x.contiguous()")
-    fails(graded, "relu_mul_out_like_strided_x", *layout, "element i at out_ptr + i")
-    fails(graded, "rms_norm_out_like_strided_x", *layout, "a row's elements side by side")
+    fails(
+        graded,
+        "relu_mul_out_like_strided_x",
+        *layout,
+        "relu_mul returned a tensor that is not contiguous",
+        "and your kernel writes element i at out_ptr + i.",
+    )
+    fails(
+        graded,
+        "rms_norm_out_like_strided_x",
+        *layout,
+        "rms_norm returned a tensor that is not contiguous",
+        "and your kernel writes a row's elements side by side.",
+    )
 
 
 def test_wrong_reductions_and_operations_are_named(graded):
@@ -161,7 +198,7 @@ def test_wrong_reductions_and_operations_are_named(graded):
     fails(graded, "rms_norm_eps_outside", "eps goes inside the square root")
     fails(graded, "rms_norm_fixed_eps", "use the eps you are given", "1e-05")
     fails(graded, "relu_of_product", "relu(x * y)", "relu applies to x alone")
-    fails(graded, "relu_mul_in_torch", "launched no Triton kernel")
+    fails(graded, "relu_mul_in_torch", "relu_mul launched no Triton kernel (for n = 1)")
 
 
 def test_a_compiled_kernel_is_refused_with_how_to_switch_the_interpreter_on(graded):
@@ -176,7 +213,7 @@ def test_the_watch_is_removed_after_a_check_and_the_kernels_are_kept(graded):
 def test_every_answer_was_graded(graded):
     # A new answer in triton_answers.py must get a test here: none is graded silently.
     named = {n for n in graded if n.startswith(("relu_mul", "relu_of_", "rms_norm"))}
-    wrong = re.findall(r'fails\(graded, "(\w+)"', Path(__file__).read_text())
+    wrong = re.findall(r'fails\(\s*graded,\s*"(\w+)"', Path(__file__).read_text())
     tested = set(wrong) | set(RIGHT_RELU_MUL) | set(RIGHT_RMS_NORM)
     assert named == tested, named ^ tested
 
