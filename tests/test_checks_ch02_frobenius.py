@@ -583,11 +583,12 @@ def test_frobenius_names_a_changed_a():
             X = X / norm
         return torch.stack(norms).tolist()
 
-    assert_fails(
-        "02.frobenius",
-        (log_norms_per_step, scales_a),
-        "log_norms_at_end(A, 1000) changed A in place",
-        "Leave A as it is",
+    hint = assert_fails("02.frobenius", (log_norms_per_step, scales_a)).hint
+    assert hint == (
+        "log_norms_at_end(A, 1000) changed A in place (an in-place operation on A: "
+        "A.div_(...), A /= ..., A.copy_(...)), so the caller's matrix, and every later call on "
+        "it, is not what it was. Leave A as it is: X = A @ X makes a new X, and X = X / norm "
+        "normalizes X, not A"
     )
 
 

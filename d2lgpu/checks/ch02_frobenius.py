@@ -182,7 +182,7 @@ def _which_norm(A, first) -> str:
     """Which other norm the first logged value is, said with its fix ("" when none)."""
     if first is None:
         return ""
-    X = A.to("cpu", torch.float64)
+    X = A.double()
     for what, norm in _OTHER_NORMS.items():
         if math.isclose(first, norm(X).item(), rel_tol=1e-4):
             return (
