@@ -1,5 +1,5 @@
 # expect: fail a bucket closes only once it holds more than bucket_bytes (`>`), so a bucket that reaches the cap exactly stays open and takes the next parameter too
-# hint: (>=|reach(es|ed|ing)?\b.*(cap|bucket_bytes|size|limit)|exactly|or more|at least|more than|above the cap|(close|closing|closed)\b.*(bucket|cap)|bucket.*(clos|boundar|split|rule))
+# hint: (>=|reach(es|ed|ing)?\b.{0,30}(cap|bucket_bytes|size|limit)|exactly|or more|at least|more than|above the cap|(close|closing|closed)\b.{0,30}(bucket|cap)|bucket.{0,30}(clos|boundar|split))
 # name: OverlappedDDP
 import torch
 import torch.distributed as dist

@@ -1,5 +1,5 @@
 # expect: fail the buckets are filled in the order of model.parameters() (forward order, first layer first) instead of in reverse, so the first bucket is launched only at the end of backward
-# hint: (revers|forward order|order of (model\.)?parameters|first layer|last layer.*first|backward.*(produces|order)|bucket.*order|order.*bucket)
+# hint: (revers|forward order|in (the )?order of `?model\.parameters|first layer'?s? (gradients? )?(go |come |is |are )?first|last layer'?s? (gradients? )?(go |come |is |are )?first|backward produces)
 # name: OverlappedDDP
 import torch
 import torch.distributed as dist

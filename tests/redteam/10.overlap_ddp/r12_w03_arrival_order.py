@@ -1,5 +1,5 @@
 # expect: fail the buckets are filled in the order the gradients arrive in backward (the hooks' order), not in reverse order of model.parameters(); a model whose layers are registered in another order than forward runs them gets other buckets
-# hint: (arriv|order (in which|that) .{0,20}(gradients|hooks)|hooks?'? (call(s|ing)? )?order|revers\w* (order )?(of )?`?model\.parameters|registration order|registered|(built|split|assign\w*|decided|fixed) (the )?(buckets )?(once )?(in|at) `?(__init__|construction))
+# hint: (arriv|order (in which|that) .{0,20}(gradients|hooks)|hooks?'? (call(s|ing)? )?order|revers\w* (order )?(of )?`?model\.parameters|registration order|registered in (an)?other order|(built|split|assign\w*|decided|fixed) (the )?(buckets )?(once )?(in|at) `?(__init__|construction))
 # name: OverlappedDDP
 import torch
 import torch.distributed as dist

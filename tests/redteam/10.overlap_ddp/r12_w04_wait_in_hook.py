@@ -1,5 +1,5 @@
 # expect: fail each bucket's all-reduce is waited on inside the hook, right after its launch, so backward stops until it is done (no overlap); finish() only copies back
-# hint: (wait.*(in|inside|within|from) (the |a |its )?hook|hook.*wait|wait.*(backward|launch)|block|synchron|overlap|do not wait|(no|without) (waiting|wait)|stall)
+# hint: (wait\w*.{0,30}(in|inside|within|from) (the |a |its |your )?hook|hook.{0,30}wait|block\w* backward|backward (stops|blocks|stalls)|synchron|do not wait|without waiting)
 # name: OverlappedDDP
 import torch
 import torch.distributed as dist

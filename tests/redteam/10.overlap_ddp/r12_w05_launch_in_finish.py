@@ -1,5 +1,5 @@
 # expect: fail the hooks only count the ready gradients; every bucket's all-reduce is launched in finish(), after backward returned, so nothing overlaps backward
-# hint: (launch.*(hook|during|inside|before backward|last gradient)|hook.*launch|after backward|backward (had )?(returned|ended|finished)|(in|from) finish|overlap|as soon as)
+# hint: (launch\w*.{0,40}(during backward|inside backward|before backward|in(side)? (the |a |your |each )?hooks?|from (the |a |your |each )?hooks?)|hooks?.{0,30}launch|after backward (returned|ended|finished)|backward (had )?(returned|ended|finished)|launch\w*.{0,20}(in|from) `?finish)
 # name: OverlappedDDP
 import torch
 import torch.distributed as dist

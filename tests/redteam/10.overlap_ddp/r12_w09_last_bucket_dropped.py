@@ -1,5 +1,5 @@
 # expect: fail the last, smaller bucket (the parameters left over when the walk ends below the cap) is never appended, so the first layers' gradients are never all-reduced and stay local
-# hint: (last bucket|final bucket|remain|left.?over|partial|trailing|smaller bucket|every param|all (the )?param|some param|not (all|every)|missing|never (all.?reduced|averaged|sent)|not averaged|first layer)
+# hint: (last (\w+ )?bucket.{0,40}(never|not|missing|dropp|lost|left|forg|append|smaller)|remain|left.?over|partial|trailing|smaller bucket|every param|all (the )?param|some param|not (all|every)|missing|never (all.?reduced|averaged|sent)|not averaged|first layer'?s? (gradients? )?(are |were )?(not|never))
 # name: OverlappedDDP
 import torch
 import torch.distributed as dist
