@@ -602,6 +602,9 @@ def test_a_bucket_sent_in_another_dtype_than_the_gradients_is_named():
     check_launch_dtype([right, right], 8, 512)  # 8 bytes an element, as the gradients
     check_launch_dtype([[launch("broadcast", 16), launch("all_reduce", 0, (0,))]], 8, 512)
     check_launch_dtype([[launch("all_reduce", 16, event="wait")]], 8, 512)  # a wait: not a send
+    for late in ([("hook", 0), launch("all_reduce", 16)], [launch("all_reduce", 32, (2, 4))]):
+        with pytest.raises(CheckFailed, match="with 4 bytes an element"):  # after a hook; 2-D
+            check_launch_dtype([late], 8, 512)
     with pytest.raises(CheckFailed) as failed:
         check_launch_dtype([right, [launch("all_reduce", 16)]], 8, 512)
     assert str(failed.value) == (
