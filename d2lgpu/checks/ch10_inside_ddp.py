@@ -213,7 +213,8 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
 
 def _check_steps(records) -> None:
     """Each step's gradients on every rank, against what the ranks computed."""
-    world, averages = len(records), {}  # each gradient's average at the step before
+    world = len(records)
+    averages: dict[str, torch.Tensor] = {}  # each gradient's average at the step before
     for step in range(_ranks.STEPS):
         steps = [r["steps"][step] for r in records]
         for rank, s in enumerate(steps):
