@@ -643,7 +643,20 @@ def test_computing_the_prefetched_batch_is_named_not_a_crash():
     hint = grading_helpers.assert_fails(
         "08.overlap", _side_stream_pipeline(lambda b: b, shift=True), "never on batch 0"
     ).hint
-    assert "compute ran on batch 5 2 times" in hint and "StopIteration" not in hint, hint
+    assert hint == (
+        "compute ran on batch 5 2 times and never on batch 0: after prefetching batch i + 1, "
+        "compute the copy of batch i (keep the two in separate names)"
+    )
+
+
+def test_a_compute_on_the_host_batch_is_named_whole():
+    def on_host(batches, compute, device):
+        return [compute(b) for b in batches]
+
+    assert grading_helpers.assert_fails("08.overlap", on_host).hint == (
+        "compute got a host tensor: call compute on each batch's copy on the device (made with "
+        ".to(device, non_blocking=True)), not on the host batch"
+    )
 
 
 # Second red-team round: buffers allocated on the compute stream, computes on the side stream,
