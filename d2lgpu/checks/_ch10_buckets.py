@@ -20,6 +20,7 @@ from ._ch10_by_hand import SEED
 from ._util import CheckFailed
 
 __all__ = [
+    "call_itemsize",
     "check_launch_dtype",
     "OutOfOrderNet",
     "bucket_members",
@@ -124,6 +125,14 @@ def early_launch(record, log, cap, step) -> str | None:
     return None
 
 
+def call_itemsize(call) -> int:
+    """The bytes of one element of a recorded collective's tensor (1 for an empty one)."""
+    numel = 1
+    for n in call.shape:
+        numel *= n
+    return max(1, call.nbytes // numel) if numel else 1
+
+
 def check_launch_dtype(raw_logs, itemsize: int, cap: int) -> None:
     """Every bucket is sent in the gradients' dtype: a flat tensor made in another one
     (``torch.zeros(n)`` is float32) rounds them on the way."""
@@ -131,12 +140,10 @@ def check_launch_dtype(raw_logs, itemsize: int, cap: int) -> None:
         for entry in raw:
             if entry[0] != "call" or entry[1] != "launch" or entry[2].kind != "all_reduce":
                 continue
-            call, numel = entry[2], 1
-            for n in call.shape:
-                numel *= n
-            if numel and call.nbytes // numel != itemsize:
+            call = entry[2]
+            if call.nbytes and call_itemsize(call) != itemsize:  # an empty one has no dtype here
                 raise CheckFailed(
-                    f"a bucket was all-reduced with {call.nbytes // numel} bytes an element, but "
+                    f"a bucket was all-reduced with {call_itemsize(call)} bytes an element, but "
                     f"the model's gradients take {itemsize} (bucket_bytes={cap}, step {step}): "
                     "its flat tensor was made in another dtype than the gradients' (torch.zeros(n) "
                     "and torch.empty(n) make float32 unless told otherwise), which rounds them on "

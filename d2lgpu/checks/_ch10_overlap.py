@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from . import _ranks
-from ._ch10_buckets import bucket_numels, overlap_net
+from ._ch10_buckets import bucket_numels, call_itemsize, overlap_net
 from ._ch10_by_hand import STEPS, batch, grads_of, share
 from ._kit import kept_from_earlier
 from ._kit_collectives import describe
@@ -183,7 +183,9 @@ def step_logs(raw_logs):
             _, event, call, in_backward = entry
             if event == "launch" and call.kind == "all_reduce":
                 launched[call.index] = (step, sum(1 for e in log if e[0] == "launch"))
-                log.append(("launch", call.nbytes // _itemsize(call), call.async_op, in_backward))
+                log.append(
+                    ("launch", call.nbytes // call_itemsize(call), call.async_op, in_backward)
+                )
             elif event == "launch":
                 log.append(("other", describe(call), in_backward))
             elif call.index in launched:
@@ -191,14 +193,6 @@ def step_logs(raw_logs):
                 log.append(("wait", index, in_backward, launch_step))
         logs.append(log)
     return logs
-
-
-def _itemsize(call) -> int:
-    """The bytes of one element of the call's tensor (1 for an empty one)."""
-    numel = 1
-    for n in call.shape:
-        numel *= n
-    return max(1, call.nbytes // numel) if numel else 1
 
 
 _WAIT_IN_HOOK = (
