@@ -191,6 +191,12 @@ def _check_grads(stages, reference, start, where) -> None:
 
 
 @one_cpu_thread
+def _same_loss(got, want) -> bool:
+    """Whether the loss returned (a float or a 0-d tensor) is ``want``, to 1e-5 of it."""
+    want = float(want)
+    return abs(float(got) - want) <= 1e-5 * max(1.0, abs(want))
+
+
 def check_one_f_one_b(answer, passed: list[str]) -> None:
     """``09.one_f_one_b``: a 1F1B training step over ``S`` stages, in one process."""
     step = answer
@@ -262,20 +268,17 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 "the rule: min(S - k - 1, M) forwards, then one forward and one backward in "
                 "turn, then the last backwards"
             )
-        if abs(float(got) - loss.item()) > 1e-5 * max(1.0, abs(loss.item())):
-            mse = nn.functional.mse_loss(nn.Sequential(*reference)(x), y).item()
-            if loss_fn is not nn.functional.mse_loss and abs(float(got) - mse) <= 1e-5 * max(
-                1.0, abs(mse)
-            ):
+        if not _same_loss(got, loss):
+            mse = nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
+            if loss_fn is not nn.functional.mse_loss and _same_loss(got, mse):
                 raise CheckFailed(
                     f"({where}) the loss it returned is mse_loss's, but this case's loss_fn is "
-                    "another "
-                    "loss: call the loss_fn you were given, not a loss of your choice"
+                    "another loss: call the loss_fn you were given, not a loss of your choice"
                 )
             with torch.no_grad():
                 parts = zip(torch.tensor_split(x, m), torch.tensor_split(y, m), strict=True)
                 plain = sum(loss_fn(nn.Sequential(*reference)(a), b) for a, b in parts) / m
-            if abs(float(got) - float(plain)) <= 1e-5 * max(1.0, abs(float(plain))):
+            if _same_loss(got, plain):
                 raise CheckFailed(
                     f"({where}) the loss it returned is the plain mean of the micro-batches' "
                     "losses, which is wrong when their sizes differ: weight each by its share "
