@@ -18,7 +18,7 @@ def place_workers(n_workers):
 
 def test_placement_reference_passes():
     result = assert_passes("01.placement", place_workers)
-    assert len(result.passed) == 5
+    assert len(result.passed) == 6
 
 
 def test_placement_rejects_hard_coded_cuda():
@@ -55,14 +55,54 @@ def test_placement_alternatives_pass():
     def with_cycle(n_workers):
         return list(itertools.islice(itertools.cycle(d2lgpu.try_all_gpus()), n_workers))
 
+    assert_passes("01.placement", with_cycle)
+
+
+def test_placement_names_device_names_returned_for_devices_last():
+    # The prompt asks for torch.device objects; names are right in every other way, so the
+    # hint comes after every placement rule, and a wrong placement is named first.
     def with_strings(n_workers):
         gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
         if gpus == 0:
             return ["cpu"] * n_workers
         return [f"cuda:{i % gpus}" for i in range(n_workers)]
 
-    assert_passes("01.placement", with_cycle)
-    assert_passes("01.placement", with_strings)
+    result = assert_fails(
+        "01.placement",
+        with_strings,
+        "the devices are right, but worker 0's entry is the str 'cuda:0', not a torch.device",
+        "torch.device(name)",
+    )
+    assert len(result.passed) == 5
+    assert_fails("01.placement", lambda n: ["cuda:0"] * n, "a hard-coded 'cuda'")
+
+
+def test_placement_names_a_result_kept_from_the_first_call():
+    import functools
+
+    @functools.cache
+    def cached(n_workers):
+        return place_workers(n_workers)
+
+    assert_fails(
+        "01.placement",
+        cached,
+        "place_workers(5) returned the same devices with no GPU and with 2 GPUs, while "
+        "place_workers(6) with 2 GPUs uses them: the result for 5 workers was kept",
+        "Compute the list in every call",
+    )
+    # Kept for every n (a list made once): the hint about asking at call time, as before.
+    devices = d2lgpu.try_all_gpus()
+    assert_fails("01.placement", lambda n: [devices[0]] * n, "at call time")
+
+
+def test_placement_with_no_gpu_and_no_device_says_the_cpu_is_one():
+    assert_fails(
+        "01.placement",
+        lambda n: [torch.device(f"cuda:{i}") for i in range(d2lgpu.num_gpus())][:n],
+        "with 0 GPU(s), place_workers(5) returned 0 devices",
+        "with no GPU, each worker goes to the CPU: try_all_gpus() returns [cpu]",
+    )
 
 
 def test_placement_rejects_a_fixed_number_of_devices():

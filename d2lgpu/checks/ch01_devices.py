@@ -139,6 +139,11 @@ def _placement(answer, n_workers: int, gpus: int) -> list[torch.device]:
         raise CheckFailed(
             f"with {gpus} GPU(s), place_workers({n_workers}) returned {len(got)} devices: "
             "return one device per worker, also when there are more workers than devices"
+            + (
+                " (with no GPU, each worker goes to the CPU: try_all_gpus() returns [cpu])"
+                if gpus == 0
+                else ""
+            )
         )
     try:
         return [torch.device(d) for d in got]
@@ -146,6 +151,20 @@ def _placement(answer, n_workers: int, gpus: int) -> list[torch.device]:
         raise CheckFailed(
             f"an entry is not a device ({error}): return torch.device objects"
         ) from None
+
+
+def _entries_are_devices(answer) -> None:
+    """The prompt asks for torch.device objects; names compare equal above, so ask last."""
+    with fake_gpus(2):
+        got = answer(3)
+    names = [(i, d) for i, d in enumerate(got) if not isinstance(d, torch.device)]
+    if names:
+        i, d = names[0]
+        raise CheckFailed(
+            f"the devices are right, but worker {i}'s entry is the {type(d).__name__} {d!r}, "
+            "not a torch.device: return torch.device objects, such as those try_all_gpus() "
+            "returns (torch.device(name) makes one from a name)"
+        )
 
 
 def _compare(got, want, gpus: int, answer=None) -> None:
@@ -224,6 +243,8 @@ def check_placement(answer, passed):
         "with 1 to 4 GPUs and at least as many workers as GPUs, every GPU gets a worker "
         "(3 GPUs and 3 or 7 workers, 4 GPUs and 4 or 9 workers)"
     )
+    _entries_are_devices(answer)
+    passed.append("every entry is a torch.device")
 
 
 def _asks_at_call_time(answer) -> None:
@@ -233,6 +254,17 @@ def _asks_at_call_time(answer) -> None:
     :func:`_compare` says so); on a GPU machine, the same mistake puts them all on its GPUs.
     """
     with_none, with_two = _placement(answer, 5, 0), _placement(answer, 5, 2)
+    asks_for_new_n = any(d.type == "cuda" for d in _placement(answer, 6, 2)) and all(
+        d.type == "cpu" for d in _placement(answer, 7, 0)
+    )
+    if with_none == with_two and asks_for_new_n:
+        # The same devices for 5 workers whatever the GPUs, yet a new n follows them: kept.
+        raise CheckFailed(
+            "place_workers(5) returned the same devices with no GPU and with 2 GPUs, while "
+            "place_workers(6) with 2 GPUs uses them: the result for 5 workers was kept from "
+            "the first call (functools.lru_cache / cache, or a dict of results). Compute the "
+            "list in every call: the machine's GPUs can change between calls"
+        )
     if with_none == with_two and any(d.type == "cuda" for d in with_none):
         shown = ", ".join(str(d) for d in with_none)
         raise CheckFailed(
