@@ -137,7 +137,7 @@ def test_time_fn_alternatives_pass():
             sync()
             marks.append(clock())  # the end of one call is the start of the next
         gaps = [b - a for a, b in zip(marks[:-1], marks[1:], strict=True)]
-        return torch.tensor(gaps, dtype=torch.float64).median()
+        return torch.tensor(gaps, dtype=torch.float64).quantile(0.5)  # the mean of two middles
 
     def extra_syncs(work, sync, clock, repeats=5):
         for _ in range(3):  # a longer warm-up
@@ -188,3 +188,64 @@ def test_time_fn_names_milliseconds_and_the_wrong_statistic():
     assert_fails("02.time_fn", timer_variant(statistic=min), "the fastest call", "median")
     assert_fails("02.time_fn", timer_variant(statistic=statistics.fmean), "the mean", "median")
     assert_fails("02.time_fn", timer_variant(statistic=sum), "the sum of all calls")
+
+
+def test_time_fn_names_the_upper_or_lower_middle_for_an_even_number_of_times():
+    def upper(times):
+        return sorted(times)[len(times) // 2]
+
+    def lower(times):
+        return float(torch.tensor(times, dtype=torch.float64).median())
+
+    for statistic, which in ((upper, "the upper"), (lower, "the lower")):
+        result = assert_fails(
+            "02.time_fn",
+            timer_variant(statistic=statistic),
+            "with repeats=4 and times 3.2 ms, 4 ms, 4.8 ms, 12 ms, time_fn returned",
+            f"{which} of the two middle times",
+            "the median is the mean of the two middle ones, 4.4 ms",
+        )
+        assert len(result.passed) == 4
+    # neither middle: a wrong value named with the median it should be
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: statistics.median(t) if len(t) != 4 else t[0]),
+        "where their median is 4.4 ms: return statistics.median",
+    )
+
+
+def test_time_fn_names_times_kept_from_earlier_calls():
+    def kept(work, sync, clock, repeats=5, _times=[]):  # noqa: B006 (the mistake under test)
+        work()
+        sync()
+        for _ in range(repeats):
+            start = clock()
+            work()
+            sync()
+            _times.append(clock() - start)
+        return statistics.median(_times)
+
+    assert_fails(
+        "02.time_fn",
+        kept,
+        "the median of this call's times together with those of earlier calls",
+        "a default argument times=[]",
+        "start a new list in every call",
+    )
+
+
+def test_time_fn_keeps_the_prompts_defaults():
+    def answer_with(clock=time.perf_counter, repeats=5):
+        def timer(work, sync, clock=clock, repeats=repeats):
+            return time_fn(work, sync, clock, repeats)
+
+        return timer
+
+    assert_passes("02.time_fn", answer_with())
+    assert_fails("02.time_fn", answer_with(repeats=3), "time_fn's repeats has the default 3")
+    assert_fails("02.time_fn", answer_with(clock=time.time), "time_fn's clock has the default time")
+
+    def no_defaults(work, sync, clock, repeats):  # every call passes all four: left alone
+        return time_fn(work, sync, clock, repeats)
+
+    assert_passes("02.time_fn", no_defaults)

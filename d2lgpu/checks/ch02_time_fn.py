@@ -195,13 +195,86 @@ def check_time_fn(answer, passed):
         "reading the clock"
     )
     passed.append("one fast and one slow call in four do not move the result: it is the median")
+    history = [measured]  # the times of every call so far, to see times kept between calls
     for job, repeats in ((30e-3, 3), (5e-3, 2), (7e-3, 1)):
         steady = FakeAsyncDevice(job, pattern=(1.0,)) if repeats < 3 else FakeAsyncDevice(job)
         got = _run_timer(answer, steady, repeats=repeats)
+        history.append(steady.durations[-repeats:])
         if abs(got - job) > 0.05 * job:
             raise CheckFailed(
-                f"with a {format_seconds(job)} job and repeats={repeats}, time_fn returned {format_seconds(got)}: "
-                "sync after each work() (not before it), and use the arguments you are "
-                "given, nothing fixed"
+                _kept_hint(got, history)
+                or f"with a {format_seconds(job)} job and repeats={repeats}, time_fn returned "
+                f"{format_seconds(got)}: sync after each work() (not before it), and use the "
+                "arguments you are given, nothing fixed"
             )
     passed.append("30 ms, 5 ms and 7 ms jobs measure right with repeats=3, 2 and 1")
+    _check_even_repeats(answer, history)
+    passed.append(
+        "with repeats=4 the result is the mean of the two middle times, as statistics.median"
+    )
+    _check_defaults(answer)
+    passed.append("the defaults are the prompt's: clock=time.perf_counter, repeats=5")
+
+
+def _kept_hint(got: float, history: list[list[float]]) -> str | None:
+    """Name times kept from earlier calls, if ``got`` is the median of every call's times."""
+    import statistics
+
+    everything = [t for times in history for t in times]
+    if len(history) < 2 or abs(got - statistics.median(everything)) > 0.02 * got:
+        return None
+    return (
+        f"time_fn returned {format_seconds(got)}, the median of this call's times together "
+        "with those of earlier calls: the list of times outlives the call (a list made outside "
+        "the function, or a default argument times=[]); start a new list in every call"
+    )
+
+
+def _check_even_repeats(answer, history: list[list[float]]) -> None:
+    """With an even number of times, the median is the mean of the two middle ones."""
+    import statistics
+
+    device = FakeAsyncDevice(4e-3, pattern=(1.0, 0.8, 1.2, 3.0))
+    got = _run_timer(answer, device, repeats=4)
+    times = sorted(device.durations[-4:])
+    history.append(times)
+    median = statistics.median(times)
+    if abs(got - median) <= 0.02 * median:
+        return
+    shown = ", ".join(format_seconds(t) for t in times)
+    middle = {"the lower": times[1], "the upper": times[2]}
+    which = next((k for k, v in middle.items() if abs(got - v) <= 0.02 * v), None)
+    if which is None:
+        raise CheckFailed(
+            _kept_hint(got, history)
+            or f"with repeats=4 and times {shown}, time_fn returned {format_seconds(got)}, "
+            f"where their median is {format_seconds(median)}: return statistics.median of "
+            "the per-call times"
+        )
+    raise CheckFailed(
+        f"with repeats=4 and times {shown}, time_fn returned {format_seconds(got)}, {which} "
+        f"of the two middle times: with an even number of times the median is the mean of "
+        f"the two middle ones, {format_seconds(median)}. statistics.median does that; "
+        "sorted(times)[n // 2] takes the upper one, and torch.median the lower one"
+    )
+
+
+def _check_defaults(answer) -> None:
+    """A default that differs from the prompt's signature, where the signature can be read
+    (a parameter without a default is left alone: every call above passed all four)."""
+    import inspect
+    import time
+
+    try:
+        parameters = inspect.signature(answer).parameters
+    except (TypeError, ValueError):
+        return  # a callable whose signature cannot be read: its calls were checked above
+    for name, wanted in (("clock", time.perf_counter), ("repeats", 5)):
+        default = getattr(parameters.get(name), "default", inspect.Parameter.empty)
+        if default is inspect.Parameter.empty or default is wanted or default == wanted:
+            continue
+        raise CheckFailed(
+            f"time_fn's {name} has the default {getattr(default, '__name__', default)}: keep "
+            "the prompt's signature, time_fn(work, sync, clock=time.perf_counter, repeats=5), "
+            "so that time_fn(work, sync) times 5 calls with time.perf_counter"
+        )

@@ -1,0 +1,18 @@
+# expect: fail hand-written median sorted[n // 2], wrong for an even number of repeats
+# hint: median|even
+import time
+
+
+def time_fn(work, sync, clock=time.perf_counter, repeats=5):
+    work()
+    sync()
+    times = []
+    for _ in range(repeats):
+        start = clock()
+        work()
+        sync()
+        times.append(clock() - start)
+    return sorted(times)[len(times) // 2]
+
+
+answer = time_fn
