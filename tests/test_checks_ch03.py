@@ -162,6 +162,30 @@ def test_parameters_rejects_returning_no_model_and_halving_everything():
     )
 
 
+def test_parameters_names_an_out_of_place_product_thrown_away():
+    def thrown_away(net):
+        with torch.no_grad():
+            net[0].weight.mul(0.5)
+
+    assert_fails(
+        "03.parameters",
+        (thrown_away, save_parameters, load_parameters),
+        "net[0].weight is unchanged: an operation without a trailing _ (mul, *) makes a new "
+        "tensor, which is thrown away unless you keep it",
+    )
+
+    def by_three_quarters(net):  # changed, but not halved: the plain hint
+        with torch.no_grad():
+            net[0].weight.mul_(0.75)
+
+    result = assert_fails(
+        "03.parameters",
+        (by_three_quarters, save_parameters, load_parameters),
+        "net[0].weight should be exactly half of what it was",
+    )
+    assert "unchanged" not in result.hint
+
+
 def test_parameters_rejects_an_unsafe_load_however_it_is_written():
     def unsafe_keyword(make_net, path, device):
         net = make_net().to(device)
@@ -257,9 +281,38 @@ def test_device_bug_names_class_weights_made_from_the_unmoved_batch():
         return loss.detach()
 
     result = assert_fails(
-        "03.device_bug", weights_from_x, "torch.tensor(...) made in your step stays on the CPU"
+        "03.device_bug",
+        weights_from_x,
+        "torch.tensor(...) made in your step with device=cpu stays on the CPU",
+        "it was made with device=cpu: pass the device the step is given (X.device is the CPU "
+        "until X is moved)",
     )
     assert "batch" not in result.hint
+
+
+def test_device_bug_names_data_moved_to_a_device_chosen_inside_the_step():
+    for chosen in ("cpu", torch.device("cpu"), "X.device"):
+
+        def own_device(net, X, y, opt, device, chosen=chosen):
+            dev = X.device if chosen == "X.device" else chosen
+            X, y = X.to(dev), y.to(device=dev)
+            loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            return loss.detach()
+
+        assert_fails(
+            "03.device_bug",
+            own_device,
+            "the step moves tensors to cpu (.to()), not to the device it is given: use "
+            ".to(device) with the argument device",
+        )
+
+    def dtype_only(net, X, y, opt, device):  # .to(dtype) names no device: not a move
+        return train_step(net, X.to(torch.float32), y, opt, device)
+
+    assert_passes("03.device_bug", dtype_only)
 
 
 def test_device_bug_names_a_missing_return_zero_grad_and_a_new_optimizer():

@@ -14,6 +14,7 @@ import weakref
 
 import torch
 import torch.nn.functional as F
+from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from ._ch03_networks import CLASS_WEIGHTS, make_net, same_params, seeded_net
@@ -71,6 +72,7 @@ class _Origins(TorchFunctionMode):
         self._labels = {id(t): (weakref.ref(t), label) for t, label in labels}
         self.mixed: tuple[str, str, str] | None = None
         self.cuda_by_name = False  # .cuda(), .to("cuda"), device="cuda": not the device given
+        self.moved_to: str | None = None  # the first .to() aimed at a device other than meta
 
     def label(self, t) -> str | None:
         entry = self._labels.get(id(t))
@@ -84,6 +86,11 @@ class _Origins(TorchFunctionMode):
         tensors = [t for t in flat if isinstance(t, torch.Tensor)]
         if any(_names_cuda(v) for v in flat) or name == "cuda":
             self.cuda_by_name = True
+        # (a parameter's .to() is the model moving, which its own hint names)
+        if name == "to" and self.moved_to is None and not isinstance(args[0], nn.Parameter):
+            target = _target_device([*args[1:], *kwargs.values()])
+            if target is not None and target.type != "meta":
+                self.moved_to = str(target)
         # A copy into a device tensor is a transfer, which a GPU makes from any device:
         # dst.copy_(cpu_tensor), dst[...] = cpu_tensor.
         transfer = name in _TRANSFERS and tensors and tensors[0].device.type == "meta"
@@ -95,15 +102,48 @@ class _Origins(TorchFunctionMode):
         result = func(*args, **kwargs)
         if isinstance(result, torch.Tensor) and name != "__get__":
             made = not tensors and name in _FACTORIES
+            made_on = _target_device([kwargs.get("device")])
             label = (
                 f"torch.{name}(...) made in your step"
-                + ("" if "device" in kwargs else " without device=")
+                + (
+                    " without device="
+                    if "device" not in kwargs
+                    else f" with device={made_on}"
+                    if made_on is not None and made_on.type != "meta"
+                    else ""
+                )
                 if made
                 else next((self.label(t) for t in tensors if self.label(t)), None)
             )
             if label:
                 self._labels[id(result)] = (weakref.ref(result), label)
         return result
+
+
+def _target_device(values) -> torch.device | None:
+    """The device that arguments of ``to()`` or ``device=`` name, if any."""
+    for value in values:
+        if isinstance(value, torch.Tensor):
+            return value.device
+        if isinstance(value, torch.device):
+            return value
+        if isinstance(value, str):
+            try:
+                return torch.device(value)
+            except RuntimeError:
+                continue
+    return None
+
+
+def _moved_elsewhere(origins: _Origins) -> CheckFailed | None:
+    """The step moved data with .to() to a device other than the one it is given."""
+    if origins.moved_to is None:
+        return None
+    return CheckFailed(
+        f"the step moves tensors to {origins.moved_to} (.to()), not to the device it is "
+        "given: use .to(device) with the argument device; a device chosen inside the step "
+        "(torch.cuda.is_available(), 'cpu', X.device before X is moved) ignores it"
+    )
 
 
 def _mismatch_hint(error: RuntimeError, origins: _Origins) -> CheckFailed | None:
@@ -121,7 +161,7 @@ def _mismatch_hint(error: RuntimeError, origins: _Origins) -> CheckFailed | None
         return CheckFailed(_BY_NAME)
     if "expected device" not in message and "on device" not in message:
         return None
-    return _mixed_hint(origins, f" (PyTorch said: {message})")
+    return _moved_elsewhere(origins) or _mixed_hint(origins, f" (PyTorch said: {message})")
 
 
 def _mixed_hint(origins: _Origins, said: str = "") -> CheckFailed:
@@ -133,9 +173,15 @@ def _mixed_hint(origins: _Origins, said: str = "") -> CheckFailed:
             f"{what} is {still} when {op} uses it with the model on the device: "
             f"move X and y to device at the start of the step, with to(){said}"
         )
+    made_on = what.partition(" with device=")[2]
+    fix = (
+        f"it was made with device={made_on}: pass the device the step is given (X.device is "
+        "the CPU until X is moved)"
+        if made_on
+        else "create it on the device (the device= argument of the function that makes it)"
+    )
     return CheckFailed(
-        f"{what} stays on {where} while the model is on the device ({op} got both): "
-        "create it on the device (the device= argument of the function that makes it)" + said
+        f"{what} stays on {where} while the model is on the device ({op} got both): " + fix + said
     )
 
 
@@ -154,7 +200,7 @@ def _on_meta(step, data_on_meta: bool):
             raise  # the learner's stub: not attempted yet
         if origins.cuda_by_name:  # with a GPU, copying a meta tensor to it fails this way
             raise CheckFailed(_BY_NAME) from None
-        raise CheckFailed(
+        raise _moved_elsewhere(origins) or CheckFailed(
             "the step copies a tensor from the model's device to the CPU (.cpu(), "
             ".to('cpu'), .numpy(), or the model itself): keep the model on its device and "
             "move the data to it"

@@ -79,6 +79,12 @@ def _check_halve(halve, device, passed):
             "torch.no_grad(), so autograd does not record it"
         )
     if not torch.allclose(weight.detach().cpu(), before["0.weight"].cpu() * 0.5):
+        if torch.equal(weight.detach().cpu(), before["0.weight"].cpu()):
+            raise CheckFailed(
+                "net[0].weight is unchanged: an operation without a trailing _ (mul, *) makes "
+                "a new tensor, which is thrown away unless you keep it. Halve the weight in "
+                "place (mul_, *=) under torch.no_grad()"
+            )
         raise CheckFailed("net[0].weight should be exactly half of what it was")
     changed = [
         k for k, v in net.state_dict().items() if k != "0.weight" and not torch.equal(v, before[k])

@@ -1,0 +1,20 @@
+# expect: fail only X moved; the labels y stay on the CPU
+# hint: \by\b|label|target
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    """train_step_buggy, fixed: the batch and the class weights on the model's device."""
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    X = X.to(device)  # the input must be where the weights are
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+answer = train_step

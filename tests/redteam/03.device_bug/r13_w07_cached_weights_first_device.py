@@ -1,0 +1,24 @@
+# expect: fail class weights cached on the first call's device and reused for later calls on another device
+# hint: cache|previous|earlier|first call|state|reuse|stale|between calls|class.?weights?
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+_class_weights = None
+
+
+def train_step(net, X, y, opt, device):
+    """train_step_buggy, fixed: the batch and the class weights on the model's device."""
+    global _class_weights
+    if _class_weights is None:  # build the weights once, not every step
+        _class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    X, y = X.to(device), y.to(device)
+    loss = F.cross_entropy(net(X), y, weight=_class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+answer = train_step
