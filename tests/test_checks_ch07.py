@@ -80,6 +80,7 @@ def fails(graded, name, *hint_parts):
     assert result["status"] == "failed", (name, result)
     for part in hint_parts:
         assert part in result["hint"], f"{name}: {part!r} not in the hint: {result['hint']}"
+    return result
 
 
 RIGHT_RELU_MUL = ["relu_mul", "relu_mul_small_blocks", "relu_mul_partial"]
@@ -96,6 +97,7 @@ def test_relu_mul_correct_answers_pass(graded, name):
         "every load and store inside its tensors (masked), each element written once",
         "the inputs left unchanged",
         "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output",
+        "a new output in every call: an earlier call's result stays as it was",
     ]
 
 
@@ -104,8 +106,8 @@ def test_rms_norm_correct_answers_pass(graded, name):
     result = graded[name]
     assert result["status"] == "passed", result
     assert result["passed"] == [
-        "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024 and an odd "
-        "number of columns (fresh random inputs), through Triton's interpreter",
+        "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024, 1500 and an "
+        "odd number of columns (fresh random inputs), through Triton's interpreter",
         "every load and store inside its tensors (masked), masked lanes not summed, every row "
         "written",
         "eps inside the square root, as given; the input left unchanged",
@@ -165,6 +167,22 @@ def test_an_output_of_another_shape_and_a_result_made_without_a_kernel_are_named
         "rms_norm_in_torch",
         "rms_norm launched no Triton kernel (for a 1 x 1 matrix): compute the result in your "
         "@triton.jit kernel",
+    )
+
+
+def test_an_output_kept_between_calls_and_a_block_shorter_than_a_row_are_named(graded):
+    result = fails(
+        graded,
+        "relu_mul_kept_output",
+        "relu_mul's second call (n = 1000) overwrote what its first call returned",
+        "Make a new output tensor in every call",
+    )
+    assert len(result["passed"]) == 4  # every other rule holds it right
+    fails(
+        graded,
+        "rms_norm_block_1024",
+        "for a 2 x 1500 matrix, row 0 was only partly written (1024 of 1500 columns)",
+        "BLOCK = triton.next_power_of_2(n_cols)",
     )
 
 
@@ -716,6 +734,7 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
             (((3, 1024), (1024, 1), torch.float32), 1e-6, "a 3 x 1024 matrix", None),
             (((6, odd), (odd, 1), torch.float32), 1e-6, "6 rows of an odd length", None),
             (((64, 65), (65, 1), torch.float32), 1e-6, "a 64 x 65 matrix", None),
+            (((2, 1500), (1500, 1), torch.float32), 1e-6, "a 2 x 1500 matrix", None),
             (
                 ((5, 333), (333, 1), torch.float32),
                 1e-5,
@@ -739,8 +758,9 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
             ),
         ]
         assert 2.5 < float(cases[4][0].std()) < 3.5  # scale 3 for the plain shapes
-        assert float(cases[5][0].abs().max()) < 1e-3  # tiny: mean square below eps
-        assert 0.8 < float(cases[6][0].std()) < 1.2
+        assert 2.5 < float(cases[5][0].std()) < 3.5
+        assert float(cases[6][0].abs().max()) < 1e-3  # tiny: mean square below eps
+        assert 0.8 < float(cases[7][0].std()) < 1.2
     assert all(n % 2 == 1 and 301 <= n <= 899 for n in odds) and len(odds) > 30
 
 

@@ -133,6 +133,22 @@ def _relu_mul_checks(answer, passed) -> None:
         passed.append(
             "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output"
         )
+        _require_a_new_output(answer, gen, watch)
+        passed.append("a new output in every call: an earlier call's result stays as it was")
+
+
+def _require_a_new_output(answer, gen, watch) -> None:
+    """Two calls of the same shape: the first result must survive the second call."""
+    where = "two calls with n = 1000"
+    x, y, x2, y2 = (random_input((1000,), gen) for _ in range(4))
+    first = call_answer(answer, (x, y), "relu_mul", watch, where)
+    call_answer(answer, (x2, y2), "relu_mul", watch, where)
+    if not agrees(first, torch.relu(x) * y):
+        raise CheckFailed(
+            "relu_mul's second call (n = 1000) overwrote what its first call returned: the "
+            "output is kept and reused between calls. Make a new output tensor in every call "
+            "(torch.empty(x.shape, dtype=x.dtype, device=x.device))"
+        )
 
 
 def check_relu_mul(answer, passed):
@@ -156,7 +172,7 @@ def _rms_norm_cases(gen):
     odd = 301 + 2 * int(torch.randint(0, 300, (1,), generator=gen))
     shapes = [((1, 1), "a 1 x 1 matrix"), ((4, 1000), "a 4 x 1000 matrix")]
     shapes += [((3, 1024), "a 3 x 1024 matrix"), ((6, odd), "6 rows of an odd length")]
-    shapes += [((64, 65), "a 64 x 65 matrix")]
+    shapes += [((64, 65), "a 64 x 65 matrix"), ((2, 1500), "a 2 x 1500 matrix")]
     for shape, what in shapes:
         x = random_input(shape, gen, scale=3.0)
         yield x, 1e-6, what, None
@@ -238,8 +254,8 @@ def _rms_norm_checks(answer, passed) -> None:
                 raise CheckFailed(hint or f"right on contiguous inputs, wrong when {layout}")
             raise CheckFailed(_rms_norm_diagnosis(out, copy, eps, watch, where))
         passed.append(
-            "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024 and an odd "
-            "number of columns (fresh random inputs), through Triton's interpreter"
+            "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024, 1500 and "
+            "an odd number of columns (fresh random inputs), through Triton's interpreter"
         )
         passed.append(
             "every load and store inside its tensors (masked), masked lanes not summed, every "

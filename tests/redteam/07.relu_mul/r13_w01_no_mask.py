@@ -1,0 +1,27 @@
+# expect: fail no mask on the loads and the store: the last block reads and writes past the end
+# hint: mask|out of bounds|past the end|outside|beyond
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    y = tl.load(y_ptr + offsets)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y)
+
+
+def relu_mul(x, y, block=1024):
+    """relu(x) * y, element by element, computed by relu_mul_kernel."""
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    grid = (triton.cdiv(n, block),)
+    relu_mul_kernel[grid](x, y, out, n, BLOCK=block)
+    return out
+
+
+answer = relu_mul

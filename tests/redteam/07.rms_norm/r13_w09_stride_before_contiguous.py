@@ -1,0 +1,31 @@
+# expect: fail row stride read before x is made contiguous: a transposed x gets the old stride(0)
+# hint: stride|contiguous|transpos|order|before|layout
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, out_row_stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)  # one program per row
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=0.0)
+    mean_square = tl.sum(x * x, axis=0) / n_cols
+    rms = tl.sqrt(mean_square + eps)
+    tl.store(out_ptr + row * out_row_stride + cols, x / rms, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    """Each row of the 2-D x divided by its root mean square, computed by rms_norm_kernel."""
+    x_row_stride = x.stride(0)  # rows are stride(0) apart, not n_cols
+    if x.stride(1) != 1:
+        x = x.contiguous()  # a row's elements side by side
+    n_rows, n_cols = x.shape
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, x_row_stride, out.stride(0), n_cols, eps, BLOCK=block)
+    return out
+
+
+answer = rms_norm
