@@ -398,7 +398,7 @@ def test_the_watch_counts_every_way_to_wait_and_puts_the_collectives_back():
 
 
 def test_a_factor_written_in_for_two_ranks_is_told_from_an_integer_division():
-    from d2lgpu.checks.ch10_inside_ddp import _fixed_for_two_ranks
+    from d2lgpu.checks._ch10_bandwidth import fixed_for_two_ranks as _fixed_for_two_ranks
 
     two = {"all_reduce": 1.0, "all_gather": 0.5, "reduce_scatter": 0.5, "broadcast": 1.0}
 
@@ -411,7 +411,7 @@ def test_a_factor_written_in_for_two_ranks_is_told_from_an_integer_division():
         factor = {"all_reduce": 2 * (n - 1) // n, "broadcast": 1}.get(collective, (n - 1) // n)
         return alg, alg * factor
 
-    assert "Written in for 2 ranks" in _fixed_for_two_ranks(fixed)
+    assert "Written in for 2 ranks, or" in _fixed_for_two_ranks(fixed)
     assert _fixed_for_two_ranks(integer) is None
     assert check("10.bus_bandwidth", integer, quiet=True).hint.count("integer division") == 1
 
@@ -585,6 +585,19 @@ def test_bus_bandwidth_one_rank_and_unknown_collective_hints_in_full():
     )
 
 
+def test_busbw_divided_by_the_factor_is_named():
+    def divided(nbytes, seconds, n, collective):
+        alg, bus = bw_table(nbytes, seconds, n, collective)
+        return alg, alg * alg / bus if bus else 0.0
+
+    assert_fails(
+        "10.bus_bandwidth",
+        divided,
+        "busbw of all_reduce: you divided algbw by the factor; busbw = algbw x factor (2 (n - 1) "
+        "/ n for all_reduce, (n - 1) / n for all_gather and reduce_scatter, 1 for broadcast)",
+    )
+
+
 def test_a_factor_written_in_for_two_ranks_hint_in_full():
     def fixed(nbytes, seconds, n, collective):
         alg = nbytes / seconds / 1e9
@@ -595,7 +608,8 @@ def test_a_factor_written_in_for_two_ranks_hint_in_full():
         fixed,
         "busbw's factors do not depend on n: each collective's factor is its value for 2 ranks "
         "(all_reduce 1, all_gather and reduce_scatter 0.5, broadcast 1) at 2, 3, 4 and 8 ranks "
-        "alike. Written in for 2 ranks? nccl-tests' factors depend on n: 2 (n - 1) / n for "
+        "alike. Written in for 2 ranks, or worked out at the first call and kept? nccl-tests' "
+        "factors depend on n: 2 (n - 1) / n for "
         "all_reduce (1.5 for 4 ranks), (n - 1) / n for all_gather and reduce_scatter, 1 for "
         "broadcast",
     )
@@ -607,11 +621,23 @@ def test_a_factor_written_in_for_two_ranks_hint_in_full():
     hint = check("10.bus_bandwidth", right_at_2_and_8_only, quiet=True).hint
     assert "Written in for 2 ranks" not in hint, hint
 
+    factors: dict = {}
+
+    def kept_from_the_first_call(nbytes, seconds, n, collective):
+        if not factors:  # worked out once, at the first call's world size
+            factors.update({c: bw_table(1e9, 1, n, c)[1] for c in ("all_reduce", "broadcast")})
+            factors.update(all_gather=(n - 1) / n, reduce_scatter=(n - 1) / n)
+        alg = nbytes / seconds / 1e9
+        return alg, alg * factors[collective]
+
+    hint = check("10.bus_bandwidth", kept_from_the_first_call, quiet=True).hint
+    assert "worked out at the first call and kept?" in hint, hint
+
     def fixed_in_gib(nbytes, seconds, n, collective):  # two mistakes: the factor read first
         alg, bus = fixed(nbytes, seconds, n, collective)
         return alg * 1e9 / 2**30, bus * 1e9 / 2**30
 
-    assert "Written in for 2 ranks?" in check("10.bus_bandwidth", fixed_in_gib, quiet=True).hint
+    assert "Written in for 2 ranks, or" in check("10.bus_bandwidth", fixed_in_gib, quiet=True).hint
 
 
 # --- 10.allreduce_grads: the rules applied to the ranks' records, in this process -----------

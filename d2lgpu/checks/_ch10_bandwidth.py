@@ -1,0 +1,129 @@
+"""The rules of ``10.bus_bandwidth``: nccl-tests' formulas, and the hints that name a
+wrong answer's mistake by the variant of those formulas that explains all its values."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from ._util import CheckFailed
+
+__all__ = ["CASES", "FACTORS", "bandwidth_mistake", "call", "close", "fixed_for_two_ranks"]
+
+GB = 1e9
+FACTORS = {
+    "all_reduce": lambda n: 2 * (n - 1) / n,
+    "all_gather": lambda n: (n - 1) / n,
+    "reduce_scatter": lambda n: (n - 1) / n,
+    "broadcast": lambda n: 1.0,
+}
+CASES = [  # (nbytes, seconds, world_size), all_reduce first: the chapter's formula
+    (2**20, 1e-3, 2), (16 * 2**20, 0.0154, 2), (4096, 7.3e-4, 4), (3 * 10**9, 1.7, 8),
+    (12345, 2.5e-5, 3), (2**30, 0.0031, 16), (1, 1.0, 2), (7 * 2**20, 0.02, 5),
+]  # fmt: skip
+
+
+def reference(nbytes, seconds, n, collective):
+    """nccl-tests' (algbw, busbw) in GB/s."""
+    alg = nbytes / seconds / GB
+    return alg, alg * FACTORS[collective](n)
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+
+
+def _explains(variant, results) -> bool:
+    """Whether ``variant(case) -> value`` gives every value in ``results`` [(case, value)]."""
+    return all(close(value, variant(*case)) for case, value in results)
+
+
+def bandwidth_mistake(results, collective) -> str:
+    """The hint for wrong answers [(case, (algbw, busbw))]: a mistake that explains them all."""
+    alg = [(case, got[0]) for case, got in results]
+    bus = [(case, got[1]) for case, got in results]
+    ref = functools.partial(reference, collective=collective)
+    if _explains(lambda *c: ref(*c)[1], alg) and _explains(lambda *c: ref(*c)[0], bus):
+        return "the two values are swapped: return (algbw, busbw), in that order"
+    if collective != "all_reduce" and _explains(lambda b, s, n: ref(b, s, n)[0] * n, alg):
+        return (
+            f"{collective}: algbw is world_size times too large: nbytes is already the whole "
+            "gathered (or scattered) buffer, every rank's share together, as nccl-tests counts "
+            "it; do not multiply it by world_size"
+        )
+    for scale, what in ((lambda n: GB / 2**30, "GiB/s (2**30)"), (lambda n: 1e3, "MB/s"),
+                        (lambda n: 1e9, "bytes/s"), (lambda n: 8.0, "Gbit/s"),
+                        (lambda n: 1 / n, "per rank (divided by world_size)")):  # fmt: skip
+        if _explains(lambda b, s, n, scale=scale: ref(b, s, n)[0] * scale(n), alg):
+            return f"algbw is in {what}: use GB/s, nbytes / seconds / 1e9, for the whole buffer"
+    if _explains(lambda b, s, n: s / b * GB, alg):
+        return "algbw is inverted: bandwidth is bytes divided by seconds"
+    for (b, s, n), got in alg:
+        if not close(got, ref(b, s, n)[0]):
+            return f"algbw for {b} bytes in {s} s should be {ref(b, s, n)[0]:.6g} GB/s, got {got!r}"
+    if _explains(lambda b, s, n: ref(b, s, n)[0] / (FACTORS[collective](n) or 1.0), bus):
+        return (
+            f"busbw of {collective}: you divided algbw by the factor; busbw = algbw x factor "
+            "(2 (n - 1) / n for all_reduce, (n - 1) / n for all_gather and reduce_scatter, "
+            "1 for broadcast)"
+        )
+    for factor, what in _FACTOR_MISTAKES:
+        if _explains(lambda b, s, n, f=factor: ref(b, s, n)[0] * f(n), bus):
+            return (
+                f"busbw of {collective}: you used {what}; nccl-tests' factors are "
+                "2 (n - 1) / n for all_reduce, (n - 1) / n for all_gather and reduce_scatter, "
+                "1 for broadcast"
+            )
+    (b, s, n), got = next((c, g) for c, g in bus if not close(g, ref(*c)[1]))
+    return (
+        f"busbw of {collective} for {b} bytes, {s} s, {n} ranks should be "
+        f"{ref(b, s, n)[1]:.6g} GB/s (algbw x {FACTORS[collective](n):.6g}), got {got!r}"
+    )
+
+
+def fixed_for_two_ranks(bandwidths) -> str | None:
+    """The hint when every collective's factor is its value for 2 ranks at every n (a
+    factor written in), told apart from an integer division by the values at several n."""
+    ns = (2, 3, 4, 8)
+    for collective, factor in FACTORS.items():
+        try:
+            got = [call(bandwidths, (10**9, 1.0, n), collective) for n in ns]
+        except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
+            return None
+        if not all(alg and close(bus / alg, factor(2)) for alg, bus in got):
+            return None
+    at = ", ".join(str(n) for n in ns[:-1]) + f" and {ns[-1]}"  # the world sizes looked at
+    return (
+        "busbw's factors do not depend on n: each collective's factor is its value for 2 "
+        f"ranks (all_reduce 1, all_gather and reduce_scatter 0.5, broadcast 1) at {at} "
+        "ranks alike. Written in for 2 ranks, or worked out at the first call and kept? "
+        "nccl-tests' factors depend on n: 2 (n - 1) / n "
+        "for all_reduce (1.5 for 4 ranks), (n - 1) / n for all_gather and reduce_scatter, 1 "
+        "for broadcast"
+    )
+
+
+_FACTOR_MISTAKES = (
+    (
+        lambda n: 1.0,
+        "busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 too: use /)",
+    ),
+    (lambda n: (n - 1) // n, "(n - 1) // n, an integer division, which is 0: use /"),
+    (lambda n: 2 * (n - 1) / n, "the all-reduce factor 2 (n - 1) / n"),
+    (lambda n: (n - 1) / n, "(n - 1) / n, the all-gather factor"),
+    (lambda n: n / (n - 1), "n / (n - 1): the factor upside down"),
+    (lambda n: 2 * n / (n - 1), "2 n / (n - 1): the factor upside down"),
+    (lambda n: 2.0, "a factor of 2 without (n - 1) / n"),
+)
+
+
+def call(fn, case, collective):
+    got = fn(*case, collective)
+    if not isinstance(got, tuple | list) or len(got) != 2:
+        raise CheckFailed(
+            f"bandwidths{(*case, collective)} returned {got!r}: return a pair (algbw, busbw)"
+        )
+    try:
+        return float(got[0]), float(got[1])
+    except (TypeError, ValueError):
+        raise CheckFailed(f"bandwidths returned {got!r}: both values must be numbers") from None
