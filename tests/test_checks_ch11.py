@@ -82,7 +82,7 @@ def test_memory_right_answers_pass(answer):
     assert result.passed == [
         f"{n} tensors on {world} ranks: parameters, gradients and Adam's state under DDP, "
         "ZeRO-1 and FSDP2, as the tracker measures them"
-        for n, world in ((7, 8), (7, 3), (4, 8))
+        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2))
     ]
 
 
@@ -326,3 +326,25 @@ def test_the_checkers_model_has_one_parameter_of_each_shape_and_a_forward_over_a
         assert all(bool((p == 1).all()) for p in model.parameters())
         out = model(model.example_input())
         assert out.shape == (2,) and out.tolist() == [1.0, 1.0], out
+
+
+def test_memory_names_the_state_of_the_rank_that_holds_the_most():
+    def most(shapes, plan, world_size):
+        got = predict(shapes, plan, world_size)
+        if plan == "zero1":  # the largest rank's state, as a learner sizing memory might
+            elements, state = [0] * world_size, [0] * world_size
+            for numel in sorted((math.prod(s) for s in shapes), reverse=True):
+                rank = elements.index(min(elements))
+                elements[rank] += numel
+                state[rank] += 8 * numel + 4
+            got["optimizer"] = max(state)
+        return got
+
+    result = assert_fails(
+        "11.memory",
+        most,
+        "zero1 on 2 ranks, shapes [(6, 4), (10, 4), (6, 4)]: rank 0 holds 324 bytes of Adam's "
+        "state, you predicted 392, what rank 1, the rank that holds the most, holds: predict "
+        "rank 0's bytes",
+    )
+    assert len(result.passed) == 3  # the earlier cases' rank 0 holds the most: they pass

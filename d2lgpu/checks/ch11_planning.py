@@ -31,6 +31,8 @@ KINDS = ("params", "grads", "optimizer")
 CASES = (
     (((6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)), (8, 3)),
     (((64, 8), (64, 8), (5, 8), (3,)), (8,)),
+    # rank 0 takes the largest tensor, rank 1 the next two and so holds more than rank 0
+    (((6, 4), (10, 4), (6, 4)), (2,)),
 )
 
 
@@ -99,6 +101,14 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "rank keeps both moments of every parameter and a step counter per tensor"
         )
     if plan == "zero1":
+        held = _zero1_state(shapes, world_size)
+        if got == max(held) != want:
+            return (
+                f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
+                f"what rank {held.index(got)}, the rank that holds the most, holds: predict "
+                "rank 0's bytes, the rank that takes the largest tensor first, whatever the "
+                "others hold"
+            )
         if _near(got, 8 * total / world_size, 4 * n_tensors):
             return (
                 f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
@@ -141,6 +151,17 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements"
         )
     return f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}"
+
+
+def _zero1_state(shapes, world_size: int) -> list[int]:
+    """Each rank's bytes of Adam's state under ZeRO-1's dealing: largest tensor first, each to
+    the rank holding the fewest elements so far (the lowest on a tie)."""
+    elements, state = [0] * world_size, [0] * world_size
+    for numel in sorted(map(math.prod, shapes), reverse=True):
+        rank = elements.index(min(elements))
+        elements[rank] += numel
+        state[rank] += 8 * numel + 4
+    return state
 
 
 def check_memory(answer, passed: list[str]) -> None:
