@@ -227,7 +227,7 @@ def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
 
     script = ddp_variant(tmp_path, "any")
     mistakes = ch05_ddp._mistakes(ch05_ddp.SETTINGS)
-    assert len(mistakes) == 7
+    assert len(mistakes) == 8
     for state, hint in mistakes:
         saves_as_if(lambda state=state: state, monkeypatch)
         assert_fails("05.ddp", script, hint)
@@ -235,7 +235,7 @@ def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
     assert_passes("05.ddp", script)
 
 
-def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=256, epochs=3):
+def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=240, epochs=3):
     """Rank 0's parameters, trained here in one process with the exercise script's own data and
     model, in batches of ``batch`` taken in the order ``order_of_epoch(epoch)``: written apart
     from the checker's reference, so that a slip in it cannot agree with itself."""
@@ -247,7 +247,7 @@ def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=256, epochs=3):
     opt = torch.optim.SGD(model.parameters(), lr=lr)
     for epoch in range(epochs):
         order = order_of_epoch(epoch)
-        for start in range(0, samples, batch):
+        for start in range(0, len(order), batch):
             index = order[start : start + batch]
             loss = torch.nn.functional.cross_entropy(model(X[index]), y[index])
             opt.zero_grad()
@@ -258,7 +258,7 @@ def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=256, epochs=3):
 
 def sampler_order(seed):
     # DistributedSampler(shuffle=True, seed=seed) after set_epoch(epoch), all ranks together
-    return lambda epoch: torch.randperm(256, generator=torch.Generator().manual_seed(seed + epoch))
+    return lambda epoch: torch.randperm(240, generator=torch.Generator().manual_seed(seed + epoch))
 
 
 def loader_order(batch):
@@ -266,7 +266,7 @@ def loader_order(batch):
     from torch.utils.data import DataLoader
 
     loader = DataLoader(
-        torch.arange(256),
+        torch.arange(240),
         batch_size=batch,
         shuffle=True,
         generator=torch.Generator().manual_seed(5),
@@ -306,9 +306,15 @@ MISTAKES = {
         "seed=args.seed, DistributedSampler(dataset, shuffle=True, seed=args.seed)",
     ),
     "never shuffled": (
-        lambda: trained_as(lambda epoch: torch.arange(256), 32),
+        lambda: trained_as(lambda epoch: torch.arange(240), 32),
         "the data was never shuffled: DistributedSampler(dataset, shuffle=True, seed=args.seed) "
         "shuffles it, as the single-process script's loader did",
+    ),
+    "drop_last": (  # 240 examples: 7 global batches of 32, then the 16 that drop_last drops
+        lambda: trained_as(lambda epoch: sampler_order(5)(epoch)[:224], 32),
+        "each epoch's last, partial batch was dropped (DataLoader(drop_last=True)): keep it, as "
+        "the single-process script does; DistributedSampler already gives every rank the same "
+        "number of examples, so the ranks stay in step",
     ),
     "lr times world size": (
         lambda: trained_as(sampler_order(5), 32, lr=0.2),
@@ -346,8 +352,8 @@ def test_ddp_training_as_distributed_sampler_orders_it_passes_with_every_line(
         "the script leaves the gradients' averaging to DDP (no all-reduce of its own carrying a "
         "model's worth of bytes)",
         "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
-        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size or an lr scaled by "
-        "the world size would each have missed the reference",
+        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size, a dropped last "
+        "batch or an lr scaled by the world size would each have missed the reference",
     ]
 
 

@@ -39,9 +39,10 @@ from ._util import CheckFailed, NotAttempted, one_cpu_thread
 __all__ = ["SETTINGS", "RTOL", "ATOL", "make_dataset", "make_model", "reference", "check_ddp"]
 
 # The run the checker launches: small enough for ~10 s, long enough that a missing
-# set_epoch shows (3 epochs), divisible so that no rank gets padding.
+# set_epoch shows (3 epochs), divisible by the 2 ranks so that no rank gets padding, but not
+# by the global batch: each epoch ends in a partial batch (16 of 32), so dropping it shows.
 # The seed is not DistributedSampler's default (0), so a sampler without seed=args.seed shows.
-SETTINGS = {"epochs": 3, "batch_size": 32, "lr": 0.1, "samples": 256, "seed": 5}
+SETTINGS = {"epochs": 3, "batch_size": 32, "lr": 0.1, "samples": 240, "seed": 5}
 RTOL, ATOL = 1e-4, 1e-5
 TOLERANCE = Tolerance(RTOL, ATOL)
 EXERCISE_SCRIPT = Path(__file__).resolve().parents[2] / "exercises" / "05_ddp_train.py"
@@ -144,6 +145,12 @@ def _mistakes(s) -> list[tuple[dict, str]]:
             _train(lambda e: _chunks(torch.arange(s["samples"]), B), s),
             "the data was never shuffled: DistributedSampler(dataset, shuffle=True, "
             "seed=args.seed) shuffles it, as the single-process script's loader did",
+        ),
+        (
+            _train(lambda e: [c for c in _chunks(_permutation(s, e), B) if len(c) == B], s),
+            "each epoch's last, partial batch was dropped (DataLoader(drop_last=True)): keep "
+            "it, as the single-process script does; DistributedSampler already gives every "
+            "rank the same number of examples, so the ranks stay in step",
         ),
     ]
 
@@ -259,6 +266,6 @@ def check_ddp(answer, passed):
         raise RuntimeError("the checker cannot tell a mistake from the reference")
     passed.append(
         "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
-        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size or an lr scaled by "
-        "the world size would each have missed the reference"
+        "seed=args.seed, no DDP wrapper, a per-rank batch of the global size, a dropped last "
+        "batch or an lr scaled by the world size would each have missed the reference"
     )
