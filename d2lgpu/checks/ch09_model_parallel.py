@@ -73,17 +73,18 @@ def _start_grads(params) -> list[torch.Tensor]:
     return start
 
 
-def _run(answer, stages, x, y, loss_fn, m, pretend):
+def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
     """Run the step; ``(loss, watch, error)``, where ``error`` is a :class:`Misplaced` tensor,
-    or torch's device error (a real GPU's; the pretend ones record mixes instead)."""
+    or torch's device error (a real GPU's; the pretend ones record mixes instead).
+    ``layout``: the stages' devices, which pretend GPUs put them on."""
     devices = [next(stage.parameters()).device for stage in stages]
     with watching(pretend) as watch:
         if pretend:
-            for stage, device in zip(stages, ("cuda:0", "cuda:1"), strict=True):
+            for stage, device in zip(stages, layout, strict=True):
                 for p in stage.parameters():
-                    watch.put(p, device)
-                    watch.put(p.grad, device)
-            devices = [torch.device("cuda", 0), torch.device("cuda", 1)]
+                    watch.put(p, str(device))
+                    watch.put(p.grad, str(device))
+            devices = list(layout)
         for stage in stages:
             stage.reads = watch.reads
         try:
@@ -200,8 +201,9 @@ def check_pipeline(answer, passed: list[str]) -> None:
         "before any backward (GPipe's schedule)"
     )
     passed.append(
-        "activations and targets moved to stage 2's device, parameters left where they were, "
-        "at most one host read per step, none before the last forward"
+        "activations and targets moved to stage 2's device (also with the stages' devices "
+        "swapped), parameters left where they were, at most one host read per step, none "
+        "before the last forward"
     )
 
 
@@ -231,12 +233,16 @@ def _check_cases(answer) -> None:
     cases = [
         (answer, seed, n, m, *where) for where in layouts() for seed, (n, m) in enumerate(CASES)
     ]
+    # Once more with the stages' devices swapped: devices found at the first call and kept
+    # (a global, a cache) then send the micro-batches to the wrong stage.
+    dev1, dev2, pretend = layouts()[0]
+    cases.append((answer, 0, *CASES[0], dev2, dev1, pretend))
     run_cases(cases, _check_case)
 
 
 def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
     where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
-    if not pretend:  # the second run on a machine with one GPU: say which
+    if not pretend or dev1.index != 0:  # not the first layout (one GPU; swapped): say which
         where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
     log: list = []
     stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
@@ -247,8 +253,17 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
     params = list(stage1.parameters()) + list(stage2.parameters())
     start = _start_grads(params)
     before = _placement((stage1, stage2))
-    loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend)
-    _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
+    loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
+    try:
+        _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
+    except CheckFailed as failed:
+        if not pretend or dev1.index == 0:
+            raise
+        raise CheckFailed(
+            f"{failed.hint}. This run swaps the stages' devices, which every earlier one passed: "
+            "read each stage's device in every call (next(stage.parameters()).device), not "
+            "once, in a first call whose devices are kept"
+        ) from None
     _check_nonempty(log, where)
     check_loss(loss, ref, where)
     check_grads(params, ref, start, where)
