@@ -1058,3 +1058,15 @@ def test_a_table_per_input_shape_printed_beside_the_ranked_totals_passes():
         return max(prof.key_averages(), key=lambda e: getattr(e, key)).key
 
     assert assert_passes("06.slowest_op", prints_shapes).passed == PASSED
+
+
+def test_slowest_op_names_an_operator_returned_without_its_namespace():
+    def short_name(fn, args, device):
+        return profiled_key("self_cpu_time_total")(fn, args, device).split("::")[-1]
+
+    assert_fails(
+        "06.slowest_op",
+        short_name,
+        "on cpu, for a 512 x 512 product next to 20 tiny additions, you returned 'mm', the name "
+        "of aten::mm without its namespace: return the entry's .key as it is, aten:: included",
+    )

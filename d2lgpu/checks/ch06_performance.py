@@ -100,6 +100,11 @@ def _name_check(got, want, what, device, misses, calls_read, table=None) -> None
         )
     if misses and got in misses:
         raise CheckFailed(f"on {device.type}: {misses[got]}")
+    if isinstance(got, str) and "::" in want and got == want.split("::", 1)[1]:
+        raise CheckFailed(
+            f"on {device.type}, for {what}, you returned {got!r}, the name of {want} without "
+            "its namespace: return the entry's .key as it is, aten:: included"
+        )
     # aten::matmul's own hint says what its total time includes
     column_hint = (
         wrong_column(got, table)

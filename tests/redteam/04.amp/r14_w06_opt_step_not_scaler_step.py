@@ -1,0 +1,27 @@
+# expect: fail opt.step() instead of scaler.step(opt): a step with inf/NaN gradients is not skipped
+# hint: skip|overflow|\binf\b|nan|scaler\.step.{0,30}(not|instead)|opt\.step\(\).{0,30}(instead|not)
+import torch
+import torch.nn.functional as F
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)  # gradients are true gradients now, so a plain step is fine
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+answer = train_amp

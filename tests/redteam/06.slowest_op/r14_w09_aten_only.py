@@ -1,0 +1,23 @@
+# expect: pass keeps only the aten:: operators' entries (the exercise asks which operator takes the time)
+# hint: 
+# relabelled right: written as wrong (labels of record_function dropped), but the exercise asks
+# for an operator, and the checker's own hint says to skip the entries that are not operators
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    if on_gpu:
+        torch.cuda.synchronize(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    column = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    operators = [e for e in prof.key_averages() if e.key.startswith("aten::")]
+    return max(operators, key=lambda e: getattr(e, column)).key
+
+
+answer = slowest_op
