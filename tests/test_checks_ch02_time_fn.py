@@ -248,4 +248,107 @@ def test_time_fn_keeps_the_prompts_defaults():
     def no_defaults(work, sync, clock, repeats):  # every call passes all four: left alone
         return time_fn(work, sync, clock, repeats)
 
+    def other_names(work, sync, read, n=5):  # no parameter named clock: its default is not read
+        return time_fn(work, sync, read, n)
+
     assert_passes("02.time_fn", no_defaults)
+    assert_passes("02.time_fn", other_names)
+    assert_passes("02.time_fn", lambda *args: time_fn(*args))
+
+
+def test_time_fn_statistic_and_type_hints_in_full():
+    # The simulated 2 ms job's five measured calls take 1.6, 2, 10, 2 and 1.6 ms.
+    for statistic, scale, words in (
+        (max, 1.0, "which is the slowest call (max) of the calls: return the median"),
+        (sum, 1.0, "which is the sum of all calls of the calls: return the median time of one call"),
+        (statistics.median, 1e6, "which is the median in microseconds of the calls: return "
+         "seconds (the clock's unit)"),
+    ):  # fmt: skip
+        assert_fails("02.time_fn", timer_variant(statistic=statistic, scale=scale), words)
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: t),
+        "time_fn returned a list: return the median seconds per call as one float "
+        "(statistics.median of the list of times)",
+    )
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: 0.0),
+        "time_fn returned 0.0: a time must be a finite number > 0; check that the list of times "
+        "is not empty and that each time is end - start of one call",
+    )
+    assert_fails("02.time_fn", 42, "pass the function itself: check('02.time_fn', time_fn)")
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: statistics.median(t) / 10),
+        "time_fn returned 200 us for work that takes 2 ms (its launch takes 10 us): work() only "
+        "queues the job and returns; call sync() after work() and before the clock read that "
+        "ends each measurement",
+    )
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: 2e-3),  # the first job's median, written in
+        "with a 30 ms job and repeats=3, time_fn returned 2 ms: sync after each work() (not "
+        "before it), and use the arguments you are given, nothing fixed",
+    )
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: statistics.median(t) if len(t) != 4 else t[0]),
+        "with repeats=4 and times 3.2 ms, 4 ms, 4.8 ms, 12 ms, time_fn returned 3.2 ms, where "
+        "their median is 4.4 ms: return statistics.median of the per-call times",
+    )
+
+
+def test_time_fn_warm_up_synced_before_but_not_after_its_work_is_told_so():
+    def synced_too_early(work, sync, clock, repeats=5):
+        sync()
+        work()  # the warm-up, never waited for
+        return _timed(work, sync, clock, repeats)
+
+    assert_fails(
+        "02.time_fn",
+        synced_too_early,
+        "after the warm-up call, call sync() before the first clock read",
+    )
+
+
+def _timed(work, sync, clock, repeats):
+    times = []
+    for _ in range(repeats):
+        start = clock()
+        work()
+        sync()
+        times.append(clock() - start)
+    return statistics.median(times)
+
+
+def test_time_fn_two_calls_in_one_window_are_named_even_when_the_count_is_right():
+    def first_two_together(work, sync, clock, repeats=5):
+        work()
+        sync()
+        start = clock()
+        work()
+        work()
+        sync()
+        first = (clock() - start) / 2
+        return statistics.median(
+            [first, *[_timed(work, sync, clock, 1) for _ in range(repeats - 2)]]
+        )
+
+    assert_fails(
+        "02.time_fn", first_two_together, "time_fn called work() 2 times between two clock reads"
+    )
+
+
+def test_the_simulated_devices_first_job_pays_the_cold_start():
+    from d2lgpu.checks.ch02_time_fn import FakeAsyncDevice
+
+    device = FakeAsyncDevice(2e-3, cold_s=0.1, pattern=(1.0,))
+    start = device.clock()
+    device.work()
+    device.sync()
+    first = device.clock() - start
+    device.work()
+    device.sync()
+    second = device.clock() - start - first
+    assert abs(first - 0.102) < 1e-9 and abs(second - 2e-3) < 1e-9, (first, second)
