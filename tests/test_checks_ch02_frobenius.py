@@ -632,3 +632,51 @@ def test_frobenius_a_norm_off_later_names_no_other_norm():
     assert (
         hint.startswith("log_norms_per_step: the norm after step 2 is ") and "That is" not in hint
     )
+
+
+def test_frobenius_names_norms_kept_between_calls_whole_numbers_and_the_largest_entry():
+    def kept(A, steps, norms=[]):  # noqa: B006 (the mistake under test)
+        norms.extend(log_norms_per_step(A, steps))
+        return norms
+
+    kept(torch.eye(3), 2)
+    assert_fails(
+        "02.frobenius",
+        (kept, log_norms_at_end),
+        "log_norms_per_step(A, 1000) returned 1002 norms: log one norm per step (more than "
+        "steps: does a list kept between calls, a default argument norms=[] or a global, still "
+        "hold the norms of earlier calls? Make a new list in every call)",
+    )
+    result = assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, lambda A, steps: log_norms_at_end(A, steps)[:-1]),
+        "log_norms_at_end(A, 1000) returned 999 norms: log one norm per step",
+    )
+    assert "kept between calls" not in result.hint
+
+    def whole_numbers(A, steps):
+        return [float(int(n)) for n in log_norms_at_end(A, steps)]
+
+    assert_fails(
+        "02.frobenius",
+        (log_norms_per_step, whole_numbers),
+        "log_norms_at_end: every norm is a whole number (the norm after step 1 is 99, the "
+        "reference 99.3016): the norms went through an integer tensor (torch.arange, "
+        "dtype=torch.long). Log them in a float tensor, torch.empty(steps, device=A.device)",
+    )
+
+    def by_largest(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X).item())
+            X = X / X.abs().max()
+        return norms
+
+    assert_fails(
+        "02.frobenius",
+        (by_largest, log_norms_at_end),
+        "log_norms_per_step: the norm after step 2 is",
+        "X was divided by its largest entry, not by the norm you logged. Divide by the "
+        "Frobenius norm, X = X / ||X||_F",
+    )

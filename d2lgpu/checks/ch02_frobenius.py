@@ -22,6 +22,7 @@ from contextlib import contextmanager
 import torch
 from torch.overrides import TorchFunctionMode, resolve_name
 
+from ._ch02_norms import by_largest_entry, which_norm
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
@@ -148,7 +149,16 @@ def _norms(fn, name, A, steps, pretend):
     if not isinstance(result, list | tuple):
         raise CheckFailed(f"{name} returned a {type(result).__name__}: return a list of floats")
     if len(result) != steps:
-        raise CheckFailed(f"{name}(A, {steps}) returned {len(result)} norms: log one norm per step")
+        raise CheckFailed(
+            f"{name}(A, {steps}) returned {len(result)} norms: log one norm per step"
+            + (
+                " (more than steps: does a list kept between calls, a default argument "
+                "norms=[] or a global, still hold the norms of earlier calls? Make a new "
+                "list in every call)"
+                if len(result) > steps
+                else ""
+            )
+        )
     for i, value in enumerate(result):
         if isinstance(value, torch.Tensor):
             raise CheckFailed(
@@ -166,30 +176,6 @@ def _norms(fn, name, A, steps, pretend):
         )
     _check_work(name, steps, clock)
     return [float(v) for v in result], watch.reads, clock.reads_at_product
-
-
-# Norms a learner may take for the Frobenius norm, of X = A after step 1.
-_OTHER_NORMS = {
-    "X's spectral norm (ord=2, its largest singular value)": lambda X: torch.linalg.matrix_norm(X, 2),
-    "X's nuclear norm (ord='nuc')": lambda X: torch.linalg.matrix_norm(X, "nuc"),
-    "X's Frobenius norm squared": lambda X: torch.linalg.matrix_norm(X) ** 2,
-    "X's largest entry in absolute value": lambda X: X.abs().max(),
-    "the sum of X's entries in absolute value": lambda X: X.abs().sum(),
-}  # fmt: skip
-
-
-def _which_norm(A, first) -> str:
-    """Which other norm the first logged value is, said with its fix ("" when none)."""
-    if first is None:
-        return ""
-    X = A.double()
-    for what, norm in _OTHER_NORMS.items():
-        if math.isclose(first, norm(X).item(), rel_tol=1e-4):
-            return (
-                f"That is {what}: the Frobenius norm is torch.linalg.matrix_norm(X) (ord "
-                "'fro', the default), the square root of the sum of squares. "
-            )
-    return ""
 
 
 def _shown(reads: list[str]) -> str:
@@ -233,10 +219,23 @@ def _check_frobenius(per_step, at_end, passed):
         if not torch.allclose(got, want, rtol=1e-3, atol=0):
             # the first step off, not the worst: a wrong norm shows from step 1, a drift later
             i = int(((got - want).abs() > 1e-3 * want.abs()).nonzero()[0])
+            if bool((got == got.round()).all()):
+                raise CheckFailed(
+                    f"{name}: every norm is a whole number (the norm after step 1 is "
+                    f"{got[0].item():g}, the reference {want[0].item():.6g}): the norms went "
+                    "through an integer tensor (torch.arange, dtype=torch.long). Log them in "
+                    "a float tensor, torch.empty(steps, device=A.device)"
+                )
+            if torch.allclose(got[:3], by_largest_entry(A, 3), rtol=1e-3, atol=0):
+                raise CheckFailed(
+                    f"{name}: the norm after step 2 is {got[1].item():.6g}, the reference "
+                    f"{want[1].item():.6g}: X was divided by its largest entry, not by the "
+                    "norm you logged. Divide by the Frobenius norm, X = X / ||X||_F"
+                )
             raise CheckFailed(
                 f"{name}: the norm after step {i + 1} is {got[i].item():.6g}, the reference "
                 f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). "
-                + _which_norm(A, got[0].item() if i == 0 else None)
+                + which_norm(A, got[0].item() if i == 0 else None)
                 + "Start from X = identity; each step X = A @ X, log ||X||_F, then "
                 "X = X / ||X||_F"
             )
