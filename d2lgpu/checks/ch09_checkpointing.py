@@ -31,8 +31,7 @@ ran when (:mod:`._ch09_ckpt_log`):
   stay within ``S`` segment inputs plus one segment's activations, both measured here;
   a reentrant checkpoint, which the prompt rules out, is named even where its gradients
   are right; what a selective checkpoint's policy keeps, and block outputs still held
-  after backward, which these counts do not see, are named
-  (:mod:`._ch09_ckpt_log`).
+  after backward, which these counts do not see, are named (:mod:`._ch09_ckpt_log`).
 """
 
 from __future__ import annotations
@@ -195,11 +194,17 @@ def _check_segments(runs, n, s, where) -> int:
             f"blocks are recomputed at once and their activations are alive together again. "
             f"Cut it into {s} segments"
         )
-    if len(runs) not in (s, s - 1) or max(len(r) for r in runs) > longest:
+    sizes = [len(r) for r in runs]
+    if len(runs) not in (s, s - 1) or max(sizes) > longest:
+        what = (
+            "each block alone" if len(runs) == n > s
+            else f"{len(runs)} segments where {s} were asked" if len(runs) not in (s, s - 1)
+            else f"one of {max(sizes)} blocks, longer than ceil({n} / {s}) = {longest}"
+        )  # fmt: skip
         raise CheckFailed(
-            f"for {where}, backward recomputed {len(runs)} segment(s) of {[len(r) for r in runs]} "
-            f"blocks: cut the {n} blocks into {s} segments of at most {longest} and checkpoint "
-            "each (the last one may run without)"
+            f"for {where}, backward recomputed {len(runs)} segment(s) of {sizes} blocks ({what}): "
+            f"cut the {n} blocks into {s} segments of at most {longest} and checkpoint each (the "
+            "last one may run without)"
         )
     if recomputed < n - longest and not _sequential_split(runs, n, s):
         raise CheckFailed(f"for {where}, only {recomputed} of {n} blocks were checkpointed")
