@@ -132,7 +132,9 @@ def _check_steps(records) -> None:
                         "no collective carried it. All-reduce every gradient that is not None, "
                         "weights and biases alike, then divide by the world size"
                     )
-                _compare_grad(name, s["after"][name], local, rank, world, step, averages)
+                needed = sum(g.nbytes for g in s["local"].values() if g is not None)
+                twice = sum(c.nbytes for c in s["calls"]) >= 2 * needed
+                _compare_grad(name, s["after"][name], local, rank, world, step, averages, twice)
             if all(g is not None for g in local):
                 averages[name] = sum(local) / world
 
@@ -169,13 +171,21 @@ def _none_hint(name):
     )
 
 
-def _compare_grad(name, got, local, rank, world, step, averages=None):
+def _compare_grad(name, got, local, rank, world, step, averages=None, twice=False):
+    """``twice``: the call all-reduced at least twice the gradients' bytes."""
     mean, before = sum(local) / world, (averages or {}).get(name)
     if got is not None and got.shape == mean.shape and torch.allclose(got, mean, 1e-5, 1e-7):
         return
     stack = torch.stack(local)
+    summed = (
+        "summed, not averaged, and every gradient was all-reduced twice: an all-reduce after "
+        "the division sums the averages again. All-reduce once, then divide by "
+        "dist.get_world_size()"
+        if twice
+        else "summed, not averaged: divide by dist.get_world_size() after the all_reduce"
+    )
     variants = [
-        (stack.sum(0), "summed, not averaged: divide by dist.get_world_size() after the all_reduce"),
+        (stack.sum(0), summed),
         (local[rank], "not averaged (still this rank's own gradient): all_reduce p.grad itself, "
          "in place (not p, p.data or a copy), or copy the reduced values back into it"),
         (stack.amax(0), "the maximum over ranks: all_reduce with the default op, SUM, then divide"),
@@ -194,13 +204,27 @@ def _compare_grad(name, got, local, rank, world, step, averages=None):
                          "calls (a buffer filled once, a cache) was all-reduced instead of this "
                          "step's gradients"))  # fmt: skip
     what = f"{name}'s gradient on rank {rank} (step {step})"
+    # At a later step, the earlier ones were right: point at what outlives a call.
+    kept = (
+        f"; at step{'s 0 to' if step > 1 else ''} {step - 1} it was right, so look for what "
+        "your function keeps between calls (a buffer, a list of p.grad tensors: zero_grad "
+        "sets p.grad to None and backward makes new ones)"
+        if step
+        else ""
+    )
     if got is None:
         raise CheckFailed(f"{what} is None after your function: leave p.grad in place")
     for value, hint in variants:
         if got.shape == value.shape and torch.allclose(got, value, 1e-5, 1e-7):
-            raise CheckFailed(f"{what} is {hint}")
+            raise CheckFailed(f"{what} is {hint}" + ("" if value is before else kept))
     err = (got - mean).abs().max().item() if got.shape == mean.shape else float("nan")
+    if got.shape == mean.shape and torch.allclose(got, mean, 1e-2, 1e-4):
+        raise CheckFailed(
+            f"{what} is the average only to about 3 digits (largest difference {err:.3g}): "
+            "precision was lost on the way, as when the gradients are sent or copied in a "
+            "lower precision (bfloat16, float16). All-reduce them in their own dtype" + kept
+        )
     raise CheckFailed(
         f"{what} is not the average over the ranks (largest difference {err:.3g}): each "
-        "p.grad must end as the sum over ranks divided by the world size"
+        "p.grad must end as the sum over ranks divided by the world size" + kept
     )
