@@ -1,0 +1,37 @@
+# expect: fail host waits for result i right after queueing it (no one-batch lag): the wait covers the newest compute
+# hint: newest|latest|one batch late|host wait.{0,60}comput|stall|idle|next (batch.s )?compute (is |was )?queued|covers the (newest|latest|last) comput
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None  # (index, buffer, event after its copy back)
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        back_stream.wait_event(computed)
+        buffer = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffer.copy_(y, non_blocking=True)
+            landed = back_stream.record_event()
+        landed.synchronize()  # the copy back of result i has landed
+        consume(i, buffer)
+
+
+answer = pipelined_to_host

@@ -1,0 +1,42 @@
+# expect: fail the last result is consumed without waiting for its copy back (the loop waited for the others)
+# hint: host.{0,40}(read|consum)|consum.{0,60}(before|land)|land.{0,40}(consum|read)|before (a|the) sync|last (result|batch|copy)
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None  # (index, buffer, event after its copy back)
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        back_stream.wait_event(computed)
+        buffer = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffer.copy_(y, non_blocking=True)
+            landed = back_stream.record_event()
+        if pending is not None:
+            j, b, e = pending
+            e.synchronize()
+            consume(j, b)
+        pending = (i, buffer, landed)
+    j, b, _ = pending  # the loop has waited for every copy but this one; leaving flushes it
+    consume(j, b)
+
+
+answer = pipelined_to_host
