@@ -164,3 +164,43 @@ def test_no_first_fail_prints_the_answers_code():
     for answer in answers:
         hint = assert_fails("01.placement", answer).hint
         assert "%" not in hint and "devices[" not in hint and "devices =" not in hint, hint
+
+
+def test_placement_hints_in_full_for_a_non_function_no_workers_short_lists_and_late_workers():
+    assert_fails(
+        "01.placement", 42, "pass the function itself: check('01.placement', place_workers)"
+    )
+
+    def one_for_none(n_workers):
+        return place_workers(max(n_workers, 1))
+
+    assert_fails(
+        "01.placement",
+        one_for_none,
+        "with 2 GPU(s), place_workers(0) returned 1 devices: return one device per worker",
+    )
+
+    def one_short_with_gpus(n_workers):
+        devices = place_workers(n_workers)
+        return devices[:-1] if d2lgpu.num_gpus() else devices
+
+    result = assert_fails(
+        "01.placement",
+        one_short_with_gpus,
+        "with 2 GPU(s), place_workers(5) returned 4 devices: return one device per worker, also "
+        "when there are more workers than devices",
+    )
+    assert result.hint.endswith("more workers than devices"), result.hint  # no word of the CPU
+
+    assert_fails("01.placement", lambda n: [object()] * n, "return torch.device objects")
+
+    def first_five_only(n_workers):  # round-robin for the first five workers, then cuda:0
+        devices = place_workers(n_workers)
+        return [d if i < 5 else devices[0] for i, d in enumerate(devices)]
+
+    assert_fails(
+        "01.placement",
+        first_five_only,
+        "with 3 GPU(s), worker 5 should go to cuda:2 but went to cuda:0: in round-robin order, "
+        "consecutive workers go to consecutive devices, back to the first after the last",
+    )
