@@ -109,6 +109,13 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
         "optimizer_cls(its_own_params, **kwargs), with the class the checker passes (it counts "
         "the optimizer's state), not torch.optim.Adam by name"
     )
+    one_owner = [state_record(range(8)), state_record([], 0), state_record([], 0)]
+    assert fails(compare_state, one_owner, 3, numels) == (
+        "rank 0 holds the optimizer state of all 8 parameters, and ranks 1, 2 built no "
+        "optimizer (owning none): share the parameters out, about 1/3 of their bytes to each "
+        "rank (a greedy choice must add each parameter's bytes to the load of the rank that "
+        "gets it)"
+    )
     stranger = state_record(range(4))
     stranger["state"][-1] = 24
     assert fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (

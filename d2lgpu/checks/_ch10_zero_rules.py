@@ -80,7 +80,17 @@ def compare_calls(records) -> None:
 
 
 def compare_state(records, world, numels):
-    if any(record["optimizers"] == 0 for record in records):
+    missing = [rank for rank, record in enumerate(records) if record["optimizers"] == 0]
+    holders = [rank for rank, record in enumerate(records) if len(record["state"]) == len(numels)]
+    if missing and holders:
+        raise CheckFailed(
+            f"rank {holders[0]} holds the optimizer state of all {len(numels)} parameters, and "
+            f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} built no "
+            f"optimizer (owning none): share the parameters out, about 1/{world} of their "
+            "bytes to each rank (a greedy choice must add each parameter's bytes to the load "
+            "of the rank that gets it)"
+        )
+    if missing:
         raise CheckFailed(
             "no optimizer was built from optimizer_cls on some rank: build this rank's "
             "optimizer as optimizer_cls(its_own_params, **kwargs), with the class the checker "
