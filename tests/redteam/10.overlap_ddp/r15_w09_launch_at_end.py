@@ -1,0 +1,48 @@
+# expect: fail all buckets launched from the last hook of backward, not each from its own last gradient
+# hint: own last|its last|last gradient|overlap|launch|after backward|from the hook|end of backward
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        params = [p for p in model.parameters() if p.requires_grad]
+        self.buckets = []
+        current, size = [], 0
+        for p in reversed(params):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            self.buckets.append(current)
+        self.where = {id(p): i for i, b in enumerate(self.buckets) for p in b}
+        self.ready = [0] * len(self.buckets)
+        self.pending = []
+        for p in params:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        i = self.where[id(p)]
+        self.ready[i] += 1
+        if sum(self.ready) == sum(len(b) for b in self.buckets):  # every gradient is here
+            for i, bucket in enumerate(self.buckets):
+                flat = torch.cat([q.grad.reshape(-1) for q in bucket])
+                flat /= dist.get_world_size()
+                handle = dist.all_reduce(flat, async_op=True)
+                self.pending.append((i, flat, handle))
+
+    def finish(self):
+        for i, flat, handle in self.pending:
+            handle.wait()
+            bucket = self.buckets[i]
+            for q, piece in zip(bucket, torch.split(flat, [q.numel() for q in bucket])):
+                q.grad.copy_(piece.view_as(q.grad))
+        self.pending = []
+        self.ready = [0] * len(self.buckets)
+
+
+answer = OverlappedDDP
