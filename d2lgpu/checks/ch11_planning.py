@@ -19,7 +19,7 @@ import math
 import torch
 from torch import nn
 
-from ..scale import per_rank_bytes
+from ..scale import per_rank_bytes, zero1_state_bytes
 from ._util import CheckFailed
 
 __all__ = ["check_memory"]
@@ -101,7 +101,7 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "rank keeps both moments of every parameter and a step counter per tensor"
         )
     if plan == "zero1":
-        held = _zero1_state(shapes, world_size)
+        held = zero1_state_bytes(lambda: _Shapes(shapes), world_size)  # ZeRO-1's own deal
         if got == max(held) != want:
             return (
                 f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
@@ -151,17 +151,6 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements"
         )
     return f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}"
-
-
-def _zero1_state(shapes, world_size: int) -> list[int]:
-    """Each rank's bytes of Adam's state under ZeRO-1's dealing: largest tensor first, each to
-    the rank holding the fewest elements so far (the lowest on a tie)."""
-    elements, state = [0] * world_size, [0] * world_size
-    for numel in sorted(map(math.prod, shapes), reverse=True):
-        rank = elements.index(min(elements))
-        elements[rank] += numel
-        state[rank] += 8 * numel + 4
-    return state
 
 
 def check_memory(answer, passed: list[str]) -> None:
