@@ -20,7 +20,14 @@ from torch.overrides import TorchFunctionMode
 from ._kit_collectives import describe
 from ._util import CheckFailed
 
-__all__ = ["ZERO_STEP", "HostCopies", "check_cost", "never_sent", "zero_step_advice"]
+__all__ = [
+    "ZERO_STEP",
+    "HostCopies",
+    "check_cost",
+    "needed_and_sent",
+    "never_sent",
+    "zero_step_advice",
+]
 
 ZERO_STEP = 1  # the step whose batch starts with zeros (:func:`._ranks.batch`)
 
@@ -75,12 +82,19 @@ class HostCopies(TorchFunctionMode):
         return [n for ptr, n in self._names.items() if ptr not in sent]
 
 
+def needed_and_sent(s) -> tuple[int, int]:
+    """In the record ``s`` of one call: the bytes of its gradients, and the bytes its
+    collectives carried."""
+    needed = sum(g.nbytes for g in s["local"].values() if g is not None)
+    return needed, sum(c.nbytes for c in s["calls"])
+
+
 def never_sent(s, name) -> bool:
     """Whether, in the record ``s`` of one call, no collective carried ``name``'s gradient:
     none sent it (or a view of it), and fewer bytes went than the gradients hold (a copy in
     a flat buffer, or a clone, carried it)."""
-    needed = sum(g.nbytes for g in s["local"].values() if g is not None)
-    return name in s.get("uncarried", ()) and sum(c.nbytes for c in s["calls"]) < needed
+    needed, sent = needed_and_sent(s)
+    return name in s.get("uncarried", ()) and sent < needed
 
 
 def check_cost(records) -> None:
@@ -106,8 +120,7 @@ def check_cost(records) -> None:
                     "already leaves the same sum on every rank; anything more is communication "
                     "that costs time and changes nothing"
                 )
-            needed = sum(g.nbytes for g in s["local"].values() if g is not None)
-            sent = sum(c.nbytes for c in calls)
+            needed, sent = needed_and_sent(s)
             if sent > needed:
                 raise CheckFailed(
                     f"your function all-reduced {sent} bytes for {needed} bytes of gradients "

@@ -26,7 +26,7 @@ import torch
 
 from . import _ranks
 from ._ch10_averaging import check_cost as _check_cost
-from ._ch10_averaging import never_sent
+from ._ch10_averaging import needed_and_sent, never_sent
 from ._ch10_bandwidth import CASES, FACTORS, bandwidth_mistake, call, close, fixed_for_two_ranks
 from ._ch10_bandwidth import reference as _reference
 from ._util import CheckFailed, one_cpu_thread
@@ -114,6 +114,8 @@ def _check_steps(records) -> None:
                 )
         for rank, s in enumerate(steps):
             _check_something_sent(s, rank, step)
+        # each rank's call all-reduced at least twice its gradients' bytes
+        twice = [sent >= 2 * needed for needed, sent in map(needed_and_sent, steps)]
         for name in steps[0]["local"]:
             local = [s["local"][name] for s in steps]
             if _broadcast(local, [s["after"][name] for s in steps]):
@@ -132,9 +134,8 @@ def _check_steps(records) -> None:
                         "no collective carried it. All-reduce every gradient that is not None, "
                         "weights and biases alike, then divide by the world size"
                     )
-                needed = sum(g.nbytes for g in s["local"].values() if g is not None)
-                twice = sum(c.nbytes for c in s["calls"]) >= 2 * needed
-                _compare_grad(name, s["after"][name], local, rank, world, step, averages, twice)
+                after = s["after"][name]
+                _compare_grad(name, after, local, rank, world, step, averages, twice[rank])
             if all(g is not None for g in local):
                 averages[name] = sum(local) / world
 
