@@ -77,14 +77,13 @@ def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
     """Run the step; ``(loss, watch, error)``, where ``error`` is a :class:`Misplaced` tensor,
     or torch's device error (a real GPU's; the pretend ones record mixes instead).
     ``layout``: the stages' devices, which pretend GPUs put them on."""
-    devices = [next(stage.parameters()).device for stage in stages]
     with watching(pretend) as watch:
         if pretend:
             for stage, device in zip(stages, layout, strict=True):
                 for p in stage.parameters():
                     watch.put(p, str(device))
                     watch.put(p.grad, str(device))
-            devices = list(layout)
+        devices = list(layout)  # where the stages are, moved there or pretended
         for stage in stages:
             stage.reads = watch.reads
         try:
@@ -231,18 +230,20 @@ def _check_read_times(stages, where) -> None:
 
 def _check_cases(answer) -> None:
     cases = [
-        (answer, seed, n, m, *where) for where in layouts() for seed, (n, m) in enumerate(CASES)
+        (answer, seed, n, m, *where, False)
+        for where in layouts()
+        for seed, (n, m) in enumerate(CASES)
     ]
     # Once more with the stages' devices swapped: devices found at the first call and kept
     # (a global, a cache) then send the micro-batches to the wrong stage.
     dev1, dev2, pretend = layouts()[0]
-    cases.append((answer, 0, *CASES[0], dev2, dev1, pretend))
+    cases.append((answer, 0, *CASES[0], dev2, dev1, pretend, True))
     run_cases(cases, _check_case)
 
 
-def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
+def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
-    if not pretend or dev1.index != 0:  # not the first layout (one GPU; swapped): say which
+    if not pretend or swapped:  # not the first layout (one GPU's second; swapped): say which
         where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
     log: list = []
     stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
@@ -257,7 +258,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend) -> None:
     try:
         _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
     except CheckFailed as failed:
-        if not pretend or dev1.index == 0:
+        if not swapped:
             raise
         raise CheckFailed(
             f"{failed.hint}. This run swaps the stages' devices, which every earlier one passed: "
