@@ -101,20 +101,10 @@ class _Origins(TorchFunctionMode):
                 self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
         result = func(*args, **kwargs)
         if isinstance(result, torch.Tensor) and name != "__get__":
-            made = not tensors and name in _FACTORIES
-            made_on = _target_device([kwargs.get("device")])
-            label = (
-                f"torch.{name}(...) made in your step"
-                + (
-                    " without device="
-                    if "device" not in kwargs
-                    else f" with device={made_on}"
-                    if made_on is not None and made_on.type != "meta"
-                    else ""
-                )
-                if made
-                else next((self.label(t) for t in tensors if self.label(t)), None)
-            )
+            if not tensors and name in _FACTORIES:  # made in the step: how, says the label
+                label: str | None = f"torch.{name}(...) made in your step" + _made_on(kwargs)
+            else:
+                label = next((self.label(t) for t in tensors if self.label(t)), None)
             if label:
                 self._labels[id(result)] = (weakref.ref(result), label)
         return result
@@ -133,6 +123,14 @@ def _target_device(values) -> torch.device | None:
             except RuntimeError:
                 continue
     return None
+
+
+def _made_on(kwargs) -> str:
+    """How a factory's ``device=`` placed its tensor, for its label ("" on the model's meta)."""
+    if "device" not in kwargs:
+        return " without device="
+    made_on = _target_device([kwargs["device"]])
+    return f" with device={made_on}" if made_on is not None and made_on.type != "meta" else ""
 
 
 def _moved_elsewhere(origins: _Origins) -> CheckFailed | None:
