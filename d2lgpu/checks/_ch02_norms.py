@@ -22,9 +22,9 @@ _OTHER_NORMS = {
 
 def by_largest_entry(A, steps: int) -> torch.Tensor:
     """The Frobenius norms logged when X is divided by its largest entry after each step."""
-    X, norms = torch.eye(A.shape[0], dtype=torch.float64), []
+    A, X, norms = A.double().cpu(), torch.eye(A.shape[0], dtype=torch.float64), []
     for _ in range(steps):
-        X = A.double().cpu() @ X
+        X = A @ X
         norms.append(torch.linalg.matrix_norm(X))
         X = X / X.abs().max()
     return torch.stack(norms)

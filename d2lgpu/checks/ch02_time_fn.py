@@ -10,7 +10,10 @@ things happen, not how fast.
 
 from __future__ import annotations
 
+import inspect
 import math
+import statistics
+import time
 
 import torch
 
@@ -134,8 +137,6 @@ def _run_timer(answer, device: FakeAsyncDevice, repeats: int) -> float:
 
 def _statistic_hint(got: float, times: list[float]) -> str | None:
     """Name the statistic or unit that ``got`` is, if it is a wrong one."""
-    import statistics
-
     median = statistics.median(times)
     candidates = [
         (
@@ -218,8 +219,6 @@ def check_time_fn(answer, passed):
 
 def _kept_hint(got: float, history: list[list[float]]) -> str | None:
     """Name times kept from earlier calls, if ``got`` is the median of every call's times."""
-    import statistics
-
     everything = [t for times in history for t in times]
     if len(history) < 2 or abs(got - statistics.median(everything)) > 0.02 * got:
         return None
@@ -232,8 +231,6 @@ def _kept_hint(got: float, history: list[list[float]]) -> str | None:
 
 def _check_even_repeats(answer, history: list[list[float]]) -> None:
     """With an even number of times, the median is the mean of the two middle ones."""
-    import statistics
-
     device = FakeAsyncDevice(4e-3, pattern=(1.0, 0.8, 1.2, 3.0))
     got = _run_timer(answer, device, repeats=4)
     times = sorted(device.durations[-4:])
@@ -262,9 +259,6 @@ def _check_even_repeats(answer, history: list[list[float]]) -> None:
 def _check_defaults(answer) -> None:
     """A default that differs from the prompt's signature, where the signature can be read
     (a parameter without a default is left alone: every call above passed all four)."""
-    import inspect
-    import time
-
     try:
         parameters = inspect.signature(answer).parameters
     except (TypeError, ValueError):
