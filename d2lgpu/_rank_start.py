@@ -20,11 +20,13 @@ says which one to blame), nor anything a lesson calls.
 
 from __future__ import annotations
 
+import importlib
 import io
 import linecache
 import marshal
 import multiprocessing
 import os
+import sys
 import tempfile
 import traceback
 import types
@@ -152,7 +154,43 @@ class _CodeKeepingPickler(cloudpickle.Pickler):
             # marshal keeps every field; the rank runs the same Python as this process.
             self.filenames.add(obj.co_filename)
             return marshal.loads, (marshal.dumps(obj),)
+        if isinstance(obj, types.ModuleType) and _sent_by_name(obj):
+            return module_at, (obj.__name__,)
         return super().reducer_override(obj)
+
+
+def module_at(name: str) -> types.ModuleType:
+    """The module ``name``, imported, or reached from its top-level package by attributes
+    (``"torch._C._functions"``): how a rank finds a module that was sent by its name."""
+    if name in sys.modules:
+        return sys.modules[name]
+    top, *path = name.split(".")
+    found: Any = importlib.import_module(top)
+    for part in path:
+        found = getattr(found, part)
+    return found
+
+
+def _sent_by_name(module: types.ModuleType) -> bool:
+    """Whether ``module`` must travel by its name, where cloudpickle would not send it so.
+
+    cloudpickle sends a plain module that is in ``sys.modules`` by its name; others it copies,
+    classes and all, or cannot send. A module an extension made is not in ``sys.modules``
+    (torch._C._functions, which ``once_differentiable`` reads; torch.ops.aten): its copy is
+    not the rank's torch, and loading it fails in a rank the fork server starts
+    ("type object 'AccumulateGrad' has no attribute '_input_metadata'"). A module of a subclass of ``ModuleType`` (torch.ops) cannot be sent at all. Either
+    is sent by its name where the name reaches this very module."""
+    name = getattr(module, "__name__", None)
+    if not isinstance(name, str):
+        return False
+    if type(module) is types.ModuleType and name in sys.modules:
+        return False  # cloudpickle's own way
+    if name.split(".", 1)[0] not in sys.modules:
+        return False
+    try:
+        return module_at(name) is module
+    except (AttributeError, ImportError):
+        return False
 
 
 class _Packed:

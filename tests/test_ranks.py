@@ -537,3 +537,56 @@ def test_a_gpu_is_seen_through_cuda_or_apples_mps(monkeypatch):
         monkeypatch.setattr(torch.cuda, "is_available", lambda cuda=cuda: cuda)
         monkeypatch.setattr(torch.backends.mps, "is_available", lambda mps=mps: mps)
         assert _rank_start._accelerator_visible() is seen, (cuda, mps)
+
+
+def test_a_module_an_extension_made_reaches_a_rank_as_the_ranks_own(monkeypatch):
+    # torch._C._functions (read by `once_differentiable`) and torch.ops.aten are not in
+    # sys.modules; sent by value, the copy could not be loaded by a rank the fork server
+    # starts. torch.ops, a ModuleType subclass, could not be sent at all.
+    import sys
+    import types
+
+    from d2lgpu import _rank_start
+
+    cell = notebook_cell(
+        "import torch\n"
+        "from torch.autograd.function import once_differentiable\n"
+        "def make():\n"
+        "    class Twice(torch.autograd.Function):\n"
+        "        @staticmethod\n"
+        "        def forward(ctx, t):\n"
+        "            return t * 2\n"
+        "        @staticmethod\n"
+        "        @once_differentiable\n"
+        "        def backward(ctx, g):\n"
+        "            return torch.ops.aten.mul(g, 2)\n"
+        "    return Twice\n"
+        "Twice = make()\n"
+        "def in_a_cell(rank, world):\n"
+        "    return Twice\n"
+    )
+    packed = _rank_start._Packed(cell["in_a_cell"])
+    assert len(packed.blob) < 40_000, len(packed.blob)  # no copy of a module, classes and all
+    twice = packed.unpack()(0, 1)
+    wrapper = twice._backward_cls._forward_cls.backward
+    assert wrapper.__globals__["_functions"] is torch._C._functions
+    assert wrapper.__wrapped__.__globals__["torch"] is torch
+    x = torch.ones(3, requires_grad=True)
+    twice.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+    assert _rank_start.module_at("torch._C._functions") is torch._C._functions
+    assert _rank_start.module_at("torch.distributed") is torch.distributed
+    by_name = _rank_start._sent_by_name
+    assert by_name(torch._C._functions) and by_name(torch.ops.aten)
+    assert by_name(torch.ops)  # a ModuleType subclass, which cloudpickle cannot send
+    assert not by_name(torch.distributed)  # in sys.modules: cloudpickle sends its name
+    assert not by_name(types.ModuleType("no_such_top.part"))
+    assert not by_name(types.ModuleType("torch.no_such_part"))
+    stand_in = types.ModuleType("torch._C._functions")  # the name reaches another object
+    assert not by_name(stand_in)
+    nameless = types.ModuleType("torch._C._functions")
+    nameless.__name__ = None
+    assert not by_name(nameless)
+    monkeypatch.delitem(sys.modules, "torch.distributed")
+    assert by_name(torch.distributed)
