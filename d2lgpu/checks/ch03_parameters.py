@@ -121,14 +121,15 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     path = folder / "saved_by_you.pt"
     with _conversions_of(net) as seen:
         save(net, path)
-    moved = any(p.device != torch.device(device) for p in net.parameters())
+    moved = [p.device for p in net.parameters() if p.device != torch.device(device)]
     last = seen[-1] if seen else None
     if moved or (isinstance(last, torch.device) and last.type == "cpu"):
+        went = moved[0] if moved else last
+        where = "the CPU (net.cpu() or net.to('cpu'))" if went.type == "cpu" else str(went)
         raise CheckFailed(
-            "save_parameters moved the model itself to the CPU (net.cpu() or net.to('cpu')): "
-            "the model being trained must stay on its GPU. Save its state_dict without "
-            "moving it: the file records each tensor's device, and load_parameters' "
-            "map_location puts it where you want"
+            f"save_parameters moved the model itself to {where}: the model being trained "
+            "must stay on its GPU. Save its state_dict without moving it: the file records "
+            "each tensor's device, and load_parameters' map_location puts it where you want"
         )
     if isinstance(last, str) or any(p.dtype != torch.float32 for p in net.parameters()):
         raise CheckFailed(
@@ -199,7 +200,7 @@ def _check_load_runs_no_code(load, folder: Path, passed) -> None:
 def _load(load, path, device, what):
     no_map = KnownError(
         RuntimeError,
-        ("deserialize object on", "CUDA device"),
+        ("deserialize object on",),  # either message of torch.load for a missing GPU
         f"torch.load failed on {what}: pass map_location=device, which moves every "
         "tensor to the device you ask for as it loads",
     )

@@ -1,0 +1,306 @@
+"""The parts of the 03.parameters checker, each on the answers that reach it: the whole hint
+each mistake gets, the devices no CPU machine has (the meta device and a parameter that
+says it is on another GPU stand for them), and the checkpoint that runs code when loaded.
+
+tests/test_checks_ch03.py grades whole answers; here each step is called on its own, so
+that a hint is held word for word and a step is tried on a device the machine lacks.
+"""
+
+import pickle
+
+import pytest
+import torch
+from torch import nn
+
+from d2lgpu.checks import ch03_parameters as parts
+from d2lgpu.checks._ch03_networks import seeded_net
+from d2lgpu.checks._util import CheckFailed
+
+META = torch.device("meta")
+CPU = torch.device("cpu")
+
+
+class _OnAnotherGpu(nn.Parameter):
+    """A parameter that says it is on cuda:1, as one left on a second GPU would."""
+
+    @property
+    def device(self):
+        return torch.device("cuda", 1)
+
+
+def _hint(step, *args) -> str:
+    with pytest.raises(CheckFailed) as failed:
+        step(*args)
+    return str(failed.value)
+
+
+def _right_load(make_net, path, device):
+    net = make_net().to(device)
+    net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+    return net
+
+
+# --- halving the first layer ------------------------------------------------------------
+
+
+def test_each_wrong_halving_gets_its_whole_hint():
+    def moves_the_weight(net):  # as .cuda(1) would on a GPU: the same Parameter, moved
+        net[0].weight.__class__ = _OnAnotherGpu
+
+    def by_too_little(net):
+        with torch.no_grad():
+            net[0].weight.mul_(0.6)
+
+    def halves_everything(net):
+        with torch.no_grad():
+            for p in net.parameters():
+                p.mul_(0.5)
+
+    passed = []
+    assert _hint(parts._check_halve, moves_the_weight, CPU, passed) == (
+        "net[0].weight moved to cuda:1: keep the model on its device and change its parameters "
+        "there"
+    )
+    assert _hint(parts._check_halve, by_too_little, CPU, passed) == (
+        "net[0].weight should be exactly half of what it was"
+    )
+    assert _hint(parts._check_halve, halves_everything, CPU, passed) == (
+        "only net[0].weight should change, but 0.bias, 2.weight, 2.bias did too"
+    )
+    assert passed == []
+
+
+# --- saving -----------------------------------------------------------------------------
+
+
+def test_each_wrong_save_gets_its_whole_hint(tmp_path):
+    def moves_each_parameter(net, path):  # no module conversion: only the parameters tell
+        for p in net.parameters():
+            p.__class__ = _OnAnotherGpu  # the same Parameter, now on cuda:1
+        torch.save(net.state_dict(), path)
+
+    def halves_one_weight(net, path):
+        net[0].weight.data = net[0].weight.data.half()
+        torch.save(net.state_dict(), path)
+
+    def writes_nothing(net, path):
+        pass
+
+    def saves_other_numbers(net, path):
+        torch.save({k: torch.zeros_like(v) for k, v in net.state_dict().items()}, path)
+
+    assert _hint(parts._check_save, moves_each_parameter, CPU, tmp_path, []) == (
+        "save_parameters moved the model itself to cuda:1: the model being trained must stay "
+        "on its GPU. Save its state_dict without moving it: the file records each tensor's "
+        "device, and load_parameters' map_location puts it where you want"
+    )
+
+    def to_cpu(net, path):
+        torch.save(net.cpu().state_dict(), path)
+
+    (tmp_path / "a").mkdir()
+    assert _hint(parts._check_save, to_cpu, CPU, tmp_path / "a", []) == (
+        "save_parameters moved the model itself to the CPU (net.cpu() or net.to('cpu')): the "
+        "model being trained must stay on its GPU. Save its state_dict without moving it: the "
+        "file records each tensor's device, and load_parameters' map_location puts it where "
+        "you want"
+    )
+    for folder in ("b", "c", "d"):
+        (tmp_path / folder).mkdir()
+    assert _hint(parts._check_save, halves_one_weight, CPU, tmp_path / "b", []) == (
+        "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only read the "
+        "model, and save its state_dict as it is"
+    )
+    assert _hint(parts._check_save, writes_nothing, CPU, tmp_path / "c", []) == (
+        "save_parameters(net, path) wrote no file at path: torch.save(..., path)"
+    )
+    assert _hint(parts._check_save, saves_other_numbers, CPU, tmp_path / "d", []) == (
+        "the saved tensors differ from the model's parameters"
+    )
+
+
+def test_a_file_saved_from_a_gpu_is_read_back_on_the_cpu(tmp_path):
+    # The model being trained is on a GPU, so the right file says its tensors were there:
+    # the checker reads it with map_location, on a machine with no such GPU too.
+    def saved_on_a_gpu(net, path):
+        with parts.saved_as_if_on("cuda:5"):
+            torch.save(net.state_dict(), path)
+
+    passed = []
+    path = parts._check_save(saved_on_a_gpu, CPU, tmp_path, passed)
+    assert path == tmp_path / "saved_by_you.pt" and path.is_file()
+    assert passed == [
+        "save_parameters writes a state_dict that torch.load(weights_only=True) reads back exactly"
+    ]
+    with pytest.raises(RuntimeError, match="deserialize object on"):
+        torch.load(path, weights_only=True)  # the label is there
+
+
+# --- loading ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def checkpoint(tmp_path):
+    path = tmp_path / "state.pt"
+    torch.save(seeded_net(1).state_dict(), path)
+    return path
+
+
+def test_a_model_loaded_onto_the_wrong_device_is_named_with_where_it_is(checkpoint):
+    def stays_on_cpu(make_net, path, device):
+        return _right_load(make_net, path, CPU)
+
+    def one_weight_on_another_gpu(make_net, path, device):
+        net = _right_load(make_net, path, CPU)
+        net[0].weight = _OnAnotherGpu(net[0].weight.detach())
+        return net
+
+    what = "your own checkpoint"
+    assert _hint(parts._load, stays_on_cpu, checkpoint, META, what) == (
+        "the model stayed on the CPU: the loaded model has parameters on cpu, not on meta; "
+        "build it there (to(device)) and then load into it, or move it there once loaded"
+    )
+    assert _hint(parts._load, one_weight_on_another_gpu, checkpoint, META, what) == (
+        "the model is on cpu, cuda:1: the loaded model has parameters on cpu, cuda:1, not on "
+        "meta; build it there (to(device)) and then load into it, or move it there once "
+        "loaded"
+    )
+    assert isinstance(parts._load(_right_load, checkpoint, CPU, what), nn.Sequential)
+
+
+def test_a_load_that_returns_no_model_is_named_with_what_it_returned(checkpoint):
+    def returns_state(make_net, path, device):
+        return torch.load(path, map_location=device, weights_only=True)
+
+    assert _hint(parts._load, returns_state, checkpoint, CPU, "your own checkpoint") == (
+        "load_parameters returned a OrderedDict: return the model, built with make_net() and filled "
+        "with load_state_dict"
+    )
+    assert _hint(parts._check_load_on_another_device, returns_state, checkpoint) == (
+        "load_parameters returned a OrderedDict: return the model"
+    )
+
+
+def test_torch_loads_message_for_a_missing_gpu_gets_the_map_location_hint(checkpoint):
+    # torch.load's two messages: no such backend, and a GPU number past the count.
+    for message in (
+        "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False.",
+        "Attempting to deserialize object on CUDA device 3 but torch.cuda.device_count() is 1.",
+        "Attempting to deserialize object on a MPS device but torch.mps.is_available() is False.",
+    ):
+
+        def load(make_net, path, device, message=message):
+            raise RuntimeError(message)
+
+        assert _hint(parts._load, load, checkpoint, CPU, "a checkpoint from elsewhere") == (
+            "torch.load failed on a checkpoint from elsewhere: pass map_location=device, which "
+            "moves every tensor to the device you ask for as it loads"
+        )
+
+    def other_error(make_net, path, device):
+        raise RuntimeError("size mismatch for 0.weight")
+
+    with pytest.raises(RuntimeError, match="size mismatch"):
+        parts._load(other_error, checkpoint, CPU, "your own checkpoint")
+
+
+def test_a_load_onto_another_device_names_the_model_left_behind(checkpoint):
+    def fails_on_meta(make_net, path, device):
+        net = make_net()
+        net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+        return net.to(device)[0].weight.sum().item()  # .item() of a meta tensor
+
+    def stays_on_cpu(make_net, path, device):
+        return _right_load(make_net, path, CPU)
+
+    def split(make_net, path, device):
+        net = _right_load(make_net, path, device)
+        net[0].weight = _OnAnotherGpu(torch.zeros(4, 2))
+        net[2].weight = nn.Parameter(torch.zeros(2, 4))
+        return net
+
+    def one_on_another_gpu(make_net, path, device):
+        net = _right_load(make_net, path, device)
+        net[0].weight = _OnAnotherGpu(torch.zeros(4, 2))
+        return net
+
+    step = parts._check_load_on_another_device
+    assert _hint(step, fails_on_meta, checkpoint) == (
+        "load_parameters(make_net, path, device) failed for a device other than the CPU "
+        "(checked with the meta device): the model stayed on the CPU while the tensors were "
+        "loaded onto device. Put the new model on device (to()), before load_state_dict copies "
+        "the loaded tensors into it or after"
+    )
+    tail = (
+        ": put the model on the device you are given (to(device)), before load_state_dict or "
+        "after it, whatever map_location the tensors were loaded with"
+    )
+    assert _hint(step, stays_on_cpu, checkpoint) == (
+        "asked for device meta, load_parameters returned a model on cpu (the model stayed on "
+        "the CPU)" + tail
+    )
+    assert _hint(step, split, checkpoint) == (
+        "asked for device meta, load_parameters returned a model on cpu, cuda:1" + tail
+    )
+    assert _hint(step, one_on_another_gpu, checkpoint) == (
+        "asked for device meta, load_parameters returned a model on cuda:1" + tail
+    )
+    assert step(_right_load, checkpoint) is None
+
+
+def test_an_error_that_is_not_about_the_device_is_raised_as_it_is(checkpoint):
+    def breaks(make_net, path, device):
+        raise RuntimeError("the disk is full")
+
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        parts._check_load_on_another_device(breaks, checkpoint)
+
+
+def test_a_copy_out_of_a_meta_tensor_does_nothing_and_every_other_copy_copies():
+    into = torch.zeros(3)
+    with parts._MetaCopiesAllowed():
+        assert into.copy_(torch.empty(3, device=META)) is into
+        assert into.tolist() == [0.0, 0.0, 0.0]
+        into.copy_(torch.tensor([1.0, 2.0, 3.0]))
+        assert into.tolist() == [1.0, 2.0, 3.0]
+        meta = torch.empty(3, device=META)
+        assert meta.copy_(torch.empty(3, device=META)).is_meta
+        assert torch.add(into, 1).tolist() == [2.0, 3.0, 4.0]
+
+
+# --- a checkpoint that runs code ----------------------------------------------------------
+
+
+def test_the_checkpoint_that_runs_code_does_so_only_when_fully_unpickled(tmp_path):
+    parts._UNPICKLED.clear()
+    note = pickle.loads(pickle.dumps(parts._CodeInAFile()))
+    assert note == "this string was made by code inside the checkpoint"
+    assert parts._UNPICKLED == ["ran"]
+    parts._UNPICKLED.clear()
+    path = tmp_path / "note.pt"
+    torch.save({"note": parts._CodeInAFile()}, path)
+    with pytest.raises(pickle.UnpicklingError):
+        torch.load(path, weights_only=True)
+    assert parts._UNPICKLED == []
+
+
+def test_a_load_that_runs_code_is_named_even_if_it_needs_a_real_device(tmp_path):
+    def unsafe_and_reads_the_device(make_net, path, device):
+        kind = device.type  # an answer may read the device before it loads
+        state = torch.load(path, map_location=kind, weights_only=False)
+        state.pop("note", None)
+        net = make_net().to(device)
+        net.load_state_dict(state)
+        return net
+
+    assert _hint(parts._check_load_runs_no_code, unsafe_and_reads_the_device, tmp_path, []) == (
+        "load_parameters ran code stored in a checkpoint: it loads with weights_only=False, "
+        "which unpickles arbitrary Python objects, so a checkpoint from someone else can run "
+        "code on your machine. A state_dict holds tensors only: torch.load(path, "
+        "map_location=device, weights_only=True) (the default since torch 2.6)"
+    )
+    passed = []
+    parts._check_load_runs_no_code(_right_load, tmp_path, passed)
+    assert passed == [
+        "load_parameters refuses to run code stored in a checkpoint (weights_only=True)"
+    ]
