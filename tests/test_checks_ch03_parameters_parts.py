@@ -95,6 +95,15 @@ def test_each_wrong_save_gets_its_whole_hint(tmp_path):
         "device, and load_parameters' map_location puts it where you want"
     )
 
+    def moves_one_weight(net, path):
+        net[2].weight.__class__ = _OnAnotherGpu
+        torch.save(net.state_dict(), path)
+
+    (tmp_path / "e").mkdir()
+    assert _hint(parts._check_save, moves_one_weight, CPU, tmp_path / "e", []).startswith(
+        "save_parameters moved the model itself to cuda:1: "
+    )
+
     def to_cpu(net, path):
         torch.save(net.cpu().state_dict(), path)
 

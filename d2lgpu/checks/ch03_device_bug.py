@@ -23,10 +23,10 @@ from ._util import CheckFailed, one_cpu_thread
 __all__ = ["check_device_bug", "reference_train_step"]
 
 
-def reference_train_step(net, X, y, opt, device, *, weighted=True, zero_grad=True, step=True):
+def reference_train_step(net, X, y, opt, device, *, weighted=True, zero_grad=True):
     """The fixed training step: the batch and the class weights on the model's device.
 
-    ``weighted``, ``zero_grad`` and ``step`` switch off a part, to name a learner's mistake.
+    ``weighted`` and ``zero_grad`` switch off a part, to name a learner's mistake.
     """
     X, y = X.to(device), y.to(device)
     class_weights = torch.tensor(CLASS_WEIGHTS, device=device) if weighted else None
@@ -34,8 +34,7 @@ def reference_train_step(net, X, y, opt, device, *, weighted=True, zero_grad=Tru
     if zero_grad:
         opt.zero_grad()
     loss.backward()
-    if step:
-        opt.step()
+    opt.step()
     return loss.detach()
 
 
@@ -62,6 +61,9 @@ _BY_NAME = (
 _FACTORIES = ("tensor", "as_tensor", "ones", "zeros", "full", "eye", "arange", "empty")
 # Operations that copy their other operands into the first one.
 _TRANSFERS = ("copy_", "__setitem__")
+# Calls that only look at tensors (an attribute; whether one may take the other's data, which
+# Module.to_empty asks): no operation mixes its operands there.
+_QUERIES = ("__get__", "_has_compatible_shallow_copy_type")
 
 
 class _Origins(TorchFunctionMode):
@@ -94,13 +96,13 @@ class _Origins(TorchFunctionMode):
         # A copy into a device tensor is a transfer, which a GPU makes from any device:
         # dst.copy_(cpu_tensor), dst[...] = cpu_tensor.
         transfer = name in _TRANSFERS and tensors and tensors[0].device.type == "meta"
-        if name != "__get__" and self.mixed is None and not transfer:
+        if name not in _QUERIES and self.mixed is None and not transfer:
             other = [t for t in tensors if t.device.type != "meta" and t.dim() > 0]
             if other and any(t.device.type == "meta" for t in tensors):
                 where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
                 self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
         result = func(*args, **kwargs)
-        if isinstance(result, torch.Tensor) and name != "__get__":
+        if isinstance(result, torch.Tensor) and name not in _QUERIES:
             if not tensors and name in _FACTORIES:  # made in the step: how, says the label
                 label: str | None = f"torch.{name}(...) made in your step" + _made_on(kwargs)
             else:
@@ -271,7 +273,6 @@ def _check_device_bug(answer, passed):
         },
         "the gradients of the previous step were not cleared: keep opt.zero_grad() before "
         "loss.backward()": {"zero_grad": False},
-        "the optimizer never stepped: keep opt.step() after loss.backward()": {"step": False},
     }
     nets = {k: seeded_net(4).to(device) for k in [*variants, "answer"]}
     opts = {k: torch.optim.SGD(n.parameters(), lr=0.05, momentum=0.9) for k, n in nets.items()}

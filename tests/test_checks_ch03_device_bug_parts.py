@@ -1,0 +1,378 @@
+"""The parts of the 03.device_bug checker: the watch that labels tensors by where they came
+from, the hint each kind of error gets (held word for word), and the real steps' verdicts.
+
+tests/test_checks_ch03.py grades whole answers; here each part is called on its own.
+"""
+
+from types import SimpleNamespace
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from d2lgpu.checks import ch03_device_bug as parts
+from d2lgpu.checks._util import CheckFailed
+
+META = torch.device("meta")
+WEIGHTS = [1.0, 2.0, 1.0]
+
+
+def _origins(mixed=None, moved_to=None, cuda_by_name=False):
+    return SimpleNamespace(mixed=mixed, moved_to=moved_to, cuda_by_name=cuda_by_name)
+
+
+def _hint(fn, *args) -> str:
+    with pytest.raises(CheckFailed) as failed:
+        fn(*args)
+    return str(failed.value)
+
+
+def _step(net, X, y, opt, device, weights=None, reduction="mean"):
+    X, y = X.to(device), y.to(device)
+    w = torch.tensor(WEIGHTS, device=device) if weights is None else weights
+    loss = F.cross_entropy(net(X), y, weight=w, reduction=reduction)
+    opt.zero_grad()
+    loss.mean().backward()
+    opt.step()
+    return loss.detach()
+
+
+# --- the hints ---------------------------------------------------------------------------
+
+
+def test_the_mixed_hint_names_the_batch_a_tensor_made_in_the_step_or_any_tensor():
+    batch = parts._mixed_hint(_origins(("linear", "the batch X", "the CPU")), " (said)")
+    assert batch.hint == (
+        "the batch X is still on the CPU when linear uses it with the model on the device: move "
+        "X and y to device at the start of the step, with to() (said)"
+    )
+    elsewhere = parts._mixed_hint(_origins(("linear", "the batch y", "cuda:1")))
+    assert elsewhere.hint == (
+        "the batch y is on cuda:1 when linear uses it with the model on the device: move X and "
+        "y to device at the start of the step, with to()"
+    )
+    made = "torch.tensor(...) made in your step with device=cpu"
+    assert parts._mixed_hint(_origins(("mul", made, "the CPU"))).hint == (
+        "torch.tensor(...) made in your step with device=cpu stays on the CPU while the model "
+        "is on the device (mul got both): it was made with device=cpu: pass the device the step "
+        "is given (X.device is the CPU until X is moved)"
+    )
+    assert parts._mixed_hint(_origins()).hint == (
+        "a CPU tensor stays on the CPU while the model is on the device (an operation got "
+        "both): create it on the device (the device= argument of the function that makes it)"
+    )
+
+
+def test_each_error_of_the_step_on_meta_gets_its_hint_or_none():
+    on_the_host = (
+        "the step reads a value on the host (.item(), float(), bool()): return the loss tensor "
+        "(loss.detach()) and let the caller read it when needed; on a GPU every such read "
+        "waits for the device"
+    )
+    for message in (
+        "Tensor.item() cannot be called on meta tensors",
+        "Could not guard on data-dependent expression",
+    ):
+        assert parts._mismatch_hint(RuntimeError(message), _origins()).hint == on_the_host
+    for message in ("Found no NVIDIA driver on your system", "Torch not compiled with CUDA"):
+        assert parts._mismatch_hint(RuntimeError(message), _origins()).hint == parts._BY_NAME
+    assert parts._BY_NAME == (
+        "the step uses the GPU by name (.cuda(), device='cuda'), which fails where there is "
+        "none and ignores the device it is given: use .to(device)"
+    )
+    said = "Tensor on device cpu is not on the expected device meta!"
+    by_name = _origins(("mul", "the batch X", "the CPU"), cuda_by_name=True)
+    assert parts._mismatch_hint(RuntimeError(said), by_name).hint == parts._BY_NAME
+    # cuda in the message, but not about a missing driver: not a GPU named
+    for message in ("CUDA error: out of memory", "the driver said no", "compiled graph"):
+        assert parts._mismatch_hint(RuntimeError(message), _origins()) is None
+    assert parts._mismatch_hint(RuntimeError("mat1 and mat2 shapes"), _origins()) is None
+    moved = parts._mismatch_hint(RuntimeError(said), _origins(moved_to="cpu"))
+    assert moved.hint == (
+        "the step moves tensors to cpu (.to()), not to the device it is given: use .to(device) "
+        "with the argument device; a device chosen inside the step (torch.cuda.is_available(), "
+        "'cpu', X.device before X is moved) ignores it"
+    )
+    mixed = _origins(("linear", "the batch X", "the CPU"))
+    for message in (said, "Expected all tensors to be on the same device, found on device cpu"):
+        assert parts._mismatch_hint(RuntimeError(message), mixed).hint == (
+            parts._mixed_hint(mixed, f" (PyTorch said: {message})").hint
+        )
+
+
+# --- the watch ---------------------------------------------------------------------------
+
+
+def test_the_watch_labels_what_comes_from_the_batch_and_what_the_step_makes():
+    X = torch.randn(4, 2)
+    keep = torch.ones(3)
+    with parts._Origins([(X, "the batch X")]) as origins:
+        assert origins.label(X) == "the batch X"
+        doubled = X * 2
+        assert origins.label(doubled) == "the batch X"
+        made = torch.zeros(3)
+        assert origins.label(made) == "torch.zeros(...) made in your step without device="
+        made_cpu = torch.ones(3, device="cpu")
+        assert origins.label(made_cpu) == "torch.ones(...) made in your step with device=cpu"
+        made_meta = torch.full((3,), 2.0, device=META)
+        assert origins.label(made_meta) == "torch.full(...) made in your step"
+        like = torch.zeros_like(keep)  # not a factory from nothing: no label
+        assert origins.label(like) is None
+        assert origins.label(keep) is None
+    assert origins.mixed is None and origins.moved_to is None and not origins.cuda_by_name
+
+
+def test_the_watch_notes_the_first_operation_that_mixes_meta_and_another_device():
+    X = torch.randn(4, 3)
+    w = torch.randn(3, 3, device=META)
+    with parts._Origins([(X, "the batch X")]) as origins:
+        w @ torch.eye(3)
+        w @ X.t()
+    assert origins.mixed == (
+        "matmul",
+        "torch.eye(...) made in your step without device=",
+        "the CPU",
+    )
+    with parts._Origins([(X, "the batch X")]) as origins:
+        torch.add(w[0], torch.tensor(1.0))  # a 0-d CPU tensor is a number: a GPU takes it too
+        assert origins.mixed is None
+        torch.matmul(X, w)
+    assert origins.mixed == ("matmul", "the batch X", "the CPU")
+    unnamed = torch.randn(3, 2)
+    with parts._Origins([]) as origins:
+        w @ unnamed
+    assert origins.mixed == ("matmul", "a tensor on the CPU", "the CPU")
+
+
+def test_the_watch_lets_copies_into_a_device_tensor_through():
+    cpu = torch.randn(3)
+    with parts._Origins([]) as origins:
+        on_meta = torch.empty(3, device=META)
+        on_meta.copy_(cpu)
+        on_meta[:] = cpu
+    assert origins.mixed is None
+    with parts._Origins([]) as origins, pytest.raises(RuntimeError, match="expected device"):
+        torch.add(torch.empty(3, device=META), cpu)  # not a copy: both operands are read
+    assert origins.mixed == ("add", "a tensor on the CPU", "the CPU")
+
+
+def test_the_watch_notes_a_gpu_by_name_and_the_first_move_elsewhere():
+    X = torch.randn(2)
+    param = torch.nn.Parameter(torch.randn(2))
+    with parts._Origins([]) as origins:
+        X.to(torch.float64)  # a dtype: no device named
+        param.to("cpu")  # the model moving: its own hint names it
+        X.to(META)
+        assert origins.moved_to is None
+        X.to("cpu")
+        X.to(device=torch.device("meta"))
+        X.to(torch.empty(1, device=META))
+        assert origins.moved_to == "cpu"
+        X.to(torch.empty(1, device="cpu"))
+    assert origins.moved_to == "cpu" and not origins.cuda_by_name
+    for arguments in (("cuda",), (torch.device("cuda", 0),), ("cuda:1",)):
+        with parts._Origins([]) as origins:
+            try:
+                torch.ones(1).to(*arguments)
+            except (AssertionError, RuntimeError):  # no CUDA on this machine
+                pass
+        assert origins.cuda_by_name, arguments
+    with parts._Origins([]) as origins:
+        try:
+            torch.ones(1).cuda()
+        except (AssertionError, RuntimeError):
+            pass
+    assert origins.cuda_by_name
+    assert not parts._names_cuda("cpu") and not parts._names_cuda(torch.device("cpu"))
+    assert not parts._names_cuda(3)
+
+
+def test_a_label_is_not_given_to_a_new_tensor_at_a_dead_ones_address():
+    X = torch.randn(2)
+    origins = parts._Origins([(X, "the batch X")])
+    stand_in = torch.randn(2)
+    origins._labels[id(stand_in)] = (lambda: None, "the batch y")  # its tensor is gone
+    assert origins.label(stand_in) is None and origins.label(X) == "the batch X"
+
+
+def test_the_device_a_move_names():
+    assert parts._target_device([torch.empty(1, device=META)]) == META
+    assert parts._target_device([torch.device("cpu")]) == torch.device("cpu")
+    assert parts._target_device(["not a device", "cuda:1"]) == torch.device("cuda", 1)
+    assert parts._target_device([torch.float16, None, 3]) is None
+    assert parts._made_on({}) == " without device="
+    assert parts._made_on({"device": "cpu"}) == " with device=cpu"
+    assert parts._made_on({"device": META}) == ""
+    assert parts._made_on({"device": None}) == ""
+
+
+# --- the step on the meta device ---------------------------------------------------------
+
+
+def test_each_way_a_step_leaves_the_meta_device_gets_its_whole_hint():
+    def reads_back(net, X, y, opt, device):
+        return _step(net, X, y, opt, device).cpu()
+
+    def moves_back(net, X, y, opt, device):
+        return _step(net, X, y, opt, device).to("cpu")
+
+    def rebuilds_the_model_on_the_cpu(net, X, y, opt, device):
+        net.to_empty(device="cpu")  # X and y arrive on the CPU: the step runs there
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS))
+        return loss.detach()
+
+    def returns_a_number(net, X, y, opt, device):
+        _step(net, X, y, opt, device)
+        return 0.5
+
+    def stub(*args):
+        raise NotImplementedError("your code here")
+
+    def other_error(net, X, y, opt, device):
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied")
+
+    assert _hint(parts._on_meta, reads_back, True) == (
+        "the step copies a tensor from the model's device to the CPU (.cpu(), .to('cpu'), "
+        ".numpy(), or the model itself): keep the model on its device and move the data to it"
+    )
+    assert _hint(parts._on_meta, moves_back, True).startswith("the step moves tensors to cpu")
+    assert _hint(parts._on_meta, rebuilds_the_model_on_the_cpu, False) == (
+        "the step moved the model to cpu: keep the model where it is and move the data to it"
+    )
+    assert _hint(parts._on_meta, returns_a_number, True) == (
+        "train_step returned float: return the loss as a tensor, loss.detach(), as the given "
+        "step does"
+    )
+    assert _hint(parts._on_meta, lambda *args: None, True) == (
+        "train_step returned None: return the loss as a tensor, loss.detach(), as the given "
+        "step does"
+    )
+    with pytest.raises(NotImplementedError, match="your code here"):
+        parts._on_meta(stub, True)
+    with pytest.raises(RuntimeError, match="shapes cannot be multiplied"):
+        parts._on_meta(other_error, True)
+    loss = parts._on_meta(_step, False)
+    assert loss.is_meta and loss.shape == ()
+
+
+def test_a_cpu_operand_meta_lets_through_is_named_with_what_a_gpu_would_do():
+    def eye(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        logits = net(X) @ torch.eye(3)
+        loss = F.cross_entropy(logits, y, weight=torch.tensor(WEIGHTS, device=device))
+        return loss.detach()
+
+    assert _hint(parts._on_meta, eye, False) == (
+        "torch.eye(...) made in your step without device= stays on the CPU while the model is "
+        "on the device (matmul got both): create it on the device (the device= argument of the "
+        "function that makes it); the meta device let it through, a GPU would raise a "
+        "device-mismatch error"
+    )
+
+
+# --- the real steps ----------------------------------------------------------------------
+
+
+def test_the_real_steps_name_a_loss_of_the_wrong_shape_or_type():
+    def per_example(net, X, y, opt, device):
+        return _step(net, X, y, opt, device, reduction="none")
+
+    with pytest.raises(CheckFailed) as failed:
+        parts._check_device_bug(per_example, [])
+    assert str(failed.value) == (
+        "train_step returned Tensor of shape (16,): return the loss as a 0-d tensor, loss.detach()"
+    )
+
+    def number_off_meta(net, X, y, opt, device):
+        loss = _step(net, X, y, opt, device)
+        return loss if loss.is_meta else loss.item()
+
+    with pytest.raises(CheckFailed) as failed:
+        parts._check_device_bug(number_off_meta, [])
+    assert str(failed.value) == (
+        "train_step returned float: return the loss as a 0-d tensor, loss.detach()"
+    )
+
+
+def test_the_real_steps_name_how_the_parameters_went_wrong():
+    differ = "after three steps the parameters differ from the reference: "
+
+    def never_steps(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        opt.zero_grad()
+        loss.backward()
+        return loss.detach()
+
+    def unweighted(net, X, y, opt, device):
+        return _step(net, X, y, opt, device, weights=torch.ones(3, device=device))
+
+    def no_zero_grad(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    def slower(net, X, y, opt, device):
+        for group in opt.param_groups:
+            group["lr"] = 0.01
+        return _step(net, X, y, opt, device)
+
+    def zero_grad_between(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        loss.backward()
+        opt.zero_grad()
+        opt.step()
+        return loss.detach()
+
+    hints = {}
+    for answer in (never_steps, unweighted, no_zero_grad, slower, zero_grad_between):
+        with pytest.raises(CheckFailed) as failed:
+            parts._check_device_bug(answer, [])
+        hints[answer.__name__] = str(failed.value)
+    assert hints == {
+        "never_steps": differ + "opt.step() was never called on the optimizer you are given. "
+        "Keep opt.step() after loss.backward(), with the opt passed in (a new optimizer made "
+        "inside the step starts from scratch every time)",
+        "unweighted": differ + "the class weights are missing: keep weight=class_weights in "
+        "F.cross_entropy",
+        "no_zero_grad": differ + "the gradients of the previous step were not cleared: keep "
+        "opt.zero_grad() before loss.backward()",
+        "slower": differ + "use the optimizer you are given (opt), and keep the class weights "
+        "[1.0, 2.0, 1.0], the cross-entropy loss, opt.zero_grad(), loss.backward() and "
+        "opt.step(); only change where tensors live",
+        "zero_grad_between": differ + "every opt.step() found the gradients zero or None, so "
+        "opt.zero_grad() ran between loss.backward() and opt.step() and cleared what the step "
+        "needed. Call opt.zero_grad() before loss.backward() (or after opt.step())",
+    }
+
+
+def test_the_record_of_steps_says_whether_each_found_a_gradient():
+    w = torch.nn.Parameter(torch.ones(2))
+    opt = torch.optim.SGD([w], lr=0.1)
+    stepped_with = parts._record_steps(opt)
+    opt.step()  # no gradient yet
+    w.grad = torch.zeros(2)
+    opt.step()
+    w.grad = torch.tensor([0.0, 1.0])
+    opt.step()
+    assert stepped_with == [False, False, True]
+    assert w.tolist() == pytest.approx([1.0, 0.9])  # the step itself still ran
+
+
+def test_the_answer_must_be_a_function():
+    assert _hint(parts.check_device_bug, "train_step", []) == (
+        "pass the fixed function: check('03.device_bug', train_step)"
+    )
+    passed = []
+    parts.check_device_bug(_step, passed)
+    assert passed == [
+        "tensors made inside the step live on the model's device (checked with the model on "
+        "the meta device, every operation watched for a CPU operand)",
+        "a batch that arrives on the CPU is moved to the model's device",
+        "the model stays on its device",
+        "three steps on try_gpu() match the reference step (with the optimizer given, SGD with "
+        "momentum)",
+    ]
