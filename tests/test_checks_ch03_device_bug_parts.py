@@ -94,7 +94,8 @@ def test_each_error_of_the_step_on_meta_gets_its_hint_or_none():
         "'cpu', X.device before X is moved) ignores it"
     )
     mixed = _origins(("linear", "the batch X", "the CPU"))
-    for message in (said, "Expected all tensors to be on the same device, found on device cpu"):
+    on_a_gpu = "Expected all tensors to be on the same device, but found at least two devices"
+    for message in (said, on_a_gpu):
         assert parts._mismatch_hint(RuntimeError(message), mixed).hint == (
             parts._mixed_hint(mixed, f" (PyTorch said: {message})").hint
         )
@@ -119,7 +120,7 @@ def test_the_watch_labels_what_comes_from_the_batch_and_what_the_step_makes():
         like = torch.zeros_like(keep)  # not a factory from nothing: no label
         assert origins.label(like) is None
         assert origins.label(keep) is None
-    assert origins.mixed is None and origins.moved_to is None and not origins.cuda_by_name
+    assert origins.mixed is None and origins.moved_to is None and origins.cuda_by_name is False
 
 
 def test_the_watch_notes_the_first_operation_that_mixes_meta_and_another_device():
@@ -142,6 +143,33 @@ def test_the_watch_notes_the_first_operation_that_mixes_meta_and_another_device(
     with parts._Origins([]) as origins:
         w @ unnamed
     assert origins.mixed == ("matmul", "a tensor on the CPU", "the CPU")
+
+
+class _OnAnotherGpu(torch.Tensor):
+    """A tensor that says it is on cuda:1, as one left on a second GPU would."""
+
+    @property
+    def device(self):
+        return torch.device("cuda", 1)
+
+
+def test_the_watch_names_the_other_device_and_looks_inside_lists():
+    w = torch.randn(3, device=META)
+    elsewhere = torch.Tensor._make_subclass(_OnAnotherGpu, torch.randn(3))
+    with parts._Origins([]) as origins, pytest.raises(RuntimeError, match="expected device"):
+        torch.add(w, elsewhere)
+    assert origins.mixed == ("add", "a tensor on cuda:1", "cuda:1")
+    X = torch.randn(3)
+    with parts._Origins([(X, "the batch X")]) as origins, pytest.raises(RuntimeError):
+        torch.cat([w, X])  # the tensors inside a list are operands too
+    assert origins.mixed == ("cat", "the batch X", "the CPU")
+    with parts._Origins([(X, "the batch X")]) as origins:
+        assert origins.label(torch.as_tensor(X)) == "the batch X"  # not made: passed along
+        assert origins.label(torch.randn(2)) == "torch.randn(...) made in your step without device="
+        assert (
+            origins.label(torch.randint(3, (2,), device=META))
+            == "torch.randint(...) made in your step"
+        )
 
 
 def test_the_watch_lets_copies_into_a_device_tensor_through():
@@ -225,6 +253,21 @@ def test_each_way_a_step_leaves_the_meta_device_gets_its_whole_hint():
         _step(net, X, y, opt, device)
         return 0.5
 
+    def tries_the_gpu_by_name(net, X, y, opt, device):
+        try:
+            X = X.to("cuda")  # falls back where there is none
+        except (AssertionError, RuntimeError):
+            X = X.to(device)
+        return _step(net, X, y, opt, device)
+
+    def tries_the_gpu_then_reads_back(*args):
+        return tries_the_gpu_by_name(*args).cpu()
+
+    def model_split(net, X, y, opt, device):
+        net[0].to_empty(device="cpu")
+        net[2].weight.__class__ = _OnAnotherGpu
+        return torch.zeros((), device=device)
+
     def stub(*args):
         raise NotImplementedError("your code here")
 
@@ -238,6 +281,12 @@ def test_each_way_a_step_leaves_the_meta_device_gets_its_whole_hint():
     assert _hint(parts._on_meta, moves_back, True).startswith("the step moves tensors to cpu")
     assert _hint(parts._on_meta, rebuilds_the_model_on_the_cpu, False) == (
         "the step moved the model to cpu: keep the model where it is and move the data to it"
+    )
+    assert _hint(parts._on_meta, tries_the_gpu_by_name, True) == parts._BY_NAME
+    assert _hint(parts._on_meta, tries_the_gpu_then_reads_back, True) == parts._BY_NAME
+    assert _hint(parts._on_meta, model_split, True) == (
+        "the step moved the model to cpu, cuda:1: keep the model where it is and move the data "
+        "to it"
     )
     assert _hint(parts._on_meta, returns_a_number, True) == (
         "train_step returned float: return the loss as a tensor, loss.detach(), as the given "

@@ -58,7 +58,9 @@ _BY_NAME = (
 
 
 # Functions that make a tensor from nothing: one made in the step is named as such.
-_FACTORIES = ("tensor", "as_tensor", "ones", "zeros", "full", "eye", "arange", "empty")
+_FACTORIES = set(
+    "tensor as_tensor ones zeros full eye arange empty linspace rand randn randint randperm".split()
+)
 # Operations that copy their other operands into the first one.
 _TRANSFERS = ("copy_", "__setitem__")
 # Calls that only look at tensors (an attribute; whether one may take the other's data, which
@@ -159,7 +161,8 @@ def _mismatch_hint(error: RuntimeError, origins: _Origins) -> CheckFailed | None
     by_name = ("cuda" in low or "nvidia" in low) and ("driver" in low or "compiled" in low)
     if by_name or origins.cuda_by_name:
         return CheckFailed(_BY_NAME)
-    if "expected device" not in message and "on device" not in message:
+    # meta: "... is not on the expected device meta!"; a GPU: "... on the same device, but ..."
+    if "expected device" not in message and "on the same device" not in message:
         return None
     return _moved_elsewhere(origins) or _mixed_hint(origins, f" (PyTorch said: {message})")
 
