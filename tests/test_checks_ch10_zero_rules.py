@@ -116,6 +116,10 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
         "rank (a greedy choice must add each parameter's bytes to the load of the rank that "
         "gets it)"
     )
+    assert fails(compare_state, one_owner[:2], 2, numels).startswith(
+        "rank 0 holds the optimizer state of all 8 parameters, and rank 1 built no optimizer "
+        "(owning none): share the parameters out, about 1/2 of their bytes"
+    )
     stranger = state_record(range(4))
     stranger["state"][-1] = 24
     assert fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (
