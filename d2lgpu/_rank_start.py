@@ -178,8 +178,9 @@ def _sent_by_name(module: types.ModuleType) -> bool:
     classes and all, or cannot send. A module an extension made is not in ``sys.modules``
     (torch._C._functions, which ``once_differentiable`` reads; torch.ops.aten): its copy is
     not the rank's torch, and loading it fails in a rank the fork server starts
-    ("type object 'AccumulateGrad' has no attribute '_input_metadata'"). A module of a subclass of ``ModuleType`` (torch.ops) cannot be sent at all. Either
-    is sent by its name where the name reaches this very module."""
+    ("type object 'AccumulateGrad' has no attribute '_input_metadata'"). A module of a
+    subclass of ``ModuleType`` (torch.ops) cannot be sent at all. Either is sent by its name
+    where the name reaches this very module."""
     name = getattr(module, "__name__", None)
     if not isinstance(name, str):
         return False

@@ -123,9 +123,10 @@ def _check_save(save, device, folder: Path, passed) -> Path:
         save(net, path)
     moved = [p.device for p in net.parameters() if p.device != torch.device(device)]
     last = seen[-1] if seen else None
-    if moved or (isinstance(last, torch.device) and last.type == "cpu"):
-        went = moved[0] if moved else last
-        where = "the CPU (net.cpu() or net.to('cpu'))" if went.type == "cpu" else str(went)
+    if not moved and isinstance(last, torch.device) and last.type == "cpu":
+        moved = [last]  # net.cpu() on the CPU: a move on a GPU
+    if moved:
+        where = "the CPU (net.cpu() or net.to('cpu'))" if moved[0].type == "cpu" else moved[0]
         raise CheckFailed(
             f"save_parameters moved the model itself to {where}: the model being trained "
             "must stay on its GPU. Save its state_dict without moving it: the file records "
