@@ -161,7 +161,11 @@ class _CodeKeepingPickler(cloudpickle.Pickler):
 
 def module_at(name: str) -> types.ModuleType:
     """The module ``name``, imported, or reached from its top-level package by attributes
-    (``"torch._C._functions"``): how a rank finds a module that was sent by its name."""
+    (``"torch._C._functions"``): how a rank finds a module that was sent by its name.
+
+    Not ``pkgutil.resolve_name``: that imports each dotted prefix, which runs a module again
+    where it is missing from ``sys.modules`` (torch.distributed's then aborts the process);
+    attributes reach the module that is there without running anything."""
     if name in sys.modules:
         return sys.modules[name]
     top, *path = name.split(".")
