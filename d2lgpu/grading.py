@@ -44,6 +44,7 @@ from .checks._util import (
     describe_frame,
     in_learner_code,
     learner_frame,
+    refused_call_hint,
 )
 
 __all__ = [
@@ -186,7 +187,7 @@ def check(
     except KeyboardInterrupt as error:
         status, hint = "failed", _interrupt_hint(error)
     except Exception as error:  # the learner's code crashed: report, don't raise
-        status, hint = "failed", _crash_hint(error)
+        status, hint = "failed", refused_call_hint(error, answer) or _crash_hint(error)
     return _report(CheckResult(exercise_id, status, passed, hint), quiet)
 
 

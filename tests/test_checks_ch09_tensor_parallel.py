@@ -264,6 +264,17 @@ def test_stub_and_errors():
 
     assert_fails(Raises, "rank 0: your code raised RuntimeError", "self.w1 @ x")
 
+    class NoRank(nn.Module):  # the prompt's (mlp, rank, world) without rank and world
+        def __init__(self, mlp):
+            super().__init__()
+
+    hint = check("09.tensor_parallel", NoRank, quiet=True).hint
+    assert hint.startswith(
+        "your test_stub_and_errors.<locals>.NoRank.__init__() could not be called as the "
+        "exercise calls it (TypeError: test_stub_and_errors.<locals>.NoRank.__init__() takes 2 "
+        "positional arguments but 4 were given): nothing of it ran."
+    ), hint
+
 
 def test_shard_bytes_is_half_the_weights_plus_a_bias():
     whole = sum(p.nbytes for b in tp.make_blocks() for p in b.parameters())

@@ -1040,10 +1040,23 @@ def test_rules_on_records_name_a_loop_that_ended_at_the_first_unused_parameter()
     with pytest.raises(Exception) as raised:
         _check_steps(records)
     assert str(raised.value) == (
-        "your function called no collective at step 0 (rank 0): unused, the first of "
-        "model.parameters(), has no gradient (its layer is unused), and a loop that ends there "
-        "(a `return` or `break` at the first p.grad that is None) averages nothing. Skip such "
-        "a parameter with `continue` and go on to the next"
+        "your function called no collective and left every gradient as it was (step 0, rank "
+        "0). If it loops over model.parameters(): unused, the first, has no gradient (its layer "
+        "is unused), and a loop that ends there (a `return` or `break` at the first p.grad that "
+        "is None) averages nothing. Skip such a parameter with `continue` and go on to the "
+        "next: all-reduce every other gradient, then divide by the world size"
+    )
+    # gradients changed without a collective (divided by the world size alone): not a loop
+    # that ended, so the rule of what the gradient became names it
+    halved = _records([ones / 2, ones], calls=[])
+    for record in halved:
+        for step in record["steps"]:
+            step["local"] = {"unused": None, **step["local"]}
+    with pytest.raises(Exception) as raised:
+        _check_steps(halved)
+    assert str(raised.value).startswith(
+        "w's gradient on rank 0 (step 0) is this rank's own gradient divided by the world "
+        "size: the sum over the ranks never reached p.grad"
     )
     # the same with the used parameter first: its own hint (never all-reduced, or not averaged)
     with pytest.raises(Exception, match="is not averaged"):

@@ -88,6 +88,12 @@ def test_setup_error_names_a_missing_finish_and_missing_hooks():
     hint = setup_error({"type": "Mine", "finish": True, "hooks": 1})  # the checker's own only
     assert hint.startswith("no parameter has a hook registered with p.register_post_accumulate")
     assert "p.register_hook runs earlier" in hint
+    # a function that returns nothing in place of the class: named before the methods it lacks
+    assert setup_error({"type": "NoneType", "finish": False, "hooks": 1}) == (
+        "calling your answer gave None, not a model: pass the class OverlappedDDP itself (or a "
+        "function that returns one), whose hooks launch the all-reduces and whose finish() "
+        "waits on them"
+    )
 
 
 def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():

@@ -45,6 +45,11 @@ def test_setup_error_names_the_first_missing_method():
     assert setup_error({"type": "Mine", "missing": ["zero_grad"]}) == (
         "Mine has no method zero_grad()"
     )
+    # a function that returns nothing in place of the class: named as such, not by a method
+    assert setup_error({"type": "NoneType", "missing": ["step", "zero_grad"]}) == (
+        "calling your answer gave None, not an optimizer: pass the class ShardedOptimizer "
+        "itself (or a function that returns one), whose step() and zero_grad() run each step"
+    )
 
 
 def test_gradients_left_after_zero_grad_are_named_from_step_1_on():

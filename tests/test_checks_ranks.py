@@ -374,6 +374,28 @@ def test_a_broken_rule_at_the_end_of_a_job_is_raised_by_the_watched_job():
     assert _ranks._WATCH == []
 
 
+def averages_without_the_model():
+    return None
+
+
+def test_a_call_of_the_answer_that_python_refuses_is_a_rule_with_the_signature_hint():
+    # the checker's own job (course code) calls the answer with the model; a job written
+    # here would count as the learner's code, whose refused calls are their own errors
+    with fake_process_group(2, 0), tempfile.TemporaryDirectory() as logs:
+        with pytest.raises(CheckFailed) as raised:
+            _ranks._watched_job(_ranks._allreduce_job, averages_without_the_model, logs, 0, 2)
+        with pytest.raises(TypeError, match="unsupported operand"):  # any other error goes on
+            _ranks._watched_job(_ranks._allreduce_job, lambda model: model + 1, logs, 0, 2)
+    assert _ranks.learner_reply(raised.value) == (
+        "rule",
+        "your averages_without_the_model() could not be called as the exercise calls it "
+        "(TypeError: averages_without_the_model() takes 0 positional arguments but 1 was "
+        "given): nothing of it ran. Keep the signature of the exercise's starter code: the same "
+        "arguments, in the same order, with the same names",
+    )
+    assert _ranks._WATCH == []
+
+
 def test_a_job_runs_with_the_heap_it_was_forked_with_frozen_and_leaves_it_unfrozen():
     """A look at what a job made (gc.get_objects) reads only the job's objects, not the
     million a rank inherits; the freeze is taken back whether the job returns or raises."""

@@ -1,5 +1,7 @@
 """The grading machinery: pass, fail with a hint, not attempted, never a crash."""
 
+import functools
+
 import pytest
 
 from d2lgpu import grading
@@ -374,3 +376,61 @@ def test_a_check_leaves_the_learners_random_generator_as_it_was(monkeypatch, out
     result = grading.check("02.time_fn", lambda x: torch.randn(2), quiet=True)
     assert result.status == ("passed" if outcome == "passes" else "failed")
     assert torch.equal(torch.rand(4), expected)
+
+
+class _NoInit:
+    """An answer class the toy checker calls with an argument it does not take."""
+
+
+class _CallsWithoutX:
+    def __call__(self):
+        return 4
+
+
+def _takes_two(x, y):
+    return x * y
+
+
+def _helper(x):
+    return 2 * x
+
+
+def _calls_its_helper_wrongly(x):
+    return _helper(x, 1)
+
+
+@pytest.mark.parametrize(
+    ("answer", "name", "said"),
+    [
+        (lambda: 4, "<lambda>", "takes 0 positional arguments but 1 was given"),
+        (_takes_two, "_takes_two", "missing 1 required positional argument: 'y'"),
+        (_NoInit, "_NoInit", "takes no arguments"),
+        (_CallsWithoutX(), "_CallsWithoutX.__call__", "takes 1 positional argument but 2"),
+        (functools.partial(_takes_two, 1, 2), "_takes_two", "2 positional arguments but 3"),
+    ],
+    ids=["lambda", "missing", "class", "callable-object", "partial"],
+)
+def test_an_answer_python_refuses_to_call_is_named_by_its_signature(answer, name, said):
+    # a real checker: the toy one is in this file, which counts as the learner's code
+    hint = grading.check("01.placement", answer, quiet=True).hint
+    assert hint.startswith(f"your {name}() could not be called as the exercise calls it "), hint
+    assert said in hint and hint.endswith(
+        "nothing of it ran. Keep the signature of the exercise's starter code: the same "
+        "arguments, in the same order, with the same names"
+    )
+
+
+def test_a_call_refused_inside_the_learners_own_code_is_their_error_with_its_line():
+    hint = grading.check("01.placement", _calls_its_helper_wrongly, quiet=True).hint
+    assert hint.startswith(
+        "your code raised TypeError: _helper() takes 1 positional argument but 2 were given "
+        "(in your function _calls_its_helper_wrongly, line "
+    ), hint
+    # a refused call of a function that is not the answer's is not named as the answer's
+    from d2lgpu.checks._util import refused_call_hint
+
+    try:
+        _helper(1, 2)
+    except TypeError as error:
+        assert refused_call_hint(error, _calls_its_helper_wrongly) is None
+        assert refused_call_hint(ValueError("_helper() takes no arguments"), _helper) is None

@@ -18,6 +18,7 @@ from ..ranks import count_all_reduces
 from ._kit import alive_after_collecting
 from ._kit_collectives import CollectiveWatch, describe, unwaited_hint
 from ._ranks import learner_reply
+from ._util import refused_call_named
 
 __all__ = [
     "ACTIVATIONS",
@@ -84,7 +85,8 @@ def rank_work(ParallelMLP, logs=None):
         path = None if logs is None else f"{logs}/rank{rank}"
         with CollectiveWatch(path=path) as watch:
             try:
-                return ("ok", _run(ParallelMLP, rank, world, watch))
+                with refused_call_named(ParallelMLP):
+                    return ("ok", _run(ParallelMLP, rank, world, watch))
             except BaseException as error:  # noqa: BLE001 (the learner's, with its line)
                 return learner_reply(error)
 

@@ -137,6 +137,12 @@ def setup_error(setup) -> str | None:
     """The hint when what the answer built cannot run the steps (a rank's ``setup``: its
     type's name, whether it has ``finish()``, the most hooks on a parameter, the checker's
     own included); None when it can."""
+    if setup["type"] == "NoneType":
+        return (
+            "calling your answer gave None, not a model: pass the class OverlappedDDP itself "
+            "(or a function that returns one), whose hooks launch the all-reduces and whose "
+            "finish() waits on them"
+        )
     if not setup["finish"]:
         return (
             f"{setup['type']} has no method finish(): add finish(self), which waits on the "

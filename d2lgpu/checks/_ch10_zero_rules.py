@@ -27,6 +27,11 @@ __all__ = [
 def setup_error(setup) -> str | None:
     """The hint when what the answer built lacks a method the steps call (a rank's
     ``setup``: its type's name and the methods it lacks); None when it has them."""
+    if setup["type"] == "NoneType":
+        return (
+            "calling your answer gave None, not an optimizer: pass the class ShardedOptimizer "
+            "itself (or a function that returns one), whose step() and zero_grad() run each step"
+        )
     if setup["missing"]:
         return f"{setup['type']} has no method {setup['missing'][0]}()"
     return None

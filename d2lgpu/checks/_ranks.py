@@ -52,7 +52,7 @@ from ._kit_collectives import (
     read_log,
     unwaited_hint,
 )
-from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame
+from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, refused_call_named
 
 __all__ = [
     "WORLD",
@@ -181,7 +181,7 @@ def _watched_job(job, answer, logs, rank, world):
     every rank job keeps. What the process held before the job is frozen while it runs
     (``gc.freeze``): a look at the rank's objects (:func:`._kit.made_since`) and a garbage
     collection then read what the job made, not the whole heap the rank was forked with."""
-    with CollectiveWatch(path=str(Path(logs) / f"rank{rank}")) as watching:
+    with CollectiveWatch(path=f"{logs}/rank{rank}") as watching, refused_call_named(answer):
         _WATCH.append(watching)
         gc.freeze()
         try:
@@ -217,7 +217,7 @@ def learner_reply(error: BaseException) -> tuple[str, str]:
     """In a rank: the learner's exception as a reply, ``("stub", its words)`` for the
     exercise's own ``raise NotImplementedError``, ``("rule", the hint)`` for a
     :class:`RuleBroken`, else ``("error", what and where)``."""
-    if isinstance(error, RuleBroken):
+    if isinstance(error, (RuleBroken, CheckFailed)):  # a rule, or a call Python refused
         return "rule", str(error)
     frame = learner_frame(error.__traceback__)
     last = traceback.extract_tb(error.__traceback__)[-1:]

@@ -6,6 +6,8 @@
   own module) from the course's and the libraries'; :func:`learner_frame`
   finds, in a traceback, the last line the learner wrote, so that a report
   cites their code and never the checker's.
+* :func:`refused_call_hint` names an answer that Python could not call with the
+  exercise's arguments (its signature differs), not what it returned.
 * :func:`one_cpu_thread` runs a checker with one CPU thread.
 
 This module imports nothing from the rest of ``d2lgpu``, so any module may
@@ -16,9 +18,11 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import sysconfig
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
 
 import torch
@@ -32,6 +36,8 @@ __all__ = [
     "learner_is_running",
     "describe_frame",
     "one_cpu_thread",
+    "refused_call_hint",
+    "refused_call_named",
 ]
 
 
@@ -110,6 +116,62 @@ def describe_frame(frame: traceback.FrameSummary) -> str:
     where = "your code" if frame.name == "<module>" else f"your function {frame.name}"
     line = (frame.line or "").strip()
     return f"in {where}, line {frame.lineno}" + (f": `{line}`" if line else "")
+
+
+# Python's own words when a call does not fit a function's signature (3.10 on name it by its
+# qualified name: "step.<locals>.f()", "Opt.__init__()", "Opt()" for a class without one).
+_REFUSED = re.compile(
+    r"^(?P<name>[\w.<>]+)\(\) (?:takes \d+ positional arguments? but \d+ (?:were|was) given"
+    r"|takes (?:no|from \d+ to \d+ positional) arguments?|missing \d+ required "
+    r"(?:positional|keyword-only) arguments?|got an unexpected keyword argument"
+    r"|got multiple values for argument)"
+)
+
+
+def _names(answer) -> set[str]:
+    """The qualified names of the functions and classes ``answer`` is made of."""
+    parts = answer if isinstance(answer, (tuple, list)) else (answer,)
+    names = set()
+    for part in parts:
+        part = getattr(part, "func", part)  # a functools.partial
+        if not isinstance(part, type) and not hasattr(part, "__qualname__"):
+            part = type(part)  # a callable object: its class's methods
+        name = getattr(part, "__qualname__", None)
+        if isinstance(name, str):
+            names.add(name)
+    return names
+
+
+def refused_call_hint(error: BaseException, answer) -> str | None:
+    """The hint when Python refused the checker's call of one of ``answer``'s functions or
+    classes before any line of it ran (a signature that differs from the exercise's), or
+    None. A call refused inside the learner's own code is theirs to read, as any error."""
+    if not isinstance(error, TypeError) or learner_frame(error.__traceback__) is not None:
+        return None
+    match = _REFUSED.match(str(error))
+    if match is None:
+        return None
+    name = match["name"]
+    if not any(name == n or name.startswith(n + ".") for n in _names(answer)):
+        return None
+    return (
+        f"your {name}() could not be called as the exercise calls it (TypeError: {error}): "
+        "nothing of it ran. Keep the signature of the exercise's starter code: the same "
+        "arguments, in the same order, with the same names"
+    )
+
+
+@contextmanager
+def refused_call_named(answer):
+    """Turn a call of ``answer`` that Python refused (:func:`refused_call_hint`) into a
+    :class:`CheckFailed` with that hint; any other error goes on as it was."""
+    try:
+        yield
+    except TypeError as error:
+        hint = refused_call_hint(error, answer)
+        if hint is None:
+            raise
+        raise CheckFailed(hint) from None
 
 
 def one_cpu_thread(fn):

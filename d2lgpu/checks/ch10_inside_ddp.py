@@ -141,16 +141,24 @@ def _check_steps(records) -> None:
 
 
 def _check_something_sent(s, rank, step) -> None:
-    """A call that sent nothing though the first parameter, unused, has no gradient: a loop
-    that ended at it."""
+    """A call that sent nothing and changed no gradient, though the first parameter, unused,
+    has no gradient: a loop that ended at it, or a function that does nothing. One that
+    changed gradients without a collective is named by what it made of them."""
     first, grads = next(iter(s["local"].items()))
     if s["calls"] or grads is not None or all(g is None for g in s["local"].values()):
         return
+    if any(
+        g is not None and (s["after"][n] is None or not torch.equal(s["after"][n], g))
+        for n, g in s["local"].items()
+    ):
+        return
     raise CheckFailed(
-        f"your function called no collective at step {step} (rank {rank}): {first}, the first "
-        "of model.parameters(), has no gradient (its layer is unused), and a loop that ends "
-        "there (a `return` or `break` at the first p.grad that is None) averages nothing. Skip "
-        "such a parameter with `continue` and go on to the next"
+        f"your function called no collective and left every gradient as it was (step {step}, "
+        f"rank {rank}). If it loops over model.parameters(): {first}, the first, has no "
+        "gradient (its layer is unused), and a loop that ends there (a `return` or `break` at "
+        "the first p.grad that is None) averages nothing. Skip such a parameter with "
+        "`continue` and go on to the next: all-reduce every other gradient, then divide by "
+        "the world size"
     )
 
 
