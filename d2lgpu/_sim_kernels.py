@@ -61,6 +61,12 @@ class Kernels:
 
         def simulated(*args, **kwargs):
             tensors = [a for a in args if isinstance(a, torch.Tensor)]
+            if any(map(self.from_earlier_run, tensors)):
+                raise RuntimeError(
+                    f"{label} got a device tensor made in an earlier run and kept between calls "
+                    "(a global, a default argument, a cache keyed by data_ptr()): copy each "
+                    "batch to the device in each call"
+                )
             bufs = [b for b in map(self._buffer_entry, tensors) if b is not None]
             batch = next((b.batch for b in bufs if b.batch is not None), None)
             shown = label if batch is None else f"{label} {batch}"

@@ -79,11 +79,16 @@ import torch
 from ._sim_engines import Engines, Op, merge
 from ._sim_host import HostMemory
 from ._sim_kernels import Kernels
+from ._sim_streams import ACTIVE
 from ._stream_mode import SimEvent, SimStream, StreamMode, Wait
 from ._validate import check_int, check_positive, check_seconds
 from .streams import Interval
 
 __all__ = ["Op", "Hazard", "Wait", "SimGPU", "SimStream", "SimEvent", "simulated_cuda"]
+
+# Every tensor that was device memory in some run, while it lives: one used in a later run
+# (kept between calls) is named, not taken for a host tensor.
+_ONCE_ON_DEVICE: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 @dataclass
@@ -206,8 +211,16 @@ class SimGPU(Engines, Kernels, HostMemory):
         buf = alias_of or _Buffer(self.current, None if new_batch is False else new_batch)
         buf.aliases += 1
         self._buffers[id(t)] = (weakref.ref(t), buf)
+        _ONCE_ON_DEVICE[id(t)] = t
         self._finalizers.append(weakref.finalize(t, self._freed, id(t), buf))
         return buf
+
+    def from_earlier_run(self, t) -> bool:
+        """Whether ``t`` is no buffer of this run but was device memory in an earlier one
+        (where this GPU is itself an earlier run's, its kept kernel is named instead)."""
+        if ACTIVE and ACTIVE[-1] is not self:
+            return False
+        return self._buffer_entry(t) is None and _ONCE_ON_DEVICE.get(id(t)) is t
 
     def access(self, op: Op, buf: _Buffer, write: bool) -> None:
         earlier: list[Op | None] = [*buf.reads, buf.last_write] if write else [buf.last_write]

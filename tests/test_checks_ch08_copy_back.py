@@ -1100,5 +1100,7 @@ def test_each_simulated_run_has_its_own_stage_times(monkeypatch):
 
     monkeypatch.setattr(ch08_copy_back, "simulate", recorded)
     assert_passes(pipeline())
-    assert simulated == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
+    assert [t[:-1] for t in simulated] == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
+    pools = [t[-1] for t in simulated]  # one pool of host batches, reused by every run
+    assert all(pool is pools[0] for pool in pools) and len(pools[0]) == max(r[0] for r in RUNS)
     assert RUNS[2] == (4, 0.5e-3, 1e-3, 2e-3)

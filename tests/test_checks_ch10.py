@@ -773,7 +773,9 @@ def test_final_parameters_that_differ_are_named(monkeypatch):
     mean = torch.full((2, 2), 1.5)
     records = _records([mean, mean])
     records[1]["final"] = {"w": torch.full((2, 2), 1e-3)}
-    monkeypatch.setattr(_ranks, "reference", lambda: {"w": torch.zeros(2, 2)})
+    from d2lgpu.checks import ch10_inside_ddp
+
+    monkeypatch.setattr(ch10_inside_ddp, "_reference_steps", lambda: {"w": torch.zeros(2, 2)})
     monkeypatch.setattr(_ranks, "run_ranks", lambda answer, world=2: records[:world])
     passed = []
     with pytest.raises(Exception) as raised:
@@ -1041,10 +1043,10 @@ def test_rules_on_records_name_a_loop_that_ended_at_the_first_unused_parameter()
         _check_steps(records)
     assert str(raised.value) == (
         "your function called no collective and left every gradient as it was (step 0, rank "
-        "0). If it loops over model.parameters(): unused, the first, has no gradient (its layer "
-        "is unused), and a loop that ends there (a `return` or `break` at the first p.grad that "
-        "is None) averages nothing. Skip such a parameter with `continue` and go on to the "
-        "next: all-reduce every other gradient, then divide by the world size"
+        "0). If it loops over model.parameters(): unused has no gradient (its layer is "
+        "unused), and a loop that ends there (a `return` or `break` at the first p.grad that "
+        "is None) averages nothing after it. Skip such a parameter with `continue` and go on "
+        "to the next: all-reduce every other gradient, then divide by the world size"
     )
     # gradients changed without a collective (divided by the world size alone): not a loop
     # that ended, so the rule of what the gradient became names it

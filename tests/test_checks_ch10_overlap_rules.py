@@ -6,16 +6,13 @@ are in tests/test_checks_ch10_ddp_by_hand.py; here each test takes milliseconds.
 import pytest
 import torch
 
+from d2lgpu.checks._ch10_buckets import check_buckets as _check_buckets
+from d2lgpu.checks._ch10_buckets import check_launched_when_ready as _check_launched_when_ready
 from d2lgpu.checks._ch10_by_hand import STEPS
 from d2lgpu.checks._ch10_overlap import read_step_log, setup_error, step_logs
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._util import CheckFailed
-from d2lgpu.checks.ch10_ddp_by_hand import (
-    _check_buckets,
-    _check_launched_when_ready,
-    _compare_overlap_grads,
-    _overlap_checks,
-)
+from d2lgpu.checks.ch10_ddp_by_hand import _compare_overlap_grads, _overlap_checks
 
 # the OverlapNet's parameters, in model order: 6 -> 16 -> 16 -> 3
 NUMELS = [96, 16, 256, 16, 48, 3]

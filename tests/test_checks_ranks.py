@@ -267,8 +267,13 @@ def _by_hand(world, rank):
 def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed():
     record = run(avg_loop, 2, 1)
     grads, final = _by_hand(2, 1)
-    assert len(record["steps"]) == _ranks.STEPS == 3
-    for step, (s, mine) in enumerate(zip(record["steps"], grads, strict=True)):
+    # the first model's 3 steps, then one of a second model, new (a Twin: its own parameter)
+    assert len(record["steps"]) == _ranks.STEPS + 1 == 4
+    twin = record["steps"][-1]
+    assert list(twin["local"]) == ["scale", "unused.weight", "unused.bias", *NAMES]
+    assert torch.equal(twin["after"]["scale"], twin["local"]["scale"] / 2)
+    assert [c.index for c in twin["calls"]] == list(range(12, 17))
+    for step, (s, mine) in enumerate(zip(record["steps"][:-1], grads, strict=True)):
         assert list(s["local"]) == ["unused.weight", "unused.bias", *NAMES]
         assert s["local"]["unused.weight"] is None and s["after"]["unused.bias"] is None
         for name in NAMES:
@@ -286,8 +291,10 @@ def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed
 
 
 def test_one_rank_on_the_global_batch_ends_where_the_reference_does():
+    from d2lgpu.checks.ch10_inside_ddp import _reference_steps
+
     record = run(avg_loop, 1)
-    reference = _ranks.reference()
+    reference = _reference_steps()
     assert list(reference) == list(record["final"])
     for name, value in reference.items():
         torch.testing.assert_close(record["final"][name], value)
@@ -335,13 +342,16 @@ def new_group_each_call(model):
 
 
 def test_a_rank_records_parameters_changed_gradients_not_sent_host_copies_and_groups():
+    # the first model's 3 steps, then the Twin's, whose own parameter comes first
     steps = run(averages_data, 2)["steps"]
-    assert all(s["params_changed"] == ["unused.weight", "unused.bias", *NAMES] for s in steps)
-    assert [len(s["calls"]) for s in steps] == [6, 6, 6]
+    assert all(s["params_changed"] == ["unused.weight", "unused.bias", *NAMES] for s in steps[:3])
+    assert steps[3]["params_changed"] == ["scale", "unused.weight", "unused.bias", *NAMES]
+    assert [len(s["calls"]) for s in steps] == [6, 6, 6, 7]
     steps = run(skips_biases, 2)["steps"]
     assert all(s["uncarried"] == ["body.0.bias", "body.2.bias"] for s in steps)
-    assert all(s["host_copy"] == "body.0.weight" for s in run(reduces_a_host_copy, 2)["steps"])
-    assert [s["groups_made"] for s in run(new_group_each_call, 2)["steps"]] == [1, 1, 1]
+    copied = [s["host_copy"] for s in run(reduces_a_host_copy, 2)["steps"]]
+    assert copied == ["body.0.weight"] * 3 + ["scale"]
+    assert [s["groups_made"] for s in run(new_group_each_call, 2)["steps"]] == [1, 1, 1, 1]
 
 
 def leaves_a_handle(model):
@@ -448,7 +458,7 @@ def test_run_ranks_starts_the_job_on_each_rank_with_the_checkers_time_limits(mon
     records = _ranks.run_ranks(avg_loop, world=3)
     # the run ends early where the ranks' logged collectives say they wait for each other
     assert seen == [(3, _ranks.COLLECTIVE_TIMEOUT_S, _ranks.WAIT_S, _ranks.learner_reply, 3)]
-    assert len(records) == 3 and all(len(r["steps"]) == 3 for r in records)
+    assert len(records) == 3 and all(len(r["steps"]) == 4 for r in records)  # and the Twin's
     assert [c.shape for c in records[2]["steps"][0]["calls"]] == SHAPES
 
     def job(answer, rank, world):

@@ -6,7 +6,10 @@ Each file in ``tests/redteam/<exercise id>/`` starts with two comment lines:
 - ``# expect: pass`` or ``# expect: fail <the mistake, in words>``;
 - ``# hint: <regex>``: a wrong answer's hint must match it (case-insensitive), so that the
   hint names the mistake the answer made; empty for a right answer;
-- optionally ``# name: <function>`` when the answer is not called ``answer``.
+- optionally ``# name: <function>`` when the answer is not called ``answer``;
+- optionally, on a wrong answer the checker still passes, ``# open: <why>``: what case the
+  checker lacks. It is held as a strict expected failure, so that the fix that names it
+  makes the test fail until the line goes (docs/graders.md lists them).
 
 A wrong answer must FAIL with such a hint, a right one must PASS. An exercise whose folder
 holds ``said.json`` has each answer's whole report recorded there (the hint and the lines
@@ -57,7 +60,7 @@ def header(path: Path) -> dict[str, str]:
     """The answer file's comment lines ``# key: value`` before its first line of code."""
     fields = {}
     for line in path.read_text().splitlines():
-        match = re.match(r"# (expect|hint|name):(.*)", line)
+        match = re.match(r"# (expect|hint|name|open):(.*)", line)
         if not match:
             break
         fields[match[1]] = match[2].strip()
@@ -178,6 +181,12 @@ def test_red_team_answer(path, request):
         result = request.getfixturevalue("interpreted")[str(path)]
     else:
         result = grade(path)
+    if fields.get("open"):
+        assert fields["expect"].startswith("fail") and result["status"] == "passed", (
+            f"{path.stem} is marked '# open: {fields['open']}', but the checker now fails it: "
+            "remove that line, and record what it says (make said)"
+        )
+        pytest.xfail(f"a wrong answer the checker still passes: {fields['open']}")
     if fields["expect"].startswith("pass"):
         assert result["ok"], f"a right answer failed ({fields['expect']}): {result}"
     else:

@@ -100,18 +100,25 @@ class Run:
         self.consumed.append(entry)
 
 
-def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_caller_stream=False):
+def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_caller_stream=False,
+             pool: list | None = None):  # fmt: skip
     """Run ``answer`` on a simulated GPU with ``n`` pinned host batches and two pinned
     buffers of one result each; return ``(run, host_batches)``. With ``on_caller_stream``
-    the call is made inside ``with torch.cuda.stream(s)`` (:func:`._ch08_rules.caller_stream`)."""
+    the call is made inside ``with torch.cuda.stream(s)`` (:func:`._ch08_rules.caller_stream`).
+    The batches are ``pool``'s tensors (made as needed) with this run's values: runs that
+    share a pool reuse host memory, as a loader's pinned buffers do."""
     gen = torch.Generator().manual_seed(180 + n)
     host = [torch.randn(ROWS, COLS, generator=gen) for _ in range(n)]
+    pool = [] if pool is None else pool
+    pool += [torch.empty(ROWS, COLS) for _ in range(n - len(pool))]
+    for kept, b in zip(pool, host, strict=False):
+        kept.copy_(b)
     with (
         simulated_cuda(h2d_s, compute_s, d2h_s=d2h_s) as gpu,
         caller_stream(gpu, on_caller_stream),
     ):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
-        batches = [gpu.name_batch(b.clone(), i, pinned=True) for i, b in enumerate(host)]
+        batches = [gpu.name_batch(pool[i], i, pinned=True) for i in range(n)]
         # pinned beforehand too, for the whole run; NaN until a copy fills them
         buffers = [torch.full((ROWS,), float("nan"), pin_memory=True) for _ in range(N_BUFFERS)]
         run = Run(gpu, buffers)

@@ -11,7 +11,7 @@ from torch import nn
 
 from ._util import CheckFailed
 
-__all__ = ["LoggedStage", "check_freed"]
+__all__ = ["KEPT_HINT", "LoggedStage", "check_freed", "graph_keeps_saved"]
 
 
 class LoggedStage(nn.Module):
@@ -51,6 +51,13 @@ class LoggedStage(nn.Module):
         return out
 
 
+# 09.one_f_one_b's words for a case that fails after the ones before it passed
+KEPT_HINT = (
+    ": the calls before this one passed. Does it keep something from an earlier call (orders "
+    "or losses in a cache, a global, a default argument)?"
+)
+
+
 def _kept_saved(node) -> bool:
     """Whether ``node`` still holds the tensors it saved for backward (after a backward
     through it, only ``retain_graph=True`` leaves them)."""
@@ -62,6 +69,20 @@ def _kept_saved(node) -> bool:
                 return False
             if isinstance(value, torch.Tensor):
                 return True
+    return False
+
+
+def graph_keeps_saved(tensor) -> bool:
+    """Whether any node of ``tensor``'s graph still holds a tensor it saved for backward."""
+    seen, todo = set(), [tensor.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if _kept_saved(node):
+            return True
+        todo.extend(child for child, _ in node.next_functions)
     return False
 
 

@@ -21,7 +21,9 @@ from ._util import CheckFailed
 
 __all__ = [
     "call_itemsize",
+    "check_buckets",
     "check_launch_dtype",
+    "check_launched_when_ready",
     "OutOfOrderNet",
     "bucket_members",
     "bucket_numels",
@@ -150,3 +152,93 @@ def check_launch_dtype(raw_logs, itemsize: int, cap: int) -> None:
                     "the way. Make it in the gradients' dtype: torch.cat of their reshape(-1)s, or "
                     "dtype=p.grad.dtype"
                 )
+
+
+def check_buckets(launched, record, cap, step, log):
+    """The buckets whose all-reduces carried ``launched`` elements at ``step`` (``record``:
+    the rank's parameters; ``log``: the order of hooks and launches) are those of DDP's rule
+    for ``cap``, each launched as its last gradient arrived; else the hint names the rule
+    they followed."""
+    numels, itemsize = record["numels"], record.get("itemsize", 4)
+    sizes = [itemsize * n for n in numels]
+    arrival = [record["names"].index(e[1]) for e in log if e[0] == "ready"]
+
+    def as_launched(buckets):  # each launched as its last gradient arrives: their numels
+        return [sum(numels[i] for i in b) for b in by_completion(buckets, arrival)]
+
+    for rule in (True, False):
+        buckets = reverse_buckets(sizes, cap, rule)
+        if launched == as_launched(buckets):
+            ordered = by_completion(buckets, arrival)
+            check_launched_when_ready(ordered, arrival, log, cap, step)
+            return
+        if launched == [sum(numels[i] for i in b) for b in buckets]:  # in the order filled
+            check_launched_when_ready(buckets, arrival, log, cap, step)
+    expected = as_launched(reverse_buckets(sizes, cap))
+    in_arrival = [bucket_numels([sizes[i] for i in arrival], [numels[i] for i in arrival], cap, r)
+                  for r in (True, False)]  # fmt: skip
+    if launched in in_arrival:
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
+            "filled in the order backward produced the gradients. That order depends on how "
+            "forward uses the layers (here they are registered in another order than forward "
+            "runs them); the rule is the reverse order of model.parameters(), fixed in "
+            f"__init__: {expected}, each launched as its last gradient arrives"
+        )
+    if itemsize != 4 and launched == as_launched(reverse_buckets([4 * n for n in numels], cap)):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
+            f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
+        )
+    # > first: where it and elements give the same buckets (268), 512 told them apart
+    if launched == as_launched(reverse_buckets(sizes, cap + 1)):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
+            "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
+            f"holds bucket_bytes or more (>=), which gives {expected}"
+        )
+    if launched == as_launched(reverse_buckets(numels, cap)):
+        raise CheckFailed(
+            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
+            "the buckets were filled counting elements (numel), not bytes. A parameter takes "
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
+        )
+    forward = [bucket_numels(sizes, numels, cap, rule) for rule in (True, False)]
+    if any(sorted(launched) == sorted(f) for f in forward):
+        raise CheckFailed(
+            f"buckets in forward order (bucket_bytes={cap}): your buckets hold {launched} "
+            "elements, as if filled from the first layer; backward produces the last layer's "
+            f"gradients first, so fill them in reverse order of model.parameters(): {expected}"
+        )
+    per_grad = len(launched) > len(expected) and sorted(launched) == sorted(numels)
+    raise CheckFailed(
+        f"with bucket_bytes={cap} (step {step}) your all-reduces carried {launched} elements, in "
+        + (
+            "that order: one all-reduce per gradient, not one per bucket. Flatten each bucket "
+            "(torch.cat of its gradients' reshape(-1)) and all-reduce it once; "
+            if per_grad
+            else "that order; "
+        )  # fmt: skip
+        + "buckets filled in reverse order of model.parameters(), each closed once it "
+        f"holds bucket_bytes or more, carry {expected}"
+    )
+
+
+def check_launched_when_ready(buckets, arrival, log, cap, step):
+    """Each bucket (parameter indices, in launch order) launched as soon as its last gradient
+    was ready (``arrival``: the parameters in the order they were ready), read from the log."""
+    last = [1 + max(arrival.index(i) for i in b) for b in buckets]  # gradients ready by then
+    ready, j = 0, 0
+    for event in log:
+        if event[0] == "ready":
+            ready += 1
+        elif event[0] == "launch":
+            if ready > last[j]:
+                raise CheckFailed(
+                    f"bucket {j} (bucket_bytes={cap}, step {step}) was launched only after "
+                    f"{ready} gradients were ready, though its last one was gradient "
+                    f"{last[j]}: launch each bucket from the hook of its own last gradient, "
+                    "not later, so that it overlaps the rest of backward"
+                )
+            j += 1

@@ -68,7 +68,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         shares = [grads_of(shadow, x[share(r, world)], y[share(r, world)]) for r in range(world)]
         whole = [sum(gs) / world for gs in zip(*shares, strict=True)]
         local = shares[rank]
-        opt.zero_grad()
+        opt.zero_grad(set_to_none=step != 1)  # step 1 in place: p.grad is zeros, not None
         del log[:]
         state["sent"].append([])
         state["in_backward"] = True

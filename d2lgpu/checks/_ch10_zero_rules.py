@@ -59,6 +59,14 @@ def compare_calls(records) -> None:
     needed = param_bytes()
     for rank, record in enumerate(records):
         for step, calls in enumerate(record["calls"]):
+            empty = next((c for c in calls if "barrier" in c.kind), None)
+            if empty is not None:
+                raise CheckFailed(
+                    f"step() called {describe(empty)} (rank {rank}, step {step}): an extra "
+                    "collective, which makes every rank wait for the slowest at every step "
+                    "and sends nothing. The broadcasts already leave every rank with the same "
+                    "parameters: leave it out"
+                )
             reduce = next((c for c in calls if "reduce" in c.kind), None)
             if reduce is not None:
                 raise CheckFailed(

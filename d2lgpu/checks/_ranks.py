@@ -59,7 +59,6 @@ __all__ = [
     "STEPS",
     "Net",
     "run_ranks",
-    "reference",
     "batch",
     "learner_reply",
     "records_of",
@@ -89,10 +88,21 @@ class Net(nn.Module):
         return self.body(x)
 
 
-def make_net():
+class Twin(Net):
+    """The second model: a parameter of its own, in no child module (children() misses it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.linspace(0.5, 1.5, 3))
+
+    def forward(self, x):
+        return self.body(x) * self.scale
+
+
+def make_net(cls=Net):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
-        return Net()
+        return cls()
 
 
 def batch(step):
@@ -112,10 +122,10 @@ def _grads(model):
     }
 
 
-def _train(model, answer, rank, world):
+def _train(model, answer, rank, world, n_steps=STEPS):
     opt = torch.optim.SGD(model.parameters(), lr=LR)
     steps = []
-    for step in range(STEPS):
+    for step in range(n_steps):
         x, y = batch(step)
         share = slice(rank * BATCH // world, (rank + 1) * BATCH // world)
         opt.zero_grad()
@@ -136,24 +146,13 @@ def _train(model, answer, rank, world):
     return steps
 
 
-def reference():
-    """One process, the global batch, the same steps: what the ranks should end with."""
-    model = make_net()
-    opt = torch.optim.SGD(model.parameters(), lr=LR)
-    for step in range(STEPS):
-        x, y = batch(step)
-        opt.zero_grad()
-        F.cross_entropy(model(x), y).backward()
-        opt.step()
-    return {n: p.detach().clone() for n, p in model.state_dict().items()}
-
-
 def _allreduce_job(answer, rank, world):
     """``10.allreduce_grads``: SGD steps with the learner's averaging after each backward."""
     model = make_net()
     steps = _train(model, answer, rank, world)
     final = {n: p.detach().clone() for n, p in model.state_dict().items()}
-    return {"steps": steps, "final": final}
+    # then a second model in the same process, one step: parameters kept from the first fail
+    return {"steps": steps + _train(make_net(Twin), answer, rank, world, 1), "final": final}
 
 
 class RuleBroken(Exception):

@@ -22,10 +22,12 @@ two products on two streams).
 
 from __future__ import annotations
 
+import weakref
+
 import torch
 
 from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged
-from ._kit import patched
+from ._kit import alive_after_collecting, patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
@@ -73,6 +75,7 @@ def check_concurrency(answer, passed):
     _check_lanes(again, lanes, log, x @ x, y @ y)
     _check_order(log)
     _check_copies(log)
+    _check_nothing_kept(answer, x, y)
 
     # Three lanes: lanes[1] is not the last one. An answer written for exactly two lanes
     # (zip(..., strict=True)) may raise here; only where its products went counts.
@@ -105,6 +108,20 @@ def check_concurrency(answer, passed):
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
         "they are small enough to leave SMs idle"
     )
+
+
+def _check_nothing_kept(answer, x, y) -> None:
+    """A call keeps nothing of its own once it returns and the caller lets go of the results."""
+    result, lanes, log = run_logged(answer, x, y, 2)
+    kept = [weakref.ref(r) for r in result if isinstance(r, torch.Tensor)]
+    del result, lanes, log
+    if alive_after_collecting(lambda: [r for r in kept if r() is not None]):
+        raise CheckFailed(
+            "after your function returned and the caller let go of the results, the products "
+            "were still alive: something kept between calls (a global or class-level list of "
+            "futures or results, never cleared) holds every call's products, and on a GPU their "
+            "memory, for as long as the program runs. Keep the futures in variables of the call"
+        )
 
 
 def _check_late_lanes(answer, x, y) -> None:

@@ -10,20 +10,20 @@ only), and calls ``consume(i, buffer)`` once per batch, in order, with the buffe
 first never copies back, the second holds every result in new pinned memory and reads
 them all at the end.
 
-It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6,
-1 and 4 batches (the last with copies back twice as long as the computes), then 3 called
-inside ``with torch.cuda.stream(s)``, where the current stream is not the default one. Checked, each
-with a hint that names the mistake: ``consume`` called once per batch, in order, with one
-of ``buffers``; each batch computed once, on the device; no copy to the device after
-batch 0's, and no copy back but the last, on the compute stream (either would queue in
-front of the next compute); no race (a compute that does not wait for its copy, a copy
-back that does not wait for its compute, device memory freed while another stream may
-use it); no copy back into a buffer whose result has not been consumed yet; no result
-handed to ``consume`` before the host knows its copy has landed; the results; no host
-wait in the loop that reads data (``.cpu()``, ``.item()``, a blocking copy) or that waits
-for the newest compute before the next one is queued (the GPU would stand idle while the
-host waits); and, in the simulated timeline, all three stages overlapping: the run takes
-at most a quarter of the way from the best overlapped time to the serial one.
+It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6, 1 and 4
+batches (the last with copies back twice as long as the computes), then 3 called inside ``with
+torch.cuda.stream(s)``, where the current stream is not the default one; the runs reuse the
+host batches' memory, as a loader's pinned buffers do. Checked, each with a hint that names the
+mistake: ``consume`` called once per batch, in order, with one of ``buffers``; each batch
+computed once, on the device; no copy to the device after batch 0's, and no copy back but the
+last, on the compute stream (either would queue in front of the next compute); no race (a
+compute that does not wait for its copy, a copy back that does not wait for its compute, device
+memory freed while another stream may use it); no copy back into a buffer whose result has not
+been consumed yet; no result handed to ``consume`` before the host knows its copy has landed;
+the results; no host wait in the loop that reads data (``.cpu()``, ``.item()``, a blocking
+copy) or that waits for the newest compute before the next one is queued (the GPU would stand
+idle while the host waits); and, in the simulated timeline, all three stages overlapping: the
+run takes at most a quarter of the way from the best overlapped time to the serial one.
 
 On a real GPU (:mod:`._copy_back_gpu`) the answer also runs for real: right results,
 faster than a serial loop by a margin, and copies to the host beside kernels in a
@@ -276,9 +276,9 @@ def _check_overlap(run, n: int, h2d_s: float, compute_s: float, d2h_s: float) ->
 
 def _simulated(answer, passed) -> None:
     main: tuple[int, float, float, float] | None = None
-    runs = [(r, False) for r in RUNS] + [(ON_CALLER_STREAM, True)]
+    runs, pool = [(r, False) for r in RUNS] + [(ON_CALLER_STREAM, True)], list[torch.Tensor]()
     for (n, h2d_s, compute_s, d2h_s), on_caller in runs:
-        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller)
+        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller, pool)
         _check_consumed(run, n)
         _check_streams(run, n)
         _check_handed_buffers(run)

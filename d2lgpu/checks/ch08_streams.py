@@ -56,16 +56,23 @@ def reference_compute(x: torch.Tensor) -> torch.Tensor:
     return (x * 1.5).sin().sum(dim=1)
 
 
-def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: bool = False):
+def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: bool = False,
+             pool: list | None = None):  # fmt: skip
     """Run ``answer`` on a simulated GPU with ``n`` pinned host batches; return
     ``(gpu, results, host_batches)``. With ``on_caller_stream`` the call is made inside
     ``with torch.cuda.stream(s)``, so that the current stream is not the default one
-    (:func:`._ch08_rules.calling_stream`)."""
+    (:func:`._ch08_rules.calling_stream`). The batches are ``pool``'s tensors, made as
+    needed, with this run's values: runs that share a pool reuse the same host memory, as a
+    loader's pinned buffers are, so a cache keyed by ``data_ptr()`` is seen."""
     gen = torch.Generator().manual_seed(80 + n)
     host = [torch.randn(5, 4, generator=gen) for _ in range(n)]
+    pool = [] if pool is None else pool
+    pool += [torch.empty(5, 4) for _ in range(n - len(pool))]
+    for i, b in enumerate(host):
+        pool[i].copy_(b)
     with simulated_cuda(copy_s, compute_s) as gpu, caller_stream(gpu, on_caller_stream):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
-        batches = [gpu.name_batch(b.clone(), i, pinned=True) for i, b in enumerate(host)]
+        batches = [gpu.name_batch(pool[i], i, pinned=True) for i in range(n)]
         _earlier_work(gpu)
         results = answer(batches, gpu.kernel(reference_compute), gpu.device)
         del batches
@@ -246,8 +253,9 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
 
 
 def _simulated(answer, passed) -> None:
+    pool: list = []  # the runs' host batches, in the same memory
     for n, copy_s, compute_s, on_caller_stream in _RUNS:
-        gpu, results, host = simulate(answer, n, copy_s, compute_s, on_caller_stream)
+        gpu, results, host = simulate(answer, n, copy_s, compute_s, on_caller_stream, pool)
         _check_count(results, host)
         _check_copies(gpu, n)
         check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why

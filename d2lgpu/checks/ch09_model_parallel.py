@@ -35,6 +35,7 @@ import functools
 import torch
 from torch import nn
 
+from ._ch09_1f1b_log import graph_keeps_saved
 from ._ch09_grads import check_grads, check_loss
 from ._ch09_grads import reference as _reference
 from ._ch09_stages import LoggedStage, Misplaced, layouts, misplaced_hint, mix_hint, watched_loss
@@ -268,6 +269,14 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     _check_nonempty(log, where)
     check_loss(loss, ref, where)
     check_grads(params, ref, start, where)
+    if isinstance(loss, torch.Tensor) and graph_keeps_saved(loss):
+        raise CheckFailed(
+            f"for {where}, the loss you returned still holds activations its graph saved for "
+            "backward: backward(retain_graph=True), or a loss no backward ran through, keeps "
+            "every micro-batch's activations alive for as long as the caller holds the loss "
+            "(a list of losses kept for logging holds them all). Run backward without "
+            "retain_graph and return the loss detached (loss.detach()) or as a float"
+        )
     _check_schedule(log, n, m, where)
     if len(watch.reads) > 1:
         raise CheckFailed(

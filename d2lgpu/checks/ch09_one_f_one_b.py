@@ -36,7 +36,7 @@ import torch
 from torch import nn
 
 from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
-from ._ch09_1f1b_log import LoggedStage, check_freed
+from ._ch09_1f1b_log import KEPT_HINT, LoggedStage, check_freed
 from ._ch09_grads import CREATE_GRAPH
 from ._kit import Tolerance
 from ._kit import close as kit_close
@@ -46,7 +46,8 @@ from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
 __all__ = ["check_one_f_one_b", "CASES"]
 
 # (stages, rows in the batch, micro-batches asked for)
-CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
+# The last: 3 stages and 4 micro-batches again, with rows for all 4 (kept orders show)
+CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3), (3, 9, 4)]
 WIDTH = 5
 # d2lgpu.pipeline's order helpers, which the prompt rules out (micro_batches it allows)
 _HELPERS = (one_f_one_b_order, gpipe_order, schedule_ticks)
@@ -190,18 +191,20 @@ def _check_grads(stages, reference, start, where) -> None:
     )
 
 
-@one_cpu_thread
 def _same_loss(got, want) -> bool:
     """Whether the loss returned (a float or a 0-d tensor) is ``want``, to 1e-5 of it."""
     want = want.item() if isinstance(want, torch.Tensor) else want  # float() of a tensor
     return abs(float(got) - want) <= 1e-5 * max(1.0, abs(want))  # with a graph warns
 
 
+@one_cpu_thread
 def check_one_f_one_b(answer, passed: list[str]) -> None:
     """``09.one_f_one_b``: a 1F1B training step over ``S`` stages, in one process."""
     step = answer
     if not callable(step):
         raise CheckFailed(f"the answer must be the function one_f_one_b_step, got {step!r}")
+    earlier: list[float] = []  # the losses of the cases before
+    ms: dict[tuple[int, int], int] = {}  # (stages, n_micro) -> the micro-batches it gave
     for case, (n_stages, rows, n_micro) in enumerate(CASES):
         m = min(n_micro, rows)
         gen = torch.Generator().manual_seed(case)  # the case's data, the same on every run
@@ -245,6 +248,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             raise CheckFailed(
                 f"({where}) the stages ran {forwards} forwards: min(n_micro, len(x)) = {m} "
                 "non-empty micro-batches, each through each stage once (torch.tensor_split)"
+                + (KEPT_HINT if ms.get((n_stages, n_micro), m) != m else "")
             )
         uncut = [stage.index for stage in stages if stage.uncut]
         for k in range(n_stages):
@@ -284,13 +288,21 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "losses, which is wrong when their sizes differ: weight each by its share "
                     "of the batch's rows"
                 )
+            summed = _same_loss(got, loss.item() + sum(earlier)) and earlier
             raise CheckFailed(
-                f"({where}) the loss it returned is {float(got):.6g}, the unsplit model's "
-                f"{loss.item():.6g}: weight each micro-batch's mean loss by its share of the "
-                "batch's rows"
+                f"({where}) the loss it returned is {float(got):.6g}, "
+                + (
+                    f"the unsplit model's {loss.item():.6g} plus the losses of the calls before"
+                    + KEPT_HINT
+                    if summed
+                    else f"the unsplit model's {loss.item():.6g}: weight each micro-batch's "
+                    "mean loss by its share of the batch's rows"
+                )
             )
         _check_grads(stages, reference, start, where)
         check_freed(stages, where)
+        earlier.append(loss.item())
+        ms[n_stages, n_micro] = m
     passed.append(
         f"loss and gradients equal the unsplit model's on {len(CASES)} cases (1 to 4 stages, "
         "uneven micro-batches, fewer rows than micro-batches; loss_fn: mse_loss, huber_loss, "

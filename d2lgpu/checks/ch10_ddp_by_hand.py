@@ -42,13 +42,7 @@ from __future__ import annotations
 import torch
 
 from . import _ranks
-from ._ch10_buckets import (
-    bucket_numels,
-    by_completion,
-    check_launch_dtype,
-    early_launch,
-    reverse_buckets,
-)
+from ._ch10_buckets import bucket_numels, check_buckets, check_launch_dtype, early_launch
 from ._ch10_by_hand import STEPS
 from ._ch10_overlap import (
     CapJob,
@@ -131,85 +125,6 @@ def _compare_overlap_grads(record, world, cap, step, launched=()):
         )
 
 
-def _check_buckets(launched, record, cap, step, log):
-    numels, itemsize = record["numels"], record.get("itemsize", 4)
-    sizes = [itemsize * n for n in numels]
-    arrival = [record["names"].index(e[1]) for e in log if e[0] == "ready"]
-
-    def as_launched(buckets):  # each launched as its last gradient arrives: their numels
-        return [sum(numels[i] for i in b) for b in by_completion(buckets, arrival)]
-
-    for rule in (True, False):
-        buckets = reverse_buckets(sizes, cap, rule)
-        if launched == as_launched(buckets):
-            ordered = by_completion(buckets, arrival)
-            _check_launched_when_ready(ordered, arrival, log, cap, step)
-            return
-        if launched == [sum(numels[i] for i in b) for b in buckets]:  # in the order filled
-            _check_launched_when_ready(buckets, arrival, log, cap, step)
-    expected = as_launched(reverse_buckets(sizes, cap))
-    in_arrival = [bucket_numels([sizes[i] for i in arrival], [numels[i] for i in arrival], cap, r)
-                  for r in (True, False)]  # fmt: skip
-    if launched in in_arrival:
-        raise CheckFailed(
-            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
-            "filled in the order backward produced the gradients. That order depends on how "
-            "forward uses the layers (here they are registered in another order than forward "
-            "runs them); the rule is the reverse order of model.parameters(), fixed in "
-            f"__init__: {expected}, each launched as its last gradient arrives"
-        )
-    if itemsize != 4 and launched == as_launched(reverse_buckets([4 * n for n in numels], cap)):
-        raise CheckFailed(
-            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
-            f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
-            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
-        )
-    # > first: where it and elements give the same buckets (268), 512 told them apart
-    if launched == as_launched(reverse_buckets(sizes, cap + 1)):
-        raise CheckFailed(
-            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: a "
-            "bucket closed only once it held MORE than bucket_bytes (>). DDP closes it once it "
-            f"holds bucket_bytes or more (>=), which gives {expected}"
-        )
-    if launched == as_launched(reverse_buckets(numels, cap)):
-        raise CheckFailed(
-            f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements: "
-            "the buckets were filled counting elements (numel), not bytes. A parameter takes "
-            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
-        )
-    forward = [bucket_numels(sizes, numels, cap, rule) for rule in (True, False)]
-    if any(sorted(launched) == sorted(f) for f in forward):
-        raise CheckFailed(
-            f"buckets in forward order (bucket_bytes={cap}): your buckets hold {launched} "
-            "elements, as if filled from the first layer; backward produces the last layer's "
-            f"gradients first, so fill them in reverse order of model.parameters(): {expected}"
-        )
-    raise CheckFailed(
-        f"with bucket_bytes={cap} (step {step}) your all-reduces carried {launched} elements, in "
-        f"that order; buckets filled in reverse order of model.parameters(), each closed once it "
-        f"holds bucket_bytes or more, carry {expected}"
-    )
-
-
-def _check_launched_when_ready(buckets, arrival, log, cap, step):
-    """Each bucket (parameter indices, in launch order) launched as soon as its last gradient
-    was ready (``arrival``: the parameters in the order they were ready), read from the log."""
-    last = [1 + max(arrival.index(i) for i in b) for b in buckets]  # gradients ready by then
-    ready, j = 0, 0
-    for event in log:
-        if event[0] == "ready":
-            ready += 1
-        elif event[0] == "launch":
-            if ready > last[j]:
-                raise CheckFailed(
-                    f"bucket {j} (bucket_bytes={cap}, step {step}) was launched only after "
-                    f"{ready} gradients were ready, though its last one was gradient "
-                    f"{last[j]}: launch each bucket from the hook of its own last gradient, "
-                    "not later, so that it overlaps the rest of backward"
-                )
-            j += 1
-
-
 @one_cpu_thread
 def check_overlap_ddp(answer, passed: list[str]) -> None:
     """``10.overlap_ddp``: hooks, async all-reduces and buckets, on 2 gloo ranks."""
@@ -275,7 +190,7 @@ def _overlap_checks(records, world, cap):
             except CheckFailed as wrong:  # a bucket sent early explains a wrong gradient
                 early = early_launch(record, record["steps"][step]["log"], cap, step)
                 raise wrong if early is None else CheckFailed(early) from None
-            _check_buckets(launched, record, cap, step, record["steps"][step]["log"])
+            check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     for record in records:  # right here, but only because backward ran in the order expected
         if record["setup"].get("unhooked"):
             raise CheckFailed(

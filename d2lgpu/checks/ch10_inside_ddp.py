@@ -23,6 +23,7 @@ process group made at every call, no gradient copied to the host.
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 
 from . import _ranks
 from ._ch10_averaging import check_cost as _check_cost
@@ -76,7 +77,7 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
         )
     # First the reference, in this process: ranks forked after it (where torch sees no GPU)
     # find torch's optimizer and autograd machinery loaded already instead of each loading them.
-    reference = _ranks.reference()
+    reference = _reference_steps()
     records = _ranks.run_ranks(average_gradients)
     _check_steps(records)
     # 3 ranks, uneven shares of the batch: the steps' gradients only (one process on the
@@ -100,66 +101,112 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
     passed.append("final parameters equal one process trained on the global batch")
 
 
-def _check_steps(records) -> None:
-    """Each step's gradients on every rank, against what the ranks computed."""
-    world = len(records)
-    averages: dict[str, torch.Tensor] = {}  # each gradient's average at the step before
+def _reference_steps():
+    """One process, the global batch, the same steps: what the ranks should end with."""
+    model = _ranks.make_net()
+    opt = torch.optim.SGD(model.parameters(), lr=_ranks.LR)
     for step in range(_ranks.STEPS):
-        steps = [r["steps"][step] for r in records]
+        x, y = _ranks.batch(step)
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    return {n: p.detach().clone() for n, p in model.state_dict().items()}
+
+
+def _check_steps(records) -> None:
+    """Each step's gradients on every rank, against what the ranks computed; the steps
+    after the first model's are a second model's, new in the same process."""
+    averages: dict[str, torch.Tensor] = {}  # each gradient's average at the step before
+    for step in range(len(records[0]["steps"])):
+        if step < _ranks.STEPS:
+            _check_step([r["steps"][step] for r in records], step, averages)
+            continue
+        try:
+            _check_step([r["steps"][step] for r in records], step - _ranks.STEPS, {})
+        except CheckFailed as failed:
+            kept = "a parameter of the model itself" not in failed.hint  # not missed in it
+            raise CheckFailed(
+                f"on a second model, new in the same process after the first one's "
+                f"{_ranks.STEPS} steps: {failed.hint}"
+                + (". Every step of the first model passed: does your function keep its "
+                   "parameters, or anything else, from the first model it saw (a default "
+                   "argument, a global)? Read model.parameters() in every call" if kept else "")
+            ) from None  # fmt: skip
+
+
+def _check_step(steps, step, averages) -> None:
+    """One step's gradients on every rank; ``averages``: each gradient's at the step before."""
+    world = len(steps)
+    for rank, s in enumerate(steps):
+        if s["params_changed"]:
+            raise CheckFailed(
+                f"your function changed the parameters {s['params_changed']} (step {step}, "
+                f"rank {rank}): average p.grad, not p (or p.data); the optimizer moves p"
+            )
+    for rank, s in enumerate(steps):
+        _check_something_sent(s, rank, step)
+    # each rank's call all-reduced at least twice its gradients' bytes
+    twice = [sent >= 2 * needed for needed, sent in map(needed_and_sent, steps)]
+    for name in steps[0]["local"]:
+        local = [s["local"][name] for s in steps]
+        if _broadcast(local, [s["after"][name] for s in steps]):
+            raise CheckFailed(
+                f"{name}'s gradient on every rank (step {step}) is rank 0's gradient "
+                "(a broadcast): all_reduce instead, then divide by the world size"
+            )
         for rank, s in enumerate(steps):
-            if s["params_changed"]:
+            if local[rank] is None:
+                if s["after"][name] is not None:
+                    raise CheckFailed(_none_hint(name))
+                continue
+            if never_sent(s, name) and torch.equal(s["after"][name], local[rank]):
+                own = "." not in name  # registered on the model itself, in no child module
                 raise CheckFailed(
-                    f"your function changed the parameters {s['params_changed']} (step {step}, "
-                    f"rank {rank}): average p.grad, not p (or p.data); the optimizer moves p"
-                )
-        for rank, s in enumerate(steps):
-            _check_something_sent(s, rank, step)
-        # each rank's call all-reduced at least twice its gradients' bytes
-        twice = [sent >= 2 * needed for needed, sent in map(needed_and_sent, steps)]
-        for name in steps[0]["local"]:
-            local = [s["local"][name] for s in steps]
-            if _broadcast(local, [s["after"][name] for s in steps]):
-                raise CheckFailed(
-                    f"{name}'s gradient on every rank (step {step}) is rank 0's gradient "
-                    "(a broadcast): all_reduce instead, then divide by the world size"
-                )
-            for rank, s in enumerate(steps):
-                if local[rank] is None:
-                    if s["after"][name] is not None:
-                        raise CheckFailed(_none_hint(name))
-                    continue
-                if never_sent(s, name) and torch.equal(s["after"][name], local[rank]):
-                    raise CheckFailed(
-                        f"{name}'s gradient on rank {rank} (step {step}) was never all-reduced: "
-                        "no collective carried it. All-reduce every gradient that is not None, "
-                        "weights and biases alike, then divide by the world size"
+                    f"{name}'s gradient on rank {rank} (step {step}) was never all-reduced: "
+                    "no collective carried it. "
+                    + (
+                        f"{name} is a parameter of the model itself, in no child module, "
+                        "which a loop over model.children() misses: loop over "
+                        "model.parameters(). "
+                        if own
+                        else ""
                     )
-                after = s["after"][name]
-                _compare_grad(name, after, local, rank, world, step, averages, twice[rank])
-            if all(g is not None for g in local):
-                averages[name] = sum(local) / world
+                    + "All-reduce every gradient that is not None, weights and biases alike, "
+                    "then divide by the world size"
+                )
+            after = s["after"][name]
+            _compare_grad(name, after, local, rank, world, step, averages, twice[rank])
+        if all(g is not None for g in local):
+            averages[name] = sum(local) / world
 
 
 def _check_something_sent(s, rank, step) -> None:
-    """A call that sent nothing and changed no gradient, though the first parameter, unused,
-    has no gradient: a loop that ended at it, or a function that does nothing. One that
-    changed gradients without a collective is named by what it made of them."""
-    first, grads = next(iter(s["local"].items()))
-    if s["calls"] or grads is not None or all(g is None for g in s["local"].values()):
+    """A call that left every gradient after the first parameter without one (the unused
+    layer) as it was, never sent: a loop that ended there, or a function that does nothing.
+    One that changed gradients without a collective is named by what it made of them."""
+    names = list(s["local"])
+    first = next((i for i, n in enumerate(names) if s["local"][n] is None), len(names))
+    later = [n for n in names[first + 1 :] if s["local"][n] is not None]
+    kept = {n for n, g in s["local"].items() if g is None or _same(s["after"][n], g)}
+    if not later or not all(n in kept and (not s["calls"] or never_sent(s, n)) for n in later):
         return
-    if any(
-        g is not None and (s["after"][n] is None or not torch.equal(s["after"][n], g))
-        for n, g in s["local"].items()
-    ):
-        return
-    raise CheckFailed(
-        f"your function called no collective and left every gradient as it was (step {step}, "
-        f"rank {rank}). If it loops over model.parameters(): {first}, the first, has no "
-        "gradient (its layer is unused), and a loop that ends there (a `return` or `break` at "
-        "the first p.grad that is None) averages nothing. Skip such a parameter with "
-        "`continue` and go on to the next: all-reduce every other gradient, then divide by "
-        "the world size"
+    none = names[first]
+    did = (
+        "called no collective and left every gradient as it was"
+        if not s["calls"] and len(kept) == len(names)
+        else f"left every gradient after {none} as it was"
     )
+    raise CheckFailed(
+        f"your function {did} (step {step}, rank {rank}). If it loops over "
+        f"model.parameters(): {none} has no gradient (its layer is unused), and a loop that "
+        "ends there (a `return` or `break` at the first p.grad that is None) averages nothing "
+        "after it. Skip such a parameter with `continue` and go on to the next: all-reduce "
+        "every other gradient, then divide by the world size"
+    )
+
+
+def _same(after, local) -> bool:
+    return after is not None and torch.equal(after, local)
 
 
 def _broadcast(local, after) -> bool:

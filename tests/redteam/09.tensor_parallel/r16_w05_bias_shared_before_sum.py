@@ -1,0 +1,57 @@
+# expect: fail fc2's bias added as b2 / world on every rank before the all-reduce: output right, but b2's gradient is 1/world and the SGD step wrong
+# hint: bias|b2|once|after the sum|before the (sum|all.?reduce)|world
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _F(torch.autograd.Function):
+    """Identity forward; the input's gradient summed over the ranks backward."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _G(torch.autograd.Function):
+    """The row-parallel shares summed forward; the gradient passed on backward."""
+
+    @staticmethod
+    def forward(ctx, partial):
+        partial = partial.clone()
+        dist.all_reduce(partial)
+        return partial
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    """Rank `rank`'s share of mlp = (Linear(d, h), activation, Linear(h, d)) over `world` ranks."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, self.act, fc2 = mlp
+        self.world = world
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+    def forward(self, x):
+        x = _F.apply(x)
+        h = self.act(x @ self.w1.T + self.b1)
+        # each rank adds its share of the bias, so that the sum holds it exactly once
+        return _G.apply(h @ self.w2.T + self.b2 / self.world)
+
+
+answer = ParallelMLP
