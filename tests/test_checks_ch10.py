@@ -1086,3 +1086,43 @@ def test_rules_on_records_name_an_all_gather_in_place_of_the_all_reduce():
         "world_size copies of it. dist.all_reduce(p.grad) sums it in place on every rank, with "
         "no copy; then divide by the world size"
     )
+
+
+def test_a_failure_on_the_second_model_says_where_and_asks_what_was_kept():
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    ones = torch.ones(2, 2)
+    records = _records([ones * 1.5, ones * 1.5])  # the first model's steps: averaged
+    for r, record in enumerate(records):  # one more step, a second model's, never averaged
+        twin = {**record["steps"][0], "calls": []}
+        twin["local"] = {"unused": None, "w": ones * (r + 1)}
+        twin["after"] = {"unused": None, "w": ones * (r + 1)}
+        record["steps"].append(twin)
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value).startswith(
+        f"on a second model, new in the same process after the first one's {_ranks.STEPS} "
+        "steps: your function called no collective and left every gradient as it was (step 0, "
+        "rank 0)."
+    )
+    assert str(raised.value).endswith(
+        ". Every step of the first model passed: does your function keep its parameters, or "
+        "anything else, from the first model it saw (a default argument, a global)? Read "
+        "model.parameters() in every call"
+    )
+    # a parameter of the model's own, missed: named, without asking what was kept
+    for r, record in enumerate(records):
+        twin = record["steps"][-1]
+        twin["local"] = {"scale": ones * (r + 1), "w": ones * (r + 1)}
+        twin["after"] = {"scale": ones * (r + 1), "w": ones * 1.5}
+        twin["uncarried"] = ["scale"]
+        twin["calls"] = records[0]["steps"][0]["calls"]
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value) == (
+        f"on a second model, new in the same process after the first one's {_ranks.STEPS} "
+        "steps: scale's gradient on rank 0 (step 0) was never all-reduced: no collective "
+        "carried it. scale is a parameter of the model itself, in no child module, which a "
+        "loop over model.children() misses: loop over model.parameters(). All-reduce every "
+        "gradient that is not None, weights and biases alike, then divide by the world size"
+    )
