@@ -15,7 +15,7 @@ from __future__ import annotations
 import torch
 
 from ..stream_sim import simulated_cuda
-from ._ch08_rules import caller_stream
+from ._ch08_rules import caller_stream, in_pool
 
 __all__ = [
     "RUNS",
@@ -109,16 +109,13 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
     share a pool reuse host memory, as a loader's pinned buffers do."""
     gen = torch.Generator().manual_seed(180 + n)
     host = [torch.randn(ROWS, COLS, generator=gen) for _ in range(n)]
-    pool = [] if pool is None else pool
-    pool += [torch.empty(ROWS, COLS) for _ in range(n - len(pool))]
-    for kept, b in zip(pool, host, strict=False):
-        kept.copy_(b)
+    reused = in_pool(host, pool)
     with (
         simulated_cuda(h2d_s, compute_s, d2h_s=d2h_s) as gpu,
         caller_stream(gpu, on_caller_stream),
     ):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
-        batches = [gpu.name_batch(pool[i], i, pinned=True) for i in range(n)]
+        batches = [gpu.name_batch(b, i, pinned=True) for i, b in enumerate(reused)]
         # pinned beforehand too, for the whole run; NaN until a copy fills them
         buffers = [torch.full((ROWS,), float("nan"), pin_memory=True) for _ in range(N_BUFFERS)]
         run = Run(gpu, buffers)

@@ -8,6 +8,8 @@
   (the default stream waited for the copy while the compute ran on the current stream).
 * :func:`check_one_copy_per_batch`: a copy to the device per batch; a copy that carries
   several batches (``torch.cat`` of the host batches) leaves nothing to overlap.
+* :func:`in_pool`: a run's host batches in the memory of the runs before, as a loader's
+  pinned buffers are reused, so that a cache keyed by ``data_ptr()`` is seen.
 
 What it is not: the checkers; :mod:`.ch08_streams` and :mod:`.ch08_copy_back` run the answer.
 """
@@ -16,11 +18,13 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import torch
+
 from ..stream_sim import SimStream
 from ._util import CheckFailed
 
 __all__ = ["CALLER", "caller_stream", "calling_stream", "other_stream_waited"]
-__all__ += ["check_one_copy_per_batch"]
+__all__ += ["check_one_copy_per_batch", "in_pool"]
 
 CALLER = "the caller's stream"
 
@@ -87,3 +91,13 @@ def check_one_copy_per_batch(copies, computes, n: int) -> None:
             "joined, or a tensor made on the device): call compute on the copy of each "
             "batch, one batch per call"
         )
+
+
+def in_pool(host: list[torch.Tensor], pool: list[torch.Tensor] | None) -> list[torch.Tensor]:
+    """``host``'s values in ``pool``'s tensors, made as needed (a new pool where None): the
+    first ``len(host)`` of them, the same memory in every run that shares the pool."""
+    pool = [] if pool is None else pool
+    pool += [torch.empty_like(b) for b in host[len(pool) :]]
+    for kept, b in zip(pool, host, strict=False):
+        kept.copy_(b)
+    return pool[: len(host)]

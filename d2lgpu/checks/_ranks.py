@@ -96,7 +96,7 @@ class Twin(Net):
         self.scale = nn.Parameter(torch.linspace(0.5, 1.5, 3))
 
     def forward(self, x):
-        return self.body(x) * self.scale
+        return super().forward(x) * self.scale
 
 
 def make_net(cls=Net):

@@ -36,7 +36,7 @@ import torch
 from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
 from ._ch08_hazards import READ_NAMES, check_hazards
-from ._ch08_rules import caller_stream, calling_stream, check_one_copy_per_batch
+from ._ch08_rules import caller_stream, calling_stream, check_one_copy_per_batch, in_pool
 from ._kit import close, first_close
 from ._util import CheckFailed, one_cpu_thread
 
@@ -66,13 +66,10 @@ def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: 
     loader's pinned buffers are, so a cache keyed by ``data_ptr()`` is seen."""
     gen = torch.Generator().manual_seed(80 + n)
     host = [torch.randn(5, 4, generator=gen) for _ in range(n)]
-    pool = [] if pool is None else pool
-    pool += [torch.empty(5, 4) for _ in range(n - len(pool))]
-    for i, b in enumerate(host):
-        pool[i].copy_(b)
+    reused = in_pool(host, pool)
     with simulated_cuda(copy_s, compute_s) as gpu, caller_stream(gpu, on_caller_stream):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
-        batches = [gpu.name_batch(pool[i], i, pinned=True) for i in range(n)]
+        batches = [gpu.name_batch(b, i, pinned=True) for i, b in enumerate(reused)]
         _earlier_work(gpu)
         results = answer(batches, gpu.kernel(reference_compute), gpu.device)
         del batches

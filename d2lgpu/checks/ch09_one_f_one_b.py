@@ -288,7 +288,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "losses, which is wrong when their sizes differ: weight each by its share "
                     "of the batch's rows"
                 )
-            summed = _same_loss(got, loss.item() + sum(earlier)) and earlier
+            summed = bool(earlier) and _same_loss(got, loss.item() + sum(earlier))
             raise CheckFailed(
                 f"({where}) the loss it returned is {float(got):.6g}, "
                 + (

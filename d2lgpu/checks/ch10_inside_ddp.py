@@ -101,6 +101,9 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
     passed.append("final parameters equal one process trained on the global batch")
 
 
+_OWN = "a parameter of the model itself"  # the hint's words, which the second model's reads
+
+
 def _reference_steps():
     """One process, the global batch, the same steps: what the ranks should end with."""
     model = _ranks.make_net()
@@ -124,7 +127,7 @@ def _check_steps(records) -> None:
         try:
             _check_step([r["steps"][step] for r in records], step - _ranks.STEPS, {})
         except CheckFailed as failed:
-            kept = "a parameter of the model itself" not in failed.hint  # not missed in it
+            kept = _OWN not in failed.hint  # a parameter of the model's own missed: not kept
             raise CheckFailed(
                 f"on a second model, new in the same process after the first one's "
                 f"{_ranks.STEPS} steps: {failed.hint}"
@@ -165,7 +168,7 @@ def _check_step(steps, step, averages) -> None:
                     f"{name}'s gradient on rank {rank} (step {step}) was never all-reduced: "
                     "no collective carried it. "
                     + (
-                        f"{name} is a parameter of the model itself, in no child module, "
+                        f"{name} is {_OWN}, in no child module, "
                         "which a loop over model.children() misses: loop over "
                         "model.parameters(). "
                         if own
