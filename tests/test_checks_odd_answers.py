@@ -54,3 +54,29 @@ def test_an_answer_that_does_nothing_fails_with_a_hint_of_its_own(exercise_id):
     assert result.status == "failed"
     for generic in ("could not use what your answer returned", "could not be called"):
         assert generic not in result.hint, result.hint
+
+
+_CLASSES = (
+    "09.tensor_parallel",
+    "10.overlap_ddp",
+    "10.shard_optimizer",
+)  # answers that are classes
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+@pytest.mark.parametrize("exercise_id", _CLASSES)
+def test_a_class_whose_init_differs_is_named_however_the_ranks_start(
+    exercise_id, start, monkeypatch
+):
+    # Where the ranks start from the fork server (on any machine with a GPU), the class
+    # travels to them by value and keeps only its bare name there.
+    monkeypatch.setenv("D2LGPU_RANKS_START", start)
+
+    class TakesNothing:
+        def __init__(self):
+            pass
+
+    result = check(exercise_id, TakesNothing, quiet=True)
+    assert result.status == "failed"
+    expected = "TakesNothing.__init__() could not be called as the exercise calls it (TypeError: "
+    assert result.hint.startswith("your ") and expected in result.hint, result.hint

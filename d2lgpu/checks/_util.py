@@ -128,6 +128,16 @@ _REFUSED = re.compile(
 )
 
 
+def _names_one_of(name: str, qualname: str) -> bool:
+    """Whether ``name``, as Python's message gives it, is ``qualname`` or one of its methods.
+    A class sent to a rank by value (``cloudpickle``, where ranks start from the fork server)
+    keeps only its bare name there, so ``NoRank`` must also name ``t.<locals>.NoRank.__init__``."""
+    if name == qualname or name.startswith(qualname + "."):
+        return True
+    parts, own = name.split("."), qualname.split(".")
+    return parts[-len(own) :] == own or parts[-len(own) - 1 : -1] == own
+
+
 def _names(answer) -> set[str]:
     """The qualified names of the functions and classes ``answer`` is made of."""
     parts = answer if isinstance(answer, (tuple, list)) else (answer,)
@@ -152,7 +162,7 @@ def refused_call_hint(error: BaseException, answer) -> str | None:
     if match is None:
         return None
     name = match["name"]
-    if not any(name == n or name.startswith(n + ".") for n in _names(answer)):
+    if not any(_names_one_of(name, n) for n in _names(answer)):
         return None
     return (
         f"your {name}() could not be called as the exercise calls it (TypeError: {error}): "
