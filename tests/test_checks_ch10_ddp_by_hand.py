@@ -150,8 +150,9 @@ OVERLAP_PASSED = [
     "gradients equal one process on the global batch, on 2 gloo ranks, 3 steps; final "
     "parameters too",
     "on 3 gloo ranks too (512-byte buckets, the model in float64, its layers registered in "
-    "another order than forward runs them): the average of the ranks' gradients, each bucket "
-    "launched from its last gradient's hook",
+    "another order than forward runs them, a first OverlappedDDP built before over the model "
+    "in float32): the average of the ranks' gradients, each bucket launched from its last "
+    "gradient's hook",
 ]
 
 
@@ -258,7 +259,8 @@ class Sharded:
 
 
 class RoundRobin:
-    """A right answer in another style: parameter i to rank i % world, then a loop of broadcasts."""
+    """Parameter i to rank i % world, then a loop of broadcasts: balanced where the parameters
+    are of one size, not on a model of weights and biases."""
 
     def __init__(self, params, optimizer_cls, **kwargs):
         self.params = list(params)
@@ -277,25 +279,95 @@ class RoundRobin:
             dist.broadcast(p.data, src=i % self.world)
 
 
-@pytest.mark.parametrize("answer", [Sharded, RoundRobin])
-def test_shard_optimizer_right_answers_pass(answer):
-    result = assert_passes("10.shard_optimizer", answer)
+SHARD_PASSED = [
+    line
+    for world, kwargs in (
+        (2, "{'lr': 0.01, 'betas': (0.85, 0.99)}"),
+        (4, "{'lr': 0.02, 'weight_decay': 0.01}"),
+        (3, "{'lr': 0.005, 'eps': 1e-06}"),
+    )  # fmt: skip
+    for line in (
+        f"{world} ranks: parameters equal DDP's after each of 3 Adam steps (within 1e-6, "
+        f"with {kwargs}), the same on every rank",
+        f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
+        f"whole on each{' (within one parameter)' if world == 3 else ''}, after each step "
+        "and during it, and no moments of another rank's parameters kept elsewhere",
+        f"{world} ranks: step() sends each parameter once and reduces nothing",
+    )
+]
+
+
+def test_shard_optimizer_right_answers_pass():
+    result = assert_passes("10.shard_optimizer", Sharded)
     assert result.passed == [
-        line
-        for world, kwargs in (
-            (2, "{'lr': 0.01, 'betas': (0.85, 0.99)}"),
-            (4, "{'lr': 0.02, 'weight_decay': 0.01}"),
-            (3, "{'lr': 0.005, 'eps': 1e-06}"),
-        )  # fmt: skip
-        for line in (
-            f"{world} ranks: parameters equal DDP's after each of 3 Adam steps (within 1e-6, "
-            f"with {kwargs}), the same on every rank",
-            f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
-            f"whole on each{' (within one parameter)' if world == 3 else ''}, after each step "
-            "and during it, and no moments of another rank's parameters kept elsewhere",
-            f"{world} ranks: step() sends each parameter once and reduces nothing",
-        )
+        *SHARD_PASSED,
+        "2 ranks, a model with weights and biases (256 and 16 elements) in float64, after a "
+        "first ShardedOptimizer over other parameters: parameters equal DDP's after each step "
+        "(within 1e-12), each rank's Adam state 1/2 of the whole within the largest "
+        "parameter's, each parameter sent once in float64",
     ]
+
+
+def test_owners_by_index_pass_on_parameters_of_one_size_and_fail_on_two():
+    result = check("10.shard_optimizer", RoundRobin, quiet=True)
+    assert result.status == "failed" and result.passed == SHARD_PASSED
+    assert result.hint == (
+        "rank 0 holds 32768 bytes of optimizer state, of 34816 in all over 2 ranks: 1/n is "
+        "17,408, within the largest parameter's 4096. Every rank holds 8 parameters, but this "
+        "model's are of 2 sizes (16, 256 elements): owners given by index (i % world) balance "
+        "the count, not the bytes. Balance the shards by bytes (give each parameter to the "
+        "rank holding the fewest bytes so far)"
+    )
+
+
+class LoadsOfTheClass(Sharded):
+    """Greedy by bytes, but the loads kept by the class: the second instance starts from the
+    first one's."""
+
+    loads: dict = {}
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        rank, world = dist.get_rank(), dist.get_world_size()
+        self.owner = []
+        for p in self.params:
+            r = min(range(world), key=lambda r: self.loads.get(r, 0))
+            self.owner.append(r)
+            self.loads[r] = self.loads.get(r, 0) + p.numel() * p.element_size()
+        mine = [p for p, r in zip(self.params, self.owner, strict=True) if r == rank]
+        self.mine, self.cls, self.kwargs = mine, optimizer_cls, kwargs
+        self.optimizer = optimizer_cls(mine, **kwargs)
+
+
+class FlatFloat32(Sharded):
+    """One broadcast per owner, of a flat buffer in the default dtype."""
+
+    @torch.no_grad()
+    def step(self):
+        self.optimizer.step()
+        for r in range(dist.get_world_size()):
+            share = [p for p, o in zip(self.params, self.owner, strict=True) if o == r]
+            flat = torch.zeros(sum(p.numel() for p in share))
+            if r == dist.get_rank():
+                flat.copy_(torch.cat([p.reshape(-1) for p in share]))
+            dist.broadcast(flat, src=r)
+            offset = 0
+            for p in share:
+                p.copy_(flat[offset : offset + p.numel()].view_as(p))
+                offset += p.numel()
+
+
+def test_loads_kept_by_the_class_and_a_buffer_in_float32_are_named_on_the_last_run():
+    result = check("10.shard_optimizer", LoadsOfTheClass, quiet=True)
+    assert result.passed == SHARD_PASSED, result.passed
+    assert "loads kept in a class attribute or a global, not in the instance" in result.hint
+    result = check("10.shard_optimizer", FlatFloat32, quiet=True)
+    assert result.passed == SHARD_PASSED, result.passed
+    assert result.hint.startswith("parameter 0 after step 0 (2 ranks) differs from DDP with Adam")
+    assert (
+        "fewer than float64's 8 each: buffers of a narrower dtype (float32, as torch.zeros(n) and "
+        "torch.empty(n) make, or bfloat16) round every parameter they carry"
+    ) in result.hint
 
 
 class AveragesParams(Sharded):
@@ -471,7 +543,7 @@ class ShardedByNumpy:
 
 def sharded_factory(params, optimizer_cls, **kwargs):
     """A function, not a class, that returns a right answer."""
-    return RoundRobin(params, optimizer_cls, **kwargs)
+    return Sharded(params, optimizer_cls, **kwargs)
 
 
 @pytest.mark.parametrize("answer", [ShardedByNumpy, sharded_factory], ids=["numpy", "factory"])

@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from d2lgpu.checks import _ch10_zero as zero
-from d2lgpu.checks._ch10_zero import ADAM_KWARGS, compare_zero, empty_share_hint, param_bytes
+from d2lgpu.checks._ch10_zero import ADAM_KWARGS, empty_share_hint, param_bytes
+from d2lgpu.checks._ch10_zero_compare import compare_zero
 from d2lgpu.checks._ch10_zero_kept import KeptScan, compare_kept, contains, mix_of, room_kept
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,
@@ -150,18 +151,37 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     )
 
 
-def test_shares_of_unequal_parameters_are_held_to_one_nth_exactly_where_it_divides():
-    # 2 ranks, parameters of 256, 256, 128 and 128 elements: 1/n is one 256 and one 128; both
-    # 256s on one rank is less than a parameter's state away from 1/n, and still unbalanced
+def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_parameter():
+    # 2 ranks, parameters of 256, 256, 128 and 128 elements: a greedy choice in the order 0,
+    # 2, 3, 1 puts both 256s on one rank, so no split is held to 1/n exactly; a share a whole
+    # largest parameter away from 1/n is named
     numels = [256, 256, 128, 128]
 
     def sized(owned):
         return {"state": {i: 8 * numels[i] for i in owned}, "optimizers": 1}
 
     compare_state([sized([0, 2]), sized([1, 3])], 2, numels)
-    assert fails(compare_state, [sized([0, 1]), sized([2, 3])], 2, numels).startswith(
-        "rank 0 holds 4096 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3072."
+    compare_state([sized([0, 1]), sized([2, 3])], 2, numels)
+    assert fails(compare_state, [sized([0, 1, 2]), sized([3])], 2, numels) == (
+        "rank 0 holds 5120 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3,072, "
+        "within the largest parameter's 2048. Balance the shards by bytes (give each parameter "
+        "to the rank holding the fewest bytes so far)"
     )
+    # the same count on every rank, but not the same bytes: owners given by index
+    alternating = [256, 16] * 4
+    by_index = [{"state": {i: 8 * alternating[i] for i in range(r, 8, 2)}, "optimizers": 1}
+                for r in (0, 1)]  # fmt: skip
+    assert "owners given by index (i % world) balance the count, not the bytes" in fails(
+        compare_state, by_index, 2, alternating
+    )
+    # after a first instance: the loads kept by the class are named
+    hint = fails(compare_state, [sized([0, 1, 2]), sized([3])], 2, numels, 4, True)
+    assert "loads kept in a class attribute or a global, not in the instance" in hint
+    # in float64, Adam's state takes 16 bytes an element
+    compare_state(
+        [{"state": {i: 16 * numels[i] for i in o}, "optimizers": 1} for o in ([0, 2], [1, 3])],
+        2, numels, 8,
+    )  # fmt: skip
     # 8 equal parameters over 3 ranks: 3, 3 and 2 pass; 4, 2 and 2 are named, saying so
     numels = [256] * 8
     compare_state(

@@ -113,13 +113,16 @@ def overlap_reference():
 
 
 class CapJob:
-    """``_overlap_job`` with a bucket size, the model's dtype and whether its layers are
-    registered out of order, picklable by reference for the forked ranks."""
+    """``_overlap_job`` with a bucket size, the model's dtype, whether its layers are
+    registered out of order and whether a first instance is built before (over the model in
+    float32), picklable by reference for the forked ranks."""
 
-    def __init__(self, cap, dtype=torch.float32, out_of_order=False):
-        self.cap, self.dtype, self.out_of_order = cap, dtype, out_of_order
+    def __init__(self, cap, dtype=torch.float32, out_of_order=False, first=False):
+        self.cap, self.dtype, self.out_of_order, self.first = cap, dtype, out_of_order, first
 
     def __call__(self, answer, rank, world):
+        if self.first:  # nothing of it may carry over to the next (a plan cached by the class)
+            answer(overlap_net(torch.float32, self.out_of_order), self.cap)
         return _overlap_job(answer, rank, world, self.cap, self.dtype, self.out_of_order)
 
 

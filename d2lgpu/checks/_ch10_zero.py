@@ -1,13 +1,12 @@
-"""``10.shard_optimizer`` (ZeRO-1) for :mod:`.ch10_ddp_by_hand`: what each rank runs (the
-learner's ``ShardedOptimizer`` over Adam, gradients averaged as DDP does), DDP with Adam in one
-process, and the comparison that names a mistake from the parameters (they differ between
-ranks or from DDP's; Adam's state lost, or built with other keyword arguments). The other
-rules on the ranks' records are in :mod:`._ch10_zero_rules`, and on what they keep in
-:mod:`._ch10_zero_kept`."""
+"""``10.shard_optimizer`` (ZeRO-1) for :mod:`.ch10_ddp_by_hand`: the models the cases run
+(:class:`Net`), what each rank runs (the learner's ``ShardedOptimizer`` over Adam, gradients
+averaged as DDP does) and DDP with Adam in one process. The comparison of the two is in
+:mod:`._ch10_zero_compare`, the other rules on the ranks' records in :mod:`._ch10_zero_rules`,
+and on what they keep in :mod:`._ch10_zero_kept`."""
 
 from __future__ import annotations
 
-import math
+from typing import NamedTuple
 
 import torch
 import torch.distributed as dist
@@ -19,12 +18,14 @@ from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
 from ._ranks import RuleBroken
-from ._util import CheckFailed
 
 __all__ = [
     "ADAM_KWARGS",
     "MOMENTS",
-    "compare_zero",
+    "PLAIN",
+    "UNEVEN",
+    "Net",
+    "ZeroJob",
     "empty_share_hint",
     "param_bytes",
     "zero_reference",
@@ -43,15 +44,41 @@ ADAM_KWARGS: dict[int, dict] = {
 }
 
 
-def zero_net():
-    """8 parameters of the same size: an even split over 2 or 4 ranks exists, and over 3
-    ranks shares of 3, 3 and 2 (shares of 8 // 3 leave 2 parameters without an owner)."""
+class Net(NamedTuple):
+    """The model of a case: 8 ``Linear(16, 16)`` layers, with biases or without, in ``dtype``."""
+
+    biases: bool = False
+    dtype: torch.dtype = torch.float32
+
+    def numels(self) -> list[int]:
+        return [p.numel() for p in zero_net(self).parameters()]
+
+    @property
+    def itemsize(self) -> int:
+        return torch.empty(0, dtype=self.dtype).element_size()
+
+    @property
+    def name(self) -> str:
+        return str(self.dtype).removeprefix("torch.")
+
+
+# 8 parameters of the same size: an even split over 2 or 4 ranks exists, and over 3 ranks
+# shares of 3, 3 and 2 (shares of 8 // 3 leave 2 parameters without an owner)
+PLAIN = Net()
+# weights of 256 elements and biases of 16, alternating: owners given by index (i % world)
+# hold the weights on one rank and the biases on the other; and float64, which a flat
+# buffer in the default dtype (float32) rounds
+UNEVEN = Net(biases=True, dtype=torch.float64)
+
+
+def zero_net(net: Net = PLAIN):
+    """``net``'s model, the same each time (its parameters drawn from ``SEED``)."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
         layers = []
         for i in range(8):
-            layers += [nn.Linear(16, 16, bias=False)] + ([nn.ReLU()] if i < 7 else [])
-        return nn.Sequential(*layers)
+            layers += [nn.Linear(16, 16, bias=net.biases)] + ([nn.ReLU()] if i < 7 else [])
+        return nn.Sequential(*layers).to(net.dtype)
 
 
 def _laid_out_by_rank(model, rank):
@@ -61,9 +88,9 @@ def _laid_out_by_rank(model, rank):
     ``id()`` or ``data_ptr()``, or a set's, agrees on every rank by chance.)"""
     linears = [m for m in model if isinstance(m, nn.Linear)]
     k = rank % len(linears)
-    made = {m: nn.Parameter(m.weight.detach().clone()) for m in linears[k:] + linears[:k]}
-    for m, weight in made.items():
-        m.weight = weight
+    for m in linears[k:] + linears[:k]:
+        for name, p in list(m.named_parameters()):
+            setattr(m, name, nn.Parameter(p.detach().clone()))
     return model
 
 
@@ -98,9 +125,9 @@ def _zero_redundancy_used(*args, **kwargs):
     )
 
 
-def empty_share_hint(rank, world, error) -> str:
+def empty_share_hint(rank, world, error, count=8) -> str:
     """The hint when rank ``rank``'s optimizer_cls raised ``error`` (ValueError: an empty
-    parameter list), though ``world`` ranks leave every rank some of the 8 parameters."""
+    parameter list), though ``world`` ranks leave every rank some of the ``count``."""
     why = (
         "is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
         if rank >= 2
@@ -109,7 +136,7 @@ def empty_share_hint(rank, world, error) -> str:
     )
     return (
         f"rank {rank} of {world} owns no parameter (optimizer_cls raised ValueError: "
-        f"{error}), though the model's 8 parameters leave every one of {world} ranks "
+        f"{error}), though the model's {count} parameters leave every one of {world} ranks "
         f"some: {why}"
     )
 
@@ -147,9 +174,24 @@ def _ours(params, x, y, agree) -> list:
             *(t for o in _OPTIMIZERS for st in o.state.values() for t in st.values())]  # fmt: skip
 
 
-def zero_job(answer, rank, world):
+class ZeroJob:
+    """What each rank runs on the model of ``net``, after a first instance over 3 other
+    parameters where ``first``; picklable by reference for the ranks."""
+
+    def __init__(self, net: Net = PLAIN, first: bool = False):
+        self.net, self.first = net, first
+
+    def __call__(self, answer, rank, world):
+        if self.first:  # 2 parameters owned by one rank, 1 by the other: loads kept by the
+            # class (not the instance) leave the next one unbalanced
+            first = [nn.Parameter(torch.zeros(32, 32, dtype=self.net.dtype)) for _ in range(3)]
+            answer(first, torch.optim.Adam, **ADAM_KWARGS[world])
+        return _zero_job(answer, rank, world, self.net)
+
+
+def _zero_job(answer, rank, world, net):
     del _OPTIMIZERS[:], _HELD[:], _STEPPED[:]
-    model = _laid_out_by_rank(zero_net(), rank)
+    model = _laid_out_by_rank(zero_net(net), rank)
     params = list(model.parameters())
     _RecordedAdam.params_of = params
     scan = KeptScan(tensors_alive(), params[0].numel())
@@ -161,7 +203,7 @@ def zero_job(answer, rank, world):
         except ValueError as error:
             if "empty parameter list" not in str(error):
                 raise
-            raise RuleBroken(empty_share_hint(rank, world, error)) from None
+            raise RuleBroken(empty_share_hint(rank, world, error, len(params))) from None
     setup = {"type": type(opt).__name__,
              "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
     if setup["missing"]:
@@ -169,6 +211,7 @@ def zero_job(answer, rank, world):
     agree, held, sent, step_calls, left = [], [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
+        x = x.to(net.dtype)
         opt.zero_grad()
         left.append([i for i, p in enumerate(params) if p.grad is not None and p.grad.any()])
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
@@ -194,17 +237,22 @@ def zero_job(answer, rank, world):
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
 
 
-def zero_reference(world, keep_state=True, kwargs=None, history=None):
-    """DDP with Adam, in one process: per-rank gradients averaged, then the step; each step
-    appends each parameter's ``(before, gradient, exp_avg, exp_avg_sq)`` to ``history``."""
+zero_job = ZeroJob()
+
+
+def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net = PLAIN):
+    """DDP with Adam, in one process, on ``net``'s model: per-rank gradients averaged, then
+    the step; each step appends each parameter's ``(before, gradient, exp_avg, exp_avg_sq)``
+    to ``history``."""
     kwargs = ADAM_KWARGS[world] if kwargs is None else kwargs
-    model = zero_net()
+    model = zero_net(net)
     opt = torch.optim.Adam(model.parameters(), **kwargs)
     out = []
     for step in range(STEPS):
         if not keep_state:
             opt = torch.optim.Adam(model.parameters(), **kwargs)
         x, y = batch(step, 16)
+        x = x.to(net.dtype)
         grads = [grads_of(model, x[share(r, world)], y[share(r, world)]) for r in range(world)]
         for p, *gs in zip(model.parameters(), *grads, strict=True):
             p.grad = sum(gs) / world
@@ -217,104 +265,5 @@ def zero_reference(world, keep_state=True, kwargs=None, history=None):
     return out
 
 
-def _kwargs_hint(got, world, step, i) -> str | None:
-    """The hint when parameter ``i`` is what Adam with other keyword arguments gives."""
-    given = ADAM_KWARGS[world]
-    for kwargs, what in (
-        ({}, "Adam's defaults: none of the keyword arguments were passed on"),
-        ({"lr": given["lr"]}, "Adam with lr alone: the other keyword arguments were dropped"),
-        *(
-            (other, f"Adam with {other}, the keyword arguments of another case: values "
-             "written in")
-            for w, other in ADAM_KWARGS.items()
-            if w != world
-        ),
-    ):  # fmt: skip
-        if torch.allclose(got, zero_reference(world, kwargs=kwargs)[step][i], rtol=0, atol=1e-6):
-            return (
-                f"parameter {i} after step {step} ({world} ranks) is what {what}. This case "
-                f"passes {given}: build optimizer_cls(own_params, **kwargs) with the kwargs "
-                "ShardedOptimizer received"
-            )
-    return None
-
-
-def compare_zero(records, world):
-    initial = list(zero_net().parameters())
-    ref, fresh = zero_reference(world), zero_reference(world, keep_state=False)
-    for step in range(STEPS):
-        first = records[0]["params"][step]
-        for rank, record in enumerate(records[1:], 1):
-            _moved_hint(first, record["params"][step], rank, step, world)
-            for i, (a, b) in enumerate(zip(first, record["params"][step], strict=True)):
-                sent, after = record["sent"][step]
-                if not torch.equal(a, b) and sent >= param_bytes():
-                    raise CheckFailed(
-                        f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
-                        f"({world} ranks), though step() sent {sent} bytes, every parameter's"
-                        + (": what a rank receives never reached its parameters. Broadcast "
-                           "p.data itself, or, for a flat buffer, copy it back into the "
-                           "parameters after the broadcast" if after >= param_bytes() else
-                           ", before the optimizer stepped: the others received the values "
-                           "from before the step. Step first, then broadcast")
-                    )  # fmt: skip
-                if not torch.equal(a, b):
-                    raise CheckFailed(
-                        f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
-                        f"({world} ranks): after the sharded step broadcast every parameter "
-                        "from the rank that owns it (dist.broadcast(p.data, src=owner)), so "
-                        "that all ranks hold the same parameters"
-                    )
-        for i, (got, want) in enumerate(zip(first, ref[step], strict=True)):
-            if torch.allclose(got, want, rtol=0, atol=1e-6):
-                continue
-            if step == 0 and torch.equal(got, initial[i].detach()):
-                raise CheckFailed(
-                    f"parameter {i} never changed in step 0 ({world} ranks): some rank must own "
-                    "it, step it, and broadcast it from that rank (src=its owner, not rank 0)"
-                )
-            if torch.allclose(got, fresh[step][i], rtol=0, atol=1e-6):
-                raise CheckFailed(
-                    f"parameter {i} after step {step} is what a new Adam would give: Adam's "
-                    "state (its moments) was lost between steps. Build each rank's optimizer "
-                    "once, in __init__, and keep it"
-                )
-            hint = _kwargs_hint(got, world, step, i)
-            if hint is not None:
-                raise CheckFailed(hint)
-            err = (got - want).abs().max().item()
-            calls = records[0]["calls"][step]
-            sent, elements = sum(c.nbytes for c in calls), sum(math.prod(c.shape) for c in calls)
-            if 0 < sent < 4 * elements:
-                raise CheckFailed(
-                    f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam "
-                    f"by {err:.3g}, and step() sent {sent} bytes for {elements} elements, fewer "
-                    "than float32's 4 each: buffers of a narrower dtype (bfloat16, float16) "
-                    "round every parameter they carry. Build each flat buffer in the "
-                    "parameters' dtype (torch.cat of p.detach().reshape(-1))"
-                )
-            raise CheckFailed(
-                f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam by "
-                f"{err:.3g} (more than 1e-6): each parameter must be stepped by exactly one "
-                "rank, with the averaged gradient, then broadcast from that rank"
-            )
-
-
-def _moved_hint(first, got, rank, step, world) -> None:
-    """Fail when rank ``rank``'s parameter differs from rank 0's but holds rank 0's value of
-    another parameter: each rank packed or unpacked a flat buffer in its own order."""
-    for i, (a, b) in enumerate(zip(first, got, strict=True)):
-        j = next((j for j, c in enumerate(first) if j != i and torch.equal(b, c)), None)
-        if not torch.equal(a, b) and j is not None:
-            raise CheckFailed(
-                f"after step {step} rank {rank}'s parameter {i} holds rank 0's parameter {j} "
-                f"({world} ranks): the values reached other parameters than the ones they "
-                "were sent for, as when the shares are ordered differently on each rank (a "
-                "set, a dict keyed by id(), a sort by id() or data_ptr(): addresses differ "
-                "from process to process). Keep each owner's share as a list in the order of "
-                "params, the same on every rank, and unpack it in that order"
-            )
-
-
-def param_bytes() -> int:
-    return sum(p.nbytes for p in zero_net().parameters())
+def param_bytes(net: Net = PLAIN) -> int:
+    return sum(p.nbytes for p in zero_net(net).parameters())

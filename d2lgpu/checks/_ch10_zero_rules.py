@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ._ch10_by_hand import STEPS
-from ._ch10_zero import param_bytes
+from ._ch10_zero import PLAIN, Net, param_bytes
 from ._kit_collectives import describe
 from ._util import CheckFailed
 
@@ -53,10 +53,10 @@ def compare_zero_grad(records) -> None:
                 )
 
 
-def compare_calls(records) -> None:
-    """step()'s collectives, on each rank and step: each parameter sent once, nothing
-    reduced (the gradients arrive averaged)."""
-    needed = param_bytes()
+def compare_calls(records, net: Net = PLAIN) -> None:
+    """step()'s collectives, on each rank and step, on ``net``'s model: each parameter sent
+    once, nothing reduced (the gradients arrive averaged)."""
+    needed = param_bytes(net)
     for rank, record in enumerate(records):
         for step, calls in enumerate(record["calls"]):
             empty = next((c for c in calls if "barrier" in c.kind), None)
@@ -76,12 +76,12 @@ def compare_calls(records) -> None:
                     "parameter from its owner"
                 )
             sent = sum(c.nbytes for c in calls)
-            if sent > needed and sum(math.prod(c.shape) for c in calls) == needed // 4:
+            if sent > needed and sum(math.prod(c.shape) for c in calls) == needed // net.itemsize:
                 raise CheckFailed(
                     f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
                     f"of parameters (rank {rank}, step {step}), though as many elements as the "
-                    "parameters hold: the buffers are of a wider dtype than the parameters' "
-                    "float32 (float64?). Build each flat buffer in the parameters' dtype "
+                    f"parameters hold: the buffers are of a wider dtype than the parameters' "
+                    f"{net.name}{' (float64?)' if net.itemsize == 4 else ''}. Build each flat buffer in the parameters' dtype "
                     "(torch.cat of p.detach().reshape(-1))"
                 )
             if sent > needed:
@@ -92,7 +92,13 @@ def compare_calls(records) -> None:
                 )
 
 
-def compare_state(records, world, numels):
+def compare_state(records, world, numels, itemsize=4, after_first=False):
+    """The optimizer state each rank holds after the last step (``numels``: the model's
+    parameters' sizes; ``itemsize``: their dtype's bytes): built on every rank from
+    optimizer_cls, of the model's own parameters, each parameter's on one rank, and 1/n of
+    the bytes on each, exactly where the parameters are of one size and n divides their
+    count, else within the largest parameter's. ``after_first``: the run built a first
+    instance over 3 other parameters before, in the same processes."""
     missing = [rank for rank, record in enumerate(records) if record["optimizers"] == 0]
     holders = [rank for rank, record in enumerate(records) if len(record["state"]) == len(numels)]
     if missing and holders:
@@ -109,7 +115,7 @@ def compare_state(records, world, numels):
             "optimizer as optimizer_cls(its_own_params, **kwargs), with the class the checker "
             "passes (it counts the optimizer's state), not torch.optim.Adam by name"
         )
-    per_param = 4 * 2  # bytes per element: Adam's exp_avg and exp_avg_sq in float32
+    per_param = itemsize * 2  # bytes per element: Adam's exp_avg and exp_avg_sq
     whole = per_param * sum(numels)
     owners: dict[int, list[int]] = {}
     for rank, record in enumerate(records):
@@ -129,19 +135,36 @@ def compare_state(records, world, numels):
                    if every else "")
                 + "give each rank's optimizer_cls only the parameters that rank owns"
             )  # fmt: skip
-    # whole parameters: a rank's share is 1/n of the bytes, or within one parameter of it
-    # where n does not divide them (8 parameters of one size on 3 ranks: 3, 3 and 2)
-    one = per_param * max(numels)
+    # whole parameters: a rank's share is 1/n of the bytes where n divides parameters of one
+    # size (8 on 2 or 4 ranks), else within the largest parameter's (8 on 3 ranks: 3, 3, 2)
+    one_size = len(set(numels)) == 1
+    exact, one = one_size and len(numels) % world == 0, per_param * max(numels)
+    counts = {len(record["state"]) for record in records}
     for rank, record in enumerate(records):
         held = sum(record["state"].values())
-        if abs(held - whole / world) >= one or (whole % world == 0 and held != whole // world):
-            even = f"1/n is {whole // world}" if whole % world == 0 else (
-                f"1/n is {whole / world:,.0f}, so each rank holds the bytes of "
-                f"{len(numels) // world} or {len(numels) // world + 1} parameters"
+        if abs(held - whole / world) >= one or (exact and held != whole // world):
+            if exact:
+                even = f"1/n is {whole // world}"
+            elif one_size:
+                even = (f"1/n is {whole / world:,.0f}, so each rank holds the bytes of "
+                        f"{len(numels) // world} or {len(numels) // world + 1} parameters")  # fmt: skip
+            else:
+                even = f"1/n is {whole / world:,.0f}, within the largest parameter's {one}"
+            alike = "" if one_size or len(counts) > 1 else (
+                f". Every rank holds {counts.pop()} parameters, but this model's are of "
+                f"{len(set(numels))} sizes ({', '.join(map(str, sorted(set(numels))))} "
+                "elements): owners given by index (i % world) balance the count, not the bytes"
             )  # fmt: skip
+            if after_first and not alike:
+                alike = (
+                    ". This run built a first ShardedOptimizer over 3 other parameters before, "
+                    "in the same processes (2 on one rank, 1 on the other): loads kept in a "
+                    "class attribute or a global, not in the instance, carry over to the next "
+                    "one, which must start counting from zero"
+                )
             raise CheckFailed(
                 f"rank {rank} holds {held} bytes of optimizer state, of {whole} in all over "
-                f"{world} ranks: {even}. Balance the shards by bytes (give each "
+                f"{world} ranks: {even}{alike}. Balance the shards by bytes (give each "
                 "parameter to the rank holding the fewest bytes so far)"
             )
 

@@ -1,6 +1,5 @@
 # expect: fail bucket plan cached at class level by (number of parameters, bucket_bytes): stale for another model with other sizes or dtype
 # hint: cache|class attribute|_plans|stale|another model|dtype|element_size|between instances|shared
-# open: each rank builds one instance per process, so a class-level cache is never reused
 import torch
 import torch.distributed as dist
 

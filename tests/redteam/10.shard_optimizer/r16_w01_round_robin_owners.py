@@ -1,6 +1,5 @@
 # expect: fail owners given round-robin by index, ignoring the parameters' bytes: balanced only when every parameter has the same size
 # hint: bytes|balanc|round.?robin|size|fewest|index|i % world|uneven
-# open: the checker's model has weights of one size, where round-robin owners balance the bytes
 import torch
 import torch.distributed as dist
 

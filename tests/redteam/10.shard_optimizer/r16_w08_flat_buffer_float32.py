@@ -1,6 +1,5 @@
 # expect: fail the flat buffer per owner is allocated with the default dtype (float32), so float64 or bfloat16 parameters are rounded or cast on the way
 # hint: dtype|float32|float64|default dtype|torch\.empty|torch\.zeros|precision|cast
-# open: the checker's model is float32, where a float32 buffer is right
 import torch
 import torch.distributed as dist
 

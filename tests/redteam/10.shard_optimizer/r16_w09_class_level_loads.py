@@ -1,6 +1,5 @@
 # expect: fail bytes owned per rank kept in a class attribute shared by every instance, so a second optimizer starts from the first one's loads
 # hint: class attribute|class.?level|shared|global|between instances|second (optimizer|instance)|stale|loads|reset
-# open: each rank builds one instance per process, so a class-level cache is never reused
 from collections import defaultdict
 
 import torch

@@ -1,5 +1,5 @@
-# expect: pass
-# hint:
+# expect: fail owners given by index (i % world): the count balanced, not the bytes, wrong for parameters of other sizes (the prompt asks to balance the bytes)
+# hint: bytes|balanc|i % world|index|count|size
 import torch
 import torch.distributed as dist
 
