@@ -434,24 +434,3 @@ def test_a_call_refused_inside_the_learners_own_code_is_their_error_with_its_lin
     except TypeError as error:
         assert refused_call_hint(error, _calls_its_helper_wrongly) is None
         assert refused_call_hint(ValueError("_helper() takes no arguments"), _helper) is None
-
-
-@pytest.mark.parametrize(
-    ("name", "qualname", "names"),
-    [
-        ("NoRank.__init__", "NoRank", True),
-        ("t.<locals>.NoRank.__init__", "t.<locals>.NoRank", True),
-        # a class sent to a rank by value keeps only its bare name there
-        ("t.<locals>.NoRank.__init__", "NoRank", True),
-        ("t.<locals>.NoRank", "NoRank", True),
-        ("Outer.Inner.__init__", "Outer", True),
-        ("OtherNoRank.__init__", "NoRank", False),
-        ("NoRank.__init__.helper", "NoRank.__init__.h", False),
-        ("mod.NoRank.step.inner", "NoRank", False),
-        ("f", "t.<locals>.f", False),
-    ],
-)
-def test_a_name_in_pythons_message_is_matched_by_whole_parts(name, qualname, names):
-    from d2lgpu.checks._util import _names_one_of
-
-    assert _names_one_of(name, qualname) is names
