@@ -314,9 +314,10 @@ def test_owners_by_index_pass_on_parameters_of_one_size_and_fail_on_two():
     assert result.hint == (
         "rank 0 holds 32768 bytes of optimizer state, of 34816 in all over 2 ranks: 1/n is "
         "17,408, within the largest parameter's 4096. Every rank holds 8 parameters, but this "
-        "model's are of 2 sizes (16, 256 elements): owners given by index (i % world) balance "
-        "the count, not the bytes. Balance the shards by bytes (give each parameter to the "
-        "rank holding the fewest bytes so far)"
+        "model's are of 2 sizes (16, 256 elements): owners given by index (i % world), or by "
+        "a load that adds 1 or p.element_size() per parameter, balance the count, not the bytes "
+        "(p.numel() * p.element_size()). Balance the shards by bytes (give each parameter to "
+        "the rank holding the fewest bytes so far)"
     )
 
 

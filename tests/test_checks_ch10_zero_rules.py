@@ -109,11 +109,26 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     numels = [256] * 8
     compare_state([state_record(range(4)), state_record(range(4, 8))], 2, numels)
     compare_state([state_record([i, i + 4]) for i in range(4)], 4, numels)
-    hint = fails(compare_state, [state_record(range(4)), state_record(range(4, 8), 0)], 2, numels)
+    # torch.optim.Adam by name on every rank: no optimizer the checker counts
+    hint = fails(compare_state, [state_record([], 0), state_record([], 0)], 2, numels)
     assert hint == (
-        "no optimizer was built from optimizer_cls on some rank: build this rank's optimizer as "
+        "no optimizer was built from optimizer_cls on any rank: build this rank's optimizer as "
         "optimizer_cls(its_own_params, **kwargs), with the class the checker passes (it counts "
         "the optimizer's state), not torch.optim.Adam by name"
+    )
+    # a world size of 2 written in, on 4 ranks, where a rank that owns nothing builds nothing
+    written_in = [state_record(range(4)), state_record(range(4, 8)), *[state_record([], 0)] * 2]
+    assert fails(compare_state, written_in, 4, numels) == (
+        "ranks 2, 3 of 4 built no optimizer, as if owning no parameter, though the model's 8 "
+        "parameters leave every one of 4 ranks some: is the world size, 2, written in? Give "
+        "owners over dist.get_world_size() ranks"
+    )
+    unbalanced = [state_record(range(6)), state_record([], 0), state_record([6, 7])]
+    assert fails(compare_state, unbalanced, 3, numels) == (
+        "rank 1 of 3 built no optimizer, as if owning no parameter, though the model's 8 "
+        "parameters leave every one of 3 ranks some: the owners are unbalanced: give each "
+        "parameter to the rank that owns the fewest bytes so far, and add its bytes to that "
+        "rank's count"
     )
     one_owner = [state_record(range(8)), state_record([], 0), state_record([], 0)]
     assert fails(compare_state, one_owner, 3, numels) == (
@@ -171,7 +186,7 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
     alternating = [256, 16] * 4
     by_index = [{"state": {i: 8 * alternating[i] for i in range(r, 8, 2)}, "optimizers": 1}
                 for r in (0, 1)]  # fmt: skip
-    assert "owners given by index (i % world) balance the count, not the bytes" in fails(
+    assert "owners given by index (i % world), or by a load that adds 1 or" in fails(
         compare_state, by_index, 2, alternating
     )
     # after a first instance: the loads kept by the class are named

@@ -42,6 +42,14 @@ def test_each_file_is_the_courses_a_librarys_or_the_learners(filename, kind):
     assert is_course_code(filename) is (kind == "course")
 
 
+def test_a_file_whose_path_cannot_be_resolved_is_a_librarys(tmp_path):
+    (tmp_path / "a.py").symlink_to(tmp_path / "b.py")
+    (tmp_path / "b.py").symlink_to(tmp_path / "a.py")  # a loop: resolve() raises
+    with pytest.raises((RuntimeError, OSError)):  # RuntimeError up to Python 3.12
+        (tmp_path / "a.py").resolve(strict=False)
+    assert _kind(str(tmp_path / "a.py")) == "library"
+
+
 def _frames(*filenames):
     """A chain of frames, innermost first, in the files named."""
     frame = None
@@ -79,6 +87,7 @@ def test_a_learners_line_is_described_by_its_function_and_line():
         ("NoRank", "NoRank", True),
         # a class sent to a rank by value keeps only its bare name there
         ("t.<locals>.NoRank.__init__", "NoRank", True),
+        ("t.<locals>.NoRank", "NoRank", True),
         ("x.<locals>.Outer.Inner.__init__", "Outer.Inner", True),
         ("x.<locals>.Outer.Inner", "Outer.Inner", True),
         ("Outer.Inner.__init__", "Outer", True),

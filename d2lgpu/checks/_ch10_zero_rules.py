@@ -109,9 +109,21 @@ def compare_state(records, world, numels, itemsize=4, after_first=False):
             "bytes to each rank (a greedy choice must add each parameter's bytes to the load "
             "of the rank that gets it)"
         )
+    if missing and len(missing) < world:  # the others share the parameters out
+        why = (
+            "is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
+            if min(missing) >= 2
+            else "the owners are unbalanced: give each parameter to the rank that owns the "
+            "fewest bytes so far, and add its bytes to that rank's count"
+        )
+        raise CheckFailed(
+            f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of {world} "
+            f"built no optimizer, as if owning no parameter, though the model's {len(numels)} "
+            f"parameters leave every one of {world} ranks some: {why}"
+        )
     if missing:
         raise CheckFailed(
-            "no optimizer was built from optimizer_cls on some rank: build this rank's "
+            "no optimizer was built from optimizer_cls on any rank: build this rank's "
             "optimizer as optimizer_cls(its_own_params, **kwargs), with the class the checker "
             "passes (it counts the optimizer's state), not torch.optim.Adam by name"
         )
@@ -153,7 +165,9 @@ def compare_state(records, world, numels, itemsize=4, after_first=False):
             alike = "" if one_size or len(counts) > 1 else (
                 f". Every rank holds {counts.pop()} parameters, but this model's are of "
                 f"{len(set(numels))} sizes ({', '.join(map(str, sorted(set(numels))))} "
-                "elements): owners given by index (i % world) balance the count, not the bytes"
+                "elements): owners given by index (i % world), or by a load that adds 1 or "
+                "p.element_size() per parameter, balance the count, not the bytes "
+                "(p.numel() * p.element_size())"
             )  # fmt: skip
             if after_first and not alike:
                 alike = (
