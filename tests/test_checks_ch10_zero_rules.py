@@ -74,6 +74,15 @@ def test_a_flat_buffer_wider_than_the_parameters_is_named_not_an_extra_collectiv
         "a wider dtype than the parameters' float32 (float64?). Build each flat buffer in the "
         "parameters' dtype (torch.cat of p.detach().reshape(-1))"
     )
+    # the model in float64 (UNEVEN: 2176 elements, 17408 bytes), buffers of 16 bytes an element
+    wide = [Call(0, "broadcast", (2176,), 2 * 17408, False)]
+    assert fails(compare_calls, [{"calls": [wide]}], zero.UNEVEN) == (
+        "step() sent 34816 bytes in 1 collectives for 17408 bytes of parameters (rank 0, step "
+        "0), though as many elements as the parameters hold: the buffers are of a wider dtype "
+        "than the parameters' float64. Build each flat buffer in the parameters' dtype "
+        "(torch.cat of p.detach().reshape(-1))"
+    )
+    compare_calls([{"calls": [[Call(0, "broadcast", (2176,), 17408, False)]]}], zero.UNEVEN)
     flat32 = [Call(i, "broadcast", (4 * 256,), 4 * PARAM, False) for i in range(2)]
     compare_calls([{"calls": [flat32]}])
     assert "an extra collective" in fails(compare_calls, [{"calls": [flat32 + flat32[:1]]}])
@@ -89,6 +98,14 @@ def test_step_collectives_send_each_parameter_once_and_reduce_nothing():
     assert fails(compare_calls, [{"calls": [broadcasts()]}, {"calls": [broadcasts(9)]}]) == (
         f"step() sent {9 * PARAM} bytes in 9 collectives for {8 * PARAM} bytes of parameters "
         "(rank 1, step 0): an extra collective. Send each parameter once, from its owner"
+    )
+    barrier = Call(8, "barrier", (), 0, False)
+    assert fails(
+        compare_calls, [{"calls": [broadcasts()]}, {"calls": [broadcasts() + [barrier]]}]
+    ) == (
+        "step() called a barrier (rank 1, step 0): an extra collective, which makes every rank "
+        "wait for the slowest at every step and sends nothing. The broadcasts already leave "
+        "every rank with the same parameters: leave it out"
     )
     for kind in ("all_reduce", "reduce_scatter", "reduce"):
         calls = [[], broadcasts(1) + broadcasts(1, kind)]
@@ -191,7 +208,14 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
     )
     # after a first instance: the loads kept by the class are named
     hint = fails(compare_state, [sized([0, 1, 2]), sized([3])], 2, numels, 4, True)
-    assert "loads kept in a class attribute or a global, not in the instance" in hint
+    assert hint == (
+        "rank 0 holds 5120 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3,072, "
+        "within the largest parameter's 2048. This run built a first ShardedOptimizer over 3 "
+        "other parameters before, in the same processes (2 on one rank, 1 on the other): loads "
+        "kept in a class attribute or a global, not in the instance, carry over to the next "
+        "one, which must start counting from zero. Balance the shards by bytes (give each "
+        "parameter to the rank holding the fewest bytes so far)"
+    )
     # in float64, Adam's state takes 16 bytes an element
     compare_state(
         [{"state": {i: 16 * numels[i] for i in o}, "optimizers": 1} for o in ([0, 2], [1, 3])],
