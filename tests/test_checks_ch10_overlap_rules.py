@@ -617,3 +617,47 @@ def test_a_bucket_sent_in_another_dtype_than_the_gradients_is_named():
         "which rounds them on the way. Make it in the gradients' dtype: torch.cat of their "
         "reshape(-1)s, or dtype=p.grad.dtype"
     )
+
+
+def test_what_a_first_instance_changed_outside_itself_is_named():
+    from d2lgpu.checks._ch10_by_hand import after_first, changed_by, kept_by_class
+
+    namespace: dict = {}
+    exec(  # noqa: S102 (a learner's cell: a class, a module global, a default argument)
+        "import torch\n"
+        "PLANS = {}\n"
+        "LIMIT = 3\n"
+        "class Kept:\n"
+        "    made = 0\n"
+        "    shape = (2, 3)\n"
+        "    def __init__(self, model, cap, seen=[]):\n"
+        "        type(self).made += 1\n"
+        "        PLANS[cap] = len(seen)\n"
+        "        seen.append(cap)\n"
+        "        self.own = [cap]\n"
+        "def build(model, cap):\n"
+        "    return Kept(model, cap)\n",
+        namespace,
+    )
+    kept = kept_by_class(namespace["Kept"])
+    assert {"Kept.made", "Kept.shape", "PLANS", "LIMIT", "Kept.__init__'s default 0"} <= set(kept)
+    assert "torch" not in kept and "build" not in kept and "Kept" not in kept
+    assert changed_by(lambda: namespace["Kept"](None, 5), namespace["Kept"]) == [
+        "Kept.__init__'s default 0",
+        "Kept.made",
+        "PLANS",
+    ]
+    # a function that builds one: its own defaults and its module's globals
+    assert changed_by(lambda: namespace["build"](None, 6), namespace["build"]) == ["PLANS"]
+
+    class Clean:
+        def __init__(self, model, cap):
+            self.cap = cap
+
+    assert changed_by(lambda: Clean(None, 1), Clean) == []
+    assert after_first([], "X") == ""
+    assert after_first(["Kept.made", "PLANS"], "Kept (over another model)") == (
+        ". This run built a first Kept (over another model), in the same processes, before this "
+        "one, and building it changed Kept.made, PLANS: what a class attribute or a module's "
+        "global keeps, not the instance, carries over to the next instance. Keep it on self"
+    )

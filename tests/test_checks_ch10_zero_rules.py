@@ -206,16 +206,6 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
     assert "owners given by index (i % world), or by a load that adds 1 or" in fails(
         compare_state, by_index, 2, alternating
     )
-    # after a first instance: the loads kept by the class are named
-    hint = fails(compare_state, [sized([0, 1, 2]), sized([3])], 2, numels, 4, True)
-    assert hint == (
-        "rank 0 holds 5120 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3,072, "
-        "within the largest parameter's 2048. This run built a first ShardedOptimizer over 3 "
-        "other parameters before, in the same processes (2 on one rank, 1 on the other): loads "
-        "kept in a class attribute or a global, not in the instance, carry over to the next "
-        "one, which must start counting from zero. Balance the shards by bytes (give each "
-        "parameter to the rank holding the fewest bytes so far)"
-    )
     # in float64, Adam's state takes 16 bytes an element
     compare_state(
         [{"state": {i: 16 * numels[i] for i in o}, "optimizers": 1} for o in ([0, 2], [1, 3])],

@@ -1,14 +1,18 @@
 """What both of chapter 10's hand-built DDP checkers (:mod:`.ch10_ddp_by_hand`) share: the
-steps and batch of a run, the global batch of a step, each rank's share of it, and the
-gradients of a share.
+steps and batch of a run, the global batch of a step, each rank's share of it, the
+gradients of a share, and what an answer's class keeps between instances
+(:func:`kept_by_class`, :func:`after_first`).
 """
 
 from __future__ import annotations
 
+import reprlib
+import types
+
 import torch
 import torch.nn.functional as F
 
-__all__ = ["BATCH", "SEED", "STEPS", "batch", "grads_of", "share"]
+__all__ = ["BATCH", "SEED", "STEPS", "after_first", "batch", "changed_by", "grads_of", "share"]
 
 STEPS, BATCH, SEED = 3, 16, 5
 
@@ -27,3 +31,58 @@ def share(rank, world):
 def grads_of(model, x, y):
     loss = F.cross_entropy(model(x), y)
     return [g.detach() for g in torch.autograd.grad(loss, list(model.parameters()))]
+
+
+_SHOWN = reprlib.Repr()  # keyword arguments only from Python 3.12
+_SHOWN.maxlevel, _SHOWN.maxstring = 3, 200
+_SHOWN.maxdict = _SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxset = 64
+
+
+def _shown(value) -> str:
+    try:
+        return f"{type(value).__name__} {len(value) if hasattr(value, '__len__') else ''} " + (
+            _SHOWN.repr(value)
+        )
+    except Exception:  # noqa: BLE001 (a learner's object whose repr or len raises)
+        return f"{type(value).__name__} {id(value)}"
+
+
+def kept_by_class(answer) -> dict[str, str]:
+    """What ``answer`` (a class, or a function that builds one) keeps outside an instance, by
+    name, as it reads now: its class attributes, its methods' default arguments and its
+    module's globals, that are no function, class or module."""
+    cls = answer if isinstance(answer, type) else None
+    kept = {}
+    for name, value in (vars(cls) if cls is not None else {"": answer}).items():
+        if isinstance(value, types.FunctionType):
+            for i, default in enumerate(value.__defaults__ or ()):
+                kept[f"{value.__qualname__}'s default {i}"] = _shown(default)
+        elif name and not name.startswith("__") and not callable(value):
+            if not isinstance(value, (staticmethod, classmethod, property)):
+                kept[f"{cls.__name__}.{name}"] = _shown(value)
+    init = getattr(cls, "__init__", None) if cls is not None else answer
+    for name, value in getattr(init, "__globals__", {}).items():
+        if not name.startswith("__") and not callable(value):
+            if not isinstance(value, types.ModuleType):
+                kept[name] = _shown(value)
+    return kept
+
+
+def changed_by(build, answer) -> list[str]:
+    """Call ``build()`` (a first instance of ``answer``); the names of what it changed of
+    :func:`kept_by_class`."""
+    before = kept_by_class(answer)
+    build()
+    return sorted(n for n, v in kept_by_class(answer).items() if before.get(n) != v)
+
+
+def after_first(changed, what) -> str:
+    """The words added to a hint of a run after a first instance (``what``) whose building
+    changed ``changed`` (names of :func:`kept_by_class`); none where it changed nothing."""
+    if not changed:
+        return ""
+    return (
+        f". This run built a first {what}, in the same processes, before this one, and "
+        f"building it changed {', '.join(changed)}: what a class attribute or a module's "
+        "global keeps, not the instance, carries over to the next instance. Keep it on self"
+    )

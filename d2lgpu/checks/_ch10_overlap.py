@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 from . import _ranks
 from ._ch10_buckets import bucket_numels, call_itemsize, overlap_net
-from ._ch10_by_hand import STEPS, batch, grads_of, share
+from ._ch10_by_hand import STEPS, after_first, batch, changed_by, grads_of, share
 from ._kit import kept_from_earlier
 from ._kit_collectives import describe
 from ._ranks import RuleBroken
@@ -121,9 +121,18 @@ class CapJob:
         self.cap, self.dtype, self.out_of_order, self.first = cap, dtype, out_of_order, first
 
     def __call__(self, answer, rank, world):
-        if self.first:  # nothing of it may carry over to the next (a plan cached by the class)
-            answer(overlap_net(torch.float32, self.out_of_order), self.cap)
-        return _overlap_job(answer, rank, world, self.cap, self.dtype, self.out_of_order)
+        changed = []  # nothing of a first instance may carry over (a plan cached by the class)
+        if self.first:
+            first = overlap_net(torch.float32, self.out_of_order)
+            changed = changed_by(lambda: answer(first, self.cap), answer)
+        try:
+            record = _overlap_job(answer, rank, world, self.cap, self.dtype, self.out_of_order)
+        except RuleBroken as broken:
+            raise RuleBroken(f"{broken}{after_first(changed, FIRST)}") from None
+        return {**record, "changed": changed} if self.first else record
+
+
+FIRST = "OverlappedDDP (over the model in float32)"
 
 
 # --- reading a step's log in the parent ----------------------------------------------------

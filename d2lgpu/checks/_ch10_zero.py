@@ -14,13 +14,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from . import _ranks
-from ._ch10_by_hand import SEED, STEPS, batch, grads_of, share
+from ._ch10_by_hand import SEED, STEPS, after_first, batch, changed_by, grads_of, share
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
 from ._ranks import RuleBroken
 
 __all__ = [
     "ADAM_KWARGS",
+    "FIRST",
     "MOMENTS",
     "PLAIN",
     "UNEVEN",
@@ -182,11 +183,20 @@ class ZeroJob:
         self.net, self.first = net, first
 
     def __call__(self, answer, rank, world):
-        if self.first:  # 2 parameters owned by one rank, 1 by the other: loads kept by the
-            # class (not the instance) leave the next one unbalanced
+        changed = []  # 2 parameters owned by one rank, 1 by the other: loads kept by the
+        if self.first:  # class (not the instance) leave the next one unbalanced
             first = [nn.Parameter(torch.zeros(32, 32, dtype=self.net.dtype)) for _ in range(3)]
-            answer(first, torch.optim.Adam, **ADAM_KWARGS[world])
-        return _zero_job(answer, rank, world, self.net)
+            changed = changed_by(
+                lambda: answer(first, torch.optim.Adam, **ADAM_KWARGS[world]), answer
+            )
+        try:
+            record = _zero_job(answer, rank, world, self.net)
+        except RuleBroken as broken:
+            raise RuleBroken(f"{broken}{after_first(changed, FIRST)}") from None
+        return {**record, "changed": changed} if self.first else record
+
+
+FIRST = "ShardedOptimizer (over 3 other parameters: 2 owned by one rank, 1 by the other)"
 
 
 def _zero_job(answer, rank, world, net):

@@ -92,13 +92,12 @@ def compare_calls(records, net: Net = PLAIN) -> None:
                 )
 
 
-def compare_state(records, world, numels, itemsize=4, after_first=False):
+def compare_state(records, world, numels, itemsize=4):
     """The optimizer state each rank holds after the last step (``numels``: the model's
     parameters' sizes; ``itemsize``: their dtype's bytes): built on every rank from
     optimizer_cls, of the model's own parameters, each parameter's on one rank, and 1/n of
     the bytes on each, exactly where the parameters are of one size and n divides their
-    count, else within the largest parameter's. ``after_first``: the run built a first
-    instance over 3 other parameters before, in the same processes."""
+    count, else within the largest parameter's."""
     missing = [rank for rank, record in enumerate(records) if record["optimizers"] == 0]
     holders = [rank for rank, record in enumerate(records) if len(record["state"]) == len(numels)]
     if missing and holders:
@@ -169,13 +168,6 @@ def compare_state(records, world, numels, itemsize=4, after_first=False):
                 "p.element_size() per parameter, balance the count, not the bytes "
                 "(p.numel() * p.element_size())"
             )  # fmt: skip
-            if after_first and not alike:
-                alike = (
-                    ". This run built a first ShardedOptimizer over 3 other parameters before, "
-                    "in the same processes (2 on one rank, 1 on the other): loads kept in a "
-                    "class attribute or a global, not in the instance, carry over to the next "
-                    "one, which must start counting from zero"
-                )
             raise CheckFailed(
                 f"rank {rank} holds {held} bytes of optimizer state, of {whole} in all over "
                 f"{world} ranks: {even}{alike}. Balance the shards by bytes (give each "

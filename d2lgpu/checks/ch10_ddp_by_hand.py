@@ -47,7 +47,10 @@ import torch
 
 from . import _ranks
 from ._ch10_buckets import bucket_numels, check_buckets, check_launch_dtype, early_launch
-from ._ch10_by_hand import STEPS
+from ._ch10_by_hand import STEPS, after_first
+from ._ch10_overlap import (
+    FIRST as OVERLAP_FIRST,
+)
 from ._ch10_overlap import (
     CapJob,
     overlap_reference,
@@ -56,6 +59,7 @@ from ._ch10_overlap import (
     step_logs,
 )
 from ._ch10_zero import ADAM_KWARGS, UNEVEN, ZeroJob, zero_job, zero_net, zero_reference
+from ._ch10_zero import FIRST as ZERO_FIRST
 from ._ch10_zero_compare import compare_zero
 from ._ch10_zero_kept import compare_kept
 from ._ch10_zero_rules import (
@@ -175,17 +179,9 @@ def _overlap_run(answer, cap, world, dtype=torch.float32, out_of_order=False, fi
     try:
         _overlap_checks(records, world, cap)
     except CheckFailed as error:
-        if first and error.hint.startswith(("with bucket_bytes=", "your buckets")):
-            raise CheckFailed(error.hint + _AFTER_FIRST) from None
-        raise
+        changed = sorted({name for record in records for name in record.get("changed", ())})
+        raise CheckFailed(error.hint + after_first(changed, OVERLAP_FIRST)) from None
     return records
-
-
-_AFTER_FIRST = (
-    ". Or, if your buckets are right on a fresh instance: this run built a first OverlappedDDP "
-    "before, over the model in float32, in the same processes, and buckets planned in a class "
-    "attribute or a global, not in the instance, carry over to the next one"
-)
 
 
 def _overlap_checks(records, world, cap):
@@ -265,12 +261,16 @@ def _uneven_run(answer):
     after a first ShardedOptimizer over 3 other parameters: owners balanced by bytes (not by
     count, nor from the first one's loads), and buffers in the parameters' dtype."""
     records = _ranks.run_ranks(answer, 2, job=ZeroJob(UNEVEN, first=True))
-    for record in records:
-        error = zero_setup_error(record["setup"])
-        if error is not None:
-            raise CheckFailed(error)
-    compare_zero_grad(records)
-    compare_zero(records, 2, UNEVEN)
-    compare_state(records, 2, UNEVEN.numels(), UNEVEN.itemsize, after_first=True)
-    compare_held(records, 2)
-    compare_calls(records, UNEVEN)
+    try:
+        for record in records:
+            error = zero_setup_error(record["setup"])
+            if error is not None:
+                raise CheckFailed(error)
+        compare_zero_grad(records)
+        compare_zero(records, 2, UNEVEN)
+        compare_state(records, 2, UNEVEN.numels(), UNEVEN.itemsize)
+        compare_held(records, 2)
+        compare_calls(records, UNEVEN)
+    except CheckFailed as wrong:
+        changed = sorted({name for record in records for name in record.get("changed", ())})
+        raise CheckFailed(wrong.hint + after_first(changed, ZERO_FIRST)) from None

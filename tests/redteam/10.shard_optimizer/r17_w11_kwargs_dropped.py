@@ -1,0 +1,32 @@
+# expect: fail passes only lr to optimizer_cls, dropping the other kwargs
+# hint: kwargs|argument|betas|eps|weight_decay|pass on
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world = dist.get_world_size()
+        rank = dist.get_rank()
+        loads = [0] * world
+        self.owners = []
+        for p in self.params:
+            r = loads.index(min(loads))
+            self.owners.append(r)
+            loads[r] += p.numel() * p.element_size()
+        mine = [p for p, o in zip(self.params, self.owners) if o == rank]
+        self.optim = optimizer_cls(mine, lr=kwargs.get("lr", 1e-3))
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        for p, o in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=o)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer

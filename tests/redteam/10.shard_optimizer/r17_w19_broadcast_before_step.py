@@ -1,0 +1,31 @@
+# expect: fail broadcasts the parameters before the local optimizer steps them
+# hint: before|after|order|step|stale|differ|updated
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world = dist.get_world_size()
+        rank = dist.get_rank()
+        loads = [0] * world
+        self.owners = []
+        for p in self.params:
+            r = loads.index(min(loads))
+            self.owners.append(r)
+            loads[r] += p.numel() * p.element_size()
+        self.optim = optimizer_cls([p for p, o in zip(self.params, self.owners) if o == rank], **kwargs)
+
+    @torch.no_grad()
+    def step(self):
+        for p, o in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=o)
+        self.optim.step()
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer
