@@ -414,6 +414,30 @@ def test_parameters_are_held_to_one_millionth_absolute_whatever_their_size():
     assert "(more than 1e-6)" in hint
 
 
+def test_parameters_in_float64_are_held_to_1e_12_and_a_float32_buffer_named():
+    uneven, needed = zero.UNEVEN, param_bytes(zero.UNEVEN)
+    ref = zero.zero_reference(2, net=uneven)
+    full = [Call(0, "broadcast", (needed // 8,), needed, False)]
+    compare_zero(zero_records(ref, sent=(needed, needed), calls=full), 2, uneven)
+    off = [[p + 1e-10 if i == 0 else p for i, p in enumerate(ps)] for ps in ref]
+    hint = fails(compare_zero, zero_records(off, sent=(needed, needed), calls=full), 2, uneven)
+    assert hint.startswith("parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 1e-10")
+    assert hint.endswith(
+        "(more than 1e-12): each parameter must be stepped by exactly one rank, with the "
+        "averaged gradient, then broadcast from that rank"
+    )
+    rounded = [[p.float().double() for p in ps] for ps in ref]  # through a float32 buffer
+    narrow = [Call(0, "broadcast", (needed // 8,), needed // 2, False)]
+    hint = fails(
+        compare_zero, zero_records(rounded, sent=(needed // 2,) * 2, calls=narrow), 2, uneven
+    )
+    assert (
+        f"and step() sent {needed // 2} bytes for {needed // 8} elements, fewer than float64's 8 "
+        "each: buffers of a narrower dtype (float32, as torch.zeros(n) and torch.empty(n) make, "
+        "or bfloat16) round every parameter they carry"
+    ) in hint
+
+
 # --- moments kept outside the optimizers (compare_kept)
 
 
