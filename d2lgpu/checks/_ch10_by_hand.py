@@ -1,18 +1,34 @@
 """What both of chapter 10's hand-built DDP checkers (:mod:`.ch10_ddp_by_hand`) share: the
 steps and batch of a run, the global batch of a step, each rank's share of it, the
-gradients of a share, and what an answer's class keeps between instances
-(:func:`kept_by_class`, :func:`after_first`).
+gradients of a share, and what an answer's class keeps between instances: a job run after
+a first instance (:func:`after_a_first`, in a rank) and the hints of its run
+(:func:`first_named`, in the parent).
 """
 
 from __future__ import annotations
 
 import reprlib
 import types
+from contextlib import contextmanager
 
 import torch
 import torch.nn.functional as F
 
-__all__ = ["BATCH", "SEED", "STEPS", "after_first", "batch", "changed_by", "grads_of", "share"]
+from ._ranks import RuleBroken
+from ._util import CheckFailed
+
+__all__ = [
+    "BATCH",
+    "SEED",
+    "STEPS",
+    "after_a_first",
+    "after_first",
+    "batch",
+    "changed_by",
+    "first_named",
+    "grads_of",
+    "share",
+]
 
 STEPS, BATCH, SEED = 3, 16, 5
 
@@ -51,16 +67,21 @@ def kept_by_class(answer) -> dict[str, str]:
     """What ``answer`` (a class, or a function that builds one) keeps outside an instance, by
     name, as it reads now: its class attributes, its methods' default arguments and its
     module's globals, that are no function, class or module."""
-    cls = answer if isinstance(answer, type) else None
+    is_class = isinstance(answer, type)
+    attributes = vars(answer) if is_class else {}
+    functions = [v for v in attributes.values() if isinstance(v, types.FunctionType)]
+    if not is_class and isinstance(answer, types.FunctionType):
+        functions = [answer]
     kept = {}
-    for name, value in (vars(cls) if cls is not None else {"": answer}).items():
-        if isinstance(value, types.FunctionType):
-            for i, default in enumerate(value.__defaults__ or ()):
-                kept[f"{value.__qualname__}'s default {i}"] = _shown(default)
-        elif name and not name.startswith("__") and not callable(value):
-            if not isinstance(value, (staticmethod, classmethod, property)):
-                kept[f"{cls.__name__}.{name}"] = _shown(value)
-    init = getattr(cls, "__init__", None) if cls is not None else answer
+    for function in functions:
+        for i, default in enumerate(function.__defaults__ or ()):
+            kept[f"{function.__qualname__}'s default {i}"] = _shown(default)
+    for name, value in attributes.items():
+        if name.startswith("__") or callable(value):
+            continue
+        if not isinstance(value, (staticmethod, classmethod, property)):
+            kept[f"{answer.__name__}.{name}"] = _shown(value)
+    init = answer.__init__ if is_class else answer
     for name, value in getattr(init, "__globals__", {}).items():
         if not name.startswith("__") and not callable(value):
             if not isinstance(value, types.ModuleType):
@@ -86,3 +107,26 @@ def after_first(changed, what) -> str:
         f"building it changed {', '.join(changed)}: what a class attribute or a module's "
         "global keeps, not the instance, carries over to the next instance. Keep it on self"
     )
+
+
+def after_a_first(answer, build, what, job) -> dict:
+    """In a rank: ``build()`` a first instance of ``answer`` (``what``), then run ``job()``;
+    its record, with ``"changed"``: what building the first changed of :func:`kept_by_class`,
+    which a hint the job raises also names (:func:`after_first`)."""
+    changed = changed_by(build, answer)
+    try:
+        record = job()
+    except RuleBroken as broken:
+        raise RuleBroken(f"{broken}{after_first(changed, what)}") from None
+    return {**record, "changed": changed}
+
+
+@contextmanager
+def first_named(records, what):
+    """In the parent: a hint raised on ``records`` (a run of :func:`after_a_first`) also
+    names what building the first instance (``what``) changed, on any rank."""
+    try:
+        yield
+    except CheckFailed as wrong:
+        changed = sorted({name for record in records for name in record.get("changed", ())})
+        raise CheckFailed(wrong.hint + after_first(changed, what)) from None

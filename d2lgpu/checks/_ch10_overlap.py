@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 from . import _ranks
 from ._ch10_buckets import bucket_numels, call_itemsize, overlap_net
-from ._ch10_by_hand import STEPS, after_first, batch, changed_by, grads_of, share
+from ._ch10_by_hand import STEPS, after_a_first, batch, grads_of, share
 from ._kit import kept_from_earlier
 from ._kit_collectives import describe
 from ._ranks import RuleBroken
@@ -121,15 +121,13 @@ class CapJob:
         self.cap, self.dtype, self.out_of_order, self.first = cap, dtype, out_of_order, first
 
     def __call__(self, answer, rank, world):
-        changed = []  # nothing of a first instance may carry over (a plan cached by the class)
-        if self.first:
-            first = overlap_net(torch.float32, self.out_of_order)
-            changed = changed_by(lambda: answer(first, self.cap), answer)
-        try:
-            record = _overlap_job(answer, rank, world, self.cap, self.dtype, self.out_of_order)
-        except RuleBroken as broken:
-            raise RuleBroken(f"{broken}{after_first(changed, FIRST)}") from None
-        return {**record, "changed": changed} if self.first else record
+        def job():
+            return _overlap_job(answer, rank, world, self.cap, self.dtype, self.out_of_order)
+
+        if not self.first:
+            return job()
+        first = overlap_net(torch.float32, self.out_of_order)  # a plan cached by the class
+        return after_a_first(answer, lambda: answer(first, self.cap), FIRST, job)
 
 
 FIRST = "OverlappedDDP (over the model in float32)"

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from . import _ranks
-from ._ch10_by_hand import SEED, STEPS, after_first, batch, changed_by, grads_of, share
+from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, grads_of, share
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
 from ._ranks import RuleBroken
@@ -56,7 +56,7 @@ class Net(NamedTuple):
 
     @property
     def itemsize(self) -> int:
-        return torch.empty(0, dtype=self.dtype).element_size()
+        return self.dtype.itemsize
 
     @property
     def name(self) -> str:
@@ -183,17 +183,16 @@ class ZeroJob:
         self.net, self.first = net, first
 
     def __call__(self, answer, rank, world):
-        changed = []  # 2 parameters owned by one rank, 1 by the other: loads kept by the
-        if self.first:  # class (not the instance) leave the next one unbalanced
-            first = [nn.Parameter(torch.zeros(32, 32, dtype=self.net.dtype)) for _ in range(3)]
-            changed = changed_by(
-                lambda: answer(first, torch.optim.Adam, **ADAM_KWARGS[world]), answer
-            )
-        try:
-            record = _zero_job(answer, rank, world, self.net)
-        except RuleBroken as broken:
-            raise RuleBroken(f"{broken}{after_first(changed, FIRST)}") from None
-        return {**record, "changed": changed} if self.first else record
+        def job():
+            return _zero_job(answer, rank, world, self.net)
+
+        if not self.first:
+            return job()
+        # 2 parameters owned by one rank, 1 by the other: loads kept by the class (not the
+        # instance) leave the next one unbalanced
+        first = [nn.Parameter(torch.zeros(32, 32, dtype=self.net.dtype)) for _ in range(3)]
+        build = lambda: answer(first, torch.optim.Adam, **ADAM_KWARGS[world])  # noqa: E731
+        return after_a_first(answer, build, FIRST, job)
 
 
 FIRST = "ShardedOptimizer (over 3 other parameters: 2 owned by one rank, 1 by the other)"

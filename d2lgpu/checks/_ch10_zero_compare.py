@@ -101,8 +101,9 @@ def compare_zero(records, world, net: Net = PLAIN):
                     f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam "
                     f"by {err:.3g}, and step() sent {sent} bytes for {elements} elements, fewer "
                     f"than {net.name}'s {net.itemsize} each: buffers of a narrower dtype "
-                    f"({_NARROWER[net.itemsize > 4]}) round every parameter they carry. Build each flat buffer in the "
-                    "parameters' dtype (torch.cat of p.detach().reshape(-1))"
+                    f"({_NARROWER[net.itemsize > 4]}) round every parameter they carry. Build "
+                    "each flat buffer in the parameters' dtype (torch.cat of "
+                    "p.detach().reshape(-1))"
                 )
             raise CheckFailed(
                 f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam by "

@@ -81,8 +81,8 @@ def compare_calls(records, net: Net = PLAIN) -> None:
                     f"step() sent {sent} bytes in {len(calls)} collectives for {needed} bytes "
                     f"of parameters (rank {rank}, step {step}), though as many elements as the "
                     f"parameters hold: the buffers are of a wider dtype than the parameters' "
-                    f"{net.name}{' (float64?)' if net.itemsize == 4 else ''}. Build each flat buffer in the parameters' dtype "
-                    "(torch.cat of p.detach().reshape(-1))"
+                    f"{net.name}{' (float64?)' if net.itemsize == 4 else ''}. Build each flat "
+                    "buffer in the parameters' dtype (torch.cat of p.detach().reshape(-1))"
                 )
             if sent > needed:
                 raise CheckFailed(
@@ -162,7 +162,7 @@ def compare_state(records, world, numels, itemsize=4):
             else:
                 even = f"1/n is {whole / world:,.0f}, within the largest parameter's {one}"
             alike = "" if one_size or len(counts) > 1 else (
-                f". Every rank holds {counts.pop()} parameters, but this model's are of "
+                f". Every rank holds {next(iter(counts))} parameters, but this model's are of "
                 f"{len(set(numels))} sizes ({', '.join(map(str, sorted(set(numels))))} "
                 "elements): owners given by index (i % world), or by a load that adds 1 or "
                 "p.element_size() per parameter, balance the count, not the bytes "

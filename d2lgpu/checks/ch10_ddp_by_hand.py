@@ -47,7 +47,7 @@ import torch
 
 from . import _ranks
 from ._ch10_buckets import bucket_numels, check_buckets, check_launch_dtype, early_launch
-from ._ch10_by_hand import STEPS, after_first
+from ._ch10_by_hand import STEPS, first_named
 from ._ch10_overlap import (
     FIRST as OVERLAP_FIRST,
 )
@@ -176,11 +176,8 @@ def _overlap_run(answer, cap, world, dtype=torch.float32, out_of_order=False, fi
     """Run the answer on ``world`` ranks with buckets of ``cap`` bytes, check their records
     (:func:`_overlap_checks`); the ranks' records."""
     records = _ranks.run_ranks(answer, world, job=CapJob(cap, dtype, out_of_order, first))
-    try:
+    with first_named(records, OVERLAP_FIRST):
         _overlap_checks(records, world, cap)
-    except CheckFailed as error:
-        changed = sorted({name for record in records for name in record.get("changed", ())})
-        raise CheckFailed(error.hint + after_first(changed, OVERLAP_FIRST)) from None
     return records
 
 
@@ -261,7 +258,7 @@ def _uneven_run(answer):
     after a first ShardedOptimizer over 3 other parameters: owners balanced by bytes (not by
     count, nor from the first one's loads), and buffers in the parameters' dtype."""
     records = _ranks.run_ranks(answer, 2, job=ZeroJob(UNEVEN, first=True))
-    try:
+    with first_named(records, ZERO_FIRST):
         for record in records:
             error = zero_setup_error(record["setup"])
             if error is not None:
@@ -271,6 +268,3 @@ def _uneven_run(answer):
         compare_state(records, 2, UNEVEN.numels(), UNEVEN.itemsize)
         compare_held(records, 2)
         compare_calls(records, UNEVEN)
-    except CheckFailed as wrong:
-        changed = sorted({name for record in records for name in record.get("changed", ())})
-        raise CheckFailed(wrong.hint + after_first(changed, ZERO_FIRST)) from None
