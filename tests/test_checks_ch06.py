@@ -1070,3 +1070,29 @@ def test_slowest_op_names_an_operator_returned_without_its_namespace():
         "on cpu, for a 512 x 512 product next to 20 tiny additions, you returned 'mm', the name "
         "of aten::mm without its namespace: return the entry's .key as it is, aten:: included",
     )
+
+
+def test_the_operator_with_the_least_self_time_is_named_so_whatever_other_column_it_leads():
+    # On a busy machine the op with the least self time can also be the one called most often:
+    # the hint names min() first, and still says what else that operator leads.
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch06_workloads import wrong_column
+
+    def row(key, self_time, count):
+        return SimpleNamespace(
+            key=key,
+            self_cpu_time_total=self_time,
+            cpu_time_total=self_time,
+            count=count,
+            cpu_time=self_time / count,
+            self_cpu_memory_usage=0,
+            cpu_memory_usage=0,
+        )
+
+    table = [row("aten::mm", 900.0, 1), row("aten::add", 50.0, 20), row("aten::to", 3.0, 40)]
+    hint = wrong_column("aten::to", table)
+    assert hint.index("smallest self time") < hint.index("most calls")
+    assert "min()" in hint
+    assert "smallest" not in (wrong_column("aten::add", table) or "")
+    assert wrong_column("aten::mm", table) is None

@@ -198,6 +198,11 @@ def wrong_column(got: str, table) -> str | None:
     by_self = sorted(rows, key=lambda e: e.self_cpu_time_total, reverse=True)
     if [e.key for e in by_self[1:2]] == [got]:
         facts.append("the second-largest self time")
+    elif len(by_self) > 2 and got in {
+        e.key for e in by_self if e.self_cpu_time_total <= by_self[-1].self_cpu_time_total
+    }:
+        # named first: min(), or the last entry of a descending sort, is a mistake of its own
+        facts.insert(0, "the smallest self time: min() or an ascending sort finds the fastest")
     if not facts:
         return None
     return (
