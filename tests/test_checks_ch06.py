@@ -1072,14 +1072,14 @@ def test_slowest_op_names_an_operator_returned_without_its_namespace():
     )
 
 
-def test_the_operator_with_the_least_self_time_is_named_so_whatever_other_column_it_leads():
-    # On a busy machine the op with the least self time can also be the one called most often:
-    # the hint names min() first, and still says what else that operator leads.
+def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_it_leads():
+    # On a busy machine the operator with the least self time can also be the one called most
+    # often, or the one whose name sorts last: the hint names min() first and lists the rest.
     from types import SimpleNamespace
 
-    from d2lgpu.checks._ch06_workloads import wrong_column
+    from d2lgpu.checks._ch06_workloads import text_led, wrong_column
 
-    def row(key, self_time, count):
+    def row(key, self_time, count, text=None):
         return SimpleNamespace(
             key=key,
             self_cpu_time_total=self_time,
@@ -1088,11 +1088,53 @@ def test_the_operator_with_the_least_self_time_is_named_so_whatever_other_column
             cpu_time=self_time / count,
             self_cpu_memory_usage=0,
             cpu_memory_usage=0,
+            self_cpu_time_total_str=text or f"{self_time:.3f}us",
+            cpu_time_total_str=text or f"{self_time:.3f}us",
         )
 
-    table = [row("aten::mm", 900.0, 1), row("aten::add", 50.0, 20), row("aten::to", 3.0, 40)]
+    table = [row("aten::mm", 900.0, 1), row("aten::pow", 50.0, 20), row("aten::to", 3.0, 40)]
     hint = wrong_column("aten::to", table)
-    assert hint.index("smallest self time") < hint.index("most calls")
-    assert "min()" in hint
-    assert "smallest" not in (wrong_column("aten::add", table) or "")
+    assert hint.index("smallest self time") < hint.index("most calls"), hint
+    assert "min()" in hint and "the name last in alphabetical order" in hint
     assert wrong_column("aten::mm", table) is None
+    # the second by self time, neither first nor last by name, nor first as text
+    assert wrong_column("aten::pow", table) == (
+        "you returned aten::pow, which in your own profile has the second-largest self time. "
+        "The work is done where the self time is: sort by self time (self_cpu_time_total) and "
+        "take the first entry"
+    )
+    # times compared as text: "9.000us" sorts above "12.000ms"
+    texts = [row("aten::mm", 12000.0, 1, "12.000ms"), row("aten::pow", 9.0, 1, "9.000us")]
+    texts.append(row("aten::sum", 5.0, 2, "5.000us"))
+    assert wrong_column("aten::pow", texts).startswith(
+        "you returned aten::pow, which in your own profile has the second-largest self time; "
+        "the largest time compared as text (self_cpu_time_total_str: '9.0us' sorts above "
+        "'12ms')"
+    )
+    assert text_led("aten::mm", texts) is None
+    assert text_led("aten::pow", texts[:1] + texts[1:2] * 2) is not None  # two rows: still told
+    assert text_led("aten::pow", [row("aten::pow", 9.0, 1), row("aten::mm", 9.0, 2)]) is None
+
+
+def test_an_answer_that_compared_times_as_text_and_got_matmul_is_told_both_causes():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch06_performance import _name_check
+
+    def row(key, self_time, text):
+        return SimpleNamespace(key=key, self_cpu_time_total=self_time, self_cpu_time_total_str=text)
+
+    table = [row("aten::mm", 1200.0, "1.200ms"), row("aten::matmul", 9.1, "9.100us")]
+    table.append(row("aten::add", 3.0, "3.000us"))
+    cpu = torch.device("cpu")
+    with pytest.raises(CheckFailed) as raised:
+        _name_check("aten::matmul", "aten::mm", "a product", cpu, {}, [], table)
+    assert raised.value.hint.endswith(
+        "sort by self_cpu_time_total instead; it also has the largest time compared as text "
+        "(self_cpu_time_total_str: '9.0us' sorts above '12ms'): compare the numbers"
+    ), raised.value.hint
+    table[1] = row("aten::matmul", 9.1, "0.910us")  # not first as text: not said
+    with pytest.raises(CheckFailed) as raised:
+        _name_check("aten::matmul", "aten::mm", "a product", cpu, {}, [], table)
+    assert raised.value.hint.endswith("sort by self_cpu_time_total instead"), raised.value.hint

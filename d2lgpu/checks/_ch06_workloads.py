@@ -28,6 +28,7 @@ __all__ = [
     "many_calls_workload",
     "profiler_own",
     "summed_by_name",
+    "text_led",
     "workloads",
     "wrong_column",
 ]
@@ -203,6 +204,7 @@ def wrong_column(got: str, table) -> str | None:
     }:
         # named first: min(), or the last entry of a descending sort, is a mistake of its own
         facts.insert(0, "the smallest self time: min() or an ascending sort finds the fastest")
+    facts += _orders_led(got, rows)
     if not facts:
         return None
     return (
@@ -210,6 +212,28 @@ def wrong_column(got: str, table) -> str | None:
         "done where the self time is: sort by self time (self_cpu_time_total) and take the "
         "first entry"
     )
+
+
+def _orders_led(got: str, rows) -> list[str]:
+    """What else than a column ``got`` leads: the order of the names, or of the times as text
+    (``self_cpu_time_total_str``, where "987.000us" sorts above "12.345ms")."""
+    if len(rows) < 3:
+        return []
+    names, says = sorted(e.key for e in rows), []
+    if got in (names[0], names[-1]):
+        first = "first" if got == names[0] else "last"
+        says.append(f"the name {first} in alphabetical order (a key of e.key compares names)")
+    text = text_led(got, rows)
+    return says + ([text] if text else [])
+
+
+def text_led(got: str, rows) -> str | None:
+    """Whether ``got`` has the largest time compared as text, a ``*_str`` column."""
+    for column in ("self_cpu_time_total_str", "cpu_time_total_str"):
+        texts = {e.key: getattr(e, column, "") for e in rows if not profiler_own(e.key)}
+        if len(set(texts.values())) > 1 and texts.get(got) == max(texts.values()):
+            return f"the largest time compared as text ({column}: '9.0us' sorts above '12ms')"
+    return None
 
 
 def largest(table, attr: str) -> set[str]:
