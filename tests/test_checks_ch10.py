@@ -1126,3 +1126,53 @@ def test_a_failure_on_the_second_model_says_where_and_asks_what_was_kept():
         "loop over model.children() misses: loop over model.parameters(). All-reduce every "
         "gradient that is not None, weights and biases alike, then divide by the world size"
     )
+
+
+def test_rules_on_records_name_a_double_all_reduce_a_lower_precision_and_which_steps_passed():
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    mean, total = torch.full((2, 2), 1.5), torch.full((2, 2), 3.0)
+    reduce = Call(0, "all_reduce", (2, 2), 16, False)
+
+    def hint(records):
+        with pytest.raises(Exception) as raised:
+            _check_steps(records)
+        return str(raised.value)
+
+    # a sum, after twice the gradients' bytes were all-reduced: the second all-reduce named
+    assert hint(_records([total, total], calls=[reduce, reduce])) == (
+        "w's gradient on rank 0 (step 0) is summed, not averaged, and every gradient was "
+        "all-reduced twice: an all-reduce after the division sums the averages again. "
+        "All-reduce once, then divide by dist.get_world_size()"
+    )
+    # once is not twice: 24 bytes for 16 is a plain sum's hint
+    partial = Call(0, "all_reduce", (2,), 8, False)
+    assert hint(_records([total, total], calls=[reduce, partial])).endswith(
+        "is summed, not averaged: divide by dist.get_world_size() after the all_reduce"
+    )
+    # right to about 3 digits (bfloat16 on the way), at step 0: no earlier step to point at
+    rounded = mean * (1 + 2e-3)
+    assert hint(_records([rounded, rounded])) == (
+        "w's gradient on rank 0 (step 0) is the average only to about 3 digits (largest "
+        "difference 0.003): precision was lost on the way, as when the gradients are sent or "
+        "copied in a lower precision (bfloat16, float16). All-reduce them in their own dtype"
+    )
+    # right at step 0, then off at step 1, or right at steps 0 and 1, then off at step 2
+    kept = (
+        "so look for what your function keeps between calls (a buffer, a list of p.grad "
+        "tensors: zero_grad sets p.grad to None and backward makes new ones)"
+    )
+    for wrong_from, passed in ((1, "at step 0 it was right"), (2, "at steps 0 to 1 it was right")):
+        records = _records([mean, mean])
+        for record in records:
+            for step in record["steps"][wrong_from:]:
+                step["after"] = {"w": mean * 2, "unused": None}
+        assert hint(records) == (
+            f"w's gradient on rank 0 (step {wrong_from}) is summed, not averaged: divide by "
+            f"dist.get_world_size() after the all_reduce; {passed}, {kept}"
+        )
+        for record in records:  # off by a little: the precision hint points at them too
+            for step in record["steps"][wrong_from:]:
+                step["after"] = {"w": rounded, "unused": None}
+        assert hint(records).endswith(f"in their own dtype; {passed}, {kept}")
