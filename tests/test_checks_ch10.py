@@ -1176,3 +1176,43 @@ def test_rules_on_records_name_a_double_all_reduce_a_lower_precision_and_which_s
             for step in record["steps"][wrong_from:]:
                 step["after"] = {"w": rounded, "unused": None}
         assert hint(records).endswith(f"in their own dtype; {passed}, {kept}")
+
+
+def test_rules_on_records_name_a_loop_that_ended_after_sending_what_came_before():
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    ones, mean = torch.ones(2, 2), torch.full((2, 2), 1.5)
+    # `first` all-reduced (16 bytes), then the loop stopped at `unused`: `w` never carried
+    records = _records([mean, mean], calls=[Call(0, "all_reduce", (2, 2), 16, False)])
+    for r, record in enumerate(records):
+        for step in record["steps"]:
+            step["local"] = {"first": ones * (r + 1), "unused": None, "w": ones * (r + 1)}
+            step["after"] = {"first": mean, "unused": None, "w": ones * (r + 1)}
+            step["uncarried"] = ["w"]
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value).startswith(
+        "your function left every gradient after unused as it was (step 0, rank 0). If it "
+        "loops over model.parameters(): unused has no gradient"
+    )
+    # the same values, but w was carried (its bytes sent in a flat buffer never copied back)
+    for record in records:
+        for step in record["steps"]:
+            step["calls"] = [Call(0, "all_reduce", (8,), 32, False)]
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value).startswith(
+        "w's gradient on rank 0 (step 0) is not averaged (still this rank's own gradient)"
+    )
+    # a collective was called (a barrier), and every gradient left as it was: not "no collective"
+    for r, record in enumerate(records):
+        for step in record["steps"]:
+            step["after"] = dict(step["local"])
+            step["calls"] = [Call(0, "barrier", (), 0, False)]
+            step["uncarried"] = ["first", "w"]
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value).startswith(
+        "your function left every gradient after unused as it was (step 0, rank 0)."
+    )
