@@ -1103,6 +1103,24 @@ def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_i
         "The work is done where the self time is: sort by self time (self_cpu_time_total) and "
         "take the first entry"
     )
+    assert hint == (
+        "you returned aten::to, which in your own profile has the smallest self time: min() or "
+        "an ascending sort finds the fastest; the most calls (count): it is the operator called "
+        "most often; the name last in alphabetical order (a key of e.key compares names). The "
+        "work is done where the self time is: sort by self time (self_cpu_time_total) and take "
+        "the first entry"
+    )
+    # the third of four by self time leads nothing; a column of equal counts leads nowhere
+    four = [row("aten::mm", 900.0, 2), row("aten::pow", 50.0, 2), row("aten::sin", 20.0, 2)]
+    assert wrong_column("aten::sin", four + [row("aten::to", 3.0, 2)]) is None
+    # first by name, and the most calls of two counts
+    named = [row("aten::mm", 900.0, 1), row("aten::abs", 50.0, 5), row("aten::to", 3.0, 1)]
+    assert wrong_column("aten::abs", named) == (
+        "you returned aten::abs, which in your own profile has the most calls (count): it is "
+        "the operator called most often; the second-largest self time; the name first in "
+        "alphabetical order (a key of e.key compares names). The work is done where the self "
+        "time is: sort by self time (self_cpu_time_total) and take the first entry"
+    )
     # times compared as text: "9.000us" sorts above "12.000ms"
     texts = [row("aten::mm", 12000.0, 1, "12.000ms"), row("aten::pow", 9.0, 1, "9.000us")]
     texts.append(row("aten::sum", 5.0, 2, "5.000us"))
@@ -1112,6 +1130,11 @@ def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_i
         "'12ms')"
     )
     assert text_led("aten::mm", texts) is None
+    for r in texts:  # the self times alike as text: the total times' text is read
+        r.self_cpu_time_total_str = "1.000us"
+    assert text_led("aten::pow", texts) == (
+        "the largest time compared as text (cpu_time_total_str: '9.0us' sorts above '12ms')"
+    )
     assert text_led("aten::pow", texts[:1] + texts[1:2] * 2) is not None  # two rows: still told
     assert text_led("aten::pow", [row("aten::pow", 9.0, 1), row("aten::mm", 9.0, 2)]) is None
 
@@ -1138,3 +1161,24 @@ def test_an_answer_that_compared_times_as_text_and_got_matmul_is_told_both_cause
     with pytest.raises(CheckFailed) as raised:
         _name_check("aten::matmul", "aten::mm", "a product", cpu, {}, [], table)
     assert raised.value.hint.endswith("sort by self_cpu_time_total instead"), raised.value.hint
+
+
+def test_the_workloads_hints_and_the_largest_of_a_column():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch06_workloads import largest, workloads
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch06_performance import _name_check
+
+    _, args, want, what, misses = workloads()[2]
+    assert (want, [a.shape for a in args]) == ("aten::_softmax", [(2_000_000,)])
+    with pytest.raises(CheckFailed) as raised:
+        _name_check("aten::softmax", want, what, torch.device("cpu"), misses, [], None)
+    assert raised.value.hint == (
+        "on cpu: you returned aten::softmax, which calls aten::_softmax, the operator that does "
+        "the work: keep the entries whose names start with aten::_ (only the profiler's own "
+        "entries and runtime calls need leaving out)"
+    )
+    rows = [SimpleNamespace(key=k, t=t) for k, t in (("a", 0.5), ("b", 0.2), ("c", 0.5))]
+    assert largest(rows, "t") == {"a", "c"}  # times below 1 us count; ties are all kept
+    assert largest([SimpleNamespace(key="a", t=0.0)], "t") == set()  # a column of zeros

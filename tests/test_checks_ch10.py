@@ -1206,7 +1206,7 @@ def test_rules_on_records_name_a_loop_that_ended_after_sending_what_came_before(
         "w's gradient on rank 0 (step 0) is not averaged (still this rank's own gradient)"
     )
     # a collective was called (a barrier), and every gradient left as it was: not "no collective"
-    for r, record in enumerate(records):
+    for record in records:
         for step in record["steps"]:
             step["after"] = dict(step["local"])
             step["calls"] = [Call(0, "barrier", (), 0, False)]

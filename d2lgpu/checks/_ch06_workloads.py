@@ -41,8 +41,11 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
     Each is ``(fn, args, the operator wanted, what it is, {wrong answer: its hint})``."""
     device = torch.device(device or "cpu")
     gen = torch.Generator(device=device).manual_seed(6)
-    a = torch.randn(n, n, device=device, generator=gen)
-    x = torch.zeros(8, device=device)
+
+    def randn(*shape):
+        return torch.randn(*shape, device=device, generator=gen)
+
+    a, x = randn(n, n), torch.zeros(8, device=device)
 
     def product_and_adds(a, x):
         y = a @ a  # one large product: aten::matmul calls aten::mm, which does the work
@@ -50,13 +53,12 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
             x = x + 1  # many tiny additions: the most calls, little time
         return y, x
 
-    big = torch.randn(exp_numel, device=device, generator=gen)
-    small = torch.randn(32, 32, device=device, generator=gen)
+    big, small = randn(exp_numel), randn(32, 32)
 
     def exp_and_small_product(big, small):
         return torch.exp(big), small @ small
 
-    numbers = torch.randn(exp_numel, device=device, generator=gen)
+    numbers = randn(exp_numel)
 
     def softmax_and_allocation(numbers):
         # aten::softmax calls aten::_softmax, which does the work; the allocation takes the
