@@ -1182,3 +1182,49 @@ def test_the_workloads_hints_and_the_largest_of_a_column():
     rows = [SimpleNamespace(key=k, t=t) for k, t in (("a", 0.5), ("b", 0.2), ("c", 0.5))]
     assert largest(rows, "t") == {"a", "c"}  # times below 1 us count; ties are all kept
     assert largest([SimpleNamespace(key="a", t=0.0)], "t") == set()  # a column of zeros
+
+
+def test_the_workloads_are_the_same_at_every_call_and_are_what_their_words_say():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch06_workloads import (
+        largest,
+        many_calls_workload,
+        summed_by_name,
+        workloads,
+    )
+
+    first, again = workloads(), workloads()  # drawn from a seeded generator: the same cases
+    for (_, args, *_), (_, args_again, *_) in zip(first, again, strict=True):
+        assert all(torch.equal(a, b) for a, b in zip(args, args_again, strict=True))
+    many, many_again = many_calls_workload(), many_calls_workload()
+    assert torch.equal(many[1][0], many_again[1][0])
+    assert all(torch.equal(a, b) for a, b in zip(many[1][1], many_again[1][1], strict=True))
+    assert [[tuple(a.shape) for a in w[1]] for w in first] == [
+        [(512, 512), (8,)],
+        [(2_000_000,), (32, 32)],  # "a 32 x 32 product"
+        [(2_000_000,)],
+    ]
+    fn, args, *_ = first[0]
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        fn(*args)
+    adds = [e.count for e in prof.key_averages() if e.key == "aten::add"]
+    assert adds == [20]  # "next to 20 tiny additions"
+    assert many[4] == {
+        "aten::mm": "you returned aten::mm, the operator whose single call is the longest; "
+        "aten::exp, called 80 times, takes more time in all. Rank by the total self time over "
+        "all calls (self_cpu_time_total), not by the time per call"
+    }
+    assert largest([], "t") == set()
+
+    class Events(list):  # what prof.events() is: calls, and their sums per operator
+        def key_averages(self):
+            return "rows"
+
+    def call(key, cpu, device):
+        return SimpleNamespace(key=key, self_cpu_time_total=cpu, self_device_time_total=device)
+
+    # on a GPU the device column decides which single call is the longest
+    assert summed_by_name(Events([call("a", 1, 5), call("b", 9, 1)])) == ("rows", "a")
+    assert summed_by_name(Events([call("a", 1, 0), call("b", 9, 0)])) == ("rows", "b")
+    assert summed_by_name(Events([call("[memory]", 0, 0)])) == ("rows", None)
