@@ -117,13 +117,13 @@ def _name_check(got, want, what, device, misses, calls_read, table=None) -> None
     if got in MISSES:
         # The first entry of key_averages() is aten::matmul too: so is the largest of a column
         # of zeros, which every device column is on the CPU.
-        text = text_led(got, table or [])
+        cpu = got == "aten::matmul" and device.type == "cpu"
+        text = cpu and text_led(got, table or [])  # read only where the hint says it
         unsorted = (
             "; if you took the first entry, or sorted by a device column (all zeros on the "
             "CPU), sort by self_cpu_time_total instead"
             + (f"; it also has {text}: compare the numbers" if text else "")
         )
-        cpu = got == "aten::matmul" and device.type == "cpu"
         raise CheckFailed(f"on {device.type}: {MISSES[got]}{unsorted if cpu else ''}")
     if got.startswith("cuda") and got[4:5].isupper():
         raise CheckFailed(f"on {device.type}: " + RUNTIME_CALL.format(got=got))
