@@ -146,8 +146,14 @@ def test_amp_names_a_loss_printed_every_few_steps():
     assert_fails(
         "04.amp",
         prints_every_5_steps,
-        "with torch.float16, your loop read tensors on the host 4 times in 16 steps (item): "
-        "each read (loss.item(), float(loss)) waits for the GPU. Keep the losses on the device "
+        "with torch.float16, your loop read tensors on the host 4 times in 16 steps (item; the "
+        "first in your function prints_every_5_steps, line ",
+    )
+    assert_fails(
+        "04.amp",
+        prints_every_5_steps,
+        """`print(f"step {i}: loss {loss.item():.3f}")`): each read (loss.item(), float(loss), """
+        "or a call that reads for you) waits for the GPU. Keep the losses on the device "
         "(losses.append(loss.detach())) and return torch.stack(losses)",
     )
 
@@ -234,7 +240,7 @@ def test_the_logging_scaler_logs_its_calls_and_passes_their_arguments_on():
     assert not scaler.in_step  # an opt.step() of the loop's own after it is the loop's
     scaler.update(2.0)
     assert scaler.get_scale() == 2.0
-    assert log == ["scale", "scaler.step", "update"], log
+    assert log == ["scale", "scaler.step", "update(new_scale)"], log
 
 
 def test_a_function_without_a_name_is_no_host_read():
@@ -350,9 +356,68 @@ def test_amp_rejects_reading_the_loss_every_step():
     assert_fails(
         "04.amp",
         amp_loop(read_each_step=True),
-        "your loop read tensors on the host 16 times in 16 steps (item): each read (loss.item(), "
-        "float(loss)) waits for the GPU. Keep the losses on the device "
-        "(losses.append(loss.detach())) and return torch.stack(losses)",
+        "your loop read tensors on the host 16 times in 16 steps (item; the first in your "
+        "function train_amp, line ",
+    )
+
+
+def test_amp_names_the_line_of_a_read_made_inside_a_library_call():
+    # clip_grad_norm_(..., error_if_nonfinite=True) checks the norm on the host at every step:
+    # the read is torch's, the line that asked for it the learner's.
+    def checks_finite(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm, error_if_nonfinite=True)
+            scaler.step(opt) if scaler else opt.step()
+            if scaler:
+                scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    result = assert_fails("04.amp", checks_finite, "16 times in 16 steps (__bool__; the first ")
+    assert "clip_grad_norm_(net.parameters(), max_norm, error_if_nonfinite=True)`)" in result.hint
+
+
+def test_amp_names_losses_made_into_a_tensor_on_the_host_and_a_scale_set_by_hand():
+    def rebuilt(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = make_amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm)
+        return torch.tensor(list(losses))  # one host read per loss, a CPU tensor
+
+    assert_fails(
+        "04.amp",
+        rebuilt,
+        "with torch.float16, your loop made a tensor from a list of tensors (torch.tensor"
+        "(losses)): it reads every loss on the host, a wait for the GPU each, and makes a new "
+        "tensor on the CPU. Return torch.stack(losses), which stays on the device",
+    )
+
+    class FixedScale:  # the scaler given, with update(new_scale) at every step
+        def __init__(self, scaler):
+            self.scaler = scaler
+
+        def __getattr__(self, name):
+            return getattr(self.scaler, name)
+
+        def update(self):
+            self.scaler.update(1024.0)
+
+    def fixed(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        wrapped = FixedScale(scaler) if scaler is not None else None
+        return make_amp_loop()(net, batches, opt, device_type, dtype, wrapped, max_norm)
+
+    assert_fails(
+        "04.amp",
+        fixed,
+        "the loop calls scaler.update(new_scale), which sets the loss scale to the number it is "
+        "given at every step: the scale then never halves after an overflow (every later step "
+        "would overflow and be skipped) nor grows. Call scaler.update() with no argument: the "
+        "scaler adjusts its scale itself",
     )
 
 
@@ -730,7 +795,7 @@ def test_amp_names_the_dtype_of_each_run_in_its_hints():
     assert_hint(
         stops_on_a_nan_loss,
         "with torch.float16, your loop read tensors on the host 32 times in 16 steps (__bool__, "
-        "item): each read",
+        "item; the first in your function stops_on_a_nan_loss, line ",
         "and return torch.stack(losses)",
     )
 
@@ -755,7 +820,8 @@ def test_amp_lets_a_loop_log_twice_not_three_times(capsys):
     assert_passes("04.amp", logs_every(8, 0))  # after steps 0 and 8
     assert_hint(
         logs_every(5, 4),  # after steps 4, 9 and 14
-        "with torch.float16, your loop read tensors on the host 3 times in 16 steps (item)",
+        "with torch.float16, your loop read tensors on the host 3 times in 16 steps (item; the first in your "
+        "function train_amp, line ",
         "and return torch.stack(losses)",
     )
 
@@ -763,7 +829,8 @@ def test_amp_lets_a_loop_log_twice_not_three_times(capsys):
 def test_amp_names_the_bfloat16_run_in_its_read_and_drift_hints():
     assert_hint(  # the bfloat16 branch copied from a float32 loop that logged loss.item()
         loop_with(bf16_item=True),
-        "with torch.bfloat16, your loop read tensors on the host 16 times in 16 steps (item)",
+        "with torch.bfloat16, your loop read tensors on the host 16 times in 16 steps (item; the first in your "
+        "function train_amp, line ",
         "and return torch.stack(losses)",
     )
     assert_hint(

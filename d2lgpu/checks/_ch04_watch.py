@@ -23,7 +23,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from ._kit import calls_to
-from ._util import CheckFailed, learner_is_running
+from ._util import CheckFailed, learner_line
 
 __all__ = [
     "MAX_NORM",
@@ -94,21 +94,32 @@ class LoggingScaler(torch.amp.GradScaler):
             self.in_step = False
 
     def update(self, new_scale=None):
-        self.log.append("update")
+        self.log.append("update" if new_scale is None else "update(new_scale)")
         return super().update(new_scale)
 
 
 HOST_READS = {"item", "tolist", "numpy", "__float__", "__int__", "__bool__", "__format__", "cpu"}
+HOST_READS |= {"__array__"}
+# Functions that make a tensor from their data: given a list of tensors, they read each one
+# on the host (a wait each on a GPU) and make a new tensor there.
+REBUILDS = {"tensor", "as_tensor"}
+
+
+def _holds_tensors(data) -> bool:
+    return isinstance(data, list | tuple) and any(isinstance(v, torch.Tensor) for v in data)
 
 
 class LearnerReads(TorchFunctionMode):
     """Count the host reads (``.item()``, ``float()``, ``.tolist()``...) made by the learner's
-    code; keep (weakly) what its ``.cpu()`` calls returned, and count the ``backward()`` calls
-    made while autocast was on (on any device type)."""
+    code, and the line of the first; keep (weakly) what its ``.cpu()`` calls returned, note
+    each ``torch.tensor(list of tensors)``, and count the ``backward()`` calls made while
+    autocast was on (on any device type)."""
 
     def __init__(self):
         super().__init__()
         self.reads: list[str] = []
+        self.first_read = None  # the learner's line of the first read (a FrameSummary)
+        self.rebuilt: list[str] = []  # torch.tensor(...) of a list of tensors, by name
         self.to_host: list[weakref.ref] = []
         self.backward_in_autocast = 0
 
@@ -116,9 +127,13 @@ class LearnerReads(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if name == "backward" and any(torch.is_autocast_enabled(t) for t in ("cpu", "cuda")):
             self.backward_in_autocast += 1
-        learner = name in HOST_READS and learner_is_running(sys._getframe(1))
+        line = learner_line(sys._getframe(1)) if name in HOST_READS | REBUILDS else None
+        learner = line is not None and name in HOST_READS
         if learner:
             self.reads.append(name)
+            self.first_read = self.first_read or line
+        if line is not None and name in REBUILDS and args and _holds_tensors(args[0]):
+            self.rebuilt.append(f"torch.{name}")
         result = func(*args, **(kwargs or {}))
         if learner and name == "cpu" and isinstance(result, torch.Tensor):
             self.to_host.append(weakref.ref(result))

@@ -97,12 +97,21 @@ def is_course_code(filename: str) -> bool:
 
 def learner_is_running(frame) -> bool:
     """Whether, from ``frame`` outwards, the first frame that is not a library's is the learner's."""
+    return learner_line(frame) is not None
+
+
+def learner_line(frame) -> traceback.FrameSummary | None:
+    """The learner's line running, from ``frame`` outwards, when the first frame that is not a
+    library's is the learner's (a read inside ``clip_grad_norm_`` names the line calling it)."""
     while frame is not None:
-        kind = _kind(frame.f_code.co_filename)
+        code = frame.f_code
+        kind = _kind(code.co_filename)
         if kind != "library":
-            return kind == "learner"
+            if kind != "learner":
+                return None
+            return traceback.FrameSummary(code.co_filename, frame.f_lineno, code.co_name)
         frame = frame.f_back
-    return False
+    return None
 
 
 def learner_frame(tb) -> traceback.FrameSummary | None:

@@ -32,7 +32,7 @@ import torch
 from ._ch04_scaler import FP16_ERRORS, SCALE_LOSS, check_own_scaler
 from ._ch04_watch import MAX_NORM, STEPS, reference_losses, run_answer
 from ._kit import call_answer
-from ._util import CheckFailed, one_cpu_thread
+from ._util import CheckFailed, describe_frame, one_cpu_thread
 
 __all__ = ["check_amp", "LOSS_TOL"]
 
@@ -176,13 +176,21 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
 def _check_reads(seen, name):
     # Reads after the last step are the end's transfer (one wait, then host data); reads
     # before it are made in the loop, and on a GPU each waits for the device.
+    calls = seen["calls"]
+    if calls.rebuilt:
+        raise CheckFailed(
+            f"with {name}, your loop made a tensor from a list of tensors ({calls.rebuilt[0]}"
+            "(losses)): it reads every loss on the host, a wait for the GPU each, and makes a new "
+            "tensor on the CPU. Return torch.stack(losses), which stays on the device"
+        )
     at_steps, reads = seen["reads_at_step"], seen["reads"]
     if (at_steps[-1] if at_steps else len(reads)) > 2:
+        first = f"; the first {describe_frame(calls.first_read)}" if calls.first_read else ""
         raise CheckFailed(
             f"with {name}, your loop read tensors on the host {len(reads)} times in {STEPS} "
-            f"steps ({', '.join(sorted(set(reads)))}): each read (loss.item(), float(loss)) "
-            "waits for the GPU. Keep the losses on the device (losses.append(loss.detach())) "
-            "and return torch.stack(losses)"
+            f"steps ({', '.join(sorted(set(reads)))}{first}): each read (loss.item(), "
+            "float(loss), or a call that reads for you) waits for the GPU. Keep the losses on "
+            "the device (losses.append(loss.detach())) and return torch.stack(losses)"
         )
 
 
@@ -244,6 +252,13 @@ def _check_amp(answer, passed):
         raise CheckFailed(
             f"scaler.step(opt) ran {counts['scaler.step']} times for {STEPS} steps: once per "
             "iteration"
+        )
+    if "update(new_scale)" in log:
+        raise CheckFailed(
+            "the loop calls scaler.update(new_scale), which sets the loss scale to the number "
+            "it is given at every step: the scale then never halves after an overflow (every "
+            "later step would overflow and be skipped) nor grows. Call scaler.update() with no "
+            "argument: the scaler adjusts its scale itself"
         )
     if counts["update"] != STEPS:
         raise CheckFailed(
