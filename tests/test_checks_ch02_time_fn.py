@@ -201,16 +201,16 @@ def test_time_fn_names_the_upper_or_lower_middle_for_an_even_number_of_times():
         result = assert_fails(
             "02.time_fn",
             timer_variant(statistic=statistic),
-            "with repeats=4 and times 3.2 ms, 4 ms, 4.8 ms, 12 ms, time_fn returned",
+            "with repeats=4 and times 3.28 ms, 4.1 ms, 4.92 ms, 12.3 ms, time_fn returned",
             f"{which} of the two middle times",
-            "the median is the mean of the two middle ones, 4.4 ms",
+            "the median is the mean of the two middle ones, 4.51 ms",
         )
         assert len(result.passed) == 4
     # neither middle: a wrong value named with the median it should be
     assert_fails(
         "02.time_fn",
         timer_variant(statistic=lambda t: statistics.median(t) if len(t) != 4 else t[0]),
-        "where their median is 4.4 ms: return statistics.median",
+        "where their median is 4.51 ms: return statistics.median",
     )
 
 
@@ -294,8 +294,8 @@ def test_time_fn_statistic_and_type_hints_in_full():
     assert_fails(
         "02.time_fn",
         timer_variant(statistic=lambda t: statistics.median(t) if len(t) != 4 else t[0]),
-        "with repeats=4 and times 3.2 ms, 4 ms, 4.8 ms, 12 ms, time_fn returned 3.2 ms, where "
-        "their median is 4.4 ms: return statistics.median of the per-call times",
+        "with repeats=4 and times 3.28 ms, 4.1 ms, 4.92 ms, 12.3 ms, time_fn returned 3.28 ms, where "
+        "their median is 4.51 ms: return statistics.median of the per-call times",
     )
 
 
@@ -352,3 +352,19 @@ def test_the_simulated_devices_first_job_pays_the_cold_start():
     device.sync()
     second = device.clock() - start - first
     assert abs(first - 0.102) < 1e-9 and abs(second - 2e-3) < 1e-9, (first, second)
+
+
+def test_time_fn_names_a_median_divided_by_repeats_again_and_a_rounded_one():
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: statistics.median(t) / len(t)),
+        "time_fn returned 0.0004, which is 1/5 of the median of the calls: the median of the "
+        "per-call times is already the time of one call: do not divide it by repeats",
+    )
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=lambda t: round(statistics.median(t), 3)),
+        "time_fn returned 0.005 s, the median (4.51 ms) rounded to 3 decimal place(s): a call "
+        "shorter than a millisecond then reads as another time, or 0. Return the median "
+        "unrounded, and round only where you print it",
+    )

@@ -75,6 +75,11 @@ def _as_seconds(result) -> float:
         raise CheckFailed(
             f"time_fn returned {result}: a time must be a finite number > 0; check that the "
             "list of times is not empty and that each time is end - start of one call"
+            + (
+                "; and do not round it (2 ms rounded to 2 decimal places is 0)"
+                if result == 0
+                else ""
+            )
         )
     return result
 
@@ -157,10 +162,33 @@ def _statistic_hint(got: float, times: list[float]) -> str | None:
             "return seconds (the clock's unit): do not multiply by 1000",
         ),
         ("the median in microseconds", median * 1e6, "return seconds (the clock's unit)"),
+        (
+            f"1/{len(times)} of the median",
+            median / len(times),
+            "the median of the per-call times is already the time of one call: do not divide "
+            "it by repeats",
+        ),
     ]
+    rounded = _rounded_hint(got, median)
+    if rounded:
+        return rounded
     for what, value, fix in candidates:
         if abs(value - median) > 0.05 * median and abs(got - value) <= 0.02 * value:
             return f"time_fn returned {got:.6g}, which is {what} of the calls: {fix}"
+    return None
+
+
+def _rounded_hint(got: float, median: float) -> str | None:
+    """Name a result that is the median rounded to a number of decimals (of seconds)."""
+    for places in range(7):
+        value = round(median, places)
+        if abs(got - value) <= 1e-12 and abs(value - median) > 0.02 * median:
+            return (
+                f"time_fn returned {got:.6g} s, the median ({format_seconds(median)}) rounded to "
+                f"{places} decimal place(s): a call shorter than a millisecond then reads as "
+                "another time, or 0. Return the median unrounded, and round only where you "
+                "print it"
+            )
     return None
 
 
@@ -231,13 +259,16 @@ def _kept_hint(got: float, history: list[list[float]]) -> str | None:
 
 def _check_even_repeats(answer, history: list[list[float]]) -> None:
     """With an even number of times, the median is the mean of the two middle ones."""
-    device = FakeAsyncDevice(4e-3, pattern=(1.0, 0.8, 1.2, 3.0))
+    device = FakeAsyncDevice(4.1e-3, pattern=(1.0, 0.8, 1.2, 3.0))  # none a round number
     got = _run_timer(answer, device, repeats=4)
     times = sorted(device.durations[-4:])
     history.append(times)
     median = statistics.median(times)
     if abs(got - median) <= 0.02 * median:
         return
+    rounded = _rounded_hint(got, median)
+    if rounded:
+        raise CheckFailed(rounded)
     shown = ", ".join(format_seconds(t) for t in times)
     middle = {"the lower": times[1], "the upper": times[2]}
     which = next((k for k, v in middle.items() if abs(got - v) <= 0.02 * v), None)
