@@ -96,6 +96,25 @@ def test_placement_names_a_result_kept_from_the_first_call():
     assert_fails("01.placement", lambda n: [devices[0]] * n, "at call time")
 
 
+def test_placement_names_a_result_kept_under_a_key_that_misses_the_number_of_gpus():
+    kept = {}
+
+    def cached_on_availability(n_workers):  # right at its first call for each key
+        key = (torch.cuda.is_available(), n_workers)
+        if key not in kept:
+            kept[key] = place_workers(n_workers)
+        return list(kept[key])
+
+    assert_fails(
+        "01.placement",
+        cached_on_availability,
+        "with 1 GPU(s), place_workers(5) returned what it returned for 5 workers with 2 GPU(s), "
+        "while place_workers(14), never asked before, is right: a result kept from an earlier call (a cache keyed on the number of workers, or on "
+        "torch.cuda.is_available()) misses a change in the number of GPUs. Compute the list in "
+        "every call, from try_all_gpus()",
+    )
+
+
 def test_placement_with_no_gpu_and_no_device_says_the_cpu_is_one():
     assert_fails(
         "01.placement",

@@ -127,7 +127,9 @@ def _expected(n_workers: int, gpus: int) -> list[torch.device]:
     return [devices[i % len(devices)] for i in range(n_workers)]
 
 
-def _placement(answer, n_workers: int, gpus: int) -> list[torch.device]:
+def _placement(answer, n_workers: int, gpus: int, history=None) -> list[torch.device]:
+    """``answer(n_workers)`` with ``gpus`` pretend GPUs; ``history`` (a list) gets (GPUs,
+    devices) of the call."""
     with fake_gpus(gpus):
         got = answer(n_workers)
     if not isinstance(got, list | tuple):
@@ -146,11 +148,14 @@ def _placement(answer, n_workers: int, gpus: int) -> list[torch.device]:
             )
         )
     try:
-        return [torch.device(d) for d in got]
+        devices = [torch.device(d) for d in got]
     except (TypeError, RuntimeError) as error:
         raise CheckFailed(
             f"an entry is not a device ({error}): return torch.device objects"
         ) from None
+    if history is not None:
+        history.append((gpus, devices))
+    return devices
 
 
 def _entries_are_devices(answer) -> None:
@@ -226,15 +231,17 @@ def check_placement(answer, passed):
         (2, 5, "two GPUs: 5 workers alternate between cuda:0 and cuda:1"),
         (3, 2, "three GPUs, 2 workers: cuda:0 and cuda:1 (more devices than workers)"),
     ]
-    _asks_at_call_time(answer)
-    seen = {}
+    history: list[tuple[int, list]] = []  # (GPUs, placement) of every call so far
+    _asks_at_call_time(answer, history)
     for gpus, n_workers, description in cases:
-        seen[gpus] = _placement(answer, n_workers, gpus)
-        _compare(seen[gpus], _expected(n_workers, gpus), gpus, answer)
+        got = _placement(answer, n_workers, gpus, history)
+        _not_kept(answer, got, gpus, history)
+        _compare(got, _expected(n_workers, gpus), gpus, answer)
         passed.append(description)
     # Whenever there are at least as many workers as devices, every device gets a worker.
     for gpus, n_workers in [(3, 3), (3, 7), (4, 4), (4, 9), (2, 2), (1, 1), (0, 1)]:
-        got = _placement(answer, n_workers, gpus)
+        got = _placement(answer, n_workers, gpus, history)
+        _not_kept(answer, got, gpus, history)
         _every_device_used(got, gpus)
         _compare(got, _expected(n_workers, gpus), gpus, answer)
     _placement(answer, 0, 2)  # no worker, no device: _placement names a list that is not empty
@@ -246,13 +253,34 @@ def check_placement(answer, passed):
     passed.append("every entry is a torch.device")
 
 
-def _asks_at_call_time(answer) -> None:
+def _not_kept(answer, got, gpus: int, history: list[tuple[int, list]]) -> None:
+    """A wrong placement that is what an earlier call returned, right then, for as many
+    workers and another number of GPUs, while a number of workers never asked before comes
+    out right: a result kept between calls (``got`` is the last of ``history``)."""
+    n = len(got)
+    if got == _expected(n, gpus):
+        return
+    for before, placement in history[:-1]:
+        if before != gpus and placement == got == _expected(n, before):
+            fresh = 10 + len(history)  # a number of workers no other call asks for
+            if _placement(answer, fresh, gpus) != _expected(fresh, gpus):
+                return  # wrong however asked: not a kept result
+            raise CheckFailed(
+                f"with {gpus} GPU(s), place_workers({n}) returned what it returned for {n} "
+                f"workers with {before} GPU(s), while place_workers({fresh}), never asked "
+                "before, is right: a result kept from an earlier call (a cache keyed on the "
+                "number of workers, or on torch.cuda.is_available()) misses a change in the "
+                "number of GPUs. Compute the list in every call, from try_all_gpus()"
+            )
+
+
+def _asks_at_call_time(answer, history=None) -> None:
     """An answer whose devices do not change with the number of GPUs never asks the machine.
 
     On a machine without a GPU such an answer puts every worker on the CPU (the hint of
     :func:`_compare` says so); on a GPU machine, the same mistake puts them all on its GPUs.
     """
-    with_none, with_two = _placement(answer, 5, 0), _placement(answer, 5, 2)
+    with_none, with_two = _placement(answer, 5, 0, history), _placement(answer, 5, 2, history)
     asks_for_new_n = any(d.type == "cuda" for d in _placement(answer, 6, 2)) and all(
         d.type == "cpu" for d in _placement(answer, 7, 0)
     )
