@@ -515,9 +515,10 @@ def test_bus_bandwidth_names_a_gathered_buffer_counted_world_size_times():
     result = assert_fails(
         "10.bus_bandwidth",
         times_world,
-        "all_gather: algbw is world_size times too large: nbytes is already the whole gathered "
-        "(or scattered) buffer, every rank's share together, as nccl-tests counts it; do not "
-        "multiply it by world_size",
+        "all_gather: algbw is world_size times too large: nbytes is already the whole buffer, "
+        "as nccl-tests counts it (for all_gather and reduce_scatter every rank's share "
+        "together; for all_reduce and broadcast the buffer each rank holds); do not multiply "
+        "it by world_size",
     )
     assert len(result.passed) == 1  # all_reduce's cases passed
 
@@ -525,10 +526,44 @@ def test_bus_bandwidth_names_a_gathered_buffer_counted_world_size_times():
         alg, bus = bw_table(nbytes, seconds, world_size, collective)
         return alg * world_size, bus * world_size
 
+    assert_fails("10.bus_bandwidth", everywhere, "all_reduce: algbw is world_size times too large")
+
+
+def test_bus_bandwidth_names_a_share_for_the_buffer_a_rounded_value_and_a_refusal_in_kind():
+    def share(nbytes, seconds, world_size, collective):  # reduce_scatter's output as nbytes
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (
+            (alg / world_size, bus / world_size) if collective == "reduce_scatter" else (alg, bus)
+        )
+
     assert_fails(
         "10.bus_bandwidth",
-        everywhere,
-        "algbw for 1048576 bytes in 0.001 s should be 1.04858 GB/s, got 2.097152",
+        share,
+        "reduce_scatter: algbw is world_size times too small: nbytes is already the whole buffer "
+        "(the input of reduce_scatter, the output of all_gather), as nccl-tests counts it, not "
+        "one rank's share; do not divide it by world_size",
+    )
+
+    def rounded(nbytes, seconds, world_size, collective):
+        return tuple(round(v, 2) for v in bw_table(nbytes, seconds, world_size, collective))
+
+    assert_fails(
+        "10.bus_bandwidth",
+        rounded,
+        "algbw is rounded to 2 decimal place(s): a small bandwidth loses its digits (or becomes "
+        "0). Return the values unrounded, and round only where you print them",
+    )
+
+    def not_implemented(nbytes, seconds, world_size, collective):
+        if collective == "all_to_everyone":
+            raise NotImplementedError(f"no factor for {collective!r}")
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        not_implemented,
+        "bandwidths(..., 'all_to_everyone') raised NotImplementedError (no factor for "
+        "'all_to_everyone'): an unknown collective must raise ValueError naming the allowed ones",
     )
 
 

@@ -434,3 +434,21 @@ def test_a_call_refused_inside_the_learners_own_code_is_their_error_with_its_lin
     except TypeError as error:
         assert refused_call_hint(error, _calls_its_helper_wrongly) is None
         assert refused_call_hint(ValueError("_helper() takes no arguments"), _helper) is None
+
+
+def test_a_not_implemented_error_of_the_learners_own_words_is_their_answer_not_the_stub(
+    toy_exercise,
+):
+    def refuses(x):
+        if x > 0:
+            raise NotImplementedError(f"no rule for {x}")  # the learner's refusal
+        return 2 * x
+
+    result = grading.check(toy_exercise, refuses, quiet=True)
+    assert result.status == "failed", result
+    assert "your code raised NotImplementedError: no rule for" in result.hint, result.hint
+
+    def bare(x):
+        raise NotImplementedError
+
+    assert grading.check(toy_exercise, bare, quiet=True).status == "not attempted"

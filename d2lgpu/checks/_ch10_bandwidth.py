@@ -45,12 +45,28 @@ def bandwidth_mistake(results, collective) -> str:
     ref = functools.partial(reference, collective=collective)
     if _explains(lambda *c: ref(*c)[1], alg) and _explains(lambda *c: ref(*c)[0], bus):
         return "the two values are swapped: return (algbw, busbw), in that order"
-    if collective != "all_reduce" and _explains(lambda b, s, n: ref(b, s, n)[0] * n, alg):
+    if _explains(lambda b, s, n: ref(b, s, n)[0] * n, alg):
         return (
             f"{collective}: algbw is world_size times too large: nbytes is already the whole "
-            "gathered (or scattered) buffer, every rank's share together, as nccl-tests counts "
-            "it; do not multiply it by world_size"
+            "buffer, as nccl-tests counts it (for all_gather and reduce_scatter every rank's "
+            "share together; for all_reduce and broadcast the buffer each rank holds); do not "
+            "multiply it by world_size"
         )
+    if collective != "all_reduce" and _explains(lambda b, s, n: ref(b, s, n)[0] / n, alg):
+        return (
+            f"{collective}: algbw is world_size times too small: nbytes is already the whole "
+            "buffer (the input of reduce_scatter, the output of all_gather), as nccl-tests "
+            "counts it, not one rank's share; do not divide it by world_size"
+        )
+    for places in range(7):
+        if _explains(lambda b, s, n, p=places: round(ref(b, s, n)[0], p), alg) and not _explains(
+            lambda b, s, n: ref(b, s, n)[0], alg
+        ):
+            return (
+                f"algbw is rounded to {places} decimal place(s): a small bandwidth loses its "
+                "digits (or becomes 0). Return the values unrounded, and round only where you "
+                "print them"
+            )
     for scale, what in ((lambda n: GB / 2**30, "GiB/s (2**30)"), (lambda n: 1e3, "MB/s"),
                         (lambda n: 1e9, "bytes/s"), (lambda n: 8.0, "Gbit/s"),
                         (lambda n: 1 / n, "per rank (divided by world_size)")):  # fmt: skip

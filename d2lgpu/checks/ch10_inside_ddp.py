@@ -60,6 +60,11 @@ def check_bus_bandwidth(answer, passed: list[str]) -> None:
         bandwidths(2**20, 1e-3, 2, "all_to_everyone")
     except ValueError:
         passed.append("an unknown collective raises ValueError")
+    except Exception as error:  # noqa: BLE001 (a refusal of another kind, named)
+        raise CheckFailed(
+            f"bandwidths(..., 'all_to_everyone') raised {type(error).__name__} ({error}): an "
+            "unknown collective must raise ValueError naming the allowed ones"
+        ) from None
     else:
         raise CheckFailed(
             "bandwidths(..., 'all_to_everyone') returned instead of raising ValueError: "
