@@ -97,6 +97,8 @@ def test_relu_mul_correct_answers_pass(graded, name):
         "every load and store inside its tensors (masked), each element written once",
         "the inputs left unchanged",
         "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output",
+        "one launch per call and no pass over memory outside the kernel (no torch computation, "
+        "cast, fill, or copy of a contiguous input), over triton.cdiv(n, BLOCK) programs",
         "a new output in every call: an earlier call's result stays as it was",
     ]
 
@@ -112,6 +114,10 @@ def test_rms_norm_correct_answers_pass(graded, name):
         "written",
         "eps inside the square root, as given; the input left unchanged",
         "non-contiguous inputs (a slice of a wider matrix, a transposed one)",
+        "a float16 x of values in the hundreds (squares summed in float32)",
+        "rms_norm(x) without eps: the signature's default, eps = 1e-6",
+        "one launch per call and no pass over memory outside the kernel (no torch computation, "
+        "cast, fill, or copy of a contiguous input), one program per row",
     ]
 
 
@@ -177,7 +183,7 @@ def test_an_output_kept_between_calls_and_a_block_shorter_than_a_row_are_named(g
         "relu_mul's second call (n = 1000) overwrote what its first call returned",
         "Make a new output tensor in every call",
     )
-    assert len(result["passed"]) == 4  # every other rule holds it right
+    assert len(result["passed"]) == 5  # every other rule holds it right
     fails(
         graded,
         "rms_norm_block_1024",
@@ -651,8 +657,10 @@ def test_an_answer_is_called_with_what_it_read_or_wrote_out_of_bounds_named():
         "relu_mul returned a list: return the output tensor your kernel wrote (e.g. out = "
         "torch.empty_like(x), filled by the kernel)"
     )
-    with pytest.raises(CheckFailed, match="returned a tensor your kernel never wrote"):
-        call_answer(answer(returns=torch.empty(4)), (out,), "relu_mul", watch, "n = 4")
+    # a tensor the kernel never wrote is returned here, and named once its values are judged
+    stranger = torch.empty(4)
+    assert call_answer(answer(returns=stranger), (out,), "relu_mul", watch, "n = 4") is stranger
+    assert [c.launches for c in watch.calls] == [1, 0, 1, 1]  # out of bounds: not kept
     # comparing: the first index off by more than rtol 1e-4 and atol 1e-5; -1 when none is
     want = torch.tensor([1.0, 2.0, 3.0, 4.0])
     assert first_difference(want + 5e-6, want) == -1
@@ -756,7 +764,22 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
                 "x is transposed: x.stride(1) = 7, so a row's elements are not adjacent; call "
                 "x.contiguous() first when x.stride(1) != 1",
             ),
+            (
+                ((4, 300), (300, 1), torch.float16),
+                1e-6,
+                "a 4 x 300 float16 matrix of values in the hundreds",
+                None,
+            ),
+            (
+                ((3, 200), (200, 1), torch.float32),
+                None,
+                "rms_norm(x) without eps, rows of tiny values (about 1e-4)",
+                None,
+            ),
         ]
+        big = cases[9][0].float()
+        assert 150 < float(big.std()) < 250 and float(big.abs().max()) > 256  # squares overflow
+        assert float(cases[10][0].abs().max()) < 1e-3  # eps 1e-5 and 1e-6 differ
         assert 2.5 < float(cases[4][0].std()) < 3.5  # scale 3 for the plain shapes
         assert 2.5 < float(cases[5][0].std()) < 3.5
         assert float(cases[6][0].abs().max()) < 1e-3  # tiny: mean square below eps
@@ -765,7 +788,7 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
 
 
 def test_a_wrong_relu_mul_output_is_diagnosed_by_what_it_equals():
-    from d2lgpu.checks.ch07_triton import _relu_mul_diagnosis
+    from d2lgpu.checks._ch07_diagnoses import relu_mul_diagnosis as _relu_mul_diagnosis
 
     x = torch.tensor([-2.0, 3.0, -1.0, 0.5])
     y = torch.tensor([-1.0, 2.0, 4.0, -3.0])
@@ -809,7 +832,8 @@ def test_a_wrong_relu_mul_output_is_diagnosed_by_what_it_equals():
 
 
 def test_a_wrong_rms_norm_output_is_diagnosed_by_what_it_equals():
-    from d2lgpu.checks.ch07_triton import _rms, _rms_norm_diagnosis
+    from d2lgpu.checks._ch07_diagnoses import rms as _rms
+    from d2lgpu.checks._ch07_diagnoses import rms_norm_diagnosis as _rms_norm_diagnosis
 
     x = torch.tensor([[1.0, -2.0, 3.0], [0.5, 0.25, -4.0]])
     eps = 1e-6

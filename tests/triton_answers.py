@@ -142,7 +142,7 @@ def relu_mul_pid_offsets(x, y):
 
 def relu_mul_floor_grid(x, y):
     x, y = x.contiguous(), y.contiguous()
-    out = torch.zeros_like(x)
+    out = torch.empty_like(x)
     n = x.numel()
     relu_mul_kernel[(max(1, n // 256),)](x, y, out, n, BLOCK=256)  # one program short
     return out
@@ -209,12 +209,12 @@ def rms_norm_kernel(x_ptr, out_ptr, stride_x, stride_out, n_cols, eps, BLOCK: tl
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
-    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0)
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
     mean_square = tl.sum(x * x, axis=0) / n_cols
     tl.store(out_ptr + row * stride_out + cols, x / tl.sqrt(mean_square + eps), mask=mask)
 
 
-def rms_norm(x, eps):
+def rms_norm(x, eps=1e-6):
     if x.stride(1) != 1:
         x = x.contiguous()
     out = torch.empty_like(x)
@@ -234,7 +234,7 @@ def rms_norm_rsqrt_kernel(x_ptr, out_ptr, n_cols, eps, BLOCK: tl.constexpr):
     tl.store(out_ptr + tl.program_id(0) * n_cols + offsets, values * inverse, mask=keep)
 
 
-def rms_norm_contiguous(x, eps):
+def rms_norm_contiguous(x, eps=1e-6):
     # Written differently: always a contiguous copy, rsqrt, no stride arguments.
     x = x.contiguous()
     out = torch.empty_like(x)
@@ -322,7 +322,7 @@ def rms_norm_fixed_eps(x, eps):
 
 def rms_norm_one_row_short(x, eps):
     x = x.contiguous()
-    out = torch.zeros_like(x)
+    out = torch.empty_like(x)
     block = triton.next_power_of_2(x.shape[1])
     grid = (max(1, x.shape[0] - 1),)  # off by one
     rms_norm_kernel[grid](x, out, x.stride(0), out.stride(0), x.shape[1], eps, BLOCK=block)
@@ -331,7 +331,7 @@ def rms_norm_one_row_short(x, eps):
 
 def rms_norm_fixed_block(x, eps):
     x = x.contiguous()
-    out = torch.zeros_like(x)
+    out = torch.empty_like(x)
     rms_norm_kernel[(x.shape[0],)](x, out, x.stride(0), out.stride(0), x.shape[1], eps, BLOCK=512)
     return out
 
@@ -377,7 +377,7 @@ class _RmsNorm:
     """A callable object: rows from a numpy round-trip of the shape, the output made with
     new_empty, the kernel launched with keyword arguments."""
 
-    def __call__(self, x, eps):
+    def __call__(self, x, eps=1e-6):
         x = x.contiguous()
         n_rows, n_cols = (int(v) for v in np.array(x.shape))
         out = x.new_empty((n_rows, n_cols))
@@ -425,7 +425,7 @@ def relu_mul_kept_output(x, y):
 def rms_norm_block_1024(x, eps):
     """A block fixed at the chapter's largest row, 1024: longer rows are cut."""
     x = x.contiguous()
-    out = torch.zeros_like(x)
+    out = torch.empty_like(x)
     rms_norm_kernel[(x.shape[0],)](x, out, x.stride(0), out.stride(0), x.shape[1], eps, BLOCK=1024)
     return out
 
@@ -442,12 +442,15 @@ def watch_is_removed_after_a_failed_check() -> bool:
     import triton.runtime.interpreter as interp
 
     real, load = interp._interpreter, interp.InterpreterBuilder.create_masked_load
-    init = interp.GridExecutor._init_args_hst
+    init, run = interp.GridExecutor._init_args_hst, interp.GridExecutor.__call__
+    grid = interp.InterpreterBuilder.set_grid_dim
     failed = check("07.relu_mul", relu_mul_no_mask, quiet=True).status == "failed"
     return failed and (
         interp._interpreter is real
         and interp.InterpreterBuilder.create_masked_load is load
         and interp.GridExecutor._init_args_hst is init
+        and interp.GridExecutor.__call__ is run
+        and interp.InterpreterBuilder.set_grid_dim is grid
     )
 
 

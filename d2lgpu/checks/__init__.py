@@ -45,6 +45,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_gpu_profile``           ``06.slowest_op`` on a real GPU, or a scripted one
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
+``_ch07_diagnoses``        what a wrong result of chapter 7 equals, as a hint
+``_ch07_passes``           chapter 7's launches per call and torch's passes over memory
 ``_stream_gpu``            ``08.overlap`` on a real GPU
 ``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
 ``_ch08_rules``            chapter 8's shared rules: the caller's stream, one copy per batch

@@ -1,9 +1,10 @@
 """What both Triton checkers (:mod:`.ch07_triton`) do with an answer.
 
 Call it (a load or store out of bounds, stopped by :mod:`._ch07_interpreter`,
-becomes a hint), require an output of the input's shape and dtype and inputs left
-unchanged, and read from the recorded stores which elements the kernel never or
-twice wrote. Inputs are fresh random numbers each run, so a kernel cannot pass by
+becomes a hint; its torch operations and launches are recorded by
+:mod:`._ch07_passes`), require an output of the input's shape and dtype and inputs
+left unchanged, and read from the recorded stores which elements the kernel never
+or twice wrote. Inputs are fresh random numbers each run, so a kernel cannot pass by
 matching one fixed set of numbers.
 """
 
@@ -14,6 +15,7 @@ import os
 import torch
 
 from ._ch07_interpreter import OutOfBounds, Watch
+from ._ch07_passes import launch_hint, ops_hint, watched_torch_ops
 from ._util import CheckFailed
 
 __all__ = [
@@ -21,7 +23,9 @@ __all__ = [
     "call_answer",
     "out_layout_hint",
     "require_contiguous_output",
+    "kernel_output_hint",
     "require_kernel_output",
+    "require_one_pass",
     "require_inputs_untouched",
     "require_shape",
     "coverage_hint",
@@ -43,10 +47,11 @@ def fresh_generator() -> torch.Generator:
 def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside: str = ""):
     """``answer(*args)``, with a read or write out of bounds turned into a hint;
     ``store_outside``, when given, is the hint for a store out of bounds in this case (one
-    whose layout, not a missing mask, sends a store past the output)."""
-    launches = watch.launches
+    whose layout, not a missing mask, sends a store past the output). What the call cost
+    (launches, grids, torch operations) is appended to ``watch.calls``."""
     try:
-        out = answer(*args)
+        with watched_torch_ops(watch, args) as call:
+            out = answer(*args)
     except OutOfBounds as error:
         verb = "read" if error.kind == "load" else "wrote"
         if store_outside and error.kind == "store":
@@ -60,7 +65,8 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
             f"load and store (mask = offsets < n, tl.{error.kind}(..., mask=mask)) and use each "
             "tensor's own strides"
         ) from None
-    if watch.launches == launches:
+    watch.calls.append(call)
+    if not call.launches:
         raise CheckFailed(
             f"{name} launched no Triton kernel (for {where}): compute the result in your "
             "@triton.jit kernel, launched as kernel[grid](...), not with torch operations"
@@ -70,27 +76,56 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
             f"{name} returned a {type(out).__name__}: return the output tensor your kernel "
             "wrote (e.g. out = torch.empty_like(x), filled by the kernel)"
         )
-    require_kernel_output(out, watch, name, where)
     return out
 
 
-def require_kernel_output(out: torch.Tensor, watch: Watch, name: str, where: str) -> None:
+def require_one_pass(out, watch: Watch, name: str, where: str, n: int, unit: str) -> None:
+    """A right result that cost one kernel and nothing more: no torch operation of the
+    learner's that passes over memory, the kernel's own output returned, one launch, and
+    not a large input run as one program (:mod:`._ch07_passes`)."""
+    call = watch.calls[-1]
+    hint = ops_hint(call, name, where)
+    if hint:
+        raise CheckFailed(hint)
+    require_kernel_output(out, watch, name, where)
+    hint = launch_hint(call, name, where, n, unit)
+    if hint:
+        raise CheckFailed(hint)
+
+
+def kernel_output_hint(out: torch.Tensor, watch: Watch, name: str, where: str) -> str | None:
     """The tensor returned is (a view of) memory the kernel stored into: the kernel's output,
     not a result computed again with torch operations, nor a copy of it."""
     if out.numel() and not watch.stored_into(out):
-        raise CheckFailed(
+        return (
             f"for {where}, {name} returned a tensor your kernel never wrote: it launched the "
             "kernel, but the result is not the kernel's output (a result computed again with "
             "torch operations, such as torch.relu(x) * y, or a copy). Return the tensor your "
             "kernel stored into, made in x's dtype (torch.empty(x.shape, dtype=x.dtype, "
             "device=x.device))"
         )
+    return None
+
+
+def require_kernel_output(out: torch.Tensor, watch: Watch, name: str, where: str) -> None:
+    hint = kernel_output_hint(out, watch, name, where)
+    if hint:
+        raise CheckFailed(hint)
 
 
 def require_inputs_untouched(
-    inputs: dict, copies: dict, watch: Watch, name: str, where: str
+    inputs: dict, copies: dict, watch: Watch, name: str, where: str, out=None
 ) -> None:
     for arg, t in inputs.items():
+        same = isinstance(out, torch.Tensor) and out.numel() and t.numel()
+        if same and out.untyped_storage().data_ptr() == t.untyped_storage().data_ptr():
+            raise CheckFailed(
+                f"for {where}, the tensor {name} returned is {arg} itself (the same memory), so "
+                f"your kernel stored into {arg}, an input, and overwrote it: {arg}.contiguous() "
+                f"returns {arg} itself, not a copy, when {arg} is already contiguous (as do view "
+                "and reshape). Make a new output for the result, torch.empty_like(x) after "
+                "x = x.contiguous()"
+            )
         if watch.stored_into(t):
             raise CheckFailed(
                 f"for {where}, your kernel stored into {arg}, an input: store the result through "
@@ -142,6 +177,16 @@ def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str |
         partly = ((per_row.max(axis=1) > 0) & (per_row.min(axis=1) == 0)).nonzero()[0]
         if len(partly):
             r = int(partly[0])
+            if per_row[r].max() > 1:
+                done = int((per_row[r] > 0).sum())
+                return (
+                    f"for {where}, in row {r} the first {done} columns were written "
+                    f"{int(per_row[r].max())} times each and the other {out.shape[-1] - done} "
+                    "never: your loop over the row's chunks does not move its offsets. Each "
+                    "chunk starts where the last ended: cols = start + tl.arange(0, BLOCK) "
+                    "for start in range(0, n_cols, BLOCK), masked by cols < n_cols, in both "
+                    "the sum and the store"
+                )
             return (
                 f"for {where}, row {r} was only partly written ({int((per_row[r] > 0).sum())} "
                 f"of {out.shape[-1]} columns): one program handles a whole row, so BLOCK must "

@@ -10,7 +10,10 @@ While the answer runs, the interpreter is watched (:func:`watched_interpreter`):
   hold on a GPU is undefined, so a reduction over them must say what they are;
 * the stores are recorded, so that the report can say which elements were
   never written (a grid too small) or written twice (wrong offsets), and
-  whether the kernel stored into an input.
+  whether the kernel stored into an input;
+* each launch's grid is recorded, and whether a launch is running now (the
+  torch operations Triton makes while it copies a launch's tensors are its own,
+  not the learner's: :mod:`._ch07_passes`).
 
 Chapter 7 checks its own kernels under the same watch. What it cannot see: the
 interpreter runs the programs one after another, so a race between programs, or
@@ -88,6 +91,9 @@ class Watch:
         self.launches = 0
         self.extents: list[tuple[int, int]] = []
         self.stores: list = []  # numpy arrays of byte addresses
+        self.grids: list[tuple[int, int, int]] = []  # each launch's grid, in order
+        self.launching = 0  # > 0 while a launch runs
+        self.calls: list = []  # what each call of the answer cost (_ch07_passes.Call)
 
     def launch(self, tensors) -> None:
         self.launches += 1
@@ -147,6 +153,7 @@ def watched_interpreter():
     real = interp._interpreter
     init_args = interp.GridExecutor._init_args_hst
     masked_load = interp.InterpreterBuilder.create_masked_load
+    run, set_grid = interp.GridExecutor.__call__, interp.InterpreterBuilder.set_grid_dim
 
     class Guarded:
         def __getattr__(self, name):
@@ -173,9 +180,22 @@ def watched_interpreter():
             other = interp.TensorHandle(nan, ptrs.get_element_ty())
         return masked_load(self, ptrs, mask, other, *args)
 
+    def run_watched(self, *args, **kwargs):
+        watch.launching += 1
+        try:
+            return run(self, *args, **kwargs)
+        finally:
+            watch.launching -= 1
+
+    def set_grid_watched(self, nx, ny, nz):
+        watch.grids.append((int(nx), int(ny), int(nz)))
+        return set_grid(self, nx, ny, nz)
+
     interp._interpreter = Guarded()
     interp.GridExecutor._init_args_hst = init_args_watched
     interp.InterpreterBuilder.create_masked_load = masked_load_undefined
+    interp.GridExecutor.__call__ = run_watched
+    interp.InterpreterBuilder.set_grid_dim = set_grid_watched
     try:
         with scalars_as_indices():
             yield watch
@@ -183,6 +203,8 @@ def watched_interpreter():
         interp._interpreter = real
         interp.GridExecutor._init_args_hst = init_args
         interp.InterpreterBuilder.create_masked_load = masked_load
+        interp.GridExecutor.__call__ = run
+        interp.InterpreterBuilder.set_grid_dim = set_grid
 
 
 @contextlib.contextmanager

@@ -10,7 +10,8 @@ The answers are Python functions that launch the learner's Triton kernel:
 Every check runs on the CPU through Triton's interpreter, with fresh random
 inputs of several sizes, most of them not a multiple of any block size, and
 with inputs that are not contiguous (a transposed matrix, a slice of a wider
-one). The exercise notebook switches the interpreter on (``TRITON_INTERPRET=1``
+one). Once a result is right, its cost is asked for: one launch, and no pass over
+memory outside the kernel (:mod:`._ch07_passes`). The exercise notebook switches the interpreter on (``TRITON_INTERPRET=1``
 before triton is imported) on every machine, GPU or not; a kernel compiled
 for a GPU is refused with a hint that says how to switch it on. The watched
 interpreter is in :mod:`._ch07_interpreter`, what both checkers do with an
@@ -21,22 +22,24 @@ Triton is imported when a check runs, never when this module is imported.
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 
 from ._ch07_answers import (
     agrees,
     call_answer,
-    coverage_hint,
-    first_difference,
     fresh_generator,
     out_layout_hint,
     random_input,
     require_contiguous_output,
     require_inputs_untouched,
+    require_one_pass,
     require_shape,
 )
+from ._ch07_diagnoses import OUT_STRIDE, relu_mul_diagnosis, rms, rms_norm_diagnosis
 from ._ch07_interpreter import import_triton, require_interpreter, watched_interpreter
-from ._util import CheckFailed, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread, refused_call_named
 
 __all__ = ["check_relu_mul", "check_rms_norm"]
 
@@ -71,43 +74,10 @@ def _relu_mul_cases(gen):
     )
 
 
-def _relu_mul_diagnosis(out, x, y, watch, where, layout) -> str:
-    """The hint for an output that is not relu(x) * y (``layout``: how the inputs are laid
-    out when not contiguous, else None)."""
-    if layout is not None:
-        return (
-            f"right on contiguous inputs, wrong when {layout}: its elements are not at "
-            "ptr + i. Call .contiguous() on the inputs in your function before the launch "
-            "(a no-op when they already are)"
-        )
-    hint = coverage_hint(out, watch, where)
-    if hint:
-        return hint
-    for formula, wrong in (
-        ("relu(x * y)", torch.relu(x * y)),
-        ("x * y", x * y),
-        ("x * relu(y)", x * torch.relu(y)),
-        ("relu(x) + y", torch.relu(x) + y),
-    ):
-        if agrees(out, wrong):
-            return (
-                f"for {where}, you computed {formula}, not relu(x) * y: relu applies to "
-                "x alone, tl.maximum(x, 0.0), and the result multiplies y"
-            )
-    expected = torch.relu(x) * y
-    i = first_difference(out, expected)
-    xi, yi = float(x.reshape(-1)[i]), float(y.reshape(-1)[i])
-    got = float(out.reshape(-1)[i])
-    if xi < 0 and got != 0:
-        return (
-            f"for {where}, where x < 0 relu(x) * y is 0 (at index {i}: x = {xi:.3g}, "
-            f"y = {yi:.3g}, you wrote {got:.3g}): apply relu to x alone, "
-            "tl.maximum(x, 0.0), then multiply by y"
-        )
-    return (
-        f"for {where}, at index {i}: x = {xi:.3g}, y = {yi:.3g}, relu(x) * y = "
-        f"{float(expected.reshape(-1)[i]):.3g}, you wrote {got:.3g}"
-    )
+_ONE_PASS = (
+    "one launch per call and no pass over memory outside the kernel (no torch computation, "
+    "cast, fill, or copy of a contiguous input), "
+)
 
 
 def _relu_mul_checks(answer, passed) -> None:
@@ -117,13 +87,14 @@ def _relu_mul_checks(answer, passed) -> None:
             copies = {"x": x.clone(), "y": y.clone()}
             watch.stores.clear()
             out = call_answer(answer, (x, y), "relu_mul", watch, where)
-            require_inputs_untouched({"x": x, "y": y}, copies, watch, "relu_mul", where)
+            require_inputs_untouched({"x": x, "y": y}, copies, watch, "relu_mul", where, out)
             require_shape(out, x, "relu_mul", where)
             require_contiguous_output(out, "relu_mul", where, "element i at out_ptr + i")
             if not agrees(out, torch.relu(copies["x"]) * copies["y"]):
                 raise CheckFailed(
-                    _relu_mul_diagnosis(out, copies["x"], copies["y"], watch, where, layout)
+                    relu_mul_diagnosis(out, copies["x"], copies["y"], watch, where, layout)
                 )
+            require_one_pass(out, watch, "relu_mul", where, x.numel(), "element")
         passed.append(
             "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
             "inputs), through Triton's interpreter"
@@ -133,6 +104,7 @@ def _relu_mul_checks(answer, passed) -> None:
         passed.append(
             "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output"
         )
+        passed.append(_ONE_PASS + "over triton.cdiv(n, BLOCK) programs")
         _require_a_new_output(answer, gen, watch)
         passed.append("a new output in every call: an earlier call's result stays as it was")
 
@@ -164,10 +136,6 @@ def check_relu_mul(answer, passed):
 # 07.rms_norm
 
 
-def _rms(x, eps):
-    return x / torch.sqrt((x * x).mean(dim=1, keepdim=True) + eps)
-
-
 def _rms_norm_cases(gen):
     odd = 301 + 2 * int(torch.randint(0, 300, (1,), generator=gen))
     shapes = [((1, 1), "a 1 x 1 matrix"), ((4, 1000), "a 4 x 1000 matrix")]
@@ -194,65 +162,35 @@ def _rms_norm_cases(gen):
         "x is transposed: x.stride(1) = 7, so a row's elements are not adjacent; call "
         "x.contiguous() first when x.stride(1) != 1",
     )
-
-
-_OUT_STRIDE = (
-    "x's rows are x.stride(0) elements apart, but the output you made is contiguous, its rows "
-    "out.stride(0) = n_cols apart: the output's row stride is not x's. Pass each tensor its "
-    "own row stride (x.stride(0) for the loads, out.stride(0) for the stores)"
-)
-
-
-def _rms_norm_diagnosis(out, x, eps, watch, where) -> str:
-    hint = coverage_hint(out, watch, where, unit="row")
-    if hint:
-        return hint
-    n = x.shape[1]
-    if torch.isnan(out).any() and not torch.isnan(x).any():
-        return (
-            f"for {where}, your result has NaN: the masked lanes of a load without other= are "
-            "undefined on a GPU (NaN here), and the sum of squares adds them in. Give the "
-            "masked lanes a value that adds nothing to a sum, with tl.load's other="
-        )
-    squares = (x * x).sum(dim=1, keepdim=True)
-    block = 1
-    while block < 2**17:
-        if block > n and agrees(out, x / torch.sqrt(squares / block + eps)):
-            return (
-                f"for {where}, you divided the sum of squares by the block size ({block}), not "
-                f"by the number of columns ({n}): the masked lanes are not part of the row"
-            )
-        block *= 2
-    if agrees(out, x / (torch.sqrt(squares / n) + eps)):
-        return f"for {where}, eps goes inside the square root: x / sqrt(mean(x * x) + eps)"
-    if any(agrees(out, _rms(x, e)) for e in (0.0, 1e-6, 1e-5, 1e-8) if e != eps):
-        return f"for {where}, use the eps you are given (here {eps:g}), not another one"
-    if agrees(out, x * torch.sqrt(squares / n + eps)):
-        return f"for {where}, divide by the root mean square: x / sqrt(mean(x * x) + eps)"
-    r = int(first_difference(out, _rms(x, eps)) // max(n, 1))
-    return (
-        f"for {where}, row {r} differs from x / sqrt(mean(x * x) + eps): expected "
-        f"{_rms(x, eps)[r, :3].tolist()}..., you wrote {out[r, :3].tolist()}..."
-    )
+    # values in the hundreds: their squares overflow float16 (largest 65504) unless upcast
+    big = random_input((4, 300), gen, scale=200.0).half()
+    yield big, 1e-6, "a 4 x 300 float16 matrix of values in the hundreds", None
+    # no eps given: the signature's default, 1e-6, which rows of tiny values tell from 1e-5
+    tiny = random_input((3, 200), gen, scale=1e-4)
+    yield tiny, None, "rms_norm(x) without eps, rows of tiny values (about 1e-4)", None
 
 
 def _rms_norm_checks(answer, passed) -> None:
     gen = fresh_generator()
-    with watched_interpreter() as watch:
+    with watched_interpreter() as watch, np_quiet():
         for x, eps, where, layout in _rms_norm_cases(gen):
             copy = x.clone()
             watch.stores.clear()
             # A store past the output here is a row stride: the output's rows are 333 apart.
-            outside = _OUT_STRIDE if x.stride(0) != x.shape[1] else ""
-            out = call_answer(answer, (x, eps), "rms_norm", watch, where, outside)
-            require_inputs_untouched({"x": x}, {"x": copy}, watch, "rms_norm", where)
+            outside = OUT_STRIDE if x.stride(0) != x.shape[1] else ""
+            args = (x,) if eps is None else (x, eps)
+            with refused_call_named(answer):
+                out = call_answer(answer, args, "rms_norm", watch, where, outside)
+            require_inputs_untouched({"x": x}, {"x": copy}, watch, "rms_norm", where, out)
             require_shape(out, x, "rms_norm", where)
-            if agrees(out, _rms(copy, eps)):
-                continue
-            if layout is not None:
-                hint = out_layout_hint(out, "rms_norm", where, "a row's elements side by side")
-                raise CheckFailed(hint or f"right on contiguous inputs, wrong when {layout}")
-            raise CheckFailed(_rms_norm_diagnosis(out, copy, eps, watch, where))
+            eps = 1e-6 if eps is None else eps
+            if not agrees(out.float(), rms(copy, eps).float(), **_TOLERANCE[x.dtype]):
+                if layout is not None:
+                    hint = out_layout_hint(out, "rms_norm", where, "a row's elements side by side")
+                    raise CheckFailed(hint or f"right on contiguous inputs, wrong when {layout}")
+                default = len(args) == 1
+                raise CheckFailed(rms_norm_diagnosis(out, copy, eps, watch, where, default))
+            require_one_pass(out, watch, "rms_norm", where, x.shape[0], "row")
         passed.append(
             "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024, 1500 and "
             "an odd number of columns (fresh random inputs), through Triton's interpreter"
@@ -263,6 +201,22 @@ def _rms_norm_checks(answer, passed) -> None:
         )
         passed.append("eps inside the square root, as given; the input left unchanged")
         passed.append("non-contiguous inputs (a slice of a wider matrix, a transposed one)")
+        passed.append("a float16 x of values in the hundreds (squares summed in float32)")
+        passed.append("rms_norm(x) without eps: the signature's default, eps = 1e-6")
+        passed.append(_ONE_PASS + "one program per row")
+
+
+# float16 keeps 11 bits: a result computed in float32 and rounded once is within 1e-3
+_TOLERANCE = {torch.float32: {}, torch.float16: {"rtol": 2e-3, "atol": 1e-3}}
+
+
+@contextlib.contextmanager
+def np_quiet():
+    """numpy's overflow warnings (a float16 square past 65504) are said in the hint instead."""
+    import numpy as np
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        yield
 
 
 def check_rms_norm(answer, passed):

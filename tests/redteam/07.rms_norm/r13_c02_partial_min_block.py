@@ -1,5 +1,5 @@
-# expect: pass functools.partial binding a minimum block, tl.where for the masked lanes, a sliced x read in place
-# hint: 
+# expect: fail functools.partial binding a minimum block, tl.where for the masked lanes, a sliced x read in place; squares and sums in float16 (no float32 upcast): wrong since round 19's float16 case, which the prompt now names
+# hint: float16|float32|overflow
 import functools
 
 import torch

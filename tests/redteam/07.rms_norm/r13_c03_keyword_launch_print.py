@@ -1,5 +1,5 @@
-# expect: pass keyword launch arguments in another order, a reshaped output buffer, a print per call
-# hint: 
+# expect: fail keyword launch arguments in another order, a reshaped output buffer, a print per call; squares and sums in float16 (no float32 upcast): wrong since round 19's float16 case, which the prompt now names
+# hint: float16|float32|overflow
 import torch
 import triton
 import triton.language as tl

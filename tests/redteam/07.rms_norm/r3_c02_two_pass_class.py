@@ -1,5 +1,5 @@
-# expect: pass a callable object; sum of squares first into a buffer, then a second kernel scales
-# hint: 
+# expect: fail a callable object; sum of squares first into a buffer, then a second kernel scales: two launches read x twice, wrong since round 19 (one kernel per call)
+# hint: (2|two) kernels|one kernel|launch
 import os
 os.environ["TRITON_INTERPRET"] = "1"
 import torch

@@ -1,0 +1,213 @@
+"""Chapter 7's rules on what a right answer costs, and the round-19 hints, without Triton.
+
+Each rule is fed by hand: a torch operation run from this file (the learner's code, for the
+watch) under :func:`watched_torch_ops`, a :class:`Call` of launches and grids, recorded stores.
+The Triton answers themselves are graded in ``tests/test_redteam.py`` and
+``tests/test_checks_ch07.py``.
+"""
+
+import pytest
+import torch
+
+from d2lgpu.checks._ch07_answers import coverage_hint, require_inputs_untouched, require_one_pass
+from d2lgpu.checks._ch07_diagnoses import rms, rms_norm_diagnosis
+from d2lgpu.checks._ch07_interpreter import Watch
+from d2lgpu.checks._ch07_passes import Call, launch_hint, ops_hint, watched_torch_ops
+from d2lgpu.grading import CheckFailed
+
+
+def stored(*written):
+    """A Watch that saw each (tensor, flat indices) pair stored to."""
+    import numpy as np
+
+    watch = Watch()
+    for t, indices in written:
+        watch.stores.append(t.data_ptr() + np.asarray(indices, dtype=np.int64) * t.element_size())
+    return watch
+
+
+def ops_of(fn, *args):
+    """The costly operations ``fn(*args)`` ran from this file: (name, kind) pairs."""
+    watch = Watch()
+    with watched_torch_ops(watch, args) as call:
+        fn(*args)
+    return [(name, kind) for name, kind, _ in call.ops]
+
+
+X = torch.randn(40, 50)
+
+
+@pytest.mark.parametrize(
+    "fn, found",
+    [
+        (lambda x: x.clamp(min=0), [("clamp", "compute")]),
+        (lambda x: torch.relu(x) * 2, [("relu", "compute")]),
+        (lambda x: x.half(), [("half", "cast")]),
+        (lambda x: x.to(torch.float64), [("to", "cast")]),
+        (lambda x: torch.zeros(x.shape), [("zeros", "fill")]),
+        (lambda x: torch.zeros(1), [("zeros", "fill")]),  # never needed, however small
+        (lambda x: torch.empty_like(x).zero_(), [("zero_", "fill")]),
+        (lambda x: x.clone(), [("clone", "copy")]),
+        (lambda x: x.clone(memory_format=torch.contiguous_format), [("clone", "copy")]),
+        (lambda x: torch.empty_like(x).copy_(x), [("copy_", "copy")]),
+        (lambda x: x.relu_(), [("relu_", "compute")]),
+    ],
+)
+def test_a_pass_over_memory_outside_the_kernel_is_named(fn, found):
+    assert ops_of(fn, X.clone()) == found
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: torch.empty(x.shape, dtype=x.dtype),
+        lambda x: torch.empty_like(x),
+        lambda x: torch.empty_strided(x.shape, x.stride()),
+        lambda x: x.new_empty(x.shape),
+        lambda x: (x.view(-1), x.reshape(-1), x.flatten(), x.t(), x[3], x.contiguous()),
+        lambda x: (x.float(), x.to(torch.float32), x.to(x.device), x.detach()),
+        lambda x: x.t().contiguous(),  # a contiguous copy of a tensor that is not
+        lambda x: x.t().reshape(-1),
+        lambda x: x.t().clone(memory_format=torch.contiguous_format),
+        lambda x: (x.shape, x.stride(0), x.numel(), x.is_contiguous(), x.data_ptr(), repr(x)),
+        lambda x: x[0].clamp(min=0),  # a row: smaller than the input
+    ],
+)
+def test_allocations_views_no_ops_and_contiguous_copies_cost_nothing(fn):
+    assert ops_of(fn, X) == []
+
+
+def test_only_the_learners_operations_outside_a_launch_are_watched():
+    watch = Watch()
+    with watched_torch_ops(watch, (X,)) as call:
+        watch.launching = 1  # Triton copies a launch's tensors itself
+        X.clone()
+        watch.launching = 0
+        _course_op(X)  # the course's own code
+    assert call.ops == []
+    with watched_torch_ops(watch, (X,)) as call:
+        X.clamp(min=0)
+        X.clone()  # only the first is kept
+    ((name, kind, line),) = call.ops
+    assert (name, kind, line.name) == (
+        "clamp",
+        "compute",
+        "test_only_the_learners_operations_outside_a_launch_are_watched",
+    )
+
+
+def _course_op(x):
+    from d2lgpu.checks._ch07_answers import random_input
+
+    # torch.randn and a multiply, run by d2lgpu's code: not the learner's
+    return random_input(x.shape, torch.Generator().manual_seed(0), scale=2.0)
+
+
+def test_an_operation_is_named_with_the_learners_line_and_why_it_costs():
+    watch = Watch()
+    with watched_torch_ops(watch, (X,)) as call:
+        X.float().half()
+    hint = ops_hint(call, "relu_mul", "n = 1000")
+    assert hint.startswith(
+        "for n = 1000, relu_mul ran `half` (in your function "
+        "test_an_operation_is_named_with_the_learners_line_and_why_it_costs, line "
+    )
+    assert "X.float().half()`), which made a copy in another dtype: a cast reads" in hint
+    assert "tl.load(...).to(tl.float32)" in hint
+    assert ops_hint(Call(), "relu_mul", "n = 1000") is None
+
+
+def test_launches_and_grids_are_counted_per_call():
+    watch = Watch()
+    with watched_torch_ops(watch, (X,)) as call:
+        watch.launches += 2
+        watch.grids += [(4, 1, 1), (4, 1, 1)]
+    assert (call.launches, call.grids) == (2, [(4, 1, 1), (4, 1, 1)])
+    two = launch_hint(call, "relu_mul", "n = 4", 4, "element")
+    assert "relu_mul launched 2 kernels in one call" in two and "5 n floats" in two
+    assert "Fuse them: one kernel, launched once" in two
+    rows = launch_hint(Call(3, [(1, 1, 1)] * 3), "rms_norm", "a 3 x 8 matrix", 3, "row")
+    assert "a Python loop with one launch per row" in rows and "kernel[(n_rows,)]" in rows
+    pair = launch_hint(Call(2, [(1, 1, 1)] * 2), "rms_norm", "a 1 x 1 matrix", 1, "row")
+    assert "read x twice" in pair and "loop" not in pair
+    one = launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 4096", 4096, "element")
+    assert "ran all 4096 elements as one program" in one and "triton.cdiv(n, BLOCK)" in one
+    assert launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 1000", 1000, "element") is None
+    assert launch_hint(Call(1, [(4, 1, 1)]), "relu_mul", "n = 4096", 4096, "element") is None
+    assert launch_hint(Call(1, [(1, 1, 1)]), "rms_norm", "1 row", 1, "row") is None
+
+
+def test_a_right_result_is_refused_for_its_cost_in_order():
+    out = torch.empty(8)
+    watch = stored((out, range(8)))
+    watch.calls = [Call(1, [(1, 1, 1)], [("zeros", "fill", _line())])]
+    with pytest.raises(CheckFailed, match=r"ran `zeros` .* an extra write pass"):
+        require_one_pass(out, watch, "relu_mul", "n = 8", 8, "element")
+    watch.calls = [Call(2, [(1, 1, 1)] * 2)]
+    with pytest.raises(CheckFailed, match="never wrote"):  # its output first
+        require_one_pass(torch.empty(8), watch, "relu_mul", "n = 8", 8, "element")
+    with pytest.raises(CheckFailed, match="launched 2 kernels"):
+        require_one_pass(out, watch, "relu_mul", "n = 8", 8, "element")
+    watch.calls = [Call(1, [(1, 1, 1)])]
+    require_one_pass(out, watch, "relu_mul", "n = 8", 8, "element")
+
+
+def _line():
+    import sys
+
+    from d2lgpu.checks._util import learner_line
+
+    return learner_line(sys._getframe())
+
+
+def test_an_output_that_is_the_input_itself_is_named():
+    x = torch.randn(6)
+    watch = stored((x, range(6)))
+    with pytest.raises(CheckFailed) as failed:
+        require_inputs_untouched({"x": x}, {"x": x.clone()}, watch, "rms_norm", "n = 6", x)
+    assert str(failed.value) == (
+        "for n = 6, the tensor rms_norm returned is x itself (the same memory), so your kernel "
+        "stored into x, an input, and overwrote it: x.contiguous() returns x itself, not a "
+        "copy, when x is already contiguous (as do view and reshape). Make a new output for "
+        "the result, torch.empty_like(x) after x = x.contiguous()"
+    )
+    with pytest.raises(CheckFailed, match="your kernel stored into x, an input: store"):
+        require_inputs_untouched({"x": x}, {"x": x}, watch, "rms_norm", "n = 6", torch.empty(6))
+
+
+def test_a_chunk_loop_whose_offsets_do_not_move_is_named():
+    out = torch.empty(2, 10)
+    hint = coverage_hint(out, stored((out, [*range(4)] * 3 + [*range(10, 20)])), "w", "row")
+    assert hint == (
+        "for w, in row 0 the first 4 columns were written 3 times each and the other 6 never: "
+        "your loop over the row's chunks does not move its offsets. Each chunk starts where "
+        "the last ended: cols = start + tl.arange(0, BLOCK) for start in range(0, n_cols, "
+        "BLOCK), masked by cols < n_cols, in both the sum and the store"
+    )
+
+
+def test_rms_norm_results_are_diagnosed_as_columns_float16_sums_and_a_default_eps():
+    x = torch.randn(4, 6)
+    by_columns = rms(x.t().contiguous(), 1e-6).t().contiguous()  # a copy: never written
+    hint = rms_norm_diagnosis(by_columns, x, 1e-6, stored(), "a 4 x 6 matrix")
+    assert hint.startswith("for a 4 x 6 matrix, you normalized each column (the mean of x * x")
+    written = by_columns.clone()
+    assert "each column" in rms_norm_diagnosis(written, x, 1e-6, stored((written, range(24))), "w")
+    stranger = rms(x, 1e-6) + 1
+    assert "returned a tensor your kernel never wrote" in rms_norm_diagnosis(
+        stranger, x, 1e-6, stored(), "w"
+    )
+    half = (torch.randn(2, 300) * 200).half()
+    zeros = torch.zeros_like(half)  # x / inf: squares summed in float16
+    hint = rms_norm_diagnosis(zeros, half, 1e-6, stored((zeros, range(600))), "f16")
+    assert "overflows float16" in hint and "tl.load(...).to(tl.float32)" in hint
+    tiny = torch.randn(3, 50) * 1e-4
+    got = rms(tiny, 1e-5)
+    assert rms_norm_diagnosis(got, tiny, 1e-6, stored((got, range(150))), "t", default=True) == (
+        "for t, your rms_norm used eps = 1e-05: the exercise's signature gives eps a default of "
+        "1e-6, def rms_norm(x, eps=1e-6); keep that default"
+    )
+    assert "use the eps you are given (here 1e-06)" in rms_norm_diagnosis(
+        got, tiny, 1e-6, stored((got, range(150))), "t"
+    )
+    assert rms(half, 1e-6).dtype == torch.float16 and torch.isfinite(rms(half, 1e-6)).all()
