@@ -30,7 +30,7 @@ PARAMETERS = (halve_first_layer, save_parameters, load_parameters)
 
 
 def test_parameters_reference_passes():
-    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 5
+    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 6
 
 
 def test_parameters_rejects_loading_without_map_location():
@@ -244,7 +244,7 @@ def train_step(net, X, y, opt, device):
 
 
 def test_device_bug_reference_passes():
-    assert len(assert_passes("03.device_bug", train_step).passed) == 4
+    assert len(assert_passes("03.device_bug", train_step).passed) == 5
 
 
 def test_device_bug_alternatives_pass():
@@ -538,3 +538,47 @@ def test_the_exercises_model_and_how_two_of_them_are_compared():
     with torch.no_grad():
         a[0].bias.fill_(1010.0)  # 1% apart: not rounding
     assert not same_params(a, b, close=True)
+
+
+def test_a_process_wide_default_left_changed_is_named_and_put_back():
+    from d2lgpu.checks._ch03_networks import defaults_kept
+    from d2lgpu.checks._util import CheckFailed
+
+    for change, shown in (
+        (lambda: torch.set_default_dtype(torch.float64), "torch.set_default_dtype(torch.float64)"),
+        (lambda: torch.set_grad_enabled(False), "torch.set_grad_enabled(False)"),
+    ):
+        with pytest.raises(CheckFailed) as failed, defaults_kept("your function"):
+            change()
+        assert str(failed.value).startswith(
+            f"your function leaves a process-wide default of torch changed ({shown}): every "
+            "tensor made afterwards anywhere in the program, the caller's too, follows it."
+        )
+        assert torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
+    with defaults_kept("a with-block"), torch.no_grad():  # undone when it ends: nothing to say
+        pass
+
+    def halve_grad_off(net):
+        torch.set_grad_enabled(False)
+        net[0].weight.mul_(0.5)
+
+    assert_fails(
+        "03.parameters",
+        (halve_grad_off, save_parameters, load_parameters),
+        "halve_first_layer leaves a process-wide default",
+        "torch.set_grad_enabled(False)",
+    )
+
+
+def test_parameters_rejects_a_map_location_dict_for_cuda_0_only():
+    def load_renaming_cuda0(make_net, path, device):
+        net = make_net()
+        state = torch.load(path, map_location={"cuda:0": str(device)}, weights_only=True)
+        net.load_state_dict(state)
+        return net.to(device)
+
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, load_renaming_cuda0),
+        "not a dict that renames only some GPUs",
+    )

@@ -10,6 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from d2lgpu.checks import _ch03_meta_watch as watch
 from d2lgpu.checks import ch03_device_bug as parts
 from d2lgpu.checks._util import CheckFailed
 
@@ -41,23 +42,23 @@ def _step(net, X, y, opt, device, weights=None, reduction="mean"):
 
 
 def test_the_mixed_hint_names_the_batch_a_tensor_made_in_the_step_or_any_tensor():
-    batch = parts._mixed_hint(_origins(("linear", "the batch X", "the CPU")), " (said)")
+    batch = watch.mixed_hint(_origins(("linear", "the batch X", "the CPU")), " (said)")
     assert batch.hint == (
         "the batch X is still on the CPU when linear uses it with the model on the device: move "
         "X and y to device at the start of the step, with to() (said)"
     )
-    elsewhere = parts._mixed_hint(_origins(("linear", "the batch y", "cuda:1")))
+    elsewhere = watch.mixed_hint(_origins(("linear", "the batch y", "cuda:1")))
     assert elsewhere.hint == (
         "the batch y is on cuda:1 when linear uses it with the model on the device: move X and "
         "y to device at the start of the step, with to()"
     )
     made = "torch.tensor(...) made in your step with device=cpu"
-    assert parts._mixed_hint(_origins(("mul", made, "the CPU"))).hint == (
+    assert watch.mixed_hint(_origins(("mul", made, "the CPU"))).hint == (
         "torch.tensor(...) made in your step with device=cpu stays on the CPU while the model "
         "is on the device (mul got both): it was made with device=cpu: pass the device the step "
         "is given (X.device is the CPU until X is moved)"
     )
-    assert parts._mixed_hint(_origins()).hint == (
+    assert watch.mixed_hint(_origins()).hint == (
         "a CPU tensor stays on the CPU while the model is on the device (an operation got "
         "both): create it on the device (the device= argument of the function that makes it)"
     )
@@ -73,21 +74,21 @@ def test_each_error_of_the_step_on_meta_gets_its_hint_or_none():
         "Tensor.item() cannot be called on meta tensors",
         "Could not guard on data-dependent expression",
     ):
-        assert parts._mismatch_hint(RuntimeError(message), _origins()).hint == on_the_host
+        assert watch.mismatch_hint(RuntimeError(message), _origins()).hint == on_the_host
     for message in ("Found no NVIDIA driver on your system", "Torch not compiled with CUDA"):
-        assert parts._mismatch_hint(RuntimeError(message), _origins()).hint == parts._BY_NAME
-    assert parts._BY_NAME == (
+        assert watch.mismatch_hint(RuntimeError(message), _origins()).hint == watch.BY_NAME
+    assert watch.BY_NAME == (
         "the step uses the GPU by name (.cuda(), device='cuda'), which fails where there is "
         "none and ignores the device it is given: use .to(device)"
     )
     said = "Tensor on device cpu is not on the expected device meta!"
     by_name = _origins(("mul", "the batch X", "the CPU"), cuda_by_name=True)
-    assert parts._mismatch_hint(RuntimeError(said), by_name).hint == parts._BY_NAME
+    assert watch.mismatch_hint(RuntimeError(said), by_name).hint == watch.BY_NAME
     # cuda in the message, but not about a missing driver: not a GPU named
     for message in ("CUDA error: out of memory", "the driver said no", "compiled graph"):
-        assert parts._mismatch_hint(RuntimeError(message), _origins()) is None
-    assert parts._mismatch_hint(RuntimeError("mat1 and mat2 shapes"), _origins()) is None
-    moved = parts._mismatch_hint(RuntimeError(said), _origins(moved_to="cpu"))
+        assert watch.mismatch_hint(RuntimeError(message), _origins()) is None
+    assert watch.mismatch_hint(RuntimeError("mat1 and mat2 shapes"), _origins()) is None
+    moved = watch.mismatch_hint(RuntimeError(said), _origins(moved_to="cpu"))
     assert moved.hint == (
         "the step moves tensors to cpu (.to()), not to the device it is given: use .to(device) "
         "with the argument device; a device chosen inside the step (torch.cuda.is_available(), "
@@ -96,8 +97,8 @@ def test_each_error_of_the_step_on_meta_gets_its_hint_or_none():
     mixed = _origins(("linear", "the batch X", "the CPU"))
     on_a_gpu = "Expected all tensors to be on the same device, but found at least two devices"
     for message in (said, on_a_gpu):
-        assert parts._mismatch_hint(RuntimeError(message), mixed).hint == (
-            parts._mixed_hint(mixed, f" (PyTorch said: {message})").hint
+        assert watch.mismatch_hint(RuntimeError(message), mixed).hint == (
+            watch.mixed_hint(mixed, f" (PyTorch said: {message})").hint
         )
 
 
@@ -107,7 +108,7 @@ def test_each_error_of_the_step_on_meta_gets_its_hint_or_none():
 def test_the_watch_labels_what_comes_from_the_batch_and_what_the_step_makes():
     X = torch.randn(4, 2)
     keep = torch.ones(3)
-    with parts._Origins([(X, "the batch X")]) as origins:
+    with watch.Origins([(X, "the batch X")]) as origins:
         assert origins.label(X) == "the batch X"
         doubled = X * 2
         assert origins.label(doubled) == "the batch X"
@@ -126,7 +127,7 @@ def test_the_watch_labels_what_comes_from_the_batch_and_what_the_step_makes():
 def test_the_watch_notes_the_first_operation_that_mixes_meta_and_another_device():
     X = torch.randn(4, 3)
     w = torch.randn(3, 3, device=META)
-    with parts._Origins([(X, "the batch X")]) as origins:
+    with watch.Origins([(X, "the batch X")]) as origins:
         w @ torch.eye(3)
         w @ X.t()
     assert origins.mixed == (
@@ -134,13 +135,13 @@ def test_the_watch_notes_the_first_operation_that_mixes_meta_and_another_device(
         "torch.eye(...) made in your step without device=",
         "the CPU",
     )
-    with parts._Origins([(X, "the batch X")]) as origins:
+    with watch.Origins([(X, "the batch X")]) as origins:
         torch.add(w[0], torch.tensor(1.0))  # a 0-d CPU tensor is a number: a GPU takes it too
         assert origins.mixed is None
         torch.matmul(X, w)
     assert origins.mixed == ("matmul", "the batch X", "the CPU")
     unnamed = torch.randn(3, 2)
-    with parts._Origins([]) as origins:
+    with watch.Origins([]) as origins:
         w @ unnamed
     assert origins.mixed == ("matmul", "a tensor on the CPU", "the CPU")
 
@@ -156,14 +157,14 @@ class _OnAnotherGpu(torch.Tensor):
 def test_the_watch_names_the_other_device_and_looks_inside_lists():
     w = torch.randn(3, device=META)
     elsewhere = torch.Tensor._make_subclass(_OnAnotherGpu, torch.randn(3))
-    with parts._Origins([]) as origins, pytest.raises(RuntimeError, match="expected device"):
+    with watch.Origins([]) as origins, pytest.raises(RuntimeError, match="expected device"):
         torch.add(w, elsewhere)
     assert origins.mixed == ("add", "a tensor on cuda:1", "cuda:1")
     X = torch.randn(3)
-    with parts._Origins([(X, "the batch X")]) as origins, pytest.raises(RuntimeError):
+    with watch.Origins([(X, "the batch X")]) as origins, pytest.raises(RuntimeError):
         torch.cat([w, X])  # the tensors inside a list are operands too
     assert origins.mixed == ("cat", "the batch X", "the CPU")
-    with parts._Origins([(X, "the batch X")]) as origins:
+    with watch.Origins([(X, "the batch X")]) as origins:
         assert origins.label(torch.as_tensor(X)) == "the batch X"  # not made: passed along
         assert origins.label(torch.randn(2)) == "torch.randn(...) made in your step without device="
         assert (
@@ -174,12 +175,12 @@ def test_the_watch_names_the_other_device_and_looks_inside_lists():
 
 def test_the_watch_lets_copies_into_a_device_tensor_through():
     cpu = torch.randn(3)
-    with parts._Origins([]) as origins:
+    with watch.Origins([]) as origins:
         on_meta = torch.empty(3, device=META)
         on_meta.copy_(cpu)
         on_meta[:] = cpu
     assert origins.mixed is None
-    with parts._Origins([]) as origins, pytest.raises(RuntimeError, match="expected device"):
+    with watch.Origins([]) as origins, pytest.raises(RuntimeError, match="expected device"):
         torch.add(torch.empty(3, device=META), cpu)  # not a copy: both operands are read
     assert origins.mixed == ("add", "a tensor on the CPU", "the CPU")
 
@@ -187,7 +188,7 @@ def test_the_watch_lets_copies_into_a_device_tensor_through():
 def test_the_watch_notes_a_gpu_by_name_and_the_first_move_elsewhere():
     X = torch.randn(2)
     param = torch.nn.Parameter(torch.randn(2))
-    with parts._Origins([]) as origins:
+    with watch.Origins([]) as origins:
         X.to(torch.float64)  # a dtype: no device named
         param.to("cpu")  # the model moving: its own hint names it
         X.to(META)
@@ -199,39 +200,39 @@ def test_the_watch_notes_a_gpu_by_name_and_the_first_move_elsewhere():
         X.to(torch.empty(1, device="cpu"))
     assert origins.moved_to == "cpu" and not origins.cuda_by_name
     for arguments in (("cuda",), (torch.device("cuda", 0),), ("cuda:1",)):
-        with parts._Origins([]) as origins:
+        with watch.Origins([]) as origins:
             try:
                 torch.ones(1).to(*arguments)
             except (AssertionError, RuntimeError):  # no CUDA on this machine
                 pass
         assert origins.cuda_by_name, arguments
-    with parts._Origins([]) as origins:
+    with watch.Origins([]) as origins:
         try:
             torch.ones(1).cuda()
         except (AssertionError, RuntimeError):
             pass
     assert origins.cuda_by_name
-    assert not parts._names_cuda("cpu") and not parts._names_cuda(torch.device("cpu"))
-    assert not parts._names_cuda(3)
+    assert not watch.names_cuda("cpu") and not watch.names_cuda(torch.device("cpu"))
+    assert not watch.names_cuda(3)
 
 
 def test_a_label_is_not_given_to_a_new_tensor_at_a_dead_ones_address():
     X = torch.randn(2)
-    origins = parts._Origins([(X, "the batch X")])
+    origins = watch.Origins([(X, "the batch X")])
     stand_in = torch.randn(2)
     origins._labels[id(stand_in)] = (lambda: None, "the batch y")  # its tensor is gone
     assert origins.label(stand_in) is None and origins.label(X) == "the batch X"
 
 
 def test_the_device_a_move_names():
-    assert parts._target_device([torch.empty(1, device=META)]) == META
-    assert parts._target_device([torch.device("cpu")]) == torch.device("cpu")
-    assert parts._target_device(["not a device", "cuda:1"]) == torch.device("cuda", 1)
-    assert parts._target_device([torch.float16, None, 3]) is None
-    assert parts._made_on({}) == " without device="
-    assert parts._made_on({"device": "cpu"}) == " with device=cpu"
-    assert parts._made_on({"device": META}) == ""
-    assert parts._made_on({"device": None}) == ""
+    assert watch.target_device([torch.empty(1, device=META)]) == META
+    assert watch.target_device([torch.device("cpu")]) == torch.device("cpu")
+    assert watch.target_device(["not a device", "cuda:1"]) == torch.device("cuda", 1)
+    assert watch.target_device([torch.float16, None, 3]) is None
+    assert watch.made_on({}) == " without device="
+    assert watch.made_on({"device": "cpu"}) == " with device=cpu"
+    assert watch.made_on({"device": META}) == ""
+    assert watch.made_on({"device": None}) == ""
 
 
 # --- the step on the meta device ---------------------------------------------------------
@@ -282,8 +283,8 @@ def test_each_way_a_step_leaves_the_meta_device_gets_its_whole_hint():
     assert _hint(parts._on_meta, rebuilds_the_model_on_the_cpu, False) == (
         "the step moved the model to cpu: keep the model where it is and move the data to it"
     )
-    assert _hint(parts._on_meta, tries_the_gpu_by_name, True) == parts._BY_NAME
-    assert _hint(parts._on_meta, tries_the_gpu_then_reads_back, True) == parts._BY_NAME
+    assert _hint(parts._on_meta, tries_the_gpu_by_name, True) == watch.BY_NAME
+    assert _hint(parts._on_meta, tries_the_gpu_then_reads_back, True) == watch.BY_NAME
     assert _hint(parts._on_meta, model_split, True) == (
         "the step moved the model to cpu, cuda:1: keep the model where it is and move the data "
         "to it"
@@ -420,8 +421,133 @@ def test_the_answer_must_be_a_function():
     assert passed == [
         "tensors made inside the step live on the model's device (checked with the model on "
         "the meta device, every operation watched for a CPU operand)",
-        "a batch that arrives on the CPU is moved to the model's device",
-        "the model stays on its device",
+        "a batch that arrives on the CPU is moved to the model's device, every call",
+        "the model stays on its device, and runs forward once per step",
+        "the step makes the host wait for nothing (torch.cuda.synchronize, .item())",
         "three steps on try_gpu() match the reference step (with the optimizer given, SGD with "
         "momentum)",
     ]
+
+
+# --- round 19: moves, stale batches, extra forwards, waits, the loss returned -------------
+
+
+def test_a_move_to_another_tensors_device_is_not_a_mix_and_uses_are_recorded():
+    logits = torch.randn(4, 3, device=META)
+    X = torch.randn(4, 3)
+    with watch.Origins([(X, "the batch X")]) as origins:
+        torch.tensor(WEIGHTS).to(logits)  # w.to(other): other's device and dtype
+        torch.tensor(WEIGHTS).type_as(logits)
+        assert X.shape == (4, 3)  # a query: not a use
+    assert origins.mixed is None and "the batch X" not in origins.used
+    with watch.Origins([(X, "the batch X")]) as origins:
+        X.to(META) @ logits.t()
+    assert origins.used == {"the batch X"}
+
+
+def test_a_step_that_reuses_an_earlier_calls_batch_is_named():
+    cache = {}
+
+    def cached(net, X, y, opt, device):
+        if id(X) not in cache:
+            cache[id(X)] = X.to(device), y.to(device)
+        return _step(net, *cache[id(X)], opt, device)
+
+    assert _hint(parts._on_meta, cached, False, True) == (
+        "called again with the same batch tensors holding new values, the step never read X or "
+        "y: it reused what it moved on an earlier call (a cache keyed by id(X) or by the "
+        "tensor), which trains on a stale batch when a buffer is refilled or a new batch gets a "
+        "freed one's id. Move the batch it is given, X.to(device), on every call"
+    )
+    assert parts._on_meta(_step, False, True).is_meta
+
+
+def test_a_second_forward_is_named_and_one_after_the_step_as_the_wrong_loss():
+    accuracy = []
+
+    def twice(net, X, y, opt, device):
+        accuracy.append(net(X.to(device)).argmax(dim=1))
+        return _step(net, X, y, opt, device)
+
+    def after_step(net, X, y, opt, device):
+        _step(net, X, y, opt, device)
+        with torch.no_grad():
+            w = torch.tensor(WEIGHTS, device=device)
+            return F.cross_entropy(net(X.to(device)), y.to(device), weight=w)
+
+    assert _hint(parts._on_meta, twice, True) == (
+        "the step runs the model forward twice: one forward per step, as the given step does. "
+        "A second one (for accuracy, say) doubles the cost of the forward pass; compute what "
+        "else you need from the logits of the one forward (logits.detach().argmax(dim=1))"
+    )
+    assert _hint(parts._on_meta, after_step, True) == (
+        "the step runs the model forward again after opt.step(): a second forward, on the "
+        "updated weights, whose loss is not the one the step was taken on. Return "
+        "loss.detach() of the loss that loss.backward() was called on, as the given step does "
+        "(one forward per step)"
+    )
+
+
+def test_a_wait_behind_cuda_is_available_is_seen_and_default_device_left_set_is_named():
+    def synchronizes(net, X, y, opt, device):
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        return _step(net, X, y, opt, device)
+
+    assert _hint(parts._waits_for_the_gpu, synchronizes).startswith(
+        "the step calls torch.cuda.synchronize() (seen in a run where "
+        "torch.cuda.is_available() was True): on a GPU the host then waits every step"
+    )
+    parts._waits_for_the_gpu(_step)  # no wait: nothing to say
+
+    def default_device(net, X, y, opt, device):
+        torch.set_default_device(device)
+        return _step(net, X, y, opt, device)
+
+    assert _hint(parts._on_meta, default_device, True).startswith(
+        "the step leaves a process-wide default of torch changed "
+        "(torch.set_default_device('meta')): every tensor made afterwards"
+    )
+    assert torch.get_default_device() == torch.device("cpu")  # put back
+
+
+def test_the_real_steps_name_an_attached_loss_a_different_loss_and_step_before_backward():
+    def attached(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss
+
+    def unweighted_report(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        logits = net(X)
+        loss = F.cross_entropy(logits, y, weight=torch.tensor(WEIGHTS, device=device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return F.cross_entropy(logits.detach(), y)  # not the loss the step was taken on
+
+    def step_first(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        opt.zero_grad()
+        opt.step()
+        loss.backward()
+        return loss.detach()
+
+    assert _hint(parts._check_device_bug, attached, []) == (
+        "train_step returned the loss still attached to the autograd graph (requires_grad=True): "
+        "every loss the caller keeps (the notebook stacks twenty) keeps its step's whole graph "
+        "alive, activations included. Return loss.detach(), as the given step does"
+    )
+    assert _hint(parts._check_device_bug, unweighted_report, []).startswith(
+        "the parameters match the reference, but train_step returned the losses ["
+    )
+    assert _hint(parts._check_device_bug, step_first, []) == (
+        "after three steps the parameters differ from the reference: every opt.step() found the "
+        "gradients zero or None, and loss.backward() filled them after it: opt.step() was called "
+        "before loss.backward(), so each step used no gradients and the next opt.zero_grad() "
+        "cleared the ones computed. Keep the order opt.zero_grad(), loss.backward(), opt.step()"
+    )

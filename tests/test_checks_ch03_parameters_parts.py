@@ -12,8 +12,9 @@ import pytest
 import torch
 from torch import nn
 
+from d2lgpu.checks import _ch03_loading as loading
 from d2lgpu.checks import ch03_parameters as parts
-from d2lgpu.checks._ch03_networks import seeded_net
+from d2lgpu.checks._ch03_networks import make_net, seeded_net
 from d2lgpu.checks._util import CheckFailed
 
 META = torch.device("meta")
@@ -165,27 +166,27 @@ def test_a_model_loaded_onto_the_wrong_device_is_named_with_where_it_is(checkpoi
         return net
 
     what = "your own checkpoint"
-    assert _hint(parts._load, stays_on_cpu, checkpoint, META, what) == (
+    assert _hint(loading.load_checked, stays_on_cpu, checkpoint, META, what) == (
         "the model stayed on the CPU: the loaded model has parameters on cpu, not on meta; "
         "build it there (to(device)) and then load into it, or move it there once loaded"
     )
-    assert _hint(parts._load, one_weight_on_another_gpu, checkpoint, META, what) == (
+    assert _hint(loading.load_checked, one_weight_on_another_gpu, checkpoint, META, what) == (
         "the model is on cpu, cuda:1: the loaded model has parameters on cpu, cuda:1, not on "
         "meta; build it there (to(device)) and then load into it, or move it there once "
         "loaded"
     )
-    assert isinstance(parts._load(_right_load, checkpoint, CPU, what), nn.Sequential)
+    assert isinstance(loading.load_checked(_right_load, checkpoint, CPU, what), nn.Sequential)
 
 
 def test_a_load_that_returns_no_model_is_named_with_what_it_returned(checkpoint):
     def returns_state(make_net, path, device):
         return torch.load(path, map_location=device, weights_only=True)
 
-    assert _hint(parts._load, returns_state, checkpoint, CPU, "your own checkpoint") == (
+    assert _hint(loading.load_checked, returns_state, checkpoint, CPU, "your own checkpoint") == (
         "load_parameters returned a OrderedDict: return the model, built with make_net() and filled "
         "with load_state_dict"
     )
-    assert _hint(parts._check_load_on_another_device, returns_state, checkpoint) == (
+    assert _hint(loading.check_load_on_another_device, returns_state, checkpoint) == (
         "load_parameters returned a OrderedDict: return the model"
     )
 
@@ -201,16 +202,20 @@ def test_torch_loads_message_for_a_missing_gpu_gets_the_map_location_hint(checkp
         def load(make_net, path, device, message=message):
             raise RuntimeError(message)
 
-        assert _hint(parts._load, load, checkpoint, CPU, "a checkpoint from elsewhere") == (
+        assert _hint(
+            loading.load_checked, load, checkpoint, CPU, "a checkpoint from elsewhere"
+        ) == (
             "torch.load failed on a checkpoint from elsewhere: pass map_location=device, which "
-            "moves every tensor to the device you ask for as it loads"
+            "moves every tensor to the device you ask for as it loads (the device itself, not a "
+            "dict that renames only some GPUs: a checkpoint may name any GPU, cuda:1 as well as "
+            "cuda:0)"
         )
 
     def other_error(make_net, path, device):
         raise RuntimeError("size mismatch for 0.weight")
 
     with pytest.raises(RuntimeError, match="size mismatch"):
-        parts._load(other_error, checkpoint, CPU, "your own checkpoint")
+        loading.load_checked(other_error, checkpoint, CPU, "your own checkpoint")
 
 
 def test_a_load_onto_another_device_names_the_model_left_behind(checkpoint):
@@ -233,7 +238,7 @@ def test_a_load_onto_another_device_names_the_model_left_behind(checkpoint):
         net[0].weight = _OnAnotherGpu(torch.zeros(4, 2))
         return net
 
-    step = parts._check_load_on_another_device
+    step = loading.check_load_on_another_device
     assert _hint(step, fails_on_meta, checkpoint) == (
         "load_parameters(make_net, path, device) failed for a device other than the CPU "
         "(checked with the meta device): the model stayed on the CPU while the tensors were "
@@ -262,12 +267,12 @@ def test_an_error_that_is_not_about_the_device_is_raised_as_it_is(checkpoint):
         raise RuntimeError("the disk is full")
 
     with pytest.raises(RuntimeError, match="the disk is full"):
-        parts._check_load_on_another_device(breaks, checkpoint)
+        loading.check_load_on_another_device(breaks, checkpoint)
 
 
 def test_a_copy_out_of_a_meta_tensor_does_nothing_and_every_other_copy_copies():
     into = torch.zeros(3)
-    with parts._MetaCopiesAllowed():
+    with loading.MetaCopiesAllowed():
         assert into.copy_(torch.empty(3, device=META)) is into
         assert into.tolist() == [0.0, 0.0, 0.0]
         into.copy_(torch.tensor([1.0, 2.0, 3.0]))
@@ -281,16 +286,16 @@ def test_a_copy_out_of_a_meta_tensor_does_nothing_and_every_other_copy_copies():
 
 
 def test_the_checkpoint_that_runs_code_does_so_only_when_fully_unpickled(tmp_path):
-    parts._UNPICKLED.clear()
-    note = pickle.loads(pickle.dumps(parts._CodeInAFile()))
+    loading.UNPICKLED.clear()
+    note = pickle.loads(pickle.dumps(loading.CodeInAFile()))
     assert note == "this string was made by code inside the checkpoint"
-    assert parts._UNPICKLED == ["ran"]
-    parts._UNPICKLED.clear()
+    assert loading.UNPICKLED == ["ran"]
+    loading.UNPICKLED.clear()
     path = tmp_path / "note.pt"
-    torch.save({"note": parts._CodeInAFile()}, path)
+    torch.save({"note": loading.CodeInAFile()}, path)
     with pytest.raises(pickle.UnpicklingError):
         torch.load(path, weights_only=True)
-    assert parts._UNPICKLED == []
+    assert loading.UNPICKLED == []
 
 
 def test_a_load_that_runs_code_is_named_even_if_it_needs_a_real_device(tmp_path):
@@ -302,14 +307,83 @@ def test_a_load_that_runs_code_is_named_even_if_it_needs_a_real_device(tmp_path)
         net.load_state_dict(state)
         return net
 
-    assert _hint(parts._check_load_runs_no_code, unsafe_and_reads_the_device, tmp_path, []) == (
+    assert _hint(loading.check_load_runs_no_code, unsafe_and_reads_the_device, tmp_path, []) == (
         "load_parameters ran code stored in a checkpoint: it loads with weights_only=False, "
         "which unpickles arbitrary Python objects, so a checkpoint from someone else can run "
         "code on your machine. A state_dict holds tensors only: torch.load(path, "
         "map_location=device, weights_only=True) (the default since torch 2.6)"
     )
     passed = []
-    parts._check_load_runs_no_code(_right_load, tmp_path, passed)
+    loading.check_load_runs_no_code(_right_load, tmp_path, passed)
     assert passed == [
         "load_parameters refuses to run code stored in a checkpoint (weights_only=True)"
+    ]
+
+
+# --- round 19: keys, string devices, a map_location function, a cache ---------------------
+
+
+def test_a_saved_dict_with_other_keys_is_named_by_its_keys(tmp_path):
+    def prefixed(net, path):
+        torch.save(net.state_dict(prefix="net."), path)
+
+    def wrapped(net, path):
+        torch.save({"model": net.state_dict(), "epoch": 3}, path)
+
+    assert _hint(parts._check_save, prefixed, CPU, tmp_path, []) == (
+        "the file holds the model's tensors under other keys: every key starts with 'net.' "
+        "('net.0.weight' where net.state_dict() has '0.weight'). Save net.state_dict() as it "
+        "is, with its own keys: load_state_dict matches tensors by key, and with strict=False a "
+        "model whose keys match none of them loads nothing and says nothing"
+    )
+    assert _hint(parts._check_save, wrapped, CPU, tmp_path, []) == (
+        "the file does not hold net.state_dict(): save exactly that dictionary of tensors (its "
+        "keys are model, epoch; net.state_dict()'s are 0.weight, 0.bias, 2.weight, 2.bias)"
+    )
+
+
+def test_a_device_given_as_a_string_and_a_map_location_function(checkpoint):
+    def needs_a_device(make_net, path, device):
+        return _right_load(make_net, path, device if device.type == "cpu" else device)
+
+    assert _hint(loading.load_checked, needs_a_device, checkpoint, "cpu", "yours") == (
+        "load_parameters(make_net, path, 'cpu') raised AttributeError: the device may come as a "
+        "string, as the exercise's own cell passes 'cpu'. Make it a device first "
+        "(torch.device(device)), or pass it on as it is to to() and map_location, which take both"
+    )
+
+    def by_function(make_net, path, device):  # storage.to(meta) has no module to copy with
+        target = torch.device(device)
+        state = torch.load(
+            path, map_location=lambda s, location: s.to(device=target), weights_only=True
+        )
+        net = make_net()
+        net.load_state_dict(state)
+        return net.to(target)
+
+    loading.check_load_on_another_device(by_function, checkpoint)
+
+
+def test_a_load_that_keeps_what_it_loaded_is_named(tmp_path):
+    torch.save(seeded_net(1).state_dict(), tmp_path / "a.pt")
+    kept: dict = {}
+
+    def cached(make_net, path, device):
+        key = (str(path), str(device))
+        if key not in kept:
+            kept[key] = _right_load(make_net, path, device)
+        return kept[key]
+
+    first = cached(make_net, tmp_path / "a.pt", "cpu")
+    assert _hint(loading.check_load_reads_the_file, cached, tmp_path / "a.pt", first, []) == (
+        "loaded again after the file at path was written anew, load_parameters returned the "
+        "same model object as before: it keeps what it loaded (a cache keyed by path and "
+        "device), which goes stale when a checkpoint is saved again at the same path (every "
+        "epoch, say). Build a new model with make_net() and read the file on every call"
+    )
+    passed = []
+    first = _right_load(make_net, tmp_path / "a.pt", "cpu")
+    loading.check_load_reads_the_file(_right_load, tmp_path / "a.pt", first, passed)
+    assert passed == [
+        "load_parameters reads the file on every call: written again, it loads what it holds now"
     ]

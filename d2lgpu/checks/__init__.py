@@ -37,6 +37,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 
 =========================  ==============================================================
 ``_ch03_networks``         what both chapter 3 checkers share: the model
+``_ch03_meta_watch``       ``03.device_bug``'s watch of where each tensor came from
+``_ch03_loading``          ``03.parameters``' loads of a checkpoint, and their hints
 ``_ch04_watch``            ``04.amp``'s problem and probes
 ``_ch04_scaler``           ``04.amp``'s rules on the GradScaler, and its refusals named
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says

@@ -10,14 +10,14 @@ three real steps on ``try_gpu()`` against a reference.
 
 from __future__ import annotations
 
-import weakref
+from typing import Any
 
 import torch
 import torch.nn.functional as F
-from torch import nn
-from torch.overrides import TorchFunctionMode
 
-from ._ch03_networks import CLASS_WEIGHTS, make_net, same_params, seeded_net
+from ._ch03_meta_watch import BY_NAME, Origins, mismatch_hint, mixed_hint, moved_elsewhere
+from ._ch03_networks import CLASS_WEIGHTS, defaults_kept, make_net, same_params, seeded_net
+from ._kit import patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_device_bug", "reference_train_step"]
@@ -45,180 +45,70 @@ def _batch(seed: int, n: int = 16):
     return X, y
 
 
-def _names_cuda(value) -> bool:
-    if isinstance(value, torch.device):
-        return value.type == "cuda"
-    return isinstance(value, str) and value.startswith("cuda")
-
-
-_BY_NAME = (
-    "the step uses the GPU by name (.cuda(), device='cuda'), which fails where there is none "
-    "and ignores the device it is given: use .to(device)"
-)
-
-
-# Functions that make a tensor from nothing: one made in the step is named as such.
-_FACTORIES = set(
-    "tensor as_tensor ones zeros full eye arange empty linspace rand randn randint randperm".split()
-)
-# Operations that copy their other operands into the first one.
-_TRANSFERS = ("copy_", "__setitem__")
-# Calls that only look at tensors (an attribute; whether one may take the other's data, which
-# Module.to_empty asks): no operation mixes its operands there.
-_QUERIES = ("__get__", "_has_compatible_shallow_copy_type")
-
-
-class _Origins(TorchFunctionMode):
-    """Label tensors by where they came from; note the first operation mixing meta and CPU."""
-
-    def __init__(self, labels: list[tuple[torch.Tensor, str]]):
-        super().__init__()
-        self._labels = {id(t): (weakref.ref(t), label) for t, label in labels}
-        self.mixed: tuple[str, str, str] | None = None
-        self.cuda_by_name = False  # .cuda(), .to("cuda"), device="cuda": not the device given
-        self.moved_to: str | None = None  # the first .to() aimed at a device other than meta
-
-    def label(self, t) -> str | None:
-        entry = self._labels.get(id(t))
-        return entry[1] if entry is not None and entry[0]() is t else None
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", "")
-        flat = [*args, *kwargs.values()]
-        flat = [t for v in flat for t in (v if isinstance(v, list | tuple) else [v])]
-        tensors = [t for t in flat if isinstance(t, torch.Tensor)]
-        if any(_names_cuda(v) for v in flat) or name == "cuda":
-            self.cuda_by_name = True
-        # (a parameter's .to() is the model moving, which its own hint names)
-        if name == "to" and self.moved_to is None and not isinstance(args[0], nn.Parameter):
-            target = _target_device([*args[1:], *kwargs.values()])
-            if target is not None and target.type != "meta":
-                self.moved_to = str(target)
-        # A copy into a device tensor is a transfer, which a GPU makes from any device:
-        # dst.copy_(cpu_tensor), dst[...] = cpu_tensor.
-        transfer = name in _TRANSFERS and tensors and tensors[0].device.type == "meta"
-        if name not in _QUERIES and self.mixed is None and not transfer:
-            other = [t for t in tensors if t.device.type != "meta" and t.dim() > 0]
-            if other and any(t.device.type == "meta" for t in tensors):
-                where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
-                self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
-        result = func(*args, **kwargs)
-        if isinstance(result, torch.Tensor) and name not in _QUERIES:
-            if not tensors and name in _FACTORIES:  # made in the step: how, says the label
-                label: str | None = f"torch.{name}(...) made in your step" + _made_on(kwargs)
-            else:
-                label = next((self.label(t) for t in tensors if self.label(t)), None)
-            if label:
-                self._labels[id(result)] = (weakref.ref(result), label)
-        return result
-
-
-def _target_device(values) -> torch.device | None:
-    """The device that arguments of ``to()`` or ``device=`` name, if any."""
-    for value in values:
-        if isinstance(value, torch.Tensor):
-            return value.device
-        if isinstance(value, torch.device):
-            return value
-        if isinstance(value, str):
-            try:
-                return torch.device(value)
-            except RuntimeError:
-                continue
-    return None
-
-
-def _made_on(kwargs) -> str:
-    """How a factory's ``device=`` placed its tensor, for its label ("" on the model's meta)."""
-    if "device" not in kwargs:
-        return " without device="
-    made_on = _target_device([kwargs["device"]])
-    return f" with device={made_on}" if made_on is not None and made_on.type != "meta" else ""
-
-
-def _moved_elsewhere(origins: _Origins) -> CheckFailed | None:
-    """The step moved data with .to() to a device other than the one it is given."""
-    if origins.moved_to is None:
-        return None
-    return CheckFailed(
-        f"the step moves tensors to {origins.moved_to} (.to()), not to the device it is "
-        "given: use .to(device) with the argument device; a device chosen inside the step "
-        "(torch.cuda.is_available(), 'cpu', X.device before X is moved) ignores it"
-    )
-
-
-def _mismatch_hint(error: RuntimeError, origins: _Origins) -> CheckFailed | None:
-    """What a RuntimeError from the step on the meta device says about the learner's step."""
-    message = str(error)
-    if "item()" in message or "data-dependent" in message:
-        return CheckFailed(
-            "the step reads a value on the host (.item(), float(), bool()): return the "
-            "loss tensor (loss.detach()) and let the caller read it when needed; on a GPU "
-            "every such read waits for the device"
-        )
-    low = message.lower()
-    by_name = ("cuda" in low or "nvidia" in low) and ("driver" in low or "compiled" in low)
-    if by_name or origins.cuda_by_name:
-        return CheckFailed(_BY_NAME)
-    # meta: "... is not on the expected device meta!"; a GPU: "... on the same device, but ..."
-    if "expected device" not in message and "on the same device" not in message:
-        return None
-    return _moved_elsewhere(origins) or _mixed_hint(origins, f" (PyTorch said: {message})")
-
-
-def _mixed_hint(origins: _Origins, said: str = "") -> CheckFailed:
-    """Name the tensor left off the model's device, and the operation that got both."""
-    op, what, where = origins.mixed or ("an operation", "a CPU tensor", "the CPU")
-    if what.startswith("the batch"):
-        still = "still on the CPU" if where == "the CPU" else f"on {where}"
-        return CheckFailed(
-            f"{what} is {still} when {op} uses it with the model on the device: "
-            f"move X and y to device at the start of the step, with to(){said}"
-        )
-    made_on = what.partition(" with device=")[2]
-    fix = (
-        f"it was made with device={made_on}: pass the device the step is given (X.device is "
-        "the CPU until X is moved)"
-        if made_on
-        else "create it on the device (the device= argument of the function that makes it)"
-    )
-    return CheckFailed(
-        f"{what} stays on {where} while the model is on the device ({op} got both): " + fix + said
-    )
-
-
-def _on_meta(step, data_on_meta: bool):
+def _on_meta(step, data_on_meta: bool, refilled: bool = False):
+    """Run ``step`` with the model on meta; ``refilled``: again, on the same batch tensors
+    holding new values, which a step must read again."""
     net = make_net().to("meta")
     opt = torch.optim.SGD(net.parameters(), lr=0.1)
     X, y = _batch(0)
     if data_on_meta:
         X, y = X.to("meta"), y.to("meta")
-    origins = _Origins([(X, "the batch X"), (y, "the batch y")])
+    loss, _ = _run_on_meta(step, net, X, y, opt)
+    if refilled:
+        X_new, y_new = _batch(5)
+        X.copy_(X_new)  # a buffer refilled, as a loader may
+        y.copy_(y_new)
+        _, origins = _run_on_meta(step, net, X, y, opt)
+        if not {"the batch X", "the batch y"} <= origins.used:
+            raise CheckFailed(
+                "called again with the same batch tensors holding new values, the step never "
+                "read X or y: it reused what it moved on an earlier call (a cache keyed by "
+                "id(X) or by the tensor), which trains on a stale batch when a buffer is "
+                "refilled or a new batch gets a freed one's id. Move the batch it is given, "
+                "X.to(device), on every call"
+            )
+    return loss
+
+
+def _run_on_meta(step, net, X, y, opt) -> tuple[torch.Tensor, Origins]:
+    origins = Origins([(X, "the batch X"), (y, "the batch y")])
+    # The order of the model's forwards and the optimizer's steps: "f" and "s"
+    order: list[str] = []
+    hook = net.register_forward_pre_hook(lambda module, args: order.append("f"))
+    stepped = opt.step
+
+    def step_noted(*args, **kwargs):
+        order.append("s")
+        return stepped(*args, **kwargs)
+
+    opt.step = step_noted
     try:
-        with origins:
+        with defaults_kept("the step"), origins:
             loss = step(net, X, y, opt, torch.device("meta"))
     except NotImplementedError as error:
         if "meta" not in str(error).lower():
             raise  # the learner's stub: not attempted yet
         if origins.cuda_by_name:  # with a GPU, copying a meta tensor to it fails this way
-            raise CheckFailed(_BY_NAME) from None
-        raise _moved_elsewhere(origins) or CheckFailed(
+            raise CheckFailed(BY_NAME) from None
+        raise moved_elsewhere(origins) or CheckFailed(
             "the step copies a tensor from the model's device to the CPU (.cpu(), "
             ".to('cpu'), .numpy(), or the model itself): keep the model on its device and "
             "move the data to it"
         ) from None
     except RuntimeError as error:
-        hint = _mismatch_hint(error, origins)
+        hint = mismatch_hint(error, origins)
         if hint is None:
             raise
         raise hint from None
+    finally:
+        hook.remove()
+        del opt.step  # the optimizer's own method again
     if origins.cuda_by_name:  # ran, on a GPU machine, but not on the device it was given
-        raise CheckFailed(_BY_NAME)
+        raise CheckFailed(BY_NAME)
     if origins.mixed is not None:
         # An operation that let a CPU operand through on meta (matmul does): a GPU would not.
         raise CheckFailed(
-            _mixed_hint(origins).hint
+            mixed_hint(origins).hint
             + "; the meta device let it through, a GPU would raise a device-mismatch error"
         )
     moved = {str(p.device) for p in net.parameters()} - {"meta"}
@@ -232,7 +122,53 @@ def _on_meta(step, data_on_meta: bool):
             f"train_step returned {type(loss).__name__ if loss is not None else 'None'}: "
             "return the loss as a tensor, loss.detach(), as the given step does"
         )
-    return loss
+    if "sf" in "".join(order):
+        raise CheckFailed(
+            "the step runs the model forward again after opt.step(): a second forward, on the "
+            "updated weights, whose loss is not the one the step was taken on. Return "
+            "loss.detach() of the loss that loss.backward() was called on, as the given step "
+            "does (one forward per step)"
+        )
+    if order.count("f") > 1:
+        times = {2: "twice", 3: "three times"}.get(order.count("f"), f"{order.count('f')} times")
+        raise CheckFailed(
+            f"the step runs the model forward {times}: one forward per step, as the given step "
+            "does. A second one (for accuracy, say) doubles the cost of the forward pass; "
+            "compute what else you need from the logits of the one forward "
+            "(logits.detach().argmax(dim=1))"
+        )
+    return loss, origins
+
+
+def _waits_for_the_gpu(step) -> None:
+    """Run ``step`` on meta with ``torch.cuda.is_available()`` True: a device-wide wait
+    behind it is seen. CUDA calls may fail here (there may be none): the waits before count."""
+    waits: list[str] = []
+
+    def noted(name: str):
+        return lambda *args, **kwargs: waits.append(name)
+
+    changes: list[tuple[Any, str, Any]] = [(torch.cuda, "is_available", lambda: True)]
+    for owner in (torch.cuda, getattr(torch, "accelerator", None)):
+        if owner is not None and hasattr(owner, "synchronize"):
+            name = f"torch.{owner.__name__.rpartition('.')[2]}.synchronize()"
+            changes.append((owner, "synchronize", noted(name)))
+    net = make_net().to("meta")
+    X, y = _batch(0)
+    try:
+        with patched(*changes), defaults_kept("the step"):
+            step(net, X, y, torch.optim.SGD(net.parameters(), lr=0.1), torch.device("meta"))
+    except Exception as error:  # what CUDA calls raise without a GPU; the checks above ran
+        if isinstance(error, CheckFailed):
+            raise
+    if waits:
+        raise CheckFailed(
+            f"the step calls {waits[0]} (seen in a run where torch.cuda.is_available() was "
+            "True): on a GPU the host then waits every step until all the queued work is "
+            "done, the wait that returning the loss tensor instead of loss.item() avoids. A "
+            "copy made with non_blocking=True needs no wait before it is used: the operations "
+            "that use it are queued after it, on the same stream"
+        )
 
 
 def _record_steps(opt) -> list[bool]:
@@ -264,9 +200,11 @@ def _check_device_bug(answer, passed):
         "tensors made inside the step live on the model's device (checked with the model on "
         "the meta device, every operation watched for a CPU operand)"
     )
-    _on_meta(answer, data_on_meta=False)
-    passed.append("a batch that arrives on the CPU is moved to the model's device")
-    passed.append("the model stays on its device")
+    _on_meta(answer, data_on_meta=False, refilled=True)
+    _waits_for_the_gpu(answer)
+    passed.append("a batch that arrives on the CPU is moved to the model's device, every call")
+    passed.append("the model stays on its device, and runs forward once per step")
+    passed.append("the step makes the host wait for nothing (torch.cuda.synchronize, .item())")
 
     device = try_gpu()
     variants = {
@@ -280,17 +218,29 @@ def _check_device_bug(answer, passed):
     nets = {k: seeded_net(4).to(device) for k in [*variants, "answer"]}
     opts = {k: torch.optim.SGD(n.parameters(), lr=0.05, momentum=0.9) for k, n in nets.items()}
     stepped_with = _record_steps(opts["answer"])
+    losses: list[tuple[torch.Tensor, torch.Tensor]] = []  # (the answer's, the reference's)
     for seed in (1, 2, 3):
         X, y = _batch(seed)
         for key, options in variants.items():
-            reference_train_step(nets[key], X, y, opts[key], device, **options)
-        got = answer(nets["answer"], X, y, opts["answer"], device)
+            loss = reference_train_step(nets[key], X, y, opts[key], device, **options)
+            if not key:
+                losses.append((loss, loss))
+        with defaults_kept("the step"):
+            got = answer(nets["answer"], X, y, opts["answer"], device)
         if not isinstance(got, torch.Tensor) or got.numel() != 1:
             raise CheckFailed(
                 f"train_step returned {type(got).__name__}"
                 + (f" of shape {tuple(got.shape)}" if isinstance(got, torch.Tensor) else "")
                 + ": return the loss as a 0-d tensor, loss.detach()"
             )
+        if got.requires_grad:
+            raise CheckFailed(
+                "train_step returned the loss still attached to the autograd graph "
+                "(requires_grad=True): every loss the caller keeps (the notebook stacks twenty) "
+                "keeps its step's whole graph alive, activations included. Return "
+                "loss.detach(), as the given step does"
+            )
+        losses[-1] = (got, losses[-1][1])
     if not same_params(nets["answer"], nets[""], close=True):
         if not stepped_with:
             raise CheckFailed(
@@ -298,6 +248,15 @@ def _check_device_bug(answer, passed):
                 "never called on the optimizer you are given. Keep opt.step() after "
                 "loss.backward(), with the opt passed in (a new optimizer made inside the "
                 "step starts from scratch every time)"
+            )
+        grads = [p.grad for p in nets["answer"].parameters() if p.grad is not None]
+        if not any(stepped_with) and any(bool(g.any()) for g in grads):
+            raise CheckFailed(
+                "after three steps the parameters differ from the reference: every "
+                "opt.step() found the gradients zero or None, and loss.backward() filled them "
+                "after it: opt.step() was called before loss.backward(), so each step used no "
+                "gradients and the next opt.zero_grad() cleared the ones computed. Keep the "
+                "order opt.zero_grad(), loss.backward(), opt.step()"
             )
         if not any(stepped_with):
             raise CheckFailed(
@@ -313,6 +272,15 @@ def _check_device_bug(answer, passed):
             "and opt.step(); only change where tensors live",
         )
         raise CheckFailed(f"after three steps the parameters differ from the reference: {hint}")
+    got, wanted = (torch.stack(t).cpu().flatten() for t in zip(*losses, strict=True))
+    if not torch.allclose(got, wanted, rtol=1e-4, atol=1e-6):
+        raise CheckFailed(
+            f"the parameters match the reference, but train_step returned the losses "
+            f"{[round(v, 4) for v in got.tolist()]}, where the steps were taken on "
+            f"{[round(v, 4) for v in wanted.tolist()]}: return loss.detach() of the loss that "
+            "loss.backward() was called on, not one recomputed after opt.step() (the loss of "
+            "the updated weights, at the cost of a second forward)"
+        )
     passed.append(
         "three steps on try_gpu() match the reference step (with the optimizer given, "
         "SGD with momentum)"

@@ -15,9 +15,14 @@ from pathlib import Path
 
 import torch
 from torch import nn
-from torch.overrides import TorchFunctionMode
 
-from ._ch03_networks import make_net, same_params, seeded_net
+from ._ch03_loading import (
+    check_load_on_another_device,
+    check_load_reads_the_file,
+    check_load_runs_no_code,
+    load_checked,
+)
+from ._ch03_networks import defaults_kept, same_params, seeded_net
 from ._kit import KnownError, call_answer, patched
 from ._util import CheckFailed, one_cpu_thread
 
@@ -53,7 +58,8 @@ def _check_halve(halve, device, passed):
     weight = net[0].weight
     before = {k: v.detach().clone() for k, v in net.state_dict().items()}
     memory = weight.data_ptr()
-    call_answer(halve, net, known=_IN_PLACE)
+    with defaults_kept("halve_first_layer"):
+        call_answer(halve, net, known=_IN_PLACE)
     if net[0].weight is not weight:
         raise CheckFailed(
             "net[0].weight is now a different Parameter object: an optimizer built before "
@@ -119,7 +125,7 @@ def _conversions_of(net: nn.Module):
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
-    with _conversions_of(net) as seen:
+    with _conversions_of(net) as seen, defaults_kept("save_parameters"):
         save(net, path)
     moved = [p.device for p in net.parameters() if p.device != torch.device(device)]
     last = seen[-1] if seen else None
@@ -148,9 +154,7 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             "itself (loading a pickled module can run arbitrary code)"
         ) from None
     if not isinstance(state, dict) or state.keys() != net.state_dict().keys():
-        raise CheckFailed(
-            "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
-        )
+        raise CheckFailed(_keys_hint(state, list(net.state_dict())))
     if not all(torch.equal(state[k], v.cpu()) for k, v in net.state_dict().items()):
         raise CheckFailed("the saved tensors differ from the model's parameters")
     passed.append(
@@ -159,111 +163,23 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     return path
 
 
-_UNPICKLED: list[str] = []
-
-
-def _ran_on_load() -> str:
-    """What unpickling a :class:`_CodeInAFile` calls: code a checkpoint made the loader run."""
-    _UNPICKLED.append("ran")
-    return "this string was made by code inside the checkpoint"
-
-
-class _CodeInAFile:
-    """Pickles as a call of :func:`_ran_on_load`, which only a full unpickler makes.
-
-    ``torch.load(weights_only=True)`` refuses the file (an ``UnpicklingError``);
-    ``weights_only=False`` runs the call, however the learner spelled ``torch.load``.
-    """
-
-    def __reduce__(self):
-        return (_ran_on_load, ())
-
-
-def _check_load_runs_no_code(load, folder: Path, passed) -> None:
-    path = folder / "from_a_stranger.pt"
-    torch.save({**seeded_net(3).state_dict(), "note": _CodeInAFile()}, path)
-    _UNPICKLED.clear()
-    try:
-        load(make_net, path, torch.device("cpu"))
-    except Exception:  # refused (weights_only=True), or the extra key: both are fine here
-        pass
-    if _UNPICKLED:
-        raise CheckFailed(
-            "load_parameters ran code stored in a checkpoint: it loads with "
-            "weights_only=False, which unpickles arbitrary Python objects, so a checkpoint "
-            "from someone else can run code on your machine. A state_dict holds tensors only: "
-            "torch.load(path, map_location=device, weights_only=True) (the default since "
-            "torch 2.6)"
-        )
-    passed.append("load_parameters refuses to run code stored in a checkpoint (weights_only=True)")
-
-
-def _load(load, path, device, what):
-    no_map = KnownError(
-        RuntimeError,
-        ("deserialize object on",),  # either message of torch.load for a missing GPU
-        f"torch.load failed on {what}: pass map_location=device, which moves every "
-        "tensor to the device you ask for as it loads",
-    )
-    net = call_answer(load, make_net, path, device, known=[no_map])
-    if not isinstance(net, nn.Module):
-        raise CheckFailed(
-            f"load_parameters returned a {type(net).__name__}: return the model, built with "
-            "make_net() and filled with load_state_dict"
-        )
-    wrong = {str(p.device) for p in net.parameters()} - {str(torch.device(device))}
-    if wrong:
-        where = ", ".join(sorted(wrong))
-        stayed = "the model stayed on the CPU" if wrong == {"cpu"} else f"the model is on {where}"
-        raise CheckFailed(
-            f"{stayed}: the loaded model has parameters on {where}, not on {device}; build it "
-            "there (to(device)) and then load into it, or move it there once loaded"
-        )
-    return net
-
-
-class _MetaCopiesAllowed(TorchFunctionMode):
-    """A copy out of a meta tensor into a CPU one does nothing, instead of raising.
-
-    A model built on the CPU, filled by load_state_dict from tensors loaded onto the
-    device and then moved there is a right order on a GPU, where load_state_dict copies
-    across devices; on the meta device, which stands for one here, nothing can be copied
-    out of a tensor that holds no data. Only where the model ends up is checked here."""
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        if getattr(func, "__name__", "") == "copy_" and len(args) >= 2:
-            dst, src = args[0], args[1]
-            if isinstance(src, torch.Tensor) and src.is_meta and not dst.is_meta:
-                return dst
-        return func(*args, **kwargs)
-
-
-def _check_load_on_another_device(load, path) -> None:
-    # The meta device stands for a GPU: tensors there hold no data, so only placement shows.
-    meta = torch.device("meta")
-    try:
-        with _MetaCopiesAllowed():
-            net = load(make_net, path, meta)
-    except (RuntimeError, NotImplementedError) as error:
-        if "meta" not in str(error):
-            raise
-        raise CheckFailed(
-            "load_parameters(make_net, path, device) failed for a device other than the CPU "
-            "(checked with the meta device): the model stayed on the CPU while the tensors "
-            "were loaded onto device. Put the new model on device (to()), before "
-            "load_state_dict copies the loaded tensors into it or after"
-        ) from None
-    if not isinstance(net, nn.Module):
-        raise CheckFailed(f"load_parameters returned a {type(net).__name__}: return the model")
-    wrong = sorted({str(p.device) for p in net.parameters()} - {"meta"})
-    if wrong:
-        stayed = " (the model stayed on the CPU)" if wrong == ["cpu"] else ""
-        raise CheckFailed(
-            f"asked for device {meta}, load_parameters returned a model on {', '.join(wrong)}"
-            f"{stayed}: put the model on the device you are given (to(device)), before "
-            "load_state_dict or after it, whatever map_location the tensors were loaded with"
-        )
+def _keys_hint(state, wanted: list[str]) -> str:
+    """What a saved object that is not ``net.state_dict()`` holds instead, by its keys."""
+    hint = "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
+    if not isinstance(state, dict) or not state:
+        return hint
+    keys = [str(k) for k in state]
+    for prefix in {k[: -len(w)] for k in keys[:1] for w in wanted if k.endswith(w)} - {""}:
+        if sorted(k.removeprefix(prefix) for k in keys) == sorted(wanted):
+            return (
+                f"the file holds the model's tensors under other keys: every key starts with "
+                f"{prefix!r} ({keys[0]!r} where net.state_dict() has "
+                f"{keys[0].removeprefix(prefix)!r}). Save net.state_dict() as it is, with its "
+                "own keys: load_state_dict matches tensors by key, and with strict=False a "
+                "model whose keys match none of them loads nothing and says nothing"
+            )
+    shown = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
+    return f"{hint} (its keys are {shown}; net.state_dict()'s are {', '.join(wanted)})"
 
 
 @one_cpu_thread
@@ -283,13 +199,15 @@ def check_parameters(answer, passed):
         folder = Path(tmp)
         path = _check_save(save, device, folder, passed)
 
-        # A checkpoint written on GPU number num_gpus(): one this machine does not have.
+        # A checkpoint written on a GPU this machine does not have: number num_gpus(), and
+        # cuda:1 where there is none, as the prompt's (a map_location that renames only
+        # cuda:0 leaves it where it was).
         source = seeded_net(2)
         elsewhere = folder / "from_a_bigger_machine.pt"
-        with saved_as_if_on(f"cuda:{num_gpus()}"):
+        with saved_as_if_on(f"cuda:{max(num_gpus(), 1)}"):
             torch.save(source.state_dict(), elsewhere)
         what = "a checkpoint written on a GPU this machine does not have"
-        net = _load(load, elsewhere, device, what)
+        net = load_checked(load, elsewhere, device, what)
         if not same_params(net, source):
             raise CheckFailed(
                 "the loaded parameters differ from the checkpoint's: fill the new model with "
@@ -300,11 +218,13 @@ def check_parameters(answer, passed):
             "onto the requested device (map_location)"
         )
 
-        _check_load_on_another_device(load, path)
-        net = _load(load, path, torch.device("cpu"), "your own checkpoint")
+        check_load_on_another_device(load, path)
+        net = load_checked(load, path, "cpu", "your own checkpoint")  # a string, as in 3.1
         if not same_params(net, seeded_net(1)):
             raise CheckFailed("parameters saved by save_parameters came back different")
         passed.append(
-            "round trip: parameters saved on the model's device come back identical on the CPU"
+            "round trip: parameters saved on the model's device come back identical on the CPU "
+            "(asked for as the string 'cpu')"
         )
-        _check_load_runs_no_code(load, folder, passed)
+        check_load_reads_the_file(load, path, net, passed)
+        check_load_runs_no_code(load, folder, passed)
