@@ -41,6 +41,7 @@ from .checks._guard import AnswerTimedOut, time_limit
 from .checks._util import (
     CheckFailed,
     NotAttempted,
+    defaults_kept,
     describe_frame,
     in_learner_code,
     learner_frame,
@@ -165,7 +166,7 @@ def check(
     passed: list[str] = []
     status, hint = "passed", ""
     try:
-        with time_limit(time_limit_s) as limit, _rng_kept():
+        with time_limit(time_limit_s) as limit, _rng_kept(), defaults_kept("your answer"):
             try:
                 checker(answer, passed)
             except AnswerTimedOut:

@@ -452,3 +452,26 @@ def test_a_not_implemented_error_of_the_learners_own_words_is_their_answer_not_t
         raise NotImplementedError
 
     assert grading.check(toy_exercise, bare, quiet=True).status == "not attempted"
+
+
+def test_a_default_of_torch_an_answer_leaves_changed_is_put_back_and_named(toy_exercise):
+    import torch
+
+    def leaves_float64(x):
+        torch.set_default_dtype(torch.float64)  # for every tensor made after it
+        return 2 * x
+
+    result = grading.check(toy_exercise, leaves_float64, quiet=True)
+    assert torch.get_default_dtype() == torch.float32  # put back for the next check
+    assert result.status == "failed"
+    assert result.hint.startswith(
+        "your answer leaves a process-wide default of torch changed "
+        "(torch.set_default_dtype(torch.float64)): every tensor made afterwards"
+    ), result.hint
+
+    def leaves_no_grad(x):
+        torch.set_grad_enabled(False)
+        return 2 * x
+
+    result = grading.check(toy_exercise, leaves_no_grad, quiet=True)
+    assert torch.is_grad_enabled() and "torch.set_grad_enabled(False)" in result.hint

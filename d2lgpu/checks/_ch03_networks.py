@@ -7,13 +7,10 @@ The checkers are :mod:`.ch03_parameters` (``03.parameters``) and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import torch
 from torch import nn
 
-from ._util import CheckFailed
+from ._util import defaults_kept
 
 __all__ = ["CLASS_WEIGHTS", "defaults_kept", "make_net", "same_params", "seeded_net"]
 
@@ -37,39 +34,3 @@ def same_params(a: nn.Module, b: nn.Module, close: bool = False) -> bool:
     sa, sb = a.state_dict(), b.state_dict()
     same = (lambda u, v: torch.allclose(u, v, rtol=1e-5, atol=1e-6)) if close else torch.equal
     return sa.keys() == sb.keys() and all(same(sa[k].cpu(), sb[k].cpu()) for k in sa)
-
-
-@contextmanager
-def defaults_kept(what: str) -> Iterator[None]:
-    """Fail if the block leaves a process-wide default of torch changed; restore it either way.
-
-    ``torch.set_default_device``, ``torch.set_default_dtype`` and
-    ``torch.set_grad_enabled`` called as functions last beyond the answer: every
-    tensor made afterwards, the caller's and the checker's too, follows them.
-    """
-    device, dtype, grad = (
-        torch.get_default_device(),
-        torch.get_default_dtype(),
-        torch.is_grad_enabled(),
-    )
-    try:
-        yield
-    finally:
-        changed = []
-        if torch.get_default_device() != device:
-            changed.append(f"torch.set_default_device({str(torch.get_default_device())!r})")
-            torch.set_default_device(None if device.type == "cpu" else device)
-        if torch.get_default_dtype() != dtype:
-            changed.append(f"torch.set_default_dtype({torch.get_default_dtype()})")
-            torch.set_default_dtype(dtype)
-        if torch.is_grad_enabled() != grad:
-            changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
-            torch.set_grad_enabled(grad)
-        if changed:
-            raise CheckFailed(
-                f"{what} leaves a process-wide default of torch changed ({', '.join(changed)}): "
-                "every tensor made afterwards anywhere in the program, the caller's too, follows "
-                "it. Keep the change inside your function: device= or dtype= on the tensors you "
-                "make, or a with-block that undoes it when it ends (with torch.device(device):, "
-                "with torch.no_grad():)"
-            )

@@ -22,6 +22,7 @@ import re
 import sys
 import sysconfig
 import traceback
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,6 +31,7 @@ import torch
 __all__ = [
     "CheckFailed",
     "NotAttempted",
+    "defaults_kept",
     "in_learner_code",
     "is_course_code",
     "learner_frame",
@@ -211,3 +213,39 @@ def one_cpu_thread(fn):
             torch.set_num_threads(threads)
 
     return wrapper
+
+
+@contextmanager
+def defaults_kept(what: str) -> Iterator[None]:
+    """Fail if the block leaves a process-wide default of torch changed; restore it either way.
+
+    ``torch.set_default_device``, ``torch.set_default_dtype`` and
+    ``torch.set_grad_enabled`` called as functions last beyond the answer: every
+    tensor made afterwards, the caller's and the checker's too, follows them.
+    """
+    device, dtype, grad = (
+        torch.get_default_device(),
+        torch.get_default_dtype(),
+        torch.is_grad_enabled(),
+    )
+    try:
+        yield
+    finally:
+        changed = []
+        if torch.get_default_device() != device:
+            changed.append(f"torch.set_default_device({str(torch.get_default_device())!r})")
+            torch.set_default_device(None if device.type == "cpu" else device)
+        if torch.get_default_dtype() != dtype:
+            changed.append(f"torch.set_default_dtype({torch.get_default_dtype()})")
+            torch.set_default_dtype(dtype)
+        if torch.is_grad_enabled() != grad:
+            changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
+            torch.set_grad_enabled(grad)
+        if changed:
+            raise CheckFailed(
+                f"{what} leaves a process-wide default of torch changed ({', '.join(changed)}): "
+                "every tensor made afterwards anywhere in the program, the caller's too, follows "
+                "it. Keep the change inside your function: device= or dtype= on the tensors you "
+                "make, or a with-block that undoes it when it ends (with torch.device(device):, "
+                "with torch.no_grad():)"
+            )
