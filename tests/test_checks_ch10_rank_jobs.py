@@ -5,6 +5,7 @@ each rank's optimizers and what step() sent; and the rules a rank applies itself
 share, PyTorch's own ZeRO). A world of 1 needs no data moved, so its record passes the
 parent's rules as a real run does. Each test takes well under a second after the first."""
 
+import functools
 import tempfile
 
 import pytest
@@ -498,3 +499,94 @@ def test_a_bucket_held_back_is_named_with_its_step():
 
     with pytest.raises(CheckFailed, match=r"^bucket 0 \(bucket_bytes=512, step 0\) was launched"):
         _overlap_checks([run(CapJob(512), LaunchesAllInLastHook, 1)], 1, 512)
+
+
+def test_the_by_hand_batches_shares_and_what_a_first_instance_changed_word_for_word():
+    from d2lgpu.checks._ch10_by_hand import (
+        BATCH,
+        _shown,
+        after_a_first,
+        first_named,
+        kept_by_class,
+    )
+
+    x, y = batch(1, 6)  # the 6-feature model has 3 classes, the wider one 16
+    assert (x.shape, y.shape, int(y.max()) < 3) == ((BATCH, 6), (BATCH,), True)
+    x16, y16 = batch(1, 16)
+    assert x16.shape == (BATCH, 16) and int(y16.max()) >= 3
+    assert all(torch.equal(a, b) for a, b in zip(batch(2, 6), batch(2, 6), strict=True))
+    assert not torch.equal(batch(1, 6)[0], batch(2, 6)[0])  # each step its own batch
+    for world in (1, 2, 3, 5):
+        rows = [i for r in range(world) for i in range(BATCH)[share(r, world)]]
+        assert rows == list(range(BATCH)), world  # every row once, in rank order
+    assert [share(r, 3) for r in range(3)] == [slice(0, 5), slice(5, 10), slice(10, 16)]
+
+    class Unshowable:  # a learner's object whose len() raises
+        def __len__(self):
+            raise RuntimeError("no len")
+
+    assert _shown([1, 2]) == "list 2 [1, 2]"
+    assert _shown(7) == "int  7"
+    assert _shown("x" * 300).startswith("str 300 'xxx") and len(_shown("x" * 300)) < 220
+    bad = Unshowable()
+    assert _shown(bad) == f"Unshowable {id(bad)}"
+
+    namespace: dict = {}
+    exec(  # noqa: S102 (a learner's cell)
+        "import math\n"
+        "TABLE = [1]\n"
+        "class Kept:\n"
+        "    __slots__ = ()\n"
+        "    size = 2\n"
+        "    def __init__(self, cap=4):\n"
+        "        TABLE.append(cap)\n"
+        "    @staticmethod\n"
+        "    def helper(a, b=1):\n"
+        "        return a\n"
+        "    @classmethod\n"
+        "    def make(cls):\n"
+        "        return cls()\n"
+        "    @property\n"
+        "    def twice(self):\n"
+        "        return 2\n"
+        "    def step(self):\n"
+        "        return 3\n"
+        "def build(cap, seen=()):\n"
+        "    return Kept(cap)\n",
+        namespace,
+    )
+    Kept, build = namespace["Kept"], namespace["build"]
+    assert kept_by_class(Kept) == {
+        "Kept.__init__'s default 0": "int  4",
+        "Kept.size": "int  2",
+        "TABLE": "list 1 [1]",
+    }
+    assert kept_by_class(build) == {"build's default 0": "tuple 0 ()", "TABLE": "list 1 [1]"}
+
+    class Bare:  # object's own __init__: no globals to read
+        pass
+
+    assert kept_by_class(Bare) == {}
+    assert kept_by_class(functools.partial(build, 3)) == {}  # neither a class nor a function
+
+    record = after_a_first(Kept, lambda: Kept(5), "Kept", lambda: {"steps": 3})
+    assert record == {"steps": 3, "changed": ["TABLE"]}
+    with pytest.raises(_ranks.RuleBroken) as broken:
+        after_a_first(Kept, lambda: Kept(6), "Kept (a first)", _raise_rule_broken)
+    assert str(broken.value).startswith(
+        "step 2 sent twice. This run built a first Kept (a first), in the same processes, "
+        "before this one, and building it changed TABLE: "
+    )
+    records = [{"changed": ["TABLE"]}, {"changed": ["Kept.size", "TABLE"]}, {}]
+    with pytest.raises(CheckFailed) as wrong, first_named(records, "Kept"):
+        raise CheckFailed("a hint")
+    assert wrong.value.hint.startswith(
+        "a hint. This run built a first Kept, in the same processes, before this one, and "
+        "building it changed Kept.size, TABLE: "
+    )
+    with first_named(records, "Kept"):  # nothing raised: nothing said
+        pass
+
+
+def _raise_rule_broken():
+    raise _ranks.RuleBroken("step 2 sent twice")
