@@ -82,7 +82,7 @@ def test_memory_right_answers_pass(answer):
     assert result.passed == [
         f"{n} tensors on {world} ranks: parameters, gradients and Adam's state under DDP, "
         "ZeRO-1 and FSDP2, as the tracker measures them"
-        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2))
+        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2), (8, 2))
     ]
 
 
@@ -348,3 +348,79 @@ def test_memory_names_the_state_of_the_rank_that_holds_the_most():
         "rank 0's bytes",
     )
     assert len(result.passed) == 3  # the earlier cases' rank 0 holds the most: they pass
+
+
+def zero1_deal(by_rows=False, by_bytes=False):
+    """ZeRO-1's tensors sorted by rows, or dealt to the rank holding the fewest bytes."""
+
+    def answer(shapes, plan, world_size):
+        got = predict(shapes, plan, world_size)
+        if plan == "zero1":
+            order = sorted(shapes, key=lambda s: s[0] if by_rows else math.prod(s), reverse=True)
+            held, mine = [0] * world_size, []
+            for shape in order:
+                rank = held.index(min(held))
+                held[rank] += 8 * math.prod(shape) + 4 if by_bytes else math.prod(shape)
+                mine += [math.prod(shape)] if rank == 0 else []
+            got["optimizer"] = 8 * sum(mine) + 4 * len(mine)
+        return got
+
+    return answer
+
+
+def sorts_in_place(shapes, plan, world_size):
+    """Right numbers, but the caller's list sorted in place, largest first."""
+    shapes.sort(key=math.prod, reverse=True)
+    return predict(shapes, plan, world_size)
+
+
+def vectors_whole(shapes, plan, world_size):
+    """FSDP2 with the 1-D tensors left whole on every rank."""
+    got = predict(shapes, plan, world_size)
+    if plan == "fsdp2":
+        local = sum(-(-s[0] // world_size) * math.prod(s[1:]) if len(s) > 1 else s[0]
+                    for s in shapes)  # fmt: skip
+        got.update(params=4 * local, grads=4 * local, optimizer=8 * local + 4 * len(shapes))
+    return got
+
+
+LAST = "[(2, 24), (16, 2), (24,), (4,), (1,), (1,), (1,), (1,)]"
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        # only the last case tells these deals from ZeRO-1's: a wide tensor of few rows, and
+        # four vectors that fill rank 1 up to rank 0's elements but not its bytes
+        (
+            zero1_deal(by_rows=True),
+            f"zero1 on 2 ranks, shapes {LAST}: rank 0 holds 472 bytes of Adam's state, you "
+            "predicted 620, what a deal sorted by rows gives: ZeroRedundancyOptimizer sorts the "
+            "tensors by their number of elements (math.prod(shape)), largest first, not by "
+            "their first dimension",
+        ),
+        (
+            zero1_deal(by_bytes=True),
+            f"zero1 on 2 ranks, shapes {LAST}: rank 0 holds 472 bytes of Adam's state, you "
+            "predicted 460, what balancing the ranks' bytes (step counters included) gives: "
+            "ZeroRedundancyOptimizer gives each tensor to the rank holding the fewest elements "
+            "so far, counting elements only",
+        ),
+        (
+            sorts_in_place,
+            f"predict(shapes, 'ddp', 8) changed the list of shapes it was given, from {SHAPES} "
+            "to [(96, 16), (40, 16), (24, 16), (16, 16), (10, 16), (6, 16), (40,)]: the "
+            "caller's list is the module's order. Work on a copy (sorted(shapes), not "
+            "shapes.sort())",
+        ),
+        (
+            vectors_whole,
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you "
+            "predicted 1760, with the 1-D tensors (norm weights, biases) kept whole: FSDP2 "
+            "shards every tensor along its first dimension, vectors too, into ceil(rows / N) "
+            "rows, padded",
+        ),
+    ],
+)
+def test_memory_deals_a_changed_list_and_whole_vectors_are_named(answer, hint):
+    assert check("11.memory", answer, quiet=True).hint == hint

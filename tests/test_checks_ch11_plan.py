@@ -9,6 +9,7 @@ from grading_helpers import assert_fails, assert_passes, stub
 
 from d2lgpu.checks.ch11_plan import CASES
 from d2lgpu.grading import check
+from d2lgpu.llama import CONFIGS
 from d2lgpu.plan import Plan, best_plan, candidates, fits, memory, step_time
 
 PASSED = [
@@ -23,6 +24,14 @@ PASSED = [
     "step is within 1.5x of the best",
     "7B on 16 x NVIDIA L4, global batch 32: the plan fits with 10% free and its step is "
     "within 1.5x of the best",
+    *(
+        f"{run}: the plan fits with 10% free and its step is within 1.5x of the best"
+        for run in (
+            "1B on 16 x NVIDIA T4, global batch 32",
+            "8B on 32 x NVIDIA T4, global batch 64",
+            "7B on 32 x NVIDIA H100 PCIe 80GB, global batch 24",
+        )
+    ),
 ]
 
 
@@ -53,6 +62,12 @@ TABLE = {
     # the two runs the prompt does not list
     ("NVIDIA A100 SXM4 80GB", 8): dict(dp=8, sharding="zero1", micro_batches=4),
     ("NVIDIA L4", 16): dict(dp=16, sharding="fsdp2", micro_batches=np.int64(2), checkpointing=True),
+    # the tight runs, and one whose batch not every dp divides
+    ("NVIDIA T4", 16): dict(dp=8, tp=2, sharding="fsdp2", micro_batches=4),
+    ("NVIDIA T4", 32): dict(
+        dp=4, tp=4, pp=2, sharding="fsdp2", micro_batches=16, checkpointing=True
+    ),
+    ("NVIDIA H100 PCIe 80GB", 32): dict(dp=8, tp=2, pp=2, micro_batches=3),
 }
 
 
@@ -72,7 +87,8 @@ def right_but(case_index, wrong):
     """The table's plans, with the plan of one case replaced by ``wrong``."""
 
     def answer(config, gpu, n_gpus, global_batch):
-        if (gpu, n_gpus) == CASES[case_index][1:3]:
+        name, *run = CASES[case_index][:3]
+        if (config, gpu, n_gpus) == (CONFIGS[name], *run):
             return wrong
         return table(config, gpu, n_gpus, global_batch)
 
@@ -204,9 +220,11 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "(pipeline stage 0) needs 93.8 GB, over the 72.0 GB that leave 10% free by 21.8 GB: "
             "parameters 8.8 GB, gradients 8.8 GB, optimizer state 17.6 GB, activations 34.9 GB, "
             "FSDP2's gathered parameters 23.7 GB. The activations and FSDP2's gathered "
-            "parameters (each a tp-th under tensor parallelism) overflow (the state alone fits, "
-            "35.3 GB): fewer sequences per micro-batch (more micro-batches), activation "
-            "checkpointing, or tensor parallelism shrink them",
+            "parameters (the root's and one block's, each twice: unsharded and in the "
+            "all-gather's buffer; a tp-th under tensor parallelism) overflow (the state alone "
+            "fits, 35.3 GB): fewer sequences per micro-batch (more micro-batches), or tensor "
+            "parallelism shrink them (checkpointing is on: each block's input is kept, and one "
+            "block's full set while it is recomputed)",
         ),
         (
             MISTAKES[4][0],
@@ -373,3 +391,42 @@ def test_plan_the_checker_measures_each_plan_with_the_tracker(monkeypatch):
     monkeypatch.setattr(d2lgpu.plan, "state_bytes", watched)
     assert_passes("11.plan", table)
     assert len(calls) >= 5, calls
+
+
+def case(index):
+    return CASES[index][1:3]
+
+
+# the plan each rule of the estimate, broken, picks on the run where it decides: each fits
+# the broken estimate but not the tracker, or is invalid, or is slow (tests/redteam/11.plan
+# holds the answers that pick them)
+RULES = [
+    # FSDP2's root and one block counted once, not twice (unsharded and the gather's buffer)
+    (6, dict(dp=16, sharding="fsdp2", micro_batches=2), ("1B on 16 x NVIDIA T4", "each twice")),
+    # checkpointing without the recomputed block's full set
+    (
+        7,
+        dict(dp=1, tp=2, pp=16, micro_batches=64, checkpointing=True),
+        ("8B on 32 x NVIDIA T4", "one block's full set while it is recomputed"),
+    ),
+    # dp that does not divide the batch of 24
+    (8, dict(dp=16, tp=2, micro_batches=1, checkpointing=True), ("24 sequences does not split",)),
+    # timed on global_batch // dp, or without micro-batches and checkpointing: slow plans
+    (8, dict(dp=4, tp=8, micro_batches=3), ("2.25 x", "tensor-parallel all-reduces")),
+    (8, dict(dp=8, tp=4, micro_batches=1, checkpointing=True), ("1.84 x", "all-reduces")),
+]
+
+
+@pytest.mark.parametrize("index, wrong, hint", RULES)
+def test_plan_each_rule_of_the_estimate_decides_a_run(index, wrong, hint):
+    # wrong in one run only, every other run right: the run must tell the rule apart
+    assert_fails("11.plan", right_but(index, wrong), *hint)
+
+
+def test_plan_an_empty_answer_is_named_as_one():
+    hint = check("11.plan", right_but(3, {}), quiet=True).hint
+    assert hint == (
+        "8B on 8 x NVIDIA T4, global batch 32: you returned {}, an empty answer, not a plan: "
+        "return None when no plan fits (as here)"
+    )
+    assert "here one does: dp=4 (ddp)" in check("11.plan", lambda c, g, n, b: [], quiet=True).hint

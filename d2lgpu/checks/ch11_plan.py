@@ -23,8 +23,13 @@ For each case the checker
 
 The cases: a small model where DDP is the answer, one where DDP's state cannot fit and
 ZeRO-1 is enough, one where sharding alone cannot fit and only tensor or pipeline
-parallelism can, and one where nothing fits; then two runs the prompt does not list (it
-says there are some), so that plans written in for the four listed runs fail.
+parallelism can, and one where nothing fits; then runs the prompt does not list (it
+says there are some), so that plans written in for the four listed runs fail, and tight
+ones where a rule of the prompt's estimate decides the plan (one block recomputed under
+checkpointing, FSDP2's two buffers per gathered parameter), a
+batch that not every dp divides, and plans that step_time ranks only when it is given the
+global batch and the plan's micro-batches and checkpointing. An empty dict or list is
+named as such: ``None`` is the answer where nothing fits.
 """
 
 from __future__ import annotations
@@ -55,6 +60,13 @@ CASES = (
     # not listed in the prompt: DDP with gradient accumulation, FSDP2 with checkpointing
     ("1B", "NVIDIA A100 SXM4 80GB", 8, 64),
     ("7B", "NVIDIA L4", 16, 32),
+    # tight ones, where a rule of the prompt's estimate decides what fits: one block's full
+    # activations while it is recomputed; FSDP2's two buffers per gathered parameter
+    ("1B", "NVIDIA T4", 16, 32),  # FSDP2 over 8, tp = 2: fits, but not with one buffer
+    ("8B", "NVIDIA T4", 32, 64),  # FSDP2, tp = 4, checkpointing: the recomputed block decides
+    # 32 GPUs, 24 sequences: dp must divide the batch; step_time must see the global batch,
+    # the micro-batches (the bubble) and the checkpointing of each plan to rank them
+    ("7B", "NVIDIA H100 PCIe 80GB", 32, 24),
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
@@ -97,11 +109,19 @@ def _overflow(where: str, plan, got, limit: float) -> str:
         )
     what = "activations"
     if plan.sharding == "fsdp2":
-        what += " and FSDP2's gathered parameters (each a tp-th under tensor parallelism)"
+        what += (
+            " and FSDP2's gathered parameters (the root's and one block's, each twice: "
+            "unsharded and in the all-gather's buffer; a tp-th under tensor parallelism)"
+        )
+    shrink = "activation checkpointing, or tensor parallelism shrink them"
+    if plan.checkpointing:
+        shrink = (
+            "or tensor parallelism shrink them (checkpointing is on: each block's input is "
+            "kept, and one block's full set while it is recomputed)"
+        )
     return (
         f"{head}. The {what} overflow (the state alone fits, {_gb(state)}): fewer "
-        "sequences per micro-batch (more micro-batches), activation checkpointing, or "
-        "tensor parallelism shrink them"
+        f"sequences per micro-batch (more micro-batches), {shrink}"
     )
 
 
@@ -158,11 +178,16 @@ def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
             "the plans with your own estimate (chapter 10's formulas for the state, the "
             "prompt's activation bytes) and time them with d2lgpu.plan.step_time"
         )
+    best = best_plan(config, gpu, n_gpus, batch)
+    if raw is not None and isinstance(raw, dict | list | tuple | str) and not raw:
+        raise CheckFailed(
+            f"{where}: you returned {raw!r}, an empty answer, not a plan: return None when "
+            "no plan fits" + (" (as here)" if best is None else f"; here one does: {best[0]}")
+        )
     try:
         plan = as_plan(raw)
     except (TypeError, ValueError) as error:
         raise CheckFailed(f"{where}: {error}") from None
-    best = best_plan(config, gpu, n_gpus, batch)
     limit = (1 - HEADROOM) * gpu_memory(gpu)
     if plan is None:
         if best is None:

@@ -7,8 +7,11 @@ or ``"fsdp2"``. The checker builds such a model, runs it through
 :func:`d2lgpu.scale.per_rank_bytes` (the fake process group and PyTorch's memory tracker,
 as chapter 11 does), and compares byte for byte. Its cases are chosen so that each
 shortcut shows: a tensor too large for ZeRO-1 to deal evenly, a first tensor smaller than
-a later one (ZeroRedundancyOptimizer sorts by size), first dimensions that ``world_size``
-does not divide (FSDP2 pads its shards), two world sizes.
+a later one (ZeroRedundancyOptimizer sorts by size), a wide tensor of few rows before a
+tall one of fewer elements, and vectors that pile up on one rank (it sorts and balances by
+elements, not rows nor bytes), first dimensions that ``world_size`` does not divide (FSDP2
+pads its shards), three world sizes. The shapes are handed over in a fresh list each call,
+which must come back unchanged.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ CASES = (
     (((64, 8), (64, 8), (5, 8), (3,)), (8,)),
     # rank 0 takes the largest tensor, rank 1 the next two and so holds more than rank 0
     (((6, 4), (10, 4), (6, 4)), (2,)),
+    # by elements the wide (2, 24) comes first, by rows the tall (16, 2); the four (1,)s pile
+    # on rank 1 until it holds as many elements as rank 0, though 16 bytes more (the counters)
+    (((2, 24), (16, 2), (24,), (4,), (1,), (1,), (1,), (1,)), (2,)),
 )
 
 
@@ -69,6 +75,17 @@ def measured(shapes: tuple, plan: str, world_size: int) -> dict[str, int]:
     return {kind: got[kind] for kind in KINDS}
 
 
+def _zero1_rank0(shapes, world_size, *, by_rows=False, by_bytes=False) -> int:
+    """Rank 0's Adam bytes under ZeRO-1's deal, or under a deal sorted by rows or balanced by bytes."""
+    order = sorted(shapes, key=lambda s: s[0] if by_rows else math.prod(s), reverse=True)
+    held, mine = [0] * world_size, []
+    for shape in order:
+        rank = held.index(min(held))
+        held[rank] += 8 * math.prod(shape) + 4 if by_bytes else math.prod(shape)
+        mine += [math.prod(shape)] if rank == 0 else []
+    return 8 * sum(mine) + 4 * len(mine)
+
+
 def _near(got, target, slack) -> bool:
     return isinstance(got, int | float) and abs(got - target) <= slack
 
@@ -84,6 +101,21 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: return "
             "bytes, not KB, MiB or MB"
         )
+    if plan == "zero1" and kind == "optimizer":  # a deal by another order or load
+        if got == _zero1_rank0(shapes, world_size, by_rows=True):
+            return (
+                f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
+                "what a deal sorted by rows gives: ZeroRedundancyOptimizer sorts the tensors "
+                "by their number of elements (math.prod(shape)), largest first, not by their "
+                "first dimension"
+            )
+        if got == _zero1_rank0(shapes, world_size, by_bytes=True):
+            return (
+                f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
+                "what balancing the ranks' bytes (step counters included) gives: "
+                "ZeroRedundancyOptimizer gives each tensor to the rank holding the fewest "
+                "elements so far, counting elements only"
+            )
     if kind == "optimizer" and 0 < want - got <= 4 * n_tensors and (want - got) % 4 == 0:
         return (
             f"{where}: Adam's state is {want:,} bytes, you predicted {got:,}: Adam keeps a "
@@ -143,6 +175,17 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "into shards of ceil(rows / N) rows, padding the last ones, so rank 0 holds "
             "ceil(rows / N) rows of every tensor"
         )
+    vectors_whole = sum(
+        math.ceil(s[0] / world_size) * math.prod(s[1:]) if len(s) > 1 else s[0] for s in shapes
+    )
+    if any(len(s) == 1 and s[0] > 1 for s in shapes) and _near(
+        got, per * vectors_whole, 4 * n_tensors
+    ):
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}, with the "
+            "1-D tensors (norm weights, biases) kept whole: FSDP2 shards every tensor along "
+            "its first dimension, vectors too, into ceil(rows / N) rows, padded"
+        )
     by_element = sum(math.ceil(math.prod(s) / world_size) for s in shapes)
     if _near(got, per * by_element, 4 * n_tensors):
         return (
@@ -161,7 +204,14 @@ def check_memory(answer, passed: list[str]) -> None:
     for shapes, worlds in CASES:
         for world_size in worlds:
             for plan in PLANS:
-                got = predict([tuple(s) for s in shapes], plan, world_size)
+                given = [tuple(s) for s in shapes]
+                got = predict(given, plan, world_size)
+                if given != list(shapes):
+                    raise CheckFailed(
+                        f"predict(shapes, {plan!r}, {world_size}) changed the list of shapes it "
+                        f"was given, from {list(shapes)} to {given!r}: the caller's list is the "
+                        "module's order. Work on a copy (sorted(shapes), not shapes.sort())"
+                    )
                 if not isinstance(got, dict) or set(got) != set(KINDS):
                     raise CheckFailed(
                         f"predict(..., {plan!r}, {world_size}) returned {got!r}: it must "
