@@ -215,7 +215,7 @@ def saves_as_if(state_of, monkeypatch, calls=None):
         out = next(a for a in args if a.startswith("--out="))
         torch.save(state_of(), out.removeprefix("--out="))
         for rank, own in enumerate(calls or []):
-            record = {"calls": own, "ended": "returned"}
+            record = {"calls": own, "ended": {"how": "returned"}, "destroyed": True}
             (Path(env[RECORD_ENV_VAR]) / f"rank{rank}.json").write_text(json.dumps(record))
         return launcher.LaunchResult(0, "", 1.0)
 
@@ -226,19 +226,23 @@ def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
     from d2lgpu.checks import ch05_ddp
 
     script = ddp_variant(tmp_path, "any")
-    mistakes = ch05_ddp._mistakes(ch05_ddp.SETTINGS)
-    assert len(mistakes) == 8
+    mistakes = ch05_ddp.mistakes(ch05_ddp.SETTINGS)
+    assert len(mistakes) == 11
     for state, hint in mistakes:
         saves_as_if(lambda state=state: state, monkeypatch)
         assert_fails("05.ddp", script, hint)
-    saves_as_if(ch05_ddp.reference, monkeypatch)
+    saves_as_if(lambda: ch05_ddp.reference(ch05_ddp.SETTINGS), monkeypatch)
     assert_passes("05.ddp", script)
 
 
-def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=240, epochs=3):
+def trained_as(
+    order_of_epoch, batch, *, lr=0.1, seed=5, samples=240, epochs=3, summed=False, zero=True
+):
     """Rank 0's parameters, trained here in one process with the exercise script's own data and
     model, in batches of ``batch`` taken in the order ``order_of_epoch(epoch)``: written apart
-    from the checker's reference, so that a slip in it cannot agree with itself."""
+    from the checker's reference, so that a slip in it cannot agree with itself. ``summed``:
+    each of the 2 ranks summed its loss (DDP averages the two sums); ``zero=False``: the
+    gradients are never cleared."""
     script = {}
     exec(compile((ROOT / "exercises" / "05_ddp_train.py").read_text(), "script", "exec"), script)
     X, y = script["make_dataset"](samples, seed).tensors
@@ -249,8 +253,12 @@ def trained_as(order_of_epoch, batch, *, lr=0.1, seed=5, samples=240, epochs=3):
         order = order_of_epoch(epoch)
         for start in range(0, len(order), batch):
             index = order[start : start + batch]
-            loss = torch.nn.functional.cross_entropy(model(X[index]), y[index])
-            opt.zero_grad()
+            reduction = "sum" if summed else "mean"
+            loss = torch.nn.functional.cross_entropy(model(X[index]), y[index], reduction=reduction)
+            if summed:
+                loss = loss / 2  # DDP's average of the 2 ranks' sums
+            if zero:
+                opt.zero_grad()
             loss.backward()
             opt.step()
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
@@ -322,7 +330,27 @@ MISTAKES = {
         "size (lr x world_size, the linear scaling rule): DDP already averages the gradients over "
         "the global batch, so one process's lr is the right one. Keep --lr as given",
     ),
+    "loss summed per rank": (
+        lambda: trained_as(sampler_order(5), 32, summed=True),
+        "the parameters equal single-process training on each rank's loss summed over its batch "
+        "(F.cross_entropy(..., reduction='sum')), not averaged: every step was batch_size // "
+        "world_size times too large. Keep the mean (reduction='mean', the default), as the "
+        "single-process script does; DDP then averages the ranks' means",
+    ),
+    "no zero_grad": (
+        lambda: trained_as(sampler_order(5), 32, zero=False),
+        "the parameters equal single-process training whose gradients are never cleared: "
+        "without opt.zero_grad() each backward adds to the gradients of every step before (DDP "
+        "averages what a backward adds, and .grad accumulates it). Call opt.zero_grad() before "
+        "each loss.backward(), as the single-process script does",
+    ),
 }
+
+
+FIRST_LINE = (
+    "torchrun ran the script with 2 processes and rank 0 alone saved the model's state_dict "
+    "(keys without 'module.')"
+)
 
 
 @pytest.mark.parametrize("mistake", MISTAKES)
@@ -333,10 +361,7 @@ def test_ddp_each_mistake_made_apart_from_the_checker_gets_its_whole_hint(
     saves_as_if(state, monkeypatch)
     result = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), hint)
     assert result.hint == hint, result.hint
-    assert result.passed == [
-        "torchrun ran the script with 2 processes and rank 0 saved the model's state_dict (keys "
-        "without 'module.')"
-    ]
+    assert result.passed == [FIRST_LINE]
 
 
 def test_ddp_training_as_distributed_sampler_orders_it_passes_with_every_line(
@@ -345,15 +370,19 @@ def test_ddp_training_as_distributed_sampler_orders_it_passes_with_every_line(
     saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch)
     result = assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
     assert result.passed == [
-        "torchrun ran the script with 2 processes and rank 0 saved the model's state_dict (keys "
-        "without 'module.')",
+        FIRST_LINE,
         "after 3 epochs its parameters match single-process training on the same global batch of "
         "32, shuffled per epoch as DistributedSampler does (rtol 0.0001, atol 1e-05)",
-        "the script leaves the gradients' averaging to DDP (no all-reduce of its own carrying a "
+        "the script leaves the gradients' averaging to DDP (no collective of its own carrying a "
         "model's worth of bytes)",
+        "every rank met the others at dist.barrier() and left with dist.destroy_process_group()",
+        "the ranks' backend fits the GPUs they see (gloo on the CPU with fewer GPUs than "
+        "processes, nccl with one each)",
+        "with 4 processes the parameters match as well (nothing written in for 2)",
         "the comparison can tell: no set_epoch, no DistributedSampler, a sampler without "
         "seed=args.seed, no DDP wrapper, a per-rank batch of the global size, a dropped last "
-        "batch or an lr scaled by the world size would each have missed the reference",
+        "batch, an lr scaled by the world size, a loss summed per rank or gradients never "
+        "cleared would each have missed the reference",
     ]
 
 
@@ -377,7 +406,8 @@ def collective(kind, nbytes):
 def test_ddp_the_scripts_own_collectives_may_carry_less_than_the_model(tmp_path, monkeypatch):
     # A loss all-reduced for printing, barriers of any size: DDP's averaging is left alone.
     below = [collective("all_reduce", PARAMETER_BYTES - 4), collective("barrier", 10**6)]
-    saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch, calls=[[], below])
+    calls = [[collective("barrier", 4)], below]
+    saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch, calls=calls)
     assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
 
 
@@ -397,6 +427,133 @@ def test_ddp_a_gradient_averaged_again_by_hand_is_named_with_its_rank_and_bytes(
         "every gradient twice for the same values. Leave it to DDP"
     )
     assert len(result.passed) == 2  # the save, and the parameters
+
+
+def test_ddp_parameters_broadcast_by_hand_are_named_as_a_broadcast(tmp_path, monkeypatch):
+    # Rank 0's parameters sent to the others with dist.broadcast: the hint names what was
+    # sent, not a hand all-reduce of the gradients.
+    sent = [collective("broadcast", PARAMETER_BYTES), collective("barrier", 4)]
+    saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch, calls=[sent, sent])
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "dist.broadcast").hint
+    assert "rank 0 of the script called 1 collectives itself (broadcast" in hint, hint
+    assert "already broadcasts rank 0's weights once" in hint, hint
+    assert "all_reduce" not in hint, hint
+
+
+def saves_records(monkeypatch, records_of, states=None):
+    """Replace torchrun by a launch that saves the reference (or ``states[nproc]``) and writes
+    ``records_of(out, nproc)``, each rank's record."""
+    import d2lgpu.launcher as launcher
+    from d2lgpu.checks._ch05_rank import RECORD_ENV_VAR
+
+    def fake_launch(script, *, args, env, nproc, **kwargs):
+        out = next(a for a in args if a.startswith("--out=")).removeprefix("--out=")
+        state = (states or {}).get(nproc) or trained_as(sampler_order(5), 32)
+        torch.save(state, out)
+        for rank, record in enumerate(records_of(out, nproc)):
+            (Path(env[RECORD_ENV_VAR]) / f"rank{rank}.json").write_text(json.dumps(record))
+        return launcher.LaunchResult(0, "", 1.0)
+
+    monkeypatch.setattr(launcher, "launch", fake_launch)
+
+
+def rank_record(**changes):
+    """What a right script's rank records, with ``changes``."""
+    barrier = [collective("barrier", 4)]
+    return {"calls": barrier, "ended": {"how": "returned"}, "saves": [], "destroyed": True,
+            "backend": "gloo", "gpus": 0, "devices": ["cpu"], **changes}  # fmt: skip
+
+
+def test_ddp_a_rank_other_than_0_saving_the_checkpoint_is_named(tmp_path, monkeypatch):
+    def every_rank_saves(out, nproc):
+        return [rank_record(saves=[out]) for _ in range(nproc)]
+
+    saves_records(monkeypatch, every_rank_saves)
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "rank 1 also saved").hint
+    assert "(torch.save to final.pt)" in hint and "Save on rank 0 only" in hint, hint
+    # a temporary file next to --out is the checkpoint too; one elsewhere is the rank's own
+    saves_records(monkeypatch, lambda out, n: [rank_record(), rank_record(saves=[out + ".tmp"])])
+    assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "rank 1 also saved")
+    elsewhere = str(tmp_path / "rank1_log.pt")
+    saves_records(monkeypatch, lambda out, n: [rank_record(saves=[out]), rank_record(saves=[elsewhere])])  # fmt: skip
+    assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
+
+
+def test_ddp_leaving_without_a_barrier_or_destroy_process_group_is_named(tmp_path, monkeypatch):
+    neither = rank_record(calls=[], destroyed=False)
+    saves_records(monkeypatch, lambda out, n: [neither] * n)
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "destroy_process_group").hint
+    assert hint.startswith(
+        "rank 0 never called dist.destroy_process_group() (nor dist.barrier() before it)"
+    ), hint
+    saves_records(monkeypatch, lambda out, n: [rank_record(calls=[])] * n)
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "without dist.barrier").hint
+    # a rank that ended by an error or wrote no record is judged by other rules
+    saves_records(monkeypatch, lambda out, n: [{}, {**neither, "ended": {"how": "error"}}])
+    assert_passes("05.ddp", ddp_variant(tmp_path, "any"))
+
+
+def test_ddp_a_backend_that_does_not_fit_the_gpus_is_named():
+    # Seen only where the ranks see a GPU: on a CPU machine every rank records gpus 0.
+    from d2lgpu.checks._ch05_rules import check_backend
+    from d2lgpu.grading import CheckFailed
+
+    check_backend([rank_record(), rank_record()])
+    check_backend([rank_record(gpus=1)] * 2)  # one GPU for two processes: gloo on the CPU
+    nccl = rank_record(backend="nccl", gpus=2, devices=["cuda:0"])
+    check_backend([nccl, {**nccl, "devices": ["cuda:1"]}])
+    with pytest.raises(CheckFailed, match=r"rank 0 joined with gloo but put the model on cuda:0"):
+        check_backend([rank_record(gpus=1, devices=["cuda:0"])] * 2)
+    with pytest.raises(CheckFailed, match=r"gloo although every process has a GPU of its own"):
+        check_backend([rank_record(gpus=2)] * 2)
+
+
+def test_ddp_a_world_size_written_in_as_two_is_named_by_the_run_with_four_ranks(
+    tmp_path, monkeypatch
+):
+    right = [rank_record(), rank_record()]
+    # 4 ranks of batch_size // 2 each: a global batch of 64
+    as_if_two = {4: trained_as(sampler_order(5), 64)}
+    saves_records(monkeypatch, lambda out, n: right, states=as_if_two)
+    result = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "written in as 2")
+    assert "with 4 they equal training on a global batch of 64" in result.hint, result.hint
+    assert len(result.passed) == 5, result.passed
+    state = trained_as(sampler_order(5), 32)
+    other = {4: {k: v + 1e-3 for k, v in state.items()}}
+    saves_records(monkeypatch, lambda out, n: right, states=other)
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "holds only for 2 processes").hint
+    assert "with 4 they differ from it by up to 0.001" in hint, hint
+
+
+def test_the_recorder_notes_saves_destroy_backend_gpus_and_devices(tmp_path):
+    # One rank, for real: a world of 1 over gloo, a DDP-wrapped model, a save, a destroy.
+    from ddp_helpers.procs import fresh_python
+
+    from d2lgpu.checks._ch05_rank import RECORD_ENV_VAR, SITE
+
+    (tmp_path / "sitecustomize.py").write_text(SITE)
+    script = tmp_path / "one_rank.py"
+    script.write_text(
+        "import torch, torch.distributed as dist\n"
+        "from torch.nn.parallel import DistributedDataParallel as DDP\n"
+        "dist.init_process_group('gloo')\n"
+        "net = DDP(torch.nn.Linear(2, 2))\n"
+        f"torch.save(net.module.state_dict(), {str(tmp_path / 'out.pt')!r})\n"
+        "dist.barrier()\n"
+        "dist.destroy_process_group()\n"
+    )
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", RANK="0", WORLD_SIZE="1",
+               MASTER_ADDR="127.0.0.1", MASTER_PORT="0", LOCAL_RANK="0")  # fmt: skip
+    env[RECORD_ENV_VAR] = str(tmp_path)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    run = fresh_python(str(script), timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    record = json.loads((tmp_path / "rank0.json").read_text())
+    assert record["saves"] == [str(tmp_path / "out.pt")]
+    assert (record["destroyed"], record["backend"], record["gpus"]) == (True, "gloo", 0)
+    assert record["devices"] == ["cpu"]
+    assert [c["kind"] for c in record["calls"]] == ["barrier"]
+    assert record["ended"] == {"how": "returned"}
 
 
 def test_ddp_an_answer_that_is_not_a_path_or_names_no_file_is_told_what_to_pass(tmp_path):

@@ -42,6 +42,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch04_watch``            ``04.amp``'s problem and probes
 ``_ch04_scaler``           ``04.amp``'s rules on the GradScaler, and its refusals named
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says
+``_ch05_reference``        ``05.ddp``'s single-process reference, and the mistakes made apart
+``_ch05_rules``            ``05.ddp``'s rules on what the ranks recorded (saves, the end, backend)
 ``_ch06_workloads``        ``06.slowest_op``'s workloads
 ``_ch06_reads``            what ``06.slowest_op``'s answer read of its profile, and the hints it explains
 ``_gpu_profile``           ``06.slowest_op`` on a real GPU, or a scripted one

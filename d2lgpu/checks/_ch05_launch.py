@@ -1,5 +1,5 @@
 """How the ``05.ddp`` checker launches the learner's script: ``torchrun`` with ``NPROC``
-processes (:func:`d2lgpu.launcher.launch`) within the check's time limit, each rank
+processes, or ``nproc`` (:func:`d2lgpu.launcher.launch`) within the check's time limit, each rank
 importing :mod:`._ch05_rank`'s recorder first (a ``sitecustomize`` on its ``PYTHONPATH``:
 the script's own collectives, and how it ended), and what a failed launch says, read from
 torchrun's output and those records: a rank that left early (``sys.exit``, or returned) while another lost its peer, the script's
@@ -27,17 +27,17 @@ LAUNCH_TIMEOUT_S = 240
 NPROC = 2
 
 
-def _records(folder) -> list[dict]:
+def _records(folder, nproc: int = NPROC) -> list[dict]:
     """What each rank recorded (:mod:`._ch05_rank`), rank 0 first; {} for a rank that did not."""
     records = []
-    for rank in range(NPROC):
+    for rank in range(nproc):
         path = Path(folder) / f"rank{rank}.json"
         records.append(json.loads(path.read_text()) if path.is_file() else {})
     return records
 
 
-def launch_script(path: Path, args: list[str]) -> list[dict]:
-    """Run the learner's script with ``args`` under torchrun, ``NPROC`` processes, within the
+def launch_script(path: Path, args: list[str], nproc: int = NPROC) -> list[dict]:
+    """Run the learner's script with ``args`` under torchrun, ``nproc`` processes, within the
     check's time limit; what each rank recorded (its collectives, how it ended). A failure
     becomes a :class:`CheckFailed` that says what went wrong."""
     from ..launcher import LaunchError, launch
@@ -53,11 +53,11 @@ def launch_script(path: Path, args: list[str]) -> list[dict]:
             paths = [folder, os.environ.get("PYTHONPATH", "")]
             env = {RECORD_ENV_VAR: folder, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
             try:
-                launch(path, nproc=NPROC, args=args, timeout_s=timeout, env=env, echo=False,
+                launch(path, nproc=nproc, args=args, timeout_s=timeout, env=env, echo=False,
                        tail_lines=15)  # fmt: skip
-                return _records(folder)
+                return _records(folder, nproc)
             except LaunchError as caught:
-                records, failure = _records(folder), caught
+                records, failure = _records(folder, nproc), caught
         if failure.timed_out:
             raise CheckFailed(_timed_out_hint(failure, timeout)) from None
         script_error = _script_error(failure.result.output)
@@ -68,9 +68,9 @@ def launch_script(path: Path, args: list[str]) -> list[dict]:
             raise CheckFailed(early) from None
         if script_error is not None:
             raise CheckFailed(
-                f"the script failed under torchrun with {NPROC} processes: {script_error}. "
+                f"the script failed under torchrun with {nproc} processes: {script_error}. "
                 "Run it yourself to see all of its output: torchrun --standalone "
-                f"--nproc-per-node={NPROC} {path}"
+                f"--nproc-per-node={nproc} {path}"
             ) from None
         exit_code = _exit_code(failure.result.output)
         if exit_code is not None and exit_code > 0:

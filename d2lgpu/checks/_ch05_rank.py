@@ -6,8 +6,11 @@ the ranks' ``PYTHONPATH``, and names a folder in ``$D2LGPU_CH05_RECORD``. In a r
 (``$RANK`` set; torchrun's own process is left alone), :func:`start` watches the script's
 collectives (:class:`._kit_collectives.CollectiveWatch`: DDP's own all-reduces run in C++
 and are not seen, so what is seen is the script's own), notes a ``sys.exit`` (its code and
-the script's line) and an uncaught error, and at exit writes ``rank<RANK>.json`` to that
-folder: the collectives, and how the script ended (``returned``, ``exit`` or ``error``).
+the script's line) and an uncaught error, the files the rank wrote with ``torch.save``,
+whether it called ``dist.destroy_process_group``, the backend it joined with and the devices
+of the modules it wrapped in DDP, and at exit writes ``rank<RANK>.json`` to that folder: the
+collectives, how the script ended (``returned``, ``exit`` or ``error``), ``saves`` (absolute
+paths), ``destroyed``, ``backend``, ``gpus`` and ``devices``.
 
 What it is not: the launch and its hints (:mod:`._ch05_launch`).
 """
@@ -51,6 +54,7 @@ def start() -> None:
 
     watch = CollectiveWatch().__enter__()
     ended: dict = {"how": "returned"}
+    state: dict = {"saves": [], "destroyed": False, "backend": None, "gpus": 0, "devices": []}
     original_exit, original_hook = sys.exit, sys.excepthook
 
     def exit(code=None):
@@ -70,7 +74,46 @@ def start() -> None:
     def write():
         calls = [{"kind": c.kind, "shape": list(c.shape), "nbytes": c.nbytes} for c in watch.calls]
         with open(os.path.join(folder, f"rank{rank}.json"), "w") as out:
-            json.dump({"calls": calls, "ended": ended}, out)
+            json.dump({"calls": calls, "ended": ended, **state}, out)
 
     sys.exit, sys.excepthook = exit, hook
+    _watch_the_rest(state)
     atexit.register(write)
+
+
+def _watch_the_rest(state: dict) -> None:
+    """Record in ``state`` the files ``torch.save`` wrote, ``destroy_process_group``, the
+    backend ``init_process_group`` joined with and the devices of the modules DDP wrapped."""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    save, destroy, init = torch.save, dist.destroy_process_group, dist.init_process_group
+    ddp_init = DistributedDataParallel.__init__
+
+    def saving(obj, f, *args, **kwargs):
+        if isinstance(f, str | os.PathLike):
+            state["saves"].append(os.path.abspath(os.fspath(f)))
+        return save(obj, f, *args, **kwargs)
+
+    def destroying(*args, **kwargs):
+        state["destroyed"] = True
+        return destroy(*args, **kwargs)
+
+    def initializing(*args, **kwargs):
+        result = init(*args, **kwargs)
+        state["backend"] = str(dist.get_backend()).lower()
+        # the GPUs this rank sees: nccl is right when every process has one of its own
+        state["gpus"] = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        return result
+
+    def wrapping(self, module, *args, **kwargs):
+        state["devices"] = sorted({str(p.device) for p in module.parameters()})
+        return ddp_init(self, module, *args, **kwargs)
+
+    torch.save, dist.destroy_process_group, dist.init_process_group = (
+        saving,
+        destroying,
+        initializing,
+    )
+    DistributedDataParallel.__init__ = wrapping  # type: ignore[method-assign]
