@@ -97,23 +97,29 @@ def is_course_code(filename: str) -> bool:
     return _kind(filename) == "course"
 
 
+def _first_not_a_library(frame):
+    """From ``frame`` outwards, the first frame that is not a library's, and its kind."""
+    while frame is not None:
+        kind = _kind(frame.f_code.co_filename)
+        if kind != "library":
+            return frame, kind
+        frame = frame.f_back
+    return None, "library"
+
+
 def learner_is_running(frame) -> bool:
     """Whether, from ``frame`` outwards, the first frame that is not a library's is the learner's."""
-    return learner_line(frame) is not None
+    return _first_not_a_library(frame)[1] == "learner"
 
 
 def learner_line(frame) -> traceback.FrameSummary | None:
     """The learner's line running, from ``frame`` outwards, when the first frame that is not a
     library's is the learner's (a read inside ``clip_grad_norm_`` names the line calling it)."""
-    while frame is not None:
-        code = frame.f_code
-        kind = _kind(code.co_filename)
-        if kind != "library":
-            if kind != "learner":
-                return None
-            return traceback.FrameSummary(code.co_filename, frame.f_lineno, code.co_name)
-        frame = frame.f_back
-    return None
+    found, kind = _first_not_a_library(frame)
+    if found is None or kind != "learner":
+        return None
+    code = found.f_code
+    return traceback.FrameSummary(code.co_filename, found.f_lineno, code.co_name)
 
 
 def learner_frame(tb) -> traceback.FrameSummary | None:

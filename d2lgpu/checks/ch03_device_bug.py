@@ -149,10 +149,9 @@ def _waits_for_the_gpu(step) -> None:
         return lambda *args, **kwargs: waits.append(name)
 
     changes: list[tuple[Any, str, Any]] = [(torch.cuda, "is_available", lambda: True)]
-    for owner in (torch.cuda, getattr(torch, "accelerator", None)):
-        if owner is not None and hasattr(owner, "synchronize"):
-            name = f"torch.{owner.__name__.rpartition('.')[2]}.synchronize()"
-            changes.append((owner, "synchronize", noted(name)))
+    for owner in (torch.cuda, torch.accelerator):  # both on every torch the course supports
+        name = f"torch.{owner.__name__.rpartition('.')[2]}.synchronize()"
+        changes.append((owner, "synchronize", noted(name)))
     net = make_net().to("meta")
     X, y = _batch(0)
     try:
