@@ -211,3 +211,32 @@ def test_rms_norm_results_are_diagnosed_as_columns_float16_sums_and_a_default_ep
         got, tiny, 1e-6, stored((got, range(150))), "t"
     )
     assert rms(half, 1e-6).dtype == torch.float16 and torch.isfinite(rms(half, 1e-6)).all()
+
+
+def test_rms_norm_names_a_sum_for_the_mean_and_a_centered_row():
+    x = torch.randn(4, 6) * 3
+    by_sum = x / torch.sqrt((x * x).sum(dim=1, keepdim=True) + 1e-6)
+    hint = rms_norm_diagnosis(by_sum, x, 1e-6, stored((by_sum, range(24))), "a 4 x 6 matrix")
+    assert hint == (
+        "for a 4 x 6 matrix, you divided by the root of the sum of squares, not of their mean: "
+        "divide the sum by the number of columns (6), x / sqrt(sum(x * x) / n_cols + eps)"
+    )
+    centered = x - x.mean(dim=1, keepdim=True)
+    layer_norm = centered / torch.sqrt((centered * centered).mean(dim=1, keepdim=True) + 1e-6)
+    hint = rms_norm_diagnosis(layer_norm, x, 1e-6, stored((layer_norm, range(24))), "w")
+    assert hint == (
+        "for w, you subtracted each row's mean first, as LayerNorm does: RMSNorm does not center "
+        "the row; divide x itself by sqrt(mean(x * x) + eps)"
+    )
+
+
+def test_rms_norm_names_eps_used_as_a_floor():
+    tiny = torch.randn(5, 333) * 1e-4  # mean squares far below eps
+    mean = (tiny * tiny).mean(dim=1, keepdim=True)
+    floor = tiny / torch.sqrt(torch.clamp(mean, min=1e-5))
+    hint = rms_norm_diagnosis(floor, tiny, 1e-5, stored((floor, range(1665))), "tiny rows")
+    assert hint == (
+        "for tiny rows, you used eps as a floor (a max with the mean square), not added to it: "
+        "x / sqrt(mean(x * x) + eps). The two differ on rows whose mean square is near eps or "
+        "below it, as here"
+    )

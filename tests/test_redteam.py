@@ -130,21 +130,49 @@ def _grade_all(paths: list[str]) -> None:
     print(json.dumps({p: grade(Path(p)) for p in paths}))
 
 
+# The Triton answers are graded in chunks of this many, each in one fresh Python, so that no
+# test waits on more than a chunk's grading (pytest-timeout stops a test at 600 s).
+CHUNK = 12
+
+
+def _interpreted_chunks() -> dict[str, list[str]]:
+    """The Triton answers, by chunk name: each exercise's answers in runs of ``CHUNK``."""
+    chunks: dict[str, list[str]] = {}
+    for exercise in sorted(
+        {p.parent.name for p in ANSWERS if p.parent.name.startswith(INTERPRETED)}
+    ):
+        paths = [str(p) for p in ANSWERS if p.parent.name == exercise]
+        for i in range(0, len(paths), CHUNK):
+            chunks[f"redteam_interpreted_{exercise}_{i // CHUNK}"] = paths[i : i + CHUNK]
+    return chunks
+
+
 @pytest.fixture(scope="session")
 def interpreted(tmp_path_factory):
-    """The Triton answers' verdicts, graded once per session in a Python of their own."""
-    paths = [str(p) for p in ANSWERS if p.parent.name.startswith(INTERPRETED)]
+    """The verdict of a Triton answer, its chunk graded once per session in a Python of its
+    own (with the interpreter switched on) the first time one of its answers asks."""
+    chunks = _interpreted_chunks()
+    chunk_of = {path: name for name, paths in chunks.items() for path in paths}
+    verdicts: dict[str, dict] = {}
 
-    def make(folder):
-        root = HERE.parent.parent
-        env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1")
-        env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "tests")])
-        code = "import sys, test_redteam; test_redteam._grade_all(sys.argv[1:])"
-        out = fresh_python("-c", code, *paths, timeout=600, env=env)
-        assert out.returncode == 0, out.stderr[-3000:]
-        return json.loads(out.stdout.strip().splitlines()[-1])
+    def verdict(path: Path) -> dict:
+        name = chunk_of[str(path)]
+        if name not in verdicts:
+            paths = chunks[name]
 
-    return once_per_session(tmp_path_factory, "redteam_interpreted", make)[1]
+            def make(folder):
+                root = HERE.parent.parent
+                env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TRITON_INTERPRET="1")
+                env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "tests")])
+                code = "import sys, test_redteam; test_redteam._grade_all(sys.argv[1:])"
+                out = fresh_python("-c", code, *paths, timeout=540, env=env)
+                assert out.returncode == 0, out.stderr[-3000:]
+                return json.loads(out.stdout.strip().splitlines()[-1])
+
+            verdicts[name] = once_per_session(tmp_path_factory, name, make)[1]
+        return verdicts[name][str(path)]
+
+    return verdict
 
 
 def _param(path: Path):
@@ -178,7 +206,7 @@ def test_answers_read_nothing_outside_the_repository():
 def test_red_team_answer(path, request):
     fields = header(path)
     if path.parent.name.startswith(INTERPRETED) and not INTERPRETED_HERE:
-        result = request.getfixturevalue("interpreted")[str(path)]
+        result = request.getfixturevalue("interpreted")(path)
     else:
         result = grade(path)
     if fields.get("open"):

@@ -107,6 +107,14 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
             ".to(tl.float32), square and sum in float32; tl.store converts to the output's dtype"
         )
     squares = (x * x).sum(dim=1, keepdim=True)
+    mean = squares / n
+    floors = (torch.sqrt(torch.clamp(mean, min=eps)), torch.clamp(torch.sqrt(mean), min=eps))
+    if not agrees(out, rms(x, eps)) and any(agrees(out, x / f) for f in floors):
+        return (
+            f"for {where}, you used eps as a floor (a max with the mean square), not added to "
+            "it: x / sqrt(mean(x * x) + eps). The two differ on rows whose mean square is near "
+            "eps or below it, as here"
+        )
     block = 1
     while block < 2**17:
         if block > n and agrees(out, x / torch.sqrt(squares / block + eps)):
@@ -127,6 +135,18 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
         return f"for {where}, use the eps you are given (here {eps:g}), not another one"
     if agrees(out, x * torch.sqrt(squares / n + eps)):
         return f"for {where}, divide by the root mean square: x / sqrt(mean(x * x) + eps)"
+    if agrees(out, x / torch.sqrt(squares + eps)):
+        return (
+            f"for {where}, you divided by the root of the sum of squares, not of their mean: "
+            f"divide the sum by the number of columns ({n}), x / sqrt(sum(x * x) / n_cols + eps)"
+        )
+    centered = x - x.mean(dim=1, keepdim=True)
+    for spread in ((centered * centered).mean(dim=1, keepdim=True), squares / n):
+        if agrees(out, centered / torch.sqrt(spread + eps)):
+            return (
+                f"for {where}, you subtracted each row's mean first, as LayerNorm does: RMSNorm "
+                "does not center the row; divide x itself by sqrt(mean(x * x) + eps)"
+            )
     r = int(first_difference(out, rms(x, eps)) // max(n, 1))
     return (
         f"for {where}, row {r} differs from x / sqrt(mean(x * x) + eps): expected "
