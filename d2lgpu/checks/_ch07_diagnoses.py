@@ -109,7 +109,8 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
     squares = (x * x).sum(dim=1, keepdim=True)
     mean = squares / n
     floors = (torch.sqrt(torch.clamp(mean, min=eps)), torch.clamp(torch.sqrt(mean), min=eps))
-    if not agrees(out, rms(x, eps)) and any(agrees(out, x / f) for f in floors):
+    other = any(agrees(out, rms(x, e)) for e in (0.0, 1e-6, 1e-5, 1e-8) if e != eps)
+    if not other and not agrees(out, rms(x, eps)) and any(agrees(out, x / f) for f in floors):
         return (
             f"for {where}, you used eps as a floor (a max with the mean square), not added to "
             "it: x / sqrt(mean(x * x) + eps). The two differ on rows whose mean square is near "
