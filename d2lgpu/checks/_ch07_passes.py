@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import torch
 from torch.overrides import TorchFunctionMode
 
+from ._ch07_interpreter import _tensors  # the tensors in a launch's (nested) arguments
 from ._util import describe_frame, learner_line
 
 __all__ = ["Call", "launch_hint", "ops_hint", "watched_torch_ops"]
@@ -44,14 +45,6 @@ class Call:
     launches: int = 0
     grids: list = field(default_factory=list)
     ops: list = field(default_factory=list)  # (name, kind, the learner's line)
-
-
-def _tensors(values):
-    for v in values:
-        if isinstance(v, torch.Tensor):
-            yield v
-        elif isinstance(v, tuple | list):
-            yield from _tensors(v)
 
 
 def _same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
