@@ -183,7 +183,7 @@ def test_concurrency_takes_products_of_different_sizes():
     assert_fails(
         "02.concurrency",
         same_shapes_only,
-        "with x of 64 x 64 and y of 48 x 48 your function raised ValueError",
+        "with x of 64 x 64 and y of 48 x 48 in float64 your function raised ValueError",
     )
 
 
@@ -430,3 +430,39 @@ def test_concurrency_names_the_input_copied_and_the_lane_it_belongs_to(name, lan
         f"work (in the notebook with two GPUs, {name} lives on {lane}'s GPU)",
         f"Submit {name} to {lane} as it is",
     )
+
+
+def test_a_future_s_exception_before_the_second_launch_is_a_wait_named_by_that_call():
+    def exception_first(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, x, x)
+        if hasattr(fx, "exception") and fx.exception() is not None:  # "fail fast"
+            raise fx.exception()
+        fy = lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    hint = assert_fails("02.concurrency", exception_first).hint
+    assert hint.startswith(
+        "you waited for lanes[0] (.exception()) before launching the second product: that "
+        "runs them one after another"
+    )
+
+
+def test_a_lane_that_casts_its_product_is_named_by_the_float64_case():
+    def as_float(x, y, lanes):
+        fx = lanes[0].submit(lambda a: torch.matmul(a, a).float(), x)
+        fy = lanes[1].submit(lambda a: torch.matmul(a, a).float(), y)
+        return fx.result(), fy.result()
+
+    hint = assert_fails("02.concurrency", as_float).hint
+    assert hint.startswith("y @ y came back as torch.float32, its inputs are torch.float64")
+
+
+def test_a_future_s_exception_after_both_launches_passes():
+    def exceptions_after(x, y, lanes):
+        futures = [lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)]
+        for future in futures:
+            if future.exception() is not None:
+                raise future.exception()
+        return tuple(future.result() for future in futures)
+
+    assert_passes("02.concurrency", exceptions_after)

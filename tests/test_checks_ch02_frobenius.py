@@ -680,3 +680,51 @@ def test_frobenius_names_norms_kept_between_calls_whole_numbers_and_the_largest_
         "X was divided by its largest entry, not by the norm you logged. Divide by the "
         "Frobenius norm, X = X / ||X||_F",
     )
+
+
+@pytest.mark.parametrize(
+    "product",
+    [
+        lambda A, X: torch.einsum("ij,jk->ik", A, X),
+        lambda A, X: torch.tensordot(A, X, dims=1),
+        lambda A, X: torch.linalg.matmul(A, X),
+        lambda A, X: torch.nn.functional.linear(A, X.T),
+    ],
+    ids=["einsum", "tensordot", "linalg.matmul", "linear"],
+)
+def test_frobenius_products_written_another_way_are_counted(product):
+    def per_step(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = product(A, X)
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm.item())
+            X = X / norm
+        return norms
+
+    def at_end(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = product(A, X)
+            norms.append(torch.linalg.matrix_norm(X))
+            X = X / norms[-1]
+        return torch.stack(norms).tolist()
+
+    assert_passes("02.frobenius", (per_step, at_end))
+
+
+def test_frobenius_norms_rounded_to_a_lower_precision_are_named():
+    def at_end_bf16(A, steps):
+        X, log = torch.eye(A.shape[0], device=A.device), torch.empty(steps, dtype=torch.bfloat16)
+        for i in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            log[i] = norm
+            X = X / norm
+        return log.float().tolist()
+
+    hint = assert_fails("02.frobenius", (log_norms_per_step, at_end_bf16)).hint
+    assert (
+        "Every norm is the reference rounded to torch.bfloat16: the norms (or X) were kept in "
+        "torch.bfloat16, which holds about 3 significant digits" in hint
+    )

@@ -1,8 +1,9 @@
 """The lanes of checker ``02.concurrency``: :class:`LoggingLane` and one logged run.
 
-Every launch, every wait (a future's ``result()``, a device-wide synchronize, a host
-read inside a lane's job), every product the caller makes itself and every copy of a
-lane's result or of an input goes into one log, which the checker's rules read.
+Every launch, every wait (a future's ``result()`` or ``exception()``, a device-wide
+synchronize, a host read inside a lane's job), every product the caller makes itself and
+every copy of a lane's result or of an input goes into one log, which the
+checker's rules read.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ._kit import copies_of, patched
+from ._util import MATRIX_PRODUCTS
 
 __all__ = ["LateLane", "LoggedFuture", "LoggingLane", "run_logged"]
 
 
 class LoggedFuture:
-    """A finished future whose ``result()`` counts as a wait; it has nothing else, as a lane's
-    future promises only ``result()`` (the course's ``CudaFuture`` has no ``done()``)."""
+    """A finished future whose ``result()`` counts as a wait, and so does ``exception()``, which
+    a thread pool's future has; nothing else, as a lane's future promises only ``result()``
+    (the course's ``CudaFuture`` has no ``done()``)."""
 
     def __init__(self, lane, value):
         self._lane, self._value = lane, value
@@ -27,6 +30,13 @@ class LoggedFuture:
     def result(self, timeout=None):
         self._lane.log.append(("wait", self._lane.name, _job(self._lane.log)))
         return self._value
+
+    def exception(self, timeout=None):
+        """As a thread pool's future: waits for the work, like ``result()``; None, it raised
+        nothing. The wait is named by this call in a hint."""
+        log = self._lane.log
+        getattr(log, "called", {})[len(log)] = ".exception()"
+        log.append(("wait", self._lane.name, _job(log)))
 
     def __getattr__(self, name):
         if name.startswith("__"):  # copy, pickle and friends look for these: not the answer's
@@ -88,6 +98,9 @@ class LateLane:
                     done.append(fn(*args, **kwargs))
                 return done[0]
 
+            def exception(self, timeout=None):
+                self.result()
+
         return LateFuture()
 
 
@@ -97,6 +110,8 @@ class _Log(list):
     def __init__(self):
         super().__init__()
         self.running: list[str] = []
+        self.called: dict[int, str] = {}  # a wait's place in the log: the call made, if not
+        # .result()
 
 
 @contextmanager
@@ -133,7 +148,6 @@ _HOST_READS = {
     "allclose": "torch.allclose()",
     "equal": "torch.equal()",
 }
-_PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "einsum", "addmm", "multi_dot"}
 
 
 class _Watch(TorchFunctionMode):
@@ -156,7 +170,7 @@ class _Watch(TorchFunctionMode):
         job = _job(self.log)
         if job is not None and name in _HOST_READS:
             self.log.append(("wait", f"a host read ({_HOST_READS[name]})", job))
-        elif job is None and name in _PRODUCTS:
+        elif job is None and name in MATRIX_PRODUCTS:
             self.log.append(("product", name, None))
         out = func(*args, **(kwargs or {}))
         if said is not None and isinstance(out, torch.Tensor) and id(out) not in self.devices:

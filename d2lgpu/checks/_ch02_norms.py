@@ -7,7 +7,7 @@ import math
 
 import torch
 
-__all__ = ["by_largest_entry", "which_norm"]
+__all__ = ["by_largest_entry", "rounded_to", "which_norm"]
 
 
 # Norms a learner may take for the Frobenius norm, of X = A after step 1.
@@ -40,5 +40,20 @@ def which_norm(A, first) -> str:
             return (
                 f"That is {what}: the Frobenius norm is torch.linalg.matrix_norm(X) (ord "
                 "'fro', the default), the square root of the sum of squares. "
+            )
+    return ""
+
+
+def rounded_to(got: torch.Tensor, want: torch.Tensor) -> str:
+    """The lower precision the logged norms were rounded to, said with its fix ("" when none):
+    a log (or X) kept in bfloat16 or float16 holds every norm to 3 or 4 significant digits."""
+    for dtype in (torch.bfloat16, torch.float16):
+        held = bool((got == got.to(dtype).double()).all())  # every value is one of dtype's
+        if held and torch.allclose(got, want, rtol=torch.finfo(dtype).eps, atol=0):
+            return (
+                f"Every norm is the reference rounded to {dtype}: the norms (or X) were kept in "
+                f"{dtype}, which holds about {3 if dtype == torch.bfloat16 else 4} significant "
+                "digits. Keep X and the norms in A's dtype (torch.empty(steps, device=A.device, "
+                "dtype=A.dtype), or a list of the norm tensors). "
             )
     return ""

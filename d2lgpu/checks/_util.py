@@ -30,6 +30,7 @@ import torch
 
 __all__ = [
     "CheckFailed",
+    "MATRIX_PRODUCTS",
     "NotAttempted",
     "defaults_kept",
     "in_learner_code",
@@ -41,6 +42,14 @@ __all__ = [
     "refused_call_hint",
     "refused_call_named",
 ]
+
+
+# A matrix product, each name as a TorchFunctionMode sees the function (``torch.linalg.matmul``
+# is ``linalg_matmul``): A @ X may be written with any of them.
+MATRIX_PRODUCTS = frozenset(
+    {"matmul", "__matmul__", "__rmatmul__", "mm", "addmm", "einsum", "tensordot", "bmm",
+     "baddbmm", "linear", "chain_matmul", "multi_dot", "linalg_matmul", "linalg_multi_dot"}
+)  # fmt: skip
 
 
 class CheckFailed(AssertionError):

@@ -82,15 +82,15 @@ def check_concurrency(answer, passed):
     _, lanes, log = run_logged(answer, x, y, 3, errors_ignored=True)
     _check_lane_indices(log)
 
-    # Two products of different sizes: nothing in the exercise makes them equal.
-    z = torch.randn(48, 48, generator=gen)
+    # Two products of different sizes and dtypes: nothing in the exercise makes them equal.
+    z = torch.randn(48, 48, generator=gen, dtype=torch.float64)
     try:
         other, lanes, log = run_logged(answer, x, z, 2)
     except Exception as error:
         raise CheckFailed(
-            f"with x of 64 x 64 and y of 48 x 48 your function raised {type(error).__name__}: "
-            f"{error}. The two products are independent: any two square matrices, of any "
-            "sizes, on their own lanes"
+            f"with x of 64 x 64 and y of 48 x 48 in float64 your function raised "
+            f"{type(error).__name__}: {error}. The two products are independent: any two "
+            "square matrices, of any sizes and dtypes, on their own lanes"
         ) from None
     _check_results(other, x @ x, z @ z)
     _check_lanes(other, lanes, log, x @ x, z @ z)
@@ -151,6 +151,11 @@ def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
         )
     if not all(isinstance(r, torch.Tensor) for r in result):
         raise CheckFailed("return the two products as tensors: (x @ x, y @ y)")
+    if all(
+        r.shape == w.shape and r.dtype == w.dtype for r, w in zip(result, (yy, xx), strict=True)
+    ):
+        if xx.shape != yy.shape and torch.allclose(result[0].cpu(), yy):
+            raise CheckFailed("the results are swapped: return (x @ x, y @ y) in that order")
     for r, w, name in zip(result, (xx, yy), ("x @ x", "y @ y"), strict=True):
         if r.dtype != w.dtype:
             raise CheckFailed(
@@ -267,9 +272,11 @@ def _check_order(log: list, where: str = "") -> None:
     launch_at = [i for i, (event, _, _) in enumerate(log) if event == "launch"]
     if len(launch_at) < 2:
         return
-    early = [lane for event, lane, _ in log[: launch_at[1]] if event == "wait"]
+    early = [(i, lane) for i, (event, lane, _) in enumerate(log[: launch_at[1]]) if event == "wait"]
     if early:
-        what = "torch.cuda.synchronize()" if early[0] == "device" else f"{early[0]} (.result())"
+        i, lane = early[0]
+        called = getattr(log, "called", {}).get(i, ".result()")
+        what = "torch.cuda.synchronize()" if lane == "device" else f"{lane} ({called})"
         raise CheckFailed(
             f"you waited for {what} before launching the second product{where}: that runs "
             "them one after another, on two GPUs as on one. Submit both first, then call "

@@ -20,11 +20,11 @@ import warnings
 from contextlib import contextmanager
 
 import torch
-from torch.overrides import TorchFunctionMode, resolve_name
+from torch.overrides import TorchFunctionMode
 
-from ._ch02_norms import by_largest_entry, which_norm
+from ._ch02_norms import by_largest_entry, rounded_to, which_norm
 from ._pretend import watching
-from ._util import CheckFailed, one_cpu_thread
+from ._util import MATRIX_PRODUCTS, CheckFailed, one_cpu_thread
 
 __all__ = ["check_frobenius", "frobenius_reference"]
 
@@ -59,9 +59,6 @@ def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
     return torch.stack(norms).tolist()
 
 
-_PRODUCTS = {"matmul", "__matmul__", "__rmatmul__", "mm", "addmm"}
-
-
 class _ProductClock(TorchFunctionMode):
     """Under a watch: how many host reads the watch had recorded when each product began,
     and how many products ran on the CPU (no operand on the device).
@@ -81,7 +78,7 @@ class _ProductClock(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
-        if name in _PRODUCTS or resolve_name(func) in ("torch.linalg.multi_dot",):
+        if name in MATRIX_PRODUCTS:
             self.reads_at_product.append(len(self.watch.reads))
             operands = [a for a in _flat_args(args) if isinstance(a, torch.Tensor)]
             if not any(self.watch.on_device(a) for a in operands):
@@ -235,7 +232,7 @@ def _check_frobenius(per_step, at_end, passed):
             raise CheckFailed(
                 f"{name}: the norm after step {i + 1} is {got[i].item():.6g}, the reference "
                 f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). "
-                + which_norm(A, got[0].item() if i == 0 else None)
+                + (rounded_to(got, want) or which_norm(A, got[0].item() if i == 0 else None))
                 + "Start from X = identity; each step X = A @ X, log ||X||_F, then "
                 "X = X / ||X||_F"
             )
