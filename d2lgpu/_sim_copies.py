@@ -35,10 +35,11 @@ class Copies(DeviceWatch):
         elif name == "to" and isinstance(args[-1], bool):
             blocking, args = not args[-1], args[:-1]
         kwargs.pop("copy", None)
+        target = self._target(name, args, kwargs)  # "cuda" alone: cuda:0, the current GPU
         kwargs, args = self._to_cpu("to", args, kwargs)
         out = args[0].to(*args[1:], **kwargs)
         out = out.clone() if out is src else out
-        buf = self.gpu.buffer(self.put(out), new_batch=self._batch(src))
+        buf = self.gpu.buffer(self.put(out, target or "cuda"), new_batch=self._batch(src))
         self._queue_copy(src, buf, blocking)
         return out
 

@@ -3,7 +3,8 @@
 (they subclass ``torch.Stream`` and ``torch.Event``, so that ``tensor.record_stream(stream)``
 accepts them); each wait of a stream for an event is kept as a :class:`Wait`. A ``query()``
 that answers False costs the host a launch's time; ``elapsed_time`` raises, as CUDA's does,
-unless both events have completed.
+unless both events have completed. A stream or an event of an earlier run (kept between
+calls) is refused with an error that says so.
 
 What it is not: the mode that follows tensors (:mod:`d2lgpu._stream_mode`) or the engines
 that run the queued work (:mod:`d2lgpu._sim_engines`).
@@ -48,6 +49,18 @@ def _this_run(stream) -> None:
         )
 
 
+def _event_this_run(event) -> None:
+    """Refuse an event recorded in an earlier simulated run (kept between calls)."""
+    if event.stream is not None and ACTIVE and event.stream.gpu is not ACTIVE[-1]:
+        raise RuntimeError(
+            "an event recorded in an earlier call (an earlier simulated run) was used in "
+            "this one: it was kept between calls (a global or module-level list, a default "
+            "argument, an attribute of the function), and it marks that call's work, not "
+            "this one's. Keep what is pending in names local to the call, and hand "
+            "everything over before returning"
+        )
+
+
 class SimStream(torch.Stream):
     """A simulated CUDA stream: an ordered queue of the simulator's operations."""
 
@@ -76,6 +89,7 @@ class SimStream(torch.Stream):
         _this_run(self)
         if not isinstance(event, SimEvent):
             raise TypeError(f"wait_event expects a torch.cuda.Event, got {type(event).__name__}")
+        _event_this_run(event)
         self.gpu.waits.append(Wait(self, event.stream, dict(event.follows), len(self.gpu.ops)))
         for k, v in event.follows.items():
             self.follows[k] = max(self.follows.get(k, -1), v)
@@ -139,10 +153,13 @@ class SimEvent(torch.Event):
         (active_gpu().current if stream is None else stream).wait_event(self)
 
     def synchronize(self) -> None:
-        active_gpu().host_wait(dict(self.follows), "event.synchronize()")
+        gpu = active_gpu()
+        _event_this_run(self)
+        gpu.host_wait(dict(self.follows), "event.synchronize()")
 
     def query(self) -> bool:
         gpu = active_gpu()
+        _event_this_run(self)
         return _query(gpu, self, gpu.host_time if self.time is None else self.time, "event.query()")
 
     def elapsed_time(self, end) -> float:

@@ -64,7 +64,8 @@ def with_wait_stream_and_kept_references(batches, compute, device):
 
 def with_two_preallocated_buffers(batches, compute, device):
     main, side = torch.cuda.current_stream(), torch.cuda.Stream()
-    buffers = [torch.empty(batches[0].shape, device=device) for _ in range(2)]
+    shape, dtype = batches[0].shape, batches[0].dtype  # the batches' own dtype: no conversion
+    buffers = [torch.empty(shape, dtype=dtype, device=device) for _ in range(2)]
     copied = [torch.cuda.Event(), torch.cuda.Event()]
     used = [torch.cuda.Event(), torch.cuda.Event()]
     side.wait_stream(main)  # the buffers were made on the main stream
@@ -131,7 +132,7 @@ def test_the_pass_report_names_each_rule_checked():
         "every batch is copied as it arrives, pinned, with non_blocking=True"
     )
     assert passed[2].startswith("each compute waits on the GPU for its own copy")
-    assert passed[3].startswith("the host never waits from the first copy until the last")
+    assert passed[3].startswith("the host never waits from the start until the last")
     assert passed[4].startswith("simulated with 1 ms copies and 1 ms computes, 6 batches take")
     assert passed[4].endswith("one after another: the copies overlap the computes")
 
@@ -277,7 +278,8 @@ def test_a_compute_on_the_host_batch_is_named():
 def test_double_buffers_overwritten_before_their_compute_is_named():
     def no_reuse_guard(batches, compute, device):
         main, side = torch.cuda.current_stream(), torch.cuda.Stream()
-        buffers = [torch.empty(batches[0].shape, device=device) for _ in range(2)]
+        shape, dtype = batches[0].shape, batches[0].dtype  # the batches' own dtype: no conversion
+        buffers = [torch.empty(shape, dtype=dtype, device=device) for _ in range(2)]
         side.wait_stream(main)
         events, results = {}, []
 
@@ -350,7 +352,7 @@ def with_a_wait(where):
     def answer(batches, compute, device):
         main, side = torch.cuda.current_stream(), torch.cuda.Stream()
         if where == "before":
-            torch.cuda.synchronize()  # before the first copy: nothing to overlap yet
+            torch.cuda.synchronize()  # before the first copy: waits for the caller's earlier work
 
         def send(b):
             with torch.cuda.stream(side):
@@ -378,10 +380,19 @@ def test_a_host_wait_just_before_the_last_compute_is_named():
     assert_fails(with_a_wait("last"), "the host waited (event.synchronize())")
 
 
-@pytest.mark.parametrize("where", ["before", "after"])
-def test_host_waits_before_the_first_copy_or_after_the_last_compute_pass(where, capsys):
-    result = check("08.overlap", with_a_wait(where), quiet=True)
+def test_host_waits_after_the_last_compute_pass(capsys):
+    result = check("08.overlap", with_a_wait("after"), quiet=True)
     assert result.ok, str(result)
+
+
+def test_a_host_wait_at_the_start_is_named():
+    # torch.cuda.synchronize() "for a clean start" waits for the caller's earlier work
+    assert_fails(
+        with_a_wait("before"),
+        "the host waited (torch.cuda.synchronize()) at the start, before the first copy",
+        "all the work the caller queued before the call",
+        "wait_stream / wait_event",
+    )
 
 
 def test_the_first_host_wait_of_several_is_named():
@@ -670,13 +681,15 @@ def buffers_on_the_compute_stream(when, side_waits=False):
 
     def answer(batches, compute, device):
         main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
-        upfront = [torch.empty(b.shape, device=device) for b in batches] if when == "before" else []
+        made = [torch.empty(b.shape, dtype=b.dtype, device=device) for b in batches]
+        upfront = made if when == "before" else []
         if side_waits and when == "before":
             side.wait_stream(main)
         results = []
 
         def send(i):
-            buf = upfront[i] if upfront else torch.empty(batches[i].shape, device=device)
+            b = batches[i]
+            buf = upfront[i] if upfront else torch.empty(b.shape, dtype=b.dtype, device=device)
             if side_waits and not upfront:
                 side.wait_stream(main)
             with torch.cuda.stream(side):
@@ -973,4 +986,80 @@ def test_the_allocation_and_free_races_get_their_whole_hints():
         "memory the copy had not filled yet. Make the compute stream wait, on the GPU, for the "
         "copy (wait_stream, or wait_event on an event recorded after the copy) before computing "
         "on the batch"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Red-team round 21: a converted batch, cloned results, a hard-coded "cuda"
+
+
+def events_pipeline(to=lambda b, device: b.to(device, non_blocking=True), after=None):
+    """The events pipeline, each batch sent with ``to(b, device)``, each result passed
+    through ``after`` (if given) before it is returned."""
+
+    def answer(batches, compute, device):
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
+
+        def send(b):
+            with torch.cuda.stream(side):
+                return to(b, device), side.record_event()
+
+        results, ahead = [], send(batches[0])
+        for i in range(len(batches)):
+            x, copied = ahead
+            if i + 1 < len(batches):
+                ahead = send(batches[i + 1])
+            main.wait_event(copied)
+            x.record_stream(main)
+            y = compute(x)
+            results.append(after(y) if after else y)
+        return results
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    "to",
+    [
+        lambda b, device: b.to(device, dtype=torch.float32, non_blocking=True),
+        lambda b, device: torch.empty(b.shape, device=device).copy_(b, non_blocking=True),
+    ],
+    ids=["to_float32", "float32_buffer"],
+)
+def test_a_batch_converted_to_another_dtype_is_named(to):
+    # right for float32 batches only: the check's batches of 3 are float64
+    assert_fails(
+        events_pipeline(to),
+        "result 0 is torch.float32, but batch 0 is torch.float64",
+        "compute got a converted batch",
+        "Copy each batch as it is",
+    )
+
+
+def test_cloned_results_are_named_as_extra_device_work():
+    assert_fails(
+        events_pipeline(after=lambda y: y.clone()),
+        "result 0 is not the tensor compute returned",
+        "(by clone)",
+        "an extra kernel per batch",
+    )
+
+
+def test_views_of_the_results_pass():
+    assert check("08.overlap", events_pipeline(after=lambda y: y.view(-1)), quiet=True).ok
+
+
+@pytest.mark.parametrize(
+    "to",
+    [
+        lambda b, device: b.to("cuda", non_blocking=True),
+        lambda b, device: b.cuda(non_blocking=True),
+    ],
+    ids=["to_cuda", "cuda"],
+)
+def test_copies_to_the_current_gpu_not_the_device_given_are_named(to):
+    assert_fails(
+        events_pipeline(to),
+        "compute got a tensor on cuda:0, but the device passed in was cuda:1",
+        'not to "cuda" or with .cuda() alone',
     )

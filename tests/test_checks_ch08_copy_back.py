@@ -1043,7 +1043,7 @@ def test_only_the_last_result_may_be_copied_back_on_the_compute_stream():
 
 
 def test_a_buffer_overwritten_is_named_after_a_copy_into_another_tensor_and_a_right_reuse():
-    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.checks import _ch08_copy_consume
     from d2lgpu.grading import CheckFailed
 
     ops = pipelined_ops(3)  # copies back at ops 3, 6 and 8
@@ -1051,21 +1051,21 @@ def test_a_buffer_overwritten_is_named_after_a_copy_into_another_tensor_and_a_ri
     # copy queued before result 1 was consumed (result 0 was, from buffers[0], before)
     run = HandMadeRun(ops, targets={3: None, 6: 0, 8: 0}, consumed=[(0, 0, 5), (1, 0, 9)])
     with pytest.raises(CheckFailed, match=r"the copy of result 2 into buffers\[0\] was queued "):
-        ch08_copy_back._check_buffer_reuse(run)
+        _ch08_copy_consume.check_buffer_reuse(run)
     run = HandMadeRun(ops, targets={3: 0, 6: 0, 8: 0}, consumed=[(0, 0, 5), (1, 0, 9)])
     with pytest.raises(CheckFailed, match=r"before result 1, which that buffer held"):
-        ch08_copy_back._check_buffer_reuse(run)
+        _ch08_copy_consume.check_buffer_reuse(run)
     run = HandMadeRun(ops, targets={3: 0, 6: 0, 8: 0}, consumed=[(0, 0, 5), (1, 0, 7)])
-    ch08_copy_back._check_buffer_reuse(run)  # each result consumed before the next copy in
+    _ch08_copy_consume.check_buffer_reuse(run)  # each result consumed before the next copy in
 
 
 def test_the_wrong_buffer_is_named_after_a_right_one():
-    from d2lgpu.checks import ch08_copy_back
+    from d2lgpu.checks import _ch08_copy_consume
     from d2lgpu.grading import CheckFailed
 
     run = HandMadeRun(pipelined_ops(2), targets={3: 0, 5: 1}, consumed=[(0, 0, 4), (1, 0, 6)])
     with pytest.raises(CheckFailed, match=r"consume\(1, buffers\[0\]\): result 1 was copied "):
-        ch08_copy_back._check_handed_buffers(run)
+        _ch08_copy_consume.check_handed_buffers(run)
 
 
 def test_a_run_that_ends_exactly_at_a_quarter_of_the_way_to_serial_passes():
@@ -1091,16 +1091,117 @@ def test_each_simulated_run_has_its_own_stage_times(monkeypatch):
     # back is seen there alone.
     from d2lgpu.checks import ch08_copy_back
     from d2lgpu.checks._ch08_copy_run import ON_CALLER_STREAM, RUNS
+    from d2lgpu.checks._ch08_rules import OTHER_GPU
 
     simulated, real = [], ch08_copy_back.simulate
 
-    def recorded(answer, *times):
-        simulated.append(times)
-        return real(answer, *times)
+    def recorded(answer, *times, device=None):
+        simulated.append((*times, device))
+        return real(answer, *times, device=device)
 
     monkeypatch.setattr(ch08_copy_back, "simulate", recorded)
     assert_passes(pipeline())
-    assert [t[:-1] for t in simulated] == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
-    pools = [t[-1] for t in simulated]  # one pool of host batches, reused by every run
+    assert [t[:-2] for t in simulated] == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
+    # the run of one batch is given a GPU other than the current one
+    assert [t[-1] for t in simulated] == [None, OTHER_GPU, None, None]
+    pools = [t[-2] for t in simulated]  # one pool of host batches, reused by every run
     assert all(pool is pools[0] for pool in pools) and len(pools[0]) == max(r[0] for r in RUNS)
     assert RUNS[2] == (4, 0.5e-3, 1e-3, 2e-3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Red-team round 21: consume on a thread, pin_memory, "cuda" for device, state between calls,
+# a synchronize at the start
+
+
+def back_pipeline(to=send, hand=None, pending=None, first=None):
+    """The solution's shape: copy in ahead on a side stream, copy back on a stream of its own,
+    hand result i - 1 over once compute i is queued. ``to(batch, stream, device)`` sends a
+    batch; ``hand(consume, i, buffer, landed)`` hands one over (by default: sync, consume);
+    ``pending`` the list of results not handed over yet (by default one per call);
+    ``first()`` is called at the start."""
+
+    def handed(consume, i, buf, landed):
+        landed.synchronize()
+        consume(i, buf)
+
+    def answer(batches, compute, device, buffers, consume):
+        if first is not None:
+            first()
+        give = hand or handed
+        cur = torch.cuda.current_stream(device)
+        side, back = torch.cuda.Stream(device), torch.cuda.Stream(device)
+        waiting = [] if pending is None else pending
+        ahead = to(batches[0], side, device)
+        for i in range(len(batches)):
+            x, copied = ahead
+            if i + 1 < len(batches):
+                ahead = to(batches[i + 1], side, device)
+            cur.wait_event(copied)
+            x.record_stream(cur)
+            y = compute(x)
+            if waiting:
+                give(consume, *waiting.pop())
+            back.wait_stream(cur)
+            with torch.cuda.stream(back):
+                y.record_stream(back)
+                buffers[i % 2].copy_(y, non_blocking=True)
+                waiting.append((i, buffers[i % 2], back.record_event()))
+        give(consume, *waiting[-1])  # left in the list: a kept list holds it into the next call
+
+    return answer
+
+
+def test_the_round_21_shape_passes():
+    assert_passes(back_pipeline())
+
+
+def test_consume_called_on_another_thread_is_named():
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1)
+
+    def on_a_thread(consume, i, buf, landed):
+        pool.submit(lambda: (landed.synchronize(), consume(i, buf))).result()
+
+    assert_fails(
+        back_pipeline(hand=on_a_thread),
+        "consume(0, ...) was called on another thread",
+        "before consume has returned",
+    )
+    pool.shutdown()
+
+
+def test_pinning_the_batches_in_the_function_is_named():
+    def pins(batch, stream, device):
+        return send(batch.pin_memory(), stream, device)
+
+    assert_fails(back_pipeline(to=pins), "called pin_memory() 6 times", "arrive pinned")
+
+
+def test_copies_to_the_current_gpu_not_the_device_given_are_named():
+    def to_cuda(batch, stream, device):
+        return send(batch, stream, "cuda")
+
+    assert_fails(
+        back_pipeline(to=to_cuda),
+        "compute got a tensor on cuda:0, but the device passed in was cuda:1",
+        'not to "cuda" or with .cuda() alone',
+    )
+
+
+def test_an_event_kept_between_calls_is_named():
+    kept: list = []  # as a module-level list would: never emptied after the last hand-over
+    assert_fails(
+        back_pipeline(pending=kept),
+        "an event recorded in an earlier call",
+        "kept between calls (a global or module-level list",
+    )
+
+
+def test_a_synchronize_at_the_start_is_named():
+    assert_fails(
+        back_pipeline(first=lambda: torch.cuda.synchronize()),
+        "the host waited (torch.cuda.synchronize()) at the start, before the first copy",
+        "wait_stream / wait_event",
+    )

@@ -275,3 +275,89 @@ def test_a_selective_checkpoint_that_keeps_products_is_named_one_that_keeps_noth
     assert_passes(
         "09.checkpoint", selective(lambda ctx, op, *a, **k: CheckpointPolicy.PREFER_RECOMPUTE)
     )
+
+
+# Round 21: what the answer does around its segments (d2lgpu/checks/_ch09_ckpt_rules.py).
+
+
+def through_forward(blocks, x, segments):
+    """Each block run as block.forward(h), skipping its hooks."""
+
+    def run(chosen, h):
+        for block in chosen:
+            h = block.forward(h)
+        return h
+
+    h = x
+    for chosen in parts_of(blocks, segments):
+        h = checkpoint(functools.partial(run, chosen), h, use_reentrant=False)
+    return h
+
+
+def collect_each_segment(blocks, x, segments):
+    """gc.collect() and empty_cache() after each segment, "to free the activations"."""
+    import gc
+
+    from torch.cuda import empty_cache  # seen however it was imported
+
+    h = x
+    for chosen in parts_of(blocks, segments):
+        h = checkpoint(functools.partial(run_blocks, chosen), h, use_reentrant=False)
+        gc.collect()
+        empty_cache()
+    return h
+
+
+def input_needs_grad(blocks, x, segments):
+    x.requires_grad_()  # "checkpoint needs an input that requires grad"
+    return checkpoint_loop(blocks, x, segments)
+
+
+def random_state_restored(blocks, x, segments):
+    with torch.random.fork_rng(devices=[]):
+        return checkpoint_loop(blocks, x, segments)
+
+
+def reseeded(blocks, x, segments):
+    torch.manual_seed(0)  # "reproducible dropout"
+    return checkpoint_loop(blocks, x, segments)
+
+
+@pytest.mark.parametrize(
+    ("answer", "parts"),
+    [
+        (through_forward, ["block(s) [0, 1, 2, 3, 4, 5, 6, 7] ran without their module hooks",
+                           "block.forward(h)", "Call the block itself, block(h)"]),
+        (collect_each_segment, ["called gc.collect() and torch.cuda.empty_cache() (8 call(s)",
+                                "checkpoint frees each segment's activations by itself",
+                                "Call neither"]),
+        (input_needs_grad, ["set requires_grad on the caller's input x", "leave x as it is"]),
+        (random_state_restored, ["(with dropout), the random generator is where it was before",
+                                 "torch.random.fork_rng", "the same dropout masks"]),
+        (reseeded, ["random generator ended elsewhere", "torch.manual_seed"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)  # fmt: skip
+def test_what_the_answer_does_around_its_segments_is_named(answer, parts):
+    assert_fails("09.checkpoint", answer, *parts)
+
+
+def test_the_segment_count_is_named_where_all_blocks_are_checkpointed_or_a_tail_is_not():
+    def sqrt_rule(blocks, x, segments):  # 8 blocks: 3 segments, whatever segments says
+        return checkpoint_loop(blocks, x, round(len(blocks) ** 0.5))
+
+    def last_two_plain(blocks, x, segments):
+        h, parts = x, parts_of(blocks, segments)
+        for k, chosen in enumerate(parts):
+            run = functools.partial(run_blocks, chosen)
+            h = checkpoint(run, h, use_reentrant=False) if k < len(parts) - 2 else run(h)
+        return h
+
+    assert_fails(
+        "09.checkpoint", sqrt_rule, "3 segments where 4 were asked: every block was "
+        "checkpointed, so your number of segments is 3",
+    )  # fmt: skip
+    assert_fails(
+        "09.checkpoint", last_two_plain, "blocks 4 to 7 ran without a checkpoint",
+        "only the last segment may be left unchecked",
+    )  # fmt: skip

@@ -413,3 +413,89 @@ def test_gradients_that_carry_a_graph_are_named():
         "09.pipeline", with_graph, "the gradients carry a graph of their own",
         "create_graph=True", "Call backward() without create_graph",
     )  # fmt: skip
+
+
+# Round 21: what the checker cannot see in the values on a CPU (_ch09_stages.moves), and a
+# loss_fn given its arguments the wrong way round.
+
+
+def whole_targets_each_micro(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    losses, start = [], 0
+    for xb in micro_batches(x, m):
+        end = start + len(xb)
+        out = stage2(stage1(xb.to(d1)).to(d2))
+        losses.append(loss_fn(out, y.to(d2)[start:end]) * (len(xb) / len(x)))
+        start = end
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def whole_batch_each_micro(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    bounds = [
+        (int(r[0]), int(r[-1]) + 1) for r in torch.arange(len(x)).tensor_split(min(m, len(x)))
+    ]
+    losses = [
+        loss_fn(stage2(stage1(x.to(d1)[a:b]).to(d2)), y[a:b].to(d2)) * ((b - a) / len(x))
+        for a, b in bounds
+    ]
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def under_autocast(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    with torch.autocast(d2.type, dtype=torch.bfloat16):
+        losses = losses_of(stage1, stage2, x, y, loss_fn, m)
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def swapped_loss_args(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    losses = [
+        loss_fn(yb.to(d2), stage2(stage1(xb.to(d1)).to(d2))) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    ]
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+def targets_moved_once(stage1, stage2, x, y, loss_fn, m):
+    d1, d2 = devices(stage1, stage2)
+    x1, y2 = x.to(d1), y.to(d2)  # each once, before the loop: as many rows as one by one
+    losses = [
+        loss_fn(stage2(stage1(xb).to(d2)), yb) * (len(xb) / len(x))
+        for xb, yb in zip(micro_batches(x1, m), micro_batches(y2, m), strict=True)
+    ]
+    loss = sum(losses)
+    loss.backward()
+    return loss.detach()
+
+
+@pytest.mark.filterwarnings("ignore:.*Disabling autocast:UserWarning")
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [
+        (whole_targets_each_micro, ["copied 4 times as much of the targets y to a device",
+                                    "y.to(device) of all of y inside the loop",
+                                    "to stage 2's device, or all of y once, before the loop"]),
+        (whole_batch_each_micro, ["copied 4 times as much of the batch x",
+                                  "to stage 1's device"]),
+        (under_autocast, ["ran under torch.autocast (bfloat16)", "no longer the float32 model's"]),
+        (swapped_loss_args, ["loss_fn got the targets first and stage 2's output second",
+                             "call loss_fn(out, target)"]),
+    ],
+    ids=lambda a: getattr(a, "__name__", "hint"),
+)  # fmt: skip
+def test_copies_autocast_and_swapped_loss_arguments_are_named(answer, says):
+    assert_fails("09.pipeline", answer, "for a batch of 10 rows in 4 micro-batches", *says)
+
+
+def test_the_batch_and_targets_moved_once_before_the_loop_pass():
+    assert_passes("09.pipeline", targets_moved_once)

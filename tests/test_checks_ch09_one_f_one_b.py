@@ -31,10 +31,12 @@ def one_f_one_b(n_stages, n_micro, warm_up=lambda s, k, m: min(s - k - 1, m)):
 
 
 def executor(
-    make_orders, split=micro_batches, weight=True, detach=True, ones_back=False, grad_in=True
-):
+    make_orders, split=micro_batches, weight=True, detach=True, ones_back=False, grad_in=True,
+    keep=(), cut_first=False, cast=False,
+):  # fmt: skip
     """A step that runs `make_orders(S, M)` round-robin: each stage its next action as soon
-    as what it needs is done."""
+    as what it needs is done. `keep`: "outputs", "inputs", the dicts never emptied;
+    `cut_first`: stage 0's input cut too; `cast`: targets cast to the output's dtype."""
 
     def step(stages, x, y, loss_fn, n_micro):
         xs, ys = split(x, n_micro), split(y, n_micro)
@@ -57,19 +59,23 @@ def executor(
                 moved = True
                 if a == "F":
                     h = xs[i] if k == 0 else outputs[k - 1, i]
-                    if k > 0 and detach:
+                    if (k > 0 or cut_first) and detach:
                         h = h.detach().requires_grad_(grad_in)
                     out = stages[k](h)
                     if k == last:
-                        out = loss_fn(out, ys[i]) * (len(xs[i]) / len(x) if weight else 1)
+                        target = ys[i].to(out.dtype) if cast else ys[i]
+                        out = loss_fn(out, target) * (len(xs[i]) / len(x) if weight else 1)
                     inputs[k, i], outputs[k, i] = h, out
                 else:
-                    out = outputs[k, i]
+                    # what backward used is dropped: 1F1B's memory
+                    out = outputs[k, i] if "outputs" in keep else outputs.pop((k, i))
                     if k == last:
                         out.backward(retain_graph=not detach)
                         losses.append(out.detach())
                     elif detach:  # ones_back: a gradient of ones, not the next stage's
-                        grad = inputs[k + 1, i].grad
+                        grad = (
+                            inputs[k + 1, i] if "inputs" in keep else inputs.pop((k + 1, i))
+                        ).grad
                         out.backward(torch.ones_like(grad) if ones_back else grad)
                 done.add((a, k, i))
             assert moved, "stuck"
@@ -477,8 +483,12 @@ def test_check_freed_names_the_first_kept_graph_and_leaves_an_uncut_pipeline_to_
     freed, kept = torch.pow(x, 2), torch.pow(x, 3)
     freed.sum().backward()
     kept.sum().backward(retain_graph=True)
-    first = SimpleNamespace(index=0, uncut=False, nodes=[(0, freed.grad_fn), (1, None)])
-    second = SimpleNamespace(index=1, uncut=False, nodes=[(0, freed.grad_fn), (2, kept.grad_fn)])
+    first = SimpleNamespace(
+        index=0, uncut=False, retained=[], nodes=[(0, freed.grad_fn), (1, None)]
+    )
+    second = SimpleNamespace(
+        index=1, uncut=False, retained=[], nodes=[(0, freed.grad_fn), (2, kept.grad_fn)]
+    )
     check_freed([first], "case 1")  # freed, or no node: nothing to name
     with pytest.raises(CheckFailed) as raised:
         check_freed([first, second], "case 1")
@@ -525,7 +535,7 @@ def test_gradients_within_the_stated_tolerance_pass():
 
 
 def test_a_stage_that_ran_an_action_twice_or_never_is_told_which():
-    from d2lgpu.checks.ch09_one_f_one_b import _diagnose
+    from d2lgpu.checks._ch09_1f1b_orders import diagnose as _diagnose
 
     said = _diagnose(
         0, [("F", 0), ("F", 1), ("B", 0), ("F", 2), ("B", 1), ("F", 3), ("B", 2)], 2, 4
@@ -557,3 +567,71 @@ def test_a_stage_that_ran_an_action_twice_or_never_is_told_which():
     assert "it never ran B1 (the cool-down" in said and "requires_grad_" not in said
     said = _diagnose(0, [("F", 0), ("B", 1), ("F", 1), ("B", 0)], 2, 2)  # B1 before F1: in turn
     assert "never ran" not in said
+
+
+# Round 21: costs the values do not show, named once every case's values have passed, and
+# targets that are class indices.
+
+
+@pytest.mark.parametrize(
+    ("answer", "hints"),
+    [
+        (executor(one_f_one_b, keep=("outputs", "inputs")),
+         ["(2 stages, 8 rows in 4 micro-batches) stage 1 still held its outputs of "
+          "micro-batches [0, 1] when it ran a later forward", "Drop each once its backward "
+          "has used it (dict.pop)"]),
+        (executor(one_f_one_b, keep=("inputs",)),
+         ["stage 2 still held its inputs of micro-batches [0, 1]", "their gradients, sent "
+          "back, had already been used", "min(S - k, M) micro-batches in flight"]),
+        (executor(one_f_one_b, cut_first=True),
+         ["stage 1's input, a micro-batch of x, required grad", "the gradient of the data "
+          "batch", "the first stage takes its micro-batch as it is"]),
+        (executor(one_f_one_b, cast=True),
+         ["(3 stages, 6 rows in 3 micro-batches) loss_fn got targets of dtype float32, where y "
+          "holds class indices (int64)", "Pass each micro-batch's targets as they are"]),
+    ],
+    ids=["kept_dicts", "kept_inputs", "first_input_grad", "targets_cast"],
+)  # fmt: skip
+def test_tensors_kept_a_gradient_of_the_data_and_cast_targets_are_named(answer, hints):
+    assert_fails(answer, *hints)
+
+
+def test_costs_are_named_after_wrong_gradients_of_a_later_case():
+    keeps_and_wrong = executor(one_f_one_b, keep=("inputs",), ones_back=True)
+    hint = assert_fails(keeps_and_wrong, "has a gradient unlike the unsplit model's").hint
+    assert "still held" not in hint, hint
+
+
+def test_a_checkpointed_stage_recomputed_in_backward_is_not_a_kept_tensor():
+    from torch.utils.checkpoint import checkpoint
+
+    class Checkpointed(torch.nn.Module):
+        def __init__(self, stage):
+            super().__init__()
+            self.stage = stage
+
+        def forward(self, h):
+            return checkpoint(self.stage, h, use_reentrant=False)
+
+    def step(stages, x, y, loss_fn, n_micro):
+        return executor(one_f_one_b)([Checkpointed(s) for s in stages], x, y, loss_fn, n_micro)
+
+    hint = assert_fails(step, "the stages ran [8, 8] forwards").hint
+    assert "still held" not in hint, hint
+
+
+class Running:
+    total = torch.zeros(())  # shared by every call: the loss of all steps so far
+
+
+def class_attribute_total(stages, x, y, loss_fn, n_micro):
+    Running.total += executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+    return Running.total.clone()
+
+
+def test_a_loss_kept_in_a_class_attribute_is_named():
+    Running.total = torch.zeros(())
+    assert_fails(
+        class_attribute_total, "plus the losses of the calls before",
+        "a global, a class attribute, a default argument",
+    )  # fmt: skip

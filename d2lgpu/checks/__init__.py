@@ -46,6 +46,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch05_rules``            ``05.ddp``'s rules on what the ranks recorded (saves, the end, backend)
 ``_ch06_workloads``        ``06.slowest_op``'s workloads
 ``_ch06_reads``            what ``06.slowest_op``'s answer read of its profile, and the hints it explains
+``_ch06_calls``            how ``06.slowest_op``'s answer called fn, waited, and what else it profiled
 ``_gpu_profile``           ``06.slowest_op`` on a real GPU, or a scripted one
 ``_ch07_interpreter``      chapter 7's watched Triton interpreter
 ``_ch07_answers``          what both chapter 7 checkers do with an answer
@@ -53,13 +54,17 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch07_passes``           chapter 7's launches per call and torch's passes over memory
 ``_stream_gpu``            ``08.overlap`` on a real GPU
 ``_ch08_hazards``          ``08.overlap``'s races, named for what caused them
-``_ch08_rules``            chapter 8's shared rules: the caller's stream, one copy per batch
+``_ch08_rules``            chapter 8's shared rules: caller's stream, copies, pins, device
+``_ch08_results``          ``08.overlap``'s checks of what ``pipelined`` returned
 ``_ch08_copy_run``         ``08.copy_back``'s simulated run: what the answer did there
 ``_ch08_copy_races``       ``08.copy_back``'s races and early reads, named for what caused them
-``_ch09_stages``           ``09.pipeline``'s stages and devices, and which tensor was misplaced
+``_ch08_copy_consume``     ``08.copy_back``'s checks of what ``consume`` got
+``_ch09_stages``           ``09.pipeline``'s stages and devices, which tensor was misplaced, copies and autocast
 ``_ch09_grads``            ``09.pipeline``'s reference, and what a wrong loss or gradient says
 ``_ch09_1f1b_log``        ``09.one_f_one_b``'s logged stages: forwards, backwards, cut inputs, what stays saved
+``_ch09_1f1b_orders``      ``09.one_f_one_b``'s words on a stage's order, against 1F1B's
 ``_ch09_ckpt_log``         ``09.checkpoint``'s logged blocks: segments recomputed, the peak in backward
+``_ch09_ckpt_rules``       ``09.checkpoint``'s rules beside the segments: hooks, input, random state, gc
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs
 ``_ch09_tp_hints``         ``09.tensor_parallel``'s hints on the storage a rank keeps, and on gradients

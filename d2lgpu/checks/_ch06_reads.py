@@ -1,8 +1,8 @@
 """What ``06.slowest_op``'s answer read of its profile, and returned: the calls of a profile's
-``events()``, every table ``key_averages()`` returned and whether it was grouped by input shape,
+``events()``, every table ``key_averages()`` returned and how it was grouped (input shape, call stack),
 the device-time columns its own code read (all 0 in a profile of the CPU); the name it
 returned (:func:`asked`), and the hints for its errors that the profile explains (a column
-newer torch renamed, a filter on a column of zeros).
+newer torch renamed, a filter on a column of zeros, a wrong name: :func:`name_check`).
 
 What it is not: the checker; :mod:`d2lgpu.checks.ch06_performance` judges what it records.
 """
@@ -15,6 +15,14 @@ from pathlib import Path
 
 import torch
 
+from ._ch06_workloads import (
+    MISSES,
+    RUNTIME_CALL,
+    profiler_own,
+    summed_by_name,
+    text_led,
+    wrong_column,
+)
 from ._kit import calls_to
 from ._util import CheckFailed
 
@@ -25,7 +33,9 @@ __all__ = [
     "device_column_hint",
     "device_columns_read",
     "events_read",
-    "grouped_by_shape",
+    "gpu_machine_hint",
+    "name_check",
+    "grouped_rows",
     "profile_error_hint",
     "profiles",
     "returned_name",
@@ -45,13 +55,19 @@ def profiles():
     return calls_to(torch.autograd.profiler.profile, "key_averages")
 
 
-def grouped_by_shape():
-    """Record (in the yielded list) whether each ``key_averages()`` call grouped by input shape."""
-    return calls_to(
-        torch.autograd.profiler.profile,
-        "key_averages",
-        note=lambda self, group_by_input_shape=False, *args, **kwargs: bool(group_by_input_shape),
-    )
+def grouped_rows():
+    """Record (in the yielded list) how each ``key_averages()`` call grouped its rows: its
+    grouping arguments as written (``group_by_input_shape=True``, ``group_by_stack_n=5``
+    where the profile recorded stacks, or both), or ``""`` for one row per operator."""
+
+    def how(self, group_by_input_shape=False, group_by_stack_n=0, *args, **kwargs) -> str:
+        by_stack = group_by_stack_n > 0 and self.with_stack  # no stacks, nothing to group by
+        return ", ".join(
+            [*(["group_by_input_shape=True"] if group_by_input_shape else []),
+             *([f"group_by_stack_n={group_by_stack_n}"] if by_stack else [])]
+        )  # fmt: skip
+
+    return calls_to(torch.autograd.profiler.profile, "key_averages", note=how)
 
 
 # The device-time columns of key_averages()' entries: all 0 in a profile of the CPU.
@@ -130,6 +146,80 @@ def profile_error_hint(error: Exception, what: str, device, columns) -> str | No
                "when device is the CPU (choose by device.type)" if device.type == "cpu" else "")
         )  # fmt: skip
     return device_column_hint(error, what, columns) if device.type == "cpu" and columns else None
+
+
+def gpu_machine_hint(got: str, what: str, columns) -> str:
+    """The hint for an answer that, asked about the CPU on a machine with a GPU, ranked by a
+    device column: it chose by the machine, not by ``device``."""
+    ranked = f", ranked by {', '.join(sorted(columns))}" if columns else ""
+    return (
+        f"on a machine with a GPU, asked about device cpu, for {what}, you returned "
+        f"{got!r}{ranked}: CPU work has no device time there either. Choose the column (and "
+        "ProfilerActivity.CUDA) by device.type, the device you were given, not by whether "
+        "the machine has a GPU (torch.cuda.is_available())"
+    )
+
+
+def name_check(got, want, what, device, misses, calls_read, table=None) -> None:
+    """Fail ``got`` (not ``want``) with the hint its mistake earns: a call of ``events()``
+    (``calls_read``), the profiler's own entry, a miss of the workload's, a name without its
+    namespace, the leader of another column of its own ``table``, or the generic one."""
+    if got == want:
+        return
+    if calls_read:  # what the calls it read sum to per operator, and its longest call
+        table, one = summed_by_name(calls_read[-1])
+    if calls_read and got == one:
+        raise CheckFailed(
+            f"on {device.type}, for {what}, you returned {got!r} from prof.events(), which "
+            "lists every call separately: an operator called many times has many entries, each "
+            "with a part of its time. prof.key_averages() sums them per operator; take the "
+            "entry with the largest self time there"
+        )
+    if profiler_own(got):
+        raise CheckFailed(
+            f"on {device.type}, for {what}, you returned {got!r}, an entry of the profiler's own "
+            "work, not an operator of fn"
+            + (
+                " (CUPTI's buffer for GPU activity): ask for ProfilerActivity.CUDA only when "
+                "device is a GPU"
+                if got == "Activity Buffer Request" and device.type == "cpu"
+                else ": skip the entries that are not operators"
+            )
+        )
+    if misses and got in misses:
+        raise CheckFailed(f"on {device.type}: {misses[got]}")
+    if isinstance(got, str) and "::" in want and got == want.split("::", 1)[1]:
+        raise CheckFailed(
+            f"on {device.type}, for {what}, you returned {got!r}, the name of {want} without "
+            "its namespace: return the entry's .key as it is, aten:: included"
+        )
+    # aten::matmul's own hint says what its total time includes
+    column_hint = (
+        wrong_column(got, table)
+        if table and device.type == "cpu" and got != "aten::matmul"
+        else None
+    )
+    if column_hint:
+        raise CheckFailed(f"on {device.type}, for {what}, {column_hint}")
+    if got in MISSES:
+        # The first entry of key_averages() is aten::matmul too: so is the largest of a column
+        # of zeros, which every device column is on the CPU.
+        cpu = got == "aten::matmul" and device.type == "cpu"
+        text = cpu and text_led(got, table or [])  # read only where the hint says it
+        unsorted = (
+            "; if you took the first entry, or sorted by a device column (all zeros on the "
+            "CPU), sort by self_cpu_time_total instead"
+            + (f"; it also has {text}: compare the numbers" if text else "")
+        )
+        raise CheckFailed(f"on {device.type}: {MISSES[got]}{unsorted if cpu else ''}")
+    if got.startswith("cuda") and got[4:5].isupper():
+        raise CheckFailed(f"on {device.type}: " + RUNTIME_CALL.format(got=got))
+    raise CheckFailed(
+        f"on {device.type}, for {what}, the operator with the most self time is {want}; you "
+        f"returned {got!r}: take the .key of the entry of prof.key_averages() with the "
+        "largest self time"
+        + (" on the device (self_device_time_total)" if device.type == "cuda" else "")
+    )
 
 
 def returned_name(got) -> str:

@@ -21,9 +21,12 @@ import torch
 
 __all__ = [
     "MANY_CALLS",
+    "MANY_SITES",
     "MISSES",
     "RUNTIME_CALL",
-    "by_shape_hint",
+    "backward_skipped",
+    "backward_workload",
+    "by_group_hint",
     "largest",
     "many_calls_workload",
     "profiler_own",
@@ -101,24 +104,27 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
 # Where the slowest operator is called many times: its total, not one call, is what counts.
 # Its calls run on 8 input shapes, so that no one shape's share of its time (an entry of
 # key_averages(group_by_input_shape=True)) is as long as the product.
-MANY_CALLS, MANY_NUMEL, ONE_PRODUCT_N = 80, 250_000, 512
+MANY_CALLS, MANY_NUMEL, ONE_PRODUCT_N, MANY_SITES = 80, 250_000, 512, 4
 _SHAPES = [(250_000,), (125_000, 2), (62_500, 4), (50_000, 5), (25_000, 10), (500, 500)]
 _SHAPES += [(10_000, 25), (5_000, 50)]  # 8 shapes of 250,000 numbers each
 
 
 def many_calls_workload():
-    """An operator called 80 times, on 8 input shapes of 250,000 numbers each, whose calls
-    add up to more than one long product: ranking by time per call picks the product (each of its calls is ~25x
-    longer on a CPU), and so does ranking the rows of one shape each (10 calls: less than
-    half the product's time)."""
+    """An operator called 80 times, from 4 places, on 8 input shapes of 250,000 numbers each,
+    whose calls add up to more than one long product: ranking by time per call picks the
+    product (each of its calls is ~25x longer on a CPU), and so does ranking the rows of one
+    shape each (10 calls: less than half the product's time), or of one place each (20)."""
     gen = torch.Generator().manual_seed(7)
     a = torch.randn(ONE_PRODUCT_N, ONE_PRODUCT_N, generator=gen)
     vs = [torch.randn(MANY_NUMEL, generator=gen).reshape(shape) for shape in _SHAPES]
 
     def one_product_many_exps(a, vs):
         y = a @ a
-        for i in range(MANY_CALLS):
+        for i in range(0, MANY_CALLS, MANY_SITES):  # from 4 places: a quarter of the calls each
             z = torch.exp(vs[i % len(vs)])
+            z = torch.exp(vs[(i + 1) % len(vs)])
+            z = torch.exp(vs[(i + 2) % len(vs)])
+            z = torch.exp(vs[(i + 3) % len(vs)])
         return y, z
 
     what = (
@@ -133,14 +139,53 @@ def many_calls_workload():
     return one_product_many_exps, (a, vs), "aten::exp", what, {"aten::mm": per_call}
 
 
-def by_shape_hint(got: str, want: str, what: str, shapes: int) -> str:
-    """The hint for an answer that ranked the rows of ``key_averages(group_by_input_shape=True)``
-    where ``want`` ran on ``shapes`` input shapes (more than one)."""
+def backward_workload():
+    """A training step's shape: a convolution's forward and backward, where the backward
+    (aten::convolution_backward: gradients of both the images and the filters) does about
+    twice the forward's work. An answer that leaves out the backward's rows, or that runs fn
+    with gradients switched off, misses it."""
+    gen = torch.Generator().manual_seed(8)
+    images = torch.randn(16, 16, 32, 32, generator=gen).requires_grad_()
+    filters = torch.randn(32, 16, 3, 3, generator=gen).requires_grad_()
+
+    def conv_step(images, filters):
+        torch.nn.functional.conv2d(images, filters, padding=1).sum().backward()
+
+    what = "a 3 x 3 convolution of 16 images of 16 x 32 x 32, forward and backward"
+    hint = {"aten::mkldnn_convolution": backward_skipped("aten::mkldnn_convolution")}
+    return conv_step, (images, filters), "aten::convolution_backward", what, hint
+
+
+def backward_skipped(got: str, table=None) -> str | None:
+    """The hint for an answer that returned ``got``, the leader of its own profile once the
+    backward's rows are left out (``table``: that profile; without one, it is not asked)."""
+    if table is not None:
+        kept = [e for e in table if "backward" not in e.key.lower() and not profiler_own(e.key)]
+        if not kept or max(kept, key=lambda e: e.self_cpu_time_total).key != got:
+            return None
     return (
-        f"for {what}, you returned {got!r} from prof.key_averages(group_by_input_shape=True): "
+        f"you returned {got}, which leads only once the backward's rows are left out: "
+        "aten::convolution_backward, the convolution's backward, has more self time (it "
+        "computes the gradients of both the images and the filters). Keep the backward's "
+        "operators in the ranking: in a training step they are operators like any other, "
+        "and often the slowest"
+    )
+
+
+def by_group_hint(got: str, want: str, what: str, rows: int, how: str) -> str:
+    """The hint for an answer that ranked the rows of ``key_averages(<how>)`` (grouped by input
+    shape, call stack or both) where ``want`` was split over ``rows`` rows (more than one)."""
+    split = (
         f"grouping by input shape splits an operator's time into one row per shape, and "
-        f"{want}, run here on {shapes} shapes, has no single row as long as its total. Rank the "
-        "per-operator totals of prof.key_averages() (no grouping) by self time"
+        f"{want}, run here on {rows} shapes,"
+        if how == "group_by_input_shape=True"
+        else f"grouping by call stack splits an operator's time into one row per place it is "
+        f"called from, and {want}, split here into {rows} rows,"
+    )
+    return (
+        f"for {what}, you returned {got!r} from prof.key_averages({how}): {split} has no "
+        "single row as long as its total. Rank the per-operator totals of "
+        "prof.key_averages() (no grouping) by self time"
     )
 
 

@@ -4,7 +4,8 @@
 :mod:`d2lgpu.stream_sim` with ``n`` pinned batches and two pinned buffers; its
 :class:`Run` records, besides the simulator's own records, every ``consume`` call (which
 buffer, what it held, whether the host knew its copy had landed), every host wait and the
-host tensor each copy back wrote. :func:`best_s` and :func:`serial_s` are the timings
+host tensor each copy back wrote, the thread of each ``consume`` call and the device of
+every tensor ``compute`` got. :func:`best_s` and :func:`serial_s` are the timings
 that the overlap is judged against.
 
 What it is not: the checker; :mod:`d2lgpu.checks.ch08_copy_back` holds the rules and hints.
@@ -12,10 +13,12 @@ What it is not: the checker; :mod:`d2lgpu.checks.ch08_copy_back` holds the rules
 
 from __future__ import annotations
 
+import threading
+
 import torch
 
 from ..stream_sim import simulated_cuda
-from ._ch08_rules import caller_stream, in_pool
+from ._ch08_rules import caller_stream, device_seen, in_pool
 
 __all__ = [
     "RUNS",
@@ -61,6 +64,8 @@ class Run:
         self.consumed: list[dict] = []  # one per consume call, in order
         self.waits: list[tuple[str, dict, int]] = []  # (why, what it covers, ops queued before)
         self.targets: dict[int, torch.Tensor] = {}  # copy back's op id -> the host tensor
+        self.thread = threading.get_ident()  # the caller's: consume is called on it
+        self.devices: list[torch.device] = []  # of each device tensor compute got
         self.end_s = 0.0
         real_wait, real_landing = gpu.host_wait, gpu.landing
 
@@ -88,6 +93,7 @@ class Run:
     def consume(self, i, t) -> None:
         gpu = self.gpu
         entry = {"index": i, "queued": len(gpu.ops), "buffer": self.buffer_index(t)}
+        entry["thread"] = threading.get_ident()
         entry["on_device"] = isinstance(t, torch.Tensor) and gpu.buffer(t) is not None
         if entry["buffer"] is not None:
             j = entry["buffer"]
@@ -101,12 +107,13 @@ class Run:
 
 
 def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_caller_stream=False,
-             pool: list | None = None):  # fmt: skip
+             pool: list | None = None, device: torch.device | None = None):  # fmt: skip
     """Run ``answer`` on a simulated GPU with ``n`` pinned host batches and two pinned
     buffers of one result each; return ``(run, host_batches)``. With ``on_caller_stream``
     the call is made inside ``with torch.cuda.stream(s)`` (:func:`._ch08_rules.caller_stream`).
     The batches are ``pool``'s tensors (made as needed) with this run's values: runs that
-    share a pool reuse host memory, as a loader's pinned buffers do."""
+    share a pool reuse host memory, as a loader's pinned buffers do. ``device`` is the GPU
+    passed to the answer (the current one, ``cuda:0``, unless given)."""
     gen = torch.Generator().manual_seed(180 + n)
     host = [torch.randn(ROWS, COLS, generator=gen) for _ in range(n)]
     reused = in_pool(host, pool)
@@ -119,7 +126,9 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
         # pinned beforehand too, for the whole run; NaN until a copy fills them
         buffers = [torch.full((ROWS,), float("nan"), pin_memory=True) for _ in range(N_BUFFERS)]
         run = Run(gpu, buffers)
-        answer(batches, gpu.kernel(reference_compute), gpu.device, list(buffers), run.consume)
+        gpu.device = gpu.device if device is None else device
+        compute = device_seen(gpu.kernel(reference_compute), run.devices)
+        answer(batches, compute, gpu.device, list(buffers), run.consume)
         run.end_s = max([gpu.host_time] + [op.end for op in gpu.ops])
         del batches
     return run, host

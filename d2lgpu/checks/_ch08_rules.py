@@ -10,12 +10,18 @@
   several batches (``torch.cat`` of the host batches) leaves nothing to overlap.
 * :func:`in_pool`: a run's host batches in the memory of the runs before, as a loader's
   pinned buffers are reused, so that a cache keyed by ``data_ptr()`` is seen.
+* :func:`check_no_pins`: the batches arrive pinned, and the prompts ask not to pin.
+* :func:`check_no_start_wait`: no host wait before the first copy (a ``synchronize()`` at the
+  start waits for all the caller's queued work, which the copies could run beside).
+* :data:`OTHER_GPU`, :func:`device_seen` and :func:`check_on_device`: one run passes a GPU
+  other than the current one, where ``"cuda"`` or ``.cuda()`` alone copy to the wrong GPU.
 
 What it is not: the checkers; :mod:`.ch08_streams` and :mod:`.ch08_copy_back` run the answer.
 """
 
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 
 import torch
@@ -24,9 +30,12 @@ from ..stream_sim import SimStream
 from ._util import CheckFailed
 
 __all__ = ["CALLER", "caller_stream", "calling_stream", "other_stream_waited"]
-__all__ += ["check_one_copy_per_batch", "in_pool"]
+__all__ += ["check_one_copy_per_batch", "in_pool", "check_no_pins", "OTHER_GPU"]
+__all__ += ["device_seen", "check_on_device", "check_no_start_wait"]
 
 CALLER = "the caller's stream"
+OTHER_GPU = torch.device("cuda", 1)
+"""The device one simulated run passes: not the current GPU (``cuda:0``)."""
 
 
 @contextmanager
@@ -101,3 +110,56 @@ def in_pool(host: list[torch.Tensor], pool: list[torch.Tensor] | None) -> list[t
     for kept, b in zip(pool, host, strict=False):
         kept.copy_(b)
     return pool[: len(host)]
+
+
+def check_no_pins(gpu) -> None:
+    """No ``pin_memory()`` call: the batches arrive pinned (the simulator counts every call)."""
+    pins = [iv for iv in gpu.host_work if iv.lane == "host: pin_memory()"]
+    if pins:
+        raise CheckFailed(
+            f"your function called pin_memory() {len(pins)} times: the batches arrive pinned, "
+            "and the prompt asks not to pin in the function. pin_memory() of a pinned batch "
+            "does nothing, and of a pageable tensor (a clone, a new buffer) it is a copy on the "
+            "host that holds the loop. Copy each batch as it arrives, with non_blocking=True"
+        )
+
+
+def device_seen(kernel, seen: list, made: list | None = None):
+    """``kernel`` that notes the device of each device tensor it gets in ``seen``, and a
+    weak reference to each tensor it returns in ``made`` (if given)."""
+
+    def compute(*args, **kwargs):
+        for t in [*args, *kwargs.values()]:
+            if isinstance(t, torch.Tensor) and t.device.type == "cuda":
+                seen.append(t.device)
+        result = kernel(*args, **kwargs)
+        if made is not None and isinstance(result, torch.Tensor):
+            made.append(weakref.ref(result))
+        return result
+
+    return compute
+
+
+def check_on_device(seen: list, device: torch.device) -> None:
+    """Every tensor compute got (``seen``, by :func:`device_seen`) is on ``device``."""
+    wrong = next((d for d in seen if d != device), None)
+    if wrong is not None:
+        raise CheckFailed(
+            f"compute got a tensor on {wrong}, but the device passed in was {device}: the "
+            "check also calls your function with a GPU other than the current one. Copy the "
+            'batches to `device` (.to(device, non_blocking=True)), not to "cuda" or with '
+            ".cuda() alone, which mean the current GPU, and make the streams on it "
+            "(torch.cuda.Stream(device), torch.cuda.current_stream(device))"
+        )
+
+
+def check_no_start_wait(why: str, queued: int, first: int) -> None:
+    """No host wait (``why``, made when ``queued`` ops had been queued) before the first copy
+    (op ``first``): it waits for all the work the caller queued before the call."""
+    if queued <= first:
+        raise CheckFailed(
+            f"the host waited ({why}) at the start, before the first copy: it waits for all "
+            "the work the caller queued before the call (a previous step's), which the "
+            "copies could run beside, and queues nothing meanwhile. No synchronize in the "
+            "function: order the streams on the GPU (wait_stream / wait_event)"
+        )

@@ -4,8 +4,11 @@ Each :class:`LoggedBlock` logs ``(index, phase, grad enabled, reentrant)`` at ev
 call: in the forward pass (``"forward"``) and in backward (``"backward"``, where a
 checkpointed segment is recomputed). In the forward pass it also hooks its input, whose
 gradient is complete once the block's backward has run: then it logs ``(index, "done",
-True, False)``, the moment autograd frees what the block saved. From that timeline:
+True, False)``, the moment autograd frees what the block saved. It counts, in ``direct``,
+the calls that came without its pre-forward hook (``block.forward(h)``, not ``block(h)``).
+From that timeline:
 
+* :func:`forward_once`: each block ran once in the forward pass;
 * :func:`backward_segments`: the segments recomputed, in the order backward ran them (an
   outer checkpoint around the whole segmented forward, and a segment function that backward
   calls with the loop's last blocks, named);
@@ -36,6 +39,7 @@ from ._util import CheckFailed
 __all__ = [
     "LoggedBlock",
     "backward_segments",
+    "forward_once",
     "peak_blocks",
     "check_alive",
     "check_kept_in_segments",
@@ -76,8 +80,12 @@ class LoggedBlock(nn.Module):
         self.inner = nn.Sequential(*layers, nn.Linear(2 * WIDTH, WIDTH))
         self.outputs: list = []  # weak references to its forward pass's outputs
         self.caches: list = []  # the caches of the selective checkpoints it ran in
+        self.direct, self._hooked = 0, False  # calls that skipped __call__ (block.forward(h))
+        self.register_forward_pre_hook(_entered)
 
     def forward(self, h):
+        self.direct += not self._hooked
+        self._hooked = False
         phase, grad = self._phase[0], torch.is_grad_enabled()
         self._log.append((self.index, phase, grad, _in_reentrant_checkpoint()))
         if phase == "forward" and grad and isinstance(h, torch.Tensor) and h.requires_grad:
@@ -91,6 +99,10 @@ class LoggedBlock(nn.Module):
     def _done(self, grad) -> None:
         if self._phase[0] == "backward":
             self._log.append((self.index, "done", True, False))
+
+
+def _entered(block: LoggedBlock, args) -> None:
+    block._hooked = True  # the forward that follows came through block(h)
 
 
 def backward_segments(log, n: int, where: str) -> list[list[int]]:
@@ -119,6 +131,24 @@ def backward_segments(log, n: int, where: str) -> list[list[int]]:
         else:
             runs.append([i])
     return runs
+
+
+def forward_once(log, n: int, where: str) -> None:
+    """Each block ran once in the forward pass."""
+    counts = [sum(1 for e in log if e[0] == i and e[1] == "forward") for i in range(n)]
+    never = [i for i, c in enumerate(counts) if c == 0]
+    if never:
+        raise CheckFailed(
+            f"for {where}, block(s) {never} never ran: the segments must cover every block; "
+            "with n_blocks not a multiple of segments, the last segment takes the remainder "
+            "(or use sizes that differ by at most one)"
+        )
+    twice = [i for i, c in enumerate(counts) if c > 1]
+    if twice:
+        raise CheckFailed(
+            f"for {where}, block(s) {twice} ran {max(counts)} times in the forward pass: run "
+            "each block once (checkpoint recomputes in backward by itself)"
+        )
 
 
 def peak_blocks(log) -> tuple[int, list[int]]:

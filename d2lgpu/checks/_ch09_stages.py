@@ -10,8 +10,13 @@
   :func:`watched_loss` does the same for ``loss_fn``'s output and targets. The hint
   then says which tensor went where, before torch's own error (a real GPU) or the
   watch's record (a pretend one) could only say "mixed devices".
+  It also raises :class:`SwappedArgs` when ``loss_fn`` gets the targets first.
 * :func:`mix_hint` names a mix found elsewhere (a running total, say) by the roles of its
   devices, and the learner's line where torch raised.
+* :func:`moves` counts the elements of ``x`` and ``y`` (or views of them) copied to a
+  device, which must be each batch once, not the whole batch at every micro-batch; and
+  the ``torch.autocast`` regions entered, whose lower precision a CPU cannot show (autocast
+  for a pretend GPU does nothing), which :func:`check_copies` and :func:`check_autocast` name.
 
 What it is not: the checker; :mod:`d2lgpu.checks.ch09_model_parallel` runs the cases.
 """
@@ -20,13 +25,29 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import torch
 from torch import nn
+from torch.amp.autocast_mode import autocast
+from torch.overrides import TorchFunctionMode
 
-from ._util import describe_frame, learner_frame
+from ._kit import calls_to
+from ._util import CheckFailed, describe_frame, learner_frame
 
-__all__ = ["LoggedStage", "Misplaced", "layouts", "misplaced_hint", "mix_hint", "watched_loss"]
+__all__ = [
+    "LoggedStage",
+    "Misplaced",
+    "SwappedArgs",
+    "layouts",
+    "misplaced_hint",
+    "mix_hint",
+    "watched_loss",
+    "moves",
+    "check_autocast",
+    "check_copies",
+]
 
 CPU = torch.device("cpu")
 
@@ -73,13 +94,24 @@ class LoggedStage(nn.Module):
         return out
 
 
+class SwappedArgs(Misplaced):
+    """``loss_fn(target, out)``: the targets first, the model's output second."""
+
+    def __init__(self) -> None:
+        Exception.__init__(self, "loss_fn got the targets first")
+        self.what = "loss_fn's arguments"
+
+
 def watched_loss(loss_fn, device: torch.device):
     """``loss_fn``, which raises :class:`Misplaced` when its targets are not on ``device``
-    (stage 2's, where its output is)."""
+    (stage 2's, where its output is), and :class:`SwappedArgs` when the first tensor it
+    gets needs no gradient and the second does (the output)."""
 
     @functools.wraps(loss_fn)
     def loss(*args, **kwargs):
         tensors = [a for a in [*args, *kwargs.values()] if isinstance(a, torch.Tensor)]
+        if len(tensors) >= 2 and tensors[1].requires_grad and not tensors[0].requires_grad:
+            raise SwappedArgs()
         if len(tensors) >= 2 and tensors[0].device == device and tensors[1].device != device:
             raise Misplaced("loss_fn's targets", tensors[1].device, device)
         return loss_fn(*args, **kwargs)
@@ -110,6 +142,12 @@ _WHERE_TO = {
 
 def misplaced_hint(error: Misplaced, dev1, dev2) -> str:
     """``stage 1's input was on the CPU (where x and y arrive), not on stage 1's ...``."""
+    if isinstance(error, SwappedArgs):
+        return (
+            "loss_fn got the targets first and stage 2's output second: its arguments are in "
+            "the wrong order. torch's losses take (input, target), the model's output first: "
+            "call loss_fn(out, target)"
+        )
     verb = "were" if error.what.endswith("targets") else "was"
     return (
         f"{error.what} {verb} on {_role(error.got, dev1, dev2)}, not on "
@@ -135,3 +173,79 @@ def mix_hint(mix: str, dev1, dev2, tb=None) -> str:
         + "A tensor stays on its device until moved: make it on, or move it (to()) to, the "
         "device of the tensors it meets"
     )
+
+
+class _Moves(TorchFunctionMode):
+    """Counts, in ``moved``, the elements of each named tensor (or a view of it) copied to a
+    device other than the CPU (``.to(device)``, ``.cuda()``, ``device=``)."""
+
+    def __init__(self, named: dict[str, torch.Tensor]):
+        super().__init__()
+        self.storages = {t.untyped_storage().data_ptr(): name for name, t in named.items()}
+        self.moved = dict.fromkeys(named, 0)
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        src = args[0] if args and isinstance(args[0], torch.Tensor) else None
+        if src is not None and name in ("to", "cuda", "as_tensor", "tensor", "asarray"):
+            given = [*args[1:], kwargs.get("device")] if name == "to" else [kwargs.get("device")]
+            target = next((_device(a) for a in given if _device(a) is not None), None)
+            if name == "cuda" or (target is not None and target.type != "cpu"):
+                owner = self.storages.get(src.untyped_storage().data_ptr())
+                if owner is not None:
+                    self.moved[owner] += src.numel()
+        return func(*args, **kwargs)
+
+
+def _device(a) -> torch.device | None:
+    if isinstance(a, torch.Tensor):
+        return a.device
+    if isinstance(a, str | torch.device) or (isinstance(a, int) and not isinstance(a, bool)):
+        return torch.device("cuda", a) if isinstance(a, int) else torch.device(a)
+    return None
+
+
+@contextmanager
+def moves(x: torch.Tensor, y: torch.Tensor) -> Iterator[tuple[dict[str, int], list[str]]]:
+    """Yield ``(moved, autocasts)``: the elements of ``x`` and ``y`` copied to a device, and
+    the autocast regions made or entered (their dtype), while the block runs."""
+
+    def asked(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        return (dtype or torch.get_autocast_dtype(device_type)) if enabled else None
+
+    def entered(self):  # made before the step (a decorator); off where its device is missing
+        return self.fast_dtype if self._enabled else None
+
+    watch = _Moves({"x": x, "y": y})
+    with (
+        calls_to(autocast, "__init__", asked) as made,
+        calls_to(autocast, "__enter__", entered) as went,
+    ):
+        autocasts: list[str] = []
+        with watch:
+            yield watch.moved, autocasts
+    autocasts += [str(dtype).replace("torch.", "") for dtype in made + went if dtype]
+
+
+def check_autocast(autocasts: list[str], where: str) -> None:
+    if autocasts:
+        raise CheckFailed(
+            f"for {where}, your step ran under torch.autocast ({autocasts[0]}): the stages' "
+            "products then run in lower precision, and the loss and the gradients are no "
+            "longer the float32 model's, which the step must give. Run the stages in their "
+            "own precision (autocast is chapter 4's, for a whole training loop)"
+        )
+
+
+def check_copies(moved: dict[str, int], x, y, where: str) -> None:
+    for name, t, stage in (("x", x, "1"), ("y", y, "2")):
+        if moved[name] > t.numel():
+            what = "batch" if name == "x" else "targets"
+            raise CheckFailed(
+                f"for {where}, your step copied {moved[name] // t.numel()} times as much of "
+                f"the {what} {name} to a device as {name} holds: {name}.to(device) of all of "
+                f"{name} inside the loop, then sliced, copies every row at every micro-batch. "
+                f"Move each micro-batch's part ({name}_i.to(device)) to stage {stage}'s device, "
+                f"or all of {name} once, before the loop"
+            )

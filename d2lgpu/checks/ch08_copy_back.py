@@ -11,16 +11,20 @@ first never copies back, the second holds every result in new pinned memory and 
 them all at the end.
 
 It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6, 1 and 4
-batches (the last with copies back twice as long as the computes), then 3 called inside ``with
+batches (the 1 given ``cuda:1``, not the current GPU, so that ``"cuda"`` for ``device`` is seen;
+the 4 with copies back twice as long as the computes), then 3 called inside ``with
 torch.cuda.stream(s)``, where the current stream is not the default one; the runs reuse the
 host batches' memory, as a loader's pinned buffers do. Checked, each with a hint that names the
-mistake: ``consume`` called once per batch, in order, with one of ``buffers``; each batch
-computed once, on the device; no copy to the device after batch 0's, and no copy back but the
+mistake: ``consume`` called once per batch, in order, on the caller's thread (a thread beside
+the loop is not watched, and lets the loop reuse a buffer before ``consume`` returned), with one
+of ``buffers`` (:mod:`._ch08_copy_consume`); each batch computed once, on ``device``; no
+``pin_memory()`` call; no copy to the device after batch 0's, and no copy back but the
 last, on the compute stream (either would queue in front of the next compute); no race (a
 compute that does not wait for its copy, a copy back that does not wait for its compute, device
 memory freed while another stream may use it); no copy back into a buffer whose result has not
 been consumed yet; no result handed to ``consume`` before the host knows its copy has landed;
-the results; no host wait in the loop that reads data (``.cpu()``, ``.item()``, a blocking
+the results; no host wait at the start (it waits for the caller's queued work), none in the
+loop that reads data (``.cpu()``, ``.item()``, a blocking
 copy) or that waits for the newest compute before the next one is queued (the GPU would stand
 idle while the host waits); and, in the simulated timeline, all three stages overlapping: the
 run takes at most a quarter of the way from the best overlapped time to the serial one.
@@ -36,9 +40,14 @@ import inspect
 
 import torch
 
+from ._ch08_copy_consume import (
+    check_buffer_reuse,
+    check_consumed,
+    check_handed_buffers,
+    check_values,
+)
 from ._ch08_copy_races import check_copy_back_hazards, check_landed
 from ._ch08_copy_run import (
-    N_BUFFERS,
     ON_CALLER_STREAM,
     RUNS,
     best_s,
@@ -48,8 +57,13 @@ from ._ch08_copy_run import (
     simulate,
 )
 from ._ch08_hazards import READ_NAMES
-from ._ch08_rules import check_one_copy_per_batch
-from ._kit import close, first_close
+from ._ch08_rules import (
+    OTHER_GPU,
+    check_no_pins,
+    check_no_start_wait,
+    check_on_device,
+    check_one_copy_per_batch,
+)
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_copy_back", "reference_compute", "simulate", "best_s", "serial_s"]
@@ -70,37 +84,6 @@ def _check_signature(answer) -> None:
         ) from None
     except ValueError:  # no signature to read (a builtin): let the call say what is wrong
         pass
-
-
-def _check_consumed(run, n: int) -> None:
-    calls = run.consumed
-    if not calls:
-        raise CheckFailed(
-            f"consume was never called for {n} batches: the function's return value is not "
-            "used. Hand each result to the host with consume(i, buffer), once per batch, in "
-            "order, the buffer holding compute(batch i)"
-        )
-    indices = [c["index"] for c in calls]
-    if indices != list(range(n)):
-        raise CheckFailed(
-            f"consume was called with the indices {indices} for {n} batches: call "
-            f"consume(i, buffer) once for each i, in order, 0 to {n - 1} (mind the last "
-            "batch, whose result is handed over after the loop)"
-        )
-    for c in calls:
-        if c["buffer"] is None:
-            what = (
-                "a device tensor"
-                if c["on_device"]
-                else "a tensor that is not one of buffers (new memory, or a copy of one)"
-            )
-            raise CheckFailed(
-                f"consume({c['index']}, ...) got {what}: the host reads results only from "
-                "the two pinned buffers given. Copy each result into one of them from the "
-                "device, non-blocking, and hand that buffer to consume (new pinned memory "
-                "per result, as .to('cpu', non_blocking=True) makes, is what the two buffers "
-                "are there to avoid)"
-            )
 
 
 def _check_streams(run, n: int) -> None:
@@ -145,65 +128,6 @@ def _check_streams(run, n: int) -> None:
             )
 
 
-def _check_handed_buffers(run) -> None:
-    """Each consume(i, buffer) gets a buffer that result i was copied into."""
-    gpu = run.gpu
-    went: dict[int | None, set[int | None]] = {}  # result -> the buffers it was copied into
-    for copy_id, t in run.targets.items():
-        went.setdefault(gpu.ops[copy_id].batch, set()).add(run.buffer_index(t))
-    # a blocking copy's target is not recorded: it is a sync, which _check_host_waits names
-    blocking = {op.batch for op in ops(gpu, "copy", "d2h") if not op.flags.get("non_blocking")}
-    for c in run.consumed:
-        i, j = c["index"], c["buffer"]
-        if j in went.get(i, ()) or i in blocking:
-            continue
-        into = sorted(k for k in went.get(i, ()) if k is not None)
-        raise CheckFailed(
-            f"consume({i}, buffers[{j}]): result {i} was "
-            + (f"copied into buffers[{into[0]}]" if into else "never copied into a buffer")
-            + ". Hand consume the buffer that result's copy went into"
-            + ("" if into else ", after copying it there with copy_(..., non_blocking=True)")
-        )
-
-
-def _check_buffer_reuse(run) -> None:
-    """No copy back into a buffer whose previous result the host has not consumed yet."""
-    gpu = run.gpu
-    last: dict[int, int | None] = {}  # buffer -> the result last copied into it
-    for copy_id in sorted(run.targets):
-        j = run.buffer_index(run.targets[copy_id])
-        if j is None:
-            continue
-        batch = gpu.ops[copy_id].batch
-        before = last.get(j)
-        if before is not None and before != batch:
-            done = [c for c in run.consumed if c["index"] == before and c["buffer"] == j]
-            if not done or done[0]["queued"] > copy_id:
-                raise CheckFailed(
-                    f"the copy of result {batch} into buffers[{j}] was queued before result "
-                    f"{before}, which that buffer held, was handed to consume: it overwrites a "
-                    "result the host has not read yet. A buffer is free only once consume has "
-                    "returned for its result; hand result i over before copying result "
-                    f"i + {N_BUFFERS} into its buffer"
-                )
-        last[j] = batch
-
-
-def _check_values(run, host) -> None:
-    want = [reference_compute(b) for b in host]
-    for c in run.consumed:
-        i, got = c["index"], c["value"]
-        if close(got, want[i]):
-            continue
-        j = first_close(got, want)
-        raise CheckFailed(
-            f"consume({i}, ...) got compute(batch {j}): hand each buffer over with the index "
-            "of the result it holds"
-            if j is not None
-            else f"consume({i}, ...) got a buffer that does not hold compute(batch {i})"
-        )
-
-
 def _is_sync(why: str) -> bool:
     """A wait for work the host asked to wait for (an event's, a stream's or the device's
     synchronize, a query polled): not a read of data."""
@@ -216,6 +140,8 @@ def _check_host_waits(run, n: int) -> None:
     last = computes[-1].id
     first = min(op.id for op in gpu.ops if op.kind == "copy")
     for why, follows, queued in run.waits:
+        if _is_sync(why):
+            check_no_start_wait(why, queued, first)
         if not first < queued <= last:
             continue  # before the first copy, or after the last compute was queued
         if not _is_sync(why):
@@ -278,14 +204,17 @@ def _simulated(answer, passed) -> None:
     main: tuple[int, float, float, float] | None = None
     runs, pool = [(r, False) for r in RUNS] + [(ON_CALLER_STREAM, True)], list[torch.Tensor]()
     for (n, h2d_s, compute_s, d2h_s), on_caller in runs:
-        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller, pool)
-        _check_consumed(run, n)
+        device = OTHER_GPU if n == 1 else None  # not the current GPU: "cuda" is not it
+        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller, pool, device=device)
+        check_consumed(run, n)
         _check_streams(run, n)
-        _check_handed_buffers(run)
-        _check_buffer_reuse(run)
+        check_on_device(run.devices, run.gpu.device)
+        check_no_pins(run.gpu)
+        check_handed_buffers(run)
+        check_buffer_reuse(run)
         check_copy_back_hazards(run)
         check_landed(run)
-        _check_values(run, host)
+        check_values(run, host)
         _check_host_waits(run, n)
         _check_overlap(run, n, h2d_s, compute_s, d2h_s)
         if main is None:
@@ -295,15 +224,16 @@ def _simulated(answer, passed) -> None:
     n, took, best, serial = main
     passed += [
         "consume(i, buffer) called once per batch, in order, with one of the two buffers "
-        "holding compute(batch i), for 6, 1 and 4 batches, and for 3 with the function "
-        "called inside `with torch.cuda.stream(s)` (on a simulated GPU)",
+        "holding compute(batch i), on the caller's thread, for 6, 1 (given cuda:1, not the "
+        "current GPU) and 4 batches, and for 3 with the function called inside `with "
+        "torch.cuda.stream(s)` (on a simulated GPU)",
         "copies to the device beside the computes, copies back on a stream other than the "
         "computes', into the buffers; every stream waits on the GPU for what it reads; no "
         "device memory freed while another stream may use it",
         "no buffer copied into before its result was consumed, and no result consumed before "
         "the host knew its copy had landed",
         "in the loop the host never reads device data and never waits for the newest compute "
-        "before the next one is queued",
+        "before the next one is queued (nor at the start, before the first copy)",
         f"simulated with 1 ms per stage, {n} batches take {took * 1e3:.1f} ms (all three "
         f"stages overlapped: {best * 1e3:.1f} ms; one after another: {serial * 1e3:.1f} ms)",
     ]

@@ -11,8 +11,9 @@ it is a copy on the host that holds the loop.
 
 It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
 which records what the answer queued, on which stream, what waited for what,
-and when the host waited, with batches of 6, 1 and 3 (the last with copies
-slower than the computes), then 4 called inside ``with torch.cuda.stream(s)``, as a
+and when the host waited, with batches of 6, 1 and 3 (the 1 given ``cuda:1``, not the
+current GPU, so that ``"cuda"`` for ``device`` is seen; the 3 in float64, with copies
+slower than the computes, so that a batch converted on the way is seen), then 4 called inside ``with torch.cuda.stream(s)``, as a
 caller on a stream of its own calls it (there the current stream, where the computes go,
 is not the default stream). Checked, each with a hint that names the mistake:
 the number of results; every copy from pinned memory, with
@@ -22,8 +23,10 @@ in the call for it to overlap with); every compute waiting, on the GPU,
 for its own copy (a compute that starts before its copy has landed computes
 on the wrong data); no device buffer freed or overwritten while another stream
 may still use it (``record_stream``, or references kept until the computes
-are done); the results, in order; no host wait from the first copy until the
-last compute is queued (a read of the results after that is fine); and, in
+are done); the results, in order, each compute's own tensor in the batch's dtype
+(:mod:`._ch08_results`: a ``clone()`` of each is a kernel and a result's memory more);
+no host wait from the start until the last compute is queued (a ``synchronize()`` at the
+start waits for the caller's queued work; a read of the results after that is fine); and, in
 the simulated timeline, copies running while computes run. On a real GPU (:mod:`._stream_gpu`) the answer
 also runs for real: right results, faster than a serial loop by a margin,
 and copies overlapping kernels in a ``torch.profiler`` trace.
@@ -36,8 +39,18 @@ import torch
 from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
 from ._ch08_hazards import READ_NAMES, check_hazards
-from ._ch08_rules import caller_stream, calling_stream, check_one_copy_per_batch, in_pool
-from ._kit import close, first_close
+from ._ch08_results import check_count, check_own_results, check_values, reference_compute
+from ._ch08_rules import (
+    OTHER_GPU,
+    caller_stream,
+    calling_stream,
+    check_no_pins,
+    check_no_start_wait,
+    check_on_device,
+    check_one_copy_per_batch,
+    device_seen,
+    in_pool,
+)
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -45,33 +58,33 @@ __all__ = ["check_overlap", "reference_compute", "simulate"]
 # batches, copy s, compute s, whether the caller calls it on a stream of its own
 _RUNS = (
     (6, 1e-3, 1e-3, False),
-    (1, 1e-3, 1e-3, False),
-    (3, 2e-3, 0.5e-3, False),
+    (1, 1e-3, 1e-3, False),  # on OTHER_GPU: not the current GPU, which "cuda" alone names
+    (3, 2e-3, 0.5e-3, False),  # batches in float64: compute must get them as they are
     (4, 1e-3, 1e-3, True),  # the caller's own stream current: not the default stream
 )
-
-
-def reference_compute(x: torch.Tensor) -> torch.Tensor:
-    """The simulated runs' compute: a different number per row of every batch."""
-    return (x * 1.5).sin().sum(dim=1)
+_FLOAT64_RUN, _OTHER_GPU_RUN = 3, 1  # the runs (by their number of batches) named above
 
 
 def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: bool = False,
-             pool: list | None = None):  # fmt: skip
-    """Run ``answer`` on a simulated GPU with ``n`` pinned host batches; return
-    ``(gpu, results, host_batches)``. With ``on_caller_stream`` the call is made inside
+             pool: list | None = None, dtype=torch.float32, device=None):  # fmt: skip
+    """Run ``answer`` on a simulated GPU with ``n`` pinned host batches of ``dtype``; return
+    ``(gpu, results, host_batches)``, with ``gpu.seen`` the devices of the tensors compute got
+    (``device``: the GPU passed, ``cuda:0`` unless given) and ``gpu.made`` weak references to
+    what it returned. With ``on_caller_stream`` the call is made inside
     ``with torch.cuda.stream(s)``, so that the current stream is not the default one
     (:func:`._ch08_rules.calling_stream`). The batches are ``pool``'s tensors, made as
     needed, with this run's values: runs that share a pool reuse the same host memory, as a
     loader's pinned buffers are, so a cache keyed by ``data_ptr()`` is seen."""
     gen = torch.Generator().manual_seed(80 + n)
-    host = [torch.randn(5, 4, generator=gen) for _ in range(n)]
+    host = [torch.randn(5, 4, generator=gen, dtype=dtype) for _ in range(n)]
     reused = in_pool(host, pool)
     with simulated_cuda(copy_s, compute_s) as gpu, caller_stream(gpu, on_caller_stream):
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
         batches = [gpu.name_batch(b, i, pinned=True) for i, b in enumerate(reused)]
         _earlier_work(gpu)
-        results = answer(batches, gpu.kernel(reference_compute), gpu.device)
+        gpu.device, gpu.seen, gpu.made = gpu.device if device is None else device, [], []
+        compute = device_seen(gpu.kernel(reference_compute), gpu.seen, gpu.made)
+        results = answer(batches, compute, gpu.device)
         del batches
     return gpu, results, host
 
@@ -82,35 +95,6 @@ def _earlier_work(gpu) -> None:
     that stream in the call may be that block, so another stream must wait before using it."""
     earlier = torch.zeros(4, device=gpu.device)
     gpu.kernel(lambda t: None, label="the caller's earlier work", seconds=0.0)(earlier)
-
-
-def _check_count(results, host) -> None:
-    n = len(host)
-    if isinstance(results, torch.Tensor) or not isinstance(results, list | tuple):
-        raise CheckFailed(
-            f"pipelined returned a {type(results).__name__}: return a list with one result per "
-            "batch, [compute(batch 0 on the device), compute(batch 1 ...), ...]"
-        )
-    if len(results) != n:
-        raise CheckFailed(
-            f"pipelined returned {len(results)} results for {n} batches: compute every batch "
-            "once (mind the first batch, copied before the loop, and the last one, which has "
-            "no next batch to prefetch)"
-        )
-
-
-def _check_values(results, host) -> None:
-    want = [reference_compute(b) for b in host]
-    for i, got in enumerate(results):
-        if not isinstance(got, torch.Tensor) or got.shape != want[i].shape:
-            raise CheckFailed(f"result {i} is not what compute returned for batch {i}")
-        if not close(got, want[i]):
-            j = first_close(got, want)
-            raise CheckFailed(
-                f"result {i} is compute(batch {j}): return the results in the order of the batches"
-                if j is not None
-                else f"result {i} is not compute(batch {i})"
-            )
 
 
 def _ops(gpu, kind, label):
@@ -159,14 +143,7 @@ def _check_copies(gpu, n: int) -> None:
             "after prefetching batch i + 1, compute the copy of batch i (keep the two in "
             "separate names)"
         )
-    pins = [iv for iv in gpu.host_work if iv.lane == "host: pin_memory()"]
-    if pins:
-        raise CheckFailed(
-            f"your function called pin_memory() {len(pins)} times: the batches arrive pinned, "
-            "and the prompt asks not to pin in the function. pin_memory() of a pinned batch "
-            "does nothing, and of a pageable tensor (a clone, a new buffer) it is a copy on the "
-            "host that holds the loop. Copy each batch as it arrives, with non_blocking=True"
-        )
+    check_no_pins(gpu)
     pairs = []
     for i in range(n):
         mine = [op for op in copies if op.batch == i]
@@ -200,6 +177,8 @@ def _check_host_waits(gpu) -> None:
     copies, computes = _ops(gpu, "copy", "copy"), _ops(gpu, "kernel", "compute")
     first, last = copies[0].id, computes[-1].id
     for why, queued in gpu.host_waits:
+        if not why.startswith("a copy"):  # a blocking copy is named with the copies
+            check_no_start_wait(READ_NAMES.get(why, why), queued, first)
         if first < queued <= last and not why.startswith("a copy"):
             why = READ_NAMES.get(why, why)
             raise CheckFailed(
@@ -252,18 +231,26 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
 def _simulated(answer, passed) -> None:
     pool: list = []  # the runs' host batches, in the same memory
     for n, copy_s, compute_s, on_caller_stream in _RUNS:
-        gpu, results, host = simulate(answer, n, copy_s, compute_s, on_caller_stream, pool)
-        _check_count(results, host)
+        dtype = torch.float64 if n == _FLOAT64_RUN else torch.float32  # new memory: a new pool
+        device = OTHER_GPU if n == _OTHER_GPU_RUN else None
+        gpu, results, host = simulate(
+            answer, n, copy_s, compute_s, on_caller_stream,
+            pool if dtype == torch.float32 else None, dtype=dtype, device=device,
+        )  # fmt: skip
+        check_count(results, host)
         _check_copies(gpu, n)
+        check_on_device(gpu.seen, gpu.device)
         check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why
-        _check_values(results, host)
+        check_values(results, host)
+        check_own_results(gpu, results)
         _check_host_waits(gpu)
         _check_overlap(gpu, n, copy_s, compute_s)
         if n == _RUNS[0][0]:
             main = (n, _pipeline_s(gpu), pipeline_time(copy_s, compute_s, n, overlapped=False))
     n, took, serial = main
     passed.append(
-        "the results are compute(batch i), in order, for 6, 1 and 3 batches, and for 4 with "
+        "the results are compute(batch i), in order, for 6, 1 and 3 batches (the 1 given "
+        "cuda:1, not the current GPU; the 3 in float64, computed as they are), and for 4 with "
         "the function called inside `with torch.cuda.stream(s)` (on a simulated GPU)"
     )
     passed.append(
@@ -276,7 +263,7 @@ def _simulated(answer, passed) -> None:
         "overwritten while another stream may still use it"
     )
     passed.append(
-        "the host never waits from the first copy until the last compute is queued (no "
+        "the host never waits from the start until the last compute is queued (no "
         "synchronize, .item() or event wait)"
     )
     passed.append(

@@ -9,6 +9,9 @@ Each block logs its forward calls, in the forward pass and in backward (where a
 checkpointed segment is recomputed), and the end of its backward, so the checks see what
 ran when (:mod:`._ch09_ckpt_log`):
 
+* around the segments (:mod:`._ch09_ckpt_rules`): the blocks called as ``block(h)``, with
+  their hooks; the caller's ``x`` left as it was; the random generator advanced as the
+  plain forward advances it, not restored; no ``gc.collect`` nor ``empty_cache``;
 * no block of an earlier case runs in a later one (segment functions kept between calls
   run the blocks they were made with): the cases come one after the other, with new
   blocks each time, the last as many as the first;
@@ -50,8 +53,17 @@ from ._ch09_ckpt_log import (
     check_alive,
     check_kept_in_segments,
     check_selective,
+    forward_once,
     outputs_alive,
     peak_blocks,
+)
+from ._ch09_ckpt_rules import (
+    check_called,
+    check_fresh,
+    check_housekeeping,
+    check_input_left,
+    check_random_state,
+    housekeeping,
 )
 from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
@@ -91,23 +103,6 @@ def _reference(blocks, x, weight):
         out = b(out)
     (out * weight).sum().backward()
     return out.detach(), [p.grad for p in blocks.parameters()], x.grad
-
-
-def _forward_once(log, n, where) -> None:
-    counts = [sum(1 for e in log if e[0] == i and e[1] == "forward") for i in range(n)]
-    never = [i for i, c in enumerate(counts) if c == 0]
-    if never:
-        raise CheckFailed(
-            f"for {where}, block(s) {never} never ran: the segments must cover every block; "
-            "with n_blocks not a multiple of segments, the last segment takes the remainder "
-            "(or use sizes that differ by at most one)"
-        )
-    twice = [i for i, c in enumerate(counts) if c > 1]
-    if twice:
-        raise CheckFailed(
-            f"for {where}, block(s) {twice} ran {max(counts)} times in the forward pass: run "
-            "each block once (checkpoint recomputes in backward by itself)"
-        )
 
 
 def _no_graph_hint(log, where) -> str:
@@ -159,19 +154,6 @@ def _check_grads(blocks, x, ref, log, where, p: float) -> None:
         raise CheckFailed(f"for {where}, the gradients differ from the plain forward's")
 
 
-def _check_fresh(earlier: list, before: list, log, where) -> None:
-    """No block of an earlier case ran during this one: the answer used this call's blocks."""
-    grown = [len(other) > was for other, was in zip(earlier, before, strict=False)]
-    if any(grown):
-        ran = "none of" if not log else "not only"
-        raise CheckFailed(
-            f"for {where}, blocks of an earlier call ran, {ran} the blocks passed in: "
-            "something kept between calls (segment functions cached by the number of blocks "
-            "and segments, say) holds the blocks it was made with. Make the segments from "
-            "the blocks passed in, at every call"
-        )
-
-
 def _sequential_split(runs, n, s) -> bool:
     """Whether ``runs`` is checkpoint_sequential's split: ``S - 1`` checkpointed segments of
     ``N // S`` blocks, the remainder run without a checkpoint. Where ``N`` is not a multiple
@@ -196,9 +178,16 @@ def _check_segments(runs, n, s, where) -> int:
         )
     sizes = [len(r) for r in runs]
     if len(runs) not in (s, s - 1) or max(sizes) > longest:
+        asked = f"{len(runs)} segments where {s} were asked"
+        tail = {i for r in runs for i in r} == set(range(recomputed)) and max(sizes) <= longest
         what = (
             "each block alone" if len(runs) == n > s
-            else f"{len(runs)} segments where {s} were asked" if len(runs) not in (s, s - 1)
+            else f"{asked}: every block was checkpointed, so your number of segments is "
+            f"{len(runs)}" if recomputed == n and len(runs) != s
+            else f"{asked}: blocks {recomputed} to {n - 1} ran without a checkpoint, their "
+            "activations kept through backward; only the last segment may be left unchecked"
+            if tail and len(runs) < s - 1
+            else asked if len(runs) not in (s, s - 1)
             else f"one of {max(sizes)} blocks, longer than ceil({n} / {s}) = {longest}"
         )  # fmt: skip
         raise CheckFailed(
@@ -252,18 +241,23 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
     weight = torch.randn(ROWS, WIDTH)
     torch.manual_seed(100 + seed)  # the same dropout masks in the plain forward and the answer's
     ref = _reference(blocks, x, weight)
+    rng = [torch.get_rng_state()]  # after the plain forward, before and after the answer's
     before = [len(other) for other in earlier]
     torch.manual_seed(100 + seed)
-    with saved_for_backward(exclude=blocks.parameters()) as saved:
+    rng.append(torch.get_rng_state())
+    with saved_for_backward(exclude=blocks.parameters()) as saved, housekeeping() as calls:
         out = answer(blocks, x, s)
-    _check_fresh(earlier, before, log, where)
+    rng.append(torch.get_rng_state())
+    check_fresh(earlier, before, log, where)
     earlier.append(log)
+    check_housekeeping(calls, where)
+    check_input_left(x, needs_grad, where)
     if not isinstance(out, torch.Tensor) or out.shape != ref[0].shape:
         got = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
         raise CheckFailed(
             f"for {where}, checkpointed_forward returned {got}: return the output tensor"
         )
-    _forward_once(log, n, where)
+    forward_once(log, n, where)
     if not torch.allclose(out.detach(), ref[0], TOLERANCE.rtol, TOLERANCE.atol):
         raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
     if out.grad_fn is None:
@@ -281,6 +275,8 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
             "use_reentrant=False, which needs no input that requires a gradient and frees "
             "each segment's recomputed activations as its backward goes. Pass use_reentrant=False"
         )
+    check_called(blocks, where)
+    check_random_state(rng[1], rng[2], rng[0], where)
     recomputed = _check_segments(runs, n, s, where)
     _check_peak(log, n, s, recomputed, where)
     kept = max(math.ceil(n / s), n - recomputed)  # one segment's activations, or the last's

@@ -23,7 +23,9 @@ with several ``loss_fn`` (cross_entropy, also with label smoothing through
   and ``loss_fn``'s targets must be on its device, and a hint says which tensor went
   where; the parameters stay where they are, and a step reads a device value on the
   host at most once, and not before the last forward (each read would make the host
-  wait, so stage 1 could not run ahead).
+  wait, so stage 1 could not run ahead); each row of ``x`` and ``y`` goes to a device
+  once, not the whole batch at every micro-batch; no ``torch.autocast``, whose lower
+  precision a pretend GPU cannot show; ``loss_fn(out, target)``, in that order.
 
 ``09.checkpoint`` is checked in :mod:`d2lgpu.checks.ch09_checkpointing`.
 """
@@ -38,7 +40,17 @@ from torch import nn
 from ._ch09_1f1b_log import graph_keeps_saved
 from ._ch09_grads import check_grads, check_loss
 from ._ch09_grads import reference as _reference
-from ._ch09_stages import LoggedStage, Misplaced, layouts, misplaced_hint, mix_hint, watched_loss
+from ._ch09_stages import (
+    LoggedStage,
+    Misplaced,
+    check_autocast,
+    check_copies,
+    layouts,
+    misplaced_hint,
+    mix_hint,
+    moves,
+    watched_loss,
+)
 from ._kit import run_cases
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
@@ -75,8 +87,9 @@ def _start_grads(params) -> list[torch.Tensor]:
 
 
 def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
-    """Run the step; ``(loss, watch, error)``, where ``error`` is a :class:`Misplaced` tensor,
-    or torch's device error (a real GPU's; the pretend ones record mixes instead).
+    """Run the step; ``(loss, watch, error, seen)``, where ``error`` is a :class:`Misplaced`
+    tensor, or torch's device error (a real GPU's; the pretend ones record mixes instead),
+    and ``seen`` what :func:`._ch09_stages.moves` saw.
     ``layout``: the stages' devices, which pretend GPUs put them on."""
     with watching(pretend) as watch:
         if pretend:
@@ -88,14 +101,15 @@ def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
         for stage in stages:
             stage.reads = watch.reads
         try:
-            loss = answer(stages[0], stages[1], x, y, watched_loss(loss_fn, devices[1]), m)
+            with moves(x, y) as seen:
+                loss = answer(stages[0], stages[1], x, y, watched_loss(loss_fn, devices[1]), m)
         except Misplaced as error:
-            return None, watch, error
+            return None, watch, error, seen
         except RuntimeError as error:
             if "device" not in str(error).lower():
                 raise
-            return None, watch, error
-    return loss, watch, None
+            return None, watch, error, seen
+    return loss, watch, None, seen
 
 
 def _placement(stages) -> tuple[list[int], list[torch.device]]:
@@ -255,7 +269,8 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     params = list(stage1.parameters()) + list(stage2.parameters())
     start = _start_grads(params)
     before = _placement((stage1, stage2))
-    loss, watch, error = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
+    run = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
+    loss, watch, error, seen = run
     try:
         _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
     except CheckFailed as failed:
@@ -267,6 +282,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "once, in a first call whose devices are kept"
         ) from None
     _check_nonempty(log, where)
+    check_autocast(seen[1], where)
     check_loss(loss, ref, where)
     check_grads(params, ref, start, where)
     if isinstance(loss, torch.Tensor) and graph_keeps_saved(loss):
@@ -278,6 +294,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "retain_graph and return the loss detached (loss.detach()) or as a float"
         )
     _check_schedule(log, n, m, where)
+    check_copies(seen[0], x, y, where)
     if len(watch.reads) > 1:
         raise CheckFailed(
             f"for {where}, your step read device values on the host {len(watch.reads)} times "

@@ -22,6 +22,11 @@ micro-batches:
 * each stage's peak of micro-batches in flight, ``min(S - k, M)``, follows from it, as
   long as each backward frees what its micro-batch saved: a stage's graph that still holds
   its saved tensors after its backward (``retain_graph=True``) is named;
+* each backward's tensors dropped: at each forward, no more than one output (or cut input)
+  of the stage still alive whose backward has run (a dict never emptied keeps them all);
+  the first stage's input left without ``requires_grad`` (the data needs no gradient);
+  ``loss_fn``'s targets as they come (a last case, ``cross_entropy`` on class indices,
+  names targets cast to the output's dtype) (:mod:`._ch09_1f1b_log`);
 * the orders are the answer's own: ``d2lgpu.pipeline``'s order helpers
   (``one_f_one_b_order``, ``gpipe_order``, ``schedule_ticks``), which the prompt rules out,
   are watched while the step runs (:func:`._kit_code.runs_of`, which sees them however
@@ -36,7 +41,15 @@ import torch
 from torch import nn
 
 from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
-from ._ch09_1f1b_log import KEPT_HINT, LoggedStage, check_freed
+from ._ch09_1f1b_log import (
+    KEPT_HINT,
+    LoggedStage,
+    check_dropped,
+    check_first_input,
+    check_freed,
+    class_targets,
+)
+from ._ch09_1f1b_orders import diagnose, in_flight_peak
 from ._ch09_grads import CREATE_GRAPH
 from ._kit import Tolerance
 from ._kit import close as kit_close
@@ -48,6 +61,8 @@ __all__ = ["check_one_f_one_b", "CASES"]
 # (stages, rows in the batch, micro-batches asked for)
 # The last: 3 stages and 4 micro-batches again, with rows for all 4 (kept orders show)
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3), (3, 9, 4)]
+# Then cross_entropy on class indices (y of int64 in range(WIDTH)), not the output's dtype
+CLASS_CASES = [(3, 6, 3)]
 WIDTH = 5
 # d2lgpu.pipeline's order helpers, which the prompt rules out (micro_batches it allows)
 _HELPERS = (one_f_one_b_order, gpipe_order, schedule_ticks)
@@ -68,63 +83,11 @@ def _stages(n, log, seed=0, seen=None):
         return [LoggedStage(k, one, log, seen) for k, one in enumerate(layers)]
 
 
-def _data(rows, gen):
-    return torch.randn(rows, WIDTH, generator=gen), torch.randn(rows, WIDTH, generator=gen)
-
-
-def _text(order):
-    return " ".join(f"{a}{i}" for a, i in order)
-
-
-def _diagnose(k, got, n_stages, m):
-    expected = one_f_one_b_order(n_stages, m)[k]
-    lead = f"stage {k + 1} of {n_stages} (k = {k}) with {m} micro-batches ran {_text(got)}"
-    want = f"1F1B's order is {_text(expected)}"
-    if got == gpipe_order(n_stages, m)[k] and got != expected:
-        return (
-            f"{lead}: every forward before any backward, GPipe's order, which keeps all {m} "
-            f"micro-batches' activations on the stage. {want}"
-        )
-    if sorted(got) != sorted(expected):
-        return f"{lead}: {_not_once(k, got, expected, n_stages)} {want}"
-    first = next(j for j, (a, _) in enumerate(got) if a == "B")  # there are m >= 1 of them
-    want_first = min(n_stages - k, m)  # the warm-up's min(S - k - 1, M), then one more
-    if first != want_first:
-        more = (
-            " (no warm-up: the stages take turns instead of working at once)" if first == 1 else ""
-        )
-        return (
-            f"{lead}: {first} forwards before its first backward; 1F1B runs min(S - k, M) = "
-            f"{want_first}, its min(S - k - 1, M) warm-up forwards and one more{more}. {want}"
-        )
-    if [i for a, i in got if a == "F"] != list(range(m)):
-        return (
-            f"{lead}: forwards in the order of the micro-batches, 0 first (the micro-batches "
-            f"as torch.tensor_split gives them, not reversed or shuffled). {want}"
-        )
-    if [i for a, i in got if a == "B"] != list(range(m)):
-        return f"{lead}: backwards in the order of the micro-batches, 0 first. {want}"
-    return f"{lead}: after the warm-up, one forward then one backward, in turn. {want}"
-
-
-def _not_once(k, got, expected, n_stages) -> str:
-    """What a stage ran other than each micro-batch's forward and backward once."""
-    left = [a for a in expected if a not in got]
-    missing = _text(left)
-    if left and left == expected[len(expected) - len(left) :] and left[0][0] == "B":
-        missing += " (the cool-down: the backwards still owed after the last forward)"
-    twice = _text(sorted({a for a in got if got.count(a) > 1}, key=got.index))
-    said = [f"it never ran {missing}"] if missing else []
-    said += [f"it ran {twice} more than once"] if twice else []
-    why = (
-        " A stage's backward takes the gradient of the next stage's input: cut with detach() "
-        "alone, that input's .grad stays None, and nothing is sent back; cut it with "
-        "h.detach().requires_grad_()"
-        if k < n_stages - 1 and not any(a == "B" for a, _ in got)
-        else ""
-    )
-    done = "; ".join(said) or "it ran other actions"
-    return f"{done}: each micro-batch's forward and backward once, on every stage.{why}"
+def _data(rows, gen, classes=False):
+    x = torch.randn(rows, WIDTH, generator=gen)
+    if classes:
+        return x, torch.randint(WIDTH, (rows,), generator=gen)
+    return x, torch.randn(rows, WIDTH, generator=gen)
 
 
 _NO_GRAD_INPUT = (
@@ -133,14 +96,6 @@ _NO_GRAD_INPUT = (
     "input's .grad (None) to send back to the stage before. Cut it with h.detach()"
     ".requires_grad_(), so that the stage's backward fills h.grad"
 )
-
-
-def _in_flight_peak(order):
-    live = peak = 0
-    for action, _ in order:
-        live += 1 if action == "F" else -1
-        peak = max(peak, live)
-    return peak
 
 
 def _start_grads(stages, gen):
@@ -205,13 +160,14 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         raise CheckFailed(f"the answer must be the function one_f_one_b_step, got {step!r}")
     earlier: list[float] = []  # the losses of the cases before
     ms: dict[tuple[int, int], int] = {}  # (stages, n_micro) -> the micro-batches it gave
-    for case, (n_stages, rows, n_micro) in enumerate(CASES):
-        m = min(n_micro, rows)
+    costs: list[CheckFailed] = []  # tensors kept, a gradient of the data: after the values
+    for case, (n_stages, rows, n_micro) in enumerate(CASES + CLASS_CASES):
+        m, classes = min(n_micro, rows), case >= len(CASES)
         gen = torch.Generator().manual_seed(case)  # the case's data, the same on every run
-        x, y = _data(rows, gen)
+        x, y = _data(rows, gen, classes)
         ref_log: list = []
         reference = _stages(n_stages, ref_log)
-        loss_fn = LOSSES[case % len(LOSSES)]
+        loss_fn = nn.functional.cross_entropy if classes else LOSSES[case % len(LOSSES)]
         loss = loss_fn(nn.Sequential(*reference)(x), y)
         loss.backward()
         log: list = []  # each micro-batch found by value, from x's split by tensor_split
@@ -220,7 +176,9 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
         with runs_of(*_HELPERS) as helpers:
             try:
-                got = step(stages, x, y, loss_fn, n_micro)
+                got = step(stages, x, y, class_targets(loss_fn, y) if classes else loss_fn, n_micro)
+            except CheckFailed as failed:
+                raise CheckFailed(f"({where}) {failed.hint}") from None
             except Exception as error:
                 k = next((s.index for s in stages if s.no_grad_input), None)
                 if k is not None and isinstance(error, RuntimeError):
@@ -263,7 +221,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "backward with the gradient of the next stage's input"
                 )
             if order != one_f_one_b_order(n_stages, m)[k]:
-                raise CheckFailed(f"({where}) " + _diagnose(k, order, n_stages, m))
+                raise CheckFailed(f"({where}) " + diagnose(k, order, n_stages, m))
         if helpers:  # after the orders: a wrong order, helper or not, is named first
             raise CheckFailed(
                 f"({where}) your step called d2lgpu.pipeline's {helpers[0]}: the exercise asks "
@@ -273,8 +231,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 "turn, then the last backwards"
             )
         if not _same_loss(got, loss):
-            mse = nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
-            if loss_fn is not nn.functional.mse_loss and _same_loss(got, mse):
+            mse = None if classes else nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
+            if loss_fn is not nn.functional.mse_loss and mse is not None and _same_loss(got, mse):
                 raise CheckFailed(
                     f"({where}) the loss it returned is mse_loss's, but this case's loss_fn is "
                     "another loss: call the loss_fn you were given, not a loss of your choice"
@@ -301,17 +259,26 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             )
         _check_grads(stages, reference, start, where)
         check_freed(stages, where)
+        try:  # costs, not wrong values: named once every case's values have passed
+            check_dropped(stages, where)
+            check_first_input(stages, where)
+        except CheckFailed as failed:
+            costs.append(failed)
         earlier.append(loss.item())
         ms[n_stages, n_micro] = m
+    if costs:
+        raise costs[0]
     passed.append(
-        f"loss and gradients equal the unsplit model's on {len(CASES)} cases (1 to 4 stages, "
+        f"loss and gradients equal the unsplit model's on {len(CASES) + len(CLASS_CASES)} cases "
+        "(1 to 4 stages, "
         "uneven micro-batches, fewer rows than micro-batches; loss_fn: mse_loss, huber_loss, "
-        "L1Loss, smooth_l1_loss), added to the gradients the stages had before the step"
+        "L1Loss, smooth_l1_loss, cross_entropy on class indices), added to the gradients the "
+        "stages had before the step"
     )
     passed.append(
         "each stage ran 1F1B's order: min(S - k - 1, M) forwards, then one forward and one "
         "backward in turn, then the last backwards (the orders your own: no d2lgpu.pipeline "
         "order helper ran)"
     )
-    peaks = [_in_flight_peak(o) for o in one_f_one_b_order(4, 8)]
+    peaks = [in_flight_peak(o) for o in one_f_one_b_order(4, 8)]
     passed.append(f"so with 4 stages and 8 micro-batches, at most {peaks} micro-batches in flight")

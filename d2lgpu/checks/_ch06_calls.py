@@ -1,0 +1,194 @@
+"""How ``06.slowest_op``'s answer called ``fn``, waited and ranked, and what else it put in
+its profile: the checker's ``fn`` that records each call (profiled or not, with ``args``
+themselves, in grad mode), the GPU it waited for after the warm-up, the labels it opened
+(``record_function``), the operators of its profile that ``fn`` never runs, a GPU profile
+ranked by CPU time, and the hints for each.
+
+What it is not: the checker (:mod:`d2lgpu.checks.ch06_performance`), or the GPU's side
+(:mod:`d2lgpu.checks._gpu_profile`, which adds the labels to a scripted profile).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import torch
+
+from ._ch06_workloads import largest, profiler_own
+from ._kit import patched
+from ._util import CheckFailed
+
+__all__ = [
+    "calls_check",
+    "extra_operators_check",
+    "gpu_column_hint",
+    "label_hint",
+    "labels_opened",
+    "recording",
+    "sync_check",
+]
+
+_NO_GRAD = (
+    "fn ran with gradients switched off (torch.no_grad() or torch.inference_mode()): that is "
+    "another call than fn(*args), and a training step's backward raises there. Call fn(*args) "
+    "as it is, for the warm-up too: its one-off costs (autograd's included) are what the "
+    "warm-up keeps out of the profile"
+)
+
+
+def recording(fn, calls, args, log=None, state=None):
+    """``fn`` that records, per call, whether the profiler was running (in ``calls`` and
+    ``log``), and refuses a call in another grad mode or with other tensors than ``args``."""
+
+    def recorded(*given):
+        enabled = torch.autograd._profiler_enabled()
+        if not torch.is_grad_enabled():
+            raise CheckFailed(_NO_GRAD)
+        if len(given) == len(args) and any(g is not a for g, a in zip(given, args, strict=True)):
+            raise CheckFailed(
+                "fn was called with copies of its arguments (a clone, or a .to() that copied), "
+                "not with args themselves: the copies are work of your own, and in the profile "
+                "block their aten::clone and aten::copy_ rows are profiled with fn's. Call "
+                "fn(*args) with the arguments as given"
+            )
+        calls.append(enabled)
+        if log is not None:
+            log.append(("call", enabled))
+        if state is not None and enabled:
+            state["fn_profiled"] = True
+        return fn(*given)
+
+    return recorded
+
+
+def calls_check(calls) -> None:
+    """Whether ``fn`` ran once as a warm-up and then once under the profiler."""
+    if not calls:
+        raise CheckFailed(
+            "fn was never called: slowest_op must run fn(*args) itself, once as a warm-up and "
+            "once inside a torch.profiler.profile block, and return the operator that profile "
+            "shows (a name written from memory is wrong on another workload)"
+        )
+    if not any(calls):
+        raise CheckFailed(
+            "fn ran, but never while the profiler was recording: call it inside the "
+            "torch.profiler.profile block"
+        )
+    if calls[0]:
+        raise CheckFailed(
+            "the first call of fn was already profiled: call fn(*args) once before "
+            "profiling (a warm-up), so that one-off costs do not pollute the profile"
+        )
+    if sum(calls) > 1:
+        raise CheckFailed(
+            f"fn ran {sum(calls)} times while the profiler was recording: profile one call of "
+            "fn after the warm-up (a schedule's warm-up and active steps record too)"
+        )
+
+
+@contextmanager
+def labels_opened(into: list | None = None):
+    """Record (in the yielded list) the name of every ``record_function`` range opened while
+    the profiler ran: each is an entry of ``key_averages()`` of its own, a label, no operator."""
+    labels: list[str] = [] if into is None else into
+    cls = torch.autograd.profiler.record_function  # torch.profiler.record_function too
+    enter = cls.__enter__
+
+    def recorded_enter(self):
+        if torch.autograd._profiler_enabled():
+            labels.append(self.name)
+        return enter(self)
+
+    with patched((cls, "__enter__", recorded_enter)):
+        yield labels
+
+
+def label_hint(got: str, what: str, device) -> str:
+    """The hint for an answer that returned the label of its own ``record_function``."""
+    return (
+        f"on {device.type}, for {what}, you returned {got!r}, the label of your own "
+        "record_function range, not an operator of fn: a label is an entry of key_averages() "
+        "of its own, and on a GPU its row holds the device time of every kernel run inside "
+        "it, more than any operator's. Leave the label out (or skip the entries whose "
+        "is_user_annotation is True) and return an operator's .key"
+    )
+
+
+def _operators(fn, args) -> set[str]:
+    """The ``aten::`` operators two profiled calls of ``fn(*args)`` run."""
+    from torch.profiler import ProfilerActivity, profile
+
+    keys: set[str] = set()
+    for _ in range(2):
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            fn(*args)
+        # its calls, not key_averages(): a test may script the answer's tables through it
+        keys |= {e.name for e in prof.events() if e.name.startswith("aten::")}
+    return keys
+
+
+def extra_operators_check(table, fn, args, what: str, known: dict) -> None:
+    """Fail an answer whose own profile (``table``, what its ``key_averages()`` returned)
+    lists ``aten::`` operators that ``fn`` never runs: work of its own inside the profile
+    block. ``known`` caches ``fn``'s operators (the checker's own profile) per workload."""
+    if table is None:
+        return
+    keys = {e.key for e in table if e.key.startswith("aten::")}
+    if not keys:
+        return
+    if what not in known:
+        known[what] = _operators(fn, args)
+    extra = sorted(keys - known[what])
+    if extra:
+        raise CheckFailed(
+            f"on cpu, for {what}, your profile lists {', '.join(extra)}, which fn(*args) never "
+            "runs: work of your own inside the torch.profiler.profile block (a copy or clone of "
+            "the arguments, say) is profiled with fn's and can lead the table. Do that work "
+            "before the block: profile only the call fn(*args)"
+        )
+
+
+def sync_check(log, device) -> None:
+    """Whether the answer waited for ``device`` between the warm-up and the profiled call
+    (``log``: the calls of fn and the waits, ``("sync", profiler running, the GPU)``)."""
+    first = next(i for i, e in enumerate(log) if e == ("call", False))
+    profiled = next(i for i, e in enumerate(log) if e == ("call", True))
+    waited = [e[2] for e in log[first:profiled] if e[:2] == ("sync", False)]
+    if device.index in waited:
+        return
+    if waited:
+        raise CheckFailed(
+            f"on a GPU (device {device}, the current GPU being cuda:0) you waited for "
+            f"cuda:{waited[-1]} after the warm-up, not for device: torch.cuda.synchronize() "
+            "with no argument (like torch.accelerator.synchronize() or "
+            "torch.cuda.current_stream()) waits for the current GPU only. Synchronize device "
+            "itself: torch.cuda.synchronize(device) or d2lgpu.sync(device)"
+        )
+    raise CheckFailed(
+        "on a GPU the warm-up call only queues its work: synchronize after it "
+        "(d2lgpu.sync(device) or torch.cuda.synchronize(device)) before profiling starts, or "
+        "the warm-up's kernels run into the profile"
+    )
+
+
+def gpu_column_hint(got: str, table, what: str, read) -> str | None:
+    """The hint for an answer that, on a GPU, named the leader of the CPU's self time, or of
+    the CPU's and the device's added (``read``: the device columns its own code read)."""
+    rows = [e for e in table or [] if not profiler_own(e.key)]
+    if not rows or got.startswith("cuda") or got in largest(rows, "self_device_time_total"):
+        return None  # a CUDA runtime call has a hint of its own
+    total = {e.key: e.self_cpu_time_total + e.self_device_time_total for e in rows}
+    if read and total.get(got) == max(total.values()):
+        return (
+            f"on cuda, for {what}, you returned {got!r}, which leads self CPU time plus self "
+            "device time: on a GPU the CPU's time is the launching of kernels, not the "
+            "operator's work, and adding it lets an operator launched often but cheap on the "
+            "device win. Rank by self_device_time_total alone"
+        )
+    if got in largest(rows, "self_cpu_time_total"):
+        return (
+            f"on cuda, for {what}, you returned {got!r}, which leads self CPU time "
+            "(self_cpu_time_total): on a GPU the CPU columns only measure launching work. Rank "
+            "by self_device_time_total when device is a GPU"
+        )
+    return None

@@ -1,0 +1,81 @@
+"""``08.overlap``'s checks of what ``pipelined`` returned: a list of one result per batch,
+each ``compute(batch i)`` in order, in the batch's own dtype (a batch converted on the way,
+``.to(device, dtype=...)``, is named), and each the very tensor compute returned (a
+``clone()`` of every result is a kernel and a result's memory more, named).
+
+What it is not: the run or the other rules; :mod:`.ch08_streams` runs the answer.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._kit import close, first_close
+from ._util import CheckFailed
+
+__all__ = ["reference_compute", "check_count", "check_values", "check_own_results"]
+
+
+def reference_compute(x: torch.Tensor) -> torch.Tensor:
+    """The simulated runs' compute: a different number per row of every batch."""
+    return (x * 1.5).sin().sum(dim=1)
+
+
+def check_count(results, host) -> None:
+    n = len(host)
+    if isinstance(results, torch.Tensor) or not isinstance(results, list | tuple):
+        raise CheckFailed(
+            f"pipelined returned a {type(results).__name__}: return a list with one result per "
+            "batch, [compute(batch 0 on the device), compute(batch 1 ...), ...]"
+        )
+    if len(results) != n:
+        raise CheckFailed(
+            f"pipelined returned {len(results)} results for {n} batches: compute every batch "
+            "once (mind the first batch, copied before the loop, and the last one, which has "
+            "no next batch to prefetch)"
+        )
+
+
+def check_values(results, host) -> None:
+    want = [reference_compute(b) for b in host]
+    for i, got in enumerate(results):
+        if not isinstance(got, torch.Tensor) or got.shape != want[i].shape:
+            raise CheckFailed(f"result {i} is not what compute returned for batch {i}")
+        if got.dtype != want[i].dtype:
+            raise CheckFailed(
+                f"result {i} is {got.dtype}, but batch {i} is {host[i].dtype} and compute of it "
+                f"returns {want[i].dtype}: compute got a converted batch (a dtype given to "
+                ".to(), .float(), .half(), or a buffer of another dtype copied into). Copy "
+                "each batch as it is, .to(device, non_blocking=True): the check also passes "
+                "float64 batches, and compute decides its own precision"
+            )
+        if not close(got, want[i]):
+            j = first_close(got, want)
+            raise CheckFailed(
+                f"result {i} is compute(batch {j}): return the results in the order of the batches"
+                if j is not None
+                else f"result {i} is not compute(batch {i})"
+            )
+
+
+def check_own_results(gpu, results) -> None:
+    """Each result on the device is the tensor compute returned (or a view of it), not a new
+    one made from it: a clone or a conversion is a kernel and a result's memory more."""
+    mode = gpu.put.__self__  # the simulator's mode: it knows which tensors are on the device
+    with torch._C.DisableTorchFunction():
+        made = {t.untyped_storage().data_ptr() for ref in gpu.made if (t := ref()) is not None}
+        new = [
+            i for i, t in enumerate(results)
+            if mode.on_device(t) and t.untyped_storage().data_ptr() not in made
+        ]  # fmt: skip
+    if new:
+        ours = ("compute", "the caller's earlier work", "event")
+        extra = [
+            op.label for op in gpu.ops if op.kind == "kernel" and not op.label.startswith(ours)
+        ]
+        raise CheckFailed(
+            f"result {new[0]} is not the tensor compute returned but a new one made from it on "
+            f"the device{f' (by {extra[0]})' if extra else ''}: an extra kernel per batch on "
+            "the compute stream, and every result twice in device memory. Return compute's "
+            "results as they are (a clone() is not needed: each result is memory of its own)"
+        )

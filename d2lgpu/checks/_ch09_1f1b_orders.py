@@ -1,0 +1,81 @@
+"""``09.one_f_one_b``'s words on a stage's order: what it ran, against 1F1B's.
+
+:func:`diagnose` names what a stage ran other than 1F1B's order (GPipe's order, a missing
+warm-up, one too long or too short, micro-batches out of order, an action run twice or
+never); :func:`in_flight_peak` is the most micro-batches an order keeps in flight.
+
+What it is not: the checker; :mod:`.ch09_one_f_one_b` runs the cases and compares orders.
+"""
+
+from __future__ import annotations
+
+from ..pipeline import gpipe_order, one_f_one_b_order
+
+__all__ = ["diagnose", "in_flight_peak", "text"]
+
+
+def text(order) -> str:
+    """``F0 F1 B0 ...``."""
+    return " ".join(f"{a}{i}" for a, i in order)
+
+
+def diagnose(k, got, n_stages, m) -> str:
+    """Stage ``k``'s order ``got``, of ``n_stages`` stages and ``m`` micro-batches, named
+    against 1F1B's."""
+    expected = one_f_one_b_order(n_stages, m)[k]
+    lead = f"stage {k + 1} of {n_stages} (k = {k}) with {m} micro-batches ran {text(got)}"
+    want = f"1F1B's order is {text(expected)}"
+    if got == gpipe_order(n_stages, m)[k] and got != expected:
+        return (
+            f"{lead}: every forward before any backward, GPipe's order, which keeps all {m} "
+            f"micro-batches' activations on the stage. {want}"
+        )
+    if sorted(got) != sorted(expected):
+        return f"{lead}: {_not_once(k, got, expected, n_stages)} {want}"
+    first = next(j for j, (a, _) in enumerate(got) if a == "B")  # there are m >= 1 of them
+    want_first = min(n_stages - k, m)  # the warm-up's min(S - k - 1, M), then one more
+    if first != want_first:
+        more = (
+            " (no warm-up: the stages take turns instead of working at once)" if first == 1 else ""
+        )
+        return (
+            f"{lead}: {first} forwards before its first backward; 1F1B runs min(S - k, M) = "
+            f"{want_first}, its min(S - k - 1, M) warm-up forwards and one more{more}. {want}"
+        )
+    if [i for a, i in got if a == "F"] != list(range(m)):
+        return (
+            f"{lead}: forwards in the order of the micro-batches, 0 first (the micro-batches "
+            f"as torch.tensor_split gives them, not reversed or shuffled). {want}"
+        )
+    if [i for a, i in got if a == "B"] != list(range(m)):
+        return f"{lead}: backwards in the order of the micro-batches, 0 first. {want}"
+    return f"{lead}: after the warm-up, one forward then one backward, in turn. {want}"
+
+
+def _not_once(k, got, expected, n_stages) -> str:
+    """What a stage ran other than each micro-batch's forward and backward once."""
+    left = [a for a in expected if a not in got]
+    missing = text(left)
+    if left and left == expected[len(expected) - len(left) :] and left[0][0] == "B":
+        missing += " (the cool-down: the backwards still owed after the last forward)"
+    twice = text(sorted({a for a in got if got.count(a) > 1}, key=got.index))
+    said = [f"it never ran {missing}"] if missing else []
+    said += [f"it ran {twice} more than once"] if twice else []
+    why = (
+        " A stage's backward takes the gradient of the next stage's input: cut with detach() "
+        "alone, that input's .grad stays None, and nothing is sent back; cut it with "
+        "h.detach().requires_grad_()"
+        if k < n_stages - 1 and not any(a == "B" for a, _ in got)
+        else ""
+    )
+    done = "; ".join(said) or "it ran other actions"
+    return f"{done}: each micro-batch's forward and backward once, on every stage.{why}"
+
+
+def in_flight_peak(order) -> int:
+    """The most micro-batches ``order`` holds in flight (forwards not yet backwarded)."""
+    live = peak = 0
+    for action, _ in order:
+        live += 1 if action == "F" else -1
+        peak = max(peak, live)
+    return peak

@@ -1,0 +1,121 @@
+"""``09.checkpoint``'s rules on what the answer does around its segments, beside them.
+
+* :func:`housekeeping`: the calls of ``gc.collect`` and ``torch.cuda.empty_cache`` while
+  the answer runs (:func:`check_housekeeping` names them): checkpoint frees each segment's
+  activations by itself, so a collection per segment is host time paid at every step for
+  nothing, and ``empty_cache`` gives back to the device the blocks the next segment
+  allocates again, synchronizing it (chapter 2: PyTorch itself never needs it);
+* :func:`check_called`: every block ran as ``block(h)``, through ``nn.Module.__call__``,
+  whose hooks ``block.forward(h)`` skips (each logged block counts the calls that came
+  without its pre-forward hook);
+* :func:`check_input_left`: the caller's ``x`` keeps its ``requires_grad``: setting it
+  changes the caller's tensor, and backward then computes and keeps a gradient for a data
+  batch that nothing needs;
+* :func:`check_random_state`: the global random generator ends where the plain forward
+  leaves it, not restored (``torch.random.fork_rng`` around the call) nor reseeded, so
+  that the next call draws new dropout masks;
+* :func:`check_fresh`: no block of an earlier call ran during this one.
+
+What it is not: the checker; :mod:`.ch09_checkpointing` runs the cases and the other rules.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import torch
+
+from ._kit import calls_to
+from ._kit_code import runs_of
+from ._util import CheckFailed
+
+__all__ = [
+    "housekeeping",
+    "check_housekeeping",
+    "check_called",
+    "check_input_left",
+    "check_random_state",
+    "check_fresh",
+]
+
+
+@contextmanager
+def housekeeping() -> Iterator[list[str]]:
+    """Yield a list that receives ``"gc.collect()"`` and ``"torch.cuda.empty_cache()"`` for
+    each call of them in the block (``empty_cache`` however it was imported)."""
+    with calls_to(gc, "collect", lambda *a, **k: "gc.collect()") as collected:
+        with runs_of(torch.cuda.memory.empty_cache) as emptied:
+            seen: list[str] = []
+            yield seen
+    seen += collected + [f"torch.cuda.{name}()" for name in emptied]
+
+
+def check_housekeeping(calls: list[str], where: str) -> None:
+    if calls:
+        names = sorted(set(calls), key=calls.index)
+        raise CheckFailed(
+            f"for {where}, your function called {' and '.join(names)} ({len(calls)} call(s) in "
+            "one forward): checkpoint frees each segment's activations by itself, as soon as "
+            "the segment ends. A garbage collection costs host time at every step, and "
+            "torch.cuda.empty_cache() synchronizes the device and hands back the memory that "
+            "the next segment allocates again. Call neither"
+        )
+
+
+def check_called(blocks, where: str) -> None:
+    """Every block's forward came through ``block(h)``, which runs its hooks."""
+    direct = [b.index for b in blocks if b.direct]
+    if direct:
+        raise CheckFailed(
+            f"for {where}, block(s) {direct} ran without their module hooks: block.forward(h) "
+            "skips what nn.Module.__call__ does around it (forward and pre-forward hooks, "
+            "which loggers, pruning and parametrizations use). Call the block itself, block(h)"
+        )
+
+
+def check_input_left(x: torch.Tensor, needs_grad: bool, where: str) -> None:
+    if x.requires_grad != needs_grad:
+        done = "set" if x.requires_grad else "cleared"
+        raise CheckFailed(
+            f"for {where}, your function {done} requires_grad on the caller's input x "
+            "(x.requires_grad_()): it changes the caller's tensor, and backward then computes "
+            "and keeps a gradient for the data batch, which nothing needs. With "
+            "use_reentrant=False, checkpoint needs no input that requires a gradient: leave x "
+            "as it is"
+        )
+
+
+def check_random_state(before, after, plain, where: str) -> None:
+    """``after``, the generator's state after the answer's forward, is ``plain``, the
+    state after the plain forward, both from ``before``."""
+    if torch.equal(after, plain):
+        return
+    if torch.equal(after, before):
+        raise CheckFailed(
+            f"for {where}, the random generator is where it was before your function ran, "
+            "though its dropout drew random numbers: something restored it (torch.random."
+            "fork_rng around the forward, or set_rng_state), so every call draws the same "
+            "dropout masks, step after step. Let the forward draw from the global generator "
+            "as the plain forward does; checkpoint replays its state in backward by itself "
+            "(preserve_rng_state=True)"
+        )
+    raise CheckFailed(
+        f"for {where}, the random generator ended elsewhere than after the plain forward: "
+        "your function drew random numbers of its own, or reseeded it (torch.manual_seed), "
+        "which changes the caller's random stream. Leave the generator to the blocks' own draws"
+    )
+
+
+def check_fresh(earlier: list, before: list, log, where) -> None:
+    """No block of an earlier case ran during this one: the answer used this call's blocks."""
+    grown = [len(other) > was for other, was in zip(earlier, before, strict=False)]
+    if any(grown):
+        ran = "none of" if not log else "not only"
+        raise CheckFailed(
+            f"for {where}, blocks of an earlier call ran, {ran} the blocks passed in: "
+            "something kept between calls (segment functions cached by the number of blocks "
+            "and segments, say) holds the blocks it was made with. Make the segments from "
+            "the blocks passed in, at every call"
+        )

@@ -1,0 +1,39 @@
+# expect: fail makes the compute stream wait for the back stream before each compute ("so a new result cannot overwrite y before it is copied"): compute i waits for copy back i - 1, so computes and copies back run one after the other, the slower copies back set the pace
+# hint: compute (stream )?waits|wait_stream|copy back|serial|one after the other|overlap|back stream
+import torch
+
+
+def answer(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    ahead, pending = send(batches[0]), None
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        compute_stream.wait_event(copied)
+        compute_stream.wait_stream(back_stream)  # y of the last step is safe from reuse
+        x.record_stream(compute_stream)
+        y = compute(x)
+        if pending is not None:  # compute i is queued: now wait for copy back i - 1
+            j, buf, landed = pending
+            landed.synchronize()
+            consume(j, buf)
+        buf = buffers[i % 2]  # its last result (i - 2) was consumed at step i - 1
+        back_stream.wait_stream(compute_stream)  # the GPU waits for compute i
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buf.copy_(y, non_blocking=True)
+            pending = (i, buf, back_stream.record_event())
+    j, buf, landed = pending
+    landed.synchronize()
+    consume(j, buf)

@@ -1,0 +1,24 @@
+# expect: fail torch.cuda.synchronize() at the start "for a clean pipeline": a host sync inside the function, waiting for all the caller's queued work
+# hint: synchronize|sync|host wait|start
+import torch
+
+
+def answer(batches, compute, device):
+    """[compute(b on device) for b in batches], copying batch i + 1 during compute i."""
+    torch.cuda.synchronize(device)  # start from an idle GPU
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            return b.to(device, non_blocking=True), copy_stream.record_event()
+
+    results, ahead = [], send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results

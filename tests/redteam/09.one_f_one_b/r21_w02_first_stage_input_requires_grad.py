@@ -1,0 +1,58 @@
+# expect: fail stage 0's input is also made a leaf that requires grad (one code path for every stage): backward computes the gradient of the data batch for nothing, an extra product per layer of stage 0
+# hint: stage 0|first stage|input|requires_grad|data|needless|extra|cost
+import torch
+
+from d2lgpu.pipeline import micro_batches
+
+
+def _orders(S, M):
+    """Stage k: min(S - k - 1, M) warm-up forwards, then F and B in turn, then the last Bs."""
+    orders = []
+    for k in range(S):
+        warm = min(S - k - 1, M)
+        order = [("F", i) for i in range(warm)]
+        for i in range(M - warm):
+            order += [("F", warm + i), ("B", i)]
+        order += [("B", i) for i in range(M - warm, M)]
+        orders.append(order)
+    return orders
+
+
+def one_f_one_b_step(stages, x, y, loss_fn, n_micro):
+    """One 1F1B training step of stages[0], ..., stages[-1] on (x, y); returns the loss."""
+    xs, ys = micro_batches(x, n_micro), micro_batches(y, n_micro)
+    S, M = len(stages), len(xs)
+    last = S - 1
+    orders = _orders(S, M)
+    pos = [0] * S
+    done = set()
+    inputs, outputs, losses = {}, {}, []
+    while any(pos[k] < len(orders[k]) for k in range(S)):
+        for k in range(S):
+            if pos[k] == len(orders[k]):
+                continue
+            kind, i = orders[k][pos[k]]
+            if kind == "F":
+                if k > 0 and ("F", k - 1, i) not in done:
+                    continue
+                src = xs[i] if k == 0 else outputs[k - 1, i]
+                h = src.detach().requires_grad_()  # every stage receives a cut tensor
+                out = stages[k](h)
+                if k == last:
+                    out = loss_fn(out, ys[i]) * (len(xs[i]) / len(x))
+                inputs[k, i], outputs[k, i] = h, out
+            else:
+                if k < last and ("B", k + 1, i) not in done:
+                    continue
+                out = outputs.pop((k, i))
+                if k == last:
+                    out.backward()
+                    losses.append(out.detach())
+                else:
+                    out.backward(inputs.pop((k + 1, i)).grad)
+            done.add((kind, k, i))
+            pos[k] += 1
+    return torch.stack(losses).sum()
+
+
+answer = one_f_one_b_step
