@@ -904,3 +904,67 @@ def test_round_6s_mistakes_are_named(answer, hints):
     hint = assert_fails(answer, *hints).hint
     assert "written in" not in hint, hint  # none of them wrote a world of 2 in
     assert "your code raised" not in hint, hint
+
+
+def test_round_21_rules_on_records_name_dtypes_shared_parameters_and_another_ranks_shard():
+    """Round 21: shards kept in bfloat16, all-reduces in float16 or float64, Parameters shared
+    by two blocks (a class-level cache), and a shard built for another rank that asks dist."""
+    from d2lgpu.checks._ch09_tp_hints import memory_hint, other_rank_hint, wire_hint
+    from d2lgpu.ranks import AllReduceCall
+
+    said = str(memory_hint(0, 2, {"held": 0, "dtypes": ["bfloat16"]}))
+    assert "bfloat16, not float32 as the blocks are" in said and "no .to(...)" in said
+    said = str(memory_hint(1, 2, {"held": 0, "shared_parts": True}))
+    assert "share Parameters" in said and "cache" in said and "every instance" in said
+    assert wire_hint(0, [AllReduceCall((5, 6), 120, "SUM")], "forward") is None
+    said = wire_hint(
+        0, [AllReduceCall((5, 6), 120, "SUM"), AllReduceCall((5, 6), 60, "SUM")], "forward"
+    )
+    assert "in forward sent a tensor of shape (5, 6) in 60 bytes, 2 bytes an element" in said
+    assert "float16 or bfloat16 rounds the sum" in said
+    said = wire_hint(1, [AllReduceCall((5, 6), 240, "SUM")], "backward")
+    assert "in backward" in said and "upcast (float64) sends 2 times the bytes" in said
+    said = other_rank_hint(0, 2)
+    assert said.startswith("ParallelMLP(mlp, 1, 2) built on rank 0 does not hold rank 1's")
+    assert "dist.get_rank()" in said and "from the arguments" in said
+
+
+def test_round_21_a_shard_built_for_another_rank_is_checked_by_value_in_any_layout():
+    from d2lgpu.checks._ch09_tp_problem import _holds_other_share
+
+    class Folded(nn.Module):  # fc1's rows and bias in one Parameter, fc2 transposed
+        def __init__(self, mlp, rank, world):
+            super().__init__()
+            fc1, _, fc2 = mlp
+            mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+            both = torch.cat([fc1.weight.detach()[mine], fc1.bias.detach()[mine, None]], 1)
+            self.w1 = nn.Parameter(both.clone())
+            self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].t().clone())
+            self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+    class AsksRankZero(Folded):
+        def __init__(self, mlp, rank, world):
+            super().__init__(mlp, 0, world)
+
+    assert _holds_other_share(Folded, 0, 2) and _holds_other_share(Folded, 2, 3)
+    assert not _holds_other_share(AsksRankZero, 0, 2)
+
+
+def test_round_21_a_shard_without_fc2s_bias_or_a_refusal_for_another_rank_is_not_judged():
+    from d2lgpu.checks._ch09_tp_problem import _holds_other_share
+
+    class NoBias(nn.Module):  # fc2's bias kept by rank 0 only
+        def __init__(self, mlp, rank, world):
+            super().__init__()
+            fc1, _, fc2 = mlp
+            mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+            self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+            self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+            self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+
+    class Refuses(NoBias):
+        def __init__(self, mlp, rank, world):
+            assert rank == 0, "built on its own rank only"
+            super().__init__(mlp, rank, world)
+
+    assert _holds_other_share(NoBias, 0, 2) and _holds_other_share(Refuses, 0, 2)

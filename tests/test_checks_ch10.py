@@ -798,7 +798,9 @@ def test_rules_on_records_name_extra_collectives():
         _check_cost(_records([mean, mean], calls=[reduce, reduce]))
     assert str(raised.value) == (
         "your function all-reduced 32 bytes for 16 bytes of gradients (step 0, rank 0), in 2 "
-        "all-reduces: an extra collective. All-reduce each gradient once"
+        "all-reduces: an extra collective. All-reduce each gradient once (model.parameters() "
+        "lists a parameter shared by two layers once; state_dict() and named_modules() list it "
+        "under each name)"
     )
 
 
@@ -1251,3 +1253,53 @@ def test_rules_on_records_name_a_loop_that_ended_after_sending_what_came_before(
     assert str(raised.value).startswith(
         "your function left every gradient after unused as it was (step 0, rank 0)."
     )
+
+
+def test_rules_on_records_name_buffers_a_narrower_flat_buffer_host_reads_and_hooks():
+    """Round 21: a buffer all-reduced, a float32 flat buffer for float64 gradients, a host
+    read of a gradient's value, and collectives run in backward by hooks of an earlier call."""
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_cost, _check_steps
+
+    mean = torch.full((2, 2), 1.5)
+    reduce = Call(0, "all_reduce", (2, 2), 16, False)
+
+    def hint(check, **step):
+        records = _records([mean, mean], calls=[reduce])
+        for record in records:
+            for s in record["steps"]:
+                s.update(step)
+        with pytest.raises(Exception) as raised:
+            check(records)
+        return str(raised.value)
+
+    said = hint(_check_cost, buffers_sent=["shift"])
+    assert "all-reduced the model's buffer shift" in said and "running" in said
+    said = hint(_check_cost, calls=[Call(0, "all_reduce", (4,), 8, False)])
+    assert "8 bytes for 16 bytes" in said and "torch.zeros(n) is float32" in said
+    assert "dtype=g.dtype" in said
+    said = hint(_check_cost, host_read="bool()")
+    assert "on the host (bool()" in said and "sync" in said
+    said = hint(_check_steps, in_backward=2)
+    assert "during backward" in said and "register_post_accumulate_grad_hook" in said
+    assert "state kept between calls" in said
+    said = hint(_check_cost, calls=[reduce, reduce])
+    assert "state_dict()" in said and "shared by two layers" in said
+
+
+def test_host_copies_sees_host_reads_and_buffers_sent():
+    from d2lgpu.checks._ch10_averaging import HostCopies
+    from d2lgpu.checks._kit_collectives import Call
+
+    model = torch.nn.BatchNorm1d(2)
+    model(torch.randn(3, 2)).sum().backward()
+    with HostCopies(model) as copies:
+        model.weight.grad.numel()  # no read of a value
+    assert copies.read is None
+    with HostCopies(model) as copies:
+        if not torch.isfinite(model.weight.grad).all():
+            pass
+    assert copies.read == "bool()"
+    mean = model.running_mean
+    sent = Call(0, "all_reduce", (2,), 8, False, storages=(mean.untyped_storage().data_ptr(),))
+    assert copies.buffers_sent([sent]) == ["running_mean"]

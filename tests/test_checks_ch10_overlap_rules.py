@@ -661,3 +661,41 @@ def test_what_a_first_instance_changed_outside_itself_is_named():
         "one, and building it changed Kept.made, PLANS: what a class attribute or a module's "
         "global keeps, not the instance, carries over to the next instance. Keep it on self"
     )
+
+
+def test_round_21_a_poll_in_place_of_a_wait_and_a_host_read_in_a_hook_are_named():
+    from d2lgpu.checks import _ch10_overlap
+    from d2lgpu.checks._ch10_averaging import host_read_hint
+
+    flat = Call(7, "all_reduce", (2, 3), 24, True)
+    raw = [[("call", "launch", flat, True), ("call", "polled", flat, False)]]
+    assert step_logs(raw) == [[("launch", 6, True, True), ("wait", 0, False, 0, True)]]
+    log = good_log()
+    log[7] = ("wait", 1, False, 0, True)  # is_completed() answered True: a poll
+    said = fails(read, log)
+    assert said.startswith("finish() polled handle.is_completed() (or a future's done())")
+    assert "busy loop" in said and "Call handle.wait() on every handle in finish()" in said
+    read(good_log())  # the waits of a right step
+    said = host_read_hint("bool()", "a hook", "in backward (step 0)")
+    assert said.startswith("a hook read a tensor's value on the host (bool(), as `if not")
+    assert "in backward (step 0): on a GPU each read is a sync" in said
+    assert "lambda p, i=i" in _ch10_overlap._EARLY and "late-bound closure" in _ch10_overlap._EARLY
+
+
+def test_round_21_host_reads_are_seen_inside_autograds_hooks():
+    from d2lgpu.checks._ch10_averaging import host_reads
+
+    model = torch.nn.Linear(2, 2)
+
+    def hook(p):
+        if not torch.isfinite(p.grad).all():  # a host read, in backward
+            raise FloatingPointError
+
+    for p in model.parameters():
+        p.register_post_accumulate_grad_hook(hook)
+    with host_reads() as reads:
+        model(torch.ones(1, 2)).sum().backward()
+    assert reads[:1] == ["bool()"]
+    with host_reads() as reads:
+        torch.ones(2).sum()  # no read of a value
+    assert reads == [] and bool(torch.ones(1))  # the methods put back

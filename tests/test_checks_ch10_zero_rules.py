@@ -696,3 +696,15 @@ def test_mix_of_is_a_sum_of_several_basis_vectors_never_a_multiple_of_one():
     assert not mix_of(torch.zeros(4), [torch.zeros(4)])  # nothing is no mix
     e0, e1 = torch.tensor([1.0, 0.0]), torch.tensor([0.0, 1.0])
     assert mix_of(torch.tensor([1.0, 1.0]), [e0, e1], rtol=0)  # exact: within 0
+
+
+def test_round_21_object_collectives_are_refused():
+    from d2lgpu.checks._ch10_zero import _OBJECTS, _object_collective
+    from d2lgpu.checks._ranks import RuleBroken
+
+    assert "broadcast_object_list" in _OBJECTS
+    with pytest.raises(RuleBroken) as raised:
+        _object_collective("broadcast_object_list", [None], src=0)
+    said = str(raised.value)
+    assert said.startswith("your ShardedOptimizer called dist.broadcast_object_list: it pickles")
+    assert "host" in said and "dist.broadcast(p.data, src=owner)" in said

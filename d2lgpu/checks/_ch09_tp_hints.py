@@ -1,6 +1,8 @@
 """``09.tensor_parallel``'s hints on what a rank keeps and on its parameters' gradients: the
-storage its parameters hold (views, another split of the hidden units than ``torch.chunk``'s),
-the unsplit MLP's storage kept alive, and parameters that got no gradient.
+storage its parameters hold (views, another split of the hidden units than ``torch.chunk``'s,
+another dtype than float32, Parameters shared between blocks), the unsplit MLP's storage kept
+alive, parameters that got no gradient, all-reduces in another dtype, a shard built for another
+rank that is not that rank's, and an output that is not the unsplit MLPs'.
 
 What it is not: the problem and what each rank runs (:mod:`._ch09_tp_problem`), nor the
 order of the checks (:mod:`.ch09_tensor_parallel`).
@@ -8,10 +10,32 @@ order of the checks (:mod:`.ch09_tensor_parallel`).
 
 from __future__ import annotations
 
-from ._ch09_tp_problem import BLOCKS, HIDDEN, WIDTH, WORLD, hidden_share, shard_bytes
+import math
+
+import torch
+
+from ._ch09_tp_problem import (
+    ACTIVATIONS,
+    BLOCKS,
+    HIDDEN,
+    WIDTH,
+    WORLD,
+    data,
+    hidden_share,
+    make_blocks,
+    shard_bytes,
+)
+from ._kit import close, max_diff
 from ._util import CheckFailed
 
-__all__ = ["SplitDiffers", "memory_hint", "without_grad_hint"]
+__all__ = [
+    "SplitDiffers",
+    "memory_hint",
+    "other_rank_hint",
+    "wire_hint",
+    "without_grad_hint",
+    "wrong_output_hint",
+]
 
 
 class SplitDiffers(CheckFailed):
@@ -27,6 +51,20 @@ _VIEW = (
 
 def memory_hint(rank: int, world: int, record: dict) -> CheckFailed | None:
     """What is wrong with the storage rank ``rank`` of ``world`` keeps, or None."""
+    if record.get("dtypes"):
+        return CheckFailed(
+            f"rank {rank}'s parameters are {', '.join(record['dtypes'])}, not float32 as the "
+            "blocks are: the shards are rounded, so the output and gradients are off the "
+            "unsplit MLP's. Keep each shard in float32, the weights' own dtype (clone it, "
+            "no .to(...))"
+        )
+    if record.get("shared_parts"):
+        return CheckFailed(
+            f"rank {rank}'s ParallelMLPs of two blocks share Parameters (the same storage): "
+            "something kept by the class or a global (a cache keyed by the shapes) hands a "
+            "second block of the same shapes the first block's shards. Clone each block's own "
+            "weights in __init__, in every instance"
+        )
     held, share = record["held"], shard_bytes(world, rank)
     whole = BLOCKS * 4 * (2 * WIDTH * HIDDEN + HIDDEN + WIDTH)
     if held > share:
@@ -91,4 +129,85 @@ def without_grad_hint(rank: int, without: list) -> str:
         "(fc2's bias added once, after the sum, by every rank)? Else autograd does not see "
         "through dist.all_reduce (nor through anything under no_grad): wrap each all-reduce "
         "in a torch.autograd.Function whose backward says what the gradient is"
+    )
+
+
+def wire_hint(rank: int, calls, where: str) -> str | None:
+    """The hint for an all-reduce of ``calls`` (in ``where``, "forward" or "backward") that
+    sent another dtype than float32's 4 bytes an element, or None."""
+    for c in calls:
+        size = c.nbytes / max(1, math.prod(c.shape))
+        if size == 4:
+            continue
+        if size > 4:
+            what = (
+                f"{size:g} bytes an element, not float32's 4: an upcast (float64) sends "
+                f"{size / 4:g} times the bytes, for every block at every step. float32's sum "
+                "is what the unsplit MLP computes too"
+            )
+        else:
+            what = (
+                f"{size:g} bytes an element, not float32's 4: a cast to float16 or bfloat16 "
+                "rounds the sum, so the output is off the unsplit MLP's"
+            )
+        return (
+            f"rank {rank}'s all-reduce in {where} sent a tensor of shape {tuple(c.shape)} in "
+            f"{c.nbytes} bytes, {what}. All-reduce the shares in their own dtype, float32"
+        )
+    return None
+
+
+def other_rank_hint(rank: int, world: int) -> str:
+    """The hint when ``ParallelMLP(mlp, other, world)`` built on rank ``rank`` did not hold
+    rank ``other``'s shard."""
+    other = (rank + 1) % world
+    return (
+        f"ParallelMLP(mlp, {other}, {world}) built on rank {rank} does not hold rank "
+        f"{other}'s shards (its hidden units torch.chunk(torch.arange(h), {world})[{other}]): "
+        "take the rank and the world from the arguments, not from dist.get_rank() or "
+        "dist.get_world_size() (a process may build another rank's share, to check or save it)"
+    )
+
+
+def wrong_output_hint(rank, world, out, ref, tolerance) -> str:
+    """The hint for rank ``rank``'s output ``out`` that is not ``ref``, the unsplit MLPs'."""
+    blocks = make_blocks()
+    x, _ = data()
+    with torch.no_grad():
+        for b in blocks:
+            b[2].bias *= world  # every rank's bias, summed by the all-reduce
+        twice = x
+        for b in blocks:
+            twice = b(twice)
+    if close(out, twice, tolerance):
+        return (
+            f"rank {rank}'s output has fc2's bias {world} times: each rank added it before the "
+            "all-reduce summed them. Add it once, after the sum"
+        )
+    for act in ACTIVATIONS:
+        with torch.no_grad():
+            same = x
+            for b in make_blocks(activations=[act] * BLOCKS):
+                same = b(same)
+        if close(out, same, tolerance):
+            return (
+                f"rank {rank}'s output is that of blocks that all use {act()}, but the "
+                f"blocks' activations differ ({', '.join(str(a()) for a in ACTIVATIONS)}): "
+                "use the mlp's own, mlp[1], not one of your choice"
+            )
+    anew = [type(act()) for act in ACTIVATIONS]  # each made again, with its defaults
+    with torch.no_grad():
+        same = x
+        for b in make_blocks(activations=anew):
+            same = b(same)
+    if close(out, same, tolerance):
+        return (
+            f"rank {rank}'s output is that of activations made anew with their default "
+            f"arguments ({anew[1]()} where the mlp has {ACTIVATIONS[1]()}): use the mlp's "
+            "own module, mlp[1], not type(mlp[1])()"
+        )
+    return (
+        f"rank {rank}'s output differs from the unsplit MLPs' by up to "
+        f"{max_diff(out, ref):.3g}: does each rank keep fc1's rows and fc2's "
+        "columns for the same hidden units (torch.chunk(..., world)[rank] for both)?"
     )

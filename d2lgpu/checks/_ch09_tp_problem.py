@@ -141,6 +141,9 @@ def _run(ParallelMLP, rank, world, watch):
     params = [p for _, p in named]
     storages = {(p.untyped_storage().data_ptr(), p.untyped_storage().nbytes()) for p in params}
     held = sum(n for _, n in storages)
+    dtypes = sorted({str(p.dtype).removeprefix("torch.") for p in params} - {"float32"})
+    by_part = [{p.untyped_storage().data_ptr() for p in part.parameters()} for part in parts]
+    shared_parts = sum(map(len, by_part)) > len(set().union(*by_part))
     views = sum(p.untyped_storage().nbytes() > p.nbytes for p in params)
     whole = {id(p) for b in blocks for p in b.parameters()}
     shares_whole = any(id(p) in whole for p in params)
@@ -182,6 +185,9 @@ def _run(ParallelMLP, rank, world, watch):
             after = part(after)
     return {
         "held": held,
+        "dtypes": dtypes,
+        "shared_parts": shared_parts,
+        "other_rank": _holds_other_share(ParallelMLP, rank, world),
         "views": views,
         "kept": kept,
         "shares_whole": shares_whole,
@@ -193,6 +199,30 @@ def _run(ParallelMLP, rank, world, watch):
         "backward": backward.calls,
         "no_grad": False,
     }
+
+
+def _holds_other_share(ParallelMLP, rank, world) -> bool:
+    """Whether ``ParallelMLP(block, other, world)`` built on this rank holds rank ``other``'s
+    shard's values (in any layout, fc2's bias or not): one that silently asks dist for its
+    rank builds its own. One that refuses (an assert that the ranks agree) is not judged."""
+    other = (rank + 1) % world
+    block = make_blocks()[0]
+    fc1, fc2 = block[0], block[2]
+    assert isinstance(fc1, nn.Linear) and isinstance(fc2, nn.Linear)
+    mine = torch.chunk(torch.arange(HIDDEN), world)[other]
+    with torch.no_grad():
+        try:
+            part = ParallelMLP(block, other, world)
+        except Exception:  # noqa: BLE001 (a refusal, loud: not a wrong shard)
+            return True
+        got = [p.detach().reshape(-1) for p in part.parameters()]
+        held = torch.cat(got).float().sort().values if got else torch.zeros(0)
+        shards: list[torch.Tensor] = [fc1.weight[mine], fc1.bias[mine], fc2.weight[:, mine]]
+        for kept in (shards, [*shards, fc2.bias]):
+            wanted = torch.cat([w.reshape(-1) for w in kept]).sort().values
+            if held.shape == wanted.shape and torch.equal(held, wanted):
+                return True
+    return False
 
 
 _NAMES = {"0.weight": "fc1's weight", "0.bias": "fc1's bias", "2.weight": "fc2's weight"}

@@ -5,18 +5,25 @@ In a rank, :class:`HostCopies` is installed around the learner's call: a
 ``TorchFunctionMode`` that notes the first gradient copied to the host (``.cpu()`` or
 ``.to("cpu")``: on a CPU the same tensor, on a GPU a copy an all-reduce then leaves
 ``p.grad`` out of), and says which gradients no collective carried (the call records'
-storages). In the parent, :func:`check_cost` reads each call's record: the collectives
-(all-reduces only, each gradient's bytes once), the process groups it created (one per
-call is a set-up per step) and the host copies; :func:`zero_step_advice` is the hint's
+storages), the first read of a value on the host (``bool(t)``, ``t.item()``) and the
+buffers a collective sent; :func:`host_reads` sees the reads where a mode is not seen (inside
+autograd's hooks, for ``10.overlap_ddp``). In the parent, :func:`check_cost` reads each
+call's record: the collectives (all-reduces only, each gradient's bytes once, in its own
+dtype, no buffer), the process groups it created (one per call is a set-up per step), the
+host copies and reads; :func:`zero_step_advice` is the hint's
 advice when the ranks' collectives first differ at ``ZERO_STEP``, where only rank 0's
 gradient of ``body.0.weight`` is all zero.
 """
 
 from __future__ import annotations
 
+import math
+from contextlib import contextmanager
+
 import torch
 from torch.overrides import TorchFunctionMode
 
+from ._kit import patched
 from ._kit_collectives import describe
 from ._util import CheckFailed
 
@@ -24,6 +31,8 @@ __all__ = [
     "ZERO_STEP",
     "HostCopies",
     "check_cost",
+    "host_read_hint",
+    "host_reads",
     "needed_and_sent",
     "never_sent",
     "zero_step_advice",
@@ -56,9 +65,15 @@ def _to_host(func, args, kwargs) -> bool:
     return any(isinstance(t, str | torch.device) and torch.device(t).type == "cpu" for t in targets)
 
 
+_T = torch.Tensor
+_READS = {_T.__bool__: "bool()", _T.item: ".item()", _T.tolist: ".tolist()",
+          _T.__float__: "float()", _T.__int__: "int()"}  # fmt: skip
+
+
 class HostCopies(TorchFunctionMode):
     """While installed: ``copied``, the name of the first of ``model``'s gradients (or a view
-    of one) that went through ``.cpu()`` or ``.to("cpu")``, else None."""
+    of one) that went through ``.cpu()`` or ``.to("cpu")``, else None; ``read``, the first
+    read of a tensor's value on the host (``bool(t)``, ``t.item()``...), else None."""
 
     def __init__(self, model):
         super().__init__()
@@ -67,19 +82,55 @@ class HostCopies(TorchFunctionMode):
             for n, p in model.named_parameters()
             if p.grad is not None
         }
+        self._buffers = {b.untyped_storage().data_ptr(): n for n, b in model.named_buffers()}
         self.copied: str | None = None
+        self.read: str | None = None
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if self.copied is None and args and isinstance(args[0], torch.Tensor):
             if _to_host(func, args, kwargs):
                 self.copied = self._names.get(args[0].untyped_storage().data_ptr())
+        if self.read is None and func in _READS:
+            self.read = _READS[func]
         return func(*args, **kwargs)
+
+    def buffers_sent(self, calls) -> list[str]:
+        """The model's buffers that a collective in ``calls`` sent (or a view of them)."""
+        return [self._buffers[p] for c in calls for p in c.storages if p in self._buffers]
 
     def uncarried(self, calls) -> list[str]:
         """The gradients that no collective in ``calls`` sent, nor a view of them."""
         sent = {ptr for c in calls for ptr in c.storages}
         return [n for ptr, n in self._names.items() if ptr not in sent]
+
+
+@contextmanager
+def host_reads():
+    """While installed, the yielded list gets the first read of any tensor's value on the
+    host (``bool()``, ``.item()``...): the methods patched, since autograd's hooks run where a
+    ``TorchFunctionMode`` is not seen."""
+    seen: list[str] = []
+
+    def wrap(method, name):
+        def read(self, *args, **kwargs):
+            seen.append(name)
+            return method(self, *args, **kwargs)
+
+        return read
+
+    with patched(*((torch.Tensor, m.__name__, wrap(m, n)) for m, n in _READS.items())):
+        yield seen
+
+
+def host_read_hint(read: str, who: str, where: str) -> str:
+    """The hint for ``who`` (e.g. "your function") that read a tensor's value on the host."""
+    return (
+        f"{who} read a tensor's value on the host ({read}, as `if not "
+        f"torch.isfinite(g).all():` does) {where}: on a GPU each read is a sync, the host "
+        "waits for the device (and no more work is queued meanwhile). Send the gradients "
+        "without looking at their values"
+    )
 
 
 def needed_and_sent(s) -> tuple[int, int]:
@@ -120,13 +171,32 @@ def check_cost(records) -> None:
                     "already leaves the same sum on every rank; anything more is communication "
                     "that costs time and changes nothing"
                 )
+            if s.get("buffers_sent"):
+                raise CheckFailed(
+                    f"your function all-reduced the model's buffer {s['buffers_sent'][0]} "
+                    f"{where}: an extra collective, and a buffer changed that is no gradient. "
+                    "Average only the parameters' p.grad; buffers (BatchNorm's running "
+                    "statistics) are left alone"
+                )
             needed, sent = needed_and_sent(s)
             if sent > needed:
                 raise CheckFailed(
                     f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
                     f"{where}, in {len(calls)} all-reduces: an extra collective. All-reduce "
-                    "each gradient once"
+                    "each gradient once (model.parameters() lists a parameter shared by two "
+                    "layers once; state_dict() and named_modules() list it under each name)"
                 )
+            elements = sum(g.numel() for g in s["local"].values() if g is not None)
+            if sent < needed and sum(math.prod(c.shape) for c in calls) >= elements:
+                raise CheckFailed(
+                    f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
+                    f"{where}: a flat buffer in a narrower dtype than the gradients' "
+                    "(torch.zeros(n) is float32; this model is float64) rounds them. Make it "
+                    "in the gradients' own dtype (torch.cat, or torch.zeros(n, dtype=g.dtype)), "
+                    "one buffer per dtype"
+                )
+            if s.get("host_read"):
+                raise CheckFailed(host_read_hint(s["host_read"], "your function", where))
             if step and s.get("groups_made"):
                 raise CheckFailed(
                     "your function created a new process group (dist.new_group) at each call, "

@@ -1,12 +1,9 @@
-"""What happens in each rank for ``10.overlap_ddp`` (:mod:`.ch10_ddp_by_hand`): the model,
-the learner's ``OverlappedDDP`` around it with its collectives watched (:mod:`._ranks`' watch),
-and a record per step of the order of the hooks' calls, the all-reduces' launches, any other
-collective, and the waits on the handles (``wait()``, its future's, ``torch.futures.wait_all``),
-with the gradients DDP would leave; the same steps in one process on the global batch; and,
-in the parent, the rules that read the ranks' records: what the answer built
-(:func:`setup_error`), each step's log made from the recorded calls (:func:`step_logs`) and
-read against the rules (:func:`read_step_log`).
-"""
+"""What happens in each rank for ``10.overlap_ddp`` (:mod:`.ch10_ddp_by_hand`): the learner's
+``OverlappedDDP`` with its collectives (:mod:`._ranks`' watch) and host reads in backward
+watched, a record per step of the order of the hooks' calls, the all-reduces' launches, other
+collectives and the waits (``wait()``, its future's, ``wait_all``; a poll that answered True),
+with the gradients DDP would leave; the steps in one process on the global batch; the rules
+on the records: :func:`setup_error`, :func:`step_logs`, :func:`read_step_log`."""
 
 from __future__ import annotations
 
@@ -16,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from . import _ranks
+from ._ch10_averaging import host_read_hint, host_reads
 from ._ch10_buckets import bucket_numels, call_itemsize, overlap_net
 from ._ch10_by_hand import STEPS, after_a_first, batch, grads_of, share
 from ._kit import kept_from_earlier
@@ -63,22 +61,23 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         x, y = batch(step, 6)
         x = x.to(dtype)
         shadow.load_state_dict(model.state_dict())
-        # what DDP leaves: the average of the ranks' gradients (the global batch's when the
-        # shares are equal)
+        # what DDP leaves: the ranks' gradients averaged (the global batch's if shares are equal)
         shares = [grads_of(shadow, x[share(r, world)], y[share(r, world)]) for r in range(world)]
         whole = [sum(gs) / world for gs in zip(*shares, strict=True)]
-        local = shares[rank]
         opt.zero_grad(set_to_none=step != 1)  # step 1 in place: p.grad is zeros, not None
         del log[:]
         state["sent"].append([])
         state["in_backward"] = True
         try:
-            F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
+            with host_reads() as reads:  # the hooks' host reads, in backward
+                F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         except (AttributeError, TypeError) as error:
             if "NoneType" not in str(error):
                 raise
             what = f"{type(error).__name__}: {error}"
             raise RuleBroken(_EARLY.format(step=step, error=what)) from None
+        if reads:
+            raise RuleBroken(host_read_hint(reads[0], "a hook", f"in backward (step {step})"))
         state["in_backward"] = False
         log.append(("backward returned",))
         ddp.finish()
@@ -86,7 +85,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         if (now := max(_hooks_on(model))) > setup["hooks"]:  # registered again in finish()
             raise RuleBroken(_AGAIN.format(step=step, now=now - 1, once=setup["hooks"] - 1))
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
-        steps.append({"log": list(log), "whole": whole, "local": local, "got": got})
+        steps.append({"log": list(log), "whole": whole, "local": shares[rank], "got": got})
         opt.step()
     # of the waited ones: the watch holds an unwaited call's tensor, which has its own hint
     if kept := kept_from_earlier([[r for r, c in sent if c.waits] for sent in state["sent"]]):
@@ -178,16 +177,18 @@ _EARLY = (
     "{error}, raised during backward (step {step}): a hook read p.grad of a parameter whose "
     "gradient backward had not computed yet (every parameter of this model gets one). Launch "
     "a bucket from the hook of its last gradient: count the bucket's ready gradients and "
-    "launch when the count reaches the number of its parameters"
+    "launch when the count reaches the number of its parameters. Hooks made as lambdas in a "
+    "loop read the loop variable when they run, its last value (a late-bound closure): bind "
+    "it when made, lambda p, i=i: ..."
 )
+_WHEN = {True: "inside backward", False: "after backward returned"}
 
 
 def step_logs(raw_logs):
     """Each step's log as :func:`read_step_log` reads it, from a rank's raw logs: each
-    all-reduce's launch as ``("launch", numel, async_op, in_backward)``, any other
-    collective as ``("other", what, in_backward)``, and each wait on an all-reduce's handle
-    as ``("wait", index, in_backward, step)``: the index of the launch in its step's
-    launches, and the step it was launched in."""
+    all-reduce's launch as ``("launch", numel, async_op, in_backward)``, any other collective
+    as ``("other", what, in_backward)``, each wait on an all-reduce's handle as ``("wait",
+    index, in_backward, step)``: the launch's index and step (``True`` after them: a poll)."""
     launched: dict[int, tuple[int, int]] = {}  # a call's index: (its step, its launch index)
     logs = []
     for step, raw in enumerate(raw_logs):
@@ -206,7 +207,8 @@ def step_logs(raw_logs):
                 log.append(("other", describe(call), in_backward))
             elif call.index in launched:
                 launch_step, index = launched[call.index]
-                log.append(("wait", index, in_backward, launch_step))
+                polled = (True,) if event == "polled" else ()  # is_completed() answered
+                log.append(("wait", index, in_backward, launch_step, *polled))
         logs.append(log)
     return logs
 
@@ -238,7 +240,7 @@ def read_step_log(log, cap, step, numels, itemsize=4):
     other = next((e for e in log if e[0] == "other"), None)
     if other is not None:
         raise CheckFailed(
-            f"besides the buckets' all-reduces, {other[1]} ran {_when(other[2])} {where}: an "
+            f"besides the buckets' all-reduces, {other[1]} ran {_WHEN[other[2]]} {where}: an "
             "extra collective. Each step sends each bucket once, and nothing else"
         )
     sent = [e[1] for e in launches]
@@ -275,6 +277,12 @@ def read_step_log(log, cap, step, numels, itemsize=4):
             f"finish() returned {where}: call handle.wait() on every one in finish(), before "
             "the gradients are read (the all-reduce may not be done yet)"
         )
+    if any(e[4:] == (True,) for e in waits):
+        raise CheckFailed(
+            f"finish() polled handle.is_completed() (or a future's done()) until it said True "
+            f"{where}, instead of handle.wait(): the host spins in a busy loop, and on NCCL "
+            "is_completed() does not make the current stream wait for the all-reduce. Call "
+            "handle.wait() on every handle in finish()")  # fmt: skip
     twice = next((i for i in async_launches if waited.count(i) > 1), None)
     if twice is not None:
         raise CheckFailed(
@@ -283,10 +291,6 @@ def read_step_log(log, cap, step, numels, itemsize=4):
             "in finish()"
         )
     return sent
-
-
-def _when(in_backward) -> str:
-    return "inside backward" if in_backward else "after backward returned"
 
 
 def _extra_launches(sent, numels, cap, where, itemsize):

@@ -6,6 +6,7 @@ and on what they keep in :mod:`._ch10_zero_kept`."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 import torch
@@ -126,6 +127,19 @@ def _zero_redundancy_used(*args, **kwargs):
     )
 
 
+# the ways to send parameters as objects (all_gather_object of the state has its own hint)
+_OBJECTS = ("broadcast_object_list", "scatter_object_list")
+
+
+def _object_collective(name, *args, **kwargs):
+    raise RuleBroken(
+        f"your ShardedOptimizer called dist.{name}: it pickles the tensors, copies them to the "
+        "host and back (on NCCL, through the GPU), in two collectives a call, every step. "
+        "Broadcast the tensors themselves: dist.broadcast(p.data, src=owner) per parameter, "
+        "or one flat buffer per owner"
+    )
+
+
 def empty_share_hint(rank, world, error, count=8) -> str:
     """The hint when rank ``rank``'s optimizer_cls raised ``error`` (ValueError: an empty
     parameter list), though ``world`` ranks leave every rank some of the ``count``."""
@@ -184,7 +198,8 @@ class ZeroJob:
 
     def __call__(self, answer, rank, world):
         def job():
-            return _zero_job(answer, rank, world, self.net)
+            with patched(*((dist, name, partial(_object_collective, name)) for name in _OBJECTS)):
+                return _zero_job(answer, rank, world, self.net)
 
         if not self.first:
             return job()

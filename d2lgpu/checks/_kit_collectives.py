@@ -199,8 +199,8 @@ class CollectiveWatch:
     """Record the collectives called while installed (``with watch:``), each in ``calls``.
 
     ``path``: a file each call is appended to as it starts (``kind [shape]``, one a line).
-    ``note(event, call)``: called with ``"launch"`` as each call starts and ``"wait"`` as its
-    handle is waited on. ``phase``: what the job is doing, recorded with each call.
+    ``note(event, call)``: called with ``"launch"`` as each call starts and ``"wait"`` (or
+    ``"polled"``: is_completed() answered True) as its handle is waited on. ``phase``: what the job is doing, recorded with each call.
     """
 
     def __init__(self, path: str | None = None, note=None):
@@ -241,7 +241,7 @@ class CollectiveWatch:
         if finished:
             _release(call)
         if self.note is not None:
-            self.note("wait", call)
+            self.note("polled" if finished else "wait", call)  # polled: is_completed(), done()
 
     def _wrap(self, kind, original):
         signature = inspect.signature(original)

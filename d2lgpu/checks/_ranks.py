@@ -4,12 +4,11 @@
 starts them (forked from the kernel where that is safe, else from a fork server with the
 learner's function sent by value: :func:`d2lgpu.ranks.start_method` says why), joins them in a
 gloo group, waits for them and picks the rank to blame (:func:`d2lgpu.ranks.root_cause`).
-The job here, ``10.allreduce_grads``'s, trains the small :class:`Net` for ``STEPS`` SGD steps
-on each rank's own half of every global batch, calls the learner's function after each
-``backward``, and sends back its gradients before and after the call and its final
-parameters. :func:`reference` is one process on the global batch. Another exercise passes
-its own ``job(answer, rank, world) -> record`` (chapter 10's hand-built DDP and ZeRO-1 do)
-and gets the same start, store and hints.
+The job here, ``10.allreduce_grads``'s, trains :class:`Net` ``STEPS`` SGD steps on each
+rank's share of every batch (then :class:`Twin` one step), calls the learner's function after
+each ``backward`` and sends back the gradients before and after it and the final parameters.
+Another exercise passes its own ``job(answer, rank, world) -> record`` (chapter 10's DDP and
+ZeRO-1 by hand do) and gets the same start, store and hints.
 
 Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a
 rank): each collective the rank calls is recorded, and written to a file as it starts. The
@@ -21,10 +20,9 @@ returned) with :func:`check_waited`.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
 learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leaving early), a
-rule broken, or ranks that died or never finish (a collective that some ranks skip waits for
-the others until ``COLLECTIVE_TIMEOUT_S``), where the ranks' recorded collectives say where
-they first differ. A rank whose own error made the others lose their peer is the one the
-hint names.
+rule broken, or ranks that died or never finish (a collective some ranks skip waits until
+``COLLECTIVE_TIMEOUT_S``), where the recorded collectives say where the ranks first differ;
+the rank whose own error made the others lose their peer is the one named.
 
 What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
 """
@@ -89,14 +87,17 @@ class Net(nn.Module):
 
 
 class Twin(Net):
-    """The second model: a parameter of its own, in no child module (children() misses it)."""
+    """The second model, in float64: a parameter of its own, in no child module (children()
+    misses it), a layer under two names (state_dict() lists it twice) and a buffer."""
 
     def __init__(self):
         super().__init__()
         self.scale = nn.Parameter(torch.linspace(0.5, 1.5, 3))
+        self.head = self.body[2]  # the same layer: its parameters once in parameters()
+        self.register_buffer("shift", torch.zeros(3))
 
     def forward(self, x):
-        return super().forward(x) * self.scale
+        return (super().forward(x.to(self.scale.dtype)) + self.shift) * self.scale
 
 
 def make_net(cls=Net):
@@ -129,6 +130,7 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         x, y = batch(step)
         share = slice(rank * BATCH // world, (rank + 1) * BATCH // world)
         opt.zero_grad()
+        begin = watch().mark()  # collectives in backward: hooks an earlier call registered
         F.cross_entropy(model(x[share]), y[share]).backward()
         local = _grads(model)
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
@@ -141,7 +143,9 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         calls = watch().calls[mark:]
         steps.append({"local": local, "after": _grads(model), "params_changed": changed,
                       "calls": calls, "groups_made": watch().groups_made - groups,
-                      "host_copy": copies.copied, "uncarried": copies.uncarried(calls)})  # fmt: skip
+                      "host_copy": copies.copied, "uncarried": copies.uncarried(calls),
+                      "host_read": copies.read, "buffers_sent": copies.buffers_sent(calls),
+                      "in_backward": len(watch().calls[begin:mark])})  # fmt: skip
         opt.step()
     return steps
 
@@ -151,8 +155,8 @@ def _allreduce_job(answer, rank, world):
     model = make_net()
     steps = _train(model, answer, rank, world)
     final = {n: p.detach().clone() for n, p in model.state_dict().items()}
-    # then a second model in the same process, one step: parameters kept from the first fail
-    return {"steps": steps + _train(make_net(Twin), answer, rank, world, 1), "final": final}
+    twin = _train(make_net(Twin).double(), answer, rank, world, 1)  # parameters kept fail
+    return {"steps": steps + twin, "final": final}
 
 
 class RuleBroken(Exception):
@@ -177,9 +181,8 @@ def check_waited(since: int, where: str) -> None:
 
 def _watched_job(job, answer, logs, rank, world):
     """In a rank: ``job(answer, rank, world)`` with its collectives watched, then the rules
-    every rank job keeps. What the process held before the job is frozen while it runs
-    (``gc.freeze``): a look at the rank's objects (:func:`._kit.made_since`) and a garbage
-    collection then read what the job made, not the whole heap the rank was forked with."""
+    every rank job keeps. The heap from before the job is frozen while it runs (``gc.freeze``):
+    a look at the rank's objects (:func:`._kit.made_since`) reads what the job made only."""
     with CollectiveWatch(path=f"{logs}/rank{rank}") as watching, refused_call_named(answer):
         _WATCH.append(watching)
         gc.freeze()
@@ -203,9 +206,9 @@ def finished_rule_hint(calls, unwaited, rank, world) -> str | None:
         members = "" if outside.group else f" (rank {rank} is not in it: the call did nothing)"
         return (
             f"rank {rank} of {world} called {describe(outside)} over a group of ranks "
-            f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce over "
-            "every rank: the default group, or one "
-            "dist.new_group(list(range(dist.get_world_size()))) made once"
+            f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce "
+            "over every rank: the default group, or one dist.new_group(list(range(dist."
+            "get_world_size()))) made once"
         )
     if unwaited:
         return unwaited_hint(unwaited, f"rank {rank} finished")
@@ -272,8 +275,7 @@ def mismatch_hint(rank, status, mismatch, advice=None) -> str:
             "late": "never finished (it waited in a collective the others did not call)"}  # fmt: skip
     return (
         f"rank {rank} {what.get(status, 'lost its peer')}: the ranks' collectives do not match: "
-        f"{mismatch}. "
-        + (advice or "Every rank must call the same collectives, in the same order, on tensors "
+        f"{mismatch}. " + (advice or "Every rank must call the same collectives, in the same order, on tensors "
            "of the same shape")
     )  # fmt: skip
 

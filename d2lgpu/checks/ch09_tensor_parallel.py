@@ -34,9 +34,15 @@ import tempfile
 import torch
 
 from ..ranks import RankFailed, lost_peer, run_ranks
-from ._ch09_tp_hints import SplitDiffers, memory_hint, without_grad_hint
+from ._ch09_tp_hints import (
+    SplitDiffers,
+    memory_hint,
+    other_rank_hint,
+    wire_hint,
+    without_grad_hint,
+    wrong_output_hint,
+)
 from ._ch09_tp_problem import (
-    ACTIVATIONS,
     BLOCKS,
     HIDDEN,
     LR,
@@ -48,7 +54,7 @@ from ._ch09_tp_problem import (
     rank_work,
     shard_bytes,
 )
-from ._kit import Tolerance, close, max_diff
+from ._kit import Tolerance, close
 from ._kit_collectives import first_mismatch, read_log
 from ._ranks import exit_hint, mismatch_hint, records_of
 from ._util import (
@@ -102,6 +108,10 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
         "one all-reduce per block in backward, of the input's gradient; the input's gradient "
         "and, after one SGD step on the shards, the outputs equal the unsplit model's"
     )
+    for rank, r in enumerate(records):
+        if not r["other_rank"]:
+            raise CheckFailed(other_rank_hint(rank, WORLD))
+    passed.append("ParallelMLP(mlp, r, world) built on another rank holds rank r's shards")
     # 3 ranks: 10 hidden units in 4, 4 and 2, so that a world of 2 written in is seen
     try:
         records = _records(ParallelMLP, 3)
@@ -211,63 +221,22 @@ def _check_forward(records, reference):
                 f"rank {rank} ran {len(calls)} all-reduces in forward through {BLOCKS} blocks "
                 f"(shapes {_shapes(calls)}): one per block, of the block's output"
             )
-        out = r["out"]
-        ref = reference["out"]
+        wire = wire_hint(rank, calls, "forward")
+        if wire is not None:
+            raise CheckFailed(wire)
+        out, ref = r["out"], reference["out"]
         if out.shape != ref.shape:
             raise CheckFailed(
                 f"rank {rank}'s output has shape {tuple(out.shape)}, not {tuple(ref.shape)}"
             )
         if not close(out, ref, TOLERANCE):
-            raise CheckFailed(_wrong_output_hint(rank, world, out, ref))
+            raise CheckFailed(wrong_output_hint(rank, world, out, ref, TOLERANCE))
         if r["no_grad"]:
             raise CheckFailed(
                 "the output does not require grad: autograd cannot see through "
                 "dist.all_reduce (or your forward ran under no_grad). Wrap the all-reduce in a "
                 "torch.autograd.Function whose backward says what the gradient is"
             )
-
-
-def _wrong_output_hint(rank, world, out, ref):
-    blocks = make_blocks()
-    x, _ = data()
-    with torch.no_grad():
-        for b in blocks:
-            b[2].bias *= world  # every rank's bias, summed by the all-reduce
-        twice = x
-        for b in blocks:
-            twice = b(twice)
-    if close(out, twice, TOLERANCE):
-        return (
-            f"rank {rank}'s output has fc2's bias {world} times: each rank added it before the "
-            "all-reduce summed them. Add it once, after the sum"
-        )
-    for act in ACTIVATIONS:
-        with torch.no_grad():
-            same = x
-            for b in make_blocks(activations=[act] * BLOCKS):
-                same = b(same)
-        if close(out, same, TOLERANCE):
-            return (
-                f"rank {rank}'s output is that of blocks that all use {act()}, but the "
-                f"blocks' activations differ ({', '.join(str(a()) for a in ACTIVATIONS)}): "
-                "use the mlp's own, mlp[1], not one of your choice"
-            )
-    anew = [type(act()) for act in ACTIVATIONS]  # each made again, with its defaults
-    with torch.no_grad():
-        same = x
-        for b in make_blocks(activations=anew):
-            same = b(same)
-    if close(out, same, TOLERANCE):
-        return (
-            f"rank {rank}'s output is that of activations made anew with their default "
-            f"arguments ({anew[1]()} where the mlp has {ACTIVATIONS[1]()}): use the mlp's "
-            "own module, mlp[1], not type(mlp[1])()"
-        )
-    return (
-        f"rank {rank}'s output differs from the unsplit MLPs' by up to "
-        f"{max_diff(out, ref):.3g}: does each rank keep fc1's rows and fc2's "
-        "columns for the same hidden units (torch.chunk(..., world)[rank] for both)?"
-    )
 
 
 def _check_backward(records, reference):
@@ -300,6 +269,9 @@ def _check_backward(records, reference):
                 f"rank {rank} ran {len(calls)} all-reduces in backward through {BLOCKS} blocks: "
                 "one per block, of the gradient of the block's input"
             )
+        wire = wire_hint(rank, calls, "backward")
+        if wire is not None:
+            raise CheckFailed(wire)
         if not close(r["x_grad"], reference["x_grad"], TOLERANCE):
             raise CheckFailed(
                 f"rank {rank}'s gradient of the input differs from the unsplit model's: in "

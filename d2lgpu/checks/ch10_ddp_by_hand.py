@@ -33,7 +33,8 @@ exists on 2 and 4 ranks; on 3, shares of 3, 3 and 2, and shares of 8 // 3 leave 
 parameters without an owner). Last, on 2 ranks, after a first instance over 3 other
 parameters, a model of weights and biases in float64 (``UNEVEN``): owners given by index
 balance the count there, not the bytes; loads kept by the class carry over from the first
-instance; a flat buffer in float32 rounds the parameters (held within 1e-12).
+instance; a flat buffer in float32 rounds the parameters (held within 1e-12). Parameters
+sent as objects (dist.broadcast_object_list: pickles, host copies) are refused in every run.
 
 Here: both checks, and the rules that read ``10.overlap_ddp``'s records. What a rank runs
 and the one-process references are in :mod:`._ch10_overlap` (with the rules that read its

@@ -16,8 +16,10 @@ rank's own gradient... of what the ranks computed, then the final parameters wit
 process trained on the global batch; then the steps' gradients again on three ranks, so
 that a division by 2 written in is seen. At one step rank 0's share of the batch is zeros, so
 that a rank skipping an all-zero gradient calls other collectives than the others. Each
-call's cost is read too (:mod:`._ch10_averaging`): all-reduces only, each gradient once, no
-process group made at every call, no gradient copied to the host.
+call's cost is read too (:mod:`._ch10_averaging`): all-reduces only, each gradient once (a
+second model, in float64, has a layer under two names and a buffer: neither sent twice, nor a
+narrower flat buffer, nor the buffer), no process group made at every call, no gradient copied
+to the host, no value read on the host, and no collective run by hooks during backward.
 """
 
 from __future__ import annotations
@@ -152,6 +154,15 @@ def _check_step(steps, step, averages) -> None:
                 f"rank {rank}): average p.grad, not p (or p.data); the optimizer moves p"
             )
     for rank, s in enumerate(steps):
+        if s.get("in_backward"):
+            raise CheckFailed(
+                f"{s['in_backward']} collective(s) ran during backward (step {step}, rank "
+                f"{rank}), before your function was called: hooks that an earlier call "
+                "registered (p.register_post_accumulate_grad_hook) or another state kept "
+                "between calls. Average in the call itself, after backward, and register "
+                "nothing on the model: a second backward before the call (gradient "
+                "accumulation) would be averaged twice"
+            )
         _check_something_sent(s, rank, step)
     # each rank's call all-reduced at least twice its gradients' bytes
     twice = [sent >= 2 * needed for needed, sent in map(needed_and_sent, steps)]

@@ -1,0 +1,31 @@
+# expect: fail owners by consecutive chunks of ceil(n / world) parameters: balances the count, not the bytes (weight, bias, weight, bias passes by luck; weights then biases does not)
+# hint: byte|count|balanc|chunk|size|index
+# open: the float64 model's weights and biases alternate, so consecutive chunks of ceil(n / world) parameters hold 4 weights and 4 biases each: balanced; a model on which chunks are off by more than the largest parameter (the prompt's tolerance) must also keep owners by index (i % world) off, which no single layout of these 8 layers does: a second ordering of the model is needed
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    """ZeRO-1: each rank keeps the optimizer state of its own parameters, then broadcasts them."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world, rank = dist.get_world_size(), dist.get_rank()
+        per_rank = -(-len(self.params) // world)  # ceil: every parameter gets an owner
+        self.owner = [i // per_rank for i in range(len(self.params))]
+        mine = [p for p, o in zip(self.params, self.owner) if o == rank]
+        self.optim = optimizer_cls(mine, **kwargs) if mine else None
+
+    @torch.no_grad()
+    def step(self):
+        if self.optim is not None:
+            self.optim.step()
+        for p, o in zip(self.params, self.owner):
+            dist.broadcast(p.data, src=o)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer
