@@ -1318,19 +1318,15 @@ def test_a_label_of_the_answers_own_is_named_where_it_leads_a_gpu():
     ), hint
 
 
-def test_a_sync_of_the_current_gpu_is_not_one_of_device():
-    # On cuda:1 of two (scripted) GPUs, torch.cuda.synchronize() waits for cuda:0 only.
+def test_a_sync_of_the_current_gpu_after_the_warm_up_passes():
+    # On cuda:1 of two (scripted) GPUs, a sync of the current GPU (cuda:0) is accepted: the
+    # chapters sync so, and in the notebook device is the current GPU.
     for wait in (
         lambda device: torch.cuda.synchronize(),
         lambda device: torch.accelerator.synchronize(),
         lambda device: torch.cuda.current_stream().synchronize(),
     ):
-        hint = assert_fails("06.slowest_op", profiled_with(before=wait)).hint
-        assert hint.startswith(
-            "on a GPU (device cuda:1, the current GPU being cuda:0) you waited for cuda:0 after "
-            "the warm-up, not for device"
-        ), hint
-        assert "torch.cuda.synchronize(device) or d2lgpu.sync(device)" in hint, hint
+        assert_passes("06.slowest_op", profiled_with(before=wait))
 
 
 def test_cpu_time_added_to_device_time_on_a_gpu_is_named():

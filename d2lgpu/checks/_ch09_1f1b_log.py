@@ -3,17 +3,15 @@ backward that reaches its output, by micro-batch (found by value), whether an in
 carried the stage before's graph or came cut without ``requires_grad_()``, and whether a
 stage's graphs still hold what they saved after their backward (``retain_graph=True``).
 
-At each forward a stage also looks, through weak references, at its outputs and cut inputs
-of earlier micro-batches whose backward has run (:func:`check_dropped` names those still
-alive: kept in a dict never emptied), and notes a first stage's input that requires grad
-(:func:`check_first_input`). :func:`class_targets` watches ``loss_fn``'s targets where
+At each forward a stage judges, then lets go of, its graphs whose backward has run (held,
+they would keep the answer's tensors alive), and notes a first stage's input that requires
+grad (:func:`check_first_input`). :func:`class_targets` watches ``loss_fn``'s targets where
 they are class indices (cast to the output's dtype, named).
 """
 
 from __future__ import annotations
 
 import functools
-import weakref
 
 import torch
 from torch import nn
@@ -25,7 +23,6 @@ __all__ = [
     "LoggedStage",
     "check_freed",
     "graph_keeps_saved",
-    "check_dropped",
     "check_first_input",
     "class_targets",
 ]
@@ -45,9 +42,7 @@ class LoggedStage(nn.Module):
         self.no_grad_input = False  # whether an input was cut without requires_grad_()
         self.nodes: list = []  # each forward's output node: its backward frees what it saved
         self.retained: list[int] = []  # micro-batches whose node held its saved after backward
-        self.outs: dict = {}  # micro-batch -> weak reference to this stage's output
-        self.ins: dict = {}  # micro-batch -> weak reference to its cut input (k > 0)
-        self.kept: tuple[str, list[int]] | None = None  # what was alive after its backward
+        self.forwarded: set[int] = set()  # micro-batches this stage has run forward
         self.input_grad = False  # whether the first stage got an input that requires grad
 
     def _which(self, h) -> int:
@@ -63,15 +58,13 @@ class LoggedStage(nn.Module):
         self.uncut = self.uncut or (self.index > 0 and getattr(h, "grad_fn", None) is not None)
         cut = self.index > 0 and isinstance(h, torch.Tensor) and not h.requires_grad
         self.no_grad_input = self.no_grad_input or cut
-        if i not in self.outs:  # not a recomputation in backward (a checkpointed stage)
-            self._look_back()
+        if i not in self.forwarded:  # not a recomputation in backward (a checkpointed stage)
+            self._let_go()
         if isinstance(h, torch.Tensor):
             self.input_grad |= self.index == 0 and h.requires_grad and h.grad_fn is None
-            if self.index > 0:
-                self.ins[i] = weakref.ref(h)
         self._log.append((self.index, "F", i))
         out = self.layers(h)
-        self.outs[i] = weakref.ref(out)
+        self.forwarded.add(i)
         if out.requires_grad:
             out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
             self.nodes.append((i, out.grad_fn))
@@ -79,19 +72,13 @@ class LoggedStage(nn.Module):
             self.seen.setdefault(self.index, {})[i] = out.detach()
         return out
 
-    def _look_back(self) -> None:
-        """Note (once) outputs, or cut inputs, of micro-batches whose backward has run, more
-        than one still alive: a local variable may hold the last one, a dict holds them all."""
+    def _let_go(self) -> None:
+        """Judge the output nodes whose backward has run (do they still hold what they
+        saved?), then let go of them: a node holds its graph, which the step need not keep."""
         done = {(s, i) for s, a, i in list(self._log) if a == "B"}
-        # nodes whose backward has run: judged now, then let go (a node holds its graph, and
-        # the graph the cut input, which would look kept)
         ran = [(j, node) for j, node in self.nodes if (self.index, j) in done]
         self.retained += [j for j, node in ran if node is not None and _kept_saved(node)]
         self.nodes = [(j, node) for j, node in self.nodes if (self.index, j) not in done]
-        for what, refs, by in (("outputs", self.outs, 0), ("inputs", self.ins, -1)):
-            alive = [j for j, r in refs.items() if (self.index + by, j) in done and r() is not None]
-            if len(alive) > 1 and self.kept is None:
-                self.kept = (what, sorted(alive))
 
 
 # 09.one_f_one_b's words for a case that fails after the ones before it passed
@@ -146,23 +133,6 @@ def check_freed(stages, where) -> None:
                 "at min(S - k, M) micro-batches in flight; with it they stay as long as "
                 "anything refers to the graph. Leave retain_graph out (each graph is "
                 "backwarded once)"
-            )
-
-
-def check_dropped(stages, where) -> None:
-    """No stage still held two or more outputs (or cut inputs) whose backward had run."""
-    for stage in stages:
-        if stage.kept is not None:
-            what, which = stage.kept
-            whose = "backwards" if what == "outputs" else "gradients, sent back,"
-            raise CheckFailed(
-                f"({where}) stage {stage.index + 1} still held its {what} of micro-batches "
-                f"{which} when it ran a later forward, though their {whose} had already been "
-                "used: your code keeps them (a dict or list it reads and never empties). 1F1B "
-                "frees a micro-batch's tensors once its backward has run, which keeps a stage "
-                "at min(S - k, M) micro-batches in flight; kept, every micro-batch's activations "
-                "at the cuts stay to the end of the step, as in GPipe. Drop each once its "
-                "backward has used it (dict.pop)"
             )
 
 

@@ -1,5 +1,5 @@
-# expect: fail inputs and outputs kept in the dicts after their backward (read, never popped): every micro-batch's boundary activations and their .grad stay alive to the end of the step, so 1F1B holds as much as GPipe at the cuts
-# hint: pop|free|kept|alive|memory|in flight|release|del
+# expect: pass boundary outputs and inputs kept in dicts until the step ends (relabelled: the prompt asks each backward to free what it saved, not to drop the boundary tensors)
+# hint: 
 import torch
 
 from d2lgpu.pipeline import micro_batches
