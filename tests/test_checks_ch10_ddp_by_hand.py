@@ -312,10 +312,11 @@ def test_owners_by_index_pass_on_parameters_of_one_size_and_fail_on_two():
     result = check("10.shard_optimizer", RoundRobin, quiet=True)
     assert result.status == "failed" and result.passed == SHARD_PASSED
     assert result.hint == (
-        "rank 0 holds 32768 bytes of optimizer state, of 34816 in all over 2 ranks: 1/n is "
+        "rank 0 holds 9728 bytes of optimizer state, of 34816 in all over 2 ranks: 1/n is "
         "17,408, within the largest parameter's 4096. Every rank holds 8 parameters, but this "
-        "model's are of 2 sizes (16, 256 elements): owners given by index (i % world), or by "
-        "a load that adds 1 or p.element_size() per parameter, balance the count, not the bytes "
+        "model's are of 2 sizes (16, 256 elements): owners given by index (i % world), by "
+        "consecutive shares of the count, or by a load that adds 1 or p.element_size() per "
+        "parameter, balance the count, not the bytes "
         "(p.numel() * p.element_size()). Balance the shards by bytes (give each parameter to "
         "the rank holding the fewest bytes so far)"
     )
@@ -520,8 +521,9 @@ def test_shard_optimizer_keyword_arguments_not_passed_on_are_named(answer, hints
 
 
 class ShardedByNumpy:
-    """Another style: owners from numpy's array_split, the optimizer made by a functools.partial,
-    a print of this rank's share."""
+    """Another style: owners from numpy (largest first, each to the argmin of the loads), the
+    optimizer made by a functools.partial, a print of this rank's share. (Owners from
+    ``np.array_split`` of the indexes, consecutive shares of the count, fail the last case.)"""
 
     def __init__(self, params, optimizer_cls, **kwargs):
         import functools
@@ -530,11 +532,15 @@ class ShardedByNumpy:
 
         self.params = list(params)
         rank, world = dist.get_rank(), dist.get_world_size()
-        parts = np.array_split(np.arange(len(self.params)), world)
-        self.owner = [r for r, part in enumerate(parts) for _ in part]
+        sizes = np.array([p.numel() * p.element_size() for p in self.params])
+        loads, self.owner = np.zeros(world), [0] * len(self.params)
+        for i in np.argsort(-sizes, kind="stable"):
+            self.owner[i] = int(loads.argmin())
+            loads[self.owner[i]] += sizes[i]
+        mine = [p for p, r in zip(self.params, self.owner, strict=True) if r == rank]
         make = functools.partial(optimizer_cls, **kwargs)
-        self.optimizer = make([self.params[int(i)] for i in parts[rank]])
-        print(f"rank {rank}: {len(parts[rank])} of {len(self.params)} parameters")
+        self.optimizer = make(mine)
+        print(f"rank {rank}: {len(mine)} of {len(self.params)} parameters")
 
     def zero_grad(self, set_to_none=True):
         for p in self.params:

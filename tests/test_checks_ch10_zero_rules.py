@@ -203,9 +203,20 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
     alternating = [256, 16] * 4
     by_index = [{"state": {i: 8 * alternating[i] for i in range(r, 8, 2)}, "optimizers": 1}
                 for r in (0, 1)]  # fmt: skip
-    assert "owners given by index (i % world), or by a load that adds 1 or" in fails(
-        compare_state, by_index, 2, alternating
-    )
+    assert (
+        "owners given by index (i % world), by consecutive shares of the count, or by a load "
+        "that adds 1 or p.element_size() per parameter, balance the count, not the bytes"
+    ) in fails(compare_state, by_index, 2, alternating)
+    # UNEVEN's order (weights W, biases b: WWWWbWbWbWbWbbbb): owners by index and consecutive
+    # halves both give one rank 6 weights and the other 2, each 8 parameters
+    order = [256 if c == "W" else 16 for c in zero.UNEVEN_ORDER]
+    assert order == zero.UNEVEN.numels()
+    halves = [{"state": {i: 16 * order[i] for i in part}, "optimizers": 1}
+              for part in (range(8), range(8, 16))]  # fmt: skip
+    by_index = [{"state": {i: 16 * order[i] for i in range(r, 16, 2)}, "optimizers": 1}
+                for r in (0, 1)]  # fmt: skip
+    for records in (halves, by_index):
+        assert "by consecutive shares of the count" in fails(compare_state, records, 2, order, 8)
     # in float64, Adam's state takes 16 bytes an element
     compare_state(
         [{"state": {i: 16 * numels[i] for i in o}, "optimizers": 1} for o in ([0, 2], [1, 3])],
@@ -383,6 +394,28 @@ def test_each_rank_makes_its_weights_again_with_the_same_values():
         assert not any(
             g is b or g.data_ptr() == b.data_ptr() for g, b in zip(got, before, strict=True)
         )
+
+
+def test_the_uneven_model_registers_its_weights_and_biases_in_its_order_and_runs_its_layers():
+    model = zero.zero_net(zero.UNEVEN)
+    params = list(model.parameters())
+    assert [tuple(p.shape) for p in params] == [
+        (16, 16) if c == "W" else (16,) for c in "WWWWbWbWbWbWbbbb"
+    ]
+    assert {p.dtype for p in params} == {torch.float64}
+    weights = [p for p in params if p.dim() == 2]
+    biases = [p for p in params if p.dim() == 1]
+    x = torch.randn(5, 16, dtype=torch.float64)
+    want = x
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):  # layer i: weight i, bias i
+        want = torch.nn.functional.linear(want, w, b)
+        want = want.relu() if i < 7 else want
+    assert torch.equal(model(x), want)
+    # the same values each time, made again on each rank (through the ParameterList)
+    for rank in (0, 5):
+        again = list(zero._laid_out_by_rank(zero.zero_net(zero.UNEVEN), rank).parameters())
+        assert all(torch.equal(a, p) for a, p in zip(again, params, strict=True))
+        assert not any(a.data_ptr() == p.data_ptr() for a, p in zip(again, params, strict=True))
 
 
 def test_each_rank_makes_its_weights_again_in_an_order_rotated_by_its_rank(monkeypatch):

@@ -67,32 +67,55 @@ class Net(NamedTuple):
 # 8 parameters of the same size: an even split over 2 or 4 ranks exists, and over 3 ranks
 # shares of 3, 3 and 2 (shares of 8 // 3 leave 2 parameters without an owner)
 PLAIN = Net()
-# weights of 256 elements and biases of 16, alternating: owners given by index (i % world)
-# hold the weights on one rank and the biases on the other; and float64, which a flat
-# buffer in the default dtype (float32) rounds
+# weights of 256 elements (W) and biases of 16 (b), registered in this order: owners given by
+# index (i % world) hold 2 weights on one rank and 6 on the other, and so do consecutive
+# chunks of parameters (a count, not the bytes); and float64, which a flat buffer in the
+# default dtype (float32) rounds
 UNEVEN = Net(biases=True, dtype=torch.float64)
+UNEVEN_ORDER = "WWWWbWbWbWbWbbbb"
+
+
+class _Registered(nn.Module):
+    """``linears`` in turn (ReLU between), their weights (W) and biases (b) registered in the
+    order of ``order``, each kind in the layers' order."""
+
+    def __init__(self, linears, order: str):
+        super().__init__()
+        weights, biases = iter(m.weight for m in linears), iter(m.bias for m in linears)
+        self.params = nn.ParameterList([next(weights if c == "W" else biases) for c in order])
+        kinds = ([i for i, c in enumerate(order) if c == kind] for kind in "Wb")
+        self.layers = list(zip(*kinds, strict=True))  # each layer's (weight, bias) indexes
+
+    def forward(self, x):
+        for k, (w, b) in enumerate(self.layers):
+            x = F.linear(x, self.params[w], self.params[b])
+            x = F.relu(x) if k < len(self.layers) - 1 else x
+        return x
 
 
 def zero_net(net: Net = PLAIN):
     """``net``'s model, the same each time (its parameters drawn from ``SEED``)."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
+        if net.biases:
+            linears = [nn.Linear(16, 16).to(net.dtype) for _ in range(8)]
+            return _Registered(linears, UNEVEN_ORDER)
         layers = []
         for i in range(8):
-            layers += [nn.Linear(16, 16, bias=net.biases)] + ([nn.ReLU()] if i < 7 else [])
+            layers += [nn.Linear(16, 16, bias=False)] + ([nn.ReLU()] if i < 7 else [])
         return nn.Sequential(*layers).to(net.dtype)
 
 
 def _laid_out_by_rank(model, rank):
-    """``model`` with its weights made again, object and storage, in an order rotated by
+    """``model`` with its parameters made again, object and storage, in an order rotated by
     ``rank``: each rank holds them at other addresses, in another order of addresses, as
     separate machines would. (Ranks forked alike lay them out alike, and then an order by
     ``id()`` or ``data_ptr()``, or a set's, agrees on every rank by chance.)"""
-    linears = [m for m in model if isinstance(m, nn.Linear)]
-    k = rank % len(linears)
-    for m in linears[k:] + linears[:k]:
-        for name, p in list(m.named_parameters()):
-            setattr(m, name, nn.Parameter(p.detach().clone()))
+    named = list(model.named_parameters())
+    k = rank % len(named)
+    for name, p in named[k:] + named[:k]:
+        owner, _, attr = name.rpartition(".")
+        setattr(model.get_submodule(owner), attr, nn.Parameter(p.detach().clone()))
     return model
 
 

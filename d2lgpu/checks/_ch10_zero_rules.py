@@ -164,8 +164,9 @@ def compare_state(records, world, numels, itemsize=4):
             alike = "" if one_size or len(counts) > 1 else (
                 f". Every rank holds {next(iter(counts))} parameters, but this model's are of "
                 f"{len(set(numels))} sizes ({', '.join(map(str, sorted(set(numels))))} "
-                "elements): owners given by index (i % world), or by a load that adds 1 or "
-                "p.element_size() per parameter, balance the count, not the bytes "
+                "elements): owners given by index (i % world), by consecutive shares of "
+                "the count, or by a load that adds 1 or p.element_size() per parameter, "
+                "balance the count, not the bytes "
                 "(p.numel() * p.element_size())"
             )  # fmt: skip
             raise CheckFailed(

@@ -31,8 +31,9 @@ none at Adam's defaults: ``ADAM_KWARGS``), compares the parameters with DDP's
 against 1/n of the whole (the model's 8 parameters are the same size, so an even split
 exists on 2 and 4 ranks; on 3, shares of 3, 3 and 2, and shares of 8 // 3 leave two
 parameters without an owner). Last, on 2 ranks, after a first instance over 3 other
-parameters, a model of weights and biases in float64 (``UNEVEN``): owners given by index
-balance the count there, not the bytes; loads kept by the class carry over from the first
+parameters, a model of weights and biases in float64, in an order of their own (``UNEVEN``):
+owners given by index, or by consecutive shares of the count, balance the count there, not
+the bytes; loads kept by the class carry over from the first
 instance; a flat buffer in float32 rounds the parameters (held within 1e-12). Parameters
 sent as objects (dist.broadcast_object_list: pickles, host copies) are refused in every run.
 

@@ -1,6 +1,6 @@
 # expect: fail balances the element counts, not the bytes: right only while every parameter has one dtype; a model mixing bf16 and fp32 (or fp64) parameters is split unevenly in bytes
 # hint: byte|element_size|numel|dtype|balanc
-# open: no case mixes dtypes among the parameters (every model of the check is in one dtype), so balancing numel() is balancing bytes there
+# open: not caught on purpose: every model the prompt describes has parameters of one dtype, where numel() balances the bytes; a case that mixed float32 and float64 layers was tried and failed 7 right answers written from the prompt (one flat buffer per owner, made by torch.cat or in the first parameter's dtype, right for every model it names)
 import torch
 import torch.distributed as dist
 

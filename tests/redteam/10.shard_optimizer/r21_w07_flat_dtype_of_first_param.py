@@ -1,6 +1,6 @@
 # expect: fail one flat buffer per owner in the dtype of that owner's first parameter: every parameter of another dtype is cast into it (fp32 rounded to bf16, say); right only for single-dtype models
 # hint: dtype|round|cast|flat|buffer|mixed
-# open: no case mixes dtypes among the parameters, so a flat buffer in the first parameter's dtype is each parameter's own dtype there
+# open: not caught on purpose: every model the prompt describes has parameters of one dtype, where the first parameter's dtype is each one's; a case that mixed float32 and float64 layers was tried and failed 7 right answers written from the prompt (one flat buffer per owner, made by torch.cat or in the first parameter's dtype, right for every model it names)
 import torch
 import torch.distributed as dist
 

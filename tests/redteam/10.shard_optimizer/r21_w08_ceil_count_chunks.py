@@ -1,6 +1,5 @@
 # expect: fail owners by consecutive chunks of ceil(n / world) parameters: balances the count, not the bytes (weight, bias, weight, bias passes by luck; weights then biases does not)
 # hint: byte|count|balanc|chunk|size|index
-# open: the float64 model's weights and biases alternate, so consecutive chunks of ceil(n / world) parameters hold 4 weights and 4 biases each: balanced; a model on which chunks are off by more than the largest parameter (the prompt's tolerance) must also keep owners by index (i % world) off, which no single layout of these 8 layers does: a second ordering of the model is needed
 import torch
 import torch.distributed as dist
 

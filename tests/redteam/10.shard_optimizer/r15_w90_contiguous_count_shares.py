@@ -1,5 +1,5 @@
-# expect: pass contiguous balanced shares, one flat broadcast per owner, zeros in place
-# hint: 
+# expect: fail contiguous shares of the parameter count (8 over 3 ranks: 3, 3, 2), one flat broadcast per owner: the prompt asks for shares balanced by bytes, and on a model whose weights and biases are not in alternating order (the last case) consecutive shares of the count hold 6 weights on one rank and 2 on the other. Held right in round 15, when every case of the prompt had parameters of one size or alternating weights and biases
+# hint: consecutive shares of the count
 import torch
 import torch.distributed as dist
 
