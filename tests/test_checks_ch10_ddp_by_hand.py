@@ -365,8 +365,9 @@ def test_loads_kept_by_the_class_and_a_buffer_in_float32_are_named_on_the_last_r
     assert result.hint.endswith(
         ". This run built a first ShardedOptimizer (over 3 other parameters: 2 owned by one "
         "rank, 1 by the other), in the same processes, before this one, and building it changed "
-        "LoadsOfTheClass.loads: what a class attribute or a module's global keeps, not the "
-        "instance, carries over to the next instance. Keep it on self"
+        "LoadsOfTheClass.loads: what a class attribute, a module's global or a function's "
+        "default argument keeps, not the instance, carries over to the next instance. Keep it "
+        "on self"
     ), result.hint
     result = check("10.shard_optimizer", FlatFloat32, quiet=True)
     assert result.passed == SHARD_PASSED, result.passed

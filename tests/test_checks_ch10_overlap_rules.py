@@ -640,10 +640,12 @@ def test_what_a_first_instance_changed_outside_itself_is_named():
         namespace,
     )
     kept = kept_by_class(namespace["Kept"])
-    assert {"Kept.made", "Kept.shape", "PLANS", "LIMIT", "Kept.__init__'s default 0"} <= set(kept)
+    assert {"Kept.made", "Kept.shape", "PLANS", "LIMIT", "Kept.__init__'s default seen"} <= set(
+        kept
+    )
     assert "torch" not in kept and "build" not in kept and "Kept" not in kept
     assert changed_by(lambda: namespace["Kept"](None, 5), namespace["Kept"]) == [
-        "Kept.__init__'s default 0",
+        "Kept.__init__'s default seen",
         "Kept.made",
         "PLANS",
     ]
@@ -658,8 +660,9 @@ def test_what_a_first_instance_changed_outside_itself_is_named():
     assert after_first([], "X") == ""
     assert after_first(["Kept.made", "PLANS"], "Kept (over another model)") == (
         ". This run built a first Kept (over another model), in the same processes, before this "
-        "one, and building it changed Kept.made, PLANS: what a class attribute or a module's "
-        "global keeps, not the instance, carries over to the next instance. Keep it on self"
+        "one, and building it changed Kept.made, PLANS: what a class attribute, a module's "
+        "global or a function's default argument keeps, not the instance, carries over to the "
+        "next instance. Keep it on self"
     )
 
 

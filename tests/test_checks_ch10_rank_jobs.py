@@ -552,16 +552,26 @@ def test_the_by_hand_batches_shares_and_what_a_first_instance_changed_word_for_w
         "    def step(self):\n"
         "        return 3\n"
         "def build(cap, seen=()):\n"
-        "    return Kept(cap)\n",
+        "    return Kept(cap)\n"
+        "def owners(params, *, loads={}):\n"
+        "    return loads\n",
         namespace,
     )
     Kept, build = namespace["Kept"], namespace["build"]
+    # the defaults of the module's own functions too (a helper's loads={}), not of others
+    namespace["imported"] = functools.partial  # a class of another module
+    namespace["outside"] = _shown  # a function of another module
+    helpers = {"build's default seen": "tuple 0 ()", "owners's default loads": "dict 0 {}"}
     assert kept_by_class(Kept) == {
-        "Kept.__init__'s default 0": "int  4",
+        "Kept.__init__'s default cap": "int  4",
+        **helpers,
         "Kept.size": "int  2",
         "TABLE": "list 1 [1]",
     }
-    assert kept_by_class(build) == {"build's default 0": "tuple 0 ()", "TABLE": "list 1 [1]"}
+    assert kept_by_class(build) == {**helpers, "TABLE": "list 1 [1]"}
+    namespace["owners"]([], loads={})
+    namespace["owners"].__kwdefaults__["loads"][1] = 2048  # what a first instance leaves
+    assert kept_by_class(build)["owners's default loads"] == "dict 1 {1: 2048}"
 
     class Bare:  # object's own __init__: no globals to read
         pass

@@ -65,24 +65,32 @@ def _shown(value) -> str:
 
 def kept_by_class(answer) -> dict[str, str]:
     """What ``answer`` (a class, or a function that builds one) keeps outside an instance, by
-    name, as it reads now: its class attributes, its methods' default arguments and its
-    module's globals, that are no function, class or module."""
+    name, as it reads now: its class attributes, the default arguments of its methods and of
+    the functions of its module (a ``loads={}`` default of a helper), and its module's
+    globals, that are no function, class or module."""
     is_class = isinstance(answer, type)
     attributes = vars(answer) if is_class else {}
     functions = [v for v in attributes.values() if isinstance(v, types.FunctionType)]
     if not is_class and isinstance(answer, types.FunctionType):
         functions = [answer]
+    init = answer.__init__ if is_class else answer
+    module = getattr(init, "__globals__", {})
+    functions += [v for v in module.values() if isinstance(v, types.FunctionType)
+                  and v.__globals__ is module and v not in functions]  # fmt: skip
     kept = {}
     for function in functions:
-        for i, default in enumerate(function.__defaults__ or ()):
-            kept[f"{function.__qualname__}'s default {i}"] = _shown(default)
+        defaults, code = function.__defaults__ or (), function.__code__
+        named = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
+        for name, default in zip(named, defaults, strict=True):
+            kept[f"{function.__qualname__}'s default {name}"] = _shown(default)
+        for key, default in (function.__kwdefaults__ or {}).items():
+            kept[f"{function.__qualname__}'s default {key}"] = _shown(default)
     for name, value in attributes.items():
         if name.startswith("__") or callable(value):
             continue
         if not isinstance(value, (staticmethod, classmethod, property)):
             kept[f"{answer.__name__}.{name}"] = _shown(value)
-    init = answer.__init__ if is_class else answer
-    for name, value in getattr(init, "__globals__", {}).items():
+    for name, value in module.items():
         if not name.startswith("__") and not callable(value):
             if not isinstance(value, types.ModuleType):
                 kept[name] = _shown(value)
@@ -104,8 +112,9 @@ def after_first(changed, what) -> str:
         return ""
     return (
         f". This run built a first {what}, in the same processes, before this one, and "
-        f"building it changed {', '.join(changed)}: what a class attribute or a module's "
-        "global keeps, not the instance, carries over to the next instance. Keep it on self"
+        f"building it changed {', '.join(changed)}: what a class attribute, a module's "
+        "global or a function's default argument keeps, not the instance, carries over to "
+        "the next instance. Keep it on self"
     )
 
 

@@ -1,0 +1,34 @@
+# expect: pass greedy in the given order, each parameter to the rank with the fewest bytes (numel * element_size), per-parameter broadcasts
+# hint: 
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    """ZeRO-1: each rank keeps the optimizer state of its own parameters, then broadcasts them."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world, rank = dist.get_world_size(), dist.get_rank()
+        loads = [0] * world  # bytes owned so far, per rank
+        self.owners = []
+        for p in self.params:
+            r = loads.index(min(loads))  # the first rank with the fewest bytes
+            self.owners.append(r)
+            loads[r] += p.numel() * p.element_size()
+        mine = [p for p, r in zip(self.params, self.owners) if r == rank]
+        self.optim = optimizer_cls(mine, **kwargs) if mine else None
+
+    @torch.no_grad()
+    def step(self):
+        if self.optim is not None:
+            self.optim.step()
+        for p, r in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=r)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer
