@@ -361,3 +361,26 @@ def test_the_segment_count_is_named_where_all_blocks_are_checkpointed_or_a_tail_
         "09.checkpoint", last_two_plain, "blocks 4 to 7 ran without a checkpoint",
         "only the last segment may be left unchecked",
     )  # fmt: skip
+
+
+def test_housekeeping_calls_are_named_in_the_order_first_made_and_a_cleared_input_too():
+    from d2lgpu.checks._ch09_ckpt_rules import check_housekeeping, check_input_left
+    from d2lgpu.checks._util import CheckFailed
+
+    check_housekeeping([], "w")  # none: nothing to say
+    with pytest.raises(CheckFailed) as wrong:
+        check_housekeeping(["torch.cuda.empty_cache", "gc.collect", "gc.collect"], "w")
+    assert wrong.value.hint.startswith(
+        "for w, your function called torch.cuda.empty_cache and gc.collect (3 call(s) in one "
+        "forward): checkpoint frees each segment's activations by itself"
+    ), wrong.value.hint
+    x = torch.ones(2)
+    check_input_left(x, False, "w")  # left as it was
+    with pytest.raises(CheckFailed) as wrong:
+        check_input_left(x, True, "w")  # the caller's x required grad, and no longer does
+    assert wrong.value.hint.startswith(
+        "for w, your function cleared requires_grad on the caller's input x"
+    ), wrong.value.hint
+    with pytest.raises(CheckFailed) as wrong:
+        check_input_left(x.requires_grad_(), False, "w")
+    assert wrong.value.hint.startswith("for w, your function set requires_grad on the caller's")
