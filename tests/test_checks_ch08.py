@@ -1063,3 +1063,47 @@ def test_copies_to_the_current_gpu_not_the_device_given_are_named(to):
         "compute got a tensor on cuda:0, but the device passed in was cuda:1",
         'not to "cuda" or with .cuda() alone',
     )
+
+
+def test_a_new_result_is_named_with_the_first_extra_kernel_or_without_one():
+    import weakref
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch08_results import check_own_results
+    from d2lgpu.checks._util import CheckFailed
+
+    class Mode:  # the simulator's mode: every tensor here counts as on the device
+        def put(self):
+            pass
+
+        def on_device(self, t):
+            return True
+
+    own, new = torch.ones(3), torch.zeros(3)
+
+    def kernel(label):
+        return SimpleNamespace(kind="kernel", label=label)
+
+    def gpu(*ops):
+        return SimpleNamespace(put=Mode().put, made=[weakref.ref(own)], ops=list(ops))
+
+    tail = (
+        ": an extra kernel per batch on the compute stream, and every result twice in device "
+        "memory. Return compute's results as they are (a clone() is not needed: each result is "
+        "memory of its own)"
+    )
+    check_own_results(gpu(kernel("compute 0")), [own, own.view(3)])  # its own, or a view
+    ops = [kernel("compute 0"), SimpleNamespace(kind="copy", label="h2d 1"), kernel("the caller's "
+           "earlier work"), kernel("aten::mul"), kernel("aten::add")]  # fmt: skip
+    with pytest.raises(CheckFailed) as wrong:
+        check_own_results(gpu(*ops), [own, new])
+    assert wrong.value.hint == (
+        "result 1 is not the tensor compute returned but a new one made from it on the device "
+        "(by aten::mul)" + tail
+    )
+    with pytest.raises(CheckFailed) as wrong:  # made without a kernel (an empty_like, say)
+        check_own_results(gpu(*ops[:3]), [new, own])
+    assert wrong.value.hint == (
+        "result 0 is not the tensor compute returned but a new one made from it on the device"
+        + tail
+    )

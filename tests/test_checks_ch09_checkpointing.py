@@ -384,3 +384,18 @@ def test_housekeeping_calls_are_named_in_the_order_first_made_and_a_cleared_inpu
     with pytest.raises(CheckFailed) as wrong:
         check_input_left(x.requires_grad_(), False, "w")
     assert wrong.value.hint.startswith("for w, your function set requires_grad on the caller's")
+
+
+def test_blocks_of_an_earlier_call_are_named_with_whether_this_calls_blocks_ran():
+    from d2lgpu.checks._ch09_ckpt_rules import check_fresh
+    from d2lgpu.checks._util import CheckFailed
+
+    earlier = [["b0", "b1"], ["b0"]]
+    check_fresh(earlier, [2, 1], ["b0"], "w")  # no earlier log grew: fresh
+    for log, ran in (([], "none of"), (["b0"], "not only")):
+        with pytest.raises(CheckFailed) as wrong:
+            check_fresh(earlier, [2, 0], log, "w")  # the second call's blocks ran again
+        assert wrong.value.hint.startswith(
+            f"for w, blocks of an earlier call ran, {ran} the blocks passed in: something kept "
+            "between calls"
+        ), wrong.value.hint

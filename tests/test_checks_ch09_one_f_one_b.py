@@ -632,3 +632,11 @@ def test_a_loss_kept_in_a_class_attribute_is_named():
         class_attribute_total, "plus the losses of the calls before",
         "a global, a class attribute, a default argument",
     )  # fmt: skip
+
+
+def test_the_micro_batches_in_flight_are_counted_one_per_forward_and_backward():
+    from d2lgpu.checks._ch09_1f1b_orders import in_flight_peak
+
+    assert in_flight_peak([]) == 0
+    assert in_flight_peak([("F", 0), ("F", 1), ("B", 0), ("F", 2), ("F", 3)]) == 3
+    assert in_flight_peak([("F", 0), ("B", 0)] * 3) == 1
