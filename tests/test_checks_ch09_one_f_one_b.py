@@ -640,3 +640,13 @@ def test_the_micro_batches_in_flight_are_counted_one_per_forward_and_backward():
     assert in_flight_peak([]) == 0
     assert in_flight_peak([("F", 0), ("F", 1), ("B", 0), ("F", 2), ("F", 3)]) == 3
     assert in_flight_peak([("F", 0), ("B", 0)] * 3) == 1
+
+
+def test_a_loss_is_the_same_to_one_hundred_thousandth_of_itself_or_absolutely_below_one():
+    from d2lgpu.checks.ch09_one_f_one_b import _same_loss
+
+    assert _same_loss(0.5, torch.tensor(0.5)) is True  # a bool, from a 0-d tensor too
+    assert _same_loss(1e-5, 0.0) is True  # at the tolerance: the same
+    assert _same_loss(0.5 + 1.5e-5, 0.5) is False  # below 1: absolute 1e-5
+    assert _same_loss(300.0 + 2e-3, 300.0) is True  # above 1: relative 1e-5
+    assert _same_loss(300.0 + 4e-3, 300.0) is False
