@@ -499,3 +499,92 @@ def test_copies_autocast_and_swapped_loss_arguments_are_named(answer, says):
 
 def test_the_batch_and_targets_moved_once_before_the_loop_pass():
     assert_passes("09.pipeline", targets_moved_once)
+
+
+def test_the_stages_devices_errors_and_copies_word_for_word(monkeypatch):
+    from d2lgpu.checks import _ch09_stages as st
+    from d2lgpu.checks._util import CheckFailed
+
+    c0, c1, cpu, meta = (torch.device(d) for d in ("cuda:0", "cuda:1", "cpu", "meta"))
+    for gpus, want in (
+        (0, [(c0, c1, True)]),
+        (1, [(c0, c1, True), (cpu, c0, False)]),
+        (2, [(c0, c1, False)]),
+    ):
+        monkeypatch.setattr(torch.cuda, "device_count", lambda gpus=gpus: gpus)
+        assert [(str(a), str(b), p) for a, b, p in st.layouts()] == [
+            (str(a), str(b), p) for a, b, p in want
+        ]
+    assert (
+        str(st.Misplaced("stage 1's input", cpu, c0)) == "stage 1's input on cpu, expected cuda:0"
+    )
+    swapped = st.SwappedArgs()
+    assert (str(swapped), swapped.what) == ("loss_fn got the targets first", "loss_fn's arguments")
+    assert st.misplaced_hint(swapped, c0, c1) == (
+        "loss_fn got the targets first and stage 2's output second: its arguments are in the "
+        "wrong order. torch's losses take (input, target), the model's output first: call "
+        "loss_fn(out, target)"
+    )
+    t = torch.ones(2, device="meta")
+    assert [st._device(a) for a in (1, "meta", meta, t, True, None, 2.0)] == [
+        c1,
+        meta,
+        meta,
+        meta,
+        None,
+        None,
+        None,
+    ]
+    st.check_autocast([], "w")
+    with pytest.raises(CheckFailed) as wrong:
+        st.check_autocast(["bfloat16", "float16"], "w")
+    assert wrong.value.hint == (
+        "for w, your step ran under torch.autocast (bfloat16): the stages' products then run in "
+        "lower precision, and the loss and the gradients are no longer the float32 model's, "
+        "which the step must give. Run the stages in their own precision (autocast is chapter "
+        "4's, for a whole training loop)"
+    )
+    tail = (
+        "A tensor stays on its device until moved: make it on, or move it (to()) to, the device "
+        "of the tensors it meets"
+    )
+    made = "A tensor made without device= is on the CPU. "
+    for mix, d1, d2, says in (
+        ("add got a tensor on cuda:1 and torch.zeros(...) without device=", c0, c1,
+         "a tensor on stage 2's device (cuda:1) met one on the CPU (where x and y arrive). " + made),
+        ("mul got a device tensor and a CPU one", c0, c1,
+         "a tensor on stage 1's device (cuda:0) met one on the CPU (where x and y arrive). " + made),
+        ("found at least two devices, meta and cpu!", cpu, meta,
+         "a tensor on stage 2's device (meta) met one on the CPU (stage 1's device, where x and y "
+         "arrive). " + made),
+        ("index is on cuda:2, different from other tensors on cuda:0", c0, c1,
+         "a tensor on cuda:2, neither stage's device met one on stage 1's device (cuda:0). "),
+        ("something odd", c0, c1, "a tensor on another device met one on another device. "),
+        ("on device type cpu", c0, c1,
+         "a tensor on the CPU (where x and y arrive) met one on another device. " + made),
+    ):  # fmt: skip
+        assert st.mix_hint(mix, d1, d2) == f"your step mixed devices ({mix}): {says}{tail}"
+
+
+def test_copies_of_the_batch_to_a_device_are_counted_by_element_and_by_name():
+    from d2lgpu.checks._ch09_stages import _Moves
+
+    x, y, other = torch.ones(4, 3), torch.ones(4), torch.ones(5)
+    on_meta = torch.ones(1, device="meta")
+    with _Moves({"x": x, "y": y}) as watch:
+        x.to("meta")  # 12
+        x[:2].to(torch.device("meta"), non_blocking=True)  # a view: 6
+        x.to(on_meta)  # a tensor names the device: 12
+        x.to("cpu")  # the CPU: not counted
+        x.to(torch.float64)  # a dtype only: not counted
+        y.to(device="meta")  # 4
+        torch.as_tensor(y, device="meta")  # 4
+        torch.asarray(y, device="meta")  # 4
+        torch.as_tensor(y)  # no device: not counted
+        other.to("meta")  # not a named tensor
+        for copy in (x.cuda, lambda: y.to(1)):  # counted before the copy, which may raise here
+            try:
+                copy()
+            except (AssertionError, RuntimeError):  # a torch without CUDA, or one GPU
+                pass
+    assert watch.moved == {"x": 42, "y": 16}
