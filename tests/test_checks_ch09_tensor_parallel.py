@@ -968,3 +968,135 @@ def test_round_21_a_shard_without_fc2s_bias_or_a_refusal_for_another_rank_is_not
             super().__init__(mlp, rank, world)
 
     assert _holds_other_share(NoBias, 0, 2) and _holds_other_share(Refuses, 0, 2)
+
+
+def test_the_hints_on_what_a_rank_keeps_and_sends_word_for_word():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks import _ch09_tp_hints as h
+    from d2lgpu.checks._ch09_tp_problem import ACTIVATIONS, BLOCKS, data, make_blocks
+
+    keep = (
+        "Keep fc1's rows for this rank's hidden units (and their biases), fc2's matching "
+        "columns, and fc2's bias."
+    )
+    split = " Split with the world you are given: torch.chunk(torch.arange(h), world)[rank]"
+    for rank, world, record, kind, says in (
+        (0, 2, {"dtypes": ["bfloat16", "float16"]}, "CheckFailed",
+         "rank 0's parameters are bfloat16, float16, not float32 as the blocks are: the shards "
+         "are rounded, so the output and gradients are off the unsplit MLP's. Keep each shard "
+         "in float32, the weights' own dtype (clone it, no .to(...))"),
+        (1, 2, {"shared_parts": True}, "CheckFailed",
+         "rank 1's ParallelMLPs of two blocks share Parameters (the same storage): something "
+         "kept by the class or a global (a cache keyed by the shapes) hands a second block of "
+         "the same shapes the first block's shards. Clone each block's own weights in "
+         "__init__, in every instance"),
+        (0, 2, {"held": 572, "views": True}, "CheckFailed",
+         "rank 0 of 2's parameters hold 572 bytes of storage; its shards are 568 (the whole "
+         f"MLPs: 1088). {keep} A slice such as weight[rows] or weight[:, cols] is a view: the "
+         "whole weight's storage stays alive. Clone it (weight[a:b].clone()). (.contiguous() "
+         "copies nothing where the slice is already contiguous, as fc1's rows are.)"),
+        (1, 2, {"held": 572}, "CheckFailed",
+         "rank 1 of 2's parameters hold 572 bytes of storage; its shards are 568 (the whole "
+         f"MLPs: 1088). {keep}"),
+        (0, 3, {"held": 468}, "CheckFailed",  # not a whole number of hidden units
+         "rank 0 of 3's parameters hold 468 bytes of storage; its shards are 464 (the whole "
+         f"MLPs: 1088). {keep}"),
+        (0, 3, {"held": 568}, "SplitDiffers",
+         "rank 0 of 3's parameters hold 568 bytes of storage; its shards are 464 (the whole "
+         f"MLPs: 1088). {keep} That is 5 hidden units per block, where "
+         "torch.chunk(torch.arange(10), 3)[0] gives it 4 (4, 4, 2). Is the number of ranks, 2, "
+         f"written in somewhere?{split}"),
+        (2, 3, {"held": 360}, "SplitDiffers",
+         "rank 2 of 3's parameters hold 360 bytes of storage; its shards are 256 (the whole "
+         f"MLPs: 1088). {keep} That is 3 hidden units per block, where "
+         "torch.chunk(torch.arange(10), 3)[2] gives it 2 (4, 4, 2). A split of your own "
+         f"(torch.tensor_split, h // world steps, every world-th unit)?{split}"),
+        (0, 2, {"held": 568, "kept": {"shared": ["0.2.bias", "1.2.bias"]}}, "CheckFailed",
+         "rank 0's parameters share storage with the unsplit MLP's 0.2.bias, 1.2.bias: "
+         "nn.Parameter(t.detach()) without .clone() is the same memory, so a step on the shard "
+         "changes the unsplit MLP too. Copy every shard, fc2's bias included: "
+         "fc2.bias.detach().clone()"),
+        (1, 2, {"held": 568, "kept": {"elsewhere": ["0.0.weight"]}}, "CheckFailed",
+         "rank 1 keeps the unsplit MLP's 0.0.weight alive after ParallelMLP(...) returned, "
+         "though its parameters hold only its shards: something else in it refers to the MLP "
+         "(an attribute, a list, or a closure such as `lambda t: mlp[1](t)`), so the rank holds "
+         "the whole MLP's memory. Keep the cloned shards and the activation module itself "
+         "(self.act = mlp[1]), nothing else of mlp"),
+    ):  # fmt: skip
+        got = h.memory_hint(rank, world, record)
+        assert (type(got).__name__, got.hint) == (kind, says), record
+    assert h.memory_hint(1, 2, {"held": 568, "kept": {}}) is None
+
+    trained = (
+        "every shard is trained, fc2's bias (the same on every rank) too. Keep nn.Parameter's "
+        "default requires_grad=True"
+    )
+    assert h.without_grad_hint(0, [("fc1.weight", False)]) == (
+        "rank 0: fc1.weight has requires_grad=False, so it gets no gradient and the SGD step "
+        f"leaves it as it was: {trained}"
+    )
+    assert h.without_grad_hint(1, [("fc1.weight", False), ("fc2.bias", False), ("b", True)]) == (
+        "rank 1: fc1.weight, fc2.bias have requires_grad=False, so they get no gradient and the "
+        f"SGD step leaves them as they were: {trained}"
+    )
+    assert h.without_grad_hint(1, [("fc1.weight", True), ("fc2.bias", True)]) == (
+        "rank 1: 2 of your parameters got no gradient (fc1.weight, fc2.bias): they are not in "
+        "the output's graph on this rank. Does forward use them on every rank (fc2's bias added "
+        "once, after the sum, by every rank)? Else autograd does not see through "
+        "dist.all_reduce (nor through anything under no_grad): wrap each all-reduce in a "
+        "torch.autograd.Function whose backward says what the gradient is"
+    )
+
+    def call(shape, nbytes):
+        return SimpleNamespace(shape=shape, nbytes=nbytes)
+
+    own = " All-reduce the shares in their own dtype, float32"
+    assert h.wire_hint(0, [call((8, 16), 512), call((0,), 0)], "forward") is None  # empty: skip
+    assert h.wire_hint(0, [call((8, 16), 512), call((8, 16), 1024)], "forward") == (
+        "rank 0's all-reduce in forward sent a tensor of shape (8, 16) in 1024 bytes, 8 bytes "
+        "an element, not float32's 4: an upcast (float64) sends 2 times the bytes, for every "
+        "block at every step. float32's sum is what the unsplit MLP computes too." + own
+    )
+    assert h.wire_hint(1, [call((8, 16), 256)], "backward") == (
+        "rank 1's all-reduce in backward sent a tensor of shape (8, 16) in 256 bytes, 2 bytes "
+        "an element, not float32's 4: a cast to float16 or bfloat16 rounds the sum, so the "
+        "output is off the unsplit MLP's." + own
+    )
+    assert h.other_rank_hint(2, 3) == (
+        "ParallelMLP(mlp, 0, 3) built on rank 2 does not hold rank 0's shards (its hidden units "
+        "torch.chunk(torch.arange(h), 3)[0]): take the rank and the world from the arguments, "
+        "not from dist.get_rank() or dist.get_world_size() (a process may build another rank's "
+        "share, to check or save it)"
+    )
+
+    x, _ = data()
+
+    def run(blocks):
+        out = x
+        with torch.no_grad():
+            for b in blocks:
+                out = b(out)
+        return out
+
+    ref = run(make_blocks())
+    thrice = make_blocks()
+    with torch.no_grad():
+        for b in thrice:
+            b[2].bias *= 3
+    for rank, world, out, says in (
+        (1, 3, run(thrice), "rank 1's output has fc2's bias 3 times: each rank added it before "
+         "the all-reduce summed them. Add it once, after the sum"),
+        (0, 2, run(make_blocks(activations=[ACTIVATIONS[1]] * BLOCKS)),
+         "rank 0's output is that of blocks that all use LeakyReLU(negative_slope=0.2), but the "
+         "blocks' activations differ (GELU(approximate='none'), LeakyReLU(negative_slope=0.2)): "
+         "use the mlp's own, mlp[1], not one of your choice"),
+        (0, 2, run(make_blocks(activations=[type(a()) for a in ACTIVATIONS])),
+         "rank 0's output is that of activations made anew with their default arguments "
+         "(LeakyReLU(negative_slope=0.01) where the mlp has LeakyReLU(negative_slope=0.2)): use "
+         "the mlp's own module, mlp[1], not type(mlp[1])()"),
+        (0, 2, ref + 0.5, "rank 0's output differs from the unsplit MLPs' by up to 0.5: does "
+         "each rank keep fc1's rows and fc2's columns for the same hidden units "
+         "(torch.chunk(..., world)[rank] for both)?"),
+    ):  # fmt: skip
+        assert h.wrong_output_hint(rank, world, out, ref, tp.TOLERANCE) == says

@@ -116,10 +116,12 @@ def without_grad_hint(rank: int, without: list) -> str:
     """The hint for the parameters, ``(name, requires_grad)``, that got no gradient."""
     frozen = [name for name, requires in without if not requires]
     if frozen:
-        has, it = ("has", "it gets") if len(frozen) == 1 else ("have", "they get")
+        has, it, them, was = ("has", "it gets", "it", "it was") if len(frozen) == 1 else (
+            "have", "they get", "them", "they were"
+        )  # fmt: skip
         return (
             f"rank {rank}: {', '.join(frozen)} {has} requires_grad=False, so {it} no "
-            "gradient and the SGD step leaves it as it was: every shard is trained, fc2's bias "
+            f"gradient and the SGD step leaves {them} as {was}: every shard is trained, fc2's bias "
             "(the same on every rank) too. Keep nn.Parameter's default requires_grad=True"
         )
     names = ", ".join(name for name, _ in without)
@@ -137,7 +139,7 @@ def wire_hint(rank: int, calls, where: str) -> str | None:
     sent another dtype than float32's 4 bytes an element, or None."""
     for c in calls:
         size = c.nbytes / max(1, math.prod(c.shape))
-        if size == 4:
+        if size == 4 or not c.nbytes:  # an empty tensor shows no dtype in its bytes
             continue
         if size > 4:
             what = (
