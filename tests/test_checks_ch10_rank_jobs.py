@@ -572,6 +572,9 @@ def test_the_by_hand_batches_shares_and_what_a_first_instance_changed_word_for_w
     namespace["owners"]([], loads={})
     namespace["owners"].__kwdefaults__["loads"][1] = 2048  # what a first instance leaves
     assert kept_by_class(build)["owners's default loads"] == "dict 1 {1: 2048}"
+    made: dict = {}  # a function that a factory returns: not one of its module's globals
+    exec("def make():\n    def inner(p, cache={}):\n        return cache\n    return inner\n", made)  # noqa: S102
+    assert kept_by_class(made["make"]()) == {"make.<locals>.inner's default cache": "dict 0 {}"}
 
     class Bare:  # object's own __init__: no globals to read
         pass
