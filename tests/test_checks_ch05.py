@@ -435,7 +435,7 @@ def test_ddp_parameters_broadcast_by_hand_are_named_as_a_broadcast(tmp_path, mon
     sent = [collective("broadcast", PARAMETER_BYTES), collective("barrier", 4)]
     saves_as_if(lambda: trained_as(sampler_order(5), 32), monkeypatch, calls=[sent, sent])
     hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "dist.broadcast").hint
-    assert "rank 0 of the script called 1 collectives itself (broadcast" in hint, hint
+    assert "rank 0 of the script called 1 collective itself (broadcast" in hint, hint
     assert "already broadcasts rank 0's weights once" in hint, hint
     assert "all_reduce" not in hint, hint
 
@@ -859,3 +859,77 @@ def test_a_time_out_an_exit_code_and_a_signal_each_get_their_whole_hint(tmp_path
         output = f"  exitcode  : {code} (pid: 7)\n"
         hint = launched_hint(tmp_path / "t.py", monkeypatch, ([], output), ([], output))
         assert hint.startswith("torchrun failed twice without a Python error"), hint
+
+
+def test_ddp_the_rules_on_the_ranks_records_word_for_word():
+    from d2lgpu.checks import _ch05_rules as rules
+    from d2lgpu.grading import CheckFailed
+
+    def hint(rule, *args):
+        with pytest.raises(CheckFailed) as wrong:
+            rule(*args)
+        return wrong.value.hint
+
+    extra = "besides DDP's own all-reduces, rank {} of the script called {} itself ({}: {} bytes"
+    mixed = [collective("all_reduce", 600), collective("broadcast", 500), collective("barrier", 4)]
+    assert hint(rules.check_own_collectives, [rank_record(), rank_record(calls=mixed)], 1000) == (
+        extra.format(1, "2 collectives", "all_reduce, broadcast", 1100) + "; the model's "
+        "parameters take 1000): an extra collective. DDP's backward already averages the "
+        "gradients, so averaging them again by hand (dist.all_reduce on each p.grad) sends every "
+        "gradient twice for the same values. Leave it to DDP"
+    )
+    sent = [collective("broadcast", 600), collective("all_reduce", 500)]
+    assert hint(rules.check_own_collectives, [rank_record(calls=sent)], 1000) == (
+        extra.format(0, "2 collectives", "all_reduce, broadcast", 1100) + "; the model's "
+        "parameters take 1000): an extra collective. The script sent parameters with "
+        "dist.broadcast itself: DDP's constructor already broadcasts rank 0's weights once, and "
+        "since every rank then steps with the same averaged gradients, the replicas stay equal "
+        "without another broadcast. Let every rank call opt.step() and send nothing yourself. "
+        "Leave it to DDP"
+    )
+    gathered = [collective("all_gather", 1000)]  # the model's bytes exactly: flagged
+    assert hint(rules.check_own_collectives, [rank_record(calls=gathered)], 1000) == (
+        extra.format(0, "1 collective", "all_gather", 1000) + "; the model's parameters take "
+        "1000): an extra collective. DDP keeps the replicas equal by itself (its backward "
+        "averages the gradients), so the script's own dist.all_gather of a model's worth of "
+        "bytes is traffic DDP does not need. Leave it to DDP"
+    )
+    fewer = [collective("all_reduce", 999), collective("barrier", 4000)]  # barriers not counted
+    rules.check_own_collectives([rank_record(calls=fewer)], 1000)
+
+    saved = [rank_record(saves=["/x/out.pt"]), rank_record(saves=["/x/out.pt.tmp"])]
+    assert hint(rules.check_saves, saved, Path("/x/out.pt")) == (
+        "rank 1 also saved the checkpoint (torch.save to out.pt.tmp): every rank wrote the same "
+        "file at once, and writes that race each other can leave it torn or half-written. Save "
+        "on rank 0 only (if rank == 0: torch.save(model.state_dict(), args.out)); the other "
+        "ranks go on to dist.barrier()"
+    )
+    rules.check_saves([rank_record(saves=["/x/out.pt"]), rank_record(saves=["/y/out.pt"])],
+                      Path("/x/out.pt"))  # fmt: skip
+    assert hint(rules.check_leaving, [rank_record(calls=[], destroyed=False)]) == (
+        "rank 0 never called dist.destroy_process_group() (nor dist.barrier() before it): the "
+        "process group is left to be torn down at exit, rank by rank. After rank 0's save, let "
+        "all ranks meet at dist.barrier() and leave the group together with "
+        "dist.destroy_process_group(), as the exercise asks"
+    )
+    assert hint(rules.check_leaving, [rank_record(destroyed=False)]).startswith(
+        "rank 0 never called dist.destroy_process_group(): the process group"
+    )
+    assert hint(rules.check_leaving, [rank_record(), rank_record(calls=[])]) == (
+        "rank 1 called dist.destroy_process_group() without dist.barrier() before it: a rank "
+        "may leave while another still saves or waits. Let all ranks meet at dist.barrier() "
+        "after rank 0's save, then leave the group"
+    )
+    assert hint(rules.check_backend, [rank_record(gpus=1, devices=["cpu", "cuda:0"])] * 2) == (
+        "rank 0 joined with gloo but put the model on cuda:0: with fewer GPUs (1) than "
+        "processes (2) the ranks would share a GPU. Under gloo keep every rank on the CPU "
+        "(device = torch.device('cpu')); cuda:LOCAL_RANK is for nccl, when every process has a "
+        "GPU of its own"
+    )
+    assert hint(rules.check_backend, [rank_record(), rank_record(gpus=2)]) == (
+        "rank 1 joined with gloo although every process has a GPU of its own (2 GPUs, 2 "
+        "processes): choose the backend from the machine, 'nccl' when "
+        "torch.cuda.device_count() >= LOCAL_WORLD_SIZE, else 'gloo', and under nccl put each "
+        "rank on cuda:LOCAL_RANK"
+    )
+    rules.check_backend([])  # no rank: nothing to say
