@@ -123,15 +123,34 @@ def test_launches_and_grids_are_counted_per_call():
         watch.launches += 2
         watch.grids += [(4, 1, 1), (4, 1, 1)]
     assert (call.launches, call.grids) == (2, [(4, 1, 1), (4, 1, 1)])
-    two = launch_hint(call, "relu_mul", "n = 4", 4, "element")
-    assert "relu_mul launched 2 kernels in one call" in two and "5 n floats" in two
-    assert "Fuse them: one kernel, launched once" in two
+    fuse = (
+        "each launch reads its inputs from memory and writes its results back, so a second "
+        "kernel adds a pass over memory ({}). Fuse them: one kernel, launched once, loads the "
+        "inputs, computes and stores the result"
+    )
+    assert launch_hint(call, "relu_mul", "n = 4", 4, "element") == (
+        "for n = 4, relu_mul launched 2 kernels in one call: "
+        + fuse.format("a relu kernel then a multiply kernel move 5 n floats, one fused kernel 3 n")
+    )
     rows = launch_hint(Call(3, [(1, 1, 1)] * 3), "rms_norm", "a 3 x 8 matrix", 3, "row")
-    assert "a Python loop with one launch per row" in rows and "kernel[(n_rows,)]" in rows
+    assert rows == (
+        "for a 3 x 8 matrix, rms_norm launched 3 kernels in one call: a Python loop with one "
+        "launch per row, each a grid of one program. Launch the kernel once, with a grid of "
+        "n_rows programs (kernel[(n_rows,)]), and let program tl.program_id(0) handle its row"
+    )
     pair = launch_hint(Call(2, [(1, 1, 1)] * 2), "rms_norm", "a 1 x 1 matrix", 1, "row")
-    assert "read x twice" in pair and "loop" not in pair
+    assert pair == "for a 1 x 1 matrix, rms_norm launched 2 kernels in one call: " + fuse.format(
+        "a kernel for the sums of squares then one for the division read x twice"
+    )
     one = launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 4096", 4096, "element")
-    assert "ran all 4096 elements as one program" in one and "triton.cdiv(n, BLOCK)" in one
+    assert one == (
+        "for n = 4096, relu_mul ran all 4096 elements as one program (a grid of 1 with a block "
+        "as long as the tensor): one program runs on one of the GPU's multiprocessors while the "
+        "others idle, and Triton refuses a block of more than 2**20 elements. Use a fixed BLOCK "
+        "(say 1024) and a grid of triton.cdiv(n, BLOCK) programs"
+    )
+    # a grid's programs are the product of its three sizes: 1 x 2 x 2 is 4 programs
+    assert launch_hint(Call(1, [(1, 2, 2)]), "relu_mul", "n = 4096", 4096, "element") is None
     assert launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 1000", 1000, "element") is None
     assert launch_hint(Call(1, [(4, 1, 1)]), "relu_mul", "n = 4096", 4096, "element") is None
     assert launch_hint(Call(1, [(1, 1, 1)]), "rms_norm", "1 row", 1, "row") is None
