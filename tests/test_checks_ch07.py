@@ -817,6 +817,12 @@ def test_a_wrong_relu_mul_output_is_diagnosed_by_what_it_equals():
             f"for n = 4, you computed {formula}, not relu(x) * y: relu applies to x alone, "
             "tl.maximum(x, 0.0), and the result multiplies y"
         )
+    # a wrong formula computed in torch and returned, the kernel writing elsewhere: the
+    # formula is named first, not "never wrote"
+    elsewhere = torch.empty(4)
+    for wrong in (torch.relu(x * y), x * y):
+        unstored = _relu_mul_diagnosis(wrong, x, y, every((elsewhere, range(4))), "n = 4", None)
+        assert unstored.startswith("for n = 4, you computed "), unstored
     negative = right.clone()
     negative[2] = 7.0  # x < 0 there: relu(x) * y is 0
     assert hint(negative) == (
