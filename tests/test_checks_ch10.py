@@ -1273,13 +1273,23 @@ def test_rules_on_records_name_buffers_a_narrower_flat_buffer_host_reads_and_hoo
             check(records)
         return str(raised.value)
 
-    said = hint(_check_cost, buffers_sent=["shift"])
-    assert "all-reduced the model's buffer shift" in said and "running" in said
-    said = hint(_check_cost, calls=[Call(0, "all_reduce", (4,), 8, False)])
-    assert "8 bytes for 16 bytes" in said and "torch.zeros(n) is float32" in said
-    assert "dtype=g.dtype" in said
-    said = hint(_check_cost, host_read="bool()")
-    assert "on the host (bool()" in said and "sync" in said
+    assert hint(_check_cost, buffers_sent=["shift"]) == (
+        "your function all-reduced the model's buffer shift (step 0, rank 0): an extra "
+        "collective, and a buffer changed that is no gradient. Average only the parameters' "
+        "p.grad; buffers (BatchNorm's running statistics) are left alone"
+    )
+    assert hint(_check_cost, calls=[Call(0, "all_reduce", (4,), 8, False)]) == (
+        "your function all-reduced 8 bytes for 16 bytes of gradients (step 0, rank 0): a flat "
+        "buffer in a narrower dtype than the gradients' (torch.zeros(n) is float32; this model "
+        "is float64) rounds them. Make it in the gradients' own dtype (torch.cat, or "
+        "torch.zeros(n, dtype=g.dtype)), one buffer per dtype"
+    )
+    assert hint(_check_cost, host_read="bool()") == (
+        "your function read a tensor's value on the host (bool(), as `if not "
+        "torch.isfinite(g).all():` does) (step 0, rank 0): on a GPU each read is a sync, the "
+        "host waits for the device (and no more work is queued meanwhile). Send the gradients "
+        "without looking at their values"
+    )
     said = hint(_check_steps, in_backward=2)
     assert "during backward" in said and "register_post_accumulate_grad_hook" in said
     assert "state kept between calls" in said
