@@ -259,3 +259,24 @@ def test_rms_norm_names_eps_used_as_a_floor():
         "x / sqrt(mean(x * x) + eps). The two differ on rows whose mean square is near eps or "
         "below it, as here"
     )
+
+
+def test_what_an_operation_costs_is_read_from_each_of_its_results_in_turn():
+    from d2lgpu.checks._ch07_passes import _kind
+
+    n = 64
+    x, xt = torch.ones(n), torch.ones(8, 8).t()
+    new = torch.empty(n)
+    assert _kind("zero_", [x], [x], n) == "fill"  # in place, however small
+    assert _kind("mul_", [x], [x], n) == "compute" and _kind("copy_", [x], [x], n) == "copy"
+    assert _kind("empty_like", [x], [new], n) is None
+    # a view first, or a result too small to count, then a new tensor: the new one counts
+    assert _kind("split_and_add", [x], [x[:], new], n) == "compute"
+    assert _kind("split_and_add", [x], [torch.empty(1), new], n) == "compute"
+    # a contiguous copy of a transposed input is free; a cast after it is not
+    assert _kind("to", [xt], [xt.contiguous(), xt.double()], n) == "cast"
+    assert _kind("contiguous", [xt], [xt.contiguous()], n) is None
+    assert _kind("clone", [x], [new], n) == "copy"
+    # another dtype from an operation that is no cast is a computation, not a cast
+    assert _kind("add", [x], [torch.empty(n, dtype=torch.float64)], n) == "compute"
+    assert _kind("randn", [], [new], n) == "compute"  # no source: a computation

@@ -57,8 +57,6 @@ def _kind(name: str, sources: list, results: list, size: int) -> str | None:
     if in_place and sources and name in _FILL:
         return "fill"  # never needed, however small: the kernel writes every element
     if in_place and sources and sources[0].numel() >= size:
-        if name in _FILL:
-            return "fill"
         return "copy" if name == "copy_" else "compute"
     if name in _ALLOCATE:
         return None
