@@ -933,3 +933,30 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
         "rank on cuda:LOCAL_RANK"
     )
     rules.check_backend([])  # no rank: nothing to say
+
+    # the kind that carried the most bytes, summed over its calls, decides the hint
+    twice = [collective("all_reduce", 300), collective("all_reduce", 300)]
+    said = hint(
+        rules.check_own_collectives,
+        [rank_record(calls=[*twice, collective("broadcast", 500)])],
+        1000,
+    )
+    assert "averaging them again by hand" in said, said
+    objects = [collective("broadcast_object_list", 1000)]
+    said = hint(rules.check_own_collectives, [rank_record(calls=objects)], 1000)
+    assert "The script sent parameters with dist.broadcast_object_list itself" in said, said
+    # a rank that ended by an error, or recorded no end, is left to the other rules; the
+    # ranks after it are still read
+    ended = {k: v for k, v in rank_record(destroyed=False).items() if k != "ended"}
+    no_calls = {k: v for k, v in rank_record().items() if k != "calls"}
+    errored = {**rank_record(destroyed=False), "ended": {"how": "error"}}
+    rules.check_leaving([ended, errored])
+    assert hint(rules.check_leaving, [errored, no_calls]).startswith(
+        "rank 1 called dist.destroy_process_group() without dist.barrier() before it"
+    )
+    # a record without the GPUs it saw counts none; one process with a GPU of its own is nccl's
+    unseen = {k: v for k, v in rank_record(devices=["cuda:0"]).items() if k != "gpus"}
+    assert "with fewer GPUs (0) than processes (2)" in hint(rules.check_backend, [unseen] * 2)
+    assert hint(rules.check_backend, [rank_record(gpus=1)]).startswith(
+        "rank 0 joined with gloo although every process has a GPU of its own (1 GPU, 1 process)"
+    )

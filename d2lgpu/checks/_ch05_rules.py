@@ -114,7 +114,8 @@ def check_backend(records) -> None:
         if backend == "gloo" and gpus >= nproc > 0:
             raise CheckFailed(
                 f"rank {rank} joined with gloo although every process has a GPU of its own "
-                f"({gpus} GPUs, {nproc} processes): choose the backend from the machine, "
+                f"({gpus} GPU{'s' * (gpus != 1)}, {nproc} process{'es' * (nproc != 1)}): "
+                "choose the backend from the machine, "
                 "'nccl' when torch.cuda.device_count() >= LOCAL_WORLD_SIZE, else 'gloo', and "
                 "under nccl put each rank on cuda:LOCAL_RANK"
             )
