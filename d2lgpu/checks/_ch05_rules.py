@@ -52,7 +52,7 @@ def check_own_collectives(records, params: int) -> None:
             )
         raise CheckFailed(
             f"besides DDP's own all-reduces, rank {rank} of the script called {len(calls)} "
-            f"collective{'s' if len(calls) > 1 else ''} itself ({kinds}: {sent} bytes; the "
+            f"collective{'s' * (len(calls) != 1)} itself ({kinds}: {sent} bytes; the "
             f"model's parameters take {params}): an extra collective. {why}. Leave it to DDP"
         )
 

@@ -47,9 +47,10 @@ ADAM_KWARGS: dict[int, dict] = {
 
 
 class Net(NamedTuple):
-    """The model of a case: 8 ``Linear(16, 16)`` layers, with biases or without, in ``dtype``."""
+    """The model of a case: 8 ``Linear(16, 16)`` layers in ``dtype``; without biases where
+    ``order`` is empty, else with biases, weights (W) and biases (b) registered in ``order``."""
 
-    biases: bool = False
+    order: str = ""
     dtype: torch.dtype = torch.float32
 
     def numels(self) -> list[int]:
@@ -71,8 +72,8 @@ PLAIN = Net()
 # index (i % world) hold 2 weights on one rank and 6 on the other, and so do consecutive
 # chunks of parameters (a count, not the bytes); and float64, which a flat buffer in the
 # default dtype (float32) rounds
-UNEVEN = Net(biases=True, dtype=torch.float64)
 UNEVEN_ORDER = "WWWWbWbWbWbWbbbb"
+UNEVEN = Net(order=UNEVEN_ORDER, dtype=torch.float64)
 
 
 class _Registered(nn.Module):
@@ -97,9 +98,9 @@ def zero_net(net: Net = PLAIN):
     """``net``'s model, the same each time (its parameters drawn from ``SEED``)."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
-        if net.biases:
+        if net.order:
             linears = [nn.Linear(16, 16).to(net.dtype) for _ in range(8)]
-            return _Registered(linears, UNEVEN_ORDER)
+            return _Registered(linears, net.order)
         layers = []
         for i in range(8):
             layers += [nn.Linear(16, 16, bias=False)] + ([nn.ReLU()] if i < 7 else [])
