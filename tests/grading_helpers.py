@@ -2,7 +2,9 @@
 
 from pathlib import Path
 
-from d2lgpu.grading import check
+import pytest
+
+from d2lgpu.grading import CheckFailed, check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,6 +24,13 @@ def assert_passes(exercise_id, answer):
     assert result.ok, str(result)
     assert str(result).startswith(f"PASS {exercise_id}: these checks passed:")
     return result
+
+
+def rule_fails(rule, *args) -> str:
+    """Call one of a checker's rules, ``rule(*args)``: it must raise CheckFailed; its hint."""
+    with pytest.raises(CheckFailed) as wrong:
+        rule(*args)
+    return wrong.value.hint
 
 
 def stub(*args):

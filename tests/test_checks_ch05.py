@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from grading_helpers import ROOT, assert_fails, assert_passes
+from grading_helpers import ROOT, assert_fails, assert_passes, rule_fails
 from session_once import once_per_session
 
 from d2lgpu.grading import check
@@ -863,23 +863,19 @@ def test_a_time_out_an_exit_code_and_a_signal_each_get_their_whole_hint(tmp_path
 
 def test_ddp_the_rules_on_the_ranks_records_word_for_word():
     from d2lgpu.checks import _ch05_rules as rules
-    from d2lgpu.grading import CheckFailed
-
-    def hint(rule, *args):
-        with pytest.raises(CheckFailed) as wrong:
-            rule(*args)
-        return wrong.value.hint
 
     extra = "besides DDP's own all-reduces, rank {} of the script called {} itself ({}: {} bytes"
     mixed = [collective("all_reduce", 600), collective("broadcast", 500), collective("barrier", 4)]
-    assert hint(rules.check_own_collectives, [rank_record(), rank_record(calls=mixed)], 1000) == (
+    assert rule_fails(
+        rules.check_own_collectives, [rank_record(), rank_record(calls=mixed)], 1000
+    ) == (
         extra.format(1, "2 collectives", "all_reduce, broadcast", 1100) + "; the model's "
         "parameters take 1000): an extra collective. DDP's backward already averages the "
         "gradients, so averaging them again by hand (dist.all_reduce on each p.grad) sends every "
         "gradient twice for the same values. Leave it to DDP"
     )
     sent = [collective("broadcast", 600), collective("all_reduce", 500)]
-    assert hint(rules.check_own_collectives, [rank_record(calls=sent)], 1000) == (
+    assert rule_fails(rules.check_own_collectives, [rank_record(calls=sent)], 1000) == (
         extra.format(0, "2 collectives", "all_reduce, broadcast", 1100) + "; the model's "
         "parameters take 1000): an extra collective. The script sent parameters with "
         "dist.broadcast itself: DDP's constructor already broadcasts rank 0's weights once, and "
@@ -888,7 +884,7 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
         "Leave it to DDP"
     )
     gathered = [collective("all_gather", 1000)]  # the model's bytes exactly: flagged
-    assert hint(rules.check_own_collectives, [rank_record(calls=gathered)], 1000) == (
+    assert rule_fails(rules.check_own_collectives, [rank_record(calls=gathered)], 1000) == (
         extra.format(0, "1 collective", "all_gather", 1000) + "; the model's parameters take "
         "1000): an extra collective. DDP keeps the replicas equal by itself (its backward "
         "averages the gradients), so the script's own dist.all_gather of a model's worth of "
@@ -898,7 +894,7 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
     rules.check_own_collectives([rank_record(calls=fewer)], 1000)
 
     saved = [rank_record(saves=["/x/out.pt"]), rank_record(saves=["/x/out.pt.tmp"])]
-    assert hint(rules.check_saves, saved, Path("/x/out.pt")) == (
+    assert rule_fails(rules.check_saves, saved, Path("/x/out.pt")) == (
         "rank 1 also saved the checkpoint (torch.save to out.pt.tmp): every rank wrote the same "
         "file at once, and writes that race each other can leave it torn or half-written. Save "
         "on rank 0 only (if rank == 0: torch.save(model.state_dict(), args.out)); the other "
@@ -906,27 +902,29 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
     )
     rules.check_saves([rank_record(saves=["/x/out.pt"]), rank_record(saves=["/y/out.pt"])],
                       Path("/x/out.pt"))  # fmt: skip
-    assert hint(rules.check_leaving, [rank_record(calls=[], destroyed=False)]) == (
+    assert rule_fails(rules.check_leaving, [rank_record(calls=[], destroyed=False)]) == (
         "rank 0 never called dist.destroy_process_group() (nor dist.barrier() before it): the "
         "process group is left to be torn down at exit, rank by rank. After rank 0's save, let "
         "all ranks meet at dist.barrier() and leave the group together with "
         "dist.destroy_process_group(), as the exercise asks"
     )
-    assert hint(rules.check_leaving, [rank_record(destroyed=False)]).startswith(
+    assert rule_fails(rules.check_leaving, [rank_record(destroyed=False)]).startswith(
         "rank 0 never called dist.destroy_process_group(): the process group"
     )
-    assert hint(rules.check_leaving, [rank_record(), rank_record(calls=[])]) == (
+    assert rule_fails(rules.check_leaving, [rank_record(), rank_record(calls=[])]) == (
         "rank 1 called dist.destroy_process_group() without dist.barrier() before it: a rank "
         "may leave while another still saves or waits. Let all ranks meet at dist.barrier() "
         "after rank 0's save, then leave the group"
     )
-    assert hint(rules.check_backend, [rank_record(gpus=1, devices=["cpu", "cuda:0"])] * 2) == (
+    assert rule_fails(
+        rules.check_backend, [rank_record(gpus=1, devices=["cpu", "cuda:0"])] * 2
+    ) == (
         "rank 0 joined with gloo but put the model on cuda:0: with fewer GPUs (1) than "
         "processes (2) the ranks would share a GPU. Under gloo keep every rank on the CPU "
         "(device = torch.device('cpu')); cuda:LOCAL_RANK is for nccl, when every process has a "
         "GPU of its own"
     )
-    assert hint(rules.check_backend, [rank_record(), rank_record(gpus=2)]) == (
+    assert rule_fails(rules.check_backend, [rank_record(), rank_record(gpus=2)]) == (
         "rank 1 joined with gloo although every process has a GPU of its own (2 GPUs, 2 "
         "processes): choose the backend from the machine, 'nccl' when "
         "torch.cuda.device_count() >= LOCAL_WORLD_SIZE, else 'gloo', and under nccl put each "
@@ -936,14 +934,14 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
 
     # the kind that carried the most bytes, summed over its calls, decides the hint
     twice = [collective("all_reduce", 300), collective("all_reduce", 300)]
-    said = hint(
+    said = rule_fails(
         rules.check_own_collectives,
         [rank_record(calls=[*twice, collective("broadcast", 500)])],
         1000,
     )
     assert "averaging them again by hand" in said, said
     objects = [collective("broadcast_object_list", 1000)]
-    said = hint(rules.check_own_collectives, [rank_record(calls=objects)], 1000)
+    said = rule_fails(rules.check_own_collectives, [rank_record(calls=objects)], 1000)
     assert "The script sent parameters with dist.broadcast_object_list itself" in said, said
     # a rank that ended by an error, or recorded no end, is left to the other rules; the
     # ranks after it are still read
@@ -951,12 +949,12 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
     no_calls = {k: v for k, v in rank_record().items() if k != "calls"}
     errored = {**rank_record(destroyed=False), "ended": {"how": "error"}}
     rules.check_leaving([ended, errored])
-    assert hint(rules.check_leaving, [errored, no_calls]).startswith(
+    assert rule_fails(rules.check_leaving, [errored, no_calls]).startswith(
         "rank 1 called dist.destroy_process_group() without dist.barrier() before it"
     )
     # a record without the GPUs it saw counts none; one process with a GPU of its own is nccl's
     unseen = {k: v for k, v in rank_record(devices=["cuda:0"]).items() if k != "gpus"}
-    assert "with fewer GPUs (0) than processes (2)" in hint(rules.check_backend, [unseen] * 2)
-    assert hint(rules.check_backend, [rank_record(gpus=1)]).startswith(
+    assert "with fewer GPUs (0) than processes (2)" in rule_fails(rules.check_backend, [unseen] * 2)
+    assert rule_fails(rules.check_backend, [rank_record(gpus=1)]).startswith(
         "rank 0 joined with gloo although every process has a GPU of its own (1 GPU, 1 process)"
     )

@@ -5,7 +5,7 @@ import functools
 
 import pytest
 import torch
-from grading_helpers import assert_fails, assert_passes
+from grading_helpers import assert_fails, assert_passes, rule_fails
 from test_checks_ch09 import (  # answers and helpers shared with the first cases
     StraightThroughCheckpoint,
     checkpoint_seq,
@@ -365,37 +365,31 @@ def test_the_segment_count_is_named_where_all_blocks_are_checkpointed_or_a_tail_
 
 def test_housekeeping_calls_are_named_in_the_order_first_made_and_a_cleared_input_too():
     from d2lgpu.checks._ch09_ckpt_rules import check_housekeeping, check_input_left
-    from d2lgpu.checks._util import CheckFailed
 
     check_housekeeping([], "w")  # none: nothing to say
-    with pytest.raises(CheckFailed) as wrong:
-        check_housekeeping(["torch.cuda.empty_cache", "gc.collect", "gc.collect"], "w")
-    assert wrong.value.hint.startswith(
+    said = rule_fails(
+        check_housekeeping, ["torch.cuda.empty_cache", "gc.collect", "gc.collect"], "w"
+    )
+    assert said.startswith(
         "for w, your function called torch.cuda.empty_cache and gc.collect (3 call(s) in one "
         "forward): checkpoint frees each segment's activations by itself"
-    ), wrong.value.hint
+    ), said
     x = torch.ones(2)
     check_input_left(x, False, "w")  # left as it was
-    with pytest.raises(CheckFailed) as wrong:
-        check_input_left(x, True, "w")  # the caller's x required grad, and no longer does
-    assert wrong.value.hint.startswith(
-        "for w, your function cleared requires_grad on the caller's input x"
-    ), wrong.value.hint
-    with pytest.raises(CheckFailed) as wrong:
-        check_input_left(x.requires_grad_(), False, "w")
-    assert wrong.value.hint.startswith("for w, your function set requires_grad on the caller's")
+    said = rule_fails(check_input_left, x, True, "w")  # x required grad, and no longer does
+    assert said.startswith("for w, your function cleared requires_grad on the caller's input x")
+    said = rule_fails(check_input_left, x.requires_grad_(), False, "w")
+    assert said.startswith("for w, your function set requires_grad on the caller's")
 
 
 def test_blocks_of_an_earlier_call_are_named_with_whether_this_calls_blocks_ran():
     from d2lgpu.checks._ch09_ckpt_rules import check_fresh
-    from d2lgpu.checks._util import CheckFailed
 
     earlier = [["b0", "b1"], ["b0"]]
     check_fresh(earlier, [2, 1], ["b0"], "w")  # no earlier log grew: fresh
     for log, ran in (([], "none of"), (["b0"], "not only")):
-        with pytest.raises(CheckFailed) as wrong:
-            check_fresh(earlier, [2, 0], log, "w")  # the second call's blocks ran again
-        assert wrong.value.hint.startswith(
+        said = rule_fails(check_fresh, earlier, [2, 0], log, "w")  # the second call's ran again
+        assert said.startswith(
             f"for w, blocks of an earlier call ran, {ran} the blocks passed in: something kept "
             "between calls"
-        ), wrong.value.hint
+        ), said

@@ -5,6 +5,7 @@ are in tests/test_checks_ch10_ddp_by_hand.py; here each test takes milliseconds.
 
 import pytest
 import torch
+from grading_helpers import rule_fails
 
 from d2lgpu.checks._ch10_buckets import check_buckets as _check_buckets
 from d2lgpu.checks._ch10_buckets import check_launched_when_ready as _check_launched_when_ready
@@ -41,12 +42,6 @@ def launched_when_ready(launched, log, cap, step):
 @pytest.fixture(autouse=True)
 def _one_thread(one_thread):
     """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
-
-
-def fails(fn, *args) -> str:
-    with pytest.raises(CheckFailed) as info:
-        fn(*args)
-    return str(info.value)
 
 
 def good_log(step=0, first=323, second=112):
@@ -151,12 +146,12 @@ def test_a_right_step_gives_its_buckets_in_order():
 
 def test_no_all_reduce_is_named_for_the_first_step_and_for_a_later_one():
     log = [e for e in good_log() if e[0] not in ("launch", "wait")]
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         "no dist.all_reduce was called (bucket_bytes=512, step 0): register a hook on each "
         "parameter (p.register_post_accumulate_grad_hook) that launches the all-reduce of its "
         "bucket (call it as dist.all_reduce, so that the checker sees it)"
     )
-    assert fails(read, log, 1) == (
+    assert rule_fails(read, log, 1) == (
         "no dist.all_reduce in step 1, though step 0 had some (bucket_bytes=512): the hooks run "
         "every step; reset what counts a bucket's ready gradients (and the list of handles) in "
         "finish(), ready for the next step"
@@ -169,7 +164,7 @@ def test_no_all_reduce_is_named_for_the_first_step_and_for_a_later_one():
 def test_another_collective_is_named_with_when_it_ran(inside, when):
     log = good_log()
     log.insert(5, ("other", "a broadcast of shape (3,) (12 bytes)", inside))
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         f"besides the buckets' all-reduces, a broadcast of shape (3,) (12 bytes) ran {when} "
         "(bucket_bytes=512, step 0): an extra collective. Each step sends each bucket once, "
         "and nothing else"
@@ -180,7 +175,7 @@ def test_an_all_reduce_that_is_no_bucket_and_a_bucket_sent_twice_are_told_apart(
     log = good_log()
     log.insert(7, ("launch", 5, True, True))
     log.insert(-1, ("wait", 2, False, 0))
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         "3 all-reduces for 2 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
         "is not a bucket (the buckets hold [323, 112]), an extra collective. Each step sends "
         "each bucket once, and nothing else"
@@ -189,11 +184,11 @@ def test_an_all_reduce_that_is_no_bucket_and_a_bucket_sent_twice_are_told_apart(
     log = good_log(first=67, second=256)
     log.insert(7, ("launch", 112, True, True))
     log.insert(8, ("launch", 5, True, True))
-    assert "4 all-reduces for 3 buckets" in fails(read, log)
-    assert "the buckets hold [67, 256, 112]" in fails(read, log)
+    assert "4 all-reduces for 3 buckets" in rule_fails(read, log)
+    assert "the buckets hold [67, 256, 112]" in rule_fails(read, log)
     log = good_log()
     log.insert(7, ("launch", 112, True, False))
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         "a bucket sent twice (bucket_bytes=512, step 0): your all-reduces carried 547 elements "
         "for 435 elements of gradients. Launch each bucket once, when its last gradient "
         "arrives, and reset the count of ready gradients in finish() for the next step"
@@ -203,12 +198,12 @@ def test_an_all_reduce_that_is_no_bucket_and_a_bucket_sent_twice_are_told_apart(
 def test_a_wait_or_a_blocking_all_reduce_inside_backward_is_named():
     log = good_log()
     log.insert(5, ("wait", 0, True, 0))
-    hint = fails(read, log)
+    hint = rule_fails(read, log)
     assert hint.startswith("waiting inside the hook: a handle was waited on while backward")
     assert hint.endswith("before the step (bucket_bytes=512, step 0)")
     log = good_log()
     log[4] = ("launch", 323, False, True)
-    assert fails(read, log).startswith(
+    assert rule_fails(read, log).startswith(
         "waiting inside the hook: an all_reduce without async_op=True blocked while backward"
     )
 
@@ -216,7 +211,7 @@ def test_a_wait_or_a_blocking_all_reduce_inside_backward_is_named():
 def test_every_launch_after_backward_is_named():
     log = good_log()
     log[4], log[7] = ("launch", 323, True, False), ("launch", 112, True, False)
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         "every all-reduce was launched after backward returned (bucket_bytes=512, step 0): "
         "launch them from the hooks, as each bucket fills, so that they overlap the rest of "
         "backward"
@@ -228,7 +223,7 @@ def test_every_launch_after_backward_is_named():
 def test_waits_stale_missing_after_finish_and_twice_are_named():
     log = good_log(step=1)
     log[-3] = ("wait", 0, False, 0)  # a handle of step 0 waited again in step 1
-    assert fails(read, log, 1) == (
+    assert rule_fails(read, log, 1) == (
         "a handle launched in step 0 was waited on again in step 1 (bucket_bytes=512): the "
         "list of handles was never cleared, so each step waits on every earlier step's handles "
         "too. Clear it in finish(), after the waits"
@@ -236,7 +231,7 @@ def test_waits_stale_missing_after_finish_and_twice_are_named():
     log = good_log()
     log.remove(("wait", 1, False, 0))
     log.append(("wait", 1, False, 0))  # after finish() returned: too late
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         "1 of 2 handles were never waited on before finish() returned (bucket_bytes=512, step "
         "0): call handle.wait() on every one in finish(), before the gradients are read (the "
         "all-reduce may not be done yet)"
@@ -244,10 +239,10 @@ def test_waits_stale_missing_after_finish_and_twice_are_named():
     log = good_log()
     log[7] = ("launch", 112, True, False)  # launched in finish(), async, and never waited
     log.remove(("wait", 1, False, 0))
-    assert fails(read, log).startswith("1 of 2 handles were never waited on before finish()")
+    assert rule_fails(read, log).startswith("1 of 2 handles were never waited on before finish()")
     log = good_log()
     log.insert(-1, ("wait", 0, False, 0))
-    assert fails(read, log) == (
+    assert rule_fails(read, log) == (
         "the handle of all-reduce 0 was waited on 2 times (bucket_bytes=512, step 0): 3 waits "
         "for 2 launches. Wait on each handle once, in finish()"
     )
@@ -262,37 +257,37 @@ def test_buckets_by_both_rules_pass_and_each_wrong_filling_is_named():
     check_buckets([323, 112])
     log = [("ready",)] * 3 + [("launch",), ("ready",), ("launch",)] + [("ready",)] * 2
     check_buckets([67, 256, 112], log=log + [("launch",)])
-    assert fails(check_buckets, [323, 112], 268).startswith(
+    assert rule_fails(check_buckets, [323, 112], 268).startswith(
         "with bucket_bytes=268 (step 0) your buckets hold [323, 112] elements: a bucket closed "
         "only once it held MORE than bucket_bytes (>). DDP closes it once it holds "
         "bucket_bytes or more (>=), which gives [67, 256, 112]"
     )
-    assert fails(check_buckets, [435]) == (
+    assert rule_fails(check_buckets, [435]) == (
         "with bucket_bytes=512 (step 0) your buckets hold [435] elements: the buckets were "
         "filled counting elements (numel), not bytes. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [323, 112]"
     )
     for forward in ([368, 67], [67, 368], [112, 256, 67]):  # >= and "before the cap"
-        assert fails(check_buckets, forward) == (
+        assert rule_fails(check_buckets, forward) == (
             f"buckets in forward order (bucket_bytes=512): your buckets hold {forward} elements, "
             "as if filled from the first layer; backward produces the last layer's gradients "
             "first, so fill them in reverse order of model.parameters(): [323, 112]"
         )
     # at 100 bytes, counted in elements: [323, 112], where bytes give [51, 272, 112]
-    assert "counting elements (numel), not bytes" in fails(check_buckets, [323, 112], 100)
+    assert "counting elements (numel), not bytes" in rule_fails(check_buckets, [323, 112], 100)
     # at 267 bytes no running total is 267, so > gives the right buckets; [323, 112] is a
     # count in elements (and what closing at 269 bytes gives, a cap two bytes higher)
-    assert fails(check_buckets, [323, 112], 267) == (
+    assert rule_fails(check_buckets, [323, 112], 267) == (
         "with bucket_bytes=267 (step 0) your buckets hold [323, 112] elements: the buckets were "
         "filled counting elements (numel), not bytes. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
     )
     late = good_log()
     late.insert(4, late.pop(5))
-    assert fails(check_buckets, [323, 112], 512, late).startswith(
+    assert rule_fails(check_buckets, [323, 112], 512, late).startswith(
         "bucket 0 (bucket_bytes=512, step 0) was launched only after 5 gradients"
     )
-    assert fails(check_buckets, [112, 323]) == (
+    assert rule_fails(check_buckets, [112, 323]) == (
         "with bucket_bytes=512 (step 0) your all-reduces carried [112, 323] elements, in that "
         "order; buckets filled in reverse order of model.parameters(), each closed once it "
         "holds bucket_bytes or more, carry [323, 112]"
@@ -304,13 +299,13 @@ def test_buckets_of_a_float64_model_counted_at_4_bytes_an_element_are_named():
     # in float64 (reverse order: 3, 48, 16, 256, 16, 96 elements of 8 bytes), 512-byte buckets
     log = [("ready",)] * 3 + [("launch",), ("ready",), ("launch",)] + [("ready",)] * 2
     _check_buckets([67, 256, 112], record, 512, 0, named([*log, ("launch",)]))
-    assert fails(_check_buckets, [323, 112], record, 512, 0, []) == (
+    assert rule_fails(_check_buckets, [323, 112], record, 512, 0, []) == (
         "with bucket_bytes=512 (step 0) your buckets hold [323, 112] elements, as if each took "
         "4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
     )
     # at 210 bytes float32's buckets are [67, 256, 112], unlike float64's (and 5 bytes')
-    assert fails(_check_buckets, [67, 256, 112], record, 210, 1, []) == (
+    assert rule_fails(_check_buckets, [67, 256, 112], record, 210, 1, []) == (
         "with bucket_bytes=210 (step 1) your buckets hold [67, 256, 112] elements, as if each "
         "took 4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
         "p.element_size() bytes; in bytes the buckets are [51, 272, 112]"
@@ -325,13 +320,13 @@ def test_a_bucket_launched_after_a_later_gradient_is_named():
     launched_when_ready([323, 112], good_log(), 512, 0)  # at its 4th gradient
     log = good_log()
     log.insert(4, log.pop(5))  # the first bucket after the 5th gradient
-    assert fails(launched_when_ready, [323, 112], log, 512, 1) == (
+    assert rule_fails(launched_when_ready, [323, 112], log, 512, 1) == (
         "bucket 0 (bucket_bytes=512, step 1) was launched only after 5 gradients were ready, "
         "though its last one was gradient 4: launch each bucket from the hook of its own last "
         "gradient, not later, so that it overlaps the rest of backward"
     )
     log = [("ready",)] * 6 + [("launch",), ("launch",)]  # the second bucket in time
-    assert "bucket 0 " in fails(launched_when_ready, [323, 112], log, 512, 0)
+    assert "bucket 0 " in rule_fails(launched_when_ready, [323, 112], log, 512, 0)
     log = [("ready",)] * 4 + [("launch",)] + [("ready",)] * 2 + [("launch",)]
     launched_when_ready([323, 112], log, 512, 0)
 
@@ -351,29 +346,29 @@ def test_each_wrong_gradient_is_named():
     grads(WHOLE.clone())
     grads(WHOLE * (1 + 5e-6))  # within rtol
     what = "w's gradient (bucket_bytes=512, step 0)"
-    assert fails(grads, None) == f"{what} is None after finish(): leave the average in p.grad"
-    assert fails(grads, WHOLE * 2) == (
+    assert rule_fails(grads, None) == f"{what} is None after finish(): leave the average in p.grad"
+    assert rule_fails(grads, WHOLE * 2) == (
         f"{what} is the sum over the ranks: forgetting to divide by dist.get_world_size() "
         "(before the all-reduce, or after it in finish())"
     )
-    assert fails(grads, WHOLE * 3, 3).startswith(f"{what} is the sum over the ranks")
-    assert fails(grads, LOCAL) == (
+    assert rule_fails(grads, WHOLE * 3, 3).startswith(f"{what} is the sum over the ranks")
+    assert rule_fails(grads, LOCAL) == (
         f"{what} was never reduced (it is still this rank's own): a parameter never reduced. "
         "Put every parameter in a bucket, launch the last, partly filled bucket too, and copy "
         "the averaged buckets back into p.grad in finish()"
     )
-    assert fails(grads, WHOLE / 2) == f"{what} is divided by the world size twice"
-    assert fails(grads, WHOLE * 1.5, 3) == (
+    assert rule_fails(grads, WHOLE / 2) == f"{what} is divided by the world size twice"
+    assert rule_fails(grads, WHOLE * 1.5, 3) == (
         f"{what} (3 ranks) is divided by 2, not by the world size: divide by dist.get_world_size()"
     )
-    assert fails(grads, torch.tensor([1.5, 2.0])) == (
+    assert rule_fails(grads, torch.tensor([1.5, 2.0])) == (
         f"{what} is not the average over the ranks (largest difference 0.5): each p.grad must "
         "end as the sum over the ranks divided by the world size"
     )
-    assert "not the average" in fails(grads, WHOLE * (1 + 1e-4))
-    assert "(largest difference 0.5)" in fails(grads, torch.tensor([1.5, 2.0]), 3)
+    assert "not the average" in rule_fails(grads, WHOLE * (1 + 1e-4))
+    assert "(largest difference 0.5)" in rule_fails(grads, torch.tensor([1.5, 2.0]), 3)
     # a right gradient first: the next one is still read
-    assert "is divided by the world size twice" in fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
+    assert "is divided by the world size twice" in rule_fails(grads, WHOLE / 2, 2, LOCAL, WHOLE)
     # a local gradient equal to the average is the average, not "never reduced"
     grads(WHOLE.clone(), local=WHOLE.clone())
 
@@ -381,16 +376,16 @@ def test_each_wrong_gradient_is_named():
 def test_a_bucket_copied_back_before_its_wait_or_from_another_tensor_is_named():
     what = "w's gradient (bucket_bytes=512, step 0)"
     # copied back before handle.wait(): the bucket as launched, this rank's own / world
-    assert fails(grads, LOCAL / 2) == (
+    assert rule_fails(grads, LOCAL / 2) == (
         f"{what} is this rank's own gradient divided by the world size: what its bucket held "
         "before the all-reduce was done. In finish(), handle.wait() first, then copy the "
         "averaged flat tensor back into p.grad"
     )
-    assert "own gradient divided by the world size" in fails(grads, LOCAL / 3, 3)
+    assert "own gradient divided by the world size" in rule_fails(grads, LOCAL / 3, 3)
     # every gradient was sent, but p.grad is the local one: the result was never copied back
     step = {"got": [LOCAL], "whole": [WHOLE], "local": [LOCAL]}
     record = {"names": ["w"], "steps": [step], "numels": [2]}
-    hint = fails(_compare_overlap_grads, record, 2, 512, 0, [2])
+    hint = rule_fails(_compare_overlap_grads, record, 2, 512, 0, [2])
     assert hint == (
         f"{what} is still this rank's own gradient, though every gradient was all-reduced: the "
         "all-reduce's result never reached p.grad. dist.all_reduce works in place on the "
@@ -398,7 +393,7 @@ def test_a_bucket_copied_back_before_its_wait_or_from_another_tensor_is_named():
         "when you all-reduce flat / world)"
     )
     # a bucket never sent: the gradient was never reduced
-    assert "was never reduced" in fails(_compare_overlap_grads, record, 2, 512, 0, [1])
+    assert "was never reduced" in rule_fails(_compare_overlap_grads, record, 2, 512, 0, [1])
 
 
 def test_float_noise_around_a_zero_gradient_is_the_average():
@@ -467,26 +462,26 @@ def test_on_the_out_of_order_model_launches_are_timed_by_their_own_gradients():
     _check_buckets([21, 70, 66], record, 512, 0, ready_then(arrival, {1: [21], 3: [70], 5: [66]}))
     # the right buckets, held back to be launched in the order they were filled
     held = ready_then(arrival, {3: [70], 5: [66, 21]})
-    assert fails(_check_buckets, [70, 66, 21], record, 512, 2, held) == (
+    assert rule_fails(_check_buckets, [70, 66, 21], record, 512, 2, held) == (
         "bucket 2 (bucket_bytes=512, step 2) was launched only after 6 gradients were ready, "
         "though its last one was gradient 2: launch each bucket from the hook of its own last "
         "gradient, not later, so that it overlaps the rest of backward"
     )
     # buckets filled in the order the gradients arrived: 24 + 3 + 7 + 63 ... closed at 512
     arrived = ready_then(arrival, {2: [94], 5: [63]})
-    assert fails(_check_buckets, [94, 63], record, 512, 1, arrived) == (
+    assert rule_fails(_check_buckets, [94, 63], record, 512, 1, arrived) == (
         "with bucket_bytes=512 (step 1) your buckets hold [94, 63] elements: filled in the order "
         "backward produced the gradients. That order depends on how forward uses the layers "
         "(here they are registered in another order than forward runs them); the rule is the "
         "reverse order of model.parameters(), fixed in __init__: [21, 70, 66], each launched "
         "as its last gradient arrives"
     )
-    assert "fixed in __init__: [21, 70, 66], each launched" in fails(
+    assert "fixed in __init__: [21, 70, 66], each launched" in rule_fails(
         _check_buckets, [94, 63], record, 512, 1, arrived
     )
     # in arrival order by the rule that never exceeds the cap: 24 + 3 + 7, 63, 9 + 54
     arrived = ready_then(arrival, {2: [31], 3: [63], 5: [63]})
-    assert fails(_check_buckets, [31, 63, 63], record, 512, 0, arrived).startswith(
+    assert rule_fails(_check_buckets, [31, 63, 63], record, 512, 0, arrived).startswith(
         "with bucket_bytes=512 (step 0) your buckets hold [31, 63, 63] elements: filled in the "
         "order backward produced the gradients. That order depends on how forward uses"
     )
@@ -550,7 +545,7 @@ def test_an_extra_all_reduce_is_named_against_the_buckets_of_the_records_bytes()
     # float64: [51, 16, 256, 16, 96] are the buckets that never exceed 512 bytes (at 4 bytes
     # an element there is no such bucket of 51 elements: a bucket sent twice)
     record = {"names": NAMES, "numels": NUMELS, "itemsize": 8}
-    assert fails(overlap_checks, record, launches(51, 16, 256, 16, 96, 5)) == (
+    assert rule_fails(overlap_checks, record, launches(51, 16, 256, 16, 96, 5)) == (
         "6 all-reduces for 5 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
         "is not a bucket (the buckets hold [51, 16, 256, 16, 96]), an extra collective. Each "
         "step sends each bucket once, and nothing else"
@@ -558,7 +553,7 @@ def test_an_extra_all_reduce_is_named_against_the_buckets_of_the_records_bytes()
     # a record without its bytes an element is float32's: [67, 256, 112] never exceed 512
     # bytes (at 5 bytes the 112 would be 16 and 96: a bucket sent twice)
     record = {"names": NAMES, "numels": NUMELS}
-    assert fails(overlap_checks, record, launches(67, 256, 112, 5)) == (
+    assert rule_fails(overlap_checks, record, launches(67, 256, 112, 5)) == (
         "4 all-reduces for 3 buckets (bucket_bytes=512, step 0): the all-reduce of 5 element(s) "
         "is not a bucket (the buckets hold [67, 256, 112]), an extra collective. Each step "
         "sends each bucket once, and nothing else"
@@ -569,7 +564,7 @@ def test_a_rank_whose_gradients_stayed_its_own_though_all_were_sent_is_named():
     record = {"names": NAMES, "numels": NUMELS}
     overlap_checks(record, good_log)  # right: every step passes
     # every step's all-reduces carried all 435 elements, yet p.grad holds this rank's own
-    assert fails(overlap_checks, record, good_log, LOCAL) == (
+    assert rule_fails(overlap_checks, record, good_log, LOCAL) == (
         "p5's gradient (bucket_bytes=512, step 0) is still this rank's own gradient, though "
         "every gradient was all-reduced: the all-reduce's result never reached p.grad. "
         "dist.all_reduce works in place on the tensor it is given: copy back that same tensor "
@@ -584,7 +579,7 @@ def test_a_wrong_gradient_after_a_bucket_launched_early_is_named_by_the_early_la
         waits = [("wait", i, False, step) for i in range(3)]
         return [*ready_then(arrival, {0: [66], 1: [21], 3: [70]}), *waits, ("finish returned",)]
 
-    assert fails(overlap_checks, record, early, LOCAL) == (
+    assert rule_fails(overlap_checks, record, early, LOCAL) == (
         "a bucket of 66 elements (bucket_bytes=512, step 0) was launched after 1 gradient(s), "
         "before its fc1.bias's was ready: backward's order of gradients depends on how forward "
         "uses the layers, not on model.parameters(). Count each bucket's ready gradients and "
@@ -675,7 +670,7 @@ def test_round_21_a_poll_in_place_of_a_wait_and_a_host_read_in_a_hook_are_named(
     assert step_logs(raw) == [[("launch", 6, True, True), ("wait", 0, False, 0, True)]]
     log = good_log()
     log[7] = ("wait", 1, False, 0, True)  # is_completed() answered True: a poll
-    said = fails(read, log)
+    said = rule_fails(read, log)
     assert said.startswith("finish() polled handle.is_completed() (or a future's done())")
     assert "busy loop" in said and "Call handle.wait() on every handle in finish()" in said
     read(good_log())  # the waits of a right step

@@ -6,6 +6,7 @@ under a second."""
 
 import pytest
 import torch
+from grading_helpers import rule_fails
 
 from d2lgpu.checks import _ch10_zero as zero
 from d2lgpu.checks._ch10_zero import ADAM_KWARGS, empty_share_hint, param_bytes
@@ -21,7 +22,6 @@ from d2lgpu.checks._ch10_zero_rules import (
 from d2lgpu.checks._kit import tensors_alive
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._ranks import RuleBroken
-from d2lgpu.checks._util import CheckFailed
 
 PARAM = 16 * 16 * 4  # bytes of each of the 8 parameters
 STATE = 2 * PARAM  # Adam's exp_avg and exp_avg_sq of one parameter
@@ -30,12 +30,6 @@ STATE = 2 * PARAM  # Adam's exp_avg and exp_avg_sq of one parameter
 @pytest.fixture(autouse=True)
 def _one_thread(one_thread):
     """torch on one thread: a thread pool in pytest's process hangs a mutation run's forks."""
-
-
-def fails(fn, *args) -> str:
-    with pytest.raises(CheckFailed) as info:
-        fn(*args)
-    return str(info.value)
 
 
 def test_setup_error_names_the_first_missing_method():
@@ -55,20 +49,20 @@ def test_setup_error_names_the_first_missing_method():
 
 def test_gradients_left_after_zero_grad_are_named_from_step_1_on():
     compare_zero_grad([{"left": [[0, 1], [], []]}, {"left": [[2], [], []]}])  # before step 0
-    assert fails(compare_zero_grad, [{"left": [[], [], []]}, {"left": [[], [], [4, 5]]}]) == (
+    assert rule_fails(compare_zero_grad, [{"left": [[], [], []]}, {"left": [[], [], [4, 5]]}]) == (
         "after zero_grad() rank 1 still holds gradients of parameters [4, 5] (step 2): backward "
         "adds the new gradients to them, so what the next step gives differs from DDP with "
         "Adam. zero_grad() must clear every parameter's gradient (p.grad = None for all of "
         "them), not only this rank's own"
     )
-    assert "rank 0 still holds gradients of parameters [3] (step 1)" in fails(
+    assert "rank 0 still holds gradients of parameters [3] (step 1)" in rule_fails(
         compare_zero_grad, [{"left": [[], [3], [3]]}, {"left": [[], [7], []]}]
     )
 
 
 def test_a_flat_buffer_wider_than_the_parameters_is_named_not_an_extra_collective():
     flat64 = [Call(i, "broadcast", (4 * 256,), 2 * 4 * PARAM, False) for i in range(2)]
-    assert fails(compare_calls, [{"calls": [flat64]}]) == (
+    assert rule_fails(compare_calls, [{"calls": [flat64]}]) == (
         f"step() sent {16 * PARAM} bytes in 2 collectives for {8 * PARAM} bytes of parameters "
         "(rank 0, step 0), though as many elements as the parameters hold: the buffers are of "
         "a wider dtype than the parameters' float32 (float64?). Build each flat buffer in the "
@@ -76,7 +70,7 @@ def test_a_flat_buffer_wider_than_the_parameters_is_named_not_an_extra_collectiv
     )
     # the model in float64 (UNEVEN: 2176 elements, 17408 bytes), buffers of 16 bytes an element
     wide = [Call(0, "broadcast", (2176,), 2 * 17408, False)]
-    assert fails(compare_calls, [{"calls": [wide]}], zero.UNEVEN) == (
+    assert rule_fails(compare_calls, [{"calls": [wide]}], zero.UNEVEN) == (
         "step() sent 34816 bytes in 1 collectives for 17408 bytes of parameters (rank 0, step "
         "0), though as many elements as the parameters hold: the buffers are of a wider dtype "
         "than the parameters' float64. Build each flat buffer in the parameters' dtype "
@@ -85,7 +79,7 @@ def test_a_flat_buffer_wider_than_the_parameters_is_named_not_an_extra_collectiv
     compare_calls([{"calls": [[Call(0, "broadcast", (2176,), 17408, False)]]}], zero.UNEVEN)
     flat32 = [Call(i, "broadcast", (4 * 256,), 4 * PARAM, False) for i in range(2)]
     compare_calls([{"calls": [flat32]}])
-    assert "an extra collective" in fails(compare_calls, [{"calls": [flat32 + flat32[:1]]}])
+    assert "an extra collective" in rule_fails(compare_calls, [{"calls": [flat32 + flat32[:1]]}])
 
 
 def broadcasts(n=8, kind="broadcast"):
@@ -95,12 +89,12 @@ def broadcasts(n=8, kind="broadcast"):
 def test_step_collectives_send_each_parameter_once_and_reduce_nothing():
     assert param_bytes() == 8 * PARAM
     compare_calls([{"calls": [broadcasts(), broadcasts()]}, {"calls": [broadcasts(), []]}])
-    assert fails(compare_calls, [{"calls": [broadcasts()]}, {"calls": [broadcasts(9)]}]) == (
+    assert rule_fails(compare_calls, [{"calls": [broadcasts()]}, {"calls": [broadcasts(9)]}]) == (
         f"step() sent {9 * PARAM} bytes in 9 collectives for {8 * PARAM} bytes of parameters "
         "(rank 1, step 0): an extra collective. Send each parameter once, from its owner"
     )
     barrier = Call(8, "barrier", (), 0, False)
-    assert fails(
+    assert rule_fails(
         compare_calls, [{"calls": [broadcasts()]}, {"calls": [broadcasts() + [barrier]]}]
     ) == (
         "step() called a barrier (rank 1, step 0): an extra collective, which makes every rank "
@@ -109,7 +103,7 @@ def test_step_collectives_send_each_parameter_once_and_reduce_nothing():
     )
     for kind in ("all_reduce", "reduce_scatter", "reduce"):
         calls = [[], broadcasts(1) + broadcasts(1, kind)]
-        hint = fails(compare_calls, [{"calls": calls}])
+        hint = rule_fails(compare_calls, [{"calls": calls}])
         assert hint == (
             f"step() called a{'n' * (kind[0] == 'a')} {kind} of shape (16, 16) ({PARAM} bytes) "
             "(rank 0, step 1): an extra collective. The gradients are already averaged before "
@@ -127,7 +121,7 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     compare_state([state_record(range(4)), state_record(range(4, 8))], 2, numels)
     compare_state([state_record([i, i + 4]) for i in range(4)], 4, numels)
     # torch.optim.Adam by name on every rank: no optimizer the checker counts
-    hint = fails(compare_state, [state_record([], 0), state_record([], 0)], 2, numels)
+    hint = rule_fails(compare_state, [state_record([], 0), state_record([], 0)], 2, numels)
     assert hint == (
         "no optimizer was built from optimizer_cls on any rank: build this rank's optimizer as "
         "optimizer_cls(its_own_params, **kwargs), with the class the checker passes (it counts "
@@ -135,48 +129,52 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     )
     # a world size of 2 written in, on 4 ranks, where a rank that owns nothing builds nothing
     written_in = [state_record(range(4)), state_record(range(4, 8)), *[state_record([], 0)] * 2]
-    assert fails(compare_state, written_in, 4, numels) == (
+    assert rule_fails(compare_state, written_in, 4, numels) == (
         "ranks 2, 3 of 4 built no optimizer, as if owning no parameter, though the model's 8 "
         "parameters leave every one of 4 ranks some: is the world size, 2, written in? Give "
         "owners over dist.get_world_size() ranks"
     )
     unbalanced = [state_record(range(6)), state_record([], 0), state_record([6, 7])]
-    assert fails(compare_state, unbalanced, 3, numels) == (
+    assert rule_fails(compare_state, unbalanced, 3, numels) == (
         "rank 1 of 3 built no optimizer, as if owning no parameter, though the model's 8 "
         "parameters leave every one of 3 ranks some: the owners are unbalanced: give each "
         "parameter to the rank that owns the fewest bytes so far, and add its bytes to that "
         "rank's count"
     )
     one_owner = [state_record(range(8)), state_record([], 0), state_record([], 0)]
-    assert fails(compare_state, one_owner, 3, numels) == (
+    assert rule_fails(compare_state, one_owner, 3, numels) == (
         "rank 0 holds the optimizer state of all 8 parameters, and ranks 1, 2 built no "
         "optimizer (owning none): share the parameters out, about 1/3 of their bytes to each "
         "rank (a greedy choice must add each parameter's bytes to the load of the rank that "
         "gets it)"
     )
-    assert fails(compare_state, one_owner[:2], 2, numels).startswith(
+    assert rule_fails(compare_state, one_owner[:2], 2, numels).startswith(
         "rank 0 holds the optimizer state of all 8 parameters, and rank 1 built no optimizer "
         "(owning none): share the parameters out, about 1/2 of their bytes"
     )
     stranger = state_record(range(4))
     stranger["state"][-1] = 24
-    assert fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (
+    assert rule_fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (
         "an optimizer holds state for a tensor that is not one of the model's parameters: "
         "build optimizer_cls over the parameters themselves (not copies)"
     )
-    assert fails(compare_state, [state_record(range(8))] * 2, 2, numels) == (
+    assert rule_fails(compare_state, [state_record(range(8))] * 2, 2, numels) == (
         "parameter 0's optimizer state is on ranks [0, 1] (2 ranks): every rank holds the "
         "whole optimizer state, as without sharding: give each rank's optimizer_cls only the "
         "parameters that rank owns"
     )
     backwards = [{"state": {5: STATE, 1: STATE}, "optimizers": 1}] * 2  # the lowest named
-    assert fails(compare_state, backwards, 2, numels).startswith("parameter 1's optimizer state")
+    assert rule_fails(compare_state, backwards, 2, numels).startswith(
+        "parameter 1's optimizer state"
+    )
     some = [state_record([0, 4]), state_record([1, 4]), state_record([2, 6]), state_record([7])]
-    assert fails(compare_state, some, 4, numels) == (
+    assert rule_fails(compare_state, some, 4, numels) == (
         "parameter 4's optimizer state is on ranks [0, 1] (4 ranks): give each rank's "
         "optimizer_cls only the parameters that rank owns"
     )
-    assert fails(compare_state, [state_record(range(5)), state_record(range(5, 8))], 2, numels) == (
+    assert rule_fails(
+        compare_state, [state_record(range(5)), state_record(range(5, 8))], 2, numels
+    ) == (
         f"rank 0 holds {5 * STATE} bytes of optimizer state, of {8 * STATE} in all over 2 "
         f"ranks: 1/n is {4 * STATE}. Balance the shards by bytes (give each parameter to the "
         "rank holding the fewest bytes so far)"
@@ -194,7 +192,7 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
 
     compare_state([sized([0, 2]), sized([1, 3])], 2, numels)
     compare_state([sized([0, 1]), sized([2, 3])], 2, numels)
-    assert fails(compare_state, [sized([0, 1, 2]), sized([3])], 2, numels) == (
+    assert rule_fails(compare_state, [sized([0, 1, 2]), sized([3])], 2, numels) == (
         "rank 0 holds 5120 bytes of optimizer state, of 6144 in all over 2 ranks: 1/n is 3,072, "
         "within the largest parameter's 2048. Balance the shards by bytes (give each parameter "
         "to the rank holding the fewest bytes so far)"
@@ -206,7 +204,7 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
     assert (
         "owners given by index (i % world), by consecutive shares of the count, or by a load "
         "that adds 1 or p.element_size() per parameter, balance the count, not the bytes"
-    ) in fails(compare_state, by_index, 2, alternating)
+    ) in rule_fails(compare_state, by_index, 2, alternating)
     # UNEVEN's order (weights W, biases b: WWWWbWbWbWbWbbbb): owners by index and consecutive
     # halves both give one rank 6 weights and the other 2, each 8 parameters
     order = [256 if c == "W" else 16 for c in zero.UNEVEN_ORDER]
@@ -216,7 +214,9 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
     by_index = [{"state": {i: 16 * order[i] for i in range(r, 16, 2)}, "optimizers": 1}
                 for r in (0, 1)]  # fmt: skip
     for records in (halves, by_index):
-        assert "by consecutive shares of the count" in fails(compare_state, records, 2, order, 8)
+        assert "by consecutive shares of the count" in rule_fails(
+            compare_state, records, 2, order, 8
+        )
     # in float64, Adam's state takes 16 bytes an element
     compare_state(
         [{"state": {i: 16 * numels[i] for i in o}, "optimizers": 1} for o in ([0, 2], [1, 3])],
@@ -228,7 +228,7 @@ def test_shares_of_unequal_parameters_are_held_to_one_nth_within_the_largest_par
         [state_record([0, 1, 2]), state_record([3, 4, 5]), state_record([6, 7])], 3, numels
     )
     uneven = [state_record([0, 1, 2, 3]), state_record([4, 5]), state_record([6, 7])]
-    assert fails(compare_state, uneven, 3, numels) == (
+    assert rule_fails(compare_state, uneven, 3, numels) == (
         f"rank 0 holds {4 * STATE} bytes of optimizer state, of {8 * STATE} in all over 3 ranks: "
         f"1/n is {8 * STATE / 3:,.0f}, so each rank holds the bytes of 2 or 3 parameters. "
         "Balance the shards by bytes (give each parameter to the rank holding the fewest bytes "
@@ -243,7 +243,7 @@ def held_record(given, peaks):
 def test_parameters_held_by_several_ranks_during_a_step_are_named():
     mine, yours = held_record([0, 1, 2, 3], [{0: STATE}] * 3), held_record([4, 5, 6, 7], [])
     compare_held([mine, yours], 2)  # a peak not recorded for a step reads as none
-    hint = fails(compare_held, [held_record([0, 1, 2, 3, 4], []), yours], 2)
+    hint = rule_fails(compare_held, [held_record([0, 1, 2, 3, 4], []), yours], 2)
     assert hint == (
         "after step 0 rank 0's optimizer holds parameters [4] that other ranks' optimizers "
         "hold too (2 ranks): every parameter's optimizer state lived on several ranks during "
@@ -253,7 +253,7 @@ def test_parameters_held_by_several_ranks_during_a_step_are_named():
     # given its own only, but the state of parameter 5 built on both during step 1
     mine = held_record([0, 1, 2, 3], [{}, {1: STATE, 5: STATE}, {}])
     yours = held_record([4, 5, 6, 7], [{}, {5: STATE, 6: STATE}, {}])
-    hint = fails(compare_held, [mine, yours], 2)
+    hint = rule_fails(compare_held, [mine, yours], 2)
     assert hint.startswith("after step 1 rank 0's optimizer holds parameters [5] that other")
 
 
@@ -306,19 +306,21 @@ def test_ranks_that_disagree_are_named_by_what_step_sent():
     other = [list(ps) for ps in ref]
     other[1][3] = other[1][3] + 1
     all_sent, before = (8 * PARAM, 8 * PARAM), (8 * PARAM, 0)
-    hint = fails(compare_zero, zero_records(ref, sent=all_sent, other=other), 2)
+    hint = rule_fails(compare_zero, zero_records(ref, sent=all_sent, other=other), 2)
     assert hint == (
         f"after step 1 rank 1's parameter 3 differs from rank 0's (2 ranks), though step() sent "
         f"{8 * PARAM} bytes, every parameter's: what a rank receives never reached its "
         "parameters. Broadcast p.data itself, or, for a flat buffer, copy it back into the "
         "parameters after the broadcast"
     )
-    hint = fails(compare_zero, zero_records(ref, sent=(8 * PARAM, 8 * PARAM - 1), other=other), 2)
+    hint = rule_fails(
+        compare_zero, zero_records(ref, sent=(8 * PARAM, 8 * PARAM - 1), other=other), 2
+    )
     assert hint.endswith("Step first, then broadcast")
-    hint = fails(compare_zero, zero_records(ref, sent=before, other=other), 2)
+    hint = rule_fails(compare_zero, zero_records(ref, sent=before, other=other), 2)
     assert hint.endswith(", before the optimizer stepped: the others received the values from "
                          "before the step. Step first, then broadcast")  # fmt: skip
-    hint = fails(compare_zero, zero_records(ref, sent=(8 * PARAM - 1, 0), other=other), 2)
+    hint = rule_fails(compare_zero, zero_records(ref, sent=(8 * PARAM - 1, 0), other=other), 2)
     assert hint == (
         "after step 1 rank 1's parameter 3 differs from rank 0's (2 ranks): after the sharded "
         "step broadcast every parameter from the rank that owns it (dist.broadcast(p.data, "
@@ -331,7 +333,7 @@ def test_parameters_unpacked_in_another_order_are_named():
     ref = zero.zero_reference(2)
     other = [list(ps) for ps in ref]
     other[0][2], other[0][4] = ref[0][4], ref[0][2]
-    assert fails(compare_zero, zero_records(ref, other=other), 2) == (
+    assert rule_fails(compare_zero, zero_records(ref, other=other), 2) == (
         "after step 0 rank 1's parameter 2 holds rank 0's parameter 4 (2 ranks): the values "
         "reached other parameters than the ones they were sent for, as when the shares are "
         "ordered differently on each rank (a set, a dict keyed by id(), a sort by id() or "
@@ -344,11 +346,11 @@ def test_wrong_parameters_are_named_for_what_they_equal():
     ref, initial = zero.zero_reference(2), [p.detach() for p in zero.zero_net().parameters()]
     unchanged = [list(ps) for ps in ref]
     unchanged[0][2] = initial[2]
-    assert fails(compare_zero, zero_records(unchanged), 2).startswith(
+    assert rule_fails(compare_zero, zero_records(unchanged), 2).startswith(
         "parameter 2 never changed in step 0 (2 ranks): some rank must own it"
     )
     fresh = zero.zero_reference(2, keep_state=False)
-    assert fails(compare_zero, zero_records(fresh), 2) == (
+    assert rule_fails(compare_zero, zero_records(fresh), 2) == (
         "parameter 0 after step 1 is what a new Adam would give: Adam's state (its moments) "
         "was lost between steps. Build each rank's optimizer once, in __init__, and keep it"
     )
@@ -359,22 +361,24 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         (ADAM_KWARGS[4], 0, f"Adam with {ADAM_KWARGS[4]}, the keyword arguments of another case"),
     ):
         got = zero.zero_reference(2, kwargs=kwargs)
-        assert fails(compare_zero, zero_records(got), 2).startswith(
+        assert rule_fails(compare_zero, zero_records(got), 2).startswith(
             f"parameter 0 after step {step} (2 ranks) is what {what}"
         )
     assert (
         "This case passes {'lr': 0.02, 'weight_decay': 0.01}: build optimizer_cls(own_params, **kwargs) with the kwargs ShardedOptimizer received"
-        in fails(compare_zero, zero_records(zero.zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4)
+        in rule_fails(
+            compare_zero, zero_records(zero.zero_reference(4, kwargs=ADAM_KWARGS[2]), 4), 4
+        )
     )
     off = [[p + 1e-3 for p in ps] for ps in ref]
-    assert fails(compare_zero, zero_records(off), 2) == (
+    assert rule_fails(compare_zero, zero_records(off), 2) == (
         "parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 0.001 (more than "
         "1e-6): each parameter must be stepped by exactly one rank, with the averaged "
         "gradient, then broadcast from that rank"
     )
     # the same values, sent in 16-bit flat buffers: the narrower dtype is named
     bf16 = [Call(i, "broadcast", (4 * 256,), 2 * PARAM, False) for i in range(2)]
-    assert fails(compare_zero, zero_records(off, calls=bf16), 2) == (
+    assert rule_fails(compare_zero, zero_records(off, calls=bf16), 2) == (
         "parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 0.001, and step() "
         f"sent {4 * PARAM} bytes for 2048 elements, fewer than float32's 4 each: buffers of a "
         "narrower dtype (bfloat16, float16) round every parameter they carry. Build each flat "
@@ -442,7 +446,7 @@ def test_parameters_are_held_to_one_millionth_absolute_whatever_their_size():
     off[0][0] = (
         off[0][0].flatten().index_add(0, big.reshape(1), torch.tensor([3e-6])).view_as(off[0][0])
     )
-    hint = fails(compare_zero, zero_records(off), 2)  # 3e-6 in float32: 3.01e-06
+    hint = rule_fails(compare_zero, zero_records(off), 2)  # 3e-6 in float32: 3.01e-06
     assert hint.startswith("parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 3.0")
     assert "(more than 1e-6)" in hint
 
@@ -453,7 +457,7 @@ def test_parameters_in_float64_are_held_to_1e_12_and_a_float32_buffer_named():
     full = [Call(0, "broadcast", (needed // 8,), needed, False)]
     compare_zero(zero_records(ref, sent=(needed, needed), calls=full), 2, uneven)
     off = [[p + 1e-10 if i == 0 else p for i, p in enumerate(ps)] for ps in ref]
-    hint = fails(compare_zero, zero_records(off, sent=(needed, needed), calls=full), 2, uneven)
+    hint = rule_fails(compare_zero, zero_records(off, sent=(needed, needed), calls=full), 2, uneven)
     assert hint.startswith("parameter 0 after step 0 (2 ranks) differs from DDP with Adam by 1e-10")
     assert hint.endswith(
         "(more than 1e-12): each parameter must be stepped by exactly one rank, with the "
@@ -461,7 +465,7 @@ def test_parameters_in_float64_are_held_to_1e_12_and_a_float32_buffer_named():
     )
     rounded = [[p.float().double() for p in ps] for ps in ref]  # through a float32 buffer
     narrow = [Call(0, "broadcast", (needed // 8,), needed // 2, False)]
-    hint = fails(
+    hint = rule_fails(
         compare_zero, zero_records(rounded, sent=(needed // 2,) * 2, calls=narrow), 2, uneven
     )
     assert (
@@ -503,7 +507,7 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     exp_avg = lambda s, i: history[s][i][2]  # noqa: E731
     exp_avg_sq = lambda s, i: history[s][i][3]  # noqa: E731
     # a dict of every parameter's moments: parameter 4 is rank 1's
-    said = fails(
+    said = rule_fails(
         compare_kept, kept_records(history, lambda s: [exp_avg(s, 4).clone()]), history, 0.0
     )
     assert said.startswith(
@@ -515,11 +519,11 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     # one flat tensor, at an offset that is no multiple of a parameter's size
     odd = lambda s: [flat(torch.ones(3), exp_avg_sq(s, 6), exp_avg(s, 0))]  # noqa: E731
     assert "rank 0 keeps Adam's exp_avg_sq of parameter 6, which rank 1 owns, in a tensor of " \
-        "515 elements" in fails(compare_kept, kept_records(history, odd), history, 0.0)  # fmt: skip
+        "515 elements" in rule_fails(compare_kept, kept_records(history, odd), history, 0.0)  # fmt: skip
     # rank 1 too; and a rank's own moments kept twice are not what this rule names
     own = lambda s: [exp_avg(s, 0).clone(), exp_avg_sq(s, 3).clone()]  # noqa: E731
     compare_kept(kept_records(history, own), history, 0.0)
-    said = fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history, 0.0)
+    said = rule_fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history, 0.0)
     assert said.startswith(
         "after step 0 rank 1 keeps Adam's exp_avg_sq of parameter 2, which rank 0"
     )
@@ -573,7 +577,7 @@ def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(
     uneven = kept_records(history, room(2))  # rank 0 owns parameters 0 and 1, rank 1 the rest
     uneven[0]["held"] = [[0, 1] for _ in history]
     uneven[1]["held"] = [list(range(2, 8)) for _ in history]
-    said = fails(compare_kept, uneven, history, 0.0)
+    said = rule_fails(compare_kept, uneven, history, 0.0)
     assert said.startswith(
         "after step 0 rank 0 of 2 keeps 3072 elements outside its optimizer that hold zeros or did not change through the step, room for both "
         "moments of each parameter it does not own (3072 elements, parameters [2, 3, 4, 5, 6, "
@@ -588,10 +592,10 @@ def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(
     # on 2 ranks, as many zeros as a flat buffer of every parameter: told from none
     compare_kept(kept_records(history, room(4)), history, 0.0)
     # both moments of every parameter, never filled, as one flat buffer; and on rank 1
-    assert "rank 0 of 2 keeps 4096 elements outside its optimizer that hold zeros" in fails(
+    assert "rank 0 of 2 keeps 4096 elements outside its optimizer that hold zeros" in rule_fails(
         compare_kept, kept_records(history, lambda s: [torch.zeros(4096)]), history, 0.0
     )
-    said = fails(
+    said = rule_fails(
         compare_kept, kept_records(history, lambda s: [], [torch.zeros(256)] * 10), history, 0.0
     )
     assert said.startswith("after step 0 rank 1 of 2 keeps 2560 elements outside")
@@ -600,7 +604,7 @@ def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(
     unwritten = kept_records(history, lambda s: junk)
     unwritten[0]["kept_then"] = [[junk[0].clone()] for _ in history]
     assert "rank 0 of 2 keeps 4096 elements outside its optimizer that hold zeros or did not " \
-        "change through the step" in fails(compare_kept, unwritten, history, 0.0)  # fmt: skip
+        "change through the step" in rule_fails(compare_kept, unwritten, history, 0.0)  # fmt: skip
     unwritten[0]["kept_then"] = [[junk[0] + 1.0] for _ in history]  # written by the step
     compare_kept(unwritten, history, 0.0)
     # less room than both moments of every other parameter; buffers filled are no room
@@ -623,7 +627,9 @@ def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(h
         return kept
 
     for beta, corrected in ((0.8, False), (0.9, True), (0.5, True)):
-        said = fails(compare_kept, kept_records(history, tracked(beta, corrected)), history, 0.0)
+        said = rule_fails(
+            compare_kept, kept_records(history, tracked(beta, corrected)), history, 0.0
+        )
         # step 0's first moment is a multiple of one gradient: named from step 1 on
         assert said.startswith(
             "after step 1 rank 0 keeps a mix of its gradients (Adam's first moment) of "
@@ -633,7 +639,7 @@ def test_moments_of_other_betas_or_bias_corrected_are_named_from_the_gradients(h
     def squares(s):
         return [0.3 * grads[0][7] ** 2 + (0.7 * grads[s][7] ** 2 if s else 0)]
 
-    said = fails(compare_kept, kept_records(history, squares), history, 0.0)
+    said = rule_fails(compare_kept, kept_records(history, squares), history, 0.0)
     assert "after step 1 rank 0 keeps a mix of its squared gradients (Adam's second moment) " \
         "of parameter 7" in said  # fmt: skip
 
@@ -656,7 +662,7 @@ def test_moments_tracked_with_weight_decay_are_named_from_the_parameters_too():
         return kept
 
     for square, moment in ((False, "first"), (True, "second")):
-        said = fails(compare_kept, kept_records(log, tracked(square)), log, wd)
+        said = rule_fails(compare_kept, kept_records(log, tracked(square)), log, wd)
         assert "of parameter 5, which rank 1 owns" in said and f"(Adam's {moment} moment)" in said
     # without weight decay's share, the squares are no mix of the squared gradients alone
     compare_kept(kept_records(log, tracked(True)), log, 0.0)
@@ -666,7 +672,7 @@ def test_a_parameter_no_rank_owns_is_said_so_and_the_hint_is_whole(history):
     records = kept_records(history, lambda s: [history[s][6][2].clone()])
     for record in records:
         record["held"] = [[0, 1, 2, 3] for _ in history]  # parameters 4 to 7: no owner
-    assert fails(compare_kept, records, history, 0.0) == (
+    assert rule_fails(compare_kept, records, history, 0.0) == (
         "after step 0 rank 0 keeps Adam's exp_avg of parameter 6, which no rank owns, in a "
         "tensor of 256 elements outside its optimizer: with ZeRO-1 each rank holds the "
         "optimizer state of its own share only, 1/n of the whole (a second optimizer over every "
