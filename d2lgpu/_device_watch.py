@@ -105,6 +105,14 @@ def _flat(values):
 _NOT_MIXES = {"to", "backward", "grad", "_make_grads", "_engine_run_backward"}
 
 
+def _no_numpy(device) -> TypeError:
+    """The error torch raises for ``.numpy()`` of a tensor on ``device`` (a GPU)."""
+    return TypeError(
+        f"can't convert {device} device type tensor to numpy. Use Tensor.cpu() to copy the "
+        "tensor to host memory first."
+    )
+
+
 def _gpu(device) -> torch.device:
     """``device`` as a GPU with an index (``cuda`` alone is ``cuda:0``, the current one)."""
     device = torch.device(device)
@@ -172,12 +180,16 @@ class DeviceWatch(TorchFunctionMode):
             name == "to" and target is not None and target.type == "cpu"
         ):
             was_on = bool(args) and self.on_device(args[0])
+            if was_on and self.pretend and name == "numpy":  # as torch refuses a GPU tensor
+                raise _no_numpy(self.device_of(args[0]))
             if was_on:
                 self.reads.append(f".{name}()" if name != "to" else ".to('cpu')")
             result = func(*args, **kwargs)
             if was_on and self.pretend and result is args[0]:
                 result = result.clone()  # a real copy leaves the device tensor where it was
             return self._mark(result, None)
+        if name == "__array__" and self.pretend and on:  # np.asarray(x): x.numpy() inside
+            raise _no_numpy(self.device_of(on[0]))
         if name in _READS and on:
             self.reads.append(f"{name}()" if not name.startswith("__") else name)
         elif name in ("tensor", "as_tensor", "asarray") and on:

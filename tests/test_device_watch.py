@@ -104,12 +104,23 @@ def test_without_pretending_the_real_devices_are_followed():
 
 def test_every_host_read_of_a_device_value_is_named(watch):
     x = watch.put(torch.arange(4.0))
-    x.tolist(), x.numpy(), bool(x.sum() > 0), int(x[1]), f"{x[0]:.2f}", repr(x)
+    x.tolist(), x.cpu(), bool(x.sum() > 0), int(x[1]), f"{x[0]:.2f}", repr(x)
     torch.equal(x, x), x.nonzero(), x.unique()
     assert watch.reads == [
-        *("tolist()", ".numpy()", "__bool__", "__int__", "__format__", "__repr__"),
+        *("tolist()", ".cpu()", "__bool__", "__int__", "__format__", "__repr__"),
         *("equal()", "nonzero()", "unique()"),
     ]
+
+
+def test_numpy_of_a_device_tensor_raises_as_torch_does_on_a_gpu(watch):
+    import numpy as np
+
+    x = watch.put(torch.arange(4.0), "cuda:1")
+    for convert in (lambda: x.numpy(), lambda: np.asarray(x), lambda: (x * 2).numpy()):
+        with pytest.raises(TypeError, match=r"can't convert cuda:1 device type tensor to numpy"):
+            convert()
+    assert x.cpu().numpy().tolist() == [0.0, 1.0, 2.0, 3.0]  # after a copy to the host: allowed
+    assert watch.reads == [".cpu()"]
 
 
 def test_a_tensor_built_from_device_values_reads_each_of_them(watch):

@@ -8,15 +8,15 @@ checker's rules read.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import torch
 from torch.overrides import TorchFunctionMode
 
-from ._kit import copies_of, patched
+from ._kit import COPY_METHODS, copies_of, patched
 from ._util import MATRIX_PRODUCTS
 
-__all__ = ["LateLane", "LoggedFuture", "LoggingLane", "run_logged"]
+__all__ = ["LateLane", "LoggedFuture", "LoggingLane", "run_logged", "streams_switched"]
 
 
 class LoggedFuture:
@@ -170,6 +170,8 @@ class _Watch(TorchFunctionMode):
         job = _job(self.log)
         if job is not None and name in _HOST_READS:
             self.log.append(("wait", f"a host read ({_HOST_READS[name]})", job))
+        elif job is None and name in _HOST_READS and name not in COPY_METHODS:
+            self.log.append(("read", _HOST_READS[name], None))  # in the caller (copies: apart)
         elif job is None and name in MATRIX_PRODUCTS:
             self.log.append(("product", name, None))
         out = func(*args, **(kwargs or {}))
@@ -177,6 +179,51 @@ class _Watch(TorchFunctionMode):
             self.devices[id(out)] = said  # a product of x on cuda:0 is on cuda:0 too
             self.made.append(out)
         return out
+
+
+class _PretendStream:
+    """A stream of the run that pretends two GPUs: only what it is, for a hint."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+
+@contextmanager
+def _logging_streams(log: list):
+    """Record the caller's switches of the current stream (``torch.cuda.stream(s)``,
+    ``set_stream``) to any stream but the current one, in the run that pretends two GPUs."""
+
+    def switched(stream=None):
+        what = getattr(stream, "what", "another stream")
+        if stream is not None and what != "the current stream" and _job(log) is None:
+            log.append(("stream", what, None))
+        return nullcontext()
+
+    def made(what):
+        return lambda *args, **kwargs: _PretendStream(what)
+
+    with patched(
+        (torch.cuda, "stream", switched),
+        (torch.cuda, "set_stream", switched),
+        (torch.cuda, "current_stream", made("the current stream")),
+        (torch.cuda, "default_stream", made("the default stream")),
+        (torch.cuda, "Stream", made("a new stream")),
+    ):
+        yield
+
+
+def streams_switched(log: list) -> str | None:
+    """The hint for a current stream switched by the caller before a launch, if any."""
+    switched = [what for event, what, _ in log if event == "stream"]
+    if not switched or not any(event == "launch" for event, _, _ in log):
+        return None
+    return (
+        f"you made {switched[0]} the current stream before submitting (torch.cuda.stream or "
+        "set_stream, in a run where x, y were on cuda:0, cuda:1): a GPU lane (the chapter's "
+        "CudaLane) makes its own stream wait for the current stream, where the caller made x "
+        f"and y; under {switched[0]} it waits for other work, and its product may read the "
+        "inputs before they are written. Submit from the caller's current stream as it is"
+    )
 
 
 def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus: bool = False):
@@ -193,7 +240,8 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus: b
 
     result = None
     devices = {id(x): torch.device("cuda", 0), id(y): torch.device("cuda", 1)} if gpus else {}
-    with _logging_syncs(log), copies_of(lane_of) as copies, _Watch(log, devices):
+    streams = _logging_streams(log) if gpus else nullcontext()
+    with _logging_syncs(log), streams, copies_of(lane_of) as copies, _Watch(log, devices):
         try:
             result = answer(x, y, lanes)
         except Exception:

@@ -7,7 +7,7 @@ import math
 
 import torch
 
-__all__ = ["by_largest_entry", "rounded_to", "which_norm"]
+__all__ = ["by_largest_entry", "rounded_to", "which_norm", "wrong_norms_hint"]
 
 
 # Norms a learner may take for the Frobenius norm, of X = A after step 1.
@@ -57,3 +57,45 @@ def rounded_to(got: torch.Tensor, want: torch.Tensor) -> str:
                 "dtype=A.dtype), or a list of the norm tensors). "
             )
     return ""
+
+
+def wrong_norms_hint(name: str, A, got: torch.Tensor, want: torch.Tensor) -> str:
+    """What is wrong with norms ``got`` (float64) that differ from the reference ``want``,
+    said with its fix: the first step off is shown, not the worst (a wrong norm shows from
+    step 1, a drift later)."""
+    i = int(((got - want).abs() > 1e-3 * want.abs()).nonzero()[0])
+    if bool((got == 0).all()):
+        return (
+            f"{name}: every norm is 0 (the reference after step 1 is {want[0].item():.6g}): X "
+            "is all zeros after its first product. A product written into one of its own "
+            "inputs (torch.mm(A, X, out=X)) overwrites X while it reads it. Make a new X each "
+            "step, X = A @ X"
+        )
+    if len(got) > 1 and bool((got == got[-1]).all()):
+        return (
+            f"{name}: all {len(got)} norms are the same value, {got[-1].item():.6g} (the "
+            f"reference after step 1 is {want[0].item():.6g}): the log holds one tensor, "
+            "written over in place every step (matrix_norm(X, out=norm), norm.copy_(...), "
+            "norm.fill_(...)). Log a new tensor each step, norms.append(torch.linalg."
+            "matrix_norm(X)), or write into a slot of a log made once, log[i] = norm"
+        )
+    if bool((got == got.round()).all()):
+        return (
+            f"{name}: every norm is a whole number (the norm after step 1 is "
+            f"{got[0].item():g}, the reference {want[0].item():.6g}): the norms went "
+            "through an integer tensor (torch.arange, dtype=torch.long). Log them in "
+            "a float tensor, torch.empty(steps, device=A.device)"
+        )
+    if torch.allclose(got[:3], by_largest_entry(A, 3), rtol=1e-3, atol=0):
+        return (
+            f"{name}: the norm after step 2 is {got[1].item():.6g}, the reference "
+            f"{want[1].item():.6g}: X was divided by its largest entry, not by the "
+            "norm you logged. Divide by the Frobenius norm, X = X / ||X||_F"
+        )
+    return (
+        f"{name}: the norm after step {i + 1} is {got[i].item():.6g}, the reference "
+        f"{want[i].item():.6g} (step 1 is ||A||_F = {want[0].item():.6g}). "
+        + (rounded_to(got, want) or which_norm(A, got[0].item() if i == 0 else None))
+        + "Start from X = identity; each step X = A @ X, log ||X||_F, then "
+        "X = X / ||X||_F"
+    )

@@ -26,7 +26,7 @@ import weakref
 
 import torch
 
-from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged
+from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged, streams_switched
 from ._kit import alive_after_collecting, patched
 from ._util import CheckFailed, one_cpu_thread
 
@@ -103,6 +103,8 @@ def check_concurrency(answer, passed):
         _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=True)
     _check_order(log, where=" (in a run where torch.cuda.is_available() was True and x, y "
                  "were on cuda:0, cuda:1)")  # fmt: skip
+    if hint := streams_switched(log):
+        raise CheckFailed(hint)
     passed.append(
         "both products were launched before anything waited for either (no sync between "
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
@@ -179,9 +181,10 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
     launches = [lane for event, lane, _ in log if event == "launch"]
     if not launches:
         raise CheckFailed(
-            "nothing was submitted to the lanes, so nothing can run concurrently: launch each "
-            "product with lanes[i].submit(torch.matmul, a, a), which returns at once with a "
-            "future"
+            "nothing was submitted to the lanes this call was given, so nothing can run "
+            "concurrently (lanes kept from an earlier call, in a global or a default argument, "
+            "or your own thread pool, are not these lanes): launch each product with "
+            "lanes[i].submit(torch.matmul, a, a), which returns at once with a future"
         )
     if len(launches) == 1:
         lane = next(lane for lane in lanes if lane.name == launches[0])
@@ -272,6 +275,14 @@ def _check_order(log: list, where: str = "") -> None:
     launch_at = [i for i, (event, _, _) in enumerate(log) if event == "launch"]
     if len(launch_at) < 2:
         return
+    read = [how for event, how, _ in log[: launch_at[1]] if event == "read"]
+    if read:
+        raise CheckFailed(
+            f"you read a tensor on the host ({read[0]}) before launching the second product"
+            f"{where}: on a GPU a host read waits for all the work queued on the device (what "
+            "made the inputs, and the first product once it is launched). Nothing here needs "
+            "the values: submit both products as they are, then call .result() on both"
+        )
     early = [(i, lane) for i, (event, lane, _) in enumerate(log[: launch_at[1]]) if event == "wait"]
     if early:
         i, lane = early[0]
