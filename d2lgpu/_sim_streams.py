@@ -16,9 +16,22 @@ from dataclasses import dataclass
 
 import torch
 
-__all__ = ["SimStream", "SimEvent", "Wait", "active_gpu", "ACTIVE"]
+__all__ = ["SimStream", "SimEvent", "Wait", "active_gpu", "names_current_gpu", "ACTIVE"]
 
 ACTIVE: list = []  # the SimGPU in force, innermost last
+
+
+def names_current_gpu(gpu, device, call: str) -> None:
+    """Note ``call`` in ``gpu.current_gpu_calls`` when its ``device`` (None: the current GPU,
+    ``cuda:0``) is not the run's device, as when the run's device is ``cuda:1``."""
+    try:
+        named = torch.device("cuda", device) if isinstance(device, int) else torch.device(device)
+    except (RuntimeError, TypeError):
+        named = None
+    index = 0 if device is None or named is None or named.index is None else named.index
+    if gpu.device.index not in (None, index):
+        shown = call if device is None else call.replace("()", f"({device!r})")
+        gpu.current_gpu_calls.append(shown)
 
 
 def active_gpu():
@@ -70,6 +83,8 @@ class SimStream(torch.Stream):
     def __init__(self, device=None, priority=0, *, _gpu=None, _name=None, **kwargs):
         self.gpu = _gpu or active_gpu()
         self.name = _name or f"side stream {len(self.gpu.streams)}"
+        if _gpu is None:
+            names_current_gpu(self.gpu, device, "torch.cuda.Stream()")
         self.follows: dict = {}
         self.gpu.streams.append(self)
 
@@ -132,6 +147,7 @@ class SimEvent(torch.Event):
         self.follows: dict = {}
         self.time: float | None = None
         self.stream: SimStream | None = None  # where it was last recorded
+        self.on_gpu: torch.device | None = None  # the GPU of its first record: it stays there
 
     def __repr__(self):
         return "<simulated CUDA event>"
@@ -142,6 +158,14 @@ class SimEvent(torch.Event):
         if not isinstance(stream, SimStream):
             raise TypeError(f"record expects a torch.cuda.Stream, got {type(stream).__name__}")
         _this_run(stream)
+        if self.on_gpu is not None and self.on_gpu != gpu.device:  # c10/cuda/CUDAEvent.h
+            raise RuntimeError(
+                f"Event device {self.on_gpu.index} does not match recording stream's device "
+                f"{gpu.device.index}. (An event is made on the GPU of its first record: this "
+                "one was kept from an earlier call, a global or an attribute of the function, "
+                "whose device was another. Make the events in each call.)"
+            )
+        self.on_gpu = gpu.device
         saved, gpu.stack = gpu.stack, [stream]
         try:
             op = gpu.queue("event", "event", 0.0)

@@ -20,7 +20,8 @@ import torch
 
 from ._device_watch import _flat
 from ._sim_copies import Copies
-from ._sim_streams import ACTIVE, SimEvent, SimStream, Wait
+from ._sim_streams import ACTIVE, SimEvent, SimStream, Wait, names_current_gpu
+from .streams import Interval
 
 __all__ = ["SimStream", "SimEvent", "StreamMode", "Wait"]
 
@@ -64,6 +65,8 @@ class StreamMode(Copies):
         if kwargs.pop("pin_memory", False):
             result = func(*args, **kwargs)
             gpu.host_copy(result, pinned=True)
+            t = gpu.host_time  # page-locked memory allocated on the host: noted, of no time
+            gpu.host_work.append(Interval(f"host: torch.{name}(..., pin_memory=True)", ".", t, t))
             return result
         if name in ("to", "cuda") and isinstance(first, torch.Tensor) and not self.on_device(first):
             target = self._target(name, args, kwargs)
@@ -127,12 +130,15 @@ class StreamMode(Copies):
             "Stream": SimStream,
             "Event": SimEvent,
             "stream": lambda stream=None: stream if stream is not None else _Nothing(),
-            "current_stream": lambda device=None: gpu.current,
-            "default_stream": lambda device=None: gpu.default,
+            "current_stream": lambda device=None: _on(gpu, device, "current_stream", gpu.current),
+            "default_stream": lambda device=None: _on(gpu, device, "default_stream", gpu.default),
             "set_stream": lambda stream: gpu.stack.__setitem__(-1, stream),
             "synchronize": lambda device=None: gpu.host_wait(
-                gpu.all_streams(), "torch.cuda.synchronize()"
+                _on(gpu, device, "synchronize", gpu.all_streams()), "torch.cuda.synchronize()"
             ),
+            # releasing cached blocks first waits for their streams' events, then cudaFree
+            # (c10/cuda/CUDACachingAllocator.cpp, release_cached_blocks): a host wait
+            "empty_cache": lambda: gpu.host_wait(gpu.all_streams(), "torch.cuda.empty_cache()"),
             "is_available": lambda: True,
             "device_count": lambda: 1,
             "current_device": lambda: 0,
@@ -157,6 +163,13 @@ _MADE = {
     *("full_like", "rand_like", "randn_like", "randint_like", "new_empty", "new_zeros"),
     *("new_ones", "new_full", "new_tensor"),
 }
+
+
+def _on(gpu, device, call: str, value):
+    """``value``, once ``torch.cuda.<call>(device)`` is noted if it names the current GPU
+    where the run's device is another."""
+    names_current_gpu(gpu, device, f"torch.cuda.{call}()")
+    return value
 
 
 class _Nothing:

@@ -164,6 +164,7 @@ class SimGPU(Engines, Kernels, HostMemory):
         self.ops: list[Op] = []
         self.host_waits: list[tuple[str, int]] = []  # (why, number of ops queued before)
         self.host_work: list[Interval] = []  # what held the host, lane "host: <why>"
+        self.current_gpu_calls: list[str] = []  # torch.cuda calls that meant cuda:0, not device
         self.waits: list[Wait] = []  # each stream's wait_event / wait_stream, in order
         self.hazards: list[Hazard] = []
         self.host_time, self.host_follows = 0.0, {}

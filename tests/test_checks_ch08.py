@@ -47,8 +47,8 @@ def with_events_and_record_stream(batches, compute, device):
 
 def with_wait_stream_and_kept_references(batches, compute, device):
     pinned = list(batches)  # they arrive pinned
-    main = torch.cuda.current_stream()
-    side = torch.cuda.Stream()
+    main = torch.cuda.current_stream(device)
+    side = torch.cuda.Stream(device)
     on_device, results = [], []
     with torch.cuda.stream(side):
         on_device.append(pinned[0].to(device, non_blocking=True))
@@ -63,7 +63,7 @@ def with_wait_stream_and_kept_references(batches, compute, device):
 
 
 def with_two_preallocated_buffers(batches, compute, device):
-    main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+    main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
     shape, dtype = batches[0].shape, batches[0].dtype  # the batches' own dtype: no conversion
     buffers = [torch.empty(shape, dtype=dtype, device=device) for _ in range(2)]
     copied = [torch.cuda.Event(), torch.cuda.Event()]
@@ -89,7 +89,7 @@ def with_two_preallocated_buffers(batches, compute, device):
 
 def with_batch_0_copied_on_the_current_stream(batches, compute, device):
     # Nothing runs before batch 0's copy, so it may go on the compute stream; the rest may not.
-    main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+    main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
     x = batches[0].to(device, non_blocking=True)
     results = []
     for i in range(len(batches)):
@@ -172,12 +172,12 @@ def test_everything_on_the_default_stream_is_named():
 
 def test_a_compute_that_does_not_wait_for_its_copy_is_a_race():
     def no_wait(batches, compute, device):
-        side, results, kept = torch.cuda.Stream(), [], []
+        side, results, kept = torch.cuda.Stream(device), [], []
         for b in batches:
             with torch.cuda.stream(side):
                 kept.append(b.to(device, non_blocking=True))
             results.append(compute(kept[-1]))
-        side.wait_stream(torch.cuda.current_stream())
+        side.wait_stream(torch.cuda.current_stream(device))
         return results
 
     assert_fails(no_wait, "may start before its copy has finished", "wait_stream")
@@ -187,7 +187,7 @@ def pipeline_with(extra_in_loop=None, pin=True, non_blocking=True, record=True):
     """The events pipeline with one thing changed."""
 
     def answer(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         source = [b if pin else b.clone() for b in batches]  # clone(): pageable
 
         def send(b):
@@ -254,7 +254,7 @@ def test_a_missing_last_batch_is_named():
 
 def test_a_copy_stream_that_waits_for_the_compute_is_serial():
     def waits_for_compute(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         results = []
         for b in batches:
             with torch.cuda.stream(side):
@@ -277,7 +277,7 @@ def test_a_compute_on_the_host_batch_is_named():
 
 def test_double_buffers_overwritten_before_their_compute_is_named():
     def no_reuse_guard(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         shape, dtype = batches[0].shape, batches[0].dtype  # the batches' own dtype: no conversion
         buffers = [torch.empty(shape, dtype=dtype, device=device) for _ in range(2)]
         side.wait_stream(main)
@@ -316,13 +316,13 @@ def copies_on_the_compute_stream_for(batch_index):
     """The events pipeline, but one batch's copy goes on the compute stream (-1: the last)."""
 
     def answer(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         chosen = batch_index % len(batches)
 
         def send(i):
             with torch.cuda.stream(main if i == chosen else side):
                 x = batches[i].to(device, non_blocking=True)
-                return x, torch.cuda.current_stream().record_event()
+                return x, torch.cuda.current_stream(device).record_event()
 
         results, ahead = [], send(0)
         for i in range(len(batches)):
@@ -350,9 +350,9 @@ def with_a_wait(where):
     """The events pipeline with torch.cuda.synchronize() at ``where`` ("before", "last", "after")."""
 
     def answer(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         if where == "before":
-            torch.cuda.synchronize()  # before the first copy: waits for the caller's earlier work
+            torch.cuda.synchronize(device)  # before the first copy: waits for the earlier work
 
         def send(b):
             with torch.cuda.stream(side):
@@ -370,7 +370,7 @@ def with_a_wait(where):
             results.append(compute(x))
         if where == "after":
             print(sum(r.sum().item() for r in results))  # reads after the loop: allowed
-            torch.cuda.synchronize()
+            torch.cuda.synchronize(device)
         return results
 
     return answer
@@ -419,7 +419,7 @@ def test_a_compute_called_twice_per_batch_is_named():
 def test_a_pipeline_that_overlaps_only_its_last_third_is_named():
     # 6 batches of 1 ms + 1 ms: 10 ms, against 7 pipelined and 12 serial
     def mostly_serial(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         results = []
         for i, b in enumerate(batches):
             with torch.cuda.stream(side):
@@ -445,12 +445,12 @@ def test_results_copied_to_the_host_and_read_before_a_sync_are_named():
 
 def test_a_missing_wait_hint_counts_the_wrong_results():
     def no_wait(batches, compute, device):
-        side, results, kept = torch.cuda.Stream(), [], []
+        side, results, kept = torch.cuda.Stream(device), [], []
         for b in batches:
             with torch.cuda.stream(side):
                 kept.append(b.to(device, non_blocking=True))
             results.append(compute(kept[-1]))
-        side.wait_stream(torch.cuda.current_stream())
+        side.wait_stream(torch.cuda.current_stream(device))
         return results
 
     assert_fails(
@@ -473,7 +473,7 @@ def test_an_answer_that_returns_no_list_is_told_what_to_return():
 
 def test_results_that_are_not_the_computes_are_named():
     def returns_the_copies(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         results = []
         for b in batches:
             with torch.cuda.stream(side):
@@ -494,7 +494,7 @@ def test_results_that_are_not_the_computes_are_named():
 
 def test_copying_every_batch_before_the_first_compute_overlaps_nothing():
     def copies_first(batches, compute, device):
-        main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+        main, side = torch.cuda.current_stream(device), torch.cuda.Stream(device)
         with torch.cuda.stream(side):
             on_device = [b.to(device, non_blocking=True) for b in batches]
         main.wait_stream(side)
@@ -829,7 +829,9 @@ def test_record_stream_given_the_copy_stream_is_named():
         for b in batches:
             with torch.cuda.stream(side):
                 x = b.to(device, non_blocking=True)
-                x.record_stream(torch.cuda.current_stream())  # the side stream, inside the with
+                x.record_stream(
+                    torch.cuda.current_stream(device)
+                )  # the side stream, inside the with
             main.wait_stream(side)
             results.append(compute(x))
         return results

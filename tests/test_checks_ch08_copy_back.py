@@ -132,7 +132,7 @@ def kept_references_and_consume_before_the_copy_back(batches, compute, device, b
     """wait_stream instead of events; results kept in a dict until consumed instead of
     record_stream; result i - 1 handed over before result i's copy back is queued."""
     main, copier, returner = (
-        torch.cuda.current_stream(),
+        torch.cuda.current_stream(device),
         torch.cuda.Stream(device),
         torch.cuda.Stream(device),
     )

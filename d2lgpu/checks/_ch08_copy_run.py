@@ -18,7 +18,9 @@ import threading
 import torch
 
 from ..stream_sim import simulated_cuda
+from ._ch08_results import kept_after
 from ._ch08_rules import caller_stream, device_seen, in_pool
+from ._kit import tensors_alive
 
 __all__ = [
     "RUNS",
@@ -67,6 +69,8 @@ class Run:
         self.thread = threading.get_ident()  # the caller's: consume is called on it
         self.devices: list[torch.device] = []  # of each device tensor compute got
         self.end_s = 0.0
+        self.kept: list[torch.Tensor] = []  # device tensors still alive after the call
+        self.buffers_changed = False  # the list of buffers given, changed by the call
         real_wait, real_landing = gpu.host_wait, gpu.landing
 
         def host_wait(follows, why):
@@ -125,12 +129,18 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
         batches = [gpu.name_batch(b, i, pinned=True) for i, b in enumerate(reused)]
         # pinned beforehand too, for the whole run; NaN until a copy fills them
         buffers = [torch.full((ROWS,), float("nan"), pin_memory=True) for _ in range(N_BUFFERS)]
+        gpu.host_work.clear()  # the run's own buffers: not the answer's pinned memory
         run = Run(gpu, buffers)
         gpu.device = gpu.device if device is None else device
         compute = device_seen(gpu.kernel(reference_compute), run.devices)
-        answer(batches, compute, gpu.device, list(buffers), run.consume)
+        given, before = list(buffers), tensors_alive()
+        answer(batches, compute, gpu.device, given, run.consume)
         run.end_s = max([gpu.host_time] + [op.end for op in gpu.ops])
         del batches
+        run.kept = kept_after(gpu, before, buffers)
+        run.buffers_changed = len(given) != len(buffers) or any(
+            a is not b for a, b in zip(given, buffers, strict=False)
+        )
     return run, host
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import torch
 
-from ._kit import close, first_close
+from ._kit import alive_after_collecting, close, first_close, made_since
 from ._util import CheckFailed
 
 __all__ = ["reference_compute", "check_count", "check_values", "check_own_results"]
+__all__ += ["kept_after", "check_nothing_kept"]
 
 
 def reference_compute(x: torch.Tensor) -> torch.Tensor:
@@ -78,4 +79,33 @@ def check_own_results(gpu, results) -> None:
             f"the device{f' (by {extra[0]})' if extra else ''}: an extra kernel per batch on "
             "the compute stream, and every result twice in device memory. Return compute's "
             "results as they are (a clone() is not needed: each result is memory of its own)"
+        )
+
+
+def kept_after(gpu, before: dict, leave_out=()) -> list:
+    """The simulated GPU's device tensors made since ``before`` (:func:`._kit.tensors_alive`,
+    taken before the call) and still alive after it, less ``leave_out`` (what it returned)."""
+
+    def look():
+        return [t for t in made_since(before, leave_out) if gpu.buffer(t) is not None]
+
+    return alive_after_collecting(look)
+
+
+def check_nothing_kept(kept: list, n: int, calls: list) -> None:
+    """No device tensor kept once the call returned (``kept``, :func:`kept_after`), and no
+    list returned by two calls (``calls``: what each call so far returned)."""
+    if kept:
+        raise CheckFailed(
+            f"after your function returned (a run of {n} batches), {len(kept)} device tensors it "
+            "made were still alive: something keeps them (a module-level list, a global, an "
+            "attribute of the function, a default argument), so device memory grows with every "
+            "call. Keep a tensor only while a stream may still use it: record_stream, or "
+            "references dropped before returning, once the copy stream has waited for them"
+        )
+    if isinstance(calls[-1], list) and any(calls[-1] is r for r in calls[:-1]):
+        raise CheckFailed(
+            "two calls returned the same list object: a list kept between calls (a global, a "
+            "default argument), cleared and filled again, changes the results an earlier "
+            "caller still holds. Make a new list in every call"
         )

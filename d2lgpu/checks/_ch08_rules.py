@@ -31,6 +31,7 @@ from ._util import CheckFailed
 
 __all__ = ["CALLER", "caller_stream", "calling_stream", "other_stream_waited"]
 __all__ += ["check_one_copy_per_batch", "in_pool", "check_no_pins", "OTHER_GPU"]
+__all__ += ["check_current_gpu_calls"]
 __all__ += ["device_seen", "check_on_device", "check_no_start_wait"]
 
 CALLER = "the caller's stream"
@@ -113,7 +114,16 @@ def in_pool(host: list[torch.Tensor], pool: list[torch.Tensor] | None) -> list[t
 
 
 def check_no_pins(gpu) -> None:
-    """No ``pin_memory()`` call: the batches arrive pinned (the simulator counts every call)."""
+    """No ``pin_memory()`` call and no pinned memory made: the batches arrive pinned (the
+    simulator counts every call)."""
+    made = [iv.lane[len("host: ") :] for iv in gpu.host_work if "pin_memory=True" in iv.lane]
+    if made:
+        raise CheckFailed(
+            f"your function made page-locked host memory ({made[0]}) {len(made)} times: the "
+            "batches arrive pinned, and the prompt asks not to pin in the function. Copying a "
+            "batch into new pinned memory is a copy on the host that holds the loop, as "
+            "pin_memory() of it would be. Copy each batch as it arrives, with non_blocking=True"
+        )
     pins = [iv for iv in gpu.host_work if iv.lane == "host: pin_memory()"]
     if pins:
         raise CheckFailed(
@@ -150,6 +160,21 @@ def check_on_device(seen: list, device: torch.device) -> None:
             'batches to `device` (.to(device, non_blocking=True)), not to "cuda" or with '
             ".cuda() alone, which mean the current GPU, and make the streams on it "
             "(torch.cuda.Stream(device), torch.cuda.current_stream(device))"
+        )
+
+
+def check_current_gpu_calls(gpu) -> None:
+    """No stream, wait or synchronize of the current GPU (``cuda:0``) where the run's device
+    is another: torch.cuda's calls without a device mean the current GPU."""
+    if gpu.current_gpu_calls:
+        raise CheckFailed(
+            f"in the run given device={gpu.device}, not the current GPU, your function called "
+            f"{gpu.current_gpu_calls[0]}: without a device, torch.cuda's streams and "
+            "synchronize() are the current GPU's (cuda:0), not the device's, so that stream "
+            f"orders nothing on {gpu.device} (a copy to {gpu.device} under it goes on "
+            f"{gpu.device}'s own current stream) and that synchronize waits for nothing there. "
+            "Name the device: torch.cuda.Stream(device), torch.cuda.current_stream(device), "
+            "torch.cuda.synchronize(device)"
         )
 
 

@@ -57,8 +57,10 @@ from ._ch08_copy_run import (
     simulate,
 )
 from ._ch08_hazards import READ_NAMES
+from ._ch08_results import check_nothing_kept
 from ._ch08_rules import (
     OTHER_GPU,
+    check_current_gpu_calls,
     check_no_pins,
     check_no_start_wait,
     check_on_device,
@@ -207,6 +209,13 @@ def _simulated(answer, passed) -> None:
         device = OTHER_GPU if n == 1 else None  # not the current GPU: "cuda" is not it
         run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller, pool, device=device)
         check_consumed(run, n)
+        check_current_gpu_calls(run.gpu)
+        if run.buffers_changed:
+            raise CheckFailed(
+                "your function changed the list of buffers it was given (its order or its "
+                "items: buffers.reverse(), a swap, pop or append): that list is the caller's. "
+                "Take turns by index instead, buffers[i % 2]"
+            )
         _check_streams(run, n)
         check_on_device(run.devices, run.gpu.device)
         check_no_pins(run.gpu)
@@ -215,6 +224,7 @@ def _simulated(answer, passed) -> None:
         check_copy_back_hazards(run)
         check_landed(run)
         check_values(run, host)
+        check_nothing_kept(run.kept, n, [None])
         _check_host_waits(run, n)
         _check_overlap(run, n, h2d_s, compute_s, d2h_s)
         if main is None:

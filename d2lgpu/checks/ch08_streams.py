@@ -39,11 +39,19 @@ import torch
 from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
 from ._ch08_hazards import READ_NAMES, check_hazards
-from ._ch08_results import check_count, check_own_results, check_values, reference_compute
+from ._ch08_results import (
+    check_count,
+    check_nothing_kept,
+    check_own_results,
+    check_values,
+    kept_after,
+    reference_compute,
+)
 from ._ch08_rules import (
     OTHER_GPU,
     caller_stream,
     calling_stream,
+    check_current_gpu_calls,
     check_no_pins,
     check_no_start_wait,
     check_on_device,
@@ -51,6 +59,7 @@ from ._ch08_rules import (
     device_seen,
     in_pool,
 )
+from ._kit import tensors_alive
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -84,8 +93,11 @@ def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: 
         _earlier_work(gpu)
         gpu.device, gpu.seen, gpu.made = gpu.device if device is None else device, [], []
         compute = device_seen(gpu.kernel(reference_compute), gpu.seen, gpu.made)
+        before = tensors_alive()
         results = answer(batches, compute, gpu.device)
         del batches
+        shown = results if isinstance(results, list | tuple) else []
+        gpu.kept = kept_after(gpu, before, [r for r in shown if isinstance(r, torch.Tensor)])
     return gpu, results, host
 
 
@@ -230,6 +242,7 @@ def _check_overlap(gpu, n, copy_s, compute_s) -> None:
 
 def _simulated(answer, passed) -> None:
     pool: list = []  # the runs' host batches, in the same memory
+    calls: list = []  # what each run returned
     for n, copy_s, compute_s, on_caller_stream in _RUNS:
         dtype = torch.float64 if n == _FLOAT64_RUN else torch.float32  # new memory: a new pool
         device = OTHER_GPU if n == _OTHER_GPU_RUN else None
@@ -238,11 +251,14 @@ def _simulated(answer, passed) -> None:
             pool if dtype == torch.float32 else None, dtype=dtype, device=device,
         )  # fmt: skip
         check_count(results, host)
+        check_current_gpu_calls(gpu)
         _check_copies(gpu, n)
         check_on_device(gpu.seen, gpu.device)
         check_hazards(gpu, n)  # before the values: a race makes them wrong, the hazard says why
         check_values(results, host)
         check_own_results(gpu, results)
+        calls.append(results)
+        check_nothing_kept(gpu.kept, n, calls)
         _check_host_waits(gpu)
         _check_overlap(gpu, n, copy_s, compute_s)
         if n == _RUNS[0][0]:

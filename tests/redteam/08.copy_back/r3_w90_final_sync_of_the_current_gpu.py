@@ -1,5 +1,5 @@
-# expect: pass other style: one behind in the loop (Event.synchronize), and after the loop, when no batch remains, one torch.cuda.synchronize() before the last consume.
-# hint:
+# expect: fail one behind in the loop (Event.synchronize), and after the loop one torch.cuda.synchronize() with no device before the last consume: that waits for the current GPU (cuda:0), not for the device given, so in the run given cuda:1 the last copy back may not have landed (relabelled wrong once the simulated GPU followed which GPU a call names)
+# hint: torch\.cuda\.synchronize\(\)|current GPU|synchronize\(device\)|cuda:1
 # name: pipelined_to_host
 
 import torch

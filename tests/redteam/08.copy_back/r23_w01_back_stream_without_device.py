@@ -1,0 +1,38 @@
+# expect: fail the copy-back stream is made with torch.cuda.Stream() (no device), so it belongs to the current GPU: with device cuda:1 the copies back are queued on a cuda:0 stream that waits for a cuda:1 stream
+# hint: device|cuda:1|current (gpu|device)|stream\(device\)|other gpu|wrong gpu
+import torch
+
+
+def answer(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    main = torch.cuda.current_stream(device)
+    h2d = torch.cuda.Stream(device)
+    d2h = torch.cuda.Stream()  # a stream of its own for the copies back
+
+    def send(batch):
+        with torch.cuda.stream(h2d):
+            x = batch.to(device, non_blocking=True)
+            return x, h2d.record_event()
+
+    ahead, pending = send(batches[0]), None
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        main.wait_event(copied)
+        x.record_stream(main)
+        y = compute(x)
+        if pending is not None:  # compute i is queued: the host may wait for copy back i - 1
+            j, buf, landed = pending
+            landed.synchronize()
+            consume(j, buf)
+        buf = buffers[i % 2]  # free: its result (i - 2) was consumed last step
+        d2h.wait_stream(main)  # the copy back waits for compute i on the GPU
+        with torch.cuda.stream(d2h):
+            y.record_stream(d2h)
+            buf.copy_(y, non_blocking=True)
+            pending = (i, buf, d2h.record_event())
+    j, buf, landed = pending
+    landed.synchronize()
+    consume(j, buf)

@@ -1,0 +1,39 @@
+# expect: fail the next copy to the device is queued after compute i on a copy stream made to wait for the compute stream (to be sure x's memory is free): copy i + 1 cannot start until compute i ends, so copies in and computes run one after another
+# hint: wait_stream|copy (stream )?waits|serial|one after another|overlap|h2d|next copy
+import torch
+
+
+def answer(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    main = torch.cuda.current_stream(device)
+    h2d = torch.cuda.Stream(device)
+    d2h = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(h2d):
+            x = batch.to(device, non_blocking=True)
+            return x, h2d.record_event()
+
+    ahead, pending = send(batches[0]), None
+    for i in range(len(batches)):
+        x, copied = ahead
+        main.wait_event(copied)
+        x.record_stream(main)
+        y = compute(x)
+        if i + 1 < len(batches):
+            h2d.wait_stream(main)  # the copy stream may not reuse memory compute i still reads
+            ahead = send(batches[i + 1])
+        if pending is not None:  # compute i is queued: the host may wait for copy back i - 1
+            j, buf, landed = pending
+            landed.synchronize()
+            consume(j, buf)
+        buf = buffers[i % 2]  # free: its result (i - 2) was consumed last step
+        d2h.wait_stream(main)  # the copy back waits for compute i on the GPU
+        with torch.cuda.stream(d2h):
+            y.record_stream(d2h)
+            buf.copy_(y, non_blocking=True)
+            pending = (i, buf, d2h.record_event())
+    j, buf, landed = pending
+    landed.synchronize()
+    consume(j, buf)

@@ -1,0 +1,40 @@
+# expect: fail instead of record_stream, every x and y is appended to a module-level list that is never cleared: each call is right but all its device batches and results stay allocated after it returns, and the list grows call after call
+# hint: memory|leak|never (cleared|freed)|module|global|references|held|grow
+import torch
+
+_alive = []  # device tensors other streams still use: never freed under them
+
+
+def answer(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    main = torch.cuda.current_stream(device)
+    h2d = torch.cuda.Stream(device)
+    d2h = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(h2d):
+            x = batch.to(device, non_blocking=True)
+            return x, h2d.record_event()
+
+    ahead, pending = send(batches[0]), None
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        main.wait_event(copied)
+        _alive.append(x)  # keep x until its compute is surely done
+        y = compute(x)
+        if pending is not None:  # compute i is queued: the host may wait for copy back i - 1
+            j, buf, landed = pending
+            landed.synchronize()
+            consume(j, buf)
+        buf = buffers[i % 2]  # free: its result (i - 2) was consumed last step
+        d2h.wait_stream(main)  # the copy back waits for compute i on the GPU
+        with torch.cuda.stream(d2h):
+            _alive.append(y)
+            buf.copy_(y, non_blocking=True)
+            pending = (i, buf, d2h.record_event())
+    j, buf, landed = pending
+    landed.synchronize()
+    consume(j, buf)
