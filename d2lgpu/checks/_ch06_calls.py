@@ -10,6 +10,7 @@ What it is not: the checker (:mod:`d2lgpu.checks.ch06_performance`), or the GPU'
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 
 import torch
@@ -41,6 +42,8 @@ def recording(fn, calls, args, log=None, state=None):
     ``log``), and refuses a call in another grad mode or with other tensors than ``args``."""
 
     def recorded(*given):
+        if threading.get_ident() != recorded.caller:
+            recorded.elsewhere += 1  # a thread of the answer's own
         enabled = torch.autograd._profiler_enabled()
         if not torch.is_grad_enabled():
             raise CheckFailed(_NO_GRAD)
@@ -58,11 +61,20 @@ def recording(fn, calls, args, log=None, state=None):
             state["fn_profiled"] = True
         return fn(*given)
 
+    recorded.caller, recorded.elsewhere = threading.get_ident(), 0
     return recorded
 
 
-def calls_check(calls) -> None:
-    """Whether ``fn`` ran once as a warm-up and then once under the profiler."""
+def calls_check(calls, recorded=None) -> None:
+    """Whether ``fn`` ran once as a warm-up and then once under the profiler, no more, on the
+    calling thread (``recorded``: the :func:`recording` the answer got)."""
+    if recorded is not None and recorded.elsewhere:
+        raise CheckFailed(
+            "fn ran on a thread of your own: a call there may still be running when the "
+            "profile starts, beside the profiled call (and the profiler records only the "
+            "thread that opened it). Call fn(*args) on the calling thread, warm-up and all, "
+            "and synchronize before profiling"
+        )
     if not calls:
         raise CheckFailed(
             "fn was never called: slowest_op must run fn(*args) itself, once as a warm-up and "
@@ -83,6 +95,12 @@ def calls_check(calls) -> None:
         raise CheckFailed(
             f"fn ran {sum(calls)} times while the profiler was recording: profile one call of "
             "fn after the warm-up (a schedule's warm-up and active steps record too)"
+        )
+    if len(calls) > 2:
+        raise CheckFailed(
+            f"fn ran {len(calls)} times: once to warm up and once under the profiler, no more. "
+            "Each extra call runs fn's work again, and its side effects (an optimizer step, a "
+            "counter); time a call with the profile's own numbers, not another call"
         )
 
 
@@ -143,8 +161,10 @@ def extra_operators_check(table, fn, args, what: str, known: dict) -> None:
         raise CheckFailed(
             f"on cpu, for {what}, your profile lists {', '.join(extra)}, which fn(*args) never "
             "runs: work of your own inside the torch.profiler.profile block (a copy or clone of "
-            "the arguments, say) is profiled with fn's and can lead the table. Do that work "
-            "before the block: profile only the call fn(*args)"
+            "the arguments, say) is profiled with fn's and can lead the table, and so are the "
+            "events of an earlier call that a profiler kept between calls (a global profiler, "
+            "acc_events=True) still holds. Do that work before the block, and make a new "
+            "profiler in each call: profile only the call fn(*args)"
         )
 
 

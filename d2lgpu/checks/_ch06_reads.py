@@ -235,8 +235,9 @@ def returned_name(got) -> str:
 def asked(answer, fn, args, device, what, columns=frozenset()) -> str:
     """The name the answer returns; an error of its own that its profile explains is named
     (``columns``: the device columns it read)."""
+    threads = torch.get_num_threads()
     try:
-        return returned_name(answer(fn, args, device))
+        name = returned_name(answer(fn, args, device))
     except CheckFailed:
         raise
     except Exception as error:
@@ -244,3 +245,12 @@ def asked(answer, fn, args, device, what, columns=frozenset()) -> str:
         if hint is None:
             raise
         raise CheckFailed(hint) from error
+    if (now := torch.get_num_threads()) != threads:
+        torch.set_num_threads(threads)
+        raise CheckFailed(
+            f"your function left torch's CPU threads at {now} (they were {threads}): "
+            "torch.set_num_threads changes them for the whole process, for every later call "
+            "of the caller's. Profile with the threads as they are, or set them back before "
+            "returning"
+        )
+    return name

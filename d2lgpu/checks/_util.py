@@ -30,6 +30,7 @@ import torch
 
 __all__ = [
     "CheckFailed",
+    "aliases_rebound",
     "MATRIX_PRODUCTS",
     "NotAttempted",
     "defaults_kept",
@@ -264,3 +265,22 @@ def defaults_kept(what: str) -> Iterator[None]:
                 "make, or a with-block that undoes it when it ends (with torch.device(device):, "
                 "with torch.no_grad():)"
             )
+
+
+@contextmanager
+def aliases_rebound(fn, originals):
+    """For the block, the names of ``fn``'s module bound to an original of ``originals``
+    (``(owner, name, original)``, taken before a checker patched ``owner.name``) are bound to
+    ``owner.name`` as it is now: ``from torch.cuda import synchronize`` then meets the
+    checker's patch, as ``torch.cuda.synchronize`` does."""
+    names = getattr(fn, "__globals__", None)
+    names = names if names is not None else getattr(type(fn).__call__, "__globals__", {})
+    saved = {}
+    for key, value in list(names.items()):
+        for owner, name, original in originals:
+            if value is original and getattr(owner, name) is not original:
+                saved[key], names[key] = value, getattr(owner, name)
+    try:
+        yield
+    finally:
+        names.update(saved)

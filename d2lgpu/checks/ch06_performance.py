@@ -72,7 +72,7 @@ from ._ch06_workloads import (
     summed_by_name,
     workloads,
 )
-from ._util import CheckFailed, one_cpu_thread
+from ._util import CheckFailed, aliases_rebound, one_cpu_thread
 
 __all__ = ["check_slowest_op"]
 
@@ -129,8 +129,9 @@ def _cpu_checks(answer, passed) -> None:
                 events_read() as read, profiles() as tables, grouped_rows() as grouped,
                 device_columns_read() as device, labels_opened() as labels,
             ):  # fmt: skip
-                got = asked(answer, recording(fn, calls, args), args, cpu, what, device)
-            calls_check(calls)
+                recorded = recording(fn, calls, args)
+                got = asked(answer, recorded, args, cpu, what, device)
+            calls_check(calls, recorded)
             if n == 0 and attempt == 0:
                 passed.append("fn is called once to warm up, then profiled")
             if got in labels:
@@ -193,8 +194,9 @@ def _on_a_gpu_machine(answer, passed) -> None:
 
 def _gpu_run(answer, state, fn, args, device, what):
     calls: list[bool] = []
-    got = asked(answer, recording(fn, calls, args, state["log"], state), args, device, what)
-    calls_check(calls)
+    recorded = recording(fn, calls, args, state["log"], state)
+    got = asked(answer, recorded, args, device, what)
+    calls_check(calls, recorded)
     if not any(state["cuda_requested"]):
         raise CheckFailed(
             f"on a GPU (device {device}) the profile recorded no device times: when device is "
@@ -229,10 +231,14 @@ def _gpu_checks(answer) -> None:
     launches = functools.partial(scripted_gpu, SCRIPTED_LAUNCH_ROWS, gpus=2)
     runs.append((launches, torch.device("cuda:1"), small, small_args, SCRIPTED_WANT,
                  SCRIPTED_LAUNCH_WHAT, {}))  # fmt: skip
+    # what the scripted GPU patches, as it was: an answer's own names for it follow the patch
+    cuda = ("synchronize", "current_stream", "default_stream", "Event", "current_device")
+    originals = [(torch.cuda, n, getattr(torch.cuda, n)) for n in (*cuda, "set_device", "device")]
+    originals.append((torch.accelerator, "synchronize", torch.accelerator.synchronize))
     for gpu, device, fn, args, want, what, misses in runs:
         with (
             gpu() as state, events_read() as read, profiles() as tables,
-            device_columns_read() as columns,
+            device_columns_read() as columns, aliases_rebound(answer, originals),
         ):  # fmt: skip
             got = _gpu_run(answer, state, fn, args, device, what)
         if not _tied(got, want, tables):
