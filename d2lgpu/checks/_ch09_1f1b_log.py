@@ -12,13 +12,17 @@ they are class indices (cast to the output's dtype, named).
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 
 import torch
 from torch import nn
 
+from ._kit import patched
 from ._util import CheckFailed
 
 __all__ = [
+    "NESTED",
+    "nested_backwards",
     "KEPT_HINT",
     "LoggedStage",
     "check_freed",
@@ -69,7 +73,8 @@ class LoggedStage(nn.Module):
             out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
             self.nodes.append((i, out.grad_fn))
         if self.seen is not None:
-            self.seen.setdefault(self.index, {})[i] = out.detach()
+            # a copy: the answer's own references to out stay its own (kept ones are named)
+            self.seen.setdefault(self.index, {})[i] = out.detach().clone()
         return out
 
     def _let_go(self) -> None:
@@ -161,3 +166,31 @@ def class_targets(loss_fn, y: torch.Tensor):
         return loss_fn(out, target, *args, **kwargs)
 
     return loss
+
+
+NESTED = (
+    "a backward ran inside another one (out.backward(...) called from a hook, or from a "
+    "function autograd runs): it runs at once, within the backward that reached it, not at "
+    "its stage's own turn, so the stages' orders follow the hooks. Call each stage's backward "
+    "from the step's loop. "
+)
+
+
+@contextmanager
+def nested_backwards():
+    """Yield a list that gets an entry whenever a backward starts inside another."""
+    found: list[bool] = []
+    depth = [0]
+    original = torch.autograd.backward
+
+    def backward(*args, **kwargs):
+        if depth[0]:
+            found.append(True)
+        depth[0] += 1
+        try:
+            return original(*args, **kwargs)
+        finally:
+            depth[0] -= 1
+
+    with patched((torch.autograd, "backward", backward)):
+        yield found

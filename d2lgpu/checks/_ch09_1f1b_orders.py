@@ -9,9 +9,16 @@ What it is not: the checker; :mod:`.ch09_one_f_one_b` runs the cases and compare
 
 from __future__ import annotations
 
+import inspect
+import types
+
+from .. import pipeline
 from ..pipeline import gpipe_order, one_f_one_b_order
 
-__all__ = ["diagnose", "in_flight_peak", "text"]
+__all__ = ["diagnose", "helpers_held", "in_flight_peak", "text"]
+
+# the helpers the prompt rules out (micro_batches it allows)
+_ORDER_HELPERS = {"one_f_one_b_order", "gpipe_order", "schedule_ticks", "run_schedule"}
 
 
 def text(order) -> str:
@@ -79,3 +86,29 @@ def in_flight_peak(order) -> int:
         live += 1 if action == "F" else -1
         peak = max(peak, live)
     return peak
+
+
+def helpers_held(step) -> str | None:
+    """The hint for an answer whose module holds ``d2lgpu.pipeline``'s order helpers, or a
+    second copy of that module: orders taken before the step (a table made at import) or
+    from a copy that the watch on the helpers never sees. A notebook's namespace
+    (``__main__``) may hold them for a learner's own comparison: there only copies count."""
+    names = getattr(step, "__globals__", None)
+    names = names if names is not None else getattr(type(step).__call__, "__globals__", {})
+    ours = inspect.getfile(pipeline)
+    for key, value in list(names.items()):
+        copy = isinstance(value, types.ModuleType) and value is not pipeline
+        copy = copy and getattr(value, "__file__", None) == ours
+        filename = getattr(getattr(value, "__code__", None), "co_filename", None)
+        helper = getattr(value, "__name__", "") in _ORDER_HELPERS and filename == ours
+        helper = helper and names.get("__name__") != "__main__"
+        if copy or helper:
+            what = f"a second copy of d2lgpu.pipeline ({key})" if copy else f"its {key}"
+            return (
+                f"your step's module holds {what}: the orders come from d2lgpu.pipeline's "
+                "helpers, taken where the watch on them during the step cannot see (at import, "
+                "or from another copy of the file). The exercise asks for the orders written "
+                "yourself: min(S - k - 1, M) forwards, then one forward and one backward in "
+                "turn, then the last backwards"
+            )
+    return None

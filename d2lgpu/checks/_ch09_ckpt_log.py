@@ -46,6 +46,7 @@ __all__ = [
     "outputs_alive",
     "check_selective",
     "WIDTH",
+    "no_graph_hint",
 ]
 
 WIDTH = 8
@@ -68,6 +69,17 @@ def _in_reentrant_checkpoint() -> bool:
     return False
 
 
+class _Dropout(nn.Module):
+    """Dropout written with ``F.dropout``, as a block's own forward may: no ``nn.Dropout``."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+
+    def forward(self, h):
+        return nn.functional.dropout(h, self.p, self.training)
+
+
 class LoggedBlock(nn.Module):
     """``x + W2 dropout(tanh(W1 x))``, logging its calls (the module docstring); without
     dropout when ``p`` is 0."""
@@ -76,7 +88,7 @@ class LoggedBlock(nn.Module):
         super().__init__()
         self.index, self._log, self._phase = index, log, phase
         layers = [nn.Linear(WIDTH, 2 * WIDTH), nn.Tanh()]
-        layers += [nn.Dropout(p)] if p else []
+        layers += [_Dropout(p)] if p else []  # functional: not an nn.Dropout to look for
         self.inner = nn.Sequential(*layers, nn.Linear(2 * WIDTH, WIDTH))
         self.outputs: list = []  # weak references to its forward pass's outputs
         self.caches: list = []  # the caches of the selective checkpoints it ran in
@@ -137,6 +149,12 @@ def forward_once(log, n: int, where: str) -> None:
     """Each block ran once in the forward pass."""
     counts = [sum(1 for e in log if e[0] == i and e[1] == "forward") for i in range(n)]
     never = [i for i, c in enumerate(counts) if c == 0]
+    if len(never) == n:
+        raise CheckFailed(
+            f"for {where}, none of the {n} blocks you were given ran: what ran were other "
+            "modules (copies made with copy.deepcopy, or new ones), whose parameters are not "
+            "the blocks' and get none of the gradients. Run the blocks themselves, blocks[i](h)"
+        )
     if never:
         raise CheckFailed(
             f"for {where}, block(s) {never} never ran: the segments must cover every block; "
@@ -237,3 +255,18 @@ def check_alive(blocks, where: str) -> None:
             "memory through backward, which checkpointing is meant to free, and after it; keep "
             "no reference to the blocks' outputs"
         )
+
+
+def no_graph_hint(log, where) -> str:
+    if any(e[3] for e in log):
+        return (
+            f"for {where}, the output has no graph (its input needed no gradient): you used "
+            "checkpoint with use_reentrant=True (the default when you leave it out). Pass "
+            "use_reentrant=False"
+        )
+    if any(not e[2] for e in log):
+        return (
+            f"for {where}, the blocks ran under torch.no_grad(), so nothing can be trained: "
+            "checkpoint keeps the graph and recomputes in backward instead"
+        )
+    return f"for {where}, the output has no graph: return the blocks' output, not a detached copy"

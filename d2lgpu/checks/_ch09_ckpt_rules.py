@@ -33,6 +33,8 @@ from ._util import CheckFailed
 
 __all__ = [
     "housekeeping",
+    "sequential_split",
+    "check_grads_left",
     "check_housekeeping",
     "check_called",
     "check_input_left",
@@ -119,3 +121,25 @@ def check_fresh(earlier: list, before: list, log, where) -> None:
             "and segments, say) holds the blocks it was made with. Make the segments from "
             "the blocks passed in, at every call"
         )
+
+
+def sequential_split(runs, n, s) -> bool:
+    """Whether ``runs`` is checkpoint_sequential's split: ``S - 1`` checkpointed segments of
+    ``N // S`` blocks, the remainder run without a checkpoint. Where ``N`` is not a multiple
+    of ``S`` its last segment is longer than ``ceil(N / S)``; the prompt names it, so it
+    passes, and its longer last segment counts in the bound on the bytes kept."""
+    return len(runs) == s - 1 and all(len(r) == n // s for r in runs)
+
+
+def check_grads_left(blocks, where: str) -> None:
+    """The gradients the blocks had (all ones, a caller's so far) are as they were, and then
+    cleared for the checker's backward: a forward leaves them alone."""
+    changed = any(q.grad is None or not bool((q.grad == 1).all()) for q in blocks.parameters())
+    if changed:
+        raise CheckFailed(
+            f"for {where}, your function changed the gradients the blocks already had (zero_grad(), "
+            ".grad set to None or written): a caller that accumulates gradients over several "
+            "batches loses them. checkpointed_forward runs the forward only; leave .grad alone"
+        )
+    for q in blocks.parameters():
+        q.grad = None

@@ -12,15 +12,19 @@ What it is not: the checker; :mod:`d2lgpu.checks.ch09_model_parallel` runs the c
 
 from __future__ import annotations
 
+import collections
 import copy
+import types
+import weakref
 
 import torch
 from torch import nn
 
-from ._kit import Tolerance, close, names_both
+from ._kit import Tolerance, alive_after_collecting, close, made_since, names_both
 from ._util import CheckFailed
 
-__all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads"]
+__all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads", "start_grads"]
+__all__ += ["hooks_on", "made_by_step", "check_nothing_left"]
 
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)
 
@@ -175,3 +179,87 @@ def _which_grads(grads, start, ref) -> str:
     if "zeroed" in states and "wrong" not in states:
         return f"stage {states.index('zeroed') + 1}'s are right, but {_ZEROED}"
     return "run every micro-batch through both stages once, and backward its weighted loss"
+
+
+def start_grads(params) -> list[torch.Tensor]:
+    """Give every parameter a non-zero gradient, as a caller accumulating over steps would."""
+    start = [torch.randn(p.shape) for p in params]
+    for p, g in zip(params, start, strict=True):
+        p.grad = g.to(p.device, copy=True)  # backward adds to it in place
+    return start
+
+
+_MODULE_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
+def hooks_on(stages) -> int:
+    """How many hooks the stages' modules and parameters have registered."""
+    count = 0
+    for stage in stages:
+        count += sum(len(getattr(m, a, None) or {}) for m in stage.modules() for a in _MODULE_HOOKS)
+        for p in stage.parameters():
+            count += len(p._backward_hooks or {})
+            count += len(getattr(p, "_post_accumulate_grad_hooks", None) or {})
+    return count
+
+
+def made_by_step(stages, before: dict, leave_out=()) -> list[weakref.ref]:
+    """Weak references to the tensors made since ``before`` (:func:`._kit.tensors_alive`),
+    taken as the step returns, but the parameters' gradients and ``leave_out``."""
+    params = [p for stage in stages for p in stage.parameters()]
+    keep = [*params, *(p.grad for p in params if p.grad is not None), *leave_out]
+    return [weakref.ref(t) for t in made_since(before, keep)]
+
+
+def _kept_by(answer, stages) -> set[int]:
+    """``id()`` of the tensors the answer keeps where a step's state outlives it: its
+    module's globals, its function's defaults, attributes and closure, its own classes' and
+    functions' attributes, the stages' own attributes; followed through containers and
+    objects, four levels deep. Only these count: an earlier answer's global hook, say, that
+    still holds tensors is not this answer's doing."""
+    fn = answer if hasattr(answer, "__code__") else type(answer).__call__
+    home = getattr(fn, "__module__", None)
+    roots = [*getattr(fn, "__globals__", {}).values(), *(fn.__defaults__ or ())]
+    roots += [*(fn.__kwdefaults__ or {}).values(), *vars(fn).values(), answer]
+    roots += [c.cell_contents for c in fn.__closure__ or () if c.cell_contents is not None]
+    roots += [v for s in stages for m in s.modules() for k, v in vars(m).items() if k[0] != "_"]
+    found, seen = set(), set()
+    for _ in range(4):
+        level, roots = roots, []
+        for v in level:
+            if id(v) in seen or isinstance(v, types.ModuleType):
+                continue
+            seen.add(id(v))
+            if isinstance(v, torch.Tensor):
+                found.add(id(v))
+            elif isinstance(v, dict):
+                roots += v.values()
+            elif isinstance(v, list | tuple | set | frozenset | collections.deque):
+                roots += v
+            elif getattr(v, "__module__", None) == home and hasattr(v, "__dict__"):
+                roots += vars(v).values()  # the answer's own classes, functions, objects
+            elif hasattr(v, "__dict__") and not callable(v):
+                roots += vars(v).values()  # an object of another module's class
+    return found
+
+
+def check_nothing_left(stages, hooks: int, made: list[weakref.ref], at: str, answer) -> None:
+    """After a step: no hook added to the stages (``hooks``: their count before it), and
+    nothing of ``made`` (:func:`made_by_step`) still alive where the answer keeps things
+    (:func:`_kept_by`). ``at`` opens each hint."""
+    if (added := hooks_on(stages) - hooks) > 0:
+        raise CheckFailed(
+            f"{at} your step left {added} hook(s) registered on the stages "
+            "(register_forward_hook, a parameter's register_hook, ... without "
+            "handle.remove()): each call adds more, every one runs on each later forward or "
+            "backward and keeps what it refers to alive. Remove them before the step returns"
+        )
+    kept = alive_after_collecting(lambda: [t for ref in made if (t := ref()) is not None])
+    kept = [t for t in kept if id(t) in _kept_by(answer, stages)] if kept else kept
+    if kept:
+        raise CheckFailed(
+            f"{at} after your step returned, {len(kept)} tensor(s) it made were still alive "
+            f"(the first of shape {tuple(kept[0].shape)}): something keeps them (a module-level "
+            "list, a global, a default argument, an attribute), so memory grows with every "
+            "step. A step keeps nothing once it returns but the gradients and the loss"
+        )

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -47,6 +48,8 @@ __all__ = [
     "moves",
     "check_autocast",
     "check_copies",
+    "check_left_as_given",
+    "check_read_times",
 ]
 
 CPU = torch.device("cpu")
@@ -80,18 +83,24 @@ class LoggedStage(nn.Module):
         self.index, self.layers, self._log = index, layers, log
         self.reads: list = []  # the watch's host reads, while a step runs
         self.reads_before: list[int] = []  # how many there had been at each forward
+        self.threads: set[int] = set()  # the threads its forwards and backwards ran on
 
     def forward(self, h):
         device = next(self.layers.parameters()).device  # under the watch: a pretend GPU's
         if isinstance(h, torch.Tensor) and h.device != device:
             raise Misplaced(f"stage {self.index}'s input", h.device, device)
         entry = (self.index, len(h))
+        self.threads.add(threading.get_ident())
         self._log.append((*entry, "forward"))
         self.reads_before.append(len(self.reads))
         out = self.layers(h)
         if out.requires_grad:
-            out.register_hook(lambda grad: self._log.append((*entry, "backward")))
+            out.register_hook(lambda grad: self._backward(entry))
         return out
+
+    def _backward(self, entry) -> None:
+        self.threads.add(threading.get_ident())
+        self._log.append((*entry, "backward"))
 
 
 class SwappedArgs(Misplaced):
@@ -249,3 +258,36 @@ def check_copies(moved: dict[str, int], x, y, where: str) -> None:
                 f"Move each micro-batch's part ({name}_i.to(device)) to stage {stage}'s device, "
                 f"or all of {name} once, before the loop"
             )
+
+
+def check_left_as_given(stages, modes, pretend, where) -> None:
+    """The stages' modes as the caller set them, and (on pretend GPUs, where autograd runs
+    on the thread that calls backward) every forward and backward on the caller's thread."""
+    if [m.training for s in stages for m in s.modules()] != modes:
+        raise CheckFailed(
+            f"for {where}, your step changed the stages' mode (stage.eval() or .train()): the "
+            "caller's modules came back in another mode than they went in, which turns dropout "
+            "off (or on) for everything after. A training step trains in the mode it is given"
+        )
+    threads = set().union(*(s.threads for s in stages)) - {threading.get_ident()}
+    if pretend and threads:
+        raise CheckFailed(
+            f"for {where}, your step ran a stage's forward or backward on a thread of its own: "
+            "it may still be writing the gradients when the step returns and the caller steps "
+            "the optimizer. Run the micro-batches on the calling thread; the devices, not "
+            "threads, run the stages side by side"
+        )
+
+
+def check_read_times(stages, where) -> None:
+    """A host read before the last forward makes stage 1 wait for stage 2."""
+    # Called once the schedule has passed and with at most one read: stage 2's last forward is
+    # the step's last, and the count of reads before it tells whether the read came earlier.
+    if stages[1].reads_before[-1]:
+        raise CheckFailed(
+            f"for {where}, your step read a device value on the host "
+            f"({stages[1].reads[0]}) before the last "
+            "micro-batch's forward: the host waits there until the device has finished, so "
+            "stage 1 cannot run ahead while stage 2 works. Keep the losses tensors, and read "
+            "the loss (if at all) once, after the backward"
+        )

@@ -93,17 +93,25 @@ def rank_work(ParallelMLP, logs=None):
     return work
 
 
+_MODULE_OWN = frozenset(vars(nn.Module()))
+
+
 def _plain_tensors(parts) -> list[str]:
-    """The tensors the parts keep as attributes that require grad but are no nn.Parameter."""
-    return [
-        name
-        for part in parts
-        for module in part.modules()
-        for name, value in vars(module).items()
-        if isinstance(value, torch.Tensor)
-        and not isinstance(value, nn.Parameter)
-        and value.requires_grad
-    ]
+    """The tensors the parts keep as attributes that require grad but are no nn.Parameter,
+    and the parameters they keep in a plain list, tuple or dict, which registers nothing."""
+    found = []
+    for part in parts:
+        for module in part.modules():
+            for name, value in vars(module).items():
+                if name in _MODULE_OWN:  # _parameters, _buffers, _modules...: nn.Module's
+                    continue
+                held = list(value.values()) if isinstance(value, dict) else value
+                inside = isinstance(held, list | tuple) and not isinstance(value, nn.Module)
+                for t in held if inside else [value]:
+                    registered = isinstance(t, nn.Parameter) and not inside
+                    if isinstance(t, torch.Tensor) and t.requires_grad and not registered:
+                        found.append(f"{name} (a plain {type(value).__name__})" if inside else name)
+    return found
 
 
 def _functions_returning_none(out) -> list[str]:
@@ -267,9 +275,10 @@ def _broken(watch, mark, where) -> str | None:
 
 
 _PLAIN = (
-    "your ParallelMLP keeps {names} as plain tensors with requires_grad, not nn.Parameter: "
-    "module.parameters() does not list them, so an optimizer never updates them (and the "
-    "shards are not the module's). Wrap each shard in nn.Parameter(...)"
+    "your ParallelMLP keeps {names} as plain tensors with requires_grad, not nn.Parameter, or "
+    "in a plain list or dict: module.parameters() does not list them, so an optimizer never "
+    "updates them (and the shards are not the module's). Wrap each shard in "
+    "nn.Parameter(...), an attribute of its own or in an nn.ParameterList"
 )
 _NONE = (
     "the backward of your autograd.Function {name} returned None: autograd then passes no "

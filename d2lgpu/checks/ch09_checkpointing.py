@@ -54,16 +54,19 @@ from ._ch09_ckpt_log import (
     check_kept_in_segments,
     check_selective,
     forward_once,
+    no_graph_hint,
     outputs_alive,
     peak_blocks,
 )
 from ._ch09_ckpt_rules import (
     check_called,
     check_fresh,
+    check_grads_left,
     check_housekeeping,
     check_input_left,
     check_random_state,
     housekeeping,
+    sequential_split,
 )
 from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
@@ -82,7 +85,8 @@ SPLIT_CASES = [(10, 4, False)]
 # checkpoint_sequential's unchecked last segment takes 5 blocks; and blocks with dropout,
 # whose recomputation must draw the forward's random numbers, as many blocks and segments as
 # the first case, so that segment functions kept from an earlier call run that call's blocks.
-LATER_CASES = [(9, 4, False, 0.0), (11, 4, True, 0.0), (8, 4, True, 0.5)]
+LATER_CASES: list[tuple] = [(9, 4, False, 0.0), (11, 4, True, 0.0), (8, 4, True, 0.5)]
+LATER_CASES.append((6, 3, True, 0.0, "eval"))
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # outputs and gradients, against the plain run
 ROWS = 5
 
@@ -103,21 +107,6 @@ def _reference(blocks, x, weight):
         out = b(out)
     (out * weight).sum().backward()
     return out.detach(), [p.grad for p in blocks.parameters()], x.grad
-
-
-def _no_graph_hint(log, where) -> str:
-    if any(e[3] for e in log):
-        return (
-            f"for {where}, the output has no graph (its input needed no gradient): you used "
-            "checkpoint with use_reentrant=True (the default when you leave it out). Pass "
-            "use_reentrant=False"
-        )
-    if any(not e[2] for e in log):
-        return (
-            f"for {where}, the blocks ran under torch.no_grad(), so nothing can be trained: "
-            "checkpoint keeps the graph and recomputes in backward instead"
-        )
-    return f"for {where}, the output has no graph: return the blocks' output, not a detached copy"
 
 
 def _check_grads(blocks, x, ref, log, where, p: float) -> None:
@@ -154,14 +143,6 @@ def _check_grads(blocks, x, ref, log, where, p: float) -> None:
         raise CheckFailed(f"for {where}, the gradients differ from the plain forward's")
 
 
-def _sequential_split(runs, n, s) -> bool:
-    """Whether ``runs`` is checkpoint_sequential's split: ``S - 1`` checkpointed segments of
-    ``N // S`` blocks, the remainder run without a checkpoint. Where ``N`` is not a multiple
-    of ``S`` its last segment is longer than ``ceil(N / S)``; the prompt names it, so it
-    passes, and its longer last segment counts in the bound on the bytes kept."""
-    return len(runs) == s - 1 and all(len(r) == n // s for r in runs)
-
-
 def _check_segments(runs, n, s, where) -> int:
     longest = math.ceil(n / s)
     recomputed = sum(len(r) for r in runs)
@@ -195,7 +176,7 @@ def _check_segments(runs, n, s, where) -> int:
             f"cut the {n} blocks into {s} segments of at most {longest} and checkpoint each (the "
             "last one may run without)"
         )
-    if recomputed < n - longest and not _sequential_split(runs, n, s):
+    if recomputed < n - longest and not sequential_split(runs, n, s):
         raise CheckFailed(f"for {where}, only {recomputed} of {n} blocks were checkpointed")
     if len(runs) == s - 1 and recomputed == n:
         raise CheckFailed(
@@ -206,6 +187,13 @@ def _check_segments(runs, n, s, where) -> int:
             f"{', '.join(str(len(c)) for c in torch.arange(n).chunk(s))}); torch.tensor_split "
             f"gives exactly {s} "
             f"({', '.join(str(len(c)) for c in torch.arange(n).tensor_split(s))})"
+        )
+    every = sizes + ([n - recomputed] if recomputed < n else [])  # the unchecked last one too
+    if max(every) - min(every) > 1 and not sequential_split(runs, n, s):
+        split = ", ".join(str(len(c)) for c in torch.arange(n).tensor_split(s))
+        raise CheckFailed(
+            f"for {where}, the segments hold {every} blocks, sizes that differ by more than one: "
+            f"the prompt asks for sizes as torch.tensor_split gives ({n} in {s}: {split})"
         )
     return recomputed
 
@@ -231,12 +219,14 @@ def _check_peak(log, n, s, recomputed, where) -> None:
     )
 
 
-def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> None:
-    where = f"{n} blocks in {s} segments" + (" (with dropout)" if p else "")
+def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mode) -> None:
+    where = (
+        f"{n} blocks in {s} segments" + (" (with dropout)" if p else "") + " (eval)" * bool(mode)
+    )
     log: list = []
     phase = ["forward"]
     torch.manual_seed(seed)
-    blocks = nn.ModuleList(LoggedBlock(i, log, phase, p) for i in range(n))
+    blocks = nn.ModuleList(LoggedBlock(i, log, phase, p) for i in range(n)).train(not mode)
     x = torch.randn(ROWS, WIDTH).requires_grad_(needs_grad)
     weight = torch.randn(ROWS, WIDTH)
     torch.manual_seed(100 + seed)  # the same dropout masks in the plain forward and the answer's
@@ -245,9 +235,12 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
     before = [len(other) for other in earlier]
     torch.manual_seed(100 + seed)
     rng.append(torch.get_rng_state())
+    for q in blocks.parameters():  # the gradients a caller has accumulated so far: all ones
+        q.grad = torch.ones_like(q)
     with saved_for_backward(exclude=blocks.parameters()) as saved, housekeeping() as calls:
         out = answer(blocks, x, s)
     rng.append(torch.get_rng_state())
+    check_grads_left(blocks, where)
     check_fresh(earlier, before, log, where)
     earlier.append(log)
     check_housekeeping(calls, where)
@@ -261,7 +254,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0) -> 
     if not torch.allclose(out.detach(), ref[0], TOLERANCE.rtol, TOLERANCE.atol):
         raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
     if out.grad_fn is None:
-        raise CheckFailed(_no_graph_hint(log, where))
+        raise CheckFailed(no_graph_hint(log, where))
     check_selective(blocks, where)
     alive = outputs_alive(blocks)  # judged once backward has shown the segments
     phase[0] = "backward"
@@ -300,9 +293,9 @@ def check_checkpoint(answer, passed: list[str]) -> None:
             f"pass the function itself, checkpointed_forward, not a {type(answer).__name__}"
         )
     earlier: list[list] = []  # the logs of the cases run so far
-    cases = [(*case, 0.0) for case in CASES + SPLIT_CASES] + LATER_CASES
-    for seed, (n, s, needs_grad, p) in enumerate(cases):  # check() restores the learner's
-        _one_case(answer, n, s, needs_grad, seed, earlier, p)  # random generator
+    cases: list[tuple] = [(*case, 0.0) for case in CASES + SPLIT_CASES] + LATER_CASES
+    for seed, (n, s, needs_grad, p, *mode) in enumerate(cases):  # check() restores the
+        _one_case(answer, n, s, needs_grad, seed, earlier, p, *mode)  # random generator
     shown = ", ".join(f"{n} blocks in {s}" for n, s, _ in CASES)
     passed.append(
         f"output and gradients equal the plain forward's ({shown} segments; also 10, 9 and "

@@ -38,20 +38,29 @@ import torch
 from torch import nn
 
 from ._ch09_1f1b_log import graph_keeps_saved
-from ._ch09_grads import check_grads, check_loss
+from ._ch09_grads import (
+    check_grads,
+    check_loss,
+    check_nothing_left,
+    hooks_on,
+    made_by_step,
+    start_grads,
+)
 from ._ch09_grads import reference as _reference
 from ._ch09_stages import (
     LoggedStage,
     Misplaced,
     check_autocast,
     check_copies,
+    check_left_as_given,
+    check_read_times,
     layouts,
     misplaced_hint,
     mix_hint,
     moves,
     watched_loss,
 )
-from ._kit import run_cases
+from ._kit import run_cases, tensors_alive
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
@@ -78,14 +87,6 @@ def _model(seed: int, log: list):
     return LoggedStage(1, s1, log), LoggedStage(2, s2, log)
 
 
-def _start_grads(params) -> list[torch.Tensor]:
-    """Give every parameter a non-zero gradient, as a caller accumulating over steps would."""
-    start = [torch.randn(p.shape) for p in params]
-    for p, g in zip(params, start, strict=True):
-        p.grad = g.to(p.device, copy=True)  # backward adds to it in place
-    return start
-
-
 def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
     """Run the step; ``(loss, watch, error, seen)``, where ``error`` is a :class:`Misplaced`
     tensor, or torch's device error (a real GPU's; the pretend ones record mixes instead),
@@ -102,6 +103,7 @@ def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
             stage.reads = watch.reads
         try:
             with moves(x, y) as seen:
+                watch.before = tensors_alive()
                 loss = answer(stages[0], stages[1], x, y, watched_loss(loss_fn, devices[1]), m)
         except Misplaced as error:
             return None, watch, error, seen
@@ -229,20 +231,6 @@ def _loss_and_targets(case: int, n: int):
     return loss_fn, torch.randint(3, (n,))
 
 
-def _check_read_times(stages, where) -> None:
-    """A host read before the last forward makes stage 1 wait for stage 2."""
-    # Called once the schedule has passed and with at most one read: stage 2's last forward is
-    # the step's last, and the count of reads before it tells whether the read came earlier.
-    if stages[1].reads_before[-1]:
-        raise CheckFailed(
-            f"for {where}, your step read a device value on the host "
-            f"({stages[1].reads[0]}) before the last "
-            "micro-batch's forward: the host waits there until the device has finished, so "
-            "stage 1 cannot run ahead while stage 2 works. Keep the losses tensors, and read "
-            "the loss (if at all) once, after the backward"
-        )
-
-
 def _check_cases(answer) -> None:
     cases = [
         (answer, seed, n, m, *where, False)
@@ -251,8 +239,10 @@ def _check_cases(answer) -> None:
     ]
     # Once more with the stages' devices swapped: devices found at the first call and kept
     # (a global, a cache) then send the micro-batches to the wrong stage.
+    # New data of the first case's shape (seed len(CASES)): micro-batches cached by shape are
+    # another call's.
     dev1, dev2, pretend = layouts()[0]
-    cases.append((answer, 0, *CASES[0], dev2, dev1, pretend, True))
+    cases.append((answer, len(CASES), *CASES[0], dev2, dev1, pretend, True))
     run_cases(cases, _check_case)
 
 
@@ -267,10 +257,14 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     ref = _reference(stage1, stage2, x, y, loss_fn, m)
     stage1.to("cpu" if pretend else dev1), stage2.to("cpu" if pretend else dev2)
     params = list(stage1.parameters()) + list(stage2.parameters())
-    start = _start_grads(params)
+    start = start_grads(params)
     before = _placement((stage1, stage2))
+    modes = [m.training for m in (*stage1.modules(), *stage2.modules())]
+    hooks = hooks_on((stage1, stage2))
     run = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
     loss, watch, error, seen = run
+    made = made_by_step((stage1, stage2), watch.before, [loss] if torch.is_tensor(loss) else [])
+    check_left_as_given((stage1, stage2), modes, pretend, where)
     try:
         _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
     except CheckFailed as failed:
@@ -283,8 +277,17 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
         ) from None
     _check_nonempty(log, where)
     check_autocast(seen[1], where)
-    check_loss(loss, ref, where)
-    check_grads(params, ref, start, where)
+    try:
+        check_loss(loss, ref, where)
+        check_grads(params, ref, start, where)
+    except CheckFailed as failed:
+        if not swapped:
+            raise
+        raise CheckFailed(
+            f"{failed.hint}. This run gives new data in the shape of the first run, which "
+            "passed: micro-batches or results kept from an earlier call (a cache keyed by "
+            "shape, a global, functools.cache) are that call's. Split this call's x and y"
+        ) from None
     if isinstance(loss, torch.Tensor) and graph_keeps_saved(loss):
         raise CheckFailed(
             f"for {where}, the loss you returned still holds activations its graph saved for "
@@ -294,6 +297,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "retain_graph and return the loss detached (loss.detach()) or as a float"
         )
     _check_schedule(log, n, m, where)
+    check_nothing_left((stage1, stage2), hooks, made, f"for {where},", answer)
     check_copies(seen[0], x, y, where)
     if len(watch.reads) > 1:
         raise CheckFailed(
@@ -308,4 +312,4 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
                 else ""
             )
         )
-    _check_read_times((stage1, stage2), where)
+    check_read_times((stage1, stage2), where)

@@ -41,14 +41,16 @@ from torch import nn
 from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
 from ._ch09_1f1b_log import (
     KEPT_HINT,
+    NESTED,
     LoggedStage,
     check_first_input,
     check_freed,
     class_targets,
+    nested_backwards,
 )
-from ._ch09_1f1b_orders import diagnose, in_flight_peak
-from ._ch09_grads import CREATE_GRAPH
-from ._kit import Tolerance
+from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
+from ._ch09_grads import CREATE_GRAPH, check_nothing_left, hooks_on, made_by_step
+from ._kit import Tolerance, tensors_alive
 from ._kit import close as kit_close
 from ._kit_code import runs_of
 from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
@@ -171,7 +173,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         stages = _stages(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
         start = _start_grads(stages, gen)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
-        with runs_of(*_HELPERS) as helpers:
+        hooks, before = hooks_on(stages), tensors_alive()
+        with runs_of(*_HELPERS) as helpers, nested_backwards() as nested:
             try:
                 got = step(stages, x, y, class_targets(loss_fn, y) if classes else loss_fn, n_micro)
             except CheckFailed as failed:
@@ -192,6 +195,9 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "it keep something from an earlier call (a cache, a global, a default "
                     "argument)?"
                 ) from None
+        seen = [t for outs in stages[0].seen.values() for t in outs.values()]
+        returned = [got] if isinstance(got, torch.Tensor) else []
+        made = made_by_step(stages, before, [*returned, *seen])
         if not isinstance(got, torch.Tensor | float) or (
             isinstance(got, torch.Tensor) and got.numel() != 1
         ):
@@ -218,7 +224,9 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "backward with the gradient of the next stage's input"
                 )
             if order != one_f_one_b_order(n_stages, m)[k]:
-                raise CheckFailed(f"({where}) " + diagnose(k, order, n_stages, m))
+                raise CheckFailed(
+                    f"({where}) " + NESTED * bool(nested) + diagnose(k, order, n_stages, m)
+                )
         if helpers:  # after the orders: a wrong order, helper or not, is named first
             raise CheckFailed(
                 f"({where}) your step called d2lgpu.pipeline's {helpers[0]}: the exercise asks "
@@ -256,6 +264,12 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             )
         _check_grads(stages, reference, start, where)
         check_freed(stages, where)
+        for stage in stages:  # the checker's own hold on the graphs (and their leaves): gone
+            stage.nodes.clear()
+        try:  # a cost: named once every case's values have passed
+            check_nothing_left(stages, hooks, made, f"({where})", step)
+        except CheckFailed as failed:
+            costs.append(failed)
         try:  # costs, not wrong values: named once every case's values have passed
             check_first_input(stages, where)
         except CheckFailed as failed:
@@ -264,6 +278,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         ms[n_stages, n_micro] = m
     if costs:
         raise costs[0]
+    if hint := helpers_held(step):
+        raise CheckFailed(hint)
     passed.append(
         f"loss and gradients equal the unsplit model's on {len(CASES) + len(CLASS_CASES)} cases "
         "(1 to 4 stages, "

@@ -1,0 +1,50 @@
+# expect: fail the last stage calls loss_fn(out, target, reduction="sum") / len(x) instead of weighting the mean: only torch.nn.functional losses take that keyword (an nn.Module loss or any other callable raises), and for a loss averaged over more than one element per row (mse over (N, d)) the scale is wrong
+# hint: reduction|keyword|signature|loss_fn|argument|callable|sum|weight|share
+import torch
+
+from d2lgpu.pipeline import micro_batches
+
+
+def one_f_one_b_step(stages, x, y, loss_fn, n_micro):
+    """One 1F1B training step of stages[0], ..., stages[-1] on (x, y); returns the loss."""
+    xs, ys = micro_batches(x, n_micro), micro_batches(y, n_micro)
+    S, M = len(stages), len(xs)
+    orders = []
+    for k in range(S):
+        w = min(S - k - 1, M)
+        o = [("F", i) for i in range(w)]
+        for i in range(M - w):
+            o += [("F", w + i), ("B", i)]
+        orders.append(o + [("B", i) for i in range(M - w, M)])
+    pos, nf, nb = [0] * S, [0] * S, [0] * S
+    inp, out, total = {}, {}, 0
+    while any(pos[k] < len(orders[k]) for k in range(S)):
+        for k in range(S):
+            if pos[k] == len(orders[k]):
+                continue
+            kind, i = orders[k][pos[k]]
+            if kind == "F":
+                if k > 0 and nf[k - 1] <= i:
+                    continue
+                h = xs[i] if k == 0 else out[k - 1, i].detach().requires_grad_()
+                o = stages[k](h)
+                if k == S - 1:
+                    # summed over the micro-batch's rows, over the batch's rows once: no weights
+                    o = loss_fn(o, ys[i], reduction="sum") / len(x)
+                inp[k, i], out[k, i] = h, o
+                nf[k] += 1
+            else:
+                if k < S - 1 and nb[k + 1] <= i:
+                    continue
+                o = out.pop((k, i))
+                if k == S - 1:
+                    o.backward()
+                    total = total + o.detach()
+                else:
+                    o.backward(inp.pop((k + 1, i)).grad)
+                nb[k] += 1
+            pos[k] += 1
+    return total
+
+
+answer = one_f_one_b_step
