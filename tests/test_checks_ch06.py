@@ -1471,8 +1471,10 @@ def test_copies_of_the_arguments_and_other_work_in_the_profile_are_named():
     assert "aten::zeros" in listed.split(", ") and len(listed.split(", ")) >= 2, listed
     assert hint.endswith(
         ", which fn(*args) never runs: work of your own inside the torch.profiler.profile block "
-        "(a copy or clone of the arguments, say) is profiled with fn's and can lead the table. "
-        "Do that work before the block: profile only the call fn(*args)"
+        "(a copy or clone of the arguments, say) is profiled with fn's and can lead the table, "
+        "and so are the events of an earlier call that a profiler kept between calls (a global "
+        "profiler, acc_events=True) still holds. Do that work before the block, and make a new "
+        "profiler in each call: profile only the call fn(*args)"
     ), hint
 
 

@@ -67,7 +67,7 @@ def _to_host(func, args, kwargs) -> bool:
 
 _T = torch.Tensor
 _READS = {_T.__bool__: "bool()", _T.item: ".item()", _T.tolist: ".tolist()",
-          _T.__float__: "float()", _T.__int__: "int()", _T.numpy: ".numpy()",
+          _T.__float__: "float()", _T.__int__: "int()",
           _T.__format__: "an f-string of a tensor", _T.__repr__: "print() of a tensor",
           _T.__str__: "print() of a tensor"}  # fmt: skip
 

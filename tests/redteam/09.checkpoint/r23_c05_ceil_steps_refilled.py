@@ -1,5 +1,5 @@
-# expect: fail steps of ceil(n / segments), topped up with tensor_split only when that yields too few segments: 10 blocks in 3 become 4, 4, 2 (sizes differ by two, which the prompt forbids: "sizes that differ by at most one"), though the count and the longest segment are right
-# hint: differ by at most one|differ by|uneven|4, 4, 2|tensor_split|balanc|sizes
+# expect: pass steps of ceil(n / segments), refilled with tensor_split only where they give too few segments: 10 in 3 as 4, 4, 2, the sizes torch.chunk gives, which the checker accepts as it accepts chunk's 3, 3, 3, 1 for 10 in 4 (every segment at most ceil(n / segments), exactly segments of them); relabelled right
+# hint: 
 import functools
 import math
 
