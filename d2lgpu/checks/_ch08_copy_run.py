@@ -18,9 +18,8 @@ import threading
 import torch
 
 from ..stream_sim import simulated_cuda
-from ._ch08_results import kept_after
+from ._ch08_results import buffers_alive, kept_after
 from ._ch08_rules import caller_stream, device_seen, in_pool
-from ._kit import tensors_alive
 
 __all__ = [
     "RUNS",
@@ -133,7 +132,7 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
         run = Run(gpu, buffers)
         gpu.device = gpu.device if device is None else device
         compute = device_seen(gpu.kernel(reference_compute), run.devices)
-        given, before = list(buffers), tensors_alive()
+        given, before = list(buffers), {id(t) for t in buffers_alive(gpu)}
         answer(batches, compute, gpu.device, given, run.consume)
         run.end_s = max([gpu.host_time] + [op.end for op in gpu.ops])
         del batches

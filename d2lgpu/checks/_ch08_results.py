@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import torch
 
-from ._kit import alive_after_collecting, close, first_close, made_since
+from ._kit import alive_after_collecting, close, first_close
 from ._util import CheckFailed
 
 __all__ = ["reference_compute", "check_count", "check_values", "check_own_results"]
-__all__ += ["kept_after", "check_nothing_kept"]
+__all__ += ["buffers_alive", "kept_after", "check_nothing_kept"]
 
 
 def reference_compute(x: torch.Tensor) -> torch.Tensor:
@@ -82,12 +82,24 @@ def check_own_results(gpu, results) -> None:
         )
 
 
-def kept_after(gpu, before: dict, leave_out=()) -> list:
-    """The simulated GPU's device tensors made since ``before`` (:func:`._kit.tensors_alive`,
-    taken before the call) and still alive after it, less ``leave_out`` (what it returned)."""
+def buffers_alive(gpu) -> list[torch.Tensor]:
+    """The simulated GPU's device tensors alive now (its buffers: no scan of the process)."""
+    return [t for ref, _ in list(gpu._buffers.values()) if (t := ref()) is not None]
+
+
+def kept_after(gpu, before: set[int], leave_out=()) -> list:
+    """The simulated GPU's device tensors alive after the call that were not before it
+    (``before``: the ``id()`` of :func:`buffers_alive`'s, taken before the call), less
+    ``leave_out`` (what it returned) and its views."""
+    with torch._C.DisableTorchFunction():
+        ours = {t.untyped_storage().data_ptr() for t in leave_out}
 
     def look():
-        return [t for t in made_since(before, leave_out) if gpu.buffer(t) is not None]
+        with torch._C.DisableTorchFunction():
+            return [
+                t for t in buffers_alive(gpu)
+                if id(t) not in before and t.untyped_storage().data_ptr() not in ours
+            ]  # fmt: skip
 
     return alive_after_collecting(look)
 

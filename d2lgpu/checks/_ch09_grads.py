@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import collections
 import copy
+import functools
 import types
 import weakref
 
 import torch
 from torch import nn
 
-from ._kit import Tolerance, alive_after_collecting, close, made_since, names_both
+from ._kit import Tolerance, alive_after_collecting, close, names_both
 from ._util import CheckFailed
 
 __all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads", "start_grads"]
-__all__ += ["hooks_on", "made_by_step", "check_nothing_left"]
+__all__ += ["hooks_on", "kept_by", "made_by_step", "check_nothing_left"]
 
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)
 
@@ -203,27 +204,48 @@ def hooks_on(stages) -> int:
     return count
 
 
-def made_by_step(stages, before: dict, leave_out=()) -> list[weakref.ref]:
-    """Weak references to the tensors made since ``before`` (:func:`._kit.tensors_alive`),
-    taken as the step returns, but the parameters' gradients and ``leave_out``."""
+def made_by_step(answer, stages, held: list, leave_out=()) -> list[weakref.ref]:
+    """Weak references to the tensors the answer keeps (:func:`kept_by`) as its step returns
+    that it did not keep before the step (``held``: :func:`kept_by`'s list then), but the
+    parameters, their gradients and ``leave_out`` (the loss returned, the checker's own)."""
     params = [p for stage in stages for p in stage.parameters()]
     keep = [*params, *(p.grad for p in params if p.grad is not None), *leave_out]
-    return [weakref.ref(t) for t in made_since(before, keep)]
+    ours = {_storage(t) for t in keep}
+    before = {id(t) for t in held}
+    return [
+        weakref.ref(t)
+        for t in kept_by(answer, stages)
+        if id(t) not in before and _storage(t) not in ours
+    ]
 
 
-def _kept_by(answer, stages) -> set[int]:
-    """``id()`` of the tensors the answer keeps where a step's state outlives it: its
+def _storage(t: torch.Tensor) -> int | None:
+    try:
+        return t.untyped_storage().data_ptr()
+    except (RuntimeError, NotImplementedError):  # a tensor without storage (a sparse one)
+        return None
+
+
+def kept_by(answer, stages) -> list[torch.Tensor]:
+    """The tensors the answer keeps where a step's state outlives it: its
     module's globals, its function's defaults, attributes and closure, its own classes' and
     functions' attributes, the stages' own attributes; followed through containers and
     objects, four levels deep. Only these count: an earlier answer's global hook, say, that
     still holds tensors is not this answer's doing."""
-    fn = answer if hasattr(answer, "__code__") else type(answer).__call__
+    fn, roots = answer, [answer]
+    while isinstance(fn, functools.partial):  # its arguments are kept too
+        roots += [*fn.args, *fn.keywords.values()]
+        fn = fn.func
+    fn = fn if hasattr(fn, "__code__") else vars(type(fn)).get("__call__", fn)
     home = getattr(fn, "__module__", None)
-    roots = [*getattr(fn, "__globals__", {}).values(), *(fn.__defaults__ or ())]
-    roots += [*(fn.__kwdefaults__ or {}).values(), *vars(fn).values(), answer]
-    roots += [c.cell_contents for c in fn.__closure__ or () if c.cell_contents is not None]
+    roots += [*getattr(fn, "__globals__", {}).values(), *(getattr(fn, "__defaults__", ()) or ())]
+    roots += [*(getattr(fn, "__kwdefaults__", None) or {}).values()]
+    roots += [*getattr(fn, "__dict__", {}).values()]
+    cells = getattr(fn, "__closure__", None) or ()
+    roots += [c.cell_contents for c in cells if c.cell_contents is not None]
     roots += [v for s in stages for m in s.modules() for k, v in vars(m).items() if k[0] != "_"]
-    found, seen = set(), set()
+    found: list[torch.Tensor] = []
+    seen: set[int] = set()
     for _ in range(4):
         level, roots = roots, []
         for v in level:
@@ -231,7 +253,7 @@ def _kept_by(answer, stages) -> set[int]:
                 continue
             seen.add(id(v))
             if isinstance(v, torch.Tensor):
-                found.add(id(v))
+                found.append(v)
             elif isinstance(v, dict):
                 roots += v.values()
             elif isinstance(v, list | tuple | set | frozenset | collections.deque):
@@ -243,10 +265,9 @@ def _kept_by(answer, stages) -> set[int]:
     return found
 
 
-def check_nothing_left(stages, hooks: int, made: list[weakref.ref], at: str, answer) -> None:
+def check_nothing_left(stages, hooks: int, made: list[weakref.ref], at: str) -> None:
     """After a step: no hook added to the stages (``hooks``: their count before it), and
-    nothing of ``made`` (:func:`made_by_step`) still alive where the answer keeps things
-    (:func:`_kept_by`). ``at`` opens each hint."""
+    nothing of ``made`` (:func:`made_by_step`) still alive. ``at`` opens each hint."""
     if (added := hooks_on(stages) - hooks) > 0:
         raise CheckFailed(
             f"{at} your step left {added} hook(s) registered on the stages "
@@ -255,7 +276,6 @@ def check_nothing_left(stages, hooks: int, made: list[weakref.ref], at: str, ans
             "backward and keeps what it refers to alive. Remove them before the step returns"
         )
     kept = alive_after_collecting(lambda: [t for ref in made if (t := ref()) is not None])
-    kept = [t for t in kept if id(t) in _kept_by(answer, stages)] if kept else kept
     if kept:
         raise CheckFailed(
             f"{at} after your step returned, {len(kept)} tensor(s) it made were still alive "

@@ -230,10 +230,13 @@ def moves(x: torch.Tensor, y: torch.Tensor) -> Iterator[tuple[dict[str, int], li
     with (
         calls_to(autocast, "__init__", asked) as made,
         calls_to(autocast, "__enter__", entered) as went,
+        calls_to(threading.Thread, "start", lambda thread, *a, **k: thread) as started,
     ):
         autocasts: list[str] = []
         with watch:
             yield watch.moved, autocasts
+    for thread in started:  # a thread the step started and left running: let it finish, so
+        thread.join(timeout=2)  # that what it ran is seen (check_left_as_given names it)
     autocasts += [str(dtype).replace("torch.", "") for dtype in made + went if dtype]
 
 

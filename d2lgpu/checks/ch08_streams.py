@@ -40,6 +40,7 @@ from ..stream_sim import simulated_cuda
 from ..streams import pipeline_time
 from ._ch08_hazards import READ_NAMES, check_hazards
 from ._ch08_results import (
+    buffers_alive,
     check_count,
     check_nothing_kept,
     check_own_results,
@@ -59,7 +60,6 @@ from ._ch08_rules import (
     device_seen,
     in_pool,
 )
-from ._kit import tensors_alive
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -93,7 +93,7 @@ def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: 
         _earlier_work(gpu)
         gpu.device, gpu.seen, gpu.made = gpu.device if device is None else device, [], []
         compute = device_seen(gpu.kernel(reference_compute), gpu.seen, gpu.made)
-        before = tensors_alive()
+        before = {id(t) for t in buffers_alive(gpu)}
         results = answer(batches, compute, gpu.device)
         del batches
         shown = results if isinstance(results, list | tuple) else []

@@ -43,6 +43,7 @@ from ._ch09_grads import (
     check_loss,
     check_nothing_left,
     hooks_on,
+    kept_by,
     made_by_step,
     start_grads,
 )
@@ -60,7 +61,7 @@ from ._ch09_stages import (
     moves,
     watched_loss,
 )
-from ._kit import run_cases, tensors_alive
+from ._kit import run_cases
 from ._pretend import watching
 from ._util import CheckFailed, one_cpu_thread
 
@@ -103,7 +104,7 @@ def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
             stage.reads = watch.reads
         try:
             with moves(x, y) as seen:
-                watch.before = tensors_alive()
+                watch.before = kept_by(answer, stages)
                 loss = answer(stages[0], stages[1], x, y, watched_loss(loss_fn, devices[1]), m)
         except Misplaced as error:
             return None, watch, error, seen
@@ -263,7 +264,8 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     hooks = hooks_on((stage1, stage2))
     run = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
     loss, watch, error, seen = run
-    made = made_by_step((stage1, stage2), watch.before, [loss] if torch.is_tensor(loss) else [])
+    returned = [loss] if torch.is_tensor(loss) else []
+    made = made_by_step(answer, (stage1, stage2), watch.before, returned)
     check_left_as_given((stage1, stage2), modes, pretend, where)
     try:
         _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
@@ -297,7 +299,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "retain_graph and return the loss detached (loss.detach()) or as a float"
         )
     _check_schedule(log, n, m, where)
-    check_nothing_left((stage1, stage2), hooks, made, f"for {where},", answer)
+    check_nothing_left((stage1, stage2), hooks, made, f"for {where},")
     check_copies(seen[0], x, y, where)
     if len(watch.reads) > 1:
         raise CheckFailed(

@@ -49,8 +49,8 @@ from ._ch09_1f1b_log import (
     nested_backwards,
 )
 from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
-from ._ch09_grads import CREATE_GRAPH, check_nothing_left, hooks_on, made_by_step
-from ._kit import Tolerance, tensors_alive
+from ._ch09_grads import CREATE_GRAPH, check_nothing_left, hooks_on, kept_by, made_by_step
+from ._kit import Tolerance
 from ._kit import close as kit_close
 from ._kit_code import runs_of
 from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
@@ -173,7 +173,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         stages = _stages(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
         start = _start_grads(stages, gen)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
-        hooks, before = hooks_on(stages), tensors_alive()
+        hooks, held = hooks_on(stages), kept_by(step, stages)
         with runs_of(*_HELPERS) as helpers, nested_backwards() as nested:
             try:
                 got = step(stages, x, y, class_targets(loss_fn, y) if classes else loss_fn, n_micro)
@@ -197,7 +197,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 ) from None
         seen = [t for outs in stages[0].seen.values() for t in outs.values()]
         returned = [got] if isinstance(got, torch.Tensor) else []
-        made = made_by_step(stages, before, [*returned, *seen])
+        made = made_by_step(step, stages, held, [*returned, *seen])
         if not isinstance(got, torch.Tensor | float) or (
             isinstance(got, torch.Tensor) and got.numel() != 1
         ):
@@ -267,7 +267,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         for stage in stages:  # the checker's own hold on the graphs (and their leaves): gone
             stage.nodes.clear()
         try:  # a cost: named once every case's values have passed
-            check_nothing_left(stages, hooks, made, f"({where})", step)
+            check_nothing_left(stages, hooks, made, f"({where})")
         except CheckFailed as failed:
             costs.append(failed)
         try:  # costs, not wrong values: named once every case's values have passed
