@@ -14,6 +14,7 @@ import types
 
 from .. import pipeline
 from ..pipeline import gpipe_order, one_f_one_b_order
+from ._util import answer_function
 
 __all__ = ["diagnose", "helpers_held", "in_flight_peak", "text"]
 
@@ -93,8 +94,7 @@ def helpers_held(step) -> str | None:
     second copy of that module: orders taken before the step (a table made at import) or
     from a copy that the watch on the helpers never sees. A notebook's namespace
     (``__main__``) and a test module may hold them for a comparison: there only copies count."""
-    names = getattr(step, "__globals__", None)
-    names = names if names is not None else getattr(type(step).__call__, "__globals__", {})
+    names = getattr(answer_function(step), "__globals__", {})
     ours = inspect.getfile(pipeline)
     for key, value in list(names.items()):
         copy = isinstance(value, types.ModuleType) and value is not pipeline

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from ._kit import Tolerance, alive_after_collecting, close, names_both
-from ._util import CheckFailed
+from ._util import CheckFailed, answer_function
 
 __all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads", "start_grads"]
 __all__ += ["hooks_on", "kept_by", "made_by_step", "check_nothing_left"]
@@ -232,11 +232,11 @@ def kept_by(answer, stages) -> list[torch.Tensor]:
     functions' attributes, the stages' own attributes; followed through containers and
     objects, four levels deep. Only these count: an earlier answer's global hook, say, that
     still holds tensors is not this answer's doing."""
-    fn, roots = answer, [answer]
-    while isinstance(fn, functools.partial):  # its arguments are kept too
-        roots += [*fn.args, *fn.keywords.values()]
-        fn = fn.func
-    fn = fn if hasattr(fn, "__code__") else vars(type(fn)).get("__call__", fn)
+    roots, wrapper = [answer], answer
+    while isinstance(wrapper, functools.partial):  # its arguments are kept too
+        roots += [*wrapper.args, *wrapper.keywords.values()]
+        wrapper = wrapper.func
+    fn = answer_function(answer)
     home = getattr(fn, "__module__", None)
     roots += [*getattr(fn, "__globals__", {}).values(), *(getattr(fn, "__defaults__", ()) or ())]
     roots += [*(getattr(fn, "__kwdefaults__", None) or {}).values()]
