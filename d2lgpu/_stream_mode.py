@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 import torch
 
+from ._aliases import aliases_rebound, graded_answer
 from ._device_watch import _flat
 from ._sim_copies import Copies
 from ._sim_streams import ACTIVE, SimEvent, SimStream, Wait, names_current_gpu
@@ -147,8 +148,9 @@ class StreamMode(Copies):
         ACTIVE.append(gpu)
         for k, v in fake.items():
             setattr(torch.cuda, k, v)
-        try:
-            yield
+        try:  # an answer's own names (from torch.cuda import Stream) meet the fakes too
+            with aliases_rebound(graded_answer(), [(torch.cuda, k, v) for k, v in saved.items()]):
+                yield
         finally:
             for k, v in saved.items():
                 setattr(torch.cuda, k, v)

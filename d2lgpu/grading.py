@@ -36,6 +36,7 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ._aliases import answer_graded
 from ._validate import check_positive
 from .checks._guard import AnswerTimedOut, time_limit
 from .checks._util import (
@@ -168,7 +169,8 @@ def check(
     try:
         with time_limit(time_limit_s) as limit, _rng_kept(), defaults_kept("your answer"):
             try:
-                checker(answer, passed)
+                with answer_graded(answer):
+                    checker(answer, passed)
             except AnswerTimedOut:
                 raise
             except BaseException:

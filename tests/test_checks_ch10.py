@@ -353,7 +353,7 @@ def test_allreduce_grads_other_styles_pass(answer):
 
 
 def test_first_mismatch_names_where_the_ranks_collectives_first_differ():
-    from d2lgpu.checks._kit_collectives import first_mismatch
+    from d2lgpu.checks._kit_collective_reads import first_mismatch
 
     same = ["all_reduce [3]", "broadcast [4]"]
     assert first_mismatch([same, list(same)]) is None

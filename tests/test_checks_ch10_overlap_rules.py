@@ -10,7 +10,7 @@ from grading_helpers import rule_fails
 from d2lgpu.checks._ch10_buckets import check_buckets as _check_buckets
 from d2lgpu.checks._ch10_buckets import check_launched_when_ready as _check_launched_when_ready
 from d2lgpu.checks._ch10_by_hand import STEPS
-from d2lgpu.checks._ch10_overlap import read_step_log, setup_error, step_logs
+from d2lgpu.checks._ch10_overlap_rules import read_step_log, setup_error, step_logs
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._util import CheckFailed
 from d2lgpu.checks.ch10_ddp_by_hand import _compare_overlap_grads, _overlap_checks
@@ -394,6 +394,22 @@ def test_a_bucket_copied_back_before_its_wait_or_from_another_tensor_is_named():
     )
     # a bucket never sent: the gradient was never reduced
     assert "was never reduced" in rule_fails(_compare_overlap_grads, record, 2, 512, 0, [1])
+
+
+def test_averages_split_back_in_another_order_are_named():
+    what = "w's gradient (bucket_bytes=512, step 0)"
+    assert rule_fails(grads, WHOLE.flip(0)) == (
+        f"{what} holds averages, but other gradients' (or other places'): the flat buffer was "
+        "filled in one order and split back in another. Copy back the all-reduced tensor in "
+        "the order, and with the sizes, you concatenated it in (the bucket's own order, not "
+        "the order the gradients arrived in)"
+    )
+    other = torch.tensor([7.0, 9.0])  # v's averages, copied into w's gradient
+    step = {"got": [other, other.clone()], "whole": [other, WHOLE], "local": [other, LOCAL]}
+    hint = rule_fails(_compare_overlap_grads, {"names": ["v", "w"], "steps": [step]}, 2, 512, 0)
+    assert hint.startswith(f"{what} holds averages, but other gradients'")
+    # one value from elsewhere, one from nowhere: not the average
+    assert "is not the average" in rule_fails(grads, torch.tensor([2.0, 3.5]))
 
 
 def test_float_noise_around_a_zero_gradient_is_the_average():

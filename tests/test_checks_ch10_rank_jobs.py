@@ -18,7 +18,8 @@ from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks import _ranks
 from d2lgpu.checks._ch10_buckets import overlap_net
 from d2lgpu.checks._ch10_by_hand import batch, share
-from d2lgpu.checks._ch10_overlap import CapJob, overlap_reference, step_logs
+from d2lgpu.checks._ch10_overlap import CapJob, overlap_reference
+from d2lgpu.checks._ch10_overlap_rules import step_logs
 from d2lgpu.checks._ch10_zero import ADAM_KWARGS, zero_job, zero_net
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,

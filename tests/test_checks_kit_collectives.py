@@ -12,14 +12,15 @@ import torch
 import torch.distributed as dist
 
 from d2lgpu._fake_dist import fake_process_group
+from d2lgpu.checks._kit_collective_reads import first_mismatch
 from d2lgpu.checks._kit_collectives import (
     Call,
     CollectiveWatch,
     _Future,
     _Handle,
     describe,
-    first_mismatch,
 )
+from d2lgpu.checks._util import CheckFailed
 
 
 @pytest.fixture(autouse=True)
@@ -280,3 +281,30 @@ def test_no_logs_have_no_mismatch():
     assert first_mismatch([["all_reduce [2]"], ["all_reduce [2]", "barrier []"]]) == (
         "their collective number 2 differs (rank 0: none; rank 1: barrier [])"
     )
+
+
+def test_a_collective_called_from_a_thread_of_the_answers_own_is_refused(watch):
+    import threading
+
+    raised = []
+
+    def launch():
+        try:
+            dist.all_reduce(torch.ones(2), async_op=True)
+        except CheckFailed as error:
+            raised.append(error.hint)
+
+    worker = threading.Thread(target=launch)
+    worker.start()
+    worker.join()
+    assert raised == [
+        "an all_reduce of shape (2,) (8 bytes) was called from a thread of your own, not the "
+        "one your function was called on: threads run in whatever order they are scheduled, "
+        "so the ranks can call their collectives in different orders (and reduce one rank's "
+        "tensor with another's, or hang), and the caller goes on before the result is "
+        "written. Call the collectives on the caller's thread (async_op=True already returns "
+        "at once) and wait on the handles"
+    ]
+    assert watch.refused == raised  # kept, for a job whose answer swallowed the error
+    dist.all_reduce(torch.ones(2))  # the job's own thread: watched as ever
+    assert [c.kind for c in watch.calls] == ["all_reduce", "all_reduce"]

@@ -152,23 +152,3 @@ def test_a_call_the_checker_made_that_python_refused_is_named_with_pythons_words
     other = TypeError("unsupported operand type(s) for +: 'int' and 'str'")
     with pytest.raises(TypeError, match="unsupported operand"):  # any other error goes on
         course["run"](_takes_one, other)
-
-
-def test_answer_function_is_the_function_a_partial_or_a_callable_object_runs():
-    import functools
-
-    def step(a, b):
-        return a + b
-
-    class Step:
-        def __call__(self, a):
-            return a
-
-    class Inherits(Step):
-        pass
-
-    assert _util.answer_function(step) is step
-    assert _util.answer_function(functools.partial(functools.partial(step, 1), 2)) is step
-    assert _util.answer_function(Inherits()) is Step.__call__
-    assert _util.answer_function(torch.matmul) is None  # a builtin: no Python function
-    assert _util.answer_function(step).__globals__ is globals()

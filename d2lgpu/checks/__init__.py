@@ -68,7 +68,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs
 ``_ch09_tp_hints``         ``09.tensor_parallel``'s hints on the storage a rank keeps, and on gradients
-``_ch10_overlap``          ``10.overlap_ddp``'s rank job, reference and rules on its records
+``_ch10_overlap``          ``10.overlap_ddp``'s rank job and reference
+``_ch10_overlap_rules``    ``10.overlap_ddp``'s rules on its ranks' records, read in the parent
 ``_ch10_buckets``          ``10.overlap_ddp``'s models and bucket rules
 ``_ch10_zero``             ``10.shard_optimizer``'s rank job, reference and comparison with DDP
 ``_ch10_zero_rules``       ``10.shard_optimizer``'s other rules on the ranks' records

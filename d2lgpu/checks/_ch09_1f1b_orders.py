@@ -13,8 +13,8 @@ import inspect
 import types
 
 from .. import pipeline
+from .._aliases import answer_function
 from ..pipeline import gpipe_order, one_f_one_b_order
-from ._util import answer_function
 
 __all__ = ["diagnose", "helpers_held", "in_flight_peak", "text"]
 

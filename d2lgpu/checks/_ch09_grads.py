@@ -21,8 +21,9 @@ import weakref
 import torch
 from torch import nn
 
+from .._aliases import answer_function
 from ._kit import Tolerance, alive_after_collecting, close, names_both
-from ._util import CheckFailed, answer_function
+from ._util import CheckFailed
 
 __all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads", "start_grads"]
 __all__ += ["hooks_on", "kept_by", "made_by_step", "check_nothing_left"]

@@ -16,9 +16,10 @@ from torch.multiprocessing.reductions import StorageWeakRef
 
 from ..ranks import count_all_reduces
 from ._kit import alive_after_collecting
-from ._kit_collectives import CollectiveWatch, describe, unwaited_hint
+from ._kit_collective_reads import unwaited_hint
+from ._kit_collectives import CollectiveWatch, describe
 from ._ranks import learner_reply
-from ._util import refused_call_named
+from ._util import CheckFailed, refused_call_named
 
 __all__ = [
     "ACTIVATIONS",
@@ -83,10 +84,13 @@ def rank_work(ParallelMLP, logs=None):
 
     def work(rank, world):
         path = None if logs is None else f"{logs}/rank{rank}"
-        with CollectiveWatch(path=path) as watch:
+        with CollectiveWatch(path=path, answer=ParallelMLP) as watch:
             try:
                 with refused_call_named(ParallelMLP):
-                    return ("ok", _run(ParallelMLP, rank, world, watch))
+                    record = _run(ParallelMLP, rank, world, watch)
+                if watch.refused:  # a call on a thread of the answer's, however it ended
+                    raise CheckFailed(watch.refused[0])
+                return ("ok", record)
             except BaseException as error:  # noqa: BLE001 (the learner's, with its line)
                 return learner_reply(error)
 

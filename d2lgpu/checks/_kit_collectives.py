@@ -1,43 +1,38 @@
 """The collectives a rank calls, watched: what the rank-job checkers read to name a mistake.
 
-In a rank, :class:`CollectiveWatch` replaces ``torch.distributed``'s collectives (all of
-:data:`KINDS`) while a job runs and records each call as a :class:`Call`, in order: its kind,
-the shape, bytes and storages of the tensor it sends, ``async_op``, the reduction, its root
-(``src``, ``dst``), and the group's ranks when the call names a group that is not every rank;
-``groups_made`` counts the process groups created (``dist.new_group``). An async call's handle
-is wrapped so that its waits are counted: ``handle.wait()``, ``handle.get_future().wait()``,
-``torch.futures.wait_all`` and ``torch.futures.collect_all(...).wait()`` on its future or on
-a future chained to it with ``then()``, and an ``is_completed()`` or ``done()`` that answered
-True. An async all-reduce, broadcast or reduce runs on a copy of its tensor, copied into it at
-the first wait (or as it ends, where its future was asked for): a read before the wait sees the
-rank's own values every time, not what the collective had reached. Each call is also written,
-as it starts, to a file of the rank's own (``path``), for the parent to read if the rank died.
+In a rank, :class:`CollectiveWatch` replaces ``torch.distributed``'s collectives (:data:`KINDS`)
+while a job runs, and records each call as a :class:`Call`: its kind, the shape, bytes and
+storages it sends, ``async_op``, the reduction, its root, and a group that is not every rank;
+``groups_made`` counts ``dist.new_group`` calls. An async call's waits are counted: on its
+handle, on its future (``get_future()``, ``then()``, ``wait_all``, ``collect_all``), and an
+``is_completed()`` or ``done()`` that answered True. An async all-reduce, broadcast or reduce
+runs on a copy of its tensor, copied in at the first wait (or as it ends, where its future was
+asked for): a read before the wait sees the rank's own values every time. Each call is also
+written as it starts to the rank's file (``path``), for the parent to read if the rank died.
 
-In the parent, pure functions read the records: :func:`first_mismatch` (where the ranks'
-collectives first differ), :func:`unwaited_hint`, :func:`outside_group`, :func:`describe`.
-
-What it is not: :func:`d2lgpu.ranks.count_all_reduces`, the lessons' counter of all-reduces.
+A collective called from a thread of the answer's own, not the job's, is refused: threads
+launch in whatever order they are scheduled, so the ranks' calls could differ. The parent reads
+the records with :mod:`._kit_collective_reads`. What it is not:
+:func:`d2lgpu.ranks.count_all_reduces`, the lessons' counter of all-reduces.
 """
 
 from __future__ import annotations
 
 import inspect
-import os
+import threading
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 import torch.distributed as dist
+
+from .._aliases import aliases_rebound
+from ._util import CheckFailed
 
 __all__ = [
     "KINDS",
     "Call",
     "CollectiveWatch",
     "describe",
-    "first_mismatch",
-    "outside_group",
-    "read_log",
-    "unwaited_hint",
 ]
 
 # each collective, and the name of its argument whose bytes it sends (None: no tensor)
@@ -195,20 +190,30 @@ class _Handle:
         return getattr(self._work, name)
 
 
+_OFF_THREAD = (
+    "{call} was called from a thread of your own, not the one your function was called on: "
+    "threads run in whatever order they are scheduled, so the ranks can call their "
+    "collectives in different orders (and reduce one rank's tensor with another's, or hang), "
+    "and the caller goes on before the result is written. Call the collectives on the "
+    "caller's thread (async_op=True already returns at once) and wait on the handles"
+)
+
+
 class CollectiveWatch:
     """Record the collectives called while installed (``with watch:``), each in ``calls``.
-
     ``path``: a file each call is appended to as it starts (``kind [shape]``, one a line).
-    ``note(event, call)``: called with ``"launch"`` as each call starts and ``"wait"`` (or
-    ``"polled"``: is_completed() answered True) as its handle is waited on. ``phase``: what the job is doing, recorded with each call.
-    """
+    ``note(event, call)``: called with ``"launch"`` as each call starts, ``"wait"`` as its
+    handle is waited on (``"polled"``: is_completed() answered True). ``phase``: what the job
+    is doing, kept with each call. ``answer``: its module's names bound to a collective
+    (``from torch.distributed import all_reduce``) meet the watch too (``aliases_rebound``)."""
 
-    def __init__(self, path: str | None = None, note=None):
+    def __init__(self, path: str | None = None, note=None, answer=None):
         self.calls: list[Call] = []
-        self.note, self.phase = note, ""
+        self.note, self.phase, self._answer, self._path = note, "", answer, path
         self.groups_made = 0  # process groups created (dist.new_group) while installed
-        self._path = path
         self._saved: list[tuple] = []
+        self._aliases = None
+        self.refused: list[str] = []  # the hints of calls refused (a thread of the answer's)
 
     def mark(self) -> int:
         """Where the calls from now on start: ``calls[mark:]``."""
@@ -233,6 +238,9 @@ class CollectiveWatch:
                 log.write(call.key() + "\n")
         if self.note is not None:
             self.note("launch", call)
+        if threading.get_ident() != self._thread:  # refused there, kept for the job's end
+            self.refused.append(_OFF_THREAD.format(call=describe(call)))
+            raise CheckFailed(self.refused[-1])
         return call
 
     def waited(self, call: Call, finished: bool = False) -> None:
@@ -280,41 +288,15 @@ class CollectiveWatch:
         self._saved = [(owner, name, getattr(owner, name)) for owner, name, _ in changes]
         for owner, name, value in changes:
             setattr(owner, name, value)
+        self._thread = threading.get_ident()  # the job's: the one collectives are called on
+        self._aliases = aliases_rebound(self._answer, self._saved)
+        self._aliases.__enter__()
         return self
 
     def __exit__(self, *exc):
+        if self._aliases is not None:
+            self._aliases.__exit__(None, None, None)
+            self._aliases = None
         for owner, name, original in reversed(self._saved):
             setattr(owner, name, original)
         self._saved = []
-
-
-def read_log(path) -> list[str]:
-    """The calls a rank's watch wrote to ``path`` (none if it wrote nothing)."""
-    return Path(path).read_text().splitlines() if os.path.exists(path) else []
-
-
-def first_mismatch(logs: list[list[str]]) -> str | None:
-    """Where the ranks' collectives (``kind [shape]``, rank 0 first) first differ, in words
-    (a rank that called fewer has ``none`` there); None when every rank called the same."""
-    for i in range(max((len(log) for log in logs), default=0)):
-        seen = [log[i] if i < len(log) else None for log in logs]
-        if len(set(seen)) > 1:
-            each = "; ".join(f"rank {r}: {s or 'none'}" for r, s in enumerate(seen))
-            return f"their collective number {i + 1} differs ({each})"
-    return None
-
-
-def outside_group(calls: list[Call], world: int) -> Call | None:
-    """The first call over a group that leaves out some of the ``world`` ranks, or None."""
-    return next((c for c in calls if c.group is not None and len(c.group) < world), None)
-
-
-def unwaited_hint(calls: list[Call], where: str) -> str:
-    """The hint for async calls nobody waited on before ``where`` (e.g. "your function
-    returned")."""
-    return (
-        f"{len(calls)} collective(s) launched with async_op=True were never waited on before "
-        f"{where}, the first {describe(calls[0])}: the tensor may not hold the result yet. "
-        "Keep each handle and call handle.wait() (or wait on handle.get_future(), or "
-        "torch.futures.wait_all) before the tensor is used"
-    )

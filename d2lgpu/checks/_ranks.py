@@ -23,7 +23,6 @@ learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leavin
 rule broken, or ranks that died or never finish (a collective some ranks skip waits until
 ``COLLECTIVE_TIMEOUT_S``), where the recorded collectives say where the ranks first differ;
 the rank whose own error made the others lose their peer is the one named.
-
 What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
 """
 
@@ -39,17 +38,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .._aliases import answer_graded
 from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
 from ._kit import Deadlock
-from ._kit_collectives import (
-    CollectiveWatch,
-    describe,
-    first_mismatch,
-    outside_group,
-    read_log,
-    unwaited_hint,
-)
+from ._kit_collective_reads import first_mismatch, outside_group, read_log, unwaited_hint
+from ._kit_collectives import CollectiveWatch, describe
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, refused_call_named
 
 __all__ = [
@@ -183,7 +177,8 @@ def _watched_job(job, answer, logs, rank, world):
     """In a rank: ``job(answer, rank, world)`` with its collectives watched, then the rules
     every rank job keeps. The heap from before the job is frozen while it runs (``gc.freeze``):
     a look at the rank's objects (:func:`._kit.made_since`) reads what the job made only."""
-    with CollectiveWatch(path=f"{logs}/rank{rank}") as watching, refused_call_named(answer):
+    watching = CollectiveWatch(path=f"{logs}/rank{rank}", answer=answer)
+    with watching, refused_call_named(answer), answer_graded(answer):  # in a fresh Python too
         _WATCH.append(watching)
         gc.freeze()
         try:
@@ -191,6 +186,8 @@ def _watched_job(job, answer, logs, rank, world):
         finally:
             gc.unfreeze()
             _WATCH.pop()
+    if watching.refused:  # a call the answer's own thread made, whatever it did with the error
+        raise RuleBroken(watching.refused[0])
     broken = finished_rule_hint(watching.calls, watching.unwaited(), rank, world)
     if broken is not None:
         raise RuleBroken(broken)

@@ -30,8 +30,6 @@ import torch
 
 __all__ = [
     "CheckFailed",
-    "aliases_rebound",
-    "answer_function",
     "MATRIX_PRODUCTS",
     "NotAttempted",
     "defaults_kept",
@@ -266,36 +264,3 @@ def defaults_kept(what: str) -> Iterator[None]:
                 "make, or a with-block that undoes it when it ends (with torch.device(device):, "
                 "with torch.no_grad():)"
             )
-
-
-def answer_function(answer):
-    """The Python function an answer runs: the answer itself, the function a
-    ``functools.partial`` wraps (however deep), or a callable object's ``__call__``; None
-    where there is none (a builtin). Its ``__globals__`` are the answer's module."""
-    fn = answer
-    while isinstance(fn, functools.partial):
-        fn = fn.func
-    if not hasattr(fn, "__code__"):
-        try:
-            fn = type(fn).__call__
-        except AttributeError:
-            return None
-    return fn if hasattr(fn, "__code__") else None
-
-
-@contextmanager
-def aliases_rebound(fn, originals):
-    """For the block, the names of ``fn``'s module bound to an original of ``originals``
-    (``(owner, name, original)``, taken before a checker patched ``owner.name``) are bound to
-    ``owner.name`` as it is now: ``from torch.cuda import synchronize`` then meets the
-    checker's patch, as ``torch.cuda.synchronize`` does."""
-    names = getattr(answer_function(fn), "__globals__", {})
-    saved = {}
-    for key, value in list(names.items()):
-        for owner, name, original in originals:
-            if value is original and getattr(owner, name) is not original:
-                saved[key], names[key] = value, getattr(owner, name)
-    try:
-        yield
-    finally:
-        names.update(saved)

@@ -42,6 +42,7 @@ import warnings
 
 import torch
 
+from .._aliases import aliases_rebound
 from ._ch06_calls import (
     calls_check,
     extra_operators_check,
@@ -72,7 +73,7 @@ from ._ch06_workloads import (
     summed_by_name,
     workloads,
 )
-from ._util import CheckFailed, aliases_rebound, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_slowest_op"]
 

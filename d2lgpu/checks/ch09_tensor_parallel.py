@@ -55,7 +55,7 @@ from ._ch09_tp_problem import (
     shard_bytes,
 )
 from ._kit import Tolerance, close
-from ._kit_collectives import first_mismatch, read_log
+from ._kit_collective_reads import first_mismatch, read_log
 from ._ranks import exit_hint, mismatch_hint, records_of
 from ._util import (
     CheckFailed,

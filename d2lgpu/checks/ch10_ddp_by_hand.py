@@ -38,8 +38,8 @@ instance; a flat buffer in float32 rounds the parameters (held within 1e-12). Pa
 sent as objects (dist.broadcast_object_list: pickles, host copies) are refused in every run.
 
 Here: both checks, and the rules that read ``10.overlap_ddp``'s records. What a rank runs
-and the one-process references are in :mod:`._ch10_overlap` (with the rules that read its
-records) and :mod:`._ch10_zero`, ZeRO-1's comparison with DDP in :mod:`._ch10_zero_compare`
+and the one-process references are in :mod:`._ch10_overlap` (the rules that read its
+records in :mod:`._ch10_overlap_rules`) and :mod:`._ch10_zero`, ZeRO-1's comparison with DDP in :mod:`._ch10_zero_compare`
 and its other rules in :mod:`._ch10_zero_rules`, what both share in :mod:`._ch10_by_hand`.
 """
 
@@ -56,10 +56,8 @@ from ._ch10_overlap import (
 from ._ch10_overlap import (
     CapJob,
     overlap_reference,
-    read_step_log,
-    setup_error,
-    step_logs,
 )
+from ._ch10_overlap_rules import read_step_log, setup_error, step_logs
 from ._ch10_zero import ADAM_KWARGS, UNEVEN, ZeroJob, zero_job, zero_net, zero_reference
 from ._ch10_zero import FIRST as ZERO_FIRST
 from ._ch10_zero_compare import compare_zero
@@ -129,11 +127,25 @@ def _compare_overlap_grads(record, world, cap, step, launched=()):
                 f"{what} ({world} ranks) is divided by 2, not by the world size: divide by "
                 "dist.get_world_size()"
             )
+        if _values_from_elsewhere(got, s["whole"]):
+            raise CheckFailed(
+                f"{what} holds averages, but other gradients' (or other places'): the flat "
+                "buffer was filled in one order and split back in another. Copy back the "
+                "all-reduced tensor in the order, and with the sizes, you concatenated it in "
+                "(the bucket's own order, not the order the gradients arrived in)"
+            )
         err = (got - whole).abs().max().item()
         raise CheckFailed(
             f"{what} is not the average over the ranks (largest difference {err:.3g}): each "
             "p.grad must end as the sum over the ranks divided by the world size"
         )
+
+
+def _values_from_elsewhere(got, wholes) -> bool:
+    """Every value of ``got`` is one of the right averages of some parameter: misplaced."""
+    pooled = torch.cat([w.reshape(-1) for w in wholes])
+    gaps = (got.reshape(-1, 1) - pooled.reshape(1, -1)).abs().amin(dim=1)
+    return bool(got.numel()) and bool((gaps <= 1e-7 + 1e-5 * got.reshape(-1).abs()).all())
 
 
 @one_cpu_thread

@@ -1,0 +1,45 @@
+"""The parent's reading of what :class:`._kit_collectives.CollectiveWatch` recorded in the
+ranks: :func:`read_log` (a rank's file of calls, as they started), :func:`first_mismatch`
+(where the ranks' collectives first differ), :func:`outside_group` and :func:`unwaited_hint`.
+Plain functions of the records, which a test calls in its own process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ._kit_collectives import Call, describe
+
+__all__ = ["first_mismatch", "outside_group", "read_log", "unwaited_hint"]
+
+
+def read_log(path) -> list[str]:
+    """The calls a rank's watch wrote to ``path`` (none if it wrote nothing)."""
+    return Path(path).read_text().splitlines() if os.path.exists(path) else []
+
+
+def first_mismatch(logs: list[list[str]]) -> str | None:
+    """Where the ranks' collectives (``kind [shape]``, rank 0 first) first differ, in words
+    (a rank that called fewer has ``none`` there); None when every rank called the same."""
+    for i in range(max((len(log) for log in logs), default=0)):
+        seen = [log[i] if i < len(log) else None for log in logs]
+        if len(set(seen)) > 1:
+            each = "; ".join(f"rank {r}: {s or 'none'}" for r, s in enumerate(seen))
+            return f"their collective number {i + 1} differs ({each})"
+    return None
+
+
+def outside_group(calls: list[Call], world: int) -> Call | None:
+    """The first call over a group that leaves out some of the ``world`` ranks, or None."""
+    return next((c for c in calls if c.group is not None and len(c.group) < world), None)
+
+
+def unwaited_hint(calls: list[Call], where: str) -> str:
+    """The hint for async calls nobody waited on before ``where`` (e.g. "your function
+    returned")."""
+    return (
+        f"{len(calls)} collective(s) launched with async_op=True were never waited on before "
+        f"{where}, the first {describe(calls[0])}: the tensor may not hold the result yet. "
+        "Keep each handle and call handle.wait() (or wait on handle.get_future(), or "
+        "torch.futures.wait_all) before the tensor is used"
+    )
