@@ -37,6 +37,7 @@ What it is not: the streams and events (:mod:`d2lgpu._stream_mode`), the host's 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from ._stream_mode import SimStream
@@ -74,7 +75,7 @@ class Engines:
     sms: int
     launch_s: float
     ops: list[Op]
-    stack: list[SimStream]
+    default: SimStream
     streams: list[SimStream]
     host_time: float
     host_follows: dict
@@ -83,6 +84,18 @@ class Engines:
     engine_free: dict[str, float]
     _kernels: list[tuple[float, int]]
     _last_kernel_start: float
+
+    @property
+    def stack(self) -> list[SimStream]:
+        """The calling thread's stack of current streams: CUDA's current stream is per
+        thread (``current_streams`` is ``thread_local`` in c10/cuda/CUDAStream.cpp), and a
+        thread of the answer's own starts on the default stream."""
+        stacks = self.__dict__.setdefault("_stacks", {})
+        return stacks.setdefault(threading.get_ident(), [self.default])
+
+    @stack.setter
+    def stack(self, value: list[SimStream]) -> None:
+        self.__dict__.setdefault("_stacks", {})[threading.get_ident()] = value
 
     @property
     def current(self) -> SimStream:
@@ -120,6 +133,7 @@ class Engines:
             flags["sms"] = sms
         elif engine:
             start = max(start, self.engine_free.get(engine, 0.0))
+        flags["thread"] = threading.get_ident()  # the host thread that queued it
         op = Op(len(self.ops), kind, s, label, follows, start, start + duration, batch, flags)
         self.ops.append(op)
         s.follows = {**follows, s.name: op.id}

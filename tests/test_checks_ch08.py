@@ -1105,3 +1105,27 @@ def test_a_new_result_is_named_with_the_first_extra_kernel_or_without_one():
         "result 0 is not the tensor compute returned but a new one made from it on the device"
         + tail
     )
+
+
+def test_computes_queued_from_a_thread_of_the_answers_own_are_named():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def computes_on_a_worker(batches, compute, device):
+        compute_stream = torch.cuda.current_stream(device)
+        copy_stream = torch.cuda.Stream(device)
+        results = []
+        with ThreadPoolExecutor(max_workers=1) as launcher:
+            for b in batches:
+                with torch.cuda.stream(copy_stream):
+                    x = b.to(device, non_blocking=True)
+                compute_stream.wait_stream(copy_stream)
+                x.record_stream(compute_stream)
+                results.append(launcher.submit(compute, x).result())
+        return results
+
+    hint = assert_fails(computes_on_a_worker, "not on the current stream").hint
+    assert hint.endswith(
+        "; it was queued from a thread of your own, whose current stream is its own (each "
+        "thread has one, and a new thread's is the default stream): queue the computes from "
+        "the thread that called pipelined"
+    )

@@ -1205,3 +1205,52 @@ def test_a_synchronize_at_the_start_is_named():
         "the host waited (torch.cuda.synchronize()) at the start, before the first copy",
         "wait_stream / wait_event",
     )
+
+
+def test_a_tensor_freed_after_record_stream_named_another_stream_is_named_so():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch08_copy_races import check_copy_back_hazards
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.stream_sim import Hazard
+
+    def hint(flags, recorded):
+        reader = SimpleNamespace(stream=SimpleNamespace(name="default stream"), flags=flags,
+                                 label="compute 0", kind="kernel")  # fmt: skip
+        freed = Hazard("freed", 0, reader, None, "side stream 1", recorded)
+        with pytest.raises(CheckFailed) as failed:
+            check_copy_back_hazards(SimpleNamespace(gpu=SimpleNamespace(hazards=[freed])))
+        return failed.value.hint
+
+    assert hint({}, ("side stream 2",)) == (
+        "the device copy of batch 0 was freed (its last reference dropped) while compute 0 on "
+        "default stream may still read it: the caching allocator may give its memory to the "
+        "next copy at once. record_stream was given side stream 2, not default stream, where "
+        "compute 0 reads it: record_stream takes the stream that uses the tensor. Call "
+        "record_stream with the stream that reads it, or keep it until that work is done"
+    )
+    said = hint({"direction": "d2h"}, ("side stream 1", "side stream 3"))
+    assert said.startswith("result 0's device memory was freed (its last reference dropped)")
+    assert "record_stream was given side stream 1, side stream 3, not default stream, " in said
+    assert "record_stream was given" not in hint({}, ())  # none given: the plain hint
+
+
+def test_a_function_that_returns_something_is_told_to_return_nothing():
+    right = pipeline()
+
+    def returns_count(batches, compute, device, buffers, consume):
+        right(batches, compute, device, buffers, consume)
+        return len(batches)
+
+    said = assert_fails(returns_count).hint
+    assert said == (
+        "your function returned an int: return nothing. The check reads what consume got; "
+        "results handed back on the device would stay in device memory for as long as the "
+        "caller holds them"
+    )
+
+    def returns_none(batches, compute, device, buffers, consume):
+        right(batches, compute, device, buffers, consume)
+        return None
+
+    assert_passes(returns_none)

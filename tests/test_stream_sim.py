@@ -31,6 +31,20 @@ def test_torch_cuda_is_the_simulators_inside_and_restored_after():
     assert (torch.cuda.Stream, torch.cuda.synchronize, torch.cuda.is_available) == saved
 
 
+def test_the_current_stream_is_the_calling_threads_own():
+    import threading
+
+    seen = []
+    with simulated_cuda() as gpu:
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            worker = threading.Thread(target=lambda: seen.append(torch.cuda.current_stream()))
+            worker.start()
+            worker.join()
+            assert torch.cuda.current_stream() is s  # this thread's is unchanged
+    assert seen == [gpu.default]  # a new thread starts on the default stream, as in CUDA
+
+
 def test_one_stream_is_serial_and_two_streams_overlap():
     def run(side):
         with simulated_cuda(copy_s=1.0, compute_s=2.0) as gpu:

@@ -44,11 +44,12 @@ def check_copy_back_hazards(run) -> None:
                 "not written yet. Make the stream that copies back wait for the compute on the "
                 "GPU (wait_stream, or wait_event on an event recorded after the compute)"
             )
+        given = _recorded_elsewhere(hazard, first) if hazard.kind == "freed" else ""
         if hazard.kind == "freed" and first.flags.get("direction") == "d2h":
             raise CheckFailed(
                 f"result {hazard.batch}'s device memory was freed (its last reference dropped) "
                 f"while its copy to the host on {first.stream.name} may still read it: the "
-                "caching allocator may hand it to the next compute at once. Call "
+                f"caching allocator may hand it to the next compute at once.{given} Call "
                 "record_stream with the stream that copies back, or keep the result until "
                 "that copy is known to be done"
             )
@@ -56,7 +57,7 @@ def check_copy_back_hazards(run) -> None:
             raise CheckFailed(
                 f"the device copy of batch {hazard.batch} was freed (its last reference "
                 f"dropped) while {first.label} on {first.stream.name} may still read it: the "
-                "caching allocator may give its memory to the next copy at once. Call "
+                f"caching allocator may give its memory to the next copy at once.{given} Call "
                 "record_stream with the stream that reads it, or keep it until that work is done"
             )
         if hazard.kind != "host read":  # the host's early reads: check_landed names them
@@ -81,3 +82,14 @@ def check_landed(run) -> None:
             "still run (outside consume: a print, a clone, a write): a buffer is the host's "
             "only between the wait for its copy and the return of consume"
         )
+
+
+def _recorded_elsewhere(hazard, reader) -> str:
+    """`` record_stream was given ...`` where the freed tensor was recorded for other streams
+    than the one of ``reader``, the op that still read it; else nothing."""
+    if not hazard.recorded:
+        return ""
+    return (
+        f" record_stream was given {', '.join(hazard.recorded)}, not {reader.stream.name}, "
+        f"where {reader.label} reads it: record_stream takes the stream that uses the tensor."
+    )

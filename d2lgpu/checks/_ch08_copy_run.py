@@ -70,6 +70,7 @@ class Run:
         self.end_s = 0.0
         self.kept: list[torch.Tensor] = []  # device tensors still alive after the call
         self.buffers_changed = False  # the list of buffers given, changed by the call
+        self.returned: str | None = None  # the type's name of what the call returned, if not None
         real_wait, real_landing = gpu.host_wait, gpu.landing
 
         def host_wait(follows, why):
@@ -133,9 +134,11 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
         gpu.device = gpu.device if device is None else device
         compute = device_seen(gpu.kernel(reference_compute), run.devices)
         given, before = list(buffers), {id(t) for t in buffers_alive(gpu)}
-        answer(batches, compute, gpu.device, given, run.consume)
+        returned = answer(batches, compute, gpu.device, given, run.consume)
         run.end_s = max([gpu.host_time] + [op.end for op in gpu.ops])
         del batches
+        run.returned = None if returned is None else type(returned).__name__
+        del returned  # what it returned is the caller's to drop: not counted as kept
         run.kept = kept_after(gpu, before, buffers)
         run.buffers_changed = len(given) != len(buffers) or any(
             a is not b for a, b in zip(given, buffers, strict=False)

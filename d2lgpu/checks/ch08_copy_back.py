@@ -224,6 +224,13 @@ def _simulated(answer, passed) -> None:
         check_copy_back_hazards(run)
         check_landed(run)
         check_values(run, host)
+        if run.returned is not None:
+            article = "an" if run.returned[0] in "aeiou" else "a"
+            raise CheckFailed(
+                f"your function returned {article} {run.returned}: return nothing. The check reads "
+                "what consume got; results handed back on the device would stay in device "
+                "memory for as long as the caller holds them"
+            )
         check_nothing_kept(run.kept, n, [None])
         _check_host_waits(run, n)
         _check_overlap(run, n, h2d_s, compute_s, d2h_s)

@@ -34,6 +34,8 @@ and copies overlapping kernels in a ``torch.profiler`` trace.
 
 from __future__ import annotations
 
+import threading
+
 import torch
 
 from ..stream_sim import simulated_cuda
@@ -140,7 +142,11 @@ def _check_copies(gpu, n: int) -> None:
                 "the computes. Queue only the copies inside the side stream's `with "
                 "torch.cuda.stream` block"
                 + (
-                    "; torch.cuda.current_stream() is the current stream, "
+                    "; it was queued from a thread of your own, whose current stream is its "
+                    "own (each thread has one, and a new thread's is the default stream): "
+                    "queue the computes from the thread that called pipelined"
+                    if op.flags.get("thread", threading.get_ident()) != threading.get_ident()
+                    else "; torch.cuda.current_stream() is the current stream, "
                     "torch.cuda.default_stream() is not always it"
                     if op.stream is gpu.default
                     else ""
