@@ -76,19 +76,28 @@ def _learners(names: dict) -> bool:
     return str(names.get("__name__", "")).partition(".")[0] != "torch"
 
 
+def _partial_of(value, original) -> bool:
+    return isinstance(value, functools.partial) and value.func is original
+
+
 @contextmanager
 def aliases_rebound(answer, originals):
     """For the block, the names of ``answer``'s module (:func:`answer_globals`) bound to an
     original of ``originals`` (``(owner, name, original)``, taken before a checker patched
     ``owner.name``) are bound to ``owner.name`` as it is now: ``from torch.cuda import
-    synchronize`` then meets the checker's patch, as ``torch.cuda.synchronize`` does."""
+    synchronize`` then meets the checker's patch, as ``torch.cuda.synchronize`` does; so does
+    a ``functools.partial`` of an original made at import (``partial(dist.all_reduce, ...)``)."""
     saved = []
     for names in answer_globals(answer):
         for key, value in list(names.items()):
             for owner, name, original in originals:
-                if value is original and getattr(owner, name) is not original:
+                now = getattr(owner, name)
+                if value is original and now is not original:
                     saved.append((names, key, value))
-                    names[key] = getattr(owner, name)
+                    names[key] = now
+                elif _partial_of(value, original) and now is not original:
+                    saved.append((names, key, value))
+                    names[key] = functools.partial(now, *value.args, **value.keywords)
     try:
         yield
     finally:

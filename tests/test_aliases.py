@@ -129,3 +129,50 @@ def test_the_simulated_gpu_and_the_collectives_watch_meet_the_graded_answers_nam
         answer["reduce"](torch.ones(3)).wait()
     assert [(c.kind, c.async_op, c.waits) for c in watch.calls] == [("all_reduce", True, 1)]
     assert answer["all_reduce"] is dist.all_reduce
+
+
+def test_a_class_whose_only_method_is_static_class_or_plain_reads_its_module():
+    for method in (
+        "    @staticmethod\n    def only():\n        return 1\n",
+        "    @classmethod\n    def only(cls):\n        return 1\n",
+        "    def only(self):\n        return 1\n",
+    ):
+        names = _module("class Answer:\n" + method)
+        assert answer_globals(names["Answer"]) == [names], method
+
+
+def test_a_class_whose_methods_come_from_two_modules_reads_both_in_order():
+    helpers = _module("def helper(self):\n    return 1\n")
+    answer = _module("class Answer:\n    def own(self):\n        return 2\n")
+    answer["Answer"].helper = helpers["helper"]  # a method whose module is another one
+    spaces = answer_globals(answer["Answer"])
+    assert len(spaces) == 2
+    assert spaces[0] is answer and spaces[1] is helpers
+
+
+def test_only_modules_under_the_torch_package_are_left_alone():
+    assert answer_globals(torch.nn.functional.relu) == []  # torch.nn.functional: torch's
+    for name in ("torchvision_answer", "learner.torch", "mine.torch.utils"):
+        names = _module("def answer():\n    return 1\n")
+        names["__name__"] = name
+        assert answer_globals(names["answer"]) == [names], name
+
+
+def test_a_partial_of_an_original_made_at_import_meets_the_replacement_too():
+    answer = _module(
+        "import functools\n"
+        "import torch\n"
+        "sync = functools.partial(torch.cuda.synchronize, 'cuda:0')\n"
+        "other = functools.partial(torch.cuda.is_available)\n"
+        "def answer():\n"
+        "    return sync\n"
+    )
+    fn, original = answer["answer"], torch.cuda.synchronize
+
+    def fake(device=None):
+        return f"fake {device}"
+
+    with answer_graded(fn), patched((torch.cuda, "synchronize", fake)):
+        assert fn()() == "fake cuda:0"  # the same arguments, given to the replacement
+        assert answer["other"].func is torch.cuda.is_available  # not replaced: left alone
+    assert answer["sync"].func is original and answer["sync"].args == ("cuda:0",)

@@ -1254,3 +1254,63 @@ def test_a_function_that_returns_something_is_told_to_return_nothing():
         return None
 
     assert_passes(returns_none)
+
+
+def _hazards_hint(*hazards, waits=()):
+    """``check_copy_back_hazards``'s hint for a run whose simulated GPU recorded ``hazards``
+    and ``waits`` (None: it passed)."""
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch08_copy_races import check_copy_back_hazards
+    from d2lgpu.checks._util import CheckFailed
+
+    gpu = SimpleNamespace(hazards=list(hazards), waits=list(waits), default=None)
+    try:
+        check_copy_back_hazards(SimpleNamespace(gpu=gpu))
+    except CheckFailed as failed:
+        return failed.hint
+    return None
+
+
+def _op(op_id, kind, label, stream):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(id=op_id, kind=kind, label=label, stream=stream, flags={})
+
+
+def test_a_copy_back_that_waits_on_the_wrong_stream_is_named_as_the_copy_to_the_host():
+    from types import SimpleNamespace
+
+    from d2lgpu.stream_sim import Hazard
+
+    compute, back, other = (SimpleNamespace(name=n) for n in ("compute", "back", "side"))
+    wrote, read = _op(3, "kernel", "compute 2", compute), _op(4, "copy", "copy 2", back)
+    waited = SimpleNamespace(stream=other, on=compute, covers={"compute": 3}, at=4)
+    assert _hazards_hint(Hazard("read", 2, wrote, read), waits=[waited]) == (
+        "the copy to the host of batch 2 may start before what it reads is written: side was "
+        "made to wait for compute, but the work that reads the data runs on back, and that "
+        "stream does not wait. Make the stream that reads wait: for the computes, the current "
+        "stream (torch.cuda.current_stream(), taken when the function starts; give it to "
+        "record_stream too)"
+    )
+
+
+def test_races_other_than_a_read_by_the_gpu_or_a_free_are_named_as_the_simulator_says():
+    from types import SimpleNamespace
+
+    from d2lgpu.stream_sim import Hazard
+
+    compute, back, other = (SimpleNamespace(name=n) for n in ("compute", "back", "side"))
+    wrote, later = _op(3, "kernel", "compute 1", compute), _op(5, "copy", "copy 2", back)
+    waited = SimpleNamespace(stream=other, on=compute, covers={"compute": 3}, at=4)
+    # an overwrite by another stream, though a third stream waited for the op: not a read
+    assert _hazards_hint(Hazard("overwrite", 1, wrote, later), waits=[waited]) == (
+        "a race on the simulated GPU: copy 2 on back may overwrite batch 1's memory before "
+        "compute 1 on compute has finished"
+    )
+    # a read with no second op (the host's write into pinned memory): not the GPU's read
+    assert _hazards_hint(Hazard("read", 1, wrote, None), waits=[waited]) == (
+        "a race on the simulated GPU: the host overwrote pinned memory that compute 1 on "
+        "compute may still read"
+    )
+    assert _hazards_hint(Hazard("host read", 1, later, None)) is None  # check_landed's

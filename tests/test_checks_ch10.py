@@ -1255,6 +1255,64 @@ def test_rules_on_records_name_a_loop_that_ended_after_sending_what_came_before(
     )
 
 
+def test_rules_on_records_name_all_reduces_of_copies_of_every_gradient():
+    """Round 24: p.grad.float() of a float64 gradient all-reduced, never copied back."""
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    ones, mean = torch.ones(2, 2, dtype=torch.float64), torch.full((2, 2), 1.5)
+    copy = Call(0, "all_reduce", (2, 2), 16, False)  # float32: half the gradient's bytes
+    records = _records([mean, mean], calls=[copy, copy])
+    for r, record in enumerate(records):
+        for step in record["steps"]:
+            step["local"] = {"unused": None, "first": ones * (r + 1), "w": ones * (r + 1)}
+            step["after"] = dict(step["local"])
+            step["uncarried"] = ["first", "w"]
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value) == (
+        "your function all-reduced tensors of the gradients' shapes, but not the gradients "
+        "(step 0, rank 0): each was a copy, and the sums never reached p.grad. The gradients "
+        "here are float64: .float(), .to(...) or .clone() of one is a new tensor. All-reduce "
+        "p.grad itself, in place, or copy the result back into it"
+    )
+    for record in records:  # one all-reduce fewer than gradients: a loop that stopped
+        for step in record["steps"]:
+            step["calls"] = [copy]
+    with pytest.raises(Exception) as raised:
+        _check_steps(records)
+    assert str(raised.value).startswith("your function left every gradient after unused")
+
+
+def test_rules_on_records_name_divisions_that_did_not_reach_every_gradient_once():
+    """Round 24: a `then` callback's lambda reading the loop variable late, or a division
+    after the loop: the last gradient divided, the others left sums."""
+    from d2lgpu.checks._ch10_averaging import misplaced_divisions_hint
+
+    a, b, c = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]), torch.tensor([5.0])
+
+    def steps(after):
+        ranks = [{"a": a, "b": b, "c": c}, {"a": 3 * a, "b": 3 * b, "c": 3 * c}]
+        return [{"local": {"unused": None, **g}, "after": {"unused": None, **after}} for g in ranks]
+
+    total = {"a": 4 * a, "b": 4 * b, "c": 4 * c}
+    assert misplaced_divisions_hint(steps({**total, "c": total["c"] / 4}), 2) == (
+        "the divisions by the world size did not reach every gradient once (step 2, rank 0): "
+        "a, b stayed the sum over the ranks, and c 2 times divided. A division after the loop "
+        "reaches only its last gradient; a callback or lambda made in a loop reads the loop "
+        "variable when it runs, not when it was made (a late-bound closure: bind it when made, "
+        "lambda fut, g=p.grad: g.div_(n)). Divide each gradient once, inside the loop or after "
+        "the waits"
+    )
+    said = misplaced_divisions_hint(steps({**total, "a": total["a"] / 2}), 0)
+    assert "b, c stayed the sum over the ranks, and a 1 time divided." in said
+    averaged = {n: t / 2 for n, t in total.items()}
+    assert misplaced_divisions_hint(steps(averaged), 0) is None  # each divided once: right
+    assert misplaced_divisions_hint(steps(total), 0) is None  # none divided: "summed" says it
+    assert misplaced_divisions_hint(steps({**averaged, "a": a}), 0) is None  # a is no sum
+    assert misplaced_divisions_hint(steps({**total, "a": torch.ones(3)}), 0) is None  # a shape
+
+
 def test_rules_on_records_name_buffers_a_narrower_flat_buffer_host_reads_and_hooks():
     """Round 21: a buffer all-reduced, a float32 flat buffer for float64 gradients, a host
     read of a gradient's value, and collectives run in backward by hooks of an earlier call."""

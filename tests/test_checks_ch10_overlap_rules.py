@@ -134,6 +134,37 @@ def test_step_logs_turn_the_recorded_calls_into_launches_others_and_waits():
     assert all(type(e[1]) is int for log in step_logs(raw) for e in log if e[0] == "launch")
 
 
+def test_step_logs_number_each_wait_by_its_all_reduces_place_among_the_steps_launches():
+    first = Call(3, "all_reduce", (4,), 16, True)
+    second = Call(4, "all_reduce", (2,), 8, True)
+    third = Call(5, "all_reduce", (1,), 4, True)
+    other = Call(6, "broadcast", (3,), 12, True)  # not an all-reduce: not counted
+    raw = [
+        [
+            ("call", "launch", first, True),
+            ("ready", "a"),
+            ("call", "launch", other, True),
+            ("call", "launch", second, True),
+            ("call", "launch", third, False),
+            ("call", "wait", third, False),
+            ("call", "wait", first, False),
+            ("call", "polled", second, False),
+        ]
+    ]
+    assert step_logs(raw) == [
+        [
+            ("launch", 4, True, True),
+            ("ready", "a"),
+            ("other", "a broadcast of shape (3,) (12 bytes)", True),
+            ("launch", 2, True, True),
+            ("launch", 1, True, False),
+            ("wait", 2, False, 0),
+            ("wait", 0, False, 0),
+            ("wait", 1, False, 0, True),
+        ]
+    ]
+
+
 def test_a_right_step_gives_its_buckets_in_order():
     assert read(good_log()) == [323, 112]
     assert read(good_log(step=2), step=2) == [323, 112]

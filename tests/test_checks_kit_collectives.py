@@ -12,12 +12,11 @@ import torch
 import torch.distributed as dist
 
 from d2lgpu._fake_dist import fake_process_group
+from d2lgpu.checks._kit_collective_handles import WatchedFuture, WatchedHandle
 from d2lgpu.checks._kit_collective_reads import first_mismatch
 from d2lgpu.checks._kit_collectives import (
     Call,
     CollectiveWatch,
-    _Future,
-    _Handle,
     describe,
 )
 from d2lgpu.checks._util import CheckFailed
@@ -131,7 +130,7 @@ def test_an_async_call_runs_on_a_copy_until_its_handle_is_waited_on(watch):
 def test_an_async_gather_is_not_held_back_and_sync_calls_return_what_torch_returns(watch):
     out = [torch.zeros(2), torch.zeros(2)]
     handle = dist.all_gather(out, torch.ones(2), async_op=True)
-    assert watch.calls[0].held is None and type(handle).__name__ == "_Handle"
+    assert watch.calls[0].held is None and type(handle).__name__ == "WatchedHandle"
     assert dist.all_reduce(torch.ones(1)) is None  # a sync call: no handle to wrap
     assert watch.mark() == 2 and watch.unwaited(1) == []
 
@@ -210,16 +209,16 @@ def test_a_handle_copies_the_result_back_only_once_the_collective_is_done():
     call = held_call(t)
     copy = call.held[1]
     work = Work(finish=lambda: copy.fill_(5.0))  # the collective ends during the wait
-    handle = _Handle(work, call, CollectiveWatch())
+    handle = WatchedHandle(work, call, CollectiveWatch())
     assert handle.wait(7, timeout=3) is True and work.waited_with == ((7,), {"timeout": 3})
     assert torch.equal(t, torch.full((2,), 5.0)) and call.waits == 1 and call.held is None
     assert handle.extra == "read through the handle"  # the rest of torch's work, passed on
     t2 = torch.ones(2)
-    done = _Handle(Work(), held_call(t2), CollectiveWatch())
+    done = WatchedHandle(Work(), held_call(t2), CollectiveWatch())
     done._call.held[1].fill_(3.0)
     assert done.is_completed() is True  # said done: a wait, and the result is in
     assert done._call.waits == 1 and torch.equal(t2, torch.full((2,), 3.0))
-    running = _Handle(Work(completed=False), held_call(torch.ones(1)), CollectiveWatch())
+    running = WatchedHandle(Work(completed=False), held_call(torch.ones(1)), CollectiveWatch())
     assert running.is_completed() is False and running._call.waits == 0
     assert running._call.held is not None
 
@@ -228,7 +227,7 @@ def test_a_future_gives_the_ranks_tensor_counts_done_only_when_done_and_passes_e
     t = torch.ones(2)
     call, watch = held_call(t), CollectiveWatch()
     real = torch.futures.Future()
-    future = _Future(real, [call], watch)
+    future = WatchedFuture(real, [call], watch)
     assert future.done() is False and call.waits == 0  # not done: no wait counted
     call.held[1].fill_(4.0)
     real.set_result([call.held[1]])  # torch's future holds the copy the collective ran on
@@ -236,7 +235,7 @@ def test_a_future_gives_the_ranks_tensor_counts_done_only_when_done_and_passes_e
     value = future.wait()
     assert value[0] is t and torch.equal(t, torch.full((2,), 4.0))  # the rank's own tensor
     failing = torch.futures.Future()
-    broken = _Future(failing, [held_call(torch.ones(1))], watch)
+    broken = WatchedFuture(failing, [held_call(torch.ones(1))], watch)
     failing.set_exception(RuntimeError("the peer left"))
     with pytest.raises(RuntimeError, match="the peer left"):
         broken.wait()
@@ -245,10 +244,10 @@ def test_a_future_gives_the_ranks_tensor_counts_done_only_when_done_and_passes_e
 def test_futures_torch_made_alone_are_joined_by_torch_itself(watch):
     plain = torch.futures.Future()
     plain.set_result(5)
-    assert not isinstance(torch.futures.collect_all([plain]), _Future)
+    assert not isinstance(torch.futures.collect_all([plain]), WatchedFuture)
     assert isinstance(
         torch.futures.collect_all([dist.all_reduce(torch.ones(1), async_op=True).get_future()]),
-        _Future,
+        WatchedFuture,
     )
 
 
@@ -307,4 +306,63 @@ def test_a_collective_called_from_a_thread_of_the_answers_own_is_refused(watch):
     ]
     assert watch.refused == raised  # kept, for a job whose answer swallowed the error
     dist.all_reduce(torch.ones(2))  # the job's own thread: watched as ever
-    assert [c.kind for c in watch.calls] == ["all_reduce", "all_reduce"]
+    assert [c.kind for c in watch.calls] == ["all_reduce"]  # the refused one never ran
+
+
+def test_collectives_called_through_distributed_c10d_are_watched_and_put_back(watch):
+    import torch.distributed.distributed_c10d as c10d
+
+    c10d.all_reduce(torch.ones(3))
+    c10d.broadcast(torch.ones(2), src=0)
+    assert [(c.kind, c.shape) for c in watch.calls] == [("all_reduce", (3,)), ("broadcast", (2,))]
+    assert c10d.all_reduce is dist.all_reduce  # one watched function, under both names
+
+
+def test_leaving_the_watch_puts_distributed_c10d_back():
+    import torch.distributed.distributed_c10d as c10d
+
+    original = c10d.all_reduce
+    with fake_process_group(2, 0), CollectiveWatch():
+        assert c10d.all_reduce is not original
+    assert c10d.all_reduce is original and dist.all_reduce is original
+
+
+def test_a_wait_from_a_thread_of_the_answers_own_is_refused_and_written_for_the_parent(
+    watch, tmp_path
+):
+    import threading
+
+    from d2lgpu.checks._kit_collective_reads import refused_hint
+
+    handle = dist.all_reduce(torch.ones(2), async_op=True)
+    raised = []
+
+    def wait():
+        try:
+            handle.wait()
+        except CheckFailed as error:
+            raised.append(error.hint)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    waiter.join()
+    assert raised == [
+        "the handle of an all_reduce of shape (2,) (8 bytes) was waited on from a thread of "
+        "your own, not the one your function runs on: the caller cannot tell when that wait "
+        "ends, and reads the tensor whenever it goes on. Keep the handles and wait on them "
+        "where your function runs (finish(), or before it returns)"
+    ]
+    assert watch.calls[0].waits == 0  # not counted: refused before the wait
+    assert (tmp_path / "rank0.refused").read_text() == raised[0]
+    assert refused_hint(tmp_path, 2) == raised[0]  # what the parent reads, rank 0 first
+    handle.wait()  # on the job's own thread: counted
+    assert watch.calls[0].waits == 1
+
+
+def test_no_refused_call_reads_as_none(tmp_path):
+    from d2lgpu.checks._kit_collective_reads import refused_hint
+
+    assert refused_hint(tmp_path, 2) is None
+    (tmp_path / "rank1.refused").write_text("rank 1's words")
+    assert refused_hint(tmp_path, 2) == "rank 1's words"
+    assert refused_hint(tmp_path, 1) is None  # only the ranks of this world

@@ -33,6 +33,7 @@ __all__ = [
     "check_cost",
     "host_read_hint",
     "host_reads",
+    "misplaced_divisions_hint",
     "needed_and_sent",
     "never_sent",
     "zero_step_advice",
@@ -214,3 +215,44 @@ def check_cost(records) -> None:
                     "costs two copies and a sync per gradient). All-reduce p.grad itself, in "
                     "place, on its own device: NCCL and gloo both take GPU tensors"
                 )
+
+
+def misplaced_divisions_hint(steps, step) -> str | None:
+    """The hint where a rank's divisions by the world size did not reach every gradient once:
+    every gradient is the sum over the ranks divided ``k`` times, some ``k`` 0 and some not (a
+    division after the loop, callbacks made in a loop that read the loop variable when they
+    run, a division of some parameters only); None otherwise. ``steps``: each rank's record of
+    one call."""
+    world = len(steps)
+    names = [n for n, g in steps[0]["local"].items() if g is not None]
+    for rank, s in enumerate(steps):
+        times = [_divisions(s["after"][n], sum(t["local"][n] for t in steps), world, len(names))
+                 for n in names]  # fmt: skip
+        ks = [k for k in times if k is not None]
+        if len(ks) < max(len(names), 2) or 0 not in ks or max(ks) == 0:
+            continue
+        sums = [n for n, k in zip(names, ks, strict=True) if k == 0]
+        divided = ", ".join(
+            f"{n} {k} time{'s' * (k > 1)}" for n, k in zip(names, ks, strict=True) if k
+        )
+        return (
+            f"the divisions by the world size did not reach every gradient once (step {step}, rank "
+            f"{rank}): {', '.join(sums)} stayed the sum over the ranks, and {divided} divided. "
+            "A division after the loop reaches only its last gradient; a callback or lambda "
+            "made in a loop reads the loop variable when it runs, not when it was made (a "
+            "late-bound closure: bind it when made, lambda fut, g=p.grad: g.div_(n)). Divide "
+            "each gradient once, inside the loop or after the waits"
+        )
+    return None
+
+
+def _divisions(got, total, world, most) -> int | None:
+    """How many times ``got`` is ``total`` divided by ``world`` (0 to ``most``), or None."""
+    for k in range(most + 1):
+        if (
+            got is not None
+            and got.shape == total.shape
+            and torch.allclose(got, total / world**k, 1e-5, 1e-7)
+        ):
+            return k
+    return None

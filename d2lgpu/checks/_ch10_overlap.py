@@ -7,7 +7,6 @@ on the records, read in the parent, are :mod:`._ch10_overlap_rules`."""
 
 from __future__ import annotations
 
-import threading
 import weakref
 
 import torch
@@ -35,9 +34,6 @@ def _watch_collectives(log, state):
 
     def note(event, call):
         log.append(("call", event, call, state["in_backward"]))
-        if event == "launch" and threading.get_ident() != state["thread"]:
-            state["elsewhere"].append(call)  # refused there, and named after finish()
-            raise RuleBroken(_THREAD.format(step=len(state["sent"]) - 1, call=describe(call)))
         if event == "launch" and call.kind == "all_reduce" and call.held and state["sent"]:
             state["sent"][-1].append((weakref.ref(call.held[0]), call))  # what it sends
 
@@ -47,12 +43,15 @@ def _watch_collectives(log, state):
 def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
     model = overlap_net(dtype, out_of_order)
     names = [n for n, _ in model.named_parameters()]
-    log, state = [], {"in_backward": False, "sent": [], "thread": threading.get_ident()}
-    state["elsewhere"] = []
+    log, state = [], {"in_backward": False, "sent": []}
+    _ranks.watch().off_thread = _THREAD  # a launch from a thread of the answer's own
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
     _watch_collectives(log, state)
+    before = _ranks.watch().mark()
     ddp = answer(model, cap)
+    if made := _ranks.watch().calls[before:]:  # in __init__, before any step
+        raise RuleBroken(_IN_INIT.format(call=describe(made[0])))
     hooks = _hooks_on(model)
     unhooked = [n for n, h in zip(names, hooks, strict=True) if h < 2]  # the checker's own only
     setup = {"type": type(ddp).__name__, "finish": callable(getattr(ddp, "finish", None)),
@@ -87,8 +86,6 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         log.append(("backward returned",))
         ddp.finish()
         log.append(("finish returned",))
-        if state["elsewhere"]:
-            raise RuleBroken(_THREAD.format(step=step, call=describe(state["elsewhere"][0])))
         if (now := max(_hooks_on(model))) > setup["hooks"]:  # registered again in finish()
             raise RuleBroken(_AGAIN.format(step=step, now=now - 1, once=setup["hooks"] - 1))
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
@@ -146,10 +143,16 @@ _KEPT = (
 )
 
 _THREAD = (
-    "{call} was launched from a thread of your own (step {step}), not from the hook on "
+    "{call} was launched from a thread of your own, not from the hook on "
     "backward's thread: threads run in whatever order they are scheduled, so the ranks can "
     "launch their buckets in different orders and sum one rank's bucket with another's (or "
     "hang). Launch in the hook itself: dist.all_reduce(..., async_op=True) returns at once"
+)
+_IN_INIT = (
+    "OverlappedDDP(model, bucket_bytes) called {call} while it was built: the exercise sends "
+    "nothing but the buckets' all-reduces, from the hooks, each step. (DDP's constructor "
+    "broadcasts rank 0's parameters; here every rank starts with the same ones, and the class "
+    "is asked for the buckets only)"
 )
 _AGAIN = (
     "after finish() of step {step} a parameter has {now} hooks of yours, {once} after "

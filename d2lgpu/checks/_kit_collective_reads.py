@@ -10,12 +10,22 @@ from pathlib import Path
 
 from ._kit_collectives import Call, describe
 
-__all__ = ["first_mismatch", "outside_group", "read_log", "unwaited_hint"]
+__all__ = ["first_mismatch", "outside_group", "read_log", "refused_hint", "unwaited_hint"]
 
 
 def read_log(path) -> list[str]:
     """The calls a rank's watch wrote to ``path`` (none if it wrote nothing)."""
     return Path(path).read_text().splitlines() if os.path.exists(path) else []
+
+
+def refused_hint(logs, world: int) -> str | None:
+    """The hint of the first call a rank's watch refused (a collective from a thread of the
+    answer's own), as it wrote it beside its log in ``logs``; None when none was refused."""
+    for rank in range(world):
+        path = Path(logs) / f"rank{rank}.refused"
+        if path.exists():
+            return path.read_text()
+    return None
 
 
 def first_mismatch(logs: list[list[str]]) -> str | None:

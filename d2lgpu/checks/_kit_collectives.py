@@ -10,22 +10,24 @@ runs on a copy of its tensor, copied in at the first wait (or as it ends, where 
 asked for): a read before the wait sees the rank's own values every time. Each call is also
 written as it starts to the rank's file (``path``), for the parent to read if the rank died.
 
-A collective called from a thread of the answer's own, not the job's, is refused: threads
-launch in whatever order they are scheduled, so the ranks' calls could differ. The parent reads
-the records with :mod:`._kit_collective_reads`. What it is not:
-:func:`d2lgpu.ranks.count_all_reduces`, the lessons' counter of all-reduces.
-"""
+A collective called from a thread of the answer's own, not the job's, is refused: threads launch
+in whatever order they are scheduled, so the ranks' calls could differ. The parent reads the
+records with :mod:`._kit_collective_reads`; the handles are :mod:`._kit_collective_handles`.
+What it is not: :func:`d2lgpu.ranks.count_all_reduces`, the lessons' counter of all-reduces."""
 
 from __future__ import annotations
 
 import inspect
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 import torch.distributed as dist
+import torch.distributed.distributed_c10d as c10d
 
 from .._aliases import aliases_rebound
+from ._kit_collective_handles import WatchedFuture, WatchedHandle, release
 from ._util import CheckFailed
 
 __all__ = [
@@ -118,84 +120,20 @@ _ROOTS = (("src", "from"), ("dst", "to"))  # a call's root, which every rank mus
 HELD_BACK = frozenset({"all_reduce", "broadcast", "reduce"})  # async: until a wait (docstring)
 
 
-def _release(call: Call) -> tuple | None:
-    """Copy an async in-place collective's result into the rank's tensor, once it is done.
-    Returns ``(tensor, the copy it ran on)`` the first time, else None."""
-    if call.held is not None:
-        (tensor, copy), call.held = call.held, None
-        tensor.detach().copy_(copy)
-        return tensor, copy
-    return None
-
-
-class _Future(torch.futures.Future):
-    """A watched future: completed with the real one's value; a wait counts for ``calls``."""
-
-    def __init__(self, real, calls: list[Call], watch: CollectiveWatch):
-        super().__init__()
-        self._calls, self._watch = calls, watch
-
-        def done(finished):
-            try:  # as the collective ends its result reaches the tensor, before then()'s
-                held = {id(c): t for t, c in filter(None, map(_release, calls))}
-                value = finished.value()
-                value = [held.get(id(v), v) for v in value] if isinstance(value, list) else value
-                self.set_result(value)
-            except Exception as error:  # noqa: BLE001 (passed on to whoever waits)
-                self.set_exception(error)
-
-        real.add_done_callback(done)
-
-    def wait(self):
-        for call in self._calls:
-            self._watch.waited(call)
-        value = super().wait()
-        for call in self._calls:
-            _release(call)  # the collective is done now
-        return value
-
-    def done(self):
-        finished = super().done()
-        for call in self._calls if finished else ():
-            self._watch.waited(call, finished=True)
-        return finished
-
-    def then(self, callback):
-        # the chained future completes after this one: a wait on it waits on these calls too
-        return _Future(super().then(callback), self._calls, self._watch)
-
-
-class _Handle:
-    """A watched async collective's handle: the real one, with its waits counted."""
-
-    def __init__(self, work, call: Call, watch: CollectiveWatch):
-        self._work, self._call, self._watch = work, call, watch
-
-    def wait(self, *args, **kwargs):
-        self._watch.waited(self._call)
-        finished = self._work.wait(*args, **kwargs)
-        _release(self._call)
-        return finished
-
-    def is_completed(self):
-        done = self._work.is_completed()
-        if done:
-            self._watch.waited(self._call, finished=True)
-        return done
-
-    def get_future(self):
-        return _Future(self._work.get_future(), [self._call], self._watch)
-
-    def __getattr__(self, name):
-        return getattr(self._work, name)
-
-
 _OFF_THREAD = (
     "{call} was called from a thread of your own, not the one your function was called on: "
     "threads run in whatever order they are scheduled, so the ranks can call their "
     "collectives in different orders (and reduce one rank's tensor with another's, or hang), "
     "and the caller goes on before the result is written. Call the collectives on the "
     "caller's thread (async_op=True already returns at once) and wait on the handles"
+)
+
+
+_OFF_THREAD_WAIT = (
+    "the handle of {call} was waited on from a thread of your own, not the one your function "
+    "runs on: the caller cannot tell when that wait ends, and reads the tensor whenever it "
+    "goes on. Keep the handles and wait on them where your function runs (finish(), or "
+    "before it returns)"
 )
 
 
@@ -212,8 +150,9 @@ class CollectiveWatch:
         self.note, self.phase, self._answer, self._path = note, "", answer, path
         self.groups_made = 0  # process groups created (dist.new_group) while installed
         self._saved: list[tuple] = []
-        self._aliases = None
+        self._aliases, self._inside, self._thread = None, False, threading.get_ident()
         self.refused: list[str] = []  # the hints of calls refused (a thread of the answer's)
+        self.off_thread = _OFF_THREAD  # that hint, with {call}: a job may give its own words
 
     def mark(self) -> int:
         """Where the calls from now on start: ``calls[mark:]``."""
@@ -230,6 +169,8 @@ class CollectiveWatch:
         call = Call(len(self.calls), kind, shape, nbytes, bool(bound.get("async_op", False)),
                     _op_name(bound.get("op")), _group_ranks(bound.get("group")),
                     storages=_storages(sent), phase=self.phase, root=root)  # fmt: skip
+        if threading.get_ident() != self._thread:
+            self._refuse(self.off_thread.format(call=describe(call)))
         if call.async_op and kind in HELD_BACK and isinstance(sent, torch.Tensor):
             call.held = (sent, sent.detach().clone())  # the collective runs on the copy
         self.calls.append(call)
@@ -238,16 +179,23 @@ class CollectiveWatch:
                 log.write(call.key() + "\n")
         if self.note is not None:
             self.note("launch", call)
-        if threading.get_ident() != self._thread:  # refused there, kept for the job's end
-            self.refused.append(_OFF_THREAD.format(call=describe(call)))
-            raise CheckFailed(self.refused[-1])
         return call
+
+    def _refuse(self, hint: str) -> None:
+        """Refuse a call or a wait from a thread of the answer's own: the hint is kept for the
+        job's end, and written beside the log for the parent where the rank hangs or dies."""
+        self.refused.append(hint)
+        if self._path is not None:  # read by refused_hint
+            Path(f"{self._path}.refused").write_text(self.refused[0])
+        raise CheckFailed(hint)
 
     def waited(self, call: Call, finished: bool = False) -> None:
         """Count a wait on ``call``'s handle; ``finished``: the collective is done."""
+        if threading.get_ident() != self._thread:
+            self._refuse(_OFF_THREAD_WAIT.format(call=describe(call)))
         call.waits += 1
         if finished:
-            _release(call)
+            release(call)
         if self.note is not None:
             self.note("polled" if finished else "wait", call)  # polled: is_completed(), done()
 
@@ -255,13 +203,19 @@ class CollectiveWatch:
         signature = inspect.signature(original)
 
         def watched(*args, **kwargs):
+            if self._inside:  # a collective torch calls inside another (all_gather_object's)
+                return original(*args, **kwargs)
             bound = signature.bind_partial(*args, **kwargs).arguments
             call = self._record(kind, bound)
             if call.held is not None:
                 args, kwargs = (), {**bound, KINDS[kind]: call.held[1]}
-            work = original(*args, **kwargs)
+            self._inside = True
+            try:
+                work = original(*args, **kwargs)
+            finally:
+                self._inside = False
             if call.async_op and work is not None:
-                return _Handle(work, call, self)
+                return WatchedHandle(work, call, self)
             return work
 
         return watched
@@ -277,12 +231,17 @@ class CollectiveWatch:
         # torch.futures.wait_all and collect_all both join futures with torch._C._collect_all
         def collect_all(futures):
             calls = [c for f in futures for c in getattr(f, "_calls", ())]
-            return _Future(original(futures), calls, self) if calls else original(futures)
+            return WatchedFuture(original(futures), calls, self) if calls else original(futures)
 
         return collect_all
 
     def __enter__(self):
-        changes = [(dist, k, self._wrap(k, getattr(dist, k))) for k in KINDS if hasattr(dist, k)]
+        wrapped = {k: self._wrap(k, getattr(dist, k)) for k in KINDS if hasattr(dist, k)}
+        changes = [(dist, k, w) for k, w in wrapped.items()]
+        # and where torch.distributed takes them from: distributed_c10d.all_reduce(...) too
+        changes += [
+            (c10d, k, w) for k, w in wrapped.items() if getattr(c10d, k) is getattr(dist, k)
+        ]
         changes.append((torch._C, "_collect_all", self._collect_all(torch._C._collect_all)))
         changes.append((dist, "new_group", self._new_group(dist.new_group)))
         self._saved = [(owner, name, getattr(owner, name)) for owner, name, _ in changes]

@@ -1,29 +1,26 @@
 """Real gloo ranks for a checker: the job they run, and the hints for what goes wrong.
 
 :func:`run_ranks` runs a job on ``WORLD`` ranks with :func:`d2lgpu.ranks.rank_replies`, which
-starts them (forked from the kernel where that is safe, else from a fork server with the
-learner's function sent by value: :func:`d2lgpu.ranks.start_method` says why), joins them in a
-gloo group, waits for them and picks the rank to blame (:func:`d2lgpu.ranks.root_cause`).
-The job here, ``10.allreduce_grads``'s, trains :class:`Net` ``STEPS`` SGD steps on each
-rank's share of every batch (then :class:`Twin` one step), calls the learner's function after
-each ``backward`` and sends back the gradients before and after it and the final parameters.
-Another exercise passes its own ``job(answer, rank, world) -> record`` (chapter 10's DDP and
-ZeRO-1 by hand do) and gets the same start, store and hints.
+starts them (forked, or from a fork server with the learner's function sent by value:
+:func:`d2lgpu.ranks.start_method`), joins them in a gloo group, waits for them and picks the
+rank to blame (:func:`d2lgpu.ranks.root_cause`). The job here, ``10.allreduce_grads``'s,
+trains :class:`Net` ``STEPS`` SGD steps on each rank's share of every batch (then
+:class:`Twin` one step), calls the learner's function after each ``backward`` and sends back
+the gradients before and after it and the final parameters. Another exercise passes its own
+``job(answer, rank, world) -> record`` (chapter 10's DDP and ZeRO-1 by hand do).
 
-Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a
-rank): each collective the rank calls is recorded, and written to a file as it starts. The
-rules for every rank job, checked in the rank as the job ends (:class:`RuleBroken`): no
-async collective left unwaited, no collective over a group that leaves ranks out; their
-hint is :func:`finished_rule_hint`'s, a plain function of the recorded calls that a test
-calls in its own process. A job checks its own points (a learner's function that
-returned) with :func:`check_waited`.
+Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a rank):
+each collective is recorded, and written to a file as it starts. The rules for every rank job,
+checked as the job ends (:class:`RuleBroken`): no collective from a thread of the answer's
+own, none left unwaited, none over a group that leaves ranks out (:func:`finished_rule_hint`,
+a plain function of the records). A job checks its own points with :func:`check_waited`.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
 learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leaving early), a
 rule broken, or ranks that died or never finish (a collective some ranks skip waits until
-``COLLECTIVE_TIMEOUT_S``), where the recorded collectives say where the ranks first differ;
-the rank whose own error made the others lose their peer is the one named.
-What it is not: a launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
+``COLLECTIVE_TIMEOUT_S``), where a call refused or the recorded collectives say why; the
+rank whose own error made the others lose their peer is the one named. What it is not: a
+launcher for the chapters; they use torchrun (:mod:`d2lgpu.launcher`).
 """
 
 from __future__ import annotations
@@ -42,7 +39,13 @@ from .._aliases import answer_graded
 from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
 from ._kit import Deadlock
-from ._kit_collective_reads import first_mismatch, outside_group, read_log, unwaited_hint
+from ._kit_collective_reads import (
+    first_mismatch,
+    outside_group,
+    read_log,
+    refused_hint,
+    unwaited_hint,
+)
 from ._kit_collectives import CollectiveWatch, describe
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, refused_call_named
 
@@ -174,9 +177,8 @@ def check_waited(since: int, where: str) -> None:
 
 
 def _watched_job(job, answer, logs, rank, world):
-    """In a rank: ``job(answer, rank, world)`` with its collectives watched, then the rules
-    every rank job keeps. The heap from before the job is frozen while it runs (``gc.freeze``):
-    a look at the rank's objects (:func:`._kit.made_since`) reads what the job made only."""
+    """In a rank: ``job(answer, rank, world)`` watched, then every rank job's rules. The heap
+    from before is frozen meanwhile (``gc.freeze``): :func:`._kit.made_since` reads the job's."""
     watching = CollectiveWatch(path=f"{logs}/rank{rank}", answer=answer)
     with watching, refused_call_named(answer), answer_graded(answer):  # in a fresh Python too
         _WATCH.append(watching)
@@ -258,6 +260,8 @@ def records_of(replies, hint, logs=None, advice=None) -> list:
     if status == "rule":
         raise CheckFailed(payload)
     if logs is not None and (status in ("died", "late") or lost_peer(payload)):
+        if (refused := refused_hint(logs, len(replies))) is not None:
+            raise CheckFailed(refused)
         mismatch = first_mismatch([read_log(Path(logs) / f"rank{r}") for r in range(len(replies))])
         if mismatch is not None:
             words = advice(mismatch) if callable(advice) else advice
@@ -266,8 +270,7 @@ def records_of(replies, hint, logs=None, advice=None) -> list:
 
 
 def mismatch_hint(rank, status, mismatch, advice=None) -> str:
-    """The hint when the ranks' collectives differ: what happened to ``rank``, and where;
-    ``advice`` replaces the closing "call the same collectives" sentence."""
+    """The hint where the ranks' collectives differ; ``advice`` replaces its last sentence."""
     what = {"died": "died (gloo aborts a rank whose collective does not match the others')",
             "late": "never finished (it waited in a collective the others did not call)"}  # fmt: skip
     return (

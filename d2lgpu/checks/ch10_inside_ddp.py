@@ -24,12 +24,14 @@ to the host, no value read on the host, and no collective run by hooks during ba
 
 from __future__ import annotations
 
+import collections
+
 import torch
 import torch.nn.functional as F
 
 from . import _ranks
 from ._ch10_averaging import check_cost as _check_cost
-from ._ch10_averaging import needed_and_sent, never_sent
+from ._ch10_averaging import misplaced_divisions_hint, needed_and_sent, never_sent
 from ._ch10_bandwidth import CASES, FACTORS, bandwidth_mistake, call, close, fixed_for_two_ranks
 from ._ch10_bandwidth import reference as _reference
 from ._util import CheckFailed, one_cpu_thread
@@ -147,6 +149,8 @@ def _check_steps(records) -> None:
 def _check_step(steps, step, averages) -> None:
     """One step's gradients on every rank; ``averages``: each gradient's at the step before."""
     world = len(steps)
+    if (misplaced := misplaced_divisions_hint(steps, step)) is not None:
+        raise CheckFailed(misplaced)
     for rank, s in enumerate(steps):
         if s["params_changed"]:
             raise CheckFailed(
@@ -209,6 +213,16 @@ def _check_something_sent(s, rank, step) -> None:
     kept = {n for n, g in s["local"].items() if g is None or _same(s["after"][n], g)}
     if not later or not all(n in kept and (not s["calls"] or never_sent(s, n)) for n in later):
         return
+    # as many all-reduces as gradients, of their shapes, none carrying one: copies reduced
+    shapes = collections.Counter(tuple(g.shape) for g in s["local"].values() if g is not None)
+    if s["calls"] and not shapes - collections.Counter(tuple(c.shape) for c in s["calls"]):
+        dtype = str(s["local"][later[0]].dtype).removeprefix("torch.")
+        raise CheckFailed(
+            f"your function all-reduced tensors of the gradients' shapes, but not the gradients "
+            f"(step {step}, rank {rank}): each was a copy, and the sums never reached p.grad. "
+            f"The gradients here are {dtype}: .float(), .to(...) or .clone() of one is a new "
+            "tensor. All-reduce p.grad itself, in place, or copy the result back into it"
+        )
     none = names[first]
     did = (
         "called no collective and left every gradient as it was"

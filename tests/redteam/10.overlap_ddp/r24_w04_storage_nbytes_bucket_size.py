@@ -1,0 +1,46 @@
+# expect: fail sizes each parameter by the bytes of its whole storage (p.untyped_storage().nbytes()), which is right only when every parameter owns its storage: parameters that are views into one shared buffer are each counted as the whole buffer, so the buckets close too early
+# hint: storage|nbytes|bytes? of (each|a|the) parameter|numel\(\) ?\* ?(p\.)?element_size|size of (each|a|the) (parameter|bucket)|shared (buffer|storage)|view
+# open: every case's parameters own their storage (nn.Linear's), where untyped_storage().nbytes() is the parameter's bytes: only parameters that are views of one shared buffer tell it apart
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        self.buckets, cur, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            cur.append(p)
+            size += p.untyped_storage().nbytes()  # the bytes the tensor really occupies
+            if size >= bucket_bytes:
+                self.buckets.append(cur)
+                cur, size = [], 0
+        if cur:
+            self.buckets.append(cur)
+        self.where = {id(p): i for i, b in enumerate(self.buckets) for p in b}
+        self.ready = [0] * len(self.buckets)
+        self.launched = []
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        """Autograd calls this once p.grad holds this step's gradient."""
+        i = self.where[id(p)]
+        self.ready[i] += 1
+        if self.ready[i] == len(self.buckets[i]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            flat /= dist.get_world_size()
+            self.launched.append((i, flat, dist.all_reduce(flat, async_op=True)))
+
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        for i, flat, handle in self.launched:
+            handle.wait()
+            for q, part in zip(self.buckets[i], flat.split([q.numel() for q in self.buckets[i]])):
+                q.grad.copy_(part.view_as(q.grad))
+        self.launched = []
+        self.ready = [0] * len(self.buckets)
+
+
+answer = OverlappedDDP
