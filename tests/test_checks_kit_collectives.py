@@ -225,13 +225,15 @@ def test_a_handle_copies_the_result_back_only_once_the_collective_is_done():
 
 def test_a_future_gives_the_ranks_tensor_counts_done_only_when_done_and_passes_errors_on():
     t = torch.ones(2)
-    call, watch = held_call(t), CollectiveWatch()
+    notes = []
+    call, watch = held_call(t), CollectiveWatch(note=lambda event, c: notes.append(event))
     real = torch.futures.Future()
     future = WatchedFuture(real, [call], watch)
     assert future.done() is False and call.waits == 0  # not done: no wait counted
     call.held[1].fill_(4.0)
     real.set_result([call.held[1]])  # torch's future holds the copy the collective ran on
     assert future.done() is True and call.waits == 1
+    assert notes == ["polled"]  # a done() that answered True is a poll, not a wait
     value = future.wait()
     assert value[0] is t and torch.equal(t, torch.full((2,), 4.0))  # the rank's own tensor
     failing = torch.futures.Future()
