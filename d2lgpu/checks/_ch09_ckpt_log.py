@@ -82,14 +82,14 @@ class _Dropout(nn.Module):
 
 class LoggedBlock(nn.Module):
     """``x + W2 dropout(tanh(W1 x))``, logging its calls (the module docstring); without
-    dropout when ``p`` is 0."""
+    dropout when ``p`` is 0; ``hidden`` units between W1 and W2."""
 
-    def __init__(self, index: int, log: list, phase: list, p: float = 0.0):
+    def __init__(self, index: int, log: list, phase: list, p: float = 0.0, hidden: int = 2 * WIDTH):
         super().__init__()
         self.index, self._log, self._phase = index, log, phase
-        layers = [nn.Linear(WIDTH, 2 * WIDTH), nn.Tanh()]
+        layers = [nn.Linear(WIDTH, hidden), nn.Tanh()]
         layers += [_Dropout(p)] if p else []  # functional: not an nn.Dropout to look for
-        self.inner = nn.Sequential(*layers, nn.Linear(2 * WIDTH, WIDTH))
+        self.inner = nn.Sequential(*layers, nn.Linear(hidden, WIDTH))
         self.outputs: list = []  # weak references to its forward pass's outputs
         self.caches: list = []  # the caches of the selective checkpoints it ran in
         self.direct, self._hooked = 0, False  # calls that skipped __call__ (block.forward(h))

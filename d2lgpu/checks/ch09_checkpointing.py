@@ -87,12 +87,15 @@ SPLIT_CASES = [(10, 4, False)]
 # the first case, so that segment functions kept from an earlier call run that call's blocks.
 LATER_CASES: list[tuple] = [(9, 4, False, 0.0), (11, 4, True, 0.0), (8, 4, True, 0.5)]
 LATER_CASES.append((6, 3, True, 0.0, "eval"))
+# blocks of different sizes: segments are counted in blocks (at most ceil(N / S) each), not
+# balanced by parameters, which a first block 8 times as wide as the others tells apart
+LATER_CASES.append((8, 4, False, 0.0, "wide"))
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # outputs and gradients, against the plain run
 ROWS = 5
 
 
-def _per_block_bytes(p: float = 0.0) -> int:
-    block = LoggedBlock(0, [], ["forward"], p)
+def _per_block_bytes(p: float = 0.0, hidden: int = 2 * WIDTH) -> int:
+    block = LoggedBlock(0, [], ["forward"], p, hidden)
     with saved_for_backward(exclude=block.parameters()) as saved:
         block(torch.randn(ROWS, WIDTH, requires_grad=True))
     return saved.bytes
@@ -213,13 +216,18 @@ def _check_peak(log, n, s, recomputed, where) -> None:
 
 
 def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mode) -> None:
+    evaluating, wide = "eval" in mode, "wide" in mode  # the first block 8 times as wide
     where = (
-        f"{n} blocks in {s} segments" + (" (with dropout)" if p else "") + " (eval)" * bool(mode)
+        f"{n} blocks in {s} segments"
+        + (" (with dropout)" if p else "")
+        + (" (eval)" if evaluating else " (the first block 8 times as wide)" if wide else "")
     )
+    hidden = [(16 if wide and i == 0 else 2) * WIDTH for i in range(n)]
     log: list = []
     phase = ["forward"]
     torch.manual_seed(seed)
-    blocks = nn.ModuleList(LoggedBlock(i, log, phase, p) for i in range(n)).train(not mode)
+    blocks = nn.ModuleList(LoggedBlock(i, log, phase, p, hidden[i]) for i in range(n))
+    blocks.train(not evaluating)
     x = torch.randn(ROWS, WIDTH).requires_grad_(needs_grad)
     weight = torch.randn(ROWS, WIDTH)
     torch.manual_seed(100 + seed)  # the same dropout masks in the plain forward and the answer's
@@ -266,7 +274,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
     recomputed = _check_segments(runs, n, s, where)
     _check_peak(log, n, s, recomputed, where)
     kept = max(math.ceil(n / s), n - recomputed)  # one segment's activations, or the last's
-    bound = s * x.nbytes + kept * _per_block_bytes(p)
+    bound = s * x.nbytes + kept * _per_block_bytes(p, max(hidden))
     if saved.bytes > bound:
         raise CheckFailed(
             f"for {where}, {format_bytes(saved.bytes)} were saved for backward, more than the "

@@ -1,6 +1,5 @@
 # expect: fail segments balanced by parameter count rather than by number of blocks: identical blocks give tensor_split's sizes, but blocks of different sizes give segments longer than ceil(n / segments) and sizes differing by more than one
 # hint: ceil|longer|number of blocks|parameter|balanc|size|differ
-# open: every case's blocks are alike (the same parameters each), where balancing the parameters balances the count of blocks: only blocks of different sizes tell it apart
 import functools
 
 from torch.utils.checkpoint import checkpoint
