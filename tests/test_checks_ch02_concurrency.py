@@ -466,3 +466,197 @@ def test_a_future_s_exception_after_both_launches_passes():
         return tuple(future.result() for future in futures)
 
     assert_passes("02.concurrency", exceptions_after)
+
+
+def test_streams_switched_names_the_first_stream_made_current_before_a_launch():
+    from d2lgpu.checks._ch02_lanes import streams_switched
+
+    log = [
+        ("stream", "a new stream", None),
+        ("stream", "the default stream", None),
+        ("launch", "lanes[0]", None),
+    ]
+    assert streams_switched(log) == (
+        "you made a new stream the current stream before submitting (torch.cuda.stream or "
+        "set_stream, in a run where x, y were on cuda:0, cuda:1): a GPU lane (the chapter's "
+        "CudaLane) makes its own stream wait for the current stream, where the caller made x "
+        "and y; under a new stream it waits for other work, and its product may read the "
+        "inputs before they are written. Submit from the caller's current stream as it is"
+    )
+    # a switch with no launch after it, or a launch with no switch: nothing to say
+    assert streams_switched([("stream", "a new stream", None), ("wait", "device", None)]) is None
+    assert streams_switched([("launch", "lanes[0]", None), ("wait", "lanes[0]", None)]) is None
+    assert streams_switched([]) is None
+
+
+def test_a_logged_run_that_pretends_two_gpus_records_the_callers_stream_switches():
+    from d2lgpu.checks._ch02_lanes import run_logged
+
+    def answer(x, y, lanes):
+        with torch.cuda.stream(torch.cuda.Stream()):
+            fx = lanes[0].submit(torch.matmul, x, x)
+        torch.cuda.set_stream(torch.cuda.default_stream())
+        torch.cuda.set_stream(torch.cuda.current_stream())  # the current one: no switch
+        torch.cuda.stream(None)  # no stream: no switch
+
+        def switches(b):  # inside a lane's job: the lane's own business
+            torch.cuda.set_stream(torch.cuda.Stream())
+            return b @ b
+
+        fy = lanes[1].submit(switches, y)
+        return fx.result(), fy.result()
+
+    x, y = torch.ones(2, 2), torch.ones(3, 3)
+    _, _, log = run_logged(answer, x, y, 2, gpus=True)
+    assert [entry for entry in log if entry[0] == "stream"] == [
+        ("stream", "a new stream", None),
+        ("stream", "the default stream", None),
+    ]
+
+    real = torch.cuda.stream, torch.cuda.set_stream, torch.cuda.Stream
+    seen = []
+
+    def looks(x, y, lanes):
+        seen.append((torch.cuda.stream, torch.cuda.set_stream, torch.cuda.Stream))
+        return lanes[0].submit(torch.matmul, x, x).result(), lanes[1].submit(
+            torch.matmul, y, y
+        ).result()
+
+    run_logged(looks, x, y, 2)  # without gpus: CUDA's own stream functions
+    assert seen == [real]
+
+
+def test_concurrency_names_a_stream_made_current_before_the_submits():
+    def on_a_new_stream(x, y, lanes):
+        side = torch.cuda.Stream() if torch.cuda.is_available() else None
+        with torch.cuda.stream(side):  # no stream where there is no GPU: nothing switched
+            futures = [lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)]
+        return tuple(f.result() for f in futures)
+
+    result = assert_fails("02.concurrency", on_a_new_stream)
+    assert result.hint.startswith(
+        "you made a new stream the current stream before submitting (torch.cuda.stream or "
+        "set_stream, in a run where x, y were on cuda:0, cuda:1)"
+    ), result.hint
+
+
+def test_a_logged_run_records_a_host_read_in_the_caller_and_copies_apart():
+    from d2lgpu.checks._ch02_lanes import run_logged
+
+    def answer(x, y, lanes):
+        float(x.sum())  # a host read in the caller
+        torch.equal(x, x)
+        y.tolist()  # a copy of the input: logged as a copy, not as a read
+        return lanes[0].submit(torch.matmul, x, x).result(), lanes[1].submit(
+            torch.matmul, y, y
+        ).result()
+
+    _, _, log = run_logged(answer, torch.ones(2, 2), torch.ones(3, 3), 2)
+    assert [entry for entry in log if entry[0] in ("read", "copy")] == [
+        ("read", "float()", None),
+        ("read", "torch.equal()", None),
+        ("copy", "y", ".tolist()"),
+    ]
+
+
+def test_a_logged_run_says_where_only_what_came_from_the_pretend_gpu_tensors_is():
+    from d2lgpu.checks._ch02_lanes import run_logged
+
+    seen = {}
+
+    def answer(x, y, lanes):
+        seen["from x's shape"] = torch.zeros(x.shape).device  # made on the CPU: not x's
+        torch.add(x, y, out=y)  # y, written by a function of x, stays where y is
+        seen["y after out="] = y.device
+        products = [x @ x for _ in range(100)]
+        del products  # let go of: new tensors that take their memory (and id()) are on the CPU
+        seen["fresh"] = {t.device for t in [torch.ones(2, 2) for _ in range(100)]}
+        return lanes[0].submit(torch.matmul, x, x).result(), lanes[1].submit(
+            torch.matmul, y, y
+        ).result()
+
+    run_logged(answer, torch.ones(2, 2), torch.ones(2, 2), 2, gpus=True)
+    cpu = torch.device("cpu")
+    assert seen == {
+        "from x's shape": cpu,
+        "y after out=": torch.device("cuda", 1),
+        "fresh": {cpu},
+    }
+
+
+def test_a_future_s_exception_is_a_wait_inside_a_job_and_on_a_plain_list_log():
+    from d2lgpu.checks._ch02_lanes import LateLane, LoggingLane, run_logged
+
+    log = []
+    future = LoggingLane("lanes[0]", log).submit(torch.matmul, torch.ones(1, 1), torch.ones(1, 1))
+    assert future.exception() is None
+    assert log == [("launch", "lanes[0]", None), ("wait", "lanes[0]", None)]
+
+    def answer(x, y, lanes):
+        first = lanes[0].submit(torch.matmul, x, x)
+
+        def checks_first(b):
+            first.exception()  # inside lanes[1]'s job
+            return b @ b
+
+        second = lanes[1].submit(checks_first, y)
+        return first.result(), second.result()
+
+    _, _, log = run_logged(answer, torch.ones(2, 2), torch.ones(2, 2), 2)
+    assert [entry for entry in log if entry[0] in ("launch", "wait")] == [
+        ("launch", "lanes[0]", None),
+        ("launch", "lanes[1]", None),
+        ("wait", "lanes[0]", "lanes[1]"),
+        ("wait", "lanes[0]", None),
+        ("wait", "lanes[1]", None),
+    ]
+    assert log.called == {2: ".exception()"}
+
+    late = LateLane().submit(lambda a, *, scale: a * scale, 3, scale=2)
+    assert late.result() == 6 and late.exception() is None
+
+
+def test_results_are_judged_swapped_whole_and_only_when_they_are():
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch02_concurrency import _check_results
+
+    xx, yy = torch.ones(2, 2), torch.full((3, 3), 2.0)
+
+    def hint(result, xx=xx, yy=yy):
+        with pytest.raises(CheckFailed) as info:
+            _check_results(result, xx, yy)
+        return str(info.value)
+
+    swapped = "the results are swapped: return (x @ x, y @ y) in that order"
+    assert hint((yy, xx)) == swapped  # the sizes tell them apart
+    assert hint((yy, torch.ones(4, 4))) == swapped  # y @ y first, whatever comes second
+    # a value of y @ y that only broadcasts to its shape is not y @ y
+    assert hint((torch.full((1,), 2.0), torch.ones(2, 2))) == "the first result is not x @ x"
+    same = torch.eye(2)
+    assert _check_results((same, same), same, same) is None  # equal products: not swapped
+
+
+def test_a_wait_before_the_second_launch_on_a_plain_list_log_is_a_result():
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch02_concurrency import _check_order
+
+    log = [("launch", "lanes[0]", None), ("wait", "lanes[0]", None), ("launch", "lanes[1]", None)]
+    with pytest.raises(CheckFailed) as info:
+        _check_order(log)
+    assert str(info.value).startswith(
+        "you waited for lanes[0] (.result()) before launching the second product: that runs "
+        "them one after another"
+    )
+
+
+@pytest.mark.parametrize("late", [None, [1, 2]], ids=["nothing", "numbers"])
+def test_late_lanes_that_get_no_pair_of_tensors_back_are_named(late):
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch02_concurrency import _check_late_lanes
+
+    with pytest.raises(CheckFailed) as info:
+        _check_late_lanes(lambda x, y, lanes: late, torch.ones(2, 2), torch.ones(2, 2))
+    assert str(info.value).startswith(
+        "with lanes that start each function only when its result is asked for (a busy "
+        "ThreadPoolExecutor may start it late), your function did not return (x @ x, y @ y)"
+    )

@@ -1129,3 +1129,111 @@ def test_computes_queued_from_a_thread_of_the_answers_own_are_named():
         "thread has one, and a new thread's is the default stream): queue the computes from "
         "the thread that called pipelined"
     )
+
+
+# The last rules called alone, on hand-made runs: a copy and a compute per batch.
+
+
+def _run(ends, host_waits=(), after=lambda first, follows: False):
+    """A simulated run's record: batch i copied (op 2i) then computed (op 2i + 1), the compute
+    ending at ``ends[i]`` seconds; ``after`` says whether work after ``follows`` waits for
+    ``first``."""
+    from types import SimpleNamespace
+
+    ops = []
+    for i, end in enumerate(ends):
+        ops.append(SimpleNamespace(kind="copy", label=f"copy {i}", id=2 * i, batch=i, end=end,
+                                   flags={"direction": "h2d"}, follows={}))  # fmt: skip
+        ops.append(SimpleNamespace(kind="kernel", label=f"compute {i}", id=2 * i + 1, batch=i,
+                                   end=end, flags={}, follows={}))  # fmt: skip
+    # a copy to the host queued first (op -1): not a batch's copy, and not where the loop starts
+    back = SimpleNamespace(kind="copy", label="copy back", id=-1, batch=0, end=0.0,
+                           flags={"direction": "d2h"}, follows={})  # fmt: skip
+    return SimpleNamespace(ops=[back, *ops], host_waits=list(host_waits), after=after)
+
+
+def test_a_slow_pipeline_no_pair_explains_gets_the_generic_overlap_hint():
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch08_streams import _check_overlap
+    from d2lgpu.streams import pipeline_time
+
+    # 2 batches of 50 ms + 50 ms: 150 ms pipelined, 200 ms one after another
+    with pytest.raises(CheckFailed) as info:
+        _check_overlap(_run([0.1, 0.2]), 2, 0.05, 0.05)
+    assert str(info.value) == (
+        "on the simulated GPU the copies never ran while a compute ran: 2 batches took 200.0 ms, "
+        "one after another 200.0 ms. Queue the copy of batch i + 1 before the host waits for "
+        "anything of batch i"
+    )
+    best = pipeline_time(0.05, 0.05, 2)
+    half_way = best + 0.5 * (pipeline_time(0.05, 0.05, 2, overlapped=False) - best)
+    _check_overlap(_run([0.1, half_way]), 2, 0.05, 0.05)  # exactly half way to serial: passes
+    _check_overlap(_run([0.1, 0.2]), 1, 0.05, 0.05)  # one batch: nothing to overlap
+
+
+def test_the_last_pair_of_batches_is_judged_for_a_copy_that_waits_for_a_compute():
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch08_streams import _check_overlap
+
+    def copy_waits(first, follows):
+        return first.kind == "kernel"
+
+    with pytest.raises(CheckFailed) as info:
+        _check_overlap(_run([0.1, 0.2], after=copy_waits), 2, 0.05, 0.05)
+    assert str(info.value).startswith(
+        "the copy of batch 1 waits for the compute of batch 0 (the copy stream waits for the "
+        "compute stream in the loop"
+    )
+
+
+def test_host_waits_are_judged_from_the_first_copy_to_the_last_compute_copies_apart():
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch08_streams import _check_host_waits
+
+    # a blocking copy's own wait, at the start or in the loop, is named with the copies
+    _check_host_waits(_run([0.1, 0.2], [("a copy from pageable memory", 0)]))
+    _check_host_waits(_run([0.1, 0.2], [("a copy from pageable memory", 2)]))
+    with pytest.raises(CheckFailed) as info:
+        _check_host_waits(_run([0.1, 0.2], [("__repr__", 0)]))
+    assert str(info.value).startswith(
+        "the host waited (print() of a device tensor) at the start, before the first copy"
+    )
+
+
+def test_a_compute_on_the_default_stream_queued_from_the_callers_thread_is_told_so():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch08_rules import CALLER
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch08_streams import _check_copies
+
+    default, caller = SimpleNamespace(name="default stream"), SimpleNamespace(name=CALLER)
+    compute = SimpleNamespace(
+        kind="kernel", label="compute 0", batch=0, stream=default, flags={"on_device": True}
+    )  # fmt: skip  (no thread recorded)
+    gpu = SimpleNamespace(ops=[compute], streams=[default, caller], default=default)
+    with pytest.raises(CheckFailed) as info:
+        _check_copies(gpu, 1)
+    assert str(info.value) == (
+        "compute of batch 0 ran on default stream, not on the current stream (the one current "
+        "when pipelined was called, here the caller's stream): the caller reads the results "
+        "there, and the copies need a stream of their own to overlap the computes. Queue only "
+        "the copies inside the side stream's `with torch.cuda.stream` block; "
+        "torch.cuda.current_stream() is the current stream, torch.cuda.default_stream() is not "
+        "always it"
+    )
+
+
+def test_simulate_calls_the_answer_on_the_default_stream_unless_asked():
+    from d2lgpu.checks.ch08_streams import simulate
+
+    seen = []
+
+    def answer(batches, compute, device):
+        current = torch.cuda.current_stream(device)
+        seen.append((current is torch.cuda.default_stream(device), current.name))
+        return [compute(b.to(device, non_blocking=True)) for b in batches]
+
+    simulate(answer, 1, 1e-3, 1e-3)
+    simulate(answer, 1, 1e-3, 1e-3, True)
+    assert seen == [(True, "default stream"), (False, "the caller's stream")]
