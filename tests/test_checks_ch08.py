@@ -305,7 +305,9 @@ def test_a_batch_copied_twice_is_named():
             b.to(device, non_blocking=True)
         return with_events_and_record_stream(batches, compute, device)
 
-    assert_fails(copies_twice, "copied to the device 2 times")
+    assert_fails(
+        copies_twice, "batch 0 was copied to the device twice: each copy holds a copy engine"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

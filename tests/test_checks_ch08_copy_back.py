@@ -1314,3 +1314,41 @@ def test_races_other_than_a_read_by_the_gpu_or_a_free_are_named_as_the_simulator
         "compute may still read"
     )
     assert _hazards_hint(Hazard("host read", 1, later, None)) is None  # check_landed's
+
+
+def test_a_buffer_filled_from_a_staging_tensor_on_the_device_is_named():
+    def staged(batches, compute, device, buffers, consume):
+        current = torch.cuda.current_stream(device)
+        copy, back = torch.cuda.Stream(device), torch.cuda.Stream(device)
+
+        def send(b):
+            with torch.cuda.stream(copy):
+                return b.to(device, non_blocking=True), copy.record_event()
+
+        staging, pending, ahead = None, None, send(batches[0])
+        for i in range(len(batches)):
+            x, landed = ahead
+            if i + 1 < len(batches):
+                ahead = send(batches[i + 1])
+            current.wait_event(landed)
+            x.record_stream(current)
+            y = compute(x)
+            staging = torch.empty_like(y) if staging is None else staging
+            staging.copy_(y)  # on the compute stream: a device copy of the result
+            if pending is not None:
+                pending[2].synchronize()
+                consume(pending[0], pending[1])
+            back.wait_stream(current)
+            with torch.cuda.stream(back):
+                buffers[i % 2].copy_(staging, non_blocking=True)
+                pending = (i, buffers[i % 2], back.record_event())
+        pending[2].synchronize()
+        consume(pending[0], pending[1])
+
+    assert assert_fails(staged).hint == (
+        "consume(0, buffers[0]): buffers[0] was filled from a device tensor that is not result "
+        "0 as compute returned it (a staging tensor, a copy made on the device): an extra "
+        "device copy per result, and one tensor reused for every result is overwritten by the "
+        "next result while its copy back may still read it. Copy compute's result itself into "
+        "the buffer"
+    )

@@ -18,6 +18,7 @@ from d2lgpu.checks._ch08_rules import (
     check_no_start_wait,
     check_on_device,
     check_one_copy_per_batch,
+    check_stream_kept,
     device_seen,
     other_stream_waited,
 )
@@ -186,6 +187,46 @@ def test_one_batch_needs_no_copy_of_its_own_and_one_copy_each_passes():
     assert check_one_copy_per_batch([], [], 1) is None
     copies, computes = _copies_and_computes(_each_copied, 3)
     assert check_one_copy_per_batch(copies, computes, 3) is None
+
+
+def _last_copied_again(batches, compute, device):
+    results = [compute(b.to(device, non_blocking=True)) for b in batches]
+    batches[-1].to(device, non_blocking=True)  # a prefetch clamped to the last batch
+    return results
+
+
+def _each_copied_three_times(batches, compute, device):
+    return [compute([b.to(device, non_blocking=True) for _ in range(3)][-1]) for b in batches]
+
+
+def test_a_batch_copied_to_the_device_more_than_once_is_named():
+    copies, computes = _copies_and_computes(_last_copied_again, 3)
+    assert rule_fails(check_one_copy_per_batch, copies, computes, 3) == (
+        "batch 2 was copied to the device twice: each copy holds a copy engine for its whole "
+        "length and takes device memory of its own, for a batch already there. Copy each "
+        "batch once, and compute on that copy"
+    )
+    copies, computes = _copies_and_computes(_each_copied_three_times, 2)
+    said = rule_fails(check_one_copy_per_batch, copies, computes, 2)
+    assert said.startswith("batch 0 was copied to the device 3 times: ")  # the first batch
+
+
+def test_the_callers_stream_left_current_passes_and_another_is_named():
+    with simulated_cuda() as gpu:
+        before = gpu.current
+        assert check_stream_kept(gpu, before) is None
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            pass
+        assert check_stream_kept(gpu, before) is None  # a with-block puts it back
+        torch.cuda.set_stream(side)
+        said = rule_fails(check_stream_kept, gpu, before)
+    assert said == (
+        "after your function returned, the current stream was side stream 1, not default "
+        "stream, as when it was called: torch.cuda.set_stream changes it for the caller too, "
+        "whose next work then runs there. Use `with torch.cuda.stream(s):`, which puts the "
+        "caller's stream back when the block ends"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -393,3 +393,61 @@ def test_blocks_of_an_earlier_call_are_named_with_whether_this_calls_blocks_ran(
             f"for w, blocks of an earlier call ran, {ran} the blocks passed in: something kept "
             "between calls"
         ), said
+
+
+def test_blocks_changed_in_number_or_mode_are_named():
+    from torch import nn
+
+    from d2lgpu.checks._ch09_ckpt_rules import check_blocks_left
+
+    blocks = nn.ModuleList(nn.Linear(2, 2) for _ in range(3))
+    modes = [m.training for m in blocks.modules()]
+    assert check_blocks_left(blocks, 3, modes, "3 blocks in 2 segments") is None
+    blocks.append(nn.Sequential(blocks[0], blocks[1]))
+    assert rule_fails(check_blocks_left, blocks, 3, modes, "3 blocks in 2 segments") == (
+        "for 3 blocks in 2 segments, your function changed the caller's blocks: it was given 3 "
+        "and left 4 (add_module, append or a segment registered on the ModuleList), so the "
+        "caller's next forward runs other modules, some twice. Keep segments in a list of your "
+        "own (or a slice, blocks[i:j]); leave blocks as it is"
+    )
+    del blocks[3]
+    blocks[1].eval()  # one block's mode changed, the list's not
+    said = rule_fails(check_blocks_left, blocks, 3, modes, "3 blocks in 2 segments")
+    assert said == (
+        "for 3 blocks in 2 segments, your function left the blocks in another mode than it was "
+        "given (.train() or .eval(): 1 module(s) changed): that changes what they compute "
+        "(dropout) for the caller, and here for the forward too. Run the blocks in the mode "
+        "they come in"
+    )
+
+
+def test_a_backward_that_moves_the_global_generator_is_named():
+    from d2lgpu.checks._ch09_ckpt_rules import check_backward_random_state
+
+    state = torch.get_rng_state()
+    assert check_backward_random_state(state, state.clone(), "8 blocks in 4 segments") is None
+    torch.rand(1)
+    moved = torch.get_rng_state()
+    assert rule_fails(check_backward_random_state, state, moved, "8 blocks in 4 segments") == (
+        "for 8 blocks in 4 segments, backward moved the global random generator: the "
+        "recomputation set its state itself (torch.set_rng_state, with "
+        "preserve_rng_state=False) and left it there, so the caller's next random draws (the "
+        "next step's dropout masks) repeat earlier ones; on a GPU the CUDA generator is not "
+        "restored at all. Leave preserve_rng_state=True, checkpoint's default: it forks the "
+        "generator for the recomputation and puts it back"
+    )
+
+
+def test_children_of_the_blocks_called_directly_are_named():
+    def children_only(blocks, x, segments):
+        h = x
+        for block in blocks:
+            h = block.inner(h)  # the block's residual is skipped
+        return h
+
+    hint = assert_fails("09.checkpoint", children_only).hint
+    assert hint.startswith(
+        "for 8 blocks in 4 segments, none of the 8 blocks ran as a block, though their "
+        "parameters were used: their children were called directly (block.inner, "
+        "block.children()), which skips what each block adds around them"
+    )

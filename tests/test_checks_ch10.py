@@ -1313,6 +1313,35 @@ def test_rules_on_records_name_divisions_that_did_not_reach_every_gradient_once(
     assert misplaced_divisions_hint(steps({**total, "a": torch.ones(3)}), 0) is None  # a shape
 
 
+def test_rules_on_records_name_a_flat_buffer_that_carries_more_than_the_gradients():
+    """Round 25: zeros in the flat buffer for a parameter that has no gradient."""
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_cost
+
+    mean = torch.full((2, 2), 1.5)
+    records = _records([mean, mean], calls=[Call(0, "all_reduce", (10,), 40, False)])
+    for record in records:
+        for s in record["steps"]:
+            s["local"] = {**s["local"], "v": torch.ones(4)}  # two gradients: 32 bytes
+    with pytest.raises(Exception) as raised:
+        _check_cost(records)
+    assert str(raised.value) == (
+        "your function all-reduced 40 bytes for 32 bytes of gradients (step 0, rank 0), 8 "
+        "bytes more, in 1 all-reduce(s): its flat buffer holds more than the gradients (zeros "
+        "in place of a parameter that has no gradient, padding, a buffer). Put in it only the "
+        "gradients that are not None"
+    )
+    for record in records:  # as many all-reduces as gradients: one of them sent twice
+        for s in record["steps"]:
+            s["calls"] = [
+                Call(0, "all_reduce", (4,), 16, False),
+                Call(1, "all_reduce", (6,), 24, False),
+            ]
+    with pytest.raises(Exception) as raised:
+        _check_cost(records)
+    assert "in 2 all-reduces: an extra collective" in str(raised.value)
+
+
 def test_rules_on_records_name_buffers_a_narrower_flat_buffer_host_reads_and_hooks():
     """Round 21: a buffer all-reduced, a float32 flat buffer for float64 gradients, a host
     read of a gradient's value, and collectives run in backward by hooks of an earlier call."""

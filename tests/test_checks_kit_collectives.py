@@ -368,3 +368,12 @@ def test_no_refused_call_reads_as_none(tmp_path):
     (tmp_path / "rank1.refused").write_text("rank 1's words")
     assert refused_hint(tmp_path, 2) == "rank 1's words"
     assert refused_hint(tmp_path, 1) is None  # only the ranks of this world
+
+
+def test_point_to_point_sends_and_receives_are_watched(watch):
+    dist.isend(torch.ones(3), dst=1)
+    dist.send(torch.ones(2), dst=1)
+    assert [(c.kind, c.shape, c.async_op) for c in watch.calls] == [
+        ("isend", (3,), False),
+        ("send", (2,), False),
+    ]

@@ -237,7 +237,11 @@ def asked(answer, fn, args, device, what, columns=frozenset()) -> str:
     (``columns``: the device columns it read)."""
     threads = torch.get_num_threads()
     try:
-        name = returned_name(answer(fn, args, device))
+        with (
+            calls_to(torch, "set_num_threads", lambda n: n) as set_to,
+            calls_to(torch, "get_num_threads") as read,
+        ):
+            name = returned_name(answer(fn, args, device))
     except CheckFailed:
         raise
     except Exception as error:
@@ -245,12 +249,19 @@ def asked(answer, fn, args, device, what, columns=frozenset()) -> str:
         if hint is None:
             raise
         raise CheckFailed(hint) from error
-    if (now := torch.get_num_threads()) != threads:
+    # left changed; or set without the count read first to put back (a leak, though the
+    # count it set happens to be this process's: one thread, as under a checker's one_cpu_thread)
+    if (now := torch.get_num_threads()) != threads or (set_to and not read):
         torch.set_num_threads(threads)
+        left = (
+            f"left torch's CPU threads at {now} (they were {threads})"
+            if now != threads
+            else f"called torch.set_num_threads({set_to[-1]}) without reading the count first "
+            f"to set it back (here it was {threads} already)"
+        )
         raise CheckFailed(
-            f"your function left torch's CPU threads at {now} (they were {threads}): "
-            "torch.set_num_threads changes them for the whole process, for every later call "
-            "of the caller's. Profile with the threads as they are, or set them back before "
-            "returning"
+            f"your function {left}: torch.set_num_threads changes them for the whole process, "
+            "for every later call of the caller's. Profile with the threads as they are, or "
+            "set them back before returning"
         )
     return name

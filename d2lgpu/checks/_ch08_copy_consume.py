@@ -71,6 +71,14 @@ def check_handed_buffers(run) -> None:
         if j in went.get(i, ()) or i in blocking:
             continue
         into = sorted(k for k in went.get(i, ()) if k is not None)
+        if not into and j in went.get(None, ()):  # copied back from a device tensor of its own
+            raise CheckFailed(
+                f"consume({i}, buffers[{j}]): buffers[{j}] was filled from a device tensor that "
+                f"is not result {i} as compute returned it (a staging tensor, a copy made on "
+                "the device): an extra device copy per result, and one tensor reused for every "
+                "result is overwritten by the next result while its copy back may still read "
+                "it. Copy compute's result itself into the buffer"
+            )
         raise CheckFailed(
             f"consume({i}, buffers[{j}]): result {i} was "
             + (f"copied into buffers[{into[0]}]" if into else "never copied into a buffer")

@@ -19,7 +19,7 @@ import torch
 
 from ..stream_sim import simulated_cuda
 from ._ch08_results import buffers_alive, kept_after
-from ._ch08_rules import caller_stream, device_seen, in_pool
+from ._ch08_rules import caller_stream, check_stream_kept, device_seen, in_pool
 
 __all__ = [
     "RUNS",
@@ -134,7 +134,9 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
         gpu.device = gpu.device if device is None else device
         compute = device_seen(gpu.kernel(reference_compute), run.devices)
         given, before = list(buffers), {id(t) for t in buffers_alive(gpu)}
+        at_call = gpu.current
         returned = answer(batches, compute, gpu.device, given, run.consume)
+        check_stream_kept(gpu, at_call)
         run.end_s = max([gpu.host_time] + [op.end for op in gpu.ops])
         del batches
         run.returned = None if returned is None else type(returned).__name__

@@ -7,7 +7,8 @@
 * :func:`other_stream_waited` names a wait made by a stream other than the one that reads
   (the default stream waited for the copy while the compute ran on the current stream).
 * :func:`check_one_copy_per_batch`: a copy to the device per batch; a copy that carries
-  several batches (``torch.cat`` of the host batches) leaves nothing to overlap.
+  several batches (``torch.cat`` of the host batches) leaves nothing to overlap, and a batch
+  copied twice pays twice. :func:`check_stream_kept`: the caller's stream is current again.
 * :func:`in_pool`: a run's host batches in the memory of the runs before, as a loader's
   pinned buffers are reused, so that a cache keyed by ``data_ptr()`` is seen.
 * :func:`check_no_pins`: the batches arrive pinned, and the prompts ask not to pin.
@@ -21,6 +22,7 @@ What it is not: the checkers; :mod:`.ch08_streams` and :mod:`.ch08_copy_back` ru
 
 from __future__ import annotations
 
+import collections
 import weakref
 from contextlib import contextmanager
 
@@ -31,7 +33,7 @@ from ._util import CheckFailed
 
 __all__ = ["CALLER", "caller_stream", "calling_stream", "other_stream_waited"]
 __all__ += ["check_one_copy_per_batch", "in_pool", "check_no_pins", "OTHER_GPU"]
-__all__ += ["check_current_gpu_calls"]
+__all__ += ["check_current_gpu_calls", "check_stream_kept"]
 __all__ += ["device_seen", "check_on_device", "check_no_start_wait"]
 
 CALLER = "the caller's stream"
@@ -48,6 +50,18 @@ def caller_stream(gpu, on: bool):
         return
     with SimStream(_gpu=gpu, _name=CALLER) as stream:
         yield stream
+
+
+def check_stream_kept(gpu, before) -> None:
+    """The stream current when the answer was called is current again when it returns (a
+    ``torch.cuda.set_stream`` not undone leaves the caller's next work on another stream)."""
+    if gpu.current is not before:
+        raise CheckFailed(
+            f"after your function returned, the current stream was {gpu.current.name}, not "
+            f"{before.name}, as when it was called: torch.cuda.set_stream changes it for the "
+            "caller too, whose next work then runs there. Use `with torch.cuda.stream(s):`, "
+            "which puts the caller's stream back when the block ends"
+        )
 
 
 def calling_stream(gpu):
@@ -94,6 +108,15 @@ def check_one_copy_per_batch(copies, computes, n: int) -> None:
             "on views of the one device tensor) makes compute 0 wait until every batch has "
             "landed, so no copy runs while a compute runs. Copy each batch on its own, the "
             "copy of batch i + 1 queued while batch i is computed"
+        )
+    times = collections.Counter(op.batch for op in copies if op.batch is not None)
+    again = min((b for b, k in times.items() if k > 1), default=None)
+    if again is not None:
+        raise CheckFailed(
+            f"batch {again} was copied to the device "
+            f"{'twice' if times[again] == 2 else f'{times[again]} times'}: each copy holds a "
+            "copy engine for its whole length and takes device memory of its own, for a "
+            "batch already there. Copy each batch once, and compute on that copy"
         )
     if any(op.batch is None for op in computes):
         raise CheckFailed(

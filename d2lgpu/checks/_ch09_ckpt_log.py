@@ -145,10 +145,33 @@ def backward_segments(log, n: int, where: str) -> list[list[int]]:
     return runs
 
 
-def forward_once(log, n: int, where: str) -> None:
-    """Each block ran once in the forward pass."""
+def _leaves(out) -> set[int]:
+    """The ids of the leaf tensors ``out``'s graph reaches (its AccumulateGrad nodes)."""
+    seen, found = set(), set()
+    stack = [getattr(out, "grad_fn", None)]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if hasattr(node, "variable"):
+            found.add(id(node.variable))
+        stack += [f for f, _ in node.next_functions]
+    return found
+
+
+def forward_once(log, n: int, where: str, out=None, blocks=()) -> None:
+    """Each block ran once in the forward pass (``out``: what the answer returned, whose graph
+    says whether the blocks' own parameters were used where no block ran)."""
     counts = [sum(1 for e in log if e[0] == i and e[1] == "forward") for i in range(n)]
     never = [i for i, c in enumerate(counts) if c == 0]
+    if len(never) == n and _leaves(out) & {id(p) for p in blocks.parameters()} if blocks else False:
+        raise CheckFailed(
+            f"for {where}, none of the {n} blocks ran as a block, though their parameters were "
+            "used: their children were called directly (block.inner, block.children()), which "
+            "skips what each block adds around them (here, the residual h + ...). Call each "
+            "block itself, blocks[i](h)"
+        )
     if len(never) == n:
         raise CheckFailed(
             f"for {where}, none of the {n} blocks you were given ran: what ran were other "

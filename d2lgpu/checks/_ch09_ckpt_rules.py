@@ -32,6 +32,8 @@ from ._kit_code import runs_of
 from ._util import CheckFailed
 
 __all__ = [
+    "check_backward_random_state",
+    "check_blocks_left",
     "housekeeping",
     "sequential_split",
     "check_grads_left",
@@ -77,6 +79,25 @@ def check_called(blocks, where: str) -> None:
         )
 
 
+def check_blocks_left(blocks, n: int, modes: list[bool], where: str) -> None:
+    """The caller's ModuleList as it was given: ``n`` blocks, each module in its mode."""
+    if len(blocks) != n:
+        raise CheckFailed(
+            f"for {where}, your function changed the caller's blocks: it was given {n} and "
+            f"left {len(blocks)} (add_module, append or a segment registered on the "
+            "ModuleList), so the caller's next forward runs other modules, some twice. Keep "
+            "segments in a list of your own (or a slice, blocks[i:j]); leave blocks as it is"
+        )
+    if [m.training for m in blocks.modules()] != modes:
+        changed = sum(m.training != was for m, was in zip(blocks.modules(), modes, strict=True))
+        raise CheckFailed(
+            f"for {where}, your function left the blocks in another mode than it was given "
+            f"(.train() or .eval(): {changed} module(s) changed): that changes what they compute "
+            "(dropout) for the caller, and here for the forward too. Run the blocks in the "
+            "mode they come in"
+        )
+
+
 def check_input_left(x: torch.Tensor, needs_grad: bool, where: str) -> None:
     if x.requires_grad != needs_grad:
         done = "set" if x.requires_grad else "cleared"
@@ -86,6 +107,19 @@ def check_input_left(x: torch.Tensor, needs_grad: bool, where: str) -> None:
             "and keeps a gradient for the data batch, which nothing needs. With "
             "use_reentrant=False, checkpoint needs no input that requires a gradient: leave x "
             "as it is"
+        )
+
+
+def check_backward_random_state(before, after, where: str) -> None:
+    """Backward leaves the global generator where it found it (``before``, ``after``)."""
+    if not torch.equal(before, after):
+        raise CheckFailed(
+            f"for {where}, backward moved the global random generator: the recomputation set "
+            "its state itself (torch.set_rng_state, with preserve_rng_state=False) and left it "
+            "there, so the caller's next random draws (the next step's dropout masks) repeat "
+            "earlier ones; on a GPU the CUDA generator is not restored at all. Leave "
+            "preserve_rng_state=True, checkpoint's default: it forks the generator for the "
+            "recomputation and puts it back"
         )
 
 

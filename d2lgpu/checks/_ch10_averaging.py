@@ -182,6 +182,15 @@ def check_cost(records) -> None:
                     "statistics) are left alone"
                 )
             needed, sent = needed_and_sent(s)
+            grads = sum(g is not None for g in s["local"].values())
+            if sent > needed and len(calls) < grads:  # flat buffers that carry more
+                raise CheckFailed(
+                    f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
+                    f"{where}, {sent - needed} bytes more, in {len(calls)} all-reduce(s): its "
+                    "flat buffer holds more than the gradients (zeros in place of a parameter "
+                    "that has no gradient, padding, a buffer). Put in it only the gradients "
+                    "that are not None"
+                )
             if sent > needed:
                 raise CheckFailed(
                     f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
@@ -228,12 +237,12 @@ def misplaced_divisions_hint(steps, step) -> str | None:
     for rank, s in enumerate(steps):
         times = [_divisions(s["after"][n], sum(t["local"][n] for t in steps), world, len(names))
                  for n in names]  # fmt: skip
-        ks = [k for k in times if k is not None]
-        if len(ks) < max(len(names), 2) or 0 not in ks or max(ks) == 0:
+        ks = [k for k in times if k is not None]  # None: neither a sum nor one divided (a race)
+        if len(ks) < 2 or 0 not in ks or max(ks) == 0:
             continue
-        sums = [n for n, k in zip(names, ks, strict=True) if k == 0]
+        sums = [n for n, k in zip(names, times, strict=True) if k == 0]
         divided = ", ".join(
-            f"{n} {k} time{'s' * (k > 1)}" for n, k in zip(names, ks, strict=True) if k
+            f"{n} {k} time{'s' * (k > 1)}" for n, k in zip(names, times, strict=True) if k
         )
         return (
             f"the divisions by the world size did not reach every gradient once (step {step}, rank "

@@ -11,17 +11,12 @@ What it is not: the record of the calls (:mod:`._kit_collectives`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import torch
-
-if TYPE_CHECKING:
-    from ._kit_collectives import Call, CollectiveWatch
 
 __all__ = ["WatchedFuture", "WatchedHandle", "release"]
 
 
-def release(call: Call) -> tuple | None:
+def release(call) -> tuple | None:
     """Copy an async in-place collective's result into the rank's tensor, once it is done.
     Returns ``(tensor, the copy it ran on)`` the first time, else None."""
     if call.held is not None:
@@ -34,7 +29,7 @@ def release(call: Call) -> tuple | None:
 class WatchedFuture(torch.futures.Future):
     """A watched future: completed with the real one's value; a wait counts for ``calls``."""
 
-    def __init__(self, real, calls: list[Call], watch: CollectiveWatch):
+    def __init__(self, real, calls: list, watch):
         super().__init__()
         self._calls, self._watch = calls, watch
 
@@ -71,7 +66,7 @@ class WatchedFuture(torch.futures.Future):
 class WatchedHandle:
     """A watched async collective's handle: the real one, with its waits counted."""
 
-    def __init__(self, work, call: Call, watch: CollectiveWatch):
+    def __init__(self, work, call, watch):
         self._work, self._call, self._watch = work, call, watch
 
     def wait(self, *args, **kwargs):

@@ -234,15 +234,17 @@ def one_cpu_thread(fn):
 def defaults_kept(what: str) -> Iterator[None]:
     """Fail if the block leaves a process-wide default of torch changed; restore it either way.
 
-    ``torch.set_default_device``, ``torch.set_default_dtype`` and
-    ``torch.set_grad_enabled`` called as functions last beyond the answer: every
-    tensor made afterwards, the caller's and the checker's too, follows them.
+    ``torch.set_default_device``, ``torch.set_default_dtype``,
+    ``torch.set_grad_enabled`` and ``torch.use_deterministic_algorithms`` called as functions
+    last beyond the answer: every tensor made (or kernel picked) afterwards, the caller's and
+    the checker's too, follows them.
     """
     device, dtype, grad = (
         torch.get_default_device(),
         torch.get_default_dtype(),
         torch.is_grad_enabled(),
     )
+    deterministic = torch.are_deterministic_algorithms_enabled()
     try:
         yield
     finally:
@@ -253,6 +255,10 @@ def defaults_kept(what: str) -> Iterator[None]:
         if torch.get_default_dtype() != dtype:
             changed.append(f"torch.set_default_dtype({torch.get_default_dtype()})")
             torch.set_default_dtype(dtype)
+        if torch.are_deterministic_algorithms_enabled() != deterministic:
+            now = torch.are_deterministic_algorithms_enabled()
+            changed.append(f"torch.use_deterministic_algorithms({now})")
+            torch.use_deterministic_algorithms(deterministic)
         if torch.is_grad_enabled() != grad:
             changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
             torch.set_grad_enabled(grad)

@@ -59,6 +59,7 @@ from ._ch08_rules import (
     check_no_start_wait,
     check_on_device,
     check_one_copy_per_batch,
+    check_stream_kept,
     device_seen,
     in_pool,
 )
@@ -96,7 +97,9 @@ def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: 
         gpu.device, gpu.seen, gpu.made = gpu.device if device is None else device, [], []
         compute = device_seen(gpu.kernel(reference_compute), gpu.seen, gpu.made)
         before = {id(t) for t in buffers_alive(gpu)}
+        at_call = gpu.current
         results = answer(batches, compute, gpu.device)
+        check_stream_kept(gpu, at_call)
         del batches
         shown = results if isinstance(results, list | tuple) else []
         gpu.kept = kept_after(gpu, before, [r for r in shown if isinstance(r, torch.Tensor)])

@@ -59,6 +59,8 @@ from ._ch09_ckpt_log import (
     peak_blocks,
 )
 from ._ch09_ckpt_rules import (
+    check_backward_random_state,
+    check_blocks_left,
     check_called,
     check_fresh,
     check_grads_left,
@@ -238,8 +240,10 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
     rng.append(torch.get_rng_state())
     for q in blocks.parameters():  # the gradients a caller has accumulated so far: all ones
         q.grad = torch.ones_like(q)
+    modes = [m.training for m in blocks.modules()]
     with saved_for_backward(exclude=blocks.parameters()) as saved, housekeeping() as calls:
         out = answer(blocks, x, s)
+    check_blocks_left(blocks, n, modes, where)
     rng.append(torch.get_rng_state())
     check_grads_left(blocks, where)
     check_fresh(earlier, before, log, where)
@@ -251,7 +255,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
         raise CheckFailed(
             f"for {where}, checkpointed_forward returned {got}: return the output tensor"
         )
-    forward_once(log, n, where)
+    forward_once(log, n, where, out, blocks)
     if not torch.allclose(out.detach(), ref[0], TOLERANCE.rtol, TOLERANCE.atol):
         raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
     if out.grad_fn is None:
@@ -259,7 +263,9 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
     check_selective(blocks, where)
     alive = outputs_alive(blocks)  # judged once backward has shown the segments
     phase[0] = "backward"
+    unmoved = torch.get_rng_state()
     (out * weight).sum().backward()
+    check_backward_random_state(unmoved, torch.get_rng_state(), where)
     runs = backward_segments(log, n, where)
     _check_grads(blocks, x, ref, log, where, p)
     if any(e[3] for e in log):

@@ -83,6 +83,13 @@ THREE_RANKS_CAP = 512
 # --- 10.overlap_ddp: reading what the ranks recorded ---------------------------------------
 
 
+_KEPT = (
+    "; the steps before it were right, so look for what your class keeps from one step to "
+    "the next (p.grad tensors, or views of them: zero_grad() sets p.grad to None, and "
+    "backward makes new ones)"
+)
+
+
 def _compare_overlap_grads(record, world, cap, step, launched=()):
     s = record["steps"][step]
     for name, got, whole, local in zip(record["names"], s["got"], s["whole"], s["local"],
@@ -215,7 +222,7 @@ def _overlap_checks(records, world, cap):
                 _compare_overlap_grads(record, world, cap, step, launched)
             except CheckFailed as wrong:  # a bucket sent early explains a wrong gradient
                 early = early_launch(record, record["steps"][step]["log"], cap, step)
-                raise wrong if early is None else CheckFailed(early) from None
+                raise CheckFailed(early or wrong.hint + _KEPT * bool(step)) from None
             check_buckets(launched, record, cap, step, record["steps"][step]["log"])
     for record in records:  # right here, but only because backward ran in the order expected
         if record["setup"].get("unhooked"):

@@ -1,5 +1,5 @@
-# expect: fail copies DDP's constructor and broadcasts every parameter from rank 0 in __init__: collectives besides the buckets' all-reduces (harmless to the values when the ranks start equal, but something other than the buckets is sent)
-# hint: broadcast|extra collective|other collective|nothing but the buckets|only the buckets|besides the buckets|__init__
+# expect: pass (written as wrong, judged right: DDP's constructor broadcasts the parameters, and the checker leaves collectives before the steps out, as test_collectives_before_the_steps_are_left_out_and_a_gradient_set_to_none_is_named holds) copies DDP's constructor and broadcasts every parameter from rank 0 in __init__: collectives besides the buckets' all-reduces (harmless to the values when the ranks start equal, but something other than the buckets is sent)
+# hint: 
 import torch
 import torch.distributed as dist
 
