@@ -862,7 +862,9 @@ def zeros_for_the_unused(model):
         (with_a_barrier, "besides all-reduces your function called a barrier (step 0, rank 0)"),
         (
             zeros_for_the_unused,
-            "your function all-reduced 700 bytes for 652 bytes of gradients (step 0, rank 0), in 1 all-reduces",
+            "your function all-reduced 700 bytes for 652 bytes of gradients (step 0, rank 0), 48 "
+            "bytes more, in 1 all-reduce(s): its flat buffer holds more than the gradients (zeros "
+            "in place of a parameter that has no gradient",
         ),
     ],
 )
