@@ -234,9 +234,10 @@ def misplaced_divisions_hint(steps, step) -> str | None:
     one call."""
     world = len(steps)
     names = [n for n, g in steps[0]["local"].items() if g is not None]
+    totals = [sum(t["local"][n] for t in steps) for n in names]  # the sums over the ranks
     for rank, s in enumerate(steps):
-        times = [_divisions(s["after"][n], sum(t["local"][n] for t in steps), world, len(names))
-                 for n in names]  # fmt: skip
+        times = [_divisions(s["after"][n], total, world, len(names))
+                 for n, total in zip(names, totals, strict=True)]  # fmt: skip
         ks = [k for k in times if k is not None]  # None: neither a sum nor one divided (a race)
         if len(ks) < 2 or 0 not in ks or max(ks) == 0:
             continue
