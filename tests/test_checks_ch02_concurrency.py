@@ -5,6 +5,9 @@ The reference answers here are written independently of the solution notebooks
 solutions. Every wrong answer is one a learner is likely to write.
 """
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
@@ -83,7 +86,18 @@ def test_concurrency_rejects_both_products_on_one_lane():
 
 
 def test_concurrency_rejects_bypassing_the_lanes_and_wrong_results():
-    assert_fails("02.concurrency", lambda x, y, lanes: (x @ x, y @ y), "nothing was submitted")
+    assert_fails(
+        "02.concurrency",
+        lambda x, y, lanes: (x @ x, y @ y),
+        "both products were computed in your function itself, in the caller's thread",
+    )
+
+    def own_pool(x, y, lanes):
+        with ThreadPoolExecutor(2) as pool:
+            fx, fy = pool.submit(torch.matmul, x, x), pool.submit(torch.matmul, y, y)
+            return fx.result(), fy.result()
+
+    assert_fails("02.concurrency", own_pool, "nothing was submitted to the lanes this call")
     assert_fails("02.concurrency", lambda x, y, lanes: (y @ y, x @ x), "swapped")
     assert_fails(
         "02.concurrency",
@@ -253,12 +267,12 @@ def test_a_logged_run_records_launches_waits_and_copies_where_they_happen():
     def answer(x, y, lanes):
         first = lanes[0].submit(torch.matmul, x, x)
 
-        def nested(b, *, scale):  # a job that launches and waits inside it
+        def nested(b, scale):  # a job that launches and waits inside it
             lanes[0].submit(torch.mul, b, scale).result()
             shapes.append((torch.sum(b, dim=0).shape, torch.zeros(size=(3,)).shape))
             return b @ b
 
-        second = lanes[1].submit(nested, y, scale=2.0)
+        second = lanes[1].submit(nested, y, 2.0)
         torch.cuda.synchronize()
         a = first.result()
         a.cpu()  # a copy of lanes[0]'s result
@@ -270,7 +284,7 @@ def test_a_logged_run_records_launches_waits_and_copies_where_they_happen():
     with patched((torch.cuda, "synchronize", lambda *a, **k: None)):
         result, lanes, log = run_logged(answer, x, y, 2)
     assert torch.equal(result[1], y @ y)
-    assert shapes == [(torch.Size([2]), torch.Size([3]))]  # keyword arguments passed on
+    assert shapes == [(torch.Size([2]), torch.Size([3]))]  # the factories' keywords pass on
     assert [entry for entry in log if entry[0] in ("launch", "wait")] == [
         ("launch", "lanes[0]", None),
         ("launch", "lanes[1]", None),
@@ -637,8 +651,8 @@ def test_results_are_judged_swapped_whole_and_only_when_they_are():
 
 
 def test_a_wait_before_the_second_launch_on_a_plain_list_log_is_a_result():
+    from d2lgpu.checks._ch02_order import check_order as _check_order
     from d2lgpu.checks._util import CheckFailed
-    from d2lgpu.checks.ch02_concurrency import _check_order
 
     log = [("launch", "lanes[0]", None), ("wait", "lanes[0]", None), ("launch", "lanes[1]", None)]
     with pytest.raises(CheckFailed) as info:
@@ -660,3 +674,91 @@ def test_late_lanes_that_get_no_pair_of_tensors_back_are_named(late):
         "with lanes that start each function only when its result is asked for (a busy "
         "ThreadPoolExecutor may start it late), your function did not return (x @ x, y @ y)"
     )
+
+
+def test_a_launch_from_inside_a_job_or_from_a_thread_of_the_answers_own_is_named():
+    def nested(x, y, lanes):
+        def x_then_y():
+            return x @ x, lanes[1].submit(torch.matmul, y, y)
+
+        xx, fy = lanes[0].submit(x_then_y).result()
+        return xx, fy.result()
+
+    assert_fails(
+        "02.concurrency",
+        nested,
+        "lanes[1] was submitted to from inside the function you submitted to lanes[0]",
+    )
+
+    def helper_thread(x, y, lanes):
+        box = {}
+        helper = threading.Thread(target=lambda: box.update(y=lanes[1].submit(torch.mm, y, y)))
+        helper.start()
+        fx = lanes[0].submit(torch.mm, x, x)
+        helper.join()
+        return fx.result(), box["y"].result()
+
+    assert_fails(
+        "02.concurrency",
+        helper_thread,
+        "lanes[1] was submitted to from a thread of your own, not from your function's thread",
+    )
+
+
+def test_keyword_arguments_to_submit_are_refused_as_the_chapters_lane_refuses_them():
+    def keywords(x, y, lanes):
+        fx = lanes[0].submit(torch.matmul, input=x, other=x)
+        fy = lanes[1].submit(torch.matmul, input=y, other=y)
+        return fx.result(), fy.result()
+
+    assert_fails(
+        "02.concurrency",
+        keywords,
+        "lanes[0].submit got keyword arguments (input=, other=): a lane's submit takes the "
+        "function's arguments by position",
+    )
+
+
+def test_a_job_may_store_its_product_but_every_future_is_waited_on():
+    def stored(x, y, lanes):
+        out = {}
+
+        def square(key, m):
+            out[key] = m @ m
+
+        futures = [lanes[0].submit(square, "x", x), lanes[1].submit(square, "y", y)]
+        for future in futures:
+            future.result()
+        return out["x"], out["y"]
+
+    assert_passes("02.concurrency", stored)
+
+    def last_only(x, y, lanes):
+        out = {}
+
+        def square(key, m):
+            out[key] = m @ m
+
+        lanes[0].submit(square, "x", x)
+        lanes[1].submit(square, "y", y).result()
+        return out["x"], out["y"]
+
+    assert_fails(
+        "02.concurrency", last_only, "lanes[0]'s future was never waited on (its .result()"
+    )
+
+    def value_read(x, y, lanes):  # the chapter's CudaFuture.value: the tensor, not waited for
+        fx, fy = lanes[0].submit(torch.mm, x, x), lanes[1].submit(torch.mm, y, y)
+        return fx.value, fy.value
+
+    assert_fails("02.concurrency", value_read, "lanes[0]'s future was never waited on")
+
+
+def test_the_same_lane_given_twice_gives_both_products():
+    def by_lane(x, y, lanes):
+        futures = {
+            lane: lane.submit(torch.matmul, m, m) for lane, m in zip(lanes[:2], (x, y), strict=True)
+        }
+        return futures[lanes[0]].result(), futures[lanes[1]].result()
+
+    assert_fails("02.concurrency", by_lane, "given the same lane twice (lanes[0] is lanes[1]")

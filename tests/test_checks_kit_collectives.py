@@ -13,7 +13,7 @@ import torch.distributed as dist
 
 from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks._kit_collective_handles import WatchedFuture, WatchedHandle
-from d2lgpu.checks._kit_collective_reads import first_mismatch
+from d2lgpu.checks._kit_collective_reads import first_mismatch, unwaited_hint
 from d2lgpu.checks._kit_collectives import (
     Call,
     CollectiveWatch,
@@ -159,6 +159,50 @@ def test_wait_all_and_collect_all_count_a_wait_for_each_watched_future(watch):
     plain.set_result(5)
     assert torch.futures.wait_all([plain]) == [5]  # futures it did not make: torch's own
     assert [c.waits for c in watch.calls] == [1, 1, 1]
+
+
+def test_a_future_then_returned_stays_open_until_a_wait_reaches_it(watch):
+    """A wait on the call's own handle or future can return before a then() callback ran:
+    the call counts as waited on only once a wait reaches each future then() made from it."""
+    handle = dist.all_reduce(torch.ones(1), async_op=True)
+    chained = handle.get_future().then(lambda f: 1)
+    handle.wait()
+    call = watch.calls[0]
+    assert call.waits == 1 and watch.unwaited() == [call]
+    assert unwaited_hint(watch.unwaited(), "your function returned") == (
+        "1 collective(s) had a callback chained with then() whose future was never waited on "
+        "before your function returned, the first an all_reduce of shape (1,) (4 bytes): a "
+        "wait on the collective's own handle or future can return before the callback has "
+        "run, so the callback's work may not be done yet. Wait on the future that then() "
+        "returns (fut.then(callback).wait(), or torch.futures.wait_all of those futures)"
+    )
+    assert chained.wait() == 1 and watch.unwaited() == []
+    # a chain of two: a wait on the last reaches the first; on the first, not the last
+    future = dist.all_reduce(torch.ones(1), async_op=True).get_future()
+    first = future.then(lambda f: 2)
+    last = first.then(lambda f: 3)
+    assert first.wait() == 2 and watch.unwaited(1) == [watch.calls[1]]
+    assert last.wait() == 3 and watch.unwaited(1) == []
+    # wait_all of the chained futures, and a done() that answered True, reach them too
+    chained = [dist.all_reduce(torch.ones(1), async_op=True).get_future().then(lambda f: 4)]
+    assert watch.unwaited(2) == [watch.calls[2]]
+    assert torch.futures.wait_all(chained) == [4] and watch.unwaited(2) == []
+    polled = dist.broadcast(torch.ones(1), src=0, async_op=True).get_future().then(lambda f: 5)
+    assert polled.done() is True and watch.unwaited(3) == []
+    assert [r.covered for r in watch.chained] == [True] * 5
+
+
+def test_the_watch_keeps_no_chained_future_alive(watch):
+    import gc
+    import weakref
+
+    chained = dist.all_reduce(torch.ones(1), async_op=True).get_future()
+    chained = chained.then(lambda f: torch.ones(1))
+    gone = weakref.ref(chained.wait())  # the callback's value: the future keeps it
+    assert gone() is not None
+    del chained
+    gc.collect()
+    assert gone() is None and len(watch.chained) == 1
 
 
 def test_the_watch_puts_back_what_it_replaced_and_counts_nothing_after():

@@ -15,7 +15,8 @@ import torch.nn.functional as F
 
 from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks import _ranks
-from d2lgpu.checks._kit_collectives import Call
+from d2lgpu.checks._kit_collective_reads import finished_rule_hint
+from d2lgpu.checks._kit_collectives import Call, CollectiveWatch
 from d2lgpu.checks._util import CheckFailed, NotAttempted
 
 LOST = "RuntimeError: [../gloo/transport/tcp/pair.cc:534] Connection closed by peer"
@@ -206,23 +207,23 @@ def test_a_collective_over_a_group_that_leaves_ranks_out_is_named():
     outside = Call(1, "all_reduce", (3,), 12, False, group=())
     everyone = Call(2, "all_reduce", (3,), 12, False, group=(0, 1))
     late = Call(3, "all_reduce", (3,), 12, True)
-    assert _ranks.finished_rule_hint([everyone, inside, outside], [late], 0, 2) == (
+    assert finished_rule_hint([everyone, inside, outside], [late], 0, 2) == (
         "rank 0 of 2 called an all_reduce of shape (16, 6) (384 bytes) over a group of ranks "
         "[0]: ranks written in leave some out. Reduce over every rank: the default group, or "
         "one dist.new_group(list(range(dist.get_world_size()))) made once"
     )
-    assert _ranks.finished_rule_hint([outside], [], 1, 2).startswith(
+    assert finished_rule_hint([outside], [], 1, 2).startswith(
         "rank 1 of 2 called an all_reduce of shape (3,) (12 bytes) over a group of ranks [] "
         "(rank 1 is not in it: the call did nothing): ranks written in leave some out."
     )
-    assert _ranks.finished_rule_hint([everyone, late], [late], 1, 2) == (
+    assert finished_rule_hint([everyone, late], [late], 1, 2) == (
         "1 collective(s) launched with async_op=True were never waited on before rank 1 "
         "finished, the first an all_reduce of shape (3,) (12 bytes): the tensor may not hold "
         "the result yet. Keep each handle and call handle.wait() (or wait on "
         "handle.get_future(), or torch.futures.wait_all) before the tensor is used"
     )
-    assert _ranks.finished_rule_hint([everyone, late], [], 1, 2) is None
-    assert _ranks.finished_rule_hint([], [], 0, 1) is None
+    assert finished_rule_hint([everyone, late], [], 1, 2) is None
+    assert finished_rule_hint([], [], 0, 1) is None
 
 
 # --- 10.allreduce_grads' job, as one rank of a fake process group -----------------------------
@@ -288,6 +289,49 @@ def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed
     assert list(record["final"]) == list(final)
     for name, value in final.items():
         assert torch.equal(record["final"][name], value), name
+
+
+_HANDLES = []  # every step's handles, never cleared: the mistake the next test names
+
+
+def _kept_handles(model):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad /= dist.get_world_size()
+            _HANDLES.append(dist.all_reduce(p.grad, async_op=True))
+    for handle in _HANDLES:
+        handle.wait()
+
+
+def test_a_wait_on_a_handle_of_an_earlier_step_is_named():
+    _HANDLES.clear()
+    with pytest.raises(_ranks.RuleBroken) as raised:
+        run(_kept_handles, 2)
+    assert str(raised.value) == (
+        "4 collective(s) launched in an earlier step were waited on again before your function "
+        "returned, the first an all_reduce of shape (16, 6) (384 bytes): the list of handles is "
+        "never cleared, so it keeps every step's handles, and the gradients they hold, alive, "
+        "and each step waits on all of them again. Keep this step's handles only: clear the "
+        "list after the waits (or make a new one in each call)"
+    )
+    _HANDLES.clear()
+
+
+def test_waits_reads_each_earlier_calls_waits_and_a_wait_before_the_step_is_no_stale_one():
+    with fake_process_group(2, 0), CollectiveWatch() as watching:
+        _ranks._WATCH.append(watching)
+        try:
+            handles = [dist.all_reduce(torch.ones(1), async_op=True) for _ in range(3)]
+            handles[0].wait()
+            assert _ranks.waits(2) == [1, 0]
+            kept = _ranks.waits(2)
+            handles[1].wait()  # an earlier step's call waited now: named
+            with pytest.raises(_ranks.RuleBroken, match="1 collective.s. launched in an earlier"):
+                _ranks.check_waited(2, "now", kept)
+            handles[2].wait()  # this step's own call: waited, and nothing else
+            _ranks.check_waited(2, "now", _ranks.waits(2))
+        finally:
+            _ranks._WATCH.pop()
 
 
 def test_one_rank_on_the_global_batch_ends_where_the_reference_does():

@@ -8,15 +8,26 @@ checker's rules read.
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager, nullcontext
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from ._kit import COPY_METHODS, copies_of, patched
-from ._util import MATRIX_PRODUCTS
+from ._util import MATRIX_PRODUCTS, CheckFailed
 
-__all__ = ["LateLane", "LoggedFuture", "LoggingLane", "run_logged", "streams_switched"]
+__all__ = [
+    "OFF_THREAD",
+    "LateLane",
+    "LoggedFuture",
+    "LoggingLane",
+    "run_logged",
+    "streams_switched",
+]
+
+OFF_THREAD = "a thread of your own"  # where a launch came from, in the log, if not the caller
+_IN_A_JOB = threading.local()  # depth: the jobs of any logging lane running on this thread
 
 
 class LoggedFuture:
@@ -37,6 +48,12 @@ class LoggedFuture:
         log = self._lane.log
         getattr(log, "called", {})[len(log)] = ".exception()"
         log.append(("wait", self._lane.name, _job(log)))
+
+    @property
+    def value(self):
+        """As the chapter's ``CudaFuture.value``: the tensor the lane's work writes, read
+        without waiting for it (no wait is logged)."""
+        return self._value
 
     def __getattr__(self, name):
         if name.startswith("__"):  # copy, pickle and friends look for these: not the answer's
@@ -65,21 +82,34 @@ class LoggingLane:
     The work runs on the CPU when submitted; ``result()`` on the future counts
     as a wait. Lanes share one ``log`` of ``(event, lane name, job)`` triples, where
     ``job`` names the lane whose submitted function made the event (a wait inside a
-    lane's job), or is None; ``values`` keeps what each submitted call returned.
+    lane's job, a launch there), is :data:`OFF_THREAD` for a launch from a thread other than
+    the one that made the lane, or is None; ``values`` keeps what each submitted call returned.
     """
 
     def __init__(self, name: str, log: list):
         self.name, self.log = name, log
         self.values: list = []
+        self._thread = threading.get_ident()  # the caller's
 
     def submit(self, fn, *args, **kwargs):
-        self.log.append(("launch", self.name, _job(self.log)))
+        if kwargs:
+            raise CheckFailed(
+                f"{self.name}.submit got keyword arguments ({', '.join(f'{k}=' for k in kwargs)})"
+                ": a lane's submit takes the function's arguments by position, submit(fn, "
+                "*args), as the chapter's CudaLane.submit(self, fn, *args) does, which raises "
+                f"TypeError on keywords. Pass them by position: {self.name}.submit(torch."
+                "matmul, a, a), or bind them first with functools.partial"
+            )
+        off = threading.get_ident() != self._thread
+        self.log.append(("launch", self.name, OFF_THREAD if off else _job(self.log)))
         running = getattr(self.log, "running", [])
         running.append(self.name)
+        _IN_A_JOB.depth = getattr(_IN_A_JOB, "depth", 0) + 1  # any run's lane: not the caller
         try:
             value = fn(*args, **kwargs)
         finally:
             running.pop()
+            _IN_A_JOB.depth -= 1
         self.values.append(value)
         return LoggedFuture(self, value)
 
@@ -109,9 +139,17 @@ class _Log(list):
 
     def __init__(self):
         super().__init__()
-        self.running: list[str] = []
+        self._threads = threading.local()
         self.called: dict[int, str] = {}  # a wait's place in the log: the call made, if not
         # .result()
+        self.products: dict[str, list] = {}  # the products each lane's jobs made, in order
+
+    @property
+    def running(self) -> list[str]:
+        """This thread's lanes whose jobs are running: another thread's are not its own."""
+        if not hasattr(self._threads, "running"):
+            self._threads.running = []
+        return self._threads.running
 
 
 @contextmanager
@@ -172,9 +210,11 @@ class _Watch(TorchFunctionMode):
             self.log.append(("wait", f"a host read ({_HOST_READS[name]})", job))
         elif job is None and name in _HOST_READS and name not in COPY_METHODS:
             self.log.append(("read", _HOST_READS[name], None))  # in the caller (copies: apart)
-        elif job is None and name in MATRIX_PRODUCTS:
-            self.log.append(("product", name, None))
+        elif job is None and name in MATRIX_PRODUCTS and not getattr(_IN_A_JOB, "depth", 0):
+            self.log.append(("product", name, None))  # not in a lane of an earlier run either
         out = func(*args, **(kwargs or {}))
+        if job is not None and name in MATRIX_PRODUCTS and hasattr(self.log, "products"):
+            self.log.products.setdefault(job, []).append(out)  # a job that stores, not returns
         if said is not None and isinstance(out, torch.Tensor) and id(out) not in self.devices:
             self.devices[id(out)] = said  # a product of x on cuda:0 is on cuda:0 too
             self.made.append(out)

@@ -2,7 +2,9 @@
 watches: :class:`WatchedHandle` wraps the work an async call returns, :class:`WatchedFuture`
 its future (``get_future()``, ``then()``, ``torch.futures.wait_all`` and ``collect_all``), so
 that each wait counts for its call (``watch.waited``), and an ``is_completed()`` or
-``done()`` that answered True counts as a poll. :func:`release` copies an async in-place
+``done()`` that answered True counts as a poll. Each future ``then()`` returns is kept in the
+watch's ``chained``, ``covered`` once a wait reaches it (on it, or on a future chained after
+it): a wait on the call's own handle or future can return before the callback has run. :func:`release` copies an async in-place
 collective's result into the rank's tensor at its first wait, or as it ends where its future
 was asked for: a read before the wait sees the rank's own values every time.
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["WatchedFuture", "WatchedHandle", "release"]
+__all__ = ["Reach", "WatchedFuture", "WatchedHandle", "release"]
 
 
 def release(call) -> tuple | None:
@@ -26,12 +28,27 @@ def release(call) -> tuple | None:
     return None
 
 
-class WatchedFuture(torch.futures.Future):
-    """A watched future: completed with the real one's value; a wait counts for ``calls``."""
+class Reach:
+    """Whether a wait reached a watched future: on it, or on one chained after it (``after``
+    are the futures it was chained after, or joined from). The watch keeps these, not the
+    futures, whose values it would keep alive."""
 
-    def __init__(self, real, calls: list, watch):
+    def __init__(self, calls: list, after: tuple = ()):
+        self.calls, self.after, self.covered = calls, after, False
+
+    def cover(self) -> None:
+        self.covered = True
+        for earlier in self.after:  # done before this one: a wait here waits on them too
+            earlier.cover()
+
+
+class WatchedFuture(torch.futures.Future):
+    """A watched future: completed with the real one's value; a wait counts for ``calls``.
+    ``after``: the :class:`Reach` of the futures it completes after."""
+
+    def __init__(self, real, calls: list, watch, after: tuple = ()):
         super().__init__()
-        self._calls, self._watch = calls, watch
+        self.calls, self._watch, self.reach = calls, watch, Reach(calls, after)
 
         def done(finished):
             try:  # as the collective ends its result reaches the tensor, before then()'s
@@ -45,22 +62,27 @@ class WatchedFuture(torch.futures.Future):
         real.add_done_callback(done)
 
     def wait(self):
-        for call in self._calls:
+        for call in self.calls:
             self._watch.waited(call)
         value = super().wait()
-        for call in self._calls:
+        self.reach.cover()
+        for call in self.calls:
             release(call)  # the collective is done now
         return value
 
     def done(self):
         finished = super().done()
-        for call in self._calls if finished else ():
+        for call in self.calls if finished else ():
             self._watch.waited(call, finished=True)
+        if finished:
+            self.reach.cover()
         return finished
 
     def then(self, callback):
         # the chained future completes after this one: a wait on it waits on these calls too
-        return WatchedFuture(super().then(callback), self._calls, self._watch)
+        chained = WatchedFuture(super().then(callback), self.calls, self._watch, (self.reach,))
+        self._watch.chained.append(chained.reach)
+        return chained
 
 
 class WatchedHandle:

@@ -1,6 +1,7 @@
 """The parent's reading of what :class:`._kit_collectives.CollectiveWatch` recorded in the
 ranks: :func:`read_log` (a rank's file of calls, as they started), :func:`first_mismatch`
-(where the ranks' collectives first differ), :func:`outside_group` and :func:`unwaited_hint`.
+(where the ranks' collectives first differ), :func:`outside_group`, :func:`unwaited_hint`,
+:func:`stale_hint` and :func:`finished_rule_hint` (the rules of every rank job, as it ends).
 Plain functions of the records, which a test calls in its own process."""
 
 from __future__ import annotations
@@ -10,7 +11,15 @@ from pathlib import Path
 
 from ._kit_collectives import Call, describe
 
-__all__ = ["first_mismatch", "outside_group", "read_log", "refused_hint", "unwaited_hint"]
+__all__ = [
+    "finished_rule_hint",
+    "first_mismatch",
+    "outside_group",
+    "read_log",
+    "refused_hint",
+    "stale_hint",
+    "unwaited_hint",
+]
 
 
 def read_log(path) -> list[str]:
@@ -46,10 +55,48 @@ def outside_group(calls: list[Call], world: int) -> Call | None:
 
 def unwaited_hint(calls: list[Call], where: str) -> str:
     """The hint for async calls nobody waited on before ``where`` (e.g. "your function
-    returned")."""
+    returned"), or, where each was waited on, whose ``then()`` futures nobody waited on."""
+    bare = [c for c in calls if not c.waits]
+    if not bare:
+        return (
+            f"{len(calls)} collective(s) had a callback chained with then() whose future was "
+            f"never waited on before {where}, the first {describe(calls[0])}: a wait on the "
+            "collective's own handle or future can return before the callback has run, so "
+            "the callback's work may not be done yet. Wait on the future that then() returns "
+            "(fut.then(callback).wait(), or torch.futures.wait_all of those futures)"
+        )
     return (
-        f"{len(calls)} collective(s) launched with async_op=True were never waited on before "
-        f"{where}, the first {describe(calls[0])}: the tensor may not hold the result yet. "
+        f"{len(bare)} collective(s) launched with async_op=True were never waited on before "
+        f"{where}, the first {describe(bare[0])}: the tensor may not hold the result yet. "
         "Keep each handle and call handle.wait() (or wait on handle.get_future(), or "
         "torch.futures.wait_all) before the tensor is used"
     )
+
+
+def stale_hint(calls: list[Call], where: str) -> str:
+    """The hint for async calls of earlier steps waited on again before ``where``."""
+    return (
+        f"{len(calls)} collective(s) launched in an earlier step were waited on again before "
+        f"{where}, the first {describe(calls[0])}: the list of handles is never cleared, so "
+        "it keeps every step's handles, and the gradients they hold, alive, and each step "
+        "waits on all of them again. Keep this step's handles only: clear the list after "
+        "the waits (or make a new one in each call)"
+    )
+
+
+def finished_rule_hint(calls, unwaited, rank, world) -> str | None:
+    """The hint for a rule of every rank job that rank ``rank`` of ``world`` broke by the
+    time its job ended, or None: ``calls`` are its collectives, ``unwaited`` the async ones
+    it never waited on. A collective over a group that leaves ranks out comes first."""
+    outside = outside_group(calls, world)
+    if outside is not None:
+        members = "" if outside.group else f" (rank {rank} is not in it: the call did nothing)"
+        return (
+            f"rank {rank} of {world} called {describe(outside)} over a group of ranks "
+            f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce "
+            "over every rank: the default group, or one dist.new_group(list(range(dist."
+            "get_world_size()))) made once"
+        )
+    if unwaited:
+        return unwaited_hint(unwaited, f"rank {rank} finished")
+    return None

@@ -27,7 +27,7 @@ import torch.distributed as dist
 import torch.distributed.distributed_c10d as c10d
 
 from .._aliases import aliases_rebound
-from ._kit_collective_handles import WatchedFuture, WatchedHandle, release
+from ._kit_collective_handles import Reach, WatchedFuture, WatchedHandle, release
 from ._util import CheckFailed
 
 __all__ = [
@@ -156,6 +156,7 @@ class CollectiveWatch:
         self._saved: list[tuple] = []
         self._aliases, self._inside, self._thread = None, False, threading.get_ident()
         self.refused: list[str] = []  # the hints of calls refused (a thread of the answer's)
+        self.chained: list[Reach] = []  # whether a wait reached each future then() returned
         self.off_thread = _OFF_THREAD  # that hint, with {call}: a job may give its own words
 
     def mark(self) -> int:
@@ -163,8 +164,10 @@ class CollectiveWatch:
         return len(self.calls)
 
     def unwaited(self, since: int = 0) -> list[Call]:
-        """The async calls from ``since`` on whose handle nobody waited."""
-        return [c for c in self.calls[since:] if c.async_op and not c.waits]
+        """The async calls from ``since`` on whose handle nobody waited, or with a future
+        chained by ``then()`` that nobody waited on (its callback may not have run)."""
+        open_ = {id(c) for f in self.chained if not f.covered for c in f.calls}
+        return [c for c in self.calls[since:] if c.async_op and (not c.waits or id(c) in open_)]
 
     def _record(self, kind, bound) -> Call:
         sent = bound.get(KINDS[kind])  # None for a call that sends no tensor
@@ -234,8 +237,11 @@ class CollectiveWatch:
     def _collect_all(self, original):
         # torch.futures.wait_all and collect_all both join futures with torch._C._collect_all
         def collect_all(futures):
-            calls = [c for f in futures for c in getattr(f, "_calls", ())]
-            return WatchedFuture(original(futures), calls, self) if calls else original(futures)
+            calls = [c for f in futures for c in getattr(f, "calls", ())]
+            if not calls:
+                return original(futures)
+            joined = tuple(f.reach for f in futures if isinstance(f, WatchedFuture))
+            return WatchedFuture(original(futures), calls, self, joined)
 
         return collect_all
 

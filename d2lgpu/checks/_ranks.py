@@ -12,8 +12,9 @@ the gradients before and after it and the final parameters. Another exercise pas
 Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a rank):
 each collective is recorded, and written to a file as it starts. The rules for every rank job,
 checked as the job ends (:class:`RuleBroken`): no collective from a thread of the answer's
-own, none left unwaited, none over a group that leaves ranks out (:func:`finished_rule_hint`,
-a plain function of the records). A job checks its own points with :func:`check_waited`.
+own, none left unwaited, none over a group that leaves ranks out
+(:func:`._kit_collective_reads.finished_rule_hint`). A job checks its own points with
+:func:`check_waited`: no call left unwaited, and no wait on a call of an earlier step.
 
 Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
 learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leaving early), a
@@ -40,13 +41,14 @@ from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
 from ._kit import Deadlock
 from ._kit_collective_reads import (
+    finished_rule_hint,
     first_mismatch,
-    outside_group,
     read_log,
     refused_hint,
+    stale_hint,
     unwaited_hint,
 )
-from ._kit_collectives import CollectiveWatch, describe
+from ._kit_collectives import CollectiveWatch
 from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, refused_call_named
 
 __all__ = [
@@ -60,7 +62,7 @@ __all__ = [
     "RuleBroken",
     "watch",
     "check_waited",
-    "finished_rule_hint",
+    "waits",
     "exit_hint",
     "mismatch_hint",
 ]
@@ -128,6 +130,7 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         share = slice(rank * BATCH // world, (rank + 1) * BATCH // world)
         opt.zero_grad(set_to_none=step % 2 == 0)  # every other step: the same grad tensors
         begin = watch().mark()  # collectives in backward: hooks an earlier call registered
+        kept = waits(begin)  # the earlier steps' calls: none is waited on in this one
         F.cross_entropy(model(x[share]), y[share]).backward()
         local = _grads(model)
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
@@ -135,7 +138,7 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         watch().phase = f"at step {step}"
         with HostCopies(model) as copies:
             answer(model)
-        check_waited(mark, "your function returned")
+        check_waited(mark, "your function returned", kept)
         changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
         calls = watch().calls[mark:]
         steps.append({"local": local, "after": _grads(model), "params_changed": changed,
@@ -168,12 +171,21 @@ def watch() -> CollectiveWatch:
     return _WATCH[-1]
 
 
-def check_waited(since: int, where: str) -> None:
+def check_waited(since: int, where: str, kept: list[int] | tuple = ()) -> None:
     """In a rank: raise :class:`RuleBroken` if an async collective launched since the mark
-    ``since`` was not waited on by now; ``where`` says when, e.g. "your function returned"."""
+    ``since`` was not waited on by now, or if one of an earlier step was waited on again:
+    ``kept`` holds the earlier steps' calls' ``waits`` as this step began (:func:`waits`).
+    ``where`` says when, e.g. "your function returned"."""
+    if stale := [c for c, n in zip(watch().calls, kept, strict=False) if c.waits > n]:
+        raise RuleBroken(stale_hint(stale, where))
     unwaited = watch().unwaited(since)
     if unwaited:
         raise RuleBroken(unwaited_hint(unwaited, where))
+
+
+def waits(upto: int) -> list[int]:
+    """In a rank: the waits counted so far on each call before the mark ``upto``."""
+    return [c.waits for c in watch().calls[:upto]]
 
 
 def _watched_job(job, answer, logs, rank, world):
@@ -194,24 +206,6 @@ def _watched_job(job, answer, logs, rank, world):
     if broken is not None:
         raise RuleBroken(broken)
     return record
-
-
-def finished_rule_hint(calls, unwaited, rank, world) -> str | None:
-    """The hint for a rule of every rank job that rank ``rank`` of ``world`` broke by the
-    time its job ended, or None: ``calls`` are its collectives, ``unwaited`` the async ones
-    it never waited on. A collective over a group that leaves ranks out comes first."""
-    outside = outside_group(calls, world)
-    if outside is not None:
-        members = "" if outside.group else f" (rank {rank} is not in it: the call did nothing)"
-        return (
-            f"rank {rank} of {world} called {describe(outside)} over a group of ranks "
-            f"{list(outside.group or ())}{members}: ranks written in leave some out. Reduce "
-            "over every rank: the default group, or one dist.new_group(list(range(dist."
-            "get_world_size()))) made once"
-        )
-    if unwaited:
-        return unwaited_hint(unwaited, f"rank {rank} finished")
-    return None
 
 
 def learner_reply(error: BaseException) -> tuple[str, str]:

@@ -27,17 +27,17 @@ import weakref
 import torch
 
 from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged, streams_switched
+from ._ch02_order import (
+    check_copies,
+    check_lane_indices,
+    check_launched_from,
+    check_order,
+    check_waited,
+)
 from ._kit import alive_after_collecting, patched
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["LoggingLane", "check_concurrency"]
-
-# What launching both first buys, in the hint about waiting before the second launch.
-_WHERE_IT_HELPS = (
-    "two GPUs each do half the work (about 2x for two equal products, never measured by "
-    "this course); two streams of one GPU overlap only products small enough to leave SMs "
-    "idle, since a large product fills every SM (chapter 2, two products on two streams)"
-)
 
 
 @one_cpu_thread
@@ -55,10 +55,12 @@ def check_concurrency(answer, passed):
     passed.append(
         "both results are correct (x @ x and y @ y), also with lanes that start each function late"
     )
+    check_launched_from(log)
     _check_lanes(result, lanes, log, xx, yy)
     passed.append("each product went to its own lane: x @ x to lanes[0], y @ y to lanes[1]")
-    _check_order(log)
-    _check_copies(log)
+    check_order(log)
+    check_waited(log)
+    check_copies(log)
 
     # The same tensors (same memory, same data_ptr) with new values: computed again.
     x.copy_(torch.randn(64, 64, generator=gen))
@@ -72,15 +74,17 @@ def check_concurrency(answer, passed):
                 "by the inputs' memory, shape or id; submit both products on every call"
             )
     _check_results(again, x @ x, y @ y)
+    check_launched_from(log)
     _check_lanes(again, lanes, log, x @ x, y @ y)
-    _check_order(log)
-    _check_copies(log)
+    check_order(log)
+    check_waited(log)
+    check_copies(log)
     _check_nothing_kept(answer, x, y)
 
     # Three lanes: lanes[1] is not the last one. An answer written for exactly two lanes
     # (zip(..., strict=True)) may raise here; only where its products went counts.
     _, lanes, log = run_logged(answer, x, y, 3, errors_ignored=True)
-    _check_lane_indices(log)
+    check_lane_indices(log)
 
     # Two products of different sizes and dtypes: nothing in the exercise makes them equal.
     z = torch.randn(48, 48, generator=gen, dtype=torch.float64)
@@ -95,13 +99,14 @@ def check_concurrency(answer, passed):
     _check_results(other, x @ x, z @ z)
     _check_lanes(other, lanes, log, x @ x, z @ z)
     _check_late_lanes(answer, x, z)
+    _check_one_lane_twice(answer, x, z)
 
     # As on a machine with two GPUs: a torch.cuda.synchronize() behind
     # `if torch.cuda.is_available()` or `if x.device.type == "cuda"` is a wait too. CUDA
     # calls may fail here (there is none): only the waits logged before the failure count.
     with patched((torch.cuda, "is_available", lambda: True)):
         _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=True)
-    _check_order(log, where=" (in a run where torch.cuda.is_available() was True and x, y "
+    check_order(log, where=" (in a run where torch.cuda.is_available() was True and x, y "
                  "were on cuda:0, cuda:1)")  # fmt: skip
     if hint := streams_switched(log):
         raise CheckFailed(hint)
@@ -126,14 +131,34 @@ def _check_nothing_kept(answer, x, y) -> None:
         )
 
 
+def _the_products(answer, x, y, lanes) -> bool:
+    """Whether ``answer(x, y, lanes)`` returns (x @ x, y @ y)."""
+    got = answer(x, y, lanes)
+    if not (isinstance(got, tuple | list) and len(got) == 2):
+        return False
+    return all(
+        isinstance(r, torch.Tensor) and r.shape == w.shape and torch.allclose(r, w)
+        for r, w in zip(got, (x @ x, y @ y), strict=True)
+    )
+
+
+def _check_one_lane_twice(answer, x, y) -> None:
+    """The same lane given twice (one pool of two workers, as lanes[0] and lanes[1]) gives the
+    same products: futures told apart by their lane lose one."""
+    lane = LoggingLane("the lane", [])
+    if not _the_products(answer, x, y, [lane, lane]):
+        raise CheckFailed(
+            "given the same lane twice (lanes[0] is lanes[1]: one pool of two workers, passed "
+            "as both), your function did not return (x @ x, y @ y): futures kept by their lane "
+            "(a dict keyed by the lane object) lose one product, the second submit's future "
+            "replacing the first's. Keep the futures by position: fx = lanes[0].submit(...), "
+            "fy = lanes[1].submit(...)"
+        )
+
+
 def _check_late_lanes(answer, x, y) -> None:
     """Lanes that run each function when its result is asked for give the same products."""
-    late = answer(x, y, [LateLane(), LateLane()])
-    pair = isinstance(late, tuple | list) and len(late) == 2
-    if not (pair and all(isinstance(r, torch.Tensor) for r in late)) or not all(
-        r.shape == w.shape and torch.allclose(r, w)
-        for r, w in zip(late, (x @ x, y @ y), strict=True)
-    ):
+    if not _the_products(answer, x, y, [LateLane(), LateLane()]):
         raise CheckFailed(
             "with lanes that start each function only when its result is asked for (a busy "
             "ThreadPoolExecutor may start it late), your function did not return (x @ x, "
@@ -177,8 +202,24 @@ def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
         raise CheckFailed(f"the {which} result is not {want}")
 
 
+def _made_by(lane: LoggingLane, log: list):
+    """What ``lane``'s first job made: what it returned, or, for a job that stored its
+    product (in a dict, a list) and returned nothing, the first product it computed."""
+    value = lane.values[0]
+    stored = getattr(log, "products", {}).get(lane.name, [])
+    return stored[0] if value is None and stored else value
+
+
 def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
     launches = [lane for event, lane, _ in log if event == "launch"]
+    if not launches and any(event == "product" for event, _, _ in log):
+        raise CheckFailed(
+            "both products were computed in your function itself, in the caller's thread, "
+            "not submitted to the lanes: nothing runs them at the same time, on any size of "
+            "input (a shortcut for small matrices is one too: the check's are 64 x 64). "
+            "Launch each with lanes[i].submit(torch.matmul, a, a), which returns at once "
+            "with a future, then call .result() on both"
+        )
     if not launches:
         raise CheckFailed(
             "nothing was submitted to the lanes this call was given, so nothing can run "
@@ -197,7 +238,7 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
             f"other and its device, stream or thread is not the lane's. Submit {missing} to "
             f"{where} too, before waiting for either"
         )
-    _check_lane_indices(log)
+    check_lane_indices(log)
     if sorted(launches) != ["lanes[0]", "lanes[1]"]:
         if len(set(launches)) == 1:
             raise CheckFailed(
@@ -208,8 +249,11 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
             f"the lanes got {len(launches)} launches ({', '.join(launches)}): submit exactly "
             "one product to each, x @ x to lanes[0] and y @ y to lanes[1]"
         )
-    for lane, want, name, other in ((lanes[0], xx, "x @ x", yy), (lanes[1], yy, "y @ y", xx)):
-        value = lane.values[0]
+    made = [_made_by(lane, log) for lane in lanes[:2]]
+    for lane, want, name, other, value in (
+        (lanes[0], xx, "x @ x", yy, made[0]),
+        (lanes[1], yy, "y @ y", xx, made[1]),
+    ):
         if not (isinstance(value, torch.Tensor) and value.shape == want.shape):
             raise CheckFailed(
                 f"{lane.name} computed a {type(value).__name__}, not {name}: submit the "
@@ -221,7 +265,7 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
                 f"{lane.name} computed {what}, not {name}: submit x @ x to lanes[0] and y @ y "
                 "to lanes[1] (in the notebook, lanes[1] may be another GPU, where y lives)"
             )
-    if result[0] is not lanes[0].values[0] or result[1] is not lanes[1].values[0]:
+    if result[0] is not made[0] or result[1] is not made[1]:
         raise CheckFailed(
             "the returned tensors are not the ones the lanes computed: return what each "
             "future's .result() gives, not a product computed again outside the lanes"
@@ -233,85 +277,4 @@ def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
             f"({extra[0]}, in the caller, outside the lanes), e.g. x @ x again to verify a "
             "result: that is the work done twice, on the caller's device and stream, and it is "
             "counted in every timing. Let the lanes do the products, and return their results"
-        )
-
-
-def _check_lane_indices(log: list) -> None:
-    """No product on a lane after lanes[1]: given three lanes, lanes[-1] is lanes[2]."""
-    beyond = [lane for event, lane, _ in log if event == "launch"]
-    beyond = [lane for lane in beyond if lane not in ("lanes[0]", "lanes[1]")]
-    if beyond:
-        raise CheckFailed(
-            f"given three lanes, a product went to {beyond[0]}, not lanes[1]: y @ y goes to "
-            "lanes[1], the second lane, not to the last one (lanes[-1]) or one picked by "
-            "len(lanes); x @ x goes to lanes[0]"
-        )
-
-
-def _check_order(log: list, where: str = "") -> None:
-    in_job = [(lane, job) for event, lane, job in log if event == "wait" and job is not None]
-    if in_job:
-        lane, job = in_job[0]
-        if lane == "device":
-            did = f"calls torch.cuda.synchronize(){where}, which waits for all the device's work"
-        elif lane.startswith("a host read"):
-            did = (f"makes {lane} of a tensor{where}: a host read waits for the device to "
-                   "finish that work")  # fmt: skip
-        else:
-            raise CheckFailed(
-                f"the function you submitted to {job} waits for {lane}'s .result(){where}: "
-                f"{job} cannot start its product until the other lane finishes, so the two run "
-                "one after the other, not at the same time. Submit the products themselves "
-                "(lane.submit(torch.matmul, a, a)) and wait only in the caller, after both "
-                "launches"
-            )
-        raise CheckFailed(
-            f"the function you submitted to {job} {did}. A GPU lane (the chapter's "
-            "CudaLane) calls the function in the caller's thread, so submit returns only "
-            "once the product is done, and the second product is launched after it: one "
-            "after the other. Submit the product alone (lane.submit(torch.matmul, a, a)); "
-            "read values, if you must, after both results"
-        )
-    launch_at = [i for i, (event, _, _) in enumerate(log) if event == "launch"]
-    if len(launch_at) < 2:
-        return
-    read = [how for event, how, _ in log[: launch_at[1]] if event == "read"]
-    if read:
-        raise CheckFailed(
-            f"you read a tensor on the host ({read[0]}) before launching the second product"
-            f"{where}: on a GPU a host read waits for all the work queued on the device (what "
-            "made the inputs, and the first product once it is launched). Nothing here needs "
-            "the values: submit both products as they are, then call .result() on both"
-        )
-    early = [(i, lane) for i, (event, lane, _) in enumerate(log[: launch_at[1]]) if event == "wait"]
-    if early:
-        i, lane = early[0]
-        called = getattr(log, "called", {}).get(i, ".result()")
-        what = "torch.cuda.synchronize()" if lane == "device" else f"{lane} ({called})"
-        raise CheckFailed(
-            f"you waited for {what} before launching the second product{where}: that runs "
-            "them one after another, on two GPUs as on one. Submit both first, then call "
-            f".result() on both. Launched together, {_WHERE_IT_HELPS}"
-        )
-
-
-def _check_copies(log: list) -> None:
-    copies = [(lane, how) for event, lane, how in log if event == "copy"]
-    moved = [(name, how) for name, how in copies if name in ("x", "y")]
-    if moved:
-        name, how = moved[0]
-        lane = "lanes[0]" if name == "x" else "lanes[1]"
-        raise CheckFailed(
-            f"you copied the input {name} with {how}: the inputs are already where their lanes "
-            f"work (in the notebook with two GPUs, {name} lives on {lane}'s GPU). A copy moves "
-            "the whole matrix in the caller (to the host, or to another device, where a product "
-            f"would then read it). Submit {name} to {lane} as it is"
-        )
-    if copies:
-        lane, how = copies[0]
-        raise CheckFailed(
-            f"you copied {lane}'s result with {how} before returning it: on a GPU that is a "
-            "transfer to the host (or to another device) that waits for the product and costs "
-            "as much as moving the matrix, counted in every timing. Return each future's "
-            ".result() as it is, on the device where its lane computed it"
         )

@@ -1,6 +1,5 @@
 # expect: fail keeps the async handles (and with them every gradient) in a module-level list that is never cleared: each call waits again on every handle of every earlier step, and the list and the tensors it holds grow without end
 # hint: clear|grow|list|handles|global|module|leak|kept|earlier steps|between (calls|steps)
-# open: not caught yet: the handles of every earlier step, waited again, and the gradients they hold stay alive in a module-level list; the rank job counts collectives and waits per step, not what a rank keeps between steps
 import torch.distributed as dist
 
 _works = []  # the handles of the all-reduces in flight

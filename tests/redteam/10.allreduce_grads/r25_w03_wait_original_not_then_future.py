@@ -1,6 +1,5 @@
 # expect: fail divides in a .then() callback but waits on the all-reduce's own future, not on the future that then() returns, so the division can still be running (or not yet started) when the function returns
 # hint: then\(|callback|chain|(division|divide|div_).{0,60}(after|race|may not|not (yet )?(run|done|finish))|race
-# open: not caught yet: the division runs in a then() callback, and the answer waits on the original future, not on the one then() returned; on gloo's CPU ranks the callback has run by the time the function returns, and the watch counts a wait on either future as a wait on the call
 # name: average_gradients
 import torch
 import torch.distributed as dist
