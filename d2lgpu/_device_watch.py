@@ -126,6 +126,7 @@ class DeviceWatch(TorchFunctionMode):
         super().__init__()
         self.pretend = pretend
         self.reads: list[str] = []
+        self.read_numel = 0  # how many values those reads moved to the host, in all
         self.mixed: list[str] = []
         self._marked: dict[int, tuple[weakref.ref, torch.device]] = {}
         self._origin: dict[int, tuple[weakref.ref, str]] = {}
@@ -184,6 +185,7 @@ class DeviceWatch(TorchFunctionMode):
                 raise _no_numpy(self.device_of(args[0]))
             if was_on:
                 self.reads.append(f".{name}()" if name != "to" else ".to('cpu')")
+                self.read_numel += args[0].numel()
             result = func(*args, **kwargs)
             if was_on and self.pretend and result is args[0]:
                 result = result.clone()  # a real copy leaves the device tensor where it was
@@ -192,6 +194,7 @@ class DeviceWatch(TorchFunctionMode):
             raise _no_numpy(self.device_of(on[0]))
         if name in _READS and on:
             self.reads.append(f"{name}()" if not name.startswith("__") else name)
+            self.read_numel += sum(t.numel() for t in on)
         elif name in ("tensor", "as_tensor", "asarray") and on:
             self.reads += [f"torch.{name}() of a list of device tensors"] * len(on)
         elif name in _COPIES and args and not self.on_device(args[0]) and on:

@@ -399,7 +399,7 @@ def test_frobenius_hints_in_full_for_what_is_returned():
         "concatenated (in your function cat_at_end"
     ), result.hint
     for wrong, hint in (
-        (numpy_at_end, "log_norms_per_step returned a ndarray: return a list of floats"),
+        (numpy_at_end, "log_norms_per_step(A, 1000) returned a ndarray: return a list of floats"),
         (list_of_numpy, "log_norms_per_step: norm 0 is a float32, not a float"),
         (
             list_of_tensors,
@@ -728,3 +728,100 @@ def test_frobenius_norms_rounded_to_a_lower_precision_are_named():
         "Every norm is the reference rounded to torch.bfloat16: the norms (or X) were kept in "
         "torch.bfloat16, which holds about 3 significant digits" in hint
     )
+
+
+def _logged_with(per_step=log_norms_per_step, at_end=log_norms_at_end):
+    return per_step, at_end
+
+
+def test_frobenius_one_step_returns_a_list_of_one_norm():
+    def squeezed(A, steps):  # (steps, 1) squeezed: a bare float for one step
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X, keepdim=True)
+            norms.append(norm)
+            X = X / norm
+        return torch.cat(norms).squeeze().tolist()
+
+    assert_fails(
+        "02.frobenius",
+        _logged_with(at_end=squeezed),
+        "log_norms_at_end(A, 1) returned a float: return a list of floats, one for the one step "
+        "(a 0-d tensor's .tolist() is a bare float: squeeze() of a (1, 1) log makes one)",
+    )
+
+
+def test_frobenius_names_a_logged_norm_changed_in_place_to_its_reciprocal():
+    def reciprocal(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm)
+            X = X * norm.reciprocal_()
+        return torch.stack(norms).tolist()
+
+    assert_fails(
+        "02.frobenius",
+        _logged_with(at_end=reciprocal),
+        "log_norms_at_end: every norm is 1 / the reference (the norm after step 1 is",
+    )
+
+
+def test_frobenius_names_a_matmul_precision_left_changed_and_puts_it_back():
+    before = torch.get_float32_matmul_precision()
+
+    def medium(A, steps):
+        torch.set_float32_matmul_precision("medium")
+        return log_norms_per_step(A, steps)
+
+    assert_fails(
+        "02.frobenius",
+        _logged_with(per_step=medium),
+        "log_norms_per_step leaves a process-wide default of torch changed "
+        "(torch.set_float32_matmul_precision('medium'))",
+    )
+    assert torch.get_float32_matmul_precision() == before
+
+
+def test_frobenius_names_a_per_step_version_that_moves_the_whole_log_every_step():
+    def whole_log(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), torch.empty(steps, device=A.device)
+        out = []
+        for i in range(steps):
+            X = A @ X
+            norms[i] = torch.linalg.matrix_norm(X)
+            out = norms[: i + 1].tolist()  # every norm so far, each step
+            X = X / norms[i]
+        return out
+
+    assert_fails(
+        "02.frobenius",
+        _logged_with(per_step=whole_log),
+        "log_norms_per_step moved 500500 values to the host for its 1000 norms",
+    )
+
+
+@pytest.mark.filterwarnings("ignore:CUDA is not available")
+def test_frobenius_measures_a_cuda_autocast_the_pretend_gpu_switched_off():
+    def under(dtype):
+        def per_step(A, steps):
+            X, norms = torch.eye(A.shape[0], device=A.device), []
+            for _ in range(steps):
+                with torch.autocast(device_type="cuda", dtype=dtype):
+                    X = A @ X
+                norm = torch.linalg.matrix_norm(X.float())
+                norms.append(norm.item())
+                X = X.float() / norm
+            return norms
+
+        return per_step
+
+    result = assert_fails("02.frobenius", _logged_with(per_step=under(torch.bfloat16)))
+    assert result.hint.startswith(
+        "log_norms_per_step runs its products under torch.autocast('cuda', dtype=torch.bfloat16)"
+        ": on a GPU they then run in torch.bfloat16, and with the CPU's autocast in that dtype "
+        "the norms of this A are off by up to 1.5e-03 of the reference, beyond the 1e-3 asked"
+    )
+    assert_passes("02.frobenius", _logged_with(per_step=under(torch.float16)))  # within 1e-3

@@ -4,10 +4,21 @@ X's norms, or divided X by something other than its norm, each named with its fi
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import torch
+from torch.amp.autocast_mode import autocast
 
-__all__ = ["by_largest_entry", "rounded_to", "which_norm", "wrong_norms_hint"]
+from ._kit import patched
+
+__all__ = [
+    "autocast_hint",
+    "autocasts_asked",
+    "by_largest_entry",
+    "rounded_to",
+    "which_norm",
+    "wrong_norms_hint",
+]
 
 
 # Norms a learner may take for the Frobenius norm, of X = A after step 1.
@@ -79,6 +90,14 @@ def wrong_norms_hint(name: str, A, got: torch.Tensor, want: torch.Tensor) -> str
             "norm.fill_(...)). Log a new tensor each step, norms.append(torch.linalg."
             "matrix_norm(X)), or write into a slot of a log made once, log[i] = norm"
         )
+    if torch.allclose(got * want, torch.ones_like(got), rtol=1e-3, atol=0):
+        return (
+            f"{name}: every norm is 1 / the reference (the norm after step 1 is "
+            f"{got[0].item():.6g}, the reference {want[0].item():.6g}): the tensor you logged "
+            "was changed in place after it was logged (norm.reciprocal_(), norm.pow_(-1)), and "
+            "the log holds that tensor, not a copy. Take the reciprocal out of place: "
+            "X = X / norm, or X * norm.reciprocal()"
+        )
     if bool((got == got.round()).all()):
         return (
             f"{name}: every norm is a whole number (the norm after step 1 is "
@@ -98,4 +117,46 @@ def wrong_norms_hint(name: str, A, got: torch.Tensor, want: torch.Tensor) -> str
         + (rounded_to(got, want) or which_norm(A, got[0].item() if i == 0 else None))
         + "Start from X = identity; each step X = A @ X, log ||X||_F, then "
         "X = X / ||X||_F"
+    )
+
+
+@contextmanager
+def autocasts_asked():
+    """The ``(device_type, dtype)`` of each ``torch.autocast`` made in the block and asked to be
+    enabled: on a pretend GPU, one for ``"cuda"`` is switched off (no CUDA), so the products
+    it would lower run in float32 all the same."""
+    asked: list[tuple[str, torch.dtype]] = []
+    original = autocast.__init__
+
+    def init(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        if enabled and isinstance(device_type, str):
+            asked.append((device_type, dtype or torch.get_autocast_dtype(device_type)))
+        original(self, device_type, dtype, enabled, cache_enabled)
+
+    with patched((autocast, "__init__", init)):
+        yield asked
+
+
+def autocast_hint(name: str, A, steps: int, asked, want: torch.Tensor) -> str | None:
+    """The hint for products under a CUDA autocast that a pretend GPU switched off, where that
+    dtype puts the norms beyond 1e-3: measured here, with the CPU's autocast in that dtype."""
+    lowered = [d for device, d in asked if device == "cuda" and d != torch.float32]
+    if not lowered:
+        return None
+    A, X, norms = A.detach().float().cpu(), torch.eye(A.shape[0]), []
+    for _ in range(steps):
+        with torch.autocast("cpu", dtype=lowered[0]):
+            X = A @ X
+        norm = torch.linalg.matrix_norm(X.float())
+        norms.append(norm.item())
+        X = X.float() / norm
+    worst = ((torch.tensor(norms, dtype=torch.float64) - want).abs() / want.abs()).max().item()
+    if worst <= 1e-3:
+        return None
+    return (
+        f"{name} runs its products under torch.autocast('cuda', dtype={lowered[0]}): on a GPU "
+        f"they then run in {lowered[0]}, and with the CPU's autocast in that dtype the norms "
+        f"of this A are off by up to {worst:.1e} of the reference, beyond the 1e-3 asked (this "
+        "check's pretend GPU has no CUDA, so torch switched the autocast off). Keep the "
+        "products in A's float32 (a GPU's TF32 stays within 1e-3)"
     )

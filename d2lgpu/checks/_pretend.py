@@ -2,11 +2,13 @@
 
 The watch itself lives in :mod:`d2lgpu._device_watch`, below both the checkers
 and the simulated GPU of :mod:`d2lgpu.stream_sim`. This module adds what only
-the checkers need: ``torch.cuda.synchronize`` recorded as a host read.
+the checkers need: ``torch.cuda.synchronize`` recorded as a host read, and on a real GPU
+:func:`cuda_sync_counter`, the synchronizations CUDA itself reports.
 """
 
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager
 
 import torch
@@ -14,7 +16,7 @@ import torch
 from .._device_watch import DeviceWatch
 from ._kit import patched
 
-__all__ = ["watching"]
+__all__ = ["cuda_sync_counter", "watching"]
 
 
 @contextmanager
@@ -30,3 +32,21 @@ def watching(pretend: bool):
 
     with patched((torch.cuda, "synchronize", synchronize)), watch:
         yield watch
+
+
+@contextmanager
+def cuda_sync_counter(device: torch.device):
+    """Count the synchronizing CUDA calls (``set_sync_debug_mode``); yields a list of messages."""
+    found: list[str] = []
+    if device.type != "cuda":
+        yield found
+        return
+    previous = torch.cuda.get_sync_debug_mode()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.cuda.set_sync_debug_mode("warn")
+        try:
+            yield found
+        finally:
+            torch.cuda.set_sync_debug_mode(previous)
+    found += [str(w.message) for w in caught if "synchroniz" in str(w.message)]

@@ -235,8 +235,9 @@ def defaults_kept(what: str) -> Iterator[None]:
     """Fail if the block leaves a process-wide default of torch changed; restore it either way.
 
     ``torch.set_default_device``, ``torch.set_default_dtype``,
-    ``torch.set_grad_enabled`` and ``torch.use_deterministic_algorithms`` called as functions
-    last beyond the answer: every tensor made (or kernel picked) afterwards, the caller's and
+    ``torch.set_grad_enabled``, ``torch.use_deterministic_algorithms`` and
+    ``torch.set_float32_matmul_precision`` (``allow_tf32``) called as functions last beyond
+    the answer: every tensor made (or kernel picked) afterwards, the caller's and
     the checker's too, follows them.
     """
     device, dtype, grad = (
@@ -245,6 +246,7 @@ def defaults_kept(what: str) -> Iterator[None]:
         torch.is_grad_enabled(),
     )
     deterministic = torch.are_deterministic_algorithms_enabled()
+    precision = torch.get_float32_matmul_precision()
     try:
         yield
     finally:
@@ -259,13 +261,19 @@ def defaults_kept(what: str) -> Iterator[None]:
             now = torch.are_deterministic_algorithms_enabled()
             changed.append(f"torch.use_deterministic_algorithms({now})")
             torch.use_deterministic_algorithms(deterministic)
+        if torch.get_float32_matmul_precision() != precision:
+            changed.append(
+                f"torch.set_float32_matmul_precision({torch.get_float32_matmul_precision()!r})"
+            )
+            torch.set_float32_matmul_precision(precision)
         if torch.is_grad_enabled() != grad:
             changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
             torch.set_grad_enabled(grad)
         if changed:
             raise CheckFailed(
                 f"{what} leaves a process-wide default of torch changed ({', '.join(changed)}): "
-                "every tensor made afterwards anywhere in the program, the caller's too, follows "
+                "every tensor made (or product computed) afterwards anywhere in the program, the "
+                "caller's too, follows "
                 "it. Keep the change inside your function: device= or dtype= on the tensors you "
                 "make, or a with-block that undoes it when it ends (with torch.device(device):, "
                 "with torch.no_grad():)"

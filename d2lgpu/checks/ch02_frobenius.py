@@ -16,35 +16,16 @@ its launch and a read every step costs next to nothing; where the GPU is busy
 from __future__ import annotations
 
 import math
-import warnings
-from contextlib import contextmanager
 
 import torch
 from torch.overrides import TorchFunctionMode
 
-from ._ch02_norms import wrong_norms_hint
+from ._ch02_norms import autocast_hint, autocasts_asked, wrong_norms_hint
+from ._pretend import cuda_sync_counter as _cuda_sync_counter
 from ._pretend import watching
-from ._util import MATRIX_PRODUCTS, CheckFailed, one_cpu_thread
+from ._util import MATRIX_PRODUCTS, CheckFailed, defaults_kept, one_cpu_thread
 
 __all__ = ["check_frobenius", "frobenius_reference"]
-
-
-@contextmanager
-def _cuda_sync_counter(device: torch.device):
-    """Count the synchronizing CUDA calls (``set_sync_debug_mode``); yields a list of messages."""
-    found: list[str] = []
-    if device.type != "cuda":
-        yield found
-        return
-    previous = torch.cuda.get_sync_debug_mode()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        torch.cuda.set_sync_debug_mode("warn")
-        try:
-            yield found
-        finally:
-            torch.cuda.set_sync_debug_mode(previous)
-    found += [str(w.message) for w in caught if "synchroniz" in str(w.message)]
 
 
 def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
@@ -120,7 +101,12 @@ def _norms(fn, name, A, steps, pretend, on=None):
     object returned.
     """
     before = A.clone()
-    with watching(pretend) as watch, _ProductClock(watch) as clock:
+    with (
+        defaults_kept(name),
+        autocasts_asked() as asked,
+        watching(pretend) as watch,
+        _ProductClock(watch) as clock,
+    ):
         try:
             result = fn(watch.put(A) if on is None else watch.put(A, on), steps)
         except RuntimeError:
@@ -146,7 +132,11 @@ def _norms(fn, name, A, steps, pretend, on=None):
             "(tensor.tolist() makes one)"
         )
     if not isinstance(result, list | tuple):
-        raise CheckFailed(f"{name} returned a {type(result).__name__}: return a list of floats")
+        raise CheckFailed(
+            f"{name}(A, {steps}) returned a {type(result).__name__}: return a list of floats"
+            + (", one for the one step (a 0-d tensor's .tolist() is a bare float: squeeze() "
+               "of a (1, 1) log makes one)" if steps == 1 else "")
+        )  # fmt: skip
     if len(result) != steps:
         raise CheckFailed(
             f"{name}(A, {steps}) returned {len(result)} norms: log one norm per step"
@@ -174,7 +164,12 @@ def _norms(fn, name, A, steps, pretend, on=None):
             "starts from a matrix of norm 1"
         )
     _check_work(name, steps, clock)
-    return [float(v) for v in result], watch.reads, clock.reads_at_product, result
+    if pretend and asked:  # a CUDA autocast torch switched off here: measured on the CPU's
+        want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
+        if hint := autocast_hint(name, A, steps, asked, want):
+            raise CheckFailed(hint)
+    values = [float(v) for v in result]
+    return values, watch.reads, clock.reads_at_product, result, watch.read_numel
 
 
 def _shown(reads: list[str]) -> str:
@@ -207,8 +202,10 @@ def _check_frobenius(per_step, at_end, passed):
     A = torch.randn(100, 100, generator=gen).to(device)  # unscaled: an unnormalized X overflows
     want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
 
-    got_step, reads_step, clock_step, _ = _norms(per_step, "log_norms_per_step", A, steps, pretend)
-    got_end, reads_end, _, _ = _norms(at_end, "log_norms_at_end", A, steps, pretend)
+    got_step, reads_step, clock_step, _, moved = _norms(
+        per_step, "log_norms_per_step", A, steps, pretend
+    )
+    got_end, reads_end, _, _, _ = _norms(at_end, "log_norms_at_end", A, steps, pretend)
     passed.append(
         "both versions return 1000 finite norms as Python floats, and make every tensor on "
         "A's device (checked on a pretend GPU when there is no real one)"
@@ -236,6 +233,13 @@ def _check_frobenius(per_step, at_end, passed):
             "the loop, which is the at-the-end version again. Read each norm as you log it, "
             "inside the loop (norms.append(norm.item())), so that every step waits for the GPU"
         )
+    if moved > 2 * steps:
+        raise CheckFailed(
+            f"log_norms_per_step moved {moved} values to the host for its {steps} norms: each "
+            "step transfers more than its own norm (the whole log so far, norms[: i + 1]."
+            "tolist(), or a row of values), so the bytes grow with the square of the steps. "
+            "Transfer each norm alone as you log it, norm.item()"
+        )
     passed.append(
         "the per-step version reads every norm on the host as it logs it, inside the loop "
         "(>= 1 host read per step, each before the next step's product)"
@@ -250,13 +254,13 @@ def _check_frobenius(per_step, at_end, passed):
     two = torch.device("cuda", 1) if pretend or torch.cuda.device_count() > 1 else None
     B = B if pretend or two is None else B.to(two)
     end_reads: dict[int, list[str]] = {}  # log_norms_at_end's host reads, by steps
-    for n in (10, 7):
+    for n in (10, 7, 1):
         want_short = torch.tensor(frobenius_reference(B, n), dtype=torch.float64)
         for name, fn in (("log_norms_per_step", per_step), ("log_norms_at_end", at_end)):
             returned = []
             for _ in range(2):
                 try:
-                    got_short, reads, _, raw = _norms(fn, name, B, n, pretend, two)
+                    got_short, reads, _, raw, _ = _norms(fn, name, B, n, pretend, two)
                     if fn is at_end:
                         end_reads[n] = reads
                 except RuntimeError as error:  # an identity of another size: shapes refused
