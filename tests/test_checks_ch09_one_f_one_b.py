@@ -32,7 +32,7 @@ def one_f_one_b(n_stages, n_micro, warm_up=lambda s, k, m: min(s - k - 1, m)):
 
 def executor(
     make_orders, split=micro_batches, weight=True, detach=True, ones_back=False, grad_in=True,
-    keep=(), cut_first=False, cast=False,
+    keep=(), cut_first=False, cast=False, in_place=False,
 ):  # fmt: skip
     """A step that runs `make_orders(S, M)` round-robin: each stage its next action as soon
     as what it needs is done. `keep`: "outputs", "inputs", the dicts never emptied;
@@ -60,7 +60,7 @@ def executor(
                 if a == "F":
                     h = xs[i] if k == 0 else outputs[k - 1, i]
                     if (k > 0 or cut_first) and detach:
-                        h = h.detach().requires_grad_(grad_in)
+                        h = (h.detach_() if in_place else h.detach()).requires_grad_(grad_in)
                     out = stages[k](h)
                     if k == last:
                         target = ys[i].to(out.dtype) if cast else ys[i]
@@ -643,10 +643,48 @@ def test_the_micro_batches_in_flight_are_counted_one_per_forward_and_backward():
 
 
 def test_a_loss_is_the_same_to_one_hundred_thousandth_of_itself_or_absolutely_below_one():
-    from d2lgpu.checks.ch09_one_f_one_b import _same_loss
+    from d2lgpu.checks._ch09_1f1b_cases import same_loss as _same_loss
 
     assert _same_loss(0.5, torch.tensor(0.5)) is True  # a bool, from a 0-d tensor too
     assert _same_loss(1e-5, 0.0) is True  # at the tolerance: the same
     assert _same_loss(0.5 + 1.5e-5, 0.5) is False  # below 1: absolute 1e-5
     assert _same_loss(300.0 + 2e-3, 300.0) is True  # above 1: relative 1e-5
     assert _same_loss(300.0 + 4e-3, 300.0) is False
+
+
+def test_a_stage_called_through_its_forward_skips_its_hooks_and_is_named():
+    def direct(stages, x, y, loss_fn, n_micro):
+        return executor(one_f_one_b)([s.forward for s in stages], x, y, loss_fn, n_micro)
+
+    assert_fails(
+        direct,
+        "(2 stages, 8 rows in 4 micro-batches) stage 1's forward was called directly, "
+        "stage.forward(h): that skips nn.Module.__call__",
+    )
+
+
+def test_an_output_cut_in_place_is_named():
+    assert_fails(
+        executor(one_f_one_b, in_place=True),
+        "(2 stages, 8 rows in 4 micro-batches) stage 1's output was cut from its graph in place "
+        "(out.detach_())",
+    )
+
+
+def test_a_second_step_on_the_same_stages_shows_what_the_first_kept_on_them():
+    def orders_kept_on_the_stages(stages, x, y, loss_fn, n_micro):
+        if not hasattr(stages[0], "orders"):  # made once, and used up by the first call
+            stages[0].orders = one_f_one_b(len(stages), min(n_micro, len(x)))
+
+        def used_up(n, m):
+            orders = [list(o) for o in stages[0].orders]
+            for o in stages[0].orders:
+                o.clear()
+            return orders
+
+        return executor(used_up)(stages, x, y, loss_fn, n_micro)
+
+    result = assert_fails(
+        orders_kept_on_the_stages, "(a second step on the same 3 stages, with new data) call 2"
+    )
+    assert "does your step keep something on the stages or in a global" in result.hint

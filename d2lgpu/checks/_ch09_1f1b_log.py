@@ -12,6 +12,7 @@ they are class indices (cast to the output's dtype, named).
 from __future__ import annotations
 
 import functools
+import weakref
 from contextlib import contextmanager
 
 import torch
@@ -27,6 +28,7 @@ __all__ = [
     "LoggedStage",
     "check_freed",
     "graph_keeps_saved",
+    "check_called",
     "check_first_input",
     "class_targets",
 ]
@@ -48,6 +50,10 @@ class LoggedStage(nn.Module):
         self.retained: list[int] = []  # micro-batches whose node held its saved after backward
         self.forwarded: set[int] = set()  # micro-batches this stage has run forward
         self.input_grad = False  # whether the first stage got an input that requires grad
+        self.detached_in_place = False  # an output cut with detach_(), not a copy
+        self.direct = 0  # forwards called as stage.forward(h), not stage(h): no hooks ran
+        self._called = False  # set by the pre-hook of a call through nn.Module.__call__
+        self.register_forward_pre_hook(_through_call)
 
     def _which(self, h) -> int:
         i, self.calls = self.calls, self.calls + 1
@@ -58,6 +64,8 @@ class LoggedStage(nn.Module):
         return i
 
     def forward(self, h):
+        self.direct += not self._called
+        self._called = False
         i = self._which(h)
         self.uncut = self.uncut or (self.index > 0 and getattr(h, "grad_fn", None) is not None)
         cut = self.index > 0 and isinstance(h, torch.Tensor) and not h.requires_grad
@@ -70,12 +78,18 @@ class LoggedStage(nn.Module):
         out = self.layers(h)
         self.forwarded.add(i)
         if out.requires_grad:
-            out.register_hook(lambda grad: self._log.append((self.index, "B", i)))
+            out.register_hook(functools.partial(self._backward, i, weakref.ref(out)))
             self.nodes.append((i, out.grad_fn))
         if self.seen is not None:
             # a copy: the answer's own references to out stay its own (kept ones are named)
             self.seen.setdefault(self.index, {})[i] = out.detach().clone()
         return out
+
+    def _backward(self, i: int, out, grad) -> None:
+        """Log backward reaching forward ``i``'s output; an output that lost its graph since
+        (``out.detach_()``: cut in place) is noted."""
+        self._log.append((self.index, "B", i))
+        self.detached_in_place |= out() is not None and out().grad_fn is None
 
     def _let_go(self) -> None:
         """Judge the output nodes whose backward has run (do they still hold what they
@@ -84,6 +98,23 @@ class LoggedStage(nn.Module):
         ran = [(j, node) for j, node in self.nodes if (self.index, j) in done]
         self.retained += [j for j, node in ran if node is not None and _kept_saved(node)]
         self.nodes = [(j, node) for j, node in self.nodes if (self.index, j) not in done]
+
+
+def _through_call(stage, args) -> None:
+    stage._called = True
+
+
+def check_called(stages, where: str) -> None:
+    """Each stage was called as a module, stage(h): not stage.forward(h), which skips its
+    hooks."""
+    direct = [s.index for s in stages if s.direct]
+    if direct:
+        raise CheckFailed(
+            f"({where}) stage {direct[0] + 1}'s forward was called directly, stage.forward(h): "
+            "that skips nn.Module.__call__ and with it every hook on the stage (forward and "
+            "backward hooks, and the ones that DDP, FSDP or a profiler register there). Call "
+            "the stage itself, stage(h)"
+        )
 
 
 # 09.one_f_one_b's words for a case that fails after the ones before it passed

@@ -33,25 +33,30 @@ micro-batches:
 
 from __future__ import annotations
 
-import functools
-
 import torch
 from torch import nn
 
 from ..pipeline import gpipe_order, one_f_one_b_order, schedule_ticks
+from ._ch09_1f1b_cases import (
+    LOSSES,
+    check_grads,
+    check_second_step,
+    data_of,
+    same_loss,
+    stages_of,
+    start_grads,
+)
 from ._ch09_1f1b_log import (
     KEPT_HINT,
     NESTED,
-    LoggedStage,
+    check_called,
     check_first_input,
     check_freed,
     class_targets,
     nested_backwards,
 )
 from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
-from ._ch09_grads import CREATE_GRAPH, check_nothing_left, hooks_on, kept_by, made_by_step
-from ._kit import Tolerance
-from ._kit import close as kit_close
+from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
 from ._kit_code import runs_of
 from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
 
@@ -62,93 +67,14 @@ __all__ = ["check_one_f_one_b", "CASES"]
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3), (3, 9, 4)]
 # Then cross_entropy on class indices (y of int64 in range(WIDTH)), not the output's dtype
 CLASS_CASES = [(3, 6, 3)]
-WIDTH = 5
 # d2lgpu.pipeline's order helpers, which the prompt rules out (micro_batches it allows)
 _HELPERS = (one_f_one_b_order, gpipe_order, schedule_ticks)
-TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # gradients, against the unsplit model
-# each case's loss_fn, in turn: not always mse_loss, nor always a function
-LOSSES: list = [  # functions, a partial, a module: each called as loss_fn(output, target)
-    nn.functional.mse_loss,
-    functools.partial(nn.functional.huber_loss, delta=0.5),
-    nn.L1Loss(),
-    nn.functional.smooth_l1_loss,
-]
-
-
-def _stages(n, log, seed=0, seen=None):
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        layers = [nn.Sequential(nn.Linear(WIDTH, WIDTH), nn.Tanh()) for _ in range(n)]
-        return [LoggedStage(k, one, log, seen) for k, one in enumerate(layers)]
-
-
-def _data(rows, gen, classes=False):
-    x = torch.randn(rows, WIDTH, generator=gen)
-    if classes:
-        return x, torch.randint(WIDTH, (rows,), generator=gen)
-    return x, torch.randn(rows, WIDTH, generator=gen)
-
-
 _NO_GRAD_INPUT = (
     "({where}) stage {k}'s input did not require grad, and then your code raised RuntimeError: "
     "{error}. The graph was cut with detach() alone: backward then leaves no gradient in that "
     "input's .grad (None) to send back to the stage before. Cut it with h.detach()"
     ".requires_grad_(), so that the stage's backward fills h.grad"
 )
-
-
-def _start_grads(stages, gen):
-    """Non-zero gradients in every stage, as a caller accumulating over steps leaves them."""
-    start = []
-    for stage in stages:
-        for p in stage.parameters():
-            start.append(torch.randn(p.shape, generator=gen))
-            p.grad = start[-1].clone()  # backward adds to it in place
-    return start
-
-
-def _check_grads(stages, reference, start, where) -> None:
-    mine = [(k, name, p) for k, s in enumerate(stages) for name, p in s.named_parameters()]
-    refs = [q.grad for s in reference for q in s.parameters()]
-    if all(p.grad is None for _, _, p in mine):
-        raise CheckFailed(
-            f"({where}) no stage has a gradient, not even the ones they had before the step: "
-            "something set them to None (zero_grad() does). Leave them: backward adds to them"
-        )
-
-    if any(p.grad is not None and p.grad.requires_grad for _, _, p in mine):
-        raise CheckFailed(f"({where}) {CREATE_GRAPH}")
-
-    def close(p, want):
-        return kit_close(p.grad, want, TOLERANCE)
-
-    wrong = [
-        (k, name, p)
-        for (k, name, p), r, s0 in zip(mine, refs, start, strict=True)
-        if not close(p, r + s0)
-    ]
-    if not wrong:
-        return
-    if all(close(p, r) for (_, _, p), r in zip(mine, refs, strict=True)):
-        raise CheckFailed(
-            f"({where}) the gradients the stages had before the step are gone (the checker "
-            "gave them some): the step zeroed them (zero_grad(), or p.grad = None). The caller "
-            "zeros the gradients, before the step; inside it, let backward add to them"
-        )
-    k, name, p = wrong[0]
-    raise CheckFailed(
-        f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "
-        "model's: send each stage's input gradient back to the stage before "
-        "(out.backward(h.grad)), and weight each micro-batch's loss by its share"
-        if p.grad is not None
-        else f"({where}) stage {k + 1}'s {name} has no gradient"
-    )
-
-
-def _same_loss(got, want) -> bool:
-    """Whether the loss returned (a float or a 0-d tensor) is ``want``, to 1e-5 of it."""
-    want = want.item() if isinstance(want, torch.Tensor) else want  # float() of a tensor
-    return abs(float(got) - want) <= 1e-5 * max(1.0, abs(want))  # with a graph warns
 
 
 @one_cpu_thread
@@ -163,15 +89,15 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
     for case, (n_stages, rows, n_micro) in enumerate(CASES + CLASS_CASES):
         m, classes = min(n_micro, rows), case >= len(CASES)
         gen = torch.Generator().manual_seed(case)  # the case's data, the same on every run
-        x, y = _data(rows, gen, classes)
+        x, y = data_of(rows, gen, classes)
         ref_log: list = []
-        reference = _stages(n_stages, ref_log)
+        reference = stages_of(n_stages, ref_log)
         loss_fn = nn.functional.cross_entropy if classes else LOSSES[case % len(LOSSES)]
         loss = loss_fn(nn.Sequential(*reference)(x), y)
         loss.backward()
         log: list = []  # each micro-batch found by value, from x's split by tensor_split
-        stages = _stages(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
-        start = _start_grads(stages, gen)
+        stages = stages_of(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
+        start = start_grads(stages, gen)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
         hooks, held = hooks_on(stages), kept_by(step, stages)
         with runs_of(*_HELPERS) as helpers, nested_backwards() as nested:
@@ -211,6 +137,13 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 "non-empty micro-batches, each through each stage once (torch.tensor_split)"
                 + (KEPT_HINT if ms.get((n_stages, n_micro), m) != m else "")
             )
+        if cut := [stage.index for stage in stages if stage.detached_in_place]:
+            raise CheckFailed(
+                f"({where}) stage {cut[0] + 1}'s output was cut from its graph in place "
+                "(out.detach_()): the next stage's input is then that same tensor, and the "
+                f"sending stage's own backward no longer reaches its parameters. Cut a copy: "
+                "h = out.detach().requires_grad_(), and keep out for the stage's backward"
+            )
         uncut = [stage.index for stage in stages if stage.uncut]
         for k in range(n_stages):
             order = [(a, i) for s, a, i in log if s == k]
@@ -235,9 +168,9 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 "the rule: min(S - k - 1, M) forwards, then one forward and one backward in "
                 "turn, then the last backwards"
             )
-        if not _same_loss(got, loss):
+        if not same_loss(got, loss):
             mse = None if classes else nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
-            if loss_fn is not nn.functional.mse_loss and mse is not None and _same_loss(got, mse):
+            if loss_fn is not nn.functional.mse_loss and mse is not None and same_loss(got, mse):
                 raise CheckFailed(
                     f"({where}) the loss it returned is mse_loss's, but this case's loss_fn is "
                     "another loss: call the loss_fn you were given, not a loss of your choice"
@@ -245,13 +178,13 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             with torch.no_grad():
                 parts = zip(torch.tensor_split(x, m), torch.tensor_split(y, m), strict=True)
                 plain = sum(loss_fn(nn.Sequential(*reference)(a), b) for a, b in parts) / m
-            if _same_loss(got, plain):
+            if same_loss(got, plain):
                 raise CheckFailed(
                     f"({where}) the loss it returned is the plain mean of the micro-batches' "
                     "losses, which is wrong when their sizes differ: weight each by its share "
                     "of the batch's rows"
                 )
-            summed = bool(earlier) and _same_loss(got, loss.item() + sum(earlier))
+            summed = bool(earlier) and same_loss(got, loss.item() + sum(earlier))
             raise CheckFailed(
                 f"({where}) the loss it returned is {float(got):.6g}, "
                 + (
@@ -262,7 +195,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "mean loss by its share of the batch's rows"
                 )
             )
-        _check_grads(stages, reference, start, where)
+        check_grads(stages, reference, start, where)
         check_freed(stages, where)
         for stage in stages:  # the checker's own hold on the graphs (and their leaves): gone
             stage.nodes.clear()
@@ -270,12 +203,14 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             check_nothing_left(stages, hooks, made, f"({where})")
         except CheckFailed as failed:
             costs.append(failed)
-        try:  # costs, not wrong values: named once every case's values have passed
-            check_first_input(stages, where)
-        except CheckFailed as failed:
-            costs.append(failed)
+        for rule in (check_first_input, check_called):  # costs, not wrong values: named
+            try:  # once every case's values have passed
+                rule(stages, where)
+            except CheckFailed as failed:
+                costs.append(failed)
         earlier.append(loss.item())
         ms[n_stages, n_micro] = m
+    check_second_step(step)
     if costs:
         raise costs[0]
     if hint := helpers_held(step):
