@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -167,7 +168,12 @@ def check(
     passed: list[str] = []
     status, hint = "passed", ""
     try:
-        with time_limit(time_limit_s) as limit, _rng_kept(), defaults_kept("your answer"):
+        with (
+            time_limit(time_limit_s) as limit,
+            _rng_kept(),
+            defaults_kept("your answer"),
+            _thread_errors() as in_threads,
+        ):
             try:
                 with answer_graded(answer):
                     checker(answer, passed)
@@ -191,7 +197,30 @@ def check(
         status, hint = "failed", _interrupt_hint(error)
     except Exception as error:  # the learner's code crashed: report, don't raise
         status, hint = "failed", refused_call_hint(error, answer) or _crash_hint(error)
+    if status == "failed" and in_threads:  # the root cause, where a thread of its own died
+        hint = f"{in_threads[0]}; then {hint}"
     return _report(CheckResult(exercise_id, status, passed, hint), quiet)
+
+
+@contextmanager
+def _thread_errors():
+    """The errors threads started in the check died of, said with the learner's line (and
+    still printed as Python prints them)."""
+    found: list[str] = []
+    before, threading.excepthook = threading.excepthook, lambda args: hook(args)
+
+    def hook(args):
+        if args.exc_value is not None and not isinstance(args.exc_value, SystemExit):
+            what = f"{args.exc_type.__name__}: {args.exc_value}"[:400]
+            gpu = " (a GPU this check pretends is there only in the thread that calls your answer)"
+            gpu = gpu if "NVIDIA" in what or "CUDA" in what else ""
+            found.append(f"a thread your code started raised {what}{_where(args.exc_value)}{gpu}")
+        before(args)
+
+    try:
+        yield found
+    finally:
+        threading.excepthook = before
 
 
 def _rng_kept():

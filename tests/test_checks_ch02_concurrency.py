@@ -715,7 +715,10 @@ def test_keyword_arguments_to_submit_are_refused_as_the_chapters_lane_refuses_th
         "02.concurrency",
         keywords,
         "lanes[0].submit got keyword arguments (input=, other=): a lane's submit takes the "
-        "function's arguments by position",
+        "function's arguments by position, submit(fn, *args), as the chapter's "
+        "CudaLane.submit(self, fn, *args) does, which raises TypeError on keywords. Pass them "
+        "by position: lanes[0].submit(torch.matmul, a, a), or bind them first with "
+        "functools.partial",
     )
 
 

@@ -506,7 +506,7 @@ def test_a_wait_behind_cuda_is_available_is_seen_and_default_device_left_set_is_
 
     assert _hint(parts._on_meta, default_device, True).startswith(
         "the step leaves a process-wide default of torch changed "
-        "(torch.set_default_device('meta')): every tensor made afterwards"
+        "(torch.set_default_device('meta')): every tensor made (or product computed) afterwards"
     )
     assert torch.get_default_device() == torch.device("cpu")  # put back
 

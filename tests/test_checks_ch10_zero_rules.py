@@ -14,6 +14,7 @@ from d2lgpu.checks._ch10_zero_compare import compare_zero
 from d2lgpu.checks._ch10_zero_kept import KeptScan, compare_kept, contains, mix_of, room_kept
 from d2lgpu.checks._ch10_zero_rules import (
     compare_calls,
+    compare_given,
     compare_held,
     compare_state,
     compare_zero_grad,
@@ -155,9 +156,16 @@ def test_optimizer_state_on_one_rank_each_and_one_nth_of_the_whole():
     stranger = state_record(range(4))
     stranger["state"][-1] = 24
     assert rule_fails(compare_state, [stranger, state_record(range(4, 8))], 2, numels) == (
-        "an optimizer holds state for a tensor that is not one of the model's parameters: "
-        "build optimizer_cls over the parameters themselves (not copies)"
+        "an optimizer was given (or holds state for) a tensor that is not one of the model's "
+        "parameters: p.data, p.detach() or a copy (a float32 master of a float64 parameter "
+        "rounds it) is another tensor, whose .grad backward never sets. Build optimizer_cls over "
+        "the parameters themselves"
     )
+    given = [{"held": [[0, 1, -1]]}, {"held": [[2, 3]]}]  # p.data: no index of the model's
+    assert rule_fails(compare_given, given) == rule_fails(
+        compare_state, [stranger, state_record(range(4, 8))], 2, numels
+    )
+    assert compare_given([{"held": [[0, 1]]}, {"held": [[2, 3]]}, {"setup": {}}]) is None
     assert rule_fails(compare_state, [state_record(range(8))] * 2, 2, numels) == (
         "parameter 0's optimizer state is on ranks [0, 1] (2 ranks): every rank holds the "
         "whole optimizer state, as without sharding: give each rank's optimizer_cls only the "

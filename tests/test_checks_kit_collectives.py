@@ -183,13 +183,16 @@ def test_a_future_then_returned_stays_open_until_a_wait_reaches_it(watch):
     last = first.then(lambda f: 3)
     assert first.wait() == 2 and watch.unwaited(1) == [watch.calls[1]]
     assert last.wait() == 3 and watch.unwaited(1) == []
+    only_last = dist.all_reduce(torch.ones(1), async_op=True).get_future().then(lambda f: 6)
+    assert only_last.then(lambda f: 7).wait() == 7  # the one in between: reached through it
     # wait_all of the chained futures, and a done() that answered True, reach them too
+    assert watch.unwaited(2) == []
     chained = [dist.all_reduce(torch.ones(1), async_op=True).get_future().then(lambda f: 4)]
-    assert watch.unwaited(2) == [watch.calls[2]]
-    assert torch.futures.wait_all(chained) == [4] and watch.unwaited(2) == []
+    assert watch.unwaited(3) == [watch.calls[3]]
+    assert torch.futures.wait_all(chained) == [4] and watch.unwaited(3) == []
     polled = dist.broadcast(torch.ones(1), src=0, async_op=True).get_future().then(lambda f: 5)
-    assert polled.done() is True and watch.unwaited(3) == []
-    assert [r.covered for r in watch.chained] == [True] * 5
+    assert polled.done() is True and watch.unwaited(4) == []
+    assert [r.covered for r in watch.chained] == [True] * 7
 
 
 def test_the_watch_keeps_no_chained_future_alive(watch):

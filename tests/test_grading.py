@@ -466,7 +466,7 @@ def test_a_default_of_torch_an_answer_leaves_changed_is_put_back_and_named(toy_e
     assert result.status == "failed"
     assert result.hint.startswith(
         "your answer leaves a process-wide default of torch changed "
-        "(torch.set_default_dtype(torch.float64)): every tensor made afterwards"
+        "(torch.set_default_dtype(torch.float64)): every tensor made (or product computed) afterwards"
     ), result.hint
 
     def leaves_no_grad(x):
@@ -475,3 +475,31 @@ def test_a_default_of_torch_an_answer_leaves_changed_is_put_back_and_named(toy_e
 
     result = grading.check(toy_exercise, leaves_no_grad, quiet=True)
     assert torch.is_grad_enabled() and "torch.set_grad_enabled(False)" in result.hint
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_thread_the_answer_started_that_died_is_named_first(toy_exercise):
+    import threading
+
+    before = threading.excepthook
+
+    def doubled_in_a_thread(x):
+        box = {}
+
+        def work():
+            box["y"] = 2 * x
+            raise RuntimeError("the worker gave up")
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()
+        return box["z"]  # the answer's own error follows
+
+    result = grading.check(toy_exercise, doubled_in_a_thread, quiet=True)
+    assert result.status == "failed"
+    assert result.hint.startswith(
+        "a thread your code started raised RuntimeError: the worker gave up (in your function "
+        "work, line"
+    ), result.hint
+    assert "; then your code raised KeyError: 'z'" in result.hint
+    assert threading.excepthook is before  # put back as it was

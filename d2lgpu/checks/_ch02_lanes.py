@@ -27,7 +27,13 @@ __all__ = [
 ]
 
 OFF_THREAD = "a thread of your own"  # where a launch came from, in the log, if not the caller
-_IN_A_JOB = threading.local()  # depth: the jobs of any logging lane running on this thread
+
+
+class _Depth(threading.local):
+    depth = 0  # the jobs of any logging lane running on this thread, of this run or another
+
+
+_IN_A_JOB = _Depth()
 
 
 class LoggedFuture:
@@ -104,9 +110,9 @@ class LoggingLane:
         self.log.append(("launch", self.name, OFF_THREAD if off else _job(self.log)))
         running = getattr(self.log, "running", [])
         running.append(self.name)
-        _IN_A_JOB.depth = getattr(_IN_A_JOB, "depth", 0) + 1  # any run's lane: not the caller
+        _IN_A_JOB.depth += 1  # any run's lane: not the caller
         try:
-            value = fn(*args, **kwargs)
+            value = fn(*args)  # keywords are refused above
         finally:
             running.pop()
             _IN_A_JOB.depth -= 1
@@ -210,10 +216,10 @@ class _Watch(TorchFunctionMode):
             self.log.append(("wait", f"a host read ({_HOST_READS[name]})", job))
         elif job is None and name in _HOST_READS and name not in COPY_METHODS:
             self.log.append(("read", _HOST_READS[name], None))  # in the caller (copies: apart)
-        elif job is None and name in MATRIX_PRODUCTS and not getattr(_IN_A_JOB, "depth", 0):
+        elif job is None and name in MATRIX_PRODUCTS and not _IN_A_JOB.depth:
             self.log.append(("product", name, None))  # not in a lane of an earlier run either
         out = func(*args, **(kwargs or {}))
-        if job is not None and name in MATRIX_PRODUCTS and hasattr(self.log, "products"):
+        if job is not None and name in MATRIX_PRODUCTS:
             self.log.products.setdefault(job, []).append(out)  # a job that stores, not returns
         if said is not None and isinstance(out, torch.Tensor) and id(out) not in self.devices:
             self.devices[id(out)] = said  # a product of x on cuda:0 is on cuda:0 too

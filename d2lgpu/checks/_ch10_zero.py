@@ -221,9 +221,7 @@ class ZeroJob:
         self.net, self.first = net, first
 
     def __call__(self, answer, rank, world):
-        def job():
-            with patched(*((dist, name, partial(_object_collective, name)) for name in _OBJECTS)):
-                return _zero_job(answer, rank, world, self.net)
+        job = partial(_zero_job, answer, rank, world, self.net)
 
         if not self.first:
             return job()
@@ -265,7 +263,8 @@ def _zero_job(answer, rank, world, net):
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
         mark, stepped = _ranks.watch().mark(), len(_STEPPED)
-        opt.step()
+        with patched(*((dist, name, partial(_object_collective, name)) for name in _OBJECTS)):
+            opt.step()  # objects sent once, in __init__ (a plan of owners), are no cost a step
         _ranks.check_waited(mark, "step() returned")
         calls = _ranks.watch().calls[mark:]
         after = _STEPPED[-1] if len(_STEPPED) > stepped else mark  # sent after the inner step

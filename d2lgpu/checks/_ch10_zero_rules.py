@@ -17,6 +17,7 @@ from ._util import CheckFailed
 
 __all__ = [
     "compare_calls",
+    "compare_given",
     "compare_held",
     "compare_state",
     "compare_zero_grad",
@@ -92,6 +93,20 @@ def compare_calls(records, net: Net = PLAIN) -> None:
                 )
 
 
+_NOT_PARAMETERS = (
+    "an optimizer was given (or holds state for) a tensor that is not one of the model's "
+    "parameters: p.data, p.detach() or a copy (a float32 master of a float64 parameter "
+    "rounds it) is another tensor, whose .grad backward never sets. Build optimizer_cls over "
+    "the parameters themselves"
+)
+
+
+def compare_given(records) -> None:
+    """Every tensor the ranks' optimizers were given is one of the model's parameters."""
+    if any(-1 in held for record in records for held in record.get("held", ())):
+        raise CheckFailed(_NOT_PARAMETERS)
+
+
 def compare_state(records, world, numels, itemsize=4):
     """The optimizer state each rank holds after the last step (``numels``: the model's
     parameters' sizes; ``itemsize``: their dtype's bytes): built on every rank from
@@ -133,10 +148,7 @@ def compare_state(records, world, numels, itemsize=4):
         for i in record["state"]:
             owners.setdefault(i, []).append(rank)
     if -1 in owners:
-        raise CheckFailed(
-            "an optimizer holds state for a tensor that is not one of the model's parameters: "
-            "build optimizer_cls over the parameters themselves (not copies)"
-        )
+        raise CheckFailed(_NOT_PARAMETERS)
     for i, ranks in sorted(owners.items()):
         if len(ranks) > 1:
             every = len(ranks) == world

@@ -206,7 +206,7 @@ def _made_by(lane: LoggingLane, log: list):
     """What ``lane``'s first job made: what it returned, or, for a job that stored its
     product (in a dict, a list) and returned nothing, the first product it computed."""
     value = lane.values[0]
-    stored = getattr(log, "products", {}).get(lane.name, [])
+    stored = getattr(log, "products", {}).get(lane.name)  # what each job made (run_logged)
     return stored[0] if value is None and stored else value
 
 

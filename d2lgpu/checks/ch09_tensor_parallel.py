@@ -267,7 +267,10 @@ def _check_backward(records, reference):
         if len(calls) != BLOCKS:
             raise CheckFailed(
                 f"rank {rank} ran {len(calls)} all-reduces in backward through {BLOCKS} blocks: "
-                "one per block, of the gradient of the block's input"
+                "one per block, of the gradient of the block's input, in that block's backward. "
+                "A sum made once, after the whole backward (a callback queued to its end, on "
+                "the caller's x.grad), reaches only the first block's input: a block fed by "
+                "another passes on only its share"
             )
         wire = wire_hint(rank, calls, "backward")
         if wire is not None:

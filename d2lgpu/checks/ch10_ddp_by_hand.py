@@ -64,6 +64,7 @@ from ._ch10_zero_compare import compare_zero
 from ._ch10_zero_kept import compare_kept
 from ._ch10_zero_rules import (
     compare_calls,
+    compare_given,
     compare_held,
     compare_state,
     compare_zero_grad,
@@ -246,6 +247,7 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
             error = zero_setup_error(record["setup"])
             if error is not None:
                 raise CheckFailed(error)
+        compare_given(records)
         compare_zero_grad(records)
         compare_zero(records, world)
         passed.append(
@@ -284,6 +286,7 @@ def _uneven_run(answer):
             error = zero_setup_error(record["setup"])
             if error is not None:
                 raise CheckFailed(error)
+        compare_given(records)
         compare_zero_grad(records)
         compare_zero(records, 2, UNEVEN)
         compare_state(records, 2, UNEVEN.numels(), UNEVEN.itemsize)
