@@ -1315,6 +1315,35 @@ def test_rules_on_records_name_divisions_that_did_not_reach_every_gradient_once(
     assert misplaced_divisions_hint(steps({**total, "a": torch.ones(3)}), 0) is None  # a shape
 
 
+def test_misplaced_divisions_are_judged_on_each_rank_and_with_two_gradients_or_more():
+    """The edges of the rule above: two gradients are enough; a later rank is read too; every
+    divided gradient is listed; a division too many for the count of gradients is no
+    division; sums within float32's rounding still count."""
+    from d2lgpu.checks._ch10_averaging import misplaced_divisions_hint
+
+    def record(local, after):
+        return {"local": local, "after": after}
+
+    a, b, c = torch.tensor([1.0, 2.0]), torch.tensor([3.0]), torch.tensor([0.0, 5.0])
+    two = [record({"a": a, "b": b}, {"a": 2 * a, "b": b})] * 2  # b divided once, a the sum
+    assert "a stayed the sum over the ranks, and b 1 time divided" in misplaced_divisions_hint(
+        two, 1
+    )
+    local = {"a": a, "b": b, "c": c}
+    right = {"a": a, "b": b, "c": c}  # each the sum (2 a) divided once
+    late = {"a": 2 * a, "b": b, "c": c}  # a the sum, b and c divided once
+    said = misplaced_divisions_hint([record(local, right), record(local, late)], 3)
+    assert said.startswith(
+        "the divisions by the world size did not reach every gradient once (step 3, rank 1): a "
+        "stayed the sum over the ranks, and b 1 time, c 1 time divided."
+    )
+    too_many = {"a": 2 * a, "b": 2 * b, "c": 2 * c / 2**4}  # c divided 4 times, of 3 gradients
+    assert misplaced_divisions_hint([record(local, too_many)] * 2, 0) is None
+    rounded = {"a": 2 * a, "b": b * (1 + 2e-6), "c": c + torch.tensor([5e-8, 0.0])}
+    said = misplaced_divisions_hint([record(local, rounded)] * 2, 0)
+    assert "and b 1 time, c 1 time divided." in said
+
+
 def test_rules_on_records_name_a_flat_buffer_that_carries_more_than_the_gradients():
     """Round 25: zeros in the flat buffer for a parameter that has no gradient."""
     from d2lgpu.checks._kit_collectives import Call

@@ -12,6 +12,7 @@ import pytest
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
+from torch.distributed import all_reduce as _all_reduce_imported
 
 from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks import _ranks
@@ -289,6 +290,22 @@ def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed
     assert list(record["final"]) == list(final)
     for name, value in final.items():
         assert torch.equal(record["final"][name], value), name
+
+
+def _by_an_alias(model):  # the name imported from torch.distributed: the watch rebinds it
+    for p in model.parameters():
+        if p.grad is not None:
+            _all_reduce_imported(p.grad)
+            p.grad /= dist.get_world_size()
+
+
+def test_a_collective_called_through_a_name_the_answer_imported_is_watched():
+    record = run(_by_an_alias, 2)
+    assert [len(s["calls"]) for s in record["steps"]] == [4, 4, 4, 5]
+    assert _all_reduce_imported is dist.all_reduce  # put back as the job ends
+    with fake_process_group(2, 0), CollectiveWatch(answer=_by_an_alias) as watching:
+        _all_reduce_imported(torch.ones(1))  # the answer's module's name: this one's
+    assert [c.kind for c in watching.calls] == ["all_reduce"]
 
 
 _HANDLES = []  # every step's handles, never cleared: the mistake the next test names
