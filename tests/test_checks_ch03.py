@@ -552,7 +552,8 @@ def test_a_process_wide_default_left_changed_is_named_and_put_back():
             change()
         assert str(failed.value).startswith(
             f"your function leaves a process-wide default of torch changed ({shown}): every "
-            "tensor made afterwards anywhere in the program, the caller's too, follows it."
+            "tensor made (or product computed) afterwards anywhere in the program, the caller's "
+            "too, follows it."
         )
         assert torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
     with defaults_kept("a with-block"), torch.no_grad():  # undone when it ends: nothing to say

@@ -363,3 +363,22 @@ def test_a_time_limit_says_how_long_it_allowed_and_how_long_is_left():
             assert 4 < remaining_s() <= 5
         assert 29 < remaining_s() <= 30
     assert remaining_s() is None
+
+
+def test_a_module_called_past_its_hooks_is_counted_and_one_called_through_them_is_not():
+    from torch import nn
+
+    from d2lgpu.checks._kit_calls import CallCounted
+
+    class Doubler(CallCounted):
+        def forward(self, h):
+            self.counted()
+            return 2 * h
+
+    module, x = Doubler(), torch.ones(2)
+    assert torch.equal(module(x), 2 * x) and module.direct == 0
+    module.forward(x)
+    module.forward(x)
+    assert module.direct == 2
+    nn.Sequential(module)(x)  # through __call__ again: the mark was cleared, then set anew
+    assert module.direct == 2

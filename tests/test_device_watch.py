@@ -248,3 +248,23 @@ def test_without_pretending_a_tensor_on_a_real_gpu_is_followed_by_its_device():
         gpu.sum().item()
     assert watch.mixed == ["add got a tensor on cuda:1 and torch.zeros(...) without device="]
     assert watch.reads == ["item()"]
+
+
+def test_the_checkers_watch_sees_reads_in_the_answers_tensor_hooks_during_backward():
+    """Autograd runs tensor hooks where no TorchFunctionMode is active: `watching` runs the
+    answer's hooks under the watch, their gradients on the hooked tensor's device."""
+    from d2lgpu.checks._pretend import watching
+
+    w = torch.ones(3, requires_grad=True)
+    before = (torch.Tensor.register_hook, torch.Tensor.register_post_accumulate_grad_hook)
+    with watching(True) as watch:
+        h = watch.put(w) * 2
+        seen: list[float] = []
+        h.register_hook(lambda g: seen.append(g.norm().item()))  # a read in backward
+        w.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.sum().item()))
+        h.sum().backward()
+        x = torch.ones(2, requires_grad=True)  # a CPU tensor's hook reads no device value
+        x.register_hook(lambda g: seen.append(g.sum().item()))
+        (x * 2).sum().backward()
+    assert watch.reads == ["item()", "item()"] and len(seen) == 3
+    assert (torch.Tensor.register_hook, torch.Tensor.register_post_accumulate_grad_hook) == before

@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from ._kit import patched
+from ._kit_calls import CallCounted
 from ._util import CheckFailed
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 
-class LoggedStage(nn.Module):
+class LoggedStage(CallCounted):
     """A stage that logs ``(stage, "F", i)`` for its forward of micro-batch ``i``, and
     ``(stage, "B", i)`` when backward reaches that forward's output. ``i`` is found by value:
     ``seen[k - 1]`` holds the micro-batches (``k = 0``) or the stage before's outputs, by
@@ -51,9 +52,6 @@ class LoggedStage(nn.Module):
         self.forwarded: set[int] = set()  # micro-batches this stage has run forward
         self.input_grad = False  # whether the first stage got an input that requires grad
         self.detached_in_place = False  # an output cut with detach_(), not a copy
-        self.direct = 0  # forwards called as stage.forward(h), not stage(h): no hooks ran
-        self._called = False  # set by the pre-hook of a call through nn.Module.__call__
-        self.register_forward_pre_hook(_through_call)
 
     def _which(self, h) -> int:
         i, self.calls = self.calls, self.calls + 1
@@ -64,8 +62,7 @@ class LoggedStage(nn.Module):
         return i
 
     def forward(self, h):
-        self.direct += not self._called
-        self._called = False
+        self.counted()  # stage.forward(h), past the stage's hooks, counts in direct
         i = self._which(h)
         self.uncut = self.uncut or (self.index > 0 and getattr(h, "grad_fn", None) is not None)
         cut = self.index > 0 and isinstance(h, torch.Tensor) and not h.requires_grad
@@ -98,10 +95,6 @@ class LoggedStage(nn.Module):
         ran = [(j, node) for j, node in self.nodes if (self.index, j) in done]
         self.retained += [j for j, node in ran if node is not None and _kept_saved(node)]
         self.nodes = [(j, node) for j, node in self.nodes if (self.index, j) not in done]
-
-
-def _through_call(stage, args) -> None:
-    stage._called = True
 
 
 def check_called(stages, where: str) -> None:

@@ -34,6 +34,7 @@ import torch
 from torch import nn
 
 from ._kit import alive_after_collecting
+from ._kit_calls import CallCounted
 from ._util import CheckFailed
 
 __all__ = [
@@ -80,7 +81,7 @@ class _Dropout(nn.Module):
         return nn.functional.dropout(h, self.p, self.training)
 
 
-class LoggedBlock(nn.Module):
+class LoggedBlock(CallCounted):
     """``x + W2 dropout(tanh(W1 x))``, logging its calls (the module docstring); without
     dropout when ``p`` is 0; ``hidden`` units between W1 and W2."""
 
@@ -92,12 +93,9 @@ class LoggedBlock(nn.Module):
         self.inner = nn.Sequential(*layers, nn.Linear(hidden, WIDTH))
         self.outputs: list = []  # weak references to its forward pass's outputs
         self.caches: list = []  # the caches of the selective checkpoints it ran in
-        self.direct, self._hooked = 0, False  # calls that skipped __call__ (block.forward(h))
-        self.register_forward_pre_hook(_entered)
 
     def forward(self, h):
-        self.direct += not self._hooked
-        self._hooked = False
+        self.counted()  # block.forward(h), past the block's hooks, counts in direct
         phase, grad = self._phase[0], torch.is_grad_enabled()
         self._log.append((self.index, phase, grad, _in_reentrant_checkpoint()))
         if phase == "forward" and grad and isinstance(h, torch.Tensor) and h.requires_grad:
@@ -111,10 +109,6 @@ class LoggedBlock(nn.Module):
     def _done(self, grad) -> None:
         if self._phase[0] == "backward":
             self._log.append((self.index, "done", True, False))
-
-
-def _entered(block: LoggedBlock, args) -> None:
-    block._hooked = True  # the forward that follows came through block(h)
 
 
 def backward_segments(log, n: int, where: str) -> list[list[int]]:

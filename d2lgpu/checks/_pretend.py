@@ -2,8 +2,11 @@
 
 The watch itself lives in :mod:`d2lgpu._device_watch`, below both the checkers
 and the simulated GPU of :mod:`d2lgpu.stream_sim`. This module adds what only
-the checkers need: ``torch.cuda.synchronize`` recorded as a host read, and on a real GPU
-:func:`cuda_sync_counter`, the synchronizations CUDA itself reports.
+the checkers need: ``torch.cuda.synchronize`` recorded as a host read; the answer's tensor
+hooks (``register_hook``, ``register_post_accumulate_grad_hook``) run under the watch, since
+autograd runs them where no ``TorchFunctionMode`` is active (a ``.item()`` there would go
+unseen); and on a real GPU :func:`cuda_sync_counter`, the synchronizations CUDA itself
+reports.
 """
 
 from __future__ import annotations
@@ -30,7 +33,25 @@ def watching(pretend: bool):
         if not pretend:
             saved(*args, **kwargs)
 
-    with patched((torch.cuda, "synchronize", synchronize)), watch:
+    def watched_hooks(name):
+        register = getattr(torch.Tensor, name)
+
+        def hooked(tensor, hook):
+            def run(*args):
+                if torch._C._len_torch_function_stack():  # the watch sees this call already
+                    return hook(*args)
+                device = watch.device_of(tensor)  # a gradient is on its tensor's device
+                for t in args if pretend and device is not None else ():
+                    watch.put(t, device)
+                with watch:  # inside backward: no mode is active there
+                    return hook(*args)
+
+            return register(tensor, run)
+
+        return (torch.Tensor, name, hooked)
+
+    hooks = ("register_hook", "register_post_accumulate_grad_hook")
+    with patched((torch.cuda, "synchronize", synchronize), *map(watched_hooks, hooks)), watch:
         yield watch
 
 

@@ -1,6 +1,5 @@
 # expect: fail registers a hook on each micro-batch's activations at the cut that records the gradient's norm with .item(): each hook runs during backward and reads a device value, M host reads (callbacks, after the last forward) besides nothing visible in the step's own code
 # hint: hook|item|read|host|backward|norm|callback|per micro|each micro|once
-# open: not caught yet: the pretend GPU's host-read count sees the step's own thread's calls, and a tensor hook's .item() runs inside the autograd engine during backward, outside the TorchFunctionMode that counts
 import torch
 
 from d2lgpu.pipeline import micro_batches
