@@ -387,3 +387,18 @@ def test_a_load_that_keeps_what_it_loaded_is_named(tmp_path):
     assert passed == [
         "load_parameters reads the file on every call: written again, it loads what it holds now"
     ]
+
+
+def test_a_load_that_keeps_fresh_weights_is_named_whatever_seed_the_caller_left():
+    """A fresh model drawn right after the caller's torch.manual_seed(2) is the checkpoint's
+    own seeded net: the checker draws from a seed of its own before the load."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import test_redteam
+
+    answer = Path(__file__).parent / "redteam" / "03.parameters" / "r13_w11_state_dict_update.py"
+    torch.manual_seed(2)
+    result = test_redteam.grade(answer)
+    assert result["hint"].startswith("the loaded parameters differ from the checkpoint's")
