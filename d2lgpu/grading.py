@@ -168,12 +168,8 @@ def check(
     passed: list[str] = []
     status, hint = "passed", ""
     try:
-        with (
-            time_limit(time_limit_s) as limit,
-            _rng_kept(),
-            defaults_kept("your answer"),
-            _thread_errors() as in_threads,
-        ):
+        kept = defaults_kept("your answer")
+        with time_limit(time_limit_s) as limit, _rng_kept(), kept, _thread_errors() as in_threads:
             try:
                 with answer_graded(answer):
                     checker(answer, passed)
@@ -202,21 +198,24 @@ def check(
     return _report(CheckResult(exercise_id, status, passed, hint), quiet)
 
 
+_PRETENDED_GPU = " (a GPU this check pretends is there only in the thread that calls your answer)"
+
+
 @contextmanager
 def _thread_errors():
     """The errors threads started in the check died of, said with the learner's line (and
     still printed as Python prints them)."""
     found: list[str] = []
-    before, threading.excepthook = threading.excepthook, lambda args: hook(args)
+    before = threading.excepthook
 
     def hook(args):
         if args.exc_value is not None and not isinstance(args.exc_value, SystemExit):
             what = f"{args.exc_type.__name__}: {args.exc_value}"[:400]
-            gpu = " (a GPU this check pretends is there only in the thread that calls your answer)"
-            gpu = gpu if "NVIDIA" in what or "CUDA" in what else ""
+            gpu = ("CUDA" in what or "NVIDIA" in what) * _PRETENDED_GPU
             found.append(f"a thread your code started raised {what}{_where(args.exc_value)}{gpu}")
         before(args)
 
+    threading.excepthook = hook
     try:
         yield found
     finally:
