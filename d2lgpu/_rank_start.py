@@ -39,6 +39,8 @@ import cloudpickle
 import torch
 import torch.distributed as dist
 
+from ._op_send import defined_here, op_reduction
+
 __all__ = [
     "CannotSend",
     "join_gloo",
@@ -147,6 +149,7 @@ class _CodeKeepingPickler(cloudpickle.Pickler):
 
     def __init__(self, file):
         super().__init__(file)
+        self.buffer = file
         self.filenames: set[str] = set()
 
     def reducer_override(self, obj):
@@ -156,6 +159,9 @@ class _CodeKeepingPickler(cloudpickle.Pickler):
             return marshal.loads, (marshal.dumps(obj),)
         if isinstance(obj, types.ModuleType) and _sent_by_name(obj):
             return module_at, (obj.__name__,)
+        reduced = op_reduction(obj)  # an operator: by its name, or a cell's by its definition
+        if reduced is not None:
+            return reduced
         return super().reducer_override(obj)
 
 
@@ -202,27 +208,43 @@ class _Packed:
     """What a rank runs, pickled by value, with the in-memory source of its cells."""
 
     def __init__(self, obj):
-        buffer = io.BytesIO()
-        pickler = _CodeKeepingPickler(buffer)
+        ops = defined_here()  # a cell's operators, registered in the rank first
         try:
-            pickler.dump(obj)
-        except Exception as error:  # noqa: BLE001 (named to the reader, whatever it is)
-            raise CannotSend(
-                f"cannot send {obj!r} to the ranks: {type(error).__name__}: {error}. Define the "
-                "function at the top level of a cell; it may read globals that can be pickled "
-                "(tensors, numbers, modules, functions, classes), not open files, locks or CUDA "
-                "streams"
-            ) from error
-        self.blob = buffer.getvalue()
+            pickler = self._dump((ops, obj))
+        except Exception:  # noqa: BLE001 (an operator of an old cell, maybe: tried without)
+            try:
+                pickler = self._dump((tuple(op for op in ops if self._sendable(op)), obj))
+            except Exception as error:  # noqa: BLE001 (named to the reader, whatever it is)
+                raise CannotSend(
+                    f"cannot send {obj!r} to the ranks: {type(error).__name__}: {error}. Define "
+                    "the function at the top level of a cell; it may read globals that can be "
+                    "pickled (tensors, numbers, modules, functions, classes), not open files, "
+                    "locks or CUDA streams"
+                ) from error
+        self.blob = pickler.buffer.getvalue()
         self.sources = {
             name: linecache.cache[name]
             for name in pickler.filenames
             if name in linecache.cache and not os.path.exists(name)
         }
 
+    @staticmethod
+    def _dump(obj) -> _CodeKeepingPickler:
+        pickler = _CodeKeepingPickler(io.BytesIO())
+        pickler.dump(obj)
+        return pickler
+
+    @classmethod
+    def _sendable(cls, op) -> bool:
+        try:
+            cls._dump(op)
+        except Exception:  # noqa: BLE001 (whatever stops it, it stays behind)
+            return False
+        return True
+
     def unpack(self):
         linecache.cache.update(self.sources)
-        return cloudpickle.loads(self.blob)
+        return cloudpickle.loads(self.blob)[1]
 
 
 def _rank_entry(main, rank, world, store_path, payload, conn, *args):

@@ -1,0 +1,137 @@
+"""d2lgpu._op_send: an operator a cell defines with torch.library reaches ranks a fork server
+starts (with its autograd, whether the code holds it or reaches it through ``torch.ops``),
+and the dispatcher's own handles travel by their names."""
+
+import pickle
+import uuid
+
+import cloudpickle
+import pytest
+import torch
+from test_ranks import notebook_cell
+
+from d2lgpu import _op_send, ranks
+from d2lgpu._rank_start import _Packed
+from d2lgpu.ranks import CannotSend, run_ranks
+
+OPS = """
+import torch
+import torch.distributed as dist
+
+@torch.library.custom_op("{ns}::summed", mutates_args=())
+def summed(x: torch.Tensor) -> torch.Tensor:
+    total = x.clone()
+    dist.all_reduce(total)
+    return total
+
+def _summed_backward(ctx, grad):
+    return summed(grad) * ctx.twice  # calls its own operator: sent once all the same
+
+def _keep(ctx, inputs, output):
+    ctx.twice = 2.0
+
+summed.register_autograd(_summed_backward, setup_context=_keep)
+
+@torch.library.custom_op("{ns}::halved", mutates_args=())
+def halved(x: torch.Tensor) -> torch.Tensor:
+    return x / 2
+
+@halved.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+def holds_it(rank, world):
+    x = torch.full((2,), float(rank + 1), requires_grad=True)
+    summed(x).sum().backward()
+    return summed(x.detach()), x.grad
+
+def reaches_it_by_name(rank, world):
+    return torch.ops.{ns}.halved(torch.full((2,), float(rank + 1)))
+
+HANDLES = torch.ops.aten.add, torch.ops.aten.add.Tensor, torch.ops.{ns}.halved.default
+
+def holds_handles(rank, world):
+    add, default, halve = HANDLES
+    return add(torch.ones(1), rank).item(), default(torch.ones(1), rank).item(), halve(
+        torch.ones(1) * rank
+    ).item()
+"""
+
+
+@pytest.fixture
+def cell():
+    return notebook_cell(OPS.format(ns=f"sendtest_{uuid.uuid4().hex[:8]}"))
+
+
+def test_a_cells_custom_operator_runs_with_its_autograd_in_ranks_a_fork_server_starts(
+    monkeypatch, cell
+):
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    for total, grad in run_ranks(cell["holds_it"], world=2):
+        torch.testing.assert_close(total, torch.tensor([3.0, 3.0]))  # 1 + 2
+        torch.testing.assert_close(grad, torch.tensor([4.0, 4.0]))  # (1 + 1) summed, times 2
+
+
+def test_an_operator_reached_only_through_torch_ops_is_registered_in_the_rank(monkeypatch, cell):
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    halves = run_ranks(cell["reaches_it_by_name"], world=2)
+    assert [h.tolist() for h in halves] == [[0.5, 0.5], [1.0, 1.0]]
+
+
+def test_the_dispatchers_handles_travel_by_their_names(monkeypatch, cell):
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    assert run_ranks(cell["holds_handles"], world=2) == [(1.0, 1.0, 0.0), (2.0, 2.0, 0.5)]
+    with pytest.raises(Exception, match="pickl"):  # what the names stand in for
+        pickle.dumps(torch.ops.aten.add.Tensor)
+
+
+def test_an_operator_is_looked_up_where_it_is_registered_and_built_only_where_it_is_not(cell):
+    op = cell["summed"]
+    assert op in _op_send.defined_here()
+    assert cloudpickle.loads(_Packed(op).blob)[1] is op  # registered here: the same one
+    function, args, state, _, _, setter = _op_send.op_reduction(op)
+    assert (function, setter) == (_op_send.custom_op_at, _op_send.fill)
+    assert args[:2] == (op._namespace, "summed")
+    assert state["backward"] is cell["_summed_backward"] and state["setup_context"] is cell["_keep"]
+    assert state["kernels"] == {None: op._init_fn}  # the function, not register_kernel's wrapper
+    before = dict(op._backend_fns)
+    _op_send.fill(op, {**state, "kernels": {"cpu": print}})
+    assert op._backend_fns == before  # not built here: left as it is
+    assert _op_send.op_reduction(torch.ones(1)) is None
+
+
+def test_a_packages_custom_operator_travels_by_its_name(tmp_path, monkeypatch):
+    name = f"sendtest_pkg_{uuid.uuid4().hex[:8]}"
+    (tmp_path / f"{name}.py").write_text(
+        "import torch\n"
+        f"@torch.library.custom_op('{name}::twice', mutates_args=())\n"
+        "def twice(x: torch.Tensor) -> torch.Tensor:\n"
+        "    return x * 2\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    op = __import__(name).twice
+    assert op not in _op_send.defined_here()
+    function, (module, qualname) = _op_send.op_reduction(op)
+    assert (function, module, qualname) == (_op_send.custom_op_named, name, f"{name}::twice")
+    assert cloudpickle.loads(_Packed(op).blob)[1] is op
+
+
+def test_an_old_cells_operator_that_cannot_travel_does_not_stop_an_answer_that_needs_none(
+    monkeypatch,
+):
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    cell = notebook_cell(
+        "import threading, torch\n"
+        "lock = threading.Lock()\n"
+        f"@torch.library.custom_op('sendtest_{uuid.uuid4().hex[:8]}::locked', mutates_args=())\n"
+        "def locked(x: torch.Tensor) -> torch.Tensor:\n"
+        "    with lock:\n"
+        "        return x.clone()\n"
+        "def plain(rank, world):\n"
+        "    return rank\n"
+        "def uses_it(rank, world):\n"
+        "    return locked(torch.ones(1))\n"
+    )
+    assert run_ranks(cell["plain"], world=2) == [0, 1]
+    with pytest.raises(CannotSend, match="cannot send .*uses_it"):
+        run_ranks(cell["uses_it"], world=2)
