@@ -15,6 +15,7 @@ What it is not: the replacing itself (:func:`d2lgpu.checks._kit.patched`, the si
 from __future__ import annotations
 
 import functools
+import inspect
 from contextlib import contextmanager
 
 __all__ = ["aliases_rebound", "answer_function", "answer_globals", "answer_graded", "graded_answer"]
@@ -49,7 +50,17 @@ def answer_function(answer):
             fn = type(fn).__call__
         except AttributeError:
             return None
+    fn = _unwrapped(fn)
     return fn if hasattr(fn, "__code__") else None
+
+
+def _unwrapped(fn):
+    """The function a decorator that keeps ``__wrapped__`` wraps (``@torch.no_grad()``,
+    ``functools.wraps``), whose ``__globals__`` are its own module's, not the decorator's."""
+    try:
+        return inspect.unwrap(fn)
+    except ValueError:  # a chain of __wrapped__ that loops
+        return fn
 
 
 def answer_globals(answer) -> list[dict]:
@@ -59,7 +70,9 @@ def answer_globals(answer) -> list[dict]:
     if isinstance(answer, type):
         own = [k for k in answer.__mro__ if k.__module__ == answer.__module__]
         found = [
-            getattr(v, "__func__", getattr(v, "fget", v)) for k in own for v in vars(k).values()
+            _unwrapped(getattr(v, "__func__", getattr(v, "fget", v)))
+            for k in own
+            for v in vars(k).values()
         ]
     else:
         found = [answer_function(answer)]

@@ -73,6 +73,11 @@ class StreamMode(Copies):
             target = self._target(name, args, kwargs)
             if target is not None and target.type == "cuda":
                 return self._to_device(name, args, kwargs)
+        if name in _FROM_DATA and isinstance(first, torch.Tensor) and not self.on_device(first):
+            target = self._target(name, args, kwargs)  # torch.as_tensor(batch, device="cuda")
+            if target is not None and target.type == "cuda":  # a copy that never asks non_blocking
+                cast = {"dtype": kwargs["dtype"]} if kwargs.get("dtype") is not None else {}
+                return self._to_device("to", (first, target), cast)
         if name in ("to", "cpu") and self.on_device(first) and not gpu.quiet:
             target = torch.device("cpu") if name == "cpu" else self._target(name, args, kwargs)
             if target is not None and target.type == "cpu":
@@ -111,6 +116,8 @@ class StreamMode(Copies):
             op = gpu.queue("kernel", name, 0.0)
             for t, b in bufs:
                 gpu.access(op, b, write=name.endswith("_") and t is args[0])
+            if gpu.buffer(result) is None:  # new device memory the kernel wrote (x.clone())
+                gpu.access(op, gpu.buffer(result, new_batch=False), write=True)
         return result
 
     def _views(self, inputs, results) -> None:
@@ -157,6 +164,8 @@ class StreamMode(Copies):
             ACTIVE.remove(gpu)
 
 
+# Functions that make a tensor from data: given a host tensor and a GPU, they copy it there
+_FROM_DATA = {"tensor", "as_tensor", "asarray"}
 # Factories: their result is new device memory, allocated on the current stream; the tensor a
 # *_like or new_* factory is given lends only its shape, dtype and device, and is not read.
 _MADE = {

@@ -176,3 +176,26 @@ def test_a_partial_of_an_original_made_at_import_meets_the_replacement_too():
         assert fn()() == "fake cuda:0"  # the same arguments, given to the replacement
         assert answer["other"].func is torch.cuda.is_available  # not replaced: left alone
     assert answer["sync"].func is original and answer["sync"].args == ("cuda:0",)
+
+
+def test_a_decorated_answer_reads_its_own_module_not_the_decorators():
+    # round 27: @torch.no_grad() wraps the function in one of torch's, whose globals are
+    # torch's; `from torch.nn.utils import clip_grad_norm_` must still meet a checker's patch
+    names = _module(
+        "import torch\n"
+        "from torch.nn.utils import clip_grad_norm_\n"
+        "@torch.no_grad()\n"
+        "def average(model):\n"
+        "    return clip_grad_norm_\n"
+        "class Opt:\n"
+        "    @torch.no_grad()\n"
+        "    def step(self):\n"
+        "        return clip_grad_norm_\n"
+    )
+    assert answer_function(names["average"]).__globals__ is names
+    assert answer_globals(names["average"]) == [names]
+    assert answer_globals(names["Opt"]) == [names]
+    refused = functools.partial(lambda *a: "refused")
+    with answer_graded(names["average"]), patched((torch.nn.utils, "clip_grad_norm_", refused)):
+        assert names["average"](None) is refused
+    assert names["average"](None) is torch.nn.utils.clip_grad_norm_

@@ -291,7 +291,8 @@ SHARD_PASSED = [
         f"with {kwargs}), the same on every rank",
         f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
         f"whole on each{' (within one parameter)' if world == 3 else ''}, after each step "
-        "and during it, and no moments of another rank's parameters kept elsewhere",
+        "and during it, and no moments of another rank's parameters kept elsewhere, nor of its "
+        "own kept twice",
         f"{world} ranks: step() sends each parameter once and reduces nothing",
     )
 ]

@@ -8,8 +8,9 @@ import pytest
 import torch
 from grading_helpers import rule_fails
 
+from d2lgpu.checks import _ch10_refused as refused
 from d2lgpu.checks import _ch10_zero as zero
-from d2lgpu.checks._ch10_zero import ADAM_KWARGS, empty_share_hint, param_bytes
+from d2lgpu.checks._ch10_zero import ADAM_KWARGS, param_bytes
 from d2lgpu.checks._ch10_zero_compare import compare_zero
 from d2lgpu.checks._ch10_zero_kept import KeptScan, compare_kept, contains, mix_of, room_kept
 from d2lgpu.checks._ch10_zero_rules import (
@@ -20,7 +21,7 @@ from d2lgpu.checks._ch10_zero_rules import (
     compare_zero_grad,
     setup_error,
 )
-from d2lgpu.checks._kit import tensors_alive
+from d2lgpu.checks._kit import patched, tensors_alive
 from d2lgpu.checks._kit_collectives import Call
 from d2lgpu.checks._ranks import RuleBroken
 
@@ -267,19 +268,19 @@ def test_parameters_held_by_several_ranks_during_a_step_are_named():
 
 def test_an_empty_share_names_a_world_written_in_or_unbalanced_owners():
     error = ValueError("optimizer got an empty parameter list")
-    assert empty_share_hint(2, 4, error) == (
+    assert refused.empty_share_hint(2, 4, error) == (
         "rank 2 of 4 owns no parameter (optimizer_cls raised ValueError: optimizer got an "
         "empty parameter list), though the model's 8 parameters leave every one of 4 ranks "
         "some: is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
     )
-    hint = empty_share_hint(1, 2, error)
+    hint = refused.empty_share_hint(1, 2, error)
     assert hint.startswith("rank 1 of 2 owns no parameter")
     assert hint.endswith(
         "some: the owners are unbalanced: give each parameter to the rank that owns the "
         "fewest bytes so far, and add its bytes to that rank's count"
     )
     with pytest.raises(RuleBroken, match="PyTorch's own ZeRO-1, and the exercise is to build"):
-        zero._zero_redundancy_used(object(), lr=0.1)
+        refused.zero_redundancy_used(object(), lr=0.1)
 
 
 def test_state_bytes_count_each_parameters_moments_on_every_optimizer(monkeypatch):
@@ -528,13 +529,38 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     odd = lambda s: [flat(torch.ones(3), exp_avg_sq(s, 6), exp_avg(s, 0))]  # noqa: E731
     assert "rank 0 keeps Adam's exp_avg_sq of parameter 6, which rank 1 owns, in a tensor of " \
         "515 elements" in rule_fails(compare_kept, kept_records(history, odd), history, 0.0)  # fmt: skip
-    # rank 1 too; and a rank's own moments kept twice are not what this rule names
+    # rank 1 too, named before rank 1's own moments kept twice
     own = lambda s: [exp_avg(s, 0).clone(), exp_avg_sq(s, 3).clone()]  # noqa: E731
-    compare_kept(kept_records(history, own), history, 0.0)
-    said = rule_fails(compare_kept, kept_records(history, own, [exp_avg_sq(0, 2)]), history, 0.0)
+    said = rule_fails(
+        compare_kept, kept_records(history, lambda s: [], [exp_avg_sq(0, 2), exp_avg(0, 5)]),
+        history, 0.0,
+    )  # fmt: skip
     assert said.startswith(
         "after step 0 rank 1 keeps Adam's exp_avg_sq of parameter 2, which rank 0"
     )
+    # a rank's own moments kept outside its optimizer are its share twice
+    said = rule_fails(compare_kept, kept_records(history, own), history, 0.0)
+    assert said == (
+        "after step 0 rank 0 keeps Adam's exp_avg of parameter 0, which it owns, in a tensor of "
+        "256 elements outside its optimizer, which holds that state already: a copy kept from "
+        "one step to the next (a deepcopy of state_dict() as a snapshot, moments tracked beside "
+        "the optimizer) holds the rank's share twice, the bytes ZeRO-1 saves. Keep the "
+        "optimizer's state in the optimizer only"
+    )
+
+
+def test_a_snapshot_of_a_ranks_own_state_from_the_step_before_is_named(history):
+    # taken before each step (a deepcopy of state_dict()): the moments a step behind, a mix
+    # of the gradients so far from the third step on (the second's is one gradient's multiple)
+    behind = lambda s: [history[s - 1][1][3].clone()] if s else []  # noqa: E731
+    said = rule_fails(compare_kept, kept_records(history, behind), history, 0.0)
+    assert said.startswith(
+        "after step 2 rank 0 keeps a mix of its squared gradients (Adam's second moment) of "
+        "parameter 1, which it owns,"
+    )
+    # the gradients and the values before the step, kept one at a time, are no moments
+    copies = lambda s: [history[s][1][1].clone(), history[s][2][0].clone()]  # noqa: E731
+    compare_kept(kept_records(history, copies), history, 0.0)
 
 
 def test_room_kept_counts_whole_runs_of_zeros_or_of_what_a_step_left_unchanged():
@@ -572,13 +598,12 @@ def test_a_kept_scan_pairs_each_tensor_with_its_content_at_the_look():
 
 
 def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(history):
-    exp_avg = lambda s, i: history[s][i][2]  # noqa: E731
-
-    # zeros_like for both moments of every parameter, own ones filled
+    # zeros_like for both moments of every parameter, own ones written (with no moment:
+    # those are a second copy of the optimizer's, compare_kept's other rule)
     def room(own):
         def kept(s):
-            return [exp_avg(s, i).clone() if i < own else torch.zeros(256) for i in range(8)
-                    for _ in "ab"]  # fmt: skip
+            return [torch.full((256,), s + i + 1.0) if i < own else torch.zeros(256)
+                    for i in range(8) for _ in "ab"]  # fmt: skip
 
         return kept
 
@@ -746,12 +771,32 @@ def test_mix_of_is_a_sum_of_several_basis_vectors_never_a_multiple_of_one():
 
 
 def test_round_21_object_collectives_are_refused():
-    from d2lgpu.checks._ch10_zero import _OBJECTS, _object_collective
-    from d2lgpu.checks._ranks import RuleBroken
-
-    assert "broadcast_object_list" in _OBJECTS
+    assert "broadcast_object_list" in refused.OBJECTS
     with pytest.raises(RuleBroken) as raised:
-        _object_collective("broadcast_object_list", [None], src=0)
+        refused.object_collective("broadcast_object_list", [None], src=0)
     said = str(raised.value)
     assert said.startswith("your ShardedOptimizer called dist.broadcast_object_list: it pickles")
     assert "host" in said and "dist.broadcast(p.data, src=owner)" in said
+
+
+def test_a_gradient_clip_in_step_is_refused_and_put_back_after():
+    # round 26: a clip over the rank's own share takes a norm of its own on each rank
+    grads = [torch.ones(3, requires_grad=True)]
+    grads[0].grad = torch.ones(3)
+    with patched(*refused.refused_in_step()):
+        for name in ("clip_grad_norm_", "clip_grad_value_"):
+            with pytest.raises(RuleBroken) as raised:
+                getattr(torch.nn.utils, name)(grads, 1.0)
+            said = str(raised.value)
+            assert said.startswith(f"your ShardedOptimizer's step() called torch.nn.utils.{name}:")
+            assert "norm of one share only" in said and "Leave the gradients as they arrive" in said
+        with pytest.raises(RuleBroken, match="dist.scatter_object_list"):
+            torch.distributed.scatter_object_list([None], [None], src=0)
+    assert float(torch.nn.utils.clip_grad_norm_(grads, 1.0)) == pytest.approx(3**0.5)  # back
+    # 10.allreduce_grads' words: the local norm, before the average
+    with patched(*refused.clips_refused(refused.AVERAGE_CLIP)), pytest.raises(RuleBroken) as raised:
+        torch.nn.utils.clip_grad_value_(grads, 0.5)
+    assert str(raised.value).startswith(
+        "your function called torch.nn.utils.clip_grad_value_: the exercise asks for the "
+        "average of each gradient over the ranks and nothing more"
+    )

@@ -115,8 +115,8 @@ def test_an_async_call_runs_on_a_copy_until_its_handle_is_waited_on(watch):
     handle = dist.all_reduce(t, async_op=True)
     call = watch.calls[0]
     assert call.async_op and watch.unwaited() == [call]
-    held, copy = call.held
-    assert held is t and copy is not t and torch.equal(copy, t)
+    held, copy, launched = call.held
+    assert held is t and copy is not t and torch.equal(copy, t) and torch.equal(launched, t)
     copy.add_(1)  # what the collective reached: the rank's tensor does not show it yet
     assert torch.equal(t, torch.ones(3))
     handle.wait()
@@ -125,6 +125,20 @@ def test_an_async_call_runs_on_a_copy_until_its_handle_is_waited_on(watch):
     handle.wait()  # a second wait counts, and copies nothing again
     assert call.waits == 2 and torch.equal(t, torch.full((3,), 2.0))
     assert handle.is_completed() in (True, False)  # the real handle's own answer, passed on
+    assert not call.written  # read before the wait, never written
+
+
+def test_a_tensor_written_while_its_call_is_in_flight_is_seen_at_the_wait(watch):
+    # round 27: a scratch buffer reused for the next bucket, a division before the wait; the
+    # watch runs the call on a copy, so the values alone never show it
+    t, u = torch.ones(3), torch.ones(3)
+    first = dist.all_reduce(t, async_op=True)
+    second = dist.all_reduce(u, async_op=True)
+    t.div_(2)  # before its wait: races the collective
+    first.wait()
+    second.wait()
+    assert [c.written for c in watch.calls] == [True, False]
+    assert torch.equal(t, torch.ones(3))  # the wait leaves the collective's result there
 
 
 def test_an_async_gather_is_not_held_back_and_sync_calls_return_what_torch_returns(watch):
@@ -248,7 +262,14 @@ class Work:
 
 def held_call(t):
     """An async all-reduce of ``t`` as the watch records it: running on a copy."""
-    return Call(0, "all_reduce", tuple(t.shape), t.nbytes, True, held=(t, t.detach().clone()))
+    return Call(
+        0,
+        "all_reduce",
+        tuple(t.shape),
+        t.nbytes,
+        True,
+        held=(t, t.detach().clone(), t.detach().clone()),
+    )
 
 
 def test_a_handle_copies_the_result_back_only_once_the_collective_is_done():

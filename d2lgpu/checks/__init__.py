@@ -74,6 +74,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch10_zero``             ``10.shard_optimizer``'s rank job, reference and comparison with DDP
 ``_ch10_zero_rules``       ``10.shard_optimizer``'s other rules on the ranks' records
 ``_ch10_zero_kept``        ``10.shard_optimizer``'s look at what a rank keeps outside its optimizers
+``_ch10_refused``          chapter 10's refusals in its ranks: PyTorch's ZeRO-1, objects sent, clips
 ``_ch10_by_hand``          what both ``10.`` hand-built DDP checkers share: steps, batches
 ``_ranks``                 the gloo ranks of chapters 9 and 10's checkers: jobs, replies, hints
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit

@@ -92,6 +92,8 @@ class LoggingLane:
     the one that made the lane, or is None; ``values`` keeps what each submitted call returned.
     """
 
+    device: torch.device  # only where a run gives its lanes GPUs (run_logged's gpus)
+
     def __init__(self, name: str, log: list):
         self.name, self.log = name, log
         self.values: list = []
@@ -272,12 +274,16 @@ def streams_switched(log: list) -> str | None:
     )
 
 
-def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus: bool = False):
+def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus=None):
     """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
-    the result is None when the answer raised and ``errors_ignored``. With ``gpus``, ``x``
-    and ``y`` say they are on ``cuda:0`` and ``cuda:1`` (their data stays on the CPU)."""
+    the result is None when the answer raised and ``errors_ignored``. With ``gpus``, a pair of
+    GPU indexes, ``x`` and ``y`` say they are on those GPUs (their data stays on the CPU), and
+    each lane has a ``device`` there, as the chapter's ``CudaLane`` has (``(0, 0)``: two
+    streams of one GPU)."""
     log = _Log()
     lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
+    for lane, index in zip(lanes, gpus or (), strict=False):
+        lane.device = torch.device("cuda", index)
 
     def lane_of(t):  # the lane whose result t is, or the input t is, if any
         if t is x or t is y:
@@ -285,7 +291,7 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus: b
         return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
 
     result = None
-    devices = {id(x): torch.device("cuda", 0), id(y): torch.device("cuda", 1)} if gpus else {}
+    devices = {id(t): torch.device("cuda", i) for t, i in zip((x, y), gpus or (), strict=False)}
     streams = _logging_streams(log) if gpus else nullcontext()
     with _logging_syncs(log), streams, copies_of(lane_of) as copies, _Watch(log, devices):
         try:

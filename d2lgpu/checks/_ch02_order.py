@@ -9,6 +9,7 @@ from ._ch02_lanes import OFF_THREAD
 from ._util import CheckFailed
 
 __all__ = [
+    "check_both_lanes",
     "check_copies",
     "check_lane_indices",
     "check_launched_from",
@@ -33,6 +34,20 @@ def check_lane_indices(log: list) -> None:
             f"given three lanes, a product went to {beyond[0]}, not lanes[1]: y @ y goes to "
             "lanes[1], the second lane, not to the last one (lanes[-1]) or one picked by "
             "len(lanes); x @ x goes to lanes[0]"
+        )
+
+
+def check_both_lanes(log: list, where: str, returned: bool) -> None:
+    """One product on lanes[0] and one on lanes[1], whatever the lanes report; where the
+    answer raised (``returned`` False: CUDA calls fail here), no lane given both."""
+    launched = sorted(lane for event, lane, _ in log if event == "launch")
+    twice = len(set(launched)) < len(launched)
+    if twice or (returned and launched != ["lanes[0]", "lanes[1]"]):
+        raise CheckFailed(
+            f"{where}, your function launched its products on {', '.join(launched) or 'no lane'}"
+            ": x @ x goes to lanes[0] and y @ y to lanes[1] whatever the lanes are. Two streams "
+            "of one GPU run two products at once too, as long as each leaves SMs idle (the "
+            "chapter's section on two streams); one lane runs them one after the other"
         )
 
 

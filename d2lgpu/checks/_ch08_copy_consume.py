@@ -74,8 +74,8 @@ def check_handed_buffers(run) -> None:
         if not into and j in went.get(None, ()):  # copied back from a device tensor of its own
             raise CheckFailed(
                 f"consume({i}, buffers[{j}]): buffers[{j}] was filled from a device tensor that "
-                f"is not result {i} as compute returned it (a staging tensor, a copy made on "
-                "the device): an extra device copy per result, and one tensor reused for every "
+                f"is not result {i} as compute returned it (a staging tensor, a cast, a copy "
+                "made on the device): an extra device copy per result, and one tensor reused for every "
                 "result is overwritten by the next result while its copy back may still read "
                 "it. Copy compute's result itself into the buffer"
             )

@@ -18,11 +18,13 @@ import threading
 import torch
 
 from ..stream_sim import simulated_cuda
-from ._ch08_results import buffers_alive, kept_after
+from ._ch08_results import buffers_alive, kept_after, list_changed
 from ._ch08_rules import caller_stream, check_stream_kept, device_seen, in_pool
+from ._kit_calls import autocasts_asked
 
 __all__ = [
     "RUNS",
+    "FLOAT64_RUN",
     "ON_CALLER_STREAM",
     "N_BUFFERS",
     "Run",
@@ -34,7 +36,16 @@ __all__ = [
 ]
 
 # batches, seconds of a copy to the device, of a compute, of a copy back to the host
-RUNS = ((6, 1e-3, 1e-3, 1e-3), (1, 1e-3, 1e-3, 1e-3), (4, 0.5e-3, 1e-3, 2e-3))
+# (33: more batches than a periodic wait's usual 8, 16 or 32; 5, FLOAT64_RUN: in float64,
+# results copied back as compute made them)
+RUNS = (
+    (6, 1e-3, 1e-3, 1e-3),
+    (1, 1e-3, 1e-3, 1e-3),
+    (4, 0.5e-3, 1e-3, 2e-3),
+    (33, 1e-3, 1e-3, 1e-3),
+    (5, 1e-3, 1e-3, 1e-3),
+)
+FLOAT64_RUN = 5
 # and one called inside `with torch.cuda.stream(s)`: the current stream is not the default
 ON_CALLER_STREAM = (3, 1e-3, 1e-3, 1e-3)
 N_BUFFERS = 2
@@ -70,6 +81,8 @@ class Run:
         self.end_s = 0.0
         self.kept: list[torch.Tensor] = []  # device tensors still alive after the call
         self.buffers_changed = False  # the list of buffers given, changed by the call
+        self.batches_changed = False  # and the list of batches
+        self.autocasts: list = []  # the autocast regions asked for in the call
         self.returned: str | None = None  # the type's name of what the call returned, if not None
         real_wait, real_landing = gpu.host_wait, gpu.landing
 
@@ -111,15 +124,17 @@ class Run:
 
 
 def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_caller_stream=False,
-             pool: list | None = None, device: torch.device | None = None):  # fmt: skip
+             pool: list | None = None, device: torch.device | None = None,
+             dtype: torch.dtype = torch.float32):  # fmt: skip
     """Run ``answer`` on a simulated GPU with ``n`` pinned host batches and two pinned
     buffers of one result each; return ``(run, host_batches)``. With ``on_caller_stream``
     the call is made inside ``with torch.cuda.stream(s)`` (:func:`._ch08_rules.caller_stream`).
     The batches are ``pool``'s tensors (made as needed) with this run's values: runs that
     share a pool reuse host memory, as a loader's pinned buffers do. ``device`` is the GPU
-    passed to the answer (the current one, ``cuda:0``, unless given)."""
+    passed to the answer (the current one, ``cuda:0``, unless given); ``dtype``, the
+    batches' and the buffers'."""
     gen = torch.Generator().manual_seed(180 + n)
-    host = [torch.randn(ROWS, COLS, generator=gen) for _ in range(n)]
+    host = [torch.randn(ROWS, COLS, generator=gen, dtype=dtype) for _ in range(n)]
     reused = in_pool(host, pool)
     with (
         simulated_cuda(h2d_s, compute_s, d2h_s=d2h_s) as gpu,
@@ -128,23 +143,25 @@ def simulate(answer, n: int, h2d_s: float, compute_s: float, d2h_s: float, on_ca
         # pinned beforehand, as DataLoader(pin_memory=True) gives them: no host time here
         batches = [gpu.name_batch(b, i, pinned=True) for i, b in enumerate(reused)]
         # pinned beforehand too, for the whole run; NaN until a copy fills them
-        buffers = [torch.full((ROWS,), float("nan"), pin_memory=True) for _ in range(N_BUFFERS)]
+        buffers = [torch.full((ROWS,), float("nan"), dtype=dtype, pin_memory=True)
+                   for _ in range(N_BUFFERS)]  # fmt: skip
         gpu.host_work.clear()  # the run's own buffers: not the answer's pinned memory
         run = Run(gpu, buffers)
         gpu.device = gpu.device if device is None else device
         compute = device_seen(gpu.kernel(reference_compute), run.devices)
         given, before = list(buffers), {id(t) for t in buffers_alive(gpu)}
-        at_call = gpu.current
-        returned = answer(batches, compute, gpu.device, given, run.consume)
+        at_call, lent = gpu.current, list(batches)
+        with autocasts_asked() as run.autocasts:
+            returned = answer(batches, compute, gpu.device, given, run.consume)
         check_stream_kept(gpu, at_call)
+        run.batches_changed = list_changed(lent, batches)
+        del lent
         run.end_s = max([gpu.host_time] + [op.end for op in gpu.ops])
         del batches
         run.returned = None if returned is None else type(returned).__name__
         del returned  # what it returned is the caller's to drop: not counted as kept
         run.kept = kept_after(gpu, before, buffers)
-        run.buffers_changed = len(given) != len(buffers) or any(
-            a is not b for a, b in zip(given, buffers, strict=False)
-        )
+        run.buffers_changed = list_changed(buffers, given)
     return run, host
 
 

@@ -14,7 +14,8 @@ from ._kit import alive_after_collecting, close, first_close
 from ._util import CheckFailed
 
 __all__ = ["reference_compute", "check_count", "check_values", "check_own_results"]
-__all__ += ["buffers_alive", "kept_after", "check_nothing_kept"]
+__all__ += ["buffers_alive", "kept_after", "check_nothing_kept", "check_batches_kept"]
+__all__ += ["list_changed"]
 
 
 def reference_compute(x: torch.Tensor) -> torch.Tensor:
@@ -120,4 +121,20 @@ def check_nothing_kept(kept: list, n: int, calls: list) -> None:
             "two calls returned the same list object: a list kept between calls (a global, a "
             "default argument), cleared and filled again, changes the results an earlier "
             "caller still holds. Make a new list in every call"
+        )
+
+
+def list_changed(given: list, now: list) -> bool:
+    """Whether the caller's list ``now`` no longer holds ``given``'s items, in that order."""
+    return len(given) != len(now) or any(a is not b for a, b in zip(given, now, strict=False))
+
+
+def check_batches_kept(changed: bool) -> None:
+    """The caller's list of batches, as it was before the call (``changed``: whether not)."""
+    if changed:
+        raise CheckFailed(
+            "your function changed the caller's list of batches (an item popped, set to None "
+            "or replaced, the list emptied or reordered): the list is the caller's, lent for "
+            "the call, and a loader or the next epoch reads it again. To let go of a host "
+            "batch early, drop references of your own (a local copy of the list, an index)"
         )

@@ -34,7 +34,7 @@ from ._util import CheckFailed
 __all__ = ["CALLER", "caller_stream", "calling_stream", "other_stream_waited"]
 __all__ += ["check_one_copy_per_batch", "in_pool", "check_no_pins", "OTHER_GPU"]
 __all__ += ["check_current_gpu_calls", "check_stream_kept"]
-__all__ += ["device_seen", "check_on_device", "check_no_start_wait"]
+__all__ += ["device_seen", "check_on_device", "check_no_start_wait", "check_no_autocast"]
 
 CALLER = "the caller's stream"
 OTHER_GPU = torch.device("cuda", 1)
@@ -121,7 +121,8 @@ def check_one_copy_per_batch(copies, computes, n: int) -> None:
     if any(op.batch is None for op in computes):
         raise CheckFailed(
             "compute got a device tensor that is not one batch's own copy (several batches "
-            "joined, or a tensor made on the device): call compute on the copy of each "
+            "joined, or a tensor made on the device: a clone, a cast, a staging tensor, each "
+            "an extra kernel and device memory per batch): call compute on the copy of each "
             "batch, one batch per call"
         )
 
@@ -210,4 +211,18 @@ def check_no_start_wait(why: str, queued: int, first: int) -> None:
             "the work the caller queued before the call (a previous step's), which the "
             "copies could run beside, and queues nothing meanwhile. No synchronize in the "
             "function: order the streams on the GPU (wait_stream / wait_event)"
+        )
+
+
+def check_no_autocast(asked) -> None:
+    """No ``torch.autocast`` around the computes (``asked``: :func:`._kit_calls.autocasts_asked`'s
+    list): on the simulated GPU one for ``"cuda"`` is switched off, so its results look right."""
+    if asked:
+        device, dtype = asked[0]
+        raise CheckFailed(
+            f"your function ran under torch.autocast('{device}', dtype={dtype}): on a GPU "
+            f"compute's products then run in {dtype}, and its results are no longer "
+            "compute(batch)'s, in value or dtype (the simulated GPU has no CUDA, so torch "
+            "switched it off here). Call compute as it is given: the precision is the caller's "
+            "choice (chapter 4), and overlap is about where copies and computes run, not how"
         )

@@ -42,21 +42,44 @@ __all__ = [
     "check_input_left",
     "check_random_state",
     "check_fresh",
+    "check_own_leaf",
+    "own_leaf",
 ]
 
 
 @contextmanager
 def housekeeping() -> Iterator[list[str]]:
     """Yield a list that receives ``"gc.collect()"`` and ``"torch.cuda.empty_cache()"`` for
-    each call of them in the block (``empty_cache`` however it was imported)."""
-    with calls_to(gc, "collect", lambda *a, **k: "gc.collect()") as collected:
-        with runs_of(torch.cuda.memory.empty_cache) as emptied:
-            seen: list[str] = []
-            yield seen
-    seen += collected + [f"torch.cuda.{name}()" for name in emptied]
+    each call of them in the block (``empty_cache`` however it was imported), and the name of
+    each pair of saved-tensor hooks entered there but checkpoint's own (``save_on_cpu``)."""
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    with (
+        calls_to(gc, "collect", lambda *a, **k: "gc.collect()") as collected,
+        runs_of(torch.cuda.memory.empty_cache) as emptied,
+        calls_to(hooks, "__enter__", lambda self: _hooks_name(type(self))) as entered,
+    ):
+        seen: list[str] = []
+        yield seen
+    seen += collected + [f"torch.cuda.{name}()" for name in emptied] + [e for e in entered if e]
+
+
+def _hooks_name(cls) -> str | None:
+    if cls.__module__ == "torch.utils.checkpoint":  # checkpoint's own, around each segment
+        return None
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def check_housekeeping(calls: list[str], where: str) -> None:
+    hooks = [c for c in calls if not c.endswith("()")]
+    if hooks:
+        raise CheckFailed(
+            f"for {where}, your function installed saved-tensor hooks ({hooks[0]}) around the "
+            "blocks: every tensor kept for backward then goes through them (save_on_cpu copies "
+            "each one to the host in the forward and back in the backward: two transfers per "
+            "tensor on a GPU), beyond what the exercise asks, and out of sight of the bytes "
+            "saved for backward that the check counts. Checkpoint the segments, and nothing "
+            "more"
+        )
     if calls:
         names = sorted(set(calls), key=calls.index)
         raise CheckFailed(
@@ -177,3 +200,33 @@ def check_grads_left(blocks, where: str) -> None:
         )
     for q in blocks.parameters():
         q.grad = None
+
+
+def own_leaf(out, blocks, x) -> tuple | None:
+    """The shape of a leaf of the output's graph that is neither a block's parameter nor the
+    caller's ``x``: one the function made (``x.detach().requires_grad_()``); None if none."""
+    owned = {id(p) for p in blocks.parameters()} | {id(x)}
+    seen, todo = set(), [out.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        leaf = getattr(node, "variable", None)
+        if isinstance(leaf, torch.Tensor) and id(leaf) not in owned:
+            return tuple(leaf.shape)
+        todo += [next_node for next_node, _ in node.next_functions]
+    return None
+
+
+def check_own_leaf(shape: tuple | None, where: str) -> None:
+    """No leaf the function made (:func:`own_leaf`): backward would compute, and keep, a
+    gradient that nothing reads."""
+    if shape is not None:
+        raise CheckFailed(
+            f"for {where}, backward computes a gradient for a tensor your function made (a "
+            f"leaf of shape {shape} that requires grad: x.detach().requires_grad_(), a habit "
+            "of the reentrant checkpoint): nothing reads it, yet backward computes it through "
+            "the first segment and keeps it in its .grad. use_reentrant=False needs no input "
+            "that requires a gradient: pass x as it is"
+        )

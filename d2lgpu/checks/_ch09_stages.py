@@ -31,10 +31,10 @@ from contextlib import contextmanager
 
 import torch
 from torch import nn
-from torch.amp.autocast_mode import autocast
 from torch.overrides import TorchFunctionMode
 
 from ._kit import calls_to
+from ._kit_calls import autocasts_asked
 from ._util import CheckFailed, describe_frame, learner_frame
 
 __all__ = [
@@ -220,16 +220,9 @@ def moves(x: torch.Tensor, y: torch.Tensor) -> Iterator[tuple[dict[str, int], li
     """Yield ``(moved, autocasts)``: the elements of ``x`` and ``y`` copied to a device, and
     the autocast regions made or entered (their dtype), while the block runs."""
 
-    def asked(self, device_type, dtype=None, enabled=True, cache_enabled=None):
-        return (dtype or torch.get_autocast_dtype(device_type)) if enabled else None
-
-    def entered(self):  # made before the step (a decorator); off where its device is missing
-        return self.fast_dtype if self._enabled else None
-
     watch = _Moves({"x": x, "y": y})
     with (
-        calls_to(autocast, "__init__", asked) as made,
-        calls_to(autocast, "__enter__", entered) as went,
+        autocasts_asked() as asked,
         calls_to(threading.Thread, "start", lambda thread, *a, **k: thread) as started,
     ):
         autocasts: list[str] = []
@@ -237,7 +230,7 @@ def moves(x: torch.Tensor, y: torch.Tensor) -> Iterator[tuple[dict[str, int], li
             yield watch.moved, autocasts
     for thread in started:  # a thread the step started and left running: let it finish, so
         thread.join(timeout=2)  # that what it ran is seen (check_left_as_given names it)
-    autocasts += [str(dtype).replace("torch.", "") for dtype in made + went if dtype]
+    autocasts += [str(dtype).replace("torch.", "") for _, dtype in asked]
 
 
 def check_autocast(autocasts: list[str], where: str) -> None:

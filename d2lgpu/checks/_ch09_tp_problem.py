@@ -16,7 +16,7 @@ from torch.multiprocessing.reductions import StorageWeakRef
 
 from ..ranks import count_all_reduces
 from ._kit import alive_after_collecting
-from ._kit_collective_reads import unwaited_hint
+from ._kit_collective_reads import unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch, describe
 from ._ranks import learner_reply
 from ._util import CheckFailed, refused_call_named
@@ -265,8 +265,9 @@ def _kept_alive(refs, storages) -> dict[str, list[str]]:
 def _broken(watch, mark, where) -> str | None:
     """The hint for an async all-reduce not waited on by ``where``, or for a collective
     other than all_reduce, since ``mark``; None when there is none."""
-    unwaited = watch.unwaited(mark)
-    if unwaited:
+    if written := [c for c in watch.calls[mark:] if c.written]:
+        return written_hint(written, where)
+    if unwaited := watch.unwaited(mark):
         return unwaited_hint(unwaited, where)
     other = next((c for c in watch.calls[mark:] if c.kind != "all_reduce"), None)
     if other is not None:

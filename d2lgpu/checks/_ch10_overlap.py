@@ -18,6 +18,7 @@ from ._ch10_buckets import overlap_net
 from ._ch10_by_hand import STEPS, after_a_first, batch, grads_of, share
 from ._ch10_overlap_rules import setup_error
 from ._kit import kept_from_earlier
+from ._kit_collective_reads import written_hint
 from ._ranks import RuleBroken
 
 __all__ = ["SGD_LR", "CapJob", "overlap_reference"]
@@ -82,6 +83,8 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         log.append(("backward returned",))
         ddp.finish()
         log.append(("finish returned",))
+        if written := [c for _, c in state["sent"][-1] if c.written]:
+            raise RuleBroken(written_hint(written, f"the end of finish() at step {step}"))
         if (now := max(_hooks_on(model))) > setup["hooks"]:  # registered again in finish()
             raise RuleBroken(_AGAIN.format(step=step, now=now - 1, once=setup["hooks"] - 1))
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]

@@ -16,6 +16,7 @@ from torch import nn
 
 from . import _ranks
 from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, grads_of, share
+from ._ch10_refused import empty_share_hint, refused_in_step, zero_redundancy_used
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
 from ._ranks import RuleBroken
@@ -28,7 +29,6 @@ __all__ = [
     "UNEVEN",
     "Net",
     "ZeroJob",
-    "empty_share_hint",
     "param_bytes",
     "zero_reference",
     "zero_job",
@@ -142,44 +142,6 @@ class _RecordedAdam(torch.optim.Adam):
         return out
 
 
-def _zero_redundancy_used(*args, **kwargs):
-    raise RuleBroken(
-        "your ShardedOptimizer builds torch.distributed.optim.ZeroRedundancyOptimizer: that "
-        "is PyTorch's own ZeRO-1, and the exercise is to build it by hand. Give each "
-        "parameter an owner, build optimizer_cls over this rank's own, step it, and "
-        "broadcast each parameter from its owner"
-    )
-
-
-# the ways to send parameters as objects (all_gather_object of the state has its own hint)
-_OBJECTS = ("broadcast_object_list", "scatter_object_list")
-
-
-def _object_collective(name, *args, **kwargs):
-    raise RuleBroken(
-        f"your ShardedOptimizer called dist.{name}: it pickles the tensors, copies them to the "
-        "host and back (on NCCL, through the GPU), in two collectives a call, every step. "
-        "Broadcast the tensors themselves: dist.broadcast(p.data, src=owner) per parameter, "
-        "or one flat buffer per owner"
-    )
-
-
-def empty_share_hint(rank, world, error, count=8) -> str:
-    """The hint when rank ``rank``'s optimizer_cls raised ``error`` (ValueError: an empty
-    parameter list), though ``world`` ranks leave every rank some of the ``count``."""
-    why = (
-        "is the world size, 2, written in? Give owners over dist.get_world_size() ranks"
-        if rank >= 2
-        else "the owners are unbalanced: give each parameter to the rank that owns the "
-        "fewest bytes so far, and add its bytes to that rank's count"
-    )
-    return (
-        f"rank {rank} of {world} owns no parameter (optimizer_cls raised ValueError: "
-        f"{error}), though the model's {count} parameters leave every one of {world} ranks "
-        f"some: {why}"
-    )
-
-
 def _held_params(params) -> list[int]:
     """The indexes of the parameters that this rank's optimizers were given."""
     index = {id(p): i for i, p in enumerate(params)}
@@ -243,7 +205,7 @@ def _zero_job(answer, rank, world, net):
     scan = KeptScan(tensors_alive(), params[0].numel())
     from torch.distributed.optim import ZeroRedundancyOptimizer
 
-    with patched((ZeroRedundancyOptimizer, "__init__", _zero_redundancy_used)):
+    with patched((ZeroRedundancyOptimizer, "__init__", zero_redundancy_used)):
         try:
             opt = answer(model.parameters(), _RecordedAdam, **ADAM_KWARGS[world])
         except ValueError as error:
@@ -263,8 +225,8 @@ def _zero_job(answer, rank, world, net):
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
         mark, stepped = _ranks.watch().mark(), len(_STEPPED)
-        with patched(*((dist, name, partial(_object_collective, name)) for name in _OBJECTS)):
-            opt.step()  # objects sent once, in __init__ (a plan of owners), are no cost a step
+        with patched(*refused_in_step()):
+            opt.step()
         _ranks.check_waited(mark, "step() returned")
         calls = _ranks.watch().calls[mark:]
         after = _STEPPED[-1] if len(_STEPPED) > stepped else mark  # sent after the inner step

@@ -55,7 +55,8 @@ def compare_kept(records, history, weight_decay: float) -> None:
     offset; or, at an offset that is a multiple of the parameter's size, a mix of its
     gradients so far (of the gradients or of their squares, with weight decay's share of the
     parameter) that is not a multiple of one of them: moments with other betas,
-    bias-corrected, in another dtype. Before them, room for those moments that no step wrote
+    bias-corrected, in another dtype; nor, outside its optimizers, those of a parameter it
+    owns (a snapshot of the optimizer's state). Before them, room for those moments that no step wrote
     (:func:`_compare_room`, from ``kept_then``: each kept tensor's content a step before)."""
     for step in range(len(history)):
         for rank, record in enumerate(records):
@@ -76,6 +77,17 @@ def compare_kept(records, history, weight_decay: float) -> None:
                         "second optimizer over every parameter, moments tracked by hand or "
                         "gathered from their owners all keep it). Keep no moments of "
                         "parameters this rank does not own"
+                    )
+            for i in record["held"][step]:
+                found = _kept_moment(kept, history[: step + 1], i, weight_decay)
+                if found is not None:
+                    raise CheckFailed(
+                        f"after step {step} rank {rank} keeps {found[0]} of parameter {i}, "
+                        f"which it owns, in a tensor of {found[1]} elements outside its "
+                        "optimizer, which holds that state already: a copy kept from one step "
+                        "to the next (a deepcopy of state_dict() as a snapshot, moments tracked "
+                        "beside the optimizer) holds the rank's share twice, the bytes ZeRO-1 "
+                        "saves. Keep the optimizer's state in the optimizer only"
                     )
 
 

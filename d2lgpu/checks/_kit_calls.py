@@ -1,4 +1,5 @@
-"""The checker kit's watch on how a module of the checker's own was called.
+"""The checker kit's watch on how a module of the checker's own was called, and on the
+autocast regions an answer asks for (:func:`autocasts_asked`).
 
 :class:`CallCounted` is an ``nn.Module`` that counts, in ``direct``, the forwards that came
 as ``module.forward(h)``, past ``nn.Module.__call__`` and so past every hook on the module
@@ -13,9 +14,15 @@ without their hooks.
 
 from __future__ import annotations
 
-from torch import nn
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["CallCounted"]
+import torch
+from torch import autocast, nn
+
+from ._kit import patched
+
+__all__ = ["CallCounted", "autocasts_asked"]
 
 
 class CallCounted(nn.Module):
@@ -34,3 +41,27 @@ class CallCounted(nn.Module):
 
 def _through_call(module: CallCounted, args) -> None:
     module._called = True  # the forward that follows came through module(h)
+
+
+@contextmanager
+def autocasts_asked() -> Iterator[list[tuple[str, torch.dtype]]]:
+    """Yield a list of the ``(device_type, dtype)`` of each ``torch.autocast`` the block makes
+    enabled, or enters enabled where it was made before (a decorator). On a pretend GPU one
+    for ``"cuda"`` is switched off (no CUDA): the list says what a GPU would have lowered."""
+    asked: list[tuple[str, torch.dtype]] = []
+    made: set[int] = set()
+    init, enter = autocast.__init__, autocast.__enter__
+
+    def made_here(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        made.add(id(self))
+        if enabled and isinstance(device_type, str):
+            asked.append((device_type, dtype or torch.get_autocast_dtype(device_type)))
+        init(self, device_type, dtype, enabled, cache_enabled)
+
+    def entered(self):
+        if id(self) not in made and getattr(self, "_enabled", False):
+            asked.append((self.device, self.fast_dtype))
+        return enter(self)
+
+    with patched((autocast, "__init__", made_here), (autocast, "__enter__", entered)):
+        yield asked

@@ -19,10 +19,13 @@ __all__ = ["Reach", "WatchedFuture", "WatchedHandle", "release"]
 
 
 def release(call) -> tuple | None:
-    """Copy an async in-place collective's result into the rank's tensor, once it is done.
-    Returns ``(tensor, the copy it ran on)`` the first time, else None."""
+    """Copy an async in-place collective's result into the rank's tensor, once it is done,
+    noting (``call.written``) whether the tensor was written since the launch, which on a GPU
+    or with gloo races the collective. Returns ``(tensor, the copy it ran on)`` the first
+    time, else None."""
     if call.held is not None:
-        (tensor, copy), call.held = call.held, None
+        (tensor, copy, launched), call.held = call.held, None
+        call.written = not torch.equal(tensor.detach(), launched)
         tensor.detach().copy_(copy)
         return tensor, copy
     return None

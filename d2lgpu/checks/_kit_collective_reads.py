@@ -19,6 +19,7 @@ __all__ = [
     "refused_hint",
     "stale_hint",
     "unwaited_hint",
+    "written_hint",
 ]
 
 
@@ -70,6 +71,18 @@ def unwaited_hint(calls: list[Call], where: str) -> str:
         f"{where}, the first {describe(bare[0])}: the tensor may not hold the result yet. "
         "Keep each handle and call handle.wait() (or wait on handle.get_future(), or "
         "torch.futures.wait_all) before the tensor is used"
+    )
+
+
+def written_hint(calls: list[Call], where: str) -> str:
+    """The hint for async calls whose tensor was written before their wait, by ``where``."""
+    return (
+        f"{len(calls)} collective(s) launched with async_op=True had their tensor written "
+        f"before the wait on them (by {where}), the first {describe(calls[0])}: until the "
+        "wait returns, the collective reads and writes that memory, so a write there (a "
+        "buffer reused for the next one, a copy or a division before the wait) races it, and "
+        "the wait then leaves whichever came last. Give each collective in flight a tensor of "
+        "its own, and write into it only after its wait"
     )
 
 

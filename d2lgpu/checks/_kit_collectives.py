@@ -7,7 +7,8 @@ storages it sends, ``async_op``, the reduction, its root, and a group that is no
 handle, on its future (``get_future()``, ``then()``, ``wait_all``, ``collect_all``), and an
 ``is_completed()`` or ``done()`` that answered True. An async all-reduce, broadcast or reduce
 runs on a copy of its tensor, copied in at the first wait (or as it ends, where its future was
-asked for): a read before the wait sees the rank's own values every time. Each call is also
+asked for): a read before the wait sees the rank's own values every time, and a write into the
+tensor before it (a buffer reused, a division before the wait) is seen as ``written``. Each call is also
 written as it starts to the rank's file (``path``), for the parent to read if the rank died.
 
 A collective called from a thread of the answer's own, not the job's, is refused: threads launch
@@ -75,7 +76,9 @@ class Call:
     storages: tuple = ()  # the data_ptr of each sent tensor's storage: what it was a view of
     phase: str = ""  # what the rank was doing, when the job says (e.g. "in backward")
     root: str = ""  # "from rank 0" (src), "to rank 1" (dst): the same on every rank too
-    held: tuple | None = None  # an async in-place call's (tensor, copy it runs on) until waited
+    held: tuple | None = None  # an async in-place call's (tensor, copy it runs on, values at
+    # launch) until waited
+    written: bool = False  # its tensor changed between the launch and the first wait
 
     def key(self) -> str:
         """What must match on every rank: the kind, the shape, the root and phase if any."""
@@ -179,7 +182,8 @@ class CollectiveWatch:
         if threading.get_ident() != self._thread:
             self._refuse(self.off_thread.format(call=describe(call)))
         if call.async_op and kind in HELD_BACK and isinstance(sent, torch.Tensor):
-            call.held = (sent, sent.detach().clone())  # the collective runs on the copy
+            launched = sent.detach().clone()  # the collective runs on a copy of its own
+            call.held = (sent, launched.clone(), launched)
         self.calls.append(call)
         if self._path is not None:
             with open(self._path, "a") as log:

@@ -39,7 +39,8 @@ from torch import nn
 from .._aliases import answer_graded
 from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
-from ._kit import Deadlock
+from ._ch10_refused import AVERAGE_CLIP, clips_refused
+from ._kit import Deadlock, patched
 from ._kit_collective_reads import (
     finished_rule_hint,
     first_mismatch,
@@ -47,9 +48,17 @@ from ._kit_collective_reads import (
     refused_hint,
     stale_hint,
     unwaited_hint,
+    written_hint,
 )
 from ._kit_collectives import CollectiveWatch
-from ._util import CheckFailed, NotAttempted, describe_frame, learner_frame, refused_call_named
+from ._util import (
+    CheckFailed,
+    NotAttempted,
+    RuleBroken,
+    describe_frame,
+    learner_frame,
+    refused_call_named,
+)
 
 __all__ = [
     "WORLD",
@@ -136,7 +145,7 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
         mark, groups = watch().mark(), watch().groups_made
         watch().phase = f"at step {step}"
-        with HostCopies(model) as copies:
+        with HostCopies(model) as copies, patched(*clips_refused(AVERAGE_CLIP)):
             answer(model)
         check_waited(mark, "your function returned", kept)
         changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
@@ -159,10 +168,6 @@ def _allreduce_job(answer, rank, world):
     return {"steps": steps + twin, "final": final}
 
 
-class RuleBroken(Exception):
-    """In a rank: a rule of the check is broken; the message is the hint."""
-
-
 _WATCH: list[CollectiveWatch] = []  # in a rank: the watch of the job that runs
 
 
@@ -173,13 +178,14 @@ def watch() -> CollectiveWatch:
 
 def check_waited(since: int, where: str, kept: list[int] | tuple = ()) -> None:
     """In a rank: raise :class:`RuleBroken` if an async collective launched since the mark
-    ``since`` was not waited on by now, or if one of an earlier step was waited on again:
-    ``kept`` holds the earlier steps' calls' ``waits`` as this step began (:func:`waits`).
-    ``where`` says when, e.g. "your function returned"."""
+    ``since`` was not waited on by now, or its tensor written in flight, or one of an earlier
+    step waited on again (``kept``: the earlier steps' calls' ``waits`` as this step began,
+    :func:`waits`). ``where`` says when, e.g. "your function returned"."""
     if stale := [c for c, n in zip(watch().calls, kept, strict=False) if c.waits > n]:
         raise RuleBroken(stale_hint(stale, where))
-    unwaited = watch().unwaited(since)
-    if unwaited:
+    if written := [c for c in watch().calls[since:] if c.written]:
+        raise RuleBroken(written_hint(written, where))
+    if unwaited := watch().unwaited(since):
         raise RuleBroken(unwaited_hint(unwaited, where))
 
 

@@ -1,7 +1,8 @@
 """What every checker shares: the failure it raises, and where a learner's code is.
 
 * :class:`CheckFailed` carries the hint a learner can act on;
-  :class:`NotAttempted` says the answer is still the exercise's stub.
+  :class:`NotAttempted` says the answer is still the exercise's stub; :class:`RuleBroken`,
+  raised in a gloo rank, carries its hint to the parent.
 * :func:`in_learner_code` tells the learner's frames (a notebook cell, their
   own module) from the course's and the libraries'; :func:`learner_frame`
   finds, in a traceback, the last line the learner wrote, so that a report
@@ -32,6 +33,7 @@ __all__ = [
     "CheckFailed",
     "MATRIX_PRODUCTS",
     "NotAttempted",
+    "RuleBroken",
     "defaults_kept",
     "in_learner_code",
     "is_course_code",
@@ -58,6 +60,10 @@ class CheckFailed(AssertionError):
     def __init__(self, hint: str):
         super().__init__(hint)
         self.hint = hint
+
+
+class RuleBroken(Exception):
+    """In a rank: a rule of the check is broken; the message is the hint."""
 
 
 class NotAttempted(NotImplementedError):

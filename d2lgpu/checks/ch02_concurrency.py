@@ -28,6 +28,7 @@ import torch
 
 from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged, streams_switched
 from ._ch02_order import (
+    check_both_lanes,
     check_copies,
     check_lane_indices,
     check_launched_from,
@@ -105,11 +106,15 @@ def check_concurrency(answer, passed):
     # `if torch.cuda.is_available()` or `if x.device.type == "cuda"` is a wait too. CUDA
     # calls may fail here (there is none): only the waits logged before the failure count.
     with patched((torch.cuda, "is_available", lambda: True)):
-        _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=True)
+        _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=(0, 1))
     check_order(log, where=" (in a run where torch.cuda.is_available() was True and x, y "
                  "were on cuda:0, cuda:1)")  # fmt: skip
     if hint := streams_switched(log):
         raise CheckFailed(hint)
+    with patched((torch.cuda, "is_available", lambda: True)):  # two streams of one GPU
+        got, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=(0, 0))
+    one_gpu = "given two lanes on cuda:0 (lane.device, as two CudaLanes of one GPU)"
+    check_both_lanes(log, one_gpu, returned=got is not None)
     passed.append(
         "both products were launched before anything waited for either (no sync between "
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
@@ -118,10 +123,21 @@ def check_concurrency(answer, passed):
 
 
 def _check_nothing_kept(answer, x, y) -> None:
-    """A call keeps nothing of its own once it returns and the caller lets go of the results."""
+    """A call keeps nothing of its own once it returns and the caller lets go of the results
+    and of the inputs (copies of ``x`` and ``y`` here)."""
+    x, y = x.clone(), y.clone()
     result, lanes, log = run_logged(answer, x, y, 2)
     kept = [weakref.ref(r) for r in result if isinstance(r, torch.Tensor)]
-    del result, lanes, log
+    given = [weakref.ref(x), weakref.ref(y)]
+    del result, lanes, log, x, y
+    if alive_after_collecting(lambda: [t for t in given if t() is not None]):
+        raise CheckFailed(
+            "after your function returned and the caller let go of x and y, they were still "
+            "alive: something kept between calls (a global or class-level list, never "
+            "cleared) holds every call's inputs, and on a GPU their memory, for as long as the "
+            "program runs. A future keeps what its function needs until its result is read; "
+            "keep nothing else"
+        )
     if alive_after_collecting(lambda: [r for r in kept if r() is not None]):
         raise CheckFailed(
             "after your function returned and the caller let go of the results, the products "
@@ -184,6 +200,12 @@ def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
         if xx.shape != yy.shape and torch.allclose(result[0].cpu(), yy):
             raise CheckFailed("the results are swapped: return (x @ x, y @ y) in that order")
     for r, w, name in zip(result, (xx, yy), ("x @ x", "y @ y"), strict=True):
+        if r.is_inference():
+            raise CheckFailed(
+                f"{name} came back as an inference tensor (made under torch.inference_mode()): "
+                "the caller can neither change it in place outside inference mode nor use it "
+                "in a graph. Return the products as x @ x makes them"
+            )
         if r.dtype != w.dtype:
             raise CheckFailed(
                 f"{name} came back as {r.dtype}, its inputs are {w.dtype}: return each lane's "

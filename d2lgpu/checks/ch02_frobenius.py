@@ -20,7 +20,8 @@ import math
 import torch
 from torch.overrides import TorchFunctionMode
 
-from ._ch02_norms import autocast_hint, autocasts_asked, wrong_norms_hint
+from ._ch02_norms import autocast_hint, wrong_norms_hint
+from ._kit_calls import autocasts_asked
 from ._pretend import cuda_sync_counter as _cuda_sync_counter
 from ._pretend import watching
 from ._util import MATRIX_PRODUCTS, CheckFailed, defaults_kept, one_cpu_thread
@@ -56,6 +57,7 @@ class _ProductClock(TorchFunctionMode):
         self.watch = watch
         self.reads_at_product: list[int] = []
         self.on_host = 0
+        self.aliased: list[str] = []  # products written into one of their own operands
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
@@ -64,6 +66,10 @@ class _ProductClock(TorchFunctionMode):
             operands = [a for a in _flat_args(args) if isinstance(a, torch.Tensor)]
             if not any(self.watch.on_device(a) for a in operands):
                 self.on_host += 1
+            out = (kwargs or {}).get("out")
+            ptrs = {a.untyped_storage().data_ptr() for a in operands}
+            if isinstance(out, torch.Tensor) and out.untyped_storage().data_ptr() in ptrs:
+                self.aliased.append(f"torch.{name}(..., out=...)")
         return func(*args, **(kwargs or {}))
 
 
@@ -118,6 +124,12 @@ def _norms(fn, name, A, steps, pretend, on=None):
             f"{name}: {watch.mixed[0]} while A is on the GPU; a GPU refuses to mix them. "
             "Make every tensor on A's device: torch.eye(n, device=A.device), "
             "torch.empty(steps, device=A.device), or x.to(A.device)"
+        )
+    if clock.aliased:
+        raise CheckFailed(
+            f"{name}: {clock.aliased[0]} writes each product into one of its own operands: it "
+            "reads X while it overwrites it, and what that gives depends on the machine's "
+            "matrix library (zeros, garbage, an error). Make a new X each step, X = A @ X"
         )
     if not torch.equal(A, before):
         raise CheckFailed(

@@ -10,8 +10,8 @@ only), and calls ``consume(i, buffer)`` once per batch, in order, with the buffe
 first never copies back, the second holds every result in new pinned memory and reads
 them all at the end.
 
-It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6, 1 and 4
-batches (the 1 given ``cuda:1``, not the current GPU, so that ``"cuda"`` for ``device`` is seen;
+It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6, 1, 4,
+33 and 5 batches (the 5 in float64; the 1 given ``cuda:1``, not the current GPU, so that ``"cuda"`` for ``device`` is seen;
 the 4 with copies back twice as long as the computes), then 3 called inside ``with
 torch.cuda.stream(s)``, where the current stream is not the default one; the runs reuse the
 host batches' memory, as a loader's pinned buffers do. Checked, each with a hint that names the
@@ -48,6 +48,7 @@ from ._ch08_copy_consume import (
 )
 from ._ch08_copy_races import check_copy_back_hazards, check_landed
 from ._ch08_copy_run import (
+    FLOAT64_RUN,
     ON_CALLER_STREAM,
     RUNS,
     best_s,
@@ -57,10 +58,11 @@ from ._ch08_copy_run import (
     simulate,
 )
 from ._ch08_hazards import READ_NAMES
-from ._ch08_results import check_nothing_kept
+from ._ch08_results import check_batches_kept, check_nothing_kept
 from ._ch08_rules import (
     OTHER_GPU,
     check_current_gpu_calls,
+    check_no_autocast,
     check_no_pins,
     check_no_start_wait,
     check_on_device,
@@ -207,8 +209,12 @@ def _simulated(answer, passed) -> None:
     runs, pool = [(r, False) for r in RUNS] + [(ON_CALLER_STREAM, True)], list[torch.Tensor]()
     for (n, h2d_s, compute_s, d2h_s), on_caller in runs:
         device = OTHER_GPU if n == 1 else None  # not the current GPU: "cuda" is not it
-        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller, pool, device=device)
+        dtype = torch.float64 if n == FLOAT64_RUN else torch.float32  # new memory: no pool
+        run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller,
+                             pool if n != FLOAT64_RUN else None, device=device, dtype=dtype)  # fmt: skip
         check_consumed(run, n)
+        check_batches_kept(run.batches_changed)
+        check_no_autocast(run.autocasts)
         check_current_gpu_calls(run.gpu)
         if run.buffers_changed:
             raise CheckFailed(
@@ -242,7 +248,7 @@ def _simulated(answer, passed) -> None:
     passed += [
         "consume(i, buffer) called once per batch, in order, with one of the two buffers "
         "holding compute(batch i), on the caller's thread, for 6, 1 (given cuda:1, not the "
-        "current GPU) and 4 batches, and for 3 with the function called inside `with "
+        "current GPU), 4, 33 and 5 (in float64) batches, and for 3 with the function called inside `with "
         "torch.cuda.stream(s)` (on a simulated GPU)",
         "copies to the device beside the computes, copies back on a stream other than the "
         "computes', into the buffers; every stream waits on the GPU for what it reads; no "

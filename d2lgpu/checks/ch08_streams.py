@@ -11,7 +11,7 @@ it is a copy on the host that holds the loop.
 
 It runs on every machine against a simulated GPU (:mod:`d2lgpu.stream_sim`),
 which records what the answer queued, on which stream, what waited for what,
-and when the host waited, with batches of 6, 1 and 3 (the 1 given ``cuda:1``, not the
+and when the host waited, with batches of 6, 1, 3 and 33 (the 1 given ``cuda:1``, not the
 current GPU, so that ``"cuda"`` for ``device`` is seen; the 3 in float64, with copies
 slower than the computes, so that a batch converted on the way is seen), then 4 called inside ``with torch.cuda.stream(s)``, as a
 caller on a stream of its own calls it (there the current stream, where the computes go,
@@ -43,11 +43,13 @@ from ..streams import pipeline_time
 from ._ch08_hazards import READ_NAMES, check_hazards
 from ._ch08_results import (
     buffers_alive,
+    check_batches_kept,
     check_count,
     check_nothing_kept,
     check_own_results,
     check_values,
     kept_after,
+    list_changed,
     reference_compute,
 )
 from ._ch08_rules import (
@@ -55,6 +57,7 @@ from ._ch08_rules import (
     caller_stream,
     calling_stream,
     check_current_gpu_calls,
+    check_no_autocast,
     check_no_pins,
     check_no_start_wait,
     check_on_device,
@@ -63,6 +66,7 @@ from ._ch08_rules import (
     device_seen,
     in_pool,
 )
+from ._kit_calls import autocasts_asked
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_overlap", "reference_compute", "simulate"]
@@ -73,6 +77,7 @@ _RUNS = (
     (1, 1e-3, 1e-3, False),  # on OTHER_GPU: not the current GPU, which "cuda" alone names
     (3, 2e-3, 0.5e-3, False),  # batches in float64: compute must get them as they are
     (4, 1e-3, 1e-3, True),  # the caller's own stream current: not the default stream
+    (33, 1e-3, 1e-3, False),  # more batches than a loader's usual period of 8, 16 or 32
 )
 _FLOAT64_RUN, _OTHER_GPU_RUN = 3, 1  # the runs (by their number of batches) named above
 
@@ -97,10 +102,12 @@ def simulate(answer, n: int, copy_s: float, compute_s: float, on_caller_stream: 
         gpu.device, gpu.seen, gpu.made = gpu.device if device is None else device, [], []
         compute = device_seen(gpu.kernel(reference_compute), gpu.seen, gpu.made)
         before = {id(t) for t in buffers_alive(gpu)}
-        at_call = gpu.current
-        results = answer(batches, compute, gpu.device)
+        at_call, given = gpu.current, list(batches)
+        with autocasts_asked() as gpu.autocasts:
+            results = answer(batches, compute, gpu.device)
         check_stream_kept(gpu, at_call)
-        del batches
+        gpu.batches_changed = list_changed(given, batches)
+        del batches, given
         shown = results if isinstance(results, list | tuple) else []
         gpu.kept = kept_after(gpu, before, [r for r in shown if isinstance(r, torch.Tensor)])
     return gpu, results, host
@@ -260,6 +267,8 @@ def _simulated(answer, passed) -> None:
             pool if dtype == torch.float32 else None, dtype=dtype, device=device,
         )  # fmt: skip
         check_count(results, host)
+        check_batches_kept(gpu.batches_changed)
+        check_no_autocast(gpu.autocasts)
         check_current_gpu_calls(gpu)
         _check_copies(gpu, n)
         check_on_device(gpu.seen, gpu.device)
@@ -274,7 +283,7 @@ def _simulated(answer, passed) -> None:
             main = (n, _pipeline_s(gpu), pipeline_time(copy_s, compute_s, n, overlapped=False))
     n, took, serial = main
     passed.append(
-        "the results are compute(batch i), in order, for 6, 1 and 3 batches (the 1 given "
+        "the results are compute(batch i), in order, for 6, 1, 3 and 33 batches (the 1 given "
         "cuda:1, not the current GPU; the 3 in float64, computed as they are), and for 4 with "
         "the function called inside `with torch.cuda.stream(s)` (on a simulated GPU)"
     )

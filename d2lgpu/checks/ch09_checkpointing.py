@@ -66,8 +66,10 @@ from ._ch09_ckpt_rules import (
     check_grads_left,
     check_housekeeping,
     check_input_left,
+    check_own_leaf,
     check_random_state,
     housekeeping,
+    own_leaf,
     sequential_split,
 )
 from ._kit import Tolerance, close
@@ -260,6 +262,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
         raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
     if out.grad_fn is None:
         raise CheckFailed(no_graph_hint(log, where))
+    leaf = own_leaf(out, blocks, x)  # named once backward has shown what else went wrong
     check_selective(blocks, where)
     alive = outputs_alive(blocks)  # judged once backward has shown the segments
     phase[0] = "backward"
@@ -275,6 +278,7 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
             "use_reentrant=False, which needs no input that requires a gradient and frees "
             "each segment's recomputed activations as its backward goes. Pass use_reentrant=False"
         )
+    check_own_leaf(leaf, where)
     check_called(blocks, where)
     check_random_state(rng[1], rng[2], rng[0], where)
     recomputed = _check_segments(runs, n, s, where)

@@ -263,7 +263,7 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
         passed.append(
             f"{world} ranks: each parameter's Adam state on one rank only, 1/{world} of the "
             f"whole on each{within}, after each step and during it, and no moments of "
-            "another rank's parameters kept elsewhere"
+            "another rank's parameters kept elsewhere, nor of its own kept twice"
         )
         compare_calls(records)
         passed.append(f"{world} ranks: step() sends each parameter once and reduces nothing")

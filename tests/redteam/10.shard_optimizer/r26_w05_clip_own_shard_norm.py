@@ -1,6 +1,5 @@
 # expect: fail clips the gradients before the step with clip_grad_norm_ over its OWN parameters only: each rank measures the norm of its shard, not of the whole gradient, so the ranks clip by different factors and the step is no longer DDP's (clipping was not asked for either)
 # hint: clip|norm|own shard|global norm|whole gradient|scal
-# open: the prompt's step is Adam's alone, and DDP with Adam, the reference, clips nothing: a clip by the shard's own norm shows only where that norm passes max_norm, which no case's gradients reach
 import torch
 import torch.distributed as dist
 

@@ -1,6 +1,5 @@
 # expect: fail keeps a deep copy of its optimizer's state_dict from one step to the next (a snapshot to roll back a bad step): the moments this rank holds are twice its share, held outside the optimizer where a count of the optimizer's state does not look
 # hint: copy|snapshot|deepcopy|state_dict|twice|double|held|kept
-# open: not caught yet: the rank job counts the state each optimizer holds and the moments of other ranks' parameters kept elsewhere, not a deep copy of the rank's own state kept beside its optimizer
 import copy
 
 import torch

@@ -1,0 +1,45 @@
+# expect: fail finish() "waits" with handle.synchronize(), which only orders CUDA streams and is a no-op for CPU tensors: under gloo no handle is ever waited on, and the copy back races the all-reduces still running
+# hint: synchroni[sz]e|no-?op|\bnop\b|(not|never|without)\b.{0,40}(wait|block)|wait.{0,40}(never|not)\b|race
+# name: OverlappedDDP
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        self.buckets, current, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            self.buckets.append(current)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.counts = [0] * len(self.buckets)
+        self.pending = []
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    @torch.no_grad()
+    def _hook(self, p):
+        """Autograd calls this once p.grad holds this step's gradient."""
+        i = self.bucket_of[p]
+        self.counts[i] += 1
+        if self.counts[i] == len(self.buckets[i]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            flat /= dist.get_world_size()
+            self.pending.append((dist.all_reduce(flat, async_op=True), flat, self.buckets[i]))
+
+    @torch.no_grad()
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        for handle, flat, bucket in self.pending:
+            handle.synchronize()  # block until this bucket's sum has arrived
+            for q, part in zip(bucket, flat.split([q.numel() for q in bucket])):
+                q.grad.copy_(part.view_as(q))
+        self.pending = []
+        self.counts = [0] * len(self.buckets)

@@ -1,0 +1,48 @@
+# expect: fail merges a last bucket smaller than half the cap into the previous bucket ("a tiny all-reduce only pays the fixed cost"): the buckets no longer follow the rule, the last one closes too late and exceeds the cap; shows whenever the leftover parameters hold under bucket_bytes / 2
+# hint: (merg|fold|append|join|combin|glue)\w*.{0,60}(last|tail|final|small|leftover)|(last|tail|final|leftover).{0,60}(merg|fold|previous|earlier)|last bucket|carr(y|ied)
+# name: OverlappedDDP
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        self.buckets, current, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            if self.buckets and size < bucket_bytes / 2:  # too small for an all-reduce of its own
+                self.buckets[-1].extend(current)
+            else:
+                self.buckets.append(current)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.counts = [0] * len(self.buckets)
+        self.pending = []
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    @torch.no_grad()
+    def _hook(self, p):
+        """Autograd calls this once p.grad holds this step's gradient."""
+        i = self.bucket_of[p]
+        self.counts[i] += 1
+        if self.counts[i] == len(self.buckets[i]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            flat /= dist.get_world_size()
+            self.pending.append((dist.all_reduce(flat, async_op=True), flat, self.buckets[i]))
+
+    @torch.no_grad()
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        for handle, flat, bucket in self.pending:
+            handle.wait()
+            for q, part in zip(bucket, flat.split([q.numel() for q in bucket])):
+                q.grad.copy_(part.view_as(q))
+        self.pending = []
+        self.counts = [0] * len(self.buckets)
