@@ -2,7 +2,7 @@
 (:class:`KeptScan`: every tensor made since the answer was built and still kept, wherever it
 is, after the step before the last and after the last) and judged in the parent
 (:func:`compare_kept`): Adam's moments of parameters the rank does not own, or room for them
-that no step wrote.
+that no step wrote, and the moments of its own parameters kept a second time.
 """
 
 from __future__ import annotations
