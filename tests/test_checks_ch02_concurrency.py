@@ -250,7 +250,7 @@ def test_inputs_say_they_are_on_two_gpus_in_the_run_that_pretends_them():
         ).result()
 
     x, y = torch.ones(2, 2), torch.ones(3, 3)
-    run_logged(answer, x, y, 2, gpus=True)
+    run_logged(answer, x, y, 2, gpus=(0, 1))
     cuda = torch.device("cuda", 0), torch.device("cuda", 1)
     # and what is made from them: a product of x on cuda:0 is on cuda:0 (a synchronize
     # behind `if out.is_cuda` in a lane's job is seen)
@@ -521,7 +521,7 @@ def test_a_logged_run_that_pretends_two_gpus_records_the_callers_stream_switches
         return fx.result(), fy.result()
 
     x, y = torch.ones(2, 2), torch.ones(3, 3)
-    _, _, log = run_logged(answer, x, y, 2, gpus=True)
+    _, _, log = run_logged(answer, x, y, 2, gpus=(0, 1))
     assert [entry for entry in log if entry[0] == "stream"] == [
         ("stream", "a new stream", None),
         ("stream", "the default stream", None),
@@ -589,7 +589,7 @@ def test_a_logged_run_says_where_only_what_came_from_the_pretend_gpu_tensors_is(
             torch.matmul, y, y
         ).result()
 
-    run_logged(answer, torch.ones(2, 2), torch.ones(2, 2), 2, gpus=True)
+    run_logged(answer, torch.ones(2, 2), torch.ones(2, 2), 2, gpus=(0, 1))
     cpu = torch.device("cpu")
     assert seen == {
         "from x's shape": cpu,

@@ -1527,3 +1527,22 @@ def test_a_name_without_its_namespace_is_named_whichever_operator_led_the_answer
     with pytest.raises(CheckFailed) as raised:  # no operator of that name: the generic hint
         name_check("copy", "aten::mm", "a product", torch.device("cpu"), {}, [], None)
     assert "without its namespace" not in raised.value.hint
+
+
+def test_the_backward_skipped_hint_needs_the_backward_to_lead_the_answers_profile():
+    # a busy machine that stalled aten::add_ past the backward: the answer followed the rule
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch06_workloads import backward_skipped
+
+    def table(**times):
+        return [SimpleNamespace(key=k.replace("__", "::"), self_cpu_time_total=t)
+                for k, t in times.items()]  # fmt: skip
+
+    quiet = table(aten__convolution_backward=9.0, aten__add_=5.0, aten__convolution=3.0)
+    assert backward_skipped("aten::add_", quiet).startswith(
+        "you returned aten::add_, which leads only once the backward's rows are left out"
+    )
+    busy = table(aten__convolution_backward=9.0, aten__add_=12.0, aten__convolution=3.0)
+    assert backward_skipped("aten::add_", busy) is None
+    assert backward_skipped("aten::convolution", quiet) is None  # leads neither

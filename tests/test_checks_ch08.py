@@ -126,7 +126,7 @@ def test_the_pass_report_names_each_rule_checked():
     assert (
         len(passed) == 5 + torch.cuda.is_available()
     )  # a real GPU's rule last, where there is one
-    assert passed[0].startswith("the results are compute(batch i), in order, for 6, 1 and 3")
+    assert passed[0].startswith("the results are compute(batch i), in order, for 6, 1, 3 and 33")
     assert passed[0].endswith("(on a simulated GPU)")
     assert passed[1].startswith(
         "every batch is copied as it arrives, pinned, with non_blocking=True"

@@ -1095,17 +1095,20 @@ def test_each_simulated_run_has_its_own_stage_times(monkeypatch):
 
     simulated, real = [], ch08_copy_back.simulate
 
-    def recorded(answer, *times, device=None):
-        simulated.append((*times, device))
-        return real(answer, *times, device=device)
+    def recorded(answer, *times, device=None, dtype=torch.float32):
+        simulated.append((*times, device, dtype))
+        return real(answer, *times, device=device, dtype=dtype)
 
     monkeypatch.setattr(ch08_copy_back, "simulate", recorded)
     assert_passes(pipeline())
-    assert [t[:-2] for t in simulated] == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
-    # the run of one batch is given a GPU other than the current one
-    assert [t[-1] for t in simulated] == [None, OTHER_GPU, None, None]
-    pools = [t[-2] for t in simulated]  # one pool of host batches, reused by every run
-    assert all(pool is pools[0] for pool in pools) and len(pools[0]) == max(r[0] for r in RUNS)
+    assert [t[:-3] for t in simulated] == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
+    # the run of one batch is given a GPU other than the current one; the run of 5 is float64
+    assert [t[-2] for t in simulated] == [None, OTHER_GPU, None, None, None, None]
+    assert [t[-1] for t in simulated] == [torch.float32] * 4 + [torch.float64, torch.float32]
+    pools = [t[-3] for t in simulated]  # one pool of host batches, reused by every float32 run
+    kept = [pool for pool, t in zip(pools, simulated, strict=True) if t[-1] == torch.float32]
+    assert all(pool is kept[0] for pool in kept) and pools[4] is None
+    assert len(kept[0]) == max(r[0] for r in RUNS)
     assert RUNS[2] == (4, 0.5e-3, 1e-3, 2e-3)
 
 
@@ -1347,8 +1350,8 @@ def test_a_buffer_filled_from_a_staging_tensor_on_the_device_is_named():
 
     assert assert_fails(staged).hint == (
         "consume(0, buffers[0]): buffers[0] was filled from a device tensor that is not result "
-        "0 as compute returned it (a staging tensor, a copy made on the device): an extra "
-        "device copy per result, and one tensor reused for every result is overwritten by the "
+        "0 as compute returned it (a staging tensor, a cast, a copy made on the device): an "
+        "extra device copy per result, and one tensor reused for every result is overwritten by the "
         "next result while its copy back may still read it. Copy compute's result itself into "
         "the buffer"
     )

@@ -177,8 +177,9 @@ def test_a_compute_on_no_batchs_own_copy_is_named_once_each_batch_is_copied():
     assert len(copies) == 2 and [op.batch for op in computes] == [0, None]
     assert rule_fails(check_one_copy_per_batch, copies, computes, 2) == (
         "compute got a device tensor that is not one batch's own copy (several batches "
-        "joined, or a tensor made on the device): call compute on the copy of each batch, one "
-        "batch per call"
+        "joined, or a tensor made on the device: a clone, a cast, a staging tensor, each an "
+        "extra kernel and device memory per batch): call compute on the copy of each batch, "
+        "one batch per call"
     )
 
 

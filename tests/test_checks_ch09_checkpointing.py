@@ -451,3 +451,20 @@ def test_children_of_the_blocks_called_directly_are_named():
         "parameters were used: their children were called directly (block.inner, "
         "block.children()), which skips what each block adds around them"
     )
+
+
+def test_saved_tensor_hooks_of_the_answers_own_are_named_and_checkpoints_are_not():
+    # round 27: save_on_cpu around the blocks hides what is saved from the count
+    from d2lgpu.checks._ch09_ckpt_rules import check_housekeeping, housekeeping
+
+    block = torch.nn.Linear(2, 2)
+    with housekeeping() as calls:
+        torch.utils.checkpoint.checkpoint(block, torch.ones(1, 2), use_reentrant=False)
+    check_housekeeping(calls, "w")  # checkpoint's own hooks: nothing to say
+    with housekeeping() as calls, torch.autograd.graph.save_on_cpu():
+        block(torch.ones(1, 2))
+    said = rule_fails(check_housekeeping, calls, "w")
+    assert said.startswith(
+        "for w, your function installed saved-tensor hooks "
+        "(torch.autograd.graph.save_on_cpu) around the blocks"
+    ), said

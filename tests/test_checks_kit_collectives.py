@@ -139,6 +139,10 @@ def test_a_tensor_written_while_its_call_is_in_flight_is_seen_at_the_wait(watch)
     second.wait()
     assert [c.written for c in watch.calls] == [True, False]
     assert torch.equal(t, torch.ones(3))  # the wait leaves the collective's result there
+    # memory from torch.empty may hold NaN, which equals nothing: read, not written
+    empty = torch.tensor([float("nan"), 1.0, float("inf")])
+    dist.broadcast(empty, src=0, async_op=True).wait()
+    assert watch.calls[-1].written is False
 
 
 def test_an_async_gather_is_not_held_back_and_sync_calls_return_what_torch_returns(watch):

@@ -590,3 +590,22 @@ def test_a_module_an_extension_made_reaches_a_rank_as_the_ranks_own(monkeypatch)
     assert not by_name(nameless)
     monkeypatch.delitem(sys.modules, "torch.distributed")
     assert by_name(torch.distributed)
+
+
+def test_a_cells_cached_function_reaches_ranks_a_fork_server_starts_with_an_empty_cache(
+    monkeypatch,
+):
+    # a cell's @functools.cache is pickled by its name, which a fresh rank's __main__ lacks;
+    # it travels as its function under a new cache, empty in each run's ranks
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    cell = notebook_cell(
+        "import functools\n"
+        "import torch.distributed as dist\n"
+        "@functools.lru_cache(maxsize=4)\n"
+        "def world():\n"
+        "    return dist.get_world_size()\n"
+        "def per_rank(rank, n):\n"
+        "    return world(), world.cache_info().hits, world.cache_parameters()['maxsize']\n"
+    )
+    assert run_ranks(cell["per_rank"], world=2) == [(2, 0, 4)] * 2
+    assert run_ranks(cell["per_rank"], world=3) == [(3, 0, 4)] * 3

@@ -63,14 +63,18 @@ def housekeeping() -> Iterator[list[str]]:
     seen += collected + [f"torch.cuda.{name}()" for name in emptied] + [e for e in entered if e]
 
 
+_HOOKS = "saved-tensor hooks: "  # how housekeeping() lists a pair of hooks entered
+
+
 def _hooks_name(cls) -> str | None:
     if cls.__module__ == "torch.utils.checkpoint":  # checkpoint's own, around each segment
         return None
-    return f"{cls.__module__}.{cls.__qualname__}"
+    return f"{_HOOKS}{cls.__module__}.{cls.__qualname__}"
 
 
 def check_housekeeping(calls: list[str], where: str) -> None:
-    hooks = [c for c in calls if not c.endswith("()")]
+    hooks = [c.removeprefix(_HOOKS) for c in calls if c.startswith(_HOOKS)]
+    calls = [c for c in calls if not c.startswith(_HOOKS)]
     if hooks:
         raise CheckFailed(
             f"for {where}, your function installed saved-tensor hooks ({hooks[0]}) around the "

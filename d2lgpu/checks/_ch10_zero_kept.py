@@ -78,8 +78,10 @@ def compare_kept(records, history, weight_decay: float) -> None:
                         "gathered from their owners all keep it). Keep no moments of "
                         "parameters this rank does not own"
                     )
+    for step in range(len(history)):  # then, on every rank, a second copy of its own
+        for rank, record in enumerate(records):
             for i in record["held"][step]:
-                found = _kept_moment(kept, history[: step + 1], i, weight_decay)
+                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay)
                 if found is not None:
                     raise CheckFailed(
                         f"after step {step} rank {rank} keeps {found[0]} of parameter {i}, "

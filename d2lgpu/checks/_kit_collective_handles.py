@@ -25,10 +25,18 @@ def release(call) -> tuple | None:
     time, else None."""
     if call.held is not None:
         (tensor, copy, launched), call.held = call.held, None
-        call.written = not torch.equal(tensor.detach(), launched)
+        call.written = not _same(tensor.detach(), launched)
         tensor.detach().copy_(copy)
         return tensor, copy
     return None
+
+
+def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether ``a`` holds ``b``'s values exactly, NaN where ``b`` has NaN (memory from
+    ``torch.empty`` may hold NaN, which equals nothing)."""
+    if not a.is_floating_point() and not a.is_complex():
+        return torch.equal(a, b)
+    return torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
 
 
 class Reach:

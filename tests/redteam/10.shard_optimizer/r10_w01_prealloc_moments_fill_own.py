@@ -1,5 +1,5 @@
 # expect: fail preallocates exp_avg/exp_avg_sq for every parameter (self.full_state) and fills in only the owned ones from the local optimizer after each step; the non-owned entries are full-size zeros kept anyway
-# hint: room for both moments of each parameter it does not own
+# hint: room for both moments of each parameter it does not own|which it owns, .*outside its optimizer, which holds that state already
 import torch
 import torch.distributed as dist
 
