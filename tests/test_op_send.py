@@ -135,3 +135,71 @@ def test_an_old_cells_operator_that_cannot_travel_does_not_stop_an_answer_that_n
     assert run_ranks(cell["plain"], world=2) == [0, 1]
     with pytest.raises(CannotSend, match="cannot send .*uses_it"):
         run_ranks(cell["uses_it"], world=2)
+
+
+FULL = """
+import torch
+
+@torch.library.custom_op("{ns}::scaled", mutates_args=())
+def scaled(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+@scaled.register_kernel("cpu")
+def _(x):
+    return x * 3  # the CPU's kernel: not the operator's own function
+
+@scaled.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+def _backward(ctx, grad):
+    return grad * ctx.factor
+
+def _keep(ctx, inputs, output):
+    ctx.factor = 3.0
+
+scaled.register_autograd(_backward, setup_context=_keep)
+
+def _vmap(info, in_dims, x):
+    return x * 3, in_dims[0]
+
+scaled.register_vmap(_vmap)
+scaled.register_autocast("cpu", torch.float64)
+
+class Mode(torch.utils._python_dispatch.TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {{}}))
+
+def _dispatch(mode, func, types, args, kwargs):
+    return args[0] * 5
+
+scaled.register_torch_dispatch(Mode, _dispatch)
+"""
+
+
+def test_an_operator_built_from_its_definition_has_every_function_registered_on_it():
+    # what a rank a fork server starts does, here in the parent, under a name of its own
+    cell = notebook_cell(FULL.format(ns=f"sendtest_{uuid.uuid4().hex[:8]}"))
+    _, args, state, *_ = _op_send.op_reduction(cell["scaled"])
+    fresh = f"rebuilt_{uuid.uuid4().hex[:8]}"
+    op = _op_send.custom_op_at(fresh, *args[1:])
+    assert op is not cell["scaled"] and op._qualname == f"{fresh}::scaled"
+    assert _op_send.custom_op_at(fresh, *args[1:]) is op  # registered now: looked up
+    with pytest.raises(RuntimeError, match="called before its functions arrived"):
+        op._init_fn(torch.ones(1))
+    _op_send.fill(op, state)
+    x = torch.ones(2, requires_grad=True)
+    y = op(x)
+    assert y.tolist() == [3.0, 3.0] and y.dtype == torch.float32  # the CPU's kernel
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]  # backward, with what setup_context kept
+    assert op._init_fn is cell["scaled"]._init_fn and op._abstract_fn is state["fake"]
+    assert torch.vmap(op)(torch.ones(2, 2)).tolist() == [[3.0, 3.0]] * 2
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert op(torch.ones(1)).dtype == torch.float64  # cast to autocast's registered dtype
+    one = torch.ones(1)
+    with cell["Mode"]():
+        assert op(one).tolist() == [5.0]  # the rule registered for that mode
+    assert getattr(torch.ops, fresh).scaled.default is _op_send.op_at(f"{fresh}::scaled", "default")
+    assert _op_send.op_at("aten::add") is torch.ops.aten.add
+    assert _op_send.op_at("aten::add", "Tensor") is torch.ops.aten.add.Tensor
