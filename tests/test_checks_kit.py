@@ -382,3 +382,31 @@ def test_a_module_called_past_its_hooks_is_counted_and_one_called_through_them_i
     assert module.direct == 2
     nn.Sequential(module)(x)  # through __call__ again: the mark was cleared, then set anew
     assert module.direct == 2
+
+
+def test_autocasts_asked_records_regions_made_enabled_or_entered_enabled_and_puts_back():
+    from d2lgpu.checks._kit_calls import autocasts_asked
+
+    before = torch.autocast("cpu", dtype=torch.float16)  # made outside: a decorator's
+    off = torch.autocast("cpu", enabled=False)
+    originals = (torch.autocast.__init__, torch.autocast.__enter__)
+    with autocasts_asked() as asked:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            pass
+        with torch.autocast(device_type="cpu"):  # its dtype: the device's default
+            pass
+        with torch.autocast("cpu", dtype=torch.float16, enabled=False):
+            pass
+        with before:
+            pass
+        with off:
+            pass
+    assert asked == [
+        ("cpu", torch.bfloat16),
+        ("cpu", torch.get_autocast_dtype("cpu")),
+        ("cpu", torch.float16),
+    ]
+    assert (torch.autocast.__init__, torch.autocast.__enter__) == originals  # put back
+    with torch.autocast("cpu"):  # after the block: nothing recorded
+        pass
+    assert len(asked) == 3
