@@ -1310,7 +1310,9 @@ def test_a_label_of_the_answers_own_is_named_where_it_leads_a_gpu():
         "you returned 'slowest_op_call', the label of your own record_function range",
         "is_user_annotation",
     )
-    assert result.passed == PASSED[:7], result.passed
+    # the GPU's label row leads, after every CPU check; on a busy CPU the range's own self
+    # time can lead the CPU's profile first, where the same hint comes at the first workload
+    assert result.passed in (PASSED[:7], PASSED[:1]), result.passed
     assert_passes("06.slowest_op", labelled(skip=True))  # the labels' rows left out: right
 
     def the_label(fn, args, device):  # on the CPU too, a label returned is named

@@ -410,3 +410,18 @@ def test_autocasts_asked_records_regions_made_enabled_or_entered_enabled_and_put
     with torch.autocast("cpu"):  # after the block: nothing recorded
         pass
     assert len(asked) == 3
+
+
+def test_call_counted_counts_a_first_forward_called_past_its_hooks():
+    from d2lgpu.checks._kit_calls import CallCounted
+
+    class Block(CallCounted):
+        def forward(self, h):
+            self.counted()
+            return h
+
+    block = Block()
+    block.forward(1)  # the very first call, past __call__: counted
+    block(1)
+    block.forward(1)
+    assert block.direct == 2

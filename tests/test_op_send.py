@@ -140,7 +140,7 @@ def test_an_old_cells_operator_that_cannot_travel_does_not_stop_an_answer_that_n
 FULL = """
 import torch
 
-@torch.library.custom_op("{ns}::scaled", mutates_args=())
+@torch.library.custom_op("{ns}::scaled", mutates_args=(), tags=(torch.Tag.pt2_compliant_tag,))
 def scaled(x: torch.Tensor) -> torch.Tensor:
     return x * 2
 
@@ -185,7 +185,9 @@ def test_an_operator_built_from_its_definition_has_every_function_registered_on_
     op = _op_send.custom_op_at(fresh, *args[1:])
     assert op is not cell["scaled"] and op._qualname == f"{fresh}::scaled"
     assert _op_send.custom_op_at(fresh, *args[1:]) is op  # registered now: looked up
-    with pytest.raises(RuntimeError, match="called before its functions arrived"):
+    with pytest.raises(
+        RuntimeError, match="^a custom operator was called before its functions arrived$"
+    ):
         op._init_fn(torch.ones(1))
     _op_send.fill(op, state)
     x = torch.ones(2, requires_grad=True)
@@ -194,6 +196,8 @@ def test_an_operator_built_from_its_definition_has_every_function_registered_on_
     y.sum().backward()
     assert x.grad.tolist() == [3.0, 3.0]  # backward, with what setup_context kept
     assert op._init_fn is cell["scaled"]._init_fn and op._abstract_fn is state["fake"]
+    assert set(op._backend_fns) == {None, "cpu"} and op._vmap_fn is state["vmap"]
+    assert op._tags == cell["scaled"]._tags and torch.Tag.pt2_compliant_tag in op._tags
     assert torch.vmap(op)(torch.ones(2, 2)).tolist() == [[3.0, 3.0]] * 2
     with torch.autocast("cpu", dtype=torch.bfloat16):
         assert op(torch.ones(1)).dtype == torch.float64  # cast to autocast's registered dtype
