@@ -765,3 +765,24 @@ def test_the_same_lane_given_twice_gives_both_products():
         return futures[lanes[0]].result(), futures[lanes[1]].result()
 
     assert_fails("02.concurrency", by_lane, "given the same lane twice (lanes[0] is lanes[1]")
+
+
+def test_two_lanes_of_one_gpu_must_each_get_a_product_even_where_the_answer_raised():
+    # round 27: given two lanes on cuda:0, an answer ran both products on lanes[0]
+    from d2lgpu.checks._ch02_order import check_both_lanes
+    from d2lgpu.checks._util import CheckFailed
+
+    def launches(*lanes):
+        return [("launch", lane, None) for lane in lanes]
+
+    check_both_lanes(launches("lanes[1]", "lanes[0]"), "given two lanes", returned=True)
+    check_both_lanes(launches("lanes[0]"), "given two lanes", returned=False)  # CUDA refused
+    with pytest.raises(CheckFailed) as raised:
+        check_both_lanes(launches("lanes[0]", "lanes[0]"), "given two lanes", returned=False)
+    assert str(raised.value).startswith(
+        "given two lanes, your function launched its products on lanes[0], lanes[0]: x @ x "
+        "goes to lanes[0] and y @ y to lanes[1] whatever the lanes are. Two streams of one "
+        "GPU run two products at once too"
+    )
+    with pytest.raises(CheckFailed, match="launched its products on no lane: x @ x"):
+        check_both_lanes([], "given two lanes", returned=True)

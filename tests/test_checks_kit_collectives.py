@@ -143,6 +143,17 @@ def test_a_tensor_written_while_its_call_is_in_flight_is_seen_at_the_wait(watch)
     empty = torch.tensor([float("nan"), 1.0, float("inf")])
     dist.broadcast(empty, src=0, async_op=True).wait()
     assert watch.calls[-1].written is False
+    # any change at all is a write: a tiny one, near zero or relative; integers too
+    for t, write in (
+        (torch.zeros(2), lambda t: t.add_(1e-30)),
+        (torch.ones(2), lambda t: t.mul_(1.000001)),
+        (torch.ones(2, dtype=torch.int64), lambda t: t.add_(1)),
+        (torch.ones(2, dtype=torch.int64), lambda t: None),
+    ):
+        handle = dist.all_reduce(t, async_op=True)
+        write(t)
+        handle.wait()
+    assert [c.written for c in watch.calls[-4:]] == [True, True, True, False]
 
 
 def test_an_async_gather_is_not_held_back_and_sync_calls_return_what_torch_returns(watch):
