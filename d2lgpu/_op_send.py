@@ -12,7 +12,8 @@ cloudpickle. Two things stop an operator on the way:
   (:func:`defined_here`), so that code that reaches one only as ``torch.ops.ns.name``
   finds it too.
 
-An operator a package defines (its function importable by name) travels by its name.
+An operator a package defines (its function importable by name) travels by its name;
+:func:`from_a_cell` tells which, and :mod:`d2lgpu._rank_start` asks it of a cached function too.
 """
 
 from __future__ import annotations
@@ -26,15 +27,17 @@ import torch
 from cloudpickle import cloudpickle as _cloudpickle
 from torch._library.custom_ops import OPDEFS, CustomOpDef
 
-__all__ = ["defined_here", "op_reduction"]
+__all__ = ["defined_here", "from_a_cell", "op_reduction"]
 
 _rebuilt: weakref.WeakSet = weakref.WeakSet()  # operators this process registered from a payload
 
 
-def _by_value(op) -> bool:
-    """Whether ``op`` must travel by its definition: its function was defined in a cell, or
-    in a module another process cannot import by its name."""
-    name = getattr(op._init_fn, "__module__", None)
+def from_a_cell(fn) -> bool:
+    """Whether ``fn`` must travel by value: it was defined in a cell, or in a module another
+    process cannot import by its name. Judged by its module, not by looking ``fn`` up there:
+    a decorated function (``@functools.cache``, ``@custom_op``) is not what its module's
+    name holds."""
+    name = getattr(fn, "__module__", None)
     module = sys.modules.get(name) if isinstance(name, str) else None
     return (
         module is None or name == "__main__" or not _cloudpickle._should_pickle_by_reference(module)
@@ -43,7 +46,7 @@ def _by_value(op) -> bool:
 
 def defined_here() -> tuple:
     """The custom operators defined in this process's cells, oldest first."""
-    return tuple(op for op in list(OPDEFS.values()) if _by_value(op))
+    return tuple(op for op in list(OPDEFS.values()) if from_a_cell(op._init_fn))
 
 
 def op_at(qualname: str, overload: str | None = None):
@@ -127,7 +130,7 @@ def op_reduction(obj) -> Any:
         return op_at, (obj._schema.name, obj._overloadname)
     if not isinstance(obj, CustomOpDef):
         return None
-    if not _by_value(obj):
+    if not from_a_cell(obj._init_fn):
         return custom_op_named, (obj._init_fn.__module__, obj._qualname)
     # the functions go as state, after the operator is in pickle's memo: a backward that
     # calls the operator itself, or another that calls this one, sends each once

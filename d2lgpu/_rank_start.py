@@ -39,9 +39,8 @@ from typing import Any
 import cloudpickle
 import torch
 import torch.distributed as dist
-from cloudpickle import cloudpickle as _cloudpickle
 
-from ._op_send import defined_here, op_reduction
+from ._op_send import defined_here, from_a_cell, op_reduction
 
 __all__ = [
     "CannotSend",
@@ -164,15 +163,10 @@ class _CodeKeepingPickler(cloudpickle.Pickler):
         reduced = op_reduction(obj)  # an operator: by its name, or a cell's by its definition
         if reduced is not None:
             return reduced
-        if isinstance(obj, functools._lru_cache_wrapper) and _by_value(obj.__wrapped__):
+        if isinstance(obj, functools._lru_cache_wrapper) and from_a_cell(obj.__wrapped__):
             # a cell's @functools.cache: pickled by its name, which the rank's __main__ lacks
             return _cached, (obj.__wrapped__, obj.cache_parameters())
         return super().reducer_override(obj)
-
-
-def _by_value(fn) -> bool:
-    """Whether cloudpickle sends the function ``fn`` by value (a cell's), not by its name."""
-    return isinstance(fn, types.FunctionType) and not _cloudpickle._should_pickle_by_reference(fn)
 
 
 def _cached(fn, parameters: dict):

@@ -138,6 +138,7 @@ def test_a_tensor_written_while_its_call_is_in_flight_is_seen_at_the_wait(watch)
     first.wait()
     second.wait()
     assert [c.written for c in watch.calls] == [True, False]
+    assert watch.written() == watch.calls[:1] and watch.written(1) == []
     assert torch.equal(t, torch.ones(3))  # the wait leaves the collective's result there
     # memory from torch.empty may hold NaN, which equals nothing: read, not written
     empty = torch.tensor([float("nan"), 1.0, float("inf")])

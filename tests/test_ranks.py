@@ -609,3 +609,19 @@ def test_a_cells_cached_function_reaches_ranks_a_fork_server_starts_with_an_empt
     )
     assert run_ranks(cell["per_rank"], world=2) == [(2, 0, 4)] * 2
     assert run_ranks(cell["per_rank"], world=3) == [(3, 0, 4)] * 3
+
+
+def test_a_packages_cached_function_travels_by_its_name(tmp_path, monkeypatch):
+    # only a cell's cache travels as its function: a module another process can import sends
+    # its own, by name (its module's name holds the cache, not the function inside)
+    import cloudpickle
+
+    from d2lgpu._rank_start import _Packed
+
+    name = f"cachedpkg_{abs(hash(str(tmp_path)))}"
+    (tmp_path / f"{name}.py").write_text(
+        "import functools\n@functools.cache\ndef world():\n    return 2\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cached = __import__(name).world
+    assert cloudpickle.loads(_Packed(cached).blob)[1] is cached

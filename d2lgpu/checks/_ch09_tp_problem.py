@@ -265,7 +265,7 @@ def _kept_alive(refs, storages) -> dict[str, list[str]]:
 def _broken(watch, mark, where) -> str | None:
     """The hint for an async all-reduce not waited on by ``where``, or for a collective
     other than all_reduce, since ``mark``; None when there is none."""
-    if written := [c for c in watch.calls[mark:] if c.written]:
+    if written := watch.written(mark):
         return written_hint(written, where)
     if unwaited := watch.unwaited(mark):
         return unwaited_hint(unwaited, where)

@@ -172,6 +172,11 @@ class CollectiveWatch:
         open_ = {id(c) for f in self.chained if not f.covered for c in f.calls}
         return [c for c in self.calls[since:] if c.async_op and (not c.waits or id(c) in open_)]
 
+    def written(self, since: int = 0) -> list[Call]:
+        """The async calls from ``since`` on whose tensor was written while they were in
+        flight (seen at their first wait)."""
+        return [c for c in self.calls[since:] if c.written]
+
     def _record(self, kind, bound) -> Call:
         sent = bound.get(KINDS[kind])  # None for a call that sends no tensor
         shape, nbytes = _payload(sent)

@@ -183,7 +183,7 @@ def check_waited(since: int, where: str, kept: list[int] | tuple = ()) -> None:
     :func:`waits`). ``where`` says when, e.g. "your function returned"."""
     if stale := [c for c, n in zip(watch().calls, kept, strict=False) if c.waits > n]:
         raise RuleBroken(stale_hint(stale, where))
-    if written := [c for c in watch().calls[since:] if c.written]:
+    if written := watch().written(since):
         raise RuleBroken(written_hint(written, where))
     if unwaited := watch().unwaited(since):
         raise RuleBroken(unwaited_hint(unwaited, where))
