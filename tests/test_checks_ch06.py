@@ -6,6 +6,7 @@ solutions. Every wrong answer is one a learner is likely to write.
 """
 
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -1093,12 +1094,15 @@ def test_slowest_op_names_an_operator_returned_without_its_namespace():
     def short_name(fn, args, device):
         return profiled_key("self_cpu_time_total")(fn, args, device).split("::")[-1]
 
-    assert_fails(
-        "06.slowest_op",
-        short_name,
-        "on cpu, for a 512 x 512 product next to 20 tiny additions, you returned 'mm', the name "
-        "of aten::mm without its namespace: return the entry's .key as it is, aten:: included",
-    )
+    # the name the answer's own profile led with: aten::mm, or on a busy machine that stalled
+    # the additions, aten::add (the checker names whichever it was)
+    hint = assert_fails("06.slowest_op", short_name).hint
+    assert re.fullmatch(
+        r"on cpu, for a 512 x 512 product next to 20 tiny additions, you returned '(mm|add)', "
+        r"the name of aten::\1 without its namespace: return the entry's \.key as it is, "
+        r"aten:: included",
+        hint,
+    ), hint
 
 
 def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_it_leads():
