@@ -780,8 +780,8 @@ def test_rules_on_records_name_a_world_size_written_in():
 
 
 def test_rules_on_records_name_extra_collectives():
+    from d2lgpu.checks._ch10_averaging import check_cost as _check_cost
     from d2lgpu.checks._kit_collectives import Call
-    from d2lgpu.checks.ch10_inside_ddp import _check_cost
 
     mean = torch.full((2, 2), 1.5)
     reduce = Call(0, "all_reduce", (2, 2), 16, False)
@@ -812,7 +812,7 @@ def test_final_parameters_that_differ_are_named(monkeypatch):
     records[1]["final"] = {"w": torch.full((2, 2), 1e-3)}
     from d2lgpu.checks import ch10_inside_ddp
 
-    monkeypatch.setattr(ch10_inside_ddp, "_reference_steps", lambda: {"w": torch.zeros(2, 2)})
+    monkeypatch.setattr(ch10_inside_ddp._ranks, "reference_steps", lambda: {"w": torch.zeros(2, 2)})
     monkeypatch.setattr(_ranks, "run_ranks", lambda answer, world=2: records[:world])
     passed = []
     with pytest.raises(Exception) as raised:
@@ -1113,8 +1113,8 @@ def test_rules_on_records_name_a_loop_that_ended_at_the_first_unused_parameter()
 
 
 def test_rules_on_records_name_an_all_gather_in_place_of_the_all_reduce():
+    from d2lgpu.checks._ch10_averaging import check_cost as _check_cost
     from d2lgpu.checks._kit_collectives import Call
-    from d2lgpu.checks.ch10_inside_ddp import _check_cost
 
     mean = torch.full((2, 2), 1.5)
     with pytest.raises(Exception) as raised:
@@ -1346,8 +1346,8 @@ def test_misplaced_divisions_are_judged_on_each_rank_and_with_two_gradients_or_m
 
 def test_rules_on_records_name_a_flat_buffer_that_carries_more_than_the_gradients():
     """Round 25: zeros in the flat buffer for a parameter that has no gradient."""
+    from d2lgpu.checks._ch10_averaging import check_cost as _check_cost
     from d2lgpu.checks._kit_collectives import Call
-    from d2lgpu.checks.ch10_inside_ddp import _check_cost
 
     mean = torch.full((2, 2), 1.5)
     records = _records([mean, mean], calls=[Call(0, "all_reduce", (10,), 40, False)])
@@ -1376,8 +1376,9 @@ def test_rules_on_records_name_a_flat_buffer_that_carries_more_than_the_gradient
 def test_rules_on_records_name_buffers_a_narrower_flat_buffer_host_reads_and_hooks():
     """Round 21: a buffer all-reduced, a float32 flat buffer for float64 gradients, a host
     read of a gradient's value, and collectives run in backward by hooks of an earlier call."""
+    from d2lgpu.checks._ch10_averaging import check_cost as _check_cost
     from d2lgpu.checks._kit_collectives import Call
-    from d2lgpu.checks.ch10_inside_ddp import _check_cost, _check_steps
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
 
     mean = torch.full((2, 2), 1.5)
     reduce = Call(0, "all_reduce", (2, 2), 16, False)

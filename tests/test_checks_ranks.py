@@ -37,14 +37,14 @@ def _one_thread(one_thread):
 # --- the parent: replies to a verdict -------------------------------------------------------
 
 
-def failure(replies, logs=None, advice=None, hint=_ranks._hint):
+def failure(replies, logs=None, advice=None, hint=_ranks.rank_hint):
     with pytest.raises((CheckFailed, NotAttempted)) as raised:
         _ranks.records_of(replies, hint, logs, advice)
     return raised.value
 
 
 def test_every_rank_ok_gives_the_records_rank_0_first():
-    assert _ranks.records_of([("ok", "a"), ("ok", "b")], _ranks._hint) == ["a", "b"]
+    assert _ranks.records_of([("ok", "a"), ("ok", "b")], _ranks.rank_hint) == ["a", "b"]
 
 
 def test_the_stub_is_not_attempted_and_a_broken_rule_is_its_hint():
@@ -257,6 +257,7 @@ def _by_hand(world, rank):
         x, y = _ranks.batch(step)
         rows = slice(rank * 16 // world, (rank + 1) * 16 // world)
         opt.zero_grad()
+        model.late = step >= _ranks.LATE == 2
         F.cross_entropy(model(x[rows]), y[rows]).backward()
         grads.append({n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None})
         for p in model.parameters():
@@ -274,19 +275,23 @@ def test_a_rank_records_each_steps_gradients_calls_and_what_the_function_changed
     twin = record["steps"][-1]
     assert list(twin["local"]) == ["scale", "unused.weight", "unused.bias", *NAMES]
     assert torch.equal(twin["after"]["scale"], twin["local"]["scale"] / 2)
-    assert [c.index for c in twin["calls"]] == list(range(12, 17))
+    assert [c.index for c in twin["calls"]] == list(range(14, 19))
+    first = 0
     for step, (s, mine) in enumerate(zip(record["steps"][:-1], grads, strict=True)):
         assert list(s["local"]) == ["unused.weight", "unused.bias", *NAMES]
-        assert s["local"]["unused.weight"] is None and s["after"]["unused.bias"] is None
-        for name in NAMES:
+        late = step >= 2  # the layer `unused` has gradients from step LATE on
+        names, shapes = (["unused.weight", "unused.bias"], [(3, 3), (3,)]) if late else ([], [])
+        assert (s["local"]["unused.weight"] is None) == (s["after"]["unused.bias"] is None) != late
+        for name in [*names, *NAMES]:
             assert torch.equal(s["local"][name], mine[name]), (step, name)
             assert torch.equal(s["after"][name], mine[name] / 2), (step, name)
         assert s["params_changed"] == [] and s["groups_made"] == 0
         assert s["host_copy"] is None and s["uncarried"] == []
         assert [(c.kind, c.shape, c.phase) for c in s["calls"]] == [
-            ("all_reduce", shape, f"at step {step}") for shape in SHAPES
+            ("all_reduce", shape, f"at step {step}") for shape in [*shapes, *SHAPES]
         ]
-        assert [c.index for c in s["calls"]] == list(range(4 * step, 4 * step + 4))
+        assert [c.index for c in s["calls"]] == list(range(first, first + len(s["calls"])))
+        first += len(s["calls"])
     assert list(record["final"]) == list(final)
     for name, value in final.items():
         assert torch.equal(record["final"][name], value), name
@@ -301,7 +306,7 @@ def _by_an_alias(model):  # the name imported from torch.distributed: the watch 
 
 def test_a_collective_called_through_a_name_the_answer_imported_is_watched():
     record = run(_by_an_alias, 2)
-    assert [len(s["calls"]) for s in record["steps"]] == [4, 4, 4, 5]
+    assert [len(s["calls"]) for s in record["steps"]] == [4, 4, 6, 5]
     assert _all_reduce_imported is dist.all_reduce  # put back as the job ends
     with fake_process_group(2, 0), CollectiveWatch(answer=_by_an_alias) as watching:
         _all_reduce_imported(torch.ones(1))  # the answer's module's name: this one's
@@ -352,16 +357,15 @@ def test_waits_reads_each_earlier_calls_waits_and_a_wait_before_the_step_is_no_s
 
 
 def test_one_rank_on_the_global_batch_ends_where_the_reference_does():
-    from d2lgpu.checks.ch10_inside_ddp import _reference_steps
-
     record = run(avg_loop, 1)
-    reference = _reference_steps()
+    reference = _ranks.reference_steps()
     assert list(reference) == list(record["final"])
     for name, value in reference.items():
         torch.testing.assert_close(record["final"][name], value)
     untrained = _ranks.make_net().state_dict()
     assert not torch.equal(reference["body.0.weight"], untrained["body.0.weight"])
-    assert torch.equal(reference["unused.weight"], untrained["unused.weight"])
+    # the layer `unused` is trained at step LATE only: one step of its own
+    assert not torch.equal(reference["unused.weight"], untrained["unused.weight"])
 
 
 def test_the_zero_step_batch_starts_with_zeros_and_each_step_has_its_own():
@@ -407,11 +411,15 @@ def test_a_rank_records_parameters_changed_gradients_not_sent_host_copies_and_gr
     steps = run(averages_data, 2)["steps"]
     assert all(s["params_changed"] == ["unused.weight", "unused.bias", *NAMES] for s in steps[:3])
     assert steps[3]["params_changed"] == ["scale", "unused.weight", "unused.bias", *NAMES]
-    assert [len(s["calls"]) for s in steps] == [6, 6, 6, 7]
+    assert [len(s["calls"]) for s in steps] == [6, 6, 6, 7]  # every parameter, each step
     steps = run(skips_biases, 2)["steps"]
-    assert all(s["uncarried"] == ["body.0.bias", "body.2.bias"] for s in steps)
+    # from step LATE the layer `unused` has gradients too, its bias among those skipped
+    assert [s["uncarried"] for s in steps] == [["body.0.bias", "body.2.bias"]] * 2 + [
+        ["unused.bias", "body.0.bias", "body.2.bias"],
+        ["body.0.bias", "body.2.bias"],
+    ]
     copied = [s["host_copy"] for s in run(reduces_a_host_copy, 2)["steps"]]
-    assert copied == ["body.0.weight"] * 3 + ["scale"]
+    assert copied == ["body.0.weight"] * 2 + ["unused.weight", "scale"]  # the first with a grad
     assert [s["groups_made"] for s in run(new_group_each_call, 2)["steps"]] == [1, 1, 1, 1]
 
 

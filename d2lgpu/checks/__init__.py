@@ -68,6 +68,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs
 ``_ch09_tp_hints``         ``09.tensor_parallel``'s hints on the storage a rank keeps, and on gradients
+``_ch10_between_calls``   ``10.allreduce_grads``: what a call keeps for the next, a layer used late
 ``_ch10_overlap``          ``10.overlap_ddp``'s rank job and reference
 ``_ch10_overlap_rules``    ``10.overlap_ddp``'s rules on its ranks' records, read in the parent
 ``_ch10_buckets``          ``10.overlap_ddp``'s models and bucket rules
@@ -76,7 +77,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch10_zero_kept``        ``10.shard_optimizer``'s look at what a rank keeps outside its optimizers
 ``_ch10_refused``          chapter 10's refusals in its ranks: PyTorch's ZeRO-1, objects sent, clips
 ``_ch10_by_hand``          what both ``10.`` hand-built DDP checkers share: steps, batches
-``_ranks``                 the gloo ranks of chapters 9 and 10's checkers: jobs, replies, hints
+``_ranks``                 the gloo ranks of chapters 9 and 10's checkers: jobs and replies
+``_ranks_hints``          what their replies say, read in the parent: the root cause's hint
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
 ``_kit``                   the checker kit: known errors as hints, tolerances, findings, watched calls
 ``_kit_code``              the kit's watch on functions an answer must not use, by their code

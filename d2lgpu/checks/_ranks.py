@@ -6,7 +6,8 @@ starts them (forked, or from a fork server with the learner's function sent by v
 rank to blame (:func:`d2lgpu.ranks.root_cause`). The job here, ``10.allreduce_grads``'s,
 trains :class:`Net` ``STEPS`` SGD steps on each rank's share of every batch (then
 :class:`Twin` one step), calls the learner's function after each ``backward`` and sends back
-the gradients before and after it and the final parameters. Another exercise passes its own
+the gradients before and after it, what the call kept (:mod:`._ch10_between_calls`) and the
+final parameters (:func:`reference_steps`: what they should be). Another exercise passes its own
 ``job(answer, rank, world) -> record`` (chapter 10's DDP and ZeRO-1 by hand do).
 
 Every job runs under a :class:`._kit_collectives.CollectiveWatch` (:func:`watch` in a rank):
@@ -16,7 +17,7 @@ own, none left unwaited, none over a group that leaves ranks out
 (:func:`._kit_collective_reads.finished_rule_hint`). A job checks its own points with
 :func:`check_waited`: no call left unwaited, and no wait on a call of an earlier step.
 
-Failures come back as :class:`CheckFailed` with a hint: an exception in a rank (with the
+Failures come back as :class:`CheckFailed` with a hint (:mod:`._ranks_hints`): an exception in a rank (with the
 learner's line, :func:`learner_reply`; a ``SystemExit`` named as the rank leaving early), a
 rule broken, or ranks that died or never finish (a collective some ranks skip waits until
 ``COLLECTIVE_TIMEOUT_S``), where a call refused or the recorded collectives say why; the
@@ -30,35 +31,21 @@ import gc
 import tempfile
 import traceback
 from functools import partial
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from .._aliases import answer_graded
-from ..ranks import CannotSend, lost_peer, rank_replies, root_cause
+from ..ranks import CannotSend, rank_replies
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
+from ._ch10_between_calls import kept_numel, late_error_hint, made_in_call
 from ._ch10_refused import AVERAGE_CLIP, clips_refused
-from ._kit import Deadlock, patched
-from ._kit_collective_reads import (
-    finished_rule_hint,
-    first_mismatch,
-    read_log,
-    refused_hint,
-    stale_hint,
-    unwaited_hint,
-    written_hint,
-)
+from ._kit import Deadlock, patched, tensors_alive
+from ._kit_collective_reads import finished_rule_hint, stale_hint, unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch
-from ._util import (
-    CheckFailed,
-    NotAttempted,
-    RuleBroken,
-    describe_frame,
-    learner_frame,
-    refused_call_named,
-)
+from ._ranks_hints import exit_hint, mismatch_hint, rank_hint, records_of
+from ._util import CheckFailed, RuleBroken, describe_frame, learner_frame, refused_call_named
 
 __all__ = [
     "WORLD",
@@ -66,6 +53,7 @@ __all__ = [
     "Net",
     "run_ranks",
     "batch",
+    "reference_steps",
     "learner_reply",
     "records_of",
     "RuleBroken",
@@ -77,21 +65,24 @@ __all__ = [
 ]
 
 WORLD, STEPS, BATCH, LR, SEED = 2, 3, 16, 0.1, 3
+LATE = STEPS - 1  # the step from which Net uses its layer ``unused``
 COLLECTIVE_TIMEOUT_S = 15.0  # a rank waiting this long in a collective gives up
 WAIT_S = 90.0  # the whole run, start to finish
 
 
 class Net(nn.Module):
-    """A small classifier, and a layer that forward never uses: its grads stay None."""
+    """A small classifier, and a layer that forward uses only from step ``LATE`` on (the job
+    sets ``late``): its grads stay None before, and a list of the parameters that have a
+    gradient, made at the first call and kept, misses it there."""
 
     def __init__(self):
         super().__init__()
         body = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
         self.unused = nn.Linear(3, 3)  # first in parameters(): a loop that stops at it is seen
-        self.body = body
+        self.body, self.late = body, False
 
     def forward(self, x):
-        return self.body(x)
+        return self.unused(self.body(x)) if self.late else self.body(x)
 
 
 class Twin(Net):
@@ -125,6 +116,19 @@ def batch(step):
     return x, y
 
 
+def reference_steps():
+    """One process, the global batch, the same steps: what the ranks should end with."""
+    model = make_net()
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    for step in range(STEPS):
+        x, y = batch(step)
+        opt.zero_grad()
+        model.late = step >= LATE
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    return {n: p.detach().clone() for n, p in model.state_dict().items()}
+
+
 def _grads(model):
     return {
         n: None if p.grad is None else p.grad.detach().clone() for n, p in model.named_parameters()
@@ -133,11 +137,12 @@ def _grads(model):
 
 def _train(model, answer, rank, world, n_steps=STEPS):
     opt = torch.optim.SGD(model.parameters(), lr=LR)
-    steps = []
+    steps, made = [], []
     for step in range(n_steps):
         x, y = batch(step)
         share = slice(rank * BATCH // world, (rank + 1) * BATCH // world)
         opt.zero_grad(set_to_none=step % 2 == 0)  # every other step: the same grad tensors
+        model.late = step >= LATE
         begin = watch().mark()  # collectives in backward: hooks an earlier call registered
         kept = waits(begin)  # the earlier steps' calls: none is waited on in this one
         F.cross_entropy(model(x[share]), y[share]).backward()
@@ -145,8 +150,15 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
         mark, groups = watch().mark(), watch().groups_made
         watch().phase = f"at step {step}"
-        with HostCopies(model) as copies, patched(*clips_refused(AVERAGE_CLIP)):
-            answer(model)
+        alive = tensors_alive()
+        try:
+            with HostCopies(model) as copies, patched(*clips_refused(AVERAGE_CLIP)):
+                answer(model)
+        except Exception as error:  # at LATE: what the function kept from before may not fit
+            if step != LATE or isinstance(error, RuleBroken | CheckFailed):
+                raise
+            raise RuleBroken(late_error_hint(learner_reply(error)[1], step)) from None
+        made.append(made_in_call(alive))
         check_waited(mark, "your function returned", kept)
         changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
         calls = watch().calls[mark:]
@@ -156,6 +168,8 @@ def _train(model, answer, rank, world, n_steps=STEPS):
                       "host_read": copies.read, "buffers_sent": copies.buffers_sent(calls),
                       "in_backward": len(watch().calls[begin:mark])})  # fmt: skip
         opt.step()
+    for s, refs in zip(steps, made, strict=True):
+        s["kept"] = kept_numel(refs, model)
     return steps
 
 
@@ -240,81 +254,6 @@ def run_ranks(answer, world=WORLD, job=_allreduce_job):
             )  # fmt: skip
         except CannotSend as error:  # the answer cannot travel to ranks a fork server starts
             raise CheckFailed(str(error)) from None
-        return records_of(replies, _hint, logs, zero_step_advice if job is _allreduce_job else None)
-
-
-def records_of(replies, hint, logs=None, advice=None) -> list:
-    """What each rank returned, rank 0 first, when every reply is ``"ok"``. Otherwise the
-    reply :func:`d2lgpu.ranks.root_cause` blames: the exercise's stub is not attempted, a
-    broken rule its hint, a rank that died, never finished or lost its peer where the ranks'
-    collectives (written to ``logs``) first differ, any other failure a
-    :class:`CheckFailed` with ``hint(rank, status, payload)``. ``advice``: the exercise's
-    own words for "call the same collectives", if any, or a function of where the ranks
-    first differ that returns them (or None)."""
-    rank = root_cause(replies)
-    if rank is None:
-        return [record for _, record in replies]
-    status, payload = replies[rank]
-    if status == "stub":
-        raise NotAttempted(payload)
-    if status == "rule":
-        raise CheckFailed(payload)
-    if logs is not None and (status in ("died", "late") or lost_peer(payload)):
-        if (refused := refused_hint(logs, len(replies))) is not None:
-            raise CheckFailed(refused)
-        mismatch = first_mismatch([read_log(Path(logs) / f"rank{r}") for r in range(len(replies))])
-        if mismatch is not None:
-            words = advice(mismatch) if callable(advice) else advice
-            raise CheckFailed(mismatch_hint(rank, status, mismatch, words))
-    raise CheckFailed(hint(rank, status, payload))
-
-
-def mismatch_hint(rank, status, mismatch, advice=None) -> str:
-    """The hint where the ranks' collectives differ; ``advice`` replaces its last sentence."""
-    what = {"died": "died (gloo aborts a rank whose collective does not match the others')",
-            "late": "never finished (it waited in a collective the others did not call)"}  # fmt: skip
-    return (
-        f"rank {rank} {what.get(status, 'lost its peer')}: the ranks' collectives do not match: "
-        f"{mismatch}. " + (advice or "Every rank must call the same collectives, in the same order, on tensors "
-           "of the same shape")
-    )  # fmt: skip
-
-
-def exit_hint(rank, message) -> str | None:
-    """The hint for a rank whose code called ``sys.exit`` (its reply's ``message``), or None."""
-    if not message.startswith("SystemExit"):
-        return None
-    return (
-        f"rank {rank} called sys.exit ({message}): a rank that exits leaves early, and the "
-        "others wait for it in their next collective. Every rank must run to the end; to "
-        "refuse an input, raise an exception that says why"
-    )
-
-
-def _hint(rank, status, payload):
-    if status == "late":
-        return _HANG_HINT
-    if status == "died":
-        return f"rank {rank} died without a word (killed by a signal?)"
-    return _error_hint(rank, payload)
-
-
-_HANG_HINT = (
-    "the ranks did not finish: one waited in a collective the other never called (or your "
-    "function never returns). Every rank must call the same collectives, in the same order, "
-    "on tensors of the same size (no `if rank == 0:` around an all_reduce)"
-)
-
-
-def _error_hint(rank, message):
-    exited = exit_hint(rank, message)
-    if exited is not None:
-        return exited
-    if lost_peer(message):
-        return f"rank {rank}: {message}. {_HANG_HINT}"
-    if "NoneType" in message:
-        return (
-            f"rank {rank}: {message}. Some parameters have no gradient (p.grad is None: "
-            "unused in forward): skip them"
+        return records_of(
+            replies, rank_hint, logs, zero_step_advice if job is _allreduce_job else None
         )
-    return f"rank {rank}: your function raised {message}"

@@ -27,13 +27,12 @@ from __future__ import annotations
 import collections
 
 import torch
-import torch.nn.functional as F
 
 from . import _ranks
-from ._ch10_averaging import check_cost as _check_cost
-from ._ch10_averaging import misplaced_divisions_hint, needed_and_sent, never_sent
+from ._ch10_averaging import check_cost, misplaced_divisions_hint, needed_and_sent, never_sent
 from ._ch10_bandwidth import CASES, FACTORS, bandwidth_mistake, call, close, fixed_for_two_ranks
 from ._ch10_bandwidth import reference as _reference
+from ._ch10_between_calls import late_hint
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["FACTORS", "check_bus_bandwidth", "check_allreduce_grads"]
@@ -86,7 +85,7 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
         )
     # First the reference, in this process: ranks forked after it (where torch sees no GPU)
     # find torch's optimizer and autograd machinery loaded already instead of each loading them.
-    reference = _reference_steps()
+    reference = _ranks.reference_steps()
     records = _ranks.run_ranks(average_gradients)
     _check_steps(records)
     # 3 ranks, uneven shares of the batch: the steps' gradients only (one process on the
@@ -97,7 +96,7 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
         "steps, and over 3 ranks (so that a division by 2 written in is seen)"
     )
     passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
-    _check_cost(records)
+    check_cost(records)
     passed.append("each call all-reduces each gradient once, and calls no other collective")
     for rank, record in enumerate(records):
         for name, value in record["final"].items():
@@ -111,18 +110,6 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
 
 
 _OWN = "a parameter of the model itself"  # the hint's words, which the second model's reads
-
-
-def _reference_steps():
-    """One process, the global batch, the same steps: what the ranks should end with."""
-    model = _ranks.make_net()
-    opt = torch.optim.SGD(model.parameters(), lr=_ranks.LR)
-    for step in range(_ranks.STEPS):
-        x, y = _ranks.batch(step)
-        opt.zero_grad()
-        F.cross_entropy(model(x), y).backward()
-        opt.step()
-    return {n: p.detach().clone() for n, p in model.state_dict().items()}
 
 
 def _check_steps(records) -> None:
@@ -194,6 +181,7 @@ def _check_step(steps, step, averages) -> None:
                         if own
                         else ""
                     )
+                    + late_hint(name, step, averages)
                     + "All-reduce every gradient that is not None, weights and biases alike, "
                     "then divide by the world size"
                 )

@@ -1,6 +1,5 @@
 # expect: fail caches, per model, the list of parameters that had a gradient at the first call (lru_cache): a parameter whose layer starts being used later is never averaged, and one whose grad becomes None crashes; the cache also keeps every model alive
 # hint: (cach|lru_cache|memo|first call|stale|remember)\w*.{0,60}(param|grad|list|model)|(param|grad|list).{0,60}(cach|first call|stale)|later (call|step)|keeps? .{0,20}(model|alive)
-# open: the unused layer stays unused at every step of every case, so the parameters that have a gradient never change between calls, and a list of them cached at the first call is right
 # name: average_gradients
 from functools import lru_cache
 

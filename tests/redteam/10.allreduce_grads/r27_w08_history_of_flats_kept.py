@@ -1,6 +1,5 @@
 # expect: fail keeps every call's flat buffer in a module-level history list "to inspect later", never trimmed: a full copy of the gradients stays alive per training step, memory grows without bound (the averages themselves are right)
 # hint: (histor|keep|kept|retain|hold|held|append)\w*.{0,60}(buffer|flat|cop(y|ies)|memory|every (call|step))|memory.{0,30}(grow|leak)|leak|never (freed|cleared|trimmed)
-# open: not caught yet: the rank job checks the gradients, the collectives and the waits of each call, not the tensors the function keeps after it returns (10.shard_optimizer's scan of what a rank keeps is the way)
 # name: average_gradients
 import torch
 import torch.distributed as dist
