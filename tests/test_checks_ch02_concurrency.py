@@ -261,6 +261,20 @@ def test_inputs_say_they_are_on_two_gpus_in_the_run_that_pretends_them():
     assert x.device.type == "cpu"  # only while the answer runs
 
 
+def test_each_lane_has_the_device_of_the_gpu_it_pretends():
+    from d2lgpu.checks._ch02_lanes import run_logged
+
+    def devices(x, y, lanes):
+        futures = [lane.submit(torch.matmul, m, m) for lane, m in zip(lanes, (x, y), strict=True)]
+        return [lane.device for lane in lanes], [f.result() for f in futures]
+
+    x, y = torch.ones(2, 2), torch.ones(3, 3)
+    for gpus in ((0, 1), (0, 0), (1, 0)):
+        said, _ = run_logged(devices, x, y, 2, gpus=gpus)[0]
+        assert said == [torch.device("cuda", i) for i in gpus]
+    assert not hasattr(run_logged(lambda x, y, lanes: lanes, x, y, 2)[0][0], "device")
+
+
 def test_a_logged_run_records_launches_waits_and_copies_where_they_happen():
     from d2lgpu.checks._ch02_lanes import run_logged
 
@@ -735,6 +749,20 @@ def test_a_job_may_store_its_product_but_every_future_is_waited_on():
         return out["x"], out["y"]
 
     assert_passes("02.concurrency", stored)
+
+    def stored_after_a_copy(x, y, lanes):  # the first tensor a job makes is not its product
+        out = {}
+
+        def square(key, m):
+            a = m.clone()
+            out[key] = a @ a
+
+        futures = [lanes[0].submit(square, "x", x), lanes[1].submit(square, "y", y)]
+        for future in futures:
+            future.result()
+        return out["x"], out["y"]
+
+    assert_passes("02.concurrency", stored_after_a_copy)
 
     def last_only(x, y, lanes):
         out = {}
