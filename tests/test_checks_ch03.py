@@ -547,6 +547,14 @@ def test_a_process_wide_default_left_changed_is_named_and_put_back():
     for change, shown in (
         (lambda: torch.set_default_dtype(torch.float64), "torch.set_default_dtype(torch.float64)"),
         (lambda: torch.set_grad_enabled(False), "torch.set_grad_enabled(False)"),
+        (
+            lambda: torch.autograd.set_detect_anomaly(True),
+            "torch.autograd.set_detect_anomaly(True)",
+        ),
+        (
+            lambda: torch.autograd.set_detect_anomaly(False, check_nan=False),
+            "torch.autograd.set_detect_anomaly(False)",
+        ),
     ):
         with pytest.raises(CheckFailed) as failed, defaults_kept("your function"):
             change()
@@ -556,7 +564,12 @@ def test_a_process_wide_default_left_changed_is_named_and_put_back():
             "too, follows it."
         )
         assert torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
-    with defaults_kept("a with-block"), torch.no_grad():  # undone when it ends: nothing to say
+        assert not torch.is_anomaly_enabled() and torch.is_anomaly_check_nan_enabled()
+    with (
+        defaults_kept("a with-block"),
+        torch.no_grad(),
+        torch.autograd.detect_anomaly(),
+    ):  # undone when it ends: nothing to say
         pass
 
     def halve_grad_off(net):

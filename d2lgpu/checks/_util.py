@@ -241,10 +241,11 @@ def defaults_kept(what: str) -> Iterator[None]:
     """Fail if the block leaves a process-wide default of torch changed; restore it either way.
 
     ``torch.set_default_device``, ``torch.set_default_dtype``,
-    ``torch.set_grad_enabled``, ``torch.use_deterministic_algorithms`` and
-    ``torch.set_float32_matmul_precision`` (``allow_tf32``) called as functions last beyond
-    the answer: every tensor made (or kernel picked) afterwards, the caller's and
-    the checker's too, follows them.
+    ``torch.set_grad_enabled``, ``torch.use_deterministic_algorithms``,
+    ``torch.set_float32_matmul_precision`` (``allow_tf32``) and
+    ``torch.autograd.set_detect_anomaly`` called as functions last beyond the answer: every
+    tensor made (or kernel picked, or backward run) afterwards, the caller's and the
+    checker's too, follows them.
     """
     device, dtype, grad = (
         torch.get_default_device(),
@@ -253,10 +254,14 @@ def defaults_kept(what: str) -> Iterator[None]:
     )
     deterministic = torch.are_deterministic_algorithms_enabled()
     precision = torch.get_float32_matmul_precision()
+    anomaly = torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()
     try:
         yield
     finally:
         changed = []
+        if (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()) != anomaly:
+            changed.append(f"torch.autograd.set_detect_anomaly({torch.is_anomaly_enabled()})")
+            torch.set_anomaly_enabled(*anomaly)
         if torch.get_default_device() != device:
             changed.append(f"torch.set_default_device({str(torch.get_default_device())!r})")
             torch.set_default_device(None if device.type == "cpu" else device)

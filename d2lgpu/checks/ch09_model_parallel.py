@@ -63,7 +63,7 @@ from ._ch09_stages import (
 )
 from ._kit import run_cases
 from ._pretend import watching
-from ._util import CheckFailed, one_cpu_thread
+from ._util import CheckFailed, defaults_kept, one_cpu_thread
 
 __all__ = ["check_pipeline", "CASES"]
 
@@ -198,8 +198,9 @@ def check_pipeline(answer, passed: list[str]) -> None:
     # the gradients are compared with the CPU's to 1e-4.
     precision = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision("highest")
-    try:
-        _check_cases(answer)  # it seeds torch's generator; check() restores the learner's
+    try:  # the precision as the step found it, "highest", when it returns
+        with defaults_kept("your step"):
+            _check_cases(answer)  # it seeds torch's generator; check() restores the learner's
     finally:
         torch.set_float32_matmul_precision(precision)
     sizes = ", ".join(f"{n} in {m}" for n, m in CASES)
