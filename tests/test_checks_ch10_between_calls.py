@@ -13,6 +13,8 @@ from d2lgpu.checks._ch10_between_calls import (
     late_error_hint,
     late_hint,
     made_in_call,
+    needs_grad,
+    needs_grad_hint,
 )
 from d2lgpu.checks._kit import tensors_alive
 from d2lgpu.checks._util import CheckFailed
@@ -91,3 +93,40 @@ def test_a_gradient_new_at_a_later_step_is_named_as_one_a_list_made_at_the_first
         "call to the next, and so can their sizes: read p.grad in every call. A flat buffer "
         "sized, or a list of parameters made, at the first call and kept no longer fits"
     )
+
+
+def _held(held, then=()):
+    """A rank's record: after each call, ``held`` elements kept by the calls so far; ``then``,
+    the steps of a second model after the first one's."""
+    local = {"w": torch.zeros(3)}
+    return [{"steps": [{"local": local, "held": h} for h in [*held, *then]]}]
+
+
+def test_what_the_calls_keep_growing_at_every_call_of_the_first_model_is_named():
+    with pytest.raises(CheckFailed) as raised:
+        check_kept(_held([1, 2, 3], then=[1]), 3)  # a log one element longer per call
+    assert str(raised.value) == (
+        "what your function keeps grows at every call: after each of the first 3 steps rank 0 "
+        "held 1, 2, 3 elements in tensors its calls made (a log that is one element longer per "
+        "call, a tensor grown by torch.cat, a list of every call's copies). Over a training "
+        "run that grows without bound. Keep nothing from a call that grows (or one buffer, "
+        "made once and reused)"
+    )
+    for held in ([163, 163, 175], [0, 1, 2], [5, 4, 6], [163, 175]):  # not at every call
+        check_kept(_held(held, then=[1000]), len(held))
+    check_kept(_held([1, 2], then=[3]), 2)  # the second model's steps are its own
+
+
+def test_a_parameter_whose_requires_grad_the_call_changed_is_named():
+    model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+    before = needs_grad(model)
+    assert before == dict.fromkeys(["0.weight", "0.bias", "1.weight", "1.bias"], True)
+    assert needs_grad_hint(model, before, 1) is None
+    model[1].requires_grad_(False)
+    assert needs_grad_hint(model, before, 1) == (
+        "your function changed requires_grad of 1.weight, 1.bias (step 1): that changes the "
+        "model, not its gradients, and lasts after the call. A parameter without a gradient at "
+        "this step (its layer unused) may get one at a later step, and frozen it never trains "
+        "again. Leave the parameters as they are: skip a gradient that is None"
+    )
+    assert needs_grad_hint(model, needs_grad(model), 2) is None

@@ -62,6 +62,19 @@ def test_gradients_left_after_zero_grad_are_named_from_step_1_on():
     )
 
 
+def test_a_process_group_made_at_every_step_is_named_and_one_made_once_is_not():
+    sent = broadcasts()
+    assert rule_fails(compare_calls, [{"calls": [sent] * 3, "groups": [1, 1, 2]}]) == (
+        "step() created a new process group (dist.new_group) at every step (rank 0: 1, 1, 2 in "
+        "steps 0 to 2): every rank takes part in setting up a group, a collective set-up at "
+        "each step that costs more than the broadcasts, and each group lives on (its memory, "
+        "its connections). Broadcast over the default group (leave out group=), or make a "
+        "group once, in __init__"
+    )
+    for groups in ([1, 0, 0], [0, 0, 0], []):  # a group made at the first step only: once
+        compare_calls([{"calls": [sent] * 3, "groups": groups}])
+
+
 def test_a_flat_buffer_wider_than_the_parameters_is_named_not_an_extra_collective():
     flat64 = [Call(i, "broadcast", (4 * 256,), 2 * 4 * PARAM, False) for i in range(2)]
     assert rule_fails(compare_calls, [{"calls": [flat64]}]) == (
@@ -316,6 +329,19 @@ def test_parameters_equal_to_ddp_with_adam_pass_on_every_rank():
         compare_zero(zero_records(zero.zero_reference(world), world), world)
 
 
+def test_a_rank_that_holds_rank_0s_values_in_other_places_is_named_as_packed_in_another_order():
+    ref = zero.zero_reference(2)
+    other = [list(ps) for ps in ref]
+    flat = torch.cat([t.reshape(-1) for t in ref[0]]).roll(5)  # slices at other offsets
+    other[0] = [part.view_as(t) for part, t in zip(flat.split(256), ref[0], strict=True)]
+    assert rule_fails(compare_zero, zero_records(ref, other=other), 2) == (
+        "after step 0 rank 1's parameter 0 differs from rank 0's (2 ranks), though it holds "
+        "every value rank 0 holds, in other places: a flat buffer packed in one order and "
+        "unpacked in another (by size, by owner) copies each slice into another parameter. "
+        "Pack and unpack in the same order, the order of params"
+    )
+
+
 def test_ranks_that_disagree_are_named_by_what_step_sent():
     ref = zero.zero_reference(2)
     other = [list(ps) for ps in ref]
@@ -374,6 +400,19 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         # Adam's first step is lr * sign(g) whatever the betas: lr alone shows from step 1
         ({"lr": 0.01}, 1, "Adam with lr alone: the other keyword arguments were dropped"),
         (ADAM_KWARGS[4], 0, f"Adam with {ADAM_KWARGS[4]}, the keyword arguments of another case"),
+        # the linear scaling rule, where the gradients are averaged already (round 28)
+        (
+            {**ADAM_KWARGS[2], "lr": ADAM_KWARGS[2]["lr"] * 2},
+            0,
+            "Adam with lr times the world size (2): the gradients reach step() averaged over "
+            "the ranks already, so the learning rate is the one given, whatever the number of "
+            "ranks",
+        ),
+        (
+            {**ADAM_KWARGS[2], "lr": ADAM_KWARGS[2]["lr"] / 2},
+            0,
+            "Adam with lr divided by the world size (2)",
+        ),
     ):
         got = zero.zero_reference(2, kwargs=kwargs)
         assert rule_fails(compare_zero, zero_records(got), 2).startswith(

@@ -23,7 +23,6 @@ from contextlib import contextmanager
 import torch
 from torch.overrides import TorchFunctionMode
 
-from ._ch10_between_calls import check_kept
 from ._kit import patched
 from ._kit_collectives import describe
 from ._util import CheckFailed
@@ -225,7 +224,6 @@ def check_cost(records) -> None:
                     "costs two copies and a sync per gradient). All-reduce p.grad itself, in "
                     "place, on its own device: NCCL and gloo both take GPU tensors"
                 )
-    check_kept(records)
 
 
 def misplaced_divisions_hint(steps, step) -> str | None:

@@ -17,7 +17,15 @@ import weakref
 from ._kit import made_since
 from ._util import CheckFailed
 
-__all__ = ["check_kept", "kept_numel", "late_error_hint", "late_hint", "made_in_call"]
+__all__ = [
+    "check_kept",
+    "kept_numel",
+    "late_error_hint",
+    "late_hint",
+    "made_in_call",
+    "needs_grad",
+    "needs_grad_hint",
+]
 
 
 def made_in_call(alive) -> list[weakref.ref]:
@@ -41,11 +49,23 @@ def kept_numel(made: list[weakref.ref], model) -> int:
     return sum(sizes.values())
 
 
-def check_kept(records) -> None:
-    """No rank keeps, from every call, tensors that call made: memory that grows with each
-    step. One cache made at a first call (a buffer reused after) is not this."""
+def check_kept(records, steps_of_first=None) -> None:
+    """No rank keeps, from every call, tensors that call made, nor more after each call of
+    the first model's (its first ``steps_of_first`` steps) than after the one before: memory
+    that grows with each step. One cache made at a first call (a buffer reused after, or
+    replaced) is not this."""
     for rank, record in enumerate(records):
         steps = record["steps"]
+        held = [s.get("held", 0) for s in steps[:steps_of_first]]
+        if len(held) > 2 and all(0 < a < b for a, b in zip(held, held[1:], strict=False)):
+            raise CheckFailed(
+                f"what your function keeps grows at every call: after each of the first "
+                f"{len(held)} steps rank {rank} held {', '.join(map(str, held))} elements in "
+                "tensors its calls made (a log that is one element longer per call, a tensor "
+                "grown by torch.cat, a list of every call's copies). Over a training run that "
+                "grows without bound. Keep nothing from a call that grows (or one buffer, made "
+                "once and reused)"
+            )
         smallest = min(g.numel() for g in steps[0]["local"].values() if g is not None)
         kept = [s.get("kept", 0) for s in steps]
         if len(kept) > 1 and min(kept) >= smallest:
@@ -81,4 +101,23 @@ def late_hint(name, step, averages) -> str:
         "was not used there): which parameters have a gradient can change from one call to "
         "the next. Read p.grad in every call; a list of parameters made at the first call "
         "(cached, or kept in a global) misses it. "
+    )
+
+
+def needs_grad(model) -> dict[str, bool]:
+    """Each parameter's ``requires_grad``, by name."""
+    return {n: p.requires_grad for n, p in model.named_parameters()}
+
+
+def needs_grad_hint(model, before: dict[str, bool], step: int) -> str | None:
+    """The hint where the call changed a parameter's ``requires_grad`` (``before``:
+    :func:`needs_grad` as it began), else None."""
+    changed = [n for n, needs in needs_grad(model).items() if needs != before.get(n, needs)]
+    if not changed:
+        return None
+    return (
+        f"your function changed requires_grad of {', '.join(changed)} (step {step}): that "
+        "changes the model, not its gradients, and lasts after the call. A parameter without a "
+        "gradient at this step (its layer unused) may get one at a later step, and frozen it "
+        "never trains again. Leave the parameters as they are: skip a gradient that is None"
     )

@@ -216,7 +216,7 @@ def _zero_job(answer, rank, world, net):
              "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
     if setup["missing"]:
         return {"setup": setup}
-    agree, held, sent, step_calls, left = [], [], [], [], []
+    agree, held, sent, step_calls, left, made_groups = [], [], [], [], [], []
     for step in range(STEPS):
         x, y = batch(step, 16)
         x = x.to(net.dtype)
@@ -224,9 +224,10 @@ def _zero_job(answer, rank, world, net):
         left.append([i for i, p in enumerate(params) if p.grad is not None and p.grad.any()])
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
-        mark, stepped = _ranks.watch().mark(), len(_STEPPED)
+        mark, stepped, groups = _ranks.watch().mark(), len(_STEPPED), _ranks.watch().groups_made
         with patched(*refused_in_step()):
             opt.step()
+        made_groups.append(_ranks.watch().groups_made - groups)
         _ranks.check_waited(mark, "step() returned")
         calls = _ranks.watch().calls[mark:]
         after = _STEPPED[-1] if len(_STEPPED) > stepped else mark  # sent after the inner step
@@ -243,7 +244,8 @@ def _zero_job(answer, rank, world, net):
     return {"setup": setup, "left": left, "kept": [*([] for _ in before_last), kept],
             "kept_then": [*([] for _ in before_last), then],
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
-            "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls}  # fmt: skip
+            "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls,
+            "groups": made_groups}  # fmt: skip
 
 
 zero_job = ZeroJob()

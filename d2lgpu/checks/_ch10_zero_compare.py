@@ -28,6 +28,12 @@ def _kwargs_hint(got, world, step, i, net, atol) -> str | None:
         ({}, "Adam's defaults: none of the keyword arguments were passed on"),
         ({"lr": given["lr"]}, "Adam with lr alone: the other keyword arguments were dropped"),
         *(
+            ({**given, "lr": given["lr"] * f}, f"Adam with lr {how} the world size ({world}): "
+             "the gradients reach step() averaged over the ranks already, so the learning "
+             "rate is the one given, whatever the number of ranks")
+            for f, how in ((world, "times"), (1 / world, "divided by"))
+        ),
+        *(
             (other, f"Adam with {other}, the keyword arguments of another case: values "
              "written in")
             for w, other in ADAM_KWARGS.items()
@@ -59,6 +65,14 @@ def compare_zero(records, world, net: Net = PLAIN):
             _moved_hint(first, record["params"][step], rank, step, world)
             for i, (a, b) in enumerate(zip(first, record["params"][step], strict=True)):
                 sent, after = record["sent"][step]
+                if not torch.equal(a, b) and sent >= needed and _shuffled(first, record, step):
+                    raise CheckFailed(
+                        f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
+                        f"({world} ranks), though it holds every value rank 0 holds, in other "
+                        "places: a flat buffer packed in one order and unpacked in another (by "
+                        "size, by owner) copies each slice into another parameter. Pack and "
+                        "unpack in the same order, the order of params"
+                    )
                 if not torch.equal(a, b) and sent >= needed:
                     raise CheckFailed(
                         f"after step {step} rank {rank}'s parameter {i} differs from rank 0's "
@@ -126,3 +140,10 @@ def _moved_hint(first, got, rank, step, world) -> None:
                 "from process to process). Keep each owner's share as a list in the order of "
                 "params, the same on every rank, and unpack it in that order"
             )
+
+
+def _shuffled(first, record, step) -> bool:
+    """Whether a rank's parameters at ``step`` hold rank 0's values (``first``), in all, but
+    not in the same places."""
+    flat = [torch.cat([t.reshape(-1) for t in ps]) for ps in (first, record["params"][step])]
+    return flat[0].shape == flat[1].shape and torch.equal(*(f.sort().values for f in flat))

@@ -59,6 +59,15 @@ def compare_calls(records, net: Net = PLAIN) -> None:
     once, nothing reduced (the gradients arrive averaged)."""
     needed = param_bytes(net)
     for rank, record in enumerate(records):
+        if (groups := record.get("groups")) and all(groups):
+            raise CheckFailed(
+                f"step() created a new process group (dist.new_group) at every step (rank "
+                f"{rank}: {', '.join(map(str, groups))} in steps 0 to {len(groups) - 1}): every "
+                "rank takes part in setting up a group, a collective set-up at each step that "
+                "costs more than the broadcasts, and each group lives on (its memory, its "
+                "connections). Broadcast over the default group (leave out group=), or make a "
+                "group once, in __init__"
+            )
         for step, calls in enumerate(record["calls"]):
             empty = next((c for c in calls if "barrier" in c.kind), None)
             if empty is not None:

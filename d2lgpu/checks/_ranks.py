@@ -37,15 +37,28 @@ import torch.nn.functional as F
 from torch import nn
 
 from .._aliases import answer_graded
-from ..ranks import CannotSend, rank_replies
+from ..ranks import CannotSend, lost_peer, rank_replies
 from ._ch10_averaging import ZERO_STEP, HostCopies, zero_step_advice
-from ._ch10_between_calls import kept_numel, late_error_hint, made_in_call
+from ._ch10_between_calls import (
+    kept_numel,
+    late_error_hint,
+    made_in_call,
+    needs_grad,
+    needs_grad_hint,
+)
 from ._ch10_refused import AVERAGE_CLIP, clips_refused
 from ._kit import Deadlock, patched, tensors_alive
 from ._kit_collective_reads import finished_rule_hint, stale_hint, unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch
 from ._ranks_hints import exit_hint, mismatch_hint, rank_hint, records_of
-from ._util import CheckFailed, RuleBroken, describe_frame, learner_frame, refused_call_named
+from ._util import (
+    CheckFailed,
+    RuleBroken,
+    defaults_kept,
+    describe_frame,
+    learner_frame,
+    refused_call_named,
+)
 
 __all__ = [
     "WORLD",
@@ -150,20 +163,23 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         before = {n: p.detach().clone() for n, p in model.named_parameters()}
         mark, groups = watch().mark(), watch().groups_made
         watch().phase = f"at step {step}"
-        alive = tensors_alive()
+        alive, needs = tensors_alive(), needs_grad(model)
         try:
             with HostCopies(model) as copies, patched(*clips_refused(AVERAGE_CLIP)):
                 answer(model)
         except Exception as error:  # at LATE: what the function kept from before may not fit
-            if step != LATE or isinstance(error, RuleBroken | CheckFailed):
-                raise
+            if step != LATE or isinstance(error, RuleBroken | CheckFailed) or lost_peer(str(error)):
+                raise  # a peer's failure: the ranks' collectives say more
             raise RuleBroken(late_error_hint(learner_reply(error)[1], step)) from None
         made.append(made_in_call(alive))
+        held = kept_numel([r for refs in made for r in refs], model)  # every call's, so far
+        if (frozen := needs_grad_hint(model, needs, step)) is not None:
+            raise RuleBroken(frozen)
         check_waited(mark, "your function returned", kept)
         changed = [n for n, p in model.named_parameters() if not torch.equal(p, before[n])]
         calls = watch().calls[mark:]
         steps.append({"local": local, "after": _grads(model), "params_changed": changed,
-                      "calls": calls, "groups_made": watch().groups_made - groups,
+                      "calls": calls, "groups_made": watch().groups_made - groups, "held": held,
                       "host_copy": copies.copied, "uncarried": copies.uncarried(calls),
                       "host_read": copies.read, "buffers_sent": copies.buffers_sent(calls),
                       "in_backward": len(watch().calls[begin:mark])})  # fmt: skip
@@ -212,7 +228,8 @@ def _watched_job(job, answer, logs, rank, world):
     """In a rank: ``job(answer, rank, world)`` watched, then every rank job's rules. The heap
     from before is frozen meanwhile (``gc.freeze``): :func:`._kit.made_since` reads the job's."""
     watching = CollectiveWatch(path=f"{logs}/rank{rank}", answer=answer)
-    with watching, refused_call_named(answer), answer_graded(answer):  # in a fresh Python too
+    kept = defaults_kept("in a rank, your code")  # a rank's defaults, as check() keeps its own
+    with watching, refused_call_named(answer), answer_graded(answer), kept:  # a fresh Python too
         _WATCH.append(watching)
         gc.freeze()
         try:

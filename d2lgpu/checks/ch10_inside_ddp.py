@@ -32,7 +32,7 @@ from . import _ranks
 from ._ch10_averaging import check_cost, misplaced_divisions_hint, needed_and_sent, never_sent
 from ._ch10_bandwidth import CASES, FACTORS, bandwidth_mistake, call, close, fixed_for_two_ranks
 from ._ch10_bandwidth import reference as _reference
-from ._ch10_between_calls import late_hint
+from ._ch10_between_calls import check_kept, late_hint
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["FACTORS", "check_bus_bandwidth", "check_allreduce_grads"]
@@ -97,6 +97,7 @@ def check_allreduce_grads(answer, passed: list[str]) -> None:
     )
     passed.append("parameters without a gradient (unused) left alone; parameters unchanged")
     check_cost(records)
+    check_kept(records, _ranks.STEPS)  # what the calls keep: the first model's steps, then all
     passed.append("each call all-reduces each gradient once, and calls no other collective")
     for rank, record in enumerate(records):
         for name, value in record["final"].items():
