@@ -27,12 +27,11 @@ def _kwargs_hint(got, world, step, i, net, atol) -> str | None:
     for kwargs, what in (
         ({}, "Adam's defaults: none of the keyword arguments were passed on"),
         ({"lr": given["lr"]}, "Adam with lr alone: the other keyword arguments were dropped"),
-        *(
-            ({**given, "lr": given["lr"] * f}, f"Adam with lr {how} the world size ({world}): "
-             "the gradients reach step() averaged over the ranks already, so the learning "
-             "rate is the one given, whatever the number of ranks")
-            for f, how in ((world, "times"), (1 / world, "divided by"))
-        ),
+        # (lr divided by the world size is also what parameters averaged over the ranks,
+        # not broadcast from their owner, give: left to the general hint)
+        ({**given, "lr": given["lr"] * world}, f"Adam with lr times the world size ({world}): "
+         "the gradients reach step() averaged over the ranks already, so the learning rate is "
+         "the one given, whatever the number of ranks"),
         *(
             (other, f"Adam with {other}, the keyword arguments of another case: values "
              "written in")
