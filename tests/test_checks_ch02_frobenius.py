@@ -5,6 +5,8 @@ The reference answers here are written independently of the solution notebooks
 solutions. Every wrong answer is one a learner is likely to write.
 """
 
+import math
+
 import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
@@ -843,4 +845,123 @@ def test_a_product_written_into_its_own_operand_is_named_whatever_the_blas_gives
         "log_norms_at_end: torch.mm(..., out=...) writes each product into one of its own "
         "operands: it reads X while it overwrites it, and what that gives depends on the "
         "machine's matrix library (zeros, garbage, an error). Make a new X each step, X = A @ X"
+    )
+
+
+def _divided_by(divisor, dtype=None):
+    """log_norms_at_end whose X is divided by ``divisor(norm)``, its log kept in ``dtype``."""
+
+    def at_end(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        log = torch.empty(steps, device=A.device, dtype=dtype or A.dtype)
+        for i in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            log[i] = norm
+            X = X / divisor(norm)
+        return log.tolist()
+
+    return at_end
+
+
+def test_frobenius_names_an_epsilon_added_to_the_norm_on_a_small_a():
+    # round 28: right where the norms are near 10, 0.3% off a step where they are near 3e-4
+    result = assert_fails("02.frobenius", _logged_with(at_end=_divided_by(lambda n: n + 1e-6)))
+    assert result.hint.startswith(
+        "log_norms_at_end with A = 5e-05 * randn(32, 32) (float32, norms near 0.0016): the "
+        "norm after step 2 is "
+    )
+    assert result.hint.endswith(
+        "X was divided by the norm plus about 1e-06 (norm + eps, against a division by zero), "
+        "not by the norm. An eps that is not small against the norms shrinks X at every step, "
+        "by eps / norm. Divide by the norm itself, X = X / norm (a nonzero X has a nonzero norm)"
+    )
+
+
+def test_frobenius_names_a_float16_log_on_a_large_a():
+    # round 28: a float16 log holds norms near 10 to 4 digits, but none above 65504
+    result = assert_fails("02.frobenius", _logged_with(at_end=_divided_by(lambda n: n, torch.half)))
+    assert result.hint == (
+        "log_norms_at_end: the norm after step 1 is inf, the reference 312838: more than "
+        "float16's largest value, 65504. The norms (or X) were kept in float16 (or a half log, "
+        ".half()), which holds neither norms above 65504 nor, in full precision, below "
+        "6.1e-05. Keep X and the norms in A's dtype (torch.empty(steps, device=A.device, "
+        "dtype=A.dtype), or a list of the norm tensors) (A here: 10000 * randn(32, 32) "
+        "(float32, norms near 3.1e+05))"
+    )
+    from d2lgpu.checks._ch02_norms import overflow_hint
+
+    unit = torch.randn(32, 32, generator=torch.Generator().manual_seed(0))  # float32's own
+    assert overflow_hint("f", unit, [math.inf] * 3, 0) == (
+        "f: the norm after step 1 is inf: the product overflowed float32. Divide X by its "
+        "norm after logging it (X = X / norm), so every step starts from a matrix of norm 1"
+    )
+
+
+def test_frobenius_says_which_scale_of_a_gave_norms_off_the_reference():
+    capped = _divided_by(lambda n: n.clamp(max=1e3))  # X grows where the norms pass 1000
+    result = assert_fails("02.frobenius", _logged_with(at_end=capped))
+    assert result.hint.startswith(
+        "log_norms_at_end with A = 10000 * randn(32, 32) (float32, norms near 3.1e+05): the "
+        "norm after step 2 is "
+    )
+
+
+def test_frobenius_names_a_norm_computed_twice_per_step():
+    # round 28: once to log it, once more in the division: an extra pass over X each step
+    def twice(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            norms.append(torch.linalg.matrix_norm(X).item())
+            X = X / torch.linalg.matrix_norm(X)
+        return norms
+
+    result = assert_fails("02.frobenius", _logged_with(per_step=twice))
+    assert result.hint == (
+        "log_norms_per_step computed X's norm 2000 times for 1000 steps (2000 x "
+        "linalg.matrix_norm): more than once per step (once to log it, again to divide by it), "
+        "each a pass over all of X. Compute the norm once per step and reuse it: norm = "
+        "torch.linalg.matrix_norm(X), log norm, then X = X / norm"
+    )
+
+
+def test_frobenius_names_a_log_grown_by_cat_every_step():
+    # round 28: each cat copies the whole log so far, steps ** 2 / 2 copies in all
+    def grown(A, steps):
+        X, log = torch.eye(A.shape[0], device=A.device), A.new_empty(0)
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            log = torch.cat([log, norm.reshape(1)])
+            X = X / norm
+        return log.tolist()
+
+    result = assert_fails("02.frobenius", _logged_with(at_end=grown))
+    assert result.hint == (
+        "log_norms_at_end copied 500500 values with torch.cat (or stack) for 1000 norms, in 1000 "
+        "calls: the log grows by a new tensor every step that copies the whole log so far (log "
+        "= torch.cat([log, norm])), copies that grow with the square of the steps. Append each "
+        "0-d norm to a Python list and torch.stack it once at the end, or write into a tensor "
+        "made once, log = torch.empty(steps, device=A.device); log[i] = norm"
+    )
+
+
+def test_frobenius_names_every_product_kept_alive():
+    # round 28: steps x n x n floats kept, to take every norm in one call at the end
+    def kept(A, steps):
+        X, products = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            products.append(X)
+            X = X / torch.linalg.matrix_norm(X)
+        return torch.linalg.matrix_norm(torch.stack(products)).tolist()
+
+    result = assert_fails("02.frobenius", _logged_with(at_end=kept))
+    assert result.hint.startswith("log_norms_at_end held 10")
+    assert result.hint.endswith(
+        " matrices of A's size (100 x 100) alive at once for 1000 steps: it keeps every step's "
+        "product X (a list of the products, to take their norms together at the end), steps x "
+        "n x n floats, 4 GB for 1000 steps of 1024 x 1024. Keep only the norms: take each "
+        "step's norm as you go, log it (a 0-d tensor), and let X go"
     )

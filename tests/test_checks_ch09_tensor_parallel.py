@@ -1100,3 +1100,130 @@ def test_the_hints_on_what_a_rank_keeps_and_sends_word_for_word():
          "(torch.chunk(..., world)[rank] for both)?"),
     ):  # fmt: skip
         assert h.wrong_output_hint(rank, world, out, ref, tp.TOLERANCE) == says
+
+
+# --- round 28: the caller's mlp left as given, the shards' width, the old module hook ----------
+
+
+class ShrinksCallersLinears(Megatron):
+    """Right shards, but cut into the caller's own Linear modules: the mlp given is changed."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        fc1, _, fc2 = mlp
+        fc1.weight, fc1.bias, fc2.weight = self.w1, self.b1, self.w2
+
+
+class PadsToFullWidth(Megatron):
+    """Right values, but the shards scattered into zero-filled tensors of the whole width."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.register_buffer("mine", rows_of(mlp[0], rank, world))
+        self.hidden = mlp[0].out_features
+
+    def forward(self, x):
+        h_mine = self.act(F.linear(Copy.apply(x), self.w1, self.b1))
+        h = h_mine.new_zeros(*h_mine.shape[:-1], self.hidden).index_copy(-1, self.mine, h_mine)
+        w2 = self.w2.new_zeros(self.w2.shape[0], self.hidden).index_copy(1, self.mine, self.w2)
+        return Reduce.apply(F.linear(h, w2)) + self.b2
+
+
+def _sum_first_grad_input(module, grad_input, grad_output):
+    summed = grad_input[0].clone()
+    dist.all_reduce(summed)
+    return (summed, *grad_input[1:])
+
+
+class LegacyModuleHook(Megatron):
+    """x's gradient meant to be summed by nn.Module.register_backward_hook, the old kind."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.register_backward_hook(_sum_first_grad_input)
+
+    def forward(self, x):
+        h = self.act(F.linear(x, self.w1, self.b1))
+        return Reduce.apply(F.linear(h, self.w2)) + self.b2
+
+
+def test_round_28_a_changed_mlp_is_named_before_anything_reads_it():
+    result = assert_fails(ShrinksCallersLinears)
+    assert result.hint == (
+        "ParallelMLP(mlp, 0, 2) changed the caller's mlp, the unsplit MLP it was given: "
+        "mlp[0].weight is now of shape (5, 6), was (10, 6); mlp[0].bias is now of shape (5,), "
+        "was (10,); mlp[2].weight is now of shape (6, 5), was (6, 10). The caller builds every "
+        "rank's ParallelMLP from it (another rank's too, to check or save it) and compares with "
+        "its output, so it must stay as it was. Keep new nn.Parameter shards, cloned from its "
+        "weights, on self (nn.Parameter(fc1.weight.detach()[rows].clone())), not assigned into "
+        "mlp's own modules (copy.deepcopy(mlp) first, if you want Linear modules to cut down)"
+    )
+
+
+def test_round_28_what_changed_in_the_mlp_is_said_for_each_kind_of_change():
+    from d2lgpu.checks._ch09_tp_given import as_given, changed_hint
+    from d2lgpu.checks._ch09_tp_problem import make_blocks
+
+    def changes(change):
+        mlp = make_blocks()[0]
+        given = as_given(mlp)
+        change(mlp)
+        hint = changed_hint(mlp, given, 1, 2)
+        return hint and hint.split(": ", 1)[1].split(". The caller builds")[0]
+
+    def new_parameter(mlp):
+        mlp[0].bias = nn.Parameter(mlp[0].bias.detach().clone())
+
+    def zeroed(mlp):
+        with torch.no_grad():
+            mlp[2].weight.zero_()
+
+    def replaced(mlp):
+        mlp[1] = nn.ReLU()
+
+    def grown(mlp):
+        mlp[2].extra = nn.Parameter(torch.zeros(1))
+
+    def all_cut(mlp):
+        for i in (0, 2):
+            mlp[i].weight = nn.Parameter(mlp[i].weight.detach()[:1].clone())
+            mlp[i].bias = nn.Parameter(mlp[i].bias.detach()[:1].clone())
+
+    assert changes(lambda mlp: None) is None
+    assert changes(new_parameter) == "mlp[0].bias is a new Parameter"
+    assert changes(zeroed) == "mlp[2].weight's values were changed in place"
+    assert changes(replaced) == "mlp[1] (GELU) was replaced or removed"
+    assert changes(grown) == "mlp[2].extra was added"
+    assert changes(all_cut) == (
+        "mlp[0].weight is now of shape (1, 6), was (10, 6); mlp[0].bias is now of shape (1,), "
+        "was (10,); mlp[2].weight is now of shape (1, 10), was (6, 10) (and 1 more)"
+    )
+
+
+def test_round_28_shards_padded_to_the_whole_hidden_width_are_named_as_cost():
+    result = assert_fails(PadsToFullWidth)
+    assert result.hint == (
+        "rank 0's forward kept tensors of the whole hidden width for backward (shapes (5, 10), "
+        "(10, 6)): 10 hidden units, where the rank keeps 5. Its shards padded back to the "
+        "unsplit shapes with zeros (new_zeros(..., h).index_copy(...), F.pad) give the right "
+        "values, but every rank then does the whole fc2 product and keeps a whole hidden "
+        "activation: the work and the activations no longer shrink as 1 / world. Multiply by "
+        "the shards as they are: this rank's hidden activation is 5 units wide, and its "
+        "product with fc2's matching columns is its share of the output"
+    )
+    from d2lgpu.checks._ch09_tp_hints import width_hint
+
+    assert width_hint(0, 1, [(5, 10)]) is None  # one rank keeps every unit
+    assert width_hint(2, 3, [(5, 2), (5, 6)]) is None
+
+
+def test_round_28_the_old_module_backward_hook_is_named_with_its_fix():
+    result = assert_fails(LegacyModuleHook)
+    assert result.hint == (
+        "rank 0's gradient of the input differs from the unsplit model's: in backward, sum the "
+        "column-parallel layer's input gradient over the ranks, once. Your ParallelMLP "
+        "registers a module hook with register_backward_hook, the old kind: its grad_input "
+        "holds the gradients of the inputs of forward's last operation (such as the bias add), "
+        "not x's. Use register_full_backward_hook, whose grad_input is x's gradient, or a hook "
+        "on a view of x made in forward (x = x.view_as(x); x.register_hook(...))"
+    )

@@ -1,5 +1,6 @@
 """``02.frobenius``'s wrong norms: the values a learner's log holds when it took another of
-X's norms, or divided X by something other than its norm, each named with its fix."""
+X's norms, or divided X by something other than its norm (its largest entry, the norm plus
+an epsilon), or kept them in a narrower dtype, each named with its fix."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import math
 import torch
 
 __all__ = [
+    "added_to_norm",
     "autocast_hint",
     "by_largest_entry",
+    "normalized_by",
+    "overflow_hint",
     "rounded_to",
     "which_norm",
     "wrong_norms_hint",
@@ -26,14 +30,51 @@ _OTHER_NORMS = {
 }  # fmt: skip
 
 
-def by_largest_entry(A, steps: int) -> torch.Tensor:
-    """The Frobenius norms logged when X is divided by its largest entry after each step."""
+def normalized_by(A, steps: int, divisor) -> torch.Tensor:
+    """The Frobenius norms logged, in float64, when X is divided by ``divisor(X, norm)``
+    after each step (``norm`` itself: the reference)."""
     A, X, norms = A.double().cpu(), torch.eye(A.shape[0], dtype=torch.float64), []
     for _ in range(steps):
         X = A @ X
         norms.append(torch.linalg.matrix_norm(X))
-        X = X / X.abs().max()
+        X = X / divisor(X, norms[-1])
     return torch.stack(norms)
+
+
+def by_largest_entry(A, steps: int) -> torch.Tensor:
+    """The Frobenius norms logged when X is divided by its largest entry after each step."""
+    return normalized_by(A, steps, lambda X, _: X.abs().max())
+
+
+def added_to_norm(A, got: torch.Tensor) -> float | None:
+    """The epsilon a log ``got`` says was added to each norm before X was divided by it
+    (X / (norm + eps)), or None: read from step 2, confirmed on steps 1 to 3."""
+    right = normalized_by(A, 2, lambda _, n: n)[-1] if len(got) >= 3 else None
+    if right is None or not 0 < got[1] < right:
+        return None
+    eps = float(got[0] * (right / got[1] - 1))  # got[1] = right * norm_1 / (norm_1 + eps)
+    shrunk = normalized_by(A, 3, lambda _, n: n + eps)
+    return eps if torch.allclose(got[:3], shrunk, rtol=1e-4, atol=0) else None
+
+
+def overflow_hint(name: str, A, result, bad: int) -> str:
+    """The hint for ``result``, whose norm after step ``bad + 1`` is not finite: a log kept in
+    float16, whose largest value is 65504, where the reference is finite and larger."""
+    want = normalized_by(A, bad + 1, lambda _, n: n)[bad].item()
+    largest = torch.finfo(torch.float16).max
+    if math.isfinite(want) and want > largest:
+        return (
+            f"{name}: the norm after step {bad + 1} is {result[bad]}, the reference {want:.6g}: "
+            f"more than float16's largest value, {largest:g}. The norms (or X) were kept in "
+            "float16 (or a half log, .half()), which holds neither norms above 65504 nor, in "
+            "full precision, below 6.1e-05. Keep X and the norms in A's dtype "
+            "(torch.empty(steps, device=A.device, dtype=A.dtype), or a list of the norm tensors)"
+        )
+    return (
+        f"{name}: the norm after step {bad + 1} is {result[bad]}: the product overflowed "
+        "float32. Divide X by its norm after logging it (X = X / norm), so every step "
+        "starts from a matrix of norm 1"
+    )
 
 
 def which_norm(A, first) -> str:
@@ -99,6 +140,14 @@ def wrong_norms_hint(name: str, A, got: torch.Tensor, want: torch.Tensor) -> str
             f"{got[0].item():g}, the reference {want[0].item():.6g}): the norms went "
             "through an integer tensor (torch.arange, dtype=torch.long). Log them in "
             "a float tensor, torch.empty(steps, device=A.device)"
+        )
+    if (eps := added_to_norm(A, got)) is not None:
+        return (
+            f"{name}: the norm after step 2 is {got[1].item():.6g}, the reference "
+            f"{want[1].item():.6g}: X was divided by the norm plus about {eps:.2g} (norm + "
+            "eps, against a division by zero), not by the norm. An eps that is not small "
+            "against the norms shrinks X at every step, by eps / norm. Divide by the norm "
+            "itself, X = X / norm (a nonzero X has a nonzero norm)"
         )
     if torch.allclose(got[:3], by_largest_entry(A, 3), rtol=1e-3, atol=0):
         return (

@@ -31,7 +31,9 @@ from ._util import CheckFailed
 __all__ = [
     "SplitDiffers",
     "memory_hint",
+    "LEGACY_HOOK",
     "other_rank_hint",
+    "width_hint",
     "wire_hint",
     "without_grad_hint",
     "wrong_output_hint",
@@ -213,3 +215,30 @@ def wrong_output_hint(rank, world, out, ref, tolerance) -> str:
         f"{max_diff(out, ref):.3g}: does each rank keep fc1's rows and fc2's "
         "columns for the same hidden units (torch.chunk(..., world)[rank] for both)?"
     )
+
+
+def width_hint(rank: int, world: int, saved: list[tuple[int, ...]]) -> str | None:
+    """The hint when rank ``rank``'s forward kept tensors of the whole hidden width for
+    backward (``saved``: their shapes) while it keeps fewer hidden units, or None."""
+    share = hidden_share(rank, world)
+    wide = sorted({s for s in saved if HIDDEN in s})
+    if share == HIDDEN or not wide:
+        return None
+    return (
+        f"rank {rank}'s forward kept tensors of the whole hidden width for backward (shapes "
+        f"{', '.join(map(str, wide))}): {HIDDEN} hidden units, where the rank keeps {share}. "
+        "Its shards padded back to the unsplit shapes with zeros (new_zeros(..., h)."
+        "index_copy(...), F.pad) give the right values, but every rank then does the whole "
+        "fc2 product and keeps a whole hidden activation: the work and the activations no "
+        "longer shrink as 1 / world. Multiply by the shards as they are: this rank's hidden "
+        f"activation is {share} units wide, and its product with fc2's matching columns is "
+        "its share of the output"
+    )
+
+
+LEGACY_HOOK = (
+    ". Your ParallelMLP registers a module hook with register_backward_hook, the old kind: "
+    "its grad_input holds the gradients of the inputs of forward's last operation (such as "
+    "the bias add), not x's. Use register_full_backward_hook, whose grad_input is x's gradient, or a "
+    "hook on a view of x made in forward (x = x.view_as(x); x.register_hook(...))"
+)

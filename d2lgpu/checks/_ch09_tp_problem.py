@@ -12,10 +12,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 from torch.distributed.tensor import DTensor
-from torch.multiprocessing.reductions import StorageWeakRef
 
 from ..ranks import count_all_reduces
-from ._kit import alive_after_collecting
+from ._ch09_tp_given import as_given, changed_hint, kept_alive, whole_storages
 from ._kit_collective_reads import unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch, describe
 from ._ranks import learner_reply
@@ -140,10 +139,15 @@ def _functions_returning_none(out) -> list[str]:
 
 def _run(ParallelMLP, rank, world, watch):
     blocks = make_blocks()
+    given = [as_given(b) for b in blocks]
     parts = [ParallelMLP(b, rank, world) for b in blocks]
     for part in parts:
         if not isinstance(part, nn.Module):
             raise TypeError(f"ParallelMLP(...) must make an nn.Module, got {type(part).__name__}")
+    # named first, as what follows reads the blocks (a generator: no name left holding one)
+    changes = (changed_hint(b, g, rank, world) for b, g in zip(blocks, given, strict=True))
+    if changed := next(filter(None, changes), None):
+        return {"held": 0, "broken": changed}
     if any(isinstance(p, DTensor) for part in parts for p in part.parameters()):
         return {"held": 0, "broken": _DTENSOR}
     plain = _plain_tensors(parts)
@@ -159,13 +163,19 @@ def _run(ParallelMLP, rank, world, watch):
     views = sum(p.untyped_storage().nbytes() > p.nbytes for p in params)
     whole = {id(p) for b in blocks for p in b.parameters()}
     shares_whole = any(id(p) in whole for p in params)
-    refs = _whole_storages(blocks)
+    refs = whole_storages(blocks)
     del blocks  # the checker's own reference: what stays alive now, the answer keeps
-    kept = _kept_alive(refs, storages)
+    kept = kept_alive(refs, storages)
     x, weight = data()
     x = x.clone().requires_grad_()
     mark, watch.phase = watch.mark(), "(forward)"
-    with count_all_reduces() as forward:
+    saved: list[tuple[int, ...]] = []  # the shapes forward keeps for backward
+
+    def pack(t):
+        saved.append(tuple(t.shape))
+        return t
+
+    with count_all_reduces() as forward, torch.autograd.graph.saved_tensors_hooks(pack, _same):
         inputs, out = [], x
         for part in parts:
             inputs.append(out)
@@ -210,7 +220,13 @@ def _run(ParallelMLP, rank, world, watch):
         "forward": forward.calls,
         "backward": backward.calls,
         "no_grad": False,
+        "saved": saved,
+        "legacy_hook": any(m._is_full_backward_hook is False for p in parts for m in p.modules()),
     }
+
+
+def _same(t):
+    return t
 
 
 def _holds_other_share(ParallelMLP, rank, world) -> bool:
@@ -222,44 +238,19 @@ def _holds_other_share(ParallelMLP, rank, world) -> bool:
     fc1, fc2 = block[0], block[2]
     assert isinstance(fc1, nn.Linear) and isinstance(fc2, nn.Linear)
     mine = torch.chunk(torch.arange(HIDDEN), world)[other]
-    with torch.no_grad():
+    with torch.no_grad():  # the shards taken before: ParallelMLP may change the block
+        shards = [fc1.weight[mine], fc1.bias[mine], fc2.weight[:, mine], fc2.bias.clone()]
         try:
             part = ParallelMLP(block, other, world)
         except Exception:  # noqa: BLE001 (a refusal, loud: not a wrong shard)
             return True
         got = [p.detach().reshape(-1) for p in part.parameters()]
         held = torch.cat(got).float().sort().values if got else torch.zeros(0)
-        shards: list[torch.Tensor] = [fc1.weight[mine], fc1.bias[mine], fc2.weight[:, mine]]
-        for kept in (shards, [*shards, fc2.bias]):
+        for kept in (shards[:3], shards):
             wanted = torch.cat([w.reshape(-1) for w in kept]).sort().values
             if held.shape == wanted.shape and torch.equal(held, wanted):
                 return True
     return False
-
-
-_NAMES = {"0.weight": "fc1's weight", "0.bias": "fc1's bias", "2.weight": "fc2's weight"}
-
-
-def _whole_storages(blocks):
-    """Each unsplit parameter's name, a weak reference to its storage, and where it lies."""
-    return [
-        (_NAMES.get(n, "fc2's bias"), StorageWeakRef(p.untyped_storage()), p.data_ptr())
-        for b in blocks
-        for n, p in b.named_parameters()
-    ]
-
-
-def _kept_alive(refs, storages) -> dict[str, list[str]]:
-    """The unsplit parameters whose storage is still alive once the checker let go of the
-    blocks: ``shared`` by one of the answer's parameters, or kept ``elsewhere``."""
-    alive_after_collecting(lambda: [name for name, ref, _ in refs if not ref.expired()])
-    ours = {ptr for ptr, _ in storages}
-    kept: dict[str, list[str]] = {"shared": [], "elsewhere": []}
-    for name, ref, ptr in refs:
-        where = "shared" if ptr in ours else "elsewhere"
-        if not ref.expired() and name not in kept[where]:
-            kept[where].append(name)
-    return kept
 
 
 def _broken(watch, mark, where) -> str | None:

@@ -7,6 +7,10 @@ a CPU tensor) are counted, and a tensor made on the CPU and mixed with ``A``'s i
 named; on CUDA, ``torch.cuda.set_sync_debug_mode`` also counts the real
 synchronizations.
 
+Beyond the reads: the norms of a small and of a large A (the prompt names no scale), and
+what a step costs besides them, as the product clock (:mod:`._ch02_clock`) sees it: a norm
+taken twice, a log grown by ``torch.cat`` every step, every step's product kept alive.
+
 The checker says which version reads how often, never which one is slower: that
 depends on the GPU's work per step. At the exercise's 100 x 100 a step is bound by
 its launch and a read every step costs next to nothing; where the GPU is busy
@@ -18,13 +22,13 @@ from __future__ import annotations
 import math
 
 import torch
-from torch.overrides import TorchFunctionMode
 
-from ._ch02_norms import autocast_hint, wrong_norms_hint
+from ._ch02_clock import ProductClock, check_work, cost_hint
+from ._ch02_norms import autocast_hint, overflow_hint, wrong_norms_hint
 from ._kit_calls import autocasts_asked
 from ._pretend import cuda_sync_counter as _cuda_sync_counter
 from ._pretend import watching
-from ._util import MATRIX_PRODUCTS, CheckFailed, defaults_kept, one_cpu_thread
+from ._util import CheckFailed, defaults_kept, one_cpu_thread
 
 __all__ = ["check_frobenius", "frobenius_reference"]
 
@@ -41,77 +45,19 @@ def frobenius_reference(A: torch.Tensor, steps: int) -> list[float]:
     return torch.stack(norms).tolist()
 
 
-class _ProductClock(TorchFunctionMode):
-    """Under a watch: how many host reads the watch had recorded when each product began,
-    and how many products ran on the CPU (no operand on the device).
-
-    A count of reads says nothing of *when* they happen: norms kept on the device
-    and read one by one after the loop are as many reads as one per step. This
-    says which. The products say where, and whether, the work ran: a version that
-    copies ``A`` to the host first reads once and computes everything on the CPU, and
-    one that hands back norms cached by the other version makes no product at all.
-    """
-
-    def __init__(self, watch):
-        super().__init__()
-        self.watch = watch
-        self.reads_at_product: list[int] = []
-        self.on_host = 0
-        self.aliased: list[str] = []  # products written into one of their own operands
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        name = getattr(func, "__name__", "")
-        if name in MATRIX_PRODUCTS:
-            self.reads_at_product.append(len(self.watch.reads))
-            operands = [a for a in _flat_args(args) if isinstance(a, torch.Tensor)]
-            if not any(self.watch.on_device(a) for a in operands):
-                self.on_host += 1
-            out = (kwargs or {}).get("out")
-            ptrs = {a.untyped_storage().data_ptr() for a in operands}
-            if isinstance(out, torch.Tensor) and out.untyped_storage().data_ptr() in ptrs:
-                self.aliased.append(f"torch.{name}(..., out=...)")
-        return func(*args, **(kwargs or {}))
-
-
-def _flat_args(args):
-    for a in args:
-        if isinstance(a, list | tuple):
-            yield from a
-        else:
-            yield a
-
-
-def _check_work(name: str, steps: int, clock: _ProductClock) -> None:
-    """Each version does its own ``steps`` products, on A's device."""
-    made = len(clock.reads_at_product)
-    if made < steps:
-        raise CheckFailed(
-            f"{name}(A, {steps}) made {made} matrix products for {steps} steps: each call must "
-            "do its own work, X = A @ X every step. Norms cached from the other version or from "
-            "an earlier call (a dict keyed by A, functools.cache) measure nothing"
-        )
-    if clock.on_host:
-        raise CheckFailed(
-            f"{name}(A, {steps}): {clock.on_host} of its {made} products ran on the CPU, not on "
-            "A's device: A.cpu() (or .to('cpu'), or X made on the CPU) copies the work to the "
-            "host. Keep A and X on A's device (torch.eye(n, device=A.device)) and transfer only "
-            "the norms"
-        )
-
-
 def _norms(fn, name, A, steps, pretend, on=None):
     """Run ``fn(A, steps)`` with A on the (pretend) GPU, ``on`` (``cuda:0`` unless given);
     validate what it returns.
 
-    Returns the norms, the host reads, how many reads came before each product, and the
-    object returned.
+    Returns the norms, the host reads, the :class:`ProductClock` of the call, the object
+    returned, and how many values the reads moved.
     """
     before = A.clone()
     with (
         defaults_kept(name),
         autocasts_asked() as asked,
         watching(pretend) as watch,
-        _ProductClock(watch) as clock,
+        ProductClock(watch, A.numel()) as clock,
     ):
         try:
             result = fn(watch.put(A) if on is None else watch.put(A, on), steps)
@@ -170,18 +116,14 @@ def _norms(fn, name, A, steps, pretend, on=None):
             raise CheckFailed(f"{name}: norm {i} is a {type(value).__name__}, not a float")
     bad = next((i for i, v in enumerate(result) if not math.isfinite(v)), None)
     if bad is not None:
-        raise CheckFailed(
-            f"{name}: the norm after step {bad + 1} is {result[bad]}: the product overflowed "
-            "float32. Divide X by its norm after logging it (X = X / norm), so every step "
-            "starts from a matrix of norm 1"
-        )
-    _check_work(name, steps, clock)
+        raise CheckFailed(overflow_hint(name, A, result, bad))
+    check_work(name, steps, clock)
     if pretend and asked:  # a CUDA autocast torch switched off here: measured on the CPU's
         want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
         if hint := autocast_hint(name, A, steps, asked, want):
             raise CheckFailed(hint)
     values = [float(v) for v in result]
-    return values, watch.reads, clock.reads_at_product, result, watch.read_numel
+    return values, watch.reads, clock, result, watch.read_numel
 
 
 def _shown(reads: list[str]) -> str:
@@ -217,7 +159,7 @@ def _check_frobenius(per_step, at_end, passed):
     got_step, reads_step, clock_step, _, moved = _norms(
         per_step, "log_norms_per_step", A, steps, pretend
     )
-    got_end, reads_end, _, _, _ = _norms(at_end, "log_norms_at_end", A, steps, pretend)
+    got_end, reads_end, clock_end, _, _ = _norms(at_end, "log_norms_at_end", A, steps, pretend)
     passed.append(
         "both versions return 1000 finite norms as Python floats, and make every tensor on "
         "A's device (checked on a pretend GPU when there is no real one)"
@@ -237,7 +179,7 @@ def _check_frobenius(per_step, at_end, passed):
         )
     # When: by the last product, a version that reads as it logs has read the norms of
     # (nearly) every step before it; one that reads them all after its loop, none.
-    read_in_loop = clock_step[-1] if clock_step else None
+    read_in_loop = clock_step.reads_at_product[-1] if clock_step.reads_at_product else None
     if read_in_loop is not None and read_in_loop < (steps - 1) // 2:
         raise CheckFailed(
             f"log_norms_per_step read the norms on the host {len(reads_step)} times, but only "
@@ -260,7 +202,7 @@ def _check_frobenius(per_step, at_end, passed):
     # steps and A's size are the arguments': a loop written for 1000 steps (or for an even
     # number) or an identity for 100 x 100 fails here, and so does one made on cuda:0 (or
     # torch.device("cuda")) for an A on cuda:1. Each call does its work again (twice the same
-    # A: norms cached by A make no product the second time, named by _check_work) and
+    # A: norms cached by A make no product the second time, named by check_work) and
     # returns a list of its own.
     B = torch.randn(48, 48, generator=gen).to(device)
     two = torch.device("cuda", 1) if pretend or torch.cuda.device_count() > 1 else None
@@ -316,3 +258,29 @@ def _check_frobenius(per_step, at_end, passed):
         "the at-the-end version makes at most 3 host reads, for 10 steps as for 1000 (counted "
         "with a TorchFunctionMode; on CUDA also with torch.cuda.set_sync_debug_mode)"
     )
+    # A of other scales, and what a step costs besides its reads: no check of their own in
+    # the list of passes, whose words the solution notebook stores.
+    _check_scales(per_step, at_end, gen, device, pretend)
+    for name, clock in (("log_norms_per_step", clock_step), ("log_norms_at_end", clock_end)):
+        if hint := cost_hint(name, steps, A.shape[0], clock):
+            raise CheckFailed(hint)
+
+
+def _check_scales(per_step, at_end, gen, device, pretend) -> None:
+    """The prompt fixes A's dtype, float32, not its scale: the norms of a small and of a large
+    A, a few steps, to the reference's 1e-3 (an epsilon added to the norm, a log kept in
+    float16, are right only near norms of 1). Not smaller: float16 products, which the
+    checker lets pass as it lets TF32's, stay within 1e-3 down to A's entries near 5e-5."""
+    for scale in (5e-5, 1e4):
+        C = (scale * torch.randn(32, 32, generator=gen)).to(device)
+        want = torch.tensor(frobenius_reference(C, 5), dtype=torch.float64)
+        where = f" with A = {scale:g} * randn(32, 32) (float32, norms near {want[0].item():.2g})"
+        for name, fn in (("log_norms_per_step", per_step), ("log_norms_at_end", at_end)):
+            try:
+                got = torch.tensor(_norms(fn, name, C, 5, pretend)[0], dtype=torch.float64)
+            except CheckFailed as failed:  # said of this A, right for the unit-scale ones
+                raise CheckFailed(
+                    f"{failed.hint} (A here: {where.removeprefix(' with A = ')})"
+                ) from None
+            if not torch.allclose(got, want, rtol=1e-3, atol=0):
+                raise CheckFailed(wrong_norms_hint(name + where, C, got, want))

@@ -35,9 +35,11 @@ import torch
 
 from ..ranks import RankFailed, lost_peer, run_ranks
 from ._ch09_tp_hints import (
+    LEGACY_HOOK,
     SplitDiffers,
     memory_hint,
     other_rank_hint,
+    width_hint,
     wire_hint,
     without_grad_hint,
     wrong_output_hint,
@@ -237,6 +239,8 @@ def _check_forward(records, reference):
                 "dist.all_reduce (or your forward ran under no_grad). Wrap the all-reduce in a "
                 "torch.autograd.Function whose backward says what the gradient is"
             )
+        if wide := width_hint(rank, world, r["saved"]):
+            raise CheckFailed(wide)
 
 
 def _check_backward(records, reference):
@@ -279,6 +283,7 @@ def _check_backward(records, reference):
             raise CheckFailed(
                 f"rank {rank}'s gradient of the input differs from the unsplit model's: in "
                 "backward, sum the column-parallel layer's input gradient over the ranks, once"
+                + (LEGACY_HOOK if r["legacy_hook"] else "")
             )
         if not close(r["after"], reference["after"], TOLERANCE):
             raise CheckFailed(

@@ -1,0 +1,102 @@
+"""``09.tensor_parallel``'s rules on the mlp a ``ParallelMLP`` is given: it is the caller's,
+whole, and stays as it was (its modules, and its parameters' identity, shapes and values),
+since the caller builds every rank's share from it and compares with its output; and once
+the rank lets go of it, none of its storage stays alive (the weak references to follow).
+
+What it is not: what each rank runs (:mod:`._ch09_tp_problem`), nor the other hints
+(:mod:`._ch09_tp_hints`).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import torch
+from torch import nn
+from torch.multiprocessing.reductions import StorageWeakRef
+
+from ._kit import alive_after_collecting
+
+__all__ = ["as_given", "changed_hint", "kept_alive", "whole_storages"]
+
+
+def as_given(mlp: nn.Module):
+    """What ``changed_hint`` compares: ``mlp``'s modules, and its parameters with a copy of
+    their values."""
+    modules = {name: (weakref.ref(m), type(m).__name__) for name, m in mlp.named_modules()}
+    with torch.no_grad():  # weak references: a record that kept mlp alive would be counted
+        params = {
+            name: (weakref.ref(p), p.shape, p.detach().clone())
+            for name, p in mlp.named_parameters()
+        }
+    return modules, params
+
+
+def _label(name: str) -> str:
+    """``0.weight`` as ``mlp[0].weight``."""
+    return "mlp" + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in name.split("."))
+
+
+def _changes(mlp: nn.Module, given) -> list[str]:
+    modules, params = given
+    now_modules = dict(mlp.named_modules())
+    now = dict(mlp.named_parameters())
+    found = [
+        f"{_label(name)} ({kind}) was replaced or removed"
+        for name, (m, kind) in modules.items()
+        if name and now_modules.get(name) is not m()
+    ]
+    for name, (p, shape, values) in params.items():
+        q = now.get(name)
+        if q is None:
+            found.append(f"{_label(name)} was removed")
+        elif q.shape != shape:
+            found.append(f"{_label(name)} is now of shape {tuple(q.shape)}, was {tuple(shape)}")
+        elif q is not p():
+            found.append(f"{_label(name)} is a new Parameter")
+        elif not torch.equal(q.detach(), values):
+            found.append(f"{_label(name)}'s values were changed in place")
+    found += [f"{_label(name)} was added" for name in now if name not in params]
+    return found
+
+
+def changed_hint(mlp: nn.Module, given, rank: int, world: int) -> str | None:
+    """The hint when ``ParallelMLP(mlp, rank, world)`` left ``mlp`` other than ``given``
+    (:func:`as_given`), or None."""
+    found = _changes(mlp, given)
+    if not found:
+        return None
+    more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+    return (
+        f"ParallelMLP(mlp, {rank}, {world}) changed the caller's mlp, the unsplit MLP it was "
+        f"given: {'; '.join(found[:3])}{more}. The caller builds every rank's ParallelMLP "
+        "from it (another rank's too, to check or save it) and compares with its output, so "
+        "it must stay as it was. Keep new nn.Parameter shards, cloned from its weights, on self "
+        "(nn.Parameter(fc1.weight.detach()[rows].clone())), not assigned into mlp's own "
+        "modules (copy.deepcopy(mlp) first, if you want Linear modules to cut down)"
+    )
+
+
+_NAMES = {"0.weight": "fc1's weight", "0.bias": "fc1's bias", "2.weight": "fc2's weight"}
+
+
+def whole_storages(blocks):
+    """Each unsplit parameter's name, a weak reference to its storage, and where it lies."""
+    return [
+        (_NAMES.get(n, "fc2's bias"), StorageWeakRef(p.untyped_storage()), p.data_ptr())
+        for b in blocks
+        for n, p in b.named_parameters()
+    ]
+
+
+def kept_alive(refs, storages) -> dict[str, list[str]]:
+    """The unsplit parameters whose storage is still alive once the checker let go of the
+    blocks: ``shared`` by one of the answer's parameters, or kept ``elsewhere``."""
+    alive_after_collecting(lambda: [name for name, ref, _ in refs if not ref.expired()])
+    ours = {ptr for ptr, _ in storages}
+    kept: dict[str, list[str]] = {"shared": [], "elsewhere": []}
+    for name, ref, ptr in refs:
+        where = "shared" if ptr in ours else "elsewhere"
+        if not ref.expired() and name not in kept[where]:
+            kept[where].append(name)
+    return kept
