@@ -23,11 +23,16 @@ It records what would make a GPU wait, or fail:
 * ``mixed``: operations that combine a device tensor with a CPU tensor (not a
   0-d one), or tensors on two GPUs, which a GPU refuses; each names where the
   CPU tensor was made. ``.to()`` and autograd (``backward``, ``torch.autograd.grad``,
-  which carry each gradient to its tensor's device) are not mixes.
+  which carry each gradient to its tensor's device) are not mixes, but a gradient handed
+  to them (``h.backward(grad)``) on another device than its tensor's is, as torch's
+  engine refuses it.
 
 Reads of CPU data (a list already copied to the host) are not counted. On a
 machine with a GPU (``pretend=False``) the same records are made from the
 tensors' real devices.
+
+The tables of torch calls it looks up (which read, make or copy into a tensor, which
+gradient autograd is handed for which tensor) are :mod:`d2lgpu._device_calls`.
 
 What it is not: a grader. :func:`d2lgpu.checks._pretend.watching` puts one in
 force for a checker.
@@ -40,83 +45,20 @@ import weakref
 import torch
 from torch.overrides import TorchFunctionMode
 
+from ._device_calls import (
+    COPIES,
+    FACTORIES,
+    NOT_MIXES,
+    READS,
+    flat,
+    gpu,
+    handed_gradients,
+    no_numpy,
+)
+
 __all__ = ["DeviceWatch", "PRETEND_DEVICE"]
 
 PRETEND_DEVICE = torch.device("cuda", 0)
-
-_READS = {
-    "item",
-    "tolist",
-    "numpy",
-    "__float__",
-    "__int__",
-    "__bool__",
-    "__index__",
-    "__complex__",
-    "__format__",
-    "__repr__",
-    "__str__",
-    "__array__",
-    "allclose",
-    "equal",
-    "is_nonzero",
-    "nonzero",
-    "argwhere",
-    "masked_select",
-    "unique",
-    "unique_consecutive",
-}
-_FACTORIES = {
-    "tensor",
-    "as_tensor",
-    "asarray",
-    "from_numpy",
-    "eye",
-    "zeros",
-    "ones",
-    "empty",
-    "full",
-    "arange",
-    "range",
-    "linspace",
-    "logspace",
-    "rand",
-    "randn",
-    "randint",
-    "randperm",
-    "scalar_tensor",
-    "empty_strided",
-}
-_COPIES = {"__setitem__", "copy_", "index_put_", "index_copy_", "masked_scatter_"}
-
-
-def _flat(values):
-    for v in values:
-        if isinstance(v, list | tuple):
-            yield from _flat(v)
-        elif isinstance(v, dict):
-            yield from _flat(list(v.values()))
-        else:
-            yield v
-
-
-# Functions through which tensors on several devices legitimately pass: a copy to a device,
-# and autograd, which sends each gradient to its own tensor's device.
-_NOT_MIXES = {"to", "backward", "grad", "_make_grads", "_engine_run_backward"}
-
-
-def _no_numpy(device) -> TypeError:
-    """The error torch raises for ``.numpy()`` of a tensor on ``device`` (a GPU)."""
-    return TypeError(
-        f"can't convert {device} device type tensor to numpy. Use Tensor.cpu() to copy the "
-        "tensor to host memory first."
-    )
-
-
-def _gpu(device) -> torch.device:
-    """``device`` as a GPU with an index (``cuda`` alone is ``cuda:0``, the current one)."""
-    device = torch.device(device)
-    return torch.device(device.type, 0) if device.index is None else device
 
 
 class DeviceWatch(TorchFunctionMode):
@@ -135,7 +77,7 @@ class DeviceWatch(TorchFunctionMode):
 
     def put(self, t: torch.Tensor, device=PRETEND_DEVICE) -> torch.Tensor:
         """Declare ``t`` on ``device`` (a pretend GPU, ``cuda:0`` unless given); returns it."""
-        self._marked[id(t)] = (weakref.ref(t), _gpu(device))
+        self._marked[id(t)] = (weakref.ref(t), gpu(device))
         return t
 
     def device_of(self, t) -> torch.device | None:
@@ -157,7 +99,7 @@ class DeviceWatch(TorchFunctionMode):
         return "a CPU tensor"
 
     def _mark(self, result, device: torch.device | None, origin: str | None = None):
-        for t in _flat([result]):
+        for t in flat([result]):
             if isinstance(t, torch.Tensor):
                 if device is not None and self.pretend:
                     self.put(t, device)
@@ -172,7 +114,7 @@ class DeviceWatch(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if name == "__get__":
             return self._property(func, args, kwargs)
-        tensors = [t for t in _flat([args, kwargs]) if isinstance(t, torch.Tensor)]
+        tensors = [t for t in flat([args, kwargs]) if isinstance(t, torch.Tensor)]
         on = [t for t in tensors if self.on_device(t)]
         target = self._target(name, args, kwargs)
         # A copy to the host reads the device; a factory's device='cpu' (torch.zeros_like(x,
@@ -182,7 +124,7 @@ class DeviceWatch(TorchFunctionMode):
         ):
             was_on = bool(args) and self.on_device(args[0])
             if was_on and self.pretend and name == "numpy":  # as torch refuses a GPU tensor
-                raise _no_numpy(self.device_of(args[0]))
+                raise no_numpy(self.device_of(args[0]))
             if was_on:
                 self.reads.append(f".{name}()" if name != "to" else ".to('cpu')")
                 self.read_numel += args[0].numel()
@@ -191,30 +133,31 @@ class DeviceWatch(TorchFunctionMode):
                 result = result.clone()  # a real copy leaves the device tensor where it was
             return self._mark(result, None)
         if name == "__array__" and self.pretend and on:  # np.asarray(x): x.numpy() inside
-            raise _no_numpy(self.device_of(on[0]))
-        if name in _READS and on:
+            raise no_numpy(self.device_of(on[0]))
+        if name in READS and on:
             self.reads.append(f"{name}()" if not name.startswith("__") else name)
             self.read_numel += sum(t.numel() for t in on)
-        elif name in ("tensor", "as_tensor", "asarray") and on:
+        elif name in ("tensor", "as_tensor", "asarray") and on and _gathered(args, kwargs):
             self.reads += [f"torch.{name}() of a list of device tensors"] * len(on)
-        elif name in _COPIES and args and not self.on_device(args[0]) and on:
+        elif name in COPIES and args and not self.on_device(args[0]) and on:
             self.reads.append(
                 f"{name} of a device value into a CPU tensor ({self.origin(args[0])})"
             )
         elif name == "__getitem__" and any(t.dtype == torch.bool for t in on[1:]):
             self.reads.append("indexing with a boolean mask")
-        elif on and name not in _COPIES | _NOT_MIXES | {"__getitem__"}:
+        elif on and name not in COPIES | NOT_MIXES | {"__getitem__"}:
             self._check_mix(name, tensors, on)
+        self._check_gradients(name, args, kwargs)
         if target is not None and target.type == "cuda":
-            return self._to_gpu(func, name, args, kwargs, _gpu(target))
+            return self._to_gpu(func, name, args, kwargs, gpu(target))
         result = func(*args, **kwargs)
         if name == "grad":  # each gradient is on its input's device
             # torch.autograd.grad hands the mode (outputs, inputs) as tuples, one result an input
             for g, t in zip(result, args[1], strict=True):
                 self._mark(g, self.device_of(t))
             return result
-        if name in _FACTORIES or name.startswith("new_") or name.endswith("_like"):
-            if "device" in kwargs or (name in _FACTORIES and not on):
+        if name in FACTORIES or name.startswith("new_") or name.endswith("_like"):
+            if "device" in kwargs or (name in FACTORIES and not on):
                 made = f".{name}" if name.startswith("new_") else f"torch.{name}"  # x.new_zeros
                 shown = (
                     f"{made}(...) without device="
@@ -222,7 +165,7 @@ class DeviceWatch(TorchFunctionMode):
                     else f"{made}(..., device='cpu')"
                 )
                 return self._mark(result, None, shown)
-        if name in _COPIES:
+        if name in COPIES:
             return result
         first_host = next((t for t in tensors if not self.on_device(t)), None)
         return self._mark(
@@ -258,6 +201,17 @@ class DeviceWatch(TorchFunctionMode):
         elif len(gpus) > 1:
             self.mixed.append(f"{name} got tensors on {gpus[0]} and on {gpus[1]}")
 
+    def _check_gradients(self, name: str, args, kwargs) -> None:
+        """Record a gradient handed to autograd on another device than its tensor's, which
+        torch's engine refuses (``expected device cuda:0 but got cuda:1``); a 0-d CPU gradient
+        it moves, as a scalar."""
+        for t, g in handed_gradients(name, args, kwargs):
+            there, here = self.device_of(g), self.device_of(t)
+            if there != here and not (there is None and g.dim() == 0):
+                self.mixed.append(
+                    f"{name} got a gradient on {there or 'cpu'} for a tensor on {here or 'cpu'}"
+                )
+
     def _property(self, func, args, kwargs):
         prop = getattr(func.__self__, "__name__", "")
         obj = args[0] if args else None
@@ -278,7 +232,7 @@ class DeviceWatch(TorchFunctionMode):
         """The device that ``to``/``cuda``/a factory's ``device=`` names, if any."""
         if name == "cuda":
             device = args[1] if len(args) > 1 else kwargs.get("device")  # x.cuda(1), x.cuda()
-            return _gpu(
+            return gpu(
                 torch.device("cuda", device) if isinstance(device, int) else device or "cuda"
             )
         if name == "to":
@@ -311,3 +265,14 @@ class DeviceWatch(TorchFunctionMode):
             elif isinstance(a, torch.Tensor):
                 dtype = a.dtype
         return kwargs, [args[0], "cpu"] + ([dtype] if dtype is not None else [])
+
+
+def _gathered(args, kwargs) -> bool:
+    """Whether ``torch.tensor``/``as_tensor``/``asarray`` reads its device data on the host:
+    tensors inside a list (their values gathered there), or one tensor sent to the CPU; one
+    device tensor made into a tensor on a device is a copy there, or the tensor itself."""
+    data = args[0] if args else kwargs.get("data", kwargs.get("obj"))
+    device = kwargs.get("device")
+    return not isinstance(data, torch.Tensor) or (
+        device is not None and torch.device(device).type == "cpu"
+    )

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import torch
 
 from ._aliases import aliases_rebound, graded_answer
-from ._device_watch import _flat
+from ._device_calls import flat as _flat
 from ._sim_copies import Copies
 from ._sim_streams import ACTIVE, SimEvent, SimStream, Wait, names_current_gpu
 from .streams import Interval

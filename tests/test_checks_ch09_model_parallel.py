@@ -585,3 +585,119 @@ def test_copies_of_the_batch_to_a_device_are_counted_by_element_and_by_name():
             except (AssertionError, RuntimeError):  # a torch without CUDA, or one GPU
                 pass
     assert watch.moved == {"x": 42, "y": 16}
+
+
+# The gradients the caller gave: scaled after backward, or zeroed and added back (shared
+# with 09.one_f_one_b: _ch09_given_grads).
+
+
+def sums_then_grads_divided(stage1, stage2, x, y, loss_fn, m):
+    """Each micro-batch's sum over its rows, one backward, then every .grad divided by len(x):
+    right from zero gradients, but the caller's are divided too."""
+    d1, d2 = devices(stage1, stage2)
+    total = sum(
+        loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb)
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+    )
+    total.backward()
+    with torch.no_grad():
+        for p in [*stage1.parameters(), *stage2.parameters()]:
+            p.grad.div_(len(x))
+    return total.detach() / len(x)
+
+
+def test_gradients_the_stages_had_scaled_with_the_steps_are_named():
+    hint = assert_fails("09.pipeline", sums_then_grads_divided).hint
+    assert hint == (
+        "for a batch of 10 rows in 4 micro-batches, this step's gradients are right, but the "
+        "gradients already in .grad before the step were divided by 10 too: each .grad is 0.1 "
+        "times the caller's plus this step's. Scaling .grad after backward (p.grad /= len(x), "
+        "or a multiply) scales the gradients of earlier batches with this one's. Weight the "
+        "loss instead: backward each micro-batch's loss times its share of the rows "
+        "(len(x_i) / len(x)), and leave .grad alone after it"
+    ), hint
+
+
+@pytest.mark.parametrize(
+    ("set_to_none", "held"),
+    [(True, "None (zero_grad() sets them so)"),
+     (False, "zeros (zero_grad(set_to_none=False), or p.grad.zero_())")],
+)  # fmt: skip
+def test_gradients_zeroed_then_added_back_are_named_at_the_first_forward(set_to_none, held):
+    def stashed(stage1, stage2, x, y, loss_fn, m):
+        params = [*stage1.parameters(), *stage2.parameters()]
+        kept = [p.grad.clone() for p in params]
+        stage1.zero_grad(set_to_none), stage2.zero_grad(set_to_none)
+        loss = gpipe(stage1, stage2, x, y, loss_fn, m)
+        with torch.no_grad():
+            for p, g in zip(params, kept, strict=True):
+                p.grad = g if p.grad is None else p.grad + g
+        return loss
+
+    hint = assert_fails("09.pipeline", stashed).hint
+    assert hint.startswith(
+        "for a batch of 10 rows in 4 micro-batches, when stage 1's first forward ran, its "
+        f"parameters' .grad were {held}, not the gradients the caller gave the step (the "
+        "checker gave them some): your step zeroed the gradients, which the caller does, not "
+        "the step. Putting a copy aside and adding it back at the end gives the right sums"
+    ), hint
+
+
+def test_micro_batches_of_x_that_require_grad_are_named_as_work_nobody_reads():
+    def inputs_require_grad(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        total = sum(
+            loss_fn(stage2(stage1(xb.to(d1).requires_grad_()).to(d2)), yb.to(d2))
+            * (len(xb) / len(x))
+            for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True)
+        )
+        total.backward()
+        return total.detach()
+
+    hint = assert_fails("09.pipeline", inputs_require_grad).hint
+    assert hint == (
+        "for a batch of 10 rows in 4 micro-batches, stage 1's input, a micro-batch of x, "
+        "required grad (requires_grad_()): backward then also computes the gradient of every "
+        "micro-batch of x, one more product per micro-batch in stage 1's first layer, kept in "
+        "its .grad, that nothing reads. Send the micro-batches to stage 1 as they are: to() "
+        "between the devices is followed by autograd without it"
+    ), hint
+
+
+def test_saved_tensors_copied_to_the_host_are_named_as_host_waits():
+    def saved_on_cpu(stage1, stage2, x, y, loss_fn, m):
+        with torch.autograd.graph.save_on_cpu():
+            return gpipe(stage1, stage2, x, y, loss_fn, m)
+
+    hint = assert_fails("09.pipeline", saved_on_cpu).hint
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, your step copied "), hint
+    assert hint.endswith(
+        " tensors saved for backward from the device to the host "
+        "(torch.autograd.graph.save_on_cpu(), or saved_tensors_hooks that call .cpu()): each "
+        "copy without pinned memory makes the host wait for the device, in every operation of "
+        "the forward, so stage 1 cannot run ahead while stage 2 works. Leave the saved "
+        "activations on their devices"
+    ), hint
+
+
+def test_a_gradient_sent_back_from_stage_2s_device_is_a_device_mix():
+    def cut_by_hand(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        sent, received, losses = [], [], []
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            h = stage1(xb.to(d1))
+            r = h.detach().to(d2).requires_grad_()
+            losses.append(loss_fn(stage2(r), yb.to(d2)) * (len(xb) / len(x)))
+            sent.append(h), received.append(r)
+        total = sum(losses)
+        total.backward()
+        torch.autograd.backward(sent, [r.grad for r in received])  # still on stage 2's device
+        return total.detach()
+
+    hint = assert_fails("09.pipeline", cut_by_hand, "your step mixed devices (").hint
+    if torch.cuda.device_count() < 2:  # the pretend GPUs' words; real ones: torch's error
+        assert hint.startswith(
+            "for a batch of 10 rows in 4 micro-batches, your step mixed devices (backward got "
+            "a gradient on cuda:1 for a tensor on cuda:0): a tensor on stage 2's device "
+            "(cuda:1) met one on stage 1's device (cuda:0). "
+        ), hint

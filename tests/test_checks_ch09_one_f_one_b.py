@@ -32,11 +32,12 @@ def one_f_one_b(n_stages, n_micro, warm_up=lambda s, k, m: min(s - k - 1, m)):
 
 def executor(
     make_orders, split=micro_batches, weight=True, detach=True, ones_back=False, grad_in=True,
-    keep=(), cut_first=False, cast=False, in_place=False,
+    keep=(), cut_first=False, cast=False, in_place=False, copy=False,
 ):  # fmt: skip
     """A step that runs `make_orders(S, M)` round-robin: each stage its next action as soon
     as what it needs is done. `keep`: "outputs", "inputs", the dicts never emptied;
-    `cut_first`: stage 0's input cut too; `cast`: targets cast to the output's dtype."""
+    `cut_first`: stage 0's input cut too; `cast`: targets cast to the output's dtype;
+    `copy`: each stage's input cut from a copy of the output before it (clone())."""
 
     def step(stages, x, y, loss_fn, n_micro):
         xs, ys = split(x, n_micro), split(y, n_micro)
@@ -60,6 +61,7 @@ def executor(
                 if a == "F":
                     h = xs[i] if k == 0 else outputs[k - 1, i]
                     if (k > 0 or cut_first) and detach:
+                        h = h.clone() if copy else h
                         h = (h.detach_() if in_place else h.detach()).requires_grad_(grad_in)
                     out = stages[k](h)
                     if k == last:
@@ -688,3 +690,112 @@ def test_a_second_step_on_the_same_stages_shows_what_the_first_kept_on_them():
         orders_kept_on_the_stages, "(a second step on the same 3 stages, with new data) call 2"
     )
     assert "does your step keep something on the stages or in a global" in result.hint
+
+
+# The cut between the stages: a copy, or no cut with one micro-batch.
+
+
+def test_a_stage_input_cut_from_a_copy_of_the_output_before_is_named():
+    hint = assert_fails(executor(one_f_one_b, copy=True)).hint
+    assert hint == (
+        "(2 stages, 8 rows in 4 micro-batches) stage 2's input was a copy of stage 1's output "
+        "(h.clone().detach(), or a new tensor), not that output cut from its graph: each "
+        "micro-batch in flight then holds its activations twice, the output kept for the "
+        "backward and the copy. Cut with h = out.detach().requires_grad_(), which shares "
+        "out's memory"
+    ), hint
+
+
+def test_one_micro_batch_run_through_every_stage_uncut_is_named():
+    def whole_when_one(stages, x, y, loss_fn, n_micro):
+        if min(n_micro, len(x)) > 1:
+            return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+        loss = loss_fn(nn.Sequential(*stages)(x), y)  # one model, one backward: no cut
+        loss.backward()
+        return loss.detach()
+
+    hint = assert_fails(whole_when_one).hint
+    assert hint == (
+        "(3 stages, 4 rows in 1 micro-batch) stage 2 got stage 1's output itself, graph and "
+        "all: the graph is not cut between the stages, so the backward is one call through "
+        "every stage, and the stages cannot run it as a pipeline (each on its device, when "
+        "its turn comes). Cut it for every micro-batch, one micro-batch too: stage k + 1 gets "
+        "h.detach().requires_grad_(), and stage k's backward is out.backward(h.grad)"
+    ), hint
+
+
+def test_micro_batches_of_reordered_rows_are_named_not_the_orders():
+    reversed_rows = executor(one_f_one_b, split=lambda t, m: micro_batches(t.flip(0), m))
+    hint = assert_fails(reversed_rows).hint
+    assert hint == (
+        "(2 stages, 8 rows in 4 micro-batches) stage 1 got a micro-batch that is not a run of "
+        "consecutive rows of x: the rows were reordered or gathered (torch.randperm, x[perm]), "
+        "so micro-batch i is not tensor_split's i-th piece, each is a gathered copy of x, and "
+        "a random permutation also moves the caller's random state. Micro-batch i must be "
+        "rows of x in order, torch.tensor_split(x, M)[i]: no shuffle (the data loader "
+        "shuffles, before the step)"
+    ), hint
+
+
+# The gradients the caller gave (shared with 09.pipeline: _ch09_given_grads).
+
+
+def test_gradients_the_stages_had_scaled_with_the_steps_are_named():
+    def sums_then_divided(stages, x, y, loss_fn, n_micro):
+        def row_sums(out, target):
+            return loss_fn(out, target) * len(target)
+
+        total = executor(one_f_one_b, weight=False)(stages, x, y, row_sums, n_micro)
+        with torch.no_grad():
+            for p in (p for stage in stages for p in stage.parameters()):
+                p.grad.div_(len(x))
+        return total / len(x)
+
+    hint = assert_fails(sums_then_divided).hint
+    assert hint == (
+        "(2 stages, 8 rows in 4 micro-batches) this step's gradients are right, but the "
+        "gradients already in .grad before the step were divided by 8 too: each .grad is "
+        "0.125 times the caller's plus this step's. Scaling .grad after backward (p.grad /= "
+        "len(x), or a multiply) scales the gradients of earlier batches with this one's. "
+        "Weight the loss instead: backward each micro-batch's loss times its share of the "
+        "rows (len(x_i) / len(x)), and leave .grad alone after it"
+    ), hint
+
+
+def test_gradients_zeroed_then_added_back_are_named_at_the_first_forward():
+    def stashed(stages, x, y, loss_fn, n_micro):
+        params = [p for stage in stages for p in stage.parameters()]
+        kept = [p.grad.clone() for p in params]
+        for stage in stages:
+            stage.zero_grad()
+        loss = executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+        with torch.no_grad():
+            for p, g in zip(params, kept, strict=True):
+                p.grad = g if p.grad is None else p.grad + g
+        return loss
+
+    hint = assert_fails(stashed).hint
+    assert hint == (
+        "(2 stages, 8 rows in 4 micro-batches) when stage 1's first forward ran, its "
+        "parameters' .grad were None (zero_grad() sets them so), not the gradients the caller "
+        "gave the step (the checker gave them some): your step zeroed the gradients, which the "
+        "caller does, not the step. Putting a copy aside and adding it back at the end gives "
+        "the right sums, but holds every gradient twice while the step runs. Leave .grad as "
+        "it is: backward adds this step's gradients to it"
+    ), hint
+
+
+def test_start_scale_finds_one_factor_for_every_gradient_or_none():
+    from d2lgpu.checks._ch09_given_grads import start_scale
+
+    start, want = [torch.ones(2), torch.full((3,), 2.0)], [torch.zeros(2), torch.ones(3)]
+
+    def scaled(c):
+        return [s * c + w for s, w in zip(start, want, strict=True)]
+
+    assert start_scale(scaled(0.25), want, start) == 0.25
+    assert start_scale(scaled(1.0), want, start) is None  # c = 1: the caller's kept
+    assert start_scale(list(want), want, start) is None  # c = 0: zeroed, named elsewhere
+    assert start_scale([start[0] * 0.5, start[1] * 2 + want[1]], want, start) is None
+    assert start_scale([None, want[1]], want, start) is None
+    assert start_scale(list(want), want, [torch.zeros(2), torch.zeros(3)]) is None

@@ -123,6 +123,18 @@ def test_numpy_of_a_device_tensor_raises_as_torch_does_on_a_gpu(watch):
     assert watch.reads == [".cpu()"]
 
 
+def test_one_device_tensor_made_a_tensor_is_read_only_where_it_goes_to_the_cpu(watch):
+    x = watch.put(torch.arange(3.0))
+    torch.as_tensor(x), torch.asarray(x), torch.as_tensor(x, device=x.device)  # x, on its GPU
+    torch.as_tensor(x, dtype=torch.float64)  # a cast there
+    assert watch.reads == []
+    torch.as_tensor(x, device="cpu"), torch.asarray(obj=x, device=torch.device("cpu"))
+    assert watch.reads == [
+        "torch.as_tensor() of a list of device tensors",
+        "torch.asarray() of a list of device tensors",
+    ]
+
+
 def test_a_tensor_built_from_device_values_reads_each_of_them(watch):
     x = watch.put(torch.arange(3.0))
     torch.tensor([x[0], x[1]]), torch.as_tensor([x[2]]), torch.asarray([x[0]])
@@ -268,3 +280,27 @@ def test_the_checkers_watch_sees_reads_in_the_answers_tensor_hooks_during_backwa
         (x * 2).sum().backward()
     assert watch.reads == ["item()", "item()"] and len(seen) == 3
     assert (torch.Tensor.register_hook, torch.Tensor.register_post_accumulate_grad_hook) == before
+
+
+def test_a_gradient_handed_to_autograd_on_another_device_than_its_tensor_is_a_mix(watch):
+    layer = nn.Linear(3, 3)
+    for p in layer.parameters():
+        watch.put(p)
+    h = layer(torch.ones(4, 3).to("cuda:0"))
+    on_second, on_first = torch.ones(4, 3).to("cuda:1"), torch.ones(4, 3).to("cuda:0")
+    h.backward(on_second, retain_graph=True)  # Tensor.backward(gradient)
+    torch.autograd.backward([h], [on_second], retain_graph=True)
+    torch.autograd.grad(h, [layer.weight], on_second, retain_graph=True)
+    h.backward(torch.ones(4, 3), retain_graph=True)  # a CPU gradient for a device tensor
+    assert watch.mixed == [
+        "backward got a gradient on cuda:1 for a tensor on cuda:0",
+        "backward got a gradient on cuda:1 for a tensor on cuda:0",
+        "grad got a gradient on cuda:1 for a tensor on cuda:0",
+        "backward got a gradient on cpu for a tensor on cuda:0",
+    ]
+    watch.mixed.clear()
+    h.backward(on_first, retain_graph=True)  # on its tensor's device: no mix
+    torch.autograd.backward([h.sum()], [torch.ones(())], retain_graph=True)  # a 0-d CPU one
+    torch.autograd.grad([h], [layer.bias], [on_first], retain_graph=True)
+    h.sum().backward()  # no gradient handed
+    assert watch.mixed == []

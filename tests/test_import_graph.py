@@ -101,10 +101,12 @@ def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
 
 
 def test_no_library_module_imports_the_checkers():
-    # A helper that the checkers and a library module share (DeviceWatch: the checkers and
-    # the simulated GPU) lives below both, never inside d2lgpu.checks.
+    # A helper that the checkers and a library module share (the tables of torch's calls
+    # that DeviceWatch and the simulated GPU both read) lives below both, never inside
+    # d2lgpu.checks.
     graph = import_graph()
-    assert "d2lgpu._device_watch" in graph["d2lgpu._stream_mode"]
+    assert "d2lgpu._device_calls" in graph["d2lgpu._stream_mode"]
+    assert "d2lgpu._device_calls" in graph["d2lgpu._device_watch"]
     assert "d2lgpu._device_watch" in graph["d2lgpu.checks._pretend"]
     assert upward_imports(graph) == []
 

@@ -511,6 +511,11 @@ COPY_SPELLINGS = {  # spelling: (what it does, its copies' non_blocking flags, t
     "pinned.copy_(y)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(y)), [True, False], ["copy_ of a device value"]),
     "pinned.copy_(other=y, non_blocking=True)": (_d2h(lambda g, y: torch.empty(4).pin_memory().copy_(other=y, non_blocking=True)), [True, True], []),
     "pageable.copy_(y, True)": (_d2h(lambda g, y: torch.empty(4).copy_(y, True)), [True, True], ["copy_ of a device value"]),
+    # a tensor made on the device from host data: a copy that never asks non_blocking
+    "torch.as_tensor(x, device=)": (_h2d(lambda g, x: torch.as_tensor(x, device=g.device)), [False], ["a copy without non_blocking=True"]),
+    "torch.as_tensor(x, dtype=, device=)": (_h2d(lambda g, x: torch.as_tensor(x, dtype=torch.float64, device=g.device)), [False], ["a copy without non_blocking=True"]),
+    "torch.asarray(x, device=)": (_h2d(lambda g, x: torch.asarray(x, device=g.device)), [False], ["a copy without non_blocking=True"]),
+    "torch.as_tensor(device tensor, device=)": (_h2d(lambda g, x: torch.as_tensor(x.to(g.device, non_blocking=True), device=g.device)), [True], []),
 }  # fmt: skip
 
 
@@ -550,6 +555,11 @@ def test_tensors_made_pinned_are_pinned_and_a_copy_from_them_needs_no_wait():
         made[1].to(gpu.device, non_blocking=True)
         assert gpu.host_waits == [] and gpu.host_time == 0.0
     assert gpu.ops[0].flags["pinned"] and gpu.ops[0].label == "copy"  # no batch: unnamed
+    # each noted on the host, as page-locked memory allocated there, of no time
+    assert [tuple(iv) for iv in gpu.host_work] == [
+        (f"host: torch.{name}(..., pin_memory=True)", ".", 0.0, 0.0)
+        for name in ("empty", "zeros", "zeros")
+    ]
 
 
 def test_record_stream_by_keyword_counts_as_by_position():

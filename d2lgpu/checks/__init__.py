@@ -36,6 +36,7 @@ is the same on a laptop and on a GPU server.
 The modules whose names start with ``_`` are not checkers but what checkers share:
 
 =========================  ==============================================================
+``_ch02_clock``            ``02.frobenius``'s product clock: work, norms, joins, matrices alive
 ``_ch03_networks``         what both chapter 3 checkers share: the model
 ``_ch03_meta_watch``       ``03.device_bug``'s watch of where each tensor came from
 ``_ch03_loading``          ``03.parameters``' loads of a checkpoint, and their hints
@@ -61,6 +62,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch08_copy_consume``     ``08.copy_back``'s checks of what ``consume`` got
 ``_ch09_stages``           ``09.pipeline``'s stages and devices, which tensor was misplaced, copies and autocast
 ``_ch09_grads``            ``09.pipeline``'s reference, and what a wrong loss or gradient says
+``_ch09_pipeline_rules``   ``09.pipeline``'s rules on its schedule, stage 1's input, host reads
+``_ch09_given_grads``      chapter 9's caller's gradients: kept till the first forward, not scaled
 ``_ch09_1f1b_log``        ``09.one_f_one_b``'s logged stages: forwards, backwards, cut inputs, what stays saved
 ``_ch09_1f1b_orders``      ``09.one_f_one_b``'s words on a stage's order, against 1F1B's
 ``_ch09_ckpt_log``         ``09.checkpoint``'s logged blocks: segments recomputed, the peak in backward
@@ -68,6 +71,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_copy_back_gpu``         ``08.copy_back`` on a real GPU
 ``_ch09_tp_problem``       ``09.tensor_parallel``'s problem and what each rank runs
 ``_ch09_tp_hints``         ``09.tensor_parallel``'s hints on the storage a rank keeps, and on gradients
+``_ch09_tp_given``         ``09.tensor_parallel``'s caller's mlp: left as given, and let go of
 ``_ch10_between_calls``   ``10.allreduce_grads``: what a call keeps for the next, a layer used late
 ``_ch10_overlap``          ``10.overlap_ddp``'s rank job and reference
 ``_ch10_overlap_rules``    ``10.overlap_ddp``'s rules on its ranks' records, read in the parent

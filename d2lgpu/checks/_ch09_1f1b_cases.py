@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from ._ch09_1f1b_log import LoggedStage
+from ._ch09_given_grads import check_not_scaled, expect_given
 from ._ch09_grads import CREATE_GRAPH
 from ._kit import Tolerance
 from ._kit import close as kit_close
@@ -43,7 +44,10 @@ def stages_of(n, log, seed=0, seen=None):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         layers = [nn.Sequential(nn.Linear(WIDTH, WIDTH), nn.Tanh()) for _ in range(n)]
-        return [LoggedStage(k, one, log, seen) for k, one in enumerate(layers)]
+    stages = [LoggedStage(k, one, log, seen) for k, one in enumerate(layers)]
+    for before, stage in zip(stages, stages[1:], strict=False):
+        stage.sent_before = before.sent  # where each micro-batch's output was: cut, not copied
+    return stages
 
 
 def data_of(rows, gen, classes=False):
@@ -60,6 +64,7 @@ def start_grads(stages, gen):
         for p in stage.parameters():
             start.append(torch.randn(p.shape, generator=gen))
             p.grad = start[-1].clone()  # backward adds to it in place
+    expect_given(stages, start)  # each stage notes its .grad at its first forward
     return start
 
 
@@ -91,6 +96,7 @@ def check_grads(stages, reference, start, where) -> None:
             "gave them some): the step zeroed them (zero_grad(), or p.grad = None). The caller "
             "zeros the gradients, before the step; inside it, let backward add to them"
         )
+    check_not_scaled([p.grad for _, _, p in mine], refs, start, f"({where})")
     k, name, p = wrong[0]
     raise CheckFailed(
         f"({where}) stage {k + 1}'s {name} has a gradient unlike the unsplit "

@@ -1,7 +1,9 @@
 """``09.one_f_one_b``'s logged stages (:mod:`.ch09_one_f_one_b`): each forward and the
 backward that reaches its output, by micro-batch (found by value), whether an input still
-carried the stage before's graph or came cut without ``requires_grad_()``, and whether a
-stage's graphs still hold what they saved after their backward (``retain_graph=True``).
+carried the stage before's graph, came cut without ``requires_grad_()`` or cut from a copy
+(not on the output's memory: :func:`check_cut`), whether the first stage's micro-batches
+were rows of ``x`` reordered, and whether a stage's graphs still hold what they saved
+after their backward (``retain_graph=True``).
 
 At each forward a stage judges, then lets go of, its graphs whose backward has run (held,
 they would keep the answer's tensors alive), and notes a first stage's input that requires
@@ -18,6 +20,7 @@ from contextlib import contextmanager
 import torch
 from torch import nn
 
+from ._ch09_given_grads import grads_state
 from ._kit import patched
 from ._kit_calls import CallCounted
 from ._util import CheckFailed
@@ -31,6 +34,7 @@ __all__ = [
     "graph_keeps_saved",
     "check_called",
     "check_first_input",
+    "check_cut",
     "class_targets",
 ]
 
@@ -52,6 +56,12 @@ class LoggedStage(CallCounted):
         self.forwarded: set[int] = set()  # micro-batches this stage has run forward
         self.input_grad = False  # whether the first stage got an input that requires grad
         self.detached_in_place = False  # an output cut with detach_(), not a copy
+        self.sent: dict[int, int] = {}  # each micro-batch's output: its storage
+        self.sent_before: dict[int, int] = {}  # the stage before's sent (stages_of links them)
+        self.copied = False  # an input cut from a copy of the stage before's output
+        self.gathered = False  # a first stage's input of rows of x, but reordered
+        self.given: list | None = None  # the caller's gradients (_ch09_given_grads)
+        self.grads_then: str | None = None  # what .grad held at the first forward
 
     def _which(self, h) -> int:
         i, self.calls = self.calls, self.calls + 1
@@ -59,6 +69,8 @@ class LoggedStage(CallCounted):
         for j, t in list(inputs.items()):  # a copy: a stage in another thread may add to it
             if isinstance(h, torch.Tensor) and t.shape == h.shape and torch.equal(t, h.detach()):
                 return j
+        if self.index == 0 and inputs and isinstance(h, torch.Tensor):
+            self.gathered |= _gathered(h.detach(), torch.cat(list(inputs.values())))
         return i
 
     def forward(self, h):
@@ -69,11 +81,15 @@ class LoggedStage(CallCounted):
         self.no_grad_input = self.no_grad_input or cut
         if i not in self.forwarded:  # not a recomputation in backward (a checkpointed stage)
             self._let_go()
+            self.copied |= isinstance(h, torch.Tensor) and _a_copy(h, self.sent_before.get(i))
+        if self.given is not None and self.grads_then is None:
+            self.grads_then = grads_state(self.layers.parameters(), self.given)
         if isinstance(h, torch.Tensor):
             self.input_grad |= self.index == 0 and h.requires_grad and h.grad_fn is None
         self._log.append((self.index, "F", i))
         out = self.layers(h)
         self.forwarded.add(i)
+        self.sent[i] = out.untyped_storage().data_ptr()
         if out.requires_grad:
             out.register_hook(functools.partial(self._backward, i, weakref.ref(out)))
             self.nodes.append((i, out.grad_fn))
@@ -95,6 +111,26 @@ class LoggedStage(CallCounted):
         ran = [(j, node) for j, node in self.nodes if (self.index, j) in done]
         self.retained += [j for j, node in ran if node is not None and _kept_saved(node)]
         self.nodes = [(j, node) for j, node in self.nodes if (self.index, j) not in done]
+
+
+def _gathered(h: torch.Tensor, x: torch.Tensor) -> bool:
+    """Whether ``h``'s rows are rows of ``x`` but not a run of consecutive ones in order
+    (``x[perm]``); rows of another shape or dtype, or not of ``x``, are not judged here."""
+    n = len(h) if h.dim() else 0
+    if not n or h.shape[1:] != x.shape[1:] or h.dtype != x.dtype:
+        return False
+    if any(torch.equal(x[a : a + n], h) for a in range(len(x) - n + 1)):
+        return False
+    flat = x.flatten(1) if x.dim() > 1 else x[:, None]
+    return all(bool((flat == row.reshape(-1)).all(1).any()) for row in h)
+
+
+def _a_copy(h: torch.Tensor, sent: int | None) -> bool:
+    """Whether ``h``, cut from the stage before's output (a leaf that requires grad), holds
+    a copy of it rather than its memory (``sent``: that output's storage)."""
+    if sent is None or h.grad_fn is not None or not h.requires_grad:
+        return False  # uncut or cut without requires_grad_(): named by their own rules
+    return h.untyped_storage().data_ptr() != sent
 
 
 def check_called(stages, where: str) -> None:
@@ -163,6 +199,27 @@ def check_freed(stages, where) -> None:
                 "anything refers to the graph. Leave retain_graph out (each graph is "
                 "backwarded once)"
             )
+
+
+def check_cut(stages, where) -> None:
+    """Each stage after the first got, for every micro-batch, the stage before's output cut
+    in place of a copy: ``h.detach().requires_grad_()``, a leaf on the same memory."""
+    if uncut := [s.index for s in stages if s.uncut]:
+        raise CheckFailed(
+            f"({where}) stage {uncut[0] + 1} got stage {uncut[0]}'s output itself, graph and "
+            "all: the graph is not cut between the stages, so the backward is one call through "
+            "every stage, and the stages cannot run it as a pipeline (each on its device, when "
+            "its turn comes). Cut it for every micro-batch, one micro-batch too: stage k + 1 "
+            "gets h.detach().requires_grad_(), and stage k's backward is out.backward(h.grad)"
+        )
+    if copied := [s.index for s in stages if s.copied]:
+        raise CheckFailed(
+            f"({where}) stage {copied[0] + 1}'s input was a copy of stage {copied[0]}'s output "
+            "(h.clone().detach(), or a new tensor), not that output cut from its graph: each "
+            "micro-batch in flight then holds its activations twice, the output kept for the "
+            "backward and the copy. Cut with h = out.detach().requires_grad_(), which shares "
+            "out's memory"
+        )
 
 
 def check_first_input(stages, where) -> None:

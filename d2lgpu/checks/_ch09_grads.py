@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from .._aliases import answer_function
+from ._ch09_given_grads import check_not_scaled
 from ._kit import Tolerance, alive_after_collecting, close, names_both
 from ._util import CheckFailed
 
@@ -156,6 +157,7 @@ def check_grads(params, ref, start, where) -> None:
         )
     if _same_grads(grads, ref["grads"]):
         raise CheckFailed(f"for {where}, {_ZEROED}")
+    check_not_scaled(grads, ref["grads"], start, f"for {where},")
     raise CheckFailed(
         f"for {where}, the gradients differ from the unsplit model's: "
         + _which_grads(grads, start, ref)

@@ -5,7 +5,8 @@
   (:mod:`d2lgpu._device_watch`), so that stage 1 is never on the CPU where ``x``
   arrives and a micro-batch not moved to it is seen; with one GPU, the first case also
   runs for real with stage 1 on the CPU and stage 2 on that GPU.
-* :class:`LoggedStage` logs each forward and the backward that reaches its output, and
+* :class:`LoggedStage` logs each forward and the backward that reaches its output, notes
+  stage 1's input that requires grad and its ``.grad`` at its first forward, and
   raises :class:`Misplaced` when its input is not on its parameters' device;
   :func:`watched_loss` does the same for ``loss_fn``'s output and targets. The hint
   then says which tensor went where, before torch's own error (a real GPU) or the
@@ -33,6 +34,7 @@ import torch
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
+from ._ch09_given_grads import grads_state
 from ._kit import calls_to
 from ._kit_calls import autocasts_asked
 from ._util import CheckFailed, describe_frame, learner_frame
@@ -84,11 +86,17 @@ class LoggedStage(nn.Module):
         self.reads: list = []  # the watch's host reads, while a step runs
         self.reads_before: list[int] = []  # how many there had been at each forward
         self.threads: set[int] = set()  # the threads its forwards and backwards ran on
+        self.input_grad = False  # whether stage 1 got an input that requires grad
+        self.given: list | None = None  # the caller's gradients (_ch09_given_grads)
+        self.grads_then: str | None = None  # what .grad held at the first forward
 
     def forward(self, h):
         device = next(self.layers.parameters()).device  # under the watch: a pretend GPU's
         if isinstance(h, torch.Tensor) and h.device != device:
             raise Misplaced(f"stage {self.index}'s input", h.device, device)
+        if self.given is not None and self.grads_then is None:
+            self.grads_then = grads_state(self.layers.parameters(), self.given)
+        self.input_grad |= self.index == 1 and isinstance(h, torch.Tensor) and h.requires_grad
         entry = (self.index, len(h))
         self.threads.add(threading.get_ident())
         self._log.append((*entry, "forward"))

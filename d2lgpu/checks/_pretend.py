@@ -3,10 +3,11 @@
 The watch itself lives in :mod:`d2lgpu._device_watch`, below both the checkers
 and the simulated GPU of :mod:`d2lgpu.stream_sim`. This module adds what only
 the checkers need: ``torch.cuda.synchronize`` recorded as a host read; the answer's tensor
-hooks (``register_hook``, ``register_post_accumulate_grad_hook``) run under the watch, since
-autograd runs them where no ``TorchFunctionMode`` is active (a ``.item()`` there would go
-unseen); and on a real GPU :func:`cuda_sync_counter`, the synchronizations CUDA itself
-reports.
+hooks (``register_hook``, ``register_post_accumulate_grad_hook``) and saved-tensor hooks
+(``torch.autograd.graph.save_on_cpu``) run under the watch, since autograd runs them where
+no ``TorchFunctionMode`` is active (a ``.item()`` or ``.cpu()`` there would go unseen; a
+pack hook's reads are recorded as :data:`SAVED_TO_HOST`); and on a real GPU
+:func:`cuda_sync_counter`, the synchronizations CUDA itself reports.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import torch
 from .._device_watch import DeviceWatch
 from ._kit import patched
 
-__all__ = ["cuda_sync_counter", "watching"]
+__all__ = ["SAVED_TO_HOST", "cuda_sync_counter", "watching"]
+
+# how a host read made by a saved-tensor pack hook is recorded (save_on_cpu's .cpu())
+SAVED_TO_HOST = "a tensor saved for backward copied to the host (saved_tensors_hooks)"
 
 
 @contextmanager
@@ -50,8 +54,38 @@ def watching(pretend: bool):
 
         return (torch.Tensor, name, hooked)
 
+    def under_watch(hook, relabel=False):
+        def run(arg):
+            if torch._C._len_torch_function_stack():  # the watch sees this call already
+                return hook(arg)
+            before = len(watch.reads)
+            with watch:  # inside an operation or backward: no mode is active there
+                result = hook(arg)
+            if relabel:
+                watch.reads[before:] = [SAVED_TO_HOST] * (len(watch.reads) - before)
+            return result
+
+        return run
+
+    saved_enter = torch.autograd.graph.saved_tensors_hooks.__enter__
+
+    def enter(hooks):  # saved_tensors_hooks (save_on_cpu, ...): their hooks run under the watch
+        pack, unpack = hooks.pack_hook, hooks.unpack_hook
+        hooks.pack_hook, hooks.unpack_hook = under_watch(pack, True), under_watch(unpack)
+        try:
+            return saved_enter(hooks)
+        finally:
+            hooks.pack_hook, hooks.unpack_hook = pack, unpack
+
     hooks = ("register_hook", "register_post_accumulate_grad_hook")
-    with patched((torch.cuda, "synchronize", synchronize), *map(watched_hooks, hooks)), watch:
+    with (
+        patched(
+            (torch.cuda, "synchronize", synchronize),
+            (torch.autograd.graph.saved_tensors_hooks, "__enter__", enter),
+            *map(watched_hooks, hooks),
+        ),
+        watch,
+    ):
         yield watch
 
 

@@ -11,8 +11,10 @@ with several ``loss_fn`` (cross_entropy, also with label smoothing through
 
 * the loss and both stages' gradients equal the unsplit model's (:mod:`._ch09_grads`); the stages start
   with non-zero gradients, which the step must add to (the caller zeros them, not
-  the step: a ``zero_grad()`` inside it is seen and named);
-* ``min(M, n)`` non-empty micro-batches, each through each stage once;
+  the step: a ``zero_grad()`` inside it is seen and named, also by the first forward; and
+  gradients scaled with the step's: :mod:`._ch09_given_grads`);
+* ``min(M, n)`` non-empty micro-batches, each through each stage once, stage 1's input
+  without ``requires_grad`` (:mod:`._ch09_pipeline_rules`);
 * the schedule, from the stages' logged calls: stage 2 works on micro-batch 0 before
   stage 1 has run the last one, and every forward runs before any backward (GPipe): a
   backward per micro-batch between the forwards makes two GPUs, each running its work
@@ -23,7 +25,8 @@ with several ``loss_fn`` (cross_entropy, also with label smoothing through
   and ``loss_fn``'s targets must be on its device, and a hint says which tensor went
   where; the parameters stay where they are, and a step reads a device value on the
   host at most once, and not before the last forward (each read would make the host
-  wait, so stage 1 could not run ahead); each row of ``x`` and ``y`` goes to a device
+  wait, so stage 1 could not run ahead; ``save_on_cpu``'s copies are named); a gradient
+  handed to backward on the other stage's device is a mix; each row of ``x`` and ``y`` goes to a device
   once, not the whole batch at every micro-batch; no ``torch.autocast``, whose lower
   precision a pretend GPU cannot show; ``loss_fn(out, target)``, in that order.
 
@@ -38,6 +41,7 @@ import torch
 from torch import nn
 
 from ._ch09_1f1b_log import graph_keeps_saved
+from ._ch09_given_grads import check_given, expect_given
 from ._ch09_grads import (
     check_grads,
     check_loss,
@@ -48,6 +52,7 @@ from ._ch09_grads import (
     start_grads,
 )
 from ._ch09_grads import reference as _reference
+from ._ch09_pipeline_rules import check_input_grad, check_nonempty, check_reads, check_schedule
 from ._ch09_stages import (
     LoggedStage,
     Misplaced,
@@ -144,51 +149,6 @@ def _check_devices(watch, stages, before, where, devices: tuple, error=None) -> 
         raise CheckFailed(f"for {where}, {mix_hint(watch.mixed[0], devices[0], devices[1])}")
 
 
-def _check_nonempty(log, where) -> None:
-    if any(rows == 0 for _, rows, _ in log):
-        raise CheckFailed(
-            f"for {where}, a stage got an empty micro-batch (torch.tensor_split(x, M) gives empty "
-            "ones when len(x) < M): split into min(M, len(x)) micro-batches"
-        )
-
-
-def _check_schedule(log, n, m, where) -> None:
-    want = min(m, n)
-    forwards = [
-        (i, stage, rows) for i, (stage, rows, phase) in enumerate(log) if phase == "forward"
-    ]
-    calls1 = [rows for _, stage, rows in forwards if stage == 1]
-    calls2 = [rows for _, stage, rows in forwards if stage == 2]
-    if len(calls1) == 1 and want > 1:
-        raise CheckFailed(
-            f"for {where}, the whole batch went through stage 1 in one call: split it into "
-            f"{want} micro-batches, so that stage 2 can start while stage 1 works on the next"
-        )
-    if len(calls1) != want or sum(calls1) != n or calls1 != calls2:
-        raise CheckFailed(
-            f"for {where}, stage 1 got micro-batches of {calls1} rows and stage 2 of {calls2}: "
-            f"each stage must see the same {want} non-empty micro-batches once (torch.chunk "
-            f"may give fewer; torch.tensor_split into min(M, len(x)) parts gives exactly {want})"
-        )
-    if want == 1:
-        return
-    first2 = min(i for i, stage, _ in forwards if stage == 2)
-    if first2 > max(i for i, stage, _ in forwards if stage == 1):
-        raise CheckFailed(
-            f"for {where}, stage 2 started only after stage 1 had run every micro-batch: run "
-            "micro-batch i through stage 2 as soon as stage 1 has it, so that the stages work "
-            "at the same time"
-        )
-    first_backward = min((i for i, e in enumerate(log) if e[2] == "backward"), default=len(log))
-    if first_backward < forwards[-1][0]:
-        raise CheckFailed(
-            f"for {where}, backward ran before the last micro-batch's forward: each device runs "
-            "its work in order, so stage 1's next forward waits for stage 2's backward to come "
-            "back and the stages take turns. Run every micro-batch's forward first, then the "
-            "backward (of the weighted sum, or of each loss): GPipe's schedule"
-        )
-
-
 @one_cpu_thread
 def check_pipeline(answer, passed: list[str]) -> None:
     """``09.pipeline``: see the module docstring."""
@@ -260,6 +220,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     stage1.to("cpu" if pretend else dev1), stage2.to("cpu" if pretend else dev2)
     params = list(stage1.parameters()) + list(stage2.parameters())
     start = start_grads(params)
+    expect_given((stage1, stage2), start)  # each stage notes its .grad at its first forward
     before = _placement((stage1, stage2))
     modes = [m.training for m in (*stage1.modules(), *stage2.modules())]
     hooks = hooks_on((stage1, stage2))
@@ -278,7 +239,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "read each stage's device in every call (next(stage.parameters()).device), not "
             "once, in a first call whose devices are kept"
         ) from None
-    _check_nonempty(log, where)
+    check_nonempty(log, where)
     check_autocast(seen[1], where)
     try:
         check_loss(loss, ref, where)
@@ -291,6 +252,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "passed: micro-batches or results kept from an earlier call (a cache keyed by "
             "shape, a global, functools.cache) are that call's. Split this call's x and y"
         ) from None
+    check_given((stage1, stage2), lambda stage: stage.index, f"for {where},")
     if isinstance(loss, torch.Tensor) and graph_keeps_saved(loss):
         raise CheckFailed(
             f"for {where}, the loss you returned still holds activations its graph saved for "
@@ -299,20 +261,9 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "(a list of losses kept for logging holds them all). Run backward without "
             "retain_graph and return the loss detached (loss.detach()) or as a float"
         )
-    _check_schedule(log, n, m, where)
+    check_schedule(log, n, m, where)
     check_nothing_left((stage1, stage2), hooks, made, f"for {where},")
     check_copies(seen[0], x, y, where)
-    if len(watch.reads) > 1:
-        raise CheckFailed(
-            f"for {where}, your step read device values on the host {len(watch.reads)} times "
-            f"({', '.join(sorted(set(watch.reads)))}): each read waits until the device has "
-            "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
-            "tensor and read it (if at all) once, at the end"
-            + (
-                "; a copy to the CPU is a read too: move the activations from stage 1's device "
-                "straight to stage 2's"
-                if any(r in (".cpu()", ".to('cpu')") for r in watch.reads)
-                else ""
-            )
-        )
+    check_reads(watch.reads, where)
     check_read_times((stage1, stage2), where)
+    check_input_grad((stage1, stage2), where)

@@ -13,7 +13,8 @@ micro-batches:
 * the loss and every stage's gradients equal the unsplit model's, with ``loss_fn``
   changing between cases (``mse_loss``, ``huber_loss`` through ``functools.partial``, an
   ``nn.L1Loss`` object, ``smooth_l1_loss``); the stages start with non-zero gradients,
-  which the step must add to (a ``zero_grad()`` inside it is named);
+  which the step must add to (a ``zero_grad()`` inside it is named, and so are the
+  gradients zeroed by the first forward, or scaled with the step's: :mod:`._ch09_given_grads`);
 * from each stage's logged calls (a forward, and the backward reaching its output), each
   stage's order is :func:`d2lgpu.pipeline.one_f_one_b_order`'s, each micro-batch known
   by its values (the split's, then the stage before's outputs); GPipe's order, no
@@ -22,6 +23,9 @@ micro-batches:
 * each stage's peak of micro-batches in flight, ``min(S - k, M)``, follows from it, as
   long as each backward frees what its micro-batch saved: a stage's graph that still holds
   its saved tensors after its backward (``retain_graph=True``) is named;
+* micro-batch ``i`` is ``tensor_split``'s ``i``-th piece of ``x``, not rows reordered;
+  the graph is cut between stages for every micro-batch, one too (a last case has
+  ``M = 1``), on the output's memory, not a copy;
 * the first stage's input left without ``requires_grad`` (the data needs no gradient);
   ``loss_fn``'s targets as they come (a last case, ``cross_entropy`` on class indices,
   names targets cast to the output's dtype) (:mod:`._ch09_1f1b_log`);
@@ -50,12 +54,14 @@ from ._ch09_1f1b_log import (
     KEPT_HINT,
     NESTED,
     check_called,
+    check_cut,
     check_first_input,
     check_freed,
     class_targets,
     nested_backwards,
 )
 from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
+from ._ch09_given_grads import check_given
 from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
 from ._kit_code import runs_of
 from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
@@ -63,8 +69,10 @@ from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
 __all__ = ["check_one_f_one_b", "CASES"]
 
 # (stages, rows in the batch, micro-batches asked for)
-# The last: 3 stages and 4 micro-batches again, with rows for all 4 (kept orders show)
+# (3, 9, 4): 3 stages and 4 micro-batches again, with rows for all 4 (kept orders show); then
+# one micro-batch, whose stages are cut too
 CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3), (3, 9, 4)]
+CASES += [(3, 4, 1)]
 # Then cross_entropy on class indices (y of int64 in range(WIDTH)), not the output's dtype
 CLASS_CASES = [(3, 6, 3)]
 # d2lgpu.pipeline's order helpers, which the prompt rules out (micro_batches it allows)
@@ -98,7 +106,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         log: list = []  # each micro-batch found by value, from x's split by tensor_split
         stages = stages_of(n_stages, log, seen={-1: dict(enumerate(torch.tensor_split(x, m)))})
         start = start_grads(stages, gen)
-        where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batches"
+        where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batch{'es' * (n_micro > 1)}"
         hooks, held = hooks_on(stages), kept_by(step, stages)
         with runs_of(*_HELPERS) as helpers, nested_backwards() as nested:
             try:
@@ -136,6 +144,15 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 f"({where}) the stages ran {forwards} forwards: min(n_micro, len(x)) = {m} "
                 "non-empty micro-batches, each through each stage once (torch.tensor_split)"
                 + (KEPT_HINT if ms.get((n_stages, n_micro), m) != m else "")
+            )
+        if stages[0].gathered:
+            raise CheckFailed(
+                f"({where}) stage 1 got a micro-batch that is not a run of consecutive rows of "
+                "x: the rows were reordered or gathered (torch.randperm, x[perm]), so micro-batch "
+                "i is not tensor_split's i-th piece, each is a gathered copy of x, and a random "
+                "permutation also moves the caller's random state. Micro-batch i must be rows "
+                "of x in order, torch.tensor_split(x, M)[i]: no shuffle (the data loader "
+                "shuffles, before the step)"
             )
         if cut := [stage.index for stage in stages if stage.detached_in_place]:
             raise CheckFailed(
@@ -196,6 +213,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 )
             )
         check_grads(stages, reference, start, where)
+        check_given(stages, lambda stage: stage.index + 1, f"({where})")
         check_freed(stages, where)
         for stage in stages:  # the checker's own hold on the graphs (and their leaves): gone
             stage.nodes.clear()
@@ -203,7 +221,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             check_nothing_left(stages, hooks, made, f"({where})")
         except CheckFailed as failed:
             costs.append(failed)
-        for rule in (check_first_input, check_called):  # costs, not wrong values: named
+        for rule in (check_cut, check_first_input, check_called):  # costs, not wrong values: named
             try:  # once every case's values have passed
                 rule(stages, where)
             except CheckFailed as failed:

@@ -1,0 +1,101 @@
+"""``09.pipeline``'s rules on what the step did, beside its values: the micro-batches and the
+schedule (from the stages' log), stage 1's input, and the host reads (from the device watch).
+
+* :func:`check_nonempty` and :func:`check_schedule`: ``min(M, n)`` non-empty micro-batches,
+  each through each stage once, stage 2 starting before stage 1 has run the last one, and
+  every forward before any backward (GPipe's schedule);
+* :func:`check_input_grad`: stage 1's input (a micro-batch of ``x``) left without
+  ``requires_grad``, or backward computes a gradient of the data that nobody reads;
+* :func:`check_reads`: at most one host read of a device value per step, with the copies
+  that ``torch.autograd.graph.save_on_cpu()`` makes of every saved tensor named as such.
+
+What it is not: the checker; :mod:`d2lgpu.checks.ch09_model_parallel` runs the cases.
+"""
+
+from __future__ import annotations
+
+from ._pretend import SAVED_TO_HOST
+from ._util import CheckFailed
+
+__all__ = ["check_nonempty", "check_schedule", "check_input_grad", "check_reads"]
+
+
+def check_nonempty(log, where) -> None:
+    if any(rows == 0 for _, rows, _ in log):
+        raise CheckFailed(
+            f"for {where}, a stage got an empty micro-batch (torch.tensor_split(x, M) gives empty "
+            "ones when len(x) < M): split into min(M, len(x)) micro-batches"
+        )
+
+
+def check_schedule(log, n, m, where) -> None:
+    want = min(m, n)
+    forwards = [
+        (i, stage, rows) for i, (stage, rows, phase) in enumerate(log) if phase == "forward"
+    ]
+    calls1 = [rows for _, stage, rows in forwards if stage == 1]
+    calls2 = [rows for _, stage, rows in forwards if stage == 2]
+    if len(calls1) == 1 and want > 1:
+        raise CheckFailed(
+            f"for {where}, the whole batch went through stage 1 in one call: split it into "
+            f"{want} micro-batches, so that stage 2 can start while stage 1 works on the next"
+        )
+    if len(calls1) != want or sum(calls1) != n or calls1 != calls2:
+        raise CheckFailed(
+            f"for {where}, stage 1 got micro-batches of {calls1} rows and stage 2 of {calls2}: "
+            f"each stage must see the same {want} non-empty micro-batches once (torch.chunk "
+            f"may give fewer; torch.tensor_split into min(M, len(x)) parts gives exactly {want})"
+        )
+    if want == 1:
+        return
+    first2 = min(i for i, stage, _ in forwards if stage == 2)
+    if first2 > max(i for i, stage, _ in forwards if stage == 1):
+        raise CheckFailed(
+            f"for {where}, stage 2 started only after stage 1 had run every micro-batch: run "
+            "micro-batch i through stage 2 as soon as stage 1 has it, so that the stages work "
+            "at the same time"
+        )
+    first_backward = min((i for i, e in enumerate(log) if e[2] == "backward"), default=len(log))
+    if first_backward < forwards[-1][0]:
+        raise CheckFailed(
+            f"for {where}, backward ran before the last micro-batch's forward: each device runs "
+            "its work in order, so stage 1's next forward waits for stage 2's backward to come "
+            "back and the stages take turns. Run every micro-batch's forward first, then the "
+            "backward (of the weighted sum, or of each loss): GPipe's schedule"
+        )
+
+
+def check_input_grad(stages, where) -> None:
+    if stages[0].input_grad:
+        raise CheckFailed(
+            f"for {where}, stage 1's input, a micro-batch of x, required grad (requires_grad_()): "
+            "backward then also computes the gradient of every micro-batch of x, one more "
+            "product per micro-batch in stage 1's first layer, kept in its .grad, that nothing "
+            "reads. Send the micro-batches to stage 1 as they are: to() between the devices is "
+            "followed by autograd without it"
+        )
+
+
+def check_reads(reads: list[str], where) -> None:
+    if len(reads) <= 1:
+        return
+    if SAVED_TO_HOST in reads:
+        raise CheckFailed(
+            f"for {where}, your step copied {reads.count(SAVED_TO_HOST)} tensors saved for "
+            "backward from the device to the host (torch.autograd.graph.save_on_cpu(), or "
+            "saved_tensors_hooks that call .cpu()): each copy without pinned memory makes the "
+            "host wait for the device, in every operation of the forward, so stage 1 cannot "
+            "run ahead while stage 2 works. Leave the saved activations on their devices"
+        )
+    raise CheckFailed(
+        f"for {where}, your step read device values on the host {len(reads)} times "
+        f"({', '.join(sorted(set(reads)))}): each read waits until the device has "
+        "finished, so stage 1 cannot run ahead while stage 2 works. Keep the loss a "
+        "tensor and read it (if at all) once, at the end"
+        + (
+            "; a copy to the CPU is a read too: move the activations from stage 1's device "
+            "straight to stage 2's"
+            if any(r in (".cpu()", ".to('cpu')") for r in reads)
+            else ""
+        )
+    )

@@ -1,0 +1,65 @@
+# expect: fail Calls stage.requires_grad_(True) on every stage at the start "so that backward reaches all of them": harmless when every parameter is trainable, but it unfreezes parameters the caller froze (fine-tuning), which then get gradients they must not have, and the change outlives the step.
+# hint: (requires_grad|frozen|freez|unfreez|trainable|module state|outlives)
+# open: every case's parameters all require grad, as the prompt's stages do (it names no frozen parameter, and says nothing of requires_grad), so stage.requires_grad_(True) changes nothing a case can see; only a case with a frozen parameter tells it apart, which the prompt's words do not cover
+# name: one_f_one_b_step
+import torch
+
+
+def _orders(S, M):
+    orders = []
+    for k in range(S):
+        warm = min(S - k - 1, M)
+        order = [("F", i) for i in range(warm)]
+        for j in range(M - warm):
+            order += [("F", warm + j), ("B", j)]
+        order += [("B", i) for i in range(M - warm, M)]
+        orders.append(order)
+    return orders
+
+
+def _run(stages, orders, xs, ys, loss_fn, share):
+    """Each stage its next action once what it needs is done; the weighted losses."""
+    S = len(stages)
+    pos, fwd, bwd = [0] * S, [0] * S, [0] * S
+    inputs, outputs, losses = {}, {}, []
+    while any(pos[k] < len(orders[k]) for k in range(S)):
+        moved = False
+        for k in range(S):
+            if pos[k] == len(orders[k]):
+                continue
+            phase, i = orders[k][pos[k]]
+            if phase == "F":
+                if k > 0 and fwd[k - 1] <= i:
+                    continue
+                h = xs[i] if k == 0 else outputs[k - 1, i].detach().requires_grad_()
+                out = stages[k](h)
+                if k == S - 1:
+                    out = loss_fn(out, ys[i]) * share[i]
+                inputs[k, i], outputs[k, i] = h, out
+                fwd[k] += 1
+            else:
+                if k < S - 1 and bwd[k + 1] <= i:
+                    continue
+                out = outputs.pop((k, i))
+                if k == S - 1:
+                    out.backward()
+                    losses.append(out.detach())
+                else:
+                    out.backward(inputs.pop((k + 1, i)).grad)
+                bwd[k] += 1
+            pos[k] += 1
+            moved = True
+        if not moved:
+            raise RuntimeError("schedule is stuck")
+    return losses
+
+
+def one_f_one_b_step(stages, x, y, loss_fn, n_micro):
+    for stage in stages:
+        stage.requires_grad_(True)  # every stage must get its gradients
+    N = len(x)
+    M = min(n_micro, N)
+    xs, ys = torch.tensor_split(x, M), torch.tensor_split(y, M)
+    share = [len(part) / N for part in xs]
+    losses = _run(stages, _orders(len(stages), M), xs, ys, loss_fn, share)
+    return torch.stack(losses).sum()
