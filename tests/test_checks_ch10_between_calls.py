@@ -66,7 +66,8 @@ def test_the_tensors_a_call_made_and_kept_are_counted_less_the_models_own():
     made = made_in_call(alive)
     assert sorted(r().numel() for r in made) == [4, 6, 8, 10]  # floating point only, all made
     del flat
-    assert kept_numel(made, model) == 10  # flat shares the gradient's storage: not counted
+    kept = kept_numel(made, model)
+    assert kept == 10 and type(kept) is int  # flat shares the gradient's storage: not counted
     KEPT.pop()
     assert kept_numel(made, model) == 6
     KEPT.append(model.weight.grad)  # the view, kept by the learner too
@@ -130,3 +131,6 @@ def test_a_parameter_whose_requires_grad_the_call_changed_is_named():
         "again. Leave the parameters as they are: skip a gradient that is None"
     )
     assert needs_grad_hint(model, needs_grad(model), 2) is None
+    before = needs_grad(model)
+    model.register_parameter("extra", nn.Parameter(torch.zeros(1)))  # new: none to compare
+    assert needs_grad_hint(model, before, 3) is None
