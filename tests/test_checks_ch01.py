@@ -5,6 +5,7 @@ The reference answers here are written independently of the solution notebooks
 solutions. Every wrong answer is one a learner is likely to write.
 """
 
+import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
 
@@ -222,4 +223,50 @@ def test_placement_hints_in_full_for_a_non_function_no_workers_short_lists_and_l
         first_five_only,
         "with 3 GPU(s), worker 5 should go to cuda:2 but went to cuda:0: in round-robin order, "
         "consecutive workers go to consecutive devices, back to the first after the last",
+    )
+
+
+def test_placement_names_one_list_refilled_by_every_call():
+    def refilled(n_workers, _out=[]):  # noqa: B006 - the mistake under test
+        _out[:] = place_workers(n_workers)
+        return _out
+
+    assert_fails(
+        "01.placement",
+        refilled,
+        "with 2 GPUs place_workers(3) returned [cuda:0, cuda:1, cuda:0], and after "
+        "place_workers(5) with 3 GPUs, that list holds [cuda:0, cuda:1, cuda:2, cuda:0, "
+        "cuda:1], the very list it returned then: every call refills the same list (a mutable "
+        "default argument such as out=[], or a list made outside the function), so a "
+        "placement the caller kept changes under it. Build a new list in every call",
+    )
+    # A new list each call, and a tuple (which cannot be refilled), pass.
+    assert_passes("01.placement", lambda n: tuple(place_workers(n)))
+
+
+@pytest.mark.skipif(
+    torch.cuda.is_available(),
+    reason="a real GPU takes the test tensor: needs a machine without CUDA",
+)
+def test_placement_names_gpus_tested_by_putting_a_tensor_on_them():
+    def tested(n_workers):
+        usable = []
+        for device in d2lgpu.try_all_gpus():
+            try:
+                torch.zeros(1).to(device)
+                usable.append(device)
+            except (RuntimeError, AssertionError):
+                pass
+        usable = usable or [torch.device("cpu")]
+        return [usable[i % len(usable)] for i in range(n_workers)]
+
+    assert_fails(
+        "01.placement",
+        tested,
+        "with 1 GPU(s) every worker went to the CPU, and place_workers called to() with "
+        "cuda:0, putting a tensor on a GPU to test it: the checker's GPUs are pretend ones "
+        "that torch only reports (is_available, device_count), so every such test fails and "
+        "drops them all. Naming a device does not touch the hardware: ask torch for the GPUs "
+        "(try_all_gpus(), or torch.cuda.device_count()) and use them, without allocating on "
+        "each one",
     )

@@ -368,3 +368,62 @@ def test_time_fn_names_a_median_divided_by_repeats_again_and_a_rounded_one():
         "shorter than a millisecond then reads as another time, or 0. Return the median "
         "unrounded, and round only where you print it",
     )
+
+
+def test_time_fn_names_statistics_median_grouped():
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=statistics.median_grouped),
+        "time_fn returned -0.248, which is statistics.median_grouped of the per-call times: it "
+        "takes the times as classes 1 wide (1 s) and interpolates inside the middle one, so "
+        "times of a few ms come out off by up to half a second, even negative. Return "
+        "statistics.median of the times",
+    )
+
+
+def test_time_fn_names_slow_calls_dropped_before_the_median():
+    def without_slow(times):
+        return statistics.median([t for t in times if t <= 2 * min(times)])
+
+    assert_fails(
+        "02.time_fn",
+        timer_variant(statistic=without_slow),
+        "time_fn returned 1.8 ms, the median of the 4 fastest of the 5 calls: the slowest were "
+        "dropped before the median, which makes it too low whenever several calls are slow. "
+        "The median already ignores a few slow calls: return statistics.median of every "
+        "per-call time",
+    )
+
+
+def test_time_fn_names_a_result_kept_for_the_same_work():
+    import functools
+
+    remembered = functools.lru_cache(maxsize=None)(time_fn)
+
+    assert_fails(
+        "02.time_fn",
+        lambda work, sync, clock, repeats: remembered(work, sync, clock, repeats),
+        "a second call of time_fn with the same work, sync and clock returned 3 ms without "
+        "calling work() (the work had grown from 3 ms to 6 ms): a result kept from the first "
+        "call (functools.lru_cache / cache, or a dict keyed on work) is stale once the work or "
+        "the machine changes, and keeps every work (and its tensors) alive. Time the work in "
+        "every call",
+    )
+
+
+def test_time_fn_warms_up_again_for_a_work_it_has_seen():
+    seen = set()
+
+    def warmed_once(work, sync, clock, repeats):
+        if work not in seen:  # one warm-up per work, remembered between calls
+            seen.add(work)
+            work()
+            sync()
+        return _timed(work, sync, clock, repeats)
+
+    assert_fails(
+        "02.time_fn",
+        warmed_once,
+        "the first clock read came before any warm-up call: call work() once and sync() before "
+        "you start measuring",
+    )

@@ -551,3 +551,99 @@ def test_the_real_steps_name_an_attached_loss_a_different_loss_and_step_before_b
         "before loss.backward(), so each step used no gradients and the next opt.zero_grad() "
         "cleared the ones computed. Keep the order opt.zero_grad(), loss.backward(), opt.step()"
     )
+
+
+def test_empty_cache_behind_cuda_is_available_is_named():
+    def empties(net, X, y, opt, device):
+        loss = _step(net, X, y, opt, device)
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+        return loss
+
+    assert _hint(parts._waits_for_the_gpu, empties).startswith(
+        "the step calls torch.cuda.empty_cache() (seen in a run where "
+        "torch.cuda.is_available() was True): it hands the caching allocator's free memory "
+        "back to the driver every step"
+    )
+
+
+def test_a_closure_step_passes_and_what_a_step_leaves_behind_is_named():
+    def closure_step(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        w = torch.tensor(WEIGHTS, device=device)
+
+        def closure():
+            opt.zero_grad()
+            loss = F.cross_entropy(net(X), y, weight=w)
+            loss.backward()
+            return loss
+
+        return opt.step(closure).detach()
+
+    passed: list[str] = []
+    parts.check_device_bug(closure_step, passed)
+    assert passed[-1].startswith("three steps on try_gpu() match the reference step")
+
+    kept = []
+
+    def keeps_loss(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        kept.append(loss)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    def seeds(net, X, y, opt, device):
+        torch.manual_seed(0)
+        return _step(net, X, y, opt, device)
+
+    def zero_grad_after(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device)).backward()
+        opt.step()
+        opt.zero_grad()
+        return None
+
+    def clips(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor(WEIGHTS, device=device))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm=1.0)
+        opt.step()
+        return loss.detach()
+
+    assert _hint(parts.check_device_bug, keeps_loss, []).startswith(
+        "after the step returned, the loss that loss.backward() was called on is still "
+        "alive, attached to its graph: something keeps it (a list for logging, a global)"
+    )
+    assert _hint(parts.check_device_bug, seeds, []).startswith(
+        "the step changed the global random generator (torch.manual_seed, or a random draw): "
+        "the given step draws no random numbers"
+    )
+    assert _hint(parts.check_large_gradients, clips, torch.device("cpu")) == (
+        "on a batch whose gradients are large (norm well over 1), the step's update differs "
+        "from the given step's: the gradients were clipped (clip_grad_norm_); keep the "
+        "step's computation as given (no clipping or rescaling of the gradients); only "
+        "change where tensors live"
+    )
+    parts.check_large_gradients(zero_grad_after, torch.device("cpu"))  # right: passes
+
+
+def test_a_loss_divided_by_the_batch_size_is_named():
+    def one_hot(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        logits = net(X)
+        target = F.one_hot(y, 3).to(logits.dtype)
+        loss = F.cross_entropy(logits, target, weight=torch.tensor(WEIGHTS, device=device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert _hint(parts.check_device_bug, one_hot, []).startswith(
+        "after three steps the parameters differ from the reference: the loss divides the "
+        "weighted losses by the batch size, not by the sum of the targets' class weights"
+    )

@@ -402,3 +402,71 @@ def test_a_load_that_keeps_fresh_weights_is_named_whatever_seed_the_caller_left(
     torch.manual_seed(2)
     result = test_redteam.grade(answer)
     assert result["hint"].startswith("the loaded parameters differ from the checkpoint's")
+
+
+def _halve(net):
+    with torch.no_grad():
+        net[0].weight.mul_(0.5)
+
+
+def test_halving_keeps_gradients_and_works_in_float64_and_on_another_device():
+    def clears_grads(net):
+        _halve(net)
+        net.zero_grad()
+
+    def through_float(net):
+        with torch.no_grad():
+            net[0].weight.float().mul_(0.5)
+
+    def factor_on_cpu(net):
+        with torch.no_grad():
+            net[0].weight.mul_(torch.full(net[0].weight.shape, 0.5))
+
+    assert _hint(parts._check_halve, clears_grads, CPU, []).startswith(
+        "halve_first_layer changed the model's gradients (.grad cleared or zeroed, as "
+        "net.zero_grad() does): only the weight's values should change"
+    )
+    assert _hint(parts._check_halve, through_float, CPU, []).startswith(
+        "net[0].weight of a float64 model (net.double()) was not halved: .float(), "
+        ".to(dtype) or .type() return a copy when the dtype differs"
+    )
+    assert _hint(parts._check_halve, factor_on_cpu, CPU, []).startswith(
+        "halve_first_layer mixes devices: mul_ got the weight and a tensor on the CPU "
+        "(checked with the model on the meta device, which stands for a GPU"
+    )
+    passed: list[str] = []
+    parts._check_halve(_halve, CPU, passed)
+    assert len(passed) == 1
+
+
+def test_saving_leaves_the_mode_alone_and_keeps_buffers(tmp_path):
+    def sets_eval(net, path):
+        net.eval()
+        torch.save(net.state_dict(), path)
+
+    def parameters_only(net, path):
+        torch.save({k: p.detach() for k, p in net.named_parameters()}, path)
+
+    assert _hint(parts._check_save, sets_eval, CPU, tmp_path, []).startswith(
+        "save_parameters left the model in another mode (net.eval() or net.train(False)): "
+        "only read the model"
+    )
+    assert _hint(parts._check_save, parameters_only, CPU, tmp_path, []).startswith(
+        "saved from a model with a BatchNorm layer, the file lacks its buffers "
+        "(1.running_mean, 1.running_var, 1.num_batches_tracked): named_parameters() and "
+        "parameters() leave buffers out"
+    )
+
+
+def test_a_model_loaded_in_eval_mode_is_named():
+    def save(net, path):
+        torch.save(net.state_dict(), path)
+
+    def loads_eval(make_net, path, device):
+        return _right_load(make_net, path, device).eval()
+
+    said = _hint(parts.check_parameters, (_halve, save, loads_eval), [])
+    assert said.startswith(
+        "load_parameters returned the model in eval mode, where make_net() builds it in "
+        "train mode: return it as make_net() built it"
+    )

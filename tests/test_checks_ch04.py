@@ -109,7 +109,6 @@ def test_amp_names_gradients_clipped_another_way_not_as_clipped_while_scaled():
         torch.nn.utils.clip_grad_norm_(params, max_norm / 2)
 
     wrong = {
-        each_parameter: "between 0.708 and 0.769, not clipped to max_norm=0.5",
         l1_norm: "not clipped to max_norm=0.5",
         half_the_threshold: "between 0.25 and 0.25, not clipped to max_norm=0.5",
     }
@@ -122,6 +121,14 @@ def test_amp_names_gradients_clipped_another_way_not_as_clipped_while_scaled():
             "max_norm) after backward() and scaler.unscale_(opt)",
         )
         assert "while still scaled" not in result.hint, result.hint
+    result = assert_hint(
+        clips_as(each_parameter),
+        "with torch.float16, each parameter tensor's gradient was clipped on its own: none was "
+        "longer than max_norm=0.5, but their total norm was up to 0.769. Clip all the "
+        "parameters at once, clip_grad_norm_(net.parameters(), max_norm): one factor for them "
+        "all, so that their total norm is max_norm",
+    )
+    assert "while still scaled" not in result.hint, result.hint
     assert_passes("04.amp", clips_as(torch.nn.utils.clip_grad_norm_))
     # clipped before unscale_: every step max_norm / 1024 long
     assert_fails(
@@ -953,3 +960,72 @@ def test_amp_wants_the_losses_as_train_fp32_returns_them():
         return stacked
 
     assert_passes("04.amp", amp_variant(returns=reads_after_the_loop))
+
+
+def test_amp_names_a_clip_of_one_of_the_optimizers_parameter_groups():
+    """The checker's optimizer has two parameter groups (the biases apart): the same SGD steps
+    as one group, so a clip of opt.param_groups[0] alone shows, named."""
+
+    def first_group(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        return clips_as(lambda params, m: torch.nn.utils.clip_grad_norm_(
+            opt.param_groups[0]["params"], m))(net, batches, opt, device_type, dtype, scaler,
+                                              max_norm=max_norm)  # fmt: skip
+
+    assert_hint(
+        first_group,
+        "with torch.float16, only the gradients of the optimizer's parameter group 0 (of 2) "
+        "were clipped to max_norm=0.5, so the whole model's norm was up to 0.586: clip all the "
+        "model's parameters, clip_grad_norm_(net.parameters(), max_norm), whatever groups the "
+        "optimizer has",
+    )
+
+    def every_group(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        params = [p for group in opt.param_groups for p in group["params"]]
+        return clips_as(lambda _, m: torch.nn.utils.clip_grad_norm_(params, m))(
+            net, batches, opt, device_type, dtype, scaler, max_norm=max_norm
+        )
+
+    assert_passes("04.amp", every_group)
+
+
+class KeepsFromTheFirstCall:
+    """A train_amp object that keeps the first call's parameters or scaler for later calls."""
+
+    def __init__(self, keep):
+        self.keep, self.params, self.scaler = keep, None, None
+
+    def __call__(self, net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        if self.keep == "params":
+            self.params = self.params or list(net.parameters())
+        if self.keep == "scaler":
+            self.scaler = self.scaler or scaler
+        params, scaler = self.params or list(net.parameters()), self.scaler or scaler
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(params, max_norm)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+
+def test_amp_names_a_scaler_or_parameters_kept_from_the_first_call():
+    assert_hint(
+        KeepsFromTheFirstCall("scaler"),
+        "with torch.bfloat16 (scaler=None), your loop still called the GradScaler of the "
+        "earlier call (scale, scaler.step, update): keep no scaler between calls. Use the "
+        "scaler each call is given, and none when scaler is None",
+    )
+    assert_hint(
+        KeepsFromTheFirstCall("params"),
+        "with torch.bfloat16, your loop changed the gradients of the earlier call's net (its "
+        "parameters kept from the first call and clipped again?): keep nothing between calls; "
+        "clip the parameters of the net each call is given, clip_grad_norm_(net.parameters(), "
+        "max_norm)",
+    )
+    assert_passes("04.amp", KeepsFromTheFirstCall(None))

@@ -44,12 +44,7 @@ def bw_branches(nbytes, seconds, world_size, collective):
     raise ValueError(f"unknown collective {collective}")
 
 
-def bw_any_case(nbytes, seconds, world_size, collective):
-    """The collective's name in any case ("All_Reduce"): an unknown one still a ValueError."""
-    return bw_table(nbytes, seconds, world_size, collective.lower())
-
-
-@pytest.mark.parametrize("answer", [bw_table, bw_branches, bw_any_case])
+@pytest.mark.parametrize("answer", [bw_table, bw_branches])
 def test_bus_bandwidth_right_answers_pass(answer):
     result = assert_passes("10.bus_bandwidth", answer)
     assert any("unknown collective" in p for p in result.passed)
@@ -617,6 +612,83 @@ def test_bus_bandwidth_one_rank_and_unknown_collective_hints_in_full():
         ),
         "bandwidths(..., 'all_to_everyone') returned instead of raising ValueError: an unknown "
         "collective must raise ValueError naming the allowed ones",
+    )
+
+
+def bw_any_case(nbytes, seconds, world_size, collective):
+    """The collective's name in any case ("All_Reduce"): the prompt's "any other collective"."""
+    return bw_table(nbytes, seconds, world_size, collective.lower())
+
+
+def bw_aliases(nbytes, seconds, world_size, collective):
+    """nccl-tests' and torch's spellings ("allreduce", "bcast") taken as the four names."""
+    names = {name.replace("_", ""): name for name in FACTORS} | {"bcast": "broadcast"}
+    return bw_table(nbytes, seconds, world_size, names.get(collective, collective))
+
+
+def bw_one_rank_first(nbytes, seconds, world_size, collective):
+    """world_size 1 answered before the collective's name is looked at."""
+    if world_size == 1:
+        return nbytes / seconds / 1e9, 0.0
+    return bw_table(nbytes, seconds, world_size, collective)
+
+
+def bw_substring(nbytes, seconds, world_size, collective):
+    """`collective in ("broadcast")`: a substring test, not a one-element tuple."""
+    if collective in ("broadcast"):  # a string, not a tuple: the mistake under test
+        return nbytes / seconds / 1e9, nbytes / seconds / 1e9
+    return bw_table(nbytes, seconds, world_size, collective)
+
+
+_EXACTLY = (
+    "returned instead of raising ValueError: the collective is one of 'all_reduce', "
+    "'all_gather', 'reduce_scatter' and 'broadcast', spelled exactly so: any other string, "
+)
+
+
+@pytest.mark.parametrize(
+    "answer, hint",
+    [
+        (
+            bw_any_case,
+            "bandwidths(2**20, 1e-3, 2, 'All_Reduce') " + _EXACTLY + "in another case "
+            "('All_Reduce', 'BROADCAST') too, must raise it",
+        ),
+        (
+            bw_aliases,
+            "bandwidths(2**20, 1e-3, 2, 'allreduce') " + _EXACTLY + "an alias ('allreduce', "
+            "'all-gather', 'bcast') too, must raise it",
+        ),
+        (
+            bw_one_rank_first,
+            "bandwidths(2**20, 1e-3, 1, 'all_to_everyone') returned instead of raising "
+            "ValueError: on 1 rank too an unknown collective must raise ValueError: check the "
+            "name before any shortcut for world_size 1",
+        ),
+        (
+            bw_substring,
+            "bandwidths(2**20, 1e-3, 2, 'cast') " + _EXACTLY + "a part of one of them too "
+            "('cast', 'reduce', ''), must raise it. (`c in ('broadcast')` tests for a substring: "
+            "('broadcast') is a string, ('broadcast',) a tuple)",
+        ),
+    ],
+)
+def test_bus_bandwidth_other_strings_than_the_four_names_must_raise(answer, hint):
+    """The prompt: "Any other `collective` raises ValueError", whatever the string."""
+    assert_fails("10.bus_bandwidth", answer, hint)
+
+
+def test_bus_bandwidth_an_unknown_name_raising_another_error_is_named():
+    def empty_is_index_error(nbytes, seconds, world_size, collective):
+        if collective == "":
+            raise IndexError("string index out of range")
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        empty_is_index_error,
+        "bandwidths(2**20, 1e-3, 2, '') raised IndexError (string index out of range): an "
+        "unknown collective must raise ValueError naming the allowed ones",
     )
 
 

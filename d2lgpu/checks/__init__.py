@@ -36,12 +36,15 @@ is the same on a laptop and on a GPU server.
 The modules whose names start with ``_`` are not checkers but what checkers share:
 
 =========================  ==============================================================
+``_ch01_calls``            ``01.placement``'s watch of GPUs touched, and of one list refilled
+``_ch02_time_log``         ``02.time_fn``'s rules on the order of its calls: warm-up, clock, sync
 ``_ch02_clock``            ``02.frobenius``'s product clock: work, norms, joins, matrices alive
 ``_ch03_networks``         what both chapter 3 checkers share: the model
 ``_ch03_meta_watch``       ``03.device_bug``'s watch of where each tensor came from
+``_ch03_step_rules``       ``03.device_bug``'s reference, and what a step must leave alone
 ``_ch03_loading``          ``03.parameters``' loads of a checkpoint, and their hints
 ``_ch04_watch``            ``04.amp``'s problem and probes
-``_ch04_scaler``           ``04.amp``'s rules on the GradScaler, and its refusals named
+``_ch04_scaler``           ``04.amp``'s GradScaler rules (refusals named), partial clips, what a call keeps
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says
 ``_ch05_reference``        ``05.ddp``'s single-process reference, and the mistakes made apart
 ``_ch05_rules``            ``05.ddp``'s rules on what the ranks recorded (saves, the end, backend)

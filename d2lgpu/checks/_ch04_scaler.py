@@ -1,9 +1,13 @@
 """``04.amp``'s rules on the GradScaler: the answer uses the one it is given (float16) and
-makes none that scales under bfloat16; GradScaler's own refusals, named for the mistake.
+makes none that scales under bfloat16; GradScaler's own refusals, named for the mistake;
+what was clipped when not the whole model; what a call keeps from the call before.
 
 :data:`FP16_ERRORS` are the errors GradScaler raises when a float16 loop calls it in the
 wrong order; :func:`check_own_scaler` reads the GradScalers the answer made (recorded by
-:func:`d2lgpu.checks._ch04_watch.run_answer`).
+:func:`d2lgpu.checks._ch04_watch.run_answer`); :func:`partial_clip_hint` names a clip of
+one parameter group, or of each tensor on its own; :func:`kept_from` and
+:func:`check_nothing_kept` see the second call (bfloat16, another net) touch the first
+call's scaler or gradients.
 """
 
 from __future__ import annotations
@@ -12,7 +16,14 @@ from ._ch04_watch import STEPS
 from ._kit import KnownError
 from ._util import CheckFailed
 
-__all__ = ["FP16_ERRORS", "SCALE_LOSS", "check_own_scaler"]
+__all__ = [
+    "FP16_ERRORS",
+    "SCALE_LOSS",
+    "check_nothing_kept",
+    "check_own_scaler",
+    "kept_from",
+    "partial_clip_hint",
+]
 
 SCALE_LOSS = (
     "backpropagate the scaled loss, scaler.scale(loss).backward(), so small float16 gradients "
@@ -77,4 +88,55 @@ def check_own_scaler(seen, name):
             "with bfloat16 the scaler is None and your loop made a GradScaler of its own: "
             "bfloat16 needs no scaler (it has float32's range, its gradients do not underflow). "
             "When scaler is None, call loss.backward(), clip and opt.step() directly"
+        )
+
+
+def partial_clip_hint(seen, name, max_norm) -> str | None:
+    """The hint when not all the gradients were clipped together to ``max_norm``: one of the
+    optimizer's parameter groups only, or each parameter tensor on its own."""
+    norms, groups = seen["norms"], seen["group_norms"]
+    if not norms or max(norms) <= max_norm * 1.01:
+        return None
+    for i in range(len(groups[0]) if len(groups[0]) > 1 else 0):
+        if all(abs(step[i] - max_norm) < 0.01 * max_norm for step in groups):
+            return (
+                f"with {name}, only the gradients of the optimizer's parameter group {i} (of "
+                f"{len(groups[0])}) were clipped to max_norm={max_norm}, so the whole model's "
+                f"norm was up to {max(norms):.3g}: clip all the model's parameters, "
+                "clip_grad_norm_(net.parameters(), max_norm), whatever groups the optimizer has"
+            )
+    longest = seen["tensor_norms"]
+    if max(longest) <= max_norm * 1.01 and max(longest) >= max_norm * 0.99:
+        return (
+            f"with {name}, each parameter tensor's gradient was clipped on its own: none was "
+            f"longer than max_norm={max_norm}, but their total norm was up to {max(norms):.3g}. "
+            "Clip all the parameters at once, clip_grad_norm_(net.parameters(), max_norm): one "
+            "factor for them all, so that their total norm is max_norm"
+        )
+    return None
+
+
+def kept_from(net, seen):
+    """What the first call leaves that a later one must not touch: its scaler's log (and its
+    length now), and its net's gradients' version counters."""
+    log = seen["log"]
+    grads = [p.grad for p in net.parameters() if p.grad is not None]
+    return log, len(log), grads, [g._version for g in grads]
+
+
+def check_nothing_kept(first, name):
+    """The second call (scaler=None, another net) used nothing the first call was given."""
+    log, length, grads, versions = first
+    if len(log) > length:
+        raise CheckFailed(
+            f"with {name} (scaler=None), your loop still called the GradScaler of the earlier "
+            f"call ({', '.join(sorted(set(log[length:])))}): keep no scaler between calls. Use "
+            "the scaler each call is given, and none when scaler is None"
+        )
+    if [g._version for g in grads] != versions:
+        raise CheckFailed(
+            f"with {name}, your loop changed the gradients of the earlier call's net (its "
+            "parameters kept from the first call and clipped again?): keep nothing between "
+            "calls; clip the parameters of the net each call is given, "
+            "clip_grad_norm_(net.parameters(), max_norm)"
         )

@@ -166,8 +166,12 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     # and "autocast", the device_type of each autocast, which the `with` below sets
     seen = {"log": [], "norms": [], "stale": 0, "out": [], "reads": reads.reads, "calls": reads}
     seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
+    seen["tensor_norms"], seen["group_norms"] = [], []  # at each step: the longest, per group
     net, batches = make_problem(device)
-    opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    # Two parameter groups (the biases apart, as for weight decay): the same SGD steps as one.
+    biases = [p for name, p in net.named_parameters() if name.endswith("bias")]
+    weights = [p for name, p in net.named_parameters() if not name.endswith("bias")]
+    opt = torch.optim.SGD([{"params": weights}, {"params": biases}], lr=0.2)
     log = seen["log"]
     scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
     step = opt.step
@@ -176,6 +180,8 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         if scaler is None or not scaler.in_step:
             log.append("opt.step")
         seen["norms"].append(grad_norm(net.parameters()))
+        seen["tensor_norms"].append(max(grad_norm([p]) for p in net.parameters()))
+        seen["group_norms"].append([grad_norm(g["params"]) for g in opt.param_groups])
         seen["reads_at_step"].append(len(reads.reads))
         return step(*args, **kwargs)
 

@@ -8,7 +8,15 @@ import math
 
 from ._util import CheckFailed
 
-__all__ = ["CASES", "FACTORS", "bandwidth_mistake", "call", "close", "fixed_for_two_ranks"]
+__all__ = [
+    "CASES",
+    "FACTORS",
+    "bandwidth_mistake",
+    "call",
+    "close",
+    "fixed_for_two_ranks",
+    "unknown_collective_hint",
+]
 
 GB = 1e9
 FACTORS = {
@@ -143,3 +151,54 @@ def call(fn, case, collective):
         return float(got[0]), float(got[1])
     except (TypeError, ValueError):
         raise CheckFailed(f"bandwidths returned {got!r}: both values must be numbers") from None
+
+
+_EXACTLY = (
+    "the collective is one of 'all_reduce', 'all_gather', 'reduce_scatter' and 'broadcast', "
+    "spelled exactly so: any other string, "
+)
+UNKNOWN = (  # (collective, world_size, why it is unknown): each another string than the four
+    ("all_to_everyone", 2, ""),
+    (
+        "all_to_everyone",
+        1,
+        "on 1 rank too an unknown collective must raise ValueError: check the name before any "
+        "shortcut for world_size 1",
+    ),
+    ("All_Reduce", 2, _EXACTLY + "in another case ('All_Reduce', 'BROADCAST') too, must raise it"),
+    ("BROADCAST", 4, _EXACTLY + "in another case ('All_Reduce', 'BROADCAST') too, must raise it"),
+    *(
+        (alias, n, _EXACTLY + "an alias ('allreduce', 'all-gather', 'bcast') too, must raise it")
+        for alias, n in (("allreduce", 2), ("all-gather", 4), ("reducescatter", 3), ("bcast", 2))
+    ),
+    *(
+        (
+            part,
+            2,
+            _EXACTLY + "a part of one of them too ('cast', 'reduce', ''), must raise it. (`c in "
+            "('broadcast')` tests for a substring: ('broadcast') is a string, ('broadcast',) a "
+            "tuple)",
+        )
+        for part in ("cast", "reduce", "")
+    ),
+)
+
+
+def unknown_collective_hint(bandwidths) -> str | None:
+    """The hint when a collective that is none of the four names does not raise ValueError."""
+    for collective, n, why in UNKNOWN:
+        call_ = f"bandwidths(..., {collective!r})" if n == 2 and not why else None
+        call_ = call_ or f"bandwidths(2**20, 1e-3, {n}, {collective!r})"
+        try:
+            bandwidths(2**20, 1e-3, n, collective)
+        except ValueError:
+            continue
+        except Exception as error:  # noqa: BLE001 (a refusal of another kind, named)
+            return (
+                f"{call_} raised {type(error).__name__} ({error}): an unknown collective must "
+                "raise ValueError naming the allowed ones"
+            )
+        return f"{call_} returned instead of raising ValueError: " + (
+            why or "an unknown collective must raise ValueError naming the allowed ones"
+        )
+    return None

@@ -19,6 +19,7 @@ from types import SimpleNamespace
 
 import torch
 
+from ._ch01_calls import check_fresh_list, touch_hint
 from ._kit import patched
 from ._util import CheckFailed
 
@@ -191,7 +192,8 @@ def _compare(got, want, gpus: int, answer=None) -> None:
                 "[cuda:0] then, and every worker goes there"
             )
         raise CheckFailed(
-            f"with {gpus} GPU(s) every worker went to the CPU: ask for the devices inside "
+            (answer is not None and touch_hint(answer, gpus, fake_gpus))
+            or f"with {gpus} GPU(s) every worker went to the CPU: ask for the devices inside "
             "place_workers, at call time (chapter 1's try_all_gpus()); a list made once, "
             "outside the function, does not see the GPUs"
         )
@@ -250,6 +252,7 @@ def check_placement(answer, passed):
         "(3 GPUs and 3 or 7 workers, 4 GPUs and 4 or 9 workers)"
     )
     _entries_are_devices(answer)
+    check_fresh_list(answer, fake_gpus)
     passed.append("every entry is a torch.device")
 
 

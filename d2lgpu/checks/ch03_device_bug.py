@@ -10,39 +10,16 @@ three real steps on ``try_gpu()`` against a reference.
 
 from __future__ import annotations
 
-from typing import Any
-
 import torch
-import torch.nn.functional as F
 
 from ._ch03_meta_watch import BY_NAME, Origins, mismatch_hint, mixed_hint, moved_elsewhere
 from ._ch03_networks import CLASS_WEIGHTS, defaults_kept, make_net, same_params, seeded_net
-from ._kit import patched
+from ._ch03_step_rules import batch as _batch
+from ._ch03_step_rules import check_large_gradients, kept_graph, reference_train_step, rng_kept
+from ._ch03_step_rules import waits_for_the_gpu as _waits_for_the_gpu
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_device_bug", "reference_train_step"]
-
-
-def reference_train_step(net, X, y, opt, device, *, weighted=True, zero_grad=True):
-    """The fixed training step: the batch and the class weights on the model's device.
-
-    ``weighted`` and ``zero_grad`` switch off a part, to name a learner's mistake.
-    """
-    X, y = X.to(device), y.to(device)
-    class_weights = torch.tensor(CLASS_WEIGHTS, device=device) if weighted else None
-    loss = F.cross_entropy(net(X), y, weight=class_weights)
-    if zero_grad:
-        opt.zero_grad()
-    loss.backward()
-    opt.step()
-    return loss.detach()
-
-
-def _batch(seed: int, n: int = 16):
-    gen = torch.Generator().manual_seed(seed)
-    X = torch.randn(n, 4, generator=gen)
-    y = torch.randint(0, 3, (n,), generator=gen)
-    return X, y
 
 
 def _on_meta(step, data_on_meta: bool, refilled: bool = False):
@@ -77,9 +54,10 @@ def _run_on_meta(step, net, X, y, opt) -> tuple[torch.Tensor, Origins]:
     hook = net.register_forward_pre_hook(lambda module, args: order.append("f"))
     stepped = opt.step
 
-    def step_noted(*args, **kwargs):
+    def step_noted(*args, **kwargs):  # noted once done: a closure's forward runs inside
+        done = stepped(*args, **kwargs)
         order.append("s")
-        return stepped(*args, **kwargs)
+        return done
 
     opt.step = step_noted
     try:
@@ -140,36 +118,6 @@ def _run_on_meta(step, net, X, y, opt) -> tuple[torch.Tensor, Origins]:
     return loss, origins
 
 
-def _waits_for_the_gpu(step) -> None:
-    """Run ``step`` on meta with ``torch.cuda.is_available()`` True: a device-wide wait
-    behind it is seen. CUDA calls may fail here (there may be none): the waits before count."""
-    waits: list[str] = []
-
-    def noted(name: str):
-        return lambda *args, **kwargs: waits.append(name)
-
-    changes: list[tuple[Any, str, Any]] = [(torch.cuda, "is_available", lambda: True)]
-    for owner in (torch.cuda, torch.accelerator):  # both on every torch the course supports
-        name = f"torch.{owner.__name__.rpartition('.')[2]}.synchronize()"
-        changes.append((owner, "synchronize", noted(name)))
-    net = make_net().to("meta")
-    X, y = _batch(0)
-    try:
-        with patched(*changes), defaults_kept("the step"):
-            step(net, X, y, torch.optim.SGD(net.parameters(), lr=0.1), torch.device("meta"))
-    except Exception as error:  # what CUDA calls raise without a GPU; the checks above ran
-        if isinstance(error, CheckFailed):
-            raise
-    if waits:
-        raise CheckFailed(
-            f"the step calls {waits[0]} (seen in a run where torch.cuda.is_available() was "
-            "True): on a GPU the host then waits every step until all the queued work is "
-            "done, the wait that returning the loss tensor instead of loss.item() avoids. A "
-            "copy made with non_blocking=True needs no wait before it is used: the operations "
-            "that use it are queued after it, on the same stream"
-        )
-
-
 def _record_steps(opt) -> list[bool]:
     """Wrap ``opt.step``: the returned list gets, per call, whether any gradient was non-zero."""
     stepped_with: list[bool] = []
@@ -213,6 +161,10 @@ def _check_device_bug(answer, passed):
         },
         "the gradients of the previous step were not cleared: keep opt.zero_grad() before "
         "loss.backward()": {"zero_grad": False},
+        "the loss divides the weighted losses by the batch size, not by the sum of the "
+        "targets' class weights, as (w[y] * losses).mean() or one-hot probability targets "
+        "with weight= do: pass y, the class indices, to F.cross_entropy(..., "
+        "weight=class_weights), as the given step does": {"one_hot": True},
     }
     nets = {k: seeded_net(4).to(device) for k in [*variants, "answer"]}
     opts = {k: torch.optim.SGD(n.parameters(), lr=0.05, momentum=0.9) for k, n in nets.items()}
@@ -224,7 +176,7 @@ def _check_device_bug(answer, passed):
             loss = reference_train_step(nets[key], X, y, opts[key], device, **options)
             if not key:
                 losses.append((loss, loss))
-        with defaults_kept("the step"):
+        with defaults_kept("the step"), rng_kept(), kept_graph() as graphs:
             got = answer(nets["answer"], X, y, opts["answer"], device)
         if not isinstance(got, torch.Tensor) or got.numel() != 1:
             raise CheckFailed(
@@ -240,6 +192,7 @@ def _check_device_bug(answer, passed):
                 "loss.detach(), as the given step does"
             )
         losses[-1] = (got, losses[-1][1])
+        graphs.check(got)
     if not same_params(nets["answer"], nets[""], close=True):
         if not stepped_with:
             raise CheckFailed(
@@ -280,6 +233,7 @@ def _check_device_bug(answer, passed):
             "loss.backward() was called on, not one recomputed after opt.step() (the loss of "
             "the updated weights, at the cost of a second forward)"
         )
+    check_large_gradients(answer, device)
     passed.append(
         "three steps on try_gpu() match the reference step (with the optimizer given, "
         "SGD with momentum)"

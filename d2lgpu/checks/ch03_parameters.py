@@ -22,7 +22,8 @@ from ._ch03_loading import (
     check_load_runs_no_code,
     load_checked,
 )
-from ._ch03_networks import defaults_kept, same_params, seeded_net
+from ._ch03_meta_watch import Origins
+from ._ch03_networks import defaults_kept, make_net, same_params, seeded_net
 from ._kit import KnownError, call_answer, patched
 from ._util import CheckFailed, one_cpu_thread
 
@@ -57,6 +58,8 @@ def _check_halve(halve, device, passed):
     net = seeded_net(0).to(device)
     weight = net[0].weight
     before = {k: v.detach().clone() for k, v in net.state_dict().items()}
+    for p in net.parameters():  # gradients being accumulated (over micro-batches, say)
+        p.grad = torch.full_like(p, 0.25)
     memory = weight.data_ptr()
     with defaults_kept("halve_first_layer"):
         call_answer(halve, net, known=_IN_PLACE)
@@ -97,10 +100,47 @@ def _check_halve(halve, device, passed):
     ]
     if changed:
         raise CheckFailed(f"only net[0].weight should change, but {', '.join(changed)} did too")
+    if not all(p.grad is not None and bool((p.grad == 0.25).all()) for p in net.parameters()):
+        raise CheckFailed(
+            "halve_first_layer changed the model's gradients (.grad cleared or zeroed, as "
+            "net.zero_grad() does): only the weight's values should change. Gradients being "
+            "accumulated over micro-batches would be lost; clearing them is the training "
+            "loop's job (opt.zero_grad() before the next backward)"
+        )
+    _check_halve_elsewhere(halve)
     passed.append(
         "halve_first_layer halves net[0].weight in place: same Parameter, same device, "
         "still a leaf, nothing else changed"
     )
+
+
+def _check_halve_elsewhere(halve) -> None:
+    """On a float64 model, and on the meta device (standing for a GPU)."""
+    net = seeded_net(0).double()
+    weight = net[0].weight
+    assert isinstance(weight, torch.Tensor)
+    before = weight.detach().clone()
+    with defaults_kept("halve_first_layer"):
+        call_answer(halve, net, known=_IN_PLACE)
+    if not torch.equal(weight.detach(), before * 0.5):
+        raise CheckFailed(
+            "net[0].weight of a float64 model (net.double()) was not halved: .float(), "
+            ".to(dtype) or .type() return a copy when the dtype differs, so an in-place "
+            "change of it is lost. Halve the Parameter itself, in its own dtype "
+            "(net[0].weight.mul_(0.5) under torch.no_grad())"
+        )
+    net = seeded_net(0).to("meta")
+    with defaults_kept("halve_first_layer"), Origins([]) as origins:
+        call_answer(halve, net, known=_IN_PLACE)
+    if origins.mixed is not None:
+        op, _, where = origins.mixed
+        raise CheckFailed(
+            f"halve_first_layer mixes devices: {op} got the weight and a tensor on {where} "
+            "(checked with the model on the meta device, which stands for a GPU, where this "
+            "raises a device-mismatch error). A factor made on the CPU (torch.full(w.shape, "
+            "0.5), torch.tensor of several values) is one: multiply by the number 0.5, or make "
+            "the factor on the weight's device (torch.full_like(w, 0.5))"
+        )
 
 
 @contextmanager
@@ -125,8 +165,16 @@ def _conversions_of(net: nn.Module):
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
+    modes = [m.training for m in net.modules()]
     with _conversions_of(net) as seen, defaults_kept("save_parameters"):
         save(net, path)
+    if [m.training for m in net.modules()] != modes:
+        raise CheckFailed(
+            "save_parameters left the model in another mode (net.eval() or net.train(False)): "
+            "only read the model. Training that resumes after a checkpoint would run with "
+            "dropout off and BatchNorm's statistics frozen; the state_dict is the same in "
+            "either mode"
+        )
     moved = [p.device for p in net.parameters() if p.device != torch.device(device)]
     last = seen[-1] if seen else None
     if not moved and isinstance(last, torch.device) and last.type == "cpu":
@@ -157,10 +205,31 @@ def _check_save(save, device, folder: Path, passed) -> Path:
         raise CheckFailed(_keys_hint(state, list(net.state_dict())))
     if not all(torch.equal(state[k], v.cpu()) for k, v in net.state_dict().items()):
         raise CheckFailed("the saved tensors differ from the model's parameters")
+    _check_save_buffers(save, device, folder)
     passed.append(
         "save_parameters writes a state_dict that torch.load(weights_only=True) reads back exactly"
     )
     return path
+
+
+def _check_save_buffers(save, device, folder: Path) -> None:
+    """A model with buffers (BatchNorm's running statistics): they are in its state_dict too."""
+    with torch.random.fork_rng(devices=[]):
+        net = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 3))
+    net = net.to(device)
+    path = folder / "with_buffers.pt"
+    with defaults_kept("save_parameters"):
+        save(net, path)
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    buffers = [name for name, _ in net.named_buffers()]
+    missing = [k for k in buffers if not isinstance(state, dict) or k not in state]
+    if missing:
+        raise CheckFailed(
+            f"saved from a model with a BatchNorm layer, the file lacks its buffers "
+            f"({', '.join(missing)}): named_parameters() and parameters() leave buffers out, "
+            "and a strict load_state_dict then fails on the missing keys. Save "
+            "net.state_dict(), which holds the parameters and the buffers"
+        )
 
 
 def _keys_hint(state, wanted: list[str]) -> str:
@@ -211,6 +280,13 @@ def check_parameters(answer, passed):
         # checkpoint never loaded) cannot equal one by chance (grading.check restores the RNG)
         torch.manual_seed(0x5EED)
         net = load_checked(load, elsewhere, device, what)
+        if [m.training for m in net.modules()] != [m.training for m in make_net().modules()]:
+            raise CheckFailed(
+                "load_parameters returned the model in eval mode, where make_net() builds it "
+                "in train mode: return it as make_net() built it, filled with the parameters. "
+                "Whoever uses it chooses: net.eval() for inference, or training on (with "
+                "dropout and BatchNorm's statistics working)"
+            )
         if not same_params(net, source):
             raise CheckFailed(
                 "the loaded parameters differ from the checkpoint's: fill the new model with "

@@ -22,6 +22,10 @@ the CPU too) and watches what the loop *does*, however it is written:
   ``float(loss)``) are counted: on a GPU each one waits for the device;
 * what comes back must be what ``train_fp32`` returns: one tensor, detached, on the
   device (not what a ``.cpu()`` of the answer returned);
+* the optimizer has two parameter groups (the biases apart), and each step's norm is
+  also taken per group and per tensor: a clip of one group, or of each tensor, is named;
+* the bfloat16 call, on another net, must touch neither the float16 call's scaler nor
+  its net's gradients (nothing kept between calls);
 * the losses are compared with the same loop in float32 from the same start.
 """
 
@@ -29,7 +33,14 @@ from __future__ import annotations
 
 import torch
 
-from ._ch04_scaler import FP16_ERRORS, SCALE_LOSS, check_own_scaler
+from ._ch04_scaler import (
+    FP16_ERRORS,
+    SCALE_LOSS,
+    check_nothing_kept,
+    check_own_scaler,
+    kept_from,
+    partial_clip_hint,
+)
 from ._ch04_watch import MAX_NORM, STEPS, reference_losses, run_answer
 from ._kit import call_answer
 from ._util import CheckFailed, describe_frame, one_cpu_thread
@@ -164,6 +175,8 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
             f"train_amp was called with max_norm={max_norm}: clip with the argument, "
             "clip_grad_norm_(net.parameters(), max_norm), not a number written into the loop"
         )
+    if hint := partial_clip_hint(seen, name, max_norm):
+        raise CheckFailed(hint)
     if max(norms) > max_norm * 1.01 or min(norms) < max_norm * 0.99:
         raise CheckFailed(
             f"with {name}, the gradients' norm at the optimizer's step was between "
@@ -276,6 +289,7 @@ def _check_amp(answer, passed):
     _check_tracks(losses, reference, torch.float16, "torch.float16")
     passed.append(f"float16: the losses track the float32 run (within {LOSS_TOL[torch.float16]})")
 
+    first = kept_from(net, seen)  # the second call, on another net, must touch none of it
     try:
         net, losses, seen = _run(answer, device, torch.bfloat16, None)
     except AttributeError as error:
@@ -285,6 +299,7 @@ def _check_amp(answer, passed):
                 "scale): then call loss.backward(), clip and opt.step() directly"
             ) from None
         raise
+    check_nothing_kept(first, "torch.bfloat16")
     check_own_scaler(seen, "torch.bfloat16")
     _check_forward(net, seen, torch.bfloat16, "torch.bfloat16", device)
     _check_steps(seen, "torch.bfloat16", scaled=False, max_norm=TEST_MAX_NORM[torch.bfloat16])

@@ -1,0 +1,87 @@
+"""What ``01.placement``'s checker looks for besides the devices: GPUs touched, lists reused.
+
+:class:`GpuTouches` notes the first torch call that puts a tensor on a GPU (a factory
+with ``device='cuda:0'``, ``.to('cuda:1')``, ``.cuda()``): the checker's GPUs are
+pretend ones that torch only *reports* (``ch01_devices.fake_gpus``), so such a call
+fails there, and an answer that tests each GPU that way drops them all.
+:func:`check_fresh_list` sees one list refilled by every call. Both take ``fake_gpus``
+as an argument, so that this module does not import the checker that imports it.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from ._util import CheckFailed
+
+__all__ = ["GpuTouches", "touch_hint", "check_fresh_list"]
+
+
+def _on_gpu(value) -> bool:
+    if isinstance(value, str):
+        return value.startswith("cuda")
+    return isinstance(value, torch.device) and value.type == "cuda"
+
+
+class GpuTouches(TorchFunctionMode):
+    """Notes, in ``first``, the name and device of the first call that puts a tensor on a
+    GPU; naming a device (``torch.device('cuda', 0)``) is not such a call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: tuple[str, str] | None = None
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", str(func))
+        if self.first is None and func is not torch.device:
+            values = [*args, *kwargs.values()]
+            gpu = next((str(v) for v in values if _on_gpu(v)), None)
+            if gpu is not None or name == "cuda":
+                self.first = (name, gpu or "a GPU")
+        return func(*args, **kwargs)
+
+
+def touch_hint(answer, gpus: int, fake_gpus) -> str | None:
+    """The hint for an answer that put every worker on the CPU after putting a tensor on
+    one of ``gpus`` pretend GPUs (to test it), or None if it touched none."""
+    watch = GpuTouches()
+    with fake_gpus(gpus), watch:
+        try:
+            answer(3)
+        except Exception:  # noqa: BLE001 - only what it touched on the way matters here
+            pass
+    if watch.first is None:
+        return None
+    name, device = watch.first
+    return (
+        f"with {gpus} GPU(s) every worker went to the CPU, and place_workers called {name}() "
+        f"with {device}, putting a tensor on a GPU to test it: the checker's GPUs are pretend "
+        "ones that torch only reports (is_available, device_count), so every such test fails "
+        "and drops them all. Naming a device does not touch the hardware: ask torch for the "
+        "GPUs (try_all_gpus(), or torch.cuda.device_count()) and use them, without allocating "
+        "on each one"
+    )
+
+
+def check_fresh_list(answer, fake_gpus) -> None:
+    """A list returned earlier must not change when place_workers is called again."""
+    with fake_gpus(2):
+        first = answer(3)
+    if not isinstance(first, list):
+        return  # a tuple cannot be refilled; other types were named before this
+    kept = [str(d) for d in first]
+    with fake_gpus(3):
+        second = answer(5)
+    now = [str(d) for d in first]
+    if now == kept:
+        return
+    same = ", the very list it returned then" if second is first else ""
+    raise CheckFailed(
+        f"with 2 GPUs place_workers(3) returned [{', '.join(kept)}], and after "
+        f"place_workers(5) with 3 GPUs, that list holds [{', '.join(now)}]{same}: every call "
+        "refills the same list (a mutable default argument such as out=[], or a list made "
+        "outside the function), so a placement the caller kept changes under it. Build a "
+        "new list in every call"
+    )

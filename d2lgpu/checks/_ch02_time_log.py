@@ -1,0 +1,64 @@
+"""The order of the calls ``02.time_fn``'s answer made on its simulated device.
+
+:func:`check_log` reads the log of a :class:`~.ch02_time_fn.FakeAsyncDevice` (``work``,
+``sync``, ``clock`` in the order they were called) and names the first step out of the
+prompt's order: a warm-up and a sync before the first clock read, then per measurement one
+work() and a sync() after it between two clock reads (one read may end a measurement and
+start the next). It does not judge the returned number (``ch02_time_fn`` does).
+"""
+
+from __future__ import annotations
+
+from ._util import CheckFailed
+
+__all__ = ["check_log"]
+
+
+def check_log(log: list[str], repeats: int) -> None:
+    """The order of the calls: warm-up and sync before timing, then clock-work-sync-clock."""
+    if "clock" not in log:
+        raise CheckFailed(
+            "time_fn never called clock(): read the time with the clock you were given "
+            "(the checker's simulated device keeps its own time, which time.perf_counter() "
+            "cannot see)"
+        )
+    first_clock = log.index("clock")
+    if "work" not in log[:first_clock]:
+        raise CheckFailed(
+            "the first clock read came before any warm-up call: call work() once and sync() "
+            "before you start measuring; the first call pays one-off costs (CUDA context, "
+            "library handles, caches) that are not part of the work's time"
+        )
+    last_warmup = max(i for i in range(first_clock) if log[i] == "work")
+    if "sync" not in log[last_warmup:first_clock]:
+        raise CheckFailed(
+            "after the warm-up call, call sync() before the first clock read: otherwise the "
+            "first measurement also waits for the warm-up work"
+        )
+    measured = log[first_clock:].count("work")
+    if measured != repeats:
+        raise CheckFailed(
+            f"time_fn called work() {measured} times after its first clock read, for "
+            f"repeats={repeats}: time exactly `repeats` calls, one per measurement (use the "
+            "argument, not a fixed number)"
+        )
+    # Between two clock reads: at most one work(), and a sync() after it.
+    between: list[str] = []
+    for event in log[first_clock + 1 :] + ["clock"]:
+        if event != "clock":
+            between.append(event)
+            continue
+        if between.count("work") > 1:
+            raise CheckFailed(
+                f"time_fn called work() {between.count('work')} times between two clock "
+                "reads: time each call on its own (a clock read, one work(), sync(), a clock "
+                "read) and return the median of those times"
+            )
+        if "work" in between and "sync" not in between[between.index("work") :]:
+            raise CheckFailed(
+                "a clock read followed work() with no sync() in between: work() only queues "
+                "the job and returns, so the clock measured the launch (or, with sync() "
+                "before work(), the previous call): call sync() after work() and before the "
+                "clock read that ends each measurement"
+            )
+        between = []
