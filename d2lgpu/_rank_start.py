@@ -31,6 +31,7 @@ import sys
 import tempfile
 import traceback
 import types
+import weakref
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -166,7 +167,14 @@ class _CodeKeepingPickler(cloudpickle.Pickler):
         if isinstance(obj, functools._lru_cache_wrapper) and from_a_cell(obj.__wrapped__):
             # a cell's @functools.cache: pickled by its name, which the rank's __main__ lacks
             return _cached, (obj.__wrapped__, obj.cache_parameters())
+        if isinstance(obj, _WEAK):  # a cache of weak references: this process's objects only
+            return type(obj), ()
         return super().reducer_override(obj)
+
+
+# Weak containers cannot be pickled; what they hold refers to this process's objects, which
+# a rank does not share: they travel empty, as a cell's functools.cache does.
+_WEAK = (weakref.WeakKeyDictionary, weakref.WeakValueDictionary, weakref.WeakSet)
 
 
 def _cached(fn, parameters: dict):

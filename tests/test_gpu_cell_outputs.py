@@ -42,7 +42,8 @@ def nbval(path, env):
     return run(
         "-m", "pytest", "-p", "conftest", "-p", "no:randomly", "-p", "no:xdist",
         "-p", "no:cacheprovider", "--nbval", "--nbval-current-env",
-        "--nbval-sanitize-with", "tests/sanitize.cfg", "-q", str(path), env=env,
+        "--nbval-sanitize-with", "tests/sanitize.cfg", "--nbval-cell-timeout=300",
+        "--nbval-kernel-startup-timeout=300", "-q", str(path), env=env,
     )  # fmt: skip
 
 

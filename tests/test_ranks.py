@@ -611,6 +611,27 @@ def test_a_cells_cached_function_reaches_ranks_a_fork_server_starts_with_an_empt
     assert run_ranks(cell["per_rank"], world=3) == [(3, 0, 4)] * 3
 
 
+def test_a_cells_weak_containers_reach_ranks_a_fork_server_starts_empty(monkeypatch):
+    # a WeakKeyDictionary, WeakValueDictionary or WeakSet cannot be pickled: a cache of this
+    # process's objects, it travels empty (round 28's r28_c01 keeps a buffer per model so)
+    monkeypatch.setenv(ranks.START_ENV_VAR, "forkserver")
+    cell = notebook_cell(
+        "import weakref\n"
+        "import torch\n"
+        "BUFFERS = weakref.WeakKeyDictionary()\n"
+        "NAMED = weakref.WeakValueDictionary()\n"
+        "SEEN = weakref.WeakSet()\n"
+        "KEEP = torch.zeros(1)\n"
+        "BUFFERS[KEEP], NAMED['keep'] = 1, KEEP\n"
+        "SEEN.add(KEEP)\n"
+        "def per_rank(rank, n):\n"
+        "    key = torch.zeros(1)\n"
+        "    BUFFERS[key] = rank\n"
+        "    return type(BUFFERS).__name__, len(BUFFERS), len(NAMED), len(SEEN)\n"
+    )
+    assert run_ranks(cell["per_rank"], world=2) == [("WeakKeyDictionary", 1, 0, 0)] * 2
+
+
 def test_a_packages_cached_function_travels_by_its_name(tmp_path, monkeypatch):
     # only a cell's cache travels as its function: a module another process can import sends
     # its own, by name (its module's name holds the cache, not the function inside)
