@@ -799,3 +799,19 @@ def test_start_scale_finds_one_factor_for_every_gradient_or_none():
     assert start_scale([start[0] * 0.5, start[1] * 2 + want[1]], want, start) is None
     assert start_scale([None, want[1]], want, start) is None
     assert start_scale(list(want), want, [torch.zeros(2), torch.zeros(3)]) is None
+
+
+def test_gradients_the_stages_had_multiplied_or_divided_are_named_either_way():
+    from d2lgpu.checks._ch09_given_grads import check_not_scaled
+    from d2lgpu.checks._util import CheckFailed
+
+    start, want = [torch.ones(2)], [torch.full((2,), 3.0)]
+    for c, how in ((1.5, "multiplied by 1.5"), (3.0, "multiplied by 3"), (0.5, "divided by 2")):
+        with pytest.raises(CheckFailed) as raised:
+            check_not_scaled([start[0] * c + want[0]], want, start, "(a case)")
+        assert str(raised.value).startswith(
+            "(a case) this step's gradients are right, but the gradients already in .grad "
+            f"before the step were {how} too: each .grad is {c:.4g} times the caller's plus "
+            "this step's."
+        )
+    check_not_scaled([start[0] + want[0]], want, start, "(a case)")  # the caller's kept
