@@ -304,3 +304,20 @@ def test_a_gradient_handed_to_autograd_on_another_device_than_its_tensor_is_a_mi
     torch.autograd.grad([h], [layer.bias], [on_first], retain_graph=True)
     h.sum().backward()  # no gradient handed
     assert watch.mixed == []
+
+
+def test_a_gradient_handed_to_autograd_by_keyword_on_another_device_is_a_mix(watch):
+    layer = nn.Linear(3, 3)
+    for p in layer.parameters():
+        watch.put(p)
+    h = layer(torch.ones(4, 3).to("cuda:0"))
+    on_second, on_first = torch.ones(4, 3).to("cuda:1"), torch.ones(4, 3).to("cuda:0")
+    torch.autograd.backward(tensors=[h], grad_tensors=[on_second], retain_graph=True)
+    torch.autograd.grad(outputs=[h], inputs=[layer.weight], grad_outputs=[on_second],
+                        retain_graph=True)  # fmt: skip
+    torch.autograd.backward(tensors=[h], grad_tensors=[on_first], retain_graph=True)
+    torch.autograd.grad(outputs=[h], inputs=[layer.bias], grad_outputs=[on_first])
+    assert watch.mixed == [
+        "backward got a gradient on cuda:1 for a tensor on cuda:0",
+        "grad got a gradient on cuda:1 for a tensor on cuda:0",
+    ]
