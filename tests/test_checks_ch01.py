@@ -270,3 +270,25 @@ def test_placement_names_gpus_tested_by_putting_a_tensor_on_them():
         "(try_all_gpus(), or torch.cuda.device_count()) and use them, without allocating on "
         "each one",
     )
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a real GPU accepts the tensors")
+def test_gpu_touches_notes_the_first_call_that_puts_a_tensor_on_a_gpu():
+    from d2lgpu.checks._ch01_calls import GpuTouches
+
+    calls = {
+        ("to", "cuda:1"): lambda: torch.zeros(2).to("cuda:1"),
+        ("empty", "cuda:0"): lambda: torch.empty(2, device="cuda:0"),
+        ("cuda", "a GPU"): lambda: torch.zeros(2).cuda(),
+        ("to", "cuda:2"): lambda: torch.zeros(2).to(torch.device("cuda", 2)),
+    }
+    for first, call in calls.items():
+        with GpuTouches() as watch:
+            with pytest.raises(Exception):  # noqa: B017 - no GPU here: each call fails
+                call()
+            with pytest.raises(Exception):  # noqa: B017 - a later call: the first is kept
+                torch.ones(1).to("cuda:3")
+        assert watch.first == first
+    with GpuTouches() as watch:
+        torch.device("cuda", 0), torch.zeros(2).to("cpu")  # naming a GPU touches nothing
+    assert watch.first is None
