@@ -583,3 +583,64 @@ def test_only_10_allreduce_grads_gets_the_zero_step_advice(monkeypatch):
         _ranks.run_ranks(None, job=job)
     assert raised.value.hint.endswith(f"rank 1: all_reduce [2] at step 1). {SAME}")
     assert not Path(logs_seen[0]).exists()  # the calls' logs are removed after the run
+
+
+_HISTORY = []  # every call's averaged gradients, kept: what the next test counts
+
+
+def _keeps_every_flat(model):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    dist.all_reduce(flat)
+    flat /= dist.get_world_size()
+    for g, part in zip(grads, flat.split([g.numel() for g in grads]), strict=True):
+        g.copy_(part.view_as(g))
+    _HISTORY.append(flat)
+
+
+def test_a_rank_records_what_each_call_keeps_and_what_all_hold_after_it():
+    _HISTORY.clear()
+    steps = run(avg_loop, 2)["steps"]
+    assert [s["kept"] for s in steps] == [0, 0, 0, 0] and [s["held"] for s in steps] == [0] * 4
+    assert all(s["host_read"] is None and s["buffers_sent"] == [] for s in steps)
+    assert [s["in_backward"] for s in steps] == [0] * 4
+    steps = run(_keeps_every_flat, 2)["steps"]
+    # 163 gradient elements at the first two steps, 175 with the layer used from LATE, and
+    # the second model's 166; each call's flat buffer is kept to the end
+    assert [s["kept"] for s in steps] == [163, 163, 175, 166]
+    assert [s["held"] for s in steps] == [163, 326, 501, 166]
+    _HISTORY.clear()
+
+
+def _raises_at_late(model):
+    if model.unused.weight.grad is not None:
+        raise ValueError("a layer I did not expect")
+    avg_loop(model)
+
+
+def _freezes_unused(model):
+    for p in model.parameters():
+        if p.grad is None:
+            p.requires_grad_(False)
+    avg_loop(model)
+
+
+def test_a_rank_names_a_call_that_first_fails_at_late_and_one_that_freezes_parameters():
+    with pytest.raises(_ranks.RuleBroken) as raised:
+        run(_raises_at_late, 2)
+    assert str(raised.value).startswith(
+        "your function raised ValueError: a layer I did not expect (in your function "
+        "_raises_at_late, line "
+    )
+    assert str(raised.value).endswith(
+        "at step 2, the first step at which unused.weight and unused.bias have a gradient "
+        "(their layer was not used at the steps before, and those steps passed). Which "
+        "parameters have a gradient can change from one call to the next, and so can their "
+        "sizes: read p.grad in every call. A flat buffer sized, or a list of parameters made, "
+        "at the first call and kept no longer fits"
+    )
+    with pytest.raises(_ranks.RuleBroken) as raised:
+        run(_freezes_unused, 2)
+    assert str(raised.value).startswith(
+        "your function changed requires_grad of unused.weight, unused.bias (step 0): "
+    )
