@@ -226,9 +226,13 @@ def test_slowest_op_rejects_cpu_times_and_total_times_on_a_gpu():
 
 
 def test_slowest_op_rejects_sorting_by_total_time():
-    assert_fails(
-        "06.slowest_op", profiled_key("cpu_time_total"), "aten::matmul", "sort by self time"
-    )
+    hint = assert_fails("06.slowest_op", profiled_key("cpu_time_total")).hint
+    # the product's aten::matmul leads the total time; where a busy machine stalls the 20
+    # additions, aten::add leads the answer's own profile, and the hint names it, by the
+    # same column (as a clean-clone run saw)
+    assert "*total* time" in hint and ("aten::matmul" in hint or "aten::add" in hint), hint
+    if "aten::matmul" in hint:
+        assert "sort by self time" in hint, hint
 
 
 def test_slowest_op_rejects_sorting_by_calls():
