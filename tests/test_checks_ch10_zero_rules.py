@@ -383,6 +383,37 @@ def test_parameters_unpacked_in_another_order_are_named():
     )
 
 
+def test_ranks_that_chose_owners_each_in_its_own_order_are_named():
+    # a set of the parameters, on ranks that happened to end with the same values (CI saw it)
+    ref, initial = zero.zero_reference(2), [p.detach() for p in zero.zero_net().parameters()]
+    unchanged = [list(ps) for ps in ref]
+    unchanged[0][2] = initial[2]
+    records = zero_records(unchanged)
+    records = [
+        {**records[0], "held": [[0, 1, 4, 6]] * 3},
+        {**records[1], "held": [[1, 3, 5, 7]] * 3},
+    ]
+    assert rule_fails(compare_zero, records, 2) == (
+        "at step 0 (2 ranks) the ranks disagree on who owns what: parameters [1] went to "
+        "several ranks' optimizers and [2] to none (rank 0's [0, 1, 4, 6]; rank 1's "
+        "[1, 3, 5, 7]). Each rank chose owners from its own order of the parameters, as a "
+        "set, a dict keyed by id(), or a sort by id() or data_ptr() gives: addresses differ "
+        "from process to process. Give owners in the order of params, the same on every rank"
+    )
+    # owners that partition the parameters leave the hint to what the values show
+    records[1]["held"] = [[2, 3, 5, 7]] * 3
+    assert rule_fails(compare_zero, records, 2).startswith("parameter 2 never changed in step 0")
+    # and ranks that differ from each other are named so too, before what step() sent
+    other = [list(ps) for ps in ref]
+    other[1][3] = other[1][3] + 1
+    records = zero_records(ref, other=other)
+    records = [
+        {**records[0], "held": [[0, 1, 4, 6]] * 3},
+        {**records[1], "held": [[1, 3, 5, 7]] * 3},
+    ]
+    assert rule_fails(compare_zero, records, 2).startswith("at step 1 (2 ranks) the ranks disagree")
+
+
 def test_wrong_parameters_are_named_for_what_they_equal():
     ref, initial = zero.zero_reference(2), [p.detach() for p in zero.zero_net().parameters()]
     unchanged = [list(ps) for ps in ref]

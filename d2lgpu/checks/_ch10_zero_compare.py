@@ -62,6 +62,9 @@ def compare_zero(records, world, net: Net = PLAIN):
         first = records[0]["params"][step]
         for rank, record in enumerate(records[1:], 1):
             _moved_hint(first, record["params"][step], rank, step, world)
+            mine = record["params"][step]
+            if any(not torch.equal(a, b) for a, b in zip(first, mine, strict=True)):
+                _disagree_hint(records, step, world)
             for i, (a, b) in enumerate(zip(first, record["params"][step], strict=True)):
                 sent, after = record["sent"][step]
                 if not torch.equal(a, b) and sent >= needed and _shuffled(first, record, step):
@@ -92,6 +95,7 @@ def compare_zero(records, world, net: Net = PLAIN):
         for i, (got, want) in enumerate(zip(first, ref[step], strict=True)):
             if torch.allclose(got, want, rtol=0, atol=atol):
                 continue
+            _disagree_hint(records, step, world)
             if step == 0 and torch.equal(got, initial[i].detach()):
                 raise CheckFailed(
                     f"parameter {i} never changed in step 0 ({world} ranks): some rank must own "
@@ -139,6 +143,26 @@ def _moved_hint(first, got, rank, step, world) -> None:
                 "from process to process). Keep each owner's share as a list in the order of "
                 "params, the same on every rank, and unpack it in that order"
             )
+
+
+def _disagree_hint(records, step, world) -> None:
+    """Fail when, at ``step``, some parameters were given to two ranks' optimizers and others
+    to none: each rank chose the owners from its own order of the parameters."""
+    if any(len(record.get("held", ())) <= step for record in records):
+        return
+    given = [set(record["held"][step]) - {-1} for record in records]
+    count = {i: sum(i in g for g in given) for i in range(len(records[0]["params"][step]))}
+    twice = [i for i, n in count.items() if n > 1]
+    none = [i for i, n in count.items() if n == 0]
+    if twice and none:
+        shares = "; ".join(f"rank {r}'s {sorted(g)}" for r, g in enumerate(given))
+        raise CheckFailed(
+            f"at step {step} ({world} ranks) the ranks disagree on who owns what: parameters "
+            f"{twice} went to several ranks' optimizers and {none} to none ({shares}). Each "
+            "rank chose owners from its own order of the parameters, as a set, a dict keyed "
+            "by id(), or a sort by id() or data_ptr() gives: addresses differ from process to "
+            "process. Give owners in the order of params, the same on every rank"
+        )
 
 
 def _shuffled(first, record, step) -> bool:
