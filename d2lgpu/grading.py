@@ -13,11 +13,10 @@ transferred, whether results agree), never against exact bits, and prints:
 * ``UNKNOWN EXERCISE``: no exercise has this id (a typo): the report names
   the closest id, if one is close, and lists the known ones.
 
-It never raises into the notebook for a wrong or unfinished answer, nor for
-a mistyped exercise id, nor for an answer that calls ``sys.exit()`` or is interrupted; every check has a time
-limit (``TIME_LIMITS_S``), after which the learner's code is stopped and the
-report says where it was. A report cites the learner's lines, never the
-checker's.
+It never raises into the notebook for a wrong or unfinished answer, nor for a mistyped
+exercise id, nor for an answer that calls ``sys.exit()`` or is interrupted; every check has a
+time limit (``TIME_LIMITS_S``), after which the learner's code is stopped and the report says
+where it was. A report cites the learner's lines, never the checker's.
 
 The checkers live in ``d2lgpu.checks``, one module per exercise or chapter, and are found
 through the table :data:`CHECKERS` (exercise id -> ``"module:function"``),
@@ -291,7 +290,9 @@ def _interrupt_hint(error: KeyboardInterrupt) -> str:
 
 
 def _crash_hint(error: BaseException) -> str:
-    what = f"{type(error).__name__}: {error}"
+    # CPython names where the limit tripped (" while calling a Python object"), not the answer
+    words = "maximum recursion depth exceeded" if isinstance(error, RecursionError) else error
+    what = f"{type(error).__name__}: {words}"
     frame = learner_frame(error.__traceback__)
     if frame is not None:
         return f"your code raised {what} ({describe_frame(frame)})"

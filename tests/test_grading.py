@@ -3,6 +3,7 @@
 import functools
 
 import pytest
+import torch
 
 from d2lgpu import grading
 from d2lgpu.checks._util import CheckFailed
@@ -61,6 +62,24 @@ def test_a_crashing_answer_is_reported_not_raised(toy_exercise):
     result = grading.check(toy_exercise, lambda x: 1 / 0, quiet=True)
     assert result.status == "failed"
     assert "your code raised ZeroDivisionError" in result.hint
+
+
+def test_a_recursion_error_reads_alike_wherever_the_limit_tripped(toy_exercise):
+    # CPython adds " while calling a Python object" where a C call trips the limit, and nothing
+    # where a Python frame does: which one depends on how deep the checker's own stack is
+    def python_frames(x, depth=0):
+        return python_frames(x, depth + 1)
+
+    def through_torch(x):
+        return through_torch(torch.ones(2, 2) @ torch.ones(2, 2))
+
+    answers = (python_frames, through_torch)
+    hints = [grading.check(toy_exercise, f, quiet=True).hint for f in answers]
+    for hint, name in zip(hints, ("python_frames", "through_torch"), strict=True):
+        assert hint.startswith(
+            "your code raised RecursionError: maximum recursion depth exceeded (in your "
+            f"function {name}, line "
+        ), hint
 
 
 def test_an_unknown_exercise_is_reported_with_the_known_ones_not_raised(toy_exercise, capsys):
