@@ -90,13 +90,14 @@ def gpu(device) -> torch.device:
 def handed_gradients(name: str, args, kwargs) -> list[tuple[torch.Tensor, torch.Tensor]]:
     """``(tensor, gradient)``: each gradient handed to ``Tensor.backward(gradient)``,
     ``torch.autograd.backward(tensors, grad_tensors)`` or ``torch.autograd.grad(outputs,
-    inputs, grad_outputs)``, with the tensor it is the gradient of."""
-    if name not in ("backward", "grad"):
+    inputs, grad_outputs)``, with the tensor it is the gradient of. torch hands the tensors
+    by position and the gradients by keyword, however the learner wrote the call."""
+    if name not in ("backward", "grad") or not args:
         return []
-    tensors = args[0] if args else kwargs.get("tensors", kwargs.get("outputs"))
+    tensors = args[0]
     keys = ("gradient", "grad_tensors") if name == "backward" else ("grad_outputs",)
     grads = next((kwargs[k] for k in keys if kwargs.get(k) is not None), None)
-    if tensors is None or grads is None:
+    if grads is None:
         return []
     tensors = [tensors] if isinstance(tensors, torch.Tensor) else list(tensors)
     grads = [grads] if isinstance(grads, torch.Tensor) else list(grads)

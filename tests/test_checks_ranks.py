@@ -612,6 +612,25 @@ def test_a_rank_records_what_each_call_keeps_and_what_all_hold_after_it():
     _HISTORY.clear()
 
 
+_GRADS: list = []  # each call's gradient tensors, by name
+
+
+def _records_grad_tensors(model):
+    _GRADS.append({n: p.grad for n, p in model.named_parameters() if p.grad is not None})
+    avg_loop(model)
+
+
+def test_the_gradient_tensors_stay_the_same_at_every_other_step_only():
+    # zero_grad(set_to_none=True) at steps 0 and 2, in place at step 1: what an answer keys by
+    # the gradients' ids (a cache, a buffer per tensor) meets the same tensors at step 1 only
+    _GRADS.clear()
+    run(_records_grad_tensors, 2)
+    first, second, third = _GRADS[:3]
+    assert len(first) == 4 and all(second[n] is g for n, g in first.items())
+    assert len(third) == 6 and not any(third[n] is g for n, g in second.items())
+    _GRADS.clear()
+
+
 def _raises_at_late(model):
     if model.unused.weight.grad is not None:
         raise ValueError("a layer I did not expect")
