@@ -243,6 +243,20 @@ def test_placement_names_one_list_refilled_by_every_call():
     # A new list each call, and a tuple (which cannot be refilled), pass.
     assert_passes("01.placement", lambda n: tuple(place_workers(n)))
 
+    def refilled_copied(n_workers, _out=[]):  # noqa: B006 - the first caller gets the list
+        _out[:] = place_workers(n_workers)
+        return _out if n_workers == 3 else list(_out)
+
+    assert_fails(
+        "01.placement",
+        refilled_copied,
+        "with 2 GPUs place_workers(3) returned [cuda:0, cuda:1, cuda:0], and after "
+        "place_workers(5) with 3 GPUs, that list holds [cuda:0, cuda:1, cuda:2, cuda:0, "
+        "cuda:1]: every call refills the same list (a mutable default argument such as "
+        "out=[], or a list made outside the function), so a placement the caller kept "
+        "changes under it. Build a new list in every call",
+    )
+
 
 @pytest.mark.skipif(
     torch.cuda.is_available(),

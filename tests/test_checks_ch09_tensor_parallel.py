@@ -1227,3 +1227,22 @@ def test_round_28_the_old_module_backward_hook_is_named_with_its_fix():
         "not x's. Use register_full_backward_hook, whose grad_input is x's gradient, or a hook "
         "on a view of x made in forward (x = x.view_as(x); x.register_hook(...))"
     )
+
+
+def test_the_unsplit_parameters_still_alive_are_named_shared_or_kept_elsewhere_once_each():
+    from d2lgpu.checks._ch09_tp_given import kept_alive, whole_storages
+    from d2lgpu.checks._ch09_tp_problem import make_blocks
+
+    blocks = make_blocks()
+    refs = whole_storages(blocks)
+    names = ["fc1's weight", "fc1's bias", "fc2's weight", "fc2's bias"]
+    assert [name for name, _, _ in refs] == names * len(blocks)
+    assert [ptr for _, _, ptr in refs] == [p.data_ptr() for b in blocks for p in b.parameters()]
+    shard = nn.Parameter(blocks[0][0].weight.detach()[5:])  # a view: the whole weight lives on
+    others = [b[2].weight.detach() for b in blocks]  # kept on the side, one per block
+    storage = shard.untyped_storage()
+    del blocks
+    kept = kept_alive(refs, {(storage.data_ptr(), storage.nbytes())})
+    assert kept == {"shared": ["fc1's weight"], "elsewhere": ["fc2's weight"]}
+    del shard, others, storage
+    assert kept_alive(refs, set()) == {"shared": [], "elsewhere": []}
