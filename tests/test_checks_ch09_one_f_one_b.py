@@ -120,6 +120,16 @@ def test_right_answers_pass(answer):
     assert any("[4, 3, 2, 1]" in p for p in result.passed)
 
 
+def test_a_step_that_reseeds_the_global_generator_is_named():
+    right = executor(one_f_one_b)
+
+    def reseeds(*args):
+        torch.manual_seed(0)  # "for reproducibility"
+        return right(*args)
+
+    assert_fails(reseeds, "your step called torch.manual_seed(): it reseeds the process's global")
+
+
 def test_the_libraries_orders_are_named_however_imported():
     # by_ticks imported one_f_one_b_order and schedule_ticks at the top of this file
     assert_fails(

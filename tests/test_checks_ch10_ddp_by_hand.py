@@ -162,6 +162,16 @@ def test_overlap_ddp_right_answers_pass(answer):
     assert result.passed == OVERLAP_PASSED
 
 
+class ReseedsInFinish(NoOverflowAvg):
+    def finish(self):
+        torch.manual_seed(0)  # "the same random state on every rank"
+        super().finish()
+
+
+def test_overlap_ddp_that_reseeds_the_global_generator_is_named():
+    assert_fails("10.overlap_ddp", ReseedsInFinish, "your OverlappedDDP called torch.manual_seed()")
+
+
 def test_final_parameters_unlike_one_process_are_named(monkeypatch):
     # right gradients every step, but final parameters that differ: the checker's reference
     # moved, as an answer that changed p.data in finish() would move the ranks' parameters

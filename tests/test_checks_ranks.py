@@ -631,6 +631,16 @@ def test_the_gradient_tensors_stay_the_same_at_every_other_step_only():
     _GRADS.clear()
 
 
+def _reseeds(model):
+    torch.manual_seed(0)
+    avg_loop(model)
+
+
+def test_a_function_that_reseeds_the_global_generator_is_named():
+    with pytest.raises(_ranks.RuleBroken, match=r"^your function called torch.manual_seed\(\)"):
+        run(_reseeds, 2)
+
+
 def _raises_at_late(model):
     if model.unused.weight.grad is not None:
         raise ValueError("a layer I did not expect")

@@ -17,9 +17,10 @@ from ._ch10_averaging import host_read_hint, host_reads
 from ._ch10_buckets import overlap_net
 from ._ch10_by_hand import STEPS, after_a_first, batch, grads_of, share
 from ._ch10_overlap_rules import setup_error
-from ._kit import kept_from_earlier
+from ._kit import kept_from_earlier, patched
 from ._kit_collective_reads import written_hint
 from ._ranks import RuleBroken
+from ._util import reseeds_refused
 
 __all__ = ["SGD_LR", "CapJob", "overlap_reference"]
 
@@ -48,7 +49,9 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
     _watch_collectives(log, state)
-    ddp = answer(model, cap)  # collectives here, before the steps (DDP's broadcast): left out
+    refused = reseeds_refused("your OverlappedDDP", RuleBroken)
+    with patched(*refused):  # collectives here, before the steps (DDP's broadcast): left out
+        ddp = answer(model, cap)
     hooks = _hooks_on(model)
     unhooked = [n for n, h in zip(names, hooks, strict=True) if h < 2]  # the checker's own only
     setup = {"type": type(ddp).__name__, "finish": callable(getattr(ddp, "finish", None)),
@@ -70,7 +73,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         state["sent"].append([])
         state["in_backward"] = True
         try:
-            with host_reads() as reads:  # the hooks' host reads, in backward
+            with host_reads() as reads, patched(*refused):  # the hooks' host reads, in backward
                 F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         except (AttributeError, TypeError) as error:
             if "NoneType" not in str(error):
@@ -81,7 +84,8 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
             raise RuleBroken(host_read_hint(reads[0], "a hook", f"in backward (step {step})"))
         state["in_backward"] = False
         log.append(("backward returned",))
-        ddp.finish()
+        with patched(*refused):
+            ddp.finish()
         log.append(("finish returned",))
         if written := [c for _, c in state["sent"][-1] if c.written]:
             raise RuleBroken(written_hint(written, f"the end of finish() at step {step}"))

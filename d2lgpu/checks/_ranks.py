@@ -58,6 +58,7 @@ from ._util import (
     describe_frame,
     learner_frame,
     refused_call_named,
+    reseeds_refused,
 )
 
 __all__ = [
@@ -165,7 +166,8 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         watch().phase = f"at step {step}"
         alive, needs = tensors_alive(), needs_grad(model)
         try:
-            with HostCopies(model) as copies, patched(*clips_refused(AVERAGE_CLIP)):
+            refused = (*clips_refused(AVERAGE_CLIP), *reseeds_refused("your function", RuleBroken))
+            with HostCopies(model) as copies, patched(*refused):
                 answer(model)
         except Exception as error:  # at LATE: what the function kept from before may not fit
             if step != LATE or isinstance(error, RuleBroken | CheckFailed) or lost_peer(str(error)):

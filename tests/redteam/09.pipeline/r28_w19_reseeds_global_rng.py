@@ -1,6 +1,5 @@
 # expect: fail Calls torch.manual_seed(0) at the start of every step "for reproducibility": the loss and gradients are right, but it resets the process's global random state on every call, so the caller's random stream (shuffling, dropout masks, initialisations) is overwritten and repeats from step to step.
 # hint: (seed|rng|random (state|stream|number)|generator|manual_seed|reproducib)
-# open: the checker seeds torch's global generator itself to make each case's stages and data (and check() puts the learner's random state back at the end), so torch.manual_seed(0) inside the step changes nothing any case reads: the loss, gradients, orders and devices are a right step's
 # name: pipeline_step
 import torch
 

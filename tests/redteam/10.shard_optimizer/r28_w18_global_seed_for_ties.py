@@ -1,6 +1,5 @@
 # expect: fail calls torch.manual_seed(0) in __init__ so that every rank draws the same random tie-breaks: that reseeds the process's global generator, so the training's later random draws (dropout, shuffling, initialization) restart from seed 0 on every rank, work outside what the class should do.
 # hint: (manual_seed|seed|global (rng|generator|random)|random state|side effect|outside|reseed)
-# open: the ZeRO-1 job seeds torch's generator itself to build its models, and its steps draw nothing random: a reseed changes no value the checker reads
 import torch
 import torch.distributed as dist
 
