@@ -127,7 +127,7 @@ def test_a_step_that_reseeds_the_global_generator_is_named():
         torch.manual_seed(0)  # "for reproducibility"
         return right(*args)
 
-    assert_fails(reseeds, "your step called torch.manual_seed(): it reseeds the process's global")
+    assert_fails(reseeds, "your step called torch.manual_seed() and left torch's global random")
 
 
 def test_the_libraries_orders_are_named_however_imported():

@@ -425,3 +425,48 @@ def test_call_counted_counts_a_first_forward_called_past_its_hooks():
     block(1)
     block.forward(1)
     assert block.direct == 2
+
+
+def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
+    from d2lgpu.checks._kit_seeds import reseeds_named
+    from d2lgpu.checks._util import RuleBroken
+
+    originals = torch.manual_seed, torch.random.manual_seed, torch.seed, torch.cuda.manual_seed
+    state = torch.get_rng_state()
+    for reseed, name in ((lambda: torch.manual_seed(0), "torch.manual_seed"),
+                         (lambda: torch.random.manual_seed(1), "torch.random.manual_seed"),
+                         (lambda: torch.seed(), "torch.seed"),
+                         (lambda: torch.random.seed(), "torch.random.seed")):  # fmt: skip
+        with pytest.raises(CheckFailed) as raised, reseeds_named("your step"):
+            reseed()
+        assert raised.value.hint == (
+            f"your step called {name}() and left torch's global random generator reseeded: "
+            "the caller's own draws share it (its data order, dropout masks, initialisations), "
+            "so they would restart from that seed at every call. Leave the global generator as "
+            "the caller had it; random numbers of your own come from a torch.Generator you "
+            "seed (torch.Generator().manual_seed(0)), or from inside torch.random.fork_rng(), "
+            "which puts the state back"
+        )
+        torch.set_rng_state(state)
+    with pytest.raises(RuleBroken, match=r"^your ShardedOptimizer called torch.manual_seed\("):
+        with reseeds_named("your ShardedOptimizer", RuleBroken):
+            torch.manual_seed(0)
+    torch.set_rng_state(state)
+    # draws, a generator of one's own, a reseed undone (fork_rng, or the state set back) pass
+    with reseeds_named("your step"):
+        torch.randn(3)
+        torch.randn(3, generator=torch.Generator().manual_seed(0))
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            torch.randn(3)
+        saved = torch.get_rng_state()
+        torch.manual_seed(5)
+        torch.set_rng_state(saved)
+    # an error of the block's own goes on as it was, reseeded or not
+    with pytest.raises(ValueError, match="its own"), reseeds_named("your step"):
+        torch.manual_seed(0)
+        raise ValueError("its own")
+    torch.set_rng_state(state)
+    assert (torch.manual_seed, torch.random.manual_seed, torch.seed, torch.cuda.manual_seed) == (
+        originals
+    )

@@ -152,31 +152,3 @@ def test_a_call_the_checker_made_that_python_refused_is_named_with_pythons_words
     other = TypeError("unsupported operand type(s) for +: 'int' and 'str'")
     with pytest.raises(TypeError, match="unsupported operand"):  # any other error goes on
         course["run"](_takes_one, other)
-
-
-def test_reseeds_of_the_global_generator_are_refused_however_spelt_and_put_back_after():
-    from d2lgpu.checks._kit import patched
-    from d2lgpu.checks._util import CheckFailed, RuleBroken, reseeds_refused
-
-    originals = torch.manual_seed, torch.random.manual_seed, torch.seed
-    with patched(*reseeds_refused("your step")):
-        for reseed, name in ((lambda: torch.manual_seed(0), "manual_seed"),
-                             (lambda: torch.random.manual_seed(1), "manual_seed"),
-                             (torch.seed, "seed"), (torch.random.seed, "seed")):  # fmt: skip
-            with pytest.raises(CheckFailed) as raised:
-                reseed()
-            assert raised.value.hint.startswith(
-                f"your step called torch.{name}(): it reseeds the process's global random "
-                "generator, which the caller's own draws share (its data order, dropout masks, "
-                "initialisations), so they would restart from that seed at every call. Leave "
-                "the global generator to the caller; random numbers of your own come from a "
-                "torch.Generator you seed (torch.Generator().manual_seed(0))"
-            )
-        # saving and setting the state (torch.utils.checkpoint's way), and a generator of
-        # one's own, stay allowed
-        torch.set_rng_state(torch.get_rng_state())
-        torch.Generator().manual_seed(0)
-    with patched(*reseeds_refused("your ShardedOptimizer", RuleBroken)):
-        with pytest.raises(RuleBroken, match=r"^your ShardedOptimizer called torch.manual_seed"):
-            torch.manual_seed(0)
-    assert (torch.manual_seed, torch.random.manual_seed, torch.seed) == originals

@@ -89,6 +89,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_util``, ``_guard``      what all checkers share: ``CheckFailed``, the time limit
 ``_kit``                   the checker kit: known errors as hints, tolerances, findings, watched calls
 ``_kit_code``              the kit's watch on functions an answer must not use, by their code
+``_kit_seeds``             the kit's watch on torch's global generators: a reseed left in place
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =========================  ==============================================================
 

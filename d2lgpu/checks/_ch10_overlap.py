@@ -8,6 +8,7 @@ on the records, read in the parent, are :mod:`._ch10_overlap_rules`."""
 from __future__ import annotations
 
 import weakref
+from functools import partial
 
 import torch
 import torch.nn.functional as F
@@ -17,10 +18,10 @@ from ._ch10_averaging import host_read_hint, host_reads
 from ._ch10_buckets import overlap_net
 from ._ch10_by_hand import STEPS, after_a_first, batch, grads_of, share
 from ._ch10_overlap_rules import setup_error
-from ._kit import kept_from_earlier, patched
+from ._kit import kept_from_earlier
 from ._kit_collective_reads import written_hint
+from ._kit_seeds import reseeds_named
 from ._ranks import RuleBroken
-from ._util import reseeds_refused
 
 __all__ = ["SGD_LR", "CapJob", "overlap_reference"]
 
@@ -49,8 +50,8 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
     for name, p in model.named_parameters():  # first: these run before the learner's hooks
         p.register_post_accumulate_grad_hook(lambda p, name=name: log.append(("ready", name)))
     _watch_collectives(log, state)
-    refused = reseeds_refused("your OverlappedDDP", RuleBroken)
-    with patched(*refused):  # collectives here, before the steps (DDP's broadcast): left out
+    reseeds = partial(reseeds_named, "your OverlappedDDP", RuleBroken)
+    with reseeds():  # collectives here, before the steps (DDP's broadcast): left out
         ddp = answer(model, cap)
     hooks = _hooks_on(model)
     unhooked = [n for n, h in zip(names, hooks, strict=True) if h < 2]  # the checker's own only
@@ -73,7 +74,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         state["sent"].append([])
         state["in_backward"] = True
         try:
-            with host_reads() as reads, patched(*refused):  # the hooks' host reads, in backward
+            with host_reads() as reads, reseeds():  # the hooks' host reads, in backward
                 F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         except (AttributeError, TypeError) as error:
             if "NoneType" not in str(error):
@@ -84,7 +85,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
             raise RuleBroken(host_read_hint(reads[0], "a hook", f"in backward (step {step})"))
         state["in_backward"] = False
         log.append(("backward returned",))
-        with patched(*refused):
+        with reseeds():
             ddp.finish()
         log.append(("finish returned",))
         if written := [c for _, c in state["sent"][-1] if c.written]:

@@ -19,8 +19,8 @@ from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, grads_of, share
 from ._ch10_refused import empty_share_hint, refused_in_step, zero_redundancy_used
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
+from ._kit_seeds import reseeds_named
 from ._ranks import RuleBroken
-from ._util import reseeds_refused
 
 __all__ = [
     "ADAM_KWARGS",
@@ -206,8 +206,8 @@ def _zero_job(answer, rank, world, net):
     scan = KeptScan(tensors_alive(), params[0].numel())
     from torch.distributed.optim import ZeroRedundancyOptimizer
 
-    refused = reseeds_refused("your ShardedOptimizer", RuleBroken)
-    with patched((ZeroRedundancyOptimizer, "__init__", zero_redundancy_used), *refused):
+    reseeds = partial(reseeds_named, "your ShardedOptimizer", RuleBroken)
+    with patched((ZeroRedundancyOptimizer, "__init__", zero_redundancy_used)), reseeds():
         try:
             opt = answer(model.parameters(), _RecordedAdam, **ADAM_KWARGS[world])
         except ValueError as error:
@@ -227,7 +227,7 @@ def _zero_job(answer, rank, world, net):
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
         mark, stepped, groups = _ranks.watch().mark(), len(_STEPPED), _ranks.watch().groups_made
-        with patched(*refused_in_step(), *refused):
+        with patched(*refused_in_step()), reseeds():
             opt.step()
         made_groups.append(_ranks.watch().groups_made - groups)
         _ranks.check_waited(mark, "step() returned")

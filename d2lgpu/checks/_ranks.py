@@ -50,6 +50,7 @@ from ._ch10_refused import AVERAGE_CLIP, clips_refused
 from ._kit import Deadlock, patched, tensors_alive
 from ._kit_collective_reads import finished_rule_hint, stale_hint, unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch
+from ._kit_seeds import reseeds_named
 from ._ranks_hints import exit_hint, mismatch_hint, rank_hint, records_of
 from ._util import (
     CheckFailed,
@@ -58,7 +59,6 @@ from ._util import (
     describe_frame,
     learner_frame,
     refused_call_named,
-    reseeds_refused,
 )
 
 __all__ = [
@@ -166,8 +166,8 @@ def _train(model, answer, rank, world, n_steps=STEPS):
         watch().phase = f"at step {step}"
         alive, needs = tensors_alive(), needs_grad(model)
         try:
-            refused = (*clips_refused(AVERAGE_CLIP), *reseeds_refused("your function", RuleBroken))
-            with HostCopies(model) as copies, patched(*refused):
+            reseeds = reseeds_named("your function", RuleBroken)
+            with HostCopies(model) as copies, patched(*clips_refused(AVERAGE_CLIP)), reseeds:
                 answer(model)
         except Exception as error:  # at LATE: what the function kept from before may not fit
             if step != LATE or isinstance(error, RuleBroken | CheckFailed) or lost_peer(str(error)):

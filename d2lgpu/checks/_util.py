@@ -10,8 +10,6 @@
 * :func:`refused_call_hint` names an answer that Python could not call with the
   exercise's arguments (its signature differs), not what it returned.
 * :func:`one_cpu_thread` runs a checker with one CPU thread.
-* :func:`reseeds_refused`: a reseed of torch's global generator, refused while an answer
-  that the caller's own loop calls runs.
 
 This module imports nothing from the rest of ``d2lgpu``, so any module may
 import it.
@@ -45,7 +43,6 @@ __all__ = [
     "one_cpu_thread",
     "refused_call_hint",
     "refused_call_named",
-    "reseeds_refused",
 ]
 
 
@@ -237,27 +234,6 @@ def one_cpu_thread(fn):
             torch.set_num_threads(threads)
 
     return wrapper
-
-
-def _reseed(who: str, name: str, error: type[Exception], *args, **kwargs):
-    raise error(
-        f"{who} called torch.{name}(): it reseeds the process's global random generator, which "
-        "the caller's own draws share (its data order, dropout masks, initialisations), so "
-        "they would restart from that seed at every call. Leave the global generator to the "
-        "caller; random numbers of your own come from a torch.Generator you seed "
-        "(torch.Generator().manual_seed(0))"
-    )
-
-
-def reseeds_refused(who: str, error: type[Exception] = CheckFailed) -> list:
-    """``patched``'s arguments (:func:`._kit.patched`) that make ``torch.manual_seed`` and
-    ``torch.seed``, as ``torch`` or ``torch.random`` spells them, raise ``error`` naming
-    ``who``. Saving and setting the state (``torch.utils.checkpoint``'s way) stays allowed."""
-    return [
-        (owner, name, functools.partial(_reseed, who, name, error))
-        for owner in (torch, torch.random)
-        for name in ("manual_seed", "seed")
-    ]
 
 
 @contextmanager

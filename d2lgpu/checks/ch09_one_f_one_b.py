@@ -63,9 +63,9 @@ from ._ch09_1f1b_log import (
 from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
 from ._ch09_given_grads import check_given
 from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
-from ._kit import patched
 from ._kit_code import runs_of
-from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread, reseeds_refused
+from ._kit_seeds import reseeds_named
+from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
 
 __all__ = ["check_one_f_one_b", "CASES"]
 
@@ -109,8 +109,8 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
         start = start_grads(stages, gen)
         where = f"{n_stages} stages, {rows} rows in {n_micro} micro-batch{'es' * (n_micro > 1)}"
         hooks, held = hooks_on(stages), kept_by(step, stages)
-        refused = patched(*reseeds_refused("your step"))
-        with runs_of(*_HELPERS) as helpers, nested_backwards() as nested, refused:
+        reseeds = reseeds_named("your step")
+        with runs_of(*_HELPERS) as helpers, nested_backwards() as nested, reseeds:
             try:
                 got = step(stages, x, y, class_targets(loss_fn, y) if classes else loss_fn, n_micro)
             except CheckFailed as failed:
