@@ -434,9 +434,9 @@ def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
     originals = torch.manual_seed, torch.random.manual_seed, torch.seed, torch.cuda.manual_seed
     state = torch.get_rng_state()
     for reseed, name in ((lambda: torch.manual_seed(0), "torch.manual_seed"),
-                         (lambda: torch.random.manual_seed(1), "torch.random.manual_seed"),
+                         (lambda: torch.random.manual_seed(1), "torch.manual_seed"),
                          (lambda: torch.seed(), "torch.seed"),
-                         (lambda: torch.random.seed(), "torch.random.seed")):  # fmt: skip
+                         (lambda: torch.random.seed(), "torch.seed")):  # fmt: skip
         with pytest.raises(CheckFailed) as raised, reseeds_named("your step"):
             reseed()
         assert raised.value.hint == (
@@ -462,6 +462,21 @@ def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
         saved = torch.get_rng_state()
         torch.manual_seed(5)
         torch.set_rng_state(saved)
+    # a state from another generator, or read in an earlier call, set in this one; and a
+    # reseed through the generator's own method
+    earlier = torch.get_rng_state()
+    for reseed, words in (
+        (lambda: torch.set_rng_state(torch.Generator().manual_seed(0).get_state()),
+         "torch.set_rng_state() with a state it had not read from that generator"),
+        (lambda: torch.random.set_rng_state(earlier),
+         "torch.set_rng_state() with a state it had not read from that generator"),
+        (lambda: torch.default_generator.manual_seed(12345), "torch.default_generator.manual_seed()"),
+    ):  # fmt: skip
+        torch.randn(2)
+        with pytest.raises(CheckFailed) as raised, reseeds_named("your step"):
+            reseed()
+        assert raised.value.hint.startswith(f"your step called {words} and left torch's global")
+        torch.set_rng_state(state)
     # an error of the block's own goes on as it was, reseeded or not
     with pytest.raises(ValueError, match="its own"), reseeds_named("your step"):
         torch.manual_seed(0)

@@ -631,6 +631,29 @@ def test_the_gradient_tensors_stay_the_same_at_every_other_step_only():
     _GRADS.clear()
 
 
+def _reads_on_the_host(model):
+    order = torch.randperm(4).tolist()  # made on the host: no sync on a GPU
+    made = torch.zeros(2, device=next(model.parameters()).device)  # on the GPU, there
+    assert sorted(order) == [0, 1, 2, 3] and made.sum().item() == 0.0
+    avg_loop(model)
+
+
+def _reads_a_gradient(model):
+    views = [p.grad.view(-1) for p in model.parameters() if p.grad is not None]
+    if torch.cat(views).abs().max() > 1e6:  # bool() of a value computed from the gradients
+        return
+    avg_loop(model)
+
+
+def test_reads_on_the_host_count_values_a_gpu_would_hold_only():
+    steps = run(_reads_on_the_host, 2)["steps"]
+    assert [s["host_read"] for s in steps] == [".item()"] * 4
+    steps = run(_reads_a_gradient, 2)["steps"]
+    assert [s["host_read"] for s in steps] == ["bool()"] * 4
+    steps = run(lambda model: (torch.randperm(3).tolist(), avg_loop(model)), 2)["steps"]
+    assert [s["host_read"] for s in steps] == [None] * 4
+
+
 def _reseeds(model):
     torch.manual_seed(0)
     avg_loop(model)

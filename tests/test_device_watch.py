@@ -324,3 +324,14 @@ def test_a_gradient_handed_to_autograd_by_keyword_on_another_device_is_a_mix(wat
         "backward got a gradient on cuda:1 for a tensor on cuda:0",
         "grad got a gradient on cuda:1 for a tensor on cuda:0",
     ]
+
+
+def test_handed_gradients_pairs_each_tensor_with_its_gradient_and_skips_nones():
+    from d2lgpu._device_calls import handed_gradients
+
+    a, b, g = torch.ones(()), torch.ones(2), torch.zeros(2)
+    assert handed_gradients("backward", ([a, b],), {"grad_tensors": [None, g]}) == [(b, g)]
+    assert handed_gradients("backward", (b,), {"gradient": g}) == [(b, g)]
+    assert handed_gradients("grad", ([b], [a]), {"grad_outputs": (g,)}) == [(b, g)]
+    assert handed_gradients("backward", (b,), {"gradient": None}) == []
+    assert handed_gradients("add", (b, g), {}) == []

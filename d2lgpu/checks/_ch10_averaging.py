@@ -18,11 +18,13 @@ gradient of ``body.0.weight`` is all zero.
 from __future__ import annotations
 
 import math
+import weakref
 from contextlib import contextmanager
 
 import torch
 from torch.overrides import TorchFunctionMode
 
+from .._device_calls import flat
 from ._kit import patched
 from ._kit_collectives import describe
 from ._util import CheckFailed
@@ -76,7 +78,9 @@ _READS = {_T.__bool__: "bool()", _T.item: ".item()", _T.tolist: ".tolist()",
 class HostCopies(TorchFunctionMode):
     """While installed: ``copied``, the name of the first of ``model``'s gradients (or a view
     of one) that went through ``.cpu()`` or ``.to("cpu")``, else None; ``read``, the first
-    read of a tensor's value on the host (``bool(t)``, ``t.item()``...), else None."""
+    read on the host (``bool(t)``, ``t.item()``...) of a value that a GPU would hold: the
+    model's parameters and gradients, what is computed from them, and tensors made with a
+    ``device`` named. A tensor made on the host (``torch.randperm(n)``) is read for free."""
 
     def __init__(self, model):
         super().__init__()
@@ -86,17 +90,33 @@ class HostCopies(TorchFunctionMode):
             if p.grad is not None
         }
         self._buffers = {b.untyped_storage().data_ptr(): n for n, b in model.named_buffers()}
+        # the model's storages, and what was computed from them, by id (weak: ids are reused)
+        self._storages = {p.untyped_storage().data_ptr() for p in model.parameters()}
+        self._storages |= set(self._names)
+        self._made: dict[int, weakref.ref] = {}
         self.copied: str | None = None
         self.read: str | None = None
+
+    def _on_device(self, values) -> bool:
+        return any(
+            isinstance(v, torch.Tensor)
+            and ((r := self._made.get(id(v))) is not None and r() is v
+                 or v.layout == torch.strided and v.untyped_storage().data_ptr() in self._storages)
+            for v in flat(values)
+        )  # fmt: skip
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if self.copied is None and args and isinstance(args[0], torch.Tensor):
             if _to_host(func, args, kwargs):
                 self.copied = self._names.get(args[0].untyped_storage().data_ptr())
-        if self.read is None and func in _READS:
+        if self.read is None and func in _READS and self._on_device(args[:1]):
             self.read = _READS[func]
-        return func(*args, **kwargs)
+        out = func(*args, **kwargs)
+        if kwargs.get("device") is not None or self._on_device([args, kwargs]):
+            self._made.update((id(t), weakref.ref(t)) for t in flat([out])
+                              if isinstance(t, torch.Tensor))  # fmt: skip
+        return out
 
     def buffers_sent(self, calls) -> list[str]:
         """The model's buffers that a collective in ``calls`` sent (or a view of them)."""

@@ -21,36 +21,70 @@ from ._util import CheckFailed
 
 __all__ = ["reseeds_named"]
 
-# the reseeds, and the setters of a saved state, as torch, torch.random and torch.cuda spell them
+# the reseeds, the setters of a state and its getters, as torch, torch.random and torch.cuda
+# spell them
 _SEEDS = ("manual_seed", "seed", "manual_seed_all", "seed_all")
 _SETS = ("set_rng_state", "set_rng_state_all")
+_GETS = ("get_rng_state", "get_rng_state_all")
 
 
-def _noted(events: list[str], name: str, original, *args, **kwargs):
-    events.append(name)
-    return original(*args, **kwargs)
+def _same(a, b) -> bool:
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.shape == b.shape and torch.equal(a, b)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return False
+
+
+def _label(owner, name: str) -> str:
+    """``torch.cuda.seed_all``, or ``torch.manual_seed`` however reached (``torch.random``'s,
+    or the learner's own name for it, which the kit binds to either owner's replacement)."""
+    return f"torch.cuda.{name}" if owner is torch.cuda else f"torch.{name}"
+
+
+def _noted(events: list, read: list, name: str, original, *args, **kwargs):
+    """Call ``original``, noting in ``events`` a reseed (``"seed"``, with its words) or a
+    state set back (``"restore"``: one read from the generator in this block; a state from
+    elsewhere is a reseed), and in ``read`` each state read."""
+    if name.endswith(_SETS):
+        state = args[0] if args else kwargs.get("new_state", kwargs.get("new_states"))
+        if any(_same(state, r) for r in read):
+            events.append(("restore", name))
+        else:
+            events.append(("seed", f"{name}() with a state it had not read from that generator"))
+    elif not name.endswith(_GETS):
+        events.append(("seed", f"{name}()"))
+    out = original(*args, **kwargs)
+    if name.endswith(_GETS):
+        read.append(out)
+    return out
 
 
 @contextmanager
 def reseeds_named(who: str, error: type[Exception] = CheckFailed) -> Iterator[None]:
     """Raise ``error`` naming ``who`` where the block reseeded one of torch's global
-    generators (``torch.manual_seed``, ``torch.seed``, ``torch.cuda.manual_seed_all``, ...)
-    and set no saved state after it (as ``torch.random.fork_rng()`` does on leaving). An
-    error of the block's own goes on as it was."""
-    events: list[str] = []
+    generators (``torch.manual_seed``, ``torch.seed``, ``torch.cuda.manual_seed_all``, a state
+    of another generator set, ``torch.default_generator.manual_seed``) and set no state it
+    had read back after it (as ``torch.random.fork_rng()`` does on leaving). An error of the
+    block's own goes on as it was."""
+    events: list = []
+    read: list = []
+    seed = torch.initial_seed()
     changes = [
-        (owner, name, functools.partial(_noted, events, f"{owner.__name__}.{name}", original))
+        (owner, name, functools.partial(_noted, events, read, _label(owner, name), f))
         for owner in (torch, torch.random, torch.cuda)
-        for name in (*_SEEDS, *_SETS)
-        if callable(original := getattr(owner, name, None))
+        for name in (*_SEEDS, *_SETS, *_GETS)
+        if callable(f := getattr(owner, name, None))
     ]
     with patched(*changes):
         yield
-    last_set = max((i for i, e in enumerate(events) if e.endswith(_SETS)), default=-1)
-    left = [e for e in events[last_set + 1 :] if not e.endswith(_SETS)]
+    last = max((i for i, (kind, _) in enumerate(events) if kind == "restore"), default=-1)
+    left = [words for kind, words in events[last + 1 :] if kind == "seed"]
+    if not left and torch.initial_seed() != seed:  # through the generator's own methods
+        left = ["torch.default_generator.manual_seed()"]
     if left:
         raise error(
-            f"{who} called {left[0]}() and left torch's global random generator reseeded: "
+            f"{who} called {left[0]} and left torch's global random generator reseeded: "
             "the caller's own draws share it (its data order, dropout masks, initialisations), "
             "so they would restart from that seed at every call. Leave the global generator "
             "as the caller had it; random numbers of your own come from a torch.Generator you "
