@@ -477,6 +477,13 @@ def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
             reseed()
         assert raised.value.hint.startswith(f"your step called {words} and left torch's global")
         torch.set_rng_state(state)
+    with pytest.raises(CheckFailed, match=r"^your step called torch.cuda.manual_seed_all\(\)"):
+        with reseeds_named("your step"):
+            torch.cuda.manual_seed_all(0)
+    with reseeds_named("your step"):  # a state set back by keyword
+        saved = torch.random.get_rng_state()
+        torch.manual_seed(3)
+        torch.set_rng_state(new_state=saved)
     # an error of the block's own goes on as it was, reseeded or not
     with pytest.raises(ValueError, match="its own"), reseeds_named("your step"):
         torch.manual_seed(0)
@@ -485,3 +492,26 @@ def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
     assert (torch.manual_seed, torch.random.manual_seed, torch.seed, torch.cuda.manual_seed) == (
         originals
     )
+
+
+def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call():
+    from d2lgpu.checks._kit_seeds import _noted, _same
+
+    a = torch.get_rng_state()
+    b, u = a.clone(), torch.zeros(1, 3)
+    b[0] ^= 1
+    assert _same(a, a.clone()) and not _same(a, b) and not _same(a, a[:-1])
+    assert _same([a, a], (a.clone(), a.clone())) and not _same([a], [a, a])
+    assert not _same([a, b], [a, a]) and not _same(a, [a]) and not _same([u[0]], u)
+    assert not _same(None, None)
+    # the CUDA generators' states, a list, set back by keyword (new_states), or set from elsewhere
+    events, read, calls = [], [[a]], []
+    record = lambda *args, **kwargs: calls.append((args, kwargs))  # noqa: E731
+    _noted(events, read, "torch.cuda.set_rng_state_all", record, new_states=[a.clone()])
+    _noted(events, read, "torch.cuda.set_rng_state_all", record, new_states=[b])
+    assert events == [
+        ("restore", "torch.cuda.set_rng_state_all"),
+        ("seed", "torch.cuda.set_rng_state_all() with a state it had not read from that generator"),
+    ]
+    assert [sorted(k) for _, k in calls] == [["new_states"], ["new_states"]]
+    assert _noted(events, read, "torch.get_rng_state", lambda: b) is b and read[-1] is b
