@@ -1246,3 +1246,26 @@ def test_the_unsplit_parameters_still_alive_are_named_shared_or_kept_elsewhere_o
     assert kept == {"shared": ["fc1's weight"], "elsewhere": ["fc2's weight"]}
     del shard, others, storage
     assert kept_alive(refs, set()) == {"shared": [], "elsewhere": []}
+
+
+class SeedsInForward(Megatron):
+    def forward(self, x):
+        torch.manual_seed(0)  # "the same dropout on every rank"
+        return super().forward(x)
+
+
+class SeedsUndone(Megatron):
+    def __init__(self, mlp, rank, world):
+        with torch.random.fork_rng():  # a reseed of its own, the caller's state put back
+            torch.manual_seed(rank)
+            super().__init__(mlp, rank, world)
+
+
+def test_a_parallel_mlp_that_leaves_the_generator_reseeded_is_named_and_one_undone_passes():
+    result = check("09.tensor_parallel", SeedsInForward, quiet=True)
+    assert result.status == "failed"
+    assert result.hint.startswith(
+        "your ParallelMLP called torch.manual_seed() and left torch's global random generator "
+        "reseeded"
+    ), result.hint
+    assert check("09.tensor_parallel", SeedsUndone, quiet=True).ok

@@ -17,6 +17,7 @@ from ..ranks import count_all_reduces
 from ._ch09_tp_given import as_given, changed_hint, kept_alive, whole_storages
 from ._kit_collective_reads import unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch, describe
+from ._kit_seeds import reseeds_named
 from ._ranks import learner_reply
 from ._util import CheckFailed, refused_call_named
 
@@ -140,7 +141,8 @@ def _functions_returning_none(out) -> list[str]:
 def _run(ParallelMLP, rank, world, watch):
     blocks = make_blocks()
     given = [as_given(b) for b in blocks]
-    parts = [ParallelMLP(b, rank, world) for b in blocks]
+    with reseeds_named("your ParallelMLP"):
+        parts = [ParallelMLP(b, rank, world) for b in blocks]
     for part in parts:
         if not isinstance(part, nn.Module):
             raise TypeError(f"ParallelMLP(...) must make an nn.Module, got {type(part).__name__}")
@@ -175,7 +177,8 @@ def _run(ParallelMLP, rank, world, watch):
         saved.append(tuple(t.shape))
         return t
 
-    with count_all_reduces() as forward, torch.autograd.graph.saved_tensors_hooks(pack, _same):
+    hooks = torch.autograd.graph.saved_tensors_hooks(pack, _same)
+    with count_all_reduces() as forward, hooks, reseeds_named("your ParallelMLP"):
         inputs, out = [], x
         for part in parts:
             inputs.append(out)
@@ -192,7 +195,7 @@ def _run(ParallelMLP, rank, world, watch):
         return {"held": held, "out": out.detach(), "no_grad": True, "forward": forward.calls}
     returned_none = _functions_returning_none(out)
     mark, watch.phase = watch.mark(), "(backward)"
-    with count_all_reduces() as backward:
+    with count_all_reduces() as backward, reseeds_named("your ParallelMLP"):
         (out * weight).sum().backward()
     broken = _broken(watch, mark, "backward returned")
     if broken or returned_none:
