@@ -652,6 +652,8 @@ def test_reads_on_the_host_count_values_a_gpu_would_hold_only():
     assert [s["host_read"] for s in steps] == ["bool()"] * 4
     steps = run(lambda model: (torch.randperm(3).tolist(), avg_loop(model)), 2)["steps"]
     assert [s["host_read"] for s in steps] == [None] * 4
+    steps = run(lambda model: (float(next(model.parameters()).reshape(-1)[0]), avg_loop(model)), 2)
+    assert [s["host_read"] for s in steps["steps"]] == ["float()"] * 4  # a parameter's value
 
 
 def _reseeds(model):
