@@ -1269,3 +1269,44 @@ def test_a_parallel_mlp_that_leaves_the_generator_reseeded_is_named_and_one_undo
         "reseeded"
     ), result.hint
     assert check("09.tensor_parallel", SeedsUndone, quiet=True).ok
+
+
+def test_the_changed_mlp_hint_lists_three_changes_and_counts_the_rest():
+    from d2lgpu.checks._ch09_tp_given import as_given, changed_hint
+    from d2lgpu.checks._ch09_tp_problem import make_blocks
+
+    mlp = make_blocks()[0]
+    given = as_given(mlp)
+    mlp[0].bias = None  # removed
+    mlp[2].extra = nn.Parameter(torch.zeros(1))
+    mlp[1] = nn.ReLU()
+    assert changed_hint(mlp, given, 1, 2) == (
+        "ParallelMLP(mlp, 1, 2) changed the caller's mlp, the unsplit MLP it was given: "
+        "mlp[1] (GELU) was replaced or removed; mlp[0].bias was removed; mlp[2].extra was "
+        "added. The caller builds every rank's ParallelMLP from it (another rank's too, to "
+        "check or save it) and compares with its output, so it must stay as it was. Keep new "
+        "nn.Parameter shards, cloned from its weights, on self "
+        "(nn.Parameter(fc1.weight.detach()[rows].clone())), not assigned into mlp's own "
+        "modules (copy.deepcopy(mlp) first, if you want Linear modules to cut down)"
+    )
+    with torch.no_grad():
+        mlp[2].weight.zero_()
+    assert "mlp[2].weight's values were changed in place (and 1 more). The caller" in (
+        changed_hint(mlp, given, 1, 2)
+    )
+
+
+class _Cycle:
+    pass
+
+
+def test_an_unsplit_parameter_held_only_by_a_cycle_is_not_counted_as_kept():
+    from d2lgpu.checks._ch09_tp_given import kept_alive, whole_storages
+    from d2lgpu.checks._ch09_tp_problem import make_blocks
+
+    blocks = make_blocks()
+    refs = whole_storages(blocks)
+    cycle = _Cycle()
+    cycle.me, cycle.weight = cycle, blocks[0][0].weight  # freed only by a garbage collection
+    del blocks, cycle
+    assert kept_alive(refs, set()) == {"shared": [], "elsewhere": []}
