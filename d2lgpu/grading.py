@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from ._aliases import answer_graded
 from ._validate import check_positive
 from .checks._guard import AnswerTimedOut, time_limit
+from .checks._kit_process import defaults_kept
 from .checks._util import (
     CheckFailed,
     NotAttempted,
-    defaults_kept,
     describe_frame,
     in_learner_code,
     learner_frame,
@@ -168,7 +168,7 @@ def check(
     status, hint = "passed", ""
     try:
         kept = defaults_kept("your answer")
-        with time_limit(time_limit_s) as limit, _rng_kept(), kept, _thread_errors() as in_threads:
+        with _thread_errors() as in_threads, time_limit(time_limit_s) as limit, _rng_kept(), kept:
             try:
                 with answer_graded(answer):
                     checker(answer, passed)

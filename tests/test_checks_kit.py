@@ -515,3 +515,76 @@ def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call(
     ]
     assert [sorted(k) for _, k in calls] == [["new_states"], ["new_states"]]
     assert _noted(events, read, "torch.get_rng_state", lambda: b) is b and read[-1] is b
+
+
+def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
+    import os
+    import warnings
+
+    from d2lgpu.checks import _kit_process
+    from d2lgpu.checks._kit_process import left_changed, settings
+
+    threads = torch.get_num_threads()
+    before = settings()
+    torch.set_num_threads(threads + 1)
+    torch.backends.cudnn.benchmark = not torch.backends.cudnn.benchmark
+    torch.set_printoptions(precision=9)
+    torch.set_flush_denormal(True)
+    warnings.filterwarnings("ignore")
+    os.environ["D2LGPU_TEST_LEFT"] = "1"  # from a test file: the harness's, not an answer's
+    torch.set_default_device("cpu")  # a DeviceContext mode left on the stack
+    changed = left_changed(before)
+    os.environ.pop("D2LGPU_TEST_LEFT")
+    assert changed == [
+        f"torch.set_num_threads({threads + 1})",
+        f"torch.backends.cudnn.benchmark = {torch.backends.cudnn.benchmark is False}",
+        "torch.set_printoptions(precision=9)",
+        "torch.set_flush_denormal(True)",
+        "warnings.filterwarnings('ignore', category=Warning)",
+        "torch.set_default_device('cpu')",
+    ]
+    assert left_changed(settings()) == []  # each was put back
+    assert torch.get_num_threads() == threads
+    # an answer's own write to os.environ is named and undone; torch's own is not named
+    before = settings()
+    code = compile("import os\nos.environ['D2LGPU_TEST_LEFT'] = 'on'\n", "answer.py", "exec")
+    exec(code, {})  # noqa: S102 - a learner's line, as a file outside the course
+    os.environ["D2LGPU_TEST_OTHER"] = "x"
+    assert left_changed(before) == ["os.environ['D2LGPU_TEST_LEFT'] = 'on'"]
+    assert "D2LGPU_TEST_LEFT" not in os.environ
+    os.environ.pop("D2LGPU_TEST_OTHER")
+    # an inference mode left entered is named and switched off
+    before = settings()
+    left = torch.inference_mode()
+    left.__enter__()
+    assert left_changed(before) == ["torch.inference_mode() entered and never exited"]
+    assert not torch.is_inference_mode_enabled() and _kit_process._UNDONE
+    # an autocast entered and never exited is named and switched off
+    before = settings()
+    torch.autocast("cpu", dtype=torch.float16).__enter__()
+    assert left_changed(before) == [
+        "torch.autocast('cpu', dtype=torch.float16) entered and never exited"
+    ]
+    assert not torch.is_autocast_enabled("cpu")
+    assert torch.get_autocast_dtype("cpu") == before["autocast"][0][1]
+    assert _kit_process._autocast_nesting() == before["nesting"]  # its cache cleared too
+
+
+def test_torchs_functions_replaced_by_an_answers_are_named_and_a_tests_are_not():
+    from d2lgpu.checks._kit_process import replaced, replaced_by
+
+    code = compile("def mine(x, *a, **k):\n    return x\n", "answer.py", "exec")
+    space: dict = {}
+    exec(code, space)  # noqa: S102 - a learner's function, as a file outside the course
+    original = torch.linalg.matrix_norm
+    torch.linalg.matrix_norm = space["mine"]
+    try:
+        assert replaced_by() == ["torch.linalg.matrix_norm (mine)"]
+        assert [(o, n) for o, n, _ in replaced()] == [(torch.linalg, "matrix_norm")]
+    finally:
+        torch.linalg.matrix_norm = original
+    torch.linalg.matrix_norm = lambda x: x  # a test file's own: the harness's
+    try:
+        assert replaced_by() == []
+    finally:
+        torch.linalg.matrix_norm = original

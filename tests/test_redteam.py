@@ -35,6 +35,7 @@ import pytest
 from ddp_helpers.procs import fresh_python
 from session_once import once_per_session
 
+from d2lgpu.checks._kit_process import _OWNERS, replaced
 from d2lgpu.grading import CHECKERS, check
 
 HERE = Path(__file__).resolve().parent / "redteam"
@@ -81,10 +82,20 @@ def load(path: Path):
 
 
 def grade(path: Path) -> dict:
-    """The checker's verdict on one answer file: ``status``, ``ok``, ``hint`` and ``passed``."""
+    """The checker's verdict on one answer file: ``status``, ``ok``, ``hint`` and ``passed``.
+    torch's functions that the file replaces as it is imported are put back after (the
+    checker names them; the answers graded after it must not meet them)."""
     fields = header(path)
-    answer = getattr(load(path), fields.get("name") or "answer")
-    result = check(path.parent.name, answer, quiet=True)
+    saved = {owner: dict(vars(owner)) for owner in _OWNERS.values()}
+    try:
+        answer = getattr(load(path), fields.get("name") or "answer")
+        result = check(path.parent.name, answer, quiet=True)
+    finally:
+        for owner, name, _ in replaced():
+            if name in saved[owner]:
+                setattr(owner, name, saved[owner][name])
+            else:
+                delattr(owner, name)
     return {
         "status": result.status,
         "ok": result.ok,

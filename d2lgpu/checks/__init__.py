@@ -90,6 +90,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_kit``                   the checker kit: known errors as hints, tolerances, findings, watched calls
 ``_kit_code``              the kit's watch on functions an answer must not use, by their code
 ``_kit_seeds``             the kit's watch on torch's global generators: a reseed left in place
+``_kit_process``           the other process-wide settings an answer leaves, torch's functions replaced
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =========================  ==============================================================
 

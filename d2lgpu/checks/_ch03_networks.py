@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ._util import defaults_kept
+from ._kit_process import defaults_kept
 
 __all__ = ["CLASS_WEIGHTS", "defaults_kept", "make_net", "same_params", "seeded_net"]
 

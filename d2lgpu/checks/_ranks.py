@@ -50,12 +50,12 @@ from ._ch10_refused import AVERAGE_CLIP, clips_refused
 from ._kit import Deadlock, patched, tensors_alive
 from ._kit_collective_reads import finished_rule_hint, stale_hint, unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch
+from ._kit_process import defaults_kept
 from ._kit_seeds import reseeds_named
 from ._ranks_hints import exit_hint, mismatch_hint, rank_hint, records_of
 from ._util import (
     CheckFailed,
     RuleBroken,
-    defaults_kept,
     describe_frame,
     learner_frame,
     refused_call_named,

@@ -23,7 +23,6 @@ import re
 import sys
 import sysconfig
 import traceback
-from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -34,7 +33,6 @@ __all__ = [
     "MATRIX_PRODUCTS",
     "NotAttempted",
     "RuleBroken",
-    "defaults_kept",
     "in_learner_code",
     "is_course_code",
     "learner_frame",
@@ -43,6 +41,7 @@ __all__ = [
     "one_cpu_thread",
     "refused_call_hint",
     "refused_call_named",
+    "state_left_hint",
 ]
 
 
@@ -217,11 +216,9 @@ def refused_call_named(answer):
 
 
 def one_cpu_thread(fn):
-    """Run a checker with one CPU thread, then restore the learner's setting.
-
-    The checkers' problems are tiny (100 x 100 matrices, small MLPs): several
-    threads only add synchronization, and on a busy machine spinning threads
-    can make such code 10-50x slower.
+    """Run a checker with one CPU thread, then restore the learner's setting. The checkers'
+    problems are tiny (100 x 100 matrices, small MLPs): several threads only add
+    synchronization, and on a busy machine spinning threads can make such code 10-50x slower.
     """
 
     @functools.wraps(fn)
@@ -229,63 +226,22 @@ def one_cpu_thread(fn):
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
-            return fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
         finally:
+            now = torch.get_num_threads()
             torch.set_num_threads(threads)
+        if now != 1:  # the answer's own setting, which the line above just undid
+            raise CheckFailed(state_left_hint("your answer", [f"torch.set_num_threads({now})"]))
+        return out
 
     return wrapper
 
 
-@contextmanager
-def defaults_kept(what: str) -> Iterator[None]:
-    """Fail if the block leaves a process-wide default of torch changed; restore it either way.
-
-    ``torch.set_default_device``, ``torch.set_default_dtype``,
-    ``torch.set_grad_enabled``, ``torch.use_deterministic_algorithms``,
-    ``torch.set_float32_matmul_precision`` (``allow_tf32``) and
-    ``torch.autograd.set_detect_anomaly`` called as functions last beyond the answer: every
-    tensor made (or kernel picked, or backward run) afterwards, the caller's and the
-    checker's too, follows them.
-    """
-    device, dtype, grad = (
-        torch.get_default_device(),
-        torch.get_default_dtype(),
-        torch.is_grad_enabled(),
+def state_left_hint(what: str, changed: list[str]) -> str:
+    """The hint when ``what`` left process-wide settings changed (``changed``, as code)."""
+    return (
+        f"{what} leaves a process-wide setting changed ({', '.join(changed)}): every line run "
+        "afterwards anywhere in the program, the caller's too, runs with it. Set it back "
+        "before you return (try/finally), or change it only in a with-block that undoes it "
+        "(warnings.catch_warnings(), torch.backends.cudnn.flags(...))"
     )
-    deterministic = torch.are_deterministic_algorithms_enabled()
-    precision = torch.get_float32_matmul_precision()
-    anomaly = torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()
-    try:
-        yield
-    finally:
-        changed = []
-        if (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()) != anomaly:
-            changed.append(f"torch.autograd.set_detect_anomaly({torch.is_anomaly_enabled()})")
-            torch.set_anomaly_enabled(*anomaly)
-        if torch.get_default_device() != device:
-            changed.append(f"torch.set_default_device({str(torch.get_default_device())!r})")
-            torch.set_default_device(None if device.type == "cpu" else device)
-        if torch.get_default_dtype() != dtype:
-            changed.append(f"torch.set_default_dtype({torch.get_default_dtype()})")
-            torch.set_default_dtype(dtype)
-        if torch.are_deterministic_algorithms_enabled() != deterministic:
-            now = torch.are_deterministic_algorithms_enabled()
-            changed.append(f"torch.use_deterministic_algorithms({now})")
-            torch.use_deterministic_algorithms(deterministic)
-        if torch.get_float32_matmul_precision() != precision:
-            changed.append(
-                f"torch.set_float32_matmul_precision({torch.get_float32_matmul_precision()!r})"
-            )
-            torch.set_float32_matmul_precision(precision)
-        if torch.is_grad_enabled() != grad:
-            changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
-            torch.set_grad_enabled(grad)
-        if changed:
-            raise CheckFailed(
-                f"{what} leaves a process-wide default of torch changed ({', '.join(changed)}): "
-                "every tensor made (or product computed) afterwards anywhere in the program, the "
-                "caller's too, follows "
-                "it. Keep the change inside your function: device= or dtype= on the tensors you "
-                "make, or a with-block that undoes it when it ends (with torch.device(device):, "
-                "with torch.no_grad():)"
-            )

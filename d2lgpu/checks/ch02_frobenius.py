@@ -26,9 +26,10 @@ import torch
 from ._ch02_clock import ProductClock, check_work, cost_hint
 from ._ch02_norms import autocast_hint, overflow_hint, wrong_norms_hint
 from ._kit_calls import autocasts_asked
+from ._kit_process import defaults_kept
 from ._pretend import cuda_sync_counter as _cuda_sync_counter
 from ._pretend import watching
-from ._util import CheckFailed, defaults_kept, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_frobenius", "frobenius_reference"]
 

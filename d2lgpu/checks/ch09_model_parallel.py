@@ -67,9 +67,10 @@ from ._ch09_stages import (
     watched_loss,
 )
 from ._kit import run_cases
+from ._kit_process import defaults_kept
 from ._kit_seeds import reseeds_named
 from ._pretend import watching
-from ._util import CheckFailed, defaults_kept, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_pipeline", "CASES"]
 

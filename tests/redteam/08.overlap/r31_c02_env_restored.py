@@ -1,0 +1,43 @@
+# expect: pass
+# hint:
+import os
+
+import torch
+
+_KEY = "PYTORCH_CUDA_ALLOC_CONF"
+
+
+def _pipeline(batches, compute, device):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    results, ahead = [], send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        compute_stream.wait_event(copied)  # the GPU waits, not the host
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+def pipelined(batches, compute, device):
+    """[compute(b on device) for b in batches], copying batch i + 1 during compute i."""
+    before = os.environ.get(_KEY)
+    os.environ[_KEY] = "expandable_segments:True"
+    try:
+        return _pipeline(batches, compute, device)
+    finally:
+        if before is None:
+            del os.environ[_KEY]
+        else:
+            os.environ[_KEY] = before
+
+
+answer = pipelined

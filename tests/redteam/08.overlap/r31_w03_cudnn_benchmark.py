@@ -1,0 +1,28 @@
+# expect: fail sets torch.backends.cudnn.benchmark = True for the computes and never restores it
+# hint: cudnn|benchmark
+import torch
+
+
+def pipelined(batches, compute, device):
+    """[compute(b on device) for b in batches], copying batch i + 1 during compute i."""
+    torch.backends.cudnn.benchmark = True  # fastest kernels for the computes
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    results, ahead = [], send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        compute_stream.wait_event(copied)  # the GPU waits, not the host
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+answer = pipelined

@@ -1,0 +1,27 @@
+# expect: fail calls torch.set_default_device(x.device) and leaves the default device set
+# hint: default.?device
+import functools
+
+import torch
+from torch.utils.checkpoint import checkpoint
+
+
+def _run(segment, h):
+    for block in segment:
+        h = block(h)
+    return h
+
+
+def checkpointed_forward(blocks, x, segments):
+    """The blocks in order on x, in `segments` checkpointed segments."""
+    torch.set_default_device(x.device)  # recomputed tensors on the right device
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        if len(part) == 0:
+            continue
+        segment = [blocks[int(i)] for i in part]
+        h = checkpoint(functools.partial(_run, segment), h, use_reentrant=False)
+    return h
+
+
+answer = checkpointed_forward

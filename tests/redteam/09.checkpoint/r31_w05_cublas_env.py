@@ -1,0 +1,28 @@
+# expect: fail sets os.environ["CUBLAS_WORKSPACE_CONFIG"] (for deterministic cuBLAS) and leaves it set
+# hint: environ|CUBLAS_WORKSPACE_CONFIG|environment
+import functools
+import os
+
+import torch
+from torch.utils.checkpoint import checkpoint
+
+
+def _run(segment, h):
+    for block in segment:
+        h = block(h)
+    return h
+
+
+def checkpointed_forward(blocks, x, segments):
+    """The blocks in order on x, in `segments` checkpointed segments."""
+    os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":4096:8"  # deterministic cuBLAS for the recomputation
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        if len(part) == 0:
+            continue
+        segment = [blocks[int(i)] for i in part]
+        h = checkpoint(functools.partial(_run, segment), h, use_reentrant=False)
+    return h
+
+
+answer = checkpointed_forward
