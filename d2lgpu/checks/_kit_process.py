@@ -80,7 +80,7 @@ class _EnvironWrites:
             while frame is not None and frame.f_code.co_filename in self._SKIPPED:
                 frame = frame.f_back
             name = "" if frame is None else frame.f_code.co_filename
-            if in_learner_code(name) and not _harness(name) and key not in self.before:
+            if _answers(name) and key not in self.before:
                 self.before[key] = environ.get(key)
             return original(environ, key, *value)
 
@@ -177,9 +177,10 @@ def left_changed(before: dict) -> list[str]:
 _UNDONE: list = []  # the guards that switched off an inference mode an answer left entered
 
 
-def _harness(filename: str) -> bool:
-    """A test file's functions, which replace torch's in a test before its check runs."""
-    return Path(filename).name.startswith(("test_", "conftest"))
+def _answers(filename: str) -> bool:
+    """Whether code in ``filename`` is the answer's: the learner's, not a test file's (whose
+    functions replace torch's, or write os.environ, in a test before its check runs)."""
+    return in_learner_code(filename) and not Path(filename).name.startswith(("test_", "conftest"))
 
 
 def replaced() -> list[tuple[object, str, str]]:
@@ -195,7 +196,7 @@ def replaced() -> list[tuple[object, str, str]]:
             if type(value) is not types.FunctionType:
                 continue
             code = value.__code__
-            if in_learner_code(code.co_filename) and not _harness(code.co_filename):
+            if _answers(code.co_filename):
                 found.append((owner, name, f"{where}.{name} ({value.__name__})"))
     return found
 
