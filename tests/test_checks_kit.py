@@ -477,6 +477,16 @@ def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
             reseed()
         assert raised.value.hint.startswith(f"your step called {words} and left torch's global")
         torch.set_rng_state(state)
+    # the generator reseeded to the seed the caller's had: the same words; a block that
+    # draws leaves the caller's seed (and its draws) as they were
+    torch.manual_seed(7)
+    with pytest.raises(CheckFailed, match=r"^your step called torch.default_generator.manual_"):
+        with reseeds_named("your step"):
+            torch.default_generator.manual_seed(7)
+    torch.manual_seed(7)
+    with reseeds_named("your step"):
+        drawn = torch.rand(4)
+    assert torch.initial_seed() == 7 and torch.equal(torch.manual_seed(7) and torch.rand(4), drawn)
     with pytest.raises(CheckFailed, match=r"^your step called torch.cuda.manual_seed_all\(\)"):
         with reseeds_named("your step"):
             torch.cuda.manual_seed_all(0)

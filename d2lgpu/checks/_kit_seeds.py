@@ -11,6 +11,7 @@ masks, initialisations) restart from at every call.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -60,6 +61,33 @@ def _noted(events: list, read: list, name: str, original, *args, **kwargs):
     return out
 
 
+def _reported(seed: int) -> None:
+    """Make the global generator report ``seed`` as its seed, its draws going on as they were
+    (a state's first 8 bytes are the seed it reports), out of sight of the watches' modes."""
+    with torch._C.DisableTorchFunction():
+        state = torch.get_rng_state()
+        state[:8] = torch.frombuffer(bytearray(seed.to_bytes(8, sys.byteorder)), dtype=torch.uint8)
+        torch.set_rng_state(state)
+
+
+@contextmanager
+def _marked() -> Iterator:
+    """Give the global generator a seed of its own to report for the block, and yield a test
+    of whether it still reports it; put the caller's seed back where it does. A reseed to
+    any seed, the caller's own included, takes the mark away."""
+    seed = torch.initial_seed()
+    mark = seed ^ _MARK
+    _reported(mark)
+    try:
+        yield lambda: torch.initial_seed() == mark
+    finally:
+        if torch.initial_seed() == mark:
+            _reported(seed)
+
+
+_MARK = 0x5EED_D21_6A0  # any value but 0: the mark differs from the caller's seed
+
+
 @contextmanager
 def reseeds_named(who: str, error: type[Exception] = CheckFailed) -> Iterator[None]:
     """Raise ``error`` naming ``who`` where the block reseeded one of torch's global
@@ -69,18 +97,19 @@ def reseeds_named(who: str, error: type[Exception] = CheckFailed) -> Iterator[No
     block's own goes on as it was."""
     events: list = []
     read: list = []
-    seed = torch.initial_seed()
     changes = [
         (owner, name, functools.partial(_noted, events, read, _label(owner, name), f))
         for owner in (torch, torch.random, torch.cuda)
         for name in (*_SEEDS, *_SETS, *_GETS)
         if callable(f := getattr(owner, name, None))
     ]
-    with patched(*changes):
-        yield
+    with _marked() as marker:
+        with patched(*changes):
+            yield
+        kept = marker()
     last = max((i for i, (kind, _) in enumerate(events) if kind == "restore"), default=-1)
     left = [words for kind, words in events[last + 1 :] if kind == "seed"]
-    if not left and torch.initial_seed() != seed:  # through the generator's own methods
+    if not left and not kept:  # through the generator's own methods
         left = ["torch.default_generator.manual_seed()"]
     if left:
         raise error(
