@@ -580,6 +580,50 @@ def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
     assert _kit_process._autocast_nesting() == before["nesting"]  # its cache cleared too
 
 
+def test_a_thread_count_an_answer_sets_is_named_even_where_it_equals_the_callers():
+    from d2lgpu.checks._kit_process import defaults_kept
+
+    threads = torch.get_num_threads()
+    space: dict = {}
+    code = compile(
+        "import torch\n"
+        "def fixed(n):\n    torch.set_num_threads(n)\n"
+        "def undone(n):\n    old = torch.get_num_threads()\n    torch.set_num_threads(n)\n"
+        "    torch.set_num_threads(old)\n"
+        "def kept(n):\n    torch.set_num_threads(torch.get_num_threads())\n",
+        "answer.py",
+        "exec",
+    )
+    exec(code, space)  # noqa: S102 - a learner's functions, as a file outside the course
+    try:
+        # the count the caller had, set as a number of its own: named, its words the count
+        with pytest.raises(CheckFailed) as raised, defaults_kept("your answer"):
+            space["fixed"](threads)
+        assert raised.value.hint.startswith(
+            f"your answer leaves a process-wide setting changed (torch.set_num_threads({threads}))"
+        )
+        # another count: named once, by what it is now, and put back
+        with pytest.raises(CheckFailed, match=r"\(torch.set_num_threads\(\d+\)\): every"):
+            with defaults_kept("your answer"):
+                space["fixed"](threads + 1)
+        assert torch.get_num_threads() == threads
+        # a count read and put back, or set to what was read; a test file's own set: pass
+        with defaults_kept("your answer"):
+            space["undone"](threads + 1)
+            space["kept"](0)
+            torch.set_num_threads(threads)
+        # nested watches (a checker's inside check()'s): the inner one names it
+        with pytest.raises(CheckFailed, match=r"^your function leaves"):
+            with defaults_kept("your answer"), defaults_kept("your function"):
+                space["fixed"](threads)
+        assert (torch.get_num_threads, torch.set_num_threads) == (
+            torch._C.get_num_threads,
+            torch._C.set_num_threads,
+        )
+    finally:
+        torch.set_num_threads(threads)
+
+
 def test_torchs_functions_replaced_by_an_answers_are_named_and_a_tests_are_not():
     from d2lgpu.checks._kit_process import replaced, replaced_by
 

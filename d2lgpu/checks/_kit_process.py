@@ -26,6 +26,7 @@ from pathlib import Path
 
 import torch
 
+from ._kit import patched
 from ._util import CheckFailed, in_learner_code, state_left_hint
 
 __all__ = ["defaults_kept", "left_changed", "replaced", "replaced_by", "settings"]
@@ -90,6 +91,38 @@ class _EnvironWrites:
         for name, original in self._saved:
             setattr(os._Environ, name, original)
         return self.before
+
+
+class _Count(int):
+    """A thread count as ``torch.get_num_threads`` read it while watched: setting it again is
+    putting a count back, whatever its value."""
+
+
+class _ThreadSets:
+    """The block's ``torch.set_num_threads`` calls from the answer's own lines: ``left`` is
+    the count of the last one that set a number the block had not read from
+    ``torch.get_num_threads`` (a count of its own, even one equal to the caller's), or None
+    where the last one put a read count back, or there was none."""
+
+    def __init__(self) -> None:
+        self.left: int | None = None
+        self.changes = [(torch, "get_num_threads", self._read(torch.get_num_threads)),
+                        (torch, "set_num_threads", self._set(torch.set_num_threads))]  # fmt: skip
+
+    @staticmethod
+    def _read(original):
+        return lambda: _Count(original())
+
+    def _set(self, original):
+        def set_num_threads(n):
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_filename == __file__:
+                frame = frame.f_back  # an outer watch's own call: the answer's, further out
+            if frame is not None and _answers(frame.f_code.co_filename):
+                self.left = None if type(n) is _Count else n
+            return original(n)
+
+        return set_num_threads
 
 
 def settings() -> dict:
@@ -231,9 +264,10 @@ def defaults_kept(what: str) -> Iterator[None]:
     grad, deterministic = torch.is_grad_enabled(), torch.are_deterministic_algorithms_enabled()
     precision = torch.get_float32_matmul_precision()
     anomaly = torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()
-    others, ended = settings(), False
+    others, ended, sets = settings(), False, _ThreadSets()
     try:
-        yield
+        with patched(*sets.changes):
+            yield
         ended = True
     finally:
         changed = []  # each put back either way, then the rest (a default device's mode too)
@@ -259,6 +293,8 @@ def defaults_kept(what: str) -> Iterator[None]:
             changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
             torch.set_grad_enabled(grad)
         left = left_changed(others)
+        if sets.left is not None and not any("set_num_threads" in c for c in left):
+            left.append(f"torch.set_num_threads({sets.left})")  # the count it had already
         changed += [c for c in left if c.startswith("torch.set_default_device(")]  # a default
         left = [c for c in left if c not in changed]
         if left and ended and not changed:

@@ -1,6 +1,5 @@
 # expect: fail sets torch.set_num_threads(os.cpu_count()) inside time_fn and never restores the thread count
 # hint: thread
-# open: seen only where torch's default thread count differs from os.cpu_count(): on this 2-core machine both are 2, so set_num_threads(os.cpu_count()) changes nothing a check can read (02.time_fn runs the answer with the learner's own thread count)
 import os
 import statistics
 import time

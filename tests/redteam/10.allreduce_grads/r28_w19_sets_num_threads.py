@@ -1,6 +1,5 @@
 # expect: fail calls torch.set_num_threads(1) inside the function, so that gloo's threads do not compete with the math: that changes the whole process's intra-op threads for the rest of training (forward and backward run single-threaded), work outside what the function is asked to do.
 # hint: (set_num_threads|thread|global|process-wide|side effect|outside|changes? the process)
-# open: the ranks already run with one thread (the checker's own setting, as the parent's @one_cpu_thread), so set_num_threads(1) changes nothing a rank can see
 # name: average_gradients
 import torch
 import torch.distributed as dist
