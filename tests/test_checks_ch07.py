@@ -118,6 +118,7 @@ def test_rms_norm_correct_answers_pass(graded, name):
         "rms_norm(x) without eps: the signature's default, eps = 1e-6",
         "one launch per call and no pass over memory outside the kernel (no torch computation, "
         "cast, fill, or copy of a contiguous input), one program per row",
+        "a new output in every call: an earlier call's result stays as it was",
     ]
 
 
@@ -176,6 +177,20 @@ def test_an_output_of_another_shape_and_a_result_made_without_a_kernel_are_named
     )
 
 
+def test_elements_a_value_mask_skips_an_infinite_sum_and_a_missing_eps_are_named(graded):
+    # n = 1 with x < 0 stores nothing into the output given; elsewhere the zeros scatter
+    hint = fails(graded, "relu_mul_positive_only", "the zeros too")["hint"]
+    assert (
+        "such as x > 0" in hint
+        and "stored none of its elements" in hint
+        or ("scattered through the result" in hint)
+    ), hint
+    fails(graded, "rms_norm_other_inf", "your result is 0 everywhere", "other=0.0")
+    fails(graded, "rms_norm_grid_over_columns", "programs for", "rows", "a grid of (x.shape[0],)")
+    hint = fails(graded, "rms_norm_no_eps", "eps")["hint"]
+    assert "your result has no eps" in hint or "you left eps out" in hint, hint
+
+
 def test_an_output_kept_between_calls_and_a_block_shorter_than_a_row_are_named(graded):
     result = fails(
         graded,
@@ -184,6 +199,13 @@ def test_an_output_kept_between_calls_and_a_block_shorter_than_a_row_are_named(g
         "Make a new output tensor in every call",
     )
     assert len(result["passed"]) == 5  # every other rule holds it right
+    result = fails(
+        graded,
+        "rms_norm_kept_output",
+        "rms_norm's second call (a 4 x 1000 matrix) overwrote what its first call returned",
+        "Make a new output tensor in every call",
+    )
+    assert len(result["passed"]) == 7
     fails(
         graded,
         "rms_norm_block_1024",
@@ -499,7 +521,13 @@ def test_coverage_hints_name_elements_written_twice_or_never():
     assert coverage_hint(out, watched_stores((out, range(6))), where) == (
         "for n = 10, elements 6 to 9 (the last 4) were never written: the grid is one program "
         "short; launch triton.cdiv(n, BLOCK) programs, not n // BLOCK, so the last, partial "
-        "block is covered"
+        "block is covered (and size the grid with the BLOCK the kernel is given, not another)"
+    )
+    assert coverage_hint(out, watched_stores((out, [0, 2, 4, 6, 8])), where) == (
+        "for n = 10, 5 element(s) scattered through the result (the first: index 1) were never "
+        "written, so they hold whatever their memory held: a store masked by more than the "
+        "bounds (such as x > 0) skips them. Store every element in bounds, mask = offsets < n, "
+        "the zeros too"
     )
     assert coverage_hint(out, watched_stores((out, [0, 1, 3, 4, 6, 7, 8, 9])), where) == (
         "for n = 10, 2 element(s) (the first: index 2) were never written: program pid must "
@@ -562,6 +590,16 @@ def test_an_answers_output_inputs_shape_and_layout_are_each_named():
         "but the result is not the kernel's output (a result computed again with torch "
         "operations, such as torch.relu(x) * y, or a copy). Return the tensor your kernel "
         "stored into, made in x's dtype (torch.empty(x.shape, dtype=x.dtype, device=x.device))"
+    )
+    given = watched_stores((x, [0]))
+    given.launch([x, out])  # the output was the kernel's argument, and none of it stored
+    with pytest.raises(CheckFailed) as failed:
+        require_kernel_output(out, given, "relu_mul", "n = 6")
+    assert str(failed.value) == (
+        "for n = 6, your kernel was given the tensor relu_mul returned but stored none of its "
+        "elements, so it holds whatever its memory held (torch.empty does not clear it): a "
+        "store masked by more than the bounds (such as x > 0) leaves elements unwritten. Store "
+        "every element in bounds, mask = offsets < n, the zeros too"
     )
     copies = {"x": x.clone()}
     require_inputs_untouched({"x": x}, copies, watched_stores((out, [0])), "relu_mul", "n = 6")
@@ -882,7 +920,25 @@ def test_a_wrong_rms_norm_output_is_diagnosed_by_what_it_equals():
         got = _rms(small, other)
         assert _rms_norm_diagnosis(
             got, small, 1e-6, watched_stores((got, range(6))), "a 2 x 3 matrix"
-        ) == ("for a 2 x 3 matrix, use the eps you are given (here 1e-06), not another one")
+        ) == (
+            "for a 2 x 3 matrix, your result has no eps: x / sqrt(mean(x * x) + eps), with the "
+            "eps you are given (here 1e-06)"
+            if other == 0.0
+            else "for a 2 x 3 matrix, use the eps you are given (here 1e-06), not another one"
+        )
+    # no eps where eps outside the root agrees too (a row's values far above eps): both named
+    big = x * 10
+    got = _rms(big, 0.0)
+    assert _rms_norm_diagnosis(
+        got, big, 1e-6, watched_stores((got, range(6))), "a 2 x 3 matrix"
+    ) == (
+        "for a 2 x 3 matrix, you left eps out, or added it outside the root (here the two "
+        "agree): eps goes inside the square root: x / sqrt(mean(x * x) + eps)"
+    )
+    zeros = torch.zeros_like(x)  # an infinite sum of squares: other=-inf's masked lanes
+    assert "your result is 0 everywhere" in _rms_norm_diagnosis(
+        zeros, x, 1e-6, watched_stores((zeros, range(6))), "a 2 x 3 matrix"
+    )
     assert hint(x * torch.sqrt(squares / 3 + eps)) == (
         "for a 2 x 3 matrix, divide by the root mean square: x / sqrt(mean(x * x) + eps)"
     )

@@ -422,6 +422,70 @@ def relu_mul_kept_output(x, y):
     return out
 
 
+@triton.jit
+def relu_mul_positive_only_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x * y, mask=mask & (x > 0))  # the zeros never stored
+
+
+def relu_mul_positive_only(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    relu_mul_positive_only_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    return out
+
+
+@triton.jit
+def rms_norm_other_inf_kernel(x_ptr, out_ptr, n_cols, eps, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + tl.program_id(0) * n_cols + cols, mask=mask, other=float("-inf"))
+    x = x.to(tl.float32)  # softmax's other=, whose squares are inf
+    mean_square = tl.sum(x * x, axis=0) / n_cols
+    tl.store(out_ptr + tl.program_id(0) * n_cols + cols, x / tl.sqrt(mean_square + eps), mask=mask)
+
+
+def rms_norm_other_inf(x, eps=1e-6):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    block = triton.next_power_of_2(x.shape[1])
+    rms_norm_other_inf_kernel[(x.shape[0],)](x, out, x.shape[1], eps, BLOCK=block)
+    return out
+
+
+def rms_norm_grid_over_columns(x, eps=1e-6):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    n_rows, n_cols = x.shape
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_cols,)](x, out, x.stride(0), out.stride(0), n_cols, eps, BLOCK=block)
+    return out
+
+
+def rms_norm_no_eps(x, eps=1e-6):
+    return rms_norm(x, 0.0)  # eps never reaches the kernel
+
+
+def rms_norm_kept_output(x, eps=1e-6):
+    """One output per shape, kept between calls, as relu_mul_kept_output."""
+    x = x.contiguous()
+    out = _KEPT.setdefault((x.shape, x.dtype, "rms"), torch.empty(x.shape, dtype=x.dtype))
+    rms_norm_kernel[(x.shape[0],)](
+        x,
+        out,
+        x.stride(0),
+        out.stride(0),
+        x.shape[1],
+        eps,
+        BLOCK=triton.next_power_of_2(x.shape[1]),
+    )
+    return out
+
+
 def rms_norm_block_1024(x, eps):
     """A block fixed at the chapter's largest row, 1024: longer rows are cut."""
     x = x.contiguous()

@@ -59,6 +59,15 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
                 f"for {where}, your kernel wrote {error.count} element(s) past the end of the "
                 f"output (stopped before it did): {store_outside}"
             ) from None
+        grid = watch.grids[-1] if watch.grids else (0, 1, 1)
+        rows = args[0].shape[0] if name == "rms_norm" and args[0].dim() == 2 else grid[0]
+        if grid[0] > rows and grid[1:] == (1, 1):  # a 1-D grid of more programs than rows
+            raise CheckFailed(
+                f"for {where}, your kernel {verb} {error.count} element(s) outside the tensors "
+                f"it was given (stopped before it did): the grid launched {grid[0]} programs "
+                f"for {rows} rows, and the programs past the last row reach past the end. "
+                "Launch one program per row, a grid of (x.shape[0],)"
+            ) from None
         raise CheckFailed(
             f"for {where}, your kernel {verb} {error.count} element(s) outside the tensors it "
             "was given (stopped before it did): the last block runs past the end. Mask every "
@@ -96,6 +105,13 @@ def require_one_pass(out, watch: Watch, name: str, where: str, n: int, unit: str
 def kernel_output_hint(out: torch.Tensor, watch: Watch, name: str, where: str) -> str | None:
     """The tensor returned is (a view of) memory the kernel stored into: the kernel's output,
     not a result computed again with torch operations, nor a copy of it."""
+    if out.numel() and not watch.stored_into(out) and watch.given(out):
+        return (
+            f"for {where}, your kernel was given the tensor {name} returned but stored none of "
+            "its elements, so it holds whatever its memory held (torch.empty does not clear "
+            "it): a store masked by more than the bounds (such as x > 0) leaves elements "
+            "unwritten. Store every element in bounds, mask = offsets < n, the zeros too"
+        )
     if out.numel() and not watch.stored_into(out):
         return (
             f"for {where}, {name} returned a tensor your kernel never wrote: it launched the "
@@ -227,7 +243,16 @@ def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str |
         return (
             f"for {where}, elements {first} to {total - 1} (the last {total - first}) were never "
             "written: the grid is one program short; launch triton.cdiv(n, BLOCK) programs, "
-            "not n // BLOCK, so the last, partial block is covered"
+            "not n // BLOCK, so the last, partial block is covered (and size the grid with the "
+            "BLOCK the kernel is given, not another)"
+        )
+    runs = 1 + int((never[1:] != never[:-1] + 1).sum())
+    if runs > max(len(never) // 4, 2):  # scattered one by one: a mask that follows the values
+        return (
+            f"for {where}, {len(never)} element(s) scattered through the result (the first: "
+            f"index {first}) were never written, so they hold whatever their memory held: a "
+            "store masked by more than the bounds (such as x > 0) skips them. Store every "
+            "element in bounds, mask = offsets < n, the zeros too"
         )
     return (
         f"for {where}, {len(never)} element(s) (the first: index {first}) were never written: "

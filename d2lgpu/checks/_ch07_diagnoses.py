@@ -124,9 +124,25 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
                 f"by the number of columns ({n}): the masked lanes are not part of the row"
             )
         block *= 2
-    if agrees(out, x / (torch.sqrt(squares / n) + eps)):
-        return f"for {where}, eps goes inside the square root: x / sqrt(mean(x * x) + eps)"
+    if (out == 0).all() and (x != 0).any():
+        return (
+            f"for {where}, your result is 0 everywhere: the sum of squares came out infinite, "
+            "as where the masked lanes load other=float('-inf') (or inf), whose squares are "
+            "inf. Give the masked lanes a value that adds nothing to a sum, other=0.0"
+        )
     used = [e for e in (0.0, 1e-6, 1e-5, 1e-8) if e != eps and agrees(out, rms(x, e))]
+    if agrees(out, x / (torch.sqrt(squares / n) + eps)):
+        left_out = "you left eps out, or added it outside the root (here the two agree): " * (
+            used[:1] == [0.0]
+        )
+        return (
+            f"for {where}, {left_out}eps goes inside the square root: x / sqrt(mean(x * x) + eps)"
+        )
+    if used[:1] == [0.0]:
+        return (
+            f"for {where}, your result has no eps: x / sqrt(mean(x * x) + eps), with the eps "
+            f"you are given (here {eps:g})"
+        )
     if used and default:
         return (
             f"for {where}, your rms_norm used eps = {used[0]:g}: the exercise's signature "

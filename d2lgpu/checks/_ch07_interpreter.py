@@ -126,6 +126,10 @@ class Watch:
             counts += np.bincount(offsets, minlength=t.numel())
         return counts
 
+    def given(self, t: torch.Tensor) -> bool:
+        """Whether ``t``'s memory was a tensor argument of the last launch."""
+        return _extent(t) in self.extents
+
     def stored_into(self, t: torch.Tensor) -> bool:
         extent = _extent(t)
         if extent is None:

@@ -105,19 +105,24 @@ def _relu_mul_checks(answer, passed) -> None:
             "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output"
         )
         passed.append(_ONE_PASS + "over triton.cdiv(n, BLOCK) programs")
-        _require_a_new_output(answer, gen, watch)
-        passed.append("a new output in every call: an earlier call's result stays as it was")
+        first, second = ((random_input((1000,), gen), random_input((1000,), gen)) for _ in "ab")
+        _require_a_new_output(answer, "relu_mul", "n = 1000", first, second, watch)
+        passed.append(_NEW_OUTPUT)
 
 
-def _require_a_new_output(answer, gen, watch) -> None:
-    """Two calls of the same shape: the first result must survive the second call."""
-    where = "two calls with n = 1000"
-    x, y, x2, y2 = (random_input((1000,), gen) for _ in range(4))
-    first = call_answer(answer, (x, y), "relu_mul", watch, where)
-    call_answer(answer, (x2, y2), "relu_mul", watch, where)
-    if not agrees(first, torch.relu(x) * y):
+_NEW_OUTPUT = "a new output in every call: an earlier call's result stays as it was"
+
+
+def _require_a_new_output(answer, name: str, shape: str, first, second, watch) -> None:
+    """Two calls with inputs of the same shape (``first`` and ``second``, argument tuples):
+    the first call's result must survive the second call."""
+    where = f"two calls with {shape}"
+    expected = (torch.relu(first[0]) * first[1]) if name == "relu_mul" else rms(*first)
+    out = call_answer(answer, first, name, watch, where)
+    call_answer(answer, second, name, watch, where)
+    if not agrees(out, expected):
         raise CheckFailed(
-            "relu_mul's second call (n = 1000) overwrote what its first call returned: the "
+            f"{name}'s second call ({shape}) overwrote what its first call returned: the "
             "output is kept and reused between calls. Make a new output tensor in every call "
             "(torch.empty(x.shape, dtype=x.dtype, device=x.device))"
         )
@@ -204,6 +209,9 @@ def _rms_norm_checks(answer, passed) -> None:
         passed.append("a float16 x of values in the hundreds (squares summed in float32)")
         passed.append("rms_norm(x) without eps: the signature's default, eps = 1e-6")
         passed.append(_ONE_PASS + "one program per row")
+        first, second = ((random_input((4, 1000), gen, scale=3.0), 1e-6) for _ in "ab")
+        _require_a_new_output(answer, "rms_norm", "a 4 x 1000 matrix", first, second, watch)
+        passed.append(_NEW_OUTPUT)
 
 
 # float16 keeps 11 bits: a result computed in float32 and rounded once is within 1e-3
