@@ -170,15 +170,25 @@ def extra_operators_check(table, fn, args, what: str, known: dict) -> None:
         )
 
 
-def sync_check(log) -> None:
-    """Whether the answer waited for a GPU between the warm-up and the profiled call (``log``:
-    the calls of fn and the waits, ``("sync", profiler running, the GPU)``). A wait for the
-    current GPU counts too: the chapters sync so, and in the notebook device is the current
-    GPU."""
+def sync_check(log, device) -> None:
+    """Whether the answer waited for ``device`` between the warm-up and the profiled call
+    (``log``: the calls of fn and the waits, ``("sync", profiler running, the GPU)``). A
+    wait for another GPU (``torch.cuda.synchronize()`` with none named waits for the current
+    one) leaves ``device``'s warm-up running into the profile, as the prompt's "synchronize
+    ``device``" says."""
     first = next(i for i, e in enumerate(log) if e == ("call", False))
     profiled = next(i for i, e in enumerate(log) if e == ("call", True))
-    if any(e[:2] == ("sync", False) for e in log[first:profiled]):
+    waited = [e[2] for e in log[first:profiled] if e[:2] == ("sync", False)]
+    if device.index in waited or (waited and device.index is None):
         return
+    if waited:
+        raise CheckFailed(
+            f"on {device}, the host waited after the warm-up for cuda:{waited[0]}, not for "
+            f"{device}, the GPU fn runs on: a wait that names no GPU (torch.cuda.synchronize(), "
+            "torch.cuda.current_stream().synchronize()) is the current GPU's, so the warm-up's "
+            "kernels on device run into the profile. Synchronize device itself: "
+            "d2lgpu.sync(device) or torch.cuda.synchronize(device)"
+        )
     raise CheckFailed(
         "on a GPU the warm-up call only queues its work: synchronize after it "
         "(d2lgpu.sync(device) or torch.cuda.synchronize(device)) before profiling starts, or "

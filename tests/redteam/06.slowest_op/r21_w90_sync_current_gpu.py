@@ -1,5 +1,5 @@
-# expect: pass torch.cuda.synchronize() with no argument (relabelled: the chapters sync the current GPU this way, and in the notebook device is the current GPU)
-# hint: 
+# expect: fail torch.cuda.synchronize() with no argument waits for the current GPU, not device (relabelled in round 32: the prompt says to synchronize device, and on cuda:1 the warm-up's kernels run into the profile)
+# hint: cuda:1|device itself|current GPU
 import torch
 from torch.profiler import ProfilerActivity, profile
 

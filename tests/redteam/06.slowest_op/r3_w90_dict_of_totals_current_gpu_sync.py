@@ -1,5 +1,5 @@
-# expect: pass a dict of self times per key, legacy API with use_device, accelerator sync
-# hint: 
+# expect: fail torch.accelerator.synchronize() with no argument waits for the current GPU, not device (relabelled in round 32, as r21_w90)
+# hint: cuda:1|device itself|current GPU
 import torch
 def answer(fn, args, device):
     fn(*args)

@@ -1,5 +1,5 @@
-# expect: pass the last entry of an ascending sort by self time
-# hint: 
+# expect: fail torch.cuda.current_stream().synchronize() waits for the current GPU's stream, not device's (relabelled in round 32, as r21_w90)
+# hint: cuda:1|device itself|current GPU
 import torch
 from torch.profiler import profile, ProfilerActivity
 def answer(fn, args, device):

@@ -1,0 +1,21 @@
+# expect: fail the warm-up call is inside the profiled region, so two calls (the first one included) are profiled
+# hint: warm|one call|once|outside|two
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import d2lgpu
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)  # warm-up
+        d2lgpu.sync(device)
+        fn(*args)
+    attr = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    return max(prof.key_averages(), key=lambda e: getattr(e, attr)).key
+
+
+answer = slowest_op

@@ -1,0 +1,20 @@
+# expect: fail always reads self_device_time_total, which is zero for every row on the CPU, so it returns an arbitrary (the first) row
+# hint: self_cpu|cpu|device
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import d2lgpu
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    d2lgpu.sync(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    return max(prof.key_averages(), key=lambda e: e.self_device_time_total).key
+
+
+answer = slowest_op

@@ -1,0 +1,21 @@
+# expect: fail ranks by self time per call (self_cpu_time_total / count) instead of the total self time
+# hint: total|per call|count|average|calls
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import d2lgpu
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    d2lgpu.sync(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    attr = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    return max(prof.key_averages(), key=lambda e: getattr(e, attr) / max(e.count, 1)).key
+
+
+answer = slowest_op

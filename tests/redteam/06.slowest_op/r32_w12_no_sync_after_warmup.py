@@ -1,0 +1,20 @@
+# expect: fail never synchronizes after the warm-up, so on a GPU the warm-up's queued kernels run inside the profile
+# hint: sync
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import d2lgpu
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    attr = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    return max(prof.key_averages(), key=lambda e: getattr(e, attr)).key
+
+
+answer = slowest_op

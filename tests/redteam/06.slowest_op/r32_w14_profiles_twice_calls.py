@@ -1,0 +1,22 @@
+# expect: fail profiles three calls of fn after the warm-up instead of one more call
+# hint: one|once|call
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import d2lgpu
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    d2lgpu.sync(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        for _ in range(3):
+            fn(*args)
+    attr = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    return max(prof.key_averages(), key=lambda e: getattr(e, attr)).key
+
+
+answer = slowest_op
