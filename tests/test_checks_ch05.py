@@ -892,6 +892,14 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
     )
     fewer = [collective("all_reduce", 999), collective("barrier", 4000)]  # barriers not counted
     rules.check_own_collectives([rank_record(calls=fewer)], 1000)
+    by_hand = rank_record(calls=mixed, devices=[])  # no DDP: the gradients averaged by hand
+    assert rule_fails(rules.check_own_collectives, [by_hand], 1000) == (
+        "rank 0 of the script called 2 collectives itself (all_reduce, broadcast: 1100 bytes; "
+        "the model's parameters take 1000) and never wrapped the model in "
+        "DistributedDataParallel: the exercise asks for DDP, whose backward averages the "
+        "gradients bucket by bucket while backward still runs. Wrap the model (net = DDP(model)), "
+        "train through the wrapper, and send nothing yourself"
+    )
 
     saved = [rank_record(saves=["/x/out.pt"]), rank_record(saves=["/x/out.pt.tmp"])]
     assert rule_fails(rules.check_saves, saved, Path("/x/out.pt")) == (

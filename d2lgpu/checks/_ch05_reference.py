@@ -113,8 +113,11 @@ def mistakes(s) -> list[tuple[dict, str]]:
         (
             _train(lambda e: _chunks(_permutation(s, e)[0::NPROC], B // NPROC), s),
             "rank 0's parameters equal training on its own share of the data alone: the ranks "
-            "never averaged their gradients. Wrap the model in DistributedDataParallel and "
-            "train through the wrapper (net = DDP(model); opt built on its parameters)",
+            "never averaged their gradients, or every rank was given the same share (a "
+            "DistributedSampler told rank=0 on each rank) and averaged copies of it. Wrap the "
+            "model in DistributedDataParallel and train through the wrapper (net = DDP(model); "
+            "opt built on its parameters), and let each rank's sampler take its own rank (the "
+            "default, dist.get_rank())",
         ),
         (_train(unsharded(B), s), unsharded_hint),
         (_train(unsharded(B // NPROC), s), unsharded_hint),

@@ -31,6 +31,15 @@ def check_own_collectives(records, params: int) -> None:
             by_kind[c["kind"]] = by_kind.get(c["kind"], 0) + c["nbytes"]
         kinds = ", ".join(sorted(by_kind))
         most = max(by_kind, key=lambda k: by_kind[k])
+        if record.get("devices") == []:  # recorded, and DDP wrapped nothing
+            raise CheckFailed(
+                f"rank {rank} of the script called {len(calls)} collective"
+                f"{'s' * (len(calls) != 1)} itself ({kinds}: {sent} bytes; the model's "
+                f"parameters take {params}) and never wrapped the model in "
+                "DistributedDataParallel: the exercise asks for DDP, whose backward averages "
+                "the gradients bucket by bucket while backward still runs. Wrap the model "
+                "(net = DDP(model)), train through the wrapper, and send nothing yourself"
+            )
         if most == "all_reduce":
             why = (
                 "DDP's backward already averages the gradients, so averaging them again by "
