@@ -133,11 +133,13 @@ MISTAKES = [
     # the same with one counter too many (8 for 7 tensors): beyond what counters explain
     (
         lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 3112 + 32),
-        "you predicted 3144",
+        "you predicted 3144"
+        ": FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows (the last ones padded), and shards parameters, gradients and Adam's moments alike",
     ),
     (
         lambda s, p, n: one_wrong(s, p, n, "fsdp2", "optimizer", lambda v, n: 2984 + 32),
-        "you predicted 3016",
+        "you predicted 3016"
+        ": FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows (the last ones padded), and shards parameters, gradients and Adam's moments alike",
     ),
     # MiB and MB rounded to a few digits: still a unit, not a miscount
     (lambda s, p, n: rounded(s, p, n, 2**20, 4), "bytes, not KB, MiB or MB"),
@@ -274,7 +276,8 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         ),
         (
             14,
-            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 7",
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 1,620 bytes of params, you predicted 7"
+            ": FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows (the last ones padded), and shards parameters, gradients and Adam's moments alike",
         ),
         (
             15,
@@ -286,11 +289,13 @@ SHAPES = "[(6, 16), (96, 16), (40, 16), (40,), (24, 16), (10, 16), (16, 16)]"
         ),
         (
             17,
-            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3144",
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3144"
+            ": FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows (the last ones padded), and shards parameters, gradients and Adam's moments alike",
         ),
         (
             18,
-            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3016",
+            f"fsdp2 on 8 ranks, shapes {SHAPES}: rank 0 holds 3,268 bytes of optimizer, you predicted 3016"
+            ": FSDP2 cuts each tensor along its first dimension into shards of ceil(rows / N) rows (the last ones padded), and shards parameters, gradients and Adam's moments alike",
         ),
         (
             19,
@@ -348,6 +353,18 @@ def test_memory_names_the_state_of_the_rank_that_holds_the_most():
         "rank 0's bytes",
     )
     assert len(result.passed) == 3  # the earlier cases' rank 0 holds the most: they pass
+
+
+def test_memory_names_step_counters_for_tensors_rank_0_does_not_own():
+    def counters_everywhere(shapes, plan, world_size):
+        got = predict(shapes, plan, world_size)
+        if plan == "zero1":  # a counter for every tensor, as under DDP
+            owned = sum(1 for _ in shapes)  # more than rank 0 owns on several ranks
+            got["optimizer"] += 4 * owned - 4 * (owned // world_size or 1)
+        return got
+
+    hint = assert_fails("11.memory", counters_everywhere).hint
+    assert "bytes more: a step counter for tensors rank 0 does not own" in hint, hint
 
 
 def zero1_deal(by_rows=False, by_bytes=False):

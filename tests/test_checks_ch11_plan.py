@@ -12,6 +12,13 @@ from d2lgpu.grading import check
 from d2lgpu.llama import CONFIGS
 from d2lgpu.plan import Plan, best_plan, candidates, fits, memory, step_time
 
+# what every overflow of the activations ends with: the prompt's terms, to check an estimate by
+TERMS = (
+    "Where your estimate said it fits, check its terms against the prompt's: each block's saved "
+    "tensors in float32, the output layer's logits, their log-softmax and gradient (3 x 4 t x "
+    "vocab / tp, on the last stage), the min(pp, m) micro-batches the first stage holds, each "
+    "of global_batch / dp / m sequences of seq_len tokens"
+)
 PASSED = [
     "125M on 4 x NVIDIA T4, global batch 32: the plan fits with 10% free and its step is "
     "within 1.5x of the best",
@@ -30,6 +37,8 @@ PASSED = [
             "1B on 16 x NVIDIA T4, global batch 32",
             "8B on 32 x NVIDIA T4, global batch 64",
             "7B on 32 x NVIDIA H100 PCIe 80GB, global batch 24",
+            "1B on 32 x NVIDIA H100 SXM5 80GB, global batch 32",
+            "7B on 64 x NVIDIA T4, global batch 24",
         )
     ),
 ]
@@ -71,8 +80,19 @@ TABLE = {
 }
 
 
+# runs on GPUs of a kind and count above, for another model: the compute alone misleads
+# (1B), and a tp above 8 is offered (7B on 64)
+BY_MODEL = {
+    ("1B", "NVIDIA H100 SXM5 80GB", 32): dict(dp=8, pp=4, sharding="fsdp2", micro_batches=4),
+    ("7B", "NVIDIA T4", 64): dict(
+        dp=8, tp=2, pp=4, sharding="zero1", micro_batches=3, checkpointing=True
+    ),
+}
+
+
 def table(config, gpu, n_gpus, global_batch):
-    return TABLE.get((gpu, n_gpus))
+    name = next(n for n, c in CONFIGS.items() if c == config)
+    return BY_MODEL.get((name, gpu, n_gpus), TABLE.get((gpu, n_gpus)))
 
 
 def test_plan_right_answers_pass():
@@ -157,7 +177,7 @@ def test_plan_hints_in_full():
         "0.5 GB, gradients 0.5 GB, optimizer state 1.1 GB, activations 18.9 GB. The "
         "activations overflow (the state alone fits, 2.1 GB): fewer sequences per "
         "micro-batch (more micro-batches), activation checkpointing, or tensor parallelism "
-        "shrink them"
+        f"shrink them. {TERMS}"
     )
     assert check("11.plan", MISTAKES[1][0], quiet=True).hint == (
         "8B on 8 x NVIDIA H200 SXM 141GB, global batch 32: the rank that holds the most "
@@ -183,9 +203,13 @@ def test_plan_a_non_function_and_the_stub():
 
 
 def test_plan_a_plan_object_is_read_like_a_dict():
-    plans = {(g, n): Plan(**{k: int(v) if k != "sharding" else v for k, v in p.items()})
-             for (g, n), p in TABLE.items()}  # fmt: skip
-    assert_passes("11.plan", lambda c, g, n, b: plans.get((g, n)))
+    def plan(config, gpu, n_gpus, global_batch):
+        found = table(config, gpu, n_gpus, global_batch)
+        if found is None:
+            return None
+        return Plan(**{k: int(v) if k != "sharding" else v for k, v in found.items()})
+
+    assert_passes("11.plan", plan)
 
 
 def via_best_plan(config, gpu, n_gpus, global_batch):
@@ -224,7 +248,7 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "all-gather's buffer; a tp-th under tensor parallelism) overflow (the state alone "
             "fits, 35.3 GB): fewer sequences per micro-batch (more micro-batches), or tensor "
             "parallelism shrink them (checkpointing is on: each block's input is kept, and one "
-            "block's full set while it is recomputed)",
+            f"block's full set while it is recomputed). {TERMS}",
         ),
         (
             MISTAKES[4][0],
@@ -368,7 +392,7 @@ def test_plan_an_overflow_at_adams_step_names_its_temporaries():
         "4.0 GB, activations 2.0 GB, Adam's temporaries in its step 16.0 GB (after backward, "
         "when the activations are gone). The activations overflow (the state alone fits, "
         "64.0 GB): fewer sequences per micro-batch (more micro-batches), activation "
-        "checkpointing, or tensor parallelism shrink them"
+        f"checkpointing, or tensor parallelism shrink them. {TERMS}"
     )
     # temporaries no larger than the activations are not listed
     got["transient"] = got["activations"]

@@ -67,6 +67,10 @@ CASES = (
     # 32 GPUs, 24 sequences: dp must divide the batch; step_time must see the global batch,
     # the micro-batches (the bubble) and the checkpointing of each plan to rank them
     ("7B", "NVIDIA H100 PCIe 80GB", 32, 24),
+    # where plans ranked by one part of the step go wrong: the compute alone favours dp = 32
+    # (the all-reduces then take most of the step); and tensor parallelism within a node only
+    ("1B", "NVIDIA H100 SXM5 80GB", 32, 32),
+    ("7B", "NVIDIA T4", 64, 24),
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
@@ -121,8 +125,16 @@ def _overflow(where: str, plan, got, limit: float) -> str:
         )
     return (
         f"{head}. The {what} overflow (the state alone fits, {_gb(state)}): fewer "
-        f"sequences per micro-batch (more micro-batches), {shrink}"
+        f"sequences per micro-batch (more micro-batches), {shrink}. {_TERMS}"
     )
+
+
+_TERMS = (
+    "Where your estimate said it fits, check its terms against the prompt's: each block's "
+    "saved tensors in float32, the output layer's logits, their log-softmax and gradient "
+    "(3 x 4 t x vocab / tp, on the last stage), the min(pp, m) micro-batches the first stage "
+    "holds, each of global_batch / dp / m sequences of seq_len tokens"
+)
 
 
 def _why_slower(config, gpu, plan, batch, best) -> str:

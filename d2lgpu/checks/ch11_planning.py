@@ -141,6 +141,13 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
                 "rank 0's bytes, the rank that takes the largest tensor first, whatever the "
                 "others hold"
             )
+        if 0 < got - want <= 4 * n_tensors and (got - want) % 4 == 0:
+            return (
+                f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
+                f"{got - want} bytes more: a step counter for tensors rank 0 does not own. "
+                "ZeroRedundancyOptimizer's Adam on rank 0 updates only the tensors dealt to "
+                "it, and keeps 4 bytes of step counter for each of those"
+            )
         if _near(got, 8 * total / world_size, 4 * n_tensors):
             return (
                 f"{where}: rank 0 holds {want:,} bytes of Adam's state, you predicted {got!r}, "
@@ -193,7 +200,11 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "ceil(numel / N) elements: FSDP2 cuts each tensor along its first dimension, into "
             "shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements"
         )
-    return f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}"
+    return (
+        f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: FSDP2 cuts "
+        "each tensor along its first dimension into shards of ceil(rows / N) rows (the last "
+        "ones padded), and shards parameters, gradients and Adam's moments alike"
+    )
 
 
 def check_memory(answer, passed: list[str]) -> None:
