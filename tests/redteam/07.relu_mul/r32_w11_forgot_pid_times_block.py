@@ -1,0 +1,29 @@
+# expect: fail offsets are pid + arange(BLOCK) (forgot to multiply by BLOCK), so programs overlap and elements beyond BLOCK + grid - 1 are never written
+# hint: offset|pid|program_id|block|index
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y, block=128):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    return out
+
+
+answer = relu_mul

@@ -1,0 +1,31 @@
+# expect: fail clamps x in place (x.contiguous().clamp_(min=0)) before the launch, which overwrites the caller's contiguous x
+# hint: input|in place|in-place|overwr|modif|unchanged|clamp
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y, block=1024):
+    x = x.contiguous().clamp_(min=0)  # relu first, the kernel then multiplies
+    y = y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    return out
+
+
+answer = relu_mul

@@ -1,0 +1,31 @@
+# expect: fail stores only where x > 0 and leaves the rest of torch.empty's output unwritten (assumes it is zeros)
+# hint: the zeros too
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offsets, mask=mask, other=0.0)
+    # relu(x) is 0 where x <= 0: nothing to write there
+    tl.store(out_ptr + offsets, x * y, mask=mask & (x > 0))
+
+
+def relu_mul(x, y, block=1024):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    return out
+
+
+answer = relu_mul

@@ -1,0 +1,32 @@
+# expect: fail normalizes each column (mean over dim 0) by running the kernel on x.t().contiguous() and transposing back
+# hint: column|row|dim|mean over
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, out_row_stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    mean_sq = tl.sum(x * x, axis=0) / n_cols
+    y = x / tl.sqrt(mean_sq + eps)
+    tl.store(out_ptr + row * out_row_stride + cols, y, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    xt = x.t().contiguous()  # the kernel reads side by side: make the columns contiguous
+    n_rows, n_cols = xt.shape
+    out = torch.empty(xt.shape, dtype=x.dtype, device=x.device)
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](xt, out, xt.stride(0), out.stride(0), n_cols, eps, BLOCK=block)
+    return out.t().contiguous()
+
+
+answer = rms_norm
