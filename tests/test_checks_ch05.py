@@ -298,8 +298,11 @@ MISTAKES = {
     "no DDP": (
         lambda: trained_as(lambda epoch: sampler_order(5)(epoch)[0::2], 16),
         "rank 0's parameters equal training on its own share of the data alone: the ranks never "
-        "averaged their gradients. Wrap the model in DistributedDataParallel and train through "
-        "the wrapper (net = DDP(model); opt built on its parameters)",
+        "averaged their gradients, or every rank was given the same share (a DistributedSampler "
+        "told rank=0 on each rank) and averaged copies of it. Wrap the model in "
+        "DistributedDataParallel and train through the wrapper (net = DDP(model); opt built on "
+        "its parameters), and let each rank's sampler take its own rank (the default, "
+        "dist.get_rank())",
     ),
     "no sampler": (lambda: trained_as(loader_order(32), 32), UNSHARDED),
     "no sampler, per-rank batch": (lambda: trained_as(loader_order(16), 16), UNSHARDED),

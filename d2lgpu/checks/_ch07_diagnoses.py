@@ -124,12 +124,6 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
                 f"by the number of columns ({n}): the masked lanes are not part of the row"
             )
         block *= 2
-    if (out == 0).all() and (x != 0).any():
-        return (
-            f"for {where}, your result is 0 everywhere: the sum of squares came out infinite, "
-            "as where the masked lanes load other=float('-inf') (or inf), whose squares are "
-            "inf. Give the masked lanes a value that adds nothing to a sum, other=0.0"
-        )
     used = [e for e in (0.0, 1e-6, 1e-5, 1e-8) if e != eps and agrees(out, rms(x, e))]
     if agrees(out, x / (torch.sqrt(squares / n) + eps)):
         left_out = "you left eps out, or added it outside the root (here the two agree): " * (
@@ -164,6 +158,12 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
                 f"for {where}, you subtracted each row's mean first, as LayerNorm does: RMSNorm "
                 "does not center the row; divide x itself by sqrt(mean(x * x) + eps)"
             )
+    if (out == 0).all() and (x != 0).any():
+        return (
+            f"for {where}, your result is 0 everywhere: the sum of squares came out infinite, "
+            "as where the masked lanes load other=float('-inf') (or inf), whose squares are "
+            "inf. Give the masked lanes a value that adds nothing to a sum, other=0.0"
+        )
     r = int(first_difference(out, rms(x, eps)) // max(n, 1))
     return (
         f"for {where}, row {r} differs from x / sqrt(mean(x * x) + eps): expected "

@@ -67,9 +67,9 @@ CASES = (
     # 32 GPUs, 24 sequences: dp must divide the batch; step_time must see the global batch,
     # the micro-batches (the bubble) and the checkpointing of each plan to rank them
     ("7B", "NVIDIA H100 PCIe 80GB", 32, 24),
-    # where plans ranked by one part of the step go wrong: the compute alone favours dp = 32
+    # where plans ranked by one part of the step go wrong: the compute alone favours dp = 16
     # (the all-reduces then take most of the step); and tensor parallelism within a node only
-    ("1B", "NVIDIA H100 SXM5 80GB", 32, 32),
+    ("1B", "NVIDIA H100 SXM5 80GB", 32, 16),
     ("7B", "NVIDIA T4", 64, 24),
 )
 GB = 1e9
