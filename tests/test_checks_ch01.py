@@ -40,6 +40,12 @@ def test_placement_rejects_try_gpu_per_worker():
         "try_gpu(i) falls back to the CPU",
         "round-robin",
     )
+    assert_fails(  # the CPU put in the rotation beside the GPUs
+        "01.placement",
+        lambda n: [[torch.device("cpu"), *d2lgpu.try_all_gpus()][i % 2] for i in range(n)],
+        "went to the CPU while cuda:0 exists",
+        "a list of devices with the CPU in it rotates onto it",
+    )
 
 
 def test_placement_rejects_everything_on_the_first_device():

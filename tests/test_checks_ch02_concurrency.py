@@ -603,7 +603,10 @@ def test_a_logged_run_says_where_only_what_came_from_the_pretend_gpu_tensors_is(
             torch.matmul, y, y
         ).result()
 
-    run_logged(answer, torch.ones(2, 2), torch.ones(2, 2), 2, gpus=(0, 1))
+    from d2lgpu.checks._util import CheckFailed
+
+    with pytest.raises(CheckFailed, match="changed its input y in place"):  # y, written by out=
+        run_logged(answer, torch.ones(2, 2), torch.ones(2, 2), 2, gpus=(0, 1))
     cpu = torch.device("cpu")
     assert seen == {
         "from x's shape": cpu,
@@ -814,3 +817,32 @@ def test_two_lanes_of_one_gpu_must_each_get_a_product_even_where_the_answer_rais
     )
     with pytest.raises(CheckFailed, match="launched its products on no lane: x @ x"):
         check_both_lanes([], "given two lanes", returned=True)
+
+
+def test_concurrency_names_lanes_shut_down_and_inputs_changed_in_place():
+    def shuts_down(x, y, lanes):
+        out = run_concurrently(x, y, lanes)
+        for lane in lanes:
+            if hasattr(lane, "shutdown"):  # the caller's ThreadPoolExecutor, refusing work after
+                lane.shutdown(wait=True)
+        return out
+
+    assert_fails(
+        "02.concurrency",
+        shuts_down,
+        "your function called lanes[0].shutdown(): the lanes are the caller's",
+        "cannot schedule new futures after shutdown",
+    )
+
+    def in_place(x, y, lanes):  # each product written back into its input
+        fx = lanes[0].submit(lambda: x.copy_(x @ x))
+        fy = lanes[1].submit(lambda: y.copy_(y @ y))
+        return fx.result(), fy.result()
+
+    assert_fails(
+        "02.concurrency",
+        in_place,
+        "your function changed its input x in place",
+        "leave the inputs as they were",
+    )
+    assert_passes("02.concurrency", lambda x, y, lanes: list(run_concurrently(x, y, lanes)))

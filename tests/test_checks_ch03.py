@@ -9,6 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from grading_helpers import assert_fails, assert_passes
+from torch import nn
 
 
 def halve_first_layer(net):
@@ -30,7 +31,24 @@ PARAMETERS = (halve_first_layer, save_parameters, load_parameters)
 
 
 def test_parameters_reference_passes():
-    assert len(assert_passes("03.parameters", PARAMETERS).passed) == 6
+    passed = assert_passes("03.parameters", PARAMETERS).passed
+    assert len(passed) == 7
+    assert passed[-1] == "load_parameters builds the model with the make_net it is given"
+
+
+def test_parameters_a_load_that_builds_a_model_of_its_own_is_named():
+    def own_model(make_net, path, device):  # the exercise's architecture, written out
+        net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+        net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+        return net.to(device)
+
+    result = assert_fails(
+        "03.parameters",
+        (halve_first_layer, save_parameters, own_model),
+        "given another make_net (a model of 16 hidden units, not 8)",
+        "calling the make_net you are given",
+    )
+    assert len(result.passed) == 6  # right wherever make_net is the exercise's
 
 
 def test_parameters_rejects_loading_without_map_location():

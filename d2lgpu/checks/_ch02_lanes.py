@@ -99,6 +99,14 @@ class LoggingLane:
         self.values: list = []
         self._thread = threading.get_ident()  # the caller's
 
+    def shutdown(self, *args, **kwargs):
+        raise CheckFailed(
+            f"your function called {self.name}.shutdown(): the lanes are the caller's, who "
+            "submits to them again (a ThreadPoolExecutor shut down refuses new work: "
+            "RuntimeError, cannot schedule new futures after shutdown). Leave them running; "
+            "whoever made them shuts them down"
+        )
+
     def submit(self, fn, *args, **kwargs):
         if kwargs:
             raise CheckFailed(
@@ -290,7 +298,7 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus=No
             return "x" if t is x else "y"
         return next((lane.name for lane in lanes if any(v is t for v in lane.values)), None)
 
-    result = None
+    result, before = None, (x.clone(), y.clone())
     devices = {id(t): torch.device("cuda", i) for t, i in zip((x, y), gpus or (), strict=False)}
     streams = _logging_streams(log) if gpus else nullcontext()
     with _logging_syncs(log), streams, copies_of(lane_of) as copies, _Watch(log, devices):
@@ -300,4 +308,12 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus=No
             if not errors_ignored:
                 raise
     log += [("copy", lane, how) for lane, how in copies]
+    for name, t, was in (("x", x, before[0]), ("y", y, before[1])):
+        if not torch.equal(t, was):
+            raise CheckFailed(
+                f"your function changed its input {name} in place (an in-place operation, "
+                "copy_ or out=, on it): x and y are the caller's, who may use them again. "
+                f"Compute each product into a new tensor ({name} @ {name}) and leave the "
+                "inputs as they were"
+            )
     return result, lanes, log

@@ -23,6 +23,7 @@ __all__ = [
     "UNPICKLED",
     "CodeInAFile",
     "MetaCopiesAllowed",
+    "check_load_builds_with_make_net",
     "check_load_on_another_device",
     "check_load_reads_the_file",
     "check_load_runs_no_code",
@@ -169,3 +170,28 @@ def check_load_reads_the_file(load, path: Path, first: nn.Module, passed) -> Non
     passed.append(
         "load_parameters reads the file on every call: written again, it loads what it holds now"
     )
+
+
+def _wider() -> nn.Sequential:
+    """Another make_net: 16 hidden units, not the exercise's 8."""
+    return nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3))
+
+
+def check_load_builds_with_make_net(load, folder: Path, passed) -> None:
+    """Given another ``make_net`` (a wider model), load_parameters builds that one."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(7)
+        source = _wider()
+    path = folder / "wider.pt"
+    torch.save(source.state_dict(), path)
+    hint = (
+        "given another make_net (a model of 16 hidden units, not 8), load_parameters did not "
+        "return that model filled with the file's parameters: build the model by calling the "
+        "make_net you are given, not a model of your own (the exercise's is one example)"
+    )
+    mismatch = KnownError(RuntimeError, ("size mismatch",), hint)
+    with defaults_kept("load_parameters"):
+        net = call_answer(load, _wider, path, "cpu", known=[mismatch])
+    if not isinstance(net, nn.Module) or not same_params(net, source):
+        raise CheckFailed(hint)
+    passed.append("load_parameters builds the model with the make_net it is given")

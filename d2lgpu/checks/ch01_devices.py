@@ -206,9 +206,10 @@ def _compare(got, want, gpus: int, answer=None) -> None:
     if g.type == "cpu":
         raise CheckFailed(
             f"with {gpus} GPU(s), worker {i} went to the CPU while {w} exists: try_gpu(i) falls "
-            "back to the CPU for every i >= the number of GPUs. Take the list of devices "
-            "try_all_gpus() returns, and go round it again once every device has a worker "
-            "(round-robin)"
+            "back to the CPU for every i >= the number of GPUs, and a list of devices with the "
+            "CPU in it rotates onto it; where there are GPUs, no worker goes to the CPU. Take "
+            "the list of devices try_all_gpus() returns, and go round it again once every "
+            "device has a worker (round-robin)"
         )
     unused = sorted({str(d) for d in want} - {str(d) for d in got})
     if unused:

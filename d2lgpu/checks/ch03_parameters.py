@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from ._ch03_loading import (
+    check_load_builds_with_make_net,
     check_load_on_another_device,
     check_load_reads_the_file,
     check_load_runs_no_code,
@@ -91,8 +92,10 @@ def _check_halve(halve, device, passed):
         if torch.equal(weight.detach().cpu(), before["0.weight"].cpu()):
             raise CheckFailed(
                 "net[0].weight is unchanged: an operation without a trailing _ (mul, *) makes "
-                "a new tensor, which is thrown away unless you keep it. Halve the weight in "
-                "place (mul_, *=) under torch.no_grad()"
+                "a new tensor, which is thrown away unless you keep it, and a copy (.cpu(), "
+                ".clone(), copy.deepcopy(net)) is another tensor, whose change the net never "
+                "sees. Halve the weight of the net you are given in place (mul_, *=) under "
+                "torch.no_grad()"
             )
         raise CheckFailed("net[0].weight should be exactly half of what it was")
     changed = [
@@ -307,3 +310,4 @@ def check_parameters(answer, passed):
         )
         check_load_reads_the_file(load, path, net, passed)
         check_load_runs_no_code(load, folder, passed)
+        check_load_builds_with_make_net(load, folder, passed)

@@ -1,0 +1,17 @@
+# expect: fail puts the class weights on device but leaves X and y on the CPU
+# hint: X|batch|input|y
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+answer = train_step

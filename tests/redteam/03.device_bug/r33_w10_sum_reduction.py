@@ -1,0 +1,18 @@
+# expect: fail changes the loss's reduction to sum, not the same computation as the buggy step's weighted mean
+# hint: reduction|mean|sum|loss|value|reference|differ|same computation
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights, reduction="sum")
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+answer = train_step

@@ -1,0 +1,12 @@
+# expect: fail looks the factor up in a dict and lets KeyError escape instead of ValueError
+# hint: ValueError|KeyError|raise|unknown|collective
+def bandwidths(nbytes, seconds, world_size, collective):
+    n = world_size
+    factor = {"all_reduce": 2 * (n - 1) / n,
+              "all_gather": (n - 1) / n,
+              "reduce_scatter": (n - 1) / n,
+              "broadcast": 1}[collective]
+    algbw = nbytes / seconds / 1e9
+    return algbw, algbw * factor
+
+answer = bandwidths
