@@ -114,11 +114,8 @@ class _ThreadSets:
         return lambda: _Count(original())
 
     def _set(self, original):
-        def set_num_threads(n):
-            frame = sys._getframe(1)
-            while frame is not None and frame.f_code.co_filename == __file__:
-                frame = frame.f_back  # an outer watch's own call: the answer's, further out
-            if frame is not None and _answers(frame.f_code.co_filename):
+        def set_num_threads(n):  # nested watches: the innermost, called by the answer, notes it
+            if _answers(sys._getframe(1).f_code.co_filename):
                 self.left = None if type(n) is _Count else n
             return original(n)
 
