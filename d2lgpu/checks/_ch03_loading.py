@@ -69,7 +69,10 @@ def check_load_runs_no_code(load, folder: Path, passed) -> None:
     passed.append("load_parameters refuses to run code stored in a checkpoint (weights_only=True)")
 
 
-def load_checked(load, path, device, what):
+def load_checked(load, path, device, what, build=make_net, known=()):
+    """``load(build, path, device)``, the model it returns checked: a module on ``device``.
+    ``known``: errors of the answer's with hints of their own, besides a missing map_location
+    and a device given as a string."""
     no_map = KnownError(
         RuntimeError,
         ("deserialize object on",),  # either message of torch.load for a missing GPU
@@ -85,7 +88,7 @@ def load_checked(load, path, device, what):
         "(torch.device(device)), or pass it on as it is to to() and map_location, which take both",
     )
     with defaults_kept("load_parameters"):
-        net = call_answer(load, make_net, path, device, known=[no_map, a_string])
+        net = call_answer(load, build, path, device, known=[no_map, a_string, *known])
     if not isinstance(net, nn.Module):
         raise CheckFailed(
             f"load_parameters returned a {type(net).__name__}: return the model, built with "
@@ -179,9 +182,7 @@ def _wider() -> nn.Sequential:
 
 def check_load_builds_with_make_net(load, folder: Path, passed) -> None:
     """Given another ``make_net`` (a wider model), load_parameters builds that one."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(7)
-        source = _wider()
+    source = seeded_net(7, _wider)
     path = folder / "wider.pt"
     torch.save(source.state_dict(), path)
     hint = (
@@ -190,8 +191,7 @@ def check_load_builds_with_make_net(load, folder: Path, passed) -> None:
         "make_net you are given, not a model of your own (the exercise's is one example)"
     )
     mismatch = KnownError(RuntimeError, ("size mismatch",), hint)
-    with defaults_kept("load_parameters"):
-        net = call_answer(load, _wider, path, "cpu", known=[mismatch])
-    if not isinstance(net, nn.Module) or not same_params(net, source):
+    net = load_checked(load, path, "cpu", "a checkpoint of another make_net", _wider, [mismatch])
+    if not same_params(net, source):
         raise CheckFailed(hint)
     passed.append("load_parameters builds the model with the make_net it is given")

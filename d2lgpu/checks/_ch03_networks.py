@@ -22,11 +22,12 @@ def make_net() -> nn.Sequential:
     return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
 
 
-def seeded_net(seed: int) -> nn.Sequential:
-    """``make_net()`` with parameters drawn from ``seed``, leaving the global RNG alone."""
+def seeded_net(seed: int, build=make_net) -> nn.Sequential:
+    """``build()`` (``make_net()``) with parameters drawn from ``seed``, leaving the global RNG
+    alone."""
     with torch.random.fork_rng(devices=[]):  # leave the learner's RNG state alone
         torch.manual_seed(seed)
-        return make_net()
+        return build()
 
 
 def same_params(a: nn.Module, b: nn.Module, close: bool = False) -> bool:
