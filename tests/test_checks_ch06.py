@@ -449,8 +449,9 @@ def test_ranking_rows_grouped_by_input_shape_is_named_where_it_splits_the_operat
         assert assert_passes("06.slowest_op", by_shape_summed).passed == PASSED
         stalled[:] = ["mm", "mm"]  # the product led even the sums twice: asked again too
         assert assert_passes("06.slowest_op", by_shape_summed).passed == PASSED
-        stalled[:] = [True] * 9
-        assert_fails("06.slowest_op", by_shape_summed, "you returned 'aten::exp'", "8 shapes")
+        stalled[:] = [True] * 9  # an exp row leads every time: asked on a quiet machine
+        assert assert_passes("06.slowest_op", by_shape_summed).passed == PASSED
+        assert_fails("06.slowest_op", by_shape, "you returned 'aten::exp'", "8 shapes")
 
 
 def from_events(cpu_key, returned=None):
@@ -1090,7 +1091,9 @@ def test_ranking_rows_per_input_shape_fails_when_a_stalled_row_of_the_right_oper
     monkeypatch.setattr(cls, "key_averages", exp_row_stalled)
     answer, returned = by_shape()
     hint = assert_fails("06.slowest_op", answer).hint
-    assert returned[-1] == "aten::exp" and hint == by_shape_hint("aten::exp"), hint
+    assert hint == by_shape_hint("aten::exp"), hint
+    # asked again on a quiet machine's profile, its rows per shape put the product first
+    assert returned[-2:] == ["aten::exp", "aten::mm"], returned
 
 
 @pytest.fixture

@@ -107,6 +107,7 @@ def workloads(device=None, n: int = 512, exp_numel: int = 2_000_000):
 MANY_CALLS, MANY_NUMEL, ONE_PRODUCT_N, MANY_SITES = 80, 250_000, 512, 4
 _SHAPES = [(250_000,), (125_000, 2), (62_500, 4), (50_000, 5), (25_000, 10), (500, 500)]
 _SHAPES += [(10_000, 25), (5_000, 50)]  # 8 shapes of 250,000 numbers each
+MANY_SHAPES = len(_SHAPES)
 
 
 def many_calls_workload():

@@ -204,8 +204,8 @@ def _index(device=None) -> int:
 
 def _scripted_profile(state: dict, rows=None, cuda=lambda profile: False) -> list:
     """The patches that make ``key_averages()`` and ``events()`` of a profile during which the
-    checker's ``fn`` ran (``state["fn_profiled"]``) return ``rows``; ``cuda(profile)`` says
-    whether that profile asked for device times."""
+    checker's ``fn`` ran (``state["fn_profiled"]``) return ``rows`` (or what ``rows(*args)``
+    returns for key_averages' grouping ``args``); ``cuda(profile)``: whether it asked for device times."""
     from torch.profiler.profiler import _KinetoProfile  # torch.profiler.profile's base
 
     cls = torch.autograd.profiler.profile
@@ -214,12 +214,14 @@ def _scripted_profile(state: dict, rows=None, cuda=lambda profile: False) -> lis
     def scripted_key_averages(self, *args, **kwargs):
         if not state["fn_profiled"]:
             return key_averages(self, *args, **kwargs)
-        return _scripted_events(cuda(self), rows=rows, labels=state["labels"])
+        shown = rows(*args, **kwargs) if callable(rows) else rows  # grouped as asked
+        return _scripted_events(cuda(self), rows=shown, labels=state["labels"])
 
     def scripted_calls(self):
         if not state["fn_profiled"]:
             return events(self)
-        return _scripted_events(cuda(self.profiler), calls=True, rows=rows, labels=state["labels"])
+        whole = rows() if callable(rows) else rows
+        return _scripted_events(cuda(self.profiler), calls=True, rows=whole, labels=state["labels"])
 
     return [
         (cls, "key_averages", scripted_key_averages),
