@@ -20,6 +20,9 @@ It records what would make a GPU wait, or fail:
   ``.cpu()``, ``print``, ``torch.tensor`` of a list of device tensors, a device
   value written into a CPU tensor, ``torch.cuda.synchronize``, ...), each a
   synchronization on a GPU;
+* ``raced``: host reads of a copy made with ``.to("cpu", non_blocking=True)`` before any
+  ``torch.cuda.synchronize`` (:meth:`DeviceWatch.synced`): on a GPU the copy may not have
+  landed, and the read sees what the pinned buffer held before;
 * ``mixed``: operations that combine a device tensor with a CPU tensor (not a
   0-d one), or tensors on two GPUs, which a GPU refuses; each names where the
   CPU tensor was made. ``.to()`` and autograd (``backward``, ``torch.autograd.grad``,
@@ -70,6 +73,8 @@ class DeviceWatch(TorchFunctionMode):
         self.reads: list[str] = []
         self.read_numel = 0  # how many values those reads moved to the host, in all
         self.mixed: list[str] = []
+        self.raced: list[str] = []  # host reads of a copy to the host still under way
+        self._in_flight: dict[int, weakref.ref] = {}  # .to("cpu", non_blocking=True)'s copies
         self._marked: dict[int, tuple[weakref.ref, torch.device]] = {}
         self._origin: dict[int, tuple[weakref.ref, str]] = {}
 
@@ -88,6 +93,16 @@ class DeviceWatch(TorchFunctionMode):
             return None if t.device.type in ("cpu", "meta") else t.device
         entry = self._marked.get(id(t))
         return entry[1] if entry is not None and entry[0]() is t else None
+
+    def _landing(self, t) -> bool:
+        """Whether ``t`` is a host copy made with ``non_blocking=True`` that no sync since
+        has waited for: on a GPU, its values may not have landed yet."""
+        entry = self._in_flight.get(id(t))
+        return entry is not None and entry() is t
+
+    def synced(self) -> None:
+        """The host waited for the device: every copy to the host has landed."""
+        self._in_flight.clear()
 
     def on_device(self, t) -> bool:
         return self.device_of(t) is not None
@@ -131,9 +146,13 @@ class DeviceWatch(TorchFunctionMode):
             result = func(*args, **kwargs)
             if was_on and self.pretend and result is args[0]:
                 result = result.clone()  # a real copy leaves the device tensor where it was
+            if was_on and kwargs.get("non_blocking") is True:  # lands later: until a sync
+                self._in_flight[id(result)] = weakref.ref(result)
             return self._mark(result, None)
         if name == "__array__" and self.pretend and on:  # np.asarray(x): x.numpy() inside
             raise no_numpy(self.device_of(on[0]))
+        if name in READS and any(self._landing(t) for t in tensors):
+            self.raced.append(f"{name}()" if not name.startswith("__") else name)
         if name in READS and on:
             self.reads.append(f"{name}()" if not name.startswith("__") else name)
             self.read_numel += sum(t.numel() for t in on)

@@ -76,9 +76,10 @@ def test_frobenius_rejects_an_overflowing_product():
 
     result = assert_fails("02.frobenius", (squaring, log_norms_at_end))
     assert result.hint == (
-        "log_norms_per_step: the norm after step 5 is inf: the product overflowed float32. "
-        "Divide X by its norm after logging it (X = X / norm), so every step starts from a "
-        "matrix of norm 1"
+        "log_norms_per_step: the norm after step 5 is inf: the product overflowed the dtype it "
+        "was computed in (float32 above 3.4e38; float16, if X or A was cast with .half(), above "
+        "65504). Divide X by its norm after logging it (X = X / norm), so every step starts "
+        "from a matrix of norm 1, and keep X in A's dtype"
     )
 
 

@@ -1029,3 +1029,23 @@ def test_amp_names_a_scaler_or_parameters_kept_from_the_first_call():
         "max_norm)",
     )
     assert_passes("04.amp", KeepsFromTheFirstCall(None))
+
+
+def test_clipping_by_element_or_by_the_largest_element_is_told_from_the_total_norm():
+    from d2lgpu.checks._ch04_watch import clip_kind_hint
+
+    # (largest element, how many elements are it) and the norm, at each step
+    clamped = {"largest": [(0.5, 7), (0.5, 3)], "norms": [2.0, 6.09]}
+    hint = clip_kind_hint(clamped, "torch.float16", 0.5)
+    assert hint is not None and "each element was clamped (clip_grad_value_)" in hint
+    assert "norm was up to 6.09" in hint
+    by_inf = {"largest": [(0.3, 1), (0.5, 1)], "norms": [1.2, 4.57]}
+    hint = clip_kind_hint(by_inf, "torch.float16", 0.5)
+    assert hint is not None and "clipped by the infinity norm (norm_type=float('inf'))" in hint
+    for right in (
+        {"largest": [(0.2, 1)], "norms": [0.5]},  # the total norm clipped
+        {"largest": [(0.9, 1)], "norms": [4.0]},  # not clipped at all: another hint's
+        {"largest": [(0.3, 1)], "norms": [4.0]},  # no element reaches max_norm
+        {"largest": [], "norms": [4.0]},
+    ):
+        assert clip_kind_hint(right, "torch.float16", 0.5) is None, right

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import types
 
 import pytest
@@ -517,14 +518,14 @@ def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call(
     # the CUDA generators' states, a list, set back by keyword (new_states), or set from elsewhere
     events, read, calls = [], [[a]], []
     record = lambda *args, **kwargs: calls.append((args, kwargs))  # noqa: E731
-    _noted(events, read, "torch.cuda.set_rng_state_all", record, new_states=[a.clone()])
-    _noted(events, read, "torch.cuda.set_rng_state_all", record, new_states=[b])
+    _noted(events, read, None, "torch.cuda.set_rng_state_all", record, new_states=[a.clone()])
+    _noted(events, read, None, "torch.cuda.set_rng_state_all", record, new_states=[b])
     assert events == [
         ("restore", "torch.cuda.set_rng_state_all"),
         ("seed", "torch.cuda.set_rng_state_all() with a state it had not read from that generator"),
     ]
     assert [sorted(k) for _, k in calls] == [["new_states"], ["new_states"]]
-    assert _noted(events, read, "torch.get_rng_state", lambda: b) is b and read[-1] is b
+    assert _noted(events, read, None, "torch.get_rng_state", lambda: b) is b and read[-1] is b
 
 
 def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
@@ -642,3 +643,76 @@ def test_torchs_functions_replaced_by_an_answers_are_named_and_a_tests_are_not()
         assert replaced_by() == []
     finally:
         torch.linalg.matrix_norm = original
+
+
+def test_the_answers_own_reseeds_and_draws_are_named_and_the_checkers_are_not():
+    """defaults_kept (every check's watch) names what the answer's own lines do to torch's
+    global generator: a reseed, or a draw without generator=, left in place. The checker's
+    own seeds and draws in the same block, a fork_rng the answer undoes, and draws made by
+    torch's own code for the answer (a dropout layer) are not named."""
+    from d2lgpu._aliases import answer_graded
+    from d2lgpu.checks._kit_process import defaults_kept
+    from d2lgpu.checks._kit_seeds import reseeds_named
+
+    space: dict = {}
+    code = compile(
+        "import torch\n"
+        "from torch import randn as my_randn\n"
+        "def reseed():\n    torch.manual_seed(3)\n"
+        "def own_method(seed):\n    torch.default_generator.manual_seed(seed)\n"
+        "def draw():\n    return torch.randn(2)\n"
+        "def draw_by_alias():\n    return my_randn(2)\n"
+        "def perm():\n    return torch.randperm(4)\n"
+        "def normal_():\n    return torch.empty(3).normal_()\n"
+        "def own(g):\n    return torch.randn(2, generator=g), torch.empty(2).uniform_(generator=g)\n"
+        "def forked():\n    with torch.random.fork_rng():\n        torch.manual_seed(0)\n"
+        "        return torch.rand(2)\n"
+        "def dropout(x):\n    return torch.nn.Dropout(0.5)(x)\n"
+        "def call(f, *args):\n    return f(*args)\n",
+        "answer.py",
+        "exec",
+    )
+    exec(code, space)  # noqa: S102 - a learner's functions, as a file outside the course
+    state = torch.get_rng_state()
+    try:
+        for name, words in (("reseed", "called torch.manual_seed()"),
+                            ("draw", "drew random numbers from torch's global random generator "
+                                     "(torch.randn() without generator=)"),
+                            ("draw_by_alias", "drew random numbers from torch's global random "
+                                              "generator (torch.randn() without generator=)"),
+                            ("perm", "drew random numbers from torch's global random generator "
+                                     "(torch.randperm() without generator=)"),
+                            ("normal_", "drew random numbers from torch's global random "
+                                        "generator (Tensor.normal_() without generator=)")):  # fmt: skip
+            graded = answer_graded(space[name])  # as check() grades it: its aliases too
+            with pytest.raises(CheckFailed) as raised, graded, defaults_kept("your answer"):
+                torch.manual_seed(11)  # the checker's own seed and draw, before and after
+                torch.rand(2)
+                space[name]()
+                torch.manual_seed(12)
+            assert raised.value.hint.startswith(f"your answer {words}"), raised.value.hint
+        # the caller's own seed, set again through the generator's own method, between the
+        # checker's seeds: named too, and in nested watches (a checker's inside check()'s)
+        for nested in (False, True):
+            torch.manual_seed(5)
+            inner = reseeds_named("your step") if nested else contextlib.nullcontext()
+            with pytest.raises(CheckFailed, match=r"called torch.default_generator.manual_seed"):
+                with defaults_kept("your answer"):
+                    torch.manual_seed(6)
+                    with inner:  # a checker's own watch, around the answer's call only
+                        space["own_method"](5)
+                    torch.manual_seed(7)
+        # a generator of the answer's own, a fork_rng, torch's dropout, the checker's seeds
+        g = torch.Generator().manual_seed(0)
+        with defaults_kept("your answer"):
+            torch.manual_seed(1)
+            space["own"](g)
+            space["forked"]()
+            space["call"](space["dropout"], torch.ones(8))
+            torch.manual_seed(2)
+            torch.rand(3)
+        # torch's own functions are back after each watch
+        assert torch.randn is torch._C._VariableFunctions.randn
+        assert torch.Tensor.normal_ is torch._C.TensorBase.normal_
+    finally:
+        torch.set_rng_state(state)

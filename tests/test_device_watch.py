@@ -335,3 +335,33 @@ def test_handed_gradients_pairs_each_tensor_with_its_gradient_and_skips_nones():
     assert handed_gradients("grad", ([b], [a]), {"grad_outputs": (g,)}) == [(b, g)]
     assert handed_gradients("backward", (b,), {"gradient": None}) == []
     assert handed_gradients("add", (b, g), {}) == []
+
+
+def test_a_host_read_of_a_copy_still_under_way_is_a_race_until_a_sync():
+    """.to("cpu", non_blocking=True) of device data lands later on a GPU: a host read of it
+    before a sync is recorded in ``raced``; a blocking copy, or one waited for, is not."""
+    from d2lgpu.checks._pretend import watching
+
+    with watching(True) as watch:
+        x = watch.put(torch.arange(3.0))
+        late = x.to("cpu", non_blocking=True)
+        assert late.tolist() == [0.0, 1.0, 2.0] and float(late[0]) == 0.0
+        assert watch.raced == ["tolist()"] and watch.reads == [".to('cpu')"]
+        str(late)
+        assert watch.raced == ["tolist()", "__repr__"]
+        waited = x.to("cpu", non_blocking=True)
+        torch.cuda.synchronize()
+        (
+            waited.tolist(),
+            late.tolist(),
+            x.to("cpu").tolist(),
+            x.cpu().sum().item(),
+        )  # landed, blocking
+        kept = x.to("cpu", non_blocking=False)
+        kept.tolist()
+        assert watch.raced == ["tolist()", "__repr__"]
+    with DeviceWatch(pretend=True) as bare:  # synced() by hand: what a sync calls
+        late = bare.put(torch.ones(2)).to("cpu", non_blocking=True)
+        bare.synced()
+        late.tolist()
+        assert bare.raced == []

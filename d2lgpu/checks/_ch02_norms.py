@@ -72,8 +72,9 @@ def overflow_hint(name: str, A, result, bad: int) -> str:
         )
     return (
         f"{name}: the norm after step {bad + 1} is {result[bad]}: the product overflowed "
-        "float32. Divide X by its norm after logging it (X = X / norm), so every step "
-        "starts from a matrix of norm 1"
+        "the dtype it was computed in (float32 above 3.4e38; float16, if X or A was cast "
+        "with .half(), above 65504). Divide X by its norm after logging it (X = X / norm), so "
+        "every step starts from a matrix of norm 1, and keep X in A's dtype"
     )
 
 

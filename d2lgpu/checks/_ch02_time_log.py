@@ -22,6 +22,13 @@ def check_log(log: list[str], repeats: int) -> None:
             "(the checker's simulated device keeps its own time, which time.perf_counter() "
             "cannot see)"
         )
+    if "sync" not in log and "work" in log:
+        raise CheckFailed(
+            "time_fn never called sync(): wait with the sync you were given, which waits "
+            "for the device the work runs on (the checker's simulated device keeps its own "
+            "queue, which torch.cuda.synchronize() cannot see), after the warm-up call and "
+            "after every timed call, before the clock is read"
+        )
     first_clock = log.index("clock")
     if "work" not in log[:first_clock]:
         raise CheckFailed(

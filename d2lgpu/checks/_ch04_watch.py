@@ -159,6 +159,30 @@ def grad_norm(params) -> float:
     return torch.stack(grads).norm().item() if grads else 0.0
 
 
+def clip_kind_hint(seen, name: str, max_norm: float) -> str | None:
+    """The hint for gradients clipped by another rule than their Euclidean norm: each
+    element clamped (``clip_grad_value_``), or the largest one scaled to ``max_norm``."""
+    largest, norms = seen["largest"], seen["norms"]
+    if not largest or max(norms) <= 1.01 * max_norm or max(v for v, _ in largest) > 1.01 * max_norm:
+        return None
+    if max(v for v, _ in largest) < 0.99 * max_norm:
+        return None
+    if max(n for _, n in largest) > 1:  # many elements at the bound: each was clamped
+        return (
+            f"with {name}, every gradient element at the optimizer's step was at most "
+            f"max_norm={max_norm}, several exactly that, but the gradients' norm was up to "
+            f"{max(norms):.3g}: each element was clamped (clip_grad_value_), which changes the "
+            "gradient's direction and leaves its length unbounded. Clip the total norm: "
+            "clip_grad_norm_(net.parameters(), max_norm)"
+        )
+    return (
+        f"with {name}, the gradients' largest element at the optimizer's step was "
+        f"max_norm={max_norm}, but their norm was up to {max(norms):.3g}: they were clipped by "
+        "the infinity norm (norm_type=float('inf')). Clip by the Euclidean norm, "
+        "clip_grad_norm_'s default norm_type=2.0"
+    )
+
+
 def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     """Run the answer with ``max_norm`` on the problem, watched; return the net, what it
     returned and what it did (see :mod:`d2lgpu.checks.ch04_amp`)."""
@@ -167,6 +191,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     seen = {"log": [], "norms": [], "stale": 0, "out": [], "reads": reads.reads, "calls": reads}
     seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
     seen["tensor_norms"], seen["group_norms"] = [], []  # at each step: the longest, per group
+    seen["largest"] = []  # at each step: the largest gradient element, and how many are it
     net, batches = make_problem(device)
     # Two parameter groups (the biases apart, as for weight decay): the same SGD steps as one.
     biases = [p for name, p in net.named_parameters() if name.endswith("bias")]
@@ -181,6 +206,11 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
             log.append("opt.step")
         seen["norms"].append(grad_norm(net.parameters()))
         seen["tensor_norms"].append(max(grad_norm([p]) for p in net.parameters()))
+        grads = [
+            p.grad.detach().float().abs().flatten() for p in net.parameters() if p.grad is not None
+        ]
+        top = torch.cat(grads).max() if grads else torch.zeros(())
+        seen["largest"].append((top.item(), sum(int((g >= 0.999 * top).sum()) for g in grads)))
         seen["group_norms"].append([grad_norm(g["params"]) for g in opt.param_groups])
         seen["reads_at_step"].append(len(reads.reads))
         return step(*args, **kwargs)

@@ -44,11 +44,12 @@ def fresh_generator() -> torch.Generator:
     return torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
 
 
-def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside: str = ""):
+def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside="", rows=0):
     """``answer(*args)``, with a read or write out of bounds turned into a hint;
     ``store_outside``, when given, is the hint for a store out of bounds in this case (one
-    whose layout, not a missing mask, sends a store past the output). What the call cost
-    (launches, grids, torch operations) is appended to ``watch.calls``."""
+    whose layout, not a missing mask, sends a store past the output); ``rows``, where the
+    kernel runs one program per row, their count (a larger 1-D grid is named). What the call
+    cost (launches, grids, torch operations) is appended to ``watch.calls``."""
     try:
         with watched_torch_ops(watch, args) as call:
             out = answer(*args)
@@ -60,8 +61,7 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
                 f"output (stopped before it did): {store_outside}"
             ) from None
         grid = watch.grids[-1] if watch.grids else (0, 1, 1)
-        rows = args[0].shape[0] if name == "rms_norm" and args[0].dim() == 2 else grid[0]
-        if grid[0] > rows and grid[1:] == (1, 1):  # a 1-D grid of more programs than rows
+        if 0 < rows < grid[0] and grid[1:] == (1, 1):  # a 1-D grid of more programs than rows
             raise CheckFailed(
                 f"for {where}, your kernel {verb} {error.count} element(s) outside the tensors "
                 f"it was given (stopped before it did): the grid launched {grid[0]} programs "

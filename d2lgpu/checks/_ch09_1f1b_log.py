@@ -21,6 +21,7 @@ import torch
 from torch import nn
 
 from ._ch09_given_grads import grads_state
+from ._ch09_pipeline_rules import gathered
 from ._kit import patched
 from ._kit_calls import CallCounted
 from ._util import CheckFailed
@@ -70,7 +71,7 @@ class LoggedStage(CallCounted):
             if isinstance(h, torch.Tensor) and t.shape == h.shape and torch.equal(t, h.detach()):
                 return j
         if self.index == 0 and inputs and isinstance(h, torch.Tensor):
-            self.gathered |= _gathered(h.detach(), torch.cat(list(inputs.values())))
+            self.gathered |= gathered(h.detach(), torch.cat(list(inputs.values())))
         return i
 
     def forward(self, h):
@@ -111,18 +112,6 @@ class LoggedStage(CallCounted):
         ran = [(j, node) for j, node in self.nodes if (self.index, j) in done]
         self.retained += [j for j, node in ran if node is not None and _kept_saved(node)]
         self.nodes = [(j, node) for j, node in self.nodes if (self.index, j) not in done]
-
-
-def _gathered(h: torch.Tensor, x: torch.Tensor) -> bool:
-    """Whether ``h``'s rows are rows of ``x`` but not a run of consecutive ones in order
-    (``x[perm]``); rows of another shape or dtype, or not of ``x``, are not judged here."""
-    n = len(h) if h.dim() else 0
-    if not n or h.shape[1:] != x.shape[1:] or h.dtype != x.dtype:
-        return False
-    if any(torch.equal(x[a : a + n], h) for a in range(len(x) - n + 1)):
-        return False
-    flat = x.flatten(1) if x.dim() > 1 else x[:, None]
-    return all(bool((flat == row.reshape(-1)).all(1).any()) for row in h)
 
 
 def _a_copy(h: torch.Tensor, sent: int | None) -> bool:

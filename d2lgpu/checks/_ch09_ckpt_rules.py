@@ -141,12 +141,14 @@ def check_backward_random_state(before, after, where: str) -> None:
     """Backward leaves the global generator where it found it (``before``, ``after``)."""
     if not torch.equal(before, after):
         raise CheckFailed(
-            f"for {where}, backward moved the global random generator: the recomputation set "
-            "its state itself (torch.set_rng_state, with preserve_rng_state=False) and left it "
-            "there, so the caller's next random draws (the next step's dropout masks) repeat "
-            "earlier ones; on a GPU the CUDA generator is not restored at all. Leave "
-            "preserve_rng_state=True, checkpoint's default: it forks the generator for the "
-            "recomputation and puts it back"
+            f"for {where}, backward moved the global random generator: the recomputation in "
+            "backward drew its dropout masks from it anew (preserve_rng_state=False), or "
+            "reseeded it (torch.manual_seed inside a segment), and left it there. Drawn anew, "
+            "the masks are not the forward's, so the gradients belong to other masks; either "
+            "way the caller's next random draws (the next step's dropout masks) are not the "
+            "ones it would get. Leave preserve_rng_state=True, checkpoint's default: it saves "
+            "the generator's state at the forward, replays it for the recomputation and puts "
+            "it back; and reseed nothing"
         )
 
 

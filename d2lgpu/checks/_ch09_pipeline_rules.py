@@ -4,6 +4,8 @@ schedule (from the stages' log), stage 1's input, and the host reads (from the d
 * :func:`check_nonempty` and :func:`check_schedule`: ``min(M, n)`` non-empty micro-batches,
   each through each stage once, stage 2 starting before stage 1 has run the last one, and
   every forward before any backward (GPipe's schedule);
+* :func:`check_split`: stage 1's micro-batches each a run of consecutive rows of ``x``, in
+  order (``tensor_split``'s pieces), not rows gathered or shuffled (``x[perm]``);
 * :func:`check_input_grad`: stage 1's input (a micro-batch of ``x``) left without
   ``requires_grad``, or backward computes a gradient of the data that nobody reads;
 * :func:`check_reads`: at most one host read of a device value per step, with the copies
@@ -14,10 +16,15 @@ What it is not: the checker; :mod:`d2lgpu.checks.ch09_model_parallel` runs the c
 
 from __future__ import annotations
 
+import torch
+
 from ._pretend import SAVED_TO_HOST
 from ._util import CheckFailed
 
-__all__ = ["check_nonempty", "check_schedule", "check_input_grad", "check_reads"]
+__all__ = [
+    "GATHERED", "check_nonempty", "check_schedule", "check_split", "check_input_grad",
+    "check_reads", "gathered",
+]  # fmt: skip
 
 
 def check_nonempty(log, where) -> None:
@@ -99,3 +106,31 @@ def check_reads(reads: list[str], where) -> None:
             else ""
         )
     )
+
+
+def gathered(h: torch.Tensor, x: torch.Tensor) -> bool:
+    """Whether ``h``'s rows are rows of ``x`` but not a run of consecutive ones in order
+    (``x[perm]``); rows of another shape or dtype, or not of ``x``, are not judged here."""
+    n = len(h) if h.dim() else 0
+    if not n or h.shape[1:] != x.shape[1:] or h.dtype != x.dtype:
+        return False
+    if any(torch.equal(x[a : a + n], h) for a in range(len(x) - n + 1)):
+        return False
+    flat = x.flatten(1) if x.dim() > 1 else x[:, None]
+    return all(bool((flat == row.reshape(-1)).all(1).any()) for row in h)
+
+
+GATHERED = (
+    "stage 1 got a micro-batch that is not a run of consecutive rows of x: the rows were "
+    "reordered or gathered (torch.randperm, x[perm]), so micro-batch i is not tensor_split's "
+    "i-th piece, each is a gathered copy of x, and a random permutation also moves the "
+    "caller's random state. Micro-batch i must be rows of x in order, "
+    "torch.tensor_split(x, M)[i]: no shuffle (the data loader shuffles, before the step)"
+)
+
+
+def check_split(stage, where) -> None:
+    """Stage 1 (``stage``, a :class:`._ch09_stages.LoggedStage`) got each micro-batch as a
+    run of consecutive rows of ``x``."""
+    if stage.gathered:
+        raise CheckFailed(f"for {where}, {GATHERED}")

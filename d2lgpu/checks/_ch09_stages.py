@@ -35,6 +35,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from ._ch09_given_grads import grads_state
+from ._ch09_pipeline_rules import gathered
 from ._kit import calls_to
 from ._kit_calls import autocasts_asked
 from ._util import CheckFailed, describe_frame, learner_frame
@@ -87,6 +88,8 @@ class LoggedStage(nn.Module):
         self.reads_before: list[int] = []  # how many there had been at each forward
         self.threads: set[int] = set()  # the threads its forwards and backwards ran on
         self.input_grad = False  # whether stage 1 got an input that requires grad
+        self.rows_of: torch.Tensor | None = None  # x, whose runs of rows stage 1 must get
+        self.gathered = False  # stage 1 got rows of x reordered or gathered (check_split)
         self.given: list | None = None  # the caller's gradients (_ch09_given_grads)
         self.grads_then: str | None = None  # what .grad held at the first forward
 
@@ -97,6 +100,9 @@ class LoggedStage(nn.Module):
         if self.given is not None and self.grads_then is None:
             self.grads_then = grads_state(self.layers.parameters(), self.given)
         self.input_grad |= self.index == 1 and isinstance(h, torch.Tensor) and h.requires_grad
+        if self.index == 1 and self.rows_of is not None and isinstance(h, torch.Tensor):
+            with torch._C.DisableTorchFunction():  # out of the watches' sight, nothing kept
+                self.gathered |= gathered(h.detach().to("cpu"), self.rows_of)
         entry = (self.index, len(h))
         self.threads.add(threading.get_ident())
         self._log.append((*entry, "forward"))

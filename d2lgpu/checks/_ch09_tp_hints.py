@@ -242,3 +242,24 @@ LEGACY_HOOK = (
     "the bias add), not x's. Use register_full_backward_hook, whose grad_input is x's gradient, or a "
     "hook on a view of x made in forward (x = x.view_as(x); x.register_hook(...))"
 )
+
+
+def input_grad_hint(rank: int, world: int, got, want, tolerance, legacy: bool) -> str:
+    """The hint for rank ``rank``'s gradient of the input, ``got``, unlike the unsplit model's
+    ``want``: a whole number of times too small or too large is said, and where it comes from;
+    ``legacy``: the answer registers the old module backward hook."""
+    hint = (
+        f"rank {rank}'s gradient of the input differs from the unsplit model's: in backward, "
+        "sum the column-parallel layer's input gradient over the ranks, once"
+    )
+    if legacy:
+        return hint + LEGACY_HOOK
+    through = (
+        "The backward of the forward's sum (the all-reduce after the row-parallel layer) "
+        "passes the output's gradient through unchanged: it is already the same on every rank"
+    )
+    if close(got * world, want, tolerance):
+        return f"{hint}. It is {world} times too small: something in backward divides by the world size. {through}"
+    if close(got, want * world, tolerance):
+        return f"{hint}. It is {world} times too large: a gradient is summed twice. {through}"
+    return f"{hint}. {through}, so an all-reduce there (torch.distributed.nn.functional.all_reduce has one) or a division by the world size makes it wrong"

@@ -17,6 +17,7 @@ from ..ranks import count_all_reduces
 from ._ch09_tp_given import as_given, changed_hint, kept_alive, whole_storages
 from ._kit_collective_reads import unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch, describe
+from ._kit_process import defaults_kept
 from ._kit_seeds import reseeds_named
 from ._ranks import learner_reply
 from ._util import CheckFailed, refused_call_named
@@ -86,7 +87,7 @@ def rank_work(ParallelMLP, logs=None):
         path = None if logs is None else f"{logs}/rank{rank}"
         with CollectiveWatch(path=path, answer=ParallelMLP) as watch:
             try:
-                with refused_call_named(ParallelMLP):
+                with refused_call_named(ParallelMLP), defaults_kept("in a rank, your code"):
                     record = _run(ParallelMLP, rank, world, watch)
                 if watch.refused:  # a call on a thread of the answer's, however it ended
                     raise CheckFailed(watch.refused[0])
@@ -194,6 +195,7 @@ def _run(ParallelMLP, rank, world, watch):
     if not out.requires_grad:
         return {"held": held, "out": out.detach(), "no_grad": True, "forward": forward.calls}
     returned_none = _functions_returning_none(out)
+    first = out.detach().clone()  # what the first forward returned, as it returned it
     mark, watch.phase = watch.mark(), "(backward)"
     with count_all_reduces() as backward, reseeds_named("your ParallelMLP"):
         (out * weight).sum().backward()
@@ -208,6 +210,8 @@ def _run(ParallelMLP, rank, world, watch):
         after = x.detach()
         for part in parts:
             after = part(after)
+    if not torch.equal(out.detach(), first):  # the next forward wrote over it
+        return {"held": held, "broken": _OVERWRITTEN}
     return {
         "held": held,
         "dtypes": dtypes,
@@ -296,6 +300,12 @@ _HOOKED = (
     "belongs to the caller): each call adds one more, so a tensor that goes through forward "
     "twice has its gradient all-reduced twice. Make the backward all-reduce a "
     "torch.autograd.Function (or hook a view made in forward, x = x.view_as(x))"
+)
+_OVERWRITTEN = (
+    "your ParallelMLP's forward returned a tensor that its next call wrote over: the output "
+    "is kept between calls (a buffer held by the module, filled in place with out= or "
+    "copy_), so an output the caller still holds changes at the next forward. Return a new "
+    "tensor from every call"
 )
 _NOT_A_TENSOR = (
     "your ParallelMLP's forward returned {}, not a tensor: it must return the block's "

@@ -209,11 +209,19 @@ def _zero_job(answer, rank, world, net):
     reseeds = partial(reseeds_named, "your ShardedOptimizer", RuleBroken)
     with patched((ZeroRedundancyOptimizer, "__init__", zero_redundancy_used)), reseeds():
         try:
-            opt = answer(model.parameters(), _RecordedAdam, **ADAM_KWARGS[world])
+            given = model.parameters()  # a generator, as a caller's optimizer is given
+            opt = answer(given, _RecordedAdam, **ADAM_KWARGS[world])
         except ValueError as error:
             if "empty parameter list" not in str(error):
                 raise
             raise RuleBroken(empty_share_hint(rank, world, error, len(params))) from None
+    if any(value is given for value in getattr(opt, "__dict__", {}).values()):
+        raise RuleBroken(
+            "your ShardedOptimizer keeps params as it was given, a generator "
+            "(model.parameters()): the first loop over it uses it up, and every later one (in "
+            "step() and zero_grad()) finds no parameters. Make a list of it first: "
+            "params = list(params)"
+        )
     setup = {"type": type(opt).__name__,
              "missing": [m for m in ("step", "zero_grad") if not callable(getattr(opt, m, None))]}  # fmt: skip
     if setup["missing"]:

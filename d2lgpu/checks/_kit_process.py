@@ -22,12 +22,12 @@ import types
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import torch
 
 from ._kit import patched
-from ._util import CheckFailed, in_learner_code, state_left_hint
+from ._kit_seeds import answers, reseeds_named
+from ._util import CheckFailed, state_left_hint
 
 __all__ = ["defaults_kept", "left_changed", "replaced", "replaced_by", "settings"]
 
@@ -81,7 +81,7 @@ class _EnvironWrites:
             while frame is not None and frame.f_code.co_filename in self._SKIPPED:
                 frame = frame.f_back
             name = "" if frame is None else frame.f_code.co_filename
-            if _answers(name) and key not in self.before:
+            if answers(name) and key not in self.before:
                 self.before[key] = environ.get(key)
             return original(environ, key, *value)
 
@@ -115,7 +115,7 @@ class _ThreadSets:
 
     def _set(self, original):
         def set_num_threads(n):  # nested watches: the innermost, called by the answer, notes it
-            if _answers(sys._getframe(1).f_code.co_filename):
+            if answers(sys._getframe(1).f_code.co_filename):
                 self.left = None if type(n) is _Count else n
             return original(n)
 
@@ -207,12 +207,6 @@ def left_changed(before: dict) -> list[str]:
 _UNDONE: list = []  # the guards that switched off an inference mode an answer left entered
 
 
-def _answers(filename: str) -> bool:
-    """Whether code in ``filename`` is the answer's: the learner's, not a test file's (whose
-    functions replace torch's, or write os.environ, in a test before its check runs)."""
-    return in_learner_code(filename) and not Path(filename).name.startswith(("test_", "conftest"))
-
-
 def replaced() -> list[tuple[object, str, str]]:
     """torch's functions (of :data:`_OWNERS`) that are the answer's own: ``(owner, name, its
     words)``, ``torch.linalg.matrix_norm (_mine)``; assigned into torch by the answer's code."""
@@ -226,7 +220,7 @@ def replaced() -> list[tuple[object, str, str]]:
             if type(value) is not types.FunctionType:
                 continue
             code = value.__code__
-            if _answers(code.co_filename):
+            if answers(code.co_filename):
                 found.append((owner, name, f"{where}.{name} ({value.__name__})"))
     return found
 
@@ -263,7 +257,7 @@ def defaults_kept(what: str) -> Iterator[None]:
     anomaly = torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()
     others, ended, sets = settings(), False, _ThreadSets()
     try:
-        with patched(*sets.changes):
+        with patched(*sets.changes), reseeds_named(what, answers_only=True):
             yield
         ended = True
     finally:
@@ -281,10 +275,9 @@ def defaults_kept(what: str) -> Iterator[None]:
             now = torch.are_deterministic_algorithms_enabled()
             changed.append(f"torch.use_deterministic_algorithms({now})")
             torch.use_deterministic_algorithms(deterministic)
-        if torch.get_float32_matmul_precision() != precision:
-            changed.append(
-                f"torch.set_float32_matmul_precision({torch.get_float32_matmul_precision()!r})"
-            )
+        if (mode := torch.get_float32_matmul_precision()) != precision:
+            tf32 = " (or torch.backends.cuda.matmul.allow_tf32 = True)" * (mode == "high")
+            changed.append(f"torch.set_float32_matmul_precision({mode!r}){tf32}")
             torch.set_float32_matmul_precision(precision)
         if torch.is_grad_enabled() != grad:
             changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
@@ -302,7 +295,23 @@ def defaults_kept(what: str) -> Iterator[None]:
                 f"({', '.join(changed + left)}): "
                 "every tensor made (or product computed) afterwards anywhere in the program, the "
                 "caller's too, follows "
-                "it. Keep the change inside your function: device= or dtype= on the tensors you "
-                "make, or a with-block that undoes it when it ends (with torch.device(device):, "
-                "with torch.no_grad():)"
+                f"it. {_remedy(changed[0])}"
             )
+
+
+def _remedy(setting: str) -> str:
+    """How to leave ``setting`` (a process-wide default of torch) as the caller had it."""
+    if setting.startswith(("torch.set_default_device", "torch.set_default_dtype")):
+        return (
+            "Keep the change inside your function: device= or dtype= on the tensors you make, "
+            "or a with-block that undoes it when it ends (with torch.device(device):)"
+        )
+    if setting.startswith("torch.set_grad_enabled"):
+        return (
+            "Keep the change inside your function: a with-block that undoes it when it ends "
+            "(with torch.no_grad():)"
+        )
+    return (
+        "Read the setting before you change it, and set it back before you return "
+        "(try/finally), so that the caller's stays as it was"
+    )

@@ -14,13 +14,15 @@ import functools
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
 
 import torch
 
 from ._kit import patched
-from ._util import CheckFailed
+from ._util import CheckFailed, in_learner_code
 
-__all__ = ["reseeds_named"]
+__all__ = ["answers", "reseeds_named"]
 
 # the reseeds, the setters of a state and its getters, as torch, torch.random and torch.cuda
 # spell them
@@ -43,10 +45,32 @@ def _label(owner, name: str) -> str:
     return f"torch.cuda.{name}" if owner is torch.cuda else f"torch.{name}"
 
 
-def _noted(events: list, read: list, name: str, original, *args, **kwargs):
+def answers(filename: str) -> bool:
+    """Whether code in ``filename`` is the answer's: the learner's, not a test file's (whose
+    functions replace torch's, or write os.environ, in a test before its check runs)."""
+    return in_learner_code(filename) and not Path(filename).name.startswith(("test_", "conftest"))
+
+
+def _in_answer() -> bool:
+    """Whether the call under way runs inside a call of the answer's code."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and not answers(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame is not None
+
+
+def _noted(events: list, read: list, mark, name: str, original, *args, **kwargs):
     """Call ``original``, noting in ``events`` a reseed (``"seed"``, with its words) or a
     state set back (``"restore"``: one read from the generator in this block; a state from
-    elsewhere is a reseed), and in ``read`` each state read."""
+    elsewhere is a reseed), and in ``read`` each state read. With ``mark`` (the block's
+    :class:`_Mark`), only calls made inside the answer's are noted: the checker's own
+    reseeds between them keep the mark where the answer had not taken it away."""
+    if mark is not None and not _in_answer():
+        held = mark.kept()
+        out = original(*args, **kwargs)
+        if held:
+            mark.put()
+        return out
     if name.endswith(_SETS):
         state = args[0] if args else kwargs.get("new_state", kwargs.get("new_states"))
         if any(_same(state, r) for r in read):
@@ -63,54 +87,112 @@ def _noted(events: list, read: list, name: str, original, *args, **kwargs):
 
 def _reported(seed: int) -> None:
     """Make the global generator report ``seed`` as its seed, its draws going on as they were
-    (a state's first 8 bytes are the seed it reports), out of sight of the watches' modes."""
+    (a state's first 8 bytes are the seed it reports), out of sight of the watches' modes
+    and of their replacements of ``torch.get_rng_state`` and ``torch.set_rng_state``."""
     with torch._C.DisableTorchFunction():
-        state = torch.get_rng_state()
+        state = torch.default_generator.get_state()
         state[:8] = torch.frombuffer(bytearray(seed.to_bytes(8, sys.byteorder)), dtype=torch.uint8)
-        torch.set_rng_state(state)
+        torch.default_generator.set_state(state)
+
+
+class _Mark:
+    """A seed for the global generator to report while a watch runs (``seed``: the one it
+    reported before); nested watches each have their own."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed, self.mark = seed, seed ^ (_MARK + len(_MARKS))
+
+    def kept(self) -> bool:
+        return torch.initial_seed() == self.mark
+
+    def put(self) -> None:
+        _reported(self.mark)
 
 
 @contextmanager
-def _marked() -> Iterator:
-    """Give the global generator a seed of its own to report for the block, and yield a test
-    of whether it still reports it; put the caller's seed back where it does. A reseed to
-    any seed, the caller's own included, takes the mark away."""
-    seed = torch.initial_seed()
-    mark = seed ^ _MARK
-    _reported(mark)
+def _marked() -> Iterator[_Mark]:
+    """Give the global generator a seed of its own to report for the block, and yield it;
+    put the caller's seed back where it still reports it. A reseed to any seed, the caller's
+    own included, takes the mark away."""
+    mark = _Mark(torch.initial_seed())
+    _MARKS.append(mark)
+    mark.put()
     try:
-        yield lambda: torch.initial_seed() == mark
+        yield mark
     finally:
-        if torch.initial_seed() == mark:
-            _reported(seed)
+        _MARKS.remove(mark)
+        if mark.kept():
+            _reported(mark.seed)
+
+
+# torch's functions and tensor methods that draw, from the global generator unless given one
+_DRAWS = [
+    *((torch, name) for name in ("rand", "randn", "randint", "randperm", "normal", "bernoulli")),
+    *((torch, name) for name in ("rand_like", "randn_like", "randint_like", "multinomial")),
+    *((torch.Tensor, f"{name}_") for name in ("normal", "uniform", "random", "bernoulli")),
+    *((torch.Tensor, f"{name}_") for name in ("exponential", "geometric", "cauchy")),
+]
+
+
+def _drawn(events: list, owner, name: str):
+    """``owner.name``, noting in ``events`` each call of the answer's own lines that draws
+    from a global generator (no ``generator=``, or torch's default one)."""
+    original = getattr(owner, name)
+    words = f"{'torch' if owner is torch else 'Tensor'}.{name}()"
+
+    def draw(*args, **kwargs):
+        own = kwargs.get("generator") not in (None, torch.default_generator)
+        if not own and answers(sys._getframe(1).f_code.co_filename):
+            events.append(("draw", words))
+        return original(*args, **kwargs)
+
+    return functools.wraps(original)(draw)
 
 
 _MARK = 0x5EED_D21_6A0  # any value but 0: the mark differs from the caller's seed
+_MARKS: list[_Mark] = []  # the watches running, innermost last
 
 
 @contextmanager
-def reseeds_named(who: str, error: type[Exception] = CheckFailed) -> Iterator[None]:
+def reseeds_named(
+    who: str, error: type[Exception] = CheckFailed, answers_only: bool = False
+) -> Iterator[None]:
     """Raise ``error`` naming ``who`` where the block reseeded one of torch's global
     generators (``torch.manual_seed``, ``torch.seed``, ``torch.cuda.manual_seed_all``, a state
     of another generator set, ``torch.default_generator.manual_seed``) and set no state it
-    had read back after it (as ``torch.random.fork_rng()`` does on leaving). An error of the
-    block's own goes on as it was."""
+    had read back after it (as ``torch.random.fork_rng()`` does on leaving). With
+    ``answers_only``, only what runs inside calls of the answer's code counts (the block is
+    a checker's, which seeds for its cases), and the answer's own lines that draw from a
+    global generator (``torch.randn`` without ``generator=``) are named too, unless a state
+    read before them is set back after them. An error of the block's own goes on as it was."""
     events: list = []
     read: list = []
-    changes = [
-        (owner, name, functools.partial(_noted, events, read, _label(owner, name), f))
-        for owner in (torch, torch.random, torch.cuda)
-        for name in (*_SEEDS, *_SETS, *_GETS)
-        if callable(f := getattr(owner, name, None))
-    ]
     with _marked() as marker:
-        with patched(*changes):
+        note = functools.partial(_noted, events, read, marker if answers_only else None)
+        changes = [
+            (owner, name, functools.partial(note, _label(owner, name), f))
+            for owner in (torch, torch.random, torch.cuda)
+            for name in (*_SEEDS, *_SETS, *_GETS)
+            if callable(f := getattr(owner, name, None))
+        ]
+        draws = [(owner, name, _drawn(events, owner, name)) for owner, name in _DRAWS]
+        with patched(*changes, *(draws if answers_only else ())):
             yield
-        kept = marker()
+        kept = marker.kept()
     last = max((i for i, (kind, _) in enumerate(events) if kind == "restore"), default=-1)
     left = [words for kind, words in events[last + 1 :] if kind == "seed"]
     if not left and not kept:  # through the generator's own methods
         left = ["torch.default_generator.manual_seed()"]
+    drew = [words for kind, words in events[last + 1 :] if kind == "draw"]
+    if drew and not left:
+        raise error(
+            f"{who} drew random numbers from torch's global random generator ({drew[0]} "
+            "without generator=): the caller's own draws share it (its data order, dropout "
+            "masks, initialisations), so every call moves them on. Draw from a "
+            "torch.Generator of your own (g = torch.Generator().manual_seed(0); "
+            "torch.randn(..., generator=g)), or inside torch.random.fork_rng(), which puts "
+            "the state back"
+        )
     if left:
         raise error(
             f"{who} called {left[0]} and left torch's global random generator reseeded: "

@@ -34,6 +34,7 @@ def watching(pretend: bool):
 
     def synchronize(*args, **kwargs):
         watch.reads.append("torch.cuda.synchronize()")
+        watch.synced()
         if not pretend:
             saved(*args, **kwargs)
 

@@ -72,6 +72,14 @@ def _norms(fn, name, A, steps, pretend, on=None):
             "Make every tensor on A's device: torch.eye(n, device=A.device), "
             "torch.empty(steps, device=A.device), or x.to(A.device)"
         )
+    if watch.raced:
+        raise CheckFailed(
+            f"{name}: {watch.raced[0]} read the copy that .to('cpu', non_blocking=True) made "
+            "before anything waited for it: on a GPU that copy runs behind the host's back, "
+            "and the read can come before it lands (zeros, or what the buffer held before). "
+            "Wait first (torch.cuda.synchronize(), or an event's synchronize()), or copy "
+            "without non_blocking (.tolist() or .cpu() of the device tensor wait by themselves)"
+        )
     if clock.aliased:
         raise CheckFailed(
             f"{name}: {clock.aliased[0]} writes each product into one of its own operands: it "

@@ -41,7 +41,7 @@ from ._ch04_scaler import (
     kept_from,
     partial_clip_hint,
 )
-from ._ch04_watch import MAX_NORM, STEPS, reference_losses, run_answer
+from ._ch04_watch import MAX_NORM, STEPS, clip_kind_hint, reference_losses, run_answer
 from ._kit import call_answer
 from ._util import CheckFailed, describe_frame, one_cpu_thread
 
@@ -176,6 +176,8 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
             "clip_grad_norm_(net.parameters(), max_norm), not a number written into the loop"
         )
     if hint := partial_clip_hint(seen, name, max_norm):
+        raise CheckFailed(hint)
+    if hint := clip_kind_hint(seen, name, max_norm):
         raise CheckFailed(hint)
     if max(norms) > max_norm * 1.01 or min(norms) < max_norm * 0.99:
         raise CheckFailed(

@@ -114,13 +114,14 @@ def _relu_mul_checks(answer, passed) -> None:
 _NEW_OUTPUT = "a new output in every call: an earlier call's result stays as it was"
 
 
-def _require_a_new_output(answer, name: str, reference, shape: str, first, second, watch):
+def _require_a_new_output(answer, name: str, reference, shape: str, first, second, watch, rows=0):
     """Two calls with inputs of the same shape (``first`` and ``second``, argument tuples):
-    the first call's result, ``reference(*first)``, must survive the second call."""
+    the first call's result, ``reference(*first)``, must survive the second call (``rows``:
+    as :func:`call_answer`'s)."""
     where = f"two calls with {shape}"
     expected = reference(*first)
-    out = call_answer(answer, first, name, watch, where)
-    call_answer(answer, second, name, watch, where)
+    out = call_answer(answer, first, name, watch, where, rows=rows)
+    call_answer(answer, second, name, watch, where, rows=rows)
     if not agrees(out, expected):
         raise CheckFailed(
             f"{name}'s second call ({shape}) overwrote what its first call returned: the "
@@ -186,7 +187,8 @@ def _rms_norm_checks(answer, passed) -> None:
             outside = OUT_STRIDE if x.stride(0) != x.shape[1] else ""
             args = (x,) if eps is None else (x, eps)
             with refused_call_named(answer):
-                out = call_answer(answer, args, "rms_norm", watch, where, outside)
+                rows = x.shape[0] if x.dim() == 2 else 0  # one program per row
+                out = call_answer(answer, args, "rms_norm", watch, where, outside, rows)
             require_inputs_untouched({"x": x}, {"x": copy}, watch, "rms_norm", where, out)
             require_shape(out, x, "rms_norm", where)
             eps = 1e-6 if eps is None else eps
@@ -211,7 +213,9 @@ def _rms_norm_checks(answer, passed) -> None:
         passed.append("rms_norm(x) without eps: the signature's default, eps = 1e-6")
         passed.append(_ONE_PASS + "one program per row")
         first, second = ((random_input((4, 1000), gen, scale=3.0), 1e-6) for _ in "ab")
-        _require_a_new_output(answer, "rms_norm", rms, "a 4 x 1000 matrix", first, second, watch)
+        _require_a_new_output(
+            answer, "rms_norm", rms, "a 4 x 1000 matrix", first, second, watch, rows=4
+        )
         passed.append(_NEW_OUTPUT)
 
 

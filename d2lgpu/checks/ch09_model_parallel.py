@@ -52,7 +52,13 @@ from ._ch09_grads import (
     start_grads,
 )
 from ._ch09_grads import reference as _reference
-from ._ch09_pipeline_rules import check_input_grad, check_nonempty, check_reads, check_schedule
+from ._ch09_pipeline_rules import (
+    check_input_grad,
+    check_nonempty,
+    check_reads,
+    check_schedule,
+    check_split,
+)
 from ._ch09_stages import (
     LoggedStage,
     Misplaced,
@@ -224,6 +230,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     start = start_grads(params)
     expect_given((stage1, stage2), start)  # each stage notes its .grad at its first forward
     before = _placement((stage1, stage2))
+    stage1.rows_of = x
     modes = [m.training for m in (*stage1.modules(), *stage2.modules())]
     hooks = hooks_on((stage1, stage2))
     run = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
@@ -242,6 +249,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
             "once, in a first call whose devices are kept"
         ) from None
     check_nonempty(log, where)
+    check_split(stage1, where)
     check_autocast(seen[1], where)
     try:
         check_loss(loss, ref, where)

@@ -63,6 +63,7 @@ from ._ch09_1f1b_log import (
 from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
 from ._ch09_given_grads import check_given
 from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
+from ._ch09_pipeline_rules import GATHERED
 from ._kit_code import runs_of
 from ._kit_seeds import reseeds_named
 from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
@@ -125,11 +126,16 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     raise
                 frame = learner_frame(error.__traceback__)
                 at = f" ({describe_frame(frame)})" if frame is not None else ""
+                few = (
+                    f"here fewer micro-batches ({m}) than stages less one ({n_stages - 1}): does a "
+                    "warm-up of S - k - 1 forwards on stage k ask for micro-batches that do not "
+                    "exist? Cap it at M, min(S - k - 1, M). Or "
+                ) * (m < n_stages - 1)
                 raise CheckFailed(
                     f"({where}) your code raised {type(error).__name__}: {error}{at}, though "
-                    "the calls before this one, with other stages or micro-batches, ran: does "
-                    "it keep something from an earlier call (a cache, a global, a default "
-                    "argument)?"
+                    f"the calls before this one, with other stages or micro-batches, ran: {few}"
+                    f"{'d' if few else 'D'}oes it keep something from an earlier call (a cache, "
+                    "a global, a default argument)?"
                 ) from None
         seen = [t for outs in stages[0].seen.values() for t in outs.values()]
         returned = [got] if isinstance(got, torch.Tensor) else []
@@ -148,14 +154,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 + (KEPT_HINT if ms.get((n_stages, n_micro), m) != m else "")
             )
         if stages[0].gathered:
-            raise CheckFailed(
-                f"({where}) stage 1 got a micro-batch that is not a run of consecutive rows of "
-                "x: the rows were reordered or gathered (torch.randperm, x[perm]), so micro-batch "
-                "i is not tensor_split's i-th piece, each is a gathered copy of x, and a random "
-                "permutation also moves the caller's random state. Micro-batch i must be rows "
-                "of x in order, torch.tensor_split(x, M)[i]: no shuffle (the data loader "
-                "shuffles, before the step)"
-            )
+            raise CheckFailed(f"({where}) {GATHERED}")
         if cut := [stage.index for stage in stages if stage.detached_in_place]:
             raise CheckFailed(
                 f"({where}) stage {cut[0] + 1}'s output was cut from its graph in place "

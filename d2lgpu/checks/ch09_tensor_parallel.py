@@ -35,8 +35,8 @@ import torch
 
 from ..ranks import RankFailed, lost_peer, run_ranks
 from ._ch09_tp_hints import (
-    LEGACY_HOOK,
     SplitDiffers,
+    input_grad_hint,
     memory_hint,
     other_rank_hint,
     width_hint,
@@ -199,7 +199,7 @@ def _check_forward(records, reference):
                 f"rank {rank} all-reduced with {sorted({c.op for c in calls})}: the shares of "
                 "the row-parallel product add up to the output, so use the default op=SUM"
             )
-        if any(c.shape and c.shape[-1] == hidden for c in calls):
+        if any(c.shape and c.shape[-1] in {hidden, HIDDEN} - {WIDTH} for c in calls):
             raise CheckFailed(
                 f"rank {rank} all-reduced the hidden activations in forward (shapes "
                 f"{_shapes(calls)}): an all-reduce inside the column-parallel layer. Its "
@@ -281,9 +281,14 @@ def _check_backward(records, reference):
             raise CheckFailed(wire)
         if not close(r["x_grad"], reference["x_grad"], TOLERANCE):
             raise CheckFailed(
-                f"rank {rank}'s gradient of the input differs from the unsplit model's: in "
-                "backward, sum the column-parallel layer's input gradient over the ranks, once"
-                + (LEGACY_HOOK if r["legacy_hook"] else "")
+                input_grad_hint(
+                    rank,
+                    len(records),
+                    r["x_grad"],
+                    reference["x_grad"],
+                    TOLERANCE,
+                    r["legacy_hook"],
+                )  # fmt: skip
             )
         if not close(r["after"], reference["after"], TOLERANCE):
             raise CheckFailed(

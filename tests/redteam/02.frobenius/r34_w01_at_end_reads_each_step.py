@@ -1,0 +1,27 @@
+# expect: fail at_end keeps a Python float each step (.item() in the loop) so it syncs every step
+# hint: item|host read|each step|once
+import torch
+
+def log_norms_per_step(A, steps):
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    out = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        out.append(norm.item())
+        X = X / norm
+    return out
+
+
+def log_norms_at_end(A, steps):
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    log = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        log.append(norm.item())
+        X = X / norm
+    return log
+
+
+answer = (log_norms_per_step, log_norms_at_end)

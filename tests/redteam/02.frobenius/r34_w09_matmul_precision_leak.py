@@ -1,0 +1,29 @@
+# expect: fail sets torch.set_float32_matmul_precision('high') for speed and never restores it
+# hint: precision|restore|matmul|process|setting
+import torch
+
+def log_norms_per_step(A, steps):
+    torch.set_float32_matmul_precision("high")  # TF32 is allowed anyway (1e-3)
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    out = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        out.append(norm.item())
+        X = X / norm
+    return out
+
+
+def log_norms_at_end(A, steps):
+    torch.set_float32_matmul_precision("high")
+    X = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    log = []
+    for _ in range(steps):
+        X = A @ X
+        norm = torch.linalg.matrix_norm(X)
+        log.append(norm)
+        X = X / norm
+    return torch.stack(log).tolist()
+
+
+answer = (log_norms_per_step, log_norms_at_end)

@@ -1,0 +1,19 @@
+# expect: fail ignores the repeats argument (always 5 calls)
+# hint: repeats
+import statistics
+import time
+
+
+def time_fn(work, sync, clock=time.perf_counter, repeats=5):
+    work()
+    sync()
+    times = []
+    for _ in range(5):
+        start = clock()
+        work()
+        sync()
+        times.append(clock() - start)
+    return statistics.median(times)
+
+
+answer = time_fn

@@ -1,0 +1,26 @@
+# expect: fail hard-codes autocast('cuda'): on the CPU autocast does nothing, the step runs in float32
+# hint: device_type|autocast|cuda
+import torch
+import torch.nn.functional as F
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast("cuda", dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+answer = train_amp

@@ -1,0 +1,26 @@
+# expect: fail keeps losses as float(loss) each step (host read per step)
+# hint: float|host|read|device
+import torch
+import torch.nn.functional as F
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(float(loss))
+    return torch.tensor(losses, device=next(net.parameters()).device)
+
+
+answer = train_amp

@@ -1,0 +1,28 @@
+# expect: fail torch.cuda.Stream() and current_stream() without device: on cuda:1 they mean the current GPU
+# hint: device|cuda:1|current GPU
+import torch
+
+def _send(batch, stream, device):
+    with torch.cuda.stream(stream):
+        x = batch.to(device, non_blocking=True)
+        ev = torch.cuda.Event()
+        ev.record(stream)
+    return x, ev
+
+
+def pipelined(batches, compute, device):
+    compute_stream = torch.cuda.current_stream()
+    copy_stream = torch.cuda.Stream()
+    results = []
+    ahead = _send(batches[0], copy_stream, device)
+    for i in range(len(batches)):
+        x, ev = ahead
+        if i + 1 < len(batches):
+            ahead = _send(batches[i + 1], copy_stream, device)
+        compute_stream.wait_event(ev)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+answer = pipelined

@@ -1,0 +1,28 @@
+# expect: fail .to(device) without non_blocking=True: the host waits for each copy
+# hint: non_blocking
+import torch
+
+def _send(batch, stream, device):
+    with torch.cuda.stream(stream):
+        x = batch.to(device)
+        ev = torch.cuda.Event()
+        ev.record(stream)
+    return x, ev
+
+
+def pipelined(batches, compute, device):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    results = []
+    ahead = _send(batches[0], copy_stream, device)
+    for i in range(len(batches)):
+        x, ev = ahead
+        if i + 1 < len(batches):
+            ahead = _send(batches[i + 1], copy_stream, device)
+        compute_stream.wait_event(ev)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+answer = pipelined

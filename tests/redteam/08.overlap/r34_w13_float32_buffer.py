@@ -1,0 +1,29 @@
+# expect: fail copies into torch.empty(shape, device=device) (float32) with copy_: float64 batches are converted
+# hint: dtype|float64
+import torch
+
+def _send(batch, stream, device):
+    with torch.cuda.stream(stream):
+        x = torch.empty(batch.shape, device=device)
+        x.copy_(batch, non_blocking=True)
+        ev = torch.cuda.Event()
+        ev.record(stream)
+    return x, ev
+
+
+def pipelined(batches, compute, device):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    results = []
+    ahead = _send(batches[0], copy_stream, device)
+    for i in range(len(batches)):
+        x, ev = ahead
+        if i + 1 < len(batches):
+            ahead = _send(batches[i + 1], copy_stream, device)
+        compute_stream.wait_event(ev)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+answer = pipelined

@@ -1,0 +1,20 @@
+# expect: fail torch.chunk (weighted correctly) gives fewer micro-batches than min(n_micro, len(x)) when the rows do not divide (6 rows in 4: three of 2)
+# hint: chunk|tensor_split|micro_batches|min\(
+import torch
+
+
+def pipeline_step(stage1, stage2, x, y, loss_fn, n_micro):
+    dev1 = next(stage1.parameters()).device
+    dev2 = next(stage2.parameters()).device
+    m = min(n_micro, len(x))
+    losses = []
+    for xb, yb in zip(torch.chunk(x, m), torch.chunk(y, m)):
+        h = stage1(xb.to(dev1))
+        out = stage2(h.to(dev2))
+        losses.append(loss_fn(out, yb.to(dev2)) * (len(xb) / len(x)))
+    total = torch.stack(losses).sum()
+    total.backward()
+    return total.detach()
+
+
+answer = pipeline_step

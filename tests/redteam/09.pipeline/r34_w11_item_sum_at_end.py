@@ -1,0 +1,19 @@
+# expect: fail returns sum(l.item() for l in losses) after the backward: M host reads, not at most one
+# hint: item|host|read|once|one
+import torch
+
+
+def pipeline_step(stage1, stage2, x, y, loss_fn, n_micro):
+    dev1 = next(stage1.parameters()).device
+    dev2 = next(stage2.parameters()).device
+    m = min(n_micro, len(x))
+    losses = []
+    for xb, yb in zip(torch.tensor_split(x, m), torch.tensor_split(y, m)):
+        h = stage1(xb.to(dev1))
+        out = stage2(h.to(dev2))
+        losses.append(loss_fn(out, yb.to(dev2)) * (len(xb) / len(x)))
+    torch.stack(losses).sum().backward()
+    return sum(loss.item() for loss in losses)
+
+
+answer = pipeline_step

@@ -1,0 +1,19 @@
+# expect: fail returns the last micro-batch's (weighted) loss instead of the whole batch's; gradients right
+# hint: whole batch|return|loss.{0,40}(differ|equal)
+import torch
+
+
+def pipeline_step(stage1, stage2, x, y, loss_fn, n_micro):
+    dev1 = next(stage1.parameters()).device
+    dev2 = next(stage2.parameters()).device
+    m = min(n_micro, len(x))
+    losses = []
+    for xb, yb in zip(torch.tensor_split(x, m), torch.tensor_split(y, m)):
+        h = stage1(xb.to(dev1))
+        out = stage2(h.to(dev2))
+        losses.append(loss_fn(out, yb.to(dev2)) * (len(xb) / len(x)))
+    torch.stack(losses).sum().backward()
+    return losses[-1].detach()
+
+
+answer = pipeline_step

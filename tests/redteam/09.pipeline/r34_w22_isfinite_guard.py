@@ -1,0 +1,23 @@
+# expect: fail guards each micro-batch with `if not torch.isfinite(loss): raise`: a host read (bool) of a device value per micro-batch, before the last forward
+# hint: host|read|bool|isfinite|sync
+import torch
+
+
+def pipeline_step(stage1, stage2, x, y, loss_fn, n_micro):
+    dev1 = next(stage1.parameters()).device
+    dev2 = next(stage2.parameters()).device
+    m = min(n_micro, len(x))
+    losses = []
+    for xb, yb in zip(torch.tensor_split(x, m), torch.tensor_split(y, m)):
+        h = stage1(xb.to(dev1))
+        out = stage2(h.to(dev2))
+        loss = loss_fn(out, yb.to(dev2))
+        if not torch.isfinite(loss):
+            raise FloatingPointError("loss diverged")
+        losses.append(loss * (len(xb) / len(x)))
+    total = torch.stack(losses).sum()
+    total.backward()
+    return total.detach()
+
+
+answer = pipeline_step

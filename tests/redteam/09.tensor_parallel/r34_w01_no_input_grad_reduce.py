@@ -1,0 +1,36 @@
+# expect: fail no all-reduce of the input gradient in backward (no Megatron f): x.grad is only this rank's share
+# hint: (input|x).{0,40}grad|backward.{0,60}all.?reduce|\bf\b
+import torch
+import torch.distributed as dist
+from torch import nn
+
+
+class _G(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, partial):
+        out = partial.clone()
+        dist.all_reduce(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        h = self.act(x @ self.w1.T + self.b1)
+        return _G.apply(h @ self.w2.T) + self.b2
+
+
+answer = ParallelMLP

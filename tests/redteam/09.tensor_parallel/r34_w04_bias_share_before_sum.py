@@ -1,0 +1,50 @@
+# expect: fail adds fc2 bias / world on each rank before the sum: the output is right, but the bias shard gets 1/world of its gradient, so the step is wrong
+# hint: bias
+import torch
+import torch.distributed as dist
+from torch import nn
+
+
+class _F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _G(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, partial):
+        out = partial.clone()
+        dist.all_reduce(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        x = _F.apply(x)
+        h = self.act(x @ self.w1.T + self.b1)
+        world = dist.get_world_size()
+        return _G.apply(h @ self.w2.T + self.b2 / world)
+
+
+answer = ParallelMLP

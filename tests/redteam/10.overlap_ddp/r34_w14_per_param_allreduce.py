@@ -1,0 +1,40 @@
+# expect: fail all-reduces each gradient of the bucket separately (no flattening) when the bucket is full
+# hint: flat|cat|one all-reduce|bucket|per parameter|nothing but
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    def __init__(self, model, bucket_bytes):
+        params = list(model.parameters())
+        self.buckets, cur, size = [], [], 0
+        for p in reversed(params):
+            cur.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(cur)
+                cur, size = [], 0
+        if cur:
+            self.buckets.append(cur)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.count = [0] * len(self.buckets)
+        self.handles = []
+        for p in params:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        i = self.bucket_of[p]
+        self.count[i] += 1
+        if self.count[i] == len(self.buckets[i]):
+            for q in self.buckets[i]:
+                q.grad.div_(dist.get_world_size())
+                self.handles.append((dist.all_reduce(q.grad, async_op=True), None, i))
+
+    def finish(self):
+        for handle, flat, i in self.handles:
+            handle.wait()
+        self.handles = []
+        self.count = [0] * len(self.buckets)
+
+
+answer = OverlappedDDP

@@ -1,0 +1,48 @@
+# expect: fail binds the bucket index with a lambda made in a loop: every hook sees the last bucket index
+# hint: lambda|bucket|index|bind|late
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    def __init__(self, model, bucket_bytes):
+        params = list(model.parameters())
+        self.buckets, cur, size = [], [], 0
+        for p in reversed(params):
+            cur.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(cur)
+                cur, size = [], 0
+        if cur:
+            self.buckets.append(cur)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.count = [0] * len(self.buckets)
+        self.handles = []
+        for i, b in enumerate(self.buckets):
+            for p in b:
+                p.register_post_accumulate_grad_hook(lambda p: self._hook_i(p, i))
+
+    def _hook(self, p):
+        self._hook_i(p, self.bucket_of[p])
+
+    def _hook_i(self, p, i):
+        self.count[i] += 1
+        if self.count[i] == len(self.buckets[i]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            flat.div_(dist.get_world_size())
+            self.handles.append((dist.all_reduce(flat, async_op=True), flat, i))
+
+    def finish(self):
+        for handle, flat, i in self.handles:
+            handle.wait()
+            offset = 0
+            for q in self.buckets[i]:
+                n = q.numel()
+                q.grad.copy_(flat[offset:offset + n].view_as(q))
+                offset += n
+        self.handles = []
+        self.count = [0] * len(self.buckets)
+
+
+answer = OverlappedDDP

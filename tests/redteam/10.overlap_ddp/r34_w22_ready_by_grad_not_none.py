@@ -1,0 +1,45 @@
+# expect: fail decides a bucket is ready when all its p.grad are not None (no count): with zero_grad(set_to_none=False) the grads are zeros, so the bucket launches at its first hook, before the others are computed
+# hint: count|None|zero|ready|last gradient
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    def __init__(self, model, bucket_bytes):
+        params = list(model.parameters())
+        self.buckets, cur, size = [], [], 0
+        for p in reversed(params):
+            cur.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(cur)
+                cur, size = [], 0
+        if cur:
+            self.buckets.append(cur)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.count = [0] * len(self.buckets)
+        self.handles = []
+        for p in params:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        i = self.bucket_of[p]
+        launched = {j for _, _, j in self.handles}
+        if i not in launched and all(q.grad is not None for q in self.buckets[i]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            flat.div_(dist.get_world_size())
+            self.handles.append((dist.all_reduce(flat, async_op=True), flat, i))
+
+    def finish(self):
+        for handle, flat, i in self.handles:
+            handle.wait()
+            offset = 0
+            for q in self.buckets[i]:
+                n = q.numel()
+                q.grad.copy_(flat[offset:offset + n].view_as(q))
+                offset += n
+        self.handles = []
+        self.count = [0] * len(self.buckets)
+
+
+answer = OverlappedDDP

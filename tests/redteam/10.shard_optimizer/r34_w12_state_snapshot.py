@@ -1,0 +1,33 @@
+# expect: fail keeps a deep copy of its optimizer's state_dict after each step (to "checkpoint" it): its own moments stored twice
+# hint: state_dict|snapshot|twice|copy|second
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world, rank = dist.get_world_size(), dist.get_rank()
+        load = [0] * world
+        self.owner = []
+        for p in self.params:
+            r = min(range(world), key=lambda k: load[k])
+            self.owner.append(r)
+            load[r] += p.numel() * p.element_size()
+        mine = [p for p, r in zip(self.params, self.owner) if r == rank]
+        self.optim = optimizer_cls(mine, **kwargs)
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        import copy
+        self.last_state = copy.deepcopy(self.optim.state_dict())
+        for p, r in zip(self.params, self.owner):
+            dist.broadcast(p.data, src=r)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer

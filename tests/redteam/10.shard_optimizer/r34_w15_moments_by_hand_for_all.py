@@ -1,0 +1,32 @@
+# expect: fail keeps a dict of zero moments for every parameter "for a later gather" (tracked by hand): the moments of weights it does not own kept anyway
+# hint: moment|state|own|bytes|by hand|dict
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world, rank = dist.get_world_size(), dist.get_rank()
+        load = [0] * world
+        self.owner = []
+        for p in self.params:
+            r = min(range(world), key=lambda k: load[k])
+            self.owner.append(r)
+            load[r] += p.numel() * p.element_size()
+        mine = [p for p, r in zip(self.params, self.owner) if r == rank]
+        self.optim = optimizer_cls(mine, **kwargs)
+        self.moments = {i: (torch.zeros_like(p), torch.zeros_like(p)) for i, p in enumerate(self.params)}
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        for p, r in zip(self.params, self.owner):
+            dist.broadcast(p.data, src=r)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer
