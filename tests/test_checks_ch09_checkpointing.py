@@ -470,3 +470,24 @@ def test_saved_tensor_hooks_of_the_answers_own_are_named_and_checkpoints_are_not
         "for w, your function installed saved-tensor hooks "
         "(torch.autograd.graph.save_on_cpu) around the blocks"
     ), said
+
+
+def test_a_check_called_from_a_learners_cell_does_not_count_the_checkers_own_seeds():
+    """A notebook cell (learner code) calls check(): the checker's torch.manual_seed calls,
+    made under that cell's frame, are the checker's, not the answer's (the watch looks at
+    the first frame out from a seed that is not a library's: the course's, here)."""
+    space: dict = {}
+    code = compile(
+        "import torch\n"
+        "from torch.utils.checkpoint import checkpoint_sequential\n"
+        "from d2lgpu.grading import check\n"
+        "def answer(blocks, x, segments):\n"
+        "    seq = torch.nn.Sequential(*blocks)\n"
+        "    return checkpoint_sequential(seq, segments, x, use_reentrant=False)\n"
+        "def cell():\n    return check('09.checkpoint', answer, quiet=True)\n",
+        "cell.py",
+        "exec",
+    )
+    exec(code, space)  # noqa: S102 - a learner's cell, as a file outside the course
+    result = space["cell"]()
+    assert result.status == "passed", result.hint

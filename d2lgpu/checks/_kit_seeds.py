@@ -15,12 +15,11 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
 
 import torch
 
 from ._kit import patched
-from ._util import CheckFailed, in_learner_code
+from ._util import CheckFailed, first_not_a_library, in_learner_code
 
 __all__ = ["answers", "reseeds_named"]
 
@@ -52,11 +51,11 @@ def answers(filename: str) -> bool:
 
 
 def _in_answer() -> bool:
-    """Whether the call under way runs inside a call of the answer's code."""
-    frame: FrameType | None = sys._getframe(2)
-    while frame is not None and not answers(frame.f_code.co_filename):
-        frame = frame.f_back
-    return frame is not None
+    """Whether the call under way comes from the answer's code: the first frame out from it
+    that is not a library's (torch's own, say) is the learner's, not the course's (the
+    checker's, which calls the answer from a learner's cell) nor a test file's."""
+    frame, _ = first_not_a_library(sys._getframe(2))
+    return frame is not None and answers(frame.f_code.co_filename)
 
 
 def _noted(events: list, read: list, mark, name: str, original, *args, **kwargs):
