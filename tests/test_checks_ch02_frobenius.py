@@ -895,8 +895,10 @@ def test_frobenius_names_a_float16_log_on_a_large_a():
 
     unit = torch.randn(32, 32, generator=torch.Generator().manual_seed(0))  # float32's own
     assert overflow_hint("f", unit, [math.inf] * 3, 0) == (
-        "f: the norm after step 1 is inf: the product overflowed float32. Divide X by its "
-        "norm after logging it (X = X / norm), so every step starts from a matrix of norm 1"
+        "f: the norm after step 1 is inf: the product overflowed the dtype it was computed in "
+        "(float32 above 3.4e38; float16, if X or A was cast with .half(), above 65504). Divide "
+        "X by its norm after logging it (X = X / norm), so every step starts from a matrix of "
+        "norm 1, and keep X in A's dtype"
     )
 
 
