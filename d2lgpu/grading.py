@@ -167,10 +167,10 @@ def check(
     passed: list[str] = []
     status, hint = "passed", ""
     try:
-        kept = defaults_kept("your answer")
-        with _thread_errors() as in_threads, time_limit(time_limit_s) as limit, _rng_kept(), kept:
+        kept = answer_graded(answer), defaults_kept("your answer")  # its aliases rebound too
+        with _thread_errors() as in_threads, time_limit(time_limit_s) as limit, _rng_kept():
             try:
-                with answer_graded(answer):
+                with kept[0], kept[1]:
                     checker(answer, passed)
             except AnswerTimedOut:
                 raise

@@ -15,11 +15,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import torch
 
 from ._kit import patched
-from ._util import CheckFailed, first_not_a_library, in_learner_code
+from ._util import CheckFailed, in_learner_code, is_course_code
 
 __all__ = ["answers", "reseeds_named"]
 
@@ -52,10 +53,16 @@ def answers(filename: str) -> bool:
 
 def _in_answer() -> bool:
     """Whether the call under way comes from the answer's code: the first frame out from it
-    that is not a library's (torch's own, say) is the learner's, not the course's (the
-    checker's, which calls the answer from a learner's cell) nor a test file's."""
-    frame, _ = first_not_a_library(sys._getframe(2))
-    return frame is not None and answers(frame.f_code.co_filename)
+    that is neither a library's (torch's own, say) nor a watch's of this module (nested
+    watches call one another) is the learner's, not the course's (the checker's, which
+    calls the answer from a learner's cell) nor a test file's."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name != __file__ and (in_learner_code(name) or is_course_code(name)):
+            return answers(name)
+        frame = frame.f_back
+    return False
 
 
 def _noted(events: list, read: list, mark, name: str, original, *args, **kwargs):
