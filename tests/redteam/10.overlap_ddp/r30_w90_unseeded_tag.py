@@ -1,5 +1,5 @@
-# expect: pass
-# hint:
+# expect: fail draws a tag from torch's global generator in __init__ (torch.randint without generator=): the caller's random stream moves on at every construction; judged right in round 30, reversed in round 34 by the prompts' rule (draw from a torch.Generator of your own)
+# hint: global random generator.*torch.randint
 import torch
 import torch.distributed as dist
 
