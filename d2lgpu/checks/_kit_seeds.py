@@ -2,10 +2,14 @@
 part that the caller's own loop calls (a step, a hook, an optimizer) must leave them as the
 caller had them.
 
-What it is not: a rule on draws. A part may draw random numbers (dropout does); it may seed
-a ``torch.Generator`` of its own, or reseed inside ``torch.random.fork_rng()``, which puts
-the state back. What it leaves reseeded, the caller's own draws (its data order, dropout
-masks, initialisations) restart from at every call.
+What it leaves reseeded, the caller's own draws (its data order, dropout masks,
+initialisations) restart from at every call. A part may seed a ``torch.Generator`` of its
+own, or reseed inside ``torch.random.fork_rng()``, which puts the state back. Run with
+``answers_only`` (as :func:`._kit_process.defaults_kept` runs it around every check), the
+watch names the answer's own lines that draw from a global generator too (``torch.randn``
+without ``generator=``), as the prompts ask; draws that torch makes for it (a dropout layer
+of the checker's model) are not the answer's lines, and without ``answers_only`` no draw is
+judged.
 """
 
 from __future__ import annotations
