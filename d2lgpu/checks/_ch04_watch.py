@@ -163,9 +163,8 @@ def clip_kind_hint(seen, name: str, max_norm: float) -> str | None:
     """The hint for gradients clipped by another rule than their Euclidean norm: each
     element clamped (``clip_grad_value_``), or the largest one scaled to ``max_norm``."""
     largest, norms = seen["largest"], seen["norms"]
-    if not largest or max(norms) <= 1.01 * max_norm or max(v for v, _ in largest) > 1.01 * max_norm:
-        return None
-    if max(v for v, _ in largest) < 0.99 * max_norm:
+    top = max((v for v, _ in largest), default=0.0)  # the largest element over the steps
+    if max(norms, default=0.0) <= 1.01 * max_norm or not 0.99 * max_norm <= top <= 1.01 * max_norm:
         return None
     if max(n for _, n in largest) > 1:  # many elements at the bound: each was clamped
         return (

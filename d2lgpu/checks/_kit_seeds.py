@@ -185,8 +185,8 @@ def reseeds_named(
             for name in (*_SEEDS, *_SETS, *_GETS)
             if callable(f := getattr(owner, name, None))
         ]
-        draws = [(owner, name, _drawn(events, owner, name)) for owner, name in _DRAWS]
-        with patched(*changes, *(draws if answers_only else ())):
+        draws = [(o, name, _drawn(events, o, name)) for o, name in _DRAWS if answers_only]
+        with patched(*changes, *draws):
             yield
         kept = marker.kept()
     last = max((i for i, (kind, _) in enumerate(events) if kind == "restore"), default=-1)

@@ -33,7 +33,6 @@ __all__ = [
     "MATRIX_PRODUCTS",
     "NotAttempted",
     "RuleBroken",
-    "first_not_a_library",
     "in_learner_code",
     "is_course_code",
     "learner_frame",
@@ -112,7 +111,7 @@ def is_course_code(filename: str) -> bool:
     return _kind(filename) == "course"
 
 
-def first_not_a_library(frame):
+def _first_not_a_library(frame):
     """From ``frame`` outwards, the first frame that is not a library's, and its kind."""
     while frame is not None:
         kind = _kind(frame.f_code.co_filename)
@@ -124,13 +123,13 @@ def first_not_a_library(frame):
 
 def learner_is_running(frame) -> bool:
     """Whether, from ``frame`` outwards, the first frame that is not a library's is the learner's."""
-    return first_not_a_library(frame)[1] == "learner"
+    return _first_not_a_library(frame)[1] == "learner"
 
 
 def learner_line(frame) -> traceback.FrameSummary | None:
     """The learner's line running, from ``frame`` outwards, when the first frame that is not a
     library's is the learner's (a read inside ``clip_grad_norm_`` names the line calling it)."""
-    found, kind = first_not_a_library(frame)
+    found, kind = _first_not_a_library(frame)
     if found is None or kind != "learner":
         return None
     code = found.f_code
