@@ -505,6 +505,31 @@ def test_a_reseed_left_in_place_is_named_however_spelt_and_one_undone_is_not():
     )
 
 
+def test_nested_watches_keep_their_marks_whatever_seed_the_caller_had():
+    """A watch's mark is no seed code writes, at any depth: where an outer watch's mark were
+    a rank (0 or 1), a reseed to that rank undone by fork_rng in an inner watch would put the
+    outer mark back over the inner one, and a reseed undone would be named."""
+    from d2lgpu.checks._kit_process import defaults_kept
+    from d2lgpu.checks._kit_seeds import _mixed, reseeds_named
+
+    marks = {seed: [_mixed(seed, depth) for depth in range(4)] for seed in range(256)}
+    for seed, row in marks.items():
+        assert len({seed, *row}) == 5 and min(row) >= 1 << 32, (seed, row)
+    state = torch.get_rng_state()
+    try:
+        for seed in (0, 1, 2, 3, 42, torch.initial_seed()):
+            for rank in range(4):
+                torch.manual_seed(seed)
+                with defaults_kept("your answer"), defaults_kept("in a rank, your code"):
+                    with reseeds_named("your ParallelMLP"):
+                        with torch.random.fork_rng():
+                            torch.manual_seed(rank)
+                            torch.rand(2)
+                assert torch.initial_seed() == seed, (seed, rank)
+    finally:
+        torch.set_rng_state(state)
+
+
 def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call():
     from d2lgpu.checks._kit_seeds import _noted, _same
 

@@ -105,12 +105,22 @@ def _reported(seed: int) -> None:
         torch.default_generator.set_state(state)
 
 
+def _mixed(seed: int, depth: int) -> int:
+    """The mark of a watch at ``depth`` over a generator that reported ``seed``: splitmix64's
+    mix of the two, so that no seed code writes (0, 1, a rank, 42) is the mark of a watch
+    at any depth, nor are two nested watches' marks a small seed apart."""
+    z = (seed + _MARK * (depth + 1)) & _U64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _U64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _U64
+    return z ^ (z >> 31)
+
+
 class _Mark:
     """A seed for the global generator to report while a watch runs (``seed``: the one it
     reported before); nested watches each have their own."""
 
     def __init__(self, seed: int) -> None:
-        self.seed, self.mark = seed, seed ^ (_MARK + len(_MARKS))
+        self.seed, self.mark = seed, _mixed(seed, len(_MARKS))
 
     def kept(self) -> bool:
         return torch.initial_seed() == self.mark
@@ -159,7 +169,8 @@ def _drawn(events: list, owner, name: str):
     return functools.wraps(original)(draw)
 
 
-_MARK = 0x5EED_D21_6A0  # any value but 0: the mark differs from the caller's seed
+_MARK = 0x9E37_79B9_7F4A_7C15  # splitmix64's step: each depth's marks a stream of their own
+_U64 = (1 << 64) - 1
 _MARKS: list[_Mark] = []  # the watches running, innermost last
 
 
