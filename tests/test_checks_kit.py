@@ -512,6 +512,10 @@ def test_nested_watches_keep_their_marks_whatever_seed_the_caller_had():
     from d2lgpu.checks._kit_process import defaults_kept
     from d2lgpu.checks._kit_seeds import _mixed, reseeds_named
 
+    # splitmix64's published first outputs from a state of 0: the mix is splitmix64's own
+    assert [_mixed(0, depth) for depth in range(3)] == [
+        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F
+    ]  # fmt: skip
     marks = {seed: [_mixed(seed, depth) for depth in range(4)] for seed in range(256)}
     for seed, row in marks.items():
         assert len({seed, *row}) == 5 and min(row) >= 1 << 32, (seed, row)
@@ -530,6 +534,61 @@ def test_nested_watches_keep_their_marks_whatever_seed_the_caller_had():
         torch.set_rng_state(state)
 
 
+def test_only_the_learners_own_files_are_the_answers_and_a_librarys_thread_is_not():
+    """A learner's file or cell is the answer's; a test file or conftest.py (whose code
+    stands in for torch's in a test), the course's and a library's are not. A reseed from a
+    thread that runs only library code (a Thread whose target is torch.manual_seed, undone
+    by the caller after) is the answer's no more than the checker's own."""
+    import threading
+    from pathlib import Path
+
+    import d2lgpu
+    from d2lgpu.checks._kit_process import defaults_kept
+    from d2lgpu.checks._kit_seeds import answers
+
+    home = str(Path.home())
+    assert answers(f"{home}/work/answer.py") and answers("<ipython-input-3-ab>")
+    for name in ("test_answer.py", "conftest.py", "conftest_local.py"):
+        assert not answers(f"{home}/work/{name}"), name
+    assert not answers(torch.__file__) and not answers(d2lgpu.__file__)
+    state = torch.get_rng_state()
+    try:
+        torch.manual_seed(4)
+        with defaults_kept("your answer"):
+            thread = threading.Thread(target=torch.manual_seed, args=(9,))
+            thread.start()
+            thread.join()
+            torch.manual_seed(seed=4)  # the checker's own seed again, as it had it
+        assert torch.initial_seed() == 4
+    finally:
+        torch.set_rng_state(state)
+
+
+def test_the_seed_watches_work_under_fake_tensor_mode():
+    """Chapter 11's checker measures a plan's activations with checkpointed blocks on fake
+    tensors (FakeTensorMode), where checkpoint reads and sets the generator's state: the
+    watches' own work on the real state runs outside that mode, and nothing is named."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils.checkpoint import checkpoint
+
+    from d2lgpu.checks._kit_process import defaults_kept
+    from d2lgpu.checks._kit_seeds import reseeds_named
+
+    state = torch.get_rng_state()
+    try:
+        torch.manual_seed(3)
+        with defaults_kept("your answer"), reseeds_named("your plan"), FakeTensorMode():
+            layer = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5))
+            x = torch.ones(2, 4, requires_grad=True)
+            checkpoint(layer, x, use_reentrant=False).sum().backward()
+            with torch.random.fork_rng():
+                torch.manual_seed(1)
+            assert x.grad is not None and x.grad.shape == (2, 4)
+        assert torch.initial_seed() == 3
+    finally:
+        torch.set_rng_state(state)
+
+
 def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call():
     from d2lgpu.checks._kit_seeds import _noted, _same
 
@@ -540,17 +599,21 @@ def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call(
     assert _same([a, a], (a.clone(), a.clone())) and not _same([a], [a, a])
     assert not _same([a, b], [a, a]) and not _same(a, [a]) and not _same([u[0]], u)
     assert not _same(None, None)
-    # the CUDA generators' states, a list, set back by keyword (new_states), or set from elsewhere
-    events, read, calls = [], [[a]], []
+    # the CUDA generators' states, a list, set back by keyword (new_states): what was noted
+    # since its read is undone; or set from elsewhere: a reseed
+    before = [("draw", "torch.randn() without generator=")]
+    events, read, calls = [*before, ("seed", "torch.manual_seed()")], [([a], before)], []
     record = lambda *args, **kwargs: calls.append((args, kwargs))  # noqa: E731
     _noted(events, read, None, "torch.cuda.set_rng_state_all", record, new_states=[a.clone()])
+    assert events == before and events is not before
     _noted(events, read, None, "torch.cuda.set_rng_state_all", record, new_states=[b])
     assert events == [
-        ("restore", "torch.cuda.set_rng_state_all"),
+        *before,
         ("seed", "torch.cuda.set_rng_state_all() with a state it had not read from that generator"),
     ]
     assert [sorted(k) for _, k in calls] == [["new_states"], ["new_states"]]
-    assert _noted(events, read, None, "torch.get_rng_state", lambda: b) is b and read[-1] is b
+    assert _noted(events, read, None, "torch.get_rng_state", lambda: b) is b
+    assert read[-1][0] is b and read[-1][1] == events and read[-1][1] is not events
 
 
 def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
@@ -686,12 +749,15 @@ def test_the_answers_own_reseeds_and_draws_are_named_and_the_checkers_are_not():
         "def reseed():\n    torch.manual_seed(3)\n"
         "def own_method(seed):\n    torch.default_generator.manual_seed(seed)\n"
         "def draw():\n    return torch.randn(2)\n"
+        "def draw_default():\n    return torch.randn(2, generator=torch.default_generator)\n"
         "def draw_by_alias():\n    return my_randn(2)\n"
         "def perm():\n    return torch.randperm(4)\n"
         "def normal_():\n    return torch.empty(3).normal_()\n"
         "def own(g):\n    return torch.randn(2, generator=g), torch.empty(2).uniform_(generator=g)\n"
         "def forked():\n    with torch.random.fork_rng():\n        torch.manual_seed(0)\n"
         "        return torch.rand(2)\n"
+        "def draw_then_fork():\n    torch.randn(2)\n    return forked()\n"
+        "def reseed_then_fork():\n    torch.manual_seed(3)\n    return forked()\n"
         "def dropout(x):\n    return torch.nn.Dropout(0.5)(x)\n"
         "def call(f, *args):\n    return f(*args)\n",
         "answer.py",
@@ -703,8 +769,15 @@ def test_the_answers_own_reseeds_and_draws_are_named_and_the_checkers_are_not():
         for name, words in (("reseed", "called torch.manual_seed()"),
                             ("draw", "drew random numbers from torch's global random generator "
                                      "(torch.randn() without generator=)"),
+                            ("draw_default", "drew random numbers from torch's global random "
+                                             "generator (torch.randn() with "
+                                             "generator=torch.default_generator)"),
                             ("draw_by_alias", "drew random numbers from torch's global random "
                                               "generator (torch.randn() without generator=)"),
+                            ("draw_then_fork", "drew random numbers from torch's global "
+                                               "random generator (torch.randn() without "
+                                               "generator=)"),
+                            ("reseed_then_fork", "called torch.manual_seed()"),
                             ("perm", "drew random numbers from torch's global random generator "
                                      "(torch.randperm() without generator=)"),
                             ("normal_", "drew random numbers from torch's global random "
@@ -734,6 +807,9 @@ def test_the_answers_own_reseeds_and_draws_are_named_and_the_checkers_are_not():
             space["own"](g)
             space["forked"]()
             space["call"](space["dropout"], torch.ones(8))
+            # torch's functions keep their names and words while watched (help(torch.randn))
+            assert (torch.randn.__name__, torch.Tensor.normal_.__name__) == ("randn", "normal_")
+            assert torch.randn.__doc__ == torch._C._VariableFunctions.randn.__doc__
             torch.manual_seed(2)
             torch.rand(3)
         # torch's own functions are back after each watch

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import FrameType
 
 import torch
+from torch.utils._python_dispatch import _disable_current_modes
 
 from ._kit import patched
 from ._util import CheckFailed, in_learner_code, is_course_code
@@ -60,7 +61,7 @@ def _in_answer() -> bool:
     that is neither a library's (torch's own, say) nor a watch's of this module (nested
     watches call one another) is the learner's, not the course's (the checker's, which
     calls the answer from a learner's cell) nor a test file's."""
-    frame: FrameType | None = sys._getframe(2)
+    frame: FrameType | None = sys._getframe()
     while frame is not None:
         name = frame.f_code.co_filename
         if name != __file__ and (in_learner_code(name) or is_course_code(name)):
@@ -70,11 +71,12 @@ def _in_answer() -> bool:
 
 
 def _noted(events: list, read: list, mark, name: str, original, *args, **kwargs):
-    """Call ``original``, noting in ``events`` a reseed (``"seed"``, with its words) or a
-    state set back (``"restore"``: one read from the generator in this block; a state from
-    elsewhere is a reseed), and in ``read`` each state read. With ``mark`` (the block's
-    :class:`_Mark`), only calls made inside the answer's are noted: the checker's own
-    reseeds between them keep the mark where the answer had not taken it away."""
+    """Call ``original``, noting in ``events`` a reseed (``"seed"``, with its words), and in
+    ``read`` each state read, with the events noted before it. A state set back (one read
+    from the generator in this block) undoes what was noted after its read: ``events``
+    becomes what it was then. A state from elsewhere is a reseed. With ``mark`` (the
+    block's :class:`_Mark`), only calls made inside the answer's are noted: the checker's
+    own reseeds between them keep the mark where the answer had not taken it away."""
     if mark is not None and not _in_answer():
         held = mark.kept()
         out = original(*args, **kwargs)
@@ -83,23 +85,26 @@ def _noted(events: list, read: list, mark, name: str, original, *args, **kwargs)
         return out
     if name.endswith(_SETS):
         state = args[0] if args else kwargs.get("new_state", kwargs.get("new_states"))
-        if any(_same(state, r) for r in read):
-            events.append(("restore", name))
+        with _disable_current_modes():  # real states, compared as such under FakeTensorMode
+            restored = [before for r, before in read if _same(state, r)]
+        if restored:
+            events[:] = restored[0]
         else:
             events.append(("seed", f"{name}() with a state it had not read from that generator"))
     elif not name.endswith(_GETS):
         events.append(("seed", f"{name}()"))
     out = original(*args, **kwargs)
     if name.endswith(_GETS):
-        read.append(out)
+        read.append((out, list(events)))
     return out
 
 
 def _reported(seed: int) -> None:
     """Make the global generator report ``seed`` as its seed, its draws going on as they were
-    (a state's first 8 bytes are the seed it reports), out of sight of the watches' modes
-    and of their replacements of ``torch.get_rng_state`` and ``torch.set_rng_state``."""
-    with torch._C.DisableTorchFunction():
+    (a state's first 8 bytes are the seed it reports), out of sight of the watches' modes,
+    of a dispatch mode the caller runs (``FakeTensorMode``, whose ``checkpoint`` reads the
+    state) and of the replacements of ``torch.get_rng_state`` and ``torch.set_rng_state``."""
+    with torch._C.DisableTorchFunction(), _disable_current_modes():
         state = torch.default_generator.get_state()
         state[:8] = torch.frombuffer(bytearray(seed.to_bytes(8, sys.byteorder)), dtype=torch.uint8)
         torch.default_generator.set_state(state)
@@ -161,9 +166,10 @@ def _drawn(events: list, owner, name: str):
     words = f"{'torch' if owner is torch else 'Tensor'}.{name}()"
 
     def draw(*args, **kwargs):
-        own = kwargs.get("generator") not in (None, torch.default_generator)
-        if not own and answers(sys._getframe(1).f_code.co_filename):
-            events.append(("draw", words))
+        given, caller = kwargs.get("generator"), sys._getframe(1).f_code.co_filename
+        if given in (None, torch.default_generator) and answers(caller):
+            how = "with generator=torch.default_generator" if given else "without generator="
+            events.append(("draw", f"{words} {how}"))
         return original(*args, **kwargs)
 
     return functools.wraps(original)(draw)
@@ -200,15 +206,14 @@ def reseeds_named(
         with patched(*changes, *draws):
             yield
         kept = marker.kept()
-    last = max((i for i, (kind, _) in enumerate(events) if kind == "restore"), default=-1)
-    left = [words for kind, words in events[last + 1 :] if kind == "seed"]
+    left = [words for kind, words in events if kind == "seed"]
     if not left and not kept:  # through the generator's own methods
         left = ["torch.default_generator.manual_seed()"]
-    drew = [words for kind, words in events[last + 1 :] if kind == "draw"]
+    drew = [words for kind, words in events if kind == "draw"]
     if drew and not left:
         raise error(
-            f"{who} drew random numbers from torch's global random generator ({drew[0]} "
-            "without generator=): the caller's own draws share it (its data order, dropout "
+            f"{who} drew random numbers from torch's global random generator ({drew[0]}): "
+            "the caller's own draws share it (its data order, dropout "
             "masks, initialisations), so every call moves them on. Draw from a "
             "torch.Generator of your own (g = torch.Generator().manual_seed(0); "
             "torch.randn(..., generator=g)), or inside torch.random.fork_rng(), which puts "

@@ -139,6 +139,15 @@ def check_device_bug(answer, passed):
     one_cpu_thread(_check_device_bug)(answer, passed)
 
 
+_KEPT_FROM_META = (
+    "a tensor on the meta device reached the step's run on a real device: the checker's "
+    "first calls ran your step with the model on the meta device, and your step kept a "
+    "tensor it made then (in a global, an attribute or a default argument) and used it "
+    "again. Make the step's tensors in every call, on the device it is given (a list of "
+    "Python numbers, as CLASS_WEIGHTS, can be kept)"
+)
+
+
 def _check_device_bug(answer, passed):
     from ..devices import try_gpu
 
@@ -176,8 +185,13 @@ def _check_device_bug(answer, passed):
             loss = reference_train_step(nets[key], X, y, opts[key], device, **options)
             if not key:
                 losses.append((loss, loss))
-        with defaults_kept("the step"), rng_kept(), kept_graph() as graphs:
-            got = answer(nets["answer"], X, y, opts["answer"], device)
+        try:
+            with defaults_kept("the step"), rng_kept(), kept_graph() as graphs:
+                got = answer(nets["answer"], X, y, opts["answer"], device)
+        except RuntimeError as error:  # the first calls' meta tensors, kept and used again
+            if "device meta" not in str(error):
+                raise
+            raise CheckFailed(f"{_KEPT_FROM_META} (PyTorch said: {error})") from None
         if not isinstance(got, torch.Tensor) or got.numel() != 1:
             raise CheckFailed(
                 f"train_step returned {type(got).__name__}"
