@@ -1,0 +1,21 @@
+# expect: pass The plain fix: the batch moved with X = X.to(device), y = y.to(device), and the class weights made on device with torch.tensor(..., device=device).
+# hint:
+# name: train_step
+import torch
+import torch.nn.functional as F
+from torch import nn  # noqa: F401
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+answer = train_step

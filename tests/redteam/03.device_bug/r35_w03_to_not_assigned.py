@@ -1,0 +1,22 @@
+# expect: fail Calls X.to(device) and y.to(device) without assigning the results: a tensor's .to() returns a new tensor, so the batch stays on the CPU.
+# hint: assign|X = X\.to|returns a new|\.to\(|cpu|same device
+# name: train_step
+import torch
+import torch.nn.functional as F
+from torch import nn  # noqa: F401
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    X.to(device)
+    y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+answer = train_step

@@ -1,0 +1,20 @@
+# expect: fail Drops opt.zero_grad() while rewriting the step, so gradients accumulate from step to step and the second and third steps differ from the reference.
+# hint: zero_grad|gradient|accumulat|reference|step
+# name: train_step
+import torch
+import torch.nn.functional as F
+from torch import nn  # noqa: F401
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+answer = train_step

@@ -1,0 +1,40 @@
+# expect: fail Uses torch.cuda.synchronize() before consuming result i - 1, which waits for everything queued, the newest compute included, so the GPU has nothing queued while the host waits.
+# hint: synchronize|newest compute|event|host wait
+# name: pipelined_to_host
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    pending = None
+    ahead = send(batches[0])
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        back_stream.wait_event(compute_stream.record_event())
+        buffer = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffer.copy_(y, non_blocking=True)
+        if pending is not None:
+            torch.cuda.synchronize(device)  # make sure the previous copy back has landed
+            consume(*pending)
+        pending = (i, buffer)
+    torch.cuda.synchronize(device)
+    consume(*pending)
+
+
+answer = pipelined_to_host
