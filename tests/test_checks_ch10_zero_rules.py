@@ -456,6 +456,21 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         "1e-6): each parameter must be stepped by exactly one rank, with the averaged "
         "gradient, then broadcast from that rank"
     )
+    # every value there, in other parameters: packed in one order, unpacked in another
+    swapped = [[ps[1], ps[0], *ps[2:]] for ps in ref]
+    assert rule_fails(compare_zero, zero_records(swapped), 2) == (
+        "parameter 0 after step 0 (2 ranks) differs from DDP with Adam, though the parameters "
+        "hold every value DDP's hold, in other places: a flat buffer packed in one order "
+        "(largest first, say) and unpacked in another copies each slice into another "
+        "parameter. Pack and unpack in the same order, the order of params"
+    )
+    # values off, and step() all-reduced something: the averaged gradients summed again
+    summed = broadcasts() + broadcasts(1, "all_reduce")
+    assert rule_fails(compare_zero, zero_records(off, calls=summed), 2) == (
+        f"step() called an all_reduce of shape (16, 16) ({PARAM} bytes) (rank 0, step 0): an "
+        "extra collective. The gradients are already averaged before step(), as DDP does (the "
+        "checker did it); ZeRO-1's step only broadcasts each updated parameter from its owner"
+    )
     # the same values, sent in 16-bit flat buffers: the narrower dtype is named
     bf16 = [Call(i, "broadcast", (4 * 256,), 2 * PARAM, False) for i in range(2)]
     assert rule_fails(compare_zero, zero_records(off, calls=bf16), 2) == (

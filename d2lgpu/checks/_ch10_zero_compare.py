@@ -12,6 +12,7 @@ import torch
 
 from ._ch10_by_hand import STEPS
 from ._ch10_zero import ADAM_KWARGS, PLAIN, Net, param_bytes, zero_net, zero_reference
+from ._ch10_zero_rules import reduces_named
 from ._util import CheckFailed
 
 __all__ = ["compare_zero"]
@@ -122,11 +123,26 @@ def compare_zero(records, world, net: Net = PLAIN):
                     "each flat buffer in the parameters' dtype (torch.cat of "
                     "p.detach().reshape(-1))"
                 )
+            reduces_named(calls, 0, step)  # the averaged gradients summed again
+            if _all_there(first, ref[step], atol):
+                raise CheckFailed(
+                    f"parameter {i} after step {step} ({world} ranks) differs from DDP with "
+                    "Adam, though the parameters hold every value DDP's hold, in other places: "
+                    "a flat buffer packed in one order (largest first, say) and unpacked in "
+                    "another copies each slice into another parameter. Pack and unpack in the "
+                    "same order, the order of params"
+                )
             raise CheckFailed(
                 f"parameter {i} after step {step} ({world} ranks) differs from DDP with Adam by "
                 f"{err:.3g} (more than {within}): each parameter must be stepped by exactly one "
                 "rank, with the averaged gradient, then broadcast from that rank"
             )
+
+
+def _all_there(got, want, atol) -> bool:
+    """Whether the values of all of ``got``'s parameters, sorted, are ``want``'s."""
+    got_all, want_all = (torch.cat([t.reshape(-1) for t in ts]).sort().values for ts in (got, want))
+    return got_all.shape == want_all.shape and torch.allclose(got_all, want_all, rtol=0, atol=atol)
 
 
 def _moved_hint(first, got, rank, step, world) -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "compare_held",
     "compare_state",
     "compare_zero_grad",
+    "reduces_named",
     "setup_error",
 ]
 
@@ -77,14 +78,7 @@ def compare_calls(records, net: Net = PLAIN) -> None:
                     "and sends nothing. The broadcasts already leave every rank with the same "
                     "parameters: leave it out"
                 )
-            reduce = next((c for c in calls if "reduce" in c.kind), None)
-            if reduce is not None:
-                raise CheckFailed(
-                    f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra "
-                    "collective. The gradients are already averaged before step(), as DDP "
-                    "does (the checker did it); ZeRO-1's step only broadcasts each updated "
-                    "parameter from its owner"
-                )
+            reduces_named(calls, rank, step)
             sent = sum(c.nbytes for c in calls)
             if sent > needed and sum(math.prod(c.shape) for c in calls) == needed // net.itemsize:
                 raise CheckFailed(
@@ -100,6 +94,19 @@ def compare_calls(records, net: Net = PLAIN) -> None:
                     f"of parameters (rank {rank}, step {step}): an extra collective. Send each "
                     "parameter once, from its owner"
                 )
+
+
+def reduces_named(calls, rank: int, step: int) -> None:
+    """Fail where ``step()``'s collectives at ``step`` (rank ``rank``'s) reduce anything: the
+    gradients arrive averaged, and a sum of them again is ``world`` times too large."""
+    reduce = next((c for c in calls if "reduce" in c.kind), None)
+    if reduce is not None:
+        raise CheckFailed(
+            f"step() called {describe(reduce)} (rank {rank}, step {step}): an extra "
+            "collective. The gradients are already averaged before step(), as DDP "
+            "does (the checker did it); ZeRO-1's step only broadcasts each updated "
+            "parameter from its owner"
+        )
 
 
 _NOT_PARAMETERS = (

@@ -1,5 +1,5 @@
 # expect: fail one flat buffer per owner, but the owner packs its share largest first while every rank unpacks in parameter order: mixed sizes land in the wrong parameters
-# hint: differs from DDP with Adam
+# hint: other places|pack.*unpack|order
 import torch
 import torch.distributed as dist
 
