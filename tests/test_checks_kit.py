@@ -616,6 +616,41 @@ def test_the_seed_watch_compares_states_and_lists_of_states_and_notes_each_call(
     assert read[-1][0] is b and read[-1][1] == events and read[-1][1] is not events
 
 
+def test_each_default_left_changed_gets_the_remedy_that_fits_it():
+    """A default device or dtype: make tensors with device= or dtype=, or a with-block; grad
+    mode: torch.no_grad(); the others: read, change and set back in try/finally. The whole
+    hint, for each, and the default put back."""
+    from d2lgpu.checks._kit_process import defaults_kept
+
+    start = "your answer leaves a process-wide default of torch changed ("
+    middle = (
+        "): every tensor made (or product computed) afterwards anywhere in the program, the "
+        "caller's too, follows it. "
+    )
+    with_block = (
+        "Keep the change inside your function: device= or dtype= on the tensors you make, or a "
+        "with-block that undoes it when it ends (with torch.device(device):)"
+    )
+    for change, words, remedy in (
+        (lambda: torch.set_default_device("meta"), "torch.set_default_device('meta')", with_block),
+        (lambda: torch.set_default_dtype(torch.float64), "torch.set_default_dtype(torch.float64)",
+         with_block),
+        (lambda: torch.set_grad_enabled(False), "torch.set_grad_enabled(False)",
+         "Keep the change inside your function: a with-block that undoes it when it ends "
+         "(with torch.no_grad():)"),
+        (lambda: torch.use_deterministic_algorithms(True),
+         "torch.use_deterministic_algorithms(True)",
+         "Read the setting before you change it, and set it back before you return "
+         "(try/finally), so that the caller's stays as it was"),
+    ):  # fmt: skip
+        with pytest.raises(CheckFailed) as raised, defaults_kept("your answer"):
+            change()
+        assert raised.value.hint == f"{start}{words}{middle}{remedy}", raised.value.hint
+    assert torch.get_default_device() == torch.device("cpu")
+    assert torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
+    assert not torch.are_deterministic_algorithms_enabled()
+
+
 def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
     import os
     import warnings
