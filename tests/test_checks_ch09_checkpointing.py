@@ -491,3 +491,22 @@ def test_a_check_called_from_a_learners_cell_does_not_count_the_checkers_own_see
     exec(code, space)  # noqa: S102 - a learner's cell, as a file outside the course
     result = space["cell"]()
     assert result.status == "passed", result.hint
+
+
+def test_blocks_left_unchecked_beyond_one_last_segment_are_named_with_the_split_to_use():
+    from d2lgpu.checks._ch09_ckpt_rules import check_enough_checkpointed
+    from d2lgpu.checks._util import CheckFailed
+
+    with pytest.raises(CheckFailed) as raised:
+        check_enough_checkpointed([[0], [1], [2]], 8, 4, "8 blocks in 4 segments")
+    assert raised.value.hint == (
+        "for 8 blocks in 4 segments, only 3 of 8 blocks were checkpointed (backward recomputed "
+        "segments of [1, 1, 1] blocks): 5 ran without a checkpoint, more than one last segment "
+        "of at most ceil(8 / 4) = 2 may hold. Cut the 8 blocks into 4 segments whose sizes "
+        "differ by at most one (torch.tensor_split gives 2, 2, 2, 2) and checkpoint each (the "
+        "last one may run without)"
+    )
+    check_enough_checkpointed([[0, 1], [2, 3], [4, 5]], 8, 4, "")  # the last 2 unchecked
+    check_enough_checkpointed([[0, 1], [2, 3], [4, 5]], 11, 4, "")  # checkpoint_sequential's
+    with pytest.raises(CheckFailed, match=r"tensor_split gives 4, 3, 3\)"):
+        check_enough_checkpointed([[0, 1], [2, 3]], 10, 3, "")  # 6 unchecked, 4 may be

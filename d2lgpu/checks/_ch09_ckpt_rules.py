@@ -34,6 +34,7 @@ from ._util import CheckFailed
 __all__ = [
     "check_backward_random_state",
     "check_blocks_left",
+    "check_enough_checkpointed",
     "housekeeping",
     "sequential_split",
     "check_grads_left",
@@ -192,6 +193,23 @@ def sequential_split(runs, n, s) -> bool:
     of ``S`` its last segment is longer than ``ceil(N / S)``; the prompt names it, so it
     passes, and its longer last segment counts in the bound on the bytes kept."""
     return len(runs) == s - 1 and all(len(r) == n // s for r in runs)
+
+
+def check_enough_checkpointed(runs, n: int, s: int, where: str) -> None:
+    """Fail where more blocks ran without a checkpoint than one last segment may hold (at most
+    ``ceil(n / s)``, or checkpoint_sequential's remainder): ``runs``, the segments backward
+    recomputed, each a list of blocks."""
+    longest, recomputed = -(-n // s), sum(len(r) for r in runs)
+    if recomputed >= n - longest or sequential_split(runs, n, s):
+        return
+    sizes = ", ".join(str(len(c)) for c in torch.arange(n).tensor_split(s))
+    raise CheckFailed(
+        f"for {where}, only {recomputed} of {n} blocks were checkpointed (backward recomputed "
+        f"segments of {[len(r) for r in runs]} blocks): {n - recomputed} ran without a "
+        f"checkpoint, more than one last segment of at most ceil({n} / {s}) = {longest} may "
+        f"hold. Cut the {n} blocks into {s} segments whose sizes differ by at most one "
+        f"(torch.tensor_split gives {sizes}) and checkpoint each (the last one may run without)"
+    )
 
 
 def check_grads_left(blocks, where: str) -> None:

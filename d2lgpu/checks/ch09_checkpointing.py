@@ -62,6 +62,7 @@ from ._ch09_ckpt_rules import (
     check_backward_random_state,
     check_blocks_left,
     check_called,
+    check_enough_checkpointed,
     check_fresh,
     check_grads_left,
     check_housekeeping,
@@ -70,7 +71,6 @@ from ._ch09_ckpt_rules import (
     check_random_state,
     housekeeping,
     own_leaf,
-    sequential_split,
 )
 from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
@@ -183,8 +183,7 @@ def _check_segments(runs, n, s, where) -> int:
             f"cut the {n} blocks into {s} segments of at most {longest} and checkpoint each (the "
             "last one may run without)"
         )
-    if recomputed < n - longest and not sequential_split(runs, n, s):
-        raise CheckFailed(f"for {where}, only {recomputed} of {n} blocks were checkpointed")
+    check_enough_checkpointed(runs, n, s, where)
     if len(runs) == s - 1 and recomputed == n:
         raise CheckFailed(
             f"for {where}, backward recomputed {len(runs)} segments of "
