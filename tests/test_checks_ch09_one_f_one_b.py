@@ -825,3 +825,20 @@ def test_gradients_the_stages_had_multiplied_or_divided_are_named_either_way():
             "this step's."
         )
     check_not_scaled([start[0] + want[0]], want, start, "(a case)")  # the caller's kept
+
+
+def test_a_backward_run_before_the_next_stage_sent_its_gradient_is_named():
+    from d2lgpu.checks._ch09_1f1b_orders import early_backward
+
+    # one backward through every stage (an uncut graph): the last stage's reached first
+    fine = [(0, "F", 0), (1, "F", 0), (1, "B", 0), (0, "B", 0), (0, "F", 1), (1, "F", 1)]
+    assert early_backward(fine + [(1, "B", 1), (0, "B", 1)], 2, 2, "w") is None
+    assert early_backward(fine, 2, 2, "w") is None  # a backward never run: not this rule
+    early = fine + [(1, "F", 2), (2, "F", 2), (1, "B", 1), (0, "B", 1), (2, "B", 1)]
+    assert early_backward(early, 3, 3, "3 stages") == (
+        "(3 stages) stage 2's backward of micro-batch 1 ran before stage 3's: the gradient it "
+        "needs, of stage 3's input, did not exist yet, so it ran on something else (zeros, or "
+        "an earlier .grad). In one process the stages' orders interleave: run a stage's "
+        "backward of micro-batch i only once the next stage's backward of i has filled that "
+        "gradient"
+    )

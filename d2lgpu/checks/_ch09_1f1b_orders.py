@@ -16,7 +16,7 @@ from .. import pipeline
 from .._aliases import answer_function
 from ..pipeline import gpipe_order, one_f_one_b_order
 
-__all__ = ["diagnose", "helpers_held", "in_flight_peak", "text"]
+__all__ = ["diagnose", "early_backward", "helpers_held", "in_flight_peak", "text"]
 
 # the helpers the prompt rules out (micro_batches it allows)
 _ORDER_HELPERS = {"one_f_one_b_order", "gpipe_order", "schedule_ticks", "run_schedule"}
@@ -111,4 +111,24 @@ def helpers_held(step) -> str | None:
                 "yourself: min(S - k - 1, M) forwards, then one forward and one backward in "
                 "turn, then the last backwards"
             )
+    return None
+
+
+def early_backward(log, n_stages: int, m: int, where: str) -> str | None:
+    """The words for the first stage whose backward of a micro-batch ran before the next
+    stage's backward of it (``log``: ``(stage, "F" or "B", micro-batch)`` in the order run):
+    the gradient of the next stage's input, which it needs, did not exist yet."""
+    at = {entry: n for n, entry in enumerate(log)}
+    for k in range(n_stages - 1):
+        for i in range(m):
+            mine, theirs = at.get((k, "B", i)), at.get((k + 1, "B", i))
+            if mine is not None and theirs is not None and mine < theirs:
+                return (
+                    f"({where}) stage {k + 1}'s backward of micro-batch {i} ran before stage "
+                    f"{k + 2}'s: the gradient it needs, of stage {k + 2}'s input, did not "
+                    "exist yet, so it ran on something else (zeros, or an earlier .grad). In "
+                    "one process the stages' orders interleave: run a stage's backward of "
+                    "micro-batch i only once the next stage's backward of i has filled that "
+                    "gradient"
+                )
     return None

@@ -60,7 +60,7 @@ from ._ch09_1f1b_log import (
     class_targets,
     nested_backwards,
 )
-from ._ch09_1f1b_orders import diagnose, helpers_held, in_flight_peak
+from ._ch09_1f1b_orders import diagnose, early_backward, helpers_held, in_flight_peak
 from ._ch09_given_grads import check_given
 from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
 from ._ch09_pipeline_rules import GATHERED
@@ -213,7 +213,12 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "mean loss by its share of the batch's rows"
                 )
             )
-        check_grads(stages, reference, start, where)
+        try:
+            check_grads(stages, reference, start, where)
+        except CheckFailed:  # wrong gradients: from a backward run before its gradient came?
+            if (early := early_backward(log, n_stages, m, where)) is None:
+                raise
+            raise CheckFailed(early) from None
         check_given(stages, lambda stage: stage.index + 1, f"({where})")
         check_freed(stages, where)
         for stage in stages:  # the checker's own hold on the graphs (and their leaves): gone
