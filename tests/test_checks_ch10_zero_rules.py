@@ -471,6 +471,11 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         "extra collective. The gradients are already averaged before step(), as DDP does (the "
         "checker did it); ZeRO-1's step only broadcasts each updated parameter from its owner"
     )
+    # an average (of the parameters, say) is no sum of averages: the generic words
+    averaged = broadcasts() + [Call(8, "all_reduce", (16, 16), PARAM, False, "AVG")]
+    assert "stepped by exactly one rank" in rule_fails(
+        compare_zero, zero_records(off, calls=averaged), 2
+    )
     # the same values, sent in 16-bit flat buffers: the narrower dtype is named
     bf16 = [Call(i, "broadcast", (4 * 256,), 2 * PARAM, False) for i in range(2)]
     assert rule_fails(compare_zero, zero_records(off, calls=bf16), 2) == (
