@@ -1,0 +1,25 @@
+# expect: pass batches[0] unguarded: the prompt says the list is never empty (judged wrong by its writer, for an empty list)
+# hint:
+import torch
+
+
+def pipelined(batches, compute, device):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            return b.to(device, non_blocking=True), copy_stream.record_event()
+
+    results, ahead = [], send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+answer = pipelined
