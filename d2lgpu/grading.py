@@ -41,9 +41,11 @@ from ._validate import check_positive
 from .checks._guard import AnswerTimedOut, time_limit
 from .checks._kit_process import defaults_kept
 from .checks._util import (
+    PRETENDED_GPU,
     CheckFailed,
     NotAttempted,
     describe_frame,
+    gpu_in_a_thread_note,
     in_learner_code,
     learner_frame,
     refused_call_hint,
@@ -196,9 +198,6 @@ def check(
     return _report(CheckResult(exercise_id, status, passed, hint), quiet)
 
 
-_PRETENDED_GPU = " (a GPU this check pretends is there only in the thread that calls your answer)"
-
-
 @contextmanager
 def _thread_errors():
     """The errors threads started in the check died of, said with the learner's line (and
@@ -209,7 +208,7 @@ def _thread_errors():
     def hook(args):
         if args.exc_value is not None and not isinstance(args.exc_value, SystemExit):
             what = f"{args.exc_type.__name__}: {args.exc_value}"[:400]
-            gpu = ("CUDA" in what or "NVIDIA" in what) * _PRETENDED_GPU
+            gpu = ("CUDA" in what or "NVIDIA" in what) * PRETENDED_GPU
             found.append(f"a thread your code started raised {what}{_where(args.exc_value)}{gpu}")
         before(args)
 
@@ -294,7 +293,7 @@ def _crash_hint(error: BaseException) -> str:
     what = f"{type(error).__name__}: {words}"
     frame = learner_frame(error.__traceback__)
     if frame is not None:
-        return f"your code raised {what} ({describe_frame(frame)})"
+        return f"your code raised {what} ({describe_frame(frame)}){gpu_in_a_thread_note(error)}"
     return (
         f"the check could not use what your answer returned or did ({what}): compare what "
         "it returns, and the types of its values, with what the exercise asks for"

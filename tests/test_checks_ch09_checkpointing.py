@@ -510,3 +510,39 @@ def test_blocks_left_unchecked_beyond_one_last_segment_are_named_with_the_split_
     check_enough_checkpointed([[0, 1], [2, 3], [4, 5]], 11, 4, "")  # checkpoint_sequential's
     with pytest.raises(CheckFailed, match=r"tensor_split gives 4, 3, 3\)"):
         check_enough_checkpointed([[0, 1], [2, 3]], 10, 3, "")  # 6 unchecked, 4 may be
+
+
+@pytest.mark.parametrize(
+    ("runs", "n", "s", "named"),
+    [
+        ([[i] for i in range(8)], 8, 4, "each block alone"),
+        (
+            [[0, 1, 2], [3, 4, 5], [6, 7]],
+            8,
+            4,
+            "3 segments where 4 were asked: every block was checkpointed, so your number of "
+            "segments is 3",
+        ),
+        (
+            [[0, 1]],
+            8,
+            4,
+            "1 segments where 4 were asked: blocks 2 to 7 ran without a checkpoint, their "
+            "activations kept through backward; only the last segment may be left unchecked",
+        ),
+        (
+            [[2, 3], [4, 5]],
+            8,
+            4,
+            "2 segments where 4 were asked: blocks [0, 1, 6, 7] ran without a checkpoint, not "
+            "only after the last checkpointed one, their activations kept through backward; "
+            "only the last segment may be left unchecked",
+        ),
+        ([[0], [1], [2], [3], [4]], 8, 4, "5 segments where 4 were asked"),
+        ([[0, 1, 2], [3, 4], [5, 6]], 8, 4, "one of 3 blocks, longer than ceil(8 / 4) = 2"),
+    ],
+)
+def test_segments_of_the_wrong_number_or_size_are_named_by_what_went_wrong(runs, n, s, named):
+    from d2lgpu.checks._ch09_ckpt_rules import segments_named
+
+    assert segments_named(runs, n, s) == named

@@ -522,3 +522,36 @@ def test_a_thread_the_answer_started_that_died_is_named_first(toy_exercise):
     ), result.hint
     assert "; then your code raised KeyError: 'z'" in result.hint
     assert threading.excepthook is before  # put back as it was
+
+
+def test_a_pretended_gpu_reached_from_a_thread_of_the_answers_own_is_named(toy_exercise):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def no_cuda(x):
+        raise RuntimeError("Found no NVIDIA driver on your system.")
+
+    def copied_in_a_thread(x):
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(no_cuda, x).result()
+
+    hint = grading.check(toy_exercise, copied_in_a_thread, quiet=True).hint
+    assert hint.startswith("your code raised RuntimeError: Found no NVIDIA driver"), hint
+    assert hint.endswith(
+        "in a thread your code started (a GPU this check pretends is there only in the thread "
+        "that calls your answer). On a GPU, such a thread queues its work on its own current "
+        "stream, the default stream unless it enters another, not on a stream the calling "
+        "thread chose: queue GPU work from the thread that calls your function"
+    ), hint
+    # In the calling thread, or another error in a thread: no such note.
+    assert "thread" not in grading.check(toy_exercise, no_cuda, quiet=True).hint
+
+    def other_error(x):
+        raise RuntimeError("CUDA error: out of memory")
+
+    def other_in_a_thread(x):
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(other_error, x).result()
+
+    assert "pretends" not in grading.check(toy_exercise, other_in_a_thread, quiet=True).hint
+    torch_said = RuntimeError("Torch not compiled with CUDA enabled")
+    assert grading.gpu_in_a_thread_note(torch_said) == ""  # raised nowhere: no thread

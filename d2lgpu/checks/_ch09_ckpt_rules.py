@@ -35,6 +35,7 @@ __all__ = [
     "check_backward_random_state",
     "check_blocks_left",
     "check_enough_checkpointed",
+    "segments_named",
     "housekeeping",
     "sequential_split",
     "check_grads_left",
@@ -193,6 +194,35 @@ def sequential_split(runs, n, s) -> bool:
     of ``S`` its last segment is longer than ``ceil(N / S)``; the prompt names it, so it
     passes, and its longer last segment counts in the bound on the bytes kept."""
     return len(runs) == s - 1 and all(len(r) == n // s for r in runs)
+
+
+def segments_named(runs, n: int, s: int) -> str:
+    """What is wrong with the segments backward recomputed (``runs``, each a list of blocks)
+    where their number or size is not the one asked: ``n`` blocks in ``s`` segments."""
+    longest, recomputed = -(-n // s), sum(len(r) for r in runs)
+    sizes = [len(r) for r in runs]
+    asked = f"{len(runs)} segments where {s} were asked"
+    checked = {i for r in runs for i in r}
+    plain = [i for i in range(n) if i not in checked]
+    tail = checked == set(range(recomputed)) and max(sizes) <= longest
+    if len(runs) == n > s:
+        return "each block alone"
+    if recomputed == n and len(runs) != s:
+        return f"{asked}: every block was checkpointed, so your number of segments is {len(runs)}"
+    if tail and len(runs) < s - 1:
+        return (
+            f"{asked}: blocks {recomputed} to {n - 1} ran without a checkpoint, their "
+            "activations kept through backward; only the last segment may be left unchecked"
+        )
+    if plain and plain[0] < max(checked) and len(runs) < s - 1:
+        return (
+            f"{asked}: blocks {plain} ran without a checkpoint, not only after the last "
+            "checkpointed one, their activations kept through backward; only the last segment "
+            "may be left unchecked"
+        )
+    if len(runs) not in (s, s - 1):
+        return asked
+    return f"one of {max(sizes)} blocks, longer than ceil({n} / {s}) = {longest}"
 
 
 def check_enough_checkpointed(runs, n: int, s: int, where: str) -> None:

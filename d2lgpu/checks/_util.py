@@ -10,6 +10,8 @@
 * :func:`refused_call_hint` names an answer that Python could not call with the
   exercise's arguments (its signature differs), not what it returned.
 * :func:`one_cpu_thread` runs a checker with one CPU thread.
+* :func:`gpu_in_a_thread_note` says where a pretended GPU is, for a thread of the learner's
+  own that reached for it.
 
 This module imports nothing from the rest of ``d2lgpu``, so any module may
 import it.
@@ -213,6 +215,31 @@ def refused_call_named(answer):
         if hint is None:
             raise
         raise CheckFailed(hint) from None
+
+
+PRETENDED_GPU = " (a GPU this check pretends is there only in the thread that calls your answer)"
+# What torch says where no CUDA exists: only a pretended GPU's caller is sent there.
+_NO_CUDA = ("Found no NVIDIA driver", "Torch not compiled with CUDA enabled")
+_THREAD_FILES = ("concurrent/futures/thread.py", "/threading.py")
+
+
+def gpu_in_a_thread_note(error: BaseException) -> str:
+    """For an error of a machine without CUDA raised in a thread the learner's code started
+    (and raised again where a future's ``result()`` was read): where the pretended GPU is, and
+    where a thread's GPU work goes on a real one. Empty for any other error."""
+    if not any(words in str(error) for words in _NO_CUDA):
+        return ""
+    files = [
+        frame.filename.replace(os.sep, "/") for frame in traceback.extract_tb(error.__traceback__)
+    ]
+    if not any(name.endswith(_THREAD_FILES) for name in files):
+        return ""
+    return (
+        f", in a thread your code started{PRETENDED_GPU}. On a GPU, such a thread queues its "
+        "work on its own current stream, the default stream unless it enters another, not on "
+        "a stream the calling thread chose: queue GPU work from the thread that calls your "
+        "function"
+    )
 
 
 def one_cpu_thread(fn):

@@ -71,6 +71,7 @@ from ._ch09_ckpt_rules import (
     check_random_state,
     housekeeping,
     own_leaf,
+    segments_named,
 )
 from ._kit import Tolerance, close
 from ._util import CheckFailed, one_cpu_thread
@@ -166,18 +167,7 @@ def _check_segments(runs, n, s, where) -> int:
         )
     sizes = [len(r) for r in runs]
     if len(runs) not in (s, s - 1) or max(sizes) > longest:
-        asked = f"{len(runs)} segments where {s} were asked"
-        tail = {i for r in runs for i in r} == set(range(recomputed)) and max(sizes) <= longest
-        what = (
-            "each block alone" if len(runs) == n > s
-            else f"{asked}: every block was checkpointed, so your number of segments is "
-            f"{len(runs)}" if recomputed == n and len(runs) != s
-            else f"{asked}: blocks {recomputed} to {n - 1} ran without a checkpoint, their "
-            "activations kept through backward; only the last segment may be left unchecked"
-            if tail and len(runs) < s - 1
-            else asked if len(runs) not in (s, s - 1)
-            else f"one of {max(sizes)} blocks, longer than ceil({n} / {s}) = {longest}"
-        )  # fmt: skip
+        what = segments_named(runs, n, s)
         raise CheckFailed(
             f"for {where}, backward recomputed {len(runs)} segment(s) of {sizes} blocks ({what}): "
             f"cut the {n} blocks into {s} segments of at most {longest} and checkpoint each (the "
