@@ -842,3 +842,21 @@ def test_a_backward_run_before_the_next_stage_sent_its_gradient_is_named():
         "backward of micro-batch i only once the next stage's backward of i has filled that "
         "gradient"
     )
+
+
+@pytest.mark.parametrize(
+    ("forwards", "m", "rows", "n_micro", "named"),
+    [
+        ([3, 3], 4, 5, 4, ": 3 is what x.chunk(4) gives for 5 rows"),
+        ([4, 4, 4], 2, 2, 4, ": 2 of the 4 micro-batches asked for are empty (2 rows)"),
+        ([8, 8], 4, 8, 4, ": every micro-batch went through each stage twice"),
+        ([4, 5], 4, 8, 4, ": stage 2 ran 1 forward(s) more than there are micro-batches"),
+        ([4, 3, 4], 4, 8, 4, ": 1 micro-batch(es) never went through stage 2"),
+        ([2, 2], 4, 8, 4, ": x.split(4) cuts pieces of 4 rows, 2 of them here"),
+        ([1], 3, 5, 3, ": the whole batch went through each stage in one forward"),
+    ],
+)
+def test_a_wrong_number_of_forwards_is_named_by_its_likely_cause(forwards, m, rows, n_micro, named):
+    from d2lgpu.checks._ch09_1f1b_orders import forwards_named
+
+    assert forwards_named(forwards, m, rows, n_micro).startswith(named)

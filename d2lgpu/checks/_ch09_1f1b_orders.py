@@ -16,7 +16,14 @@ from .. import pipeline
 from .._aliases import answer_function
 from ..pipeline import gpipe_order, one_f_one_b_order
 
-__all__ = ["diagnose", "early_backward", "helpers_held", "in_flight_peak", "text"]
+__all__ = [
+    "diagnose",
+    "early_backward",
+    "forwards_named",
+    "helpers_held",
+    "in_flight_peak",
+    "text",
+]
 
 # the helpers the prompt rules out (micro_batches it allows)
 _ORDER_HELPERS = {"one_f_one_b_order", "gpipe_order", "schedule_ticks", "run_schedule"}
@@ -78,6 +85,39 @@ def _not_once(k, got, expected, n_stages) -> str:
     )
     done = "; ".join(said) or "it ran other actions"
     return f"{done}: each micro-batch's forward and backward once, on every stage.{why}"
+
+
+def forwards_named(forwards: list[int], m: int, rows: int, n_micro: int) -> str:
+    """What made the stages run ``forwards`` forwards (one count a stage) where each should
+    run ``m``: ``rows`` rows cut into ``n_micro`` micro-batches. Empty where nothing fits."""
+    chunks = -(-rows // -(-rows // n_micro)) if rows else 0  # how many pieces x.chunk gives
+    if all(f == n_micro > m for f in forwards):
+        return f": {n_micro - m} of the {n_micro} micro-batches asked for are empty ({rows} rows)"
+    if all(f == 2 * m for f in forwards):
+        return (
+            ": every micro-batch went through each stage twice. A second forward (for the "
+            "loss, or to build the graph again for backward) doubles the compute; keep each "
+            "micro-batch's output from its one forward until its backward"
+        )
+    if all(f == chunks != m for f in forwards):
+        return f": {chunks} is what x.chunk({n_micro}) gives for {rows} rows"
+    if all(f == -(-rows // n_micro) != m for f in forwards):
+        return (
+            f": x.split({n_micro}) cuts pieces of {n_micro} rows, {forwards[0]} of them here; "
+            "split takes a piece's size, tensor_split the number of pieces"
+        )
+    if m > 1 and all(f == 1 for f in forwards):
+        return (
+            ": the whole batch went through each stage in one forward, not cut into micro-batches"
+        )
+    k = next(k for k, f in enumerate(forwards) if f != m)
+    if forwards[k] > m:
+        return (
+            f": stage {k + 1} ran {forwards[k] - m} forward(s) more than there are "
+            "micro-batches: a forward of the whole batch besides the micro-batches' (for the "
+            "loss, or a log?), or a micro-batch run again"
+        )
+    return f": {m - forwards[k]} micro-batch(es) never went through stage {k + 1}"
 
 
 def in_flight_peak(order) -> int:

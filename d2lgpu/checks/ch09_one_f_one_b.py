@@ -60,7 +60,13 @@ from ._ch09_1f1b_log import (
     class_targets,
     nested_backwards,
 )
-from ._ch09_1f1b_orders import diagnose, early_backward, helpers_held, in_flight_peak
+from ._ch09_1f1b_orders import (
+    diagnose,
+    early_backward,
+    forwards_named,
+    helpers_held,
+    in_flight_peak,
+)
 from ._ch09_given_grads import check_given
 from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
 from ._ch09_pipeline_rules import GATHERED
@@ -151,7 +157,11 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
             raise CheckFailed(
                 f"({where}) the stages ran {forwards} forwards: min(n_micro, len(x)) = {m} "
                 "non-empty micro-batches, each through each stage once (torch.tensor_split)"
-                + (KEPT_HINT if ms.get((n_stages, n_micro), m) != m else "")
+                + (
+                    KEPT_HINT
+                    if ms.get((n_stages, n_micro), m) != m
+                    else forwards_named(forwards, m, rows, n_micro)
+                )
             )
         if stages[0].gathered:
             raise CheckFailed(f"({where}) {GATHERED}")
