@@ -701,3 +701,23 @@ def test_a_gradient_sent_back_from_stage_2s_device_is_a_device_mix():
             "a gradient on cuda:1 for a tensor on cuda:0): a tensor on stage 2's device "
             "(cuda:1) met one on stage 1's device (cuda:0). "
         ), hint
+
+
+@pytest.mark.parametrize(
+    ("calls", "named"),
+    [
+        ([3, 3, 2, 2, 10], "the whole batch of 10 rows went through the stages"),
+        ([3, 3, 2, 2, 3, 3, 2, 2], "every row went through stage 1 twice"),
+        ([4, 4, 2], "x.split(4) cuts pieces of 4 rows"),
+        ([3, 3, 3, 1, 1], None),  # none of the three: the plain words end the hint
+    ],
+)
+def test_micro_batches_cut_wrong_are_named_by_how(calls, named):
+    from d2lgpu.checks._ch09_pipeline_rules import check_schedule
+
+    log = [(stage, rows, "forward") for rows in calls for stage in (1, 2)]
+    with pytest.raises(mp.CheckFailed) as failed:
+        check_schedule(log, 10, 4, "a batch of 10 rows in 4 micro-batches")
+    hint = failed.value.hint
+    assert hint.endswith("gives exactly 4)") if named is None else named in hint, hint
+    assert failed.value.hint.startswith("for a batch of 10 rows in 4 micro-batches, stage 1 got")

@@ -35,6 +35,24 @@ def check_nonempty(log, where) -> None:
         )
 
 
+def _calls_named(calls, n, m) -> str:
+    """What cut stage 1's ``calls`` (rows per forward) from ``n`` rows asked in ``m`` parts."""
+    if n in calls and len(calls) > 1:
+        return (
+            f". Besides the micro-batches, the whole batch of {n} rows went through the stages: "
+            "a forward for the loss runs every stage again; the loss is the micro-batches' "
+            "losses, each weighted by its share of the rows, summed"
+        )
+    if sum(calls) == 2 * n:
+        return ": every row went through stage 1 twice, a forward run again"
+    if sum(calls) == n and calls == [len(c) for c in torch.arange(n).split(m)]:
+        return (
+            f": x.split({m}) cuts pieces of {m} rows; split takes a piece's size, "
+            "tensor_split the number of pieces"
+        )
+    return ""
+
+
 def check_schedule(log, n, m, where) -> None:
     want = min(m, n)
     forwards = [
@@ -52,6 +70,7 @@ def check_schedule(log, n, m, where) -> None:
             f"for {where}, stage 1 got micro-batches of {calls1} rows and stage 2 of {calls2}: "
             f"each stage must see the same {want} non-empty micro-batches once (torch.chunk "
             f"may give fewer; torch.tensor_split into min(M, len(x)) parts gives exactly {want})"
+            + _calls_named(calls1, n, m)
         )
     if want == 1:
         return
