@@ -1,0 +1,25 @@
+# expect: fail owners by index (i % world): balances the count of parameters, not their bytes
+# hint: (bytes|balanc|index|round.?robin|count|%|size|fewest|half)
+# name: ShardedOptimizer
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world, rank = dist.get_world_size(), dist.get_rank()
+        self.owners = [i % world for i in range(len(self.params))]  # round robin, like params[rank::world]
+        mine = [p for p, r in zip(self.params, self.owners) if r == rank]
+        self.opt = optimizer_cls(mine, **kwargs) if mine else None
+
+    @torch.no_grad()
+    def step(self):
+        if self.opt is not None:
+            self.opt.step()
+        for p, r in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=r)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None

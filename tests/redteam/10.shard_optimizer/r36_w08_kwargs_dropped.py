@@ -1,0 +1,30 @@
+# expect: fail passes only lr to optimizer_cls and drops the other kwargs (betas, eps, weight_decay...)
+# hint: (kwargs|argument|pass on|betas|eps|weight.?decay|lr|option|hyper)
+# name: ShardedOptimizer
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        world, rank = dist.get_world_size(), dist.get_rank()
+        loads = [0] * world
+        self.owners = []
+        for p in self.params:
+            r = loads.index(min(loads))
+            loads[r] += p.numel() * p.element_size()
+            self.owners.append(r)
+        mine = [p for p, r in zip(self.params, self.owners) if r == rank]
+        self.opt = optimizer_cls(mine, lr=kwargs.get("lr", 1e-3)) if mine else None
+
+    @torch.no_grad()
+    def step(self):
+        if self.opt is not None:
+            self.opt.step()
+        for p, r in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=r)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
