@@ -1504,3 +1504,30 @@ def test_host_copies_sees_host_reads_and_buffers_sent():
     mean = model.running_mean
     sent = Call(0, "all_reduce", (2,), 8, False, storages=(mean.untyped_storage().data_ptr(),))
     assert copies.buffers_sent([sent]) == ["running_mean"]
+
+
+def test_a_reduce_to_one_rank_is_named_where_the_other_ranks_gradients_are_wrong():
+    from d2lgpu.checks._ch10_averaging import check_cost as _check_cost
+    from d2lgpu.checks._kit_collectives import Call
+    from d2lgpu.checks.ch10_inside_ddp import _check_steps
+
+    reduce = [Call(0, "reduce", (2, 2), 16, False)]
+    mean, garbage = torch.full((2, 2), 1.5), torch.full((2, 2), 7.0)
+    with pytest.raises(Exception) as raised:  # rank 0 right, rank 1 holds what reduce left
+        _check_steps(_records([mean, garbage], calls=reduce))
+    assert str(raised.value) == (
+        "w's gradient on rank 1 (step 0) is not the average over the ranks (largest difference "
+        "5.5): each p.grad must end as the sum over ranks divided by the world size: your "
+        "function called a reduce of shape (2, 2) (16 bytes): dist.reduce leaves the sum on its "
+        "dst rank alone, and the other ranks' tensors hold whatever the reduction left in them. "
+        "dist.all_reduce leaves the same sum on every rank"
+    )
+    with pytest.raises(Exception) as raised:  # right values but no all-reduce: the cost rule
+        _check_cost(_records([mean, mean], calls=reduce))
+    assert str(raised.value).startswith(
+        "your function called a reduce of shape (2, 2) (16 bytes) (step 0, rank 0) and no "
+        "all-reduce: dist.reduce leaves the sum on its dst rank alone"
+    )
+    with pytest.raises(Exception) as raised:  # with all-reduces, a wrong value keeps its words
+        _check_steps(_records([mean, garbage]))
+    assert str(raised.value).endswith("divided by the world size")

@@ -38,6 +38,7 @@ __all__ = [
     "misplaced_divisions_hint",
     "needed_and_sent",
     "never_sent",
+    "not_all_reduce",
     "zero_step_advice",
 ]
 
@@ -171,6 +172,28 @@ def never_sent(s, name) -> bool:
     return name in s.get("uncarried", ()) and sent < needed
 
 
+def not_all_reduce(calls, where: str = "", alone: bool = False) -> str:
+    """What the first collective of ``calls`` that is no all-reduce does instead, "" if none:
+    ``where`` (step and rank) follows the call's name, ``alone`` says no all-reduce was called."""
+    other = next((c for c in calls if c.kind != "all_reduce"), None)
+    if other is None:
+        return ""
+    head = f"your function called {describe(other)}{' ' * bool(where)}{where}"
+    head += " and no all-reduce: " if alone else ": "
+    if other.kind == "reduce":
+        return head + (
+            "dist.reduce leaves the sum on its dst rank alone, and the other ranks' tensors "
+            "hold whatever the reduction left in them. dist.all_reduce leaves the same sum on "
+            "every rank"
+        )
+    if "gather" in other.kind:
+        return head + (
+            "gathering every rank's gradient to average it yourself moves and holds world_size "
+            "copies of it. dist.all_reduce(p.grad) sums it in place on every rank, with no copy"
+        )
+    return head + "only dist.all_reduce leaves the same sum on every rank"
+
+
 def check_cost(records) -> None:
     """Each call's collectives: all-reduces that carry each gradient once, nothing else; no
     process group made at every call, no gradient copied to the host."""
@@ -182,10 +205,7 @@ def check_cost(records) -> None:
             other = next((c for c in calls if c.kind != "all_reduce"), None)
             if other is not None and all(c.kind != "all_reduce" for c in calls):
                 raise CheckFailed(
-                    f"your function called {describe(other)} {where} and no all-reduce: "
-                    "gathering every rank's gradient to average it yourself moves and holds "
-                    "world_size copies of it. dist.all_reduce(p.grad) sums it in place on "
-                    "every rank, with no copy; then divide by the world size"
+                    f"{not_all_reduce(calls, where, alone=True)}; then divide by the world size"
                 )
             if other is not None:
                 raise CheckFailed(
