@@ -1,0 +1,25 @@
+# expect: fail backward (and the optimizer step) run inside the autocast block
+# hint: (backward.*(autocast|inside|outside|under)|(autocast|inside|outside|under).*backward)
+# name: train_amp
+import torch
+import torch.nn.functional as F
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            if scaler is None:
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                opt.step()
+            else:
+                scaler.scale(loss).backward()
+                scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                scaler.step(opt)
+                scaler.update()
+        losses.append(loss.detach())
+    return torch.stack(losses)

@@ -1,0 +1,25 @@
+# expect: fail scaler.step without scaler.update, so the scale never adapts
+# hint: update
+# name: train_amp
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    out = []
+    for X, y in batches:
+        opt.zero_grad(set_to_none=True)
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        if scaler is None:
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        else:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+        out.append(loss.detach())
+    return torch.stack(out)
