@@ -1,0 +1,26 @@
+# expect: fail output allocated without dtype=: always float32, not x's dtype
+# hint: dtype|float ?16|half|bfloat|float ?32|float ?64|double|precision
+# name: relu_mul
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y):
+    """relu(x) * y, element by element, computed by relu_mul_kernel."""
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, device=x.device)
+    n = x.numel()
+    block = 256
+    relu_mul_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    return out

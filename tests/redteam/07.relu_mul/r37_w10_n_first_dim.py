@@ -1,0 +1,26 @@
+# expect: fail n = len(x) (the first dimension) instead of x.numel(): a matrix's later elements are never computed
+# hint: numel|number of elements|\bn\b|len|shape\[0\]|first dim|size|elements? (were|was|are|is)? ?(not|never|left)|uncomputed|unwritten
+# name: relu_mul
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y):
+    """relu(x) * y, element by element, computed by relu_mul_kernel."""
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.zeros(x.shape, dtype=x.dtype, device=x.device)
+    n = len(x)
+    block = 256
+    relu_mul_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    return out

@@ -1,0 +1,56 @@
+# expect: fail keeps the whole weights as parameters and slices this rank's part in forward: full copies, not shards
+# hint: memory|bytes|full|whole|shard|storage|copies|keeps|parameters
+# name: ParallelMLP
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _F(torch.autograd.Function):
+    """Identity forward; the input gradient summed over the ranks backward."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _G(torch.autograd.Function):
+    """Sum over the ranks forward; identity backward."""
+
+    @staticmethod
+    def forward(ctx, t):
+        t = t.clone()
+        dist.all_reduce(t)
+        return t
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    """Rank `rank`'s share of mlp = (Linear(d, h), activation, Linear(h, d)) over `world` ranks."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        self.register_buffer(
+            "mine", torch.chunk(torch.arange(fc1.out_features), world)[rank], persistent=False
+        )
+        self.w1 = nn.Parameter(fc1.weight.detach().clone())
+        self.b1 = nn.Parameter(fc1.bias.detach().clone())
+        self.w2 = nn.Parameter(fc2.weight.detach().clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        x = _F.apply(x)
+        hidden = self.act(F.linear(x, self.w1[self.mine], self.b1[self.mine]))
+        return _G.apply(F.linear(hidden, self.w2[:, self.mine])) + self.b2
