@@ -555,3 +555,33 @@ def test_a_pretended_gpu_reached_from_a_thread_of_the_answers_own_is_named(toy_e
     assert "pretends" not in grading.check(toy_exercise, other_in_a_thread, quiet=True).hint
     torch_said = RuntimeError("Torch not compiled with CUDA enabled")
     assert grading.gpu_in_a_thread_note(torch_said) == ""  # raised nowhere: no thread
+    assert grading.gpu_in_a_thread_note(RuntimeError("CUDA error: out of memory")) == ""
+
+
+def check_sees_the_answer(answer, passed):
+    """A toy checker that asks which answer is being graded, as the watches do."""
+    from d2lgpu._aliases import graded_answer
+
+    if graded_answer() is not answer:
+        raise grading.CheckFailed(f"graded_answer() is {graded_answer()!r}, not the answer")
+    passed.append("graded_answer() is the answer")
+
+
+def test_the_answer_being_graded_is_named_to_the_watches_while_it_runs(monkeypatch):
+    from d2lgpu._aliases import graded_answer
+
+    monkeypatch.setitem(grading.CHECKERS, "00.sees", f"{__name__}:check_sees_the_answer")
+    result = grading.check("00.sees", lambda x: x, quiet=True)
+    assert result.ok, result.hint
+    assert graded_answer() is None  # and no longer once the check is over
+
+
+def test_a_librarys_bare_not_implemented_error_is_a_crash_not_a_stub(toy_exercise):
+    import asyncio
+
+    def calls_an_abstract_method(x):
+        return asyncio.AbstractEventLoop().run_forever()  # raises NotImplementedError()
+
+    result = grading.check(toy_exercise, calls_an_abstract_method, quiet=True)
+    assert result.status == "failed", result
+    assert result.hint.startswith("your code raised NotImplementedError"), result.hint
