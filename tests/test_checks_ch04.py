@@ -1049,3 +1049,38 @@ def test_clipping_by_element_or_by_the_largest_element_is_told_from_the_total_no
         {"largest": [], "norms": [4.0]},
     ):
         assert clip_kind_hint(right, "torch.float16", 0.5) is None, right
+
+
+def test_amp_names_losses_moved_to_the_host_in_the_bfloat16_run_alone():
+    right = amp_variant()
+
+    def host_for_bf16(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = right(net, batches, opt, device_type, dtype, scaler, max_norm)
+        return losses.cpu() if dtype == torch.bfloat16 else losses
+
+    result = assert_fails("04.amp", host_for_bf16, "train_amp moved the losses to the host")
+    assert result.hint.startswith("with torch.bfloat16, train_amp moved the losses to the host")
+
+
+def test_amp_names_gradients_clipped_by_value_in_the_graded_run():
+    def clips_by_value(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            if scaler is None:
+                loss.backward()
+                torch.nn.utils.clip_grad_value_(net.parameters(), max_norm)
+                opt.step()
+            else:
+                scaler.scale(loss).backward()
+                scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_value_(net.parameters(), max_norm)
+                scaler.step(opt)
+                scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    result = assert_fails("04.amp", clips_by_value, "(clip_grad_value_)")
+    assert result.hint.startswith("with torch.float16, every gradient element"), result.hint
