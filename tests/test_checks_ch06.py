@@ -1368,8 +1368,10 @@ def test_a_label_of_the_answers_own_is_named_where_it_leads_a_gpu():
         "is_user_annotation",
     )
     # the GPU's label row leads, after every CPU check; on a busy CPU the range's own self
-    # time can lead the CPU's profile first, where the same hint comes at the first workload
-    assert result.passed in (PASSED[:7], PASSED[:1]), result.passed
+    # time can lead the CPU's profile at any workload first, where the same hint comes then:
+    # the lines passed are the checks before it, in the checker's order
+    assert 1 <= len(result.passed) <= 7, result.passed
+    assert result.passed == PASSED[: len(result.passed)], result.passed
     assert_passes("06.slowest_op", labelled(skip=True))  # the labels' rows left out: right
 
     def the_label(fn, args, device):  # on the CPU too, a label returned is named
