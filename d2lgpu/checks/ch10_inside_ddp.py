@@ -195,9 +195,11 @@ def _check_step(steps, step, averages) -> None:
             try:
                 _compare_grad(name, after, local, rank, world, step, averages, twice[rank])
             except CheckFailed as failed:  # the values alone: is a collective to blame?
-                if "is not the average" not in failed.hint or not not_all_reduce(s["calls"]):
+                if "is not the average" not in failed.hint or not (
+                    other := not_all_reduce(s["calls"])
+                ):
                     raise
-                raise CheckFailed(f"{failed.hint}: {not_all_reduce(s['calls'])}") from None
+                raise CheckFailed(f"{failed.hint}: {other}") from None
         if all(g is not None for g in local):
             averages[name] = sum(local) / world
 
