@@ -88,8 +88,13 @@ _LIBRARIES = tuple(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def _kind(filename: str) -> str:
-    """``"course"`` (d2lgpu), ``"library"`` (Python, torch, site-packages) or ``"learner"``."""
+    """``"course"`` (d2lgpu), ``"library"`` (Python, torch, site-packages) or ``"learner"``.
+
+    Remembered per file name: the watches ask it for every call they see, and resolving a
+    path reads the file system each time.
+    """
     if filename.startswith("<"):  # <frozen ...>, <string>; but a notebook's cell is a file
         return "learner" if filename.startswith(("<ipython-input", "<stdin>")) else "library"
     try:
