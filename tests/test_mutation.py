@@ -91,7 +91,7 @@ def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
         files = [t for t in tests if not t.startswith("--") and t not in answers]
         assert files and all((ROOT / t).is_file() for t in files), (module, tests)
         options = set(tests) - set(files) - set(answers)
-        flags = {mutation.FORKSERVER, mutation.TRITON_INTERPRET}
+        flags = {mutation.FORK, mutation.TRITON_INTERPRET}
         assert all(o in flags or o.startswith("--deselect=") for o in options), tests
         for left_out in options - flags:  # a test of one of those files, by name
             path, _, name = left_out.removeprefix("--deselect=").partition("::")
@@ -160,8 +160,9 @@ def test_each_run_starts_from_fresh_mutants_and_a_fresh_record_of_which_test_cal
     assert command[-4:] == ["--run-one", "--max-children", "1", "tools/work_copies.py"]
 
 
-def test_a_module_marked_forkserver_runs_its_tests_in_mutmuts_fork_server(monkeypatch):
-    # torch's profiler hangs a copy forked after it ran: chapter 6's tests run it
+def test_a_modules_copies_come_from_mutmuts_fork_server_unless_it_is_marked_fork(monkeypatch):
+    # torch's profiler and its intra-op threads hang a copy forked after they ran: chapter 2's
+    # and chapter 6's tests run them; chapter 11's plans are measured once, and read back
     from mutmut import __main__ as mutmut_main
     from mutmut import configuration
 
@@ -173,14 +174,16 @@ def test_a_module_marked_forkserver_runs_its_tests_in_mutmuts_fork_server(monkey
     monkeypatch.setattr(mutation, "_name_tools_mutants_by_their_module", lambda: None)
     for module, isolation in [
         ("d2lgpu/checks/ch06_performance.py", configuration.ProcessIsolation.FORKSERVER),
-        ("d2lgpu/grading.py", configuration.ProcessIsolation.FORK),
+        ("d2lgpu/checks/_ch02_norms.py", configuration.ProcessIsolation.FORKSERVER),
+        ("d2lgpu/grading.py", configuration.ProcessIsolation.FORKSERVER),
+        ("d2lgpu/checks/ch11_plan.py", configuration.ProcessIsolation.FORK),
     ]:
         monkeypatch.setattr(cfg, "process_isolation", configuration.ProcessIsolation.FORK)
         mutation.run_one(module, 1)
         assert cfg.process_isolation == isolation, module
-        assert mutation.FORKSERVER not in cfg.pytest_add_cli_args_test_selection
+        assert mutation.FORK not in cfg.pytest_add_cli_args_test_selection
         assert cfg.pytest_add_cli_args_test_selection[0].startswith("tests/test_")
-    assert len(ran) == 2
+    assert len(ran) == 4
 
 
 def test_a_module_marked_triton_interpret_runs_with_tritons_interpreter_switched_on(monkeypatch):

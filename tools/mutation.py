@@ -42,10 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
-# A module whose tests leave its process unfit to fork from (torch's profiler: a copy forked
-# after it ran hangs) lists this among its test files: mutmut then runs its tests, and forks
-# each mutant's copy, from a server process that has only collected them.
-FORKSERVER = "--forkserver"
+# A module whose tests rely on what mutmut's first run of them left in its process lists this
+# among its test files: its copies are forked from that process (see run_one).
+FORK = "--fork"
 # A module whose tests grade Triton kernels lists this: its mutmut process starts with Triton's
 # interpreter on (TRITON_INTERPRET=1 before triton is imported, as the exercise notebook does),
 # so those tests grade in pytest's own process, where mutants reach, not in a fresh Python.
@@ -177,12 +176,20 @@ def run_one(module: str, max_children: int) -> None:
     cfg = configuration.config()
     selection = selection_of(module)
     cfg.pytest_add_cli_args_test_selection = [
-        a for a in selection if a not in (FORKSERVER, TRITON_INTERPRET)
+        a for a in selection if a not in (FORK, TRITON_INTERPRET)
     ]
     if TRITON_INTERPRET in selection:
         os.environ["TRITON_INTERPRET"] = "1"
-    if FORKSERVER in selection:  # mutmut's own process runs no test: a server forks the copies
-        cfg.process_isolation = configuration.ProcessIsolation.FORKSERVER
+    # A module's copies are forked from mutmut's fork server, which has only collected the
+    # tests, not from the process that ran them: a test that ran torch's intra-op threads or
+    # its profiler leaves a process whose forked copies hang at their next parallel operation,
+    # and each hang would count as a mutant found (a time-out) after minutes. FORK keeps the
+    # process that ran them, for a module whose tests read back what that run measured.
+    cfg.process_isolation = (
+        configuration.ProcessIsolation.FORK
+        if FORK in selection
+        else configuration.ProcessIsolation.FORKSERVER
+    )
     _name_tools_mutants_by_their_module()
     from mutmut.__main__ import cli
 
