@@ -809,11 +809,11 @@ def test_frobenius_names_a_per_step_version_that_moves_the_whole_log_every_step(
 
 @pytest.mark.filterwarnings("ignore:CUDA is not available")
 def test_frobenius_measures_a_cuda_autocast_the_pretend_gpu_switched_off():
-    def under(dtype):
+    def under(dtype, device_type="cuda"):
         def per_step(A, steps):
             X, norms = torch.eye(A.shape[0], device=A.device), []
             for _ in range(steps):
-                with torch.autocast(device_type="cuda", dtype=dtype):
+                with torch.autocast(device_type=device_type, dtype=dtype):
                     X = A @ X
                 norm = torch.linalg.matrix_norm(X.float())
                 norms.append(norm.item())
@@ -829,6 +829,11 @@ def test_frobenius_measures_a_cuda_autocast_the_pretend_gpu_switched_off():
         "the norms of this A are off by more than the 1e-3 of the reference asked"
     )
     assert_passes("02.frobenius", _logged_with(per_step=under(torch.float16)))  # within 1e-3
+    # the CPU's own autocast is not switched off: it lowers the pretend GPU's products, whose
+    # norms are then compared as they are, and no CUDA autocast is named
+    result = assert_fails("02.frobenius", _logged_with(per_step=under(torch.bfloat16, "cpu")))
+    assert result.hint.startswith("log_norms_per_step: the norm after step "), result.hint
+    assert "autocast" not in result.hint
 
 
 def test_a_product_written_into_its_own_operand_is_named_whatever_the_blas_gives():
@@ -866,11 +871,32 @@ def _divided_by(divisor, dtype=None):
     return at_end
 
 
-def test_frobenius_names_an_epsilon_added_to_the_norm_on_a_small_a():
+def _per_step_divided_by(divisor):
+    """log_norms_per_step whose X is divided by ``divisor(norm)``."""
+
+    def per_step(A, steps):
+        X, norms = torch.eye(A.shape[0], device=A.device), []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm.item())
+            X = X / divisor(norm)
+        return norms
+
+    return per_step
+
+
+@pytest.mark.parametrize("version", ["log_norms_per_step", "log_norms_at_end"])
+def test_frobenius_names_an_epsilon_added_to_the_norm_on_a_small_a(version):
     # round 28: right where the norms are near 10, 0.3% off a step where they are near 3e-4
-    result = assert_fails("02.frobenius", _logged_with(at_end=_divided_by(lambda n: n + 1e-6)))
+    answer = (
+        _logged_with(per_step=_per_step_divided_by(lambda n: n + 1e-6))
+        if version == "log_norms_per_step"
+        else _logged_with(at_end=_divided_by(lambda n: n + 1e-6))
+    )
+    result = assert_fails("02.frobenius", answer)
     assert result.hint.startswith(
-        "log_norms_at_end with A = 5e-05 * randn(32, 32) (float32, norms near 0.0016): the "
+        f"{version} with A = 5e-05 * randn(32, 32) (float32, norms near 0.0016): the "
         "norm after step 2 is "
     )
     assert result.hint.endswith(
