@@ -154,6 +154,26 @@ def test_frobenius_alternatives_pass():
     assert_passes("02.frobenius", (stacked_per_step, normalised_on_device))
 
 
+def test_frobenius_names_tensors_made_on_cuda_0_for_an_a_on_cuda_1():
+    # the 48 x 48 A is on a second (pretend) GPU: device="cuda" is cuda:0, not A's device
+    def at_end(A, steps):
+        X, log = torch.eye(A.shape[0], device="cuda"), torch.empty(steps, device="cuda")
+        for i in range(steps):
+            X = A @ X
+            log[i] = torch.linalg.matrix_norm(X)
+            X = X / log[i]
+        return log.tolist()
+
+    if torch.cuda.is_available() and torch.cuda.device_count() < 2:
+        pytest.skip("one GPU: every A is on cuda:0, where device='cuda' is A's device")
+    result = assert_fails("02.frobenius", _logged_with(at_end=at_end))
+    assert result.hint == (
+        "log_norms_at_end: matmul got tensors on cuda:1 and on cuda:0 while A is on the GPU; a "
+        "GPU refuses to mix them. Make every tensor on A's device: torch.eye(n, "
+        "device=A.device), torch.empty(steps, device=A.device), or x.to(A.device)"
+    )
+
+
 def test_frobenius_sees_placement_without_a_gpu():
     # Each would synchronize (or fail) every step on a GPU, though a CPU runs it fast.
     def buffer_without_device(A, steps):
@@ -995,3 +1015,20 @@ def test_frobenius_names_every_product_kept_alive():
         "n x n floats, 4 GB for 1000 steps of 1024 x 1024. Keep only the norms: take each "
         "step's norm as you go, log it (a 0-d tensor), and let X go"
     )
+
+
+def test_a_log_rounded_to_a_lower_precision_is_told_from_one_merely_off_by_its_values():
+    from d2lgpu.checks._ch02_norms import added_to_norm, rounded_to
+
+    want = torch.tensor([9.87654, 10.12345, 11.54321], dtype=torch.float64)
+    assert "kept in torch.float16, which holds about 4 significant digits" in rounded_to(
+        want.half().double(), want
+    )
+    assert "kept in torch.bfloat16, which holds about 3 significant digits" in rounded_to(
+        want.bfloat16().double(), want
+    )
+    # values a bfloat16 holds, but half a unit off: not a rounding of the reference
+    assert rounded_to((want + 0.5).bfloat16().double(), want) == ""
+    # two norms say nothing of an epsilon read from step 2 and confirmed on steps 1 to 3
+    A = torch.randn(8, 8, generator=torch.Generator().manual_seed(0))
+    assert added_to_norm(A, torch.tensor([1e-3, 1e-3], dtype=torch.float64)) is None
