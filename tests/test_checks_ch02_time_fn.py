@@ -8,6 +8,7 @@ solutions. Every wrong answer is one a learner is likely to write.
 import statistics
 import time
 
+import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
 
@@ -427,3 +428,14 @@ def test_time_fn_warms_up_again_for_a_work_it_has_seen():
         "the first clock read came before any warm-up call: call work() once and sync() before "
         "you start measuring",
     )
+
+
+def test_the_calls_after_the_last_clock_read_are_held_to_the_same_rule():
+    from d2lgpu.checks._ch02_time_log import check_log
+    from d2lgpu.checks._util import CheckFailed
+
+    timed = ["work", "sync", "clock", "work", "sync", "clock"]
+    check_log(timed + ["work", "sync", "clock"], 2)
+    # two calls after the last read, timed by no clock: counted as one measurement's
+    with pytest.raises(CheckFailed, match=r"called work\(\) 2 times between two clock reads"):
+        check_log(timed + ["work", "work", "sync"], 3)
