@@ -1035,20 +1035,37 @@ def test_clipping_by_element_or_by_the_largest_element_is_told_from_the_total_no
     from d2lgpu.checks._ch04_watch import clip_kind_hint
 
     # (largest element, how many elements are it) and the norm, at each step
-    clamped = {"largest": [(0.5, 7), (0.5, 3)], "norms": [2.0, 6.09]}
-    hint = clip_kind_hint(clamped, "torch.float16", 0.5)
-    assert hint is not None and "each element was clamped (clip_grad_value_)" in hint
-    assert "norm was up to 6.09" in hint
+    clamped = {"largest": [(0.5, 2), (0.5, 2)], "norms": [0.6, 0.76]}  # two at the bound
+    assert clip_kind_hint(clamped, "torch.float16", 0.5) == (
+        "with torch.float16, every gradient element at the optimizer's step was at most "
+        "max_norm=0.5, several exactly that, but the gradients' norm was up to 0.76: each "
+        "element was clamped (clip_grad_value_), which changes the gradient's direction and "
+        "leaves its length unbounded. Clip the total norm: clip_grad_norm_(net.parameters(), "
+        "max_norm)"
+    )
     by_inf = {"largest": [(0.3, 1), (0.5, 1)], "norms": [1.2, 4.57]}
-    hint = clip_kind_hint(by_inf, "torch.float16", 0.5)
-    assert hint is not None and "clipped by the infinity norm (norm_type=float('inf'))" in hint
+    assert clip_kind_hint(by_inf, "torch.float16", 0.5) == (
+        "with torch.float16, the gradients' largest element at the optimizer's step was "
+        "max_norm=0.5, but their norm was up to 4.57: they were clipped by the infinity norm "
+        "(norm_type=float('inf')). Clip by the Euclidean norm, clip_grad_norm_'s default "
+        "norm_type=2.0"
+    )
+    # the bounds are inclusive: the largest element within 1% of max_norm either way, the
+    # norm more than 1% above it
+    for top in (0.99, 1.01):
+        assert clip_kind_hint({"largest": [(top, 1)], "norms": [3.0]}, "f", 1.0) is not None
+    assert clip_kind_hint({"largest": [(1.0, 1)], "norms": [1.01]}, "f", 1.0) is None
     for right in (
         {"largest": [(0.2, 1)], "norms": [0.5]},  # the total norm clipped
         {"largest": [(0.9, 1)], "norms": [4.0]},  # not clipped at all: another hint's
         {"largest": [(0.3, 1)], "norms": [4.0]},  # no element reaches max_norm
         {"largest": [], "norms": [4.0]},
+        {"largest": [(0.5, 1)], "norms": []},  # no step
+        {"largest": [(0.5, 1)], "norms": [0.5]},  # the norm within max_norm of 0.5 (not 1)
     ):
         assert clip_kind_hint(right, "torch.float16", 0.5) is None, right
+    assert clip_kind_hint({"largest": [], "norms": [4.0]}, "f", 1.0) is None
+    assert clip_kind_hint({"largest": [(2.0, 1)], "norms": [1.5]}, "f", 2.0) is None
 
 
 def test_amp_names_losses_moved_to_the_host_in_the_bfloat16_run_alone():
