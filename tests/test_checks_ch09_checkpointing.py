@@ -539,6 +539,10 @@ def test_blocks_left_unchecked_beyond_one_last_segment_are_named_with_the_split_
             "only the last segment may be left unchecked",
         ),
         ([[0], [1], [2], [3], [4]], 8, 4, "5 segments where 4 were asked"),
+        # one segment too long, the blocks after it plain: the count is what is named
+        ([[0, 1, 2, 3, 4]], 8, 4, "1 segments where 4 were asked"),
+        # as many segments as may be, one too long: its length, not the plain blocks before
+        ([[3, 4, 5], [6], [7]], 8, 4, "one of 3 blocks, longer than ceil(8 / 4) = 2"),
         ([[0, 1, 2], [3, 4], [5, 6]], 8, 4, "one of 3 blocks, longer than ceil(8 / 4) = 2"),
     ],
 )
