@@ -172,6 +172,8 @@ def test_a_modules_copies_come_from_mutmuts_fork_server_unless_it_is_marked_fork
     ran = []
     monkeypatch.setattr(mutmut_main, "cli", lambda args: ran.append(args))
     monkeypatch.setattr(mutation, "_name_tools_mutants_by_their_module", lambda: None)
+    installed = []  # mutmut patched for decorated functions before it runs, in its process only
+    monkeypatch.setattr(mutation.mutation_decorated, "install", lambda: installed.append(ran[:]))
     for module, isolation in [
         ("d2lgpu/checks/ch06_performance.py", configuration.ProcessIsolation.FORKSERVER),
         ("d2lgpu/checks/_ch02_norms.py", configuration.ProcessIsolation.FORKSERVER),
@@ -184,6 +186,7 @@ def test_a_modules_copies_come_from_mutmuts_fork_server_unless_it_is_marked_fork
         assert mutation.FORK not in cfg.pytest_add_cli_args_test_selection
         assert cfg.pytest_add_cli_args_test_selection[0].startswith("tests/test_")
     assert len(ran) == 4
+    assert [len(before) for before in installed] == [0, 1, 2, 3]
 
 
 def test_a_module_marked_triton_interpret_runs_with_tritons_interpreter_switched_on(monkeypatch):
@@ -195,6 +198,7 @@ def test_a_module_marked_triton_interpret_runs_with_tritons_interpreter_switched
     monkeypatch.setattr(cfg, "pytest_add_cli_args_test_selection", [])
     monkeypatch.setattr(mutmut_main, "cli", lambda args: None)
     monkeypatch.setattr(mutation, "_name_tools_mutants_by_their_module", lambda: None)
+    monkeypatch.setattr(mutation.mutation_decorated, "install", lambda: None)
     monkeypatch.setenv("TRITON_INTERPRET", "0")  # so that the test's end puts it back as it was
     monkeypatch.delenv("TRITON_INTERPRET")
     mutation.run_one("d2lgpu/checks/ch02_time_fn.py", 1)
@@ -205,3 +209,111 @@ def test_a_module_marked_triton_interpret_runs_with_tritons_interpreter_switched
     assert mutation.TRITON_INTERPRET not in selection
     assert "tests/test_checks_ch07.py" in selection
     assert any("test_red_team_answer[07.rms_norm/" in test for test in selection)
+
+
+DECORATED = """
+import contextlib
+import functools
+from contextlib import contextmanager
+
+
+def one_cpu_thread(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@contextmanager
+def watching(log):
+    log.append("in")
+    yield len(log)
+    log.append("out")
+
+
+@one_cpu_thread
+def check(x):
+    def inner(y):
+        return y + 1
+
+    return inner(x) * 2
+
+
+@functools.lru_cache(maxsize=8)
+def cached(x):
+    return x + 3
+
+
+@contextlib.contextmanager
+@one_cpu_thread
+def both(log):
+    log.append(1)
+    yield
+
+
+def registered(fn):
+    return fn
+
+
+@registered
+def left_alone(x):
+    return x - 1
+"""
+
+
+def test_decorated_functions_are_mutated_and_their_copies_run_undecorated(monkeypatch):
+    # mutmut passes over every decorated function; the course's watches (@contextmanager) and
+    # checkers (@one_cpu_thread) were never mutated until tools/mutation_decorated.py
+    import mutation_decorated
+    from mutmut.mutation import file_mutation, trampoline
+
+    monkeypatch.setattr(
+        file_mutation.MutationVisitor,
+        "_skip_node_and_children",
+        file_mutation.MutationVisitor._skip_node_and_children,
+    )
+    monkeypatch.setattr(
+        file_mutation,
+        "function_trampoline_arrangement",
+        file_mutation.function_trampoline_arrangement,
+    )
+    before = file_mutation.mutate_file_contents("m.py", DECORATED).mutant_names
+    assert not any(name.startswith(("x_watching", "x_check", "x_cached")) for name in before)
+    mutation_decorated.install()
+    mutated = file_mutation.mutate_file_contents("m.py", DECORATED)
+    functions = {name.rpartition("__mutmut_")[0] for name in mutated.mutant_names}
+    assert {"x_watching", "x_check", "x_cached", "x_both"} <= functions
+    assert "x_left_alone" not in functions  # a decorator not known to only wrap
+    namespace: dict = {"__name__": "m"}
+    exec(compile(mutated.code, "m.py", "exec"), namespace)
+    monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
+    seen = set()  # what each mutant of check and cached returns, and watching's log
+    for active in mutated.mutant_names:
+        monkeypatch.setattr(trampoline, "_mutant_under_test", f"m.{active}")
+        namespace["cached"].cache_clear()
+        log: list = []
+        try:
+            with namespace["watching"](log):
+                pass
+            seen.add(
+                (
+                    active.rpartition("__mutmut_")[0],
+                    namespace["check"](1),
+                    namespace["cached"](1),
+                    tuple(log),
+                )
+            )
+        except TypeError:
+            pass
+    # each decorated function's mutants run in place of the original: the values change
+    assert {s[1] for s in seen if s[0] == "x_check"} - {4}
+    assert {s[2] for s in seen if s[0] == "x_cached"} - {4}
+    assert {s[3] for s in seen if s[0] == "x_watching"} - {("in", "out")}
+    monkeypatch.setattr(trampoline, "_mutant_under_test", "")
+    namespace["cached"].cache_clear()
+    log = []
+    with namespace["watching"](log) as n:  # a context manager once, not a generator's
+        assert n == 1
+    assert log == ["in", "out"] and namespace["check"](1) == 4 and namespace["cached"](1) == 4
+    assert namespace["check"].__name__ == "check"

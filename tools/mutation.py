@@ -39,6 +39,8 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+import mutation_decorated
+
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT_S = 20 * 60
 MAX_CHILDREN = 2
@@ -191,6 +193,7 @@ def run_one(module: str, max_children: int) -> None:
         else configuration.ProcessIsolation.FORKSERVER
     )
     _name_tools_mutants_by_their_module()
+    mutation_decorated.install()  # the decorated functions too: @contextmanager, @one_cpu_thread
     from mutmut.__main__ import cli
 
     cli(["run", "--max-children", str(max_children), mutant_pattern(module)])
