@@ -909,3 +909,23 @@ def test_a_backward_run_twice_is_not_blamed_on_one_stage():
     assert hint.endswith("run every micro-batch through both stages once, and backward its "
                          "weighted loss"), hint  # fmt: skip
     assert "stage 1's are not" not in hint
+
+
+@pytest.mark.parametrize("retain", [True, False])
+def test_a_returned_loss_whose_graph_still_holds_its_activations_is_named(retain):
+    def kept(stage1, stage2, x, y, loss_fn, m):
+        loss = sum(forwards(stage1, stage2, x, y, loss_fn, m))
+        if retain:
+            loss.backward(retain_graph=True)
+        else:  # the same gradients, from a second graph: the returned loss's never ran backward
+            sum(forwards(stage1, stage2, x, y, loss_fn, m)).backward()
+        return loss
+
+    hint = fails("09.pipeline", kept).hint
+    assert hint.endswith(
+        "the loss you returned still holds activations its graph saved for backward: "
+        "backward(retain_graph=True), or a loss no backward ran through, keeps every "
+        "micro-batch's activations alive for as long as the caller holds the loss (a list of "
+        "losses kept for logging holds them all). Run backward without retain_graph and return "
+        "the loss detached (loss.detach()) or as a float"
+    ), hint
