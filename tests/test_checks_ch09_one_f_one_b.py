@@ -871,6 +871,9 @@ def test_a_backward_run_before_the_next_stage_sent_its_gradient_is_named():
         ([4, 3, 4], 4, 8, 4, ": 1 micro-batch(es) never went through stage 2"),
         ([2, 2], 4, 8, 4, ": x.split(4) cuts pieces of 4 rows, 2 of them here"),
         ([1], 3, 5, 3, ": the whole batch went through each stage in one forward"),
+        ([1, 1], 2, 8, 2, ": the whole batch went through each stage in one forward"),
+        # rows not a multiple of n_micro, one stage: x.split's pieces rounded up
+        ([2], 4, 6, 4, ": x.split(4) cuts pieces of 4 rows, 2 of them here"),
     ],
 )
 def test_a_wrong_number_of_forwards_is_named_by_its_likely_cause(forwards, m, rows, n_micro, named):
