@@ -880,3 +880,16 @@ def test_a_wrong_number_of_forwards_is_named_by_its_likely_cause(forwards, m, ro
     from d2lgpu.checks._ch09_1f1b_orders import forwards_named
 
     assert forwards_named(forwards, m, rows, n_micro).startswith(named)
+
+
+def test_a_notebooks_namespace_may_hold_the_order_helpers_for_a_comparison():
+    # a notebook's step lives in __main__, where a cell may have imported the helpers to
+    # compare orders: holding them is not using them (a test module's too, "test_...")
+    from d2lgpu.pipeline import one_f_one_b_order
+
+    namespace = {"__name__": "__main__", "one_f_one_b_order": one_f_one_b_order}
+    namespace["run"] = executor(one_f_one_b)
+    exec("def step(stages, x, y, loss_fn, n_micro):\n    return run(stages, x, y, loss_fn, n_micro)\n", namespace)  # fmt: skip
+    grading_helpers.assert_passes("09.one_f_one_b", namespace["step"])
+    namespace["__name__"] = "learner_module"  # a module of the learner's own: named
+    assert "your step's module holds its one_f_one_b_order" in assert_fails(namespace["step"]).hint
