@@ -3,6 +3,7 @@ with a hint that names the mistake."""
 
 import functools
 import re
+import threading
 
 import pytest
 import torch
@@ -928,4 +929,36 @@ def test_a_returned_loss_whose_graph_still_holds_its_activations_is_named(retain
         "micro-batch's activations alive for as long as the caller holds the loss (a list of "
         "losses kept for logging holds them all). Run backward without retain_graph and return "
         "the loss detached (loss.detach()) or as a float"
+    ), hint
+
+
+def test_a_step_that_changes_the_stages_mode_or_runs_them_on_a_thread_is_named():
+    def in_eval_mode(stage1, stage2, x, y, loss_fn, m):
+        stage1.eval(), stage2.eval()
+        return pipeline_gpipe(stage1, stage2, x, y, loss_fn, m)
+
+    hint = fails("09.pipeline", in_eval_mode).hint
+    assert hint.endswith(
+        "your step changed the stages' mode (stage.eval() or .train()): the caller's modules "
+        "came back in another mode than they went in, which turns dropout off (or on) for "
+        "everything after. A training step trains in the mode it is given"
+    ), hint
+
+    def on_a_thread(stage1, stage2, x, y, loss_fn, m):
+        out = []
+        thread = threading.Thread(
+            target=lambda: out.append(pipeline_gpipe(stage1, stage2, x, y, loss_fn, m))
+        )
+        thread.start()
+        thread.join()
+        return out[0]
+
+    if torch.cuda.device_count() >= 2:  # real GPUs: autograd's own threads run backward
+        return
+    hint = fails("09.pipeline", on_a_thread).hint
+    assert hint.endswith(
+        "your step ran a stage's forward or backward on a thread of its own: it may still be "
+        "writing the gradients when the step returns and the caller steps the optimizer. Run "
+        "the micro-batches on the calling thread; the devices, not threads, run the stages "
+        "side by side"
     ), hint
