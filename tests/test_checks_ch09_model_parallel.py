@@ -707,7 +707,7 @@ def test_a_gradient_sent_back_from_stage_2s_device_is_a_device_mix():
     ("calls", "named"),
     [
         ([3, 3, 2, 2, 10], "the whole batch of 10 rows went through the stages"),
-        ([3, 3, 2, 2, 3, 3, 2, 2], "every row went through stage 1 twice"),
+        ([3, 3, 2, 2, 3, 3, 2, 2], "every row went through stage 1 twice, a forward run again"),
         ([4, 4, 2], "x.split(4) cuts pieces of 4 rows"),
         ([3, 3, 3, 1, 1], None),  # none of the three: the plain words end the hint
     ],
@@ -721,3 +721,30 @@ def test_micro_batches_cut_wrong_are_named_by_how(calls, named):
     hint = failed.value.hint
     assert hint.endswith("gives exactly 4)") if named is None else named in hint, hint
     assert failed.value.hint.startswith("for a batch of 10 rows in 4 micro-batches, stage 1 got")
+
+
+def test_the_schedules_order_is_held_from_the_first_call_to_the_last_backward():
+    from d2lgpu.checks._ch09_pipeline_rules import check_schedule
+
+    where = "a batch of 8 rows in 2 micro-batches"
+    with pytest.raises(mp.CheckFailed) as failed:  # two micro-batches asked, one call made
+        check_schedule([(1, 8, "forward"), (2, 8, "forward")], 8, 2, where)
+    assert failed.value.hint.startswith(f"for {where}, the whole batch went through stage 1 in one")
+    f1, f2, b2 = (1, 4, "forward"), (2, 4, "forward"), (2, 4, "backward")
+    check_schedule([f1, f2, f1, f2], 8, 2, where)  # forwards only: no backward to misplace
+    check_schedule([f1, f2, f1, f2, b2], 8, 2, where)
+    with pytest.raises(mp.CheckFailed) as failed:  # a backward between the last two forwards
+        check_schedule([f1, f2, f1, b2, f2], 8, 2, where)
+    assert "backward ran before the last micro-batch's forward" in failed.value.hint
+
+
+@pytest.mark.parametrize("copy", [".cpu()", ".to('cpu')"])
+def test_a_copy_to_the_cpu_among_the_reads_is_named_as_one(copy):
+    from d2lgpu.checks._ch09_pipeline_rules import check_reads
+
+    with pytest.raises(mp.CheckFailed) as failed:
+        check_reads([copy, ".item()"], "a batch of 8 rows in 2 micro-batches")
+    assert failed.value.hint.endswith(
+        "; a copy to the CPU is a read too: move the activations from stage 1's device "
+        "straight to stage 2's"
+    )
