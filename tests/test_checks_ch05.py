@@ -565,7 +565,7 @@ def test_the_recorder_notes_saves_destroy_backend_gpus_and_devices(tmp_path):
 def test_ddp_an_answer_that_is_not_a_path_or_names_no_file_is_told_what_to_pass(tmp_path):
     result = assert_fails("05.ddp", 42)
     assert result.hint == (
-        "pass the path of your script (a str or Path), not a int: "
+        "pass the path of your script (a str or Path), not an object of type int: "
         "check('05.ddp', '05_ddp_train.py')"
     )
     missing = tmp_path / "nope.py"

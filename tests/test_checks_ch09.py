@@ -962,3 +962,22 @@ def test_a_step_that_changes_the_stages_mode_or_runs_them_on_a_thread_is_named()
         "the micro-batches on the calling thread; the devices, not threads, run the stages "
         "side by side"
     ), hint
+
+
+def test_a_pipeline_that_passes_is_told_each_rule_it_passed():
+    # the words a learner reads after a pass, as the solution notebook stores them
+    assert assert_passes("09.pipeline", pipeline_gpipe).passed == [
+        "the loss equals the unsplit model's (n rows in M micro-batches: 10 in 4, 3 in 4, 8 in 1, "
+        "7 in 3, 6 in 4; loss_fn: cross_entropy, also with label smoothing and with "
+        "probabilities as targets, multi_margin_loss, nll_loss)",
+        "both stages' gradients equal the unsplit model's (each micro-batch weighted), added to "
+        "the gradients they had before the step",
+        "min(M, n) non-empty micro-batches, each through stage 1, then stage 2, once",
+        "stage 2 started micro-batch 0 before stage 1 had run the last one; every forward before "
+        "any backward (GPipe's schedule)",
+        "activations and targets moved to stage 2's device (also with the stages' devices "
+        "swapped), parameters left where they were, at most one host read per step, none before "
+        "the last forward",
+    ]
+    hint = assert_fails("09.pipeline", 3).hint  # not a function
+    assert hint == "pass the function itself, pipeline_step, not an object of type int", hint

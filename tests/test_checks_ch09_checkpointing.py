@@ -550,3 +550,9 @@ def test_segments_of_the_wrong_number_or_size_are_named_by_what_went_wrong(runs,
     from d2lgpu.checks._ch09_ckpt_rules import segments_named
 
     assert segments_named(runs, n, s) == named
+
+
+def test_an_answer_that_is_no_function_is_named_by_its_type():
+    assert assert_fails("09.checkpoint", 3).hint == (
+        "pass the function itself, checkpointed_forward, not an object of type int"
+    )

@@ -290,7 +290,8 @@ def check_checkpoint(answer, passed: list[str]) -> None:
     """``09.checkpoint``: see the module docstring."""
     if not callable(answer):
         raise CheckFailed(
-            f"pass the function itself, checkpointed_forward, not a {type(answer).__name__}"
+            f"pass the function itself, checkpointed_forward, not an object of type "
+            f"{type(answer).__name__}"
         )
     earlier: list[list] = []  # the logs of the cases run so far
     cases: list[tuple] = [(*case, 0.0) for case in CASES + SPLIT_CASES] + LATER_CASES

@@ -161,7 +161,9 @@ def _check_devices(watch, stages, before, where, devices: tuple, error=None) -> 
 def check_pipeline(answer, passed: list[str]) -> None:
     """``09.pipeline``: see the module docstring."""
     if not callable(answer):
-        raise CheckFailed(f"pass the function itself, pipeline_step, not a {type(answer).__name__}")
+        raise CheckFailed(
+            f"pass the function itself, pipeline_step, not an object of type {type(answer).__name__}"
+        )
     # Full float32 products on a GPU, whatever the notebook set (chapter 4's TF32 switch):
     # the gradients are compared with the CPU's to 1e-4.
     precision = torch.get_float32_matmul_precision()
