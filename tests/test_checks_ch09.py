@@ -981,3 +981,45 @@ def test_a_pipeline_that_passes_is_told_each_rule_it_passed():
     ]
     hint = assert_fails("09.pipeline", 3).hint  # not a function
     assert hint == "pass the function itself, pipeline_step, not an object of type int", hint
+
+
+def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swapped_run():
+    kept: list = []
+
+    def devices_kept(stage1, stage2, x, y, loss_fn, m):
+        if not kept:  # found once, at the first call
+            kept.extend(devices(stage1, stage2))
+        d1, d2 = kept
+        losses = []
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x))
+        loss = sum(losses)
+        loss.backward()
+        return loss.detach()
+
+    hint = fails("09.pipeline", devices_kept).hint
+    assert hint.endswith(
+        ". This run swaps the stages' devices, which every earlier one passed: read each "
+        "stage's device in every call (next(stage.parameters()).device), not once, in a first "
+        "call whose devices are kept"
+    ), hint
+    cache: dict = {}
+
+    def split_by_shape(stage1, stage2, x, y, loss_fn, m):
+        key = (tuple(x.shape), m)  # the batch kept as arrays, which no tensor watch sees
+        cache.setdefault(key, (x.numpy().copy(), y.numpy().copy()))
+        x, y = (torch.from_numpy(a) for a in cache[key])
+        d1, d2 = devices(stage1, stage2)
+        losses = []
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x))
+        loss = sum(losses)
+        loss.backward()
+        return loss.detach()
+
+    hint = fails("09.pipeline", split_by_shape).hint
+    assert hint.endswith(
+        ". This run gives new data in the shape of the first run, which passed: micro-batches "
+        "or results kept from an earlier call (a cache keyed by shape, a global, "
+        "functools.cache) are that call's. Split this call's x and y"
+    ), hint
