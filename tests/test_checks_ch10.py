@@ -1531,3 +1531,15 @@ def test_a_reduce_to_one_rank_is_named_where_the_other_ranks_gradients_are_wrong
     with pytest.raises(Exception) as raised:  # with all-reduces, a wrong value keeps its words
         _check_steps(_records([mean, garbage]))
     assert str(raised.value).endswith("divided by the world size")
+
+
+def test_a_collective_that_neither_reduces_nor_gathers_is_named_with_what_all_reduce_does():
+    from d2lgpu.checks._ch10_averaging import not_all_reduce
+    from d2lgpu.checks._kit_collectives import Call
+
+    broadcast = [Call(0, "all_reduce", (2,), 8, False), Call(1, "broadcast", (2, 2), 16, False)]
+    assert not_all_reduce(broadcast, "(step 0, rank 1)") == (
+        "your function called a broadcast of shape (2, 2) (16 bytes) (step 0, rank 1): only "
+        "dist.all_reduce leaves the same sum on every rank"
+    )
+    assert not_all_reduce(broadcast[:1]) == ""  # all-reduces alone: nothing to name
