@@ -23,7 +23,12 @@ def devices(stage1, stage2):
 
 def pipeline_gpipe(stage1, stage2, x, y, loss_fn, m):
     """All forwards, then one backward of the weighted sum."""
-    d1, d2 = devices(stage1, stage2)
+    return gpipe_on(devices(stage1, stage2), stage1, stage2, x, y, loss_fn, m)
+
+
+def gpipe_on(on, stage1, stage2, x, y, loss_fn, m):
+    """`pipeline_gpipe` with the stages' devices `on` (d1, d2), however they were found."""
+    d1, d2 = on
     losses = []
     for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
         h = stage1(xb.to(d1))
@@ -989,13 +994,7 @@ def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swap
     def devices_kept(stage1, stage2, x, y, loss_fn, m):
         if not kept:  # found once, at the first call
             kept.extend(devices(stage1, stage2))
-        d1, d2 = kept
-        losses = []
-        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-            losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x))
-        loss = sum(losses)
-        loss.backward()
-        return loss.detach()
+        return gpipe_on(kept, stage1, stage2, x, y, loss_fn, m)
 
     hint = fails("09.pipeline", devices_kept).hint
     assert hint.endswith(
@@ -1009,13 +1008,7 @@ def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swap
         key = (tuple(x.shape), m)  # the batch kept as arrays, which no tensor watch sees
         cache.setdefault(key, (x.numpy().copy(), y.numpy().copy()))
         x, y = (torch.from_numpy(a) for a in cache[key])
-        d1, d2 = devices(stage1, stage2)
-        losses = []
-        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
-            losses.append(loss_fn(stage2(stage1(xb.to(d1)).to(d2)), yb.to(d2)) * len(xb) / len(x))
-        loss = sum(losses)
-        loss.backward()
-        return loss.detach()
+        return gpipe_on(devices(stage1, stage2), stage1, stage2, x, y, loss_fn, m)
 
     hint = fails("09.pipeline", split_by_shape).hint
     assert hint.endswith(
