@@ -61,10 +61,13 @@ def executor(
                 moved = True
                 if a == "F":
                     h = xs[i] if k == 0 else outputs[k - 1, i]
-                    first, once = (i == 0), {True: True, False: False}
-                    if (k > 0 or once.get(cut_first, first)) and detach:
-                        h = h.clone() if once.get(copy, first) else h
-                        h = h.detach_() if once.get(in_place, first) else h.detach()
+
+                    def here(flag, i=i):  # True: every micro-batch; "first": micro-batch 0 alone
+                        return flag is True or (flag == "first" and i == 0)
+
+                    if (k > 0 or here(cut_first)) and detach:
+                        h = h.clone() if here(copy) else h
+                        h = h.detach_() if here(in_place) else h.detach()
                         h = h.requires_grad_(grad_in)
                     out = stages[k](h)
                     if k == last:

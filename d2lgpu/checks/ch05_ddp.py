@@ -69,7 +69,8 @@ def _close(a: dict, b: dict) -> bool:
 def _script_path(answer) -> Path:
     if not isinstance(answer, str | Path):
         raise CheckFailed(
-            f"pass the path of your script (a str or Path), not an object of type {type(answer).__name__}: "
+            "pass the path of your script (a str or Path), not an object of type "
+            f"{type(answer).__name__}: "
             "check('05.ddp', '05_ddp_train.py')"
         )
     path = Path(answer)

@@ -162,7 +162,8 @@ def check_pipeline(answer, passed: list[str]) -> None:
     """``09.pipeline``: see the module docstring."""
     if not callable(answer):
         raise CheckFailed(
-            f"pass the function itself, pipeline_step, not an object of type {type(answer).__name__}"
+            "pass the function itself, pipeline_step, not an object of type "
+            f"{type(answer).__name__}"
         )
     # Full float32 products on a GPU, whatever the notebook set (chapter 4's TF32 switch):
     # the gradients are compared with the CPU's to 1e-4.
