@@ -137,6 +137,10 @@ def adds_a_parameter_and_leaves_h(stage1, stage2, x, y, loss_fn, m):
 @pytest.mark.parametrize("answer", [replaces_a_weight_and_leaves_h, adds_a_parameter_and_leaves_h])
 def test_a_replaced_or_added_parameter_is_named_before_the_mixed_devices(answer):
     hint = assert_fails("09.pipeline", answer, "parameters were replaced or moved").hint
+    assert hint.startswith(
+        "for a batch of 10 rows in 4 micro-batches, the stages' parameters were replaced or "
+        "moved: leave each stage on its device and move the activations between them instead"
+    ), hint
     assert "on another device" not in hint, hint
 
 
@@ -150,6 +154,7 @@ def test_the_mixed_devices_hint_quotes_the_first_mix():
         return total.sum().detach()
 
     hint = assert_fails("09.pipeline", total_on_the_cpu, "your step mixed devices (").hint
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, your step mixed"), hint
     if torch.cuda.device_count() >= 2:  # real GPUs: torch's own error, quoted, and the line
         assert "Expected all tensors" in hint and "`total = total + " in hint, hint
     else:  # the pretend GPUs: the first operation that mixed, and where the tensor was made
@@ -748,3 +753,51 @@ def test_a_copy_to_the_cpu_among_the_reads_is_named_as_one(copy):
         "; a copy to the CPU is a read too: move the activations from stage 1's device "
         "straight to stage 2's"
     )
+
+
+def reseeds_for_reproducibility(stage1, stage2, x, y, loss_fn, m):
+    torch.manual_seed(0)  # "for reproducibility"
+    return gpipe(stage1, stage2, x, y, loss_fn, m)
+
+
+def leaves_float64_the_default(stage1, stage2, x, y, loss_fn, m):
+    loss = gpipe(stage1, stage2, x, y, loss_fn, m)
+    torch.set_default_dtype(torch.float64)  # "for a precise total", never set back
+    return loss
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [
+        (reseeds_for_reproducibility, "your step called torch.manual_seed() and left torch's"),
+        (leaves_float64_the_default, "your step leaves a process-wide default of torch changed"),
+    ],
+)
+def test_a_step_that_reseeds_or_leaves_a_default_changed_is_named_as_the_steps(answer, says):
+    try:
+        hint = assert_fails("09.pipeline", answer).hint
+    finally:
+        torch.set_default_dtype(torch.float32)
+    assert says in hint, hint
+
+
+def test_what_the_step_held_before_it_ran_and_the_losses_it_returned_are_not_counted_as_kept():
+    ones = torch.ones(())  # made before the step, held by its closure: not the step's doing
+    returned: list = []  # each returned loss, kept for a plot: the caller has it anyway
+
+    def plots_its_losses(stage1, stage2, x, y, loss_fn, m):
+        loss = gpipe(stage1, stage2, x, y, loss_fn, m) * ones
+        returned.append(loss)
+        return loss
+
+    assert_passes("09.pipeline", plots_its_losses)
+    assert len(returned) > 1
+
+    def keeps_a_micro_batchs_loss(stage1, stage2, x, y, loss_fn, m):
+        losses = losses_of(stage1, stage2, x, y, loss_fn, m)
+        sum(losses).backward()
+        returned.append(losses[0])  # not what it returns: kept for nothing, each step
+        return sum(losses).detach()
+
+    hint = assert_fails("09.pipeline", keeps_a_micro_batchs_loss, "tensor(s) it made were").hint
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, after your step returned")
