@@ -1543,3 +1543,43 @@ def test_a_collective_that_neither_reduces_nor_gathers_is_named_with_what_all_re
         "dist.all_reduce leaves the same sum on every rank"
     )
     assert not_all_reduce(broadcast[:1]) == ""  # all-reduces alone: nothing to name
+
+
+def test_a_gradients_comparison_holds_its_two_tolerances_and_a_broadcast_is_rank_0s():
+    from d2lgpu.checks._util import CheckFailed
+    from d2lgpu.checks.ch10_inside_ddp import _broadcast, _compare_grad
+
+    local = [torch.tensor([1.0, -2.0, 0.0]), torch.tensor([3.0, 4.0, 0.0])]
+    mean = (local[0] + local[1]) / 2  # [2, 1, 0]: relative error on the first two, absolute on 0
+
+    def said(got, **kwargs):
+        try:
+            _compare_grad("w", got, local, 0, 2, 0, **kwargs)
+        except CheckFailed as failed:
+            return failed.hint
+        return None
+
+    assert said(mean) is None
+    assert said(mean * (1 + 5e-6) + torch.tensor([0.0, 0.0, 5e-8])) is None
+    for off in (mean * (1 + 5e-5), mean + torch.tensor([0.0, 0.0, 5e-7])):
+        assert said(off).startswith("w's gradient on rank 0 (step 0) is the average only to"), off
+    close = mean * (1 + 2e-3)  # lost in a lower precision: within 1e-2, not within 1e-5
+    assert "is the average only to about 3 digits" in said(close)
+    near_zero = mean + torch.tensor([0.0, 0.0, 5e-5])  # within 1e-2's 1e-4, not within 1e-7
+    assert "is the average only to about 3 digits" in said(near_zero)
+    for far in (mean + torch.tensor([0.0, 0.0, 5e-4]), mean * 1.05):
+        assert said(far).startswith("w's gradient on rank 0 (step 0) is not the average over"), far
+    assert said(local[0] + local[1]) == (
+        "w's gradient on rank 0 (step 0) is summed, not averaged: divide by "
+        "dist.get_world_size() after the all_reduce"
+    )  # ``twice`` only where the call all-reduced the gradients' bytes twice
+    assert said(local[0] + local[1], twice=True).startswith(
+        "w's gradient on rank 0 (step 0) is summed, not averaged, and every gradient was "
+        "all-reduced twice"
+    )
+    assert _broadcast(local, [local[0], local[0].clone()])
+    assert _broadcast(local, [local[0] * (1 + 5e-6), local[0]])
+    assert _broadcast(local, [local[0] + torch.tensor([0.0, 0.0, 5e-8]), local[0]])
+    assert not _broadcast(local, [local[1], local[1].clone()])  # rank 1's everywhere
+    assert not _broadcast(local, [local[0] * (1 + 5e-5), local[0]])
+    assert not _broadcast(local, [local[0] + torch.tensor([0.0, 0.0, 5e-7]), local[0]])
