@@ -896,3 +896,17 @@ def test_a_notebooks_namespace_may_hold_the_order_helpers_for_a_comparison():
     grading_helpers.assert_passes("09.one_f_one_b", namespace["step"])
     namespace["__name__"] = "learner_module"  # a module of the learner's own: named
     assert "your step's module holds its one_f_one_b_order" in assert_fails(namespace["step"]).hint
+
+
+def test_an_error_with_as_many_micro_batches_as_stages_less_one_is_not_blamed_on_the_warm_up():
+    def rows_each(t, n):  # rows per micro-batch, 0 where the rows are fewer than n
+        return torch.tensor_split(t, n) if len(t) >= n else t.split(len(t) // n)
+
+    hint = assert_fails(executor(one_f_one_b, split=rows_each), "your code raised").hint
+    assert hint.startswith(
+        "(3 stages, 2 rows in 4 micro-batches) your code raised RuntimeError: "
+    ), hint  # 2 micro-batches for 3 stages: a warm-up of S - k - 1 = 2 forwards fits
+    assert "fewer micro-batches" not in hint and hint.endswith(
+        ", though the calls before this one, with other stages or micro-batches, ran: Does it "
+        "keep something from an earlier call (a cache, a global, a default argument)?"
+    ), hint
