@@ -1101,3 +1101,33 @@ def test_amp_names_gradients_clipped_by_value_in_the_graded_run():
 
     result = assert_fails("04.amp", clips_by_value, "(clip_grad_value_)")
     assert result.hint.startswith("with torch.float16, every gradient element"), result.hint
+
+
+@pytest.mark.parametrize("by_keyword", [False, True], ids=["positional", "keyword"])
+def test_an_optimizer_step_given_a_closure_passes(by_keyword):
+    # opt.step(closure) where nothing is scaled: the closure makes the gradients inside the
+    # step, so the checker reads them after it ran, not before (a GradScaler takes no closure)
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+
+            def closure(X=X, y=y):
+                opt.zero_grad()
+                with torch.autocast(device_type, dtype=dtype):
+                    loss = F.cross_entropy(net(X), y)
+                (scaler.scale(loss) if scaler else loss).backward()
+                if scaler:
+                    scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                return loss
+
+            if scaler:
+                loss = closure()
+                scaler.step(opt)
+                scaler.update()
+            else:
+                loss = opt.step(closure=closure) if by_keyword else opt.step(closure)
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    assert_passes("04.amp", train_amp)

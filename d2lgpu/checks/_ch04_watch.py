@@ -200,7 +200,13 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
     step = opt.step
 
-    def logged_step(*args, **kwargs):
+    def logged_step(closure=None):  # SGD.step's signature
+        # opt.step(closure): the closure makes the gradients, so it runs before they are read,
+        # and the step that follows is the plain one (as SGD.step runs it, under enable_grad)
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
         if scaler is None or not scaler.in_step:
             log.append("opt.step")
         seen["norms"].append(grad_norm(net.parameters()))
@@ -212,10 +218,11 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         seen["largest"].append((top.item(), sum(int((g >= 0.999 * top).sum()) for g in grads)))
         seen["group_norms"].append([grad_norm(g["params"]) for g in opt.param_groups])
         seen["reads_at_step"].append(len(reads.reads))
-        return step(*args, **kwargs)
+        step()
+        return loss  # SGD.step's: the closure's loss, None without one
 
     def stale(p):  # p's gradient is being computed: it should find p.grad empty
-        if p.grad is not None and p.grad.abs().sum().item() > 0:
+        if p.grad is not None and p.grad.any():
             seen["stale"] += 1
 
     opt.step = logged_step
