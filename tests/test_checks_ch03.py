@@ -614,3 +614,33 @@ def test_parameters_rejects_a_map_location_dict_for_cuda_0_only():
         (halve_first_layer, save_parameters, load_renaming_cuda0),
         "not a dict that renames only some GPUs",
     )
+
+
+def closure_step(zero_grad_last=False):
+    """The step written with an optimizer closure, opt.step(closure)."""
+
+    def train_step(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device=device)
+
+        def closure():
+            if not zero_grad_last:
+                opt.zero_grad()
+            loss = F.cross_entropy(net(X), y, weight=class_weights)
+            loss.backward()
+            if zero_grad_last:
+                opt.zero_grad()  # inside the step, before it reads the gradients
+            return loss
+
+        return opt.step(closure).detach()
+
+    return train_step
+
+
+def test_a_step_given_a_closure_is_read_after_the_closure_made_its_gradients():
+    assert_passes("03.device_bug", closure_step())
+    assert_fails(
+        "03.device_bug",
+        closure_step(zero_grad_last=True),
+        "every opt.step() found the gradients zero or None, so opt.zero_grad() ran between",
+    )

@@ -123,10 +123,15 @@ def _record_steps(opt) -> list[bool]:
     stepped_with: list[bool] = []
     step = opt.step
 
-    def recorded_step(*args, **kwargs):
+    def recorded_step(closure=None):  # SGD.step's signature
+        loss = None
+        if closure is not None:  # it makes the gradients: read them after it ran
+            with torch.enable_grad():
+                loss = closure()
         grads = [p.grad for group in opt.param_groups for p in group["params"]]
         stepped_with.append(any(g is not None and bool(g.any()) for g in grads))
-        return step(*args, **kwargs)
+        step()
+        return loss  # SGD.step's: the closure's loss, None without one
 
     opt.step = recorded_step
     return stepped_with
