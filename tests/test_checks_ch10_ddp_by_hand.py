@@ -635,3 +635,19 @@ def test_shares_of_eight_parameters_over_three_ranks_are_held_within_one_paramet
             compare_state(records(*counts), 3, numels)
     with pytest.raises(CheckFailed, match="1/n is 8192"):
         compare_state(records(5, 3), 2, numels)
+
+
+def factory_for_float32_only(params, optimizer_cls, **kwargs):
+    """A factory that gives up (None) on a model of another dtype: only the last run's."""
+    params = list(params)
+    if params[0].dtype != torch.float32:
+        return None
+    return Sharded(params, optimizer_cls, **kwargs)
+
+
+def test_an_answer_that_builds_nothing_for_the_uneven_model_alone_is_named():
+    assert_fails(
+        "10.shard_optimizer",
+        factory_for_float32_only,
+        "calling your answer gave None, not an optimizer: pass the class ShardedOptimizer",
+    )
