@@ -11,27 +11,29 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import mutation  # noqa: E402
+import mutation_counts  # noqa: E402
 
 pytest.importorskip("mutmut", reason="mutmut is in the dev extra of the lock: make setup")
 
 
 def test_a_module_is_named_by_mutmuts_dotted_names_and_nothing_else_is_accepted():
-    assert mutation.mutant_pattern("d2lgpu/stream_sim.py") == "d2lgpu.stream_sim.*"
+    assert mutation_counts.mutant_pattern("d2lgpu/stream_sim.py") == "d2lgpu.stream_sim.*"
     assert (
-        mutation.mutant_pattern("d2lgpu/checks/ch08_streams.py") == "d2lgpu.checks.ch08_streams.*"
+        mutation_counts.mutant_pattern("d2lgpu/checks/ch08_streams.py")
+        == "d2lgpu.checks.ch08_streams.*"
     )
     for bad in ("tests/test_grading.py", "d2lgpu/checks", "stream_sim.py", "tools", "tools/x.sh"):
         with pytest.raises(ValueError, match="module must be a .py file under d2lgpu/ or tools/"):
-            mutation.mutant_pattern(bad)
+            mutation_counts.mutant_pattern(bad)
 
 
 def test_a_tool_is_named_as_its_tests_import_it_so_that_its_mutants_reach_them():
     # tests put tools/ on sys.path and `import work_copies`: the functions' module is work_copies
-    assert mutation.mutant_pattern("tools/work_copies.py") == "work_copies.*"
-    assert mutation.mutant_module("tools/setup_cell.py") == "setup_cell"
+    assert mutation_counts.mutant_pattern("tools/work_copies.py") == "work_copies.*"
+    assert mutation_counts.mutant_module("tools/setup_cell.py") == "setup_cell"
     import work_copies
 
-    assert work_copies.sync_work.__module__ == mutation.mutant_module("tools/work_copies.py")
+    assert work_copies.sync_work.__module__ == mutation_counts.mutant_module("tools/work_copies.py")
 
 
 def test_in_the_run_mutmut_names_a_tools_mutant_by_that_module_and_a_package_one_by_its_path():
@@ -57,13 +59,19 @@ def test_exit_codes_are_counted_by_status():
     # mutmut's exit codes: 1 killed by a test, 0 survived, 33 no test calls the function,
     # 36 timed out, None not run yet, -11 segfault (other)
     codes = {"a": 1, "b": 1, "c": 0, "d": 33, "e": 36, "f": None, "g": -11, "h": 37}
-    counts = mutation.count_statuses(codes)
-    assert [counts[c] for c in mutation.COLUMNS] == [3, 1, 1, 1, 1]  # 37: the type check's kill
+    counts = mutation_counts.count_statuses(codes)
+    assert [counts[c] for c in mutation_counts.COLUMNS] == [
+        3,
+        1,
+        1,
+        1,
+        1,
+    ]  # 37: the type check's kill
     assert counts["not checked"] == 1
     # reached: killed, survived, timed out or other; a time-out counts as found
-    assert mutation.score(counts) == pytest.approx((3 + 1) / (3 + 1 + 1 + 1))
-    assert mutation.score(mutation.count_statuses({"a": 33, "b": None})) is None
-    assert sum(mutation.count_statuses({}).values()) == 0
+    assert mutation_counts.score(counts) == pytest.approx((3 + 1) / (3 + 1 + 1 + 1))
+    assert mutation_counts.score(mutation_counts.count_statuses({"a": 33, "b": None})) is None
+    assert sum(mutation_counts.count_statuses({}).values()) == 0
 
 
 def test_a_row_shows_the_counts_the_score_and_the_wall_time(tmp_path):
@@ -71,12 +79,51 @@ def test_a_row_shows_the_counts_the_score_and_the_wall_time(tmp_path):
     meta.parent.mkdir()
     codes = {f"d2lgpu.grading.x_check__mutmut_{i}": 1 for i in range(9)}
     meta.write_text(json.dumps({"exit_code_by_key": {**codes, "d2lgpu.grading.x_f__mutmut_1": 0}}))
-    counts = mutation.read_counts("d2lgpu/grading.py", tmp_path)
-    row = mutation.table_row("d2lgpu/grading.py", counts, 90.0)
+    counts = mutation_counts.read_counts("d2lgpu/grading.py", tmp_path)
+    row = mutation_counts.table_row("d2lgpu/grading.py", counts, 90.0)
     assert row == "| `d2lgpu/grading.py` | 9 | 1 | 0 | 0 | 0 | 0 | 90.0% | 1.5 min |"
-    assert row.count("|") == mutation.TABLE_HEADER.splitlines()[0].count("|")
-    never_run = mutation.read_counts("d2lgpu/stream_sim.py", tmp_path)
-    assert mutation.table_row("d2lgpu/stream_sim.py", never_run, None).endswith("| - | - |")
+    assert row.count("|") == mutation_counts.TABLE_HEADER.splitlines()[0].count("|")
+    never_run = mutation_counts.read_counts("d2lgpu/stream_sim.py", tmp_path)
+    assert mutation_counts.table_row("d2lgpu/stream_sim.py", never_run, None).endswith("| - | - |")
+
+
+def test_some_functions_of_a_module_are_run_and_counted_alone(tmp_path, monkeypatch):
+    module = "d2lgpu/checks/ch10_ddp_by_hand.py"
+    assert mutation_counts.mutant_patterns(module) == ["d2lgpu.checks.ch10_ddp_by_hand.*"]
+    assert mutation_counts.mutant_patterns(module, ["check_shard_optimizer", "Job.run"]) == [
+        "d2lgpu.checks.ch10_ddp_by_hand.x_check_shard_optimizer__mutmut_*",
+        "d2lgpu.checks.ch10_ddp_by_hand.xǁJobǁrun__mutmut_*",
+    ]
+    with pytest.raises(ValueError, match=r"functions must be names .*\['check\*'\]"):
+        mutation_counts.mutant_patterns(module, ["check*"])
+    meta = tmp_path / "d2lgpu" / "checks" / "ch10_ddp_by_hand.py.meta"
+    meta.parent.mkdir(parents=True)
+    prefix = "d2lgpu.checks.ch10_ddp_by_hand."
+    codes = {prefix + "x_check__mutmut_1": 0, prefix + "x_check_ddp__mutmut_2": 1}
+    codes |= {prefix + "xǁJobǁrun__mutmut_1": None, prefix + "xǁJobǁrun_all__mutmut_1": 0}
+    meta.write_text(json.dumps({"exit_code_by_key": codes}))
+    counts = mutation_counts.read_counts(module, tmp_path, ["check", "Job.run"])
+    assert (counts["survived"], counts["not checked"], sum(counts.values())) == (1, 1, 2)
+    assert sum(mutation_counts.read_counts(module, tmp_path).values()) == 4
+    started = []
+
+    class Child:
+        pid, returncode = 0, 0
+
+        def __init__(self, command, **kwargs):
+            started.append(command)
+
+        def wait(self, timeout=None):
+            return 0
+
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    monkeypatch.setattr(mutation.subprocess, "Popen", Child)
+    mutation.run_module(module, 1, 60, tmp_path / "x.log", ["check", "Job.run"])
+    assert started[0][-3:] == [module, "--functions", "check,Job.run"]
+    ran = []
+    monkeypatch.setattr(mutation, "run_one", lambda *args: ran.append(args))
+    assert mutation.main(["--run-one", "--functions", "check,Job.run", module]) == 0
+    assert ran == [(module, mutation.MAX_CHILDREN, ["check", "Job.run"])]
 
 
 def test_every_module_and_test_file_in_the_table_exists_and_mutmut_mutates_it():
@@ -122,6 +169,8 @@ def test_bad_arguments_name_the_argument(capsys):
         (["d2lgpu/nope.py"], "MODULE must be one of"),
         (["--max-children", "0"], "--max-children must be at least 1"),
         (["--time-limit", "0"], "--time-limit must be positive"),
+        (["--functions", "check_ddp"], "--functions goes with exactly one module, got "),
+        (["--functions", "a b", "d2lgpu/grading.py"], "functions must be names such as"),
     ]:
         with pytest.raises(SystemExit):
             mutation.main(argv)

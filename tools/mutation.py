@@ -4,6 +4,7 @@
     python tools/mutation.py d2lgpu/stream_sim.py         # one module (`make mutation MODULE=...`)
     python tools/mutation.py tools/work_copies.py         # a tool the tests import from tools/
     python tools/mutation.py --counts d2lgpu/grading.py   # only count the last run's results
+    python tools/mutation.py --functions check_ddp d2lgpu/checks/ch05_ddp.py  # those functions
 
 mutmut copies ``d2lgpu/``, ``tools/`` and ``tests/`` into ``mutants/`` (git-ignored), writes every
 mutant of the files that ``[tool.mutmut]`` in pyproject.toml names into them, runs the
@@ -21,7 +22,7 @@ the mutants of ``tools/`` files without the ``tools.`` (:func:`mutant_module`), 
 would find no test for them.
 
 mutmut sees only the calls made in pytest's own process: a function that runs only in a
-gloo rank or a torchrun child shows as "no tests". The counts (:func:`count_statuses`)
+gloo rank or a torchrun child shows as "no tests". The counts (``mutation_counts``)
 are read from mutmut's ``mutants/<module>.meta``; ``mutmut results`` lists the
 survivors and ``mutmut show <name>`` shows one. docs/mutation.md records the counts.
 """
@@ -29,17 +30,16 @@ survivors and ``mutmut show <name>`` shows one. docs/mutation.md records the cou
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
 import tomllib
-from collections import Counter
 from pathlib import Path
 
 import mutation_decorated
+from mutation_counts import TABLE_HEADER, mutant_module, mutant_patterns, read_counts, table_row
 
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT_S = 20 * 60
@@ -60,29 +60,6 @@ STATS = "mutmut-stats.json"  # mutmut's record of the tests that call each funct
 MODULES: dict[str, list[str]] = tomllib.loads(
     (ROOT / "tools" / "mutation_modules.toml").read_text()
 )
-
-# mutmut's statuses, in the order the table shows them; "reached" is every mutant that
-# some test ran against, and its score counts a time-out as killed (as mutmut does).
-COLUMNS = ("killed", "survived", "no tests", "timeout", "other")
-REACHED = ("killed", "survived", "timeout", "other")
-
-
-def mutant_module(path: str | Path) -> str:
-    """The module whose functions the tests import from the file ``path`` (under d2lgpu/ or tools/).
-
-    ``d2lgpu/checks/ch08_streams.py``: ``d2lgpu.checks.ch08_streams``; ``tools/work_copies.py``:
-    ``work_copies``, since the tests put ``tools/`` on ``sys.path`` and import it by that name.
-    """
-    path = Path(path)
-    if path.suffix != ".py" or len(path.parts) < 2 or path.parts[0] not in ("d2lgpu", "tools"):
-        raise ValueError(f"module must be a .py file under d2lgpu/ or tools/, got {str(path)!r}")
-    parts = path.with_suffix("").parts
-    return ".".join(parts[1:] if parts[0] == "tools" else parts)
-
-
-def mutant_pattern(module: str) -> str:
-    """The glob of mutmut's names for the mutants of ``module`` (a path under d2lgpu/ or tools/)."""
-    return mutant_module(module) + ".*"
 
 
 def _name_tools_mutants_by_their_module() -> None:
@@ -107,52 +84,6 @@ def _name_tools_mutants_by_their_module() -> None:
         holder.get_mutant_name = get_mutant_name
 
 
-def count_statuses(exit_codes: dict[str, int | None]) -> Counter:
-    """Count mutmut's exit codes (a ``.meta`` file's ``exit_code_by_key``) by status.
-
-    Each of :data:`COLUMNS` gets a count (zero where none), plus "not checked" for the
-    mutants not run yet; a status outside them (suspicious, segfault, skipped) is "other".
-    """
-    from mutmut.stats import status_by_exit_code
-
-    counts = Counter({column: 0 for column in COLUMNS})
-    for code in exit_codes.values():
-        status = status_by_exit_code[code]
-        if status == "caught by type check":
-            status = "killed"
-        counts[status if status in COLUMNS or status == "not checked" else "other"] += 1
-    return counts
-
-
-def score(counts: Counter) -> float | None:
-    """The share of reached mutants that a test killed (or timed out), None if none was reached."""
-    reached = sum(counts[s] for s in REACHED)
-    return None if not reached else (counts["killed"] + counts["timeout"]) / reached
-
-
-def read_counts(module: str, mutants_dir: Path) -> Counter:
-    """The counts of ``module``'s mutants from the last run, all zero before any."""
-    meta = mutants_dir / (module + ".meta")
-    if not meta.exists():
-        return count_statuses({})
-    return count_statuses(json.loads(meta.read_text())["exit_code_by_key"])
-
-
-def table_row(module: str, counts: Counter, wall_s: float | None) -> str:
-    """One markdown row: module, the counts of COLUMNS, not checked, score, wall time."""
-    s = score(counts)
-    cells = [f"`{module}`", *(str(counts[c]) for c in COLUMNS), str(counts["not checked"])]
-    cells.append("-" if s is None else f"{100 * s:.1f}%")
-    cells.append("-" if wall_s is None else f"{wall_s / 60:.1f} min")
-    return "| " + " | ".join(cells) + " |"
-
-
-TABLE_HEADER = (
-    "| module | killed | survived | no tests | timeout | other | not checked | score | wall |\n"
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-)
-
-
 def selection_of(module: str) -> list[str]:
     """``module``'s pytest arguments: its test files, each ``redteam:<id>`` as its answers' tests."""
     selection = []
@@ -171,7 +102,7 @@ def selection_of(module: str) -> list[str]:
     return selection
 
 
-def run_one(module: str, max_children: int) -> None:
+def run_one(module: str, max_children: int, functions: list[str] | None = None) -> None:
     """In this process: run mutmut on ``module`` with its test files as the selection."""
     from mutmut import configuration
 
@@ -196,14 +127,16 @@ def run_one(module: str, max_children: int) -> None:
     mutation_decorated.install()  # the decorated functions too: @contextmanager, @one_cpu_thread
     from mutmut.__main__ import cli
 
-    cli(["run", "--max-children", str(max_children), mutant_pattern(module)])
+    cli(["run", "--max-children", str(max_children), *mutant_patterns(module, functions)])
 
 
 def run_module(
-    module: str, max_children: int, time_limit_s: float, log: Path
+    module: str, max_children: int, time_limit_s: float, log: Path, functions=None
 ) -> tuple[float, bool]:
-    """Run ``module`` in a child process, stopped at the time limit: (wall seconds, finished)."""
+    """Run ``module`` (its ``functions`` alone, where given) in a child process, stopped at the
+    time limit: (wall seconds, finished)."""
     command = [sys.executable, __file__, "--run-one", "--max-children", str(max_children), module]
+    command += ["--functions", ",".join(functions)] if functions else []
     # mutmut rewrites a module's mutants only when the module is newer than them: remove them,
     # so that a change of do_not_mutate_patterns in pyproject.toml counts too. Remove its record
     # of which test calls which function as well: it reruns only tests it has not seen for it,
@@ -257,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--counts", action="store_true", help="only print the counts of the last run"
     )
+    parser.add_argument(
+        "--functions",
+        type=lambda text: text.split(","),
+        help="comma-separated: mutate only these functions of the one module (Class.method)",
+    )
     parser.add_argument("--run-one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -266,13 +204,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"MODULE must be one of MODULES in tools/mutation.py ({', '.join(MODULES)}), got {', '.join(unknown)}"
         )
+    if args.functions and len(modules) != 1:
+        parser.error(f"--functions goes with exactly one module, got {len(modules)}")
+    try:
+        patterns = [p for m in modules for p in mutant_patterns(m, args.functions)]
+    except ValueError as error:
+        parser.error(str(error))
     if args.max_children < 1:
         parser.error(f"--max-children must be at least 1, got {args.max_children}")
     if args.time_limit <= 0:
         parser.error(f"--time-limit must be positive seconds, got {args.time_limit}")
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
     if args.run_one:
-        run_one(modules[0], args.max_children)
+        run_one(modules[0], args.max_children, args.functions)
         return 0
 
     rows, failed = [], []
@@ -281,15 +225,20 @@ def main(argv: list[str] | None = None) -> int:
         if not args.counts:
             log = ROOT / "mutants" / (Path(module).stem + ".log")
             print(
-                f"== {module}: mutmut run {mutant_pattern(module)} (log: {log.relative_to(ROOT)})",
+                f"== {module}: mutmut run {' '.join(patterns)} (log: {log.relative_to(ROOT)})",
                 flush=True,
             )
-            wall_s, finished = run_module(module, args.max_children, args.time_limit, log)
+            wall_s, finished = run_module(
+                module, args.max_children, args.time_limit, log, args.functions
+            )
             if not finished:
                 failed.append(module)
                 print(log.read_text()[-3000:])
-            print(table_row(module, read_counts(module, ROOT / "mutants"), wall_s), flush=True)
-        rows.append(table_row(module, read_counts(module, ROOT / "mutants"), wall_s))
+            counts = read_counts(module, ROOT / "mutants", args.functions)
+            print(table_row(module, counts, wall_s), flush=True)
+        rows.append(
+            table_row(module, read_counts(module, ROOT / "mutants", args.functions), wall_s)
+        )
     print(TABLE_HEADER)
     print("\n".join(rows))
     if failed:
