@@ -582,6 +582,9 @@ def test_copies_of_the_batch_to_a_device_are_counted_by_element_and_by_name():
         y.to(device="meta")  # 4
         torch.as_tensor(y, device="meta")  # 4
         torch.asarray(y, device="meta")  # 4
+        with pytest.warns(UserWarning, match="copy construct"):  # torch's advice: clone()
+            torch.tensor(y, device="meta")  # 4
+        torch.tensor([1.0, 2.0], device="meta")  # a list: nothing named is copied
         torch.as_tensor(y)  # no device: not counted
         other.to("meta")  # not a named tensor
         for copy in (x.cuda, lambda: y.to(1)):  # counted before the copy, which may raise here
@@ -589,7 +592,7 @@ def test_copies_of_the_batch_to_a_device_are_counted_by_element_and_by_name():
                 copy()
             except (AssertionError, RuntimeError):  # a torch without CUDA, or one GPU
                 pass
-    assert watch.moved == {"x": 42, "y": 16}
+    assert watch.moved == {"x": 42, "y": 20}
 
 
 # The gradients the caller gave: scaled after backward, or zeroed and added back (shared
@@ -801,3 +804,36 @@ def test_what_the_step_held_before_it_ran_and_the_losses_it_returned_are_not_cou
 
     hint = assert_fails("09.pipeline", keeps_a_micro_batchs_loss, "tensor(s) it made were").hint
     assert hint.startswith("for a batch of 10 rows in 4 micro-batches, after your step returned")
+
+
+def first_micro_batch_only(mistake):
+    """GPipe with ``mistake`` made to micro-batch 0's input alone: what stage 1 sees of each
+    later micro-batch must not undo it."""
+
+    def step(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        pieces = list(zip(micro_batches(x, m), micro_batches(y, m), strict=True))
+        total = 0
+        for i, (xb, yb) in enumerate(pieces):
+            if i == 0 and mistake == "requires_grad":
+                xb = xb.clone().requires_grad_()
+            if i == 0 and mistake == "reversed":
+                xb, yb = xb.flip(0), yb.flip(0)  # the same rows, in another order
+            out = stage2(stage1(xb.to(d1)).to(d2))
+            total = total + loss_fn(out, yb.to(d2)) * (len(xb) / len(x))
+        total.backward()
+        return total.detach()
+
+    return step
+
+
+@pytest.mark.parametrize(
+    ("mistake", "says"),
+    [
+        ("requires_grad", "stage 1's input, a micro-batch of x, required grad"),
+        ("reversed", "the rows were reordered or gathered (torch.randperm, x[perm])"),
+    ],
+)
+def test_a_mistake_in_the_first_micro_batch_alone_is_named(mistake, says):
+    hint = assert_fails("09.pipeline", first_micro_batch_only(mistake), says).hint
+    assert hint.startswith("for a batch of 10 rows in 4 micro-batches, "), hint  # the first case
