@@ -470,3 +470,64 @@ def test_a_model_loaded_in_eval_mode_is_named():
         "load_parameters returned the model in eval mode, where make_net() builds it in "
         "train mode: return it as make_net() built it"
     )
+
+
+def test_a_file_of_other_keys_shows_four_of_them_and_says_when_there_are_more():
+    wanted = ["0.weight", "0.bias"]
+    four = {k: torch.zeros(1) for k in ("a", "b", "c", "d")}
+    assert loading.keys_hint(four, wanted) == (
+        "the file does not hold net.state_dict(): save exactly that dictionary of tensors (its "
+        "keys are a, b, c, d; net.state_dict()'s are 0.weight, 0.bias)"
+    )
+    assert loading.keys_hint({**four, "e": torch.zeros(1)}, wanted).endswith(
+        "(its keys are a, b, c, d, ...; net.state_dict()'s are 0.weight, 0.bias)"
+    )
+    assert loading.keys_hint([1, 2], wanted) == loading.keys_hint({}, wanted) == (
+        "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
+    )
+
+
+def test_a_layer_moved_by_the_save_is_named_as_that_layer_and_the_model_once(tmp_path):
+    def moves_the_first_layer(net, path):
+        net[0].cpu()  # "to save it from the CPU"; on a GPU the model is then split
+        torch.save(net.state_dict(), path)
+
+    assert _hint(parts._check_save, moves_the_first_layer, CPU, tmp_path, []).startswith(
+        "save_parameters moved its layer net[0] to the CPU (net[0].cpu()): the model being "
+        "trained must stay on its GPU."
+    )
+    net = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU(), nn.Linear(2, 2)))
+    with parts._conversions_of(net) as seen:
+        net.cpu()  # converts each layer too: one conversion, the model's
+        assert seen == [CPU] and seen.layer is None
+        net[1][1].double()
+        assert seen == [CPU, "torch.float64"] and seen.layer == "1.1"
+        nn.Linear(2, 2).cpu()  # not a layer of the model
+    assert len(seen) == 2 and not seen.inside
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [lambda net: None, (_halve, _right_load), (_halve, "save_parameters", _right_load)],
+    ids=["a_function_alone", "two_functions", "a_name_not_a_function"],
+)
+def test_what_is_not_three_functions_is_named_with_the_call_to_make(answer):
+    assert _hint(parts.check_parameters, answer, []) == (
+        "pass the three functions as a tuple: check('03.parameters', "
+        "(halve_first_layer, save_parameters, load_parameters))"
+    )
+
+
+def test_a_save_that_leaves_a_default_changed_is_named_as_the_saves(tmp_path):
+    def saves_in_float64(net, path):
+        torch.set_default_dtype(torch.float64)  # "for a precise checkpoint", never set back
+        torch.save(net.state_dict(), path)
+
+    try:
+        hint = _hint(parts._check_save, saves_in_float64, CPU, tmp_path, [])
+    finally:
+        torch.set_default_dtype(torch.float32)
+    assert hint.startswith(
+        "save_parameters leaves a process-wide default of torch changed "
+        "(torch.set_default_dtype(torch.float64))"
+    ), hint

@@ -3,7 +3,8 @@
 It must put what it loads on the device it is given (a ``torch.device`` or a
 string, as the exercise's own cell passes ``"cpu"``), also on a device other than
 the CPU (the meta device stands for one), read the file every call, and never
-run code stored in a checkpoint. What it is not: the checker,
+run code stored in a checkpoint. Also what a saved file holds where it is not a
+``state_dict`` (``keys_hint``). What it is not: the checker,
 :mod:`.ch03_parameters`, which edits and saves the model first.
 """
 
@@ -27,6 +28,7 @@ __all__ = [
     "check_load_on_another_device",
     "check_load_reads_the_file",
     "check_load_runs_no_code",
+    "keys_hint",
     "load_checked",
 ]
 
@@ -195,3 +197,22 @@ def check_load_builds_with_make_net(load, folder: Path, passed) -> None:
     if not same_params(net, source):
         raise CheckFailed(hint)
     passed.append("load_parameters builds the model with the make_net it is given")
+
+
+def keys_hint(state, wanted: list[str]) -> str:
+    """What a saved object that is not ``net.state_dict()`` holds instead, by its keys."""
+    hint = "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
+    if not isinstance(state, dict) or not state:
+        return hint
+    keys = [str(k) for k in state]
+    for prefix in {k[: -len(w)] for k in keys[:1] for w in wanted if k.endswith(w)} - {""}:
+        if sorted(k.removeprefix(prefix) for k in keys) == sorted(wanted):
+            return (
+                f"the file holds the model's tensors under other keys: every key starts with "
+                f"{prefix!r} ({keys[0]!r} where net.state_dict() has "
+                f"{keys[0].removeprefix(prefix)!r}). Save net.state_dict() as it is, with its "
+                "own keys: load_state_dict matches tensors by key, and with strict=False a "
+                "model whose keys match none of them loads nothing and says nothing"
+            )
+    shown = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
+    return f"{hint} (its keys are {shown}; net.state_dict()'s are {', '.join(wanted)})"

@@ -21,6 +21,7 @@ from ._ch03_loading import (
     check_load_on_another_device,
     check_load_reads_the_file,
     check_load_runs_no_code,
+    keys_hint,
     load_checked,
 )
 from ._ch03_meta_watch import Origins
@@ -146,20 +147,33 @@ def _check_halve_elsewhere(halve) -> None:
         )
 
 
+class _Seen(list):
+    layer: str | None = None  # the layer of the last conversion, None for the model itself
+    inside = False  # in a conversion already recorded (its layers')
+
+
 @contextmanager
 def _conversions_of(net: nn.Module):
-    """Record the devices that ``net`` itself is converted to (``.to``, ``.cpu``, ``.half``...)."""
-    seen: list[torch.device | str] = []
+    """Record what ``net`` or a layer of it is converted to (``.to``, ``.cpu``, ``.half``...):
+    a device, or a dtype's name; "cuda" for a GPU this machine lacks. The outermost call only
+    (``net.cpu()`` converts each layer too); ``seen.layer`` is the last one's, None for ``net``."""
+    seen = _Seen()
     original = nn.Module._apply
+    layers = {id(m): name for name, m in net.named_modules()}
 
     def recorded(module, fn, *args, **kwargs):
-        if module is net:
-            try:
-                probe = fn(torch.zeros(1))
-                seen.append(probe.device if probe.dtype == torch.float32 else str(probe.dtype))
-            except (RuntimeError, AssertionError):  # a GPU this machine lacks
-                seen.append("cuda")
-        return original(module, fn, *args, **kwargs)
+        if id(module) not in layers or seen.inside:
+            return original(module, fn, *args, **kwargs)
+        try:
+            probe = fn(torch.zeros(1))
+            seen.append(probe.device if probe.dtype == torch.float32 else str(probe.dtype))
+        except (RuntimeError, AssertionError):  # a GPU this machine lacks
+            seen.append("cuda")
+        seen.layer, seen.inside = layers[id(module)] or None, True
+        try:
+            return original(module, fn, *args, **kwargs)
+        finally:
+            seen.inside = False
 
     with patched((nn.Module, "_apply", recorded)):
         yield seen
@@ -183,9 +197,14 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     if not moved and isinstance(last, torch.device) and last.type == "cpu":
         moved = [last]  # net.cpu() on the CPU: a move on a GPU
     if moved:
+        layer = seen.layer and "net" + "".join(
+            f"[{part}]" if part.isdigit() else f".{part}" for part in seen.layer.split(".")
+        )
         where = "the CPU (net.cpu() or net.to('cpu'))" if moved[0].type == "cpu" else moved[0]
+        where = f"the CPU ({layer}.cpu())" if layer and moved[0].type == "cpu" else where
+        what = f"its layer {layer}" if layer else "the model itself"
         raise CheckFailed(
-            f"save_parameters moved the model itself to {where}: the model being trained "
+            f"save_parameters moved {what} to {where}: the model being trained "
             "must stay on its GPU. Save its state_dict without moving it: the file records "
             "each tensor's device, and load_parameters' map_location puts it where you want"
         )
@@ -205,7 +224,7 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             "itself (loading a pickled module can run arbitrary code)"
         ) from None
     if not isinstance(state, dict) or state.keys() != net.state_dict().keys():
-        raise CheckFailed(_keys_hint(state, list(net.state_dict())))
+        raise CheckFailed(keys_hint(state, list(net.state_dict())))
     if not all(torch.equal(state[k], v.cpu()) for k, v in net.state_dict().items()):
         raise CheckFailed("the saved tensors differ from the model's parameters")
     _check_save_buffers(save, device, folder)
@@ -233,25 +252,6 @@ def _check_save_buffers(save, device, folder: Path) -> None:
             "and a strict load_state_dict then fails on the missing keys. Save "
             "net.state_dict(), which holds the parameters and the buffers"
         )
-
-
-def _keys_hint(state, wanted: list[str]) -> str:
-    """What a saved object that is not ``net.state_dict()`` holds instead, by its keys."""
-    hint = "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
-    if not isinstance(state, dict) or not state:
-        return hint
-    keys = [str(k) for k in state]
-    for prefix in {k[: -len(w)] for k in keys[:1] for w in wanted if k.endswith(w)} - {""}:
-        if sorted(k.removeprefix(prefix) for k in keys) == sorted(wanted):
-            return (
-                f"the file holds the model's tensors under other keys: every key starts with "
-                f"{prefix!r} ({keys[0]!r} where net.state_dict() has "
-                f"{keys[0].removeprefix(prefix)!r}). Save net.state_dict() as it is, with its "
-                "own keys: load_state_dict matches tensors by key, and with strict=False a "
-                "model whose keys match none of them loads nothing and says nothing"
-            )
-    shown = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
-    return f"{hint} (its keys are {shown}; net.state_dict()'s are {', '.join(wanted)})"
 
 
 @one_cpu_thread
