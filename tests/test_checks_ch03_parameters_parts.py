@@ -482,8 +482,10 @@ def test_a_file_of_other_keys_shows_four_of_them_and_says_when_there_are_more():
     assert loading.keys_hint({**four, "e": torch.zeros(1)}, wanted).endswith(
         "(its keys are a, b, c, d, ...; net.state_dict()'s are 0.weight, 0.bias)"
     )
-    assert loading.keys_hint([1, 2], wanted) == loading.keys_hint({}, wanted) == (
-        "the file does not hold net.state_dict(): save exactly that dictionary of tensors"
+    assert (
+        loading.keys_hint([1, 2], wanted)
+        == loading.keys_hint({}, wanted)
+        == ("the file does not hold net.state_dict(): save exactly that dictionary of tensors")
     )
 
 
