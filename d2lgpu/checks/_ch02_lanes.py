@@ -19,6 +19,7 @@ from ._util import MATRIX_PRODUCTS, CheckFailed
 
 __all__ = [
     "OFF_THREAD",
+    "LaneLog",
     "LateLane",
     "LoggedFuture",
     "LoggingLane",
@@ -150,7 +151,7 @@ class LateLane:
         return LateFuture()
 
 
-class _Log(list):
+class LaneLog(list):
     """The lanes' shared log; ``running`` names the lanes whose jobs are running."""
 
     def __init__(self):
@@ -288,7 +289,7 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus=No
     GPU indexes, ``x`` and ``y`` say they are on those GPUs (their data stays on the CPU), and
     each lane has a ``device`` there, as the chapter's ``CudaLane`` has (``(0, 0)``: two
     streams of one GPU)."""
-    log = _Log()
+    log = LaneLog()
     lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
     for lane, index in zip(lanes, gpus or (), strict=False):
         lane.device = torch.device("cuda", index)

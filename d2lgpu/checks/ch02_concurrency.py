@@ -26,7 +26,14 @@ import weakref
 
 import torch
 
-from ._ch02_lanes import LateLane, LoggedFuture, LoggingLane, run_logged, streams_switched
+from ._ch02_lanes import (
+    LaneLog,
+    LateLane,
+    LoggedFuture,
+    LoggingLane,
+    run_logged,
+    streams_switched,
+)
 from ._ch02_order import (
     check_both_lanes,
     check_copies,
@@ -224,15 +231,15 @@ def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
         raise CheckFailed(f"the {which} result is not {want}")
 
 
-def _made_by(lane: LoggingLane, log: list):
+def _made_by(lane: LoggingLane, log: LaneLog):
     """What ``lane``'s first job made: what it returned, or, for a job that stored its
     product (in a dict, a list) and returned nothing, the first product it computed."""
     value = lane.values[0]
-    stored = getattr(log, "products", {}).get(lane.name)  # what each job made (run_logged)
+    stored = log.products.get(lane.name)  # what each job made
     return stored[0] if value is None and stored else value
 
 
-def _check_lanes(result, lanes: list[LoggingLane], log: list, xx, yy) -> None:
+def _check_lanes(result, lanes: list[LoggingLane], log: LaneLog, xx, yy) -> None:
     launches = [lane for event, lane, _ in log if event == "launch"]
     if not launches and any(event == "product" for event, _, _ in log):
         raise CheckFailed(
