@@ -902,6 +902,14 @@ def test_final_parameters_that_differ_are_named(monkeypatch):
     records[1]["final"] = {"w": torch.full((2, 2), 1e-7)}  # within atol
     check_allreduce_grads(avg_loop, passed)
     assert passed[-1] == "final parameters equal one process trained on the global batch"
+    ones = {"w": torch.ones(2, 2)}  # the relative tolerance, 1e-4, around parameters of 1
+    monkeypatch.setattr(ch10_inside_ddp._ranks, "reference_steps", lambda: ones)
+    for rank in (0, 1):
+        records[rank]["final"] = {"w": torch.full((2, 2), 1 + 5e-5)}
+    check_allreduce_grads(avg_loop, passed)
+    records[1]["final"] = {"w": torch.full((2, 2), 1 + 5e-4)}
+    with pytest.raises(Exception, match="rank 1's w differs from one process"):
+        check_allreduce_grads(avg_loop, passed)
 
 
 def min_op(model):
@@ -1583,3 +1591,28 @@ def test_a_gradients_comparison_holds_its_two_tolerances_and_a_broadcast_is_rank
     assert not _broadcast(local, [local[1], local[1].clone()])  # rank 1's everywhere
     assert not _broadcast(local, [local[0] * (1 + 5e-5), local[0]])
     assert not _broadcast(local, [local[0] + torch.tensor([0.0, 0.0, 5e-7]), local[0]])
+
+
+_LOG: dict = {}  # the model whose calls are logged, and the log
+
+
+def logs_each_model_afresh(model):
+    """Averages right, and keeps a copy of every call's gradients, cleared for a new model:
+    the first model's log grows at each of its steps."""
+    if _LOG.get("model") is not model:
+        _LOG.update(model=model, log=[])
+    for p in model.parameters():
+        if p.grad is not None:
+            dist.all_reduce(p.grad)
+            p.grad /= dist.get_world_size()
+    _LOG["log"].append(
+        torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+    )
+
+
+def test_a_log_that_grows_with_each_step_of_the_first_model_is_named_though_a_new_one_clears_it():
+    assert_fails(
+        "10.allreduce_grads",
+        logs_each_model_afresh,
+        "what your function keeps grows at every call: after each of the first 3 steps rank 0",
+    )
