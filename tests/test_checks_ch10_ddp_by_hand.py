@@ -651,3 +651,68 @@ def test_an_answer_that_builds_nothing_for_the_uneven_model_alone_is_named():
         factory_for_float32_only,
         "calling your answer gave None, not an optimizer: pass the class ShardedOptimizer",
     )
+
+
+class SizesOfTheClass(Bucketed):
+    """Each parameter's bytes, remembered by the class at the first instance that saw it:
+    right while every model is in float32."""
+
+    sizes: dict = {}
+
+    def __init__(self, model, bucket_bytes):
+        for i, p in enumerate(model.parameters()):
+            self.sizes.setdefault(i, p.numel() * p.element_size())
+        self.world = dist.get_world_size()
+        params = list(model.parameters())
+        self.buckets, bucket, size = [], [], 0
+        for i in reversed(range(len(params))):
+            bucket.append(params[i])
+            size += self.sizes[i]
+            if size >= bucket_bytes:
+                self.buckets.append(bucket)
+                bucket, size = [], 0
+        if bucket:
+            self.buckets.append(bucket)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.ready = [0] * len(self.buckets)
+        self.pending = []
+        for p in self.bucket_of:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+
+def test_state_a_first_overlapped_ddp_left_in_its_class_is_named_on_the_last_run():
+    result = check("10.overlap_ddp", SizesOfTheClass, quiet=True)
+    assert result.status == "failed" and len(result.passed) == 4, result  # 2 ranks' runs: right
+    assert result.hint.startswith(
+        "with bucket_bytes=512 (step 0) your buckets hold [24, 133] elements, as if each took "
+        "4 bytes, float32's; this model's take 8."
+    ), result.hint
+    assert result.hint.endswith(
+        ". This run built a first OverlappedDDP (over the model in float32), in the same "
+        "processes, before this one, and building it changed SizesOfTheClass.sizes: what a "
+        "class attribute, a module's global or a function's default argument keeps, not the "
+        "instance, carries over to the next instance. Keep it on self"
+    ), result.hint
+
+
+def test_overlap_ddps_final_parameters_are_held_to_both_tolerances(monkeypatch):
+    from d2lgpu.checks import ch10_ddp_by_hand as by_hand
+
+    reference = [torch.ones(2), torch.zeros(2)]
+    final = [reference[0] * (1 + 5e-5), reference[1] + 5e-7]  # within 1e-4 and 1e-6
+    runs = []
+
+    def run(answer, cap, world, *args, **kwargs):
+        runs.append(cap)
+        return [{"names": ["w", "b"], "final": final}] * world
+
+    monkeypatch.setattr(by_hand, "overlap_reference", lambda: reference)
+    monkeypatch.setattr(by_hand, "_overlap_run", run)
+    passed: list = []
+    by_hand.check_overlap_ddp(Bucketed, passed)
+    assert len(runs) == len(by_hand.BUCKET_CAPS) + 1 and len(passed) == len(runs) + 1
+    for wrong in ([reference[0] * (1 + 5e-4), reference[1]], [reference[0], reference[1] + 5e-6]):
+        final[:] = wrong
+        with pytest.raises(CheckFailed) as failed:
+            by_hand.check_overlap_ddp(Bucketed, [])
+        assert str(failed.value).startswith("after 3 steps rank 0's "), failed.value
