@@ -12,6 +12,7 @@ import pytest
 import torch
 from torch import nn
 
+from d2lgpu.checks import _ch03_halving as halving
 from d2lgpu.checks import _ch03_loading as loading
 from d2lgpu.checks import ch03_parameters as parts
 from d2lgpu.checks._ch03_networks import make_net, seeded_net
@@ -58,14 +59,14 @@ def test_each_wrong_halving_gets_its_whole_hint():
                 p.mul_(0.5)
 
     passed = []
-    assert _hint(parts._check_halve, moves_the_weight, CPU, passed) == (
+    assert _hint(halving.check_halve, moves_the_weight, CPU, passed) == (
         "net[0].weight moved to cuda:1: keep the model on its device and change its parameters "
         "there"
     )
-    assert _hint(parts._check_halve, by_too_little, CPU, passed) == (
+    assert _hint(halving.check_halve, by_too_little, CPU, passed) == (
         "net[0].weight should be exactly half of what it was"
     )
-    assert _hint(parts._check_halve, halves_everything, CPU, passed) == (
+    assert _hint(halving.check_halve, halves_everything, CPU, passed) == (
         "only net[0].weight should change, but 0.bias, 2.weight, 2.bias did too"
     )
     assert passed == []
@@ -422,20 +423,20 @@ def test_halving_keeps_gradients_and_works_in_float64_and_on_another_device():
         with torch.no_grad():
             net[0].weight.mul_(torch.full(net[0].weight.shape, 0.5))
 
-    assert _hint(parts._check_halve, clears_grads, CPU, []).startswith(
+    assert _hint(halving.check_halve, clears_grads, CPU, []).startswith(
         "halve_first_layer changed the model's gradients (.grad cleared or zeroed, as "
         "net.zero_grad() does): only the weight's values should change"
     )
-    assert _hint(parts._check_halve, through_float, CPU, []).startswith(
+    assert _hint(halving.check_halve, through_float, CPU, []).startswith(
         "net[0].weight of a float64 model (net.double()) was not halved: .float(), "
         ".to(dtype) or .type() return a copy when the dtype differs"
     )
-    assert _hint(parts._check_halve, factor_on_cpu, CPU, []).startswith(
+    assert _hint(halving.check_halve, factor_on_cpu, CPU, []).startswith(
         "halve_first_layer mixes devices: mul_ got the weight and a tensor on the CPU "
         "(checked with the model on the meta device, which stands for a GPU"
     )
     passed: list[str] = []
-    parts._check_halve(_halve, CPU, passed)
+    halving.check_halve(_halve, CPU, passed)
     assert len(passed) == 1
 
 
@@ -533,3 +534,24 @@ def test_a_save_that_leaves_a_default_changed_is_named_as_the_saves(tmp_path):
         "save_parameters leaves a process-wide default of torch changed "
         "(torch.set_default_dtype(torch.float64))"
     ), hint
+
+
+def test_a_halving_that_changes_the_mode_or_the_dtype_is_named_for_what_it_did():
+    def halves_in_eval_mode(net):
+        net.eval()  # "no dropout while editing"
+        with torch.no_grad():
+            net[0].weight.mul_(0.5)
+
+    def calls_half(net):
+        net[0].half()  # "halve" read as half precision
+
+    assert _hint(halving.check_halve, halves_in_eval_mode, CPU, []) == (
+        "halve_first_layer left the model in another mode (net.eval() or net.train(False)): "
+        "only change the weight. The caller's training would go on with dropout off and "
+        "BatchNorm's statistics frozen"
+    )
+    assert _hint(halving.check_halve, calls_half, CPU, []) == (
+        "net[0].weight is now float16, not float32: .half() converts to float16 (half "
+        "precision), it does not halve the values. Multiply the weight by 0.5 in place (mul_) "
+        "under torch.no_grad()"
+    )

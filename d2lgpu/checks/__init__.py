@@ -43,6 +43,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch03_meta_watch``       ``03.device_bug``'s watch of where each tensor came from
 ``_ch03_step_rules``       ``03.device_bug``'s reference, and what a step must leave alone
 ``_ch03_loading``          ``03.parameters``' loads of a checkpoint, and their hints
+``_ch03_halving``          ``03.parameters``' halving of a weight in place, and its hints
 ``_ch04_watch``            ``04.amp``'s problem and probes
 ``_ch04_scaler``           ``04.amp``'s GradScaler rules (refusals named), partial clips, what a call keeps
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says

@@ -100,6 +100,13 @@ class ProductClock(TorchFunctionMode):
 def check_work(name: str, steps: int, clock: ProductClock) -> None:
     """Each version does its own ``steps`` products, on A's device."""
     made = len(clock.reads_at_product)
+    if made == steps - 1:
+        raise CheckFailed(
+            f"{name}(A, {steps}) made {made} matrix products for {steps} steps, one fewer: "
+            "starting from X = A skips the first step's product (A @ I, the same values). Start "
+            "from the identity and multiply at every step, X = A @ X, as the prompt asks: each "
+            "step's product is what the log times"
+        )
     if made < steps:
         raise CheckFailed(
             f"{name}(A, {steps}) made {made} matrix products for {steps} steps: each call must "

@@ -30,17 +30,34 @@ def check_log(log: list[str], repeats: int) -> None:
             "after every timed call, before the clock is read"
         )
     first_clock = log.index("clock")
+    after = [*log[first_clock + 1 :], "clock"]  # up to the next clock read, or the end
     if "work" not in log[:first_clock]:
         raise CheckFailed(
             "the first clock read came before any warm-up call: call work() once and sync() "
             "before you start measuring; the first call pays one-off costs (CUDA context, "
             "library handles, caches) that are not part of the work's time"
+            + (
+                ". A first call that is timed is no warm-up, whether its time is kept or thrown "
+                "away: the clock is read before it"
+                if "work" in after[: after.index("clock")] and after.count("work") > repeats
+                else ""
+            )
         )
     last_warmup = max(i for i in range(first_clock) if log[i] == "work")
     if "sync" not in log[last_warmup:first_clock]:
         raise CheckFailed(
             "after the warm-up call, call sync() before the first clock read: otherwise the "
             "first measurement also waits for the warm-up work"
+        )
+    # Between two clock reads: at most one work(), and a sync() after it.
+    segments: list[list[str]] = [[]]
+    for event in log[first_clock + 1 :]:
+        segments.append([]) if event == "clock" else segments[-1].append(event)
+    if crowded := next((n for seg in segments if (n := seg.count("work")) > 1), None):
+        raise CheckFailed(
+            f"time_fn called work() {crowded} times between two clock reads: time each call "
+            "on its own (a clock read, one work(), sync(), a clock read) and return the median "
+            "of those times"
         )
     measured = log[first_clock:].count("work")
     if measured != repeats:
@@ -49,18 +66,7 @@ def check_log(log: list[str], repeats: int) -> None:
             f"repeats={repeats}: time exactly `repeats` calls, one per measurement (use the "
             "argument, not a fixed number)"
         )
-    # Between two clock reads: at most one work(), and a sync() after it.
-    between: list[str] = []
-    for event in log[first_clock + 1 :] + ["clock"]:
-        if event != "clock":
-            between.append(event)
-            continue
-        if between.count("work") > 1:
-            raise CheckFailed(
-                f"time_fn called work() {between.count('work')} times between two clock "
-                "reads: time each call on its own (a clock read, one work(), sync(), a clock "
-                "read) and return the median of those times"
-            )
+    for between in segments:
         if "work" in between and "sync" not in between[between.index("work") :]:
             raise CheckFailed(
                 "a clock read followed work() with no sync() in between: work() only queues "
@@ -68,4 +74,3 @@ def check_log(log: list[str], repeats: int) -> None:
                 "before work(), the previous call): call sync() after work() and before the "
                 "clock read that ends each measurement"
             )
-        between = []

@@ -221,9 +221,16 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         step()
         return loss  # SGD.step's: the closure's loss, None without one
 
-    def stale(p):  # p's gradient is being computed: it should find p.grad empty
-        if p.grad is not None and p.grad.any():
-            seen["stale"] += 1
+    # p's gradient is being computed (by backward, or torch.autograd.grad, which leaves .grad
+    # alone): it is stale only where backward then adds it to a p.grad that was not empty
+    filled: set[int] = set()
+
+    def stale(p):
+        (filled.add if p.grad is not None and p.grad.any() else filled.discard)(id(p))
+
+    def added(p):
+        seen["stale"] += id(p) in filled
+        filled.discard(id(p))
 
     opt.step = logged_step
     hooks = [
@@ -232,6 +239,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         if isinstance(m, nn.Linear)
     ]
     hooks += [p.register_hook(lambda g, p=p: stale(p)) for p in net.parameters()]
+    hooks += [p.register_post_accumulate_grad_hook(added) for p in net.parameters()]
     try:
         # and "scalers", every GradScaler the answer makes (the checker's is made above)
         with (

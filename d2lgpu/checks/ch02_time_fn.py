@@ -296,5 +296,9 @@ def _check_defaults(answer) -> None:
         raise CheckFailed(
             f"time_fn's {name} has the default {getattr(default, '__name__', default)}: keep "
             "the prompt's signature, time_fn(work, sync, clock=time.perf_counter, repeats=5), "
-            "so that time_fn(work, sync) times 5 calls with time.perf_counter"
+            + (
+                "not None replaced inside: the signature then hides what time_fn(work, sync) does"
+                if default is None
+                else "so that time_fn(work, sync) times 5 calls with time.perf_counter"
+            )
         )

@@ -1,5 +1,5 @@
 # expect: fail two work() calls per measurement, halved
-# hint: repeats
+# hint: repeats|2 times between two clock reads
 import statistics, time
 def answer(work, sync, clock=time.perf_counter, repeats=5):
     work(); sync()

@@ -1,0 +1,22 @@
+# expect: fail backward, the clipping and the step inside the autocast block too, which the prompt keeps to the forward pass and the loss
+# hint: backward\(\) ran inside the autocast block
+import torch
+import torch.nn.functional as F
+def answer(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            if scaler is not None:
+                scaler.scale(loss).backward()
+                scaler.unscale_(opt)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                scaler.step(opt)
+                scaler.update()
+            else:
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+                opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
