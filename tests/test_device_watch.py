@@ -92,6 +92,7 @@ def test_reads_of_device_values_on_the_host_are_recorded(watch):
     x.sum().item(), x.cpu(), x.to("cpu"), float(x[0])
     torch.arange(3.0).sum().item()  # a CPU value: no read
     assert watch.reads == ["item()", ".cpu()", ".to('cpu')", "__float__"]
+    assert watch.read_numel == 1 + 3 + 3 + 1  # the values each read moved, added up
 
 
 def test_without_pretending_the_real_devices_are_followed():
@@ -148,6 +149,16 @@ def test_a_tensor_built_from_device_values_reads_each_of_them(watch):
         "torch.as_tensor() of a list of device tensors",
         "torch.asarray() of a list of device tensors",
         "torch.tensor() of a list of device tensors",
+    ]
+    watch.reads.clear()
+    torch.tensor(data=[x[0]]), torch.asarray(obj=[x[1]])  # the data given by keyword
+    torch.as_tensor(data=x, device="cpu"), torch.asarray(obj=x, device="cpu")  # to the CPU
+    torch.as_tensor(data=x, device="cuda:1")  # a copy between devices: no read
+    assert watch.reads == [
+        "torch.tensor() of a list of device tensors",
+        "torch.asarray() of a list of device tensors",
+        "torch.as_tensor() of a list of device tensors",
+        "torch.asarray() of a list of device tensors",
     ]
 
 
