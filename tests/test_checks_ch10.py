@@ -1616,3 +1616,24 @@ def test_a_log_that_grows_with_each_step_of_the_first_model_is_named_though_a_ne
         logs_each_model_afresh,
         "what your function keeps grows at every call: after each of the first 3 steps rank 0",
     )
+
+
+def tries_a_thread_first(model):
+    """All-reduces from a thread of its own first (refused there, the thread's error lost),
+    then does it right on the caller's thread: the refused call is still named."""
+    import threading
+
+    def in_the_background():
+        try:
+            dist.all_reduce(next(p.grad for p in model.parameters() if p.grad is not None))
+        except Exception:  # "fall back to the caller's thread below"
+            pass
+
+    worker = threading.Thread(target=in_the_background)
+    worker.start()
+    worker.join()
+    avg_loop(model)
+
+
+def test_a_collective_refused_on_a_thread_of_the_answers_own_is_named_though_it_caught_it():
+    assert_fails("10.allreduce_grads", tries_a_thread_first, "was called from a thread of your own")
