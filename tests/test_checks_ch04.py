@@ -1131,3 +1131,33 @@ def test_an_optimizer_step_given_a_closure_passes(by_keyword):
         return torch.stack(losses)
 
     assert_passes("04.amp", train_amp)
+
+
+def clips_at(factor):
+    """The right loop, but clipping to ``factor`` times max_norm ("for headroom")."""
+
+    def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=dtype):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm * factor)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    return train_amp
+
+
+@pytest.mark.parametrize(("factor", "norm"), [(1.5, "0.75"), (1.02, "0.51"), (0.98, "0.49")])
+def test_a_threshold_off_by_a_factor_is_named_with_the_norms_it_gave(factor, norm):
+    assert_fails(
+        "04.amp",
+        clips_at(factor),
+        f"with torch.float16, the gradients' norm at the optimizer's step was between {norm} "
+        f"and {norm}, not clipped to max_norm=0.5",
+    )
