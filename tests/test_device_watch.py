@@ -318,6 +318,9 @@ def test_a_gradient_handed_to_autograd_on_another_device_than_its_tensor_is_a_mi
     torch.autograd.grad([h], [layer.bias], [on_first], retain_graph=True)
     h.sum().backward()  # no gradient handed
     assert watch.mixed == []
+    on_the_cpu = nn.Linear(3, 3)(torch.ones(4, 3))  # a CPU tensor, handed a device gradient
+    on_the_cpu.backward(on_first)
+    assert watch.mixed == ["backward got a gradient on cuda:0 for a tensor on cpu"]
 
 
 def test_a_gradient_handed_to_autograd_by_keyword_on_another_device_is_a_mix(watch):
