@@ -852,3 +852,27 @@ def test_the_answers_own_reseeds_and_draws_are_named_and_the_checkers_are_not():
         assert torch.Tensor.normal_ is torch._C.TensorBase.normal_
     finally:
         torch.set_rng_state(state)
+
+
+def test_a_watched_step_runs_a_closure_before_it_reads_and_returns_the_closures_loss():
+    from d2lgpu.checks._kit_calls import closure_first
+
+    w = torch.nn.Parameter(torch.ones(2))
+    opt = torch.optim.SGD([w], lr=0.5)
+    seen = []
+
+    def closure():
+        opt.zero_grad()
+        loss = (w * 3).sum()
+        loss.backward()
+        return loss
+
+    opt.step = closure_first(opt.step, lambda: seen.append((w.grad.clone(), w.detach().clone())))
+    with torch.no_grad():  # the closure still builds its graph: SGD.step's enable_grad
+        loss = opt.step(closure)
+    assert loss.item() == 6 and torch.equal(seen[0][0], torch.full((2,), 3.0))
+    assert torch.equal(seen[0][1], torch.ones(2))  # read before the step
+    assert torch.equal(w.detach(), torch.full((2,), -0.5))  # then the plain step
+    assert opt.step() is None and len(seen) == 2  # no closure: read, step, nothing returned
+    with pytest.raises(TypeError):
+        opt.step(closure, 1)  # SGD.step's signature

@@ -30,7 +30,14 @@ def check_log(log: list[str], repeats: int) -> None:
             "after every timed call, before the clock is read"
         )
     first_clock = log.index("clock")
-    after = [*log[first_clock + 1 :], "clock"]  # up to the next clock read, or the end
+    measured = log[first_clock:].count("work")
+    # What ran between two clock reads, and after the last one
+    segments: list[list[str]] = [[]]
+    for event in log[first_clock + 1 :]:
+        if event == "clock":
+            segments.append([])
+        else:
+            segments[-1].append(event)
     if "work" not in log[:first_clock]:
         raise CheckFailed(
             "the first clock read came before any warm-up call: call work() once and sync() "
@@ -39,7 +46,7 @@ def check_log(log: list[str], repeats: int) -> None:
             + (
                 ". A first call that is timed is no warm-up, whether its time is kept or thrown "
                 "away: the clock is read before it"
-                if "work" in after[: after.index("clock")] and after.count("work") > repeats
+                if "work" in segments[0] and measured > repeats
                 else ""
             )
         )
@@ -50,16 +57,12 @@ def check_log(log: list[str], repeats: int) -> None:
             "first measurement also waits for the warm-up work"
         )
     # Between two clock reads: at most one work(), and a sync() after it.
-    segments: list[list[str]] = [[]]
-    for event in log[first_clock + 1 :]:
-        segments.append([]) if event == "clock" else segments[-1].append(event)
     if crowded := next((n for seg in segments if (n := seg.count("work")) > 1), None):
         raise CheckFailed(
             f"time_fn called work() {crowded} times between two clock reads: time each call "
             "on its own (a clock read, one work(), sync(), a clock read) and return the median "
             "of those times"
         )
-    measured = log[first_clock:].count("work")
     if measured != repeats:
         raise CheckFailed(
             f"time_fn called work() {measured} times after its first clock read, for "

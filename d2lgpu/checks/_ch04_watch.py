@@ -23,6 +23,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from ._kit import calls_to
+from ._kit_calls import closure_first
 from ._util import CheckFailed, learner_line
 
 __all__ = [
@@ -200,13 +201,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
     step = opt.step
 
-    def logged_step(closure=None):  # SGD.step's signature
-        # opt.step(closure): the closure makes the gradients, so it runs before they are read,
-        # and the step that follows is the plain one (as SGD.step runs it, under enable_grad)
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+    def log_step():  # before each optimizer step, after a closure given to it made the gradients
         if scaler is None or not scaler.in_step:
             log.append("opt.step")
         seen["norms"].append(grad_norm(net.parameters()))
@@ -218,8 +213,6 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         seen["largest"].append((top.item(), sum(int((g >= 0.999 * top).sum()) for g in grads)))
         seen["group_norms"].append([grad_norm(g["params"]) for g in opt.param_groups])
         seen["reads_at_step"].append(len(reads.reads))
-        step()
-        return loss  # SGD.step's: the closure's loss, None without one
 
     # p's gradient is being computed (by backward, or torch.autograd.grad, which leaves .grad
     # alone): it is stale only where backward then adds it to a p.grad that was not empty
@@ -232,7 +225,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         seen["stale"] += id(p) in filled
         filled.discard(id(p))
 
-    opt.step = logged_step
+    opt.step = closure_first(step, log_step)
     hooks = [
         m.register_forward_hook(lambda mod, inp, out: seen["out"].append(out.dtype))
         for m in net.modules()

@@ -16,6 +16,7 @@ from torch import nn
 from torch.multiprocessing.reductions import StorageWeakRef
 
 from ._kit import alive_after_collecting
+from ._util import written_as
 
 __all__ = ["as_given", "changed_hint", "kept_alive", "whole_storages"]
 
@@ -34,7 +35,7 @@ def as_given(mlp: nn.Module):
 
 def _label(name: str) -> str:
     """``0.weight`` as ``mlp[0].weight``."""
-    return "mlp" + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in name.split("."))
+    return written_as("mlp", name)
 
 
 def _changes(mlp: nn.Module, given) -> list[str]:

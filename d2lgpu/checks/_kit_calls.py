@@ -1,5 +1,6 @@
-"""The checker kit's watch on how a module of the checker's own was called, and on the
-autocast regions an answer asks for (:func:`autocasts_asked`).
+"""The checker kit's watch on how a module of the checker's own was called, on the
+autocast regions an answer asks for (:func:`autocasts_asked`), and on an optimizer's steps
+(:func:`closure_first`).
 
 :class:`CallCounted` is an ``nn.Module`` that counts, in ``direct``, the forwards that came
 as ``module.forward(h)``, past ``nn.Module.__call__`` and so past every hook on the module
@@ -22,7 +23,7 @@ from torch import autocast, nn
 
 from ._kit import patched
 
-__all__ = ["CallCounted", "autocasts_asked"]
+__all__ = ["CallCounted", "autocasts_asked", "closure_first"]
 
 
 class CallCounted(nn.Module):
@@ -65,3 +66,21 @@ def autocasts_asked() -> Iterator[list[tuple[str, torch.dtype]]]:
 
     with patched((autocast, "__init__", made_here), (autocast, "__enter__", entered)):
         yield asked
+
+
+def closure_first(step, before_step):
+    """An optimizer's ``step`` with ``SGD.step``'s signature, watched: a closure given to it
+    (``opt.step(closure)``) runs first, under ``enable_grad`` as ``SGD.step`` runs it, since
+    it makes the gradients; then ``before_step()``, which reads them; then the plain step.
+    It returns what ``SGD.step`` does: the closure's loss, None without one."""
+
+    def watched(closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        before_step()
+        step()
+        return loss
+
+    return watched

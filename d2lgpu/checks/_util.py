@@ -10,6 +10,7 @@
 * :func:`refused_call_hint` names an answer that Python could not call with the
   exercise's arguments (its signature differs), not what it returned.
 * :func:`one_cpu_thread` runs a checker with one CPU thread.
+* :func:`written_as` writes a submodule's or parameter's name as a learner's code reaches it.
 * :func:`gpu_in_a_thread_note` says where a pretended GPU is, for a thread of the learner's
   own that reached for it.
 
@@ -43,6 +44,7 @@ __all__ = [
     "one_cpu_thread",
     "refused_call_hint",
     "refused_call_named",
+    "written_as",
     "state_left_hint",
 ]
 
@@ -245,6 +247,12 @@ def gpu_in_a_thread_note(error: BaseException) -> str:
         "a stream the calling thread chose: queue GPU work from the thread that calls your "
         "function"
     )
+
+
+def written_as(root: str, name: str) -> str:
+    """``name`` of ``named_modules()`` or ``named_parameters()`` as code reaches it from
+    ``root``: ``0.weight`` under ``mlp`` is ``mlp[0].weight``."""
+    return root + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in name.split("."))
 
 
 def one_cpu_thread(fn):

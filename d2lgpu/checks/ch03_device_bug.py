@@ -17,6 +17,7 @@ from ._ch03_networks import CLASS_WEIGHTS, defaults_kept, make_net, same_params,
 from ._ch03_step_rules import batch as _batch
 from ._ch03_step_rules import check_large_gradients, kept_graph, reference_train_step, rng_kept
 from ._ch03_step_rules import waits_for_the_gpu as _waits_for_the_gpu
+from ._kit_calls import closure_first
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["check_device_bug", "reference_train_step"]
@@ -123,17 +124,11 @@ def _record_steps(opt) -> list[bool]:
     stepped_with: list[bool] = []
     step = opt.step
 
-    def recorded_step(closure=None):  # SGD.step's signature
-        loss = None
-        if closure is not None:  # it makes the gradients: read them after it ran
-            with torch.enable_grad():
-                loss = closure()
+    def record():  # before each step, after a closure given to it made the gradients
         grads = [p.grad for group in opt.param_groups for p in group["params"]]
         stepped_with.append(any(g is not None and bool(g.any()) for g in grads))
-        step()
-        return loss  # SGD.step's: the closure's loss, None without one
 
-    opt.step = recorded_step
+    opt.step = closure_first(step, record)
     return stepped_with
 
 

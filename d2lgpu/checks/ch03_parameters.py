@@ -27,7 +27,7 @@ from ._ch03_loading import (
 )
 from ._ch03_networks import defaults_kept, make_net, same_params, seeded_net
 from ._kit import patched
-from ._util import CheckFailed, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread, written_as
 
 __all__ = ["check_parameters", "saved_as_if_on"]
 
@@ -96,12 +96,11 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     if not moved and isinstance(last, torch.device) and last.type == "cpu":
         moved = [last]  # net.cpu() on the CPU: a move on a GPU
     if moved:
-        layer = seen.layer and "net" + "".join(
-            f"[{part}]" if part.isdigit() else f".{part}" for part in seen.layer.split(".")
-        )
-        where = "the CPU (net.cpu() or net.to('cpu'))" if moved[0].type == "cpu" else moved[0]
-        where = f"the CPU ({layer}.cpu())" if layer and moved[0].type == "cpu" else where
-        what = f"its layer {layer}" if layer else "the model itself"
+        what, call = ("the model itself", "net.cpu() or net.to('cpu')")
+        if seen.layer is not None:
+            layer = written_as("net", seen.layer)
+            what, call = f"its layer {layer}", f"{layer}.cpu()"
+        where = f"the CPU ({call})" if moved[0].type == "cpu" else moved[0]
         raise CheckFailed(
             f"save_parameters moved {what} to {where}: the model being trained "
             "must stay on its GPU. Save its state_dict without moving it: the file records "
