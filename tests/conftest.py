@@ -17,6 +17,19 @@ from ddp_helpers.train_ddp import load_script_module, reference_run
 from d2lgpu.checks.ch01_devices import fake_gpus
 
 
+@pytest.fixture(autouse=True)
+def _working_directory_kept():
+    """A test that leaves the working directory elsewhere fails by name. The ones after it in
+    the same process would read the wrong pyproject.toml (mutmut does on import) and start
+    ``python -c`` where a ``d2lgpu/`` of the test's own shadows the package."""
+    before = os.getcwd()
+    yield
+    after = os.getcwd()
+    if after != before:
+        os.chdir(before)
+        pytest.fail(f"the test left the working directory at {after}, not {before}")
+
+
 @pytest.fixture
 def one_thread():
     # Test machines are small and shared: with two busy cores, OpenMP threads

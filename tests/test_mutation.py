@@ -122,6 +122,7 @@ def test_some_functions_of_a_module_are_run_and_counted_alone(tmp_path, monkeypa
     assert started[0][-3:] == [module, "--functions", "check,Job.run"]
     ran = []
     monkeypatch.setattr(mutation, "run_one", lambda *args: ran.append(args))
+    monkeypatch.chdir(tmp_path)  # main() moves to ROOT, as mutmut needs; the test moves back
     assert mutation.main(["--run-one", "--functions", "check,Job.run", module]) == 0
     assert ran == [(module, mutation.MAX_CHILDREN, ["check", "Job.run"])]
 
