@@ -211,6 +211,15 @@ def test_a_mix_names_where_its_cpu_tensor_was_made(watch):
     assert watch.on_device(x.new_zeros(3)) and watch.on_device(torch.zeros_like(x))
 
 
+def test_a_copy_to_the_host_mixed_back_is_named_a_cpu_tensor(watch):
+    x = watch.put(torch.ones(3))
+    x + x.cpu(), x * x.to("cpu", torch.float64)  # a copy has no maker of its own to name
+    assert watch.mixed == [
+        "add got a device tensor and a CPU tensor",
+        "mul got a device tensor and a CPU tensor",
+    ]
+
+
 def test_a_cpu_tensor_made_before_the_watch_is_named_a_cpu_tensor():
     made_before = torch.ones(3)
     with DeviceWatch(pretend=True) as watch:
