@@ -767,6 +767,28 @@ def test_amp_names_losses_that_drift_from_the_float32_run():
     )
 
 
+def test_outputs_of_two_wrong_dtypes_are_both_named():
+    def bfloat16_on_even_batches(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for i, (X, y) in enumerate(batches):
+            opt.zero_grad()
+            with torch.autocast(device_type, dtype=torch.bfloat16, enabled=i % 2 == 0):
+                loss = F.cross_entropy(net(X), y)
+            (scaler.scale(loss) if scaler else loss).backward()
+            if scaler:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            (scaler.step(opt), scaler.update()) if scaler else opt.step()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    assert_hint(
+        bfloat16_on_even_batches,
+        "with torch.float16, the forward pass produced torch.bfloat16, torch.float32 outputs: "
+        "run net(X) (and the loss) inside torch.amp.autocast(device_type, dtype=torch.float16)",
+    )
+
+
 def test_amp_names_the_dtype_of_each_run_in_its_hints():
     assert_hint(
         make_amp_loop(autocast_forward=False),
@@ -1133,8 +1155,9 @@ def test_an_optimizer_step_given_a_closure_passes(by_keyword):
     assert_passes("04.amp", train_amp)
 
 
-def clips_at(factor):
-    """The right loop, but clipping to ``factor`` times max_norm ("for headroom")."""
+def clips_at(factor, unscale=True):
+    """The right loop, but clipping to ``factor`` times max_norm ("for headroom"), the
+    gradients unscaled first unless ``unscale`` is False."""
 
     def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         losses = []
@@ -1143,7 +1166,7 @@ def clips_at(factor):
             with torch.autocast(device_type, dtype=dtype):
                 loss = F.cross_entropy(net(X), y)
             (scaler.scale(loss) if scaler else loss).backward()
-            if scaler:
+            if scaler and unscale:
                 scaler.unscale_(opt)
             torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm * factor)
             (scaler.step(opt), scaler.update()) if scaler else opt.step()
@@ -1151,6 +1174,20 @@ def clips_at(factor):
         return torch.stack(losses)
 
     return train_amp
+
+
+@pytest.mark.parametrize("factor", [1.02, 0.98, 2.0])
+def test_gradients_clipped_while_scaled_to_another_threshold_are_not_clipped_to_max_norm(factor):
+    # The scaled rule holds steps of max_norm / 1024 within 1%; these are 2% or more off it,
+    # two mistakes at once, and named by the general rule, which asks for unscale_ too.
+    norm = f"{0.5 * factor / 1024:.3g}"
+    assert_fails(
+        "04.amp",
+        clips_at(factor, unscale=False),
+        f"with torch.float16, the gradients' norm at the optimizer's step was between {norm} "
+        f"and {norm}, not clipped to max_norm=0.5: keep torch.nn.utils.clip_grad_norm_(net."
+        "parameters(), max_norm) after backward() and scaler.unscale_(opt)",
+    )
 
 
 @pytest.mark.parametrize(("factor", "norm"), [(1.5, "0.75"), (1.02, "0.51"), (0.98, "0.49")])

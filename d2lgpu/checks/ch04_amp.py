@@ -198,12 +198,14 @@ def _check_reads(seen, name):
             "(losses)): it reads every loss on the host, a wait for the GPU each, and makes a new "
             "tensor on the CPU. Return torch.stack(losses), which stays on the device"
         )
-    at_steps, reads = seen["reads_at_step"], seen["reads"]
-    if (at_steps[-1] if at_steps else len(reads)) > 2:
-        first = f"; the first {describe_frame(calls.first_read)}" if calls.first_read else ""
+    # one count per step (_check_steps held the steps to one per batch); each read recorded
+    # is the learner's, the first one's line with it
+    reads = seen["reads"]
+    if seen["reads_at_step"][-1] > 2:
         raise CheckFailed(
             f"with {name}, your loop read tensors on the host {len(reads)} times in {STEPS} "
-            f"steps ({', '.join(sorted(set(reads)))}{first}): each read (loss.item(), "
+            f"steps ({', '.join(sorted(set(reads)))}; the first "
+            f"{describe_frame(calls.first_read)}): each read (loss.item(), "
             "float(loss), or a call that reads for you) waits for the GPU. Keep the losses on "
             "the device (losses.append(loss.detach())) and return torch.stack(losses)"
         )
