@@ -6,6 +6,7 @@ Each test takes well under a second."""
 
 import gc
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,11 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from torch.distributed import all_reduce as _all_reduce_imported
+from torch.nn.utils import clip_grad_norm_ as _clip_imported
 
 from d2lgpu._fake_dist import fake_process_group
 from d2lgpu.checks import _ranks
+from d2lgpu.checks._ch10_refused import AVERAGE_CLIP
 from d2lgpu.checks._kit_collective_reads import finished_rule_hint
 from d2lgpu.checks._kit_collectives import Call, CollectiveWatch
 from d2lgpu.checks._util import CheckFailed, NotAttempted
@@ -339,6 +342,55 @@ def test_a_wait_on_a_handle_of_an_earlier_step_is_named():
     _HANDLES.clear()
 
 
+def _divides_before_the_wait(model):
+    handles = [(p, dist.all_reduce(p.grad, async_op=True)) for p in model.parameters()
+               if p.grad is not None]  # fmt: skip
+    for p, handle in handles:
+        p.grad /= dist.get_world_size()  # written while its all-reduce may still be reading it
+        handle.wait()
+
+
+def test_a_tensor_written_before_its_wait_is_named_when_the_function_returns():
+    with pytest.raises(_ranks.RuleBroken) as raised:
+        run(_divides_before_the_wait, 2)
+    assert str(raised.value) == (
+        "4 collective(s) launched with async_op=True had their tensor written before the wait "
+        "on them (seen when your function returned), the first an all_reduce of shape (16, 6) "
+        "(384 bytes): until the wait returns, the collective reads and writes that memory, so a "
+        "write there (a buffer reused for the next one, a copy or a division before the wait) "
+        "races it, and the wait then leaves whichever came last. Give each collective in flight "
+        "a tensor of its own, and write into it only after its wait"
+    )
+
+
+_IN_BACKWARD = []
+
+
+def _hooks_written_before_the_wait(model):
+    """From its second call on, hooks the first call registered all-reduce in backward; the
+    call divides each gradient before waiting on its all-reduce."""
+    if not getattr(model, "hooked", False):
+        model.hooked = True
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(
+                lambda p: _IN_BACKWARD.append((p, dist.all_reduce(p.grad, async_op=True)))
+            )
+        avg_loop(model)
+        return
+    for p, handle in _IN_BACKWARD:
+        p.grad /= dist.get_world_size()
+        handle.wait()
+    _IN_BACKWARD.clear()
+
+
+def test_calls_made_in_backward_are_left_to_the_parents_rule_though_written_before_their_wait():
+    # the parent names collectives in backward first (rank_hint: "ran during backward"), the
+    # cause; a rank that named the write instead would hide it
+    _IN_BACKWARD.clear()
+    record = run(_hooks_written_before_the_wait, 2)
+    assert [s["in_backward"] for s in record["steps"]] == [0, 4, 6, 0]
+
+
 def test_waits_reads_each_earlier_calls_waits_and_a_wait_before_the_step_is_no_stale_one():
     with fake_process_group(2, 0), CollectiveWatch() as watching:
         _ranks._WATCH.append(watching)
@@ -354,6 +406,16 @@ def test_waits_reads_each_earlier_calls_waits_and_a_wait_before_the_step_is_no_s
             _ranks.check_waited(2, "now", _ranks.waits(2))
         finally:
             _ranks._WATCH.pop()
+
+
+def test_the_second_model_has_what_a_loop_over_children_or_state_dict_gets_wrong():
+    twin = _ranks.make_net(_ranks.Twin)
+    names = [n for n, _ in twin.named_parameters()]
+    assert "scale" in names and "head.weight" not in names  # a layer's parameters once
+    own = {id(p) for child in twin.children() for p in child.parameters()}
+    assert id(twin.scale) not in own  # in no child module
+    kept = twin.state_dict(keep_vars=True)
+    assert kept["head.weight"] is kept["body.2.weight"] and "shift" in kept  # twice; a buffer
 
 
 def test_one_rank_on_the_global_batch_ends_where_the_reference_does():
@@ -451,6 +513,61 @@ def test_a_broken_rule_at_the_end_of_a_job_is_raised_by_the_watched_job():
             2,
         )
     assert _ranks._WATCH == []
+
+
+def _sums_by_its_imported_name(x):
+    _all_reduce_imported(x)
+
+
+def _leaves_grad_mode_off(x):
+    torch.set_grad_enabled(False)
+
+
+def test_a_job_watches_the_answers_own_names_and_keeps_a_ranks_defaults():
+    # a job of no TorchFunctionMode (10.allreduce_grads' HostCopies is one, and routes any
+    # call to torch.distributed's own name): the answer's name for all_reduce is rebound
+    def job(answer, rank, world):
+        answer(torch.ones(2))
+        return "record"
+
+    with fake_process_group(2, 0), tempfile.TemporaryDirectory() as logs:
+        assert _ranks._watched_job(job, _sums_by_its_imported_name, logs, 0, 2) == "record"
+        assert (Path(logs) / "rank0").read_text() == "all_reduce [2]\n"
+        with pytest.raises(CheckFailed) as raised:
+            _ranks._watched_job(job, _leaves_grad_mode_off, logs, 1, 2)
+    assert torch.is_grad_enabled()
+    assert str(raised.value).startswith(
+        "in a rank, your code leaves a process-wide default of torch changed "
+        "(torch.set_grad_enabled(False)): "
+    )
+
+
+def _sums_on_two_threads_of_its_own_and_swallows_the_errors(x):
+    def send(tensor):
+        try:
+            dist.all_reduce(tensor)
+        except Exception:  # the refusal caught: the job still names the first refused call
+            pass
+
+    for tensor in (x, x[:1]):
+        thread = threading.Thread(target=send, args=(tensor,))
+        thread.start()
+        thread.join()
+
+
+def test_the_first_collective_refused_on_a_thread_of_the_answers_own_is_named():
+    def job(answer, rank, world):
+        answer(torch.ones(2))
+        return "record"
+
+    with fake_process_group(2, 0), tempfile.TemporaryDirectory() as logs:
+        with pytest.raises(_ranks.RuleBroken) as raised:
+            _ranks._watched_job(job, _sums_on_two_threads_of_its_own_and_swallows_the_errors,
+                                logs, 0, 2)  # fmt: skip
+    assert str(raised.value).startswith(
+        "an all_reduce of shape (2,) (8 bytes) was called from a thread of your own, not the "
+        "one your function was called on: "
+    )
 
 
 def averages_without_the_model():
@@ -679,6 +796,35 @@ def _freezes_unused(model):
         if p.grad is None:
             p.requires_grad_(False)
     avg_loop(model)
+
+
+_CALLS = []  # the steps the next answers were called at
+
+
+def _clips_at_late(model):
+    _CALLS.append(len(_CALLS))
+    avg_loop(model)
+    if _CALLS[-1] == _ranks.LATE:
+        _clip_imported(model.parameters(), 1.0)  # by the name it imported
+
+
+def _loses_its_peer_at_late(model):
+    _CALLS.append(len(_CALLS))
+    if _CALLS[-1] == _ranks.LATE:
+        raise RuntimeError(LOST)  # what gloo raises in a rank whose peer died
+    avg_loop(model)
+
+
+def test_a_rule_or_a_lost_peer_at_late_is_not_blamed_on_the_step_from_which_a_layer_is_used():
+    _CALLS.clear()
+    with pytest.raises(_ranks.RuleBroken) as raised:
+        run(_clips_at_late, 2)
+    assert str(raised.value) == AVERAGE_CLIP.format(name="clip_grad_norm_")
+    _CALLS.clear()
+    with pytest.raises(RuntimeError, match="Connection closed by peer") as raised:
+        run(_loses_its_peer_at_late, 2)
+    assert type(raised.value) is RuntimeError  # the peer's failure: the parent reads its logs
+    _CALLS.clear()
 
 
 def test_a_rank_names_a_call_that_first_fails_at_late_and_one_that_freezes_parameters():

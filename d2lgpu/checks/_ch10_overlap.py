@@ -89,7 +89,7 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
             ddp.finish()
         log.append(("finish returned",))
         if written := [c for _, c in state["sent"][-1] if c.written]:
-            raise RuleBroken(written_hint(written, f"the end of finish() at step {step}"))
+            raise RuleBroken(written_hint(written, f"finish() returned at step {step}"))
         if (now := max(_hooks_on(model))) > setup["hooks"]:  # registered again in finish()
             raise RuleBroken(_AGAIN.format(step=step, now=now - 1, once=setup["hooks"] - 1))
         got = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]

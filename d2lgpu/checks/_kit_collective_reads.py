@@ -75,10 +75,11 @@ def unwaited_hint(calls: list[Call], where: str) -> str:
 
 
 def written_hint(calls: list[Call], where: str) -> str:
-    """The hint for async calls whose tensor was written before their wait, by ``where``."""
+    """The hint for async calls whose tensor was written before their wait, seen when
+    ``where`` ("your function returned")."""
     return (
         f"{len(calls)} collective(s) launched with async_op=True had their tensor written "
-        f"before the wait on them (by {where}), the first {describe(calls[0])}: until the "
+        f"before the wait on them (seen when {where}), the first {describe(calls[0])}: until the "
         "wait returns, the collective reads and writes that memory, so a write there (a "
         "buffer reused for the next one, a copy or a division before the wait) races it, and "
         "the wait then leaves whichever came last. Give each collective in flight a tensor of "
