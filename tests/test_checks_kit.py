@@ -411,6 +411,13 @@ def test_autocasts_asked_records_regions_made_enabled_or_entered_enabled_and_put
     with torch.autocast("cpu"):  # after the block: nothing recorded
         pass
     assert len(asked) == 3
+    x = torch.ones(2, 2)
+    with autocasts_asked() as asked:
+        made = torch.autocast("cpu", dtype=torch.float16)  # made here, entered twice: once
+        for _ in range(2):
+            with made:
+                assert (x @ x).dtype == torch.float16  # the region runs as it was asked
+    assert asked == [("cpu", torch.float16)]
 
 
 def test_call_counted_counts_a_first_forward_called_past_its_hooks():

@@ -60,7 +60,7 @@ def autocasts_asked() -> Iterator[list[tuple[str, torch.dtype]]]:
         init(self, device_type, dtype, enabled, cache_enabled)
 
     def entered(self):
-        if id(self) not in made and getattr(self, "_enabled", False):
+        if id(self) not in made and self._enabled:  # set by every autocast.__init__
             asked.append((self.device, self.fast_dtype))
         return enter(self)
 
