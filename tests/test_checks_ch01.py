@@ -203,7 +203,18 @@ def test_placement_hints_in_full_for_a_non_function_no_workers_short_lists_and_l
     assert_fails(
         "01.placement",
         one_for_none,
-        "with 2 GPU(s), place_workers(0) returned 1 devices: return one device per worker",
+        "with 2 GPU(s), place_workers(0) returned 1 device(s): return one device per worker, so "
+        "an empty list for no worker",
+    )
+
+    def one_per_device(n_workers):
+        return place_workers(max(n_workers, d2lgpu.num_gpus()))
+
+    assert_fails(
+        "01.placement",
+        one_per_device,
+        "with 3 GPU(s), place_workers(2) returned 3 device(s): return one device per worker, not "
+        "one per device",
     )
 
     def one_short_with_gpus(n_workers):
@@ -213,7 +224,7 @@ def test_placement_hints_in_full_for_a_non_function_no_workers_short_lists_and_l
     result = assert_fails(
         "01.placement",
         one_short_with_gpus,
-        "with 2 GPU(s), place_workers(5) returned 4 devices: return one device per worker, also "
+        "with 2 GPU(s), place_workers(5) returned 4 device(s): return one device per worker, also "
         "when there are more workers than devices",
     )
     assert result.hint.endswith("more workers than devices"), result.hint  # no word of the CPU

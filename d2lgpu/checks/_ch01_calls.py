@@ -4,7 +4,8 @@
 with ``device='cuda:0'``, ``.to('cuda:1')``, ``.cuda()``): the checker's GPUs are
 pretend ones that torch only *reports* (``ch01_devices.fake_gpus``), so such a call
 fails there, and an answer that tests each GPU that way drops them all.
-:func:`check_fresh_list` sees one list refilled by every call. Both take ``fake_gpus``
+:func:`check_fresh_list` sees one list refilled by every call; :func:`count_hint` says what
+to do about a list of the wrong length. The first two take ``fake_gpus``
 as an argument, so that this module does not import the checker that imports it.
 """
 
@@ -15,7 +16,7 @@ from torch.overrides import TorchFunctionMode
 
 from ._util import CheckFailed
 
-__all__ = ["GpuTouches", "touch_hint", "check_fresh_list"]
+__all__ = ["GpuTouches", "touch_hint", "check_fresh_list", "count_hint"]
 
 
 def _on_gpu(value) -> bool:
@@ -84,4 +85,17 @@ def check_fresh_list(answer, fake_gpus) -> None:
         "refills the same list (a mutable default argument such as out=[], or a list made "
         "outside the function), so a placement the caller kept changes under it. Build a "
         "new list in every call"
+    )
+
+
+def count_hint(n_workers: int, got: int, gpus: int) -> str:
+    """What to do about a list of ``got`` devices for ``n_workers`` workers."""
+    if n_workers == 0:
+        return "return one device per worker, so an empty list for no worker"
+    if got > n_workers:
+        return "return one device per worker, not one per device"
+    return "return one device per worker, also when there are more workers than devices" + (
+        " (with no GPU, each worker goes to the CPU: try_all_gpus() returns [cpu])"
+        if gpus == 0
+        else ""
     )

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import torch
 
-from ._ch01_calls import check_fresh_list, touch_hint
+from ._ch01_calls import check_fresh_list, count_hint, touch_hint
 from ._kit import patched
 from ._util import CheckFailed
 
@@ -140,13 +140,8 @@ def _placement(answer, n_workers: int, gpus: int, history=None) -> list[torch.de
         )
     if len(got) != n_workers:
         raise CheckFailed(
-            f"with {gpus} GPU(s), place_workers({n_workers}) returned {len(got)} devices: "
-            "return one device per worker, also when there are more workers than devices"
-            + (
-                " (with no GPU, each worker goes to the CPU: try_all_gpus() returns [cpu])"
-                if gpus == 0
-                else ""
-            )
+            f"with {gpus} GPU(s), place_workers({n_workers}) returned {len(got)} device(s): "
+            + count_hint(n_workers, len(got), gpus)
         )
     try:
         devices = [torch.device(d) for d in got]

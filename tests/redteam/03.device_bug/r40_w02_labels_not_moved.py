@@ -1,0 +1,18 @@
+# expect: fail moves X and the class weights but leaves the labels y on the CPU
+# hint: (\by\b|label|target|batch)
+# name: train_step
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    """train_step_buggy, fixed: the batch and the class weights on the model's device."""
+    X = X.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()

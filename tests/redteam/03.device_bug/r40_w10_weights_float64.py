@@ -1,0 +1,18 @@
+# expect: fail makes the class weights float64 (dtype=torch.float64) while the logits are float32
+# hint: (dtype|float64|double|float32)
+# name: train_step
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    """train_step_buggy, fixed: the batch and the class weights on the model's device."""
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, dtype=torch.float64, device=device)
+    loss = F.cross_entropy(net(X), y, weight=class_weights)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()

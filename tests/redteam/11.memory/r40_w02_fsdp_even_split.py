@@ -1,0 +1,29 @@
+# expect: fail FSDP2 divides all the elements evenly by N (Psi/N) instead of padding each tensor's rows to ceil(rows / N)
+# hint: (ceil|pad|per tensor|each tensor|rows|uneven|first dim)
+# name: predict
+import math
+
+
+def predict(shapes, plan, world_size):
+    """Rank 0's bytes of parameters, gradients and Adam's state under plan, fp32."""
+    sizes = [math.prod(s) for s in shapes]
+    n_tensors = len(sizes)
+    if plan == "ddp":
+        elems = sum(sizes)
+        return {"params": 4 * elems, "grads": 4 * elems, "optimizer": 8 * elems + 4 * n_tensors}
+    if plan == "zero1":
+        elems = sum(sizes)
+        held = [0] * world_size
+        mine = []
+        order = sorted(range(n_tensors), key=lambda i: -sizes[i])  # stable: module order on ties
+        for i in order:
+            rank = held.index(min(held))  # fewest elements so far, lowest rank on a tie
+            held[rank] += sizes[i]
+            if rank == 0:
+                mine.append(sizes[i])
+        return {"params": 4 * elems, "grads": 4 * elems,
+                "optimizer": 8 * sum(mine) + 4 * len(mine)}
+    if plan == "fsdp2":
+        shard = sum(sizes) / world_size  # 16 Psi / N, chapter 10
+        return {"params": 4 * shard, "grads": 4 * shard, "optimizer": 8 * shard + 4 * n_tensors}
+    raise ValueError(f"unknown plan {plan!r}")

@@ -1,0 +1,29 @@
+# expect: fail ZeRO-1 breaks a tie between ranks towards the highest rank instead of the lowest
+# hint: (tie|lowest rank|rank 0|fewest)
+# name: predict
+import math
+
+
+def predict(shapes, plan, world_size):
+    """Rank 0's bytes of parameters, gradients and Adam's state under plan, fp32."""
+    sizes = [math.prod(s) for s in shapes]
+    n_tensors = len(sizes)
+    if plan == "ddp":
+        elems = sum(sizes)
+        return {"params": 4 * elems, "grads": 4 * elems, "optimizer": 8 * elems + 4 * n_tensors}
+    if plan == "zero1":
+        elems = sum(sizes)
+        held = [0] * world_size
+        mine = []
+        order = sorted(range(n_tensors), key=lambda i: -sizes[i])  # stable: module order on ties
+        for i in order:
+            rank = max(r for r in range(world_size) if held[r] == min(held))  # fewest so far
+            held[rank] += sizes[i]
+            if rank == 0:
+                mine.append(sizes[i])
+        return {"params": 4 * elems, "grads": 4 * elems,
+                "optimizer": 8 * sum(mine) + 4 * len(mine)}
+    if plan == "fsdp2":
+        shard = sum(math.ceil(s[0] / world_size) * math.prod(s[1:]) for s in shapes)
+        return {"params": 4 * shard, "grads": 4 * shard, "optimizer": 8 * shard + 4 * n_tensors}
+    raise ValueError(f"unknown plan {plan!r}")

@@ -1,0 +1,29 @@
+# expect: fail counts 12 bytes of Adam state per parameter (a third fp32 copy) instead of two moments, 8
+# hint: (two moments|moment|8 ?B|8 bytes|12|Adam)
+# name: predict
+import math
+
+
+def predict(shapes, plan, world_size):
+    """Rank 0's bytes of parameters, gradients and Adam's state under plan, fp32."""
+    sizes = [math.prod(s) for s in shapes]
+    n_tensors = len(sizes)
+    if plan == "ddp":
+        elems = sum(sizes)
+        return {"params": 4 * elems, "grads": 4 * elems, "optimizer": 12 * elems + 4 * n_tensors}
+    if plan == "zero1":
+        elems = sum(sizes)
+        held = [0] * world_size
+        mine = []
+        order = sorted(range(n_tensors), key=lambda i: -sizes[i])  # stable: module order on ties
+        for i in order:
+            rank = held.index(min(held))  # fewest elements so far, lowest rank on a tie
+            held[rank] += sizes[i]
+            if rank == 0:
+                mine.append(sizes[i])
+        return {"params": 4 * elems, "grads": 4 * elems,
+                "optimizer": 12 * sum(mine) + 4 * len(mine)}
+    if plan == "fsdp2":
+        shard = sum(math.ceil(s[0] / world_size) * math.prod(s[1:]) for s in shapes)
+        return {"params": 4 * shard, "grads": 4 * shard, "optimizer": 12 * shard + 4 * n_tensors}
+    raise ValueError(f"unknown plan {plan!r}")
