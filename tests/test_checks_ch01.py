@@ -126,7 +126,7 @@ def test_placement_with_no_gpu_and_no_device_says_the_cpu_is_one():
     assert_fails(
         "01.placement",
         lambda n: [torch.device(f"cuda:{i}") for i in range(d2lgpu.num_gpus())][:n],
-        "with 0 GPU(s), place_workers(5) returned 0 devices",
+        "with 0 GPU(s), place_workers(5) returned 0 device(s)",
         "with no GPU, each worker goes to the CPU: try_all_gpus() returns [cpu]",
     )
 

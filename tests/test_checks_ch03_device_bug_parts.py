@@ -275,9 +275,12 @@ def test_each_way_a_step_leaves_the_meta_device_gets_its_whole_hint():
     def other_error(net, X, y, opt, device):
         raise RuntimeError("mat1 and mat2 shapes cannot be multiplied")
 
+    line = reads_back.__code__.co_firstlineno + 1
     assert _hint(parts._on_meta, reads_back, True) == (
         "the step copies a tensor from the model's device to the CPU (.cpu(), .to('cpu'), "
-        ".numpy(), or the model itself): keep the model on its device and move the data to it"
+        ".numpy(), .tolist(), or the model itself) (in your function reads_back, line "
+        f"{line}: `return _step(net, X, y, opt, device).cpu()`): keep the model on its device "
+        "and move the data to it"
     )
     assert _hint(parts._on_meta, moves_back, True).startswith("the step moves tensors to cpu")
     assert _hint(parts._on_meta, rebuilds_the_model_on_the_cpu, False) == (
