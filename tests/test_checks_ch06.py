@@ -1158,6 +1158,30 @@ def test_slowest_op_names_an_operator_returned_without_its_namespace():
     ), hint
 
 
+def test_the_first_aten_operator_under_a_stalled_wrapper_is_the_rule_followed():
+    # A busy machine stalled autograd's wrapper of the convolution's backward until it led the
+    # profile; an answer that keeps only the aten:: operators (accepted) named the first of
+    # those, aten::copy_: it followed the rule, as one that named the wrapper would have
+    from types import SimpleNamespace
+
+    from d2lgpu.checks import ch06_performance
+    from d2lgpu.checks._ch06_workloads import self_leaders, wrong_column
+
+    def row(key, self_time):
+        return SimpleNamespace(key=key, self_cpu_time_total=self_time, cpu_time_total=self_time,
+                               count=1, cpu_time=self_time, self_cpu_memory_usage=0,
+                               cpu_memory_usage=0, self_cpu_time_total_str=f"{self_time}us",
+                               cpu_time_total_str=f"{self_time}us")  # fmt: skip
+
+    wrapper = "autograd::engine::evaluate_function: ConvolutionBackward0"
+    table = [row(wrapper, 900.0), row("aten::copy_", 500.0), row("aten::mkldnn_convolution", 80.0),
+             row("aten::convolution_backward", 70.0)]  # fmt: skip
+    assert self_leaders(table) == {wrapper, "aten::copy_"}
+    assert wrong_column("aten::copy_", table) is None
+    assert ch06_performance._busy("aten::copy_", "aten::convolution_backward", [table])
+    assert not ch06_performance._busy("aten::mkldnn_convolution", "aten::copy_", [table])
+
+
 def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_it_leads():
     # On a busy machine the operator with the least self time can also be the one called most
     # often, or the one whose name sorts last: the hint names min() first and lists the rest.

@@ -71,6 +71,7 @@ from ._ch06_workloads import (
     largest,
     many_calls_workload,
     profiler_own,
+    self_leaders,
     summed_by_name,
     workloads,
 )
@@ -118,7 +119,7 @@ def _busy(got, want, tables, read=()) -> bool:
     it read no table but the calls (``read``: ``events()``), their sums per operator rank."""
     if not tables and read:
         tables = [summed_by_name(read[-1])[0]]
-    top = largest(tables[-1], "self_cpu_time_total") if tables else set()
+    top = self_leaders(tables[-1]) if tables else set()
     return bool(top) and want not in top and got in top
 
 
@@ -195,7 +196,7 @@ def _cpu_checks(answer, passed) -> None:
                     if got != want:
                         name_check(got, want, what, cpu, misses, read)
                 break
-            if device and not (tables and got in largest(tables[-1], "self_cpu_time_total")):
+            if device and not (tables and got in self_leaders(tables[-1])):
                 raise CheckFailed(device_column_hint(got, what, device))  # a CPU has none
             if split > 1:  # its rows are not the operators' totals: no busy machine's
                 raise CheckFailed(f"on cpu, {by_group_hint(got, want, what, split, how)}")
