@@ -48,6 +48,7 @@ from .checks._util import (
     gpu_in_a_thread_note,
     in_learner_code,
     learner_frame,
+    raised_where,
     refused_call_hint,
 )
 
@@ -209,7 +210,9 @@ def _thread_errors():
         if args.exc_value is not None and not isinstance(args.exc_value, SystemExit):
             what = f"{args.exc_type.__name__}: {args.exc_value}"[:400]
             gpu = ("CUDA" in what or "NVIDIA" in what) * PRETENDED_GPU
-            found.append(f"a thread your code started raised {what}{_where(args.exc_value)}{gpu}")
+            found.append(
+                f"a thread your code started raised {what}{raised_where(args.exc_value)}{gpu}"
+            )
         before(args)
 
     threading.excepthook = hook
@@ -243,14 +246,9 @@ def _unknown_hint(exercise_id) -> str:
     return f"no exercise has this id; {guess}: {', '.join(known)}"
 
 
-def _where(error: BaseException) -> str:
-    frame = learner_frame(error.__traceback__)
-    return f" ({describe_frame(frame)})" if frame is not None else ""
-
-
 def _timed_out_hint(error: AnswerTimedOut, seconds: float) -> str:
     return (
-        f"your answer ran for more than {seconds:g} s and was stopped{_where(error)}: look "
+        f"your answer ran for more than {seconds:g} s and was stopped{raised_where(error)}: look "
         "for a loop that never ends (a `while` whose condition never changes, a counter "
         "that is never increased) or a wait that never returns"
     )
@@ -275,14 +273,14 @@ def _not_implemented(error: NotImplementedError) -> tuple[str, str]:
 def _exit_hint(error: SystemExit) -> str:
     return (
         f"your code called sys.exit({'' if error.code is None else repr(error.code)})"
-        f"{_where(error)}, which would stop the notebook's kernel: return a value (or raise "
+        f"{raised_where(error)}, which would stop the notebook's kernel: return a value (or raise "
         "an exception) instead of exiting"
     )
 
 
 def _interrupt_hint(error: KeyboardInterrupt) -> str:
     return (
-        f"the check was interrupted (KeyboardInterrupt){_where(error)}: if you pressed stop, "
+        f"the check was interrupted (KeyboardInterrupt){raised_where(error)}: if you pressed stop, "
         "run the check again; if your code raises KeyboardInterrupt, let it return instead"
     )
 

@@ -10,6 +10,7 @@
 * :func:`refused_call_hint` names an answer that Python could not call with the
   exercise's arguments (its signature differs), not what it returned.
 * :func:`one_cpu_thread` runs a checker with one CPU thread.
+* :func:`raised_where` names the learner's line an error was raised in.
 * :func:`written_as` writes a submodule's or parameter's name as a learner's code reaches it.
 * :func:`gpu_in_a_thread_note` says where a pretended GPU is, for a thread of the learner's
   own that reached for it.
@@ -44,6 +45,7 @@ __all__ = [
     "one_cpu_thread",
     "refused_call_hint",
     "refused_call_named",
+    "raised_where",
     "written_as",
     "state_left_hint",
 ]
@@ -247,6 +249,13 @@ def gpu_in_a_thread_note(error: BaseException) -> str:
         "a stream the calling thread chose: queue GPU work from the thread that calls your "
         "function"
     )
+
+
+def raised_where(error: BaseException) -> str:
+    """`` (in your function f, line 3: `x = 1 / 0`)``: the learner's line that ``error``
+    was raised in, as a hint's aside; empty where none of its frames is the learner's."""
+    frame = learner_frame(error.__traceback__)
+    return f" ({describe_frame(frame)})" if frame is not None else ""
 
 
 def written_as(root: str, name: str) -> str:

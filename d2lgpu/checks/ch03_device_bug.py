@@ -18,7 +18,7 @@ from ._ch03_step_rules import batch as _batch
 from ._ch03_step_rules import check_large_gradients, kept_graph, reference_train_step, rng_kept
 from ._ch03_step_rules import waits_for_the_gpu as _waits_for_the_gpu
 from ._kit_calls import closure_first
-from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread, raised_where
 
 __all__ = ["check_device_bug", "reference_train_step"]
 
@@ -69,11 +69,9 @@ def _run_on_meta(step, net, X, y, opt) -> tuple[torch.Tensor, Origins]:
             raise  # the learner's stub: not attempted yet
         if origins.cuda_by_name:  # with a GPU, copying a meta tensor to it fails this way
             raise CheckFailed(BY_NAME) from None
-        frame = learner_frame(error.__traceback__)
-        where = f" ({describe_frame(frame)})" if frame is not None else ""
         raise moved_elsewhere(origins) or CheckFailed(
             "the step copies a tensor from the model's device to the CPU (.cpu(), "
-            f".to('cpu'), .numpy(), .tolist(), or the model itself){where}: keep the model "
+            f".to('cpu'), .numpy(), .tolist(), or the model itself){raised_where(error)}: keep the model "
             "on its device and move the data to it"
         ) from None
     except RuntimeError as error:

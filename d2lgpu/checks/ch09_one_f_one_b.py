@@ -72,7 +72,7 @@ from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
 from ._ch09_pipeline_rules import GATHERED
 from ._kit_code import runs_of
 from ._kit_seeds import reseeds_named
-from ._util import CheckFailed, describe_frame, learner_frame, one_cpu_thread
+from ._util import CheckFailed, one_cpu_thread, raised_where
 
 __all__ = ["check_one_f_one_b", "CASES"]
 
@@ -130,8 +130,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     ) from None
                 if case == 0:
                     raise
-                frame = learner_frame(error.__traceback__)
-                at = f" ({describe_frame(frame)})" if frame is not None else ""
+                at = raised_where(error)
                 few = (
                     f"here fewer micro-batches ({m}) than stages less one ({n_stages - 1}): does a "
                     "warm-up of S - k - 1 forwards on stage k ask for micro-batches that do not "
