@@ -856,15 +856,16 @@ def test_the_prompt_asks_for_the_sync_the_checker_requires():
 def stalled(monkeypatch):
     """``stalled(k)``: the next ``k`` profiles of the first workload show aten::_to_copy (the
     tiny additions' dtype copies) with a second of self time, as a process descheduled in
-    one of them shows it; ``stalled(k, total=True)``: and of total time."""
+    one of them shows it; ``stalled(k, total=True)``: and of total time; ``key=``: another
+    entry, in the profiles of the workloads that have it."""
 
-    def stall(times, total=False):
+    def stall(times, total=False, key="aten::_to_copy"):
         cls = torch.autograd.profiler.profile
         key_averages, left = cls.key_averages, [times]
 
         def stalled_key_averages(self, *args, **kwargs):
             table = key_averages(self, *args, **kwargs)
-            entries = [e for e in table if e.key == "aten::_to_copy"]
+            entries = [e for e in table if e.key == key]
             if entries and left[0] > 0:
                 left[0] -= 1
                 entries[0].self_cpu_time_total += 1e6  # microseconds
@@ -881,6 +882,36 @@ def test_a_profile_led_by_a_stalled_operator_is_run_again_and_a_right_answer_pas
     # 100: the machine stays busy; the answer named its own profile's largest entry each time
     stalled(times)
     assert assert_passes("06.slowest_op", profiled_key("self_cpu_time_total")).passed == PASSED
+
+
+def on_trace_ready_key(fn, args, device):
+    """A right answer that ranks its profile in the profiler's on_trace_ready callback."""
+    found = []
+
+    def pick(prof):
+        column = "self_device_time_total" if device.type == "cuda" else "self_cpu_time_total"
+        found.append(max(prof.key_averages(), key=lambda e: getattr(e, column)).key)
+
+    fn(*args)
+    d2lgpu.sync(device)
+    acts = [torch.profiler.ProfilerActivity.CPU]
+    acts += [torch.profiler.ProfilerActivity.CUDA] if device.type == "cuda" else []
+    with torch.profiler.profile(activities=acts, on_trace_ready=pick):
+        fn(*args)
+    return found[-1]
+
+
+@pytest.mark.parametrize("times", [1, 100])
+@pytest.mark.parametrize("node", ["torch::autograd::AccumulateGrad", "SumBackward0"])
+@pytest.mark.parametrize("answer", [profiled_key("self_cpu_time_total"), on_trace_ready_key])
+def test_a_stalled_autograd_node_leading_the_backward_passes_a_right_answer(
+    stalled, times, node, answer
+):
+    # An autograd node (not an aten:: operator) stalled until it led the convolution's
+    # profile: aten::convolution_backward still leads the aten:: operators, a ranking the
+    # exercise accepts too, but the answer ranked all the entries and named the node
+    stalled(times, key=node)
+    assert assert_passes("06.slowest_op", answer).passed == PASSED
 
 
 def test_four_profiles_in_a_row_led_by_the_named_entry_pass(stalled):
@@ -1179,6 +1210,10 @@ def test_the_first_aten_operator_under_a_stalled_wrapper_is_the_rule_followed():
     assert self_leaders(table) == {wrapper, "aten::copy_"}
     assert wrong_column("aten::copy_", table) is None
     assert ch06_performance._busy("aten::copy_", "aten::convolution_backward", [table])
+    assert not ch06_performance._busy("aten::mkldnn_convolution", "aten::copy_", [table])
+    # the wrapper leads all the entries, the operator wanted the aten:: ones: each ranking
+    # is asked alone, so naming the wrapper is the rule followed too
+    assert ch06_performance._busy(wrapper, "aten::copy_", [table])
     assert not ch06_performance._busy("aten::mkldnn_convolution", "aten::copy_", [table])
 
 
