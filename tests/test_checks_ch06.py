@@ -165,8 +165,10 @@ def test_slowest_op_rejects_always_profiling_the_cpu():
     assert result.hint == (
         "on a GPU (device cuda:0) the profile recorded no device times: when device is a GPU, "
         "ask the profiler for ProfilerActivity.CUDA as well as ProfilerActivity.CPU, and "
-        "compare self_device_time_total"
+        "compare self_device_time_total; tell a GPU by device.type == 'cuda' (a torch.device "
+        "never equals a string such as 'cuda')"
     ), result.hint
+    assert torch.device("cuda") != "cuda" and torch.device("cuda:0") != "cuda"  # as it says
     assert result.passed == PASSED[:7]  # the CPU workloads pass: only a GPU run can tell
 
 

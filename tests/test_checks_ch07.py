@@ -84,7 +84,12 @@ def fails(graded, name, *hint_parts):
 
 
 RIGHT_RELU_MUL = ["relu_mul", "relu_mul_small_blocks", "relu_mul_partial"]
-RIGHT_RMS_NORM = ["rms_norm", "rms_norm_contiguous", "rms_norm_callable"]
+RIGHT_RMS_NORM = [
+    "rms_norm",
+    "rms_norm_contiguous",
+    "rms_norm_callable",
+    "rms_norm_scratch_on_the_default_device",  # a tensor with no device= the kernel never gets
+]
 
 
 @pytest.mark.parametrize("name", RIGHT_RELU_MUL)
@@ -144,6 +149,11 @@ def test_wrong_offsets_and_a_short_grid_are_named(graded):
     fails(graded, "relu_mul_floor_grid", "never written", "triton.cdiv(n, BLOCK)")
     fails(graded, "rms_norm_one_row_short", "never written", "one program per row")
     fails(graded, "rms_norm_fixed_block", "only partly written", "next_power_of_2")
+
+
+def test_an_output_made_with_no_device_is_named(graded):
+    fails(graded, "relu_mul_out_on_the_default_device", "with torch.empty (in your function",
+          "and no device=", "which Triton refuses", "device=x.device")  # fmt: skip
 
 
 def test_writing_into_an_input_is_named(graded):
@@ -926,8 +936,10 @@ def test_a_wrong_rms_norm_output_is_diagnosed_by_what_it_equals():
             if other == 0.0
             else "for a 2 x 3 matrix, use the eps you are given (here 1e-06), not another one"
         )
-    # no eps where eps outside the root agrees too (a row's values far above eps): both named
-    big = x * 10
+    # no eps where eps outside the root agrees too (a row's values well above eps, yet small
+    # enough that eps inside the root tells: the checker fails the answer): both named
+    big = x * 0.02
+    assert not torch.allclose(_rms(big, 0.0), _rms(big, 1e-6), rtol=1e-4, atol=1e-5)
     got = _rms(big, 0.0)
     assert _rms_norm_diagnosis(
         got, big, 1e-6, watched_stores((got, range(6))), "a 2 x 3 matrix"

@@ -12,7 +12,13 @@ import torch
 from d2lgpu.checks._ch07_answers import coverage_hint, require_inputs_untouched, require_one_pass
 from d2lgpu.checks._ch07_diagnoses import rms, rms_norm_diagnosis
 from d2lgpu.checks._ch07_interpreter import Watch
-from d2lgpu.checks._ch07_passes import Call, launch_hint, ops_hint, watched_torch_ops
+from d2lgpu.checks._ch07_passes import (
+    Call,
+    device_hint,
+    launch_hint,
+    ops_hint,
+    watched_torch_ops,
+)
 from d2lgpu.grading import CheckFailed
 
 
@@ -280,3 +286,90 @@ def test_what_an_operation_costs_is_read_from_each_of_its_results_in_turn():
     # another dtype from an operation that is no cast is a computation, not a cast
     assert _kind("add", [x], [torch.empty(n, dtype=torch.float64)], n) == "compute"
     assert _kind("randn", [], [new], n) == "compute"  # no source: a computation
+
+
+def _made(fn, x):
+    """What ``fn(x)`` returned, its Call, and a Watch whose last launch was given it."""
+    watch = Watch()
+    with watched_torch_ops(watch, (x,)) as call:
+        out = fn(x)
+    return out, call, watch
+
+
+@pytest.mark.parametrize(
+    "fn, op",
+    [
+        (lambda x: torch.empty(x.shape, dtype=x.dtype), "empty"),
+        (lambda x: torch.empty(*x.shape, dtype=x.dtype, device=None), "empty"),
+        (lambda x: torch.empty_strided(x.shape, (x.shape[1], 1), dtype=x.dtype), "empty_strided"),
+        (lambda x: torch.zeros(x.shape), "zeros"),
+        (lambda x: torch.full(x.shape, 0.0)[:, :10], "full"),  # a view of it returned
+    ],
+)
+def test_a_tensor_made_for_the_kernel_with_no_device_is_named_first(fn, op):
+    # Right on this machine, where every tensor is on the CPU; on a GPU the kernel would be
+    # given a CPU tensor beside x's, which Triton refuses
+    out, call, watch = _made(fn, X.clone())
+    hint = device_hint(call, out, watch, "rms_norm", "a 40 x 50 matrix")
+    assert hint is not None and hint.startswith(
+        f"for a 40 x 50 matrix, rms_norm made a tensor for your kernel with torch.{op} (in "
+    ), hint
+    assert "and no device=, so it is on the CPU whatever x's device" in hint, hint
+    assert hint.endswith("device=x.device, or torch.empty_like of a contiguous x"), hint
+    stored_all = stored((out, range(out.numel())))
+    stored_all.calls = [call]
+    call.launches, call.grids = 1, [(40, 1, 1)]
+    with pytest.raises(CheckFailed, match=f"torch.{op} .* and no device="):  # before its cost
+        require_one_pass(out, stored_all, "rms_norm", "a 40 x 50 matrix", 40, "row")
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: torch.empty(x.shape, dtype=x.dtype, device=x.device),
+        lambda x: torch.empty(x.shape, dtype=x.dtype, device="cpu"),  # as str(x.device) gives
+        lambda x: torch.empty_like(x),
+        lambda x: x.new_empty(x.shape),
+        lambda x: (torch.empty(3), torch.empty_like(x))[1],  # a scratch the kernel never got
+    ],
+)
+def test_a_tensor_made_on_x_s_device_or_never_given_to_the_kernel_is_not_named(fn):
+    out, call, watch = _made(fn, X.clone())
+    assert device_hint(call, out, watch, "rms_norm", "w") is None
+
+
+def test_a_tensor_with_no_device_given_to_the_launch_is_named_though_not_returned():
+    x = X.clone()
+
+    def fn(x):
+        return torch.empty(x.shape[0]), torch.empty_like(x)
+
+    (scratch, out), call, watch = _made(fn, x)
+    assert device_hint(call, out, watch, "rms_norm", "w") is None
+    watch.launch([x, scratch, out])
+    assert "with torch.empty (" in device_hint(call, out, watch, "rms_norm", "w")
+
+
+def test_rms_norm_names_a_count_off_by_one_and_a_value_rounded_to_16_bits():
+    x = torch.randn(4, 300, generator=torch.Generator().manual_seed(3))
+    squares = (x * x).sum(dim=1, keepdim=True)
+    for count in (299, 301):
+        got = x / torch.sqrt(squares / count + 1e-6)
+        assert rms_norm_diagnosis(got, x, 1e-6, stored((got, range(1200))), "w") == (
+            f"for w, you divided the sum of squares by {count}, not by the number of columns "
+            "(300): mean(x * x) is the sum over the row divided by n_cols"
+        )
+    for low in (torch.float16, torch.bfloat16):  # the sum of squares rounded to 16 bits
+        got = x / torch.sqrt(squares.to(low).float() / 300 + 1e-6)
+        assert not torch.allclose(got, rms(x, 1e-6), rtol=1e-4, atol=1e-5)  # the checker's
+        hint = rms_norm_diagnosis(got, x, 1e-6, stored((got, range(1200))), "w")
+        assert hint.startswith("for w, your result is within 1% of x / sqrt(mean(x * x) + eps) "
+                               "but not within float32's precision"), (low, hint)  # fmt: skip
+    # rows far larger than any eps: every eps agrees, so none is named as the one used
+    one = torch.tensor([[0.7]])
+    got = one / torch.sqrt(one * one * (1 + 2e-3))
+    hint = rms_norm_diagnosis(got, one, 1e-6, stored((got, [0])), "a 1 x 1 matrix")
+    assert "within 1%" in hint and "the eps you are given" not in hint, hint
+    # a float16 x keeps its own hint, and a result far off the generic one
+    far = rms(x, 1e-6) * 1.1
+    assert "differs from" in rms_norm_diagnosis(far, x, 1e-6, stored((far, range(1200))), "w")

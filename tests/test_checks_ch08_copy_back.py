@@ -103,8 +103,10 @@ def pipeline(
                 ahead = send(batches[i + 1], side, device)
             cur.wait_event(copied)
             x.record_stream(cur)
+            if back_waits == "early":  # before the compute is queued: it covers compute i - 1
+                back.wait_stream(cur)
             y = compute(x)
-            if back_waits:
+            if back_waits is True:
                 back.wait_stream(cur)
             with torch.cuda.stream(back):
                 if record:
@@ -315,6 +317,18 @@ def test_copies_back_sharing_the_stream_of_the_copies_in_are_too_slow_and_named(
 def test_a_copy_back_that_does_not_wait_for_its_compute_is_a_race():
     hint = assert_fails(pipeline(back_waits=False), "the copy of result 0 to the host").hint
     assert "before compute 0 has finished" in hint and "wait_stream" in hint, hint
+    assert ": side stream 2 does not wait for default stream, so" in hint, hint
+
+
+def test_a_copy_back_that_waited_before_its_compute_was_queued_is_told_so():
+    # the wait is there, once per batch, but covers only what was queued before it
+    hint = assert_fails(pipeline(back_waits="early"), "the copy of result 0 to the host").hint
+    assert (
+        "side stream 2 waited for default stream only before compute 0 was queued there, and a wait"
+        in hint
+        and "covers only the work queued before it" in hint
+    ), hint
+    assert "does not wait" not in hint, hint
 
 
 def test_a_result_freed_without_record_stream_is_named():

@@ -103,6 +103,37 @@ def test_bus_bandwidth_reductions_but_broadcast_factor_wrong():
     assert_fails("10.bus_bandwidth", answer, "busbw of broadcast", "(n - 1) / n")
 
 
+@pytest.mark.parametrize("key", ["nbytes_seconds", "nbytes_seconds_collective"])
+def test_an_answer_kept_from_an_earlier_call_is_named_with_that_call(key):
+    # A cache keyed without the collective (or the world size) gives back, for all_gather,
+    # what all_reduce returned with the same nbytes and seconds: its factors are right, its
+    # key is not. Keyed on the collective too, only the 1-rank all_reduce meets a kept pair.
+    kept: dict = {}
+
+    def cached(nbytes, seconds, world_size, collective):
+        k = (nbytes, seconds) + ((collective,) if key.endswith("collective") else ())
+        return kept.setdefault(k, bw_table(nbytes, seconds, world_size, collective))
+
+    # keyed on the collective too, all_reduce on 1 rank gets what it returned on 2
+    later = "1, 'all_reduce'" if key.endswith("collective") else "2, 'all_gather'"
+    hint = assert_fails("10.bus_bandwidth", cached, "an answer kept from an earlier call").hint
+    assert hint.startswith(f"bandwidths(1048576, 0.001, {later}) returned (1.04858, "), hint
+    assert "returned earlier for bandwidths(1048576, 0.001, 2, 'all_reduce'): " in hint, hint
+    from d2lgpu.checks._ch10_bandwidth import kept_hint
+
+    earlier = [((8, 1.0, 2), "all_reduce", (8e-9, 8e-9))]
+    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_gather", (8e-9, 8e-9)) is not None
+    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_gather", (8e-9, 4e-9)) is None  # other
+    assert kept_hint(cached, earlier, (8, 2.0, 2), "all_gather", (8e-9, 8e-9)) is None  # seconds
+    assert kept_hint(cached, earlier, (16, 1.0, 2), "all_gather", (8e-9, 8e-9)) is None  # bytes
+    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_reduce", (8e-9, 8e-9)) is None  # same
+    kept.clear()  # the call above kept (9, 1.0)'s all_gather pair
+    assert kept_hint(cached, earlier, (8, 1.0, 4), "all_reduce", (8e-9, 8e-9)) is not None  # n
+    # a formula wrong whatever was called before gives the same pair for nbytes never seen
+    every_time = wrong_bw(factor_fn=lambda n, c: 2 * (n - 1) / n)
+    assert kept_hint(every_time, earlier, (8, 1.0, 2), "all_gather", (8e-9, 8e-9)) is None
+
+
 def test_bus_bandwidth_bad_shapes_and_stub():
     assert_fails("10.bus_bandwidth", lambda *a: 1.0, "pair (algbw, busbw)")
     assert_fails("10.bus_bandwidth", lambda *a: ("fast", 1), "numbers")

@@ -168,7 +168,8 @@ def relu_mul_relu_in_place(x, y):
 
 
 def relu_mul_ignores_strides(x, y):
-    out = torch.empty(x.shape, dtype=x.dtype)  # contiguous, but the inputs may not be
+    # contiguous, but the inputs may not be
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
     relu_mul_kernel[(triton.cdiv(x.numel(), 512),)](x, y, out, x.numel(), BLOCK=512)
     return out
 
@@ -222,6 +223,18 @@ def rms_norm(x, eps=1e-6):
     block = triton.next_power_of_2(n_cols)
     rms_norm_kernel[(n_rows,)](x, out, x.stride(0), out.stride(0), n_cols, eps, BLOCK=block)
     return out
+
+
+def relu_mul_out_on_the_default_device(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype)  # no device=: the CPU's, whatever x's device
+    relu_mul_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, out, x.numel(), BLOCK=1024)
+    return out
+
+
+def rms_norm_scratch_on_the_default_device(x, eps=1e-6):
+    torch.empty(4)  # a tensor of its own the kernel never gets: where it lives matters not
+    return rms_norm(x, eps)
 
 
 @triton.jit
@@ -337,7 +350,7 @@ def rms_norm_fixed_block(x, eps):
 
 
 def rms_norm_row_stride_from_shape(x, eps):
-    out = torch.empty(x.shape, dtype=x.dtype)  # contiguous; x may not be
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)  # contiguous; x may not be
     n_rows, n_cols = x.shape
     block = triton.next_power_of_2(n_cols)
     rms_norm_kernel[(n_rows,)](x, out, n_cols, n_cols, n_cols, eps, BLOCK=block)
@@ -416,7 +429,7 @@ _KEPT: dict = {}
 def relu_mul_kept_output(x, y):
     """One output per shape, kept between calls: the next call writes over the last result."""
     x, y = x.contiguous(), y.contiguous()
-    out = _KEPT.setdefault((x.shape, x.dtype), torch.empty(x.shape, dtype=x.dtype))
+    out = _KEPT.setdefault((x.shape, x.dtype), torch.empty(x.shape, dtype=x.dtype, device=x.device))
     n = x.numel()
     relu_mul_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
     return out
@@ -473,7 +486,9 @@ def rms_norm_no_eps(x, eps=1e-6):
 def rms_norm_kept_output(x, eps=1e-6):
     """One output per shape, kept between calls, as relu_mul_kept_output."""
     x = x.contiguous()
-    out = _KEPT.setdefault((x.shape, x.dtype, "rms"), torch.empty(x.shape, dtype=x.dtype))
+    out = _KEPT.setdefault(
+        (x.shape, x.dtype, "rms"), torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    )
     rms_norm_kernel[(x.shape[0],)](
         x,
         out,

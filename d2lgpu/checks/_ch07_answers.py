@@ -15,7 +15,7 @@ import os
 import torch
 
 from ._ch07_interpreter import OutOfBounds, Watch
-from ._ch07_passes import launch_hint, ops_hint, watched_torch_ops
+from ._ch07_passes import device_hint, launch_hint, ops_hint, watched_torch_ops
 from ._util import CheckFailed
 
 __all__ = [
@@ -93,7 +93,7 @@ def require_one_pass(out, watch: Watch, name: str, where: str, n: int, unit: str
     learner's that passes over memory, the kernel's own output returned, one launch, and
     not a large input run as one program (:mod:`._ch07_passes`)."""
     call = watch.calls[-1]
-    hint = ops_hint(call, name, where)
+    hint = device_hint(call, out, watch, name, where) or ops_hint(call, name, where)
     if hint:
         raise CheckFailed(hint)
     require_kernel_output(out, watch, name, where)

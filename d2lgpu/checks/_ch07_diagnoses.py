@@ -124,7 +124,11 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
                 f"by the number of columns ({n}): the masked lanes are not part of the row"
             )
         block *= 2
-    used = [e for e in (0.0, 1e-6, 1e-5, 1e-8) if e != eps and agrees(out, rms(x, e))]
+    used = [  # an eps that tells apart: on rows far larger than eps, any eps agrees
+        e
+        for e in (0.0, 1e-6, 1e-5, 1e-8)
+        if e != eps and agrees(out, rms(x, e)) and not agrees(rms(x, e), rms(x, eps))
+    ]
     if agrees(out, x / (torch.sqrt(squares / n) + eps)):
         left_out = "you left eps out, or added it outside the root (here the two agree): " * (
             used[:1] == [0.0]
@@ -163,6 +167,19 @@ def rms_norm_diagnosis(out, x, eps, watch, where, default=False) -> str:
             f"for {where}, your result is 0 everywhere: the sum of squares came out infinite, "
             "as where the masked lanes load other=float('-inf') (or inf), whose squares are "
             "inf. Give the masked lanes a value that adds nothing to a sum, other=0.0"
+        )
+    for count in (n - 1, n + 1):
+        if count > 0 and agrees(out, x / torch.sqrt(squares / count + eps)):
+            return (
+                f"for {where}, you divided the sum of squares by {count}, not by the number of "
+                f"columns ({n}): mean(x * x) is the sum over the row divided by n_cols"
+            )
+    if x.dtype == torch.float32 and agrees(out, rms(x, eps), rtol=1e-2, atol=1e-3):
+        return (
+            f"for {where}, your result is within 1% of x / sqrt(mean(x * x) + eps) but not "
+            "within float32's precision: a value was rounded to 16 bits on the way (a "
+            ".to(tl.float16) or .to(tl.bfloat16) of the squares, their sum or the result). "
+            "Keep every step in float32; tl.store converts to the output's dtype"
         )
     r = int(first_difference(out, rms(x, eps)) // max(n, 1))
     return (

@@ -6,7 +6,8 @@ torch operations the learner's own lines run are watched, those Triton makes
 while it copies a launch's tensors left out; :func:`ops_hint` names the first
 that reads or writes a tensor as large as the input (a computation, a dtype cast,
 a fill, a copy of an input already contiguous); :func:`launch_hint` a second
-launch in one call, and a large input run as a single program. What costs nothing is allowed: allocating
+launch in one call, and a large input run as a single program; :func:`device_hint` a tensor
+made for the kernel with no ``device=`` (the CPU's, whatever x's device). What costs nothing is allowed: allocating
 (``torch.empty``, ``empty_like``, ``new_empty``), views and no-ops that return
 their argument's memory (``view``, ``t``, ``x.contiguous()`` of a contiguous x,
 ``.to`` of the same dtype), and a contiguous copy of a tensor that is not.
@@ -27,7 +28,7 @@ from torch.overrides import TorchFunctionMode
 from ._ch07_interpreter import _tensors  # the tensors in a launch's (nested) arguments
 from ._util import describe_frame, learner_line
 
-__all__ = ["Call", "launch_hint", "ops_hint", "watched_torch_ops"]
+__all__ = ["Call", "device_hint", "launch_hint", "ops_hint", "watched_torch_ops"]
 
 _ALLOCATE = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided"}
 _FILL = {"zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "new_zeros"}
@@ -36,6 +37,8 @@ _CAST = {"to", "float", "half", "double", "bfloat16", "type", "type_as"}
 _COPY = {"contiguous", "reshape", "flatten", "ravel", "clone", "copy_", "view_as", "detach"}
 _IN_PLACE = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"}
 _SMALL = 16  # a tensor of fewer elements costs nothing worth naming (the 1 x 1 cases)
+# Factories whose tensor is made on the default device (the CPU) unless given device=.
+_PLACED = {"empty", "zeros", "ones", "full", "empty_strided"}
 
 
 @dataclass
@@ -45,6 +48,7 @@ class Call:
     launches: int = 0
     grids: list = field(default_factory=list)
     ops: list = field(default_factory=list)  # (name, kind, the learner's line)
+    unplaced: list = field(default_factory=list)  # (name, the learner's line, tensor) no device=
 
 
 def _same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -87,11 +91,13 @@ class _TorchOps(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         result = func(*args, **kwargs)
-        if self.watch.launching or self.call.ops:
-            return result  # Triton's own copies, or one already found
+        if self.watch.launching:
+            return result  # Triton's own copies
         line = learner_line(sys._getframe(1))
-        if line is not None:
-            name = getattr(func, "__name__", "")
+        name = getattr(func, "__name__", "")
+        if line is not None and name in _PLACED and kwargs.get("device") is None:
+            self.call.unplaced.append((name, line, result))
+        if line is not None and not self.call.ops:  # the first costly one is named
             sources = list(_tensors([*args, *kwargs.values()]))
             results = list(_tensors([result]))
             kind = _kind(name, sources, results, self.size)
@@ -134,6 +140,21 @@ _WHY = {
         "x.contiguous(), which returns x itself when it already is and copies only when not"
     ),
 }
+
+
+def device_hint(call: Call, out, watch, name: str, where: str) -> str | None:
+    """A tensor the kernel was given or returned, made with no device= (on the CPU whatever
+    x's device): right here, where every tensor is on the CPU, and refused on a GPU."""
+    for op, line, made in call.unplaced:
+        if isinstance(made, torch.Tensor) and (_same_memory(made, out) or watch.given(made)):
+            return (
+                f"for {where}, {name} made a tensor for your kernel with torch.{op} "
+                f"({describe_frame(line)}) and no device=, so it is on the CPU whatever x's "
+                "device: on a GPU your kernel gets a CPU tensor beside x's, which Triton refuses "
+                '("cannot be accessed from Triton (cpu tensor?)"). Make it on x\'s device: '
+                "device=x.device, or torch.empty_like of a contiguous x"
+            )
+    return None
 
 
 def ops_hint(call: Call, name: str, where: str) -> str | None:

@@ -37,12 +37,21 @@ def check_copy_back_hazards(run) -> None:
                 "(wait_event on an event recorded after the copy, or wait_stream), not the host"
             )
         if hazard.kind == "read" and second is not None:
+            reader, writer = second.stream.name, first.stream.name
+            early = any(w.stream is second.stream and w.on is first.stream for w in run.gpu.waits)
+            why = (
+                f"{reader} waited for {writer} only before compute {hazard.batch} was queued "
+                "there, and a wait (wait_stream, or wait_event on an event recorded then) "
+                "covers only the work queued before it"
+                if early
+                else f"{reader} does not wait for {writer}"
+            )
             raise CheckFailed(
                 f"the copy of result {hazard.batch} to the host may start before compute "
-                f"{hazard.batch} has finished: {second.stream.name} does not wait for "
-                f"{first.stream.name}, so on the simulated GPU it copied memory the compute had "
-                "not written yet. Make the stream that copies back wait for the compute on the "
-                "GPU (wait_stream, or wait_event on an event recorded after the compute)"
+                f"{hazard.batch} has finished: {why}, so on the simulated GPU it copied memory "
+                "the compute had not written yet. Make the stream that copies back wait for the "
+                "compute on the GPU once it is queued (wait_stream, or wait_event on an event "
+                "recorded after the compute)"
             )
         given = _recorded_elsewhere(hazard, first) if hazard.kind == "freed" else ""
         if hazard.kind == "freed" and first.flags.get("direction") == "d2h":

@@ -1,5 +1,7 @@
 """The rules of ``10.bus_bandwidth``: nccl-tests' formulas, and the hints that name a
-wrong answer's mistake by the variant of those formulas that explains all its values."""
+wrong answer's mistake by the variant of those formulas that explains all its values, or by
+the earlier call whose answer it gave back (:func:`kept_hint`); and the checker itself,
+:func:`check_bus_bandwidth`."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ __all__ = [
     "FACTORS",
     "bandwidth_mistake",
     "call",
+    "check_bus_bandwidth",
     "close",
     "fixed_for_two_ranks",
+    "kept_hint",
     "unknown_collective_hint",
 ]
 
@@ -202,3 +206,64 @@ def unknown_collective_hint(bandwidths) -> str | None:
             why or "an unknown collective must raise ValueError naming the allowed ones"
         )
     return None
+
+
+def kept_hint(bandwidths, earlier, case, collective, got) -> str | None:
+    """The hint when a wrong pair ``got`` is the one returned ``earlier`` [(case, collective,
+    pair)] for the same nbytes and seconds with another collective or world size, and the
+    same call with nbytes never seen is right: an earlier call's answer, kept between calls
+    (a cache keyed without them), not a wrong formula (which gives the same pair again)."""
+    for (b, s, n), before, pair in earlier:
+        if (b, s) != case[:2] or (n, before) == (case[2], collective):
+            continue
+        if not all(close(g, p) for g, p in zip(got, pair, strict=True)):
+            continue
+        fresh = (case[0] + 1, case[1], case[2])  # no case has these nbytes
+        try:
+            right = all(
+                map(close, call(bandwidths, fresh, collective), reference(*fresh, collective))
+            )
+        except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
+            return None
+        if right:
+            return (
+                f"bandwidths{(*case, collective)} returned ({got[0]:.6g}, {got[1]:.6g}), the "
+                f"pair it returned earlier for bandwidths{(b, s, n, before)}: an answer kept "
+                "from an earlier call with the same nbytes and seconds (a cache, or a dict, "
+                "keyed without world_size and the collective). busbw depends on all four "
+                "arguments: compute each call's values from them all, or key a cache on all four"
+            )
+    return None
+
+
+def check_bus_bandwidth(answer, passed: list[str]) -> None:
+    """``10.bus_bandwidth``: algbw and busbw in GB/s for four collectives."""
+    bandwidths = answer
+    if not callable(bandwidths):
+        raise CheckFailed(f"the answer must be the function bandwidths, got {bandwidths!r}")
+    earlier: list = []  # (case, collective, pair) of the collectives checked before
+    for collective in FACTORS:
+        results = [(case, call(bandwidths, case, collective)) for case in CASES]
+        for case, got in results:
+            if not all(close(g, e) for g, e in zip(got, reference(*case, collective), strict=True)):
+                hint = kept_hint(bandwidths, earlier, case, collective, got)
+                raise CheckFailed(
+                    hint
+                    or fixed_for_two_ranks(bandwidths)
+                    or bandwidth_mistake(results, collective)
+                )
+        earlier += [(case, collective, got) for case, got in results]
+        passed.append(f"{collective}: algbw and busbw in GB/s for {len(CASES)} cases, 2-16 ranks")
+    one = (2**20, 1e-3, 1)
+    got = call(bandwidths, one, "all_reduce")
+    if not close(got[1], 0.0):
+        raise CheckFailed(
+            kept_hint(bandwidths, earlier, one, "all_reduce", got)
+            or "all_reduce on 1 rank moves nothing over a link: busbw = algbw * 2 (1 - 1) / 1 = 0, "
+            f"got {got[1]!r}"
+        )
+    passed.append("1 rank: an all-reduce's bus bandwidth is 0")
+    hint = unknown_collective_hint(bandwidths)
+    if hint:
+        raise CheckFailed(hint)
+    passed.append("an unknown collective raises ValueError")

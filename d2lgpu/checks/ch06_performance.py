@@ -250,7 +250,8 @@ def _gpu_run(answer, state, fn, args, device, what):
         raise CheckFailed(
             f"on a GPU (device {device}) the profile recorded no device times: when device is "
             "a GPU, ask the profiler for ProfilerActivity.CUDA as well as "
-            "ProfilerActivity.CPU, and compare self_device_time_total"
+            "ProfilerActivity.CPU, and compare self_device_time_total; tell a GPU by "
+            "device.type == 'cuda' (a torch.device never equals a string such as 'cuda')"
         )
     sync_check(state["log"], device)
     if got in state["labels"]:

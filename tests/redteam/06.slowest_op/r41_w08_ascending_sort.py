@@ -1,0 +1,19 @@
+# expect: fail sorts ascending and takes the first row: the operator with the least self time
+# hint: (largest|most|max|smallest|least|fastest)
+# name: slowest_op
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    gpu = device.type == "cuda"
+    fn(*args)
+    if gpu:
+        torch.cuda.synchronize(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    column = "self_device_time_total" if gpu else "self_cpu_time_total"
+    rows = sorted(prof.key_averages(), key=lambda e: getattr(e, column))
+    return rows[0].key

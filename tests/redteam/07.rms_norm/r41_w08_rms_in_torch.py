@@ -1,0 +1,29 @@
+# expect: fail computes the root mean square with PyTorch outside the kernel; the kernel only scales by it
+# hint: (kernel|torch|outside|in the kernel|rms_norm_kernel)
+# name: rms_norm
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, out_row_stride, n_cols, eps, BLOCK: tl.constexpr):
+    # eps_ptr-free variant: "eps" carries a pointer to the per-row scale computed by the caller
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    scale = tl.load(eps + row)
+    y = x * scale
+    tl.store(out_ptr + row * out_row_stride + cols, y, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    if x.stride(1) != 1:
+        x = x.contiguous()
+    n_rows, n_cols = x.shape
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    scale = torch.rsqrt(x.float().pow(2).mean(dim=1) + eps).contiguous()
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, x.stride(0), out.stride(0), n_cols, scale, BLOCK=block)
+    return out

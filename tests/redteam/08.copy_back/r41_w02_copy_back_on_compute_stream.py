@@ -1,0 +1,36 @@
+# expect: fail copies the results back on the compute stream instead of a stream of their own, holding up the next compute
+# hint: (own stream|side stream|compute stream|stream of its own|another stream|separate stream|holds up)
+# name: pipelined_to_host
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        if pending is not None:
+            j, buf, landed = pending
+            landed.synchronize()
+            consume(j, buf)
+        buf = buffers[i % 2]
+        buf.copy_(y, non_blocking=True)  # queued on the compute stream: ordered after compute i
+        landed = compute_stream.record_event()
+        pending = (i, buf, landed)
+    j, buf, landed = pending
+    landed.synchronize()
+    consume(j, buf)

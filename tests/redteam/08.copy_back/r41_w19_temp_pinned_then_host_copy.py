@@ -1,0 +1,42 @@
+# expect: fail copies each result to new pinned memory with y.to('cpu', non_blocking=True) and copies that into the buffer on the host after the sync, instead of copying from the device into the buffers
+# hint: (buffer|pinned|into one of|new|\.to\(.cpu|cpu)
+# name: pipelined_to_host
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(b):
+        with torch.cuda.stream(copy_stream):
+            x = b.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        if pending is not None:
+            j, buf, landed, tmp = pending
+            landed.synchronize()
+            buf.copy_(tmp)
+            consume(j, buf)
+        buf = buffers[i % 2]
+        back_stream.wait_stream(compute_stream)
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            tmp = y.to('cpu', non_blocking=True)
+            landed = back_stream.record_event()
+        pending = (i, buf, landed, tmp)
+    j, buf, landed, tmp = pending
+    landed.synchronize()
+    buf.copy_(tmp)
+    consume(j, buf)

@@ -1,0 +1,17 @@
+# expect: fail returns (busbw, algbw) in the wrong order
+# hint: (order|algbw|busbw|pair|first|swap)
+# name: bandwidths
+
+
+def bandwidths(nbytes, seconds, world_size, collective):
+    n = world_size
+    if collective == "all_reduce":
+        factor = 2 * (n - 1) / n
+    elif collective in ("all_gather", "reduce_scatter"):
+        factor = (n - 1) / n
+    elif collective == "broadcast":
+        factor = 1.0
+    else:
+        raise ValueError(f"unknown collective {collective!r}")
+    algbw = nbytes / seconds / 1e9
+    return algbw * factor, algbw

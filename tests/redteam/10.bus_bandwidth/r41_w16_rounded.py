@@ -1,0 +1,17 @@
+# expect: fail rounds both results to 2 decimals for display
+# hint: (round|precision|decimal|digits|exact|close|0\.0)
+# name: bandwidths
+
+
+def bandwidths(nbytes, seconds, world_size, collective):
+    n = world_size
+    if collective == "all_reduce":
+        factor = 2 * (n - 1) / n
+    elif collective in ("all_gather", "reduce_scatter"):
+        factor = (n - 1) / n
+    elif collective == "broadcast":
+        factor = 1.0
+    else:
+        raise ValueError(f"unknown collective {collective!r}")
+    algbw = nbytes / seconds / 1e9
+    return round(algbw, 2), round(algbw * factor, 2)
