@@ -129,6 +129,15 @@ def test_an_answer_kept_from_an_earlier_call_is_named_with_that_call(key):
     assert kept_hint(cached, earlier, (8, 1.0, 2), "all_reduce", (8e-9, 8e-9)) is None  # same
     kept.clear()  # the call above kept (9, 1.0)'s all_gather pair
     assert kept_hint(cached, earlier, (8, 1.0, 4), "all_reduce", (8e-9, 8e-9)) is not None  # n
+    # earlier calls of other bytes, or of another pair, are looked past to the one kept
+    kept.clear()
+    earlier = [((16, 1.0, 2), "all_reduce", (1.6e-8, 1.6e-8)),
+               ((8, 1.0, 2), "all_reduce", (8e-9, 4e-9)),
+               ((8, 1.0, 4), "all_reduce", (8e-9, 1.2e-8))]  # fmt: skip
+    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_gather", (8e-9, 1.2e-8)).startswith(
+        "bandwidths(8, 1.0, 2, 'all_gather') returned (8e-09, 1.2e-08), the pair it returned "
+        "earlier for bandwidths(8, 1.0, 4, 'all_reduce'): an answer kept"
+    )
     # a formula wrong whatever was called before gives the same pair for nbytes never seen
     every_time = wrong_bw(factor_fn=lambda n, c: 2 * (n - 1) / n)
     assert kept_hint(every_time, earlier, (8, 1.0, 2), "all_gather", (8e-9, 8e-9)) is None
