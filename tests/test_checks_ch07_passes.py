@@ -338,6 +338,25 @@ def test_a_tensor_made_on_x_s_device_or_never_given_to_the_kernel_is_not_named(f
     assert device_hint(call, out, watch, "rms_norm", "w") is None
 
 
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: torch.empty(x.shape, dtype=x.dtype).to(x.device),
+        lambda x: torch.empty(x.shape, dtype=x.dtype).to(device=x.device),
+        lambda x: torch.empty(x.shape).to(x),  # x's device and dtype
+        lambda x: torch.empty(x.shape).to(str(x.device), non_blocking=True),
+    ],
+)
+def test_a_tensor_made_with_no_device_then_moved_is_named_for_the_copy(fn):
+    out, call, watch = _made(fn, X.clone())
+    hint = device_hint(call, out, watch, "relu_mul", "n = 2000")
+    assert hint.startswith("for n = 2000, relu_mul made a tensor for your kernel with torch.empty ")
+    assert "and no device=, then moved it: on a GPU it is made on the CPU and copied over" in hint
+    assert "Triton refuses" not in hint, hint
+    same, call, watch = _made(lambda x: torch.empty(x.shape).to(torch.float32), X.clone())
+    assert "Triton refuses" in device_hint(call, same, watch, "relu_mul", "w")  # a dtype: no move
+
+
 def test_a_tensor_with_no_device_given_to_the_launch_is_named_though_not_returned():
     x = X.clone()
 

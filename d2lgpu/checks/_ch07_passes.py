@@ -49,6 +49,7 @@ class Call:
     grids: list = field(default_factory=list)
     ops: list = field(default_factory=list)  # (name, kind, the learner's line)
     unplaced: list = field(default_factory=list)  # (name, the learner's line, tensor) no device=
+    moved: list = field(default_factory=list)  # tensors given to .to(a device) or .cuda()
 
 
 def _same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -83,6 +84,15 @@ def _kind(name: str, sources: list, results: list, size: int) -> str | None:
     return None
 
 
+def _moves(name: str, args, kwargs) -> bool:
+    """Whether a call is ``t.to(<a device>)`` or ``t.cuda()``: a move, not a cast."""
+    if not args or not isinstance(args[0], torch.Tensor):
+        return False
+    given = [*args[1:], kwargs.get("device")]
+    to_device = any(isinstance(a, str | torch.device | torch.Tensor) for a in given)
+    return name == "cuda" or (name == "to" and to_device)
+
+
 class _TorchOps(TorchFunctionMode):
     def __init__(self, watch, call: Call, size: int):
         super().__init__()
@@ -97,6 +107,8 @@ class _TorchOps(TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if line is not None and name in _PLACED and kwargs.get("device") is None:
             self.call.unplaced.append((name, line, result))
+        if line is not None and _moves(name, args, kwargs):
+            self.call.moved.append(args[0])
         if line is not None and not self.call.ops:  # the first costly one is named
             sources = list(_tensors([*args, *kwargs.values()]))
             results = list(_tensors([result]))
@@ -146,14 +158,23 @@ def device_hint(call: Call, out, watch, name: str, where: str) -> str | None:
     """A tensor the kernel was given or returned, made with no device= (on the CPU whatever
     x's device): right here, where every tensor is on the CPU, and refused on a GPU."""
     for op, line, made in call.unplaced:
-        if isinstance(made, torch.Tensor) and (_same_memory(made, out) or watch.given(made)):
+        if not isinstance(made, torch.Tensor) or not (_same_memory(made, out) or watch.given(made)):
+            continue
+        if any(_same_memory(made, t) for t in call.moved):  # .to(x.device) after: a copy
             return (
                 f"for {where}, {name} made a tensor for your kernel with torch.{op} "
-                f"({describe_frame(line)}) and no device=, so it is on the CPU whatever x's "
-                "device: on a GPU your kernel gets a CPU tensor beside x's, which Triton refuses "
-                '("cannot be accessed from Triton (cpu tensor?)"). Make it on x\'s device: '
-                "device=x.device, or torch.empty_like of a contiguous x"
+                f"({describe_frame(line)}) and no device=, then moved it: on a GPU it is made "
+                "on the CPU and copied over, a pass over memory for values your kernel "
+                "overwrites. Make it on x's device at once: device=x.device, or "
+                "torch.empty_like of a contiguous x"
             )
+        return (
+            f"for {where}, {name} made a tensor for your kernel with torch.{op} "
+            f"({describe_frame(line)}) and no device=, so it is on the CPU whatever x's "
+            "device: on a GPU your kernel gets a CPU tensor beside x's, which Triton refuses "
+            '("cannot be accessed from Triton (cpu tensor?)"). Make it on x\'s device: '
+            "device=x.device, or torch.empty_like of a contiguous x"
+        )
     return None
 
 
