@@ -601,6 +601,8 @@ def test_an_answers_output_inputs_shape_and_layout_are_each_named():
         "operations, such as torch.relu(x) * y, or a copy). Return the tensor your kernel "
         "stored into, made in x's dtype (torch.empty(x.shape, dtype=x.dtype, device=x.device))"
     )
+    with pytest.raises(CheckFailed, match=r"such as x \* torch.rsqrt\(\(x \* x\).mean\(1, "):
+        require_kernel_output(out, watched_stores((x, [0])), "rms_norm", "n = 6")  # its own
     given = watched_stores((x, [0]))
     given.launch([x, out])  # the output was the kernel's argument, and none of it stored
     with pytest.raises(CheckFailed) as failed:
@@ -637,7 +639,7 @@ def test_an_answers_output_inputs_shape_and_layout_are_each_named():
         assert str(failed.value) == (
             f"for n = 6, relu_mul returned a {wrong.dtype} tensor of shape {tuple(wrong.shape)} "
             f"on {wrong.device}; it must have the input's shape (6,) and dtype torch.float32, on "
-            "the input's device (torch.empty_like(x))"
+            "the input's device (torch.empty(x.shape, dtype=x.dtype, device=x.device))"
         )
     transposed = torch.empty(5, 3).t()
     assert out_layout_hint(out, "relu_mul", "n = 6", "element i at out_ptr + i") is None

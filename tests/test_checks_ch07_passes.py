@@ -6,6 +6,8 @@ The Triton answers themselves are graded in ``tests/test_redteam.py`` and
 ``tests/test_checks_ch07.py``.
 """
 
+import re
+
 import pytest
 import torch
 
@@ -327,7 +329,8 @@ def test_a_tensor_made_for_the_kernel_with_no_device_is_named_first(fn, op):
     "fn",
     [
         lambda x: torch.empty(x.shape, dtype=x.dtype, device=x.device),
-        lambda x: torch.empty(x.shape, dtype=x.dtype, device="cpu"),  # as str(x.device) gives
+        lambda x: torch.empty(x.shape, dtype=x.dtype, device=str(x.device)),
+        lambda x: torch.empty(x.shape, device=x.device.type),
         lambda x: torch.empty_like(x),
         lambda x: x.new_empty(x.shape),
         lambda x: (torch.empty(3), torch.empty_like(x))[1],  # a scratch the kernel never got
@@ -355,6 +358,72 @@ def test_a_tensor_made_with_no_device_then_moved_is_named_for_the_copy(fn):
     assert "Triton refuses" not in hint, hint
     same, call, watch = _made(lambda x: torch.empty(x.shape).to(torch.float32), X.clone())
     assert "Triton refuses" in device_hint(call, same, watch, "relu_mul", "w")  # a dtype: no move
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: torch.empty(x.shape, dtype=x.dtype, device="cpu"),
+        lambda x: torch.empty(x.shape, device=torch.device("cpu")),
+        lambda x: torch.zeros(x.shape, device=torch.get_default_device()),
+        lambda x: torch.empty(
+            x.shape,
+            device="cpu",  # a line below the call's first
+        ),
+    ],
+)
+def test_a_tensor_made_on_a_device_written_in_is_named(fn):
+    # "cpu" is x's device on this machine, as the default device is: only the learner's line
+    # tells that it was written in, and would stay the CPU where x is on a GPU
+    out, call, watch = _made(fn, X.clone())
+    hint = device_hint(call, out, watch, "relu_mul", "n = 2000")
+    assert re.match(
+        r"for n = 2000, relu_mul made a tensor for your kernel with torch\.(empty|zeros) "
+        r"and a device written in \(in your function <lambda>, line \d+",
+        hint,
+    ), hint
+    assert "Make it on x's device: device=x.device" in hint, hint
+
+
+def test_each_device_hint_in_full_names_the_learners_line():
+    def no_device(x):
+        torch.empty(3)  # a scratch the kernel never gets, looked past
+        return torch.empty(x.shape, dtype=x.dtype)
+
+    out, call, watch = _made(no_device, X.clone())
+    assert device_hint(call, out, watch, "rms_norm", "w") == (
+        "for w, rms_norm made a tensor for your kernel with torch.empty (in your function "
+        f"no_device, line {no_device.__code__.co_firstlineno + 2}: `return torch.empty(x.shape, dtype=x.dtype)`) and no device=, so it "
+        "is on the CPU whatever x's device: on a GPU your kernel gets a CPU tensor beside x's, "
+        'which Triton refuses ("cannot be accessed from Triton (cpu tensor?)"). Make it on '
+        "x's device: device=x.device, or torch.empty_like of a contiguous x"
+    )
+
+    def moved(x):
+        return torch.empty(x.shape).to(x.device)
+
+    out, call, watch = _made(moved, X.clone())
+    assert device_hint(call, out, watch, "rms_norm", "w") == (
+        "for w, rms_norm made a tensor for your kernel with torch.empty (in your function "
+        f"moved, line {moved.__code__.co_firstlineno + 1}: `return torch.empty(x.shape)"
+        ".to(x.device)`) and no device=, then moved "
+        "it: on a GPU it is made on the CPU and copied over, a pass over memory for values your "
+        "kernel overwrites. Make it on x's device at once: device=x.device, or "
+        "torch.empty_like of a contiguous x"
+    )
+
+    def written(x):
+        return torch.empty(x.shape, device="cpu")
+
+    out, call, watch = _made(written, X.clone())
+    assert device_hint(call, out, watch, "rms_norm", "w") == (
+        "for w, rms_norm made a tensor for your kernel with torch.empty and a device written in "
+        f"(in your function written, line {written.__code__.co_firstlineno + 1}: `return "
+        'torch.empty(x.shape, device="cpu")`): it '
+        "is there whatever x's device, so on another machine (a GPU, or another of its GPUs) "
+        "your kernel gets it beside x's on another device. Make it on x's device: "
+        "device=x.device, or torch.empty_like of a contiguous x"
+    )
 
 
 def test_a_tensor_with_no_device_given_to_the_launch_is_named_though_not_returned():
@@ -392,3 +461,12 @@ def test_rms_norm_names_a_count_off_by_one_and_a_value_rounded_to_16_bits():
     # a float16 x keeps its own hint, and a result far off the generic one
     far = rms(x, 1e-6) * 1.1
     assert "differs from" in rms_norm_diagnosis(far, x, 1e-6, stored((far, range(1200))), "w")
+
+
+def test_an_output_made_as_a_copy_of_x_is_named_as_a_copy_into_another_tensor():
+    watch, x = Watch(), X.clone()
+    with watched_torch_ops(watch, (x,)) as call:
+        torch.empty_like(x).copy_(x)
+    hint = ops_hint(call, "rms_norm", "w")
+    assert "which copied a whole tensor into another: an extra read and write" in hint, hint
+    assert "x.contiguous(), which returns x itself" not in hint, hint

@@ -116,31 +116,47 @@ def test_an_answer_kept_from_an_earlier_call_is_named_with_that_call(key):
 
     # keyed on the collective too, all_reduce on 1 rank gets what it returned on 2
     later = "1, 'all_reduce'" if key.endswith("collective") else "2, 'all_gather'"
-    hint = assert_fails("10.bus_bandwidth", cached, "an answer kept from an earlier call").hint
+    hint = assert_fails("10.bus_bandwidth", cached, "An answer kept from an earlier call").hint
     assert hint.startswith(f"bandwidths(1048576, 0.001, {later}) returned (1.04858, "), hint
-    assert "returned earlier for bandwidths(1048576, 0.001, 2, 'all_reduce'): " in hint, hint
+    assert "the pair it returned earlier for bandwidths(1048576, 0.001, 2, 'all_reduce'); " in hint
+    assert "called with arguments no call had used, bandwidths(1048577, 0.001, " in hint, hint
     from d2lgpu.checks._ch10_bandwidth import kept_hint
 
     earlier = [((8, 1.0, 2), "all_reduce", (8e-9, 8e-9))]
-    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_gather", (8e-9, 8e-9)) is not None
-    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_gather", (8e-9, 4e-9)) is None  # other
-    assert kept_hint(cached, earlier, (8, 2.0, 2), "all_gather", (8e-9, 8e-9)) is None  # seconds
-    assert kept_hint(cached, earlier, (16, 1.0, 2), "all_gather", (8e-9, 8e-9)) is None  # bytes
-    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_reduce", (8e-9, 8e-9)) is None  # same
-    kept.clear()  # the call above kept (9, 1.0)'s all_gather pair
-    assert kept_hint(cached, earlier, (8, 1.0, 4), "all_reduce", (8e-9, 8e-9)) is not None  # n
+
+    def said(case, collective, got):
+        kept.clear()  # each probe finds the cache as the checker's calls left it
+        return kept_hint(cached, earlier, case, collective, got)
+
+    assert said((8, 1.0, 2), "all_gather", (8e-9, 8e-9)) == (
+        "bandwidths(8, 1.0, 2, 'all_gather') returned (8e-09, 8e-09): the pair it returned "
+        "earlier for bandwidths(8, 1.0, 2, 'all_reduce'); called with arguments no call had "
+        "used, bandwidths(9, 1.0, 2, 'all_gather'), it is right. An answer kept from an earlier "
+        "call (a cache, a dict, a value kept between calls) keyed on less than all four "
+        "arguments: busbw depends on all four, so compute each call's values from them all, or "
+        "key a cache on all four"
+    )
+    assert said((8, 1.0, 2), "all_gather", (8e-9, 2e-9)) is None  # a factor of its own
+    assert said((8, 1.0, 2), "all_reduce", (8e-9, 8e-9)) is None  # the same call
+    assert "the pair it returned" in said((8, 1.0, 4), "all_reduce", (8e-9, 8e-9))  # another n
+    # another call's factor at the same world size, or its algbw for other bytes or seconds
+    hint = said((16, 1.0, 2), "all_gather", (1.6e-8, 1.6e-8))
+    assert ": the factor (busbw / algbw) it returned earlier for bandwidths(8, 1.0, 2, " in hint
+    assert "bandwidths(17, 1.0, 11, 'all_gather'), it is right" in hint, hint
+    assert ": the algbw it returned earlier" in said((8, 2.0, 2), "all_gather", (8e-9, 4e-9))
+    assert said((8, 2.0, 2), "all_gather", (4e-9, 2e-9)) is None  # right: nothing kept
     # earlier calls of other bytes, or of another pair, are looked past to the one kept
-    kept.clear()
     earlier = [((16, 1.0, 2), "all_reduce", (1.6e-8, 1.6e-8)),
                ((8, 1.0, 2), "all_reduce", (8e-9, 4e-9)),
                ((8, 1.0, 4), "all_reduce", (8e-9, 1.2e-8))]  # fmt: skip
-    assert kept_hint(cached, earlier, (8, 1.0, 2), "all_gather", (8e-9, 1.2e-8)).startswith(
-        "bandwidths(8, 1.0, 2, 'all_gather') returned (8e-09, 1.2e-08), the pair it returned "
-        "earlier for bandwidths(8, 1.0, 4, 'all_reduce'): an answer kept"
+    assert said((8, 1.0, 2), "all_gather", (8e-9, 1.2e-8)).startswith(
+        "bandwidths(8, 1.0, 2, 'all_gather') returned (8e-09, 1.2e-08): the pair it returned "
+        "earlier for bandwidths(8, 1.0, 4, 'all_reduce'); called"
     )
-    # a formula wrong whatever was called before gives the same pair for nbytes never seen
+    # a formula wrong whatever was called before is wrong with arguments never seen too
     every_time = wrong_bw(factor_fn=lambda n, c: 2 * (n - 1) / n)
-    assert kept_hint(every_time, earlier, (8, 1.0, 2), "all_gather", (8e-9, 8e-9)) is None
+    for later in ((8, 1.0, 2), (8, 1.0, 4)):
+        assert kept_hint(every_time, earlier, later, "all_gather", (8e-9, 8e-9)) is None
 
 
 def test_bus_bandwidth_bad_shapes_and_stub():
@@ -510,7 +526,8 @@ def test_bus_bandwidth_pass_lines_name_what_was_checked():
         (
             wrong_bw(factor_fn=lambda n, c: 1.0),
             "you used busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 "
-            "too: use /)",
+            "too: use /; and so is a factor worked out at the first call, all_reduce on 2 "
+            "ranks, and kept)",
         ),
         (
             wrong_bw(factor_fn=lambda n, c: (n - 1) // n),
@@ -1677,3 +1694,34 @@ def tries_a_thread_first(model):
 
 def test_a_collective_refused_on_a_thread_of_the_answers_own_is_named_though_it_caught_it():
     assert_fails("10.allreduce_grads", tries_a_thread_first, "was called from a thread of your own")
+
+
+def test_a_name_left_unchecked_after_a_call_on_the_same_world_size_is_named_as_kept():
+    # the factor is worked out (and the name checked) only when world_size changes: the
+    # unknown name on 1 rank, right after the 1-rank all_reduce, is never checked
+    from d2lgpu.checks._ch10_bandwidth import FACTORS as RULES
+
+    last = {"n": None, "factor": None}
+
+    def kept_per_world_size(nbytes, seconds, world_size, collective):
+        if world_size != last["n"]:
+            if collective not in RULES:
+                raise ValueError(collective)
+            last["n"], last["factor"] = world_size, RULES[collective](world_size)
+        alg = nbytes / seconds / 1e9
+        return alg, alg * last["factor"]
+
+    hint = assert_fails("10.bus_bandwidth", kept_per_world_size, "raised it when called").hint
+    assert hint.startswith(
+        "bandwidths(2**20, 1e-3, 1, 'all_to_everyone') returned instead of raising ValueError, "
+        "and raised it when called again after a call on 11 ranks: whether your function "
+        "checks the name depends on earlier calls"
+    ), hint
+
+    def shortcut_for_one_rank(nbytes, seconds, world_size, collective):  # the same every call
+        if world_size == 1:
+            return nbytes / seconds / 1e9, 0.0
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    hint = assert_fails("10.bus_bandwidth", shortcut_for_one_rank, "before any shortcut").hint
+    assert "depends on earlier calls" not in hint, hint

@@ -102,6 +102,10 @@ def require_one_pass(out, watch: Watch, name: str, where: str, n: int, unit: str
         raise CheckFailed(hint)
 
 
+# What each exercise's result computed again with torch operations looks like.
+_AGAIN = {"rms_norm": "x * torch.rsqrt((x * x).mean(1, keepdim=True) + eps)"}
+
+
 def kernel_output_hint(out: torch.Tensor, watch: Watch, name: str, where: str) -> str | None:
     """The tensor returned is (a view of) memory the kernel stored into: the kernel's output,
     not a result computed again with torch operations, nor a copy of it."""
@@ -116,7 +120,8 @@ def kernel_output_hint(out: torch.Tensor, watch: Watch, name: str, where: str) -
         return (
             f"for {where}, {name} returned a tensor your kernel never wrote: it launched the "
             "kernel, but the result is not the kernel's output (a result computed again with "
-            "torch operations, such as torch.relu(x) * y, or a copy). Return the tensor your "
+            f"torch operations, such as {_AGAIN.get(name, 'torch.relu(x) * y')}, or a copy). "
+            "Return the tensor your "
             "kernel stored into, made in x's dtype (torch.empty(x.shape, dtype=x.dtype, "
             "device=x.device))"
         )
@@ -159,7 +164,8 @@ def require_shape(out, like, name, where) -> None:
         raise CheckFailed(
             f"for {where}, {name} returned a {out.dtype} tensor of shape {tuple(out.shape)} on "
             f"{out.device}; it must have the input's shape {tuple(like.shape)} and dtype "
-            f"{like.dtype}, on the input's device (torch.empty_like(x))"
+            f"{like.dtype}, on the input's device (torch.empty(x.shape, dtype=x.dtype, "
+            "device=x.device))"
         )
 
 

@@ -19,6 +19,8 @@ Torch is all this needs; Triton is not imported here.
 from __future__ import annotations
 
 import contextlib
+import linecache
+import re
 import sys
 from dataclasses import dataclass, field
 
@@ -39,6 +41,8 @@ _IN_PLACE = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"}
 _SMALL = 16  # a tensor of fewer elements costs nothing worth naming (the 1 x 1 cases)
 # Factories whose tensor is made on the default device (the CPU) unless given device=.
 _PLACED = {"empty", "zeros", "ones", "full", "empty_strided"}
+# A device written into the learner's call: right only on the machine it was written for.
+_WRITTEN = re.compile(r"device\s*=\s*(['\"]|torch\.device\(\s*['\"]|torch\.get_default_device\()")
 
 
 @dataclass
@@ -48,7 +52,8 @@ class Call:
     launches: int = 0
     grids: list = field(default_factory=list)
     ops: list = field(default_factory=list)  # (name, kind, the learner's line)
-    unplaced: list = field(default_factory=list)  # (name, the learner's line, tensor) no device=
+    # (name, the learner's line, tensor, "" for no device= or "written" for one written in)
+    unplaced: list = field(default_factory=list)
     moved: list = field(default_factory=list)  # tensors given to .to(a device) or .cuda()
 
 
@@ -84,6 +89,16 @@ def _kind(name: str, sources: list, results: list, size: int) -> str | None:
     return None
 
 
+def _statement(line) -> str:
+    """The learner's statement from ``line`` on: its lines until the brackets close (6 at most)."""
+    text = ""
+    for n in range(line.lineno, line.lineno + 6):
+        text += linecache.getline(line.filename, n)
+        if text.count("(") <= text.count(")"):
+            break
+    return text
+
+
 def _moves(name: str, args, kwargs) -> bool:
     """Whether a call is ``t.to(<a device>)`` or ``t.cuda()``: a move, not a cast."""
     if not args or not isinstance(args[0], torch.Tensor):
@@ -106,7 +121,9 @@ class _TorchOps(TorchFunctionMode):
         line = learner_line(sys._getframe(1))
         name = getattr(func, "__name__", "")
         if line is not None and name in _PLACED and kwargs.get("device") is None:
-            self.call.unplaced.append((name, line, result))
+            self.call.unplaced.append((name, line, result, ""))
+        elif line is not None and name in _PLACED and _WRITTEN.search(_statement(line)):
+            self.call.unplaced.append((name, line, result, "written"))
         if line is not None and _moves(name, args, kwargs):
             self.call.moved.append(args[0])
         if line is not None and not self.call.ops:  # the first costly one is named
@@ -151,15 +168,28 @@ _WHY = {
         "copied a tensor that is already contiguous: an extra read and write of it. Call "
         "x.contiguous(), which returns x itself when it already is and copies only when not"
     ),
+    "copy into": (
+        "copied a whole tensor into another: an extra read and write, which your kernel does "
+        "not need. It loads its inputs where they are (x.contiguous() where x is not) and "
+        "stores into an output made with torch.empty"
+    ),
 }
 
 
 def device_hint(call: Call, out, watch, name: str, where: str) -> str | None:
     """A tensor the kernel was given or returned, made with no device= (on the CPU whatever
     x's device): right here, where every tensor is on the CPU, and refused on a GPU."""
-    for op, line, made in call.unplaced:
+    for op, line, made, how in call.unplaced:
         if not isinstance(made, torch.Tensor) or not (_same_memory(made, out) or watch.given(made)):
             continue
+        if how == "written":
+            return (
+                f"for {where}, {name} made a tensor for your kernel with torch.{op} and a device "
+                f"written in ({describe_frame(line)}): it is there whatever x's device, so on "
+                "another machine (a GPU, or another of its GPUs) your kernel gets it beside x's "
+                "on another device. Make it on x's device: device=x.device, or "
+                "torch.empty_like of a contiguous x"
+            )
         if any(_same_memory(made, t) for t in call.moved):  # .to(x.device) after: a copy
             return (
                 f"for {where}, {name} made a tensor for your kernel with torch.{op} "
@@ -183,7 +213,8 @@ def ops_hint(call: Call, name: str, where: str) -> str | None:
     if not call.ops:
         return None
     op, kind, line = call.ops[0]
-    return f"for {where}, {name} ran `{op}` ({describe_frame(line)}), which {_WHY[kind]}"
+    why = _WHY["copy into" if op == "copy_" else kind]
+    return f"for {where}, {name} ran `{op}` ({describe_frame(line)}), which {why}"
 
 
 def launch_hint(call: Call, name: str, where: str, n: int, unit: str) -> str | None:

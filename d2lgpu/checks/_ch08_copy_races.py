@@ -40,9 +40,10 @@ def check_copy_back_hazards(run) -> None:
             reader, writer = second.stream.name, first.stream.name
             early = any(w.stream is second.stream and w.on is first.stream for w in run.gpu.waits)
             why = (
-                f"{reader} waited for {writer} only before compute {hazard.batch} was queued "
-                "there, and a wait (wait_stream, or wait_event on an event recorded then) "
-                "covers only the work queued before it"
+                f"{reader}'s waits for {writer} do not cover compute {hazard.batch}: a wait "
+                "(wait_stream, or wait_event on an event recorded then) covers only the work "
+                f"queued on {writer} before it, and holds only the work queued on {reader} "
+                "after it"
                 if early
                 else f"{reader} does not wait for {writer}"
             )
@@ -50,8 +51,8 @@ def check_copy_back_hazards(run) -> None:
                 f"the copy of result {hazard.batch} to the host may start before compute "
                 f"{hazard.batch} has finished: {why}, so on the simulated GPU it copied memory "
                 "the compute had not written yet. Make the stream that copies back wait for the "
-                "compute on the GPU once it is queued (wait_stream, or wait_event on an event "
-                "recorded after the compute)"
+                "compute on the GPU once it is queued and before the copy is (wait_stream, or "
+                "wait_event on an event recorded after the compute)"
             )
         given = _recorded_elsewhere(hazard, first) if hazard.kind == "freed" else ""
         if hazard.kind == "freed" and first.flags.get("direction") == "d2h":

@@ -134,7 +134,8 @@ def fixed_for_two_ranks(bandwidths) -> str | None:
 _FACTOR_MISTAKES = (
     (
         lambda n: 1.0,
-        "busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 too: use /)",
+        "busbw = algbw, no factor (2 * (n - 1) // n, an integer division, is 1 too: use /; "
+        "and so is a factor worked out at the first call, all_reduce on 2 ranks, and kept)",
     ),
     (lambda n: (n - 1) // n, "(n - 1) // n, an integer division, which is 0: use /"),
     (lambda n: 2 * (n - 1) / n, "the all-reduce factor 2 (n - 1) / n"),
@@ -188,6 +189,9 @@ UNKNOWN = (  # (collective, world_size, why it is unknown): each another string 
 )
 
 
+_FRESH_N = 11  # a world size no case has
+
+
 def unknown_collective_hint(bandwidths) -> str | None:
     """The hint when a collective that is none of the four names does not raise ValueError."""
     for collective, n, why in UNKNOWN:
@@ -202,36 +206,80 @@ def unknown_collective_hint(bandwidths) -> str | None:
                 f"{call_} raised {type(error).__name__} ({error}): an unknown collective must "
                 "raise ValueError naming the allowed ones"
             )
+        if _raises_after_another_call(bandwidths, n, collective):
+            return (
+                f"{call_} returned instead of raising ValueError, and raised it when called "
+                f"again after a call on {_FRESH_N} ranks: whether your function checks the name "
+                "depends on earlier calls (a value kept from the call before, reused without "
+                "checking the name). Check the collective's name at every call, before anything "
+                "kept is reused"
+            )
         return f"{call_} returned instead of raising ValueError: " + (
             why or "an unknown collective must raise ValueError naming the allowed ones"
         )
     return None
 
 
+def _raises_after_another_call(bandwidths, n: int, collective: str) -> bool:
+    """Whether ``bandwidths(2**20, 1e-3, n, collective)``, which returned, raises ValueError
+    once a right call on a world size no case has came between: it depends on earlier calls."""
+    try:
+        bandwidths(2**20, 1e-3, _FRESH_N, "all_reduce")
+    except Exception:  # noqa: BLE001 (the answer's error: the usual hint then)
+        return False
+    try:
+        bandwidths(2**20, 1e-3, n, collective)
+    except ValueError:
+        return True
+    except Exception:  # noqa: BLE001 (another refusal: the usual hint)
+        return False
+    return False
+
+
+def _kept_from(case, collective, got, earlier_call) -> str | None:
+    """What of ``got`` an earlier call ``(case, collective, pair)`` returned too: its pair
+    (the same nbytes and seconds), its factor (the same world size, another collective), or
+    its algbw (other nbytes or seconds); None where nothing."""
+    (b, s, n), before, pair = earlier_call
+    if (b, s, n, before) == (*case, collective):
+        return None
+    if (b, s) == case[:2] and all(close(g, p) for g, p in zip(got, pair, strict=True)):
+        return "the pair"
+    alg_right = close(got[0], reference(case[0], case[1], case[2], collective)[0])
+    if n == case[2] and before != collective and alg_right and got[0] and pair[0]:
+        if close(got[1] / got[0], pair[1] / pair[0]):
+            return "the factor (busbw / algbw)"
+    if (b, s) != case[:2] and close(got[0], pair[0]) and not alg_right:
+        return "the algbw"
+    return None
+
+
 def kept_hint(bandwidths, earlier, case, collective, got) -> str | None:
-    """The hint when a wrong pair ``got`` is the one returned ``earlier`` [(case, collective,
-    pair)] for the same nbytes and seconds with another collective or world size, and the
-    same call with nbytes never seen is right: an earlier call's answer, kept between calls
-    (a cache keyed without them), not a wrong formula (which gives the same pair again)."""
-    for (b, s, n), before, pair in earlier:
-        if (b, s) != case[:2] or (n, before) == (case[2], collective):
+    """The hint when a wrong pair ``got`` holds what an ``earlier`` call [(case, collective,
+    pair)] returned (:func:`_kept_from`), and the same call with arguments no call had used
+    is right: an answer kept between calls (a cache keyed on less than all four arguments),
+    not a wrong formula (which is wrong there too)."""
+    probes: dict = {}
+    for earlier_call in earlier:
+        what = _kept_from(case, collective, got, earlier_call)
+        if what is None:
             continue
-        if not all(close(g, p) for g, p in zip(got, pair, strict=True)):
-            continue
-        fresh = (case[0] + 1, case[1], case[2])  # no case has these nbytes
-        try:
-            right = all(
-                map(close, call(bandwidths, fresh, collective), reference(*fresh, collective))
-            )
-        except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
-            return None
-        if right:
+        fresh = (case[0] + 1, case[1], case[2] if what == "the pair" else _FRESH_N)
+        if fresh not in probes:  # no case has these nbytes, nor this world size
+            try:
+                got_fresh = call(bandwidths, fresh, collective)
+            except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
+                return None
+            probes[fresh] = all(map(close, got_fresh, reference(*fresh, collective)))
+        if probes[fresh]:
+            (b, s, n), before, _ = earlier_call
             return (
-                f"bandwidths{(*case, collective)} returned ({got[0]:.6g}, {got[1]:.6g}), the "
-                f"pair it returned earlier for bandwidths{(b, s, n, before)}: an answer kept "
-                "from an earlier call with the same nbytes and seconds (a cache, or a dict, "
-                "keyed without world_size and the collective). busbw depends on all four "
-                "arguments: compute each call's values from them all, or key a cache on all four"
+                f"bandwidths{(*case, collective)} returned ({got[0]:.6g}, {got[1]:.6g}): "
+                f"{what} it returned earlier for bandwidths{(b, s, n, before)}; called with "
+                f"arguments no call had used, bandwidths{(*fresh, collective)}, it is right. An "
+                "answer kept from an earlier call (a cache, a dict, a value kept between calls) "
+                "keyed on less than all four arguments: busbw depends on all four, so compute "
+                "each call's values from them all, or key a cache on all four"
             )
     return None
 
@@ -241,7 +289,7 @@ def check_bus_bandwidth(answer, passed: list[str]) -> None:
     bandwidths = answer
     if not callable(bandwidths):
         raise CheckFailed(f"the answer must be the function bandwidths, got {bandwidths!r}")
-    earlier: list = []  # (case, collective, pair) of the collectives checked before
+    earlier: list = []  # (case, collective, pair) of the calls checked before
     for collective in FACTORS:
         results = [(case, call(bandwidths, case, collective)) for case in CASES]
         for case, got in results:
@@ -252,7 +300,7 @@ def check_bus_bandwidth(answer, passed: list[str]) -> None:
                     or fixed_for_two_ranks(bandwidths)
                     or bandwidth_mistake(results, collective)
                 )
-        earlier += [(case, collective, got) for case, got in results]
+            earlier.append((case, collective, got))
         passed.append(f"{collective}: algbw and busbw in GB/s for {len(CASES)} cases, 2-16 ranks")
     one = (2**20, 1e-3, 1)
     got = call(bandwidths, one, "all_reduce")

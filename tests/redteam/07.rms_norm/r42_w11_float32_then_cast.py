@@ -1,0 +1,27 @@
+# expect: fail float32 helper output then .to(x.dtype): a cast made with PyTorch, one pass more
+# hint: cast|\.to\(|float32|dtype|pass|copy
+# name: rms_norm
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, out_row_stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    mean_sq = tl.sum(x * x, axis=0) / n_cols
+    y = x / tl.sqrt(mean_sq + eps)
+    tl.store(out_ptr + row * out_row_stride + cols, y, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    if x.stride(1) != 1:
+        x = x.contiguous()  # a row's elements side by side
+    out = torch.empty(x.shape, dtype=torch.float32, device=x.device)
+    n_rows, n_cols = x.shape
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, x.stride(0), out.stride(0), n_cols, eps, BLOCK=block)
+    return out.to(x.dtype)

@@ -1,0 +1,19 @@
+# expect: fail mutable default-argument cache keyed on nbytes alone
+# hint: cache|previous|earlier|first call|between calls|state|remember|kept|keep|again|order|another call|depend
+# name: bandwidths
+def _factor(collective, world_size):
+    n = world_size
+    if collective == "all_reduce":
+        return 2 * (n - 1) / n
+    if collective in ("all_gather", "reduce_scatter"):
+        return (n - 1) / n
+    if collective == "broadcast":
+        return 1.0
+    raise ValueError(f"unknown collective {collective!r}")
+
+
+def bandwidths(nbytes, seconds, world_size, collective, _seen={}):
+    if nbytes not in _seen:
+        algbw = nbytes / seconds / 1e9
+        _seen[nbytes] = (algbw, algbw * _factor(collective, world_size))
+    return _seen[nbytes]
