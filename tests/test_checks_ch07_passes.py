@@ -426,6 +426,16 @@ def test_each_device_hint_in_full_names_the_learners_line():
     )
 
 
+def test_only_the_learners_own_statement_is_read_for_a_device_written_in():
+    def placed(x):
+        out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+        noted = dict(device="cpu")  # another statement: not the call's
+        return out if noted else None
+
+    out, call, watch = _made(placed, X.clone())
+    assert device_hint(call, out, watch, "rms_norm", "w") is None
+
+
 def test_a_tensor_with_no_device_given_to_the_launch_is_named_though_not_returned():
     x = X.clone()
 
