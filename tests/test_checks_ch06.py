@@ -1217,6 +1217,10 @@ def test_the_first_aten_operator_under_a_stalled_wrapper_is_the_rule_followed():
     # is asked alone, so naming the wrapper is the rule followed too
     assert ch06_performance._busy(wrapper, "aten::copy_", [table])
     assert not ch06_performance._busy("aten::mkldnn_convolution", "aten::copy_", [table])
+    # the table the answer read last decides: an earlier one (printed, say) was quiet
+    quiet = [row("aten::copy_", 900.0), row(wrapper, 10.0)]
+    assert ch06_performance._busy(wrapper, "aten::copy_", [quiet, table])
+    assert not ch06_performance._busy(wrapper, "aten::copy_", [table, quiet])
 
 
 def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_it_leads():
