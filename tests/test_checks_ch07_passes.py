@@ -480,3 +480,34 @@ def test_an_output_made_as_a_copy_of_x_is_named_as_a_copy_into_another_tensor():
     hint = ops_hint(call, "rms_norm", "w")
     assert "which copied a whole tensor into another: an extra read and write" in hint, hint
     assert "x.contiguous(), which returns x itself" not in hint, hint
+
+
+def test_rms_norm_hints_in_full_for_a_count_on_tiny_rows_zeros_and_a_result_never_written():
+    def said(out, x, written=True):
+        watch = stored((out, range(out.numel()))) if written else stored()
+        return rms_norm_diagnosis(out, x, 1e-6, watch, "w")
+
+    tiny = torch.randn(4, 300, generator=torch.Generator().manual_seed(4)) * 1e-3  # eps tells
+    got = tiny / torch.sqrt((tiny * tiny).sum(dim=1, keepdim=True) / 299 + 1e-6)
+    assert said(got, tiny).startswith("for w, you divided the sum of squares by 299, not by")
+    two = torch.tensor([[2.0, 3.0]])
+    assert said(torch.zeros_like(two), two) == (
+        "for w, your result is 0 everywhere: the sum of squares came out infinite, as where the "
+        "masked lanes load other=float('-inf') (or inf), whose squares are inf. Give the masked "
+        "lanes a value that adds nothing to a sum, other=0.0"
+    )
+    x = torch.randn(3, 8, generator=torch.Generator().manual_seed(5))
+    assert said(rms(x, 1e-6) + 1, x, written=False) == (
+        "for w, rms_norm returned a tensor your kernel never wrote: it launched the kernel, but "
+        "the result is not the kernel's output (a result computed again with torch operations, "
+        "such as x * torch.rsqrt((x * x).mean(1, keepdim=True) + eps), or a copy). Return the "
+        "tensor your kernel stored into, made in x's dtype (torch.empty(x.shape, "
+        "dtype=x.dtype, device=x.device))"
+    )
+    half = (torch.randn(2, 300, generator=torch.Generator().manual_seed(6)) * 200).half()
+    assert said(torch.zeros_like(half), half) == (
+        "for w, your result is wrong for a float16 x (right for float32): x * x overflows "
+        "float16 for values above 256 (its largest value is 65504), and the sum of squares "
+        "loses precision. Convert what you load to float32, tl.load(...).to(tl.float32), "
+        "square and sum in float32; tl.store converts to the output's dtype"
+    )
