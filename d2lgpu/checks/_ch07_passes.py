@@ -6,10 +6,11 @@ torch operations the learner's own lines run are watched, those Triton makes
 while it copies a launch's tensors left out; :func:`ops_hint` names the first
 that reads or writes a tensor as large as the input (a computation, a dtype cast,
 a fill, a copy of an input already contiguous); :func:`launch_hint` a second
-launch in one call, and a large input run as a single program; :func:`device_hint` a tensor
-made for the kernel with no ``device=`` (the CPU's, whatever x's device). What costs nothing is allowed: allocating
-(``torch.empty``, ``empty_like``, ``new_empty``), views and no-ops that return
-their argument's memory (``view``, ``t``, ``x.contiguous()`` of a contiguous x,
+launch in one call, and a large input run as a single program; :func:`device_hint` a
+tensor made for the kernel with no ``device=`` (the CPU's, whatever x's device), with one
+written in (``device="cpu"``), or made on the CPU and then moved. What costs nothing is
+allowed: allocating (``torch.empty``, ``empty_like``, ``new_empty``), views and no-ops that
+return their argument's memory (``view``, ``t``, ``x.contiguous()`` of a contiguous x,
 ``.to`` of the same dtype), and a contiguous copy of a tensor that is not.
 
 The checkers ask for these only once the values are right (:mod:`.ch07_triton`).
