@@ -29,6 +29,7 @@ __all__ = [
     "by_group_hint",
     "largest",
     "self_leaders",
+    "self_rankings",
     "many_calls_workload",
     "profiler_own",
     "summed_by_name",
@@ -295,11 +296,16 @@ def largest(table, attr: str) -> set[str]:
     return {k for k, t in times.items() if top > 0 and t >= top * (1 - 1e-9)}
 
 
-def self_leaders(table) -> set[str]:
-    """The entries that lead ``table`` by self time: among all, or among the ``aten::``
-    operators alone (a filter the exercise accepts: a stalled wrapper can lead the others)."""
+def self_rankings(table) -> list[set[str]]:
+    """The leaders of ``table`` by self time in each ranking the exercise accepts: all the
+    entries, and the ``aten::`` operators alone (a stalled wrapper can lead the others)."""
     ops = [e for e in table if e.key.startswith("aten::")]
-    return largest(table, "self_cpu_time_total") | largest(ops, "self_cpu_time_total")
+    return [largest(table, "self_cpu_time_total"), largest(ops, "self_cpu_time_total")]
+
+
+def self_leaders(table) -> set[str]:
+    """The entries that lead ``table`` by self time in either ranking (:func:`self_rankings`)."""
+    return set().union(*self_rankings(table))
 
 
 def summed_by_name(events):

@@ -236,16 +236,16 @@ def _raises_after_another_call(bandwidths, n: int, collective: str) -> bool:
     return False
 
 
-def _kept_from(case, collective, got, earlier_call) -> str | None:
+def _kept_from(case, collective, got, alg_right, earlier_call) -> str | None:
     """What of ``got`` an earlier call ``(case, collective, pair)`` returned too: its pair
     (the same nbytes and seconds), its factor (the same world size, another collective), or
-    its algbw (other nbytes or seconds); None where nothing."""
+    its algbw (other nbytes or seconds); None where nothing. ``alg_right``: whether got's
+    algbw is right for ``case``."""
     (b, s, n), before, pair = earlier_call
     if (b, s, n, before) == (*case, collective):
         return None
     if (b, s) == case[:2] and all(close(g, p) for g, p in zip(got, pair, strict=True)):
         return "the pair"
-    alg_right = close(got[0], reference(case[0], case[1], case[2], collective)[0])
     if n == case[2] and before != collective and alg_right and got[0] and pair[0]:
         if close(got[1] / got[0], pair[1] / pair[0]):
             return "the factor (busbw / algbw)"
@@ -260,8 +260,9 @@ def kept_hint(bandwidths, earlier, case, collective, got) -> str | None:
     is right: an answer kept between calls (a cache keyed on less than all four arguments),
     not a wrong formula (which is wrong there too)."""
     probes: dict = {}
+    alg_right = close(got[0], reference(case[0], case[1], case[2], collective)[0])
     for earlier_call in earlier:
-        what = _kept_from(case, collective, got, earlier_call)
+        what = _kept_from(case, collective, got, alg_right, earlier_call)
         if what is None:
             continue
         fresh = (case[0] + 1, case[1], case[2] if what == "the pair" else _FRESH_N)

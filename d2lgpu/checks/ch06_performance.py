@@ -72,6 +72,7 @@ from ._ch06_workloads import (
     many_calls_workload,
     profiler_own,
     self_leaders,
+    self_rankings,
     summed_by_name,
     workloads,
 )
@@ -116,14 +117,12 @@ def _sums_lead(got, tables) -> bool:
 def _busy(got, want, tables, read=()) -> bool:
     """Whether the answer's own profile ranked another entry first (a busy machine stalled
     one of its operators) and the answer returned that entry: it followed the rule. Each
-    ranking :func:`self_leaders` accepts is asked alone: a stalled autograd node can lead all
+    ranking :func:`self_rankings` gives is asked alone: a stalled autograd node can lead all
     the entries while ``want`` still leads the ``aten::`` ones. Where it read no table but
     the calls (``read``: ``events()``), their sums per operator rank."""
     if not tables and read:
         tables = [summed_by_name(read[-1])[0]]
-    rows = list(tables[-1]) if tables else []
-    rankings = (rows, [e for e in rows if e.key.startswith("aten::")])  # as self_leaders'
-    tops = [largest(r, "self_cpu_time_total") for r in rankings]
+    tops = self_rankings(tables[-1]) if tables else []
     return any(got in top and want not in top for top in tops)
 
 
