@@ -44,6 +44,7 @@ from .checks._util import (
     PRETENDED_GPU,
     CheckFailed,
     NotAttempted,
+    case_of,
     describe_frame,
     gpu_in_a_thread_note,
     in_learner_code,
@@ -291,7 +292,10 @@ def _crash_hint(error: BaseException) -> str:
     what = f"{type(error).__name__}: {words}"
     frame = learner_frame(error.__traceback__)
     if frame is not None:
-        return f"your code raised {what} ({describe_frame(frame)}){gpu_in_a_thread_note(error)}"
+        return (
+            f"{case_of(error)}your code raised {what} ({describe_frame(frame)})"
+            f"{gpu_in_a_thread_note(error)}"
+        )
     return (
         f"the check could not use what your answer returned or did ({what}): compare what "
         "it returns, and the types of its values, with what the exercise asks for"

@@ -98,7 +98,8 @@ def test_relu_mul_correct_answers_pass(graded, name):
     assert result["status"] == "passed", result
     assert result["passed"] == [
         "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
-        "inputs), through Triton's interpreter",
+        "inputs), in float16, and with x in float32 and y in float16, through Triton's "
+        "interpreter",
         "every load and store inside its tensors (masked), each element written once",
         "the inputs left unchanged",
         "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output",
@@ -172,7 +173,7 @@ def test_an_output_of_another_shape_and_a_result_made_without_a_kernel_are_named
         graded,
         "rms_norm_flat_output",
         "for a 1 x 1 matrix, rms_norm returned a torch.float32 tensor of shape (1,) on cpu; it "
-        "must have the input's shape (1, 1)",
+        "must have x's shape (1, 1)",
     )
     fails(
         graded,
@@ -638,8 +639,8 @@ def test_an_answers_output_inputs_shape_and_layout_are_each_named():
             require_shape(wrong, x, "relu_mul", "n = 6")
         assert str(failed.value) == (
             f"for n = 6, relu_mul returned a {wrong.dtype} tensor of shape {tuple(wrong.shape)} "
-            f"on {wrong.device}; it must have the input's shape (6,) and dtype torch.float32, on "
-            "the input's device (torch.empty(x.shape, dtype=x.dtype, device=x.device))"
+            f"on {wrong.device}; it must have x's shape (6,) and dtype torch.float32, on "
+            "x's device (torch.empty(x.shape, dtype=x.dtype, device=x.device))"
         )
     transposed = torch.empty(5, 3).t()
     assert out_layout_hint(out, "relu_mul", "n = 6", "element i at out_ptr + i") is None
@@ -761,6 +762,12 @@ def test_relu_mul_cases_have_their_sizes_layouts_and_names():
             (((odd,), (1,), f32), ((odd,), (1,), f32), "an odd n between 5,000 and 9,100", None),
             (((37, 129), (129, 1), f32), ((37, 129), (129, 1), f32), "a 37 x 129 matrix", None),
             (((1000,), (1,), f16), ((1000,), (1,), f16), "n = 1000 in float16", None),
+            (
+                ((1000,), (1,), f32),
+                ((1000,), (1,), f16),
+                "n = 1000, x in float32 and y in float16",
+                None,
+            ),
             (
                 ((37, 129), (1, 37), f32),
                 ((37, 129), (129, 1), f32),

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from d2lgpu import grading
-from d2lgpu.checks._util import CheckFailed
+from d2lgpu.checks._util import CheckFailed, mark_case
 
 
 def check_double(answer, passed):
@@ -17,6 +17,20 @@ def check_double(answer, passed):
     if answer(5) != 10:
         raise grading.CheckFailed("double(5) should be 10")
     passed.append("double(5) == 10")
+
+
+def check_double_in_cases(answer, passed):
+    """check_double, with each call's case named on what the answer raises."""
+    for x, where in ((2, "x = 2"), (5, "x = 5, an odd x")):
+        try:
+            got = answer(x)
+        except Exception as error:
+            mark_case(error, where)
+            mark_case(error, "a later case")  # the first case named stays
+            raise
+        if got != 2 * x:
+            raise grading.CheckFailed(f"double({x}) should be {2 * x}")
+    passed.append("double(2) == 4 and double(5) == 10")
 
 
 @pytest.fixture
@@ -62,6 +76,22 @@ def test_a_crashing_answer_is_reported_not_raised(toy_exercise):
     result = grading.check(toy_exercise, lambda x: 1 / 0, quiet=True)
     assert result.status == "failed"
     assert "your code raised ZeroDivisionError" in result.hint
+
+
+def test_a_crash_names_the_case_it_raised_in_where_the_checker_named_it(toy_exercise, monkeypatch):
+    monkeypatch.setitem(grading.CHECKERS, "00.cases", f"{__name__}:check_double_in_cases")
+
+    def odd_refused(x):
+        if x % 2:
+            raise ValueError("x must be even")
+        return 2 * x
+
+    hint = grading.check("00.cases", odd_refused, quiet=True).hint
+    assert hint.startswith(
+        "for x = 5, an odd x, your code raised ValueError: x must be even (in your "
+    ), hint
+    unnamed = grading.check(toy_exercise, lambda x: 1 / 0, quiet=True).hint
+    assert unnamed.startswith("your code raised ZeroDivisionError"), unnamed
 
 
 def test_a_recursion_error_reads_alike_wherever_the_limit_tripped(toy_exercise):

@@ -16,7 +16,7 @@ import torch
 
 from ._ch07_interpreter import OutOfBounds, Watch
 from ._ch07_passes import device_hint, launch_hint, ops_hint, watched_torch_ops
-from ._util import CheckFailed
+from ._util import CheckFailed, mark_case
 
 __all__ = [
     "agrees",
@@ -74,6 +74,9 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
             f"load and store (mask = offsets < n, tl.{error.kind}(..., mask=mask)) and use each "
             "tensor's own strides"
         ) from None
+    except Exception as error:  # the learner's own: its hint names the case
+        mark_case(error, where)
+        raise
     watch.calls.append(call)
     if not call.launches:
         raise CheckFailed(
@@ -163,8 +166,8 @@ def require_shape(out, like, name, where) -> None:
     if out.shape != like.shape or out.dtype != like.dtype or out.device.type != "cpu":
         raise CheckFailed(
             f"for {where}, {name} returned a {out.dtype} tensor of shape {tuple(out.shape)} on "
-            f"{out.device}; it must have the input's shape {tuple(like.shape)} and dtype "
-            f"{like.dtype}, on the input's device (torch.empty(x.shape, dtype=x.dtype, "
+            f"{out.device}; it must have x's shape {tuple(like.shape)} and dtype "
+            f"{like.dtype}, on x's device (torch.empty(x.shape, dtype=x.dtype, "
             "device=x.device))"
         )
 

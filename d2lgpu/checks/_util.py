@@ -258,6 +258,22 @@ def raised_where(error: BaseException) -> str:
     return f" ({describe_frame(frame)})" if frame is not None else ""
 
 
+_CASE = "_d2lgpu_case"
+
+
+def mark_case(error: BaseException, where: str) -> None:
+    """Name the case (``where``, "n = 1000 in float16") that the learner's code raised
+    ``error`` in, for its crash hint (:func:`case_of`); the first case named stays."""
+    if not hasattr(error, _CASE):
+        setattr(error, _CASE, where)
+
+
+def case_of(error: BaseException) -> str:
+    """``"for n = 1000 in float16, "``: the case :func:`mark_case` named, or empty."""
+    where = getattr(error, _CASE, "")
+    return f"for {where}, " if where else ""
+
+
 def written_as(root: str, name: str) -> str:
     """``name`` of ``named_modules()`` or ``named_parameters()`` as code reaches it from
     ``root``: ``0.weight`` under ``mlp`` is ``mlp[0].weight``."""

@@ -63,6 +63,9 @@ def _relu_mul_cases(gen):
     # rounds it otherwise than torch, and has written garbage into a bfloat16 output.)
     x, y = (random_input((1000,), gen).half() for _ in range(2))
     yield x, y, "n = 1000 in float16", None
+    # y's dtype need not be x's (the prompt says so): the output takes x's.
+    x, y = random_input((1000,), gen), random_input((1000,), gen).half()
+    yield x, y, "n = 1000, x in float32 and y in float16", None
     base = random_input((129, 37), gen)
     yield base.t(), random_input((37, 129), gen), "x transposed (37 x 129)", "x is transposed"
     wide = random_input((2 * 3001,), gen)
@@ -97,7 +100,8 @@ def _relu_mul_checks(answer, passed) -> None:
             require_one_pass(out, watch, "relu_mul", where, x.numel(), "element")
         passed.append(
             "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
-            "inputs), through Triton's interpreter"
+            "inputs), in float16, and with x in float32 and y in float16, through Triton's "
+            "interpreter"
         )
         passed.append("every load and store inside its tensors (masked), each element written once")
         passed.append("the inputs left unchanged")

@@ -1,4 +1,4 @@
-# expect: pass asserts on shape/dtype, early return for an empty input, torch.empty(x.size(), ...), flatten(), block chosen by size
+# expect: pass asserts on shape and device, early return for an empty input, torch.empty(x.size(), ...), flatten(), block chosen by size
 # hint: 
 import os
 
@@ -30,7 +30,6 @@ def _pick_block(n):
 def relu_mul(x, y):
     """relu(x) * y, element by element, computed by relu_mul_kernel."""
     assert x.shape == y.shape, f"shapes differ: {tuple(x.shape)} vs {tuple(y.shape)}"
-    assert x.dtype == y.dtype, "x and y must have the same dtype"
     assert x.device == y.device
     out = torch.empty(x.size(), dtype=x.dtype, device=x.device)
     n = x.numel()

@@ -1,7 +1,6 @@
 # expect: fail torch.empty_like(y): output takes y's dtype, not x's
 # hint: dtype|float
 # name: relu_mul
-# open: every case gives x and y one dtype, so y's dtype is x's; the prompt does not say the two can differ
 import torch
 import triton
 import triton.language as tl
