@@ -98,9 +98,9 @@ def test_relu_mul_correct_answers_pass(graded, name):
     assert result["status"] == "passed", result
     assert result["passed"] == [
         "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
-        "inputs), in float16, and with x in float32 and y in float16, through Triton's "
-        "interpreter",
-        "every load and store inside its tensors (masked), each element written once",
+        "inputs), in float16, and with one of x and y in float32 and the other in float16, "
+        "through Triton's interpreter",
+        "every load and store inside its tensors (masked), each element read once and written once",
         "the inputs left unchanged",
         "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output",
         "one launch per call and no pass over memory outside the kernel (no torch computation, "
@@ -766,6 +766,12 @@ def test_relu_mul_cases_have_their_sizes_layouts_and_names():
                 ((1000,), (1,), f32),
                 ((1000,), (1,), f16),
                 "n = 1000, x in float32 and y in float16",
+                None,
+            ),
+            (
+                ((1000,), (1,), f16),
+                ((1000,), (1,), f32),
+                "n = 1000, x in float16 and y in float32",
                 None,
             ),
             (

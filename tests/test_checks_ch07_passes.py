@@ -511,3 +511,45 @@ def test_rms_norm_hints_in_full_for_a_count_on_tiny_rows_zeros_and_a_result_neve
         "loses precision. Convert what you load to float32, tl.load(...).to(tl.float32), "
         "square and sum in float32; tl.store converts to the output's dtype"
     )
+
+
+def test_a_load_of_the_same_address_twice_is_counted_once_per_address():
+    import numpy as np
+
+    watch, x = Watch(), torch.zeros(8)
+    watch.extents = [(x.data_ptr(), x.data_ptr() + 32)]
+    assert watch.loaded_again() == 0  # nothing loaded yet
+    watch.access(x.data_ptr() + np.arange(4) * 4, None, 4, "load")
+    watch.access(x.data_ptr() + np.arange(4, 8) * 4, None, 4, "load")
+    watch.access(x.data_ptr() + np.arange(4) * 4, np.arange(4) < 3, 4, "store")  # a store
+    assert watch.loaded_again() == 0
+    # elements 2 and 3 again, and 1 only where the mask lets it
+    watch.access(x.data_ptr() + np.arange(1, 4) * 4, np.array([True, True, True]), 4, "load")
+    watch.access(x.data_ptr() + np.arange(5, 7) * 4, np.array([False, False]), 4, "load")
+    assert watch.loaded_again() == 3
+    watch.loads.clear()
+    assert watch.loaded_again() == 0
+
+
+def test_relu_mul_names_a_value_rounded_to_16_bits_and_compares_in_x_s_dtype():
+    from d2lgpu.checks._ch07_answers import agrees
+    from d2lgpu.checks._ch07_diagnoses import relu_mul_diagnosis
+
+    gen = torch.Generator().manual_seed(5)
+    x, y = torch.randn(1000, generator=gen), torch.randn(1000, generator=gen).half()
+    got = (torch.relu(x).half() * y).float()  # the product in y's float16
+    assert not agrees(got, torch.relu(x) * y)
+    hint = relu_mul_diagnosis(got, x, y, stored((got, range(1000))), "w", None)
+    assert hint.startswith(
+        "for w, your result is within 1% of relu(x) * y but not within float32's precision: a "
+        "value was rounded to 16 bits on the way"
+    ), hint
+    # a float16 x with a float32 y: the float32 formula is compared in x's dtype, not refused
+    x16, y32 = x.half(), y.float()
+    right = (torch.relu(x16).float() * y32).half()
+    assert agrees(right, torch.relu(x16) * y32)
+    wrong = torch.relu(x16 * y32).half()
+    hint = relu_mul_diagnosis(wrong, x16, y32, stored((wrong, range(1000))), "w", None)
+    assert hint.startswith("for w, you computed relu(x * y), not relu(x) * y"), hint
+    far = right * 1.5
+    assert "16 bits" not in relu_mul_diagnosis(far, x16, y32, stored((far, range(1000))), "w", None)

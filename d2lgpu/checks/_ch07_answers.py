@@ -270,12 +270,20 @@ def coverage_hint(out, watch: Watch, where: str, unit: str = "element") -> str |
     )
 
 
+def _in_dtype_of(out, expected):
+    """``expected`` in ``out``'s floating dtype (a float32 formula against a float16 output)."""
+    if out.dtype != expected.dtype and out.is_floating_point():
+        return expected.to(out.dtype)
+    return expected
+
+
 def first_difference(out, expected) -> int:
+    expected = _in_dtype_of(out, expected)
     bad = ~torch.isclose(out, expected, rtol=1e-4, atol=1e-5, equal_nan=False)
     return int(bad.reshape(-1).nonzero()[0, 0]) if bad.any() else -1
 
 
 def agrees(out, expected, rtol=1e-4, atol=1e-5) -> bool:
     return out.shape == expected.shape and bool(
-        torch.isclose(out, expected, rtol=rtol, atol=atol).all()
+        torch.isclose(out, _in_dtype_of(out, expected), rtol=rtol, atol=atol).all()
     )

@@ -46,6 +46,14 @@ def relu_mul_diagnosis(out, x, y, watch, where, layout) -> str:
     if hint:
         return hint
     expected = torch.relu(x) * y
+    if out.dtype == torch.float32 and agrees(out, expected, rtol=1e-2, atol=1e-3):
+        return (
+            f"for {where}, your result is within 1% of relu(x) * y but not within float32's "
+            "precision: a value was rounded to 16 bits on the way (x, relu(x) or the product "
+            "converted to y's float16, .to(y_ptr.dtype.element_ty) or .to(tl.float16)). A "
+            "float32 times a float16 is a float32 in Triton, as in PyTorch: keep it, and "
+            "tl.store converts to the output's dtype"
+        )
     i = first_difference(out, expected)
     xi, yi = float(x.reshape(-1)[i]), float(y.reshape(-1)[i])
     got = float(out.reshape(-1)[i])

@@ -85,12 +85,14 @@ def _extent(t: torch.Tensor) -> tuple[int, int] | None:
 
 
 class Watch:
-    """What the watched interpreter saw: launches, and the addresses each store wrote."""
+    """What the watched interpreter saw: launches, and the addresses each load read and each
+    store wrote."""
 
     def __init__(self):
         self.launches = 0
         self.extents: list[tuple[int, int]] = []
         self.stores: list = []  # numpy arrays of byte addresses
+        self.loads: list = []  # numpy arrays of byte addresses
         self.grids: list[tuple[int, int, int]] = []  # each launch's grid, in order
         self.launching = 0  # > 0 while a launch runs
         self.calls: list = []  # what each call of the answer cost (_ch07_passes.Call)
@@ -111,8 +113,7 @@ class Watch:
             inside |= (addresses >= lo) & (addresses + itemsize <= hi)
         if not inside.all():
             raise OutOfBounds(kind, int((~inside).sum()))
-        if kind == "store":
-            self.stores.append(addresses.copy())
+        (self.stores if kind == "store" else self.loads).append(addresses.copy())
 
     def written(self, t: torch.Tensor):
         """How often each element of contiguous ``t`` was stored to (a flat int array)."""
@@ -125,6 +126,15 @@ class Watch:
             offsets = offsets[(offsets >= 0) & (offsets < t.numel() * size)] // size
             counts += np.bincount(offsets, minlength=t.numel())
         return counts
+
+    def loaded_again(self) -> int:
+        """How many addresses were loaded more than once since ``loads`` was last cleared."""
+        import numpy as np
+
+        if not self.loads:
+            return 0
+        _, counts = np.unique(np.concatenate(self.loads), return_counts=True)
+        return int((counts > 1).sum())
 
     def given(self, t: torch.Tensor) -> bool:
         """Whether ``t``'s memory was a tensor argument of the last launch."""

@@ -63,9 +63,11 @@ def _relu_mul_cases(gen):
     # rounds it otherwise than torch, and has written garbage into a bfloat16 output.)
     x, y = (random_input((1000,), gen).half() for _ in range(2))
     yield x, y, "n = 1000 in float16", None
-    # y's dtype need not be x's (the prompt says so): the output takes x's.
+    # y's dtype need not be x's (the prompt says so): the output takes x's, either way.
     x, y = random_input((1000,), gen), random_input((1000,), gen).half()
     yield x, y, "n = 1000, x in float32 and y in float16", None
+    x, y = random_input((1000,), gen).half(), random_input((1000,), gen)
+    yield x, y, "n = 1000, x in float16 and y in float32", None
     base = random_input((129, 37), gen)
     yield base.t(), random_input((37, 129), gen), "x transposed (37 x 129)", "x is transposed"
     wide = random_input((2 * 3001,), gen)
@@ -75,6 +77,17 @@ def _relu_mul_cases(gen):
         "y = every other element of a longer vector (n = 3001)",
         "y is every other element of a longer vector: y.stride(0) == 2",
     )
+
+
+def _require_each_input_read_once(watch, where: str) -> None:
+    again = watch.loaded_again()
+    if again:
+        raise CheckFailed(
+            f"for {where}, your kernel loaded {again} element(s) more than once: each tl.load "
+            "is a read of memory, and the fused kernel reads x and y once each (3 n floats "
+            "moved). Load each input once, x = tl.load(x_ptr + offsets, mask=mask), and "
+            "compute both the relu and the product from the value loaded"
+        )
 
 
 _ONE_PASS = (
@@ -89,21 +102,27 @@ def _relu_mul_checks(answer, passed) -> None:
         for x, y, where, layout in _relu_mul_cases(gen):
             copies = {"x": x.clone(), "y": y.clone()}
             watch.stores.clear()
+            watch.loads.clear()
             out = call_answer(answer, (x, y), "relu_mul", watch, where)
             require_inputs_untouched({"x": x, "y": y}, copies, watch, "relu_mul", where, out)
             require_shape(out, x, "relu_mul", where)
             require_contiguous_output(out, "relu_mul", where, "element i at out_ptr + i")
+            # in float32 where either is, compared in x's dtype: the kernel's product, rounded once
             if not agrees(out, torch.relu(copies["x"]) * copies["y"]):
                 raise CheckFailed(
                     relu_mul_diagnosis(out, copies["x"], copies["y"], watch, where, layout)
                 )
             require_one_pass(out, watch, "relu_mul", where, x.numel(), "element")
+            _require_each_input_read_once(watch, where)
         passed.append(
             "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
-            "inputs), in float16, and with x in float32 and y in float16, through Triton's "
-            "interpreter"
+            "inputs), in float16, and with one of x and y in float32 and the other in float16, "
+            "through Triton's interpreter"
         )
-        passed.append("every load and store inside its tensors (masked), each element written once")
+        passed.append(
+            "every load and store inside its tensors (masked), each element read once and "
+            "written once"
+        )
         passed.append("the inputs left unchanged")
         passed.append(
             "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output"
@@ -187,6 +206,7 @@ def _rms_norm_checks(answer, passed) -> None:
         for x, eps, where, layout in _rms_norm_cases(gen):
             copy = x.clone()
             watch.stores.clear()
+            watch.loads.clear()
             # A store past the output here is a row stride: the output's rows are 333 apart.
             outside = OUT_STRIDE if x.stride(0) != x.shape[1] else ""
             args = (x,) if eps is None else (x, eps)

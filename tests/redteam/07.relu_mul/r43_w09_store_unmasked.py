@@ -1,0 +1,24 @@
+# expect: fail Masks the loads but not the store, so the last program writes past the end of out; the values inside the tensor look right while memory beyond it is overwritten.
+# hint: mask|store|past the end|out of bounds|bounds
+# name: relu_mul
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offsets, mask=mask, other=0.0)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y)  # masked lanes compute 0: "harmless"
+
+
+def relu_mul(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    return out

@@ -1,0 +1,25 @@
+# expect: fail Loads x twice, once to build the relu condition and once for the value, so the kernel reads x two times: 4 n floats moved instead of 3 n, against the rule of reading x and y once.
+# hint: once|load|twice|read|pass|bytes
+# name: relu_mul
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    positive = tl.load(x_ptr + offsets, mask=mask) > 0
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.where(positive, x * y, 0.0), mask=mask)
+
+
+def relu_mul(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    return out

@@ -1,0 +1,25 @@
+# expect: fail Passes n = x.shape[0] (the length of the first dimension) instead of x.numel(), so for a matrix only the first shape[0] elements are computed and the rest of the output keeps torch.empty's garbage.
+# hint: numel|n|size|element|grid|shape
+# name: relu_mul
+import torch
+import triton
+import triton.language as tl
+
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y):
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.shape[0]  # "the length"
+    relu_mul_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    return out
