@@ -1725,3 +1725,34 @@ def test_a_name_left_unchecked_after_a_call_on_the_same_world_size_is_named_as_k
 
     hint = assert_fails("10.bus_bandwidth", shortcut_for_one_rank, "before any shortcut").hint
     assert "depends on earlier calls" not in hint, hint
+
+
+def test_only_a_call_made_to_raise_by_the_call_between_counts_as_depending_on_it():
+    from d2lgpu.checks._ch10_bandwidth import FACTORS, _raises_after_another_call
+
+    seen = []
+
+    def checks_once_eleven_was_seen(nbytes, seconds, world_size, collective):
+        seen.append(world_size)
+        if 11 in seen and collective not in FACTORS:
+            raise ValueError(collective)
+        return 1.0, 1.0
+
+    assert _raises_after_another_call(checks_once_eleven_was_seen, 1, "all_to_everyone")
+    assert seen == [11, 1]
+
+    def never_raises(nbytes, seconds, world_size, collective):
+        return 1.0, 1.0
+
+    def refuses_eleven(nbytes, seconds, world_size, collective):  # the call between raises
+        if world_size == 11:
+            raise RuntimeError("only up to 8 ranks")
+        raise ValueError(collective)
+
+    def then_raises_another_error(nbytes, seconds, world_size, collective):
+        if world_size == 1:
+            raise KeyError(collective)
+        return 1.0, 1.0
+
+    for answer in (never_raises, refuses_eleven, then_raises_another_error):
+        assert not _raises_after_another_call(answer, 1, "all_to_everyone"), answer.__name__
