@@ -424,7 +424,12 @@ def test_frobenius_hints_in_full_for_what_is_returned():
     ), result.hint
     for wrong, hint in (
         (numpy_at_end, "log_norms_per_step(A, 1000) returned a ndarray: return a list of floats"),
-        (list_of_numpy, "log_norms_per_step: norm 0 is a float32, not a float"),
+        (
+            list_of_numpy,
+            "log_norms_per_step: norm 0 is a float32 (NumPy's, from a NumPy array: its "
+            ".tolist() gives floats), not a Python float: return a list of floats "
+            "(tensor.tolist(), or .item() of each)",
+        ),
         (
             list_of_tensors,
             "log_norms_per_step: norm 0 is still a tensor: transfer the norms to the host as "

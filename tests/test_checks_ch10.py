@@ -1190,8 +1190,10 @@ def test_rules_on_records_name_a_sum_that_never_reached_the_gradient_and_a_stale
         _check_steps(_records([ones / 2, twos / 2]))
     assert str(raised.value) == (
         "w's gradient on rank 0 (step 0) is this rank's own gradient divided by the world "
-        "size: the sum over the ranks never reached p.grad (torch.distributed.nn.functional."
-        "all_reduce returns a new tensor; dist.all_reduce(p.grad) sums it in place)"
+        "size: the sum over the ranks never reached p.grad, as when another tensor is "
+        "all-reduced (a copy: .float(), .to(another dtype), .clone(); or "
+        "torch.distributed.nn.functional.all_reduce's new tensor). dist.all_reduce(p.grad) "
+        "sums p.grad itself, in place"
     )
     # step 0 right; at step 1 the ranks computed other gradients but got step 0's average
     records = _records([torch.full((2, 2), 1.5)] * 2)
@@ -1282,9 +1284,10 @@ def test_a_failure_on_the_second_model_says_where_and_asks_what_was_kept():
         "rank 0)."
     )
     assert str(raised.value).endswith(
-        ". Every step of the first model passed: does your function keep its parameters, or "
-        "anything else, from the first model it saw (a default argument, a global)? Read "
-        "model.parameters() in every call"
+        ". Every step of the first model passed, in float32; this one is float64, where "
+        ".float() or .to(torch.float32) of a gradient is a copy. Or does your function keep its "
+        "parameters, or anything else, from the first model it saw (a default argument, a "
+        "global)? Read model.parameters() in every call"
     )
     # a parameter of the model's own, missed: named, without asking what was kept
     for r, record in enumerate(records):

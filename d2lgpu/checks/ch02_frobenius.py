@@ -122,7 +122,13 @@ def _norms(fn, name, A, steps, pretend, on=None):
                 "Python floats"
             )
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise CheckFailed(f"{name}: norm {i} is a {type(value).__name__}, not a float")
+            kind = type(value)
+            numpy = " (NumPy's, from a NumPy array: its .tolist() gives floats)"
+            raise CheckFailed(
+                f"{name}: norm {i} is a {kind.__name__}{numpy * (kind.__module__ == 'numpy')}, "
+                "not a Python float: return a list of floats (tensor.tolist(), or .item() "
+                "of each)"
+            )
     bad = next((i for i, v in enumerate(result) if not math.isfinite(v)), None)
     if bad is not None:
         raise CheckFailed(overflow_hint(name, A, result, bad))

@@ -97,9 +97,11 @@ def _check_steps(records) -> None:
             raise CheckFailed(
                 f"on a second model, new in the same process after the first one's "
                 f"{_ranks.STEPS} steps: {failed.hint}"
-                + (". Every step of the first model passed: does your function keep its "
-                   "parameters, or anything else, from the first model it saw (a default "
-                   "argument, a global)? Read model.parameters() in every call" if kept else "")
+                + (". Every step of the first model passed, in float32; this one is float64, "
+                   "where .float() or .to(torch.float32) of a gradient is a copy. Or does your "
+                   "function keep its parameters, or anything else, from the first model it saw "
+                   "(a default argument, a global)? Read model.parameters() in every call"
+                   if kept else "")
             ) from None  # fmt: skip
 
 
@@ -247,8 +249,9 @@ def _compare_grad(name, got, local, rank, world, step, averages=None, twice=Fals
         (stack.prod(0), "the product over ranks: all_reduce with op SUM, then divide"),
         (mean / world, "divided by the world size twice"),
         (local[rank] / world, "this rank's own gradient divided by the world size: the sum "
-         "over the ranks never reached p.grad (torch.distributed.nn.functional.all_reduce "
-         "returns a new tensor; dist.all_reduce(p.grad) sums it in place)"),
+         "over the ranks never reached p.grad, as when another tensor is all-reduced (a copy: "
+         ".float(), .to(another dtype), .clone(); or torch.distributed.nn.functional."
+         "all_reduce's new tensor). dist.all_reduce(p.grad) sums p.grad itself, in place"),
         (stack.sum(0) / 2, f"divided by 2, not by the world size ({world} here): divide by "
          "dist.get_world_size()"),
         (local[0], "rank 0's gradient everywhere (a broadcast): all_reduce instead"),

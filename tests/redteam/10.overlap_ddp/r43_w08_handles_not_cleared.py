@@ -1,0 +1,50 @@
+# expect: fail finish() resets the counts but never empties the list of handles, so every later step waits again on all earlier handles and copies their stale averages before the new ones: the values end right but each handle is waited on again every step.
+# hint: wait|once|handle|reset|clear|list
+# name: OverlappedDDP
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        self.model = model
+        self.buckets = []
+        current, size = [], 0
+        for p in reversed(list(model.parameters())):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            self.buckets.append(current)
+        self.bucket_of = {id(p): i for i, bucket in enumerate(self.buckets) for p in bucket}
+        self.ready = [0] * len(self.buckets)
+        self.pending = []  # (bucket index, handle, flat)
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        """Autograd calls this once p.grad holds this step's gradient."""
+        i = self.bucket_of[id(p)]
+        self.ready[i] += 1
+        if self.ready[i] == len(self.buckets[i]):
+            with torch.no_grad():
+                flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+                flat.div_(dist.get_world_size())
+            handle = dist.all_reduce(flat, async_op=True)
+            self.pending.append((i, handle, flat))
+
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        with torch.no_grad():
+            for i, handle, flat in self.pending:
+                handle.wait()
+                offset = 0
+                for q in self.buckets[i]:
+                    n = q.numel()
+                    q.grad.copy_(flat[offset : offset + n].view_as(q.grad))
+                    offset += n
+        self.ready = [0] * len(self.buckets)

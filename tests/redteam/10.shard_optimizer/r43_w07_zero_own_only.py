@@ -1,0 +1,33 @@
+# expect: fail zero_grad() clears only this rank's own parameters (through the local optimizer), so the others' gradients keep adding up across steps and the next averaged gradient is wrong.
+# hint: zero_grad|every parameter|own|clear
+# name: ShardedOptimizer
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    """ZeRO-1: each rank keeps the optimizer state of its own parameters, then broadcasts them."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        self.rank = dist.get_rank()
+        world = dist.get_world_size()
+        load = [0] * world
+        self.owners = []
+        for p in self.params:
+            owner = min(range(world), key=lambda r: (load[r], r))
+            self.owners.append(owner)
+            load[owner] += p.numel() * p.element_size()
+        mine = [p for p, o in zip(self.params, self.owners) if o == self.rank]
+        self.optim = optimizer_cls(mine, **kwargs) if mine else None
+
+    @torch.no_grad()
+    def step(self):
+        if self.optim is not None:
+            self.optim.step()
+        for p, owner in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=owner)
+
+    def zero_grad(self):
+        if self.optim is not None:
+            self.optim.zero_grad()
