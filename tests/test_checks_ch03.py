@@ -616,8 +616,8 @@ def test_parameters_rejects_a_map_location_dict_for_cuda_0_only():
     )
 
 
-def closure_step(zero_grad_last=False):
-    """The step written with an optimizer closure, opt.step(closure)."""
+def closure_step(zero_grad_last=False, by_keyword=False):
+    """The step written with an optimizer closure, opt.step(closure) (or closure=closure)."""
 
     def train_step(net, X, y, opt, device):
         X, y = X.to(device), y.to(device)
@@ -632,13 +632,15 @@ def closure_step(zero_grad_last=False):
                 opt.zero_grad()  # inside the step, before it reads the gradients
             return loss
 
-        return opt.step(closure).detach()
+        loss = opt.step(closure=closure) if by_keyword else opt.step(closure)
+        return loss.detach()
 
     return train_step
 
 
 def test_a_step_given_a_closure_is_read_after_the_closure_made_its_gradients():
     assert_passes("03.device_bug", closure_step())
+    assert_passes("03.device_bug", closure_step(by_keyword=True))
     assert_fails(
         "03.device_bug",
         closure_step(zero_grad_last=True),
