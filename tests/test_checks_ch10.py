@@ -1759,3 +1759,18 @@ def test_only_a_call_made_to_raise_by_the_call_between_counts_as_depending_on_it
 
     for answer in (never_raises, refuses_eleven, then_raises_another_error):
         assert not _raises_after_another_call(answer, 1, "all_to_everyone"), answer.__name__
+
+
+def test_a_factor_of_one_at_one_world_size_is_a_wrong_factor_not_one_kept():
+    # all_reduce's factor at 4 ranks is 1.5: a busbw equal to algbw at 4 ranks is not its
+    from d2lgpu.checks._ch10_bandwidth import FACTORS
+
+    def one_at_four(nbytes, seconds, world_size, collective):
+        alg = nbytes / seconds / 1e9
+        if collective == "all_gather" and world_size == 4:
+            return alg, alg  # a slip at one world size: busbw taken as algbw
+        return alg, alg * FACTORS[collective](world_size)
+
+    hint = assert_fails("10.bus_bandwidth", one_at_four, "(algbw x 0.75)").hint
+    assert hint.startswith("busbw of all_gather for 4096 bytes, 0.00073 s, 4 ranks should be"), hint
+    assert "returned earlier" not in hint, hint
