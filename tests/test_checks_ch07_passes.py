@@ -150,13 +150,17 @@ def test_launches_and_grids_are_counted_per_call():
     assert pair == "for a 1 x 1 matrix, rms_norm launched 2 kernels in one call: " + fuse.format(
         "a kernel for the sums of squares then one for the division read x twice"
     )
-    one = launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 4096", 4096, "element")
+    one = launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "a 37 x 129 matrix", 4773, "element")
     assert one == (
-        "for n = 4096, relu_mul ran all 4096 elements as one program (a grid of 1 with a block "
-        "as long as the tensor): one program runs on one of the GPU's multiprocessors while the "
-        "others idle, and Triton refuses a block of more than 2**20 elements. Use a fixed BLOCK "
-        "(say 1024) and a grid of triton.cdiv(n, BLOCK) programs"
+        "for a 37 x 129 matrix, relu_mul ran all 4773 elements as one program (a grid of 1: a "
+        "block as long as the tensor, or one program looping over the blocks): one program runs "
+        "on one of the GPU's multiprocessors while the others idle, and Triton refuses a block "
+        "of more than 2**20 elements. Use a fixed BLOCK (say 1024) and a grid of "
+        "triton.cdiv(n, BLOCK) programs"
     )
+    # a fixed BLOCK of 4096 runs n = 4096 as one program, rightly; one element more is two
+    assert launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 4096", 4096, "element") is None
+    assert launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 4097", 4097, "element")
     # a grid's programs are the product of its three sizes: 1 x 2 x 2 is 4 programs
     assert launch_hint(Call(1, [(1, 2, 2)]), "relu_mul", "n = 4096", 4096, "element") is None
     assert launch_hint(Call(1, [(1, 1, 1)]), "relu_mul", "n = 1000", 1000, "element") is None
@@ -553,3 +557,20 @@ def test_relu_mul_names_a_value_rounded_to_16_bits_and_compares_in_x_s_dtype():
     assert hint.startswith("for w, you computed relu(x * y), not relu(x) * y"), hint
     far = right * 1.5
     assert "16 bits" not in relu_mul_diagnosis(far, x16, y32, stored((far, range(1000))), "w", None)
+    # y rounded to x's float16 before the product: named, where the float32 product is not
+    y = torch.randn(1000, generator=gen)  # float32 values, most not a float16's
+    rounded = torch.relu(x16) * y.half()
+    assert not agrees(rounded, torch.relu(x16) * y)
+    hint = relu_mul_diagnosis(rounded, x16, y, stored((rounded, range(1000))), "w", None)
+    assert hint.startswith(
+        "for w, your result is relu(x) * y with y rounded to x's float16 before the product"
+    ), hint
+    # one unit off in float16: the values are shown with the digits that tell them apart
+    one, half = torch.tensor([1.0156]).half(), torch.tensor([0.3545]).half()
+    want = (one * half.float()).half()
+    off = torch.nextafter(want.float(), torch.tensor(0.0)).half()  # rounded toward zero
+    off = off if not torch.equal(off, want) else want - torch.tensor([2**-11]).half()
+    hint = relu_mul_diagnosis(off, one, half.float(), stored((off, [0])), "w", None)
+    said = hint.split("relu(x) * y = ")[1]
+    shown, wrote = said.split(", you wrote ")
+    assert shown != wrote, hint

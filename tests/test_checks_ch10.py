@@ -1543,6 +1543,18 @@ def test_rules_on_records_name_buffers_a_narrower_flat_buffer_host_reads_and_hoo
         "is float64) rounds them. Make it in the gradients' own dtype (torch.cat, or "
         "torch.zeros(n, dtype=g.dtype)), one buffer per dtype"
     )
+    # each element once, in float64 (a .double() copy): a wider dtype, not an extra collective
+    for wide in (
+        [Call(0, "all_reduce", (2, 2), 32, False)],
+        [Call(0, "all_reduce", (4,), 32, False)],
+    ):
+        assert hint(_check_cost, calls=wide) == (
+            "your function all-reduced 32 bytes for 16 bytes of gradients (step 0, rank 0), each "
+            "element once: in a wider dtype than the gradients' (a copy .double() or "
+            ".to(torch.float64) of a float32 gradient), which sends more bytes for no more "
+            "precision in the average. All-reduce each gradient in its own dtype, p.grad itself"
+        )
+    assert "an extra collective" in hint(_check_cost, calls=[reduce, reduce])
     assert hint(_check_cost, host_read="bool()") == (
         "your function read a tensor's value on the host (bool(), as `if not "
         "torch.isfinite(g).all():` does) (step 0, rank 0): on a GPU each read is a sync, the "

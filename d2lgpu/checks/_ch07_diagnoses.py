@@ -54,6 +54,13 @@ def relu_mul_diagnosis(out, x, y, watch, where, layout) -> str:
             "float32 times a float16 is a float32 in Triton, as in PyTorch: keep it, and "
             "tl.store converts to the output's dtype"
         )
+    if x.dtype != y.dtype and agrees(out, torch.relu(x) * y.to(x.dtype)):
+        return (
+            f"for {where}, your result is relu(x) * y with y rounded to x's {_name(x.dtype)} "
+            "before the product: a float16 times a float32 is a float32 in Triton, as in "
+            "PyTorch. Multiply the values as loaded (no .to() of y), and tl.store rounds the "
+            "product once, to the output's dtype"
+        )
     i = first_difference(out, expected)
     xi, yi = float(x.reshape(-1)[i]), float(y.reshape(-1)[i])
     got = float(out.reshape(-1)[i])
@@ -63,10 +70,16 @@ def relu_mul_diagnosis(out, x, y, watch, where, layout) -> str:
             f"y = {yi:.3g}, you wrote {got:.3g}): apply relu to x alone, "
             "tl.maximum(x, 0.0), then multiply by y"
         )
+    want = float(expected.to(out.dtype).reshape(-1)[i])
+    digits = next(d for d in (3, 5, 8) if f"{want:.{d}g}" != f"{got:.{d}g}" or d == 8)
     return (
-        f"for {where}, at index {i}: x = {xi:.3g}, y = {yi:.3g}, relu(x) * y = "
-        f"{float(expected.reshape(-1)[i]):.3g}, you wrote {got:.3g}"
+        f"for {where}, at index {i}: x = {xi:.{digits}g}, y = {yi:.{digits}g}, relu(x) * y = "
+        f"{want:.{digits}g}, you wrote {got:.{digits}g}"
     )
+
+
+def _name(dtype) -> str:
+    return str(dtype).removeprefix("torch.")
 
 
 def rms(x, eps):

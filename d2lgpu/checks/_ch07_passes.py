@@ -237,11 +237,13 @@ def launch_hint(call: Call, name: str, where: str, n: int, unit: str) -> str | N
             "launched once, loads the inputs, computes and stores the result"
         )
     programs = [gx * gy * gz for gx, gy, gz in call.grids]
-    if unit == "element" and n >= 4096 and programs == [1]:
+    # More than 4096: a fixed BLOCK of 4096 runs n = 4096 as one program, rightly.
+    if unit == "element" and n > 4096 and programs == [1]:
         return (
-            f"for {where}, {name} ran all {n} elements as one program (a grid of 1 with a block "
-            "as long as the tensor): one program runs on one of the GPU's multiprocessors while "
-            "the others idle, and Triton refuses a block of more than 2**20 elements. Use a "
-            "fixed BLOCK (say 1024) and a grid of triton.cdiv(n, BLOCK) programs"
+            f"for {where}, {name} ran all {n} elements as one program (a grid of 1: a block as "
+            "long as the tensor, or one program looping over the blocks): one program runs on "
+            "one of the GPU's multiprocessors while the others idle, and Triton refuses a block "
+            "of more than 2**20 elements. Use a fixed BLOCK (say 1024) and a grid of "
+            "triton.cdiv(n, BLOCK) programs"
         )
     return None

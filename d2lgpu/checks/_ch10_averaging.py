@@ -223,6 +223,15 @@ def check_cost(records) -> None:
                 )
             needed, sent = needed_and_sent(s)
             grads = sum(g is not None for g in s["local"].values())
+            elements = sum(g.numel() for g in s["local"].values() if g is not None)
+            if needed < sent and sum(math.prod(c.shape) for c in calls) == elements:
+                raise CheckFailed(
+                    f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
+                    f"{where}, each element once: in a wider dtype than the gradients' (a copy "
+                    ".double() or .to(torch.float64) of a float32 gradient), which sends more "
+                    "bytes for no more precision in the average. All-reduce each gradient in "
+                    "its own dtype, p.grad itself"
+                )
             if sent > needed and len(calls) < grads:  # flat buffers that carry more
                 raise CheckFailed(
                     f"your function all-reduced {sent} bytes for {needed} bytes of gradients "
@@ -238,7 +247,6 @@ def check_cost(records) -> None:
                     "each gradient once (model.parameters() lists a parameter shared by two "
                     "layers once; state_dict() and named_modules() list it under each name)"
                 )
-            elements = sum(g.numel() for g in s["local"].values() if g is not None)
             if sent < needed and sum(math.prod(c.shape) for c in calls) >= elements:
                 raise CheckFailed(
                     f"your function all-reduced {sent} bytes for {needed} bytes of gradients "

@@ -1,0 +1,30 @@
+# expect: fail copies both inputs unconditionally with x.clone(memory_format=torch.contiguous_format) "to be safe": even contiguous inputs are read and written once more by PyTorch before the kernel reads them.
+# hint: copy|clone|contiguous|pass|once
+# name: relu_mul
+import os
+
+os.environ.setdefault("TRITON_INTERPRET", "1")  # as the exercise set-up cell does, before importing triton
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0) * y, mask=mask)
+
+
+def relu_mul(x, y):
+    """relu(x) * y, element by element, computed by relu_mul_kernel."""
+    x = x.clone(memory_format=torch.contiguous_format)
+    y = y.clone(memory_format=torch.contiguous_format)
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    relu_mul_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    return out
