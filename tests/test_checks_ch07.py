@@ -158,7 +158,8 @@ def test_an_output_made_with_no_device_is_named(graded):
 
 
 def test_writing_into_an_input_is_named(graded):
-    fails(graded, "relu_mul_into_x", "stored into x, an input")
+    hint = fails(graded, "relu_mul_into_x", "stored into x, an input")["hint"]
+    assert hint.startswith("for n = 1, the tensor relu_mul returned is x itself"), hint
     fails(graded, "rms_norm_into_x", "stored into x, an input")
     fails(graded, "relu_mul_relu_in_place", "relu_mul changed its input x in place")
     fails(
@@ -254,8 +255,24 @@ def test_wrong_reductions_and_operations_are_named(graded):
     fails(graded, "rms_norm_no_other", "NaN", "tl.load's other=")
     fails(graded, "rms_norm_eps_outside", "eps goes inside the square root")
     fails(graded, "rms_norm_fixed_eps", "use the eps you are given", "1e-05")
-    fails(graded, "relu_of_product", "relu(x * y)", "relu applies to x alone")
+    hint = fails(graded, "relu_of_product", "relu(x * y)", "relu applies to x alone")["hint"]
+    assert re.match(r"for (n = |an odd n|a 37 x 129)", hint), hint  # the case is named
     fails(graded, "relu_mul_in_torch", "relu_mul launched no Triton kernel (for n = 1)")
+
+
+def test_an_input_loaded_twice_and_a_cast_of_y_are_named_with_their_case(graded):
+    assert fails(graded, "relu_mul_x_loaded_twice")["hint"] == (
+        "for n = 1, your kernel loaded 1 element(s) more than once: each tl.load is a read of "
+        "memory, and the fused kernel reads x and y once each (3 n floats moved). Load each "
+        "input once, x = tl.load(x_ptr + offsets, mask=mask), and compute both the relu and "
+        "the product from the value loaded"
+    )
+    hint = fails(graded, "relu_mul_y_cast_in_torch")["hint"]
+    assert hint.startswith(
+        "for n = 1000, x in float32 and y in float16, relu_mul ran `to` (in your function "
+        "relu_mul_y_cast_in_torch, line "
+    ), hint
+    assert "which made a copy in another dtype" in hint, hint
 
 
 def test_a_compiled_kernel_is_refused_with_how_to_switch_the_interpreter_on(graded):
