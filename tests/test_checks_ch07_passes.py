@@ -544,10 +544,23 @@ def test_relu_mul_names_a_value_rounded_to_16_bits_and_compares_in_x_s_dtype():
     got = (torch.relu(x).half() * y).float()  # the product in y's float16
     assert not agrees(got, torch.relu(x) * y)
     hint = relu_mul_diagnosis(got, x, y, stored((got, range(1000))), "w", None)
-    assert hint.startswith(
+    assert hint == (
         "for w, your result is within 1% of relu(x) * y but not within float32's precision: a "
-        "value was rounded to 16 bits on the way"
+        "value was rounded to 16 bits on the way (x, relu(x) or the product converted to y's "
+        "float16, .to(y_ptr.dtype.element_ty) or .to(tl.float16)). A float32 times a float16 "
+        "is a float32 in Triton, as in PyTorch: keep it, and tl.store converts to the output's "
+        "dtype"
     ), hint
+    # a result the kernel never wrote, equal to no formula: named with the function and case
+    never = torch.randn(1000, generator=gen)
+    hint = relu_mul_diagnosis(never, x, x, stored(), "w", None)
+    assert hint.startswith("for w, relu_mul returned a tensor your kernel never wrote"), hint
+    # a 1 where x < 0 is named as relu's zero missed, as any other value there is
+    ones = torch.relu(x) * x
+    first_negative = int((x < 0).nonzero()[0, 0])
+    ones[first_negative] = 1.0
+    hint = relu_mul_diagnosis(ones, x, x, stored((ones, range(1000))), "w", None)
+    assert hint.startswith("for w, where x < 0 relu(x) * y is 0"), hint
     # a float16 x with a float32 y: the float32 formula is compared in x's dtype, not refused
     x16, y32 = x.half(), y.float()
     right = (torch.relu(x16).float() * y32).half()
