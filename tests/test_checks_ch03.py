@@ -84,6 +84,24 @@ def test_parameters_rejects_an_in_place_change_under_autograd():
     )
 
 
+def test_parameters_names_a_layer_frozen_apart_from_a_change_autograd_recorded():
+    def frozen(net):
+        net[0].weight.requires_grad_(False)  # meant to keep autograd out, never put back
+        net[0].weight.mul_(0.5)
+
+    def recorded(net):
+        weight = net[0].weight
+        weight.requires_grad_(False)
+        weight.mul_(torch.tensor(0.5, requires_grad=True))  # a leaf no more: it has a grad_fn
+
+    assert_fails(
+        "03.parameters",
+        (frozen, save_parameters, load_parameters),
+        "requires_grad is now False: the layer is frozen",
+    )
+    assert_fails("03.parameters", (recorded, save_parameters, load_parameters), "it has a grad_fn")
+
+
 def test_parameters_rejects_saving_the_whole_module():
     def whole_module(net, path):
         torch.save(net, path)

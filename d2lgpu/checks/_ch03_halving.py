@@ -66,10 +66,18 @@ def check_halve(halve, device, passed):
             "(a view of the weight, an optimizer's flat buffer) no longer sees them. Multiply "
             "in place, with an operation whose name ends in _ (as mul_), under torch.no_grad()"
         )
-    if weight.grad_fn is not None or not weight.requires_grad:
+    if not weight.requires_grad:
         raise CheckFailed(
-            "net[0].weight is no longer a trainable leaf: make the change under "
-            "torch.no_grad(), so autograd does not record it"
+            "net[0].weight.requires_grad is now False: the layer is frozen, and training "
+            "would no longer update it. requires_grad_(False) is not how to keep autograd "
+            "from recording a change: make the change under torch.no_grad(), which leaves "
+            "requires_grad as it was"
+        )
+    if weight.grad_fn is not None:
+        raise CheckFailed(
+            "net[0].weight is no longer a trainable leaf (autograd recorded the change: it "
+            "has a grad_fn): make the change under torch.no_grad(), so autograd does not "
+            "record it"
         )
     if not torch.allclose(weight.detach().cpu(), before["0.weight"].cpu() * 0.5):
         if torch.equal(weight.detach().cpu(), before["0.weight"].cpu()):

@@ -1,0 +1,22 @@
+# expect: fail div_(0.5) doubles the weight instead of halving it
+# hint: 0\.5|doubl|twice|factor|half\b|value
+import torch
+
+
+def halve_first_layer(net):
+    with torch.no_grad():
+        net[0].weight.div_(0.5)
+
+
+def save_parameters(net, path):
+    torch.save(net.state_dict(), path)
+
+
+def load_parameters(make_net, path, device):
+    net = make_net()
+    state = torch.load(path, map_location=device, weights_only=True)
+    net.load_state_dict(state)
+    return net.to(device)
+
+
+answer = (halve_first_layer, save_parameters, load_parameters)

@@ -1,0 +1,22 @@
+# expect: fail torch.set_grad_enabled(False) to record nothing, never switched back on
+# hint: grad
+import torch
+
+
+def halve_first_layer(net):
+    torch.set_grad_enabled(False)
+    net[0].weight.mul_(0.5)
+
+
+def save_parameters(net, path):
+    torch.save(net.state_dict(), path)
+
+
+def load_parameters(make_net, path, device):
+    net = make_net()
+    state = torch.load(path, map_location=device, weights_only=True)
+    net.load_state_dict(state)
+    return net.to(device)
+
+
+answer = (halve_first_layer, save_parameters, load_parameters)
