@@ -713,6 +713,17 @@ def test_an_answer_is_called_with_what_it_read_or_wrote_out_of_bounds_named():
     )
     with pytest.raises(CheckFailed, match=r"^for x, your kernel read 3 .*outside the tensors"):
         call_answer(answer("load"), (out,), "rms_norm", watch, "x", "its layout")
+    watch.grids.append((2, 1, 1))  # two programs: more than one row, not more than n's blocks
+    with pytest.raises(CheckFailed) as failed:
+        call_answer(answer("load"), (out,), "rms_norm", watch, "a 1 x 1 matrix", rows=1)
+    assert str(failed.value) == (
+        "for a 1 x 1 matrix, your kernel read 3 element(s) outside the tensors it was given "
+        "(stopped before it did): the grid launched 2 programs for 1 rows, and the programs past "
+        "the last row reach past the end. Launch one program per row, a grid of (x.shape[0],)"
+    )
+    with pytest.raises(CheckFailed, match="the last block runs past the end"):
+        call_answer(answer("load"), (out,), "relu_mul", watch, "n = 4")  # no rows: elementwise
+    watch.grids.clear()
     with pytest.raises(CheckFailed) as failed:
         call_answer(answer(launches=0), (out,), "relu_mul", watch, "n = 4")
     assert str(failed.value) == (
