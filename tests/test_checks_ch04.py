@@ -118,7 +118,8 @@ def test_amp_names_gradients_clipped_another_way_not_as_clipped_while_scaled():
             "with torch.float16, the gradients' norm at the optimizer's step was between",
             hint,
             "not clipped to max_norm=0.5: keep torch.nn.utils.clip_grad_norm_(net.parameters(), "
-            "max_norm) after backward() and scaler.unscale_(opt)",
+            "max_norm) after backward() and scaler.unscale_(opt), and before scaler.step(opt): a "
+            "clip after the step changes gradients the step has already used",
         )
         assert "while still scaled" not in result.hint, result.hint
     result = assert_hint(
@@ -754,7 +755,8 @@ def test_amp_names_the_bfloat16_steps_that_go_wrong():
         loop_with(bf16_clip=False),
         "with torch.bfloat16, the gradients' norm at the optimizer's step was between",
         "not clipped to max_norm=0.75: keep torch.nn.utils.clip_grad_norm_(net.parameters(), "
-        "max_norm) after backward() and before opt.step()",
+        "max_norm) after backward() and before opt.step(): a clip after the step changes "
+        "gradients the step has already used",
     )
 
 
@@ -1198,3 +1200,46 @@ def test_a_threshold_off_by_a_factor_is_named_with_the_norms_it_gave(factor, nor
         f"with torch.float16, the gradients' norm at the optimizer's step was between {norm} "
         f"and {norm}, not clipped to max_norm=0.5",
     )
+
+
+def _clipped_after_the_step(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is None:
+            loss.backward()
+            opt.step()
+        else:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            scaler.step(opt)
+            scaler.update()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)  # too late: stepped
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+def test_amp_names_a_clip_after_the_step_with_where_the_clip_goes():
+    assert_fails(
+        "04.amp",
+        _clipped_after_the_step,
+        "after backward() and scaler.unscale_(opt), and before scaler.step(opt): a clip after "
+        "the step changes gradients the step has already used",
+    )
+
+
+def test_amp_names_an_autocast_dtype_set_for_the_process_though_a_later_run_sets_it_back():
+    def set_for_the_process(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        torch.set_autocast_dtype(device_type, dtype)  # the bfloat16 run sets the CPU's default
+        return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
+
+    before = torch.get_autocast_dtype("cpu")
+    assert_fails(
+        "04.amp",
+        set_for_the_process,
+        "train_amp leaves a process-wide setting changed (torch.set_autocast_dtype('cpu', "
+        "torch.float16))",
+    )
+    assert torch.get_autocast_dtype("cpu") == before  # and it is put back

@@ -658,6 +658,25 @@ def test_each_default_left_changed_gets_the_remedy_that_fits_it():
     assert not torch.are_deterministic_algorithms_enabled()
 
 
+def test_a_default_device_set_under_a_checkers_own_mode_is_named_as_such_and_put_back():
+    """torch puts a default device's mode at the bottom of the stack, under a mode the checker
+    entered first: it is still named as the default device, and the checker's mode stays."""
+    from torch.overrides import TorchFunctionMode, _get_current_function_mode_stack
+
+    from d2lgpu.checks._kit_process import left_changed, settings
+
+    class Watching(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with (watching := Watching()):
+        before = settings()
+        torch.set_default_device("cpu")  # the default, so only the mode tells
+        assert left_changed(before) == ["torch.set_default_device('cpu')"]
+        assert _get_current_function_mode_stack() == [watching]
+    assert _get_current_function_mode_stack() == []
+
+
 def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
     import os
     import warnings

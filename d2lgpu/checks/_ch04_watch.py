@@ -24,6 +24,7 @@ from torch.overrides import TorchFunctionMode
 
 from ._kit import calls_to
 from ._kit_calls import closure_first
+from ._kit_process import defaults_kept
 from ._util import CheckFailed, learner_line
 
 __all__ = [
@@ -241,6 +242,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
                 seen["scalers"]
             ),
             reads,
+            defaults_kept("train_amp"),  # after each run: the next one may put a setting back
         ):
             try:
                 losses = answer(net, batches, opt, device.type, dtype, scaler, max_norm=max_norm)

@@ -137,7 +137,7 @@ def _read() -> dict:
         "print": [getattr(PRINT_OPTS, n) for n in _PRINT],
         "denormal": _flushes_denormals(),
         "filters": _catch_alls(),
-        "modes": torch._C._len_torch_function_stack(),
+        "modes": {id(m) for m in torch.overrides._get_current_function_mode_stack()},
         "inference": torch.is_inference_mode_enabled(),
         "autocast": [
             (torch.is_autocast_enabled(d), torch.get_autocast_dtype(d)) for d in _AUTOCAST
@@ -177,9 +177,9 @@ def left_changed(before: dict) -> list[str]:
         if f not in before["filters"]:
             changed.append(f"warnings.filterwarnings({f[0]!r}, category={f[2].__name__})")
             warnings.filters.remove(f)  # type: ignore[attr-defined]  # a list at run time
-    if now["modes"] > before["modes"]:
+    if len(now["modes"]) > len(before["modes"]):  # torch puts a default device's at the bottom
         stack = torch.overrides._get_current_function_mode_stack()
-        extra = stack[before["modes"] :]
+        extra = [m for m in stack if id(m) not in before["modes"]]
         devices = [m.device for m in extra if type(m).__name__ == "DeviceContext"]
         changed += [f"torch.set_default_device({str(d)!r})" for d in devices[-1:]]
         if len(extra) > len(devices):
@@ -187,11 +187,12 @@ def left_changed(before: dict) -> list[str]:
                            "its __exit__)")  # fmt: skip
         if devices:  # its own exit first: torch holds it as the default device's context
             torch.set_default_device(None)
-        while torch._C._len_torch_function_stack() > before["modes"]:
+        while torch._C._len_torch_function_stack() > len(before["modes"]):
             torch._C._pop_torch_function_stack()
     for device, was, is_ in zip(_AUTOCAST, before["autocast"], now["autocast"], strict=True):
         if was != is_:
-            changed.append(f"torch.autocast({device!r}, dtype={is_[1]}) entered and never exited")
+            changed.append(f"torch.autocast({device!r}, dtype={is_[1]}) entered and never exited"
+                           if is_[0] else f"torch.set_autocast_dtype({device!r}, {is_[1]})")  # fmt: skip
             torch.set_autocast_enabled(device, was[0])
             torch.set_autocast_dtype(device, was[1])
     if now["nesting"] > before["nesting"]:  # its cache of cast weights, never cleared

@@ -184,8 +184,10 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
             f"with {name}, the gradients' norm at the optimizer's step was between "
             f"{min(norms):.3g} and {max(norms):.3g}, not clipped to max_norm={max_norm}: keep "
             "torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm) after backward() "
-            + ("and scaler.unscale_(opt)" if scaled else "and before opt.step()")
-        )
+            + ("and scaler.unscale_(opt), and before scaler.step(opt)" if scaled else
+               "and before opt.step()")
+            + ": a clip after the step changes gradients the step has already used"
+        )  # fmt: skip
 
 
 def _check_reads(seen, name):

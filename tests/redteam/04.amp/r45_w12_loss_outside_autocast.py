@@ -1,0 +1,28 @@
+# expect: fail computes the cross-entropy after the autocast block (only the forward inside)
+# hint: cross.?entropy|loss.{0,60}(autocast|inside|under|with)|(autocast|inside|under|with).{0,60}loss
+import torch
+import torch.nn.functional as F
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            logits = net(X)
+        loss = F.cross_entropy(logits, y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+answer = train_amp
