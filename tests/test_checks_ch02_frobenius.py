@@ -1037,3 +1037,24 @@ def test_a_log_rounded_to_a_lower_precision_is_told_from_one_merely_off_by_its_v
     # two norms say nothing of an epsilon read from step 2 and confirmed on steps 1 to 3
     A = torch.randn(8, 8, generator=torch.Generator().manual_seed(0))
     assert added_to_norm(A, torch.tensor([1e-3, 1e-3], dtype=torch.float64)) is None
+
+
+def test_frobenius_names_a_non_blocking_copy_read_before_anything_waited_for_it():
+    def copied_without_waiting(A, steps):
+        X = torch.eye(A.shape[0], device=A.device)
+        norms = []
+        for _ in range(steps):
+            X = A @ X
+            norm = torch.linalg.matrix_norm(X)
+            norms.append(norm)
+            X = X / norm
+        return torch.stack(norms).to("cpu", non_blocking=True).tolist()  # read as it lands
+
+    result = assert_fails("02.frobenius", (log_norms_per_step, copied_without_waiting))
+    assert result.hint == (
+        "log_norms_at_end: tolist() read the copy that .to('cpu', non_blocking=True) made "
+        "before anything waited for it: on a GPU that copy runs behind the host's back, and the "
+        "read can come before it lands (zeros, or what the buffer held before). Wait first "
+        "(torch.cuda.synchronize(), or an event's synchronize()), or copy without non_blocking "
+        "(.tolist() or .cpu() of the device tensor wait by themselves)"
+    ), result.hint

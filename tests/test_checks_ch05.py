@@ -381,7 +381,8 @@ def test_ddp_training_as_distributed_sampler_orders_it_passes_with_every_line(
         "32, shuffled per epoch as DistributedSampler does (rtol 0.0001, atol 1e-05)",
         "the script leaves the gradients' averaging to DDP (no collective of its own carrying a "
         "model's worth of bytes)",
-        "every rank met the others at dist.barrier() and left with dist.destroy_process_group()",
+        "every rank met the others at dist.barrier() after rank 0's save and left with "
+        "dist.destroy_process_group()",
         "the ranks' backend fits the GPUs they see (gloo on the CPU with fewer GPUs than "
         "processes, nccl with one each)",
         "with 4 processes the parameters match as well (nothing written in for 2)",
@@ -972,3 +973,20 @@ def test_ddp_the_rules_on_the_ranks_records_word_for_word():
     assert rule_fails(rules.check_backend, [rank_record(gpus=1)]).startswith(
         "rank 0 joined with gloo although every process has a GPU of its own (1 GPU, 1 process)"
     )
+
+
+def test_ddp_a_checkpoint_saved_after_the_last_barrier_is_named(tmp_path, monkeypatch):
+    def saved_after(out, nproc):  # rank 0 saved when it had passed its one barrier
+        return [rank_record(saves=[out], barriers_at_save=1)] + [rank_record()] * (nproc - 1)
+
+    saves_records(monkeypatch, saved_after)
+    hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "after its last").hint
+    assert hint.startswith("rank 0 saved the checkpoint after its last dist.barrier()"), hint
+
+    def saved_before(out, nproc):  # and a barrier at the start too: the last one is after it
+        early = rank_record(saves=[out], barriers_at_save=1)
+        early["calls"] = early["calls"] * 2
+        return [early] + [rank_record()] * (nproc - 1)
+
+    saves_records(monkeypatch, saved_before)
+    assert_passes("05.ddp", ddp_variant(tmp_path, "any"))

@@ -77,13 +77,14 @@ def start() -> None:
             json.dump({"calls": calls, "ended": ended, **state}, out)
 
     sys.exit, sys.excepthook = exit, hook
-    _watch_the_rest(state)
+    _watch_the_rest(state, watch)
     atexit.register(write)
 
 
-def _watch_the_rest(state: dict) -> None:
-    """Record in ``state`` the files ``torch.save`` wrote, ``destroy_process_group``, the
-    backend ``init_process_group`` joined with and the devices of the modules DDP wrapped."""
+def _watch_the_rest(state: dict, watch) -> None:
+    """Record in ``state`` the files ``torch.save`` wrote (and how many barriers ``watch`` had
+    seen by then), ``destroy_process_group``, the backend ``init_process_group`` joined with
+    and the devices of the modules DDP wrapped."""
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
@@ -94,6 +95,7 @@ def _watch_the_rest(state: dict) -> None:
     def saving(obj, f, *args, **kwargs):
         if isinstance(f, str | os.PathLike):
             state["saves"].append(os.path.abspath(os.fspath(f)))
+            state["barriers_at_save"] = sum(c.kind == "barrier" for c in watch.calls)
         return save(obj, f, *args, **kwargs)
 
     def destroying(*args, **kwargs):

@@ -102,6 +102,14 @@ def check_leaving(records) -> None:
                 "before it: a rank may leave while another still saves or waits. Let all "
                 "ranks meet at dist.barrier() after rank 0's save, then leave the group"
             )
+        barriers = sum(c["kind"] == "barrier" for c in record.get("calls", []))
+        if record.get("saves") and record.get("barriers_at_save") == barriers:
+            raise CheckFailed(
+                f"rank {rank} saved the checkpoint after its last dist.barrier(): the other "
+                "ranks passed the barrier and left while the save was still being written, "
+                "so the barrier waits for nothing. Save first (if rank == 0: torch.save(...)), "
+                "then let all ranks meet at dist.barrier() and leave the group"
+            )
 
 
 def check_backend(records) -> None:

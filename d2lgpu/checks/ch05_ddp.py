@@ -180,7 +180,8 @@ def check_ddp(answer, passed):
     )
     check_leaving(records)
     passed.append(
-        "every rank met the others at dist.barrier() and left with dist.destroy_process_group()"
+        "every rank met the others at dist.barrier() after rank 0's save and left with "
+        "dist.destroy_process_group()"
     )
     check_backend(records)
     passed.append(
