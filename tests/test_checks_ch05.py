@@ -533,7 +533,8 @@ def test_ddp_a_world_size_written_in_as_two_is_named_by_the_run_with_four_ranks(
 
 
 def test_the_recorder_notes_saves_destroy_backend_gpus_and_devices(tmp_path):
-    # One rank, for real: a world of 1 over gloo, a DDP-wrapped model, a save, a destroy.
+    # One rank, for real: a world of 1 over gloo, a DDP-wrapped model, a save between two
+    # barriers, a destroy.
     from ddp_helpers.procs import fresh_python
 
     from d2lgpu.checks._ch05_rank import RECORD_ENV_VAR, SITE
@@ -545,6 +546,7 @@ def test_the_recorder_notes_saves_destroy_backend_gpus_and_devices(tmp_path):
         "from torch.nn.parallel import DistributedDataParallel as DDP\n"
         "dist.init_process_group('gloo')\n"
         "net = DDP(torch.nn.Linear(2, 2))\n"
+        "dist.barrier()\n"  # one barrier before the save, one after it
         f"torch.save(net.module.state_dict(), {str(tmp_path / 'out.pt')!r})\n"
         "dist.barrier()\n"
         "dist.destroy_process_group()\n"
@@ -559,7 +561,8 @@ def test_the_recorder_notes_saves_destroy_backend_gpus_and_devices(tmp_path):
     assert record["saves"] == [str(tmp_path / "out.pt")]
     assert (record["destroyed"], record["backend"], record["gpus"]) == (True, "gloo", 0)
     assert record["devices"] == ["cpu"]
-    assert [c["kind"] for c in record["calls"]] == ["barrier"]
+    assert [c["kind"] for c in record["calls"]] == ["barrier", "barrier"]
+    assert record["barriers_at_save"] == 1
     assert record["ended"] == {"how": "returned"}
 
 
