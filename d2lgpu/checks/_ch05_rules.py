@@ -87,22 +87,21 @@ def check_leaving(records) -> None:
     for rank, record in enumerate(records):
         if not record or record.get("ended", {}).get("how") != "returned":
             continue
-        barrier = any(c["kind"] == "barrier" for c in record.get("calls", []))
+        barriers = sum(c["kind"] == "barrier" for c in record.get("calls", []))
         if not record.get("destroyed"):
-            also = "" if barrier else " (nor dist.barrier() before it)"
+            also = "" if barriers else " (nor dist.barrier() before it)"
             raise CheckFailed(
                 f"rank {rank} never called dist.destroy_process_group(){also}: the process "
                 "group is left to be torn down at exit, rank by rank. After rank 0's save, let "
                 "all ranks meet at dist.barrier() and leave the group together with "
                 "dist.destroy_process_group(), as the exercise asks"
             )
-        if not barrier:
+        if not barriers:
             raise CheckFailed(
                 f"rank {rank} called dist.destroy_process_group() without dist.barrier() "
                 "before it: a rank may leave while another still saves or waits. Let all "
                 "ranks meet at dist.barrier() after rank 0's save, then leave the group"
             )
-        barriers = sum(c["kind"] == "barrier" for c in record.get("calls", []))
         if record.get("saves") and record.get("barriers_at_save") == barriers:
             raise CheckFailed(
                 f"rank {rank} saved the checkpoint after its last dist.barrier(): the other "
