@@ -5,6 +5,8 @@ The reference answers here are written independently of the solution notebooks
 solutions. Every wrong answer is one a learner is likely to write.
 """
 
+import os
+
 import pytest
 import torch
 from grading_helpers import assert_fails, assert_passes
@@ -19,7 +21,7 @@ def place_workers(n_workers):
 
 def test_placement_reference_passes():
     result = assert_passes("01.placement", place_workers)
-    assert len(result.passed) == 6
+    assert len(result.passed) == 7
 
 
 def test_placement_rejects_hard_coded_cuda():
@@ -323,3 +325,25 @@ def test_gpu_touches_notes_the_first_call_that_puts_a_tensor_on_a_gpu():
     with GpuTouches() as watch:
         torch.device("cuda", 0), torch.zeros(2).to("cpu")  # naming a GPU touches nothing
     assert watch.first is None
+
+
+def test_placement_names_gpus_taken_from_cuda_visible_devices_by_their_physical_numbers():
+    """A scheduler that gives the job GPUs 2 and 3 sets CUDA_VISIBLE_DEVICES=2,3; torch then
+    sees two GPUs, cuda:0 and cuda:1. The variable is put back as it was."""
+
+    def physical(n_workers):
+        ids = os.environ.get("CUDA_VISIBLE_DEVICES")
+        if ids is None:
+            return place_workers(n_workers)
+        devices = [torch.device("cuda", int(i)) for i in ids.split(",")]
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    before = os.environ.get("CUDA_VISIBLE_DEVICES")
+    assert_fails(
+        "01.placement",
+        physical,
+        "with CUDA_VISIBLE_DEVICES=2,3",
+        "returned [cuda:2, cuda:3, cuda:2]",
+        "torch numbers the visible GPUs from 0",
+    )
+    assert os.environ.get("CUDA_VISIBLE_DEVICES") == before

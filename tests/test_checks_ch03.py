@@ -99,7 +99,12 @@ def test_parameters_names_a_layer_frozen_apart_from_a_change_autograd_recorded()
         (frozen, save_parameters, load_parameters),
         "requires_grad is now False: the layer is frozen",
     )
-    assert_fails("03.parameters", (recorded, save_parameters, load_parameters), "it has a grad_fn")
+    assert_fails(
+        "03.parameters",
+        (recorded, save_parameters, load_parameters),
+        "(autograd recorded the change: it has a grad_fn): make the change under "
+        "torch.no_grad(), so autograd does not record it",
+    )
 
 
 def test_parameters_rejects_saving_the_whole_module():
@@ -663,4 +668,60 @@ def test_a_step_given_a_closure_is_read_after_the_closure_made_its_gradients():
         "03.device_bug",
         closure_step(zero_grad_last=True),
         "every opt.step() found the gradients zero or None, so opt.zero_grad() ran between",
+    )
+
+
+def test_device_bug_names_a_to_whose_result_was_not_kept():
+    """x.to(device) returns a copy and leaves x where it was: the hint says so for the batch
+    and for a tensor the step made, not only that the tensor is still on the CPU."""
+
+    def batch_not_assigned(net, X, y, opt, device):
+        X.to(device)
+        y = y.to(device)
+        class_weights = torch.tensor([1.0, 2.0, 1.0], device=device)
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    def weights_not_assigned(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        class_weights = torch.tensor([1.0, 2.0, 1.0])
+        class_weights.to(device)
+        loss = F.cross_entropy(net(X), y, weight=class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails(
+        "03.device_bug",
+        batch_not_assigned,
+        "the batch X is still on the CPU",
+        "X.to(device) was called, but to() returns a copy",
+        "(X = X.to(device))",
+    )
+    assert_fails(
+        "03.device_bug",
+        weights_not_assigned,
+        "torch.tensor(...) made in your step without device=",
+        "t.to(device) was called, but to() returns a copy",
+    )
+
+
+def test_device_bug_names_a_batch_changed_in_place():
+    """On the CPU X.to(device) is X itself: an in-place change of it is the caller's batch
+    changed, named as such (the parameters differ from the reference too)."""
+
+    def standardised_in_place(net, X, y, opt, device):
+        X, y = X.to(device), y.to(device)
+        X.sub_(X.mean(dim=0))
+        return train_step(net, X, y, opt, device)
+
+    assert_fails(
+        "03.device_bug",
+        standardised_in_place,
+        "the step changed the batch X it was given, in place",
+        "X.to(device) returns X itself",
     )

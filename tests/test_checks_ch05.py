@@ -984,7 +984,12 @@ def test_ddp_a_checkpoint_saved_after_the_last_barrier_is_named(tmp_path, monkey
 
     saves_records(monkeypatch, saved_after)
     hint = assert_fails("05.ddp", ddp_variant(tmp_path, "any"), "after its last").hint
-    assert hint.startswith("rank 0 saved the checkpoint after its last dist.barrier()"), hint
+    assert hint == (
+        "rank 0 saved the checkpoint after its last dist.barrier(): the other ranks passed the "
+        "barrier and left while the save was still being written, so the barrier waits for "
+        "nothing. Save first (if rank == 0: torch.save(...)), then let all ranks meet at "
+        "dist.barrier() and leave the group"
+    ), hint
 
     def saved_before(out, nproc):  # and a barrier at the start too: the last one is after it
         early = rank_record(saves=[out], barriers_at_save=1)

@@ -951,6 +951,11 @@ class HandMadeRun:
         self.gpu = SimpleNamespace(ops=[], after=lambda first, follows: (
             follows.get(first.stream.name, -1) >= first.id
         ))  # fmt: skip
+        # the compute stream is the default one, current at the call (no caller's stream)
+        self.gpu.streams, self.gpu.default = (
+            list(self.streams.values()),
+            self.streams.get("compute"),
+        )
         for op_id, (kind, direction, batch, stream) in enumerate(ops):
             flags = {"on_device": True, "direction": direction, "non_blocking": True}
             label = "compute" if kind == "kernel" else "copy"
@@ -1368,4 +1373,21 @@ def test_a_buffer_filled_from_a_staging_tensor_on_the_device_is_named():
         "extra device copy per result, and one tensor reused for every result is overwritten by the "
         "next result while its copy back may still read it. Copy compute's result itself into "
         "the buffer"
+    )
+
+
+def test_computes_queued_on_the_default_stream_inside_a_callers_stream_are_named():
+    """Called inside `with torch.cuda.stream(s)`, the current stream is s: computes queued on
+    torch.cuda.default_stream() come before nothing the caller queued on s."""
+
+    def on_default(batches, compute, device, buffers, consume):
+        default = torch.cuda.default_stream(device)
+        with torch.cuda.stream(default):
+            pipeline()(batches, compute, device, buffers, consume)
+
+    assert_fails(
+        on_default,
+        "compute of batch 0 ran on default stream, not on the current stream",
+        "torch.cuda.default_stream() is not always the current one",
+        "torch.cuda.current_stream(device)",
     )

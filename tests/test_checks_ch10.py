@@ -507,7 +507,7 @@ def test_bus_bandwidth_pass_lines_name_what_was_checked():
         (wrong_bw(algbw_fn=lambda b, s, n: 8 * b / s / 1e9), "algbw is in Gbit/s: use GB/s"),
         (
             wrong_bw(algbw_fn=lambda b, s, n: b / s / 1e9 / n),
-            "algbw is in per rank (divided by world_size): use GB/s",
+            "algbw is per rank (divided by world_size): use GB/s",
         ),
         (
             wrong_bw(algbw_fn=lambda b, s, n: float(f"{b / s / 1e9:.4g}")),

@@ -4,19 +4,22 @@
 with ``device='cuda:0'``, ``.to('cuda:1')``, ``.cuda()``): the checker's GPUs are
 pretend ones that torch only *reports* (``ch01_devices.fake_gpus``), so such a call
 fails there, and an answer that tests each GPU that way drops them all.
-:func:`check_fresh_list` sees one list refilled by every call; :func:`count_hint` says what
-to do about a list of the wrong length. The first two take ``fake_gpus``
+:func:`check_fresh_list` sees one list refilled by every call; :func:`check_visible`, GPUs
+named by the physical numbers in ``CUDA_VISIBLE_DEVICES``; :func:`count_hint` says what
+to do about a list of the wrong length. Those that run the answer take ``fake_gpus``
 as an argument, so that this module does not import the checker that imports it.
 """
 
 from __future__ import annotations
+
+import os
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from ._util import CheckFailed
 
-__all__ = ["GpuTouches", "touch_hint", "check_fresh_list", "count_hint"]
+__all__ = ["GpuTouches", "touch_hint", "check_fresh_list", "check_visible", "count_hint"]
 
 
 def _on_gpu(value) -> bool:
@@ -86,6 +89,31 @@ def check_fresh_list(answer, fake_gpus) -> None:
         "outside the function), so a placement the caller kept changes under it. Build a "
         "new list in every call"
     )
+
+
+def check_visible(answer, fake_gpus) -> None:
+    """With ``CUDA_VISIBLE_DEVICES=2,3`` (two GPUs a scheduler gave the job), torch sees two
+    GPUs, numbered cuda:0 and cuda:1: the physical numbers are not device indices."""
+    if torch.cuda.device_count() > 0:  # a real GPU: torch reads the variable once, at its start
+        torch.cuda.init()
+    before = os.environ.get("CUDA_VISIBLE_DEVICES")
+    os.environ["CUDA_VISIBLE_DEVICES"] = "2,3"
+    try:
+        with fake_gpus(2):
+            got = [str(d) for d in answer(3)]
+    finally:
+        if before is None:
+            del os.environ["CUDA_VISIBLE_DEVICES"]
+        else:
+            os.environ["CUDA_VISIBLE_DEVICES"] = before
+    if got != ["cuda:0", "cuda:1", "cuda:0"]:
+        raise CheckFailed(
+            f"with CUDA_VISIBLE_DEVICES=2,3 (two GPUs a scheduler gave the job) and so 2 GPUs "
+            f"for torch, place_workers(3) returned [{', '.join(got)}]: torch numbers the "
+            "visible GPUs from 0 (cuda:0 is physical GPU 2, cuda:1 is GPU 3), so the "
+            "variable's numbers are not device indices. Ask torch for the devices "
+            "(try_all_gpus()), not the variable"
+        )
 
 
 def count_hint(n_workers: int, got: int, gpus: int) -> str:

@@ -65,6 +65,8 @@ class Origins(TorchFunctionMode):
         self.cuda_by_name = False  # .cuda(), .to("cuda"), device="cuda": not the device given
         self.moved_to: str | None = None  # the first .to() aimed at a device other than meta
         self.used: set[str] = set()  # the labels of the tensors that operations got
+        self._moved: dict[int, weakref.ref] = {}  # tensors whose .to() made a copy on meta
+        self.mixed_was_moved = False  # the CPU operand of ``mixed`` is one of those
 
     def label(self, t) -> str | None:
         entry = self._labels.get(id(t))
@@ -83,6 +85,8 @@ class Origins(TorchFunctionMode):
             target = target_device([*args[1:], *kwargs.values()])
             if target is not None and target.type != "meta":
                 self.moved_to = str(target)
+        if name == "to" and isinstance(args[0], torch.Tensor) and args[0].device.type != "meta":
+            self._moved[id(args[0])] = weakref.ref(args[0])
         # A copy into a device tensor is a transfer, which a GPU makes from any device:
         # dst.copy_(cpu_tensor), dst[...] = cpu_tensor.
         transfer = name in _TRANSFERS and tensors and tensors[0].device.type == "meta"
@@ -93,6 +97,8 @@ class Origins(TorchFunctionMode):
             if other and any(t.device.type == "meta" for t in tensors):
                 where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
                 self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
+                moved = self._moved.get(id(other[0]))
+                self.mixed_was_moved = moved is not None and moved() is other[0]
         result = func(*args, **kwargs)
         if isinstance(result, torch.Tensor) and name not in _QUERIES:
             if not tensors and name in _FACTORIES:  # made in the step: how, says the label
@@ -160,15 +166,26 @@ def mismatch_hint(error: RuntimeError, origins: Origins) -> CheckFailed | None:
 def mixed_hint(origins: Origins, said: str = "") -> CheckFailed:
     """Name the tensor left off the model's device, and the operation that got both."""
     op, what, where = origins.mixed or ("an operation", "a CPU tensor", "the CPU")
+    name = "X" if what == "the batch X" else "y" if what == "the batch y" else "t"
+    unassigned = (  # x.to(device) called, and its result not kept
+        f"{name}.to(device) was called, but to() returns a copy on the device and leaves the "
+        f"tensor it is called on where it was: assign the result ({name} = {name}.to(device))"
+    )
     if what.startswith("the batch"):
         still = "still on the CPU" if where == "the CPU" else f"on {where}"
+        fix = (
+            unassigned
+            if origins.mixed_was_moved
+            else ("move X and y to device at the start of the step, with to()")
+        )
         return CheckFailed(
-            f"{what} is {still} when {op} uses it with the model on the device: "
-            f"move X and y to device at the start of the step, with to(){said}"
+            f"{what} is {still} when {op} uses it with the model on the device: {fix}{said}"
         )
     made_on = what.partition(" with device=")[2]
     fix = (
-        f"it was made with device={made_on}: pass the device the step is given (X.device is "
+        unassigned
+        if origins.mixed_was_moved
+        else f"it was made with device={made_on}: pass the device the step is given (X.device is "
         "the CPU until X is moved)"
         if made_on
         else "create it on the device (the device= argument of the function that makes it)"

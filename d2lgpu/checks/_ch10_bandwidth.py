@@ -79,11 +79,12 @@ def bandwidth_mistake(results, collective) -> str:
                 "digits (or becomes 0). Return the values unrounded, and round only where you "
                 "print them"
             )
-    for scale, what in ((lambda n: GB / 2**30, "GiB/s (2**30)"), (lambda n: 1e3, "MB/s"),
-                        (lambda n: 1e9, "bytes/s"), (lambda n: 8.0, "Gbit/s"),
-                        (lambda n: 1 / n, "per rank (divided by world_size)")):  # fmt: skip
+    for scale, what in ((lambda n: GB / 2**30, "is in GiB/s (2**30)"),
+                        (lambda n: 1e3, "is in MB/s"), (lambda n: 1e9, "is in bytes/s"),
+                        (lambda n: 8.0, "is in Gbit/s"),
+                        (lambda n: 1 / n, "is per rank (divided by world_size)")):  # fmt: skip
         if _explains(lambda b, s, n, scale=scale: ref(b, s, n)[0] * scale(n), alg):
-            return f"algbw is in {what}: use GB/s, nbytes / seconds / 1e9, for the whole buffer"
+            return f"algbw {what}: use GB/s, nbytes / seconds / 1e9, for the whole buffer"
     if _explains(lambda b, s, n: s / b * GB, alg):
         return "algbw is inverted: bandwidth is bytes divided by seconds"
     for (b, s, n), got in alg:

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import torch
 
-from ._ch01_calls import check_fresh_list, count_hint, touch_hint
+from ._ch01_calls import check_fresh_list, check_visible, count_hint, touch_hint
 from ._kit import patched
 from ._util import CheckFailed
 
@@ -250,6 +250,8 @@ def check_placement(answer, passed):
     _entries_are_devices(answer)
     check_fresh_list(answer, fake_gpus)
     passed.append("every entry is a torch.device")
+    check_visible(answer, fake_gpus)
+    passed.append("with CUDA_VISIBLE_DEVICES=2,3, the two GPUs torch numbers cuda:0 and cuda:1")
 
 
 def _not_kept(answer, got, gpus: int, history: list[tuple[int, list]]) -> None:

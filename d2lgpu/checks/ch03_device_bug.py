@@ -148,6 +148,23 @@ _KEPT_FROM_META = (
 )
 
 
+def _batch_kept(given, X, y, device) -> None:
+    """The step trains on the batch it is given and leaves the caller's tensors as they were."""
+    changed = [n for n, a, b in zip("Xy", given, (X, y), strict=True) if not torch.equal(a, b)]
+    if changed:
+        where = (
+            f" (on {device}, {changed[0]}.to(device) returns {changed[0]} itself, so an "
+            "in-place operation on it writes into the caller's tensor)"
+            if X.device == torch.device(device)
+            else ""
+        )
+        raise CheckFailed(
+            f"the step changed the batch {changed[0]} it was given, in place{where}: the "
+            "caller's batch is not the step's to change, and the reference step trains on it "
+            "as it is. Only change where tensors live; keep the step's computation as given"
+        )
+
+
 def _check_device_bug(answer, passed):
     from ..devices import try_gpu
 
@@ -185,6 +202,7 @@ def _check_device_bug(answer, passed):
             loss = reference_train_step(nets[key], X, y, opts[key], device, **options)
             if not key:
                 losses.append((loss, loss))
+        given = X.clone(), y.clone()
         try:
             with defaults_kept("the step"), rng_kept(), kept_graph() as graphs:
                 got = answer(nets["answer"], X, y, opts["answer"], device)
@@ -192,6 +210,7 @@ def _check_device_bug(answer, passed):
             if "device meta" not in str(error):
                 raise
             raise CheckFailed(f"{_KEPT_FROM_META} (PyTorch said: {error})") from None
+        _batch_kept(given, X, y, device)
         if not isinstance(got, torch.Tensor) or got.numel() != 1:
             raise CheckFailed(
                 f"train_step returned {type(got).__name__}"

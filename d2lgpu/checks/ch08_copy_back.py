@@ -61,6 +61,7 @@ from ._ch08_hazards import READ_NAMES
 from ._ch08_results import check_batches_kept, check_nothing_kept
 from ._ch08_rules import (
     OTHER_GPU,
+    calling_stream,
     check_current_gpu_calls,
     check_no_autocast,
     check_no_pins,
@@ -104,6 +105,17 @@ def _check_streams(run, n: int) -> None:
         raise CheckFailed(
             f"compute ran {per_batch} times on batches 0 to {n - 1}: call the compute passed "
             "in once per batch, on that batch's copy on the device"
+        )
+    current = calling_stream(gpu)
+    on_default = [op for op in computes if op.stream is gpu.default is not current]
+    if on_default:  # a stream of the answer's own that waits for the caller's is another style
+        raise CheckFailed(
+            f"compute of batch {on_default[0].batch} ran on default stream, not on the current "
+            f"stream (the one current when pipelined_to_host was called, here {current.name}): "
+            "torch.cuda.default_stream() is not always the current one, and work the caller "
+            "queued on its stream before the call (a weight update that compute reads, say) "
+            "comes before the computes only on that stream. Queue the computes on the current "
+            "stream, torch.cuda.current_stream(device), as in exercise 8.1"
         )
     stream = computes[0].stream
     for op in ops(gpu, "copy", "h2d"):

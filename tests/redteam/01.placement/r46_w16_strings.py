@@ -1,0 +1,14 @@
+# expect: fail returns device names as strings, not torch.device objects
+# hint: torch\.device|str|string|type|name
+import torch
+
+import d2lgpu
+
+
+def place_workers(n_workers):
+    """Return one torch.device per worker, round-robin over d2lgpu.try_all_gpus()."""
+    names = [str(d) for d in d2lgpu.try_all_gpus()]  # "cpu", "cuda:0", ...: .to() accepts these
+    return [names[i % len(names)] for i in range(n_workers)]
+
+
+answer = place_workers

@@ -1,0 +1,21 @@
+# expect: pass keeps only the aten:: operators' entries (judged right, as r14_w09_aten_only and r3_c01_aten_filter_sorted were: the prompt asks which operator takes the time, and on a GPU an operator ties with or beats its kernels' rows)
+# hint: 
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    if on_gpu:
+        torch.cuda.synchronize(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    column = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    operators = [e for e in prof.key_averages() if e.key.startswith("aten::")]  # "operators" only
+    return max(operators, key=lambda e: getattr(e, column)).key
+
+
+answer = slowest_op

@@ -1,0 +1,21 @@
+# expect: fail picks the largest self time PER CALL (self total / count), not the total self time
+# hint: per call|average|mean|count|number of calls|total
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    fn(*args)
+    if on_gpu:
+        torch.cuda.synchronize(device)
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    column = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    # the slowest operator: the one whose calls take longest
+    return max(prof.key_averages(), key=lambda e: getattr(e, column) / max(e.count, 1)).key
+
+
+answer = slowest_op

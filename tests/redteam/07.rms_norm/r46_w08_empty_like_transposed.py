@@ -1,0 +1,33 @@
+# expect: fail output made with torch.empty_like(x) before x is made contiguous: for a transposed x it is transposed, and the kernel writes it as if contiguous
+# hint: contiguous|empty_like|transpos|layout|stride
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"  # as the exercise's set-up cell does, before importing triton
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, out_row_stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    rms = tl.sqrt(tl.sum(x * x, axis=0) / n_cols + eps)
+    tl.store(out_ptr + row * out_row_stride + cols, x / rms, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    """Each row of the 2-D x divided by its root mean square, computed by rms_norm_kernel."""
+    out = torch.empty_like(x)  # x's shape, dtype and device
+    if x.stride(1) != 1:
+        x = x.contiguous()  # a row's elements side by side
+    n_rows, n_cols = x.shape
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, x.stride(0), out.stride(0), n_cols, eps, BLOCK=block)
+    return out
+
+
+answer = rms_norm

@@ -1,0 +1,32 @@
+# expect: fail the root mean squares are computed with PyTorch ops (square, mean, rsqrt) and the kernel only scales: several passes more
+# hint: pass|pytorch|one pass|kernel does|all the work|extra
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"  # as the exercise's set-up cell does, before importing triton
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, x_col_stride, out_row_stride, n_cols, inv_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols * x_col_stride, mask=mask, other=0.0).to(tl.float32)
+    inv = tl.load(inv_ptr + row)
+    tl.store(out_ptr + row * out_row_stride + cols, x * inv, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    """Each row of the 2-D x divided by its root mean square, computed by rms_norm_kernel."""
+    n_rows, n_cols = x.shape
+    inv = torch.rsqrt(x.float().square().mean(dim=1) + eps)  # n_rows floats, float32
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    block = triton.next_power_of_2(n_cols)
+    rms_norm_kernel[(n_rows,)](x, out, x.stride(0), x.stride(1), out.stride(0), n_cols, inv, BLOCK=block)
+    return out
+
+
+answer = rms_norm

@@ -1,0 +1,43 @@
+# expect: fail one Event object re-recorded every batch: by the time the host synchronizes it for result i - 1 it marks copy back i, so the host wait covers compute i, the newest compute
+# hint: newest|stall|idle|busy|host wait|cover|event|next (batch|compute)
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None
+    landed = torch.cuda.Event()  # one marker, recorded again each batch
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        back_stream.wait_stream(compute_stream)
+        buffer = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffer.copy_(y, non_blocking=True)
+            landed.record(back_stream)
+        if pending is not None:
+            j, buf, event = pending
+            event.synchronize()
+            consume(j, buf)
+        pending = (i, buffer, landed)
+    j, buf, event = pending
+    event.synchronize()
+    consume(j, buf)
+
+
+answer = pipelined_to_host

@@ -1,0 +1,42 @@
+# expect: fail calls event.query() before consume but ignores its answer: the host reads the buffer whether or not the copy has landed
+# hint: early|landed|query|synchron|read|before
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    n = len(batches)
+    ahead = send(batches[0])
+    pending = None
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        back_stream.wait_stream(compute_stream)
+        buffer = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buffer.copy_(y, non_blocking=True)
+            landed = back_stream.record_event()
+        if pending is not None:
+            j, buf, event = pending
+            event.query()  # has the copy landed? (it has, by now)
+            consume(j, buf)
+        pending = (i, buffer, landed)
+    j, buf, event = pending
+    event.synchronize()  # the last one: wait for real
+    consume(j, buf)
+
+
+answer = pipelined_to_host
