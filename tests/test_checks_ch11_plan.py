@@ -19,6 +19,17 @@ TERMS = (
     "vocab / tp, on the last stage), the min(pp, m) micro-batches the first stage holds, each "
     "of global_batch / dp / m sequences of seq_len tokens"
 )
+
+
+def best_fits(peak, allowed):
+    """How a slow plan's hint ends: the best plan's peak, and where to look in an estimate."""
+    return (
+        f". That plan fits, at {peak} GB of the {allowed} GB allowed: if your estimate put it "
+        "over, check its terms for that plan (a micro-batch holds global_batch / (dp x "
+        "micro_batches) sequences)"
+    )
+
+
 PASSED = [
     "125M on 4 x NVIDIA T4, global batch 32: the plan fits with 10% free and its step is "
     "within 1.5x of the best",
@@ -39,8 +50,10 @@ PASSED = [
             "7B on 32 x NVIDIA H100 PCIe 80GB, global batch 24",
             "1B on 32 x NVIDIA H100 SXM5 80GB, global batch 16",
             "7B on 64 x NVIDIA T4, global batch 24",
+            "7B on 32 x NVIDIA L4, global batch 32",
         )
     ),
+    "125M on 8 x NVIDIA T4, asked right after 8B on the same run: a plan of its own",
 ]
 
 
@@ -77,12 +90,14 @@ TABLE = {
         dp=4, tp=4, pp=2, sharding="fsdp2", micro_batches=16, checkpointing=True
     ),
     ("NVIDIA H100 PCIe 80GB", 32): dict(dp=8, tp=2, pp=2, micro_batches=3),
+    ("NVIDIA L4", 32): dict(dp=32, sharding="fsdp2", checkpointing=True),
 }
 
 
 # runs on GPUs of a kind and count above, for another model: the compute alone misleads
 # (1B), and a tp above 8 is offered (7B on 64)
 BY_MODEL = {
+    ("125M", "NVIDIA T4", 8): dict(dp=8),  # asked after 8B on the same run, where none fits
     ("1B", "NVIDIA H100 SXM5 80GB", 32): dict(dp=4, tp=4, pp=2, micro_batches=4),
     ("7B", "NVIDIA T4", 64): dict(
         dp=8, tp=2, pp=4, sharding="zero1", micro_batches=3, checkpointing=True
@@ -192,7 +207,7 @@ def test_plan_hints_in_full():
         "checkpointing off fits, but a step takes 1.00 s, 1.80 x the 0.56 s of the best plan "
         "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
         "its pipeline bubble is 43% of its compute (4 stages, 4 micro-batches: 1F1B idles "
-        "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
+        "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)" + best_fits(11.6, 14.4)
     )
 
 
@@ -256,7 +271,8 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "checkpointing off fits, but a step takes 1.46 s, 2.63 x the 0.56 s of the best plan "
             "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
             "its tensor-parallel all-reduces take 0.91 s on the critical path (four per block "
-            "and micro-batch over tp = 4); a smaller tp, or none, moves fewer activations",
+            "and micro-batch over tp = 4); a smaller tp, or none, moves fewer activations"
+            + best_fits(11.6, 14.4),
         ),
         (
             MISTAKES[6][0],
@@ -281,7 +297,8 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "checkpointing on fits, but a step takes 1.13 s, 2.02 x the 0.56 s of the best plan "
             "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
             "its pipeline bubble is 33% of its compute (2 stages, 2 micro-batches: 1F1B idles "
-            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
+            + best_fits(11.6, 14.4),
         ),
         (
             # ZeRO-1 over 2 pipeline stages with one micro-batch: half the step idles
@@ -293,7 +310,8 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "checkpointing on fits, but a step takes 1.51 s, 2.72 x the 0.56 s of the best plan "
             "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
             "its pipeline bubble is 50% of its compute (2 stages, 1 micro-batch: 1F1B idles "
-            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
+            + best_fits(11.6, 14.4),
         ),
         (
             # two stages, two micro-batches, no checkpointing: 1.52x, which one decimal read as
@@ -303,7 +321,8 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "checkpointing off fits, but a step takes 0.85 s, 1.52 x the 0.56 s of the best plan "
             "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
             "its pipeline bubble is 33% of its compute (2 stages, 2 micro-batches: 1F1B idles "
-            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)",
+            "(pp - 1) / (m + pp - 1) of the time; more micro-batches shrink it)"
+            + best_fits(11.6, 14.4),
         ),
         (
             # a pipeline whose bubble is not the largest excess: the all-reduces are
@@ -312,7 +331,8 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "checkpointing off fits, but a step takes 1.02 s, 1.84 x the 0.56 s of the best plan "
             "found (dp=4 (ddp), tp=1, pp=1, 2 micro-batches, checkpointing off), more than 1.5x: "
             "its tensor-parallel all-reduces take 0.30 s on the critical path (four per block "
-            "and micro-batch over tp = 2); a smaller tp, or none, moves fewer activations",
+            "and micro-batch over tp = 2); a smaller tp, or none, moves fewer activations"
+            + best_fits(11.6, 14.4),
         ),
         (
             # checkpointing where the best plan needs none: the recompute
@@ -322,7 +342,7 @@ def test_plan_a_plan_found_by_the_checkers_own_search_is_refused():
             "the best plan found (dp=4 (fsdp2), tp=2, pp=1, 8 micro-batches, checkpointing off), "
             "more than 1.5x: its compute takes 6.39 s against 4.80 s: activation checkpointing "
             "runs every forward again in backward, a third more FLOPs, which a plan that fits "
-            "without it does not pay",
+            "without it does not pay" + best_fits(89.1, 126.9),
         ),
     ],
 )

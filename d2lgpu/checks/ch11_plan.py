@@ -71,6 +71,9 @@ CASES = (
     # (the all-reduces then take most of the step); and tensor parallelism within a node only
     ("1B", "NVIDIA H100 SXM5 80GB", 32, 16),
     ("7B", "NVIDIA T4", 64, 24),
+    # a micro-batch is global_batch / (dp x micro_batches) sequences: sized as global_batch /
+    # micro_batches, the plans of many data-parallel ranks look too large, and a slow one wins
+    ("7B", "NVIDIA L4", 32, 32),
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
@@ -226,6 +229,9 @@ def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
             f"{where}: {plan} fits, but a step takes {seconds:.2f} s, {seconds / best[1]:.2f} "
             f"x the {best[1]:.2f} s of the best plan found ({best[0]}), more than {SLOWER}x: "
             + _why_slower(config, gpu, plan, batch, best[0])
+            + f". That plan fits, at {_gb(best[2]['peak'])} of the {_gb(limit)} allowed: if "
+            "your estimate put it over, check its terms for that plan (a micro-batch holds "
+            "global_batch / (dp x micro_batches) sequences)"
         )
     return f"{where}: the plan fits with 10% free and its step is within {SLOWER}x of the best"
 
@@ -236,3 +242,24 @@ def check_plan(answer, passed: list[str]) -> None:
         raise CheckFailed(f"the answer must be the function plan, got {answer!r}")
     for case in CASES:
         passed.append(_check_case(answer, *case))
+    passed.append(_nothing_kept(answer))
+
+
+def _nothing_kept(plan_fn) -> str:
+    """Another model on the run just asked (8B on 8 T4s, where nothing fits; 125M fits with
+    room): a plan kept between calls under a key without the model (GPU, GPU count and
+    batch) comes back."""
+    kept = plan_fn(CONFIGS["8B"], "NVIDIA T4", 8, 32)
+    try:
+        _check_case(plan_fn, "125M", "NVIDIA T4", 8, 32)
+    except CheckFailed as failed:
+        if plan_fn(CONFIGS["125M"], "NVIDIA T4", 8, 32) != kept:
+            raise
+        raise CheckFailed(
+            f"125M on 8 x NVIDIA T4, global batch 32, asked right after 8B on the same run: you "
+            f"returned {kept!r}, what you returned for 8B, and {failed}. A plan kept between "
+            "calls under a key without the model (the GPU, the GPU count and the batch) "
+            "answers for the last model asked: key it on every argument, config included, or "
+            "keep nothing"
+        ) from None
+    return "125M on 8 x NVIDIA T4, asked right after 8B on the same run: a plan of its own"

@@ -116,6 +116,12 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
                 "ZeroRedundancyOptimizer gives each tensor to the rank holding the fewest "
                 "elements so far, counting elements only"
             )
+    if kind == "optimizer" and plan != "zero1" and got - want == 4 * n_tensors:
+        return (
+            f"{where}: Adam's state is {want:,} bytes, you predicted {got:,}, 4 bytes more "
+            "per tensor: Adam's step counter is a float32 scalar, 4 bytes (not an int64's "
+            "8), one for every tensor it updates, besides the two moments"
+        )
     if kind == "optimizer" and 0 < want - got <= 4 * n_tensors and (want - got) % 4 == 0:
         return (
             f"{where}: Adam's state is {want:,} bytes, you predicted {got:,}: Adam keeps a "
@@ -243,4 +249,31 @@ def check_memory(answer, passed: list[str]) -> None:
             passed.append(
                 f"{len(shapes)} tensors on {world_size} ranks: parameters, gradients and Adam's "
                 "state under DDP, ZeRO-1 and FSDP2, as the tracker measures them"
+            )
+    _nothing_kept(predict)
+    passed.append(
+        "called again on the same list holding other shapes, and twice in a row with the same "
+        "plan and ranks: each call computed from the shapes it was given"
+    )
+
+
+def _nothing_kept(predict) -> None:
+    """Two calls with the same plan and ranks in a row, the second on the same list object
+    refilled with other shapes: a result or a running count kept between calls shows."""
+    first, second = CASES[0][0], CASES[1][0]  # both on 8 ranks
+    for plan in PLANS:
+        given = list(first)
+        predict(given, plan, 8)
+        given[:] = second  # the same list, refilled (a cache keyed by id(shapes) misses it)
+        got = [predict(given, plan, 8), predict(list(second), plan, 8)]
+        want = measured(second, plan, 8)
+        for call, result in zip(("the same list refilled", "a new list"), got, strict=True):
+            if isinstance(result, dict) and all(result.get(k) == want[k] for k in KINDS):
+                continue
+            raise CheckFailed(
+                f"predict(shapes, {plan!r}, 8) called after a call on other shapes with the "
+                f"same plan and ranks returned {result!r} for {call} of {list(second)}, where "
+                f"rank 0 holds {want}: it kept something from an earlier call (a cache keyed "
+                "by id(shapes), or a count at module level, reset only when the ranks "
+                "change). Compute every call from the shapes it is given"
             )

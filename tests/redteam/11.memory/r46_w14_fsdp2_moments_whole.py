@@ -1,0 +1,26 @@
+# expect: fail FSDP2 shards parameters and gradients but keeps Adam's moments whole
+# hint: optimi|moment|adam|state
+import math
+
+
+def predict(shapes, plan, world_size):
+    """Rank 0's bytes of parameters, gradients and Adam's state under plan, fp32."""
+    sizes = [math.prod(s) for s in shapes]
+    total = sum(sizes)
+    full_opt = 8 * total + 4 * len(sizes)
+    if plan == "ddp":
+        return {"params": 4 * total, "grads": 4 * total, "optimizer": full_opt}
+    if plan == "zero1":
+        loads, mine = [0] * world_size, []
+        for n in sorted(sizes, reverse=True):
+            r = loads.index(min(loads))
+            loads[r] += n
+            if r == 0:
+                mine.append(n)
+        opt = 8 * sum(mine) + 4 * len(mine)
+        return {"params": 4 * total, "grads": 4 * total, "optimizer": opt}
+    own = sum(math.ceil(s[0] / world_size) * math.prod(s[1:]) for s in shapes)
+    return {"params": 4 * own, "grads": 4 * own, "optimizer": full_opt}
+
+
+answer = predict
