@@ -474,3 +474,31 @@ def test_plan_an_empty_answer_is_named_as_one():
         "return None when no plan fits (as here)"
     )
     assert "here one does: dp=4 (ddp)" in check("11.plan", lambda c, g, n, b: [], quiet=True).hint
+
+
+def test_plan_a_plan_kept_under_a_key_without_the_model_is_named():
+    """125M on 8 T4s is asked right after 8B on the same run: a cache keyed on the GPU, the
+    GPU count and the batch answers None, 8B's. A wrong plan of 125M's own is named as such."""
+    kept = {}
+
+    def cached(config, gpu, n_gpus, global_batch):
+        key = (gpu, n_gpus, global_batch)
+        if key not in kept:
+            kept[key] = table(config, gpu, n_gpus, global_batch)
+        return kept[key]
+
+    assert_fails(
+        "11.plan",
+        cached,
+        "125M on 8 x NVIDIA T4, global batch 32, asked right after 8B on the same run: you "
+        "returned None, what you returned for 8B",
+        "A plan kept between calls under a key without the model",
+    )
+
+    def slow_for_125m(config, gpu, n_gpus, global_batch):
+        if (config, gpu, n_gpus) == (CONFIGS["125M"], "NVIDIA T4", 8):
+            return {"dp": 2, "pp": 4, "micro_batches": 4}
+        return table(config, gpu, n_gpus, global_batch)
+
+    hint = assert_fails("11.plan", slow_for_125m, "125M on 8 x NVIDIA T4").hint
+    assert "asked right after 8B" not in hint, hint
