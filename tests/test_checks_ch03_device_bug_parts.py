@@ -18,8 +18,10 @@ META = torch.device("meta")
 WEIGHTS = [1.0, 2.0, 1.0]
 
 
-def _origins(mixed=None, moved_to=None, cuda_by_name=False):
-    return SimpleNamespace(mixed=mixed, moved_to=moved_to, cuda_by_name=cuda_by_name)
+def _origins(mixed=None, moved_to=None, cuda_by_name=False, was_moved=False):
+    return SimpleNamespace(
+        mixed=mixed, moved_to=moved_to, cuda_by_name=cuda_by_name, mixed_was_moved=was_moved
+    )
 
 
 def _hint(fn, *args) -> str:
@@ -39,6 +41,35 @@ def _step(net, X, y, opt, device, weights=None, reduction="mean"):
 
 
 # --- the hints ---------------------------------------------------------------------------
+
+
+def test_the_mixed_hint_says_a_to_whose_result_was_not_kept_returns_a_copy():
+    batch = _origins(("linear", "the batch y", "the CPU"), was_moved=True)
+    assert watch.mixed_hint(batch, " (said)").hint == (
+        "the batch y is still on the CPU when linear uses it with the model on the device: "
+        "y.to(device) was called, but to() returns a copy on the device and leaves the tensor it "
+        "is called on where it was: assign the result (y = y.to(device)) (said)"
+    )
+    made = _origins(("mul", "torch.tensor(...) made in your step with device=cpu", "the CPU"))
+    made.mixed_was_moved = True
+    assert watch.mixed_hint(made).hint == (
+        "torch.tensor(...) made in your step with device=cpu stays on the CPU while the model "
+        "is on the device (mul got both): t.to(device) was called, but to() returns a copy on "
+        "the device and leaves the tensor it is called on where it was: assign the result "
+        "(t = t.to(device))"
+    )
+
+
+def test_the_watch_notes_a_to_whose_source_is_the_cpu_operand_of_a_mix():
+    X = torch.ones(2, 4)
+    with watch.Origins([(X, "the batch X")]) as origins:
+        X.to(META)  # the copy is not kept
+        torch.ones(3, 2, device=META) @ X  # matmul lets a CPU operand through on meta
+    assert origins.mixed is not None and origins.mixed_was_moved
+    Y = torch.ones(2, 4)
+    with watch.Origins([(Y, "the batch X")]) as origins:
+        torch.ones(3, 2, device=META) @ Y
+    assert origins.mixed is not None and not origins.mixed_was_moved
 
 
 def test_the_mixed_hint_names_the_batch_a_tensor_made_in_the_step_or_any_tensor():
