@@ -347,3 +347,28 @@ def test_placement_names_gpus_taken_from_cuda_visible_devices_by_their_physical_
         "torch numbers the visible GPUs from 0",
     )
     assert os.environ.get("CUDA_VISIBLE_DEVICES") == before
+
+
+def test_placement_names_a_rotation_started_at_the_processs_rank_and_slurms_gpu_numbers():
+    def from_local_rank(n_workers):
+        devices = d2lgpu.try_all_gpus()
+        start = int(os.environ.get("LOCAL_RANK", "0"))
+        return [devices[(start + i) % len(devices)] for i in range(n_workers)]
+
+    def slurm_ids(n_workers):
+        ids = os.environ.get("SLURM_STEP_GPUS")
+        if ids is None:
+            return place_workers(n_workers)
+        devices = [torch.device("cuda", int(i)) for i in ids.split(",")]
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    before = {k: os.environ.get(k) for k in ("LOCAL_RANK", "RANK", "SLURM_STEP_GPUS")}
+    assert_fails(
+        "01.placement",
+        from_local_rank,
+        "with LOCAL_RANK=1 and RANK=1",
+        "returned [cuda:1, cuda:0, cuda:1]",
+        "from cuda:0 whatever the process's rank",
+    )
+    assert_fails("01.placement", slurm_ids, "SLURM_STEP_GPUS", "returned [cuda:2, cuda:3, cuda:2]")
+    assert {k: os.environ.get(k) for k in before} == before

@@ -5,8 +5,8 @@ with ``device='cuda:0'``, ``.to('cuda:1')``, ``.cuda()``): the checker's GPUs ar
 pretend ones that torch only *reports* (``ch01_devices.fake_gpus``), so such a call
 fails there, and an answer that tests each GPU that way drops them all.
 :func:`check_fresh_list` sees one list refilled by every call; :func:`check_visible`, GPUs
-named by the physical numbers in ``CUDA_VISIBLE_DEVICES``; :func:`count_hint` says what
-to do about a list of the wrong length. Those that run the answer take ``fake_gpus``
+named by a scheduler's physical numbers, or a rotation from the process's rank;
+:func:`count_hint` says what to do about a list of the wrong length. Those that run the answer take ``fake_gpus``
 as an argument, so that this module does not import the checker that imports it.
 """
 
@@ -91,28 +91,50 @@ def check_fresh_list(answer, fake_gpus) -> None:
     )
 
 
-def check_visible(answer, fake_gpus) -> None:
-    """With ``CUDA_VISIBLE_DEVICES=2,3`` (two GPUs a scheduler gave the job), torch sees two
-    GPUs, numbered cuda:0 and cuda:1: the physical numbers are not device indices."""
+_GPU_IDS = {"CUDA_VISIBLE_DEVICES": "2,3", "SLURM_STEP_GPUS": "2,3", "SLURM_JOB_GPUS": "2,3"}
+_RANKS = {"LOCAL_RANK": "1", "RANK": "1"}
+
+
+def _placed_with(env: dict[str, str], answer, fake_gpus) -> list[str]:
+    """``answer(3)`` with 2 faked GPUs and ``env`` set, every variable put back after."""
     if torch.cuda.device_count() > 0:  # a real GPU: torch reads the variable once, at its start
         torch.cuda.init()
-    before = os.environ.get("CUDA_VISIBLE_DEVICES")
-    os.environ["CUDA_VISIBLE_DEVICES"] = "2,3"
+    before = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
     try:
         with fake_gpus(2):
-            got = [str(d) for d in answer(3)]
+            return [str(d) for d in answer(3)]
     finally:
-        if before is None:
-            del os.environ["CUDA_VISIBLE_DEVICES"]
-        else:
-            os.environ["CUDA_VISIBLE_DEVICES"] = before
-    if got != ["cuda:0", "cuda:1", "cuda:0"]:
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
+
+
+def check_visible(answer, fake_gpus) -> None:
+    """With a scheduler's variables naming GPUs 2 and 3 (``CUDA_VISIBLE_DEVICES``, Slurm's),
+    torch sees two GPUs, numbered cuda:0 and cuda:1: the physical numbers are not device
+    indices. With ``LOCAL_RANK=1`` (torchrun's second process), the workers still start at
+    cuda:0: the variable is not the function's to read."""
+    want = ["cuda:0", "cuda:1", "cuda:0"]
+    got = _placed_with(_GPU_IDS, answer, fake_gpus)
+    if got != want:
         raise CheckFailed(
-            f"with CUDA_VISIBLE_DEVICES=2,3 (two GPUs a scheduler gave the job) and so 2 GPUs "
-            f"for torch, place_workers(3) returned [{', '.join(got)}]: torch numbers the "
-            "visible GPUs from 0 (cuda:0 is physical GPU 2, cuda:1 is GPU 3), so the "
-            "variable's numbers are not device indices. Ask torch for the devices "
-            "(try_all_gpus()), not the variable"
+            "with CUDA_VISIBLE_DEVICES=2,3 (and Slurm's SLURM_STEP_GPUS and SLURM_JOB_GPUS=2,3: "
+            "two GPUs a scheduler gave the job) and so 2 GPUs for torch, place_workers(3) "
+            f"returned [{', '.join(got)}]: torch numbers the visible GPUs from 0 (cuda:0 is "
+            "physical GPU 2, cuda:1 is GPU 3), so the variables' numbers are not device "
+            "indices. Ask torch for the devices (try_all_gpus()), not the variables"
+        )
+    got = _placed_with(_RANKS, answer, fake_gpus)
+    if got != want:
+        raise CheckFailed(
+            "with LOCAL_RANK=1 and RANK=1 (the second process torchrun started) and 2 GPUs, "
+            f"place_workers(3) returned [{', '.join(got)}]: the workers go round the devices "
+            "from cuda:0 whatever the process's rank, as the prompt's table shows; the rank is "
+            "not the function's to read. Ask torch for the devices (try_all_gpus()) and go "
+            "round them from the first"
         )
 
 

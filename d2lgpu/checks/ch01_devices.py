@@ -251,7 +251,10 @@ def check_placement(answer, passed):
     check_fresh_list(answer, fake_gpus)
     passed.append("every entry is a torch.device")
     check_visible(answer, fake_gpus)
-    passed.append("with CUDA_VISIBLE_DEVICES=2,3, the two GPUs torch numbers cuda:0 and cuda:1")
+    passed.append(
+        "with CUDA_VISIBLE_DEVICES=2,3 (or Slurm's), or LOCAL_RANK=1, the two GPUs torch numbers "
+        "cuda:0 and cuda:1, from cuda:0"
+    )
 
 
 def _not_kept(answer, got, gpus: int, history: list[tuple[int, list]]) -> None:

@@ -106,17 +106,6 @@ def _check_streams(run, n: int) -> None:
             f"compute ran {per_batch} times on batches 0 to {n - 1}: call the compute passed "
             "in once per batch, on that batch's copy on the device"
         )
-    current = calling_stream(gpu)
-    on_default = [op for op in computes if op.stream is gpu.default is not current]
-    if on_default:  # a stream of the answer's own that waits for the caller's is another style
-        raise CheckFailed(
-            f"compute of batch {on_default[0].batch} ran on default stream, not on the current "
-            f"stream (the one current when pipelined_to_host was called, here {current.name}): "
-            "torch.cuda.default_stream() is not always the current one, and work the caller "
-            "queued on its stream before the call (a weight update that compute reads, say) "
-            "comes before the computes only on that stream. Queue the computes on the current "
-            "stream, torch.cuda.current_stream(device), as in exercise 8.1"
-        )
     stream = computes[0].stream
     for op in ops(gpu, "copy", "h2d"):
         if op.batch not in (None, 0) and op.stream is stream:
@@ -142,6 +131,26 @@ def _check_streams(run, n: int) -> None:
                 "(.to('cpu', non_blocking=True) makes a tensor per result): copy it into "
                 "one of the two buffers given, with copy_(..., non_blocking=True)"
             )
+
+    current = calling_stream(gpu)
+    unordered = [  # a stream of the answer's own that waited for the caller's is another style
+        op
+        for op in computes
+        if op.stream is not current
+        and not any(w.stream is op.stream and w.on is current and w.at <= op.id for w in gpu.waits)
+    ]
+    if unordered:
+        op = unordered[0]
+        default = op.stream is gpu.default
+        raise CheckFailed(
+            f"compute of batch {op.batch} ran on {op.stream.name}, not on the current stream "
+            f"(the one current when pipelined_to_host was called, here {current.name}), and "
+            f"{op.stream.name} never waited for it: work the caller queued on its stream before "
+            "the call (a weight update that compute reads, say) comes before the computes only "
+            "on that stream, or on one made to wait for it (wait_stream). Queue the computes on "
+            "the current stream, torch.cuda.current_stream(device), as in exercise 8.1"
+            + ("; torch.cuda.default_stream() is not always the current one" if default else "")
+        )
 
 
 def _is_sync(why: str) -> bool:

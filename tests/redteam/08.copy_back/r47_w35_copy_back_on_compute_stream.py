@@ -1,0 +1,40 @@
+# expect: fail copies back queued on the compute stream, so each one holds up the next compute
+# hint: compute stream|own stream|stream of its own|third stream|copy.{0,20}(back|host)|copies to (the )?host|d2h|holds? up
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    pending = None  # (index, buffer, event after its copy back)
+    ahead = send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        if pending is not None:  # compute i is queued: now the host may wait for result i - 1
+            j, buf, landed = pending
+            landed.synchronize()
+            consume(j, buf)
+        buf = buffers[i % 2]  # free: its last result, i - 2, was consumed
+        buf.copy_(y, non_blocking=True)  # queued after compute i on its stream: in order for free
+        pending = (i, buf, compute_stream.record_event())
+    j, buf, landed = pending
+    landed.synchronize()
+    consume(j, buf)
+
+
+answer = pipelined_to_host

@@ -1,0 +1,55 @@
+# expect: fail waits for the copies and calls consume on a worker thread of its own, not on the caller's thread
+# hint: thread
+from concurrent.futures import ThreadPoolExecutor
+
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    """consume(i, a buffer holding compute(batch i)) for each batch in order; copies to the
+    device, computes and copies back to the host overlap."""
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    pending = None  # (index, buffer, event after its copy back)
+    reader = ThreadPoolExecutor(max_workers=1)  # the host's reads off the main loop
+    reading = None
+    ahead = send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])  # runs during compute i
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        computed = compute_stream.record_event()
+        if pending is not None:  # compute i is queued: now the host may wait for result i - 1
+            j, buf, landed = pending
+            if reading is not None:
+                reading.result()  # result i - 2 consumed: its buffer is free
+            reading = reader.submit(_wait_and_consume, consume, j, buf, landed)
+        buf = buffers[i % 2]  # free: its last result, i - 2, was consumed
+        back_stream.wait_event(computed)
+        with torch.cuda.stream(back_stream):
+            y.record_stream(back_stream)
+            buf.copy_(y, non_blocking=True)
+            pending = (i, buf, back_stream.record_event())
+    j, buf, landed = pending
+    if reading is not None:
+        reading.result()
+    reader.submit(_wait_and_consume, consume, j, buf, landed).result()
+    reader.shutdown()
+
+
+def _wait_and_consume(consume, j, buf, landed):
+    landed.synchronize()
+    consume(j, buf)
+
+
+answer = pipelined_to_host
