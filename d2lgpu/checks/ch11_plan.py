@@ -34,6 +34,8 @@ named as such: ``None`` is the answer where nothing fits.
 
 from __future__ import annotations
 
+import copy
+
 from ..llama import CONFIGS
 from ..plan import (
     HEADROOM,
@@ -182,11 +184,14 @@ def _why_slower(config, gpu, plan, batch, best) -> str:
     )
 
 
-def _check_case(plan_fn, name, gpu, n_gpus, batch) -> str:
+def _check_case(plan_fn, name, gpu, n_gpus, batch, returned=None) -> str:
+    """The case's verdict in words; ``returned`` (a list) gets what the answer returned."""
     config = CONFIGS[name]
     where = f"{name} on {n_gpus} x {gpu}, global batch {batch}"
     with runs_of(best_plan, memory) as calls:  # best_plan, not its cache, runs on every call
         raw = plan_fn(config, gpu, n_gpus, batch)
+    if returned is not None:
+        returned.append(raw)
     if calls:
         raise CheckFailed(
             f"{where}: your plan called d2lgpu.plan.{calls[0]}, the checker's own answer: size "
@@ -240,26 +245,62 @@ def check_plan(answer, passed: list[str]) -> None:
     """``11.plan``: each case's plan fits with 10% headroom and is within 1.5x of the best."""
     if not callable(answer):
         raise CheckFailed(f"the answer must be the function plan, got {answer!r}")
+    history: list[tuple[tuple, object, object]] = []  # the run, its plan, a copy of it
     for case in CASES:
-        passed.append(_check_case(answer, *case))
-    passed.append(_nothing_kept(answer))
+        passed.append(_checked(answer, case, history))
+    for case, got, kept in history:
+        if got is not None and got != kept:
+            raise CheckFailed(
+                f"the plan returned for {_where(case)}, {kept!r}, is {got!r} after later calls: "
+                "every call refills the same dict (one made once, at module level or as a "
+                "default argument), so a plan the caller kept changes under it. Return a new "
+                "dict in every call"
+            )
+    # another model on the run just asked (8B on 8 T4s, where nothing fits; 125M fits with
+    # room), and another batch on the run just asked: a plan or an estimate kept under a key
+    # without the model, or without the batch, comes back
+    for first, second, key in (
+        (("8B", "NVIDIA T4", 8, 32), ("125M", "NVIDIA T4", 8, 32), "the model"),
+        (("125M", "NVIDIA T4", 1, 16), ("125M", "NVIDIA T4", 1, 32), "the batch"),
+    ):
+        _checked(answer, first, history)
+        passed.append(_checked(answer, second, history, key))
 
 
-def _nothing_kept(plan_fn) -> str:
-    """Another model on the run just asked (8B on 8 T4s, where nothing fits; 125M fits with
-    room): a plan kept between calls under a key without the model (GPU, GPU count and
-    batch) comes back."""
-    kept = plan_fn(CONFIGS["8B"], "NVIDIA T4", 8, 32)
+def _where(case) -> str:
+    name, gpu, n_gpus, batch = case
+    return f"{name} on {n_gpus} x {gpu}, global batch {batch}"
+
+
+def _checked(plan_fn, case, history, key="") -> str:
+    """``_check_case``, where a failure that a plan kept between calls explains is named so:
+    the same run asked again gives another plan, or (``key``: what the run asked just before
+    differed in, alone) the plan is the one returned for that run."""
+    returned: list = []
     try:
-        _check_case(plan_fn, "125M", "NVIDIA T4", 8, 32)
+        said = _check_case(plan_fn, *case, returned=returned)
     except CheckFailed as failed:
-        if plan_fn(CONFIGS["125M"], "NVIDIA T4", 8, 32) != kept:
+        if not returned:
             raise
+        got = returned[0]
+        again = plan_fn(CONFIGS[case[0]], *case[1:])
+        # Only the run asked just before, which differs in ``key`` alone, tells: elsewhere a
+        # plan like an earlier run's may be the answer's rule (one that ignores the model).
+        earlier = [history[-1][::2]] if key and history and history[-1][2] == got else []
+        if again == got and not earlier:
+            raise
+        why = (
+            f"asked again, it returned {again!r}"
+            if again != got
+            else f"what you returned for {_where(earlier[0][0])}, asked before"
+        )
         raise CheckFailed(
-            f"125M on 8 x NVIDIA T4, global batch 32, asked right after 8B on the same run: you "
-            f"returned {kept!r}, what you returned for 8B, and {failed}. A plan kept between "
-            "calls under a key without the model (the GPU, the GPU count and the batch) "
-            "answers for the last model asked: key it on every argument, config included, or "
-            "keep nothing"
+            f"{_where(case)}: you returned {got!r}, {why}; and {failed}. A plan (or an "
+            "estimate) kept between calls under a key without "
+            + (key or "every argument")
+            + " answers for another run: key it on every argument, or keep nothing"
         ) from None
-    return "125M on 8 x NVIDIA T4, asked right after 8B on the same run: a plan of its own"
+    history.append((case, returned[0], copy.deepcopy(returned[0])))
+    if key:
+        return f"{_where(case)}, asked right after a run that differs in {key}: a plan of its own"
+    return said

@@ -218,11 +218,13 @@ def check_memory(answer, passed: list[str]) -> None:
     predict = answer
     if not callable(predict):
         raise CheckFailed(f"the answer must be the function predict, got {predict!r}")
+    history: list[tuple[str, dict, dict, tuple]] = []  # the call, its result, a copy, shapes
     for shapes, worlds in CASES:
         for world_size in worlds:
             for plan in PLANS:
                 given = [tuple(s) for s in shapes]
                 got = predict(given, plan, world_size)
+                call = f"predict({list(shapes)}, {plan!r}, {world_size})"
                 if given != list(shapes):
                     raise CheckFailed(
                         f"predict(shapes, {plan!r}, {world_size}) changed the list of shapes it "
@@ -243,13 +245,23 @@ def check_memory(answer, passed: list[str]) -> None:
                             "value must be a number of bytes (an int, or a float)"
                         )
                     if value != want[kind]:
+                        _kept_hint(predict, call, got, history, (shapes, plan, world_size))
                         raise CheckFailed(
                             _mistake(shapes, plan, world_size, kind, value, want[kind])
                         )
+                history.append((call, got, dict(got), shapes))
             passed.append(
                 f"{len(shapes)} tensors on {world_size} ranks: parameters, gradients and Adam's "
                 "state under DDP, ZeRO-1 and FSDP2, as the tracker measures them"
             )
+    changed = next(((c, kept, got) for c, got, kept, _ in history if dict(got) != kept), None)
+    if changed:
+        raise CheckFailed(
+            f"the dict {changed[0]} returned, {changed[1]}, holds {dict(changed[2])} after later "
+            "calls: every call refills the same dict (one made once, at module level or as a "
+            "default argument), so a result the caller kept changes under it. Return a new dict "
+            "in every call"
+        )
     _nothing_kept(predict)
     passed.append(
         "called again on the same list holding other shapes, and twice in a row with the same "
@@ -257,11 +269,39 @@ def check_memory(answer, passed: list[str]) -> None:
     )
 
 
+def _kept_hint(predict, call: str, got: dict, history, args) -> None:
+    """Where a wrong result is a result kept between calls: asked again, the same arguments
+    give another result (a running count), or it is what a call on other shapes returned (one
+    on the same shapes and other ranks may be a rank count written in, not a cache)."""
+    shapes, plan, world_size = args
+    again = predict([tuple(s) for s in shapes], plan, world_size)
+    earlier = next((c for c, _, kept, on in history if kept == dict(got) and on != shapes), None)
+    ranks = next((c for c, _, kept, on in history if kept == dict(got) and on == shapes), None)
+    if ranks is not None and again == got and earlier is None:
+        raise CheckFailed(
+            f"{call} returned {dict(got)}, what {ranks} returned, for another number of ranks: "
+            "world_size was not used, either written in or kept from that call (a cache keyed "
+            "without it). Compute every call from the ranks it is given"
+        )
+    if again == got and earlier is None:
+        return
+    why = (
+        f"the same call made again returned {again}"
+        if again != got
+        else f"what {earlier} returned, an earlier call"
+    )
+    raise CheckFailed(
+        f"{call} returned {dict(got)}, {why}: it keeps something between calls (a cache keyed "
+        "on some arguments but not all, or a count at module level that is never reset). "
+        "Compute every call from the shapes, the plan and the ranks it is given"
+    )
+
+
 def _nothing_kept(predict) -> None:
     """Two calls with the same plan and ranks in a row, the second on the same list object
     refilled with other shapes: a result or a running count kept between calls shows."""
-    first, second = CASES[0][0], CASES[1][0]  # both on 8 ranks
-    for plan in PLANS:
+    pairs = [(CASES[0][0], CASES[1][0]), (((4, 2), (8,)), ((8, 1), (2, 4)))]  # 8 ranks
+    for (first, second), plan in ((pair, plan) for pair in pairs for plan in PLANS):
         given = list(first)
         predict(given, plan, 8)
         given[:] = second  # the same list, refilled (a cache keyed by id(shapes) misses it)
