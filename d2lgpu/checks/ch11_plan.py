@@ -278,7 +278,8 @@ def _checked(plan_fn, case, history, key="") -> str:
     differed in, alone) the plan is the one returned for that run."""
     returned: list = []
     try:
-        said = _check_case(plan_fn, *case, returned=returned)
+        name, gpu, n_gpus, batch = case
+        said = _check_case(plan_fn, name, gpu, n_gpus, batch, returned)
     except CheckFailed as failed:
         if not returned:
             raise
