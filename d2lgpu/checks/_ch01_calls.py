@@ -6,8 +6,9 @@ pretend ones that torch only *reports* (``ch01_devices.fake_gpus``), so such a c
 fails there, and an answer that tests each GPU that way drops them all.
 :func:`check_fresh_list` sees one list refilled by every call; :func:`check_visible`, GPUs
 named by a scheduler's physical numbers, or a rotation from the process's rank;
-:func:`count_hint` says what to do about a list of the wrong length. Those that run the answer take ``fake_gpus``
-as an argument, so that this module does not import the checker that imports it.
+:func:`count_hint` says what to do about a list of the wrong length. Those that run the
+answer take ``fake_gpus`` as an argument, so that this module does not import the checker
+that imports it.
 """
 
 from __future__ import annotations
@@ -97,8 +98,6 @@ _RANKS = {"LOCAL_RANK": "1", "RANK": "1"}
 
 def _placed_with(env: dict[str, str], answer, fake_gpus) -> list[str]:
     """``answer(3)`` with 2 faked GPUs and ``env`` set, every variable put back after."""
-    if torch.cuda.device_count() > 0:  # a real GPU: torch reads the variable once, at its start
-        torch.cuda.init()
     before = {name: os.environ.get(name) for name in env}
     os.environ.update(env)
     try:
@@ -117,6 +116,8 @@ def check_visible(answer, fake_gpus) -> None:
     torch sees two GPUs, numbered cuda:0 and cuda:1: the physical numbers are not device
     indices. With ``LOCAL_RANK=1`` (torchrun's second process), the workers still start at
     cuda:0: the variable is not the function's to read."""
+    if torch.cuda.device_count() > 0:  # a real GPU: torch reads the variable once, at its start
+        torch.cuda.init()
     want = ["cuda:0", "cuda:1", "cuda:0"]
     got = _placed_with(_GPU_IDS, answer, fake_gpus)
     if got != want:

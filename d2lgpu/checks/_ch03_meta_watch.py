@@ -176,7 +176,7 @@ def mixed_hint(origins: Origins, said: str = "") -> CheckFailed:
         fix = (
             unassigned
             if origins.mixed_was_moved
-            else ("move X and y to device at the start of the step, with to()")
+            else "move X and y to device at the start of the step, with to()"
         )
         return CheckFailed(
             f"{what} is {still} when {op} uses it with the model on the device: {fix}{said}"

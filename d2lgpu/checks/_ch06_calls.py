@@ -67,7 +67,8 @@ def recording(fn, calls, args, log=None, state=None):
 
 def calls_check(calls, recorded=None) -> None:
     """Whether ``fn`` ran as a warm-up (once or more: the prompt says more do no harm) and then
-    once under the profiler, and not after it, on the calling thread (``recorded``: the :func:`recording` the answer got)."""
+    once under the profiler, and not after it, on the calling thread (``recorded``: the
+    :func:`recording` the answer got)."""
     if recorded is not None and recorded.elsewhere:
         raise CheckFailed(
             "fn ran on a thread of your own: a call there may still be running when the "
