@@ -713,6 +713,17 @@ def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
     assert left_changed(before) == ["os.environ['D2LGPU_TEST_LEFT'] = 'on'"]
     assert "D2LGPU_TEST_LEFT" not in os.environ
     os.environ.pop("D2LGPU_TEST_OTHER")
+    # a variable the answer deleted is named as deleted, and put back with its value
+    os.environ["D2LGPU_TEST_KEPT"] = "kept"
+    before = settings()
+    exec(compile("import os\ndel os.environ['D2LGPU_TEST_KEPT']\n", "answer.py", "exec"), {})  # noqa: S102
+    assert left_changed(before) == ["del os.environ['D2LGPU_TEST_KEPT']"]
+    assert os.environ.pop("D2LGPU_TEST_KEPT") == "kept"
+    # two print options changed are named in one call, as code that runs
+    before = settings()
+    torch.set_printoptions(precision=3, sci_mode=True)
+    assert left_changed(before) == ["torch.set_printoptions(precision=3, sci_mode=True)"]
+    assert left_changed(settings()) == []
     # an inference mode left entered is named and switched off
     before = settings()
     left = torch.inference_mode()
