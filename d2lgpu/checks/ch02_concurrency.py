@@ -192,8 +192,17 @@ def _check_late_lanes(answer, x, y) -> None:
 
 
 def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
+    if isinstance(result, torch.Tensor):
+        raise CheckFailed(
+            f"you returned one tensor of shape {tuple(result.shape)}, not a pair: stacking or "
+            "joining the products copies both into a new tensor (one more pass over memory, "
+            "and on two GPUs torch.stack refuses tensors on different devices). Return the "
+            "lanes' results as they are, the tuple (x @ x, y @ y)"
+        )
     if not isinstance(result, tuple | list) or len(result) != 2:
-        raise CheckFailed("return a pair: (x @ x, y @ y)")
+        got = f"a {type(result).__name__} of {len(result)}" if isinstance(result, tuple | list) \
+            else "None" if result is None else f"a {type(result).__name__}"  # fmt: skip
+        raise CheckFailed(f"you returned {got}: return a pair, (x @ x, y @ y)")
     if any(isinstance(r, LoggedFuture) for r in result):
         raise CheckFailed(
             "you returned futures: call .result() on each (after both are launched) and "
