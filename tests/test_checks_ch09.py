@@ -1000,7 +1000,8 @@ def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swap
     assert hint.endswith(
         ". This run swaps the stages' devices, which every earlier one passed: read each "
         "stage's device in every call (next(stage.parameters()).device), not once, in a first "
-        "call whose devices are kept"
+        "call whose devices are kept (a global, or a cache keyed by the stage: these are the "
+        "first run's two stages, moved)"
     ), hint
     cache: dict = {}
 

@@ -226,6 +226,13 @@ def class_targets(loss_fn, y: torch.Tensor):
 
     @functools.wraps(loss_fn)
     def loss(out, target, *args, **kwargs):
+        tensors = isinstance(out, torch.Tensor) and isinstance(target, torch.Tensor)
+        if tensors and out.dtype == y.dtype != target.dtype:  # (target, out)
+            raise CheckFailed(
+                "loss_fn got the targets first and the last stage's output second: its "
+                "arguments are in the wrong order. torch's losses take (input, target), the "
+                "model's output first: call loss_fn(out, target)"
+            )
         if isinstance(target, torch.Tensor) and target.dtype != y.dtype:
             raise CheckFailed(
                 f"loss_fn got targets of dtype {str(target.dtype).replace('torch.', '')}, "

@@ -14,7 +14,9 @@
 * :func:`check_random_state`: the global random generator ends where the plain forward
   leaves it, not restored (``torch.random.fork_rng`` around the call) nor reseeded, so
   that the next call draws new dropout masks;
-* :func:`check_fresh`: no block of an earlier call ran during this one.
+* :func:`check_fresh`: no block of an earlier call ran during this one;
+* :func:`recomputed_alike`: torch's ``CheckpointError`` (a segment's rerun in backward
+  saved other tensors than its forward) named with its cause.
 
 What it is not: the checker; :mod:`.ch09_checkpointing` runs the cases and the other rules.
 """
@@ -26,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import torch
+import torch.utils.checkpoint
 
 from ._kit import calls_to
 from ._kit_code import runs_of
@@ -46,6 +49,7 @@ __all__ = [
     "check_fresh",
     "check_own_leaf",
     "own_leaf",
+    "recomputed_alike",
 ]
 
 
@@ -183,8 +187,8 @@ def check_fresh(earlier: list, before: list, log, where) -> None:
         raise CheckFailed(
             f"for {where}, blocks of an earlier call ran, {ran} the blocks passed in: "
             "something kept between calls (segment functions cached by the number of blocks "
-            "and segments, say) holds the blocks it was made with. Make the segments from "
-            "the blocks passed in, at every call"
+            "and segments, or by id(blocks), say) holds the blocks it was made with. Make the "
+            "segments from the blocks passed in, at every call"
         )
 
 
@@ -284,3 +288,20 @@ def check_own_leaf(shape: tuple | None, where: str) -> None:
             "the first segment and keeps it in its .grad. use_reentrant=False needs no input "
             "that requires a gradient: pass x as it is"
         )
+
+
+@contextmanager
+def recomputed_alike(where: str) -> Iterator[None]:
+    """Backward, with torch's ``CheckpointError`` named: a segment reran other work."""
+    try:
+        yield
+    except torch.utils.checkpoint.CheckpointError as error:
+        ran = "none of its blocks" if "recomputation: 0" in str(error) else "other work"
+        raise CheckFailed(
+            f"for {where}, backward reran a segment and it ran {ran}, not what its forward ran "
+            "(torch raised CheckpointError: a different number of tensors was saved). The "
+            "function you checkpoint runs again when backward calls it: an iterator "
+            "(itertools.islice, a generator, map) is spent after the forward, and a list "
+            "refilled since holds other blocks. Bind each segment's blocks as a list or a "
+            "range when its function is made"
+        ) from None

@@ -1,7 +1,9 @@
 """``09.tensor_parallel``'s rules on the mlp a ``ParallelMLP`` is given: it is the caller's,
 whole, and stays as it was (its modules, and its parameters' identity, shapes and values),
 since the caller builds every rank's share from it and compares with its output; and once
-the rank lets go of it, none of its storage stays alive (the weak references to follow).
+the rank lets go of it, none of its storage stays alive (the weak references to follow);
+and :func:`twice_right`, whether a share applied twice in one forward gives its input the
+gradient the mlp does (each call sums its own input's gradient, not the module's last).
 
 What it is not: what each rank runs (:mod:`._ch09_tp_problem`), nor the other hints
 (:mod:`._ch09_tp_hints`).
@@ -18,7 +20,7 @@ from torch.multiprocessing.reductions import StorageWeakRef
 from ._kit import alive_after_collecting
 from ._util import written_as
 
-__all__ = ["as_given", "changed_hint", "kept_alive", "whole_storages"]
+__all__ = ["as_given", "changed_hint", "kept_alive", "twice_right", "whole_storages"]
 
 
 def as_given(mlp: nn.Module):
@@ -101,3 +103,23 @@ def kept_alive(refs, storages) -> dict[str, list[str]]:
         if not ref.expired() and name not in kept[where]:
             kept[where].append(name)
     return kept
+
+
+def twice_right(part: nn.Module, mlp: nn.Module, x: torch.Tensor, weight) -> bool:
+    """Whether ``part(part(x))`` gives ``x`` the gradient ``mlp(mlp(x))`` does (not where
+    it raises: what else is wrong is named first); the part's ``.grad`` put back after, as
+    the step that follows reads them."""
+    grads = [p.grad for p in part.parameters()]
+    for p in part.parameters():  # else backward adds to them in place
+        p.grad = None
+    mine, ref = (x.detach().clone().requires_grad_() for _ in range(2))
+    try:
+        (part(part(mine)) * weight).sum().backward()
+    except Exception:  # noqa: BLE001 (the learner's; the rules name it, or the next call does)
+        return False
+    finally:
+        for p, g in zip(part.parameters(), grads, strict=True):
+            p.grad = g
+    (mlp(mlp(ref)) * weight).sum().backward()
+    got, want = mine.grad, ref.grad
+    return got is not None and want is not None and torch.allclose(got, want, 1e-4, 1e-5)

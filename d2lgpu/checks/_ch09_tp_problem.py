@@ -14,7 +14,7 @@ from torch import nn
 from torch.distributed.tensor import DTensor
 
 from ..ranks import count_all_reduces
-from ._ch09_tp_given import as_given, changed_hint, kept_alive, whole_storages
+from ._ch09_tp_given import as_given, changed_hint, kept_alive, twice_right, whole_storages
 from ._kit_collective_reads import unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch, describe
 from ._kit_process import defaults_kept
@@ -202,6 +202,8 @@ def _run(ParallelMLP, rank, world, watch):
     broken = _broken(watch, mark, "backward returned")
     if broken or returned_none:
         return {"held": held, "broken": broken or _NONE.format(name=returned_none[0])}
+    x_grad = x.grad if x.grad is None else x.grad.clone()  # as this backward left it
+    twice = twice_right(parts[0], make_blocks()[0], x, weight)  # a layer used twice
     watch.phase = "(forward after the SGD step)"
     with torch.no_grad():
         for p in params:
@@ -222,7 +224,8 @@ def _run(ParallelMLP, rank, world, watch):
         "shares_whole": shares_whole,
         "without_grad": [(n, p.requires_grad) for n, p in named if p.grad is None],
         "out": out.detach(),
-        "x_grad": x.grad,
+        "x_grad": x_grad,
+        "twice": twice,
         "after": after.detach(),
         "forward": forward.calls,
         "backward": backward.calls,

@@ -71,6 +71,7 @@ from ._ch09_ckpt_rules import (
     check_random_state,
     housekeeping,
     own_leaf,
+    recomputed_alike,
     segments_named,
 )
 from ._kit import Tolerance, close
@@ -95,6 +96,8 @@ LATER_CASES.append((6, 3, True, 0.0, "eval"))
 # blocks of different sizes: segments are counted in blocks (at most ceil(N / S) each), not
 # balanced by parameters, which a first block 8 times as wide as the others tells apart
 LATER_CASES.append((8, 4, False, 0.0, "wide"))
+# the ModuleList of the case before, refilled with new blocks: what is kept by id(blocks) shows
+LATER_CASES.append((8, 4, False, 0.0, "refilled"))
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)  # outputs and gradients, against the plain run
 ROWS = 5
 
@@ -208,18 +211,23 @@ def _check_peak(log, n, s, recomputed, where) -> None:
     )
 
 
-def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mode) -> None:
+def _one_case(answer, n, s, needs_grad, seed, earlier, p=0.0, *mode, held: list) -> None:
     evaluating, wide = "eval" in mode, "wide" in mode  # the first block 8 times as wide
     where = (
         f"{n} blocks in {s} segments"
         + (" (with dropout)" if p else "")
         + (" (eval)" if evaluating else " (the first block 8 times as wide)" if wide else "")
+        + (" (the ModuleList of the case before, refilled with new blocks)" * ("refilled" in mode))
     )
     hidden = [(16 if wide and i == 0 else 2) * WIDTH for i in range(n)]
     log: list = []
     phase = ["forward"]
     torch.manual_seed(seed)
     blocks = nn.ModuleList(LoggedBlock(i, log, phase, p, hidden[i]) for i in range(n))
+    if "refilled" in mode:
+        held[0]._modules.clear()
+        blocks = held[0].extend(blocks)
+    held[:] = [blocks]
     blocks.train(not evaluating)
     x = torch.randn(ROWS, WIDTH).requires_grad_(needs_grad)
     weight = torch.randn(ROWS, WIDTH)
@@ -256,7 +264,8 @@ def _one_case(answer, n, s, needs_grad, seed, earlier: list, p: float = 0.0, *mo
     alive = outputs_alive(blocks)  # judged once backward has shown the segments
     phase[0] = "backward"
     unmoved = torch.get_rng_state()
-    (out * weight).sum().backward()
+    with recomputed_alike(where):
+        (out * weight).sum().backward()
     check_backward_random_state(unmoved, torch.get_rng_state(), where)
     runs = backward_segments(log, n, where)
     _check_grads(blocks, x, ref, log, where, p)
@@ -294,9 +303,10 @@ def check_checkpoint(answer, passed: list[str]) -> None:
             f"{type(answer).__name__}"
         )
     earlier: list[list] = []  # the logs of the cases run so far
+    held: list = []  # the case before's ModuleList
     cases: list[tuple] = [(*case, 0.0) for case in CASES + SPLIT_CASES] + LATER_CASES
     for seed, (n, s, needs_grad, p, *mode) in enumerate(cases):  # check() restores the
-        _one_case(answer, n, s, needs_grad, seed, earlier, p, *mode)  # random generator
+        _one_case(answer, n, s, needs_grad, seed, earlier, p, *mode, held=held)  # generator
     shown = ", ".join(f"{n} blocks in {s}" for n, s, _ in CASES)
     passed.append(
         f"output and gradients equal the plain forward's ({shown} segments; also 10, 9 and "

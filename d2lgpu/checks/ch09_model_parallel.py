@@ -205,21 +205,23 @@ def _loss_and_targets(case: int, n: int):
 
 
 def _check_cases(answer) -> None:
+    kept: list = []  # the first case's stages, which the last case moves
     cases = [
-        (answer, seed, n, m, *where, False)
+        (answer, seed, n, m, *where, False, kept)
         for where in layouts()
         for seed, (n, m) in enumerate(CASES)
     ]
-    # Once more with the stages' devices swapped: devices found at the first call and kept
-    # (a global, a cache) then send the micro-batches to the wrong stage.
+    # Once more with the first case's stages, on each other's devices: devices found at the
+    # first call and kept (a global, a cache keyed by the stage) send the micro-batches to the
+    # wrong stage.
     # New data of the first case's shape (seed len(CASES)): micro-batches cached by shape are
     # another call's.
     dev1, dev2, pretend = layouts()[0]
-    cases.append((answer, len(CASES), *CASES[0], dev2, dev1, pretend, True))
+    cases.append((answer, len(CASES), *CASES[0], dev2, dev1, pretend, True, kept))
     run_cases(cases, _check_case)
 
 
-def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
+def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
     if not pretend or swapped:  # not the first layout (one GPU's second; swapped): say which
         where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
@@ -228,6 +230,12 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
     x = torch.randn(n, WIDTH)
     loss_fn, y = _loss_and_targets(seed, n)
     ref = _reference(stage1, stage2, x, y, loss_fn, m)
+    if swapped:  # the same two modules as the first case, this case's weights loaded
+        for old, new in zip(kept, (stage1, stage2), strict=True):
+            old.layers.load_state_dict(new.layers.state_dict())
+            old.__dict__.update({k: v for k, v in vars(new).items() if k[0] != "_"}, _log=log)
+        stage1, stage2 = kept
+    kept[:] = kept or [stage1, stage2]
     stage1.to("cpu" if pretend else dev1), stage2.to("cpu" if pretend else dev2)
     params = list(stage1.parameters()) + list(stage2.parameters())
     start = start_grads(params)
@@ -249,7 +257,8 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped) -> None:
         raise CheckFailed(
             f"{failed.hint}. This run swaps the stages' devices, which every earlier one passed: "
             "read each stage's device in every call (next(stage.parameters()).device), not "
-            "once, in a first call whose devices are kept"
+            "once, in a first call whose devices are kept (a global, or a cache keyed by the "
+            "stage: these are the first run's two stages, moved)"
         ) from None
     check_nonempty(log, where)
     check_split(stage1, where)

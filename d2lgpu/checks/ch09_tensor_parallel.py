@@ -108,7 +108,8 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
     _check_backward(records, reference)
     passed.append(
         "one all-reduce per block in backward, of the input's gradient; the input's gradient "
-        "and, after one SGD step on the shards, the outputs equal the unsplit model's"
+        "(a block applied twice in one forward too) and, after one SGD step on the shards, the "
+        "outputs equal the unsplit model's"
     )
     for rank, r in enumerate(records):
         if not r["other_rank"]:
@@ -289,6 +290,16 @@ def _check_backward(records, reference):
                     TOLERANCE,
                     r["legacy_hook"],
                 )  # fmt: skip
+            )
+        if not r["twice"]:
+            raise CheckFailed(
+                f"rank {rank}: block 0 applied twice in one forward (a layer used twice) gives "
+                "its input a gradient unlike the unsplit model's, where one call gives the "
+                "right one: each call must sum its own input's gradient in backward. A hook "
+                "handle kept on the module and removed at the next call, a buffer kept on it "
+                "and reused (or anything kept per module, not per call) loses the first call's. "
+                "Use a torch.autograd.Function, or a hook on a view made in each call, each "
+                "returning a new tensor"
             )
         if not close(r["after"], reference["after"], TOLERANCE):
             raise CheckFailed(

@@ -1,0 +1,53 @@
+# expect: fail fc2 bias added on rank 0 only, before the all-reduce: output right, but the other ranks' bias never gets a gradient
+# hint: bias|b2|after the sum|sgd|step|every shard
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _CopyIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _ReduceOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, partial):
+        partial = partial.clone()
+        dist.all_reduce(partial)
+        return partial
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.rank = rank
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        x = _CopyIn.apply(x)
+        h = self.act(F.linear(x, self.w1, self.b1))
+        # the bias counted once in the sum: only rank 0 adds it
+        partial = F.linear(h, self.w2, self.b2 if self.rank == 0 else None)
+        return _ReduceOut.apply(partial)
+
+answer = ParallelMLP

@@ -1,0 +1,61 @@
+# expect: fail keeps one input-gradient hook handle on self and removes the previous call's: two calls before one backward lose the first's input gradient sum
+# hint: input.{0,4}s? grad|\bx.{0,4}s? grad|gradient of (the )?(input|x)|hook|backward.{0,40}all.?reduce|all.?reduce.{0,40}backward
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _CopyIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _ReduceOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, partial):
+        partial = partial.clone()
+        dist.all_reduce(partial)
+        return partial
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def _sum_grad(grad):
+    grad = grad.clone()
+    dist.all_reduce(grad)
+    return grad
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+        self._hook = None
+
+    def forward(self, x):
+        x = x.view_as(x)
+        if self._hook is not None:  # "no stale hooks": drop the last call's before adding one
+            self._hook.remove()
+            self._hook = None
+        if x.requires_grad:
+            self._hook = x.register_hook(_sum_grad)
+        h = self.act(F.linear(x, self.w1, self.b1))
+        return _ReduceOut.apply(F.linear(h, self.w2)) + self.b2
+
+answer = ParallelMLP

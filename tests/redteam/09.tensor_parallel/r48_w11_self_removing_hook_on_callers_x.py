@@ -1,0 +1,58 @@
+# expect: fail hook on the caller's x (removes itself after firing): it sums x's whole gradient, other uses of x (a residual) included
+# hint: input.{0,4}s? grad|\bx.{0,4}s? grad|gradient of (the )?(input|x)|hook|view|caller
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _CopyIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _ReduceOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, partial):
+        partial = partial.clone()
+        dist.all_reduce(partial)
+        return partial
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        if x.requires_grad:
+            handle = None
+
+            def sum_over_ranks(grad):  # fires once, then removes itself: no pile of hooks
+                handle.remove()
+                grad = grad.clone()
+                dist.all_reduce(grad)
+                return grad
+
+            handle = x.register_hook(sum_over_ranks)
+        h = self.act(F.linear(x, self.w1, self.b1))
+        return _ReduceOut.apply(F.linear(h, self.w2)) + self.b2
+
+answer = ParallelMLP

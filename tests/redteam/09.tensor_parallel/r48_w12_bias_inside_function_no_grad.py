@@ -1,0 +1,52 @@
+# expect: fail fc2 bias added inside the forward-sum Function, whose backward returns None for it: the bias never learns
+# hint: bias|b2|sgd|step|every shard
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+
+class _CopyIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _ReduceThenBias(torch.autograd.Function):
+    """g with the bias: sum the shares, then add the bias once, after the sum."""
+
+    @staticmethod
+    def forward(ctx, partial, bias):
+        total = partial.clone()
+        dist.all_reduce(total)
+        return total + bias
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        x = _CopyIn.apply(x)
+        h = self.act(F.linear(x, self.w1, self.b1))
+        return _ReduceThenBias.apply(F.linear(h, self.w2), self.b2)
+
+answer = ParallelMLP
