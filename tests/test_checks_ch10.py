@@ -1191,9 +1191,9 @@ def test_rules_on_records_name_a_sum_that_never_reached_the_gradient_and_a_stale
     assert str(raised.value) == (
         "w's gradient on rank 0 (step 0) is this rank's own gradient divided by the world "
         "size: the sum over the ranks never reached p.grad, as when another tensor is "
-        "all-reduced (a copy: .float(), .to(another dtype), .clone(); or "
-        "torch.distributed.nn.functional.all_reduce's new tensor). dist.all_reduce(p.grad) "
-        "sums p.grad itself, in place"
+        "all-reduced (a copy: .float(), .to(another dtype), .clone(), .contiguous() of a "
+        "gradient that is not; or torch.distributed.nn.functional.all_reduce's new tensor). "
+        "dist.all_reduce(p.grad) sums p.grad itself, in place"
     )
     # step 0 right; at step 1 the ranks computed other gradients but got step 0's average
     records = _records([torch.full((2, 2), 1.5)] * 2)

@@ -85,7 +85,12 @@ def test_a_gradient_new_at_a_later_step_is_named_as_one_a_list_made_at_the_first
         "the next. Read p.grad in every call; a list of parameters made at the first call "
         "(cached, or kept in a global) misses it. "
     )
-    assert late_hint("w", 2, {"w": torch.zeros(1)}) == ""  # it had one at the step before
+    assert late_hint("w", 2, {"w": torch.zeros(1)}) == (  # averaged at the steps before
+        "At the steps before, w's gradient was averaged: does your function keep something "
+        "between calls (the gradient tensors it has seen, a list of parameters)? "
+        "zero_grad(set_to_none=False) leaves the same tensors, which backward fills again, and "
+        "each call must average them anew. "
+    )
     assert late_hint("unused.weight", 0, {}) == ""  # the first step: no step before
     assert late_error_hint("ValueError: no (line 3)", 2) == (
         "your function raised ValueError: no (line 3) at step 2, the first step at which "

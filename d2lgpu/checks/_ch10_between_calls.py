@@ -92,10 +92,18 @@ def late_error_hint(words, step) -> str:
 
 
 def late_hint(name, step, averages) -> str:
-    """What the hint for ``name``'s gradient never sent at ``step`` adds where it had none at
-    the steps before (its layer unused there: ``averages`` lacks it)."""
-    if not step or name in averages:
+    """What the hint for ``name``'s gradient never sent at ``step`` adds: where it had none at
+    the steps before (its layer unused there: ``averages`` lacks it), or where it was averaged
+    then (something kept between calls)."""
+    if not step:
         return ""
+    if name in averages:  # sent and averaged at the steps before: this call skipped it
+        return (
+            f"At the steps before, {name}'s gradient was averaged: does your function keep "
+            "something between calls (the gradient tensors it has seen, a list of parameters)? "
+            "zero_grad(set_to_none=False) leaves the same tensors, which backward fills again, "
+            "and each call must average them anew. "
+        )
     return (
         f"{name} has a gradient from step {step} on, and none at the steps before (its layer "
         "was not used there): which parameters have a gradient can change from one call to "

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import torch
 import torch.nn.functional as F
 
-from ._ranks import RuleBroken
+from ._ranks import RuleBroken, learner_reply
 from ._util import CheckFailed
 
 __all__ = [
@@ -127,6 +127,11 @@ def after_a_first(answer, build, what, job) -> dict:
         record = job()
     except RuleBroken as broken:
         raise RuleBroken(f"{broken}{after_first(changed, what)}") from None
+    except Exception as error:  # the learner's own, where the first instance changed something
+        kind, said = learner_reply(error)
+        if not changed or kind != "error":
+            raise
+        raise RuleBroken(f"your code raised {said}{after_first(changed, what)}") from None
     return {**record, "changed": changed}
 
 

@@ -155,7 +155,8 @@ def _train(model, answer, rank, world, n_steps=STEPS):
     for step in range(n_steps):
         x, y = batch(step)
         share = slice(rank * BATCH // world, (rank + 1) * BATCH // world)
-        opt.zero_grad(set_to_none=step % 2 == 0)  # every other step: the same grad tensors
+        # new grad tensors at step 1 for the same parameters as step 0; the same at step 2
+        opt.zero_grad(set_to_none=step % 2 == 1)
         model.late = step >= LATE
         begin = watch().mark()  # collectives in backward: hooks an earlier call registered
         kept = waits(begin)  # the earlier steps' calls: none is waited on in this one

@@ -250,8 +250,9 @@ def _compare_grad(name, got, local, rank, world, step, averages=None, twice=Fals
         (mean / world, "divided by the world size twice"),
         (local[rank] / world, "this rank's own gradient divided by the world size: the sum "
          "over the ranks never reached p.grad, as when another tensor is all-reduced (a copy: "
-         ".float(), .to(another dtype), .clone(); or torch.distributed.nn.functional."
-         "all_reduce's new tensor). dist.all_reduce(p.grad) sums p.grad itself, in place"),
+         ".float(), .to(another dtype), .clone(), .contiguous() of a gradient that is not; or "
+         "torch.distributed.nn.functional.all_reduce's new tensor). dist.all_reduce(p.grad) "
+         "sums p.grad itself, in place"),
         (stack.sum(0) / 2, f"divided by 2, not by the world size ({world} here): divide by "
          "dist.get_world_size()"),
         (local[0], "rank 0's gradient everywhere (a broadcast): all_reduce instead"),

@@ -1,6 +1,5 @@
 # expect: fail caches the flat layout with functools.lru_cache(maxsize=None) keyed by the ids of the current gradient tensors: zero_grad() (set_to_none) makes new gradients every step, so every call adds an entry that also holds the old gradients and its buffer alive; memory grows with each call.
 # hint: (lru_cache|cache|grow|grows|growing|each call|every call|id\(|ids|unbounded|leak|holds? (the )?old)
-# open: keyed by the gradients' ids, the cache grows only where backward makes new gradient tensors (steps 0 and 2, set_to_none): what it holds grows at two of the three calls, and the rule needs every call, as a cache remade for a new layout grows at two too
 # name: average_gradients
 import functools
 

@@ -1,0 +1,52 @@
+# expect: fail registers the hooks again in every finish(), so from the second step each parameter's hook fires more than once
+# hint: hook|twice|once|launch|bucket|last gradient
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        self.params = list(model.parameters())
+        self.buckets = []
+        current, size = [], 0
+        for p in reversed(self.params):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            self.buckets.append(current)
+        self.bucket_of = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.ready = [0] * len(self.buckets)
+        self.pending = []
+        self._arm()
+
+    def _arm(self):
+        """Register this step's hooks."""
+        for p in self.params:
+            p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        """Autograd calls this once p.grad holds this step's gradient."""
+        i = self.bucket_of[p]
+        self.ready[i] += 1
+        if self.ready[i] == len(self.buckets[i]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            flat /= dist.get_world_size()
+            self.pending.append((i, flat, dist.all_reduce(flat, async_op=True)))
+
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        for i, flat, handle in self.pending:
+            handle.wait()
+            for q, part in zip(self.buckets[i], flat.split([q.numel() for q in self.buckets[i]])):
+                q.grad.copy_(part.view_as(q.grad))
+        self.pending = []
+        self.ready = [0] * len(self.buckets)
+        self._arm()  # ready for the next step
+
+
+answer = OverlappedDDP
