@@ -928,6 +928,28 @@ def test_a_wrong_relu_mul_output_is_diagnosed_by_what_it_equals():
     assert hint(zero_where_negative).startswith("for n = 4, at index 3: x = 0.5, y = -3")
 
 
+def test_rms_norm_names_columns_normalized_in_full_where_x_has_more_than_one_row():
+    from d2lgpu.checks._ch07_diagnoses import rms as _rms
+    from d2lgpu.checks._ch07_diagnoses import rms_norm_diagnosis as _rms_norm_diagnosis
+
+    def hint(x, out):
+        shape = " x ".join(map(str, x.shape))
+        stored = watched_stores((out, range(out.numel())))
+        return _rms_norm_diagnosis(out, x, 1e-6, stored, f"a {shape} matrix")
+
+    said = (
+        "you normalized each column (the mean of x * x over dim 0, down the rows), not each "
+        "row: one program per row, program tl.program_id(0) loads the n_cols elements of its "
+        "row (x_ptr + row * x_row_stride + cols) and divides them by their own root mean square"
+    )
+    two_rows = torch.tensor([[1.0, -2.0, 3.0], [0.5, 0.25, -4.0]])
+    assert hint(two_rows, _rms(two_rows.t(), 1e-6).t()) == f"for a 2 x 3 matrix, {said}"
+    one_column = torch.tensor([[1.0], [-2.0], [3.0]])  # each row's own rms is its |x|
+    assert hint(one_column, _rms(one_column.t(), 1e-6).t()) == f"for a 3 x 1 matrix, {said}"
+    one_row = two_rows[:1]  # a column of one value: its normalization is no mistake of axes
+    assert said not in hint(one_row, _rms(one_row.t(), 1e-6).t())
+
+
 def test_a_wrong_rms_norm_output_is_diagnosed_by_what_it_equals():
     from d2lgpu.checks._ch07_diagnoses import rms as _rms
     from d2lgpu.checks._ch07_diagnoses import rms_norm_diagnosis as _rms_norm_diagnosis
