@@ -1,6 +1,5 @@
 # expect: fail the segment functions are cached on the ModuleList itself and reused whatever `segments` is: the same blocks called again with another segment count keep the first call's split (state kept between calls, invisible when every call brings new blocks)
 # hint: cache|stale|state|previous call|segments|attribute|reuse
-# open: every case makes new blocks, as the prompt says the checker does: no call runs the same blocks again with another segment count, where segment functions kept on the blocks show
 import functools
 
 import torch
