@@ -737,14 +737,16 @@ def _records_grad_tensors(model):
     avg_loop(model)
 
 
-def test_the_gradient_tensors_stay_the_same_at_every_other_step_only():
-    # zero_grad(set_to_none=True) at steps 0 and 2, in place at step 1: what an answer keys by
-    # the gradients' ids (a cache, a buffer per tensor) meets the same tensors at step 1 only
+def test_the_gradient_tensors_are_new_at_step_1_and_the_same_again_at_step_2():
+    # zero_grad(set_to_none=True) at step 1, in place at step 2: what an answer keeps by the
+    # gradient tensors (views of a buffer, a cache by their ids) meets new tensors for step 0's
+    # parameters at step 1, and the same tensors again at step 2, where the late layer joins
     _GRADS.clear()
     run(_records_grad_tensors, 2)
     first, second, third = _GRADS[:3]
-    assert len(first) == 4 and all(second[n] is g for n, g in first.items())
-    assert len(third) == 6 and not any(third[n] is g for n, g in second.items())
+    assert len(first) == 4 and len(second) == 4
+    assert not any(second[n] is g for n, g in first.items())
+    assert len(third) == 6 and all(third[n] is g for n, g in second.items())
     _GRADS.clear()
 
 
