@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from ._ch09_given_grads import grads_state
-from ._ch09_pipeline_rules import gathered
+from ._ch09_pipeline_rules import gathered, swapped_loss_hint
 from ._kit import patched
 from ._kit_calls import CallCounted
 from ._util import CheckFailed
@@ -228,11 +228,7 @@ def class_targets(loss_fn, y: torch.Tensor):
     def loss(out, target, *args, **kwargs):
         tensors = isinstance(out, torch.Tensor) and isinstance(target, torch.Tensor)
         if tensors and out.dtype == y.dtype != target.dtype:  # (target, out)
-            raise CheckFailed(
-                "loss_fn got the targets first and the last stage's output second: its "
-                "arguments are in the wrong order. torch's losses take (input, target), the "
-                "model's output first: call loss_fn(out, target)"
-            )
+            raise CheckFailed(swapped_loss_hint("the last stage's"))
         if isinstance(target, torch.Tensor) and target.dtype != y.dtype:
             raise CheckFailed(
                 f"loss_fn got targets of dtype {str(target.dtype).replace('torch.', '')}, "

@@ -9,7 +9,8 @@ schedule (from the stages' log), stage 1's input, and the host reads (from the d
 * :func:`check_input_grad`: stage 1's input (a micro-batch of ``x``) left without
   ``requires_grad``, or backward computes a gradient of the data that nobody reads;
 * :func:`check_reads`: at most one host read of a device value per step, with the copies
-  that ``torch.autograd.graph.save_on_cpu()`` makes of every saved tensor named as such.
+  that ``torch.autograd.graph.save_on_cpu()`` makes of every saved tensor named as such;
+* :func:`swapped_loss_hint`: ``loss_fn(target, out)`` named, here and in ``09.one_f_one_b``.
 
 What it is not: the checker; :mod:`d2lgpu.checks.ch09_model_parallel` runs the cases.
 """
@@ -23,7 +24,7 @@ from ._util import CheckFailed
 
 __all__ = [
     "GATHERED", "check_nonempty", "check_schedule", "check_split", "check_input_grad",
-    "check_reads", "gathered",
+    "check_reads", "gathered", "swapped_loss_hint",
 ]  # fmt: skip
 
 
@@ -153,3 +154,13 @@ def check_split(stage, where) -> None:
     run of consecutive rows of ``x``."""
     if stage.gathered:
         raise CheckFailed(f"for {where}, {GATHERED}")
+
+
+def swapped_loss_hint(last: str) -> str:
+    """The hint for ``loss_fn`` given the targets first and ``last`` (the last stage's)
+    output second."""
+    return (
+        f"loss_fn got the targets first and {last} output second: its arguments are in the "
+        "wrong order. torch's losses take (input, target), the model's output first: call "
+        "loss_fn(out, target)"
+    )

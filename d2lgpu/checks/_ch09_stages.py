@@ -35,7 +35,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from ._ch09_given_grads import grads_state
-from ._ch09_pipeline_rules import gathered
+from ._ch09_pipeline_rules import gathered, swapped_loss_hint
 from ._kit import calls_to
 from ._kit_calls import autocasts_asked
 from ._util import CheckFailed, describe_frame, learner_frame
@@ -166,11 +166,7 @@ _WHERE_TO = {
 def misplaced_hint(error: Misplaced, dev1, dev2) -> str:
     """``stage 1's input was on the CPU (where x and y arrive), not on stage 1's ...``."""
     if isinstance(error, SwappedArgs):
-        return (
-            "loss_fn got the targets first and stage 2's output second: its arguments are in "
-            "the wrong order. torch's losses take (input, target), the model's output first: "
-            "call loss_fn(out, target)"
-        )
+        return swapped_loss_hint("stage 2's")
     verb = "were" if error.what.endswith("targets") else "was"
     return (
         f"{error.what} {verb} on {_role(error.got, dev1, dev2)}, not on "
