@@ -83,7 +83,12 @@ class LoggedStage(nn.Module):
 
     def __init__(self, index: int, layers: nn.Module, log: list):
         super().__init__()
-        self.index, self.layers, self._log = index, layers, log
+        self.index, self.layers = index, layers
+        self.reset(log)
+
+    def reset(self, log: list) -> None:
+        """What a case records, from nothing, into ``log`` (a stage a later case reuses)."""
+        self._log = log
         self.reads: list = []  # the watch's host reads, while a step runs
         self.reads_before: list[int] = []  # how many there had been at each forward
         self.threads: set[int] = set()  # the threads its forwards and backwards ran on

@@ -233,7 +233,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     if swapped:  # the same two modules as the first case, this case's weights loaded
         for old, new in zip(kept, (stage1, stage2), strict=True):
             old.layers.load_state_dict(new.layers.state_dict())
-            old.__dict__.update({k: v for k, v in vars(new).items() if k[0] != "_"}, _log=log)
+            old.reset(log)
         stage1, stage2 = kept
     kept[:] = kept or [stage1, stage2]
     stage1.to("cpu" if pretend else dev1), stage2.to("cpu" if pretend else dev2)
