@@ -741,6 +741,48 @@ def test_process_wide_settings_left_changed_are_named_as_code_and_put_back():
     assert _kit_process._autocast_nesting() == before["nesting"]  # its cache cleared too
 
 
+def test_the_interpreter_settings_left_changed_are_named_and_put_back():
+    # A timing answer that turns the garbage collector off (as timeit does) and never turns it
+    # back on leaves every later line of the program without it; so do its thresholds and
+    # the thread switch interval. Each is named as the code that did it, and put back.
+    import gc
+    import sys
+
+    from d2lgpu.checks._kit_process import defaults_kept, left_changed, settings
+
+    on, threshold, switch = gc.isenabled(), gc.get_threshold(), sys.getswitchinterval()
+    assert on, "the test starts with the collector on, as every program does"
+    before = settings()
+    gc.disable()
+    gc.set_threshold(threshold[0] + 7, *threshold[1:])
+    sys.setswitchinterval(switch * 2)
+    assert left_changed(before) == [
+        "gc.disable()",
+        f"gc.set_threshold({', '.join(map(str, (threshold[0] + 7, *threshold[1:])))})",
+        f"sys.setswitchinterval({switch * 2})",
+    ]
+    assert (gc.isenabled(), gc.get_threshold(), sys.getswitchinterval()) == (on, threshold, switch)
+    assert left_changed(settings()) == []
+    # turned on where the caller had it off: named as gc.enable(), and switched off again
+    gc.disable()
+    try:
+        before = settings()
+        gc.enable()
+        assert left_changed(before) == ["gc.enable()"]
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    # through the kit's watch: a learner's gc.disable() fails, with the setting named
+    with pytest.raises(CheckFailed, match=r"process-wide setting changed \(gc\.disable\(\)\)"):
+        with defaults_kept("your answer"):
+            gc.disable()
+    assert gc.isenabled()
+    # turned off inside the block and back on before it ends: nothing to name
+    with defaults_kept("your answer"):
+        gc.disable()
+        gc.enable()
+
+
 def test_a_thread_count_an_answer_sets_is_named_even_where_it_equals_the_callers():
     from d2lgpu.checks._kit_process import defaults_kept
 

@@ -2,10 +2,10 @@
 (the answer's run) leaves torch's defaults or another process-wide setting changed, and puts
 each back: the defaults (device, dtype, grad mode, deterministic algorithms, float32 matmul
 precision, anomaly detection), torch's thread count, the cuDNN and reduced-precision flags,
-print options, flush-denormal, ``os.environ`` (the answer's own writes), catch-all warning
-filters, a torch function mode or an inference mode left entered; and torch's functions
-replaced by the answer's own (an assignment into ``torch``, ``torch.nn.functional``,
-``torch.Tensor``...), named first, as the root cause of whatever else failed.
+print options, flush-denormal, the garbage collector and thread switches, ``os.environ`` (the
+answer's writes), catch-all warning filters, a torch function mode or an inference mode left
+entered; and torch's functions replaced by the answer's own (an assignment into ``torch``,
+``torch.nn.functional``, ``torch.Tensor``...), named first, as the root cause of the rest.
 
 :func:`settings` reads the settings, :func:`left_changed` names what differs and puts it
 back, :func:`replaced` finds torch's functions that are the answer's.
@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 import torch
 
+from . import _kit_interpreter as interpreter
 from ._kit import patched
 from ._kit_seeds import answers, reseeds_named
 from ._util import CheckFailed, state_left_hint
@@ -94,8 +95,7 @@ class _EnvironWrites:
 
 
 class _Count(int):
-    """A thread count as ``torch.get_num_threads`` read it while watched: setting it again is
-    putting a count back, whatever its value."""
+    """A count the watched ``torch.get_num_threads`` read: setting it again puts a count back."""
 
 
 class _ThreadSets:
@@ -143,6 +143,7 @@ def _read() -> dict:
             (torch.is_autocast_enabled(d), torch.get_autocast_dtype(d)) for d in _AUTOCAST
         ],
         "nesting": _autocast_nesting(),
+        "python": interpreter.read(),
     }
 
 
@@ -165,6 +166,7 @@ def left_changed(before: dict) -> list[str]:
     if now["denormal"] != before["denormal"]:
         changed.append(f"torch.set_flush_denormal({now['denormal']})")
         torch.set_flush_denormal(before["denormal"])
+    changed += interpreter.put_back(before["python"], now["python"])
     for key, was in sorted(before["environ"].stop().items()):
         if (new := os.environ.get(key)) != was:
             changed.append(f"os.environ[{key!r}] = {new!r}" if new is not None
