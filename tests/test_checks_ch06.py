@@ -1690,3 +1690,102 @@ def test_the_backward_skipped_hint_needs_the_backward_to_lead_the_answers_profil
     busy = table(aten__convolution_backward=9.0, aten__add_=12.0, aten__convolution=3.0)
     assert backward_skipped("aten::add_", busy) is None
     assert backward_skipped("aten::convolution", quiet) is None  # leads neither
+
+
+def _rows(*pairs, count=1):
+    """A key_averages()-like table: (key, self CPU time) pairs."""
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(key=k, self_cpu_time_total=t, self_device_time_total=0.0, count=count)
+            for k, t in pairs]  # fmt: skip
+
+
+class _Events(list):
+    """A prof.events()-like list of calls, whose key_averages() is given."""
+
+    def __init__(self, calls, rows):
+        super().__init__(calls)
+        self.rows = rows
+
+    def key_averages(self):
+        return self.rows
+
+
+def test_summed_rows_is_told_from_the_answer_table_without_the_profilers_own_entries():
+    # _summed_rows: an answer that read grouped tables named want, though none of want's rows
+    # led its table (it summed them). The profiler's own entries are never a row to lead.
+    from d2lgpu.checks.ch06_performance import _summed_rows
+
+    exp = "aten::exp"
+    split = _rows(("aten::exp", 30.0), ("aten::exp", 30.0), ("aten::mm", 50.0))
+    assert _summed_rows(exp, exp, [split])  # each row of exp is below mm's: it summed them
+    assert not _summed_rows("aten::mm", exp, [split])  # named another operator
+    assert not _summed_rows(exp, exp, [])  # no table read
+    assert not _summed_rows(exp, exp, [[]])  # a table with no rows
+    assert not _summed_rows(exp, exp, [_rows(("[memory]", 5.0))])  # only the profiler's own
+    # a row of exp leads the operators (the profiler's [memory] larger still): no sum needed
+    assert not _summed_rows(
+        exp, exp, [_rows(("[memory]", 1000.0), (exp, 60.0), ("aten::mm", 50.0))]
+    )
+    assert not _summed_rows(exp, exp, [_rows(("aten::mm", 0.0))])  # no time at all
+    assert _summed_rows(exp, exp, [_rows((exp, 0.5), ("aten::mm", 1.0))])  # a 1 us leader counts
+    # the last table the answer read decides
+    assert not _summed_rows(exp, exp, [split, _rows((exp, 60.0), ("aten::mm", 50.0))])
+
+
+def test_sums_lead_adds_each_operators_rows_of_the_last_table():
+    from d2lgpu.checks.ch06_performance import _sums_lead
+
+    split = _rows(("aten::exp", 30.0), ("aten::exp", 30.0), ("aten::mm", 50.0), ("[memory]", 99.0))
+    assert _sums_lead("aten::exp", [split])  # 60 against 50; the profiler's own left out
+    assert not _sums_lead("aten::mm", [split])
+    assert not _sums_lead("[memory]", [split])
+    assert not _sums_lead("aten::exp", [])
+    assert not _sums_lead("aten::exp", [[]])
+    assert not _sums_lead("aten::exp", [split, _rows(("aten::exp", 30.0), ("aten::mm", 50.0))])
+
+
+def test_busy_reads_the_calls_an_answer_read_where_it_read_no_table():
+    # No table read, only prof.events(): their sums per operator (key_averages()) rank.
+    from d2lgpu.checks.ch06_performance import _busy
+
+    calls = _rows(("aten::mm", 50.0), ("aten::exp", 10.0), ("aten::exp", 10.0))
+    read = [_Events(calls, _rows(("aten::mm", 50.0), ("aten::exp", 20.0)))]
+    assert _busy("aten::mm", "aten::exp", [], read)  # mm led the calls it read: a stall
+    assert not _busy("aten::exp", "aten::mm", [], read)
+    assert not _busy("aten::mm", "aten::exp", [], ())  # nothing read: nothing to tell
+    # where it read a table, the table decides, not the calls
+    quiet = _rows(("aten::exp", 90.0), ("aten::mm", 50.0))
+    assert not _busy("aten::mm", "aten::exp", [quiet], read)
+
+
+def test_calls_agree_where_the_longest_call_is_one_of_an_operator_called_twice_or_more():
+    from d2lgpu.checks.ch06_performance import _calls_agree
+
+    calls = _rows(("aten::exp", 40.0), ("aten::exp", 5.0), ("aten::mm", 30.0))
+    twice = _Events(calls, _rows(("aten::exp", 45.0), ("aten::mm", 30.0), count=2))
+    assert _calls_agree(twice, "aten::exp")
+    assert not _calls_agree(twice, "aten::mm")  # the longest call is exp's
+    once = _Events(calls[:1] + calls[2:], _rows(("aten::exp", 40.0), ("aten::mm", 30.0)))
+    assert not _calls_agree(once, "aten::exp")  # called once: ranking calls is ranking rows
+
+
+def test_quiet_rows_split_the_many_called_operator_over_its_shapes_and_sites():
+    from d2lgpu.checks._ch06_workloads import MANY_SHAPES, MANY_SITES
+    from d2lgpu.checks._gpu_profile import SCRIPTED_CPU_ROWS
+    from d2lgpu.checks.ch06_performance import _quiet_rows
+
+    def exp_rows(rows):
+        return [r for r in rows if r[0] == "aten::exp"]
+
+    ((_, calls, *times),) = [r for r in SCRIPTED_CPU_ROWS if r[0] == "aten::exp"]
+    assert _quiet_rows() == [tuple(r) for r in SCRIPTED_CPU_ROWS]  # not grouped: as scripted
+    for args, parts in (((True,), MANY_SHAPES), ((False, 5), MANY_SITES),
+                        ((True, 5), MANY_SHAPES * MANY_SITES)):  # fmt: skip
+        rows = _quiet_rows(*args)
+        assert (
+            exp_rows(rows) == [("aten::exp", calls // parts, *(t / parts for t in times))] * parts
+        )
+        assert [r for r in rows if r[0] != "aten::exp"] == [
+            tuple(r) for r in SCRIPTED_CPU_ROWS if r[0] != "aten::exp"
+        ]  # called once: never split
