@@ -32,8 +32,9 @@ PARAMETERS = (halve_first_layer, save_parameters, load_parameters)
 
 def test_parameters_reference_passes():
     passed = assert_passes("03.parameters", PARAMETERS).passed
-    assert len(passed) == 7
-    assert passed[-1] == "load_parameters builds the model with the make_net it is given"
+    assert len(passed) == 8
+    assert passed[-2] == "load_parameters builds the model with the make_net it is given"
+    assert passed[-1] == "load_parameters refuses a checkpoint that lacks one of the model's keys"
 
 
 def test_parameters_a_load_that_builds_a_model_of_its_own_is_named():

@@ -122,8 +122,20 @@ def test_each_wrong_save_gets_its_whole_hint(tmp_path):
         "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only read the "
         "model, and save its state_dict as it is"
     )
+    # path already holds an older checkpoint: left as it was, or written beside, is named
     assert _hint(parts._check_save, writes_nothing, CPU, tmp_path / "c", []) == (
-        "save_parameters(net, path) wrote no file at path: torch.save(..., path)"
+        "path already held a file (an older checkpoint), and save_parameters left it as it "
+        "was: a checkpoint saved every epoch at one path must replace the last one. "
+        "torch.save(net.state_dict(), path) overwrites it"
+    )
+
+    def writes_beside(net, path):
+        torch.save(net.state_dict(), str(path) + ".pth")
+
+    (tmp_path / "beside").mkdir()
+    assert _hint(parts._check_save, writes_beside, CPU, tmp_path / "beside", []) == (
+        "save_parameters(net, path) wrote no file at path (it wrote saved_by_you.pt.pth beside "
+        "it): torch.save(..., path), with path exactly as given"
     )
     assert _hint(parts._check_save, saves_other_numbers, CPU, tmp_path / "d", []) == (
         "the saved tensors differ from the model's parameters"

@@ -1,7 +1,8 @@
 """The 03.parameters checker's halving: ``halve_first_layer`` must halve ``net[0].weight``
 in place (the same Parameter, its memory, dtype and device, still a trainable leaf) and
 change nothing else: the other parameters, the gradients, the model's mode. Also on a
-float64 model and on the meta device, which stands for a GPU."""
+float64 model (values float32 cannot hold), twice on a model whose first layer is frozen, and
+on the meta device, which stands for a GPU."""
 
 from __future__ import annotations
 
@@ -113,9 +114,20 @@ def _check_halve_elsewhere(halve) -> None:
     net = seeded_net(0).double()
     weight = net[0].weight
     assert isinstance(weight, torch.Tensor)
+    with torch.no_grad():  # values float32 cannot hold: a round trip through it rounds them
+        weight.add_(
+            torch.linspace(1e-12, 1e-10, weight.numel(), dtype=torch.float64).view_as(weight)
+        )
     before = weight.detach().clone()
     with defaults_kept("halve_first_layer"):
         call_answer(halve, net, known=_IN_PLACE)
+    if torch.allclose(weight.detach(), before * 0.5) and not torch.equal(weight, before * 0.5):
+        raise CheckFailed(
+            "net[0].weight of a float64 model (net.double()) was halved, but rounded on the way "
+            "to float32's precision (w.float(), or a float32 factor tensor): its float64 "
+            "digits are lost. Halve the Parameter in its own dtype (net[0].weight.mul_(0.5) "
+            "under torch.no_grad())"
+        )
     if not torch.equal(weight.detach(), before * 0.5):
         raise CheckFailed(
             "net[0].weight of a float64 model (net.double()) was not halved: .float(), "
@@ -123,6 +135,7 @@ def _check_halve_elsewhere(halve) -> None:
             "change of it is lost. Halve the Parameter itself, in its own dtype "
             "(net[0].weight.mul_(0.5) under torch.no_grad())"
         )
+    _check_halve_again(halve)
     net = seeded_net(0).to("meta")
     with defaults_kept("halve_first_layer"), Origins([]) as origins:
         call_answer(halve, net, known=_IN_PLACE)
@@ -134,4 +147,35 @@ def _check_halve_elsewhere(halve) -> None:
             "raises a device-mismatch error). A factor made on the CPU (torch.full(w.shape, "
             "0.5), torch.tensor of several values) is one: multiply by the number 0.5, or make "
             "the factor on the weight's device (torch.full_like(w, 0.5))"
+        )
+
+
+def _check_halve_again(halve) -> None:
+    """Twice on one model whose first layer is frozen: a quarter, and still frozen."""
+    net = seeded_net(0)
+    weight = net[0].weight
+    assert isinstance(weight, torch.Tensor)
+    weight.requires_grad_(False)  # a frozen layer, fine-tuning the rest
+    before = weight.detach().clone()
+    for _ in range(2):
+        with defaults_kept("halve_first_layer"):
+            call_answer(halve, net, known=_IN_PLACE)
+    if weight.requires_grad:
+        raise CheckFailed(
+            "given a model whose first layer is frozen (net[0].weight.requires_grad False), "
+            "halve_first_layer left it trainable (requires_grad True): turning requires_grad "
+            "off and on around the change sets it, whatever it was. Make the change under "
+            "torch.no_grad(), which leaves requires_grad as the caller had it"
+        )
+    if torch.equal(weight, before * 0.5):
+        raise CheckFailed(
+            "called twice on the same model, halve_first_layer halved net[0].weight only the "
+            "first time (a quarter of it is due): it keeps state between calls (a set of the "
+            "models or ids it has seen), which also skips a new model that reuses a freed id. "
+            "Halve the weight you are given on every call"
+        )
+    if not torch.equal(weight, before * 0.25):
+        raise CheckFailed(
+            "called twice on the same model (its first layer frozen), halve_first_layer did "
+            "not leave a quarter of net[0].weight: halve the weight itself, in place, each call"
         )

@@ -26,6 +26,7 @@ __all__ = [
     "MetaCopiesAllowed",
     "check_load_builds_with_make_net",
     "check_load_on_another_device",
+    "check_load_refuses_missing_keys",
     "check_load_reads_the_file",
     "check_load_runs_no_code",
     "keys_hint",
@@ -216,3 +217,24 @@ def keys_hint(state, wanted: list[str]) -> str:
             )
     shown = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
     return f"{hint} (its keys are {shown}; net.state_dict()'s are {', '.join(wanted)})"
+
+
+def check_load_refuses_missing_keys(load, folder: Path, passed) -> None:
+    """A checkpoint that lacks a parameter of make_net()'s model must not load silently."""
+    state = seeded_net(8).state_dict()
+    del state["2.bias"]
+    path = folder / "lacks_a_key.pt"
+    torch.save(state, path)
+    try:
+        with defaults_kept("load_parameters"):
+            load(make_net, path, torch.device("cpu"))
+    except Exception:  # load_state_dict's "Missing key(s)", or the answer's own refusal
+        passed.append("load_parameters refuses a checkpoint that lacks one of the model's keys")
+        return
+    raise CheckFailed(
+        "given a checkpoint that lacks one of the model's parameters (2.bias), "
+        "load_parameters returned a model anyway: load_state_dict(..., strict=False) skips "
+        "missing and unexpected keys without a word, so that parameter keeps make_net()'s "
+        "random values. Keep strict=True (the default), which raises on a file that does not "
+        "match the model"
+    )

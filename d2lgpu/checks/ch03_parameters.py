@@ -21,6 +21,7 @@ from ._ch03_loading import (
     check_load_builds_with_make_net,
     check_load_on_another_device,
     check_load_reads_the_file,
+    check_load_refuses_missing_keys,
     check_load_runs_no_code,
     keys_hint,
     load_checked,
@@ -33,16 +34,20 @@ __all__ = ["check_parameters", "saved_as_if_on"]
 
 
 @contextmanager
-def saved_as_if_on(location: str):
-    """``torch.save`` inside the block labels every tensor as stored on ``location``.
+def saved_as_if_on(*locations: str):
+    """``torch.save`` inside the block labels the tensors as stored on ``locations``, in turn.
 
     A checkpoint records where each tensor lived; ``torch.load`` puts it back
     there unless ``map_location`` says otherwise. This writes the label that a
-    save on ``location`` (e.g. ``"cuda:1"``) would write, on any machine.
+    save on ``location`` (e.g. ``"cuda:1"``) would write, on any machine; several
+    locations stand for a model split over GPUs.
     """
+    import itertools
+
     import torch.serialization as serialization
 
-    with patched((serialization, "location_tag", lambda storage: location)):
+    turns = itertools.cycle(locations)
+    with patched((serialization, "location_tag", lambda storage: next(turns))):
         yield
 
 
@@ -81,6 +86,8 @@ def _conversions_of(net: nn.Module):
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
+    path.write_bytes(b"an older checkpoint")  # saved again at the same path, as every epoch
+    there = set(folder.iterdir())
     modes = [m.training for m in net.modules()]
     with _conversions_of(net) as seen, defaults_kept("save_parameters"):
         save(net, path)
@@ -111,8 +118,19 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             "save_parameters changed the model's dtype (net.half(), net.to(dtype)): only "
             "read the model, and save its state_dict as it is"
         )
-    if not path.is_file():
-        raise CheckFailed("save_parameters(net, path) wrote no file at path: torch.save(..., path)")
+    elsewhere = sorted(p.name for p in set(folder.iterdir()) - there)
+    if not path.is_file() or (elsewhere and path.read_bytes() == b"an older checkpoint"):
+        raise CheckFailed(
+            "save_parameters(net, path) wrote no file at path"
+            + f" (it wrote {', '.join(elsewhere)} beside it)" * bool(elsewhere)
+            + ": torch.save(..., path), with path exactly as given"
+        )
+    if path.read_bytes() == b"an older checkpoint":
+        raise CheckFailed(
+            "path already held a file (an older checkpoint), and save_parameters left it as it "
+            "was: a checkpoint saved every epoch at one path must replace the last one. "
+            "torch.save(net.state_dict(), path) overwrites it"
+        )
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # an UnpicklingError for a whole pickled module
@@ -123,6 +141,19 @@ def _check_save(save, device, folder: Path, passed) -> Path:
         ) from None
     if not isinstance(state, dict) or state.keys() != net.state_dict().keys():
         raise CheckFailed(keys_hint(state, list(net.state_dict())))
+    own = net.state_dict()
+    cast = [
+        k
+        for k, v in own.items()
+        if isinstance(state[k], torch.Tensor) and state[k].dtype != v.dtype
+    ]
+    if cast:
+        raise CheckFailed(
+            f"the file holds {cast[0]} as {str(state[cast[0]].dtype).removeprefix('torch.')}, "
+            f"the model's is {str(own[cast[0]].dtype).removeprefix('torch.')}: "
+            "a cast on the way (.half() to save space) rounds the values, and the model loads "
+            "back different. Save the state_dict as it is"
+        )
     if not all(torch.equal(state[k], v.cpu()) for k, v in net.state_dict().items()):
         raise CheckFailed("the saved tensors differ from the model's parameters")
     _check_save_buffers(save, device, folder)
@@ -169,12 +200,13 @@ def check_parameters(answer, passed):
         folder = Path(tmp)
         path = _check_save(save, device, folder, passed)
 
-        # A checkpoint written on a GPU this machine does not have: number num_gpus(), and
-        # cuda:1 where there is none, as the prompt's (a map_location that renames only
-        # cuda:0 leaves it where it was).
+        # A checkpoint written on GPUs this machine does not have: number num_gpus(), and
+        # cuda:1 where there is none, as the prompt's, and one of a 16-GPU machine (a
+        # map_location that renames only some GPUs, say a dict of 8, leaves the others).
         source = seeded_net(2)
         elsewhere = folder / "from_a_bigger_machine.pt"
-        with saved_as_if_on(f"cuda:{max(num_gpus(), 1)}"):
+        gpu = max(num_gpus(), 1)
+        with saved_as_if_on(f"cuda:{gpu}", f"cuda:{gpu + 14}"):
             torch.save(source.state_dict(), elsewhere)
         what = "a checkpoint written on a GPU this machine does not have"
         # a seed none of the checkpoints was made with: a model the answer makes afresh (the
@@ -209,3 +241,4 @@ def check_parameters(answer, passed):
         check_load_reads_the_file(load, path, net, passed)
         check_load_runs_no_code(load, folder, passed)
         check_load_builds_with_make_net(load, folder, passed)
+        check_load_refuses_missing_keys(load, folder, passed)

@@ -1,0 +1,20 @@
+# expect: fail saves named_parameters(), not state_dict(): buffers (BatchNorm statistics) are lost
+# hint: buffer|running|batchnorm|named_parameters|state_dict\(\)|missing
+import torch
+from torch import nn
+
+def halve_first_layer(net):
+    with torch.no_grad():
+        net[0].weight.mul_(0.5)
+
+def save_parameters(net, path):
+    # "save the parameters": exactly those, detached
+    torch.save({name: p.detach() for name, p in net.named_parameters()}, path)
+
+def load_parameters(make_net, path, device):
+    net = make_net().to(device)
+    net.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+    return net
+
+
+answer = (halve_first_layer, save_parameters, load_parameters)
