@@ -20,6 +20,7 @@ __all__ = [
     "FP16_ERRORS",
     "SCALE_LOSS",
     "check_nothing_kept",
+    "check_overflow",
     "check_own_scaler",
     "kept_from",
     "partial_clip_hint",
@@ -139,4 +140,29 @@ def check_nothing_kept(first, name):
             "parameters kept from the first call and clipped again?): keep nothing between "
             "calls; clip the parameters of the net each call is given, "
             "clip_grad_norm_(net.parameters(), max_norm)"
+        )
+
+
+OVERFLOW_SCALE = 2.0**60  # float16 gradients times this overflow to inf at every step
+
+
+def check_overflow(run) -> None:
+    """``run(scaler_kwargs)`` runs the answer in float16 and returns what it saw: with a scale
+    so large that the gradients overflow, scaler.step must find the infs and update() lower
+    the scale; made finite before it looks (nan_to_num_, clamp_), they are stepped on."""
+    seen = run({"init_scale": OVERFLOW_SCALE, "growth_interval": 10**6})
+    if "scale" not in seen["log"]:
+        raise CheckFailed(
+            "in a third call (float16 again, with a new GradScaler), your loop never called "
+            "the scaler it was given: it kept one from an earlier call. Use the scaler each "
+            "call is given"
+        )
+    if seen["scaler"].get_scale() >= OVERFLOW_SCALE:
+        raise CheckFailed(
+            f"with torch.float16 and a loss scale of {OVERFLOW_SCALE:g}, so large that the "
+            "gradients overflow to inf, the scaler never lowered its scale: it found no inf or "
+            "nan, so the gradients were made finite before scaler.step looked (nan_to_num_, "
+            "clamp_) and the optimizer stepped on garbage. Leave them as backward made them: "
+            "scaler.step(opt) skips a step whose gradients overflowed, and scaler.update() "
+            "halves the scale"
         )

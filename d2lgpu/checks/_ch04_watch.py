@@ -194,12 +194,15 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     seen["tensor_norms"], seen["group_norms"] = [], []  # at each step: the longest, per group
     seen["largest"] = []  # at each step: the largest gradient element, and how many are it
     net, batches = make_problem(device)
+    for p in net.parameters():  # gradients the caller left (an evaluation's backward, say)
+        p.grad = torch.full_like(p, 0.01)
     # Two parameter groups (the biases apart, as for weight decay): the same SGD steps as one.
     biases = [p for name, p in net.named_parameters() if name.endswith("bias")]
     weights = [p for name, p in net.named_parameters() if not name.endswith("bias")]
     opt = torch.optim.SGD([{"params": weights}, {"params": biases}], lr=0.2)
     log = seen["log"]
     scaler = None if scaler_kwargs is None else LoggingScaler(device.type, log, **scaler_kwargs)
+    seen["scaler"] = scaler
     step = opt.step
 
     def log_step():  # before each optimizer step, after a closure given to it made the gradients

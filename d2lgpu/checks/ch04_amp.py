@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import torch
 
+from ._ch04_returned import check_returned, losses_of
 from ._ch04_scaler import (
     FP16_ERRORS,
     SCALE_LOSS,
     check_nothing_kept,
+    check_overflow,
     check_own_scaler,
     kept_from,
     partial_clip_hint,
@@ -57,59 +59,11 @@ TEST_MAX_NORM = {torch.float16: 0.5, torch.bfloat16: 0.75}
 FP16_SCALE = 2.0**10
 
 
-def _losses(value, name):
-    if isinstance(value, torch.Tensor) and value.dtype in (torch.float16, torch.bfloat16):
-        raise CheckFailed(
-            f"{name} returned {value.dtype} losses: compute the loss inside autocast too "
-            "(autocast runs cross_entropy in float32), as well as net(X)"
-        )
-    try:
-        losses = (
-            torch.as_tensor([float(v) for v in value])
-            if not isinstance(value, torch.Tensor)
-            else value.detach().float().cpu().reshape(-1)
-        )
-    except (TypeError, ValueError):
-        raise CheckFailed(
-            f"{name} returned a {type(value).__name__}: return the per-step losses, like "
-            "train_fp32 (torch.stack of loss.detach())"
-        ) from None
-    if losses.numel() != STEPS:
-        raise CheckFailed(
-            f"{name} returned {losses.numel()} losses for {STEPS} batches: one per step"
-        )
-    return losses
-
-
 def _run(answer, device, dtype, scaler_kwargs):
     """Run the answer with ``max_norm=TEST_MAX_NORM[dtype]``; return what it did."""
     net, losses, seen = run_answer(answer, device, dtype, scaler_kwargs, TEST_MAX_NORM[dtype])
     seen["returned"] = losses
-    return net, _losses(losses, "train_amp"), seen
-
-
-def _check_returned(seen, device, name):
-    """The losses come back as train_fp32 returns them: one tensor, detached, on the device."""
-    value = seen["returned"]
-    if not isinstance(value, torch.Tensor):
-        raise CheckFailed(
-            f"with {name}, train_amp returned a {type(value).__name__}, not a tensor: return the "
-            "losses as train_fp32 does, losses.append(loss.detach()) in the loop and "
-            "torch.stack(losses) at the end (a tensor on the device)"
-        )
-    if value.requires_grad:
-        raise CheckFailed(
-            f"with {name}, the losses train_amp returned still require grad: each keeps its "
-            "step's autograd graph alive. Keep loss.detach(), losses.append(loss.detach())"
-        )
-    moved = seen["calls"].moved_to_host(value)
-    if moved or value.device.type != device.type:
-        where = "to the host (.cpu())" if moved else f"to {value.device} (the model is on {device})"
-        raise CheckFailed(
-            f"with {name}, train_amp moved the losses {where}: return them on the device, "
-            "torch.stack(losses) as train_fp32 does; whoever needs them on the host copies "
-            "them once, when it needs them"
-        )
+    return net, losses_of(losses, "train_amp"), seen
 
 
 def _check_forward(net, seen, dtype, name, device):
@@ -143,11 +97,6 @@ def _check_forward(net, seen, dtype, name, device):
 
 def _check_steps(seen, name, scaled: bool, max_norm: float):
     """Every optimizer step saw fresh, unscaled gradients clipped to ``max_norm``."""
-    if seen["stale"]:
-        raise CheckFailed(
-            f"with {name}, backward() found the previous step's gradients still in p.grad "
-            "(they add up): call opt.zero_grad() before loss.backward() in every iteration"
-        )
     norms = seen["norms"]
     if len(norms) != STEPS:
         raise CheckFailed(
@@ -158,6 +107,12 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
         raise CheckFailed(
             f"with {name}, the optimizer stepped with no gradients: call opt.zero_grad() "
             "before loss.backward(), not between backward() and the step"
+        )
+    if seen["stale"]:
+        raise CheckFailed(
+            f"with {name}, backward() found gradients already in p.grad (the previous step's, "
+            "or at the first step those the caller left on the model), and added to them: "
+            "call opt.zero_grad() before loss.backward() in every iteration"
         )
     # Clipped before unscale_: every step's norm is max_norm divided by the scaler's factor
     # (a threshold of another norm, unscaled first, also gives short steps, not these).
@@ -190,6 +145,10 @@ def _check_steps(seen, name, scaled: bool, max_norm: float):
         )  # fmt: skip
 
 
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
 def _check_reads(seen, name):
     # Reads after the last step are the end's transfer (one wait, then host data); reads
     # before it are made in the loop, and on a GPU each waits for the device.
@@ -203,9 +162,9 @@ def _check_reads(seen, name):
     # one count per step (_check_steps held the steps to one per batch); each read recorded
     # is the learner's, the first one's line with it
     reads = seen["reads"]
-    if seen["reads_at_step"][-1] > 2:
+    if seen["reads_at_step"][-1]:
         raise CheckFailed(
-            f"with {name}, your loop read tensors on the host {len(reads)} times in {STEPS} "
+            f"with {name}, your loop read tensors on the host {_times(len(reads))} in {STEPS} "
             f"steps ({', '.join(sorted(set(reads)))}; the first "
             f"{describe_frame(calls.first_read)}): each read (loss.item(), "
             "float(loss), or a call that reads for you) waits for the GPU. Keep the losses on "
@@ -291,7 +250,7 @@ def _check_amp(answer, passed):
         "(the steps' gradient norm is the max_norm passed, not the default)"
     )
     _check_reads(seen, "torch.float16")
-    _check_returned(seen, device, "torch.float16")
+    check_returned(seen, device, "torch.float16")
     _check_tracks(losses, reference, torch.float16, "torch.float16")
     passed.append(f"float16: the losses track the float32 run (within {LOSS_TOL[torch.float16]})")
 
@@ -310,8 +269,11 @@ def _check_amp(answer, passed):
     _check_forward(net, seen, torch.bfloat16, "torch.bfloat16", device)
     _check_steps(seen, "torch.bfloat16", scaled=False, max_norm=TEST_MAX_NORM[torch.bfloat16])
     _check_reads(seen, "torch.bfloat16")
-    _check_returned(seen, device, "torch.bfloat16")
+    check_returned(seen, device, "torch.bfloat16")
     passed.append("bfloat16: the forward runs in bfloat16, without a scaler, clipping every step")
     reference = reference_losses(device, TEST_MAX_NORM[torch.bfloat16])
     _check_tracks(losses, reference, torch.bfloat16, "torch.bfloat16")
     passed.append(f"bfloat16: the losses track the float32 run (within {LOSS_TOL[torch.bfloat16]})")
+    check_overflow(lambda kwargs: call_answer(_run, answer, device, torch.float16, kwargs,
+                                              known=FP16_ERRORS)[2])  # fmt: skip
+    passed.append("float16, once more: a scale so large that the gradients overflow is lowered")

@@ -1,0 +1,27 @@
+# expect: fail torch.tensor(losses) instead of torch.stack: one host read per loss, result on the CPU
+# hint: stack|torch\.tensor|host|sync|read|device|cpu
+import torch
+import torch.nn.functional as F
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.tensor(losses)  # "a list of 0-d tensors into one tensor"
+
+
+answer = train_amp
