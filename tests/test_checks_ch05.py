@@ -380,7 +380,7 @@ def test_ddp_training_as_distributed_sampler_orders_it_passes_with_every_line(
         "after 3 epochs its parameters match single-process training on the same global batch of "
         "32, shuffled per epoch as DistributedSampler does (rtol 0.0001, atol 1e-05)",
         "the script leaves the gradients' averaging to DDP (no collective of its own carrying a "
-        "model's worth of bytes)",
+        "model's worth of bytes), and each rank's model runs only its share of the examples",
         "every rank met the others at dist.barrier() after rank 0's save and left with "
         "dist.destroy_process_group()",
         "the ranks' backend fits the GPUs they see (gloo on the CPU with fewer GPUs than "

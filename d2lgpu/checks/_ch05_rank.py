@@ -9,8 +9,9 @@ and are not seen, so what is seen is the script's own), notes a ``sys.exit`` (it
 the script's line) and an uncaught error, the files the rank wrote with ``torch.save``,
 whether it called ``dist.destroy_process_group``, the backend it joined with and the devices
 of the modules it wrapped in DDP, and at exit writes ``rank<RANK>.json`` to that folder: the
-collectives, how the script ended (``returned``, ``exit`` or ``error``), ``saves`` (absolute
-paths), ``destroyed``, ``backend``, ``gpus`` and ``devices``.
+collectives, how the script ended (``returned``, ``exit`` or ``error``), ``saves`` and
+``loads`` (absolute paths), ``destroyed``, ``backend``, ``gpus``, ``devices``, ``rows`` (the
+examples the wrapped model's forwards with grad got) and ``comm_hooks`` (DDP communication hooks).
 
 What it is not: the launch and its hints (:mod:`._ch05_launch`).
 """
@@ -18,6 +19,7 @@ What it is not: the launch and its hints (:mod:`._ch05_launch`).
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import linecache
 import os
@@ -55,6 +57,7 @@ def start() -> None:
     watch = CollectiveWatch().__enter__()
     ended: dict = {"how": "returned"}
     state: dict = {"saves": [], "destroyed": False, "backend": None, "gpus": 0, "devices": []}
+    state.update({"loads": [], "rows": 0, "comm_hooks": []})
     original_exit, original_hook = sys.exit, sys.excepthook
 
     def exit(code=None):
@@ -72,7 +75,8 @@ def start() -> None:
         original_hook(kind, error, tb)
 
     def write():
-        calls = [{"kind": c.kind, "shape": list(c.shape), "nbytes": c.nbytes} for c in watch.calls]
+        calls = [{"kind": c.kind, "shape": list(c.shape), "nbytes": c.nbytes, "phase": c.phase}
+                 for c in watch.calls]  # fmt: skip
         with open(os.path.join(folder, f"rank{rank}.json"), "w") as out:
             json.dump({"calls": calls, "ended": ended, **state}, out)
 
@@ -83,14 +87,44 @@ def start() -> None:
 
 def _watch_the_rest(state: dict, watch) -> None:
     """Record in ``state`` the files ``torch.save`` wrote (and how many barriers ``watch`` had
-    seen by then), ``destroy_process_group``, the backend ``init_process_group`` joined with
-    and the devices of the modules DDP wrapped."""
+    seen by then) and ``torch.load`` read, ``destroy_process_group``, the backend
+    ``init_process_group`` joined with, the devices of the modules DDP wrapped, the rows their
+    forwards got and the communication hooks registered."""
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
 
     save, destroy, init = torch.save, dist.destroy_process_group, dist.init_process_group
-    ddp_init = DistributedDataParallel.__init__
+    ddp_init, load = DistributedDataParallel.__init__, torch.load
+    hook = DistributedDataParallel.register_comm_hook
+
+    def loading(f, *args, **kwargs):
+        if isinstance(f, str | os.PathLike):
+            state["loads"].append(os.path.abspath(os.fspath(f)))
+        return load(f, *args, **kwargs)
+
+    def hooking(self, *args, **kwargs):  # register_comm_hook(state, hook), or by keyword
+        fn = kwargs["hook"] if "hook" in kwargs else args[1] if len(args) > 1 else None
+        state["comm_hooks"].append(getattr(fn, "__name__", type(fn).__name__))
+        if callable(fn):  # the hook's collectives are DDP's averaging, not the script's own
+
+            @functools.wraps(fn)  # torch reads the hook's signature and name: still the learner's
+            def as_ddp(*hook_args):
+                watch.phase = "comm hook"
+                try:
+                    return fn(*hook_args)
+                finally:
+                    watch.phase = ""
+
+            if "hook" in kwargs:
+                kwargs["hook"] = as_ddp
+            else:
+                args = (*args[:1], as_ddp, *args[2:])
+        return hook(self, *args, **kwargs)
+
+    def counting(module, args):  # the rows each training forward (not an evaluation) gets
+        if torch.is_grad_enabled() and args and isinstance(args[0], torch.Tensor) and args[0].dim():
+            state["rows"] += args[0].shape[0]
 
     def saving(obj, f, *args, **kwargs):
         if isinstance(f, str | os.PathLike):
@@ -111,6 +145,7 @@ def _watch_the_rest(state: dict, watch) -> None:
 
     def wrapping(self, module, *args, **kwargs):
         state["devices"] = sorted({str(p.device) for p in module.parameters()})
+        module.register_forward_pre_hook(counting)
         return ddp_init(self, module, *args, **kwargs)
 
     torch.save, dist.destroy_process_group, dist.init_process_group = (
@@ -119,3 +154,5 @@ def _watch_the_rest(state: dict, watch) -> None:
         initializing,
     )
     DistributedDataParallel.__init__ = wrapping  # type: ignore[method-assign]
+    DistributedDataParallel.register_comm_hook = hooking  # type: ignore[method-assign,assignment]
+    torch.load = loading

@@ -14,7 +14,14 @@ from pathlib import Path
 
 from ._util import CheckFailed
 
-__all__ = ["check_backend", "check_leaving", "check_own_collectives", "check_saves"]
+__all__ = [
+    "check_backend",
+    "check_leaving",
+    "check_own_collectives",
+    "check_saves",
+    "check_shares",
+    "drift_hint",
+]
 
 
 def check_own_collectives(records, params: int) -> None:
@@ -22,7 +29,10 @@ def check_own_collectives(records, params: int) -> None:
     less than the model's ``params`` bytes on each rank (a loss all-reduced for printing is
     fine). The hint names what was sent: gradients averaged again, or parameters broadcast."""
     for rank, record in enumerate(records):
-        calls = [c for c in record.get("calls", []) if c["kind"] != "barrier"]
+        calls = [  # a DDP communication hook's own collectives are DDP's averaging
+            c for c in record.get("calls", [])
+            if c["kind"] != "barrier" and c.get("phase") != "comm hook"
+        ]  # fmt: skip
         sent = sum(c["nbytes"] for c in calls)
         if sent < params:
             continue
@@ -134,4 +144,43 @@ def check_backend(records) -> None:
                 "choose the backend from the machine, "
                 "'nccl' when torch.cuda.device_count() >= LOCAL_WORLD_SIZE, else 'gloo', and "
                 "under nccl put each rank on cuda:LOCAL_RANK"
+            )
+
+
+def drift_hint(records, out: Path) -> str | None:
+    """Why the parameters drifted, where a rank recorded it: --out read before training (an
+    older run's file taken as a start), or a communication hook that changes the gradients."""
+    for rank, record in enumerate(records):
+        if str(out) in record.get("loads", []):
+            return (
+                f"rank {rank} loaded --out ({out.name}) with torch.load: a file was already "
+                "there (an older run's, as here), and the script started from it instead of "
+                "make_model(args.seed). --out is where the trained model goes; train from the "
+                "model the script builds, and overwrite the file"
+            )
+        if hooks := record.get("comm_hooks"):
+            return (
+                f"rank {rank} registered a DDP communication hook ({', '.join(hooks)}): it "
+                "changes what the all-reduce sends or makes of it (fp16_compress_hook, for one, "
+                "rounds every gradient to float16), and the parameters drift from single-process "
+                "training. Leave "
+                "DDP's all-reduce as it is: the exercise asks for the same training, split"
+            )
+    return None
+
+
+def check_shares(records, examples: int) -> None:
+    """Each rank's forwards got about its share of the ``examples`` (all epochs together): a
+    rank that ran them all did every other rank's work too."""
+    nproc = len(records)
+    for rank, record in enumerate(records):
+        rows = record.get("rows", 0)
+        if rows > 1.5 * examples / nproc:
+            raise CheckFailed(
+                f"rank {rank}'s model ran {rows} examples, where its share of the "
+                f"{examples} (all epochs) is {examples // nproc}: every rank computed the "
+                "whole batch (a sampler of num_replicas=1, or no DistributedSampler), so "
+                f"{nproc} ranks did the same work {nproc} times over. Give each rank its share: "
+                "DistributedSampler(dataset, shuffle=True, seed=args.seed) and a per-rank batch "
+                "of batch_size // world_size"
             )

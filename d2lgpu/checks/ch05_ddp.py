@@ -33,7 +33,14 @@ import torch
 
 from ._ch05_launch import NPROC, launch_script
 from ._ch05_reference import make_dataset, make_model, mistakes, reference
-from ._ch05_rules import check_backend, check_leaving, check_own_collectives, check_saves
+from ._ch05_rules import (
+    check_backend,
+    check_leaving,
+    check_own_collectives,
+    check_saves,
+    check_shares,
+    drift_hint,
+)
 from ._kit import Tolerance, close, first_hint, max_diff
 from ._util import CheckFailed, NotAttempted, one_cpu_thread
 
@@ -86,11 +93,14 @@ def _trained(path: Path, nproc: int) -> tuple[dict, list[dict]]:
     """Launch the script with ``nproc`` processes: what rank 0 saved, what each rank recorded."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "final.pt"
+        torch.save(make_model(SETTINGS["seed"] + 1).state_dict(), out)  # an older run's file
+        older = out.read_bytes()
         options = [f"--{k.replace('_', '-')}={v}" for k, v in SETTINGS.items()]
         records = launch_script(path, [*options, f"--out={out}"], nproc=nproc)
-        if not out.is_file():
+        if not out.is_file() or out.read_bytes() == older:
             raise CheckFailed(
-                "the script ran but saved nothing at --out: on rank 0, "
+                "the script ran but saved nothing at --out (an older run's file there was "
+                "left as it was): on rank 0, "
                 "torch.save(model.state_dict(), args.out) after training"
             )
         check_saves(records, out)
@@ -109,7 +119,10 @@ def _trained(path: Path, nproc: int) -> tuple[dict, list[dict]]:
             f"the saved keys {sorted(state)} are not the model's {sorted(want)}: save "
             "model.state_dict() and keep make_model as it is"
         )
-    return {k: v.float() for k, v in state.items()}, records
+    state = {k: v.float() for k, v in state.items()}
+    if not _close(state, want) and (hint := drift_hint(records, out)):
+        raise CheckFailed(hint)
+    return state, records
 
 
 def _gap(state: dict, want: dict) -> str:
@@ -174,9 +187,10 @@ def check_ddp(answer, passed):
         f"({TOLERANCE})"
     )
     check_own_collectives(records, sum(p.nbytes for p in make_model(0).parameters()))
+    check_shares(records, s["samples"] * s["epochs"])
     passed.append(
         "the script leaves the gradients' averaging to DDP (no collective of its own carrying "
-        "a model's worth of bytes)"
+        "a model's worth of bytes), and each rank's model runs only its share of the examples"
     )
     check_leaving(records)
     passed.append(
