@@ -46,9 +46,10 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch03_halving``          ``03.parameters``' halving of a weight in place, and its hints
 ``_ch04_watch``            ``04.amp``'s problem and probes
 ``_ch04_scaler``           ``04.amp``'s GradScaler rules (refusals named), partial clips, what a call keeps
+``_ch04_returned``         ``04.amp``'s reading of the losses returned
 ``_ch05_launch``           ``05.ddp``'s launch of the learner's script, and what a failure says
 ``_ch05_reference``        ``05.ddp``'s single-process reference, and the mistakes made apart
-``_ch05_rules``            ``05.ddp``'s rules on what the ranks recorded (saves, the end, backend)
+``_ch05_rules``            ``05.ddp``'s rules on what the ranks recorded (saves, the end, backend, shares)
 ``_ch06_workloads``        ``06.slowest_op``'s workloads
 ``_ch06_reads``            what ``06.slowest_op``'s answer read of its profile, and the hints it explains
 ``_ch06_calls``            how ``06.slowest_op``'s answer called fn, waited, and what else it profiled
@@ -92,6 +93,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_kit_code``              the kit's watch on functions an answer must not use, by their code
 ``_kit_seeds``             the kit's watch on torch's global generators: a reseed left in place
 ``_kit_process``           the other process-wide settings an answer leaves, torch's functions replaced
+``_kit_interpreter``       the interpreter's own settings: the garbage collector, thread switches
 ``_pretend``               ``watching``: the pretend GPU of ``d2lgpu._device_watch`` in force
 =========================  ==============================================================
 
