@@ -56,8 +56,8 @@ def start() -> None:
 
     watch = CollectiveWatch().__enter__()
     ended: dict = {"how": "returned"}
-    state: dict = {"saves": [], "destroyed": False, "backend": None, "gpus": 0, "devices": []}
-    state.update({"loads": [], "rows": 0, "comm_hooks": []})
+    state: dict = {"saves": [], "loads": [], "destroyed": False, "backend": None, "gpus": 0,
+                   "devices": [], "rows": 0, "comm_hooks": []}  # fmt: skip
     original_exit, original_hook = sys.exit, sys.excepthook
 
     def exit(code=None):

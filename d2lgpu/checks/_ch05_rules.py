@@ -163,8 +163,8 @@ def drift_hint(records, out: Path) -> str | None:
                 f"rank {rank} registered a DDP communication hook ({', '.join(hooks)}): it "
                 "changes what the all-reduce sends or makes of it (fp16_compress_hook, for one, "
                 "rounds every gradient to float16), and the parameters drift from single-process "
-                "training. Leave "
-                "DDP's all-reduce as it is: the exercise asks for the same training, split"
+                "training. Leave DDP's all-reduce as it is: the exercise asks for the same "
+                "training, split"
             )
     return None
 

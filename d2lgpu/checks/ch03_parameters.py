@@ -86,7 +86,8 @@ def _conversions_of(net: nn.Module):
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
-    path.write_bytes(b"an older checkpoint")  # saved again at the same path, as every epoch
+    older = b"an older checkpoint"  # saved again at the same path, as every epoch
+    path.write_bytes(older)
     there = set(folder.iterdir())
     modes = [m.training for m in net.modules()]
     with _conversions_of(net) as seen, defaults_kept("save_parameters"):
@@ -119,13 +120,14 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             "read the model, and save its state_dict as it is"
         )
     elsewhere = sorted(p.name for p in set(folder.iterdir()) - there)
-    if not path.is_file() or (elsewhere and path.read_bytes() == b"an older checkpoint"):
+    left = path.is_file() and path.read_bytes() == older
+    if not path.is_file() or (elsewhere and left):
         raise CheckFailed(
             "save_parameters(net, path) wrote no file at path"
             + f" (it wrote {', '.join(elsewhere)} beside it)" * bool(elsewhere)
             + ": torch.save(..., path), with path exactly as given"
         )
-    if path.read_bytes() == b"an older checkpoint":
+    if left:
         raise CheckFailed(
             "path already held a file (an older checkpoint), and save_parameters left it as it "
             "was: a checkpoint saved every epoch at one path must replace the last one. "
@@ -139,9 +141,9 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             f"({type(error).__name__}): save net.state_dict(), tensors only, not the module "
             "itself (loading a pickled module can run arbitrary code)"
         ) from None
-    if not isinstance(state, dict) or state.keys() != net.state_dict().keys():
-        raise CheckFailed(keys_hint(state, list(net.state_dict())))
     own = net.state_dict()
+    if not isinstance(state, dict) or state.keys() != own.keys():
+        raise CheckFailed(keys_hint(state, list(own)))
     cast = [
         k
         for k, v in own.items()
@@ -154,7 +156,7 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             "a cast on the way (.half() to save space) rounds the values, and the model loads "
             "back different. Save the state_dict as it is"
         )
-    if not all(torch.equal(state[k], v.cpu()) for k, v in net.state_dict().items()):
+    if not all(torch.equal(state[k], v.cpu()) for k, v in own.items()):
         raise CheckFailed("the saved tensors differ from the model's parameters")
     _check_save_buffers(save, device, folder)
     passed.append(
