@@ -133,11 +133,12 @@ def _norms(fn, name, A, steps, pretend, on=None):
     if bad is not None:
         raise CheckFailed(overflow_hint(name, A, result, bad))
     check_work(name, steps, clock)
-    if pretend and asked:  # a CUDA autocast torch switched off here: measured on the CPU's
-        want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
-        if hint := autocast_hint(name, A, steps, asked, want):
-            raise CheckFailed(hint)
     values = [float(v) for v in result]
+    if asked:  # a pretend GPU's CUDA autocast is off: measured then with the CPU's
+        want = torch.tensor(frobenius_reference(A, steps), dtype=torch.float64)
+        got = None if pretend else torch.tensor(values, dtype=torch.float64)
+        if hint := autocast_hint(name, A, steps, asked, want, got):
+            raise CheckFailed(hint)
     return values, watch.reads, clock, result, watch.read_numel
 
 
