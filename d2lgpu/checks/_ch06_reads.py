@@ -126,11 +126,18 @@ def device_column_hint(got, what: str, columns) -> str:
         if isinstance(got, str)
         else f"your code raised {type(got).__name__}: {got} after reading {read}"
     )
+    # On a machine with a GPU, a ranking chosen by the machine reads the same column here
+    machine = (
+        ", the device you were given, not by whether the machine has a GPU: "
+        "torch.cuda.is_available()"
+        if torch.cuda.is_available()
+        else ""
+    )
     return (
         f"on cpu, for {what}, {did}: a profile of the CPU has no device time (each device "
         "column is 0 in every entry), so a ranking by it falls to the table's order and a "
         "filter on it keeps nothing. Rank by self_cpu_time_total when device is the CPU, and by "
-        "self_device_time_total on a GPU (choose by device.type)"
+        f"self_device_time_total on a GPU (choose by device.type{machine})"
     )
 
 
