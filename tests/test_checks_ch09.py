@@ -988,6 +988,30 @@ def test_a_pipeline_that_passes_is_told_each_rule_it_passed():
     assert hint == "pass the function itself, pipeline_step, not an object of type int", hint
 
 
+def test_devices_kept_from_the_first_layout_are_named_in_a_later_one(monkeypatch):
+    # On one GPU the runs on pretend cuda:0 and cuda:1 come first, then stage 1 on the CPU
+    # and stage 2 on cuda:0 (the H200 of 2026-12-04 caught devices kept there): here a
+    # second pretend layout, the stages' devices swapped, stands in for it.
+    import d2lgpu.checks.ch09_model_parallel as pipeline
+
+    two = (torch.device("cuda", 0), torch.device("cuda", 1))
+    monkeypatch.setattr(pipeline, "layouts", lambda: [(*two, True), (*two[::-1], True)])
+    kept: list = []
+
+    def devices_kept(stage1, stage2, x, y, loss_fn, m):
+        kept[:] = kept or devices(stage1, stage2)
+        return gpipe_on(kept, stage1, stage2, x, y, loss_fn, m)
+
+    hint = fails("09.pipeline", devices_kept).hint
+    assert "(stage 1 on cuda:1, stage 2 on cuda:0)" in hint, hint
+    assert hint.endswith(
+        ". The runs with stage 1 on cuda:0 and stage 2 on cuda:1 passed: devices read once and "
+        "kept (a global, a cache keyed by the stage) are theirs. Read each stage's device in "
+        "every call (next(stage.parameters()).device)"
+    ), hint
+    assert_passes("09.pipeline", pipeline_gpipe)  # read in every call: right in both layouts
+
+
 def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swapped_run():
     kept: list = []
 
@@ -997,12 +1021,19 @@ def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swap
         return gpipe_on(kept, stage1, stage2, x, y, loss_fn, m)
 
     hint = fails("09.pipeline", devices_kept).hint
-    assert hint.endswith(
-        ". This run swaps the stages' devices, which every earlier one passed: read each "
-        "stage's device in every call (next(stage.parameters()).device), not once, in a first "
-        "call whose devices are kept (a global, or a cache keyed by the stage: these are the "
-        "first run's two stages, moved)"
-    ), hint
+    if torch.cuda.device_count() == 1:  # the real layout after the pretend one tells first
+        assert hint.endswith(
+            ". The runs with stage 1 on cuda:0 and stage 2 on cuda:1 passed: devices read once "
+            "and kept (a global, a cache keyed by the stage) are theirs. Read each stage's "
+            "device in every call (next(stage.parameters()).device)"
+        ), hint
+    else:
+        assert hint.endswith(
+            ". This run swaps the stages' devices, which every earlier one passed: read each "
+            "stage's device in every call (next(stage.parameters()).device), not once, in a "
+            "first call whose devices are kept (a global, or a cache keyed by the stage: these "
+            "are the first run's two stages, moved)"
+        ), hint
     cache: dict = {}
 
     def split_by_shape(stage1, stage2, x, y, loss_fn, m):

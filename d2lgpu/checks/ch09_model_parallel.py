@@ -223,7 +223,7 @@ def _check_cases(answer) -> None:
 
 def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
-    if not pretend or swapped:  # not the first layout (one GPU's second; swapped): say which
+    if not pretend or swapped or (dev1, dev2, pretend) != layouts()[0]:  # say which layout
         where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
     log: list = []
     stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
@@ -252,14 +252,21 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     try:
         _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
     except CheckFailed as failed:
-        if not swapped:
-            raise
-        raise CheckFailed(
-            f"{failed.hint}. This run swaps the stages' devices, which every earlier one passed: "
-            "read each stage's device in every call (next(stage.parameters()).device), not "
-            "once, in a first call whose devices are kept (a global, or a cache keyed by the "
-            "stage: these are the first run's two stages, moved)"
-        ) from None
+        first = layouts()[0]
+        if swapped:
+            raise CheckFailed(
+                f"{failed.hint}. This run swaps the stages' devices, which every earlier one "
+                "passed: read each stage's device in every call (next(stage.parameters())"
+                ".device), not once, in a first call whose devices are kept (a global, or a "
+                "cache keyed by the stage: these are the first run's two stages, moved)"
+            ) from None
+        if (dev1, dev2, pretend) != first:  # a GPU machine's real layout, after the pretend one
+            raise CheckFailed(
+                f"{failed.hint}. The runs with stage 1 on {first[0]} and stage 2 on {first[1]} "
+                "passed: devices read once and kept (a global, a cache keyed by the stage) are "
+                "theirs. Read each stage's device in every call (next(stage.parameters()).device)"
+            ) from None
+        raise
     check_nonempty(log, where)
     check_split(stage1, where)
     check_autocast(seen[1], where)
