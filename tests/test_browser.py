@@ -530,6 +530,7 @@ def test_a_missing_kernel_fails_naming_it():
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_server_starts_on_another_port_when_its_port_was_taken(tmp_path, tag, monkeypatch):
+    pytest.importorskip("jupyterlab", reason="requires JupyterLab (`make setup` installs it)")
     root = tmp_path / "work"
     root.mkdir()
     monkeypatch.setenv(TAG, tag)

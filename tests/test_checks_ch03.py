@@ -720,6 +720,9 @@ def test_device_bug_names_a_batch_changed_in_place():
         X.sub_(X.mean(dim=0))
         return train_step(net, X, y, opt, device)
 
+    if torch.cuda.is_available():  # X.to(device) is a copy there: the step's result is named
+        assert_fails("03.device_bug", standardised_in_place, "parameters differ from the reference")
+        return
     assert_fails(
         "03.device_bug",
         standardised_in_place,

@@ -1243,11 +1243,13 @@ def test_amp_names_an_autocast_dtype_set_for_the_process_though_a_later_run_sets
         torch.set_autocast_dtype(device_type, dtype)  # the bfloat16 run sets the CPU's default
         return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
 
-    before = torch.get_autocast_dtype("cpu")
+    # on a GPU the first run is CUDA's in bfloat16, whose default is float16
+    changed = ("cuda", torch.bfloat16) if torch.cuda.is_available() else ("cpu", torch.float16)
+    before = torch.get_autocast_dtype(changed[0])
     assert_fails(
         "04.amp",
         set_for_the_process,
-        "train_amp leaves a process-wide setting changed (torch.set_autocast_dtype('cpu', "
-        "torch.float16))",
+        "train_amp leaves a process-wide setting changed (torch.set_autocast_dtype("
+        f"'{changed[0]}', {changed[1]}))",
     )
-    assert torch.get_autocast_dtype("cpu") == before  # and it is put back
+    assert torch.get_autocast_dtype(changed[0]) == before  # and it is put back

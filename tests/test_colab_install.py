@@ -230,6 +230,10 @@ def test_without_a_wheel_the_cell_clones_the_repository_and_the_chapters_find_it
 ):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
+    # pip builds the clone in an environment of its own, with setuptools from the registry:
+    # where the registry cannot be reached (a GPU machine without network), this skips
+    probe = [sys.executable, "-m", "pip", "download", "--no-deps", "--retries", "0"]
+    run([*probe, "--timeout", "15", "--dest", str(tmp_path / "probe"), "setuptools"])
     fresh = Fresh(tmp_path)
     content = tmp_path / "content"
     content.mkdir()

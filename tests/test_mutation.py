@@ -10,10 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+pytest.importorskip("mutmut", reason="mutmut is in the dev extra of the lock: make setup")
+pytest.importorskip("libcst", reason="libcst is in the dev extra of the lock: make setup")
 import mutation  # noqa: E402
 import mutation_counts  # noqa: E402
-
-pytest.importorskip("mutmut", reason="mutmut is in the dev extra of the lock: make setup")
 
 
 def test_a_module_is_named_by_mutmuts_dotted_names_and_nothing_else_is_accepted():

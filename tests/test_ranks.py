@@ -15,7 +15,7 @@ import pytest
 import torch
 import torch.distributed as dist
 
-from d2lgpu import ranks
+from d2lgpu import _rank_start, ranks
 from d2lgpu.checks import _ranks
 from d2lgpu.checks._util import CheckFailed, NotAttempted
 from d2lgpu.checks.ch01_devices import fake_gpus
@@ -376,6 +376,9 @@ def _backward_on_a_rank(rank, world):
 
 
 @pytest.mark.slow  # a fresh Python: the process must not have noted autograd's threads yet
+@pytest.mark.skipif(
+    _rank_start._accelerator_visible(), reason="where torch sees a GPU, ranks never fork"
+)
 def test_after_autograd_on_a_fake_device_ranks_are_not_forked_and_still_run_backward():
     # d2lgpu.scale's tracked backward starts autograd's device threads; a forked rank's
     # backward would then raise "Unable to handle autograd's threading ... fork".
