@@ -149,7 +149,8 @@ def course(tmp_path):
     _notebook(root, "solutions/01_ok.ipynb", ("x", "x = 1\n", []))
     _notebook(root, "exercises/01_ok.ipynb", ("x", "x = 1\n", []))
     _notebook(root, "exercises/09_pipeline.ipynb", ("x", "x = 1\n", []))
-    for test in ("test_a", "test_b", "test_checks_ch09_x", "test_checks_ch10", "test_ranks"):
+    tests = ("test_a", "test_b", "test_checks_ch08_x", "test_checks_ch09_x", "test_checks_ch10")
+    for test in (*tests, "test_ranks"):
         (root / "tests").mkdir(exist_ok=True)
         (root / "tests" / f"{test}.py").write_text("")
     return root, results
@@ -166,6 +167,7 @@ def test_the_least_verified_run_first_then_chapters_9_and_10_then_the_rest(gpu_u
         (2, "solutions_10_ddp"),
         (2, "tests-ch09-10"),
         (2, "exercises-ch09-10"),
+        (3, "tests-timed"),  # test_checks_ch08_x: its checkers time the GPU, alone
         *[(3, f"tests-{i}") for i in (1, 2)],  # test_a, test_b: one file a group
         (3, "exercises"),
         (3, "notebooks_01_ok"),
@@ -182,6 +184,8 @@ def test_the_least_verified_run_first_then_chapters_9_and_10_then_the_rest(gpu_u
         "tests/test_ranks.py",
     ]
     assert named["exercises-ch09-10"].paths == ["exercises/09_pipeline.ipynb"]
+    assert named["tests-timed"].paths == ["tests/test_checks_ch08_x.py"]
+    assert named["tests-timed"].alone and not named["tests-1"].alone
     assert named["notebooks_02_no_reference"].why == [
         "cell 1 (g): GPU cell with no reference for its current code"
     ]
@@ -233,6 +237,9 @@ def test_each_unit_runs_as_its_part_runs_and_chapters_9_10_under_the_fork_server
     command = gpu_check.unit_command(tests, tmp_path, 8)
     assert command[-5:] == ["-n", "8", "--dist", "loadfile", "tests/test_ranks.py"]
     assert f"--junitxml={tmp_path / 'units' / 'tests-ch09-10.xml'}" in command
+    timed = Unit("tests-timed", "tests", 3, ["tests/test_checks_ch08.py"], alone=True)
+    command = gpu_check.unit_command(timed, tmp_path, 8)
+    assert "-n" not in command and command[-1] == "tests/test_checks_ch08.py"  # no workers
     command = gpu_check.unit_command(notebook, tmp_path, 8)
     assert "--nbval" in command and "-n" not in command and command[-1] == notebook.paths[0]
     assert gpu_check.unit_env(tests, tmp_path)["D2LGPU_RANKS_START"] == "forkserver"

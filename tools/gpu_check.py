@@ -5,7 +5,8 @@
 Parts (default: all three):
 
 * ``tests``: ``tests/`` on pytest-xdist workers (``--dist loadfile``: a file's tests stay
-  in one process), in groups of files, and ``exercises/`` with nbval;
+  in one process), in groups of files, but the files whose checkers time overlap on the GPU
+  in one process alone; and ``exercises/`` with nbval;
 * ``notebooks``: ``notebooks/`` and ``solutions/`` with nbval, one notebook at a time
   (timings in the cells must not share the GPU), storing what every GPU cell printed as
   its reference output and every cell's wall time;
@@ -83,7 +84,8 @@ def unit_command(unit: Unit, out: Path, workers: int) -> list[str]:
     if unit.part == "bench":
         return [sys.executable, "-m", "d2lgpu", "bench", "--out", str(out / "bench")]
     if unit.paths[0].startswith("tests/"):
-        return pytest_cmd(xml, "-n", str(workers), "--dist", "loadfile", *unit.paths)
+        workers_of = [] if unit.alone else ["-n", str(workers), "--dist", "loadfile"]
+        return pytest_cmd(xml, *workers_of, *unit.paths)
     return pytest_cmd(xml, *NBVAL, *unit.paths)
 
 

@@ -27,6 +27,11 @@ from d2lgpu.magics import gpus_needed
 PARTS = ("tests", "notebooks", "bench")
 TEST_GROUPS = 4  # the tests outside tier 2, in this many units (each starts its own workers)
 CHAPTERS_9_10 = re.compile(r"(^|/)(test_checks_ch09|test_checks_ch10|test_ranks\.py|09_|10_)")
+# Tests whose checkers time overlap on the real GPU: one process, no workers beside it. The
+# H200 of 2026-12-04 ran them beside 7 workers whose kernels shared the GPU, which runs one
+# process's kernels at a time: two right pipelines measured 0.93x the serial loop, and 1.28 ms
+# of 5.08 ms of copies overlapped.
+TIMED = re.compile(r"(^|/)test_checks_ch08")
 # An ordinary cell that branches on the device (and asserts) checks there what no CPU run does.
 GPU_BRANCH = re.compile(r"\bif\b[^\n]*(cuda|gpu|nccl)", re.IGNORECASE)
 # Expected seconds of a unit that no earlier call has timed, above what each took on one H200
@@ -43,6 +48,7 @@ class Unit:
     tier: int  # 1, 2 or 3 (see the module's docstring)
     paths: list[str]  # what pytest runs, relative to the repository root
     why: list[str] = field(default_factory=list)  # the cells that put a notebook in tier 1
+    alone: bool = False  # tests run in one process, without xdist's workers (:data:`TIMED`)
 
 
 def notebook_files(root: Path, selection: list[str]) -> list[str]:
@@ -111,8 +117,10 @@ def plan(root: Path, parts: list[str], notebooks: list[str], results: Path, gpus
     if "tests" in parts:
         tests = sorted(p.relative_to(root).as_posix() for p in (root / "tests").glob("test_*.py"))
         ch9_10 = [t for t in tests if CHAPTERS_9_10.search(t)]
-        rest = [t for t in tests if t not in ch9_10]
+        timed = [t for t in tests if TIMED.search(t) and t not in ch9_10]
+        rest = [t for t in tests if t not in ch9_10 and t not in timed]
         units.append(Unit("tests-ch09-10", "tests", 2, ch9_10))
+        units.append(Unit("tests-timed", "tests", 3, timed, alone=True))
         size = max(1, -(-len(rest) // TEST_GROUPS))  # rounded up
         for i in range(0, len(rest), size):
             units.append(Unit(f"tests-{i // size + 1}", "tests", 3, rest[i : i + size]))
