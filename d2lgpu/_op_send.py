@@ -118,8 +118,18 @@ def _state(op) -> dict:
         "setup_context": getattr(op, "_setup_context_fn", None),
         "dispatch": dict(getattr(op, "_torch_dispatch_fns", {})),
         "vmap": getattr(op, "_vmap_fn", None),
-        "autocast": dict(getattr(op, "_autocast_dtype", {})),
+        "autocast": _autocasts(op),
     }
+
+
+def _autocasts(op) -> dict:
+    """The dtype ``register_autocast`` noted for each device type: a dict in newer torch, an
+    attribute for each of the CPU and CUDA in older ones (torch 2.11)."""
+    found = dict(getattr(op, "_autocast_dtype", {}))
+    for device_type in ("cpu", "cuda"):
+        if found.get(device_type) is None:
+            found[device_type] = getattr(op, f"_autocast_{device_type}_dtype", None)
+    return {device_type: dtype for device_type, dtype in found.items() if dtype is not None}
 
 
 def op_reduction(obj) -> Any:
