@@ -389,6 +389,18 @@ REMEDIES = (
             "pip install {checkout} failed (ERROR: No matching distribution found for tqdm>=4.66)",
         ),
         ({"git": (128, "")}, "git clone {repository} failed (exit status 128)"),
+        (  # pip without a network, building the clone: its last line is a note, not the cause
+            {sys.executable: (1, "  error: subprocess-exited-with-error\n  \n  × pip subprocess "
+                                 "to install build dependencies did not run successfully.\n  "
+                                 "╰─> [2 lines of output]\n      ERROR: Could not find a version "
+                                 "that satisfies the requirement setuptools>=61 (from versions: "
+                                 "none)\n      ERROR: No matching distribution found for "
+                                 "setuptools>=61\n      [end of output]\n  \n  note: This error "
+                                 "originates from a subprocess, and is likely not a problem with "
+                                 "pip.\n")},
+            "pip install {checkout} failed (ERROR: No matching distribution found for "
+            "setuptools>=61)",
+        ),
     ],
 )  # fmt: skip
 def test_a_failed_clone_or_pip_says_why_and_what_to_do_in_one_line(

@@ -98,9 +98,10 @@ def {function}(repository="{repository}", torch_floor={floor!r}):
             done = subprocess.run(command, capture_output=True, text=True)
         except OSError as error:  # no git here, say
             raise SetupError(f"{{what}} failed ({{error}}). {{remedy}}") from None
-        if done.returncode:
-            said = (done.stderr or done.stdout).strip().splitlines()
-            cause = said[-1].strip() if said else f"exit status {{done.returncode}}"
+        if done.returncode:  # the cause: the last error line, not pip's closing "note:"
+            said = [s.strip() for s in (done.stderr or done.stdout).splitlines() if s.strip()]
+            errors = [s for s in said if s.startswith(("ERROR:", "fatal:"))]
+            cause = (errors or said or [f"exit status {{done.returncode}}"])[-1]
             raise SetupError(f"{{what}} failed ({{cause}}). {{remedy}}")
 
     if os.environ.get("{wheel_var}"):  # a wheel's path: the course's own test
