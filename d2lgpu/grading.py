@@ -16,12 +16,11 @@ transferred, whether results agree), never against exact bits, and prints:
 It never raises into the notebook for a wrong or unfinished answer, nor for a mistyped
 exercise id, nor for an answer that calls ``sys.exit()`` or is interrupted; every check has a
 time limit (``TIME_LIMITS_S``), after which the learner's code is stopped and the report says
-where it was. A report cites the learner's lines, never the checker's.
+where it was. A report cites the learner's lines, never the checker's, nor an object's address.
 
 The checkers live in ``d2lgpu.checks``, one module per exercise or chapter, and are found
-through the table :data:`CHECKERS` (exercise id -> ``"module:function"``),
-imported when first used: a checker does not import this module, so there is
-no import cycle and any module can be imported first. A checker is
+through the table :data:`CHECKERS` (exercise id -> ``"module:function"``), imported when first
+used: a checker does not import this module, so any module can be imported first. A checker is
 ``fn(answer, passed: list[str]) -> None``: it appends a line to ``passed`` for
 each check that passed and raises :class:`CheckFailed` with a hint at the
 first one that fails.
@@ -31,6 +30,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import re
 import threading
 import traceback
 from contextlib import contextmanager
@@ -90,9 +90,8 @@ CHECKERS: dict[str, str] = {
     "11.plan": "d2lgpu.checks.ch11_plan:check_plan",
 }
 
-# Seconds a check may run before the learner's code is stopped. The checks take a few
-# seconds on a laptop; the limits leave room for a busy machine. 05.ddp launches torchrun
-# (twice, if a rank is killed by a signal).
+# Seconds a check may run before the learner's code is stopped: room for a busy machine, and
+# for 05.ddp's torchrun (twice, if a rank is killed by a signal).
 DEFAULT_TIME_LIMIT_S = 120.0
 TIME_LIMITS_S: dict[str, float] = {"05.ddp": 600.0}
 
@@ -197,6 +196,7 @@ def check(
         status, hint = "failed", refused_call_hint(error, answer) or _crash_hint(error)
     if status == "failed" and in_threads:  # the root cause, where a thread of its own died
         hint = f"{in_threads[0]}; then {hint}"
+    hint = re.sub(r" at 0x[0-9a-fA-F]+(?=>)", "", hint)  # `<f at 0x7f...>`: `<f>`, every run
     return _report(CheckResult(exercise_id, status, passed, hint), quiet)
 
 

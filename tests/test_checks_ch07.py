@@ -102,9 +102,11 @@ def test_relu_mul_correct_answers_pass(graded, name):
         "through Triton's interpreter",
         "every load and store inside its tensors (masked), each element read once and written once",
         "the inputs left unchanged",
-        "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output",
+        "non-contiguous inputs (a transposed matrix, a strided vector, a slice of a wider "
+        "matrix's columns), a contiguous output",
         "one launch per call and no pass over memory outside the kernel (no torch computation, "
-        "cast, fill, or copy of a contiguous input), over triton.cdiv(n, BLOCK) programs",
+        "cast, fill, or copy of a contiguous input), over triton.cdiv(n, BLOCK) programs, BLOCK "
+        "fixed",
         "a new output in every call: an earlier call's result stays as it was",
     ]
 
@@ -114,10 +116,10 @@ def test_rms_norm_correct_answers_pass(graded, name):
     result = graded[name]
     assert result["status"] == "passed", result
     assert result["passed"] == [
-        "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024, 1500 and an "
-        "odd number of columns (fresh random inputs), through Triton's interpreter",
+        "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 33, 65, 333, 1000, 1024, 1500 and "
+        "an odd number of columns (fresh random inputs), through Triton's interpreter",
         "every load and store inside its tensors (masked), masked lanes not summed, every row "
-        "written",
+        "read once and written",
         "eps inside the square root, as given; the input left unchanged",
         "non-contiguous inputs (a slice of a wider matrix, a transposed one)",
         "a float16 x of values in the hundreds (squares summed in float32)",
@@ -814,6 +816,13 @@ def test_relu_mul_cases_have_their_sizes_layouts_and_names():
                 "y = every other element of a longer vector (n = 3001)",
                 "y is every other element of a longer vector: y.stride(0) == 2",
             ),
+            (
+                ((37, 129), (200, 1), f32),
+                ((37, 129), (129, 1), f32),
+                "x = a 37 x 129 slice of a 37 x 200 matrix",
+                "x is a slice of a wider matrix's columns: x.stride(1) == 1, but its rows are "
+                "x.stride(0) = 200 elements apart, not 129 (x.is_contiguous() is False)",
+            ),
         ]
         assert not torch.equal(cases[1][0], cases[1][1])  # x and y: two draws
     assert all(n % 2 == 1 and 5097 <= n <= 9095 for n in odds) and len(odds) > 30
@@ -834,6 +843,7 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
             (((6, odd), (odd, 1), torch.float32), 1e-6, "6 rows of an odd length", None),
             (((64, 65), (65, 1), torch.float32), 1e-6, "a 64 x 65 matrix", None),
             (((2, 1500), (1500, 1), torch.float32), 1e-6, "a 2 x 1500 matrix", None),
+            (((130, 33), (33, 1), torch.float32), 1e-6, "a 130 x 33 matrix", None),
             (
                 ((5, 333), (333, 1), torch.float32),
                 1e-5,
@@ -868,13 +878,13 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
                 None,
             ),
         ]
-        big = cases[9][0].float()
+        big = cases[10][0].float()
         assert 150 < float(big.std()) < 250 and float(big.abs().max()) > 256  # squares overflow
-        assert float(cases[10][0].abs().max()) < 1e-3  # eps 1e-5 and 1e-6 differ
+        assert float(cases[11][0].abs().max()) < 1e-3  # eps 1e-5 and 1e-6 differ
         assert 2.5 < float(cases[4][0].std()) < 3.5  # scale 3 for the plain shapes
         assert 2.5 < float(cases[5][0].std()) < 3.5
-        assert float(cases[6][0].abs().max()) < 1e-3  # tiny: mean square below eps
-        assert 0.8 < float(cases[7][0].std()) < 1.2
+        assert float(cases[7][0].abs().max()) < 1e-3  # tiny: mean square below eps
+        assert 0.8 < float(cases[8][0].std()) < 1.2
     assert all(n % 2 == 1 and 301 <= n <= 899 for n in odds) and len(odds) > 30
 
 

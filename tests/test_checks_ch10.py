@@ -141,8 +141,14 @@ def test_an_answer_kept_from_an_earlier_call_is_named_with_that_call(key):
     assert "the pair it returned" in said((8, 1.0, 4), "all_reduce", (8e-9, 8e-9))  # another n
     # another call's factor at the same world size, or its algbw for other bytes or seconds
     hint = said((16, 1.0, 2), "all_gather", (1.6e-8, 1.6e-8))
-    assert ": the factor (busbw / algbw) it returned earlier for bandwidths(8, 1.0, 2, " in hint
-    assert "bandwidths(17, 1.0, 11, 'all_gather'), it is right" in hint, hint
+    if key.endswith("collective"):  # then no collective gets another's factor: not kept
+        assert hint is None, hint
+    else:  # the two calls repeat it on a world size no case used, all_gather alone is right
+        assert ": the factor (busbw / algbw) it returned earlier for bandwidths(8, 1.0, 2, " in hint
+        assert (
+            "on 11 ranks, which no case used, bandwidths(17, 1.0, 11, 'all_reduce') then "
+            "bandwidths(17, 1.0, 11, 'all_gather') do the same. An answer kept" in hint
+        ), hint
     assert ": the algbw it returned earlier" in said((8, 2.0, 2), "all_gather", (8e-9, 4e-9))
     assert said((8, 2.0, 2), "all_gather", (4e-9, 2e-9)) is None  # right: nothing kept
     # earlier calls of other bytes, or of another pair, are looked past to the one kept
@@ -491,7 +497,8 @@ def test_bus_bandwidth_pass_lines_name_what_was_checked():
         "all_gather: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
         "reduce_scatter: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
         "broadcast: algbw and busbw in GB/s for 8 cases, 2-16 ranks",
-        "1 rank: an all-reduce's bus bandwidth is 0",
+        "1 rank: busbw 0 for all_reduce, all_gather and reduce_scatter, algbw for broadcast",
+        "the world size given, not WORLD_SIZE in the environment",
         "an unknown collective raises ValueError",
     ]
 
@@ -650,6 +657,37 @@ def test_bus_bandwidth_hints_for_what_is_not_a_pair_of_numbers():
     assert_passes("10.bus_bandwidth", lambda *a: list(bw_table(*a)))  # a list is a pair too
 
 
+def test_bus_bandwidth_on_one_rank_a_broadcast_keeps_its_factor_of_1():
+    def none_on_one_rank(nbytes, seconds, world_size, collective):  # round 51's w06
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (alg, 0.0) if world_size == 1 else (alg, bus)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        none_on_one_rank,
+        "broadcast on 1 rank: a broadcast's factor is 1 at every world size, so busbw = algbw = "
+        "1.04858, got 0.0",
+    )
+
+
+def test_bus_bandwidth_reads_the_world_size_given_not_the_environment():
+    import os
+
+    def from_torchrun(nbytes, seconds, world_size, collective):  # round 51's w04
+        return bw_table(nbytes, seconds, int(os.environ.get("WORLD_SIZE", world_size)), collective)
+
+    before = os.environ.get("WORLD_SIZE")
+    assert_fails(
+        "10.bus_bandwidth",
+        from_torchrun,
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') returned (1.04858, 1.83501) in a process "
+        "whose environment has WORLD_SIZE=8, the busbw of 8 ranks: the numbers are of the run "
+        "measured, on the world_size given (2), not of this process. Read the world size from "
+        "the argument, not from os.environ",
+    )
+    assert os.environ.get("WORLD_SIZE") == before  # put back
+
+
 def test_bus_bandwidth_one_rank_and_unknown_collective_hints_in_full():
     def answer(nbytes, seconds, world_size, collective):
         alg, bus = bw_table(nbytes, seconds, world_size, collective)
@@ -685,8 +723,9 @@ def bw_aliases(nbytes, seconds, world_size, collective):
 
 def bw_one_rank_first(nbytes, seconds, world_size, collective):
     """world_size 1 answered before the collective's name is looked at."""
-    if world_size == 1:
-        return nbytes / seconds / 1e9, 0.0
+    if world_size == 1:  # a broadcast's factor is 1 there too
+        alg = nbytes / seconds / 1e9
+        return alg, alg if collective == "broadcast" else 0.0
     return bw_table(nbytes, seconds, world_size, collective)
 
 
@@ -1719,23 +1758,24 @@ def test_a_name_left_unchecked_after_a_call_on_the_same_world_size_is_named_as_k
     last = {"n": None, "factor": None}
 
     def kept_per_world_size(nbytes, seconds, world_size, collective):
-        if world_size != last["n"]:
+        if world_size != last["n"]:  # the name checked only where the world size changes
             if collective not in RULES:
                 raise ValueError(collective)
-            last["n"], last["factor"] = world_size, RULES[collective](world_size)
+            last["n"] = world_size
         alg = nbytes / seconds / 1e9
-        return alg, alg * last["factor"]
+        return alg, alg * RULES.get(collective, lambda n: 1.0)(world_size)
 
     hint = assert_fails("10.bus_bandwidth", kept_per_world_size, "raised it when called").hint
     assert hint.startswith(
-        "bandwidths(2**20, 1e-3, 1, 'all_to_everyone') returned instead of raising ValueError, "
-        "and raised it when called again after a call on 11 ranks: whether your function "
-        "checks the name depends on earlier calls"
+        "bandwidths(..., 'all_to_everyone') returned instead of raising ValueError, and raised "
+        "it when called again after a call on 11 ranks: whether your function checks the name "
+        "depends on earlier calls"
     ), hint
 
     def shortcut_for_one_rank(nbytes, seconds, world_size, collective):  # the same every call
         if world_size == 1:
-            return nbytes / seconds / 1e9, 0.0
+            alg = nbytes / seconds / 1e9
+            return alg, alg if collective == "broadcast" else 0.0
         return bw_table(nbytes, seconds, world_size, collective)
 
     hint = assert_fails("10.bus_bandwidth", shortcut_for_one_rank, "before any shortcut").hint

@@ -82,7 +82,7 @@ def test_memory_right_answers_pass(answer):
     assert result.passed == [
         f"{n} tensors on {world} ranks: parameters, gradients and Adam's state under DDP, "
         "ZeRO-1 and FSDP2, as the tracker measures them"
-        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2), (8, 2))
+        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2), (8, 2), (3, 3))
     ] + [
         "called again on the same list holding other shapes, and twice in a row with the same "
         "plan and ranks: each call computed from the shapes it was given"

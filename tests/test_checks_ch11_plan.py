@@ -51,6 +51,7 @@ PASSED = [
             "1B on 32 x NVIDIA H100 SXM5 80GB, global batch 16",
             "7B on 64 x NVIDIA T4, global batch 24",
             "7B on 32 x NVIDIA L4, global batch 32",
+            "1B on 8 x NVIDIA T4, global batch 64",
         )
     ),
     "125M on 8 x NVIDIA T4, global batch 32, asked right after a run that differs in the model: "
@@ -103,6 +104,7 @@ BY_MODEL = {
     ("125M", "NVIDIA T4", 8): dict(dp=8),  # asked after 8B on the same run, where none fits
     # ("125M", "NVIDIA T4", 1), for batches of 16, then 32: micro-batches of 4 sequences, in table
     ("1B", "NVIDIA H100 SXM5 80GB", 32): dict(dp=4, tp=4, pp=2, micro_batches=4),
+    ("1B", "NVIDIA T4", 8): dict(dp=2, pp=4, sharding="zero1", micro_batches=32),
     ("7B", "NVIDIA T4", 64): dict(
         dp=8, tp=2, pp=4, sharding="zero1", micro_batches=3, checkpointing=True
     ),

@@ -615,3 +615,16 @@ def test_a_librarys_bare_not_implemented_error_is_a_crash_not_a_stub(toy_exercis
     result = grading.check(toy_exercise, calls_an_abstract_method, quiet=True)
     assert result.status == "failed", result
     assert result.hint.startswith("your code raised NotImplementedError"), result.hint
+
+
+def test_a_hint_names_an_object_without_its_address():
+    # the same answer gets the same words in every run (said.json records them)
+    def bandwidths(nbytes, seconds, world_size, collective):
+        yield nbytes / seconds / 1e9
+
+    hint = grading.check("10.bus_bandwidth", bandwidths, quiet=True).hint
+    assert hint == (
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') returned <generator object "
+        "test_a_hint_names_an_object_without_its_address.<locals>.bandwidths>: return a pair "
+        "(algbw, busbw)"
+    ), hint

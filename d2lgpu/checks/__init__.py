@@ -78,6 +78,8 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 ``_ch09_tp_hints``         ``09.tensor_parallel``'s hints on the storage a rank keeps, and on gradients
 ``_ch09_tp_given``         ``09.tensor_parallel``'s caller's mlp: left as given, and let go of
 ``_ch10_between_calls``   ``10.allreduce_grads``: what a call keeps for the next, a layer used late
+``_ch10_bandwidth_edges`` ``10.bus_bandwidth``'s checker: one rank, a misleading ``WORLD_SIZE``
+``_ch11_kept``             ``11.memory``'s hint for a result kept between calls
 ``_ch10_overlap``          ``10.overlap_ddp``'s rank job and reference
 ``_ch10_overlap_rules``    ``10.overlap_ddp``'s rules on its ranks' records, read in the parent
 ``_ch10_buckets``          ``10.overlap_ddp``'s models and bucket rules

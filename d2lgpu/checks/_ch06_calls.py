@@ -20,6 +20,7 @@ from ._kit import patched
 from ._util import CheckFailed
 
 __all__ = [
+    "args_check",
     "calls_check",
     "extra_operators_check",
     "gpu_column_hint",
@@ -218,3 +219,33 @@ def gpu_column_hint(got: str, table, what: str, read) -> str | None:
             "by self_device_time_total when device is a GPU"
         )
     return None
+
+
+def _product_and_exp(a, big):
+    return a @ a, torch.exp(big)
+
+
+def args_check(answer, passed: list[str], tries: int = 3) -> None:
+    """The same ``fn`` twice, on other ``args`` whose slowest operator differs: a name kept
+    from the first call (a cache keyed on ``fn`` alone) is the first call's. A busy machine can
+    stall a short operator: the second call is asked again before failing."""
+    from ._ch06_reads import asked
+
+    gen, cpu = torch.Generator().manual_seed(61), torch.device("cpu")
+    product = (torch.randn(512, 512, generator=gen), torch.randn(1000, generator=gen))
+    exps = (torch.randn(8, 8, generator=gen), torch.randn(2_000_000, generator=gen))
+    what = "exp of 2 million numbers next to an 8 x 8 product"
+    first = asked(answer, _product_and_exp, product, cpu, "a 512 x 512 product next to exp")
+    for _ in range(tries):
+        got = asked(answer, _product_and_exp, exps, cpu, what)
+        if got == "aten::exp" or got != first:
+            break
+    else:
+        raise CheckFailed(
+            f"on cpu, one fn called with two sets of args: for {what} you returned {got!r}, "
+            "what you returned for the same fn on a 512 x 512 product next to exp of 1,000 "
+            "numbers; here aten::exp takes the time. The slowest operator "
+            "depends on args too: a cache keyed on fn (or fn and device) keeps an earlier "
+            "call's answer. Profile every call"
+        )
+    passed.append("the same fn on other args: profiled again")

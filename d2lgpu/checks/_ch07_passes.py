@@ -222,6 +222,14 @@ def launch_hint(call: Call, name: str, where: str, n: int, unit: str) -> str | N
     """More than one launch in a call, or ``n`` elements (``unit``) run as one program."""
     if call.launches > 1:
         loop = unit == "row" and call.launches == n and all(g == (1, 1, 1) for g in call.grids)
+        parts = [gx * gy * gz for gx, gy, gz in call.grids]
+        if unit == "row" and not loop and sum(parts) == n:  # the rows in batches, one each
+            return (
+                f"for {where}, {name} launched the kernel {call.launches} times in one call, "
+                f"over {', '.join(map(str, parts))} rows: each launch costs its own overhead, "
+                f"and one grid holds every row. Launch once, over a grid of ({n},) programs, "
+                "x.shape[0] of them"
+            )
         twice = (
             "a relu kernel then a multiply kernel move 5 n floats, one fused kernel 3 n"
             if unit == "element"

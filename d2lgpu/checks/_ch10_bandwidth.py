@@ -1,7 +1,7 @@
 """The rules of ``10.bus_bandwidth``: nccl-tests' formulas, and the hints that name a
 wrong answer's mistake by the variant of those formulas that explains all its values, or by
 the earlier call whose answer it gave back (:func:`kept_hint`); and the checker itself,
-:func:`check_bus_bandwidth`."""
+:func:`._ch10_bandwidth_edges.check_bus_bandwidth`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ __all__ = [
     "FACTORS",
     "bandwidth_mistake",
     "call",
-    "check_bus_bandwidth",
     "close",
     "fixed_for_two_ranks",
     "kept_hint",
@@ -237,83 +236,79 @@ def _raises_after_another_call(bandwidths, n: int, collective: str) -> bool:
     return False
 
 
-def _kept_from(case, collective, got, alg_right, earlier_call) -> str | None:
-    """What of ``got`` an earlier call ``(case, collective, pair)`` returned too: its pair
-    (the same nbytes and seconds), its factor (the same world size, another collective), or
-    its algbw (other nbytes or seconds); None where nothing. ``alg_right``: whether got's
-    algbw is right for ``case``."""
+def _kept_from(case, collective, got, alg_right, earlier_call) -> list[str]:
+    """What of ``got`` an earlier call ``(case, collective, pair)`` returned too, each a
+    cause to probe: its pair (the same nbytes and seconds), its factor (the same world size,
+    another collective: the same pair can be either), or its algbw (other nbytes or seconds).
+    ``alg_right``: whether got's algbw is right for ``case``."""
     (b, s, n), before, pair = earlier_call
     if (b, s, n, before) == (*case, collective):
-        return None
+        return []
+    found = []
     if (b, s) == case[:2] and all(close(g, p) for g, p in zip(got, pair, strict=True)):
-        return "the pair"
+        found.append("the pair")
     if n == case[2] and before != collective and alg_right and got[0] and pair[0]:
         if close(got[1] / got[0], pair[1] / pair[0]):
-            return "the factor (busbw / algbw)"
+            found.append("the factor (busbw / algbw)")
     if (b, s) != case[:2] and close(got[0], pair[0]) and not alg_right:
-        return "the algbw"
-    return None
+        found.append("the algbw")
+    return found
+
+
+def _factor_kept_again(bandwidths, case, collective, before) -> tuple | None:
+    """The probe ``(b, s, n)`` on a world size no case used where ``before`` then
+    ``collective`` repeat the mistake (``before``'s right factor given to ``collective``),
+    ``collective`` alone being right on another: a factor kept between calls does; a rule
+    of the formula's own (a shortcut for one rank, a wrong factor) does not. Else None."""
+    probe, alone = (case[0] + 1, case[1], _FRESH_N), (case[0] + 2, case[1], _FRESH_N + 2)
+    try:  # first, collective alone on a world size of its own: right, where kept
+        calls = [call(bandwidths, *c) for c in ((alone, collective), (probe, before))]
+        first, second = calls[1], call(bandwidths, probe, collective)
+    except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
+        return None
+    right = all(map(close, calls[0], reference(*alone, collective)))
+    if not right or not all(map(close, first, reference(*probe, before))) or not second[0]:
+        return None
+    wrong = not all(map(close, second, reference(*probe, collective)))
+    return probe if wrong and close(second[1] / second[0], first[1] / first[0]) else None
 
 
 def kept_hint(bandwidths, earlier, case, collective, got) -> str | None:
     """The hint when a wrong pair ``got`` holds what an ``earlier`` call [(case, collective,
-    pair)] returned (:func:`_kept_from`), and the same call with arguments no call had used
-    is right: an answer kept between calls (a cache keyed on less than all four arguments),
-    not a wrong formula (which is wrong there too)."""
+    pair)] returned (:func:`_kept_from`), and the probe shows it kept: the same call with
+    arguments no call had used is right, or (a factor) the two calls repeat the mistake on a
+    world size no case used (:func:`_factor_kept_again`). A wrong formula is wrong there too."""
     probes: dict = {}
     alg_right = close(got[0], reference(case[0], case[1], case[2], collective)[0])
-    for earlier_call in earlier:
-        what = _kept_from(case, collective, got, alg_right, earlier_call)
-        if what is None:
-            continue
-        fresh = (case[0] + 1, case[1], case[2] if what == "the pair" else _FRESH_N)
-        if fresh not in probes:  # no case has these nbytes, nor this world size
-            try:
-                got_fresh = call(bandwidths, fresh, collective)
-            except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
-                return None
-            probes[fresh] = all(map(close, got_fresh, reference(*fresh, collective)))
-        if probes[fresh]:
-            (b, s, n), before, _ = earlier_call
-            return (
-                f"bandwidths{(*case, collective)} returned ({got[0]:.6g}, {got[1]:.6g}): "
-                f"{what} it returned earlier for bandwidths{(b, s, n, before)}; called with "
-                f"arguments no call had used, bandwidths{(*fresh, collective)}, it is right. An "
-                "answer kept from an earlier call (a cache, a dict, a value kept between calls) "
-                "keyed on less than all four arguments: busbw depends on all four, so compute "
-                "each call's values from them all, or key a cache on all four"
+    for earlier_call, what in (
+        (e, w) for e in earlier for w in _kept_from(case, collective, got, alg_right, e)
+    ):
+        (b, s, n), before, _ = earlier_call
+        said = f"bandwidths{(*case, collective)} returned ({got[0]:.6g}, {got[1]:.6g}): {what} "
+        said += f"it returned earlier for bandwidths{(b, s, n, before)}; "
+        if what.startswith("the factor"):
+            probe = _factor_kept_again(bandwidths, case, collective, before)
+            if probe is None:
+                continue
+            said += (
+                f"on {probe[2]} ranks, which no case used, bandwidths{(*probe, before)} then "
+                f"bandwidths{(*probe, collective)} do the same"
             )
-    return None
-
-
-def check_bus_bandwidth(answer, passed: list[str]) -> None:
-    """``10.bus_bandwidth``: algbw and busbw in GB/s for four collectives."""
-    bandwidths = answer
-    if not callable(bandwidths):
-        raise CheckFailed(f"the answer must be the function bandwidths, got {bandwidths!r}")
-    earlier: list = []  # (case, collective, pair) of the calls checked before
-    for collective in FACTORS:
-        results = [(case, call(bandwidths, case, collective)) for case in CASES]
-        for case, got in results:
-            if not all(close(g, e) for g, e in zip(got, reference(*case, collective), strict=True)):
-                hint = kept_hint(bandwidths, earlier, case, collective, got)
-                raise CheckFailed(
-                    hint
-                    or fixed_for_two_ranks(bandwidths)
-                    or bandwidth_mistake(results, collective)
-                )
-            earlier.append((case, collective, got))
-        passed.append(f"{collective}: algbw and busbw in GB/s for {len(CASES)} cases, 2-16 ranks")
-    one = (2**20, 1e-3, 1)
-    got = call(bandwidths, one, "all_reduce")
-    if not close(got[1], 0.0):
-        raise CheckFailed(
-            kept_hint(bandwidths, earlier, one, "all_reduce", got)
-            or "all_reduce on 1 rank moves nothing over a link: busbw = algbw * 2 (1 - 1) / 1 = 0, "
-            f"got {got[1]!r}"
+        else:
+            fresh = (case[0] + 1, case[1], case[2] if what == "the pair" else _FRESH_N)
+            if fresh not in probes:  # no case has these nbytes, nor this world size
+                try:
+                    got_fresh = call(bandwidths, fresh, collective)
+                except Exception:  # noqa: BLE001 (the answer's error: the usual hints then)
+                    return None
+                probes[fresh] = all(map(close, got_fresh, reference(*fresh, collective)))
+            if not probes[fresh]:
+                continue
+            said += f"called with arguments no call had used, bandwidths{(*fresh, collective)}, "
+            said += "it is right"
+        return (
+            said + ". An answer kept from an earlier call (a cache, a dict, a value kept between "
+            "calls) keyed on less than all four arguments: busbw depends on all four, so compute "
+            "each call's values from them all, or key a cache on all four"
         )
-    passed.append("1 rank: an all-reduce's bus bandwidth is 0")
-    hint = unknown_collective_hint(bandwidths)
-    if hint:
-        raise CheckFailed(hint)
-    passed.append("an unknown collective raises ValueError")
+    return None

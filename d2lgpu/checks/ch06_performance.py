@@ -43,6 +43,7 @@ import warnings
 import torch
 
 from ._ch06_calls import (
+    args_check,
     calls_check,
     extra_operators_check,
     gpu_column_hint,
@@ -148,8 +149,7 @@ def _quiet_rows(group_by_input_shape=False, group_by_stack_n=0, *rest, **kwargs)
 
 
 def _on_a_quiet_machine(answer, fn, args):
-    """What the answer names from the many-calls workload's profile on a quiet machine
-    (:func:`_quiet_rows`), and what it read of ``events()``."""
+    """The name from the many-calls workload's quiet profile, and what it read of events()."""
     from ._gpu_profile import scripted_cpu
 
     with scripted_cpu(_quiet_rows) as state, events_read() as read:
@@ -310,6 +310,7 @@ def check_slowest_op(answer, passed):
         # events at the end of each cycle"): the checker's repeated runs, not the answer's doing.
         warnings.filterwarnings("ignore", message="Warning: Profiler clears events")
         one_cpu_thread(_cpu_checks)(answer, passed)
+        one_cpu_thread(args_check)(answer, passed)
         _on_a_gpu_machine(answer, passed)
         _gpu_checks(answer)
     passed.append(

@@ -77,17 +77,47 @@ def _relu_mul_cases(gen):
         "y = every other element of a longer vector (n = 3001)",
         "y is every other element of a longer vector: y.stride(0) == 2",
     )
+    yield (  # its last stride is 1, as a contiguous tensor's: x.stride(-1) == 1 is not enough
+        random_input((37, 200), gen)[:, 3:132],
+        random_input((37, 129), gen),
+        "x = a 37 x 129 slice of a 37 x 200 matrix",
+        "x is a slice of a wider matrix's columns: x.stride(1) == 1, but its rows are "
+        "x.stride(0) = 200 elements apart, not 129 (x.is_contiguous() is False)",
+    )
 
 
-def _require_each_input_read_once(watch, where: str) -> None:
+_ONCE = {
+    "relu_mul": "the fused kernel reads x and y once each (3 n floats moved). Load each input "
+    "once, x = tl.load(x_ptr + offsets, mask=mask), and compute both the relu and the product "
+    "from the value loaded",
+    "rms_norm": "one pass over memory reads each row of x once. Load the row once into a "
+    "block as long as the row, and compute both the sum of squares and the division from the "
+    "values loaded",
+}
+
+
+def _require_each_input_read_once(watch, where: str, name: str = "relu_mul") -> None:
     again = watch.loaded_again()
     if again:
         raise CheckFailed(
             f"for {where}, your kernel loaded {again} element(s) more than once: each tl.load "
-            "is a read of memory, and the fused kernel reads x and y once each (3 n floats "
-            "moved). Load each input once, x = tl.load(x_ptr + offsets, mask=mask), and "
-            "compute both the relu and the product from the value loaded"
+            f"is a read of memory, and {_ONCE[name]}"
         )
+
+
+def _require_a_fixed_block(sizes: dict, name: str) -> None:
+    """``sizes``: n -> programs of the 1-D contiguous cases. A fixed BLOCK runs more programs
+    for twice the elements; a BLOCK grown with n (a set number of programs) runs as many."""
+    for n, programs in sizes.items():
+        same = [m for m, p in sizes.items() if m >= 2 * n and p == programs > 1]
+        if same:
+            raise CheckFailed(
+                f"{name} ran n = {n} and n = {same[0]} as {programs} programs each: a BLOCK that "
+                "grows with n (a set number of programs), not a fixed one. Each new BLOCK is "
+                "another compile of the kernel, and a large one holds more values than a "
+                "program's registers: keep BLOCK fixed (say 1024) and let the grid grow, "
+                "triton.cdiv(n, BLOCK) programs"
+            )
 
 
 _ONE_PASS = (
@@ -99,11 +129,16 @@ _ONE_PASS = (
 def _relu_mul_checks(answer, passed) -> None:
     gen = fresh_generator()
     with watched_interpreter() as watch:
+        sizes: dict = {}  # n -> programs, for the 1-D contiguous cases
         for x, y, where, layout in _relu_mul_cases(gen):
             copies = {"x": x.clone(), "y": y.clone()}
             watch.stores.clear()
             watch.loads.clear()
+            grids = len(watch.grids)
             out = call_answer(answer, (x, y), "relu_mul", watch, where)
+            if x.dim() == 1 and layout is None and len(watch.grids) == grids + 1:
+                gx, gy, gz = watch.grids[-1]
+                sizes.setdefault(x.numel(), gx * gy * gz)
             require_inputs_untouched({"x": x, "y": y}, copies, watch, "relu_mul", where, out)
             require_shape(out, x, "relu_mul", where)
             require_contiguous_output(out, "relu_mul", where, "element i at out_ptr + i")
@@ -114,6 +149,7 @@ def _relu_mul_checks(answer, passed) -> None:
                 )
             require_one_pass(out, watch, "relu_mul", where, x.numel(), "element")
             _require_each_input_read_once(watch, where)
+        _require_a_fixed_block(sizes, "relu_mul")
         passed.append(
             "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
             "inputs), in float16, and with one of x and y in float32 and the other in float16, "
@@ -125,9 +161,10 @@ def _relu_mul_checks(answer, passed) -> None:
         )
         passed.append("the inputs left unchanged")
         passed.append(
-            "non-contiguous inputs (a transposed matrix, a strided vector), a contiguous output"
+            "non-contiguous inputs (a transposed matrix, a strided vector, a slice of a wider "
+            "matrix's columns), a contiguous output"
         )
-        passed.append(_ONE_PASS + "over triton.cdiv(n, BLOCK) programs")
+        passed.append(_ONE_PASS + "over triton.cdiv(n, BLOCK) programs, BLOCK fixed")
         first, second = ((random_input((1000,), gen), random_input((1000,), gen)) for _ in "ab")
         relu_mul = lambda x, y: torch.relu(x) * y  # noqa: E731
         _require_a_new_output(answer, "relu_mul", relu_mul, "n = 1000", first, second, watch)
@@ -171,6 +208,7 @@ def _rms_norm_cases(gen):
     shapes = [((1, 1), "a 1 x 1 matrix"), ((4, 1000), "a 4 x 1000 matrix")]
     shapes += [((3, 1024), "a 3 x 1024 matrix"), ((6, odd), "6 rows of an odd length")]
     shapes += [((64, 65), "a 64 x 65 matrix"), ((2, 1500), "a 2 x 1500 matrix")]
+    shapes += [((130, 33), "a 130 x 33 matrix")]  # more rows than a batch of 64 or 128
     for shape, what in shapes:
         x = random_input(shape, gen, scale=3.0)
         yield x, 1e-6, what, None
@@ -223,13 +261,14 @@ def _rms_norm_checks(answer, passed) -> None:
                 default = len(args) == 1
                 raise CheckFailed(rms_norm_diagnosis(out, copy, eps, watch, where, default))
             require_one_pass(out, watch, "rms_norm", where, x.shape[0], "row")
+            _require_each_input_read_once(watch, where, "rms_norm")
         passed.append(
-            "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 65, 333, 1000, 1024, 1500 and "
-            "an odd number of columns (fresh random inputs), through Triton's interpreter"
+            "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 33, 65, 333, 1000, 1024, 1500 "
+            "and an odd number of columns (fresh random inputs), through Triton's interpreter"
         )
         passed.append(
             "every load and store inside its tensors (masked), masked lanes not summed, every "
-            "row written"
+            "row read once and written"
         )
         passed.append("eps inside the square root, as given; the input left unchanged")
         passed.append("non-contiguous inputs (a slice of a wider matrix, a transposed one)")

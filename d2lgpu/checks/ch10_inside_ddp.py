@@ -37,7 +37,8 @@ from ._ch10_averaging import (
     never_sent,
     not_all_reduce,
 )
-from ._ch10_bandwidth import FACTORS, check_bus_bandwidth
+from ._ch10_bandwidth import FACTORS
+from ._ch10_bandwidth_edges import check_bus_bandwidth
 from ._ch10_between_calls import check_kept, late_hint
 from ._util import CheckFailed, one_cpu_thread
 

@@ -76,6 +76,8 @@ CASES = (
     # a micro-batch is global_batch / (dp x micro_batches) sequences: sized as global_batch /
     # micro_batches, the plans of many data-parallel ranks look too large, and a slow one wins
     ("7B", "NVIDIA L4", 32, 32),
+    # ZeRO-1 deals whole tensors: the embedding's moments on one rank exceed the even 8 P / N
+    ("1B", "NVIDIA T4", 8, 64),
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
@@ -115,6 +117,15 @@ def _overflow(where: str, plan, got, limit: float) -> str:
         return (
             f"{head}. The parameters, gradients and optimizer state alone overflow, by "
             f"{_gb(state - limit)}, the {PARTS[largest]} most: {shrink}"
+        )
+    even = 2 * got["params"] / plan.dp  # 8 bytes of moments per parameter, an even share
+    if plan.sharding == "zero1" and got["optimizer"] - even >= got["peak"] - limit:
+        return (
+            f"{head}. Under ZeRO-1 this rank's optimizer state is {_gb(got['optimizer'])}, not "
+            f"the even share 8 P / dp = {_gb(even)}, and the difference alone is the overflow: "
+            "ZeRO-1 gives each rank whole tensors, largest first, so the rank holding the "
+            "embedding holds more than its share (section 11.2). Estimate its state from the "
+            "deal, as exercise 11.1 does, or shard with FSDP2"
         )
     what = "activations"
     if plan.sharding == "fsdp2":

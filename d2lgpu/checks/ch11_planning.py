@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from ..scale import per_rank_bytes, zero1_state_bytes
+from ._ch11_kept import kept_hint as _kept_hint
 from ._util import CheckFailed
 
 __all__ = ["check_memory"]
@@ -39,6 +40,7 @@ CASES = (
     # by elements the wide (2, 24) comes first, by rows the tall (16, 2); the four (1,)s pile
     # on rank 1 until it holds as many elements as rank 0, though 16 bytes more (the counters)
     (((2, 24), (16, 2), (24,), (4,), (1,), (1,), (1,), (1,)), (2,)),
+    (((8, 2, 3, 3), (4, 3, 5), (12, 4)), (3,)),  # a row: every dimension after the first
 )
 
 
@@ -206,10 +208,17 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
             "ceil(numel / N) elements: FSDP2 cuts each tensor along its first dimension, into "
             "shards of ceil(rows / N) whole rows (padded), not into N-ths of its elements"
         )
+    second = sum(math.ceil(s[0] / world_size) * (s[1] if len(s) > 1 else 1) for s in shapes)
     return (
         f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: FSDP2 cuts "
         "each tensor along its first dimension into shards of ceil(rows / N) rows (the last "
         "ones padded), and shards parameters, gradients and Adam's moments alike"
+        + (
+            "; a row of a tensor of 3 or more dimensions holds every dimension after the first "
+            "(math.prod(shape[1:]) elements), not shape[1]"
+            if _near(got, per * second, 4 * n_tensors) and any(len(s) > 2 for s in shapes)
+            else ""
+        )
     )
 
 
@@ -219,10 +228,11 @@ def check_memory(answer, passed: list[str]) -> None:
     if not callable(predict):
         raise CheckFailed(f"the answer must be the function predict, got {predict!r}")
     history: list[tuple[str, dict, dict, tuple]] = []  # the call, its result, a copy, shapes
+    lists: list[list] = []  # every list given, kept: no id is reused (a cache keyed by id)
     for shapes, worlds in CASES:
         for world_size in worlds:
             for plan in PLANS:
-                given = [tuple(s) for s in shapes]
+                lists.append(given := [tuple(s) for s in shapes])
                 got = predict(given, plan, world_size)
                 call = f"predict({list(shapes)}, {plan!r}, {world_size})"
                 if given != list(shapes):
@@ -269,38 +279,12 @@ def check_memory(answer, passed: list[str]) -> None:
     )
 
 
-def _kept_hint(predict, call: str, got: dict, history, args) -> None:
-    """Where a wrong result is a result kept between calls: asked again, the same arguments
-    give another result (a running count), or it is what a call on other shapes returned (one
-    on the same shapes and other ranks may be a rank count written in, not a cache)."""
-    shapes, plan, world_size = args
-    again = predict([tuple(s) for s in shapes], plan, world_size)
-    earlier = next((c for c, _, kept, on in history if kept == dict(got) and on != shapes), None)
-    ranks = next((c for c, _, kept, on in history if kept == dict(got) and on == shapes), None)
-    if ranks is not None and again == got and earlier is None:
-        raise CheckFailed(
-            f"{call} returned {dict(got)}, what {ranks} returned, for another number of ranks: "
-            "world_size was not used, either written in or kept from that call (a cache keyed "
-            "without it). Compute every call from the ranks it is given"
-        )
-    if again == got and earlier is None:
-        return
-    why = (
-        f"the same call made again returned {again}"
-        if again != got
-        else f"what {earlier} returned, an earlier call"
-    )
-    raise CheckFailed(
-        f"{call} returned {dict(got)}, {why}: it keeps something between calls (a cache keyed "
-        "on some arguments but not all, or a count at module level that is never reset). "
-        "Compute every call from the shapes, the plan and the ranks it is given"
-    )
-
-
 def _nothing_kept(predict) -> None:
     """Two calls with the same plan and ranks in a row, the second on the same list object
     refilled with other shapes: a result or a running count kept between calls shows."""
-    pairs = [(CASES[0][0], CASES[1][0]), (((4, 2), (8,)), ((8, 1), (2, 4)))]  # 8 ranks
+    # 8 ranks; the last two pairs: as many tensors, ZeRO-1 deals the second otherwise
+    pairs = [(CASES[0][0], CASES[1][0]), (((4, 2), (8,)), ((8, 1), (2, 4)))]
+    pairs.append((((4, 2), (8,)), ((2,), (8, 2))))
     for (first, second), plan in ((pair, plan) for pair in pairs for plan in PLANS):
         given = list(first)
         predict(given, plan, 8)

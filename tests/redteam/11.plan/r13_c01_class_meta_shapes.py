@@ -1,5 +1,5 @@
-# expect: pass a class with __call__, stage sizes read off a meta-device Decoder, itertools.product
-# hint: 
+# expect: fail ZeRO-1's optimizer state sized as an even share (written as a class with __call__, stage sizes read off a meta-device Decoder, itertools.product): right until round 48's prompt said ZeRO-1 deals whole tensors; round 51's run of the 1B model on 8 T4s shows it
+# hint: ZeRO-1.*whole tensors|even share
 import itertools
 
 import torch

@@ -1,5 +1,5 @@
-# expect: pass functools.partial, plans sorted by step time and the first that fits, defaults left out of the dict
-# hint: 
+# expect: fail ZeRO-1's optimizer state sized as an even share (written as functools.partial, plans sorted by step time and the first that fits, defaults left out of the dict): right until round 48's prompt said ZeRO-1 deals whole tensors; round 51's run of the 1B model on 8 T4s shows it
+# hint: ZeRO-1.*whole tensors|even share
 import functools
 import math
 

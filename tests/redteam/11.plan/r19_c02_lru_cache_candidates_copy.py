@@ -1,5 +1,5 @@
-# expect: pass enumerates with d2lgpu.plan.candidates, caches per (config, gpu, n_gpus, global_batch) with lru_cache, returns a fresh dict each call
-# hint: 
+# expect: fail ZeRO-1's optimizer state sized as an even share (written as enumerates with d2lgpu.plan.candidates, caches per (config, gpu, n_gpus, global_batch) with lru_cache, returns a fresh dict each call): right until round 48's prompt said ZeRO-1 deals whole tensors; round 51's run of the 1B model on 8 T4s shows it
+# hint: ZeRO-1.*whole tensors|even share
 import functools
 
 from d2lgpu.plan import candidates, gpu_memory, step_time

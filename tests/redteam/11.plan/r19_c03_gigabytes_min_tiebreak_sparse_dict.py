@@ -1,5 +1,5 @@
-# expect: pass works in GB (every byte count / 1e9, the limit too), min() keyed on (step time, peak), returns only the non-default keys
-# hint: 
+# expect: fail ZeRO-1's optimizer state sized as an even share (written as works in GB (every byte count / 1e9, the limit too), min() keyed on (step time, peak), returns only the non-default keys): right until round 48's prompt said ZeRO-1 deals whole tensors; round 51's run of the 1B model on 8 T4s shows it
+# hint: ZeRO-1.*whole tensors|even share
 import math
 
 from d2lgpu.plan import Plan, gpu_memory, step_time

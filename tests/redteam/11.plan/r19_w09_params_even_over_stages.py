@@ -1,6 +1,5 @@
-# expect: fail sizes a rank's state as the whole model's parameters / (tp * pp), ignoring that the first and last stages hold the embedding and the output layer and norms stay whole
-# hint: stage|embedding|output layer|first stage|last stage|rank'?s (own )?parameters|norm|Ψ ?/|evenly
-# open: only a run whose first pipeline stage's embedding tips the plan over tells it apart (1B on 8 T4s, batch 32), and there ZeRO-1's whole-tensor deal also fails answers that size ZeRO-1 with formula_bytes, as the prompt advises
+# expect: fail sizes a rank's state as the whole model's parameters / (tp * pp), ignoring that the first and last stages hold the embedding and the output layer and norms stay whole; it also sizes ZeRO-1's state as an even share, which round 51's run of the 1B model on 8 T4s names first
+# hint: stage|embedding|output layer|first stage|last stage|rank'?s (own )?parameters|norm|Ψ ?/|evenly|ZeRO-1.*whole tensors
 import math
 
 from d2lgpu.plan import Plan, gpu_memory, step_time

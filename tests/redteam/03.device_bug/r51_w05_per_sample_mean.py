@@ -1,0 +1,21 @@
+# expect: fail weights applied per sample and averaged over the batch size, not divided by the sum of the targets' weights as weight= does
+# hint: reference|differ|mean|reduction|normali[sz]|sum of (the )?(class )?weights|weighted
+import torch
+import torch.nn.functional as F
+
+CLASS_WEIGHTS = [1.0, 2.0, 1.0]  # class 1 counts double in the loss
+
+
+def train_step(net, X, y, opt, device):
+    """train_step_buggy, fixed: the batch and the class weights on the model's device."""
+    X, y = X.to(device), y.to(device)
+    class_weights = torch.tensor(CLASS_WEIGHTS, device=device)
+    per_sample = F.cross_entropy(net(X), y, reduction="none")
+    loss = (per_sample * class_weights[y]).mean()  # "each sample weighted by its class"
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.detach()
+
+
+answer = train_step
