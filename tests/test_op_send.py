@@ -184,6 +184,8 @@ def test_the_autocast_dtypes_are_read_as_newer_and_older_torch_keep_them():
 
     older = SimpleNamespace(_autocast_cpu_dtype=torch.float64, _autocast_cuda_dtype=None)
     assert _op_send._autocasts(older) == {"cpu": torch.float64}
+    older._autocast_cuda_dtype = torch.float16
+    assert _op_send._autocasts(older) == {"cpu": torch.float64, "cuda": torch.float16}
     newer = SimpleNamespace(_autocast_dtype={"cuda": torch.float16, "xpu": None})
     assert _op_send._autocasts(newer) == {"cuda": torch.float16}
     assert _op_send._autocasts(SimpleNamespace()) == {}

@@ -1,5 +1,5 @@
-# expect: fail the kernel loads each row twice (once for the sum of squares, again to normalize it): two passes over x's memory, not one
-# hint: pass|twice|load|read|bytes|once
+# expect: pass loads each row twice, a block as long as the row (a pass for the sum of squares, one to normalize): judged right, as the chunked two-pass kernels of rounds 19, 20 and 32 were
+# hint: 
 import torch
 import triton
 import triton.language as tl
