@@ -688,6 +688,38 @@ def test_bus_bandwidth_reads_the_world_size_given_not_the_environment():
     assert os.environ.get("WORLD_SIZE") == before  # put back
 
 
+def test_bus_bandwidth_a_wrong_algbw_on_one_rank_is_named_with_its_busbw():
+    def doubled_on_one_rank(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (2 * alg, 2 * alg) if world_size == 1 else (alg, bus)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        doubled_on_one_rank,
+        "broadcast on 1 rank: a broadcast's factor is 1 at every world size, so busbw = algbw = "
+        "1.04858, got 2.097152 (and algbw 2.097152, not 1.04858)",
+    )
+
+
+def test_bus_bandwidth_the_local_world_size_is_not_read_either():
+    import os
+
+    def local(nbytes, seconds, world_size, collective):
+        n = int(os.environ.get("LOCAL_WORLD_SIZE", world_size))
+        return bw_table(nbytes, seconds, n, collective)
+
+    assert_fails("10.bus_bandwidth", local, "the busbw of 8 ranks", "not from os.environ")
+
+    def misread(nbytes, seconds, world_size, collective):  # read, then used otherwise
+        n = int(os.environ.get("WORLD_SIZE", world_size + 1)) - 5
+        return bw_table(
+            nbytes, seconds, n if "WORLD_SIZE" in os.environ else world_size, collective
+        )
+
+    hint = assert_fails("10.bus_bandwidth", misread, "whose environment has WORLD_SIZE=8:").hint
+    assert "the busbw of 8 ranks" not in hint, hint
+
+
 def test_bus_bandwidth_one_rank_and_unknown_collective_hints_in_full():
     def answer(nbytes, seconds, world_size, collective):
         alg, bus = bw_table(nbytes, seconds, world_size, collective)
