@@ -28,9 +28,9 @@ PARTS = ("tests", "notebooks", "bench")
 TEST_GROUPS = 4  # the tests outside tier 2, in this many units (each starts its own workers)
 CHAPTERS_9_10 = re.compile(r"(^|/)(test_checks_ch09|test_checks_ch10|test_ranks\.py|09_|10_)")
 # Tests whose checkers time overlap on the real GPU: one process, no workers beside it. The
-# H200 of 2026-12-04 ran them beside 7 workers whose kernels shared the GPU, which runs one
-# process's kernels at a time: two right pipelines measured 0.93x the serial loop, and 1.28 ms
-# of 5.08 ms of copies overlapped.
+# H200 of 2026-12-04 ran them beside 7 workers whose kernels shared the GPU: two right
+# pipelines measured 0.93x the serial loop, and 1.28 ms of 5.08 ms of copies overlapped; alone,
+# all 172 tests of these files passed.
 TIMED = re.compile(r"(^|/)test_checks_ch08")
 # An ordinary cell that branches on the device (and asserts) checks there what no CPU run does.
 GPU_BRANCH = re.compile(r"\bif\b[^\n]*(cuda|gpu|nccl)", re.IGNORECASE)
