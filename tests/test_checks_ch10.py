@@ -688,6 +688,53 @@ def test_bus_bandwidth_reads_the_world_size_given_not_the_environment():
     assert os.environ.get("WORLD_SIZE") == before  # put back
 
 
+def test_a_factor_is_named_as_kept_only_where_two_right_calls_repeat_it_on_a_fresh_world_size():
+    from d2lgpu.checks._ch10_bandwidth import _factor_kept_again
+
+    last: dict = {}
+
+    def factor_of_the_call_before(nbytes, seconds, world_size, collective):
+        # all_gather after another collective on the same ranks takes that one's factor
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        kept = last.get(world_size)
+        last[world_size] = bus / alg
+        return (alg, alg * kept) if collective == "all_gather" and kept else (alg, bus)
+
+    assert _factor_kept_again(factor_of_the_call_before, (8, 1.0, 2), "all_gather", "all_reduce")
+
+    def all_reduce_wrong_everywhere(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)  # all_reduce's factor 1
+        return (alg, alg) if collective in ("all_reduce", "all_gather") else (alg, bus)
+
+    # all_gather alone is wrong too: a formula, not a factor kept
+    assert (
+        _factor_kept_again(all_reduce_wrong_everywhere, (8, 1.0, 2), "all_gather", "all_reduce")
+        is None
+    )
+    calls: list = []
+
+    def wrong_after_any_call(nbytes, seconds, world_size, collective):
+        # all_reduce right; all_gather right alone, off by 10% after a call on its ranks
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        again = collective == "all_gather" and world_size in calls
+        calls.append(world_size)
+        return (alg, 1.1 * bus) if again else (alg, bus)
+
+    # wrong after the call before, but not with its factor: nothing of that call kept
+    assert _factor_kept_again(wrong_after_any_call, (8, 1.0, 2), "all_gather", "all_reduce") is None
+
+    def before_wrong_on_fresh_ranks(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        if collective == "all_reduce" and world_size > 2:
+            return alg, alg  # all_reduce wrong on fresh ranks: the repeat proves nothing
+        return (alg, alg) if collective == "all_gather" and world_size == 11 else (alg, bus)
+
+    assert (
+        _factor_kept_again(before_wrong_on_fresh_ranks, (8, 1.0, 2), "all_gather", "all_reduce")
+        is None
+    )
+
+
 def test_bus_bandwidth_a_wrong_algbw_on_one_rank_is_named_with_its_busbw():
     def doubled_on_one_rank(nbytes, seconds, world_size, collective):
         alg, bus = bw_table(nbytes, seconds, world_size, collective)
