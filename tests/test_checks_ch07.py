@@ -141,6 +141,19 @@ def test_stubs_are_not_attempted_and_a_non_function_is_refused(graded):
     )
 
 
+def test_a_block_grown_with_n_is_named_in_full(graded):
+    # the same number of programs for n and 2 n or more, one block each: a grid-stride loop
+    # (a set number of programs, more loads for more elements) is right
+    fails(
+        graded,
+        "relu_mul_block_grows",
+        "relu_mul ran n = 1000 and n = 4096 as 4 programs each: a BLOCK that grows with n (a set "
+        "number of programs), not a fixed one. Each new BLOCK is another compile of the kernel, "
+        "and a large one holds more values than a program's registers: keep BLOCK fixed (say "
+        "1024) and let the grid grow, triton.cdiv(n, BLOCK) programs",
+    )
+
+
 def test_a_missing_mask_is_stopped_before_it_touches_memory(graded):
     fails(graded, "relu_mul_no_mask", "for n = 1,", "read", "Mask every load and store")
     fails(graded, "relu_mul_store_unmasked", "wrote", "tl.store(..., mask=mask)")

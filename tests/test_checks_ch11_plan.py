@@ -510,3 +510,29 @@ def test_plan_a_plan_kept_under_a_key_without_the_model_is_named():
 
     hint = assert_fails("11.plan", slow_for_125m, "125M on 8 x NVIDIA T4").hint
     assert "kept between calls" not in hint, hint
+
+
+def test_an_overflow_that_zero1s_deal_alone_explains_is_named_as_the_deal():
+    # round 51's w01: ZeRO-1's state sized as the even share; its overflow is the deal's
+    from d2lgpu.checks.ch11_plan import _overflow
+    from d2lgpu.plan import Plan
+
+    where, limit = "1B on 8 x NVIDIA T4, global batch 64", 14_400_000_000
+    got = dict(params=3_000_000_000, grads=3_000_000_000, optimizer=1_900_000_000)
+    got |= dict(activations=6_500_000_000, transient=1_000_000_000, stage=0, peak=14_800_000_000)
+    zero1 = Plan(dp=4, tp=2, sharding="zero1")  # an even share of 2 x 3.0 GB / 4 = 1.5 GB
+    assert _overflow(where, zero1, got, limit) == (
+        "1B on 8 x NVIDIA T4, global batch 64: the rank that holds the most (pipeline stage 0) "
+        "needs 14.8 GB, over the 14.4 GB that leave 10% free by 0.4 GB: parameters 3.0 GB, "
+        "gradients 3.0 GB, optimizer state 1.9 GB, activations 6.5 GB. Under ZeRO-1 this rank's "
+        "optimizer state is 1.9 GB, not the even share 8 P / dp = 1.5 GB, and the difference "
+        "alone is the overflow: ZeRO-1 gives each rank whole tensors, largest first, so the rank "
+        "holding the embedding holds more than its share (section 11.2). Estimate its state from "
+        "the deal, as exercise 11.1 does, or shard with FSDP2"
+    )  # the difference, 0.4 GB, is the overflow exactly
+    less = got | {"optimizer": 1_800_000_000}  # 0.3 GB over the share: the activations decide
+    assert "Under ZeRO-1" not in _overflow(where, zero1, less, limit)
+    assert "Under ZeRO-1" not in _overflow(where, Plan(dp=4, tp=2), got, limit)  # DDP
+    at_limit = got | {"params": 5_000_000_000, "grads": 5_000_000_000, "optimizer": 4_400_000_000}
+    hint = _overflow(where, Plan(dp=4, tp=2), at_limit, limit)  # the state fills the limit
+    assert "alone overflow" not in hint and "the state alone fits, 14.4 GB" in hint, hint

@@ -81,6 +81,16 @@ def relu_mul_small_blocks(x, y):
     return out.reshape(x.shape)
 
 
+def relu_mul_block_grows(x, y):
+    # "not one program for the whole tensor": always 4 programs, the block sized to fit
+    x, y = x.contiguous(), y.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    block = max(16, triton.next_power_of_2(triton.cdiv(n, 4)))
+    relu_mul_kernel[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    return out
+
+
 # As if TRITON_INTERPRET had been unset when the kernel was defined: compiled for a GPU.
 COMPILED_KERNEL = JITFunction(relu_mul_kernel.fn)
 
