@@ -747,6 +747,17 @@ def test_bus_bandwidth_a_wrong_algbw_on_one_rank_is_named_with_its_busbw():
         "1.04858, got 2.097152 (and algbw 2.097152, not 1.04858)",
     )
 
+    def doubled_all_reduce_on_one_rank(nbytes, seconds, world_size, collective):
+        alg, bus = bw_table(nbytes, seconds, world_size, collective)
+        return (2 * alg, 0.5) if (world_size, collective) == (1, "all_reduce") else (alg, bus)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        doubled_all_reduce_on_one_rank,
+        "all_reduce on 1 rank moves nothing over a link: busbw = algbw * 2 (1 - 1) / 1 = 0, got "
+        "0.5 (and algbw 2.097152, not 1.04858)",
+    )
+
 
 def test_bus_bandwidth_the_local_world_size_is_not_read_either():
     import os
