@@ -48,7 +48,7 @@ UNIT_TESTS ?= tests
 # tests/test_versions.py runs d2lgpu.versions, where the lessons' branches live).
 FLOOR_VENV ?= .venv-floor
 FLOOR_TESTS ?= tests/test_checks*.py tests/test_exercises.py tests/test_torch_branches.py \
-	tests/test_memory.py tests/test_versions.py
+	tests/test_memory.py tests/test_versions.py tests/test_op_send.py
 
 .PHONY: help setup lab env test test-floor test-fast check check-static check-units check-notebooks lint main-path lock outputs exercises bench site said mutation gpu-check clean
 

@@ -59,6 +59,12 @@ def _ddp_has_default_cap() -> bool:
     return hasattr(distributed, "_DEFAULT_BUCKET_CAP_MB")
 
 
+def _custom_ops_keep_one_autocast_dict() -> bool:
+    from torch._library.custom_ops import CustomOpDef
+
+    return "self._autocast_dtype" in inspect.getsource(CustomOpDef.__init__)
+
+
 @dataclass(frozen=True)
 class Branch:
     where: str  # a file, or a notebook and its cell id: "notebooks/02_tensors.ipynb#70098291"
@@ -96,6 +102,10 @@ BRANCHES = [
            "notebooks/10_inside_ddp.ipynb"),
     Branch("tests/test_memory.py", "respect_saved_tensors_hooks", _checkpoint_respects_hooks,
            "tests/test_memory.py"),
+    # a custom operator rebuilt in a fork-server rank keeps its autocast dtypes: one dict in
+    # newer torch, one attribute per device type in 2.11 (tests/test_op_send.py runs both)
+    Branch("d2lgpu/_op_send.py", "_autocast_dtype", _custom_ops_keep_one_autocast_dict,
+           "tests/test_op_send.py"),
 ]  # fmt: skip
 
 # (where, name): every supported torch has it; the lookup guards against other builds.
