@@ -172,29 +172,29 @@ def autocast_hint(name: str, A, steps: int, asked, want: torch.Tensor, got=None)
     lowered = [d for device, d in asked if device == "cuda" and d != torch.float32]
     if not lowered:
         return None
+    dtype = lowered[0]
     if got is None:
         A, X, norms = A.detach().float().cpu(), torch.eye(A.shape[0]), []
         for _ in range(steps):
-            with torch.autocast("cpu", dtype=lowered[0]):
+            with torch.autocast("cpu", dtype=dtype):
                 X = A @ X
             norm = torch.linalg.matrix_norm(X.float())
             norms.append(norm.item())
             X = X.float() / norm
         got = torch.tensor(norms, dtype=torch.float64)
         where = (
-            "on a GPU they then run in {0}, and with the CPU's autocast in that dtype the norms "
-            "of this A are off by more than the 1e-3 of the reference asked (this check's "
+            f"on a GPU they then run in {dtype}, and with the CPU's autocast in that dtype the "
+            "norms of this A are off by more than the 1e-3 of the reference asked (this check's "
             "pretend GPU has no CUDA, so torch switched the autocast off)"
         )
     else:
         where = (
-            "they ran in {0}, and on this GPU the norms of this A are off by more than the 1e-3 "
-            "of the reference asked"
+            f"they ran in {dtype}, and on this GPU the norms of this A are off by more than the "
+            "1e-3 of the reference asked"
         )
     if ((got - want).abs() / want.abs()).max().item() <= 1e-3:
         return None
     return (
-        f"{name} runs its products under torch.autocast('cuda', dtype={lowered[0]}): "
-        + where.format(lowered[0])
-        + ". Keep the products in A's float32 (a GPU's TF32 stays within 1e-3)"
+        f"{name} runs its products under torch.autocast('cuda', dtype={dtype}): {where}. Keep "
+        "the products in A's float32 (a GPU's TF32 stays within 1e-3)"
     )

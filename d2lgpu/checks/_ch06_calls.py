@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import torch
 
+from ._ch06_reads import asked
 from ._ch06_workloads import largest, profiler_own
 from ._kit import patched
 from ._util import CheckFailed
@@ -229,8 +230,6 @@ def args_check(answer, passed: list[str], tries: int = 3) -> None:
     """The same ``fn`` twice, on other ``args`` whose slowest operator differs: a name kept
     from the first call (a cache keyed on ``fn`` alone) is the first call's. A busy machine can
     stall a short operator: the second call is asked again before failing."""
-    from ._ch06_reads import asked
-
     gen, cpu = torch.Generator().manual_seed(61), torch.device("cpu")
     product = (torch.randn(512, 512, generator=gen), torch.randn(1000, generator=gen))
     exps = (torch.randn(8, 8, generator=gen), torch.randn(2_000_000, generator=gen))

@@ -102,8 +102,8 @@ def _require_a_fixed_block(sizes: dict, name: str) -> None:
     programs for twice the elements, or (a grid-stride loop) more loads in each; a BLOCK grown
     with n (a set number of programs, one block each) runs as many of both."""
     for n, (programs, loads) in sizes.items():
-        same = [m for m, p in sizes.items() if m >= 2 * n and p == (programs, loads) and loads]
-        same = same if programs > 1 else []
+        same = [m for m, p in sizes.items() if m >= 2 * n and p == (programs, loads)]
+        same = same if programs > 1 and loads else []
         if same:
             raise CheckFailed(
                 f"{name} ran n = {n} and n = {same[0]} as {programs} programs each: a BLOCK that "
@@ -123,7 +123,7 @@ _ONE_PASS = (
 def _relu_mul_checks(answer, passed) -> None:
     gen = fresh_generator()
     with watched_interpreter() as watch:
-        sizes: dict = {}  # n -> programs, for the 1-D contiguous cases
+        sizes: dict = {}  # n -> (programs, loads), for the 1-D contiguous cases
         for x, y, where, layout in _relu_mul_cases(gen):
             copies = {"x": x.clone(), "y": y.clone()}
             watch.stores.clear()

@@ -223,7 +223,8 @@ def _check_cases(answer) -> None:
 
 def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
-    if not pretend or swapped or (dev1, dev2, pretend) != layouts()[0]:  # say which layout
+    first = layouts()[0]  # a later layout is a GPU machine's real one, after the pretend one
+    if not pretend or swapped or (dev1, dev2, pretend) != first:  # say which layout
         where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
     log: list = []
     stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
@@ -252,7 +253,6 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     try:
         _check_devices(watch, (stage1, stage2), before, where, (dev1, dev2), error)
     except CheckFailed as failed:
-        first = layouts()[0]
         if swapped:
             raise CheckFailed(
                 f"{failed.hint}. This run swaps the stages' devices, which every earlier one "
@@ -260,7 +260,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
                 ".device), not once, in a first call whose devices are kept (a global, or a "
                 "cache keyed by the stage: these are the first run's two stages, moved)"
             ) from None
-        if (dev1, dev2, pretend) != first:  # a GPU machine's real layout, after the pretend one
+        if (dev1, dev2, pretend) != first:
             raise CheckFailed(
                 f"{failed.hint}. The runs with stage 1 on {first[0]} and stage 2 on {first[1]} "
                 "passed: devices read once and kept (a global, a cache keyed by the stage) are "

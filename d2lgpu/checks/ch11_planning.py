@@ -282,9 +282,11 @@ def check_memory(answer, passed: list[str]) -> None:
 def _nothing_kept(predict) -> None:
     """Two calls with the same plan and ranks in a row, the second on the same list object
     refilled with other shapes: a result or a running count kept between calls shows."""
-    # 8 ranks; the last two pairs: as many tensors, ZeRO-1 deals the second otherwise
-    pairs = [(CASES[0][0], CASES[1][0]), (((4, 2), (8,)), ((8, 1), (2, 4)))]
-    pairs.append((((4, 2), (8,)), ((2,), (8, 2))))
+    pairs = [  # on 8 ranks; in the last two, as many tensors, which ZeRO-1 deals otherwise
+        (CASES[0][0], CASES[1][0]),
+        (((4, 2), (8,)), ((8, 1), (2, 4))),
+        (((4, 2), (8,)), ((2,), (8, 2))),
+    ]
     for (first, second), plan in ((pair, plan) for pair in pairs for plan in PLANS):
         given = list(first)
         predict(given, plan, 8)
