@@ -845,3 +845,23 @@ def test_concurrency_names_lanes_shut_down_and_inputs_changed_in_place():
         "tensor (x @ x) and leave the inputs as they were"
     )
     assert_passes("02.concurrency", lambda x, y, lanes: list(run_concurrently(x, y, lanes)))
+
+
+def test_a_futures_result_given_arguments_is_refused_as_the_gpu_lanes_future_refuses_them():
+    from d2lgpu.checks._ch02_futures import LateLane, no_arguments
+    from d2lgpu.checks._ch02_lanes import LaneLog, LoggingLane
+
+    no_arguments((), {})
+    lane = LoggingLane("lanes[0]", LaneLog())
+    for future in (lane.submit(torch.add, 1, 2), LateLane().submit(torch.add, 1, 2)):
+        with pytest.raises(TypeError) as raised:
+            future.result(timeout=600)
+        assert str(raised.value) == (
+            "result(timeout=600): a lane's future promises result() with no arguments, and the "
+            "lane for GPUs, CudaFuture, takes none (a timeout is ThreadPoolExecutor's only, and "
+            "fails there). Call result()"
+        )
+        with pytest.raises(TypeError, match=r"^result\(5, 'x'\): "):
+            future.result(5, "x")
+        assert future.result() == 3
+    assert [event for event, *_ in lane.log] == ["launch", "wait"]  # the refused ones: no wait

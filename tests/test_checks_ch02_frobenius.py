@@ -1119,3 +1119,29 @@ def test_frobenius_names_a_non_blocking_copy_read_before_anything_waited_for_it(
         "(torch.cuda.synchronize(), or an event's synchronize()), or copy without non_blocking "
         "(.tolist() or .cpu() of the device tensor wait by themselves)"
     ), result.hint
+
+
+def test_more_products_than_steps_are_named_and_a_restart_from_the_identity_as_such():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch02_clock import check_work
+    from d2lgpu.checks._util import CheckFailed
+
+    def made(n):
+        return SimpleNamespace(reads_at_product=[0] * n, on_host=0)
+
+    check_work("log_norms_at_end", 10, made(10))
+    check_work("log_norms_at_end", 10, made(20))  # twice a step: left to the cost hints
+    with pytest.raises(CheckFailed) as raised:
+        check_work("log_norms_per_step", 10, made(55))
+    assert str(raised.value) == (
+        "log_norms_per_step(A, 10) made 55 matrix products for 10 steps, 1 + 2 + ... + steps: "
+        "each step starts again from the identity and makes all of its products anew. Keep X "
+        "from one step to the next: one product a step, X = A @ X, as the prompt asks"
+    )
+    with pytest.raises(CheckFailed) as raised:
+        check_work("log_norms_per_step", 10, made(21))
+    assert str(raised.value) == (
+        "log_norms_per_step(A, 10) made 21 matrix products for 10 steps, more than two a step. "
+        "Keep X from one step to the next: one product a step, X = A @ X, as the prompt asks"
+    )

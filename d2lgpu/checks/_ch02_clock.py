@@ -113,6 +113,15 @@ def check_work(name: str, steps: int, clock: ProductClock) -> None:
             "do its own work, X = A @ X every step. Norms cached from the other version or from "
             "an earlier call (a dict keyed by A, functools.cache) measure nothing"
         )
+    if made > 2 * steps:
+        restarts = made == steps * (steps + 1) // 2
+        raise CheckFailed(
+            f"{name}(A, {steps}) made {made} matrix products for {steps} steps, "
+            + ("1 + 2 + ... + steps: each step starts again from the identity and makes all of "
+               "its products anew. " if restarts else "more than two a step. ")
+            + "Keep X from one step to the next: one product a step, X = A @ X, as the prompt "
+            "asks"
+        )  # fmt: skip
     if clock.on_host:
         raise CheckFailed(
             f"{name}(A, {steps}): {clock.on_host} of its {made} products ran on the CPU, not on "

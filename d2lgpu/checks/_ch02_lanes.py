@@ -14,6 +14,7 @@ from contextlib import contextmanager, nullcontext
 import torch
 from torch.overrides import TorchFunctionMode
 
+from ._ch02_futures import _IN_A_JOB, LateLane, LoggedFuture, _job
 from ._kit import COPY_METHODS, copies_of, patched
 from ._util import MATRIX_PRODUCTS, CheckFailed
 
@@ -28,59 +29,6 @@ __all__ = [
 ]
 
 OFF_THREAD = "a thread of your own"  # where a launch came from, in the log, if not the caller
-
-
-class _Depth(threading.local):
-    depth = 0  # the jobs of any logging lane running on this thread, of this run or another
-
-
-_IN_A_JOB = _Depth()
-
-
-class LoggedFuture:
-    """A finished future whose ``result()`` counts as a wait, and so does ``exception()``, which
-    a thread pool's future has; nothing else, as a lane's future promises only ``result()``
-    (the course's ``CudaFuture`` has no ``done()``)."""
-
-    def __init__(self, lane, value):
-        self._lane, self._value = lane, value
-
-    def result(self, timeout=None):
-        self._lane.log.append(("wait", self._lane.name, _job(self._lane.log)))
-        return self._value
-
-    def exception(self, timeout=None):
-        """As a thread pool's future: waits for the work, like ``result()``; None, it raised
-        nothing. The wait is named by this call in a hint."""
-        log = self._lane.log
-        getattr(log, "called", {})[len(log)] = ".exception()"
-        log.append(("wait", self._lane.name, _job(log)))
-
-    @property
-    def value(self):
-        """As the chapter's ``CudaFuture.value``: the tensor the lane's work writes, read
-        without waiting for it (no wait is logged)."""
-        return self._value
-
-    def __getattr__(self, name):
-        if name.startswith("__"):  # copy, pickle and friends look for these: not the answer's
-            raise AttributeError(name)
-        used = (
-            "concurrent.futures.wait() or as_completed(), which need a concurrent.futures.Future,"
-            if name.startswith("_")
-            else f"{name}(), which"
-        )
-        raise AttributeError(
-            f"a lane's future has no {name!r}: {used} the chapter's CudaFuture does not offer. "
-            "A lane's future promises only result(), which waits for the work and returns its "
-            "value: call .result() on each future, after both launches"
-        )
-
-
-def _job(log) -> str | None:
-    """The lane whose submitted job is running now, or None: the caller's own code."""
-    running = getattr(log, "running", None)
-    return running[-1] if running else None
 
 
 class LoggingLane:
@@ -129,26 +77,6 @@ class LoggingLane:
             _IN_A_JOB.depth -= 1
         self.values.append(value)
         return LoggedFuture(self, value)
-
-
-class LateLane:
-    """A lane that runs each submitted function only when its result is first asked for, as
-    a busy thread pool may start it late: a function that reads a loop variable when it
-    runs (late binding) then sees that variable's last value."""
-
-    def submit(self, fn, *args, **kwargs):
-        done: list = []
-
-        class LateFuture:
-            def result(self, timeout=None):
-                if not done:
-                    done.append(fn(*args, **kwargs))
-                return done[0]
-
-            def exception(self, timeout=None):
-                self.result()
-
-        return LateFuture()
 
 
 class LaneLog(list):
