@@ -604,3 +604,43 @@ def test_the_by_hand_batches_shares_and_what_a_first_instance_changed_word_for_w
 
 def _raise_rule_broken():
     raise _ranks.RuleBroken("step 2 sent twice")
+
+
+def test_parameters_of_a_first_instances_model_kept_outside_the_instance_are_named():
+    from torch import nn
+
+    from d2lgpu.checks._ch10_by_hand import _parameters_kept, after_a_first
+
+    namespace: dict = {"nn": nn}
+    exec(  # noqa: S102 (a learner's cell)
+        "PLANS = {}\n"
+        "OLD = [nn.Parameter(nn.Linear(2, 2).weight.detach())]\n"  # before the first: not its
+        "class Cached:\n"
+        "    plans = {}\n"
+        "    def __init__(self, model, cap):\n"
+        "        Cached.plans[(id(model), cap)] = [[list(model.parameters())]]\n"
+        "class Global:\n"
+        "    def __init__(self, model, cap):\n"
+        "        PLANS[cap] = tuple(model.parameters())\n"
+        "class Own:\n"
+        "    count = 0\n"
+        "    def __init__(self, model, cap):\n"
+        "        self.params = list(model.parameters())\n"
+        "        Own.count += 1\n",
+        namespace,
+    )
+    Cached, Global, Own = namespace["Cached"], namespace["Global"], namespace["Own"]
+    assert _parameters_kept(Own) == {"OLD": {id(namespace["OLD"][0])}}
+    model = nn.Linear(3, 3)
+    for answer, where in ((Cached, "Cached.plans"), (Global, "PLANS")):
+        with pytest.raises(_ranks.RuleBroken) as broken:
+            after_a_first(answer, lambda a=answer: a(model, 8), "X (a first)", dict)
+        assert str(broken.value) == (
+            f"building a first X (a first), in the same processes, left parameters of its model "
+            f"in {where}, which the class, the module or a default argument keeps, not the "
+            "instance: every later instance finds them there (a plan of another model's "
+            "parameters, or of this one's in another dtype). Keep what an instance needs on self"
+        )
+    # kept on the instance, and a count kept by the class: no parameter kept outside it
+    assert after_a_first(Own, lambda: Own(model, 8), "X", dict) == {"changed": ["Own.count"]}
+    assert _parameters_kept(Cached, depth=1) == {"OLD": {id(namespace["OLD"][0])}}

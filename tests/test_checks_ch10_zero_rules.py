@@ -634,9 +634,17 @@ def test_moments_of_another_ranks_parameter_are_named_wherever_they_lie(history)
     assert said == (
         "after step 0 rank 0 keeps Adam's exp_avg of parameter 0, which it owns, in a tensor of "
         "256 elements outside its optimizer, which holds that state already: a copy kept from "
-        "one step to the next (a deepcopy of state_dict() as a snapshot, moments tracked beside "
-        "the optimizer) holds the rank's share twice, the bytes ZeRO-1 saves. Keep the "
-        "optimizer's state in the optimizer only"
+        "one step to the next (a deepcopy of state_dict() as a snapshot, or its torch.save "
+        "bytes; moments tracked beside the optimizer) holds the rank's share twice, the bytes "
+        "ZeRO-1 saves. Keep the optimizer's state in the optimizer only"
+    )
+    # kept in another form than a tensor: the words of its form
+    records = kept_records(history, own)
+    records[0]["kept_forms"] = [["a numpy array", "bytes (torch.save)"] for _ in history]
+    said = rule_fails(compare_kept, records, history, 0.0)
+    assert said.startswith(
+        "after step 0 rank 0 keeps Adam's exp_avg of parameter 0, which it owns, in a numpy "
+        "array outside its optimizer"
     )
 
 
@@ -681,11 +689,53 @@ def test_a_kept_scan_pairs_each_tensor_with_its_content_at_the_look():
     scan.look([ours])
     kept += 1.0
     late = torch.full((5,), 2.0, dtype=torch.float64)
-    pairs = sorted(zip(*scan.record([ours]), strict=True), key=lambda pair: pair[0].numel())
-    assert [f.tolist() for f, _ in pairs] == [[1.0] * 4, [2.0] * 5]  # floats, never ours
+    kept_, then, forms = scan.record([ours])
+    pairs = sorted(zip(kept_, then, forms, strict=True), key=lambda pair: pair[0].numel())
+    assert [f.tolist() for f, *_ in pairs] == [[1.0] * 4, [2.0] * 5]  # floats, never ours
     assert pairs[0][1].tolist() == [0.0] * 4  # kept's content at the look
     assert pairs[1][1] is None  # late was made after the look
+    assert [w for *_, w in pairs] == ["a tensor of 4 elements", "a tensor of 5 elements"]
     del small, late
+
+
+def test_what_an_answer_keeps_in_other_forms_than_a_tensor_is_read_back():
+    import io
+    import pickle
+    from collections import deque
+
+    np = pytest.importorskip("numpy")
+    moments = torch.arange(8.0)
+    saved = io.BytesIO()
+    torch.save({"state": {0: {"exp_avg": moments}}}, saved)
+
+    class Holder:
+        cls_kept = [pickle.dumps({"m": moments * 2})]
+
+        def __init__(self):
+            self.snapshot = saved  # a BytesIO
+            self.raw = [bytes(saved.getvalue())]
+            self.arrays = {"m": np.arange(8.0) * 3}
+            self.listed = deque([(moments * 4).view(2, 4).tolist()])
+            self.small = [1.0, 2.0]  # fewer elements than asked for
+            self.junk = b"not a pickle at all, nor a torch.save file: just bytes here"
+            self.model = torch.nn.Linear(2, 2)  # modules and optimizers are not walked
+            self.tensor = moments  # a tensor of its own: the tensors' scan finds it
+
+    found = KeptScan(tensors_alive(), 8).record([], Holder())
+    pairs = sorted((int(t.sum()), w) for t, w in zip(found[0], found[2], strict=True))
+    assert pairs == [
+        (28, "bytes (torch.save or pickle of a state_dict(), say)"),
+        (28, "bytes (torch.save or pickle of a state_dict(), say)"),
+        (56, "bytes (torch.save or pickle of a state_dict(), say)"),
+        (84, "a numpy array"),
+        (112, "a list of numbers (tolist())"),
+    ]
+    assert found[1][-5:] == [None] * 5  # none of them was kept at a look
+    # nothing beyond the depth asked for, nor anything in an instance that keeps nothing
+    from d2lgpu.checks._ch10_zero_kept import other_forms
+
+    assert other_forms(Holder(), 8, depth=0) == []
+    assert other_forms(object(), 1) == []
 
 
 def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(history):
@@ -894,3 +944,70 @@ def test_a_gradient_clip_in_step_is_refused_and_put_back_after():
         "your function called torch.nn.utils.clip_grad_value_: the exercise asks for the "
         "average of each gradient over the ranks and nothing more"
     )
+
+
+def test_a_bias_without_a_gradient_at_the_first_step_is_skipped_there_and_stepped_after(one_thread):
+    from d2lgpu.checks._ch10_zero_compare import _late_hint
+
+    net, i = zero.UNEVEN, zero.UNEVEN.late_param
+    assert (net.late, i, zero.PLAIN.late_param) == (2, 8, -1)
+    initial = list(zero.zero_net(net).parameters())[i].detach()
+    right = zero.zero_reference(2, net=net)
+    assert torch.equal(right[0][i], initial) and not torch.equal(right[1][i], initial)
+    for step in range(3):  # DDP's own parameters, and another parameter: nothing to name
+        _late_hint([{"params": right}] * 2, step, i, net, initial, 1e-12)
+        _late_hint([{"params": right}] * 2, step, i - 1, net, initial, 1e-12)
+    # an optimizer built at the first step, over the parameters with a gradient then
+    lazy = [[p.clone() for p in ps] for ps in right]
+    lazy[1][i] = lazy[2][i] = initial.clone()
+    said = rule_fails(_late_hint, [{"params": lazy}] * 2, 1, i, net, initial, 1e-12)
+    assert said == (
+        "parameter 8 (layer 2's bias, left out of step 0's forward: no gradient there) was not "
+        "stepped at step 1 (2 ranks), where it has a gradient: was the local optimizer built at "
+        "the first step, over the parameters that had a gradient then? Build optimizer_cls over "
+        "every parameter this rank owns, in __init__: Adam skips a parameter whose .grad is "
+        "None, and steps it once it has one"
+    )
+    # zeros made where there was no gradient: Adam steps them (its step count, here)
+    zeros = zero.zero_reference(2, net=net, none_as_zeros=True)
+    assert torch.equal(zeros[0][i], initial) and not torch.allclose(zeros[1][i], right[1][i])
+    said = rule_fails(_late_hint, [{"params": zeros}] * 2, 1, i, net, initial, 1e-12)
+    assert said.startswith(
+        "parameter 8 (layer 2's bias, left out of step 0's forward: no gradient there) after "
+        "step 1 (2 ranks) is what Adam gives when it steps a zero gradient at step 0: a "
+        "zero_grad() that makes zeros where p.grad was None (torch.zeros_like)"
+    )
+    assert said.endswith("Leave a gradient that is None as None: p.grad = None, or zero_() only "
+                         "where p.grad is not None")  # fmt: skip
+
+
+def test_an_optimizer_built_with_other_keyword_arguments_than_the_case_passed_is_named():
+    from d2lgpu.checks._ch10_zero_rules import compare_built
+
+    def built(**kwargs):
+        return dict(torch.optim.Adam([torch.zeros(1, requires_grad=True)], **kwargs).defaults)
+
+    given = {"eps": 1e-6, "betas": (0.8, 0.95)}
+    compare_built([{"built": [built(**given)]}, {"built": [built(**given), built(**given)]}], given)
+    compare_built([{}, {"built": []}], given)  # no optimizer recorded: other rules say so
+    said = rule_fails(
+        compare_built, [{"built": [built(**given)]}, {"built": [built(lr=0.01, **given)]}], given
+    )
+    assert said == (
+        "rank 1's optimizer_cls was built with lr=0.01, where this case passed no lr (Adam's "
+        "default is 0.001), and {'eps': 1e-06, 'betas': (0.8, 0.95)} in all: pass on the keyword "
+        "arguments ShardedOptimizer received as they are, none dropped and none of your own: "
+        "optimizer_cls(own_params, **kwargs)"
+    )
+    said = rule_fails(
+        compare_built, [{"built": [built(lr=0.01)]}], {"lr": 0.01, "weight_decay": 0.01}
+    )
+    assert said.startswith(
+        "rank 0's optimizer_cls was built with weight_decay=0, where this case passed "
+        "weight_decay=0.01, and {'lr': 0.01, 'weight_decay': 0.01} in all"
+    )
+    for key, value in (("amsgrad", True), ("maximize", True), ("betas", (0.9, 0.999))):
+        extra = {**given, key: value}
+        assert f"built with {key}={value!r}" in rule_fails(
+            compare_built, [{"built": [built(**extra)]}], given
+        )

@@ -955,3 +955,48 @@ def test_a_watched_step_runs_a_closure_before_it_reads_and_returns_the_closures_
     assert opt.step() is None and len(seen) == 2  # no closure: read, step, nothing returned
     with pytest.raises(TypeError):
         opt.step(closure, 1)  # SGD.step's signature
+
+
+def test_pythons_and_numpys_global_generators_reseeded_are_named_and_put_back_are_not():
+    import random
+
+    from d2lgpu.checks._kit_seeds import reseeds_named
+    from d2lgpu.checks._util import RuleBroken
+
+    original, state = random.seed, random.getstate()
+    with pytest.raises(RuleBroken) as raised:
+        with reseeds_named("your ShardedOptimizer", RuleBroken):
+            random.seed(0)
+            random.shuffle(list(range(8)))
+    assert str(raised.value) == (
+        "your ShardedOptimizer called random.seed() and left Python's global random generator "
+        "reseeded: the caller's own draws from it (its data order, say) would restart from "
+        "that seed at every call, and every other module that draws from it too. Leave it as "
+        "the caller had it: draw from a generator of your own (rng = random.Random(0); "
+        "rng.shuffle(order)), or put its state back (getstate() before, setstate() after)"
+    )
+    random.setstate(state)
+    with reseeds_named("your step"):  # a generator of one's own, a state put back, draws
+        random.Random(0).shuffle(list(range(8)))
+        saved = random.getstate()
+        random.seed(3)
+        random.setstate(saved)
+        random.random()
+    # nested watches: each finds the module's own seed, and puts it back
+    with pytest.raises(
+        CheckFailed, match=r"^your ParallelMLP called random.seed\(\) and left Python"
+    ):
+        with reseeds_named("your step"), reseeds_named("your ParallelMLP"):
+            random.seed(1)
+    assert random.seed is original
+    random.setstate(state)
+    np = pytest.importorskip("numpy")
+    np_state = np.random.get_state()
+    with pytest.raises(CheckFailed, match=r"numpy.random.seed\(\) and left numpy's global"):
+        with reseeds_named("your step"):
+            np.random.seed(0)
+    np.random.set_state(np_state)
+    # only the answer's own reseeds count where the watch runs around the checker's code
+    with reseeds_named("your step", answers_only=True):
+        random.seed(5)
+    random.setstate(state)

@@ -97,6 +97,32 @@ def kept_by_class(answer) -> dict[str, str]:
     return kept
 
 
+def _parameters_kept(answer, depth: int = 4) -> dict[str, set[int]]:
+    """The ``id()`` of each ``nn.Parameter`` that what :func:`kept_by_class` reads holds,
+    within ``depth`` steps (tensors, modules and optimizers are not walked into), by name."""
+    is_class = isinstance(answer, type)
+    attributes = dict(vars(answer)) if is_class else {}
+    module = getattr(answer.__init__ if is_class else answer, "__globals__", {})
+    roots = {f"{getattr(answer, '__name__', 'answer')}.{n}": v for n, v in attributes.items()}
+    roots.update({n: v for n, v in module.items() if not n.startswith("__")})
+    found: dict[str, set[int]] = {}
+    for name, root in roots.items():
+        todo: list = [(root, 0)]
+        seen: set[int] = set()
+        while todo and len(seen) < 10_000:
+            obj, level = todo.pop()
+            if id(obj) in seen or level > depth or isinstance(obj, types.ModuleType | type):
+                continue
+            seen.add(id(obj))
+            if isinstance(obj, torch.nn.Parameter):
+                found.setdefault(name, set()).add(id(obj))
+            elif isinstance(obj, dict):
+                todo += [(v, level + 1) for v in (*obj.keys(), *obj.values())]
+            elif isinstance(obj, list | tuple | set | frozenset):
+                todo += [(v, level + 1) for v in obj]
+    return found
+
+
 def changed_by(build, answer) -> list[str]:
     """Call ``build()`` (a first instance of ``answer``); the names of what it changed of
     :func:`kept_by_class`."""
@@ -122,7 +148,17 @@ def after_a_first(answer, build, what, job) -> dict:
     """In a rank: ``build()`` a first instance of ``answer`` (``what``), then run ``job()``;
     its record, with ``"changed"``: what building the first changed of :func:`kept_by_class`,
     which a hint the job raises also names (:func:`after_first`)."""
+    before = _parameters_kept(answer)
     changed = changed_by(build, answer)
+    if kept := {n: k for n, k in _parameters_kept(answer).items() if k - before.get(n, set())}:
+        name = sorted(kept)[0]
+        raise RuleBroken(
+            f"building a first {what}, in the same processes, left parameters of its model in "
+            f"{name}, which the class, the module or a default argument keeps, not the "
+            "instance: every later instance finds them there (a plan of another model's "
+            "parameters, or of this one's in another dtype). Keep what an instance needs on "
+            "self"
+        )
     try:
         record = job()
     except RuleBroken as broken:

@@ -13,6 +13,7 @@ from functools import partial
 import torch
 import torch.nn.functional as F
 
+from ..ranks import lost_peer
 from . import _ranks
 from ._ch10_averaging import host_read_hint, host_reads
 from ._ch10_buckets import overlap_net
@@ -86,7 +87,13 @@ def _overlap_job(answer, rank, world, cap, dtype, out_of_order=False):
         state["in_backward"] = False
         log.append(("backward returned",))
         with reseeds():
-            ddp.finish()
+            try:
+                ddp.finish()
+            except RuntimeError as error:
+                if not any(w in str(error) for w in _SIZES) or lost_peer(str(error)):
+                    raise
+                said = _ranks.learner_reply(error)[1]
+                raise RuleBroken(_UNPACKED.format(said=said, step=step)) from None
         log.append(("finish returned",))
         if written := [c for _, c in state["sent"][-1] if c.written]:
             raise RuleBroken(written_hint(written, f"finish() returned at step {step}"))
@@ -157,6 +164,16 @@ _AGAIN = (
     "__init__: the hooks were registered again (in finish(), or a set-up it calls), so each "
     "step adds one more, and every one runs in each backward. Register each parameter's hook "
     "once, in __init__, and reset only the counts and handles in finish()"
+)
+
+# the words of torch's errors for a tensor of one size put in the place of another's
+_SIZES = ("is invalid for input of size", "must match the size", "size of tensor", "shape mismatch")
+_UNPACKED = (
+    "your finish() raised {said} (step {step}): a flat buffer unpacked into the parameters of "
+    "another bucket, whose sizes differ? The buckets' all-reduces are launched in the order "
+    "their last gradients arrive, which need not be your plan's order, and a list of "
+    "handles in launch order paired with the plan's buckets pairs them wrongly. Keep each "
+    "handle with its own bucket (a dict, or the bucket's own slot)"
 )
 
 _EARLY = (

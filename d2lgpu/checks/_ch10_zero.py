@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from . import _ranks
-from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, grads_of, share
+from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, share
 from ._ch10_refused import empty_share_hint, refused_in_step, zero_redundancy_used
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
@@ -38,21 +38,29 @@ __all__ = [
 
 ADAM_LR = 0.01
 MOMENTS = ("exp_avg", "exp_avg_sq")  # the state Adam keeps per parameter
-# the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: none
-# left at Adam's defaults, and not the same twice, so that values written in are seen
+# the keyword arguments ShardedOptimizer passes on to optimizer_cls, per world size: not the
+# same twice, each with one at least off Adam's defaults, so that values written in are seen;
+# on 3 ranks no lr, so that a learning rate of the answer's own is seen too
 ADAM_KWARGS: dict[int, dict] = {
     2: {"lr": ADAM_LR, "betas": (0.85, 0.99)},
     4: {"lr": 2 * ADAM_LR, "weight_decay": 0.01},
-    3: {"lr": ADAM_LR / 2, "eps": 1e-6},
+    3: {"eps": 1e-6, "betas": (0.8, 0.95)},
 }
 
 
 class Net(NamedTuple):
     """The model of a case: 8 ``Linear(16, 16)`` layers in ``dtype``; without biases where
-    ``order`` is empty, else with biases, weights (W) and biases (b) registered in ``order``."""
+    ``order`` is empty, else with biases, weights (W) and biases (b) registered in ``order``,
+    and layer ``late``'s bias left out of the first step's forward (-1: none)."""
 
     order: str = ""
     dtype: torch.dtype = torch.float32
+    late: int = -1
+
+    @property
+    def late_param(self) -> int:
+        """The index of the parameter with no gradient at the first step (-1: none)."""
+        return zero_net(self).layers[self.late][1] if self.late >= 0 else -1
 
     def numels(self) -> list[int]:
         return [p.numel() for p in zero_net(self).parameters()]
@@ -71,10 +79,12 @@ class Net(NamedTuple):
 PLAIN = Net()
 # weights of 256 elements (W) and biases of 16 (b), registered in this order: owners given by
 # index (i % world) hold 2 weights on one rank and 6 on the other, and so do consecutive
-# chunks of parameters (a count, not the bytes); and float64, which a flat buffer in the
-# default dtype (float32) rounds
+# chunks of parameters (a count, not the bytes); float64, which a flat buffer in the default
+# dtype (float32) rounds; and layer 2's bias (parameter 8) without a gradient at the first
+# step, which Adam skips there: an optimizer built then over the parameters with a gradient,
+# or zeros given where there is none, step it otherwise
 UNEVEN_ORDER = "WWWWbWbWbWbWbbbb"
-UNEVEN = Net(order=UNEVEN_ORDER, dtype=torch.float64)
+UNEVEN = Net(order=UNEVEN_ORDER, dtype=torch.float64, late=2)
 
 
 class _Registered(nn.Module):
@@ -87,10 +97,11 @@ class _Registered(nn.Module):
         self.params = nn.ParameterList([next(weights if c == "W" else biases) for c in order])
         kinds = ([i for i, c in enumerate(order) if c == kind] for kind in "Wb")
         self.layers = list(zip(*kinds, strict=True))  # each layer's (weight, bias) indexes
+        self.late = -1  # the layer whose bias this forward leaves out (-1: none)
 
     def forward(self, x):
         for k, (w, b) in enumerate(self.layers):
-            x = F.linear(x, self.params[w], self.params[b])
+            x = F.linear(x, self.params[w], None if k == self.late else self.params[b])
             x = F.relu(x) if k < len(self.layers) - 1 else x
         return x
 
@@ -232,6 +243,7 @@ def _zero_job(answer, rank, world, net):
         x = x.to(net.dtype)
         opt.zero_grad()
         left.append([i for i, p in enumerate(params) if p.grad is not None and p.grad.any()])
+        _late(model, net, step)
         F.cross_entropy(model(x[share(rank, world)]), y[share(rank, world)]).backward()
         _average_grads(model, world)
         mark, stepped, groups = _ranks.watch().mark(), len(_STEPPED), _ranks.watch().groups_made
@@ -249,22 +261,25 @@ def _zero_job(answer, rank, world, net):
         agree.append([p.detach().clone() for p in params])
         if step == STEPS - 2:  # a look at what the job made: one here, one after
             scan.look(_ours(params, x, y, agree))
-    kept, then = scan.record(_ours(params, x, y, agree))
+    kept, then, forms = scan.record(_ours(params, x, y, agree), opt)
     before_last = range(STEPS - 1)  # nothing recorded: the looks are after the last two steps
     return {"setup": setup, "left": left, "kept": [*([] for _ in before_last), kept],
             "kept_then": [*([] for _ in before_last), then],
+            "kept_forms": [*([] for _ in before_last), forms],
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls,
-            "groups": made_groups}  # fmt: skip
+            "groups": made_groups, "built": [dict(o.defaults) for o in _OPTIMIZERS]}  # fmt: skip
 
 
 zero_job = ZeroJob()
 
 
-def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net = PLAIN):
+def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net = PLAIN,
+                   none_as_zeros=False):  # fmt: skip
     """DDP with Adam, in one process, on ``net``'s model: per-rank gradients averaged, then
-    the step; each step appends each parameter's ``(before, gradient, exp_avg, exp_avg_sq)``
-    to ``history``."""
+    the step, which skips a parameter without a gradient (given zeros there where
+    ``none_as_zeros``); each step appends each parameter's ``(before, gradient, exp_avg,
+    exp_avg_sq)`` to ``history``."""
     kwargs = ADAM_KWARGS[world] if kwargs is None else kwargs
     model = zero_net(net)
     opt = torch.optim.Adam(model.parameters(), **kwargs)
@@ -274,9 +289,11 @@ def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net =
             opt = torch.optim.Adam(model.parameters(), **kwargs)
         x, y = batch(step, 16)
         x = x.to(net.dtype)
-        grads = [grads_of(model, x[share(r, world)], y[share(r, world)]) for r in range(world)]
+        _late(model, net, step)
+        grads = [_grads(model, x[share(r, world)], y[share(r, world)]) for r in range(world)]
         for p, *gs in zip(model.parameters(), *grads, strict=True):
-            p.grad = sum(gs) / world
+            none = gs[0] is None
+            p.grad = (torch.zeros_like(p) if none_as_zeros else None) if none else sum(gs) / world
         before = [p.detach().clone() for p in model.parameters()]
         opt.step()
         out.append([p.detach().clone() for p in model.parameters()])
@@ -284,6 +301,19 @@ def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net =
             history.append([(b, p.grad.clone(), *(opt.state[p][k].clone() for k in MOMENTS))
                             for b, p in zip(before, model.parameters(), strict=True)])  # fmt: skip
     return out
+
+
+def _late(model, net: Net, step: int) -> None:
+    """Leave layer ``net.late``'s bias out of ``model``'s forward at the first step only."""
+    if net.late >= 0:
+        model.late = net.late if step == 0 else -1
+
+
+def _grads(model, x, y) -> list:
+    """The gradients of ``model``'s parameters on ``(x, y)``, None where one has none."""
+    loss = F.cross_entropy(model(x), y)
+    grads = torch.autograd.grad(loss, list(model.parameters()), allow_unused=True)
+    return [None if g is None else g.detach() for g in grads]
 
 
 def param_bytes(net: Net = PLAIN) -> int:

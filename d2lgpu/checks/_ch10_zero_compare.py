@@ -25,12 +25,13 @@ _NARROWER = ("bfloat16, float16", "float32, as torch.zeros(n) and torch.empty(n)
 def _kwargs_hint(got, world, step, i, net, atol) -> str | None:
     """The hint when parameter ``i`` is what Adam with other keyword arguments gives."""
     given = ADAM_KWARGS[world]
+    lr = given.get("lr", 1e-3)  # Adam's default where the case passes none
     for kwargs, what in (
         ({}, "Adam's defaults: none of the keyword arguments were passed on"),
-        ({"lr": given["lr"]}, "Adam with lr alone: the other keyword arguments were dropped"),
+        ({"lr": lr}, "Adam with lr alone: the other keyword arguments were dropped"),
         # (lr divided by the world size is also what parameters averaged over the ranks,
         # not broadcast from their owner, give: left to the general hint)
-        ({**given, "lr": given["lr"] * world}, f"Adam with lr times the world size ({world}): "
+        ({**given, "lr": lr * world}, f"Adam with lr times the world size ({world}): "
          "the gradients reach step() averaged over the ranks already, so the learning rate is "
          "the one given, whatever the number of ranks"),
         *(
@@ -97,6 +98,7 @@ def compare_zero(records, world, net: Net = PLAIN):
             if torch.allclose(got, want, rtol=0, atol=atol):
                 continue
             _disagree_hint(records, step, world)
+            _late_hint(records, step, i, net, initial[i].detach(), atol)
             if step == 0 and torch.equal(got, initial[i].detach()):
                 raise CheckFailed(
                     f"parameter {i} never changed in step 0 ({world} ranks): some rank must own "
@@ -137,6 +139,35 @@ def compare_zero(records, world, net: Net = PLAIN):
                 f"{err:.3g} (more than {within}): each parameter must be stepped by exactly one "
                 "rank, with the averaged gradient, then broadcast from that rank"
             )
+
+
+def _late_hint(records, step, i, net: Net, initial, atol) -> None:
+    """Fail where parameter ``i``, the one of ``net`` without a gradient at the first step,
+    shows why it differs at ``step``: not stepped though it had a gradient (an optimizer built
+    at the first step over the parameters that had one), or stepped at the first step with
+    zeros given where it had none."""
+    if i != net.late_param:
+        return
+    world, got = len(records), records[0]["params"][step][i]
+    whose = (
+        f"parameter {i} (layer {net.late}'s bias, left out of step 0's forward: no gradient there)"
+    )
+    if step > 0 and torch.equal(got, records[0]["params"][step - 1][i]):
+        raise CheckFailed(
+            f"{whose} was not stepped at step {step} ({world} ranks), where it has a gradient: "
+            "was the local optimizer built at the first step, over the parameters that had a "
+            "gradient then? Build optimizer_cls over every parameter this rank owns, in "
+            "__init__: Adam skips a parameter whose .grad is None, and steps it once it has one"
+        )
+    zeros = zero_reference(world, net=net, none_as_zeros=True)[step][i]
+    if torch.allclose(got, zeros, rtol=0, atol=atol) and not torch.equal(got, initial):
+        raise CheckFailed(
+            f"{whose} after step {step} ({world} ranks) is what Adam gives when it steps a zero "
+            "gradient at step 0: a zero_grad() that makes zeros where p.grad was None "
+            "(torch.zeros_like) has Adam step a parameter that got no gradient (its step "
+            "count, its moments, weight decay), which DDP's Adam skips. Leave a gradient that "
+            "is None as None: p.grad = None, or zero_() only where p.grad is not None"
+        )
 
 
 def _all_there(got, want, atol) -> bool:

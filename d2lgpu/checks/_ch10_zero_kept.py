@@ -7,6 +7,11 @@ that no step wrote, and the moments of its own parameters kept a second time.
 
 from __future__ import annotations
 
+import collections
+import io
+import pickle
+import types
+import warnings
 import weakref
 
 import torch
@@ -37,10 +42,85 @@ class KeptScan:
     def look(self, ours) -> None:
         self.then = [(weakref.ref(t), _flat(t)) for t in self._found(ours)]
 
-    def record(self, ours) -> tuple[list, list]:
+    def record(self, ours, holder=None) -> tuple[list, list, list]:
+        """What is kept after the last step, flat, with what ``holder`` (the answer's
+        instance) keeps in other forms than a tensor (:func:`other_forms`); each one's
+        content at the look (or None); and each one's form in words."""
         found = self._found(ours)
         then = [next((copy for ref, copy in self.then if ref() is t), None) for t in found]
-        return [_flat(t) for t in found], then
+        others = [] if holder is None else other_forms(holder, self.numel)
+        forms = [f"a tensor of {t.numel()} elements" for t in found] + [w for _, w in others]
+        kept = [_flat(t) for t in [*found, *(t for t, _ in others)]]
+        return kept, [*then, *(None for _ in others)], forms
+
+
+_SKIPPED = (torch.nn.Module, torch.optim.Optimizer, types.ModuleType, types.FunctionType,
+            types.MethodType, types.BuiltinFunctionType)  # fmt: skip
+
+
+def other_forms(holder, numel: int, depth: int = 8) -> list[tuple[torch.Tensor, str]]:
+    """What ``holder`` (an answer's instance) and its class keep, within ``depth`` steps, in other forms than a tensor of their own, as tensors of ``numel``
+    elements or more, each with its form in words: ``torch.save`` or pickle bytes loaded
+    back (a ``BytesIO``'s too, the tensors they hold), numpy arrays, and lists of numbers
+    (``tolist()``)."""
+    todo, found = [(holder, 0, False), (type(holder), 0, False)], []
+    seen: dict[int, object] = {}  # by id(), each kept alive so that no id() is used again
+    while todo:
+        obj, level, loaded = todo.pop()
+        if id(obj) in seen or level > depth or isinstance(obj, _SKIPPED):
+            continue
+        seen[id(obj)] = obj
+        children: list = []
+        if isinstance(obj, torch.Tensor):
+            if loaded and obj.is_floating_point() and obj.numel() >= numel:
+                found.append((obj, "bytes (torch.save or pickle of a state_dict(), say)"))
+        elif isinstance(obj, io.BytesIO | bytes | bytearray | memoryview):
+            blob = obj.getvalue() if isinstance(obj, io.BytesIO) else bytes(obj)
+            children, loaded = ([] if len(blob) < numel else [_loaded(blob)]), True
+        elif type(obj).__module__ == "numpy" and getattr(obj, "size", 0) >= numel:
+            found += [(t, "a numpy array") for t in _as_tensor(obj)]
+        elif isinstance(obj, list) and _of_numbers(obj):
+            found += [(t, "a list of numbers (tolist())") for t in _as_tensor(obj, numel)]
+        elif isinstance(obj, dict):
+            children = [*obj.keys(), *obj.values()]
+        elif isinstance(obj, list | tuple | set | frozenset | collections.deque):
+            children = list(obj)
+        elif hasattr(obj, "__dict__") and not isinstance(obj, type) or obj is type(holder):
+            children = list(vars(obj).values())
+        todo += [(child, level + 1, loaded) for child in children]
+    return found
+
+
+def _loaded(blob: bytes):
+    """``blob`` loaded back: by ``torch.load`` (weights only), else by ``pickle``; None."""
+    try:
+        with warnings.catch_warnings():  # a pickle's protocol, which torch.load warns of
+            warnings.simplefilter("ignore")
+            return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+    except Exception:  # noqa: BLE001 - any bytes at all, of the answer's own
+        pass
+    try:
+        return pickle.loads(blob)  # noqa: S301 - the answer's own bytes, in its own rank
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _of_numbers(values: list) -> bool:
+    """Whether ``values`` is a list of floats, or of such lists, by its first elements."""
+    first = values
+    while isinstance(first, list) and first:
+        first = first[0]
+    return isinstance(first, float)
+
+
+def _as_tensor(values, numel: int = 0) -> list[torch.Tensor]:
+    """``values`` (a numpy array, a list of numbers or of lists) as one float tensor, of
+    ``numel`` elements or more; none where it holds other things."""
+    try:
+        t = torch.as_tensor(values).double()
+    except (TypeError, ValueError, RuntimeError):
+        return []
+    return [t] if t.numel() >= numel else []
 
 
 def _flat(t: torch.Tensor) -> torch.Tensor:
@@ -61,17 +141,18 @@ def compare_kept(records, history, weight_decay: float) -> None:
     for step in range(len(history)):
         for rank, record in enumerate(records):
             kept, then = record["kept"][step], record["kept_then"][step]
+            forms = record.get("kept_forms", [[]] * len(history))[step]
             who = f"rank {rank} of {len(records)}"
             _compare_room(kept, then, history[step], record["held"][step], who, step)
             for i in set(range(len(history[step]))) - set(record["held"][step]):
                 owner = next((f"rank {r}" for r, other in enumerate(records)
                               if i in other["held"][step]), "no rank")  # fmt: skip
-                found = _kept_moment(kept, history[: step + 1], i, weight_decay)
+                found = _kept_moment(kept, history[: step + 1], i, weight_decay, forms)
                 if found is not None:
-                    name, numel = found
+                    name, where = found
                     raise CheckFailed(
                         f"after step {step} rank {rank} keeps {name} of parameter {i}, which "
-                        f"{owner} owns, in a tensor of {numel} elements outside its "
+                        f"{owner} owns, in {where} outside its "
                         "optimizer: with ZeRO-1 each rank holds "
                         "the optimizer state of its own share only, 1/n of the whole (a "
                         "second optimizer over every parameter, moments tracked by hand or "
@@ -81,14 +162,16 @@ def compare_kept(records, history, weight_decay: float) -> None:
     for step in range(len(history)):  # then, on every rank, a second copy of its own
         for rank, record in enumerate(records):
             for i in record["held"][step]:
-                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay)
+                forms = record.get("kept_forms", [[]] * len(history))[step]
+                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay,
+                                     forms)  # fmt: skip
                 if found is not None:
                     raise CheckFailed(
                         f"after step {step} rank {rank} keeps {found[0]} of parameter {i}, "
-                        f"which it owns, in a tensor of {found[1]} elements outside its "
+                        f"which it owns, in {found[1]} outside its "
                         "optimizer, which holds that state already: a copy kept from one step "
-                        "to the next (a deepcopy of state_dict() as a snapshot, moments tracked "
-                        "beside the optimizer) holds the rank's share twice, the bytes ZeRO-1 "
+                        "to the next (a deepcopy of state_dict() as a snapshot, or its "
+                        "torch.save bytes; moments tracked beside the optimizer) holds the rank's share twice, the bytes ZeRO-1 "
                         "saves. Keep the optimizer's state in the optimizer only"
                     )
 
@@ -129,8 +212,9 @@ def _compare_room(kept, then, params, held, who: str, step: int) -> None:
         )
 
 
-def _kept_moment(kept, history, i, weight_decay):
-    """What of Adam's state for parameter ``i`` one of ``kept`` holds: ``(name, numel)``."""
+def _kept_moment(kept, history, i, weight_decay, forms=()):
+    """What of Adam's state for parameter ``i`` one of ``kept`` holds, and where: ``(name,
+    words)``, the words from ``forms`` (each kept one's form) where it has them."""
     if not kept:  # a step after which nothing was looked for, or nothing was found
         return None
     last = history[-1][i]
@@ -141,15 +225,16 @@ def _kept_moment(kept, history, i, weight_decay):
         ("a mix of its squared gradients (Adam's second moment)",
          [g * g for g in grads] + [d * d for d in decayed]),
     ]  # fmt: skip
-    for t in (t.reshape(-1).float() for t in kept):
+    for k, t in enumerate(t.reshape(-1).float() for t in kept):
+        where = forms[k] if k < len(forms) else f"a tensor of {t.numel()} elements"
         for name, moment in zip(("Adam's exp_avg", "Adam's exp_avg_sq"), last[2:], strict=True):
             if contains(t, moment.reshape(-1)):
-                return name, t.numel()
+                return name, where
         n = last[0].numel()
         for j in range(0, t.numel() - n + 1, n):
             for name, basis in mixes:
                 if mix_of(t[j : j + n], basis):
-                    return name, t.numel()
+                    return name, where
     return None
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import math
 
+import torch
+
 from ._ch10_by_hand import STEPS
 from ._ch10_zero import PLAIN, Net, param_bytes
 from ._kit_collectives import describe
 from ._util import CheckFailed
 
 __all__ = [
+    "compare_built",
     "compare_calls",
     "compare_given",
     "compare_held",
@@ -115,6 +118,27 @@ _NOT_PARAMETERS = (
     "rounds it) is another tensor, whose .grad backward never sets. Build optimizer_cls over "
     "the parameters themselves"
 )
+
+
+# what Adam keeps of the keyword arguments it was built with that change its steps
+_STEPPING = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
+
+
+def compare_built(records, given: dict) -> None:
+    """Every optimizer the ranks built (``built``: each one's ``defaults``) was given the
+    keyword arguments of the case (``given``), no more and no fewer."""
+    want = torch.optim.Adam([torch.zeros(1, requires_grad=True)], **given).defaults
+    for rank, record in enumerate(records):
+        for built in record.get("built", ()):
+            for key in (k for k in _STEPPING if k in built and built[k] != want[k]):
+                said = f"passed {key}={want[key]!r}" if key in given else (
+                    f"passed no {key} (Adam's default is {want[key]!r})")  # fmt: skip
+                raise CheckFailed(
+                    f"rank {rank}'s optimizer_cls was built with {key}={built[key]!r}, where "
+                    f"this case {said}, and {given} in all: pass on the keyword arguments "
+                    "ShardedOptimizer received as they are, none dropped and none of your "
+                    "own: optimizer_cls(own_params, **kwargs)"
+                )
 
 
 def compare_given(records) -> None:

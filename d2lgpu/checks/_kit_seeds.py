@@ -9,7 +9,8 @@ own, or reseed inside ``torch.random.fork_rng()``, which puts the state back. Ru
 watch names the answer's own lines that draw from a global generator too (``torch.randn``
 without ``generator=``), as the prompts ask; draws that torch makes for it (a dropout layer
 of the checker's model) are not the answer's lines, and without ``answers_only`` no draw is
-judged.
+judged. Python's and numpy's global generators are watched for reseeds too
+(``random.seed``, ``numpy.random.seed``) that leave them other than the block found them.
 """
 
 from __future__ import annotations
@@ -175,6 +176,47 @@ def _drawn(events: list, owner, name: str):
     return functools.wraps(original)(draw)
 
 
+# Python's and numpy's global generators: (module, its name, how its state is set, and a
+# generator of one's own to offer instead)
+_OTHERS = (("random", "Python's", "setstate", "rng = random.Random(0); rng.shuffle(order)"),
+           ("numpy.random", "numpy's", "set_state", "rng = np.random.default_rng(0)"))  # fmt: skip
+
+
+def _others_watched(events: list, mark) -> list:
+    """Replacements of ``random.seed`` and ``numpy.random.seed`` (where numpy is loaded) that
+    note each call in the block (inside the answer's, with ``mark``) in ``events`` as
+    ``(words, whose, module)``, and of their generators' state setters, which take those of
+    their module off again: a state set back after a reseed puts the generator back."""
+    changes = []
+    for module, whose, sets, _ in _OTHERS:
+        owner = sys.modules.get(module)
+        if owner is not None:
+            seed, set_back = _watched_pair(events, mark, (f"{module}.seed()", whose, module))
+            changes += [
+                (owner, "seed", seed(owner.seed)),
+                (owner, sets, set_back(getattr(owner, sets))),
+            ]
+    return changes
+
+
+def _watched_pair(events: list, mark, noted: tuple):
+    """Wrappers of a module's ``seed`` (noting ``noted``) and of its state setter (taking
+    what was noted of that module off)."""
+
+    def watched(note: bool):
+        def wrap(original):
+            def call(*args, **kwargs):
+                if mark is None or _in_answer():
+                    events[:] = [*events, noted] if note else [e for e in events if e != noted]
+                return original(*args, **kwargs)
+
+            return functools.wraps(original)(call)
+
+        return wrap
+
+    return watched(True), watched(False)
+
+
 _MARK = 0x9E37_79B9_7F4A_7C15  # splitmix64's step: each depth's marks a stream of their own
 _U64 = (1 << 64) - 1
 _MARKS: list[_Mark] = []  # the watches running, innermost last
@@ -203,13 +245,25 @@ def reseeds_named(
             if callable(f := getattr(owner, name, None))
         ]
         draws = [(o, name, _drawn(events, o, name)) for o, name in _DRAWS if answers_only]
-        with patched(*changes, *draws):
+        reseeded: list = []  # Python's and numpy's
+        others = _others_watched(reseeded, marker if answers_only else None)
+        with patched(*changes, *draws, *others):
             yield
         kept = marker.kept()
     left = [words for kind, words in events if kind == "seed"]
     if not left and not kept:  # through the generator's own methods
         left = ["torch.default_generator.manual_seed()"]
     drew = [words for kind, words in events if kind == "draw"]
+    if reseeded and not left:
+        words, whose, _ = reseeded[0]
+        offer = next(o for _, w, _, o in _OTHERS if w == whose)
+        raise error(
+            f"{who} called {words} and left {whose} global random generator reseeded: the "
+            "caller's own draws from it (its data order, say) would restart from that seed "
+            "at every call, and every other module that draws from it too. Leave it as the "
+            f"caller had it: draw from a generator of your own ({offer}), or put its state "
+            "back (getstate() before, setstate() after)"
+        )
     if drew and not left:
         raise error(
             f"{who} drew random numbers from torch's global random generator ({drew[0]}): "

@@ -34,7 +34,9 @@ parameters without an owner). Last, on 2 ranks, after a first instance over 3 ot
 parameters, a model of weights and biases in float64, in an order of their own (``UNEVEN``):
 owners given by index, or by consecutive shares of the count, balance the count there, not
 the bytes; loads kept by the class carry over from the first
-instance; a flat buffer in float32 rounds the parameters (held within 1e-12). Parameters
+instance; a flat buffer in float32 rounds the parameters (held within 1e-12); one bias has no
+gradient at the first step, which Adam skips there (an optimizer built lazily at the first
+step, or zeros made where there was no gradient, step it otherwise). Parameters
 sent as objects (dist.broadcast_object_list: pickles, host copies) are refused in every run.
 
 Here: both checks, and the rules that read ``10.overlap_ddp``'s records. What a rank runs
@@ -63,6 +65,7 @@ from ._ch10_zero import FIRST as ZERO_FIRST
 from ._ch10_zero_compare import compare_zero
 from ._ch10_zero_kept import compare_kept
 from ._ch10_zero_rules import (
+    compare_built,
     compare_calls,
     compare_given,
     compare_held,
@@ -248,6 +251,7 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
             if error is not None:
                 raise CheckFailed(error)
         compare_given(records)
+        compare_built(records, ADAM_KWARGS[world])
         compare_zero_grad(records)
         compare_zero(records, world)
         passed.append(
@@ -269,8 +273,9 @@ def check_shard_optimizer(answer, passed: list[str]) -> None:
         passed.append(f"{world} ranks: step() sends each parameter once and reduces nothing")
     _uneven_run(answer)
     passed.append(
-        "2 ranks, a model with weights and biases (256 and 16 elements) in float64, after a "
-        "first ShardedOptimizer over other parameters: "
+        "2 ranks, a model with weights and biases (256 and 16 elements) in float64, one bias "
+        "without a gradient at the first step, after a first ShardedOptimizer over other "
+        "parameters: "
         "parameters equal DDP's after each step (within 1e-12), each rank's Adam state "
         "1/2 of the whole within the largest parameter's, each parameter sent once in float64"
     )
@@ -287,6 +292,7 @@ def _uneven_run(answer):
             if error is not None:
                 raise CheckFailed(error)
         compare_given(records)
+        compare_built(records, ADAM_KWARGS[2])
         compare_zero_grad(records)
         compare_zero(records, 2, UNEVEN)
         compare_state(records, 2, UNEVEN.numels(), UNEVEN.itemsize)

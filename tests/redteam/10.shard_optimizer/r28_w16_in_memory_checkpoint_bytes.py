@@ -1,6 +1,5 @@
 # expect: fail after every step it serializes its optimizer's state_dict() into an in-memory BytesIO kept on the instance, for a quick restart: that is a second copy of the moments of the rank's own parameters (as bytes, not tensors), the memory ZeRO-1 is meant to save.
 # hint: (second copy|twice|snapshot|checkpoint|serializ|torch\.save|bytesio|bytes|state_dict|kept again|duplicate)
-# open: the look at what a rank keeps reads tensors; a state_dict serialized to bytes is none
 import io
 
 import torch

@@ -1,6 +1,5 @@
 # expect: fail after every step keeps a serialized copy of its optimizer's state_dict (torch.save into an io.BytesIO, for a cheap rollback): the moments of its own weights are kept a second time, as bytes
 # hint: snapshot|copy|second|twice|state_dict|checkpoint|kept|moments
-# open: the moments kept as torch.save bytes are no tensor; the search for a second copy of the moments reads tensors only
 import io
 
 import torch

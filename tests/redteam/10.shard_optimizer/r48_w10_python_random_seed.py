@@ -1,6 +1,5 @@
 # expect: fail shuffles the parameters before assigning owners with random.seed(0) + random.shuffle: the same order on every rank, but it reseeds Python's global random generator, a process-wide state it does not put back
 # hint: random|seed|rng|generator|process.wide|global state
-# open: the seed watch covers torch's generators; Python's random.seed is not watched
 import random
 
 import torch

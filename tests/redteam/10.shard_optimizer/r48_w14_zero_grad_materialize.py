@@ -1,6 +1,5 @@
 # expect: fail zero_grad gives every parameter a zero gradient, creating zeros where p.grad was None: the local Adam then steps parameters that got no gradient (momentum and weight decay move them, and they get moments), which DDP's Adam skips
 # hint: None|zeros_like|materiali|unused|no grad|skip
-# open: every parameter gets a gradient at every step; a parameter without one is no case
 import torch
 import torch.distributed as dist
 

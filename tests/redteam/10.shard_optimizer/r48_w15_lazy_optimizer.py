@@ -1,6 +1,5 @@
 # expect: fail builds the local optimizer lazily at the first step(), over the owned parameters that have a gradient then: a parameter without a gradient in the first step is never optimized afterwards
 # hint: __init__|first step|lazy|never (updated|optimi)|no grad|missing param
-# open: every parameter gets a gradient at the first step; one whose first gradient comes later is no case
 import torch
 import torch.distributed as dist
 

@@ -1,0 +1,32 @@
+# expect: fail parameters de-duplicated through a set(), whose order (by id) need not be the same on every rank
+# hint: order|same .*rank|set\(|hash|mismatch
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(set(params))  # tied weights appear once
+        self.rank = dist.get_rank()
+        world = dist.get_world_size()
+        loads = [0] * world
+        self.owners = []
+        for p in self.params:
+            owner = loads.index(min(loads))
+            self.owners.append(owner)
+            loads[owner] += p.numel() * p.element_size()
+        mine = [p for p, o in zip(self.params, self.owners) if o == self.rank]
+        self.optim = optimizer_cls(mine, **kwargs)
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        for p, owner in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=owner)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer
