@@ -1,0 +1,57 @@
+# expect: fail adds b2 on rank 0 only, inside the all-reduced sum: right output, but the other ranks' b2 gets no gradient and is never trained
+# hint: bias|b2|rank 0|after the sum
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _F(torch.autograd.Function):
+    """f: identity forward, the input gradient summed over the ranks in backward."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad)
+        return grad
+
+
+class _G(torch.autograd.Function):
+    """g: the shares summed in forward, the gradient passed on in backward."""
+
+    @staticmethod
+    def forward(ctx, t):
+        t = t.clone()
+        dist.all_reduce(t)
+        return t
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+        self.rank = rank
+
+    def forward(self, x):
+        x = _F.apply(x)
+        h = self.act(F.linear(x, self.w1, self.b1))
+        # the bias must be counted once: let rank 0 carry it into the sum
+        partial = F.linear(h, self.w2, self.b2 if self.rank == 0 else None)
+        return _G.apply(partial)
+
+
+answer = ParallelMLP

@@ -1,0 +1,50 @@
+# expect: fail dist.all_reduce(..., async_op=True) with the work never waited on: the bias is added to a sum not yet finished
+# hint: wait|async|synchron|finish|complete
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn import functional as F
+
+
+class _F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        dist.all_reduce(grad, async_op=True)  # overlap the exchange with the rest of backward
+        return grad
+
+
+class _G(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        t = t.clone()
+        dist.all_reduce(t, async_op=True)  # overlap the exchange with the bias add
+        return t
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ParallelMLP(nn.Module):
+    def __init__(self, mlp, rank, world):
+        super().__init__()
+        fc1, act, fc2 = mlp
+        mine = torch.chunk(torch.arange(fc1.out_features), world)[rank]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+        self.act = act
+
+    def forward(self, x):
+        x = _F.apply(x)
+        h = self.act(F.linear(x, self.w1, self.b1))
+        return _G.apply(F.linear(h, self.w2)) + self.b2
+
+
+answer = ParallelMLP
