@@ -268,7 +268,8 @@ def _zero_job(answer, rank, world, net):
             "kept_forms": [*([] for _ in before_last), forms],
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls,
-            "groups": made_groups, "built": [dict(o.defaults) for o in _OPTIMIZERS]}  # fmt: skip
+            "groups": made_groups,
+            "built": [dict(g, params=None) for o in _OPTIMIZERS for g in o.param_groups]}  # fmt: skip
 
 
 zero_job = ZeroJob()
@@ -305,8 +306,7 @@ def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net =
 
 def _late(model, net: Net, step: int) -> None:
     """Leave layer ``net.late``'s bias out of ``model``'s forward at the first step only."""
-    if net.late >= 0:
-        model.late = net.late if step == 0 else -1
+    model.late = net.late if step == 0 else -1  # (a Sequential's own attribute, unread)
 
 
 def _grads(model, x, y) -> list:

@@ -125,8 +125,9 @@ _STEPPING = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
 
 
 def compare_built(records, given: dict) -> None:
-    """Every optimizer the ranks built (``built``: each one's ``defaults``) was given the
-    keyword arguments of the case (``given``), no more and no fewer."""
+    """Every optimizer the ranks built was given the keyword arguments of the case
+    (``given``), no more and no fewer: ``built`` holds the settings of each of their
+    parameter groups (a group's own, or the optimizer's defaults)."""
     want = torch.optim.Adam([torch.zeros(1, requires_grad=True)], **given).defaults
     for rank, record in enumerate(records):
         for built in record.get("built", ()):

@@ -1,0 +1,50 @@
+# expect: fail uses p.register_hook (before accumulation) on the incoming gradient instead of register_post_accumulate_grad_hook, so accumulated gradients are overwritten
+# hint: post_accumulate|register_hook|accumulat|hook
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        self.world = dist.get_world_size()
+        self.buckets, cur, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            cur.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(cur)
+                cur, size = [], 0
+        if cur:
+            self.buckets.append(cur)
+        self.where = {p: i for i, b in enumerate(self.buckets) for p in b}
+        self.counts = [0] * len(self.buckets)
+        self.pending = []  # (bucket index, flat, handle), in launch order
+        for p in model.parameters():
+            p.register_hook(lambda grad, p=p: self._hook(p, grad))
+        self.incoming = {}
+
+    def _hook(self, p, grad=None):
+        """Autograd calls this with p's gradient of this backward."""
+        self.incoming[p] = grad.detach()
+        i = self.where[p]
+        self.counts[i] += 1
+        if self.counts[i] == len(self.buckets[i]):
+            flat = torch.cat([self.incoming.pop(q).reshape(-1) for q in self.buckets[i]])
+            flat /= self.world
+            self.pending.append((i, flat, dist.all_reduce(flat, async_op=True)))
+
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        for i, flat, handle in self.pending:
+            handle.wait()
+            offset = 0
+            for q in self.buckets[i]:
+                q.grad.copy_(flat[offset : offset + q.numel()].view_as(q))
+                offset += q.numel()
+        self.counts = [0] * len(self.buckets)
+        self.pending = []
+
+
+answer = OverlappedDDP
