@@ -987,27 +987,28 @@ def test_an_optimizer_built_with_other_keyword_arguments_than_the_case_passed_is
     def built(**kwargs):
         return dict(torch.optim.Adam([torch.zeros(1, requires_grad=True)], **kwargs).defaults)
 
-    given = {"eps": 1e-6, "betas": (0.8, 0.95)}
-    compare_built([{"built": [built(**given)]}, {"built": [built(**given), built(**given)]}], given)
-    compare_built([{}, {"built": []}], given)  # no optimizer recorded: other rules say so
-    said = rule_fails(
-        compare_built, [{"built": [built(**given)]}, {"built": [built(lr=0.01, **given)]}], given
+    three = ADAM_KWARGS[3]
+    assert "lr" not in three and ADAM_KWARGS[2]["lr"] == 0.01
+    compare_built([{"built": [built(**three)]}, {"built": [built(**three), built(**three)]}], 3)
+    compare_built([{}, {"built": []}], 3)  # no optimizer recorded: other rules say so
+    records = [{"built": [built(**three)]}, {"built": [built(lr=0.01, **three)]}]
+    assert rule_fails(compare_built, records, 3) == (
+        "rank 1's optimizer_cls was built (3 ranks) with lr=0.01, where this case passed no lr "
+        "(Adam's default is 0.001); this case passed {'eps': 1e-06, 'betas': (0.8, 0.95)}: pass "
+        "on the keyword arguments ShardedOptimizer received as they are, none dropped and none "
+        "of your own: optimizer_cls(own_params, **kwargs)"
     )
-    assert said == (
-        "rank 1's optimizer_cls was built with lr=0.01, where this case passed no lr (Adam's "
-        "default is 0.001), and {'eps': 1e-06, 'betas': (0.8, 0.95)} in all: pass on the keyword "
-        "arguments ShardedOptimizer received as they are, none dropped and none of your own: "
-        "optimizer_cls(own_params, **kwargs)"
-    )
-    said = rule_fails(
-        compare_built, [{"built": [built(lr=0.01)]}], {"lr": 0.01, "weight_decay": 0.01}
-    )
-    assert said.startswith(
-        "rank 0's optimizer_cls was built with weight_decay=0, where this case passed "
-        "weight_decay=0.01, and {'lr': 0.01, 'weight_decay': 0.01} in all"
-    )
-    for key, value in (("amsgrad", True), ("maximize", True), ("betas", (0.9, 0.999))):
-        extra = {**given, key: value}
-        assert f"built with {key}={value!r}" in rule_fails(
-            compare_built, [{"built": [built(**extra)]}], given
-        )
+    for got, world, words in (
+        (built(), 2, "with Adam's defaults: none of the keyword arguments were passed on;"),
+        (built(lr=0.01), 2, "with lr alone (Adam with lr alone: the other keyword arguments were "
+                            "dropped);"),
+        (built(**ADAM_KWARGS[2]), 4, "with {'lr': 0.01, 'betas': (0.85, 0.99)}, the keyword "
+                                     "arguments of another case: values written in;"),
+        (built(lr=0.02, weight_decay=0.1), 4, "with weight_decay=0.1, where this case passed "
+                                              "weight_decay=0.01;"),
+        (built(**three, amsgrad=True), 3, "with amsgrad=True, where this case passed no amsgrad"),
+        (built(**three, maximize=True), 3, "with maximize=True,"),
+        (built(eps=1e-6), 3, "with betas=(0.9, 0.999), where this case passed betas=(0.8, 0.95);"),
+    ):  # fmt: skip
+        said = rule_fails(compare_built, [{"built": [got]}], world)
+        assert said.startswith(f"rank 0's optimizer_cls was built ({world} ranks) {words}"), said

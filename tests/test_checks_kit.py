@@ -903,6 +903,14 @@ def test_the_answers_own_reseeds_and_draws_are_named_and_the_checkers_are_not():
                 space[name]()
                 torch.manual_seed(12)
             assert raised.value.hint.startswith(f"your answer {words}"), raised.value.hint
+            if name == "draw":  # the advice, word for word
+                assert raised.value.hint.endswith(
+                    "without generator=): the caller's own draws share it (its data order, "
+                    "dropout masks, initialisations), so every call moves them on. Draw from a "
+                    "torch.Generator of your own (g = torch.Generator().manual_seed(0); "
+                    "torch.randn(..., generator=g)), or inside torch.random.fork_rng(), which "
+                    "puts the state back"
+                )
         # the caller's own seed, set again through the generator's own method, between the
         # checker's seeds: named too, and in nested watches (a checker's inside check()'s)
         for nested in (False, True):
@@ -982,6 +990,18 @@ def test_pythons_and_numpys_global_generators_reseeded_are_named_and_put_back_ar
         random.seed(3)
         random.setstate(saved)
         random.random()
+    # a seed by keyword seeds as asked; the module's functions keep their names when watched
+    with pytest.raises(RuleBroken, match=r"^your step called random.seed\(\) and left Python"):
+        with reseeds_named("your step", RuleBroken):
+            assert (random.seed.__name__, random.setstate.__name__) == ("seed", "setstate")
+            random.seed(a=3)
+            drawn = random.random()
+    assert drawn == random.Random(3).random()
+    with reseeds_named("your step"):  # put back by keyword
+        saved = random.getstate()
+        random.seed(a=4)
+        random.setstate(state=saved)
+    random.setstate(state)
     # nested watches: each finds the module's own seed, and puts it back
     with pytest.raises(
         CheckFailed, match=r"^your ParallelMLP called random.seed\(\) and left Python"

@@ -13,7 +13,7 @@ import math
 import torch
 
 from ._ch10_by_hand import STEPS
-from ._ch10_zero import PLAIN, Net, param_bytes
+from ._ch10_zero import ADAM_KWARGS, PLAIN, Net, param_bytes
 from ._kit_collectives import describe
 from ._util import CheckFailed
 
@@ -124,22 +124,40 @@ _NOT_PARAMETERS = (
 _STEPPING = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
 
 
-def compare_built(records, given: dict) -> None:
-    """Every optimizer the ranks built was given the keyword arguments of the case
-    (``given``), no more and no fewer: ``built`` holds the settings of each of their
-    parameter groups (a group's own, or the optimizer's defaults)."""
-    want = torch.optim.Adam([torch.zeros(1, requires_grad=True)], **given).defaults
+def compare_built(records, world: int) -> None:
+    """Every optimizer the ranks built was given the keyword arguments of the case on
+    ``world`` ranks (:data:`._ch10_zero.ADAM_KWARGS`), no more and no fewer: ``built`` holds
+    the settings of each of their parameter groups (a group's own, or the defaults)."""
+    given = ADAM_KWARGS[world]
+    adam = torch.optim.Adam([torch.zeros(1, requires_grad=True)]).defaults
+    want = {**adam, **given}
     for rank, record in enumerate(records):
         for built in record.get("built", ()):
-            for key in (k for k in _STEPPING if k in built and built[k] != want[k]):
-                said = f"passed {key}={want[key]!r}" if key in given else (
-                    f"passed no {key} (Adam's default is {want[key]!r})")  # fmt: skip
+            wrong = [k for k in _STEPPING if k in built and built[k] != want[k]]
+            if wrong:
+                got = {k: built[k] for k in _STEPPING if k in built and built[k] != adam[k]}
                 raise CheckFailed(
-                    f"rank {rank}'s optimizer_cls was built with {key}={built[key]!r}, where "
-                    f"this case {said}, and {given} in all: pass on the keyword arguments "
-                    "ShardedOptimizer received as they are, none dropped and none of your "
-                    "own: optimizer_cls(own_params, **kwargs)"
+                    f"rank {rank}'s optimizer_cls was built ({world} ranks) with "
+                    f"{_built_words(got, world, wrong[0], built[wrong[0]], adam)}; this case "
+                    f"passed {given}: pass on the keyword arguments ShardedOptimizer received "
+                    "as they are, none dropped and none of your own: optimizer_cls(own_params, "
+                    "**kwargs)"
                 )
+
+
+def _built_words(got: dict, world: int, key: str, value, adam: dict) -> str:
+    """What an optimizer built with ``got`` (its settings off Adam's defaults) was given,
+    on ``world`` ranks; else its first setting ``key`` that differs, and its ``value``."""
+    given = ADAM_KWARGS[world]
+    if not got:
+        return "Adam's defaults: none of the keyword arguments were passed on"
+    if len(given) > 1 and got == {"lr": given.get("lr")}:
+        return "lr alone (Adam with lr alone: the other keyword arguments were dropped)"
+    if any(got == other for w, other in ADAM_KWARGS.items() if w != world):
+        return f"{got}, the keyword arguments of another case: values written in"
+    if key in given:
+        return f"{key}={value!r}, where this case passed {key}={given[key]!r}"
+    return f"{key}={value!r}, where this case passed no {key} (Adam's default is {adam[key]!r})"
 
 
 def compare_given(records) -> None:
