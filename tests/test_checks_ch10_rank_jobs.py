@@ -644,3 +644,35 @@ def test_parameters_of_a_first_instances_model_kept_outside_the_instance_are_nam
     # kept on the instance, and a count kept by the class: no parameter kept outside it
     assert after_a_first(Own, lambda: Own(model, 8), "X", dict) == {"changed": ["Own.count"]}
     assert _parameters_kept(Cached, depth=1) == {"OLD": {id(namespace["OLD"][0])}}
+    # where they lie: within the depth asked for (4), past types and siblings, in a function's
+    # module and attributes; none in a class with object's own __init__
+    p, q = nn.Parameter(torch.ones(1)), nn.Parameter(torch.ones(1))
+    found = {"DEEP4": {id(p)}, "MIXED": {id(p)}, "PAIR": {id(p)}, "KEYS": {id(p)}}
+    space: dict = {"DEEP4": [[[[p]]]], "DEEP5": [[[[[q]]]]], "MIXED": [p, int, nn.Linear],
+                   "PAIR": [[p], [1.0]], "KEYS": {"a": [p], "b": [1.0]}, "__hidden__": [q]}  # fmt: skip
+    exec("def build(model, cap):\n    return None\n", space)  # noqa: S102
+    space["build"].cache = {"plan": [q]}
+    assert _parameters_kept(space["build"]) == {**found, "build.cache": {id(q)}}
+
+    class Bare:  # object's own __init__: no module to read
+        kept = [p]
+
+    assert _parameters_kept(Bare) == {"Bare.kept": {id(p)}}
+
+    # a first instance whose build changed something, then an error of the learner's own: named
+    # with what changed; with nothing changed, the error goes on as it was
+    def boom():
+        raise ValueError("boom")
+
+    with pytest.raises(_ranks.RuleBroken) as broken:
+        after_a_first(Own, lambda: Own(model, 8), "X (a first)", boom)
+    assert str(broken.value).startswith(
+        "your code raised ValueError: boom (in your function boom, line "
+    ) and str(broken.value).endswith(
+        "This run built a first X (a first), in the same processes, before this one, and "
+        "building it changed Own.count: what a class attribute, a module's global or a "
+        "function's default argument keeps, not the instance, carries over to the next "
+        "instance. Keep it on self"
+    )
+    with pytest.raises(ValueError, match="^boom$"):
+        after_a_first(Cached, lambda: None, "X", boom)

@@ -430,7 +430,11 @@ def test_wrong_parameters_are_named_for_what_they_equal():
         ({}, 0, "Adam's defaults: none of the keyword arguments were passed on"),
         # Adam's first step is lr * sign(g) whatever the betas: lr alone shows from step 1
         ({"lr": 0.01}, 1, "Adam with lr alone: the other keyword arguments were dropped"),
-        (ADAM_KWARGS[4], 0, f"Adam with {ADAM_KWARGS[4]}, the keyword arguments of another case"),
+        (
+            ADAM_KWARGS[4],
+            0,
+            f"Adam with {ADAM_KWARGS[4]}, the keyword arguments of another case: values written in",
+        ),
         # the linear scaling rule, where the gradients are averaged already (round 28)
         (
             {**ADAM_KWARGS[2], "lr": ADAM_KWARGS[2]["lr"] * 2},
@@ -737,6 +741,20 @@ def test_what_an_answer_keeps_in_other_forms_than_a_tensor_is_read_back():
     assert other_forms(Holder(), 8, depth=0) == []
     assert other_forms(object(), 1) == []
 
+    class Flat:  # a list one step from the instance and one from its class, and the rest
+        numbers = [0.5] * 8
+        weights = torch.ones(8)  # a tensor of the class's own: the tensors' scan reads those
+
+        def __init__(self):
+            self.numbers = self.again = [1.5] * 8  # the same list twice: found once
+            self.small, self.kind = np.arange(3.0), np.dtype("float32")  # too small; no size
+
+    assert sorted((float(t.sum()), w) for t, w in other_forms(Flat(), 8, depth=1)) == [
+        (4.0, "a list of numbers (tolist())"),
+        (12.0, "a list of numbers (tolist())"),
+    ]
+    assert other_forms(Flat(), 8, depth=0) == []
+
 
 def test_room_for_the_state_of_every_other_parameter_is_named_even_never_filled(history):
     # zeros_like for both moments of every parameter, own ones written (with no moment:
@@ -968,17 +986,24 @@ def test_a_bias_without_a_gradient_at_the_first_step_is_skipped_there_and_steppe
         "every parameter this rank owns, in __init__: Adam skips a parameter whose .grad is "
         "None, and steps it once it has one"
     )
+    _late_hint([{"params": lazy}] * 2, 0, i, net, initial, 1e-12)  # step 0: nothing before
+    stalled = [[p.clone() for p in ps] for ps in right]  # stepped at step 1, not at step 2
+    stalled[2][i] = stalled[1][i].clone()
+    said = rule_fails(_late_hint, [{"params": stalled}] * 2, 2, i, net, initial, 1e-12)
+    assert said.startswith(f"parameter {i} (layer 2's bias, left out of step 0's forward: no "
+                           "gradient there) was not stepped at step 2 (2 ranks)")  # fmt: skip
     # zeros made where there was no gradient: Adam steps them (its step count, here)
     zeros = zero.zero_reference(2, net=net, none_as_zeros=True)
     assert torch.equal(zeros[0][i], initial) and not torch.allclose(zeros[1][i], right[1][i])
     said = rule_fails(_late_hint, [{"params": zeros}] * 2, 1, i, net, initial, 1e-12)
-    assert said.startswith(
+    assert said == (
         "parameter 8 (layer 2's bias, left out of step 0's forward: no gradient there) after "
         "step 1 (2 ranks) is what Adam gives when it steps a zero gradient at step 0: a "
-        "zero_grad() that makes zeros where p.grad was None (torch.zeros_like)"
+        "zero_grad() that makes zeros where p.grad was None (torch.zeros_like) has Adam step a "
+        "parameter that got no gradient (its step count, its moments, weight decay), which "
+        "DDP's Adam skips. Leave a gradient that is None as None: p.grad = None, or zero_() "
+        "only where p.grad is not None"
     )
-    assert said.endswith("Leave a gradient that is None as None: p.grad = None, or zero_() only "
-                         "where p.grad is not None")  # fmt: skip
 
 
 def test_an_optimizer_built_with_other_keyword_arguments_than_the_case_passed_is_named():

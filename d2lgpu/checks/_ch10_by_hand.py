@@ -101,7 +101,7 @@ def _parameters_kept(answer, depth: int = 4) -> dict[str, set[int]]:
     """The ``id()`` of each ``nn.Parameter`` that what :func:`kept_by_class` reads holds,
     within ``depth`` steps (tensors, modules and optimizers are not walked into), by name."""
     is_class = isinstance(answer, type)
-    attributes = dict(vars(answer)) if is_class else {}
+    attributes = dict(getattr(answer, "__dict__", {}))  # a function's attributes too
     module = getattr(answer.__init__ if is_class else answer, "__globals__", {})
     roots = {f"{getattr(answer, '__name__', 'answer')}.{n}": v for n, v in attributes.items()}
     roots.update({n: v for n, v in module.items() if not n.startswith("__")})
