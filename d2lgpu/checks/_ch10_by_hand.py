@@ -45,8 +45,10 @@ def share(rank, world):
 
 
 def grads_of(model, x, y):
+    """The gradients of ``model``'s parameters on ``(x, y)``, None where one has none."""
     loss = F.cross_entropy(model(x), y)
-    return [g.detach() for g in torch.autograd.grad(loss, list(model.parameters()))]
+    grads = torch.autograd.grad(loss, list(model.parameters()), allow_unused=True)
+    return [None if g is None else g.detach() for g in grads]
 
 
 _SHOWN = reprlib.Repr()  # keyword arguments only from Python 3.12
@@ -65,9 +67,14 @@ def _shown(value) -> str:
 
 def kept_by_class(answer) -> dict[str, str]:
     """What ``answer`` (a class, or a function that builds one) keeps outside an instance, by
-    name, as it reads now: its class attributes, the default arguments of its methods and of
-    the functions of its module (a ``loads={}`` default of a helper), and its module's
-    globals, that are no function, class or module."""
+    name, as it reads now (:func:`_kept_places`)."""
+    return {name: _shown(value) for name, value in _kept_places(answer).items()}
+
+
+def _kept_places(answer) -> dict[str, object]:
+    """What ``answer`` keeps outside an instance, by name: its class attributes, the default
+    arguments of its methods and of the functions of its module (a ``loads={}`` default of a
+    helper), and its module's globals, that are no function, class or module."""
     is_class = isinstance(answer, type)
     attributes = vars(answer) if is_class else {}
     functions = [v for v in attributes.values() if isinstance(v, types.FunctionType)]
@@ -77,34 +84,34 @@ def kept_by_class(answer) -> dict[str, str]:
     module = getattr(init, "__globals__", {})
     functions += [v for v in module.values() if isinstance(v, types.FunctionType)
                   and v.__globals__ is module and v not in functions]  # fmt: skip
-    kept = {}
+    kept: dict[str, object] = {}
     for function in functions:
         defaults, code = function.__defaults__ or (), function.__code__
         named = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
         for name, default in zip(named, defaults, strict=True):
-            kept[f"{function.__qualname__}'s default {name}"] = _shown(default)
+            kept[f"{function.__qualname__}'s default {name}"] = default
         for key, default in (function.__kwdefaults__ or {}).items():
-            kept[f"{function.__qualname__}'s default {key}"] = _shown(default)
+            kept[f"{function.__qualname__}'s default {key}"] = default
     for name, value in attributes.items():
         if name.startswith("__") or callable(value):
             continue
         if not isinstance(value, (staticmethod, classmethod, property)):
-            kept[f"{answer.__name__}.{name}"] = _shown(value)
+            kept[f"{answer.__name__}.{name}"] = value
     for name, value in module.items():
         if not name.startswith("__") and not callable(value):
             if not isinstance(value, types.ModuleType):
-                kept[name] = _shown(value)
+                kept[name] = value
     return kept
 
 
 def _parameters_kept(answer, depth: int = 4) -> dict[str, set[int]]:
-    """The ``id()`` of each ``nn.Parameter`` that what :func:`kept_by_class` reads holds,
-    within ``depth`` steps (tensors, modules and optimizers are not walked into), by name."""
-    is_class = isinstance(answer, type)
-    attributes = dict(getattr(answer, "__dict__", {}))  # a function's attributes too
-    module = getattr(answer.__init__ if is_class else answer, "__globals__", {})
-    roots = {f"{getattr(answer, '__name__', 'answer')}.{n}": v for n, v in attributes.items()}
-    roots.update({n: v for n, v in module.items() if not n.startswith("__")})
+    """The ``id()`` of each ``nn.Parameter`` that what :func:`_kept_places` reads holds, and
+    a function answer's own attributes, within ``depth`` steps (through dicts, lists, tuples
+    and sets only), by name."""
+    roots = _kept_places(answer)
+    if not isinstance(answer, type):  # a function's attributes (build.cache = {...})
+        name = getattr(answer, "__name__", "answer")
+        roots |= {f"{name}.{n}": v for n, v in getattr(answer, "__dict__", {}).items()}
     found: dict[str, set[int]] = {}
     for name, root in roots.items():
         todo: list = [(root, 0)]

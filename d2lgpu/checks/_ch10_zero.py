@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from . import _ranks
-from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, share
+from ._ch10_by_hand import SEED, STEPS, after_a_first, batch, grads_of, share
 from ._ch10_refused import empty_share_hint, refused_in_step, zero_redundancy_used
 from ._ch10_zero_kept import KeptScan
 from ._kit import patched, tensors_alive
@@ -262,14 +262,15 @@ def _zero_job(answer, rank, world, net):
         if step == STEPS - 2:  # a look at what the job made: one here, one after
             scan.look(_ours(params, x, y, agree))
     kept, then, forms = scan.record(_ours(params, x, y, agree), opt)
+    # the settings each optimizer steps with, its parameter groups' (a dict's own lr, say)
+    built = [dict(g, params=None) for o in _OPTIMIZERS for g in o.param_groups]
     before_last = range(STEPS - 1)  # nothing recorded: the looks are after the last two steps
     return {"setup": setup, "left": left, "kept": [*([] for _ in before_last), kept],
             "kept_then": [*([] for _ in before_last), then],
             "kept_forms": [*([] for _ in before_last), forms],
             "params": agree, "state": _state_bytes(params), "optimizers": len(_OPTIMIZERS),
             "held": held, "peak": list(_HELD), "sent": sent, "calls": step_calls,
-            "groups": made_groups,
-            "built": [dict(g, params=None) for o in _OPTIMIZERS for g in o.param_groups]}  # fmt: skip
+            "groups": made_groups, "built": built}  # fmt: skip
 
 
 zero_job = ZeroJob()
@@ -291,7 +292,7 @@ def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net =
         x, y = batch(step, 16)
         x = x.to(net.dtype)
         _late(model, net, step)
-        grads = [_grads(model, x[share(r, world)], y[share(r, world)]) for r in range(world)]
+        grads = [grads_of(model, x[share(r, world)], y[share(r, world)]) for r in range(world)]
         for p, *gs in zip(model.parameters(), *grads, strict=True):
             none = gs[0] is None
             p.grad = (torch.zeros_like(p) if none_as_zeros else None) if none else sum(gs) / world
@@ -307,13 +308,6 @@ def zero_reference(world, keep_state=True, kwargs=None, history=None, net: Net =
 def _late(model, net: Net, step: int) -> None:
     """Leave layer ``net.late``'s bias out of ``model``'s forward at the first step only."""
     model.late = net.late if step == 0 else -1  # (a Sequential's own attribute, unread)
-
-
-def _grads(model, x, y) -> list:
-    """The gradients of ``model``'s parameters on ``(x, y)``, None where one has none."""
-    loss = F.cross_entropy(model(x), y)
-    grads = torch.autograd.grad(loss, list(model.parameters()), allow_unused=True)
-    return [None if g is None else g.detach() for g in grads]
 
 
 def param_bytes(net: Net = PLAIN) -> int:

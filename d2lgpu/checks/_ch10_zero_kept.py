@@ -59,10 +59,10 @@ _SKIPPED = (torch.nn.Module, torch.optim.Optimizer, types.ModuleType, types.Func
 
 
 def other_forms(holder, numel: int, depth: int = 8) -> list[tuple[torch.Tensor, str]]:
-    """What ``holder`` (an answer's instance) and its class keep, within ``depth`` steps, in other forms than a tensor of their own, as tensors of ``numel``
-    elements or more, each with its form in words: ``torch.save`` or pickle bytes loaded
-    back (a ``BytesIO``'s too, the tensors they hold), numpy arrays, and lists of numbers
-    (``tolist()``)."""
+    """What ``holder`` (an answer's instance) and its class keep, within ``depth`` steps, in
+    other forms than a tensor of their own, as tensors of ``numel`` elements or more, each
+    with its form in words: ``torch.save`` or pickle bytes loaded back (a ``BytesIO``'s too,
+    the tensors they hold), numpy arrays, and lists of numbers (``tolist()``)."""
     todo, found = [(holder, 0, False), (type(holder), 0, False)], []
     seen: dict[int, object] = {}  # by id(), each kept alive so that no id() is used again
     while todo:
@@ -140,8 +140,11 @@ def compare_kept(records, history, weight_decay: float) -> None:
     (:func:`_compare_room`, from ``kept_then``: each kept tensor's content a step before)."""
     for step in range(len(history)):
         for rank, record in enumerate(records):
-            kept, then = record["kept"][step], record["kept_then"][step]
-            forms = record.get("kept_forms", [[]] * len(history))[step]
+            kept, then, forms = (
+                record["kept"][step],
+                record["kept_then"][step],
+                _forms(record, step),
+            )
             who = f"rank {rank} of {len(records)}"
             _compare_room(kept, then, history[step], record["held"][step], who, step)
             for i in set(range(len(history[step]))) - set(record["held"][step]):
@@ -161,18 +164,18 @@ def compare_kept(records, history, weight_decay: float) -> None:
                     )
     for step in range(len(history)):  # then, on every rank, a second copy of its own
         for rank, record in enumerate(records):
+            kept, forms = record["kept"][step], _forms(record, step)
             for i in record["held"][step]:
-                forms = record.get("kept_forms", [[]] * len(history))[step]
-                found = _kept_moment(record["kept"][step], history[: step + 1], i, weight_decay,
-                                     forms)  # fmt: skip
+                found = _kept_moment(kept, history[: step + 1], i, weight_decay, forms)
                 if found is not None:
                     raise CheckFailed(
                         f"after step {step} rank {rank} keeps {found[0]} of parameter {i}, "
                         f"which it owns, in {found[1]} outside its "
                         "optimizer, which holds that state already: a copy kept from one step "
                         "to the next (a deepcopy of state_dict() as a snapshot, or its "
-                        "torch.save bytes; moments tracked beside the optimizer) holds the rank's share twice, the bytes ZeRO-1 "
-                        "saves. Keep the optimizer's state in the optimizer only"
+                        "torch.save bytes; moments tracked beside the optimizer) holds the "
+                        "rank's share twice, the bytes ZeRO-1 saves. Keep the optimizer's state "
+                        "in the optimizer only"
                     )
 
 
@@ -210,6 +213,12 @@ def _compare_room(kept, then, params, held, who: str, step: int) -> None:
             "preallocated for every parameter, even never filled, costs the bytes sharding "
             "saves). Keep no moments of parameters this rank does not own"
         )
+
+
+def _forms(record, step) -> list[str]:
+    """The form in words of each tensor a rank kept at ``step``; none recorded: tensors."""
+    forms = record.get("kept_forms")
+    return forms[step] if forms else []
 
 
 def _kept_moment(kept, history, i, weight_decay, forms=()):
