@@ -56,6 +56,15 @@ FACTORIES = {
     "empty_strided",
 }
 COPIES = {"__setitem__", "copy_", "index_put_", "index_copy_", "masked_scatter_"}
+# Calls that read a tensor's shape and place, not its values: on a copy still landing, no race
+NO_VALUES = {"size", "dim", "numel", "stride", "storage_offset", "is_contiguous", "is_pinned",
+             "element_size", "nelement", "ndimension", "__len__", "data_ptr", "get_device",
+             "untyped_storage", "__hash__", "record_stream"}  # fmt: skip
+# Views of a copy still landing: what they give lands with it
+VIEWS = {"view", "view_as", "reshape", "reshape_as", "detach", "__getitem__", "flatten",
+         "squeeze", "unsqueeze", "t", "transpose", "permute", "narrow", "select", "split",
+         "chunk", "unbind", "tensor_split", "expand", "expand_as", "unflatten",
+         "contiguous"}  # fmt: skip
 
 
 def flat(values):

@@ -20,9 +20,10 @@ It records what would make a GPU wait, or fail:
   ``.cpu()``, ``print``, ``torch.tensor`` of a list of device tensors, a device
   value written into a CPU tensor, ``torch.cuda.synchronize``, ...), each a
   synchronization on a GPU;
-* ``raced``: host reads of a copy made with ``.to("cpu", non_blocking=True)`` before any
-  ``torch.cuda.synchronize`` (:meth:`DeviceWatch.synced`): on a GPU the copy may not have
-  landed, and the read sees what the pinned buffer held before;
+* ``raced``: host reads of a copy made with ``.to("cpu", non_blocking=True)`` (or of a view
+  of it) before any ``torch.cuda.synchronize`` (:meth:`DeviceWatch.synced`), and operations
+  on the CPU that use its values: on a GPU the copy may not have landed, and the read sees
+  what the pinned buffer held before;
 * ``mixed``: operations that combine a device tensor with a CPU tensor (not a
   0-d one), or tensors on two GPUs, which a GPU refuses; each names where the
   CPU tensor was made. ``.to()`` and autograd (``backward``, ``torch.autograd.grad``,
@@ -51,17 +52,23 @@ from torch.overrides import TorchFunctionMode
 from ._device_calls import (
     COPIES,
     FACTORIES,
+    NO_VALUES,
     NOT_MIXES,
     READS,
+    VIEWS,
     flat,
     gpu,
     handed_gradients,
     no_numpy,
 )
 
-__all__ = ["DeviceWatch", "PRETEND_DEVICE"]
+__all__ = ["DeviceWatch", "KEPT_FROM_EARLIER", "PRETEND_DEVICE"]
 
 PRETEND_DEVICE = torch.device("cuda", 0)
+
+
+# What a mix with a tensor a pretend GPU held in an earlier call (``carried``) ends with
+KEPT_FROM_EARLIER = ", one of them kept from an earlier call"
 
 
 class DeviceWatch(TorchFunctionMode):
@@ -75,6 +82,7 @@ class DeviceWatch(TorchFunctionMode):
         self.mixed: list[str] = []
         self.raced: list[str] = []  # host reads of a copy to the host still under way
         self._in_flight: dict[int, weakref.ref] = {}  # .to("cpu", non_blocking=True)'s copies
+        self.carried: dict[int, weakref.ref] = {}  # put on a GPU under an earlier watch
         self._marked: dict[int, tuple[weakref.ref, torch.device]] = {}
         self._origin: dict[int, tuple[weakref.ref, str]] = {}
 
@@ -83,6 +91,7 @@ class DeviceWatch(TorchFunctionMode):
     def put(self, t: torch.Tensor, device=PRETEND_DEVICE) -> torch.Tensor:
         """Declare ``t`` on ``device`` (a pretend GPU, ``cuda:0`` unless given); returns it."""
         self._marked[id(t)] = (weakref.ref(t), gpu(device))
+        self.carried.pop(id(t), None)  # put here by the caller: not kept by the answer
         return t
 
     def device_of(self, t) -> torch.device | None:
@@ -99,6 +108,12 @@ class DeviceWatch(TorchFunctionMode):
         has waited for: on a GPU, its values may not have landed yet."""
         entry = self._in_flight.get(id(t))
         return entry is not None and entry() is t
+
+    @staticmethod
+    def _uses(name: str) -> bool:
+        """Whether a call on the host named ``name`` uses its tensors' values (a copy of them
+        to a GPU, queued behind the copy that lands them, does not race)."""
+        return not (name in NO_VALUES | VIEWS | NOT_MIXES or name.endswith("_like"))
 
     def synced(self) -> None:
         """The host waited for the device: every copy to the host has landed."""
@@ -151,7 +166,8 @@ class DeviceWatch(TorchFunctionMode):
             return self._mark(result, None)
         if name == "__array__" and self.pretend and on:  # np.asarray(x): x.numpy() inside
             raise no_numpy(self.device_of(on[0]))
-        if name in READS and any(self._landing(t) for t in tensors):
+        landing = any(self._landing(t) for t in tensors)
+        if landing and (name in READS or not on and target is None and self._uses(name)):
             self.raced.append(f"{name}()" if not name.startswith("__") else name)
         if name in READS and on:
             self.reads.append(f"{name}()" if not name.startswith("__") else name)
@@ -186,6 +202,10 @@ class DeviceWatch(TorchFunctionMode):
                 return self._mark(result, None, shown)
         if name in COPIES:
             return result
+        if landing and name in VIEWS:  # a view of a copy still landing lands with it
+            for t in flat([result]):
+                if isinstance(t, torch.Tensor):
+                    self._in_flight[id(t)] = weakref.ref(t)
         first_host = next((t for t in tensors if not self.on_device(t)), None)
         return self._mark(
             result,
@@ -214,11 +234,13 @@ class DeviceWatch(TorchFunctionMode):
         host = [t for t in tensors if not self.on_device(t) and t.dim() > 0]
         host = [t for t in host if t.device.type == "cpu"]
         gpus = list(dict.fromkeys(str(self.device_of(t)) for t in on))
+        kept = any((e := self.carried.get(id(t))) is not None and e() is t for t in on)
+        said = KEPT_FROM_EARLIER if kept else ""
         if host:
             shown = "a device tensor" if gpus == ["cuda:0"] else f"a tensor on {gpus[0]}"
-            self.mixed.append(f"{name} got {shown} and {self.origin(host[0])}")
+            self.mixed.append(f"{name} got {shown} and {self.origin(host[0])}{said}")
         elif len(gpus) > 1:
-            self.mixed.append(f"{name} got tensors on {gpus[0]} and on {gpus[1]}")
+            self.mixed.append(f"{name} got tensors on {gpus[0]} and on {gpus[1]}{said}")
 
     def _check_gradients(self, name: str, args, kwargs) -> None:
         """Record a gradient handed to autograd on another device than its tensor's, which

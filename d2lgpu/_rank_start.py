@@ -41,6 +41,7 @@ import cloudpickle
 import torch
 import torch.distributed as dist
 
+from ._fork_probe import forked_backward_works
 from ._op_send import defined_here, from_a_cell, op_reduction
 
 __all__ = [
@@ -120,7 +121,9 @@ def start_method() -> str:
     """How :func:`rank_processes` starts ranks: ``"fork"`` where that is safe, else ``"forkserver"``.
 
     ``"forkserver"`` where torch sees a GPU (see the module's docstring for why), after
-    :func:`note_autograd_threads`, or where the platform cannot fork;
+    :func:`note_autograd_threads`, where a forked child's ``backward`` fails (autograd's
+    threads started by a way not noted: :mod:`d2lgpu._fork_probe`), or where the platform
+    cannot fork;
     ``$D2LGPU_RANKS_START`` chooses either one.
     """
     chosen = os.environ.get(START_ENV_VAR, "").strip()
@@ -135,6 +138,9 @@ def start_method() -> str:
         or _accelerator_visible()
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
+        return "forkserver"
+    if not forked_backward_works():  # autograd's threads started, by a way not noted
+        note_autograd_threads()
         return "forkserver"
     return "fork"
 

@@ -369,9 +369,10 @@ def test_a_host_read_of_a_copy_still_under_way_is_a_race_until_a_sync():
         x = watch.put(torch.arange(3.0))
         late = x.to("cpu", non_blocking=True)
         assert late.tolist() == [0.0, 1.0, 2.0] and float(late[0]) == 0.0
-        assert watch.raced == ["tolist()"] and watch.reads == [".to('cpu')"]
+        # late[0] is a view of the copy: it lands with it
+        assert watch.raced == ["tolist()", "__float__"] and watch.reads == [".to('cpu')"]
         str(late)
-        assert watch.raced == ["tolist()", "__repr__"]
+        assert watch.raced == ["tolist()", "__float__", "__repr__"]
         waited = x.to("cpu", non_blocking=True)
         torch.cuda.synchronize()
         (
@@ -382,9 +383,55 @@ def test_a_host_read_of_a_copy_still_under_way_is_a_race_until_a_sync():
         )  # landed, blocking
         kept = x.to("cpu", non_blocking=False)
         kept.tolist()
-        assert watch.raced == ["tolist()", "__repr__"]
+        assert watch.raced == ["tolist()", "__float__", "__repr__"]
     with DeviceWatch(pretend=True) as bare:  # synced() by hand: what a sync calls
         late = bare.put(torch.ones(2)).to("cpu", non_blocking=True)
         bare.synced()
         late.tolist()
         assert bare.raced == []
+
+
+def test_an_operation_on_a_copy_still_landing_is_a_race_and_its_shape_is_not():
+    # round 62: stage 2 on the CPU computing on activations copied with non_blocking=True
+    from d2lgpu.checks._pretend import watching
+
+    with watching(True) as watch:
+        late = watch.put(torch.arange(6.0)).to("cpu", non_blocking=True)
+        late.shape, late.size(0), late.numel(), late.is_contiguous()  # no values read
+        view = late.view(2, 3)  # lands with the copy
+        assert watch.raced == []
+        view.sum()
+        assert watch.raced == ["sum()"]
+        torch.nn.functional.linear(late, torch.ones(2, 6))
+        assert watch.raced == ["sum()", "linear()"]
+        torch.cuda.synchronize()
+        late + 1, view.sum()  # landed
+        assert watch.raced == ["sum()", "linear()"]
+
+
+def test_a_thread_started_under_the_watch_is_watched_and_a_gpu_tensor_stays_on_its_gpu():
+    # round 62: .item() in a thread pool's worker; a tensor cached between two calls
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from d2lgpu.checks._pretend import watching
+
+    with watching(True) as watch:
+        x = watch.put(torch.ones(3))
+        thread = threading.Thread(target=lambda: x.sum().item())
+        thread.start()
+        thread.join()
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(lambda: float(x[0])).result()
+        assert watch.reads == ["item()", "__float__"]
+        kept = torch.eye(3, device="cuda:0")  # on the pretend cuda:0
+    with watching(True) as later:
+        assert later.device_of(kept) == torch.device("cuda", 0)
+        a = later.put(torch.ones(3, 3), "cuda:1")
+        a @ kept
+        assert later.mixed == [
+            "matmul got tensors on cuda:1 and on cuda:0, one of them kept from an earlier call"
+        ]
+        later.put(kept, "cuda:0")  # the caller's own: no longer the answer's kept one
+        a @ kept
+        assert later.mixed[1] == "matmul got tensors on cuda:1 and on cuda:0"

@@ -220,6 +220,7 @@ def test_ranks_are_forked_only_where_torch_sees_no_gpu(monkeypatch, gpus):
     from d2lgpu import _rank_start
 
     monkeypatch.setattr(_rank_start, "_autograd_threads", False)  # whatever ran before here
+    monkeypatch.setattr(_rank_start, "forked_backward_works", lambda: True)
     monkeypatch.delenv(ranks.START_ENV_VAR, raising=False)
     monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
     gpus(0)  # a machine without a GPU, also where this one has one
@@ -375,20 +376,40 @@ def _backward_on_a_rank(rank, world):
     return x.grad.sum().item()
 
 
-@pytest.mark.slow  # a fresh Python: the process must not have noted autograd's threads yet
+# Each starts autograd's device threads, after which a forked rank's backward would raise
+# "Unable to handle autograd's threading ... fork": d2lgpu.scale's tracked backward (which
+# notes it), and a checker's watch (defaults_kept) around a checkpointed backward under
+# FakeTensorMode, as chapter 11's checker runs one (which notes nothing).
+THREAD_STARTERS = {
+    "scale": (
+        "from torch import nn; from d2lgpu import scale\n"
+        "scale.per_rank_bytes(lambda: nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2)), 'fsdp2',"
+        " 2, inputs=lambda m: torch.randn(3, 8))\n"
+    ),
+    "watched_fake_backward": (
+        "from torch._subclasses.fake_tensor import FakeTensorMode\n"
+        "from torch.utils.checkpoint import checkpoint\n"
+        "from d2lgpu.checks._kit_process import defaults_kept\n"
+        "with defaults_kept('your plan'), FakeTensorMode():\n"
+        "    layer = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5))\n"
+        "    x = torch.ones(2, 4, requires_grad=True)\n"
+        "    checkpoint(layer, x, use_reentrant=False).sum().backward()\n"
+    ),
+}
+
+
+@pytest.mark.slow  # a fresh Python: the process must not have started autograd's threads yet
 @pytest.mark.skipif(
     _rank_start._accelerator_visible(), reason="where torch sees a GPU, ranks never fork"
 )
-def test_after_autograd_on_a_fake_device_ranks_are_not_forked_and_still_run_backward():
-    # d2lgpu.scale's tracked backward starts autograd's device threads; a forked rank's
-    # backward would then raise "Unable to handle autograd's threading ... fork".
+@pytest.mark.parametrize("starter", sorted(THREAD_STARTERS))
+def test_after_autograd_threads_start_ranks_are_not_forked_and_still_run_backward(starter):
     code = (
-        "import os, torch; from torch import nn; from d2lgpu import scale, ranks\n"
+        "import os, torch; from d2lgpu import ranks\n"
         "os.environ.pop('D2LGPU_RANKS_START', None)\n"
         "assert ranks.start_method() == 'fork', ranks.start_method()\n"
-        "scale.per_rank_bytes(lambda: nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2)), 'fsdp2',"
-        " 2, inputs=lambda m: torch.randn(3, 8))\n"
-        "assert ranks.start_method() == 'forkserver', ranks.start_method()\n"
+        + THREAD_STARTERS[starter]
+        + "assert ranks.start_method() == 'forkserver', ranks.start_method()\n"
         "from tests.test_ranks import _backward_on_a_rank\n"
         "print(ranks.run_ranks(_backward_on_a_rank, world=2))\n"
     )
@@ -406,9 +427,50 @@ def test_start_method_answers_forkserver_once_autograd_threads_are_noted(monkeyp
     monkeypatch.delenv("D2LGPU_RANKS_START", raising=False)
     monkeypatch.setattr(_rank_start, "_autograd_threads", False)
     monkeypatch.setattr(_rank_start, "_accelerator_visible", lambda: False)
+    monkeypatch.setattr(_rank_start, "forked_backward_works", lambda: True)
     assert ranks.start_method() == "fork"
     _rank_start.note_autograd_threads()
     assert ranks.start_method() == "forkserver"
+
+
+def test_start_method_asks_a_forked_child_and_keeps_a_no(monkeypatch):
+    """Autograd's threads started by a way nothing noted: a forked child's backward fails,
+    so the ranks come from the fork server, now and later (the threads never stop)."""
+    from d2lgpu import _rank_start
+
+    asked = []
+    monkeypatch.delenv("D2LGPU_RANKS_START", raising=False)
+    monkeypatch.setattr(_rank_start, "_autograd_threads", False)
+    monkeypatch.setattr(_rank_start, "_accelerator_visible", lambda: False)
+    monkeypatch.setattr(_rank_start, "forked_backward_works", lambda: asked.append(1) or False)
+    assert ranks.start_method() == "forkserver"
+    assert ranks.start_method() == "forkserver"
+    assert asked == [1] and _rank_start._autograd_threads
+
+
+def test_a_forked_childs_backward_is_asked_of_one():
+    """In this process a forked child's backward runs, unless autograd's threads started
+    before (as an earlier test may have done); a child that fails or hangs answers no."""
+    from d2lgpu import _fork_probe
+
+    started = time.monotonic()
+    assert _fork_probe.forked_backward_works() in (True, False)
+    assert time.monotonic() - started < 5.5
+    code = (
+        "import os, time, torch\n"
+        "from d2lgpu._fork_probe import forked_backward_works as works\n"
+        "assert works(), 'a fresh process'\n"
+        "torch.autograd.backward = lambda *a, **k: time.sleep(60)\n"
+        "torch.Tensor.backward = lambda *a, **k: time.sleep(60)\n"
+        "start = time.monotonic(); assert not works(timeout_s=0.5); print(time.monotonic() - start)\n"
+        "torch.Tensor.backward = lambda *a, **k: 1 / 0\n"
+        "assert not works()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert float(done.stdout.split()[-1]) < 5, done.stdout
 
 
 def test_a_reductions_name_is_its_reduce_op_or_what_torch_prints():
