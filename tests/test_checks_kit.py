@@ -1020,3 +1020,41 @@ def test_pythons_and_numpys_global_generators_reseeded_are_named_and_put_back_ar
     with reseeds_named("your step", answers_only=True):
         random.seed(5)
     random.setstate(state)
+
+
+def test_allocations_names_torch_storages_and_python_peaks_of_a_size_and_no_less():
+    import numpy as np
+
+    from d2lgpu.checks._kit_calls import allocations
+
+    for make, what in (
+        (lambda: torch.empty(3 * 2**20, dtype=torch.uint8), "empty"),
+        (lambda: torch.zeros(2**19), "zeros"),  # 2 MiB of float32
+        (lambda: np.zeros(2**21, np.uint8), "python"),  # NumPy reports to tracemalloc
+        (lambda: bytearray(2**21), "python"),
+    ):
+        with allocations(2**20) as found:
+            made = make()
+        assert [w for w, _ in found] == [what], found
+        assert found[0][1] >= 2**20
+        del made
+    x = torch.ones(2**20)
+    with allocations(2**20) as found:  # views, scalars and small tensors are no allocation
+        x.view(-1), x[::2], torch.tensor(3.0) * 2, sum(range(1000)), torch.ones(100)
+    assert found == []
+    import tracemalloc
+
+    tracemalloc.start()  # a trace of the caller's own goes on after the block
+    try:
+        held = bytearray(2**21)  # the caller's memory, and a peak of the caller's before
+        spike = bytearray(2**22)
+        del spike
+        with allocations(2**20) as found:
+            pass
+        assert found == [] and tracemalloc.is_tracing()
+        with allocations(2**20) as found:  # counted from what was traced at the start
+            made = bytearray(2**21)
+        assert [w for w, _ in found] == ["python"] and 2**21 <= found[0][1] < 2**22, found
+        del held, made
+    finally:
+        tracemalloc.stop()

@@ -38,6 +38,7 @@ The modules whose names start with ``_`` are not checkers but what checkers shar
 =========================  ==============================================================
 ``_ch01_calls``            ``01.placement``'s watch of GPUs touched, and of one list refilled
 ``_ch02_time_log``         ``02.time_fn``'s rules on the order of its calls: warm-up, clock, sync
+``_ch02_time_cuda``        ``02.time_fn`` where torch sees a GPU: the given sync, not torch.cuda's
 ``_ch02_clock``            ``02.frobenius``'s product clock: work, norms, joins, matrices alive
 ``_ch02_futures``          ``02.concurrency``'s futures, logged or late: ``result()`` alone
 ``_ch03_networks``         what both chapter 3 checkers share: the model

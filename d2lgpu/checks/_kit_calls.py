@@ -1,6 +1,6 @@
 """The checker kit's watch on how a module of the checker's own was called, on the
-autocast regions an answer asks for (:func:`autocasts_asked`), and on an optimizer's steps
-(:func:`closure_first`).
+autocast regions an answer asks for (:func:`autocasts_asked`), on an optimizer's steps
+(:func:`closure_first`), and on the memory a call allocates (:func:`allocations`).
 
 :class:`CallCounted` is an ``nn.Module`` that counts, in ``direct``, the forwards that came
 as ``module.forward(h)``, past ``nn.Module.__call__`` and so past every hook on the module
@@ -15,15 +15,17 @@ without their hooks.
 
 from __future__ import annotations
 
+import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import torch
 from torch import autocast, nn
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from ._kit import patched
 
-__all__ = ["CallCounted", "autocasts_asked", "closure_first"]
+__all__ = ["CallCounted", "allocations", "autocasts_asked", "closure_first"]
 
 
 class CallCounted(nn.Module):
@@ -84,3 +86,47 @@ def closure_first(step, before_step):
         return loss
 
     return watched
+
+
+class _NewStorages(TorchDispatchMode):
+    """Records each operator's output whose storage is new (none of its inputs') and holds at
+    least ``at_least`` bytes, as ``(operator, bytes)``."""
+
+    def __init__(self, at_least: int, found: list[tuple[str, int]]):
+        super().__init__()
+        self.at_least, self.found = at_least, found
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        flat = torch.utils._pytree.tree_leaves((args, kwargs))
+        given = {t.untyped_storage().data_ptr() for t in flat if isinstance(t, torch.Tensor)}
+        for t in torch.utils._pytree.tree_leaves(out):
+            if isinstance(t, torch.Tensor) and t.device.type != "meta":
+                size, ptr = t.untyped_storage().nbytes(), t.untyped_storage().data_ptr()
+                if size >= self.at_least and ptr not in given:
+                    self.found.append((func.overloadpacket.__name__, size))
+        return out
+
+
+@contextmanager
+def allocations(at_least: int) -> Iterator[list[tuple[str, int]]]:
+    """What the block allocates of ``at_least`` bytes or more: each torch operator's new
+    storage as ``(operator, bytes)``, and Python's own (NumPy's, a bytearray's) peak above
+    what was traced before as ``("python", bytes)``. A trace the caller had started goes on."""
+    found: list[tuple[str, int]] = []
+    with _NewStorages(at_least, []):  # the mode's first use imports and builds its own parts
+        torch.zeros(1).add_(1)
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    try:
+        with _NewStorages(at_least, found):
+            yield found
+    finally:
+        peak = tracemalloc.get_traced_memory()[1] - before
+        if not tracing:
+            tracemalloc.stop()
+        if peak >= at_least:
+            found.append(("python", peak))

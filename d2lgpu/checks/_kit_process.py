@@ -2,20 +2,22 @@
 (the answer's run) leaves torch's defaults or another process-wide setting changed, and puts
 each back: the defaults (device, dtype, grad mode, deterministic algorithms, float32 matmul
 precision, anomaly detection), torch's thread count, the cuDNN and reduced-precision flags,
-print options, flush-denormal, the garbage collector and thread switches, ``os.environ`` (the
-answer's writes), catch-all warning filters, a torch function mode or an inference mode left
-entered; and torch's functions replaced by the answer's own (an assignment into ``torch``,
-``torch.nn.functional``, ``torch.Tensor``...), named first, as the root cause of the rest.
+print options, flush-denormal, the globals ``torch.load(weights_only=True)`` may build (the
+answer's ``add_safe_globals``), the garbage collector and thread switches, ``os.environ``
+(the answer's writes), catch-all warning filters, a torch function mode or an inference mode
+left entered; and torch's functions replaced by the answer's own (an assignment into
+``torch``, ``torch.nn.functional``, ``torch.Tensor``...), named first, as the root cause of
+the rest.
 
 :func:`settings` reads the settings, :func:`left_changed` names what differs and puts it
-back, :func:`replaced` finds torch's functions that are the answer's.
+back, :func:`defaults` and :func:`defaults_put_back` do the same for torch's defaults, and
+:func:`replaced` finds torch's functions that are the answer's.
 
 What it is not: a rule on what the answer does inside a block that undoes it.
 """
 
 from __future__ import annotations
 
-import _collections_abc
 import os
 import sys
 import types
@@ -27,10 +29,20 @@ import torch
 
 from . import _kit_interpreter as interpreter
 from ._kit import patched
+from ._kit_environ import EnvironWrites, as_code, put
+from ._kit_safe_globals import SafeGlobalsWrites
 from ._kit_seeds import answers, reseeds_named
 from ._util import CheckFailed, state_left_hint
 
-__all__ = ["defaults_kept", "left_changed", "replaced", "replaced_by", "settings"]
+__all__ = [
+    "defaults",
+    "defaults_kept",
+    "defaults_put_back",
+    "left_changed",
+    "replaced",
+    "replaced_by",
+    "settings",
+]
 
 _FLAGS = [(torch.backends.cudnn, "torch.backends.cudnn", n)
           for n in ("benchmark", "deterministic", "enabled", "allow_tf32")] + [
@@ -63,37 +75,6 @@ def _catch_alls() -> list:
             if f[0] in ("ignore", "error") and f[1] is None and f[3] is None]  # fmt: skip
 
 
-class _EnvironWrites:
-    """While started: the keys of ``os.environ`` that the answer's own lines wrote (the first
-    frame outside ``os`` and ``collections.abc`` is the learner's), each with its value
-    before the first write; torch's own writes (a cache folder it names) are not noted."""
-
-    _SKIPPED = (os.__file__, _collections_abc.__file__)
-
-    def __init__(self) -> None:
-        self.before: dict[str, str | None] = {}
-        self._saved = [(n, getattr(os._Environ, n)) for n in ("__setitem__", "__delitem__")]
-        for name, original in self._saved:
-            setattr(os._Environ, name, self._noting(original))
-
-    def _noting(self, original):
-        def write(environ, key, *value):
-            frame = sys._getframe(1)
-            while frame is not None and frame.f_code.co_filename in self._SKIPPED:
-                frame = frame.f_back
-            name = "" if frame is None else frame.f_code.co_filename
-            if answers(name) and key not in self.before:
-                self.before[key] = environ.get(key)
-            return original(environ, key, *value)
-
-        return write
-
-    def stop(self) -> dict[str, str | None]:
-        for name, original in self._saved:
-            setattr(os._Environ, name, original)
-        return self.before
-
-
 class _Count(int):
     """A count the watched ``torch.get_num_threads`` read: setting it again puts a count back."""
 
@@ -123,9 +104,9 @@ class _ThreadSets:
 
 
 def settings() -> dict:
-    """The settings now, and the answer's writes to ``os.environ`` from now on (stopped by
-    :func:`left_changed`)."""
-    return {**_read(), "environ": _EnvironWrites()}
+    """The settings now, and the answer's writes to ``os.environ`` and to the globals that
+    weights_only loads build from now on (stopped by :func:`left_changed`)."""
+    return {**_read(), "environ": EnvironWrites(), "safe": SafeGlobalsWrites()}
 
 
 def _read() -> dict:
@@ -167,14 +148,11 @@ def left_changed(before: dict) -> list[str]:
         changed.append(f"torch.set_flush_denormal({now['denormal']})")
         torch.set_flush_denormal(before["denormal"])
     changed += interpreter.put_back(before["python"], now["python"])
+    changed += before["safe"].stop()
     for key, was in sorted(before["environ"].stop().items()):
         if (new := os.environ.get(key)) != was:
-            changed.append(f"os.environ[{key!r}] = {new!r}" if new is not None
-                           else f"del os.environ[{key!r}]")  # fmt: skip
-            if was is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = was
+            changed.append(as_code(key, new))
+            put(key, was)
     for f in now["filters"]:
         if f not in before["filters"]:
             changed.append(f"warnings.filterwarnings({f[0]!r}, category={f[2].__name__})")
@@ -241,6 +219,44 @@ def _replaced_hint(replaced: list[str]) -> str:
     )
 
 
+def defaults() -> dict:
+    """torch's process-wide defaults now, for :func:`defaults_put_back`."""
+    return {
+        "anomaly": (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()),
+        "device": torch.get_default_device(),
+        "dtype": torch.get_default_dtype(),
+        "deterministic": torch.are_deterministic_algorithms_enabled(),
+        "precision": torch.get_float32_matmul_precision(),
+        "grad": torch.is_grad_enabled(),
+    }
+
+
+def defaults_put_back(before: dict) -> list[str]:
+    """torch's defaults that differ from ``before`` (:func:`defaults`), as the code that
+    set them; each put back as it was."""
+    now, changed = defaults(), []
+    if now["anomaly"] != before["anomaly"]:
+        changed.append(f"torch.autograd.set_detect_anomaly({now['anomaly'][0]})")
+        torch.set_anomaly_enabled(*before["anomaly"])
+    if now["device"] != (device := before["device"]):
+        changed.append(f"torch.set_default_device({str(now['device'])!r})")
+        torch.set_default_device(None if device.type == "cpu" else device)
+    if now["dtype"] != before["dtype"]:
+        changed.append(f"torch.set_default_dtype({now['dtype']})")
+        torch.set_default_dtype(before["dtype"])
+    if now["deterministic"] != before["deterministic"]:
+        changed.append(f"torch.use_deterministic_algorithms({now['deterministic']})")
+        torch.use_deterministic_algorithms(before["deterministic"])
+    if (mode := now["precision"]) != before["precision"]:
+        tf32 = " (or torch.backends.cuda.matmul.allow_tf32 = True)" * (mode == "high")
+        changed.append(f"torch.set_float32_matmul_precision({mode!r}){tf32}")
+        torch.set_float32_matmul_precision(before["precision"])
+    if now["grad"] != before["grad"]:
+        changed.append(f"torch.set_grad_enabled({now['grad']})")
+        torch.set_grad_enabled(before["grad"])
+    return changed
+
+
 @contextmanager
 def defaults_kept(what: str) -> Iterator[None]:
     """Fail if the block leaves a process-wide default of torch changed; restore it either way.
@@ -254,37 +270,13 @@ def defaults_kept(what: str) -> Iterator[None]:
     """
     if replaced := replaced_by():
         raise CheckFailed(_replaced_hint(replaced))
-    device, dtype = torch.get_default_device(), torch.get_default_dtype()
-    grad, deterministic = torch.is_grad_enabled(), torch.are_deterministic_algorithms_enabled()
-    precision = torch.get_float32_matmul_precision()
-    anomaly = torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()
-    others, ended, sets = settings(), False, _ThreadSets()
+    kept, others, ended, sets = defaults(), settings(), False, _ThreadSets()
     try:
         with patched(*sets.changes), reseeds_named(what, answers_only=True):
             yield
         ended = True
     finally:
-        changed = []  # each put back either way, then the rest (a default device's mode too)
-        if (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()) != anomaly:
-            changed.append(f"torch.autograd.set_detect_anomaly({torch.is_anomaly_enabled()})")
-            torch.set_anomaly_enabled(*anomaly)
-        if torch.get_default_device() != device:
-            changed.append(f"torch.set_default_device({str(torch.get_default_device())!r})")
-            torch.set_default_device(None if device.type == "cpu" else device)
-        if torch.get_default_dtype() != dtype:
-            changed.append(f"torch.set_default_dtype({torch.get_default_dtype()})")
-            torch.set_default_dtype(dtype)
-        if torch.are_deterministic_algorithms_enabled() != deterministic:
-            now = torch.are_deterministic_algorithms_enabled()
-            changed.append(f"torch.use_deterministic_algorithms({now})")
-            torch.use_deterministic_algorithms(deterministic)
-        if (mode := torch.get_float32_matmul_precision()) != precision:
-            tf32 = " (or torch.backends.cuda.matmul.allow_tf32 = True)" * (mode == "high")
-            changed.append(f"torch.set_float32_matmul_precision({mode!r}){tf32}")
-            torch.set_float32_matmul_precision(precision)
-        if torch.is_grad_enabled() != grad:
-            changed.append(f"torch.set_grad_enabled({torch.is_grad_enabled()})")
-            torch.set_grad_enabled(grad)
+        changed = defaults_put_back(kept)  # either way, then the rest (a default device's mode)
         left = left_changed(others)
         if sets.left is not None and not any("set_num_threads" in c for c in left):
             left.append(f"torch.set_num_threads({sets.left})")  # the count it had already

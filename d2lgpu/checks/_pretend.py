@@ -12,6 +12,7 @@ pack hook's reads are recorded as :data:`SAVED_TO_HOST`); and on a real GPU
 
 from __future__ import annotations
 
+import threading
 import warnings
 from contextlib import contextmanager
 
@@ -26,10 +27,17 @@ __all__ = ["SAVED_TO_HOST", "cuda_sync_counter", "watching"]
 SAVED_TO_HOST = "a tensor saved for backward copied to the host (saved_tensors_hooks)"
 
 
+_KEPT: dict = {}  # the pretend GPUs' marks of tensors still alive when the last watch ended
+
+
 @contextmanager
 def watching(pretend: bool):
     """A :class:`DeviceWatch` in force, with ``torch.cuda.synchronize`` recorded as a read."""
     watch = DeviceWatch(pretend)
+    # A tensor an earlier watch put on a pretend GPU is still there (a cache the answer keeps
+    # between calls holds GPU tensors on a real GPU): its mark goes on from watch to watch
+    watch._marked.update(_KEPT)
+    watch.carried = {k: ref for k, (ref, _) in _KEPT.items()}
     saved = torch.cuda.synchronize
 
     def synchronize(*args, **kwargs):
@@ -78,16 +86,27 @@ def watching(pretend: bool):
         finally:
             hooks.pack_hook, hooks.unpack_hook = pack, unpack
 
+    boot = threading.Thread._bootstrap_inner  # type: ignore[attr-defined]
+
+    def booted(thread):  # a thread started under the watch (a pool's worker) runs under it too
+        with watch:
+            return boot(thread)
+
     hooks = ("register_hook", "register_post_accumulate_grad_hook")
     with (
         patched(
+            (threading.Thread, "_bootstrap_inner", booted),
             (torch.cuda, "synchronize", synchronize),
             (torch.autograd.graph.saved_tensors_hooks, "__enter__", enter),
             *map(watched_hooks, hooks),
         ),
         watch,
     ):
-        yield watch
+        try:
+            yield watch
+        finally:
+            _KEPT.clear()
+            _KEPT.update((k, v) for k, v in watch._marked.items() if v[0]() is not None)
 
 
 SYNC_WARNING = "called a synchronizing CUDA operation"  # c10::cuda::warn_or_error_on_sync

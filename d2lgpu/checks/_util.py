@@ -304,9 +304,12 @@ def one_cpu_thread(fn):
 
 def state_left_hint(what: str, changed: list[str]) -> str:
     """The hint when ``what`` left process-wide settings changed (``changed``, as code)."""
+    blocks = "warnings.catch_warnings(), torch.backends.cudnn.flags(...)"
+    if any("safe_globals" in c for c in changed):  # weights_only loads build them from then on
+        blocks = "with torch.serialization.safe_globals([...]): around the one load that needs it"
     return (
         f"{what} leaves a process-wide setting changed ({', '.join(changed)}): every line run "
         "afterwards anywhere in the program, the caller's too, runs with it. Set it back "
-        "before you return (try/finally), or change it only in a with-block that undoes it "
-        "(warnings.catch_warnings(), torch.backends.cudnn.flags(...))"
+        f"before you return (try/finally), or change it only in a with-block that undoes it "
+        f"({blocks})"
     )
