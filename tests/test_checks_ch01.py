@@ -372,3 +372,88 @@ def test_placement_names_a_rotation_started_at_the_processs_rank_and_slurms_gpu_
     )
     assert_fails("01.placement", slurm_ids, "SLURM_STEP_GPUS", "returned [cuda:2, cuda:3, cuda:2]")
     assert {k: os.environ.get(k) for k in before} == before
+
+
+def test_a_round_kept_between_calls_is_named_where_it_starts_at_another_device():
+    import itertools
+
+    state = {"cycle": None, "devices": None}
+
+    def kept_cycle(n_workers):  # one cycle, made anew only when the devices change
+        devices = d2lgpu.try_all_gpus()
+        if devices != state["devices"]:
+            state["cycle"], state["devices"] = itertools.cycle(devices), devices
+        return [next(state["cycle"]) for _ in range(n_workers)]
+
+    hint = assert_fails("01.placement", kept_cycle, "and went round from there: a cycle or a "
+                        "counter kept between calls").hint  # fmt: skip
+    assert "started at cuda:" in hint and "not at cuda:0" in hint, hint
+
+
+def test_the_same_list_handed_out_again_is_named_and_a_kept_tuple_is_not():
+    memo = {}
+
+    def listed(n_workers):  # the very list of the call before, for the same machine
+        devices = tuple(d2lgpu.try_all_gpus())
+        key = (n_workers, devices)
+        return memo.setdefault(key, [devices[i % len(devices)] for i in range(n_workers)])
+
+    assert_fails("01.placement", listed, "returned the very list it returned an earlier call")
+    memo.clear()
+
+    def tupled(n_workers):
+        return tuple(listed(n_workers))
+
+    assert_passes("01.placement", tupled)
+
+
+def test_four_gpus_at_most_is_named_on_a_machine_of_six():
+    def capped(n_workers):  # the rule of thumb "no more than 4 GPUs a job"
+        devices = d2lgpu.try_all_gpus()[:4]
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    assert_fails("01.placement", capped, "with 6 GPUs and 7 workers, cuda:4, cuda:5 got no worker")
+
+
+def test_a_cuda_device_where_there_is_no_gpu_is_named_as_such_not_for_its_index():
+    def built_for(n_workers):  # the accelerator torch was built for, there or not
+        kind = "cuda"
+        devices = [torch.device(kind, i) for i in range(d2lgpu.num_gpus())] or [torch.device(kind)]
+        return [devices[i % len(devices)] for i in range(n_workers)]
+
+    hint = assert_fails("01.placement", built_for, "with no GPU, worker 0 was put on cuda, "
+                        "which does not exist").hint  # fmt: skip
+    assert "without an index" not in hint, hint
+
+
+@pytest.mark.parametrize("launcher", [None, "", "0"])
+def test_placement_names_a_variable_filled_in_with_setdefault_whatever_the_launcher_set(
+    launcher, monkeypatch
+):
+    """os.environ.setdefault writes only where the variable is unset: the checker unsets the
+    scheduler's GPU variables while it runs, so the write shows wherever the check runs (CI
+    leaves CUDA_VISIBLE_DEVICES unset, a test harness may set it empty), and puts them back."""
+    if launcher is None:
+        monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    else:
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", launcher)
+    saved = dict(os.environ)
+    # a learner's file: the checker's watch tells the answer's writes by their file
+    space: dict = {}
+    source = (
+        "import os, d2lgpu\n"
+        "def place_workers(n_workers):\n"
+        "    devices = d2lgpu.try_all_gpus()\n"
+        "    placed = [devices[i % len(devices)] for i in range(n_workers)]\n"
+        "    used = sorted({d.index for d in placed if d.type == 'cuda'})\n"
+        "    os.environ.setdefault('CUDA_VISIBLE_DEVICES', ','.join(map(str, used)))\n"
+        "    return placed\n"
+    )
+    exec(compile(source, "/tmp/work/answer.py", "exec"), space)  # noqa: S102
+    assert_fails(
+        "01.placement",
+        space["place_workers"],
+        "place_workers leaves the environment changed (os.environ['CUDA_VISIBLE_DEVICES'] = ",
+        "Leave the environment to the launcher",
+    )
+    assert dict(os.environ) == saved

@@ -648,8 +648,8 @@ def test_a_future_s_exception_is_a_wait_inside_a_job_and_on_a_plain_list_log():
 
 
 def test_results_are_judged_swapped_whole_and_only_when_they_are():
+    from d2lgpu.checks._ch02_results import check_results as _check_results
     from d2lgpu.checks._util import CheckFailed
-    from d2lgpu.checks.ch02_concurrency import _check_results
 
     xx, yy = torch.ones(2, 2), torch.full((3, 3), 2.0)
 
@@ -662,9 +662,19 @@ def test_results_are_judged_swapped_whole_and_only_when_they_are():
     assert hint((yy, xx)) == swapped  # the sizes tell them apart
     assert hint((yy, torch.ones(4, 4))) == swapped  # y @ y first, whatever comes second
     # a value of y @ y that only broadcasts to its shape is not y @ y
-    assert hint((torch.full((1,), 2.0), torch.ones(2, 2))) == "the first result is not x @ x"
+    assert hint((torch.full((1,), 2.0), torch.ones(2, 2))) == (
+        "the first result is not x @ x: its shape is (1,), the product's (2, 2)"
+    )
     same = torch.eye(2)
     assert _check_results((same, same), same, same) is None  # equal products: not swapped
+    # a product rounded in float16 and cast back is close, and named for that
+    x, y = torch.randn(2, 64, 64, generator=torch.Generator().manual_seed(3))
+    half = (y.half() @ y.half()).float()
+    assert hint((x @ x, half), x @ x, y @ y).startswith(
+        "the second result is not y @ y, though close to it (off by "
+    )
+    assert "computed in a lower precision" in hint((x @ x, half), x @ x, y @ y)
+    assert hint((x @ x, y * y), x @ x, y @ y) == "the second result is not y @ y"
 
 
 def test_a_wait_before_the_second_launch_on_a_plain_list_log_is_a_result():

@@ -982,7 +982,7 @@ def test_frobenius_names_an_epsilon_added_to_the_norm_on_a_small_a(version):
     )
     result = assert_fails("02.frobenius", answer)
     assert result.hint.startswith(
-        f"{version} with A = 5e-05 * randn(32, 32) (float32, norms near 0.0016): the "
+        f"{version} with A = 5e-05 * randn(48, 48) (float32, norms near 0.0024): the "
         "norm after step 2 is "
     )
     assert result.hint.endswith(
@@ -996,12 +996,12 @@ def test_frobenius_names_a_float16_log_on_a_large_a():
     # round 28: a float16 log holds norms near 10 to 4 digits, but none above 65504
     result = assert_fails("02.frobenius", _logged_with(at_end=_divided_by(lambda n: n, torch.half)))
     assert result.hint == (
-        "log_norms_at_end: the norm after step 1 is inf, the reference 312838: more than "
+        "log_norms_at_end: the norm after step 1 is inf, the reference 491272: more than "
         "float16's largest value, 65504. The norms (or X) were kept in float16 (or a half log, "
         ".half()), which holds neither norms above 65504 nor, in full precision, below "
         "6.1e-05. Keep X and the norms in A's dtype (torch.empty(steps, device=A.device, "
-        "dtype=A.dtype), or a list of the norm tensors) (A here: 10000 * randn(32, 32) "
-        "(float32, norms near 3.1e+05))"
+        "dtype=A.dtype), or a list of the norm tensors) (A here: 10000 * randn(48, 48) "
+        "(float32, norms near 4.9e+05))"
     )
     from d2lgpu.checks._ch02_norms import overflow_hint
 
@@ -1018,7 +1018,7 @@ def test_frobenius_says_which_scale_of_a_gave_norms_off_the_reference():
     capped = _divided_by(lambda n: n.clamp(max=1e3))  # X grows where the norms pass 1000
     result = assert_fails("02.frobenius", _logged_with(at_end=capped))
     assert result.hint.startswith(
-        "log_norms_at_end with A = 10000 * randn(32, 32) (float32, norms near 3.1e+05): the "
+        "log_norms_at_end with A = 10000 * randn(48, 48) (float32, norms near 4.9e+05): the "
         "norm after step 2 is "
     )
 

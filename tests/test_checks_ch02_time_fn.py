@@ -191,6 +191,11 @@ def test_time_fn_names_milliseconds_and_the_wrong_statistic():
     assert_fails("02.time_fn", timer_variant(statistic=sum), "the sum of all calls")
 
 
+def test_time_fn_names_a_result_converted_from_another_unit_than_the_clocks():
+    for scale, words in ((1e-3, "1/1,000 of"), (1e-6, "1/1,000,000 of"), (1e-9, "1/1,000,000,000")):
+        assert_fails("02.time_fn", timer_variant(scale=scale), words, "no conversion")
+
+
 def test_time_fn_names_the_upper_or_lower_middle_for_an_even_number_of_times():
     def upper(times):
         return sorted(times)[len(times) // 2]
@@ -439,3 +444,100 @@ def test_the_calls_after_the_last_clock_read_are_held_to_the_same_rule():
     # two calls after the last read, timed by no clock: counted as one measurement's
     with pytest.raises(CheckFailed, match=r"called work\(\) 2 times between two clock reads"):
         check_log(timed + ["work", "work", "sync"], 3)
+
+
+def _cuda_timer(use):
+    """A timer that, where torch.cuda.is_available(), does ``use(work, sync)`` per call."""
+
+    def answer(work, sync, clock=time.perf_counter, repeats=5):
+        work()
+        sync()
+        times = []
+        for _ in range(repeats):
+            start = clock()
+            work()
+            if torch.cuda.is_available():
+                use(work, sync)
+            else:
+                sync()
+            times.append(clock() - start)
+        return statistics.median(times)
+
+    return answer
+
+
+def test_a_timer_that_turns_to_torch_cuda_where_a_gpu_is_seen_is_named_for_what_it_called():
+    where = "where torch.cuda.is_available() is True (a machine with a GPU), your time_fn "
+    given = "call those, whatever the machine, and no torch.cuda function"
+    originals = [getattr(torch.cuda, name) for name in ("is_available", "synchronize", "Event")]
+    synced = _cuda_timer(lambda work, sync: torch.cuda.synchronize())
+    said = "called torch.cuda.synchronize() (5 times) in place of the sync() it was given: "
+    assert_fails("02.time_fn", synced, where + said + "time_fn is given the work's own", given)
+    for name in ("Event", "Stream", "current_stream", "default_stream", "stream"):
+        uses = _cuda_timer(lambda work, sync, name=name: getattr(torch.cuda, name)())
+        assert_fails("02.time_fn", uses, f"{where}called torch.cuda.{name}: ", given)
+
+    def hidden(work, sync):  # a learner's `except Exception` does not hide the refusal
+        try:
+            torch.cuda.Event(enable_timing=True)
+        except Exception:
+            pass
+        sync()
+
+    assert_fails("02.time_fn", _cuda_timer(hidden), f"{where}called torch.cuda.Event: ")
+    # no torch.cuda call, but no sync either: the run's own hint, said where
+    result = assert_fails("02.time_fn", _cuda_timer(lambda work, sync: None), where[:-15] + ": ")
+    assert "synchronize() (" not in result.hint and "sync()" in result.hint
+
+    def doubled(work, sync):  # a time of its own there, 2 jobs in one window
+        sync()
+        work()
+        sync()
+
+    assert_fails("02.time_fn", _cuda_timer(doubled), where[:-15] + ": time_fn called work() 2")
+
+    def twice(work, sync, clock=time.perf_counter, repeats=5):  # a right log, a wrong time
+        work()
+        sync()
+        seconds = _timed(work, sync, clock, repeats)
+        return 2 * seconds if torch.cuda.is_available() else seconds
+
+    said = ", time_fn returned 0.004 s for work that takes 0.002 s: "
+    assert_fails("02.time_fn", twice, where[:-15] + said, given)
+
+    def broken(work, sync):  # an error of the answer's own there: named with its type
+        raise RuntimeError("no such device")
+
+    assert_fails("02.time_fn", _cuda_timer(broken),
+                 f"{where}raised RuntimeError: no such device. time_fn is given")  # fmt: skip
+    # both barriers: the given sync() waits for the work, so the time is right
+    assert_passes("02.time_fn", _cuda_timer(lambda work, sync: (torch.cuda.synchronize(), sync())))
+    now = [getattr(torch.cuda, name) for name in ("is_available", "synchronize", "Event")]
+    assert now == originals, "the checker put back torch.cuda as it found it"
+
+
+def test_a_timer_that_called_torch_cuda_synchronize_is_named_so_whatever_else_went_wrong():
+    said = "your time_fn called torch.cuda.synchronize() (1 times) in place of the sync()"
+
+    def raising(work, sync):  # torch.cuda's barrier, then an error of its own
+        torch.cuda.synchronize()
+        raise RuntimeError("no such device")
+
+    assert_fails("02.time_fn", _cuda_timer(raising), said)
+
+    def both_then_doubled(work, sync, clock=time.perf_counter, repeats=5):  # a wrong time too
+        work()
+        sync()
+        seconds = _timed(work, sync, clock, repeats)
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+            return 2 * seconds
+        return seconds
+
+    assert_fails("02.time_fn", both_then_doubled, said)
+
+    def counted(work, sync):  # a GPU seen through device_count(), not is_available()
+        torch.cuda.synchronize() if torch.cuda.device_count() else sync()
+
+    counting = _cuda_timer(counted)
+    assert_fails("02.time_fn", lambda *a: counting(*a), "called torch.cuda.synchronize() (5 times)")

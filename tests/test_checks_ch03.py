@@ -117,6 +117,25 @@ def test_parameters_rejects_saving_the_whole_module():
     )
 
 
+def test_parameters_names_classes_allowed_to_weights_only_loads_and_puts_the_list_back():
+    source = (
+        "import torch\nfrom torch import nn\n\n"
+        "def save_parameters(net, path):\n"
+        "    torch.serialization.add_safe_globals([nn.Sequential, nn.Linear, nn.ReLU])\n"
+        "    torch.save(net, path)\n"
+    )
+    scope: dict = {}
+    exec(compile(source, "answer.py", "exec"), scope)  # noqa: S102  # a learner's file
+    allowed = set(torch.serialization.get_safe_globals())
+    assert_fails(
+        "03.parameters",
+        (halve_first_layer, scope["save_parameters"], load_parameters),
+        "save_parameters leaves a process-wide setting changed "
+        "(torch.serialization.add_safe_globals([Linear, ReLU, Sequential]))",
+    )
+    assert set(torch.serialization.get_safe_globals()) == allowed  # put back: later loads refuse
+
+
 def test_parameters_alternatives_pass():
     def halve_through_data(net):
         net[0].weight.data *= 0.5
@@ -310,6 +329,33 @@ def test_device_bug_alternatives_pass():
 
     assert_passes("03.device_bug", weights_then_move)
     assert_passes("03.device_bug", device_from_the_model)
+
+
+def test_device_bug_names_a_buffer_or_parameter_the_step_adds_to_the_callers_model():
+    def weights_as_a_buffer(net, X, y, opt, device):
+        net.register_buffer("class_weights", torch.tensor([1.0, 2.0, 1.0], device=device))
+        loss = F.cross_entropy(net(X.to(device)), y.to(device), weight=net.class_weights)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails(
+        "03.device_bug",
+        weights_as_a_buffer,
+        "train_step changed the caller's model: its state_dict gained class_weights "
+        "(register_buffer, or a Parameter or module set as an attribute)",
+    )
+
+    def weights_as_a_parameter(net, X, y, opt, device):
+        net.w = nn.Parameter(torch.tensor([1.0, 2.0, 1.0], device=device), requires_grad=False)
+        loss = F.cross_entropy(net(X.to(device)), y.to(device), weight=net.w)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", weights_as_a_parameter, "its state_dict gained w (")
 
 
 def test_device_bug_names_class_weights_made_from_the_unmoved_batch():
@@ -729,3 +775,27 @@ def test_device_bug_names_a_batch_changed_in_place():
         "the step changed the batch X it was given, in place",
         "X.to(device) returns X itself",
     )
+
+
+def test_device_bug_a_batch_of_one_and_a_loss_of_shape_one_are_named():
+    def squeezed(net, X, y, opt, device):  # y.squeeze() drops a batch of one's dimension
+        X, y = X.to(device), y.to(device).squeeze()
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails("03.device_bug", squeezed, "on a batch of one example (the third real step), "
+                 "your code raised ", "a step takes a batch of any size")  # fmt: skip
+
+    def shaped(net, X, y, opt, device):  # a loss of shape (1,), not the 0-d loss
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=torch.tensor([1.0, 2.0, 1.0], device=device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach().reshape(1)
+
+    assert_fails("03.device_bug", shaped, "train_step returned Tensor of shape (1,): return the "
+                 "loss as a 0-d tensor")  # fmt: skip

@@ -459,7 +459,7 @@ def test_the_answer_must_be_a_function():
         "the model stays on its device, and runs forward once per step",
         "the step makes the host wait for nothing (torch.cuda.synchronize, .item())",
         "three steps on try_gpu() match the reference step (with the optimizer given, SGD with "
-        "momentum)",
+        "momentum, and a last batch of one example)",
     ]
 
 

@@ -303,6 +303,22 @@ def test_amp_rejects_a_half_model_and_a_bf16_path_that_needs_a_scaler():
         "call loss.backward(), clip and opt.step() directly",
     )
     assert len(result.passed) == 4  # everything float16 passed
+    loop = make_amp_loop()
+
+    def bf16_for_the_loop(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        if scaler is None:
+            net.to(torch.bfloat16)  # no float32 master weights: each step rounds them
+        try:
+            return loop(net, batches, opt, device_type, dtype, scaler, max_norm=max_norm)
+        finally:
+            net.float()
+
+    assert_hint(
+        bf16_for_the_loop,
+        "the optimizer stepped torch.bfloat16 parameters, cast back to float32 only after the "
+        "loop: don't call net.half() or net.to(dtype), not even for the loop alone; autocast "
+        "casts per operation and keeps float32 master weights, which each step updates",
+    )
 
 
 def amp_loop(*, read_each_step=False, zero_grad="before", device_type=None, loss_inside=True):

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -1210,21 +1211,23 @@ def test_slowest_op_names_an_operator_returned_without_its_namespace():
     ), hint
 
 
+def _profile_row(key, self_time, label=False):
+    """A row of key_averages() with one call of ``self_time`` us; ``label``: a record_function's."""
+    return SimpleNamespace(key=key, self_cpu_time_total=self_time, cpu_time_total=self_time,
+                           count=1, cpu_time=self_time, self_cpu_memory_usage=0,
+                           cpu_memory_usage=0, self_cpu_time_total_str=f"{self_time}us",
+                           cpu_time_total_str=f"{self_time}us",
+                           is_user_annotation=label)  # fmt: skip
+
+
 def test_the_first_aten_operator_under_a_stalled_wrapper_is_the_rule_followed():
     # A busy machine stalled autograd's wrapper of the convolution's backward until it led the
     # profile; an answer that keeps only the aten:: operators (accepted) named the first of
     # those, aten::copy_: it followed the rule, as one that named the wrapper would have
-    from types import SimpleNamespace
-
     from d2lgpu.checks import ch06_performance
     from d2lgpu.checks._ch06_workloads import self_leaders, wrong_column
 
-    def row(key, self_time):
-        return SimpleNamespace(key=key, self_cpu_time_total=self_time, cpu_time_total=self_time,
-                               count=1, cpu_time=self_time, self_cpu_memory_usage=0,
-                               cpu_memory_usage=0, self_cpu_time_total_str=f"{self_time}us",
-                               cpu_time_total_str=f"{self_time}us")  # fmt: skip
-
+    row = _profile_row
     wrapper = "autograd::engine::evaluate_function: ConvolutionBackward0"
     table = [row(wrapper, 900.0), row("aten::copy_", 500.0), row("aten::mkldnn_convolution", 80.0),
              row("aten::convolution_backward", 70.0)]  # fmt: skip
@@ -1240,6 +1243,29 @@ def test_the_first_aten_operator_under_a_stalled_wrapper_is_the_rule_followed():
     quiet = [row("aten::copy_", 900.0), row(wrapper, 10.0)]
     assert ch06_performance._busy(wrapper, "aten::copy_", [quiet, table])
     assert not ch06_performance._busy(wrapper, "aten::copy_", [table, quiet])
+
+
+def test_the_first_entry_but_the_answers_own_label_is_the_rule_followed():
+    # A busy machine stalled AccumulateGrad until it led every entry but the label of the
+    # answer's own record_function range, whose row led them all: an answer that left the
+    # label out, as the hint on labels asks, followed the rule
+    from d2lgpu.checks import ch06_performance
+    from d2lgpu.checks._ch06_workloads import self_leaders, wrong_column
+
+    row = _profile_row
+    grad = "torch::autograd::AccumulateGrad"
+    table = [row("slowest_op_call", 2000.0, label=True), row(grad, 900.0),
+             row("aten::mkldnn_convolution", 500.0), row("aten::convolution_backward", 70.0),
+             row("aten::add_", 60.0)]  # fmt: skip
+    assert self_leaders(table) == {"slowest_op_call", grad, "aten::mkldnn_convolution"}
+    assert wrong_column(grad, table) is None
+    assert ch06_performance._busy(grad, "aten::convolution_backward", [table])
+    # an entry that leads no ranking is no stall followed
+    assert not ch06_performance._busy("aten::convolution_backward", grad, [table])
+    assert "the smallest self time" in wrong_column("aten::add_", table)
+    # a table without labels ranks as before: the label's row is the only one left out
+    quiet = [row(grad, 900.0), row("aten::mkldnn_convolution", 500.0), row("aten::add_", 1.0)]
+    assert self_leaders(quiet) == {grad, "aten::mkldnn_convolution"}
 
 
 def test_the_operator_an_answer_ranked_by_another_order_is_named_by_each_order_it_leads():
@@ -1522,6 +1548,30 @@ def test_an_answer_kept_for_the_same_fn_is_named_when_its_args_change():
         "512 product next to exp of 1,000 numbers; here aten::exp takes the time. The slowest "
         "operator depends on args too: a cache keyed on fn (or fn and device) keeps an "
         "earlier call's answer. Profile every call"
+    ), result.hint
+    assert result.passed == PASSED[:6]
+
+
+def test_a_warm_up_skipped_for_an_fn_seen_before_is_named():
+    from torch.profiler import ProfilerActivity, profile
+
+    warmed = []  # the functions themselves, kept: no id of a freed one comes back
+
+    def warm_once(fn, args, device):  # round 55's w06: "a warm-up is a one-time cost"
+        if not any(fn is f for f in warmed):
+            fn(*args)
+            warmed.append(fn)
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            fn(*args)
+        return max(prof.key_averages(), key=lambda e: e.self_cpu_time_total).key
+
+    result = assert_fails("06.slowest_op", warm_once)
+    assert result.hint == (
+        "on cpu, one fn called with two sets of args: for exp of 2 million numbers next to an "
+        "8 x 8 product, the second, the first call of fn was already profiled: a warm-up "
+        "skipped for an fn seen before. Other args (other shapes) bring their one-off costs "
+        "again, and the caller may have changed anything since. Warm up in every call of "
+        "slowest_op"
     ), result.hint
     assert result.passed == PASSED[:6]
 

@@ -193,6 +193,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
     seen["reads_at_step"] = []  # host reads made so far, at each optimizer step
     seen["tensor_norms"], seen["group_norms"] = [], []  # at each step: the longest, per group
     seen["largest"] = []  # at each step: the largest gradient element, and how many are it
+    seen["stepped_as"] = []  # at each step: the parameters' dtypes other than float32
     net, batches = make_problem(device)
     for p in net.parameters():  # gradients the caller left (an evaluation's backward, say)
         p.grad = torch.full_like(p, 0.01)
@@ -217,6 +218,7 @@ def run_answer(answer, device, dtype, scaler_kwargs, max_norm):
         seen["largest"].append((top.item(), sum(int((g >= 0.999 * top).sum()) for g in grads)))
         seen["group_norms"].append([grad_norm(g["params"]) for g in opt.param_groups])
         seen["reads_at_step"].append(len(reads.reads))
+        seen["stepped_as"].append({p.dtype for p in net.parameters()} - {torch.float32})
 
     # p's gradient is being computed (by backward, or torch.autograd.grad, which leaves .grad
     # alone): it is stale only where backward then adds it to a p.grad that was not empty

@@ -228,15 +228,29 @@ def _product_and_exp(a, big):
 
 def args_check(answer, passed: list[str], tries: int = 3) -> None:
     """The same ``fn`` twice, on other ``args`` whose slowest operator differs: a name kept
-    from the first call (a cache keyed on ``fn`` alone) is the first call's. A busy machine can
-    stall a short operator: the second call is asked again before failing."""
+    from the first call (a cache keyed on ``fn`` alone) is the first call's, and the second
+    call must warm up too. A busy machine can stall a short operator: the second call is asked
+    again before failing."""
     gen, cpu = torch.Generator().manual_seed(61), torch.device("cpu")
     product = (torch.randn(512, 512, generator=gen), torch.randn(1000, generator=gen))
     exps = (torch.randn(8, 8, generator=gen), torch.randn(2_000_000, generator=gen))
     what = "exp of 2 million numbers next to an 8 x 8 product"
-    first = asked(answer, _product_and_exp, product, cpu, "a 512 x 512 product next to exp")
+    calls: list[bool] = []
+    given = list(product)  # the args the one recorded fn is called with now
+    recorded = recording(_product_and_exp, calls, given)
+    first = asked(answer, recorded, product, cpu, "a 512 x 512 product next to exp")
     for _ in range(tries):
-        got = asked(answer, _product_and_exp, exps, cpu, what)
+        given[:], calls[:] = exps, []
+        got = asked(answer, recorded, exps, cpu, what)
+        if calls and calls[0]:
+            raise CheckFailed(
+                f"on cpu, one fn called with two sets of args: for {what}, the second, the first "
+                "call of fn was already profiled: a warm-up skipped for an fn seen before. Other "
+                "args (other shapes) bring their one-off costs again, and the caller may have "
+                "changed anything since. Warm up in every call of slowest_op"
+            )
+        if calls:  # none: a name kept for fn, which the hint below names as such
+            calls_check(calls, recorded)
         if got == "aten::exp" or got != first:
             break
     else:

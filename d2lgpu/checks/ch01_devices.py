@@ -1,9 +1,8 @@
 """Checker of chapter 1: ``01.placement``, spreading workers over the devices round-robin.
 
 The answer is ``place_workers(n_workers) -> list[torch.device]``, which must ask
-``d2lgpu.try_all_gpus()`` (or ``torch.cuda``) at call time. The checker makes
-torch report 0, 1, 2 and 3 GPUs in turn (:func:`fake_gpus`); naming a device
-does not touch the hardware, so this works on any machine.
+``d2lgpu.try_all_gpus()`` (or ``torch.cuda``) at call time. The checker makes torch report
+0 to 4, then 6 GPUs (:func:`fake_gpus`); naming a device touches no hardware.
 
 :func:`fake_gpus` also takes a :class:`GpuProfile` (:data:`T4`, :data:`H100`):
 then torch describes those GPUs too (name, memory, compute capability, bf16,
@@ -19,7 +18,16 @@ from types import SimpleNamespace
 
 import torch
 
-from ._ch01_calls import check_fresh_list, check_visible, count_hint, touch_hint
+from ._ch01_calls import (
+    check_fresh_list,
+    check_visible,
+    count_hint,
+    entries_are_devices,
+    every_device_used,
+    no_gpu_ids,
+    rotation_hint,
+    touch_hint,
+)
 from ._kit import patched
 from ._util import CheckFailed
 
@@ -129,8 +137,7 @@ def _expected(n_workers: int, gpus: int) -> list[torch.device]:
 
 
 def _placement(answer, n_workers: int, gpus: int, history=None) -> list[torch.device]:
-    """``answer(n_workers)`` with ``gpus`` pretend GPUs; ``history`` (a list) gets (GPUs,
-    devices) of the call."""
+    """``answer(n_workers)`` with ``gpus`` pretend GPUs; ``history`` gets (GPUs, devices)."""
     with fake_gpus(gpus):
         got = answer(n_workers)
     if not isinstance(got, list | tuple):
@@ -154,25 +161,18 @@ def _placement(answer, n_workers: int, gpus: int, history=None) -> list[torch.de
     return devices
 
 
-def _entries_are_devices(answer) -> None:
-    """The prompt asks for torch.device objects; names compare equal above, so ask last."""
-    with fake_gpus(2):
-        got = answer(3)
-    names = [(i, d) for i, d in enumerate(got) if not isinstance(d, torch.device)]
-    if names:
-        i, d = names[0]
-        raise CheckFailed(
-            f"the devices are right, but worker {i}'s entry is the {type(d).__name__} {d!r}, "
-            "not a torch.device: return torch.device objects, such as those try_all_gpus() "
-            "returns (torch.device(name) makes one from a name)"
-        )
-
-
 def _compare(got, want, gpus: int, answer=None) -> None:
     if got == want:
         return
     i = next(k for k, (g, w) in enumerate(zip(got, want, strict=True)) if g != w)
     g, w = got[i], want[i]
+    if gpus == 0 and g.type != "cpu":
+        raise CheckFailed(
+            f"with no GPU, worker {i} was put on {g}, which does not exist: use the devices "
+            "that d2lgpu.try_all_gpus() returns ([cpu] on such a machine) instead of "
+            "hard-coding cuda (torch.accelerator.current_accelerator() names the accelerator "
+            "torch was built for, whether or not one is there)"
+        )
     if g.type == "cuda" and g.index is None:
         raise CheckFailed(
             f"worker {i} got the device 'cuda' without an index: name each GPU with its "
@@ -192,7 +192,7 @@ def _compare(got, want, gpus: int, answer=None) -> None:
             "place_workers, at call time (chapter 1's try_all_gpus()); a list made once, "
             "outside the function, does not see the GPUs"
         )
-    if gpus == 0:
+    if gpus == 0:  # a CPU of another index (cpu:0)
         raise CheckFailed(
             f"with no GPU, worker {i} was put on {g}, which does not exist: use the devices "
             "that d2lgpu.try_all_gpus() returns ([cpu] on such a machine) instead of "
@@ -213,6 +213,9 @@ def _compare(got, want, gpus: int, answer=None) -> None:
             "round-robin, each worker on the device after the previous worker's, back to the "
             "first after the last"
         )
+    again = answer and (lambda: [_placement(answer, n, gpus) for n in (len(got), 1, len(got))])
+    if rotated := rotation_hint(got, want, gpus, again):
+        raise CheckFailed(rotated)
     raise CheckFailed(
         f"with {gpus} GPU(s), worker {i} should go to {w} but went to {g}: in round-robin "
         "order, consecutive workers go to consecutive devices, back to the first after the last"
@@ -220,41 +223,41 @@ def _compare(got, want, gpus: int, answer=None) -> None:
 
 
 def check_placement(answer, passed):
-    """``place_workers(n)``: round-robin over ``try_all_gpus()`` with 0 to 4 fake GPUs."""
+    """``place_workers(n)``: round-robin over ``try_all_gpus()`` with 0 to 6 fake GPUs."""
     if not callable(answer):
         raise CheckFailed("pass the function itself: check('01.placement', place_workers)")
-    cases = [
-        (0, 5, "no GPU: all 5 workers on the CPU"),
-        (1, 5, "one GPU: all 5 workers on cuda:0"),
-        (2, 5, "two GPUs: 5 workers alternate between cuda:0 and cuda:1"),
-        (3, 2, "three GPUs, 2 workers: cuda:0 and cuda:1 (more devices than workers)"),
-    ]
-    history: list[tuple[int, list]] = []  # (GPUs, placement) of every call so far
-    _asks_at_call_time(answer, history)
-    for gpus, n_workers, description in cases:
-        got = _placement(answer, n_workers, gpus, history)
-        _not_kept(answer, got, gpus, history)
-        _compare(got, _expected(n_workers, gpus), gpus, answer)
-        passed.append(description)
-    # Whenever there are at least as many workers as devices, every device gets a worker.
-    for gpus, n_workers in [(3, 3), (3, 7), (4, 4), (4, 9), (2, 2), (1, 1), (0, 1)]:
-        got = _placement(answer, n_workers, gpus, history)
-        _not_kept(answer, got, gpus, history)
-        _every_device_used(got, gpus)
-        _compare(got, _expected(n_workers, gpus), gpus, answer)
-    _placement(answer, 0, 2)  # no worker, no device: _placement names a list that is not empty
-    passed.append(
-        "with 1 to 4 GPUs and at least as many workers as GPUs, every GPU gets a worker "
-        "(3 GPUs and 3 or 7 workers, 4 GPUs and 4 or 9 workers)"
-    )
-    _entries_are_devices(answer)
-    check_fresh_list(answer, fake_gpus)
-    passed.append("every entry is a torch.device")
-    check_visible(answer, fake_gpus)
-    passed.append(
-        "with CUDA_VISIBLE_DEVICES=2,3 (or Slurm's), or LOCAL_RANK=1, the two GPUs torch numbers "
-        "cuda:0 and cuda:1, from cuda:0"
-    )
+    with no_gpu_ids():  # a launcher's GPU variables unset, a write to one named
+        cases = [
+            (0, 5, "no GPU: all 5 workers on the CPU"),
+            (1, 5, "one GPU: all 5 workers on cuda:0"),
+            (2, 5, "two GPUs: 5 workers alternate between cuda:0 and cuda:1"),
+            (3, 2, "three GPUs, 2 workers: cuda:0 and cuda:1 (more devices than workers)"),
+        ]
+        history: list[tuple[int, list]] = []  # (GPUs, placement) of every call so far
+        _asks_at_call_time(answer, history)
+        for gpus, n_workers, description in cases:
+            got = _placement(answer, n_workers, gpus, history)
+            _not_kept(answer, got, gpus, history)
+            _compare(got, _expected(n_workers, gpus), gpus, answer)
+            passed.append(description)
+        for gpus, n_workers in [(3, 3), (3, 7), (4, 4), (4, 9), (6, 7), (2, 2), (1, 1), (0, 1)]:
+            got = _placement(answer, n_workers, gpus, history)
+            _not_kept(answer, got, gpus, history)
+            every_device_used(got, _expected(max(gpus, 1), gpus), gpus)
+            _compare(got, _expected(n_workers, gpus), gpus, answer)
+        _placement(answer, 0, 2)  # no worker, no device: _placement names a list that is not empty
+        passed.append(
+            "with 1 to 6 GPUs and at least as many workers as GPUs, every GPU gets a worker "
+            "(3 GPUs and 3 or 7 workers, 4 GPUs and 4 or 9 workers, 6 GPUs and 7 workers)"
+        )
+        entries_are_devices(answer, fake_gpus)
+        check_fresh_list(answer, fake_gpus)
+        passed.append("every entry is a torch.device")
+        check_visible(answer, fake_gpus)
+        passed.append(
+            "with CUDA_VISIBLE_DEVICES=2,3 (or Slurm's), or LOCAL_RANK=1, the two GPUs torch "
+            "numbers cuda:0 and cuda:1, from cuda:0"
+        )
 
 
 def _not_kept(answer, got, gpus: int, history: list[tuple[int, list]]) -> None:
@@ -303,15 +306,4 @@ def _asks_at_call_time(answer, history=None) -> None:
             "GPUs: ask for the devices inside place_workers, at call time (chapter 1's "
             "try_all_gpus()); a list made once outside the function, or a hard-coded "
             "'cuda', cannot follow the machine"
-        )
-
-
-def _every_device_used(got, gpus: int) -> None:
-    devices = {str(d) for d in _expected(max(gpus, 1), gpus)}
-    unused = sorted(devices - {str(d) for d in got})
-    if unused:
-        raise CheckFailed(
-            f"with {gpus} GPUs and {len(got)} workers, {', '.join(unused)} got no worker: "
-            "use every device that try_all_gpus() returns, round-robin (not a fixed number "
-            "of devices)"
         )

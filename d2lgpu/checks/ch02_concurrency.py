@@ -29,7 +29,6 @@ import torch
 from ._ch02_lanes import (
     LaneLog,
     LateLane,
-    LoggedFuture,
     LoggingLane,
     run_logged,
     streams_switched,
@@ -42,6 +41,7 @@ from ._ch02_order import (
     check_order,
     check_waited,
 )
+from ._ch02_results import check_results as _check_results
 from ._kit import alive_after_collecting, patched
 from ._util import CheckFailed, one_cpu_thread
 
@@ -189,55 +189,6 @@ def _check_late_lanes(answer, x, y) -> None:
             "loop) sees the variable's last value. Pass each matrix as an argument, "
             "lanes[i].submit(torch.matmul, m, m), or bind it (lambda m=m: m @ m)"
         )
-
-
-def _check_results(result, xx: torch.Tensor, yy: torch.Tensor) -> None:
-    if isinstance(result, torch.Tensor):
-        raise CheckFailed(
-            f"you returned one tensor of shape {tuple(result.shape)}, not a pair: stacking or "
-            "joining the products copies both into a new tensor (one more pass over memory, "
-            "and on two GPUs torch.stack refuses tensors on different devices). Return the "
-            "lanes' results as they are, the tuple (x @ x, y @ y)"
-        )
-    if not isinstance(result, tuple | list) or len(result) != 2:
-        got = f"a {type(result).__name__} of {len(result)}" if isinstance(result, tuple | list) \
-            else "None" if result is None else f"a {type(result).__name__}"  # fmt: skip
-        raise CheckFailed(f"you returned {got}: return a pair, (x @ x, y @ y)")
-    if any(isinstance(r, LoggedFuture) for r in result):
-        raise CheckFailed(
-            "you returned futures: call .result() on each (after both are launched) and "
-            "return the tensors"
-        )
-    if not all(isinstance(r, torch.Tensor) for r in result):
-        raise CheckFailed("return the two products as tensors: (x @ x, y @ y)")
-    if all(
-        r.shape == w.shape and r.dtype == w.dtype for r, w in zip(result, (yy, xx), strict=True)
-    ):
-        if xx.shape != yy.shape and torch.allclose(result[0].cpu(), yy):
-            raise CheckFailed("the results are swapped: return (x @ x, y @ y) in that order")
-    for r, w, name in zip(result, (xx, yy), ("x @ x", "y @ y"), strict=True):
-        if r.is_inference():
-            raise CheckFailed(
-                f"{name} came back as an inference tensor (made under torch.inference_mode()): "
-                "the caller can neither change it in place outside inference mode nor use it "
-                "in a graph. Return the products as x @ x makes them"
-            )
-        if r.dtype != w.dtype:
-            raise CheckFailed(
-                f"{name} came back as {r.dtype}, its inputs are {w.dtype}: return each lane's "
-                "result as it is (a .double() or .to(dtype) is a copy of the whole matrix)"
-            )
-    ok = [
-        r.shape == w.shape and torch.allclose(r.cpu(), w)
-        for r, w in zip(result, (xx, yy), strict=True)
-    ]
-    if not all(ok):
-        swapped = result[0].shape == yy.shape and torch.allclose(result[0].cpu(), yy)
-        if swapped:
-            raise CheckFailed("the results are swapped: return (x @ x, y @ y) in that order")
-        which = "first" if not ok[0] else "second"
-        want = "x @ x" if not ok[0] else "y @ y"
-        raise CheckFailed(f"the {which} result is not {want}")
 
 
 def _made_by(lane: LoggingLane, log: LaneLog):

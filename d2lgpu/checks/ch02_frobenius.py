@@ -23,6 +23,7 @@ import math
 
 import torch
 
+from .._device_watch import KEPT_FROM_EARLIER
 from ._ch02_clock import ProductClock, check_work, cost_hint
 from ._ch02_norms import autocast_hint, overflow_hint, wrong_norms_hint
 from ._kit_calls import autocasts_asked
@@ -66,6 +67,13 @@ def _norms(fn, name, A, steps, pretend, on=None):
             if not watch.mixed:
                 raise
             result = None  # a real GPU refused to mix devices: reported below
+    if watch.mixed and watch.mixed[0].endswith(KEPT_FROM_EARLIER):
+        raise CheckFailed(
+            f"{name}: {watch.mixed[0]}, whose A was on another GPU: something kept between "
+            "calls (a list at module level, a default argument norms=[], a cached tensor) "
+            "still holds that call's tensors. Make every list and tensor a call uses in that "
+            "call"
+        )
     if watch.mixed:
         raise CheckFailed(
             f"{name}: {watch.mixed[0]} while A is on the GPU; a GPU refuses to mix them. "
@@ -239,6 +247,14 @@ def _check_frobenius(per_step, at_end, passed):
                     got_short, raw = [math.nan], None
                 got = torch.tensor(got_short, dtype=torch.float64)
                 if got.shape != want_short.shape or not torch.allclose(got, want_short, rtol=1e-3):
+                    if returned:  # the first of the two same calls was right
+                        raise CheckFailed(
+                            f"{name}(A, {n}) with A of 48 x 48 returned the right norms, and "
+                            "other ones when called again with the same A: something kept "
+                            "between calls changed (a tensor cached in a global or a default "
+                            "argument, then written into with out= or in place). Make every "
+                            "tensor a call writes into in that call"
+                        )
                     raise CheckFailed(
                         f"{name}(A, {n}) with A of 48 x 48{' on ' + str(two) if two else ''} "
                         f"does not return the first {n} norms of that A: use the steps argument "
@@ -287,10 +303,10 @@ def _check_scales(per_step, at_end, gen, device, pretend) -> None:
     A, a few steps, to the reference's 1e-3 (an epsilon added to the norm, a log kept in
     float16, are right only near norms of 1). Not smaller: float16 products, which the
     checker lets pass as it lets TF32's, stay within 1e-3 down to A's entries near 5e-5."""
-    for scale in (5e-5, 1e4):
-        C = (scale * torch.randn(32, 32, generator=gen)).to(device)
+    for scale in (5e-5, 1e4):  # B's size, on A's GPU: a tensor cached by size alone shows
+        C = (scale * torch.randn(48, 48, generator=gen)).to(device)
         want = torch.tensor(frobenius_reference(C, 5), dtype=torch.float64)
-        where = f" with A = {scale:g} * randn(32, 32) (float32, norms near {want[0].item():.2g})"
+        where = f" with A = {scale:g} * randn(48, 48) (float32, norms near {want[0].item():.2g})"
         for name, fn in (("log_norms_per_step", per_step), ("log_norms_at_end", at_end)):
             try:
                 got = torch.tensor(_norms(fn, name, C, 5, pretend)[0], dtype=torch.float64)

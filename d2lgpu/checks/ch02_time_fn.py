@@ -18,6 +18,7 @@ import time
 import torch
 
 from ..timing import format_seconds
+from ._ch02_time_cuda import check_given_sync_used
 from ._ch02_time_log import check_log
 from ._util import CheckFailed
 
@@ -124,6 +125,15 @@ def _statistic_hint(got: float, times: list[float]) -> str | None:
             "return seconds (the clock's unit): do not multiply by 1000",
         ),
         ("the median in microseconds", median * 1e6, "return seconds (the clock's unit)"),
+        *(
+            (
+                f"1/{int(scale):,} of the median",
+                median / scale,
+                "the clock counts seconds, so clock() - start is a time in seconds already: "
+                "return it as it is, with no conversion from another unit (ns, us, ms)",
+            )
+            for scale in (1e3, 1e6, 1e9)
+        ),
         (
             f"1/{len(times)} of the median",
             median / len(times),
@@ -213,6 +223,8 @@ def check_time_fn(answer, passed):
     passed.append(
         "with repeats=4 the result is the mean of the two middle times, as statistics.median"
     )
+    check_given_sync_used(answer, _run_timer, FakeAsyncDevice(2e-3), 2e-3)
+    passed.append("where torch sees a GPU too, the given sync() and clock() time the work")
     _check_defaults(answer)
     passed.append("the defaults are the prompt's: clock=time.perf_counter, repeats=5")
 

@@ -165,6 +165,13 @@ def _batch_kept(given, X, y, device) -> None:
         )
 
 
+_ONE = (
+    "on a batch of one example (the third real step), your code raised {}{}: a step takes a "
+    "batch of any size, one example too (squeeze() drops a batch of one's batch dimension; "
+    "view(-1) or flatten() keep it)"
+)
+
+
 def _check_device_bug(answer, passed):
     from ..devices import try_gpu
 
@@ -187,6 +194,10 @@ def _check_device_bug(answer, passed):
         },
         "the gradients of the previous step were not cleared: keep opt.zero_grad() before "
         "loss.backward()": {"zero_grad": False},
+        "the gradients were clipped (clip_grad_norm_): keep the step's computation as "
+        "given (no clipping or rescaling of the gradients); only change where tensors live": {
+            "clip": 1.0
+        },
         "the loss divides the weighted losses by the batch size, not by the sum of the "
         "targets' class weights, as (w[y] * losses).mean() or one-hot probability targets "
         "with weight= do: pass y, the class indices, to F.cross_entropy(..., "
@@ -197,7 +208,7 @@ def _check_device_bug(answer, passed):
     stepped_with = _record_steps(opts["answer"])
     losses: list[tuple[torch.Tensor, torch.Tensor]] = []  # (the answer's, the reference's)
     for seed in (1, 2, 3):
-        X, y = _batch(seed)
+        X, y = _batch(seed, 16 if seed < 3 else 1)  # the last batch of one example
         for key, options in variants.items():
             loss = reference_train_step(nets[key], X, y, opts[key], device, **options)
             if not key:
@@ -206,12 +217,15 @@ def _check_device_bug(answer, passed):
         try:
             with defaults_kept("the step"), rng_kept(), kept_graph() as graphs:
                 got = answer(nets["answer"], X, y, opts["answer"], device)
-        except RuntimeError as error:  # the first calls' meta tensors, kept and used again
-            if "device meta" not in str(error):
+        except (RuntimeError, ValueError, IndexError) as error:
+            if "device meta" in str(error):  # the first calls' meta tensors, kept and used again
+                raise CheckFailed(f"{_KEPT_FROM_META} (PyTorch said: {error})") from None
+            if len(y) > 1:
                 raise
-            raise CheckFailed(f"{_KEPT_FROM_META} (PyTorch said: {error})") from None
+            said = f"{type(error).__name__}: {error}"
+            raise CheckFailed(_ONE.format(said, raised_where(error))) from None
         _batch_kept(given, X, y, device)
-        if not isinstance(got, torch.Tensor) or got.numel() != 1:
+        if not isinstance(got, torch.Tensor) or got.dim() != 0:
             raise CheckFailed(
                 f"train_step returned {type(got).__name__}"
                 + (f" of shape {tuple(got.shape)}" if isinstance(got, torch.Tensor) else "")
@@ -226,6 +240,17 @@ def _check_device_bug(answer, passed):
             )
         losses[-1] = (got, losses[-1][1])
         graphs.check(got)
+    mine, given = nets["answer"].state_dict().keys(), nets[""].state_dict().keys()
+    if mine != given:
+        added, lost = sorted(mine - given), sorted(given - mine)
+        change = (f"gained {', '.join(added)}" if added else "") + (
+            f"{' and ' * bool(added)}lost {', '.join(lost)}" if lost else "")  # fmt: skip
+        raise CheckFailed(
+            f"train_step changed the caller's model: its state_dict {change} (register_buffer, "
+            "or a Parameter or module set as an attribute). Every checkpoint of the model "
+            "would hold it, and load_state_dict into a fresh model would fail. Keep the class "
+            "weights in a tensor of the step's own, made on the device"
+        )
     if not same_params(nets["answer"], nets[""], close=True):
         if not stepped_with:
             raise CheckFailed(
@@ -269,5 +294,5 @@ def _check_device_bug(answer, passed):
     check_large_gradients(answer, device)
     passed.append(
         "three steps on try_gpu() match the reference step (with the optimizer given, "
-        "SGD with momentum)"
+        "SGD with momentum, and a last batch of one example)"
     )

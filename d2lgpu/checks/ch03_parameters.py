@@ -26,7 +26,7 @@ from ._ch03_loading import (
     keys_hint,
     load_checked,
 )
-from ._ch03_networks import defaults_kept, make_net, same_params, seeded_net
+from ._ch03_networks import defaults_kept, load_tensors_only, make_net, same_params, seeded_net
 from ._kit import patched
 from ._util import CheckFailed, one_cpu_thread, written_as
 
@@ -134,7 +134,7 @@ def _check_save(save, device, folder: Path, passed) -> Path:
             "torch.save(net.state_dict(), path) overwrites it"
         )
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        state = load_tensors_only(path)
     except Exception as error:  # an UnpicklingError for a whole pickled module
         raise CheckFailed(
             "torch.load(path, weights_only=True) cannot read your file "
@@ -173,7 +173,7 @@ def _check_save_buffers(save, device, folder: Path) -> None:
     path = folder / "with_buffers.pt"
     with defaults_kept("save_parameters"):
         save(net, path)
-    state = torch.load(path, map_location="cpu", weights_only=True)
+    state = load_tensors_only(path)
     buffers = [name for name, _ in net.named_buffers()]
     missing = [k for k in buffers if not isinstance(state, dict) or k not in state]
     if missing:

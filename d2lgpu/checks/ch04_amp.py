@@ -69,10 +69,18 @@ def _run(answer, device, dtype, scaler_kwargs):
 def _check_forward(net, seen, dtype, name, device):
     if not seen["out"]:
         raise CheckFailed("the model was never called: run net(X) for every batch")
+    stepped = next((str(d) for step in seen["stepped_as"] for d in sorted(map(str, step))), None)
     if any(p.dtype != torch.float32 for p in net.parameters()):
         raise CheckFailed(
             "the parameters are no longer float32: don't call net.half() or net.to(dtype); "
             "autocast casts per operation and keeps float32 master weights"
+        )
+    if stepped:  # float32 again only at the end
+        raise CheckFailed(
+            f"the optimizer stepped {stepped} parameters, cast back to float32 only after the "
+            "loop: don't call net.half() or net.to(dtype), not even for the loop alone; "
+            "autocast casts per operation and keeps float32 master weights, which each step "
+            "updates"
         )
     wrong = sorted({str(d) for d in seen["out"] if d != dtype})
     if wrong:
