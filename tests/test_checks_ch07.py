@@ -107,7 +107,8 @@ def test_relu_mul_correct_answers_pass(graded, name):
         "one launch per call and no pass over memory outside the kernel (no torch computation, "
         "cast, fill, or copy of a contiguous input), over triton.cdiv(n, BLOCK) programs, BLOCK "
         "fixed",
-        "a new output in every call: an earlier call's result stays as it was",
+        "a new output in every call: an earlier call's result stays as it was, and the same "
+        "tensors with new values give new results",
     ]
 
 
@@ -126,7 +127,8 @@ def test_rms_norm_correct_answers_pass(graded, name):
         "rms_norm(x) without eps: the signature's default, eps = 1e-6",
         "one launch per call and no pass over memory outside the kernel (no torch computation, "
         "cast, fill, or copy of a contiguous input), one program per row",
-        "a new output in every call: an earlier call's result stays as it was",
+        "a new output in every call: an earlier call's result stays as it was, and the same "
+        "tensors with new values give new results",
     ]
 
 
@@ -233,6 +235,11 @@ def test_an_output_kept_between_calls_and_a_block_shorter_than_a_row_are_named(g
         "Make a new output tensor in every call",
     )
     assert len(result["passed"]) == 7
+    # kept by address: the same tensors with new values, or (graded in one process with other
+    # answers) a new tensor in a freed one's memory, get a kept result and no launch
+    kept = ("though earlier calls did: a result kept between calls", "in every call")
+    fails(graded, "relu_mul_kept_by_address", *kept)
+    fails(graded, "rms_norm_kept_by_address", *kept)
     fails(
         graded,
         "rms_norm_block_1024",
@@ -739,8 +746,12 @@ def test_an_answer_is_called_with_what_it_read_or_wrote_out_of_bounds_named():
     with pytest.raises(CheckFailed, match="the last block runs past the end"):
         call_answer(answer("load"), (out,), "relu_mul", watch, "n = 4")  # no rows: elementwise
     watch.grids.clear()
+    with pytest.raises(CheckFailed, match="^relu_mul launched no Triton kernel for n = 4, though "):
+        call_answer(answer(launches=0), (out,), "relu_mul", watch, "n = 4")  # after one that did
+    calls, watch.calls = watch.calls, []
     with pytest.raises(CheckFailed) as failed:
         call_answer(answer(launches=0), (out,), "relu_mul", watch, "n = 4")
+    watch.calls = calls + watch.calls
     assert str(failed.value) == (
         "relu_mul launched no Triton kernel (for n = 4): compute the result in your @triton.jit "
         "kernel, launched as kernel[grid](...), not with torch operations"
@@ -754,7 +765,7 @@ def test_an_answer_is_called_with_what_it_read_or_wrote_out_of_bounds_named():
     # a tensor the kernel never wrote is returned here, and named once its values are judged
     stranger = torch.empty(4)
     assert call_answer(answer(returns=stranger), (out,), "relu_mul", watch, "n = 4") is stranger
-    assert [c.launches for c in watch.calls] == [1, 0, 1, 1]  # out of bounds: not kept
+    assert [c.launches for c in watch.calls] == [1, 0, 0, 1, 1]  # out of bounds: not kept
     # comparing: the first index off by more than rtol 1e-4 and atol 1e-5; -1 when none is
     want = torch.tensor([1.0, 2.0, 3.0, 4.0])
     assert first_difference(want + 5e-6, want) == -1
@@ -790,7 +801,7 @@ def drawn_twice(cases, seed):
 
 
 def test_relu_mul_cases_have_their_sizes_layouts_and_names():
-    from d2lgpu.checks.ch07_triton import _relu_mul_cases
+    from d2lgpu.checks._ch07_cases import relu_mul_cases as _relu_mul_cases
 
     f32, f16 = torch.float32, torch.float16
     odds = set()
@@ -842,7 +853,7 @@ def test_relu_mul_cases_have_their_sizes_layouts_and_names():
 
 
 def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
-    from d2lgpu.checks.ch07_triton import _rms_norm_cases
+    from d2lgpu.checks._ch07_cases import rms_norm_cases as _rms_norm_cases
 
     odds = set()
     for seed in range(40):
@@ -889,6 +900,14 @@ def test_rms_norm_cases_have_their_sizes_layouts_scales_and_names():
                 None,
                 "rms_norm(x) without eps, rows of tiny values (about 1e-4)",
                 None,
+            ),
+            (
+                ((5, 301), (602, 2), torch.float32),
+                1e-6,
+                "x = every other column of a 5 x 602 matrix",
+                "x is every other column of a wider matrix: x.stride(1) = 2, so a row's "
+                "elements are not adjacent; call x.contiguous() first when x.stride(1) != 1 (or "
+                "pass x.stride(1) to the kernel)",
             ),
         ]
         big = cases[10][0].float()

@@ -1014,19 +1014,23 @@ def test_a_read_is_judged_from_the_first_copy_in_up_to_the_last_compute_queued()
     waits_fail(3, [("item()", {}, 0), ("item()", {}, 3)], *sync_hint)  # a later one still counts
 
 
-def test_a_wait_before_any_compute_or_covering_an_older_one_is_no_stall():
-    # torch.cuda.synchronize() after the first copy in, then after compute 1 was queued
-    # waiting for compute 0 only: the GPU still has compute 1 to run.
-    waits_fail(3, [("torch.cuda.synchronize()", {"side": 0}, 1)])
+def test_a_wait_covering_an_older_compute_is_no_stall_and_one_before_any_compute_is_named():
+    # after compute 1 was queued, waiting for compute 0 only: the GPU still has compute 1
     waits_fail(3, [("event.synchronize()", {"compute": 2}, 6)])
-    # ... and a stall after them is still named
+    # ... and a stall after it is still named
     stall = ("event.synchronize()", {"compute": 5}, 6)
     waits_fail(
         3,
-        [("torch.cuda.synchronize()", {"side": 0}, 1), stall],
+        [("event.synchronize()", {"compute": 2}, 6), stall],
         "the host waited (event.synchronize()) for compute 1, the newest one queued, before "
         "queueing compute 2",
     )
+    # a wait after the first copy in, before compute 0 was queued: the GPU has nothing of the
+    # answer's to compute meanwhile (the prompt: whenever the host waits, the next compute is
+    # queued), whether it waits for the device or for that copy's event
+    for why, follows in (("torch.cuda.synchronize()", {"side": 0}), ("event.synchronize()", {})):
+        waits_fail(3, [(why, follows, 1)], f"the host waited ({why}) before the first compute "
+                   "was queued: the GPU has nothing of yours to compute")  # fmt: skip
 
 
 def test_a_wait_for_the_last_batchs_compute_queued_early_is_no_stall():
@@ -1121,8 +1125,8 @@ def test_each_simulated_run_has_its_own_stage_times(monkeypatch):
     monkeypatch.setattr(ch08_copy_back, "simulate", recorded)
     assert_passes(pipeline())
     assert [t[:-3] for t in simulated] == [(*r, False) for r in RUNS] + [(*ON_CALLER_STREAM, True)]
-    # the run of one batch is given a GPU other than the current one; the run of 5 is float64
-    assert [t[-2] for t in simulated] == [None, OTHER_GPU, None, None, None, None]
+    # the runs of one batch and of 5 are given a GPU other than the current one; 5 is float64
+    assert [t[-2] for t in simulated] == [None, OTHER_GPU, None, None, OTHER_GPU, None]
     assert [t[-1] for t in simulated] == [torch.float32] * 4 + [torch.float64, torch.float32]
     pools = [t[-3] for t in simulated]  # one pool of host batches, reused by every float32 run
     kept = [pool for pool, t in zip(pools, simulated, strict=True) if t[-1] == torch.float32]
@@ -1391,3 +1395,33 @@ def test_computes_queued_on_the_default_stream_inside_a_callers_stream_are_named
         "torch.cuda.default_stream() is not always the current one",
         "torch.cuda.current_stream(device)",
     )
+
+
+def test_a_float64_batch_sent_through_a_float32_tensor_is_named(monkeypatch):
+    def send_into_a_float32_tensor(batch, copy_stream, device):
+        with torch.cuda.stream(copy_stream):
+            x = torch.empty(batch.shape, device=device)  # the default dtype, not the batch's
+            x.copy_(batch, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    monkeypatch.setitem(globals(), "send", send_into_a_float32_tensor)
+    assert_fails(
+        pipeline(),
+        "consume(0, ...) got compute(batch 0) rounded to float32, though batch 0 is float64",
+        "torch.empty(shape, device=device) without dtype=",
+    )
+
+
+def test_a_float64_result_handed_over_with_another_index_is_named_as_such():
+    from types import SimpleNamespace
+
+    from d2lgpu.checks._ch08_copy_consume import check_values
+    from d2lgpu.checks._ch08_copy_run import reference_compute
+    from d2lgpu.checks._util import CheckFailed
+
+    host = [torch.randn(5, 4, dtype=torch.float64) for _ in range(3)]
+    swapped = SimpleNamespace(consumed=[{"index": 0, "value": reference_compute(host[1])}])
+    with pytest.raises(CheckFailed, match=r"consume\(0, \.\.\.\) got compute\(batch 1\)"):
+        check_values(swapped, host)
+    right = [{"index": i, "value": reference_compute(b)} for i, b in enumerate(host)]
+    check_values(SimpleNamespace(consumed=right), host)  # float64 results, exact: nothing to say

@@ -973,16 +973,17 @@ def test_a_pipeline_that_passes_is_told_each_rule_it_passed():
     # the words a learner reads after a pass, as the solution notebook stores them
     assert assert_passes("09.pipeline", pipeline_gpipe).passed == [
         "the loss equals the unsplit model's (n rows in M micro-batches: 10 in 4, 3 in 4, 8 in 1, "
-        "7 in 3, 6 in 4; loss_fn: cross_entropy, also with label smoothing and with "
-        "probabilities as targets, multi_margin_loss, nll_loss)",
+        "7 in 3, 6 in 4, 5 in 3, the last in float64; loss_fn: cross_entropy, also with label "
+        "smoothing and with probabilities as targets, multi_margin_loss, nll_loss)",
         "both stages' gradients equal the unsplit model's (each micro-batch weighted), added to "
         "the gradients they had before the step",
         "min(M, n) non-empty micro-batches, each through stage 1, then stage 2, once",
         "stage 2 started micro-batch 0 before stage 1 had run the last one; every forward before "
         "any backward (GPipe's schedule)",
         "activations and targets moved to stage 2's device (also with the stages' devices "
-        "swapped), parameters left where they were, at most one host read per step, none before "
-        "the last forward",
+        "swapped, and with stage 2 on the CPU, each copy there used once it has landed), "
+        "parameters left where they were, at most one host read per step, none before the last "
+        "forward",
     ]
     hint = assert_fails("09.pipeline", 3).hint  # not a function
     assert hint == "pass the function itself, pipeline_step, not an object of type int", hint
@@ -1048,3 +1049,53 @@ def test_devices_or_micro_batches_kept_from_the_first_call_are_named_on_the_swap
         "or results kept from an earlier call (a cache keyed by shape, a global, "
         "functools.cache) are that call's. Split this call's x and y"
     ), hint
+
+
+def _gpipe_moving(move):
+    """GPipe's step, each micro-batch's activations sent to stage 2 by ``move(h, device)``."""
+
+    def step(stage1, stage2, x, y, loss_fn, m):
+        d1, d2 = devices(stage1, stage2)
+        losses = []
+        for xb, yb in zip(micro_batches(x, m), micro_batches(y, m), strict=True):
+            out = stage2(move(stage1(xb.to(d1)), d2))
+            losses.append(loss_fn(out, yb.to(d2)) * (len(xb) / len(x)))
+        loss = torch.stack(losses).sum()
+        loss.backward()
+        return loss.detach()
+
+    return step
+
+
+def test_a_copy_to_a_cpu_stage_used_before_it_lands_is_named_and_a_cast_in_float64():
+    # round 62: the last run puts stage 2 on the CPU, the notebook's layout on one GPU; the
+    # last of the cases has float64 stages
+    raced = _gpipe_moving(lambda h, d: h.to(d, non_blocking=True))
+    assert assert_fails("09.pipeline", raced).hint == (
+        "for a batch of 7 rows in 3 micro-batches (stage 1 on cuda:0, stage 2 on cpu), linear() "
+        "on the CPU used a copy that .to('cpu', non_blocking=True) made before anything waited "
+        "for it: on a GPU that copy runs behind the host's back, and stage 2 can compute on the "
+        "buffer before the activations land (zeros, or what it held before). Copy to the CPU "
+        "without non_blocking (a copy to a GPU may keep it: it is queued behind the work it "
+        "needs)"
+    )
+    waited = _gpipe_moving(lambda h, d: h.to(d))  # blocking: passes in every layout
+    assert_passes("09.pipeline", waited)
+    cast = _gpipe_moving(lambda h, d: h.to(d, torch.float32))
+    hint = assert_fails("09.pipeline", cast).hint
+    assert hint.startswith(
+        "for a batch of 5 rows in 3 micro-batches, stages and batch in float64, your step raised "
+        "RuntimeError (mat1 and mat2 must have the same dtype"
+    ) and hint.endswith("(dtype=loss.dtype)"), hint
+
+
+def test_the_first_race_and_a_refused_cast_are_named_in_their_own_words():
+    from d2lgpu.checks._ch09_pipeline_rules import cast_refused, check_raced
+    from d2lgpu.checks._util import CheckFailed
+
+    check_raced([], "a batch")  # none: nothing to say
+    with pytest.raises(CheckFailed) as failed:
+        check_raced(["linear()", "relu()"], "a batch")
+    assert failed.value.hint.startswith("for a batch, linear() on the CPU used a copy")
+    said = cast_refused(RuntimeError("d" * 150 + "\nsecond line"), "a batch").hint
+    assert f"raised RuntimeError ({'d' * 100}):" in said and "second" not in said, said

@@ -107,6 +107,28 @@ def test_with_two_segments_the_mistakes_are_named(monkeypatch, answer, parts):
     assert_fails("09.checkpoint", answer, "for 4 blocks in 2 segments", *parts)
 
 
+def nested_per_block(blocks, x, segments):
+    """Each segment checkpointed, and each block inside it checkpointed again."""
+
+    def run(chosen, h):
+        for block in chosen:
+            h = checkpoint(block, h, use_reentrant=False)
+        return h
+
+    h = x
+    for part in torch.tensor_split(torch.arange(len(blocks)), segments):
+        chosen = [blocks[int(k)] for k in part]
+        h = checkpoint(functools.partial(run, chosen), h, use_reentrant=False)
+    return h
+
+
+def test_a_checkpoint_nested_inside_each_segment_is_named_as_nested_not_as_a_late_binding():
+    hint = assert_fails("09.checkpoint", nested_per_block, "more than once, and every "
+                        "segment's blocks at least once: a checkpoint inside a checkpointed "
+                        "segment (each block checkpointed again, nested)").hint  # fmt: skip
+    assert "loop variable" not in hint, hint
+
+
 def test_the_check_leaves_the_learners_random_numbers_alone():
     torch.manual_seed(123)
     expected = torch.rand(4)

@@ -910,3 +910,103 @@ def test_an_error_with_as_many_micro_batches_as_stages_less_one_is_not_blamed_on
         ", though the calls before this one, with other stages or micro-batches, ran: Does it "
         "keep something from an earlier call (a cache, a global, a default argument)?"
     ), hint
+
+
+def test_warm_ups_kept_from_an_earlier_call_of_as_many_stages_are_named_as_kept():
+    cache = {}
+
+    def kept(s, k, m):  # the first call of s stages decides every later one's warm-ups
+        return min(cache.setdefault(s, [min(s - j - 1, m) for j in range(s)])[k], m)
+
+    hint = assert_fails(executor(functools.partial(one_f_one_b, warm_up=kept))).hint
+    assert hint.startswith("(3 stages, 7 rows in 3 micro-batches) stage 1 of 3 (k = 0) "), hint
+    assert hint.endswith(
+        "That is 1F1B's order with the warm-up of an earlier call of 3 stages and 1 "
+        "micro-batches, 1 forwards: does your step keep warm-ups or orders from an earlier call "
+        "(a cache keyed by the number of stages)? Work them out in every call, from this call's "
+        "S and M"
+    ), hint
+    # a warm-up too short in every call is no warm-up kept
+    short = assert_fails(executor(functools.partial(one_f_one_b, warm_up=lambda s, k, m: 0)))
+    assert "an earlier call" not in short.hint
+
+
+def test_a_warm_up_counted_from_n_micro_where_the_rows_are_fewer_drops_a_backward():
+    def step(stages, x, y, loss_fn, n_micro):  # each stage's warm-up min(S - k - 1, n_micro)
+        def orders(n, m):
+            made = []
+            for k in range(n):
+                warm = min(n - k - 1, n_micro)
+                fwd, bwd = [("F", i) for i in range(m)], [("B", i) for i in range(m)]
+                steady = [a for pair in zip(fwd[warm:], bwd, strict=False) for a in pair]
+                made.append(fwd[:warm] + steady + bwd[m - warm :])
+            return made
+
+        return executor(orders)(stages, x, y, loss_fn, n_micro)
+
+    hint = assert_fails(step).hint
+    assert hint.startswith(
+        "(4 stages, 2 rows in 4 micro-batches) stage 1 of 4 (k = 0) with 2 micro-batches ran "
+        "F0 F1 B1: it never ran B0"
+    ), hint
+
+
+def test_a_step_that_adds_into_a_grad_it_takes_for_granted_is_named_where_grad_is_none():
+    def touching(stages, x, y, loss_fn, n_micro):  # reads every .grad as a tensor
+        for p in (p for s in stages for p in s.parameters()):
+            p.grad.mul_(1)
+        return executor(one_f_one_b)(stages, x, y, loss_fn, n_micro)
+
+    hint = assert_fails(touching).hint
+    assert hint.startswith(
+        "(3 stages whose parameters' .grad are None, as zero_grad() leaves them before a step) "
+        "your step raised AttributeError: 'NoneType' object has no attribute 'mul_' (in your "
+        "function touching, line "
+    ), hint
+    assert hint.endswith(
+        "backward fills a .grad that is None, and adds to one that is not. Code that adds into "
+        "p.grad itself must start it where it is None (p.grad = g), or call backward, which does"
+    ), hint
+    # the right step starts from None there too, and accumulates over the two calls
+    grading_helpers.assert_passes("09.one_f_one_b", executor(one_f_one_b))
+
+
+def test_micro_batches_kept_for_a_batch_of_the_same_shapes_are_named_as_kept():
+    cache, calls = {}, []
+
+    def kept(t, n):  # x's, then y's, keyed by shape: a new batch of that shape gets old rows
+        calls.append(t)
+        return cache.setdefault((len(calls) % 2, t.shape, n), micro_batches(t, n))
+
+    hint = assert_fails(executor(one_f_one_b, split=kept)).hint
+    assert "and a case before with a batch of the same shapes (" in hint, hint
+    assert hint.endswith(
+        ") passed: does your step keep something from an earlier call (micro-batches, orders or "
+        "losses in a cache keyed by shapes, a global, a default argument)? Split this call's x "
+        "and y"
+    ), hint
+
+
+def test_kept_warm_up_names_only_the_warm_up_an_earlier_call_would_leave():
+    from d2lgpu.checks._ch09_1f1b_orders import kept_warm_up
+
+    def _order_of(warm, m):  # a stage's 1F1B order with a warm-up of warm forwards
+        return one_f_one_b(warm + 1, m)[0]
+
+    assert _order_of(3, 8) == one_f_one_b_order(4, 8)[0]  # 1F1B's own, for S=4, k=0
+    said = kept_warm_up(0, _order_of(2, 8), 4, 8, [2])  # kept from a call of 2 micro-batches
+    assert said is not None and "earlier call of 4 stages and 2 micro-batches, 2 forwards" in said
+    said = kept_warm_up(1, _order_of(1, 8), 4, 8, [4, 1])  # stage 2, from a call of 1
+    assert said is not None and "4 stages and 1 micro-batches, 1 forwards" in said
+    said = kept_warm_up(0, _order_of(1, 2), 4, 2, [1])  # fewer micro-batches now than warm-up
+    assert said is not None and "1 micro-batches, 1 forwards" in said
+    for k, got, m, earlier in (
+        (0, _order_of(3, 8), 8, [8]),  # the right order: nothing kept
+        (0, _order_of(2, 8), 8, [8]),  # too short, but no earlier call left it so
+        (0, _order_of(5, 8), 8, [8]),  # too long: no warm-up of S - k - 1 is that long
+        (1, _order_of(8, 8), 8, [8]),  # GPipe's order: every forward first
+        (1, _order_of(3, 8), 8, [8]),
+        (0, _order_of(0, 8), 8, [2]),  # wrong, and not the earlier call's warm-up either
+        (0, _order_of(1, 1), 1, [2]),  # one micro-batch: its warm-up is 1 whatever came before
+    ):
+        assert kept_warm_up(k, got, 4, m, earlier) is None, (k, m, earlier)

@@ -1023,10 +1023,16 @@ def test_the_hints_on_what_a_rank_keeps_and_sends_word_for_word():
          "(an attribute, a list, or a closure such as `lambda t: mlp[1](t)`), so the rank holds "
          "the whole MLP's memory. Keep the cloned shards and the activation module itself "
          "(self.act = mlp[1]), nothing else of mlp"),
+        (0, 2, {"held": 480, "buffers": ["b1 of block 0", "b2 of block 0", "b1 of block 1"]},
+         "CheckFailed",
+         "rank 0 of 2's parameters hold 480 bytes, its shards 568: it keeps b1 of block 0, b2 of "
+         "block 0 as buffers (register_buffer), which module.parameters() does not list, so an "
+         "optimizer never updates them. Make every shard, the biases included, an nn.Parameter"),
     ):  # fmt: skip
         got = h.memory_hint(rank, world, record)
         assert (type(got).__name__, got.hint) == (kind, says), record
     assert h.memory_hint(1, 2, {"held": 568, "kept": {}}) is None
+    assert h.memory_hint(1, 2, {"held": 568, "kept": {}, "buffers": ["mask of block 0"]}) is None
 
     trained = (
         "every shard is trained, fc2's bias (the same on every rank) too. Keep nn.Parameter's "

@@ -688,6 +688,28 @@ def test_bus_bandwidth_reads_the_world_size_given_not_the_environment():
     assert os.environ.get("WORLD_SIZE") == before  # put back
 
 
+def test_bus_bandwidth_names_a_world_size_the_answer_writes_and_leaves_the_callers():
+    """An answer that writes WORLD_SIZE while the checker's case has it set is named, and
+    the variable goes back to what the caller had, not to the case's value."""
+    import os
+
+    space: dict = {"bw_table": bw_table}
+    source = (
+        "import os\n"
+        "def bandwidths(nbytes, seconds, world_size, collective):\n"
+        "    os.environ['WORLD_SIZE'] = str(world_size)  # for the ranks it starts\n"
+        "    return bw_table(nbytes, seconds, world_size, collective)\n"
+    )
+    exec(compile(source, "/tmp/work/answer.py", "exec"), space)  # noqa: S102 - a learner's file
+    saved = dict(os.environ)
+    assert_fails(
+        "10.bus_bandwidth",
+        space["bandwidths"],
+        "bandwidths leaves a process-wide setting changed (os.environ['WORLD_SIZE'] = '2')",
+    )
+    assert dict(os.environ) == saved
+
+
 def test_a_factor_is_named_as_kept_only_where_two_right_calls_repeat_it_on_a_fresh_world_size():
     from d2lgpu.checks._ch10_bandwidth import _factor_kept_again
 
@@ -1740,6 +1762,16 @@ def test_a_reduce_to_one_rank_is_named_where_the_other_ranks_gradients_are_wrong
     with pytest.raises(Exception) as raised:  # with all-reduces, a wrong value keeps its words
         _check_steps(_records([mean, garbage]))
     assert str(raised.value).endswith("divided by the world size")
+    # a reduce, then a broadcast back: right values, one collective too many
+    both = [*reduce, Call(1, "broadcast", (2, 2), 16, False)]
+    with pytest.raises(Exception) as raised:
+        _check_cost(_records([mean, mean], calls=both))
+    assert str(raised.value) == (
+        "your function called a reduce of shape (2, 2) (16 bytes) (step 0, rank 0) and no "
+        "all-reduce: a reduce to one rank, then a broadcast from it, is two collectives where "
+        "one does the work: dist.all_reduce leaves the same sum on every rank at once; then "
+        "divide by the world size"
+    )
 
 
 def test_a_collective_that_neither_reduces_nor_gathers_is_named_with_what_all_reduce_does():
@@ -1873,7 +1905,8 @@ def test_a_name_left_unchecked_after_a_call_on_the_same_world_size_is_named_as_k
 
 
 def test_only_a_call_made_to_raise_by_the_call_between_counts_as_depending_on_it():
-    from d2lgpu.checks._ch10_bandwidth import FACTORS, _raises_after_another_call
+    from d2lgpu.checks._ch10_bandwidth import FACTORS
+    from d2lgpu.checks._ch10_bandwidth_edges import _raises_after_another_call
 
     seen = []
 
@@ -1916,3 +1949,48 @@ def test_a_factor_of_one_at_one_world_size_is_a_wrong_factor_not_one_kept():
     hint = assert_fails("10.bus_bandwidth", one_at_four, "(algbw x 0.75)").hint
     assert hint.startswith("busbw of all_gather for 4096 bytes, 0.00073 s, 4 ranks should be"), hint
     assert "returned earlier" not in hint, hint
+
+
+def test_bus_bandwidth_names_a_name_compared_with_is_and_an_allocation_per_call():
+    # round 62: the name arrives built at run time, as a loop or a file gives it; the formula
+    # allocates nothing
+    def compared_with_is(nbytes, seconds, world_size, collective):
+        for name in FACTORS:
+            if collective is name:
+                return bw_table(nbytes, seconds, world_size, name)
+        raise ValueError(f"unknown collective {collective!r}")
+
+    hint = assert_fails("10.bus_bandwidth", compared_with_is).hint
+    assert hint == (
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') raised ValueError (unknown collective "
+        "'all_reduce') for 'all_reduce' built at run time (joined, read from a file), and "
+        "returned for the literal 'all_reduce': a name compared with `is` is the same object "
+        "only by chance (a literal is interned). Compare names with ==, or look them up in a dict"
+    ), hint
+
+    def counted_in_a_buffer(nbytes, seconds, world_size, collective):
+        buffer = torch.empty(int(nbytes), dtype=torch.uint8)
+        return bw_table(buffer.numel(), seconds, world_size, collective)
+
+    hint = assert_fails("10.bus_bandwidth", counted_in_a_buffer).hint
+    assert hint.startswith(
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') allocated 1,048,576 bytes (empty): the two "
+        "numbers need only nbytes, seconds and world_size"
+    ), hint
+
+    def three_buffers(nbytes, seconds, world_size, collective):  # the largest is named
+        kept = [torch.empty(2**20, dtype=torch.uint8), torch.empty(3 * 2**20, dtype=torch.uint8)]
+        kept.append(bytearray(2**21))
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    hint = assert_fails("10.bus_bandwidth", three_buffers).hint
+    assert "allocated 3,145,728 bytes (empty)" in hint, hint
+
+    # a ValueError of the answer's own for a name that is one of the four stays its error
+    def refuses_reduce_scatter(nbytes, seconds, world_size, collective):
+        if collective == "reduce_scatter":
+            raise ValueError("not supported")
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    result = check("10.bus_bandwidth", refuses_reduce_scatter)
+    assert result.status == "failed" and "is` is the same object" not in result.hint, result

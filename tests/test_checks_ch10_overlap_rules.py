@@ -333,13 +333,15 @@ def test_buckets_of_a_float64_model_counted_at_4_bytes_an_element_are_named():
     assert rule_fails(_check_buckets, [323, 112], record, 512, 0, []) == (
         "with bucket_bytes=512 (step 0) your buckets hold [323, 112] elements, as if each took "
         "4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
-        "p.element_size() bytes; in bytes the buckets are [67, 256, 112]"
+        "p.element_size() bytes; in bytes the buckets are [67, 256, 112]. (Or the buckets were planned for an earlier float32 model of these shapes and kept, on "
+        "the class or in a global: plan each instance's own in __init__)"
     )
     # at 210 bytes float32's buckets are [67, 256, 112], unlike float64's (and 5 bytes')
     assert rule_fails(_check_buckets, [67, 256, 112], record, 210, 1, []) == (
         "with bucket_bytes=210 (step 1) your buckets hold [67, 256, 112] elements, as if each "
         "took 4 bytes, float32's; this model's take 8. A parameter takes p.numel() * "
-        "p.element_size() bytes; in bytes the buckets are [51, 272, 112]"
+        "p.element_size() bytes; in bytes the buckets are [51, 272, 112]. (Or the buckets were planned for an earlier float32 model of these shapes and kept, on "
+        "the class or in a global: plan each instance's own in __init__)"
     )
     # in float32 the same buckets are right
     _check_buckets(

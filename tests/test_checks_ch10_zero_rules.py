@@ -1037,3 +1037,43 @@ def test_an_optimizer_built_with_other_keyword_arguments_than_the_case_passed_is
     ):  # fmt: skip
         said = rule_fails(compare_built, [{"built": [got]}], world)
         assert said.startswith(f"rank 0's optimizer_cls was built ({world} ranks) {words}"), said
+
+
+def test_a_setting_of_the_answers_own_is_named_though_it_equals_adams_default():
+    from d2lgpu.checks._ch10_zero_rules import compare_built
+
+    three = ADAM_KWARGS[3]
+
+    def built(given, **kwargs):  # Adam's settings, and the names (or places) it was given
+        adam = torch.optim.Adam([torch.zeros(1, requires_grad=True)], **kwargs)
+        return dict(adam.defaults, given=given)
+
+    compare_built([{"built": [built(sorted(three), **three)]}], 3)  # the case's own: passed
+    # lr=0.001, Adam's default, added by the answer where the case passed none
+    own_lr = built(["betas", "eps", "lr"], lr=1e-3, **three)
+    said = rule_fails(compare_built, [{"built": [own_lr]}], 3)
+    assert said == (
+        "rank 0's optimizer_cls was given lr=0.001 (3 ranks), which this case did not pass "
+        "({'eps': 1e-06, 'betas': (0.8, 0.95)}): an argument of your own, even one equal to "
+        "Adam's default, overrides the default of whatever optimizer_cls the caller passes "
+        "(another optimizer's, or its own partial). Pass on the keyword arguments "
+        "ShardedOptimizer received as they are: optimizer_cls(own_params, **kwargs)"
+    ), said
+    said = rule_fails(compare_built, [{}, {"built": [built(["betas", "eps", "#1"], **three)]}], 3)
+    assert said.startswith(
+        "rank 1's optimizer_cls was given a setting by position after the parameters (1) "
+        "(3 ranks), which this case did not pass"
+    ), said
+
+
+def test_the_recorded_adam_notes_the_settings_it_was_given_by_name_and_by_place():
+    from d2lgpu.checks._ch10_zero import _OPTIMIZERS, _RecordedAdam
+
+    p = [torch.zeros(2, requires_grad=True)]
+    try:
+        assert _RecordedAdam(p, lr=0.1, eps=1e-8).given == ["eps", "lr"]
+        assert _RecordedAdam(p, 0.1).given == ["#1"]
+        assert _RecordedAdam(params=p, lr=0.1).given == ["lr"]
+        assert _RecordedAdam(p).given == []
+    finally:  # a rank job clears the list as it starts; this process's stays clean too
+        del _OPTIMIZERS[:]

@@ -82,7 +82,7 @@ def test_memory_right_answers_pass(answer):
     assert result.passed == [
         f"{n} tensors on {world} ranks: parameters, gradients and Adam's state under DDP, "
         "ZeRO-1 and FSDP2, as the tracker measures them"
-        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2), (8, 2), (3, 3))
+        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2), (8, 2), (3, 3), (5, 8))
     ] + [
         "called again on the same list holding other shapes, and twice in a row with the same "
         "plan and ranks: each call computed from the shapes it was given"
@@ -444,3 +444,18 @@ LAST = "[(2, 24), (16, 2), (24,), (4,), (1,), (1,), (1,), (1,)]"
 )
 def test_memory_deals_a_changed_list_and_whole_vectors_are_named(answer, hint):
     assert check("11.memory", answer, quiet=True).hint == hint
+
+
+def test_memory_names_a_count_that_wrapped_around_in_32_bits():
+    # round 62: 2.6 GB on a rank of the large case; int32 holds 2**31 - 1
+    def in_int32(shapes, plan, world_size):
+        got = predict(shapes, plan, world_size)
+        return {k: (int(v) + 2**31) % 2**32 - 2**31 for k, v in got.items()}
+
+    hint = assert_fails("11.memory", in_int32).hint
+    assert hint == (
+        "ddp on 8 ranks, shapes [(128256, 4096), (4096,), (14336, 4096), (4096, 14336), "
+        "(1024, 4096)]: rank 0 holds 2,587,901,952 bytes of params, you predicted "
+        "-1,707,065,344, that number wrapped around at 2**32: counted in a 32-bit integer "
+        "(NumPy's int32, torch.int32), which holds at most 2,147,483,647. Count in Python ints"
+    ), hint

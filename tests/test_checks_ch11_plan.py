@@ -5,6 +5,7 @@ little more than the plans they measure."""
 
 import numpy as np
 import pytest
+import torch
 from grading_helpers import assert_fails, assert_passes, stub
 
 from d2lgpu.checks.ch11_plan import CASES
@@ -52,6 +53,7 @@ PASSED = [
             "7B on 64 x NVIDIA T4, global batch 24",
             "7B on 32 x NVIDIA L4, global batch 32",
             "1B on 8 x NVIDIA T4, global batch 64",
+            "8B on 8 x NVIDIA A100 PCIe 40GB, global batch 32",
         )
     ),
     "125M on 8 x NVIDIA T4, global batch 32, asked right after a run that differs in the model: "
@@ -95,6 +97,10 @@ TABLE = {
     ),
     ("NVIDIA H100 PCIe 80GB", 32): dict(dp=8, tp=2, pp=2, micro_batches=3),
     ("NVIDIA L4", 32): dict(dp=32, sharding="fsdp2", checkpointing=True),
+    # a pipeline sized by its first stage alone overflows on its last here
+    ("NVIDIA A100 PCIe 40GB", 8): dict(
+        dp=4, tp=2, sharding="fsdp2", micro_batches=8, checkpointing=True
+    ),
 }
 
 
@@ -484,6 +490,33 @@ def test_plan_an_empty_answer_is_named_as_one():
     assert "here one does: dp=4 (ddp)" in check("11.plan", lambda c, g, n, b: [], quiet=True).hint
 
 
+def test_plan_a_plan_kept_under_a_key_without_the_gpu_is_named_and_a_rule_is_not():
+    """8B on 8 T4s comes after 8B on 8 H200s, two runs before: a cache keyed on the model, the
+    GPU count and the batch answers the H200's plan. The same run with a batch never asked
+    (40) is right, so the plan is named as kept; an answer whose plan for the T4 run is its
+    own, and wrong on any batch, hears only what is wrong with it."""
+    kept = {}
+
+    def cached(config, gpu, n_gpus, global_batch):
+        key = (config, n_gpus, global_batch)
+        if key not in kept:
+            kept[key] = table(config, gpu, n_gpus, global_batch)
+        return kept[key]
+
+    h200 = table(CONFIGS["8B"], "NVIDIA H200 SXM 141GB", 8, 32)
+    assert_fails(
+        "11.plan",
+        cached,
+        f"8B on 8 x NVIDIA T4, global batch 32: you returned {h200!r}, what you returned for "
+        "8B on 8 x NVIDIA H200 SXM 141GB, global batch 32, asked before, a run that differs "
+        "in the GPU alone; and ",
+        "kept between calls under a key without the GPU answers for another run",
+    )
+    hint = check("11.plan", right_but(3, h200), quiet=True).hint
+    assert hint.startswith("8B on 8 x NVIDIA T4, global batch 32: the rank that holds the most")
+    assert "kept" not in hint
+
+
 def test_plan_a_plan_kept_under_a_key_without_the_model_is_named():
     """125M on 8 T4s is asked right after 8B on the same run: a cache keyed on the GPU, the
     GPU count and the batch answers None, 8B's. A wrong plan of 125M's own is named as such."""
@@ -536,3 +569,34 @@ def test_an_overflow_that_zero1s_deal_alone_explains_is_named_as_the_deal():
     at_limit = got | {"params": 5_000_000_000, "grads": 5_000_000_000, "optimizer": 4_400_000_000}
     hint = _overflow(where, Plan(dp=4, tp=2), at_limit, limit)  # the state fills the limit
     assert "alone overflow" not in hint and "the state alone fits, 14.4 GB" in hint, hint
+
+
+def test_plan_a_thread_count_left_on_one_path_is_named_whatever_the_callers_count():
+    """The None path leaves one thread, a later plan path puts back what it read: at the end
+    the count is the caller's whenever the caller had one thread (as a checker's machine may);
+    the call that left it is named all the same."""
+    space = {"table": table}
+    source = (
+        "import torch\n"
+        "def plan(config, gpu, n_gpus, global_batch):\n"
+        "    old = torch.get_num_threads()\n"
+        "    torch.set_num_threads(1)\n"
+        "    found = table(config, gpu, n_gpus, global_batch)\n"
+        "    if found is None:\n"
+        "        return None\n"
+        "    torch.set_num_threads(old)\n"
+        "    return found\n"
+    )
+    exec(compile(source, "/tmp/work/answer.py", "exec"), space)  # noqa: S102 - a learner's file
+    threads = torch.get_num_threads()
+    try:
+        for count in (1, 2):
+            torch.set_num_threads(count)
+            assert_fails(
+                "11.plan",
+                space["plan"],
+                "plan leaves a process-wide setting changed (torch.set_num_threads(1))",
+            )
+            assert torch.get_num_threads() == count
+    finally:
+        torch.set_num_threads(threads)

@@ -534,6 +534,26 @@ def rms_norm_kept_output(x, eps=1e-6):
     return out
 
 
+_RESULTS: dict = {}
+
+
+def relu_mul_kept_by_address(x, y):
+    """Each result kept, looked up by the inputs' addresses and shapes: the same tensors with
+    new values get the old result, and no launch."""
+    key = (x.data_ptr(), y.data_ptr(), x.shape, x.dtype)
+    if key not in _RESULTS:
+        _RESULTS[key] = relu_mul(x, y)
+    return _RESULTS[key]
+
+
+def rms_norm_kept_by_address(x, eps=1e-6):
+    """As relu_mul_kept_by_address: the kernel never runs again for the same tensor."""
+    key = (x.data_ptr(), x.shape, x.stride(), x.dtype, eps, "rms")
+    if key not in _RESULTS:
+        _RESULTS[key] = rms_norm(x, eps)
+    return _RESULTS[key]
+
+
 def rms_norm_block_1024(x, eps):
     """A block fixed at the chapter's largest row, 1024: longer rows are cut."""
     x = x.contiguous()

@@ -49,7 +49,8 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
     ``store_outside``, when given, is the hint for a store out of bounds in this case (one
     whose layout, not a missing mask, sends a store past the output); ``rows``, where the
     kernel runs one program per row, their count (a larger 1-D grid is named). What the call
-    cost (launches, grids, torch operations) is appended to ``watch.calls``."""
+    cost (launches, grids, torch operations) is appended to ``watch.calls``; a call that
+    launched no kernel after one that did is named as a result kept between calls."""
     try:
         with watched_torch_ops(watch, args) as call:
             out = answer(*args)
@@ -78,6 +79,13 @@ def call_answer(answer, args, name: str, watch: Watch, where: str, store_outside
         mark_case(error, where)
         raise
     watch.calls.append(call)
+    if not call.launches and any(earlier.launches for earlier in watch.calls[:-1]):
+        raise CheckFailed(
+            f"{name} launched no Triton kernel for {where}, though earlier calls did: a result "
+            "kept between calls and looked up by the tensors' address, shape or strides "
+            "answered instead (a new tensor can take a freed one's memory, and the same tensor "
+            "can hold new values). Launch the kernel in every call"
+        )
     if not call.launches:
         raise CheckFailed(
             f"{name} launched no Triton kernel (for {where}): compute the result in your "
@@ -172,11 +180,20 @@ def require_shape(out, like, name, where) -> None:
         )
 
 
-def out_layout_hint(out, name: str, where: str, writes: str) -> str | None:
+def out_layout_hint(out, name: str, where: str, writes: str | None) -> str | None:
     """What is wrong with a non-contiguous output, which a kernel that ``writes`` as a
-    contiguous one fills in the wrong places (``torch.empty_like`` of a transposed input)."""
+    contiguous one fills in the wrong places (``torch.empty_like`` of a transposed input);
+    ``writes`` None: the values are right, written through the output's own strides."""
     if out.is_contiguous():
         return None
+    if writes is None:
+        return (
+            f"for {where}, {name} returned the right values in a tensor that is not "
+            f"contiguous (strides {out.stride()}): torch.empty_like(x) copies x's layout, so "
+            "a transposed x gives a transposed output, which every later operation reads with "
+            "a stride. Make the output with torch.empty(x.shape, dtype=x.dtype, "
+            "device=x.device), as the exercise asks"
+        )
     dense = torch.empty(out.shape).stride()
     return (
         f"for {where}, {name} returned a tensor that is not contiguous (strides {out.stride()}; "
@@ -186,7 +203,7 @@ def out_layout_hint(out, name: str, where: str, writes: str) -> str | None:
     )
 
 
-def require_contiguous_output(out, name: str, where: str, writes: str) -> None:
+def require_contiguous_output(out, name: str, where: str, writes: str | None) -> None:
     hint = out_layout_hint(out, name, where, writes)
     if hint:
         raise CheckFailed(hint)

@@ -245,6 +245,13 @@ def launch_hint(call: Call, name: str, where: str, n: int, unit: str) -> str | N
             "launched once, loads the inputs, computes and stores the result"
         )
     programs = [gx * gy * gz for gx, gy, gz in call.grids]
+    if unit == "row" and programs != [n]:
+        return (
+            f"for {where}, {name} ran its {n} rows over a grid of {programs[0]} program(s): the "
+            "exercise asks for one program per row, a grid of (x.shape[0],), each loading its "
+            "row once. A grid of fewer programs looping over the rows leaves multiprocessors "
+            "idle; launch kernel[(n_rows,)] and let tl.program_id(0) pick the row"
+        )
     # More than 4096: a fixed BLOCK of 4096 runs n = 4096 as one program, rightly.
     if unit == "element" and n > 4096 and programs == [1]:
         return (

@@ -11,8 +11,10 @@ What it is not: the run (:mod:`._ch08_copy_run`) or the checker (:mod:`.ch08_cop
 
 from __future__ import annotations
 
+import torch
+
 from ._ch08_copy_run import N_BUFFERS, ops, reference_compute
-from ._kit import close, first_close
+from ._kit import Tolerance, close, first_close
 from ._util import CheckFailed
 
 __all__ = ["check_consumed", "check_handed_buffers", "check_buffer_reuse", "check_values"]
@@ -110,12 +112,25 @@ def check_buffer_reuse(run) -> None:
         last[j] = batch
 
 
+# float64 results are compared at float64's precision: a batch or result that went through a
+# float32 tensor on the way (torch.empty without dtype=) is within allclose's defaults
+_FLOAT64 = Tolerance(rtol=1e-12, atol=1e-12)
+
+
 def check_values(run, host) -> None:
     want = [reference_compute(b) for b in host]
     for c in run.consumed:
         i, got = c["index"], c["value"]
-        if close(got, want[i]):
+        tol = _FLOAT64 if want[i].dtype == torch.float64 else None
+        if close(got, want[i], tol):
             continue
+        if tol is not None and close(got, want[i]):
+            raise CheckFailed(
+                f"consume({i}, ...) got compute(batch {i}) rounded to float32, though batch {i} "
+                "is float64: the batch or its result went through a float32 tensor on the way "
+                "(torch.empty(shape, device=device) without dtype=, or .float()). Keep each "
+                "batch's own dtype: batch.to(device, non_blocking=True), or empty_like(batch)"
+            )
         j = first_close(got, want)
         raise CheckFailed(
             f"consume({i}, ...) got compute(batch {j}): hand each buffer over with the index "

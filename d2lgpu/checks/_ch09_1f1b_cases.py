@@ -12,10 +12,10 @@ from torch import nn
 
 from ._ch09_1f1b_log import LoggedStage
 from ._ch09_given_grads import check_not_scaled, expect_given
-from ._ch09_grads import CREATE_GRAPH
+from ._ch09_grads import CREATE_GRAPH, ZEROED
 from ._kit import Tolerance
 from ._kit import close as kit_close
-from ._util import CheckFailed
+from ._util import CheckFailed, raised_where
 
 __all__ = [
     "LOSSES",
@@ -91,11 +91,7 @@ def check_grads(stages, reference, start, where) -> None:
     if not wrong:
         return
     if all(close(p, r) for (_, _, p), r in zip(mine, refs, strict=True)):
-        raise CheckFailed(
-            f"({where}) the gradients the stages had before the step are gone (the checker "
-            "gave them some): the step zeroed them (zero_grad(), or p.grad = None). The caller "
-            "zeros the gradients, before the step; inside it, let backward add to them"
-        )
+        raise CheckFailed(f"({where}) {ZEROED}")
     check_not_scaled([p.grad for _, _, p in mine], refs, start, f"({where})")
     k, name, p = wrong[0]
     raise CheckFailed(
@@ -115,12 +111,10 @@ def same_loss(got, want) -> bool:
 
 def check_second_step(step) -> None:
     """Two steps on the same stages, with no optimizer step between (gradients accumulated
-    over a larger batch): each step's loss is its batch's, and the gradients are the sum."""
+    over a larger batch): each step's loss is its batch's, and the gradients are the sum. The
+    stages start with no gradients (``.grad`` None, as ``zero_grad()`` leaves them)."""
     gen = torch.Generator().manual_seed(len("second step"))
     stages, reference = stages_of(3, []), stages_of(3, [])
-    start = start_grads(stages, gen)
-    for p, s0 in zip((q for s in reference for q in s.parameters()), start, strict=True):
-        p.grad = s0.clone()
     for call in range(2):
         x, y = data_of(7, gen)
         loss = nn.functional.mse_loss(nn.Sequential(*reference)(x), y)
@@ -130,6 +124,14 @@ def check_second_step(step) -> None:
             said = f"returned {float(got) if isinstance(got, torch.Tensor | float) else got!r}"
         except Exception as error:  # noqa: BLE001 (named with the call that raised it)
             got, said = None, f"raised {type(error).__name__}: {error}"
+            if call == 0:
+                raise CheckFailed(
+                    "(3 stages whose parameters' .grad are None, as zero_grad() leaves them "
+                    f"before a step) your step {said}{raised_where(error)}: backward fills a "
+                    ".grad that is None, and adds to one that is not. Code that adds into "
+                    "p.grad itself must start it where it is None (p.grad = g), or call "
+                    "backward, which does"
+                ) from None
         if not (isinstance(got, torch.Tensor | float) and same_loss(got, loss)):
             raise CheckFailed(
                 f"(a second step on the same 3 stages, with new data) call {call + 1} {said}; "

@@ -22,6 +22,7 @@ __all__ = [
     "forwards_named",
     "helpers_held",
     "in_flight_peak",
+    "kept_warm_up",
     "text",
 ]
 
@@ -171,4 +172,20 @@ def early_backward(log, n_stages: int, m: int, where: str) -> str | None:
                     "micro-batch i only once the next stage's backward of i has filled that "
                     "gradient"
                 )
+    return None
+
+
+def kept_warm_up(k, got, n_stages, m, earlier: list[int]) -> str | None:
+    """Words for stage ``k``'s order ``got`` where it is 1F1B's with the warm-up of an earlier
+    call of as many stages (of ``earlier``'s micro-batch counts) kept, capped at ``m``."""
+    for m0 in earlier:
+        warm = min(n_stages - k - 1, m0, m)
+        # the first stage of warm + 1 has that warm-up: min(warm, m), warm being at most m
+        if warm != min(n_stages - k - 1, m) and got == one_f_one_b_order(warm + 1, m)[0]:
+            return (
+                f". That is 1F1B's order with the warm-up of an earlier call of {n_stages} "
+                f"stages and {m0} micro-batches, {warm} forwards: does your step keep warm-ups "
+                "or orders from an earlier call (a cache keyed by the number of stages)? Work "
+                "them out in every call, from this call's S and M"
+            )
     return None

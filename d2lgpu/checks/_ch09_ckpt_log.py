@@ -123,6 +123,14 @@ def backward_segments(log, n: int, where: str) -> list[list[int]]:
             "backward, and then each segment again, so most blocks run three times. Checkpoint "
             "each segment, with no checkpoint around them"
         )
+    if repeated and not [i for i in range(min(repeated)) if i not in again]:
+        raise CheckFailed(  # every block before them recomputed too: no stale loop variable
+            f"for {where}, backward recomputed block(s) {repeated} more than once, and every "
+            "segment's blocks at least once: a checkpoint inside a checkpointed segment (each "
+            "block checkpointed again, nested) recomputes its blocks once for the segment and "
+            "once more, alone, for its own backward. Checkpoint each segment once, with no "
+            "checkpoint inside it"
+        )
     if repeated:
         raise CheckFailed(
             f"for {where}, backward recomputed block(s) {repeated} more than once, and other "

@@ -26,7 +26,15 @@ from ._ch09_given_grads import check_not_scaled
 from ._kit import Tolerance, alive_after_collecting, close, names_both
 from ._util import CheckFailed
 
-__all__ = ["TOLERANCE", "CREATE_GRAPH", "reference", "check_loss", "check_grads", "start_grads"]
+__all__ = [
+    "TOLERANCE",
+    "CREATE_GRAPH",
+    "ZEROED",
+    "reference",
+    "check_loss",
+    "check_grads",
+    "start_grads",
+]
 __all__ += ["hooks_on", "kept_by", "made_by_step", "check_nothing_left"]
 
 TOLERANCE = Tolerance(rtol=1e-4, atol=1e-6)
@@ -63,9 +71,9 @@ def reference(stage1, stage2, x, y, loss_fn, m):
 
 def check_loss(loss, ref, where) -> None:
     if isinstance(loss, torch.Tensor) and loss.numel() == 1:
-        value = loss.detach().reshape(()).to("cpu", torch.float32)
+        value = loss.detach().reshape(()).to("cpu", ref["loss"].dtype)
     elif isinstance(loss, float | int) and not isinstance(loss, bool):
-        value = torch.tensor(float(loss))
+        value = torch.tensor(float(loss), dtype=ref["loss"].dtype)
     else:
         raise CheckFailed(
             f"pipeline_step returned {type(loss).__name__}: return the loss of the whole batch "
@@ -95,10 +103,12 @@ def check_loss(loss, ref, where) -> None:
     )
 
 
-_ZEROED = (
+# the gradients the caller gave, gone: named by 09.pipeline and 09.one_f_one_b
+ZEROED = (
     "the gradients the stages had before the step are gone (the checker gave them some): "
-    "the step zeroed them (zero_grad(), or p.grad = None). The caller zeros the gradients, "
-    "before the step; inside it, let backward add to them"
+    "the step zeroed or replaced them (zero_grad(), p.grad = None, or p.grad = a gradient "
+    "of its own, as torch.autograd.grad's assigned). The caller zeros the gradients, before "
+    "the step; inside it, let backward add to them"
 )
 
 
@@ -148,7 +158,7 @@ def check_grads(params, ref, start, where) -> None:
         if _same_grads(grads, ref[key][1], start):
             raise CheckFailed(f"for {where}, {hint}")
         if _same_grads(grads, ref[key][1]):
-            raise CheckFailed(f"for {where}, {names_both(hint, _ZEROED)}")
+            raise CheckFailed(f"for {where}, {names_both(hint, ZEROED)}")
     if _same_grads(grads, ref["last"]):
         raise CheckFailed(
             f"for {where}, the gradients are the last micro-batch's only: let them accumulate "
@@ -156,7 +166,7 @@ def check_grads(params, ref, start, where) -> None:
             "caller zeros them)"
         )
     if _same_grads(grads, ref["grads"]):
-        raise CheckFailed(f"for {where}, {_ZEROED}")
+        raise CheckFailed(f"for {where}, {ZEROED}")
     check_not_scaled(grads, ref["grads"], start, f"for {where},")
     raise CheckFailed(
         f"for {where}, the gradients differ from the unsplit model's: "
@@ -179,15 +189,15 @@ def _which_grads(grads, start, ref) -> str:
             "back across the cut. Move the activations with to(), which autograd "
             "follows; .detach() (or .data) cuts the graph"
         )
-        return cut if states[1] == "right" else names_both(cut, _ZEROED)
+        return cut if states[1] == "right" else names_both(cut, ZEROED)
     if "zeroed" in states and "wrong" not in states:
-        return f"stage {states.index('zeroed') + 1}'s are right, but {_ZEROED}"
+        return f"stage {states.index('zeroed') + 1}'s are right, but {ZEROED}"
     return "run every micro-batch through both stages once, and backward its weighted loss"
 
 
 def start_grads(params) -> list[torch.Tensor]:
     """Give every parameter a non-zero gradient, as a caller accumulating over steps would."""
-    start = [torch.randn(p.shape) for p in params]
+    start = [torch.randn(p.shape, dtype=p.dtype) for p in params]
     for p, g in zip(params, start, strict=True):
         p.grad = g.to(p.device, copy=True)  # backward adds to it in place
     return start

@@ -8,6 +8,8 @@ schedule (from the stages' log), stage 1's input, and the host reads (from the d
   order (``tensor_split``'s pieces), not rows gathered or shuffled (``x[perm]``);
 * :func:`check_input_grad`: stage 1's input (a micro-batch of ``x``) left without
   ``requires_grad``, or backward computes a gradient of the data that nobody reads;
+* :func:`cast_refused`: a tensor in another dtype than the stages' named (a cast, a default);
+* :func:`check_raced`: no operation on the CPU uses a copy to the host still landing;
 * :func:`check_reads`: at most one host read of a device value per step, with the copies
   that ``torch.autograd.graph.save_on_cpu()`` makes of every saved tensor named as such;
 * :func:`swapped_loss_hint`: ``loss_fn(target, out)`` named, here and in ``09.one_f_one_b``.
@@ -23,8 +25,8 @@ from ._pretend import SAVED_TO_HOST
 from ._util import CheckFailed
 
 __all__ = [
-    "GATHERED", "check_nonempty", "check_schedule", "check_split", "check_input_grad",
-    "check_reads", "gathered", "swapped_loss_hint",
+    "GATHERED", "cast_refused", "check_nonempty", "check_raced", "check_schedule", "check_split",
+    "check_input_grad", "check_reads", "gathered", "swapped_loss_hint",
 ]  # fmt: skip
 
 
@@ -100,6 +102,28 @@ def check_input_grad(stages, where) -> None:
             "product per micro-batch in stage 1's first layer, kept in its .grad, that nothing "
             "reads. Send the micro-batches to stage 1 as they are: to() between the devices is "
             "followed by autograd without it"
+        )
+
+
+def cast_refused(error: RuntimeError, where) -> CheckFailed:
+    """torch's refusal of a product of two dtypes, in the case whose stages are float64."""
+    return CheckFailed(
+        f"for {where}, your step raised RuntimeError ({str(error).splitlines()[0][:100]}): "
+        "a tensor in another dtype than the stages' met theirs: a cast (.float(), "
+        ".to(torch.float32)), or a tensor made without dtype= (float32 by default). Move the "
+        "micro-batches and activations with .to(device), which keeps their dtype, and make "
+        "any tensor of your own in the loss's dtype (dtype=loss.dtype)"
+    )
+
+
+def check_raced(raced: list[str], where) -> None:
+    if raced:
+        raise CheckFailed(
+            f"for {where}, {raced[0]} on the CPU used a copy that .to('cpu', "
+            "non_blocking=True) made before anything waited for it: on a GPU that copy runs "
+            "behind the host's back, and stage 2 can compute on the buffer before the "
+            "activations land (zeros, or what it held before). Copy to the CPU without "
+            "non_blocking (a copy to a GPU may keep it: it is queued behind the work it needs)"
         )
 
 

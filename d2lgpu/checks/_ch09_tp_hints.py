@@ -95,6 +95,13 @@ def memory_hint(rank: int, world: int, record: dict) -> CheckFailed | None:
         return SplitDiffers(
             said + " Split with the world you are given: torch.chunk(torch.arange(h), world)[rank]"
         )
+    if held < share and record.get("buffers"):
+        return CheckFailed(
+            f"rank {rank} of {world}'s parameters hold {held} bytes, its shards {share}: it "
+            f"keeps {', '.join(record['buffers'][:2])} as buffers (register_buffer), which "
+            "module.parameters() does not list, so an optimizer never updates them. Make "
+            "every shard, the biases included, an nn.Parameter"
+        )
     kept = record.get("kept") or {}
     if kept.get("shared"):
         return CheckFailed(

@@ -1,8 +1,9 @@
 """``09.tensor_parallel``'s problem and what each rank runs: the blocks to split (an MLP
 ``Linear(WIDTH, HIDDEN)``, an activation, ``Linear(HIDDEN, WIDTH)``, GELU in the first and
-LeakyReLU with a slope of 0.2 in the second), their input, each rank's share of the hidden units, and the record a
-rank sends back (the storage its parameters hold, the output, the all-reduces of forward
-and backward, the input's gradient, the output after one SGD step).
+LeakyReLU with a slope of 0.2 in the second), their input, each rank's share of the hidden
+units, and the record a rank sends back (the storage its parameters hold and the buffers
+it keeps, the output, the all-reduces of forward and backward, the input's gradient, the
+output after one SGD step).
 
 What it is not: the rules and hints, :mod:`.ch09_tensor_parallel`.
 """
@@ -22,19 +23,8 @@ from ._kit_seeds import reseeds_named
 from ._ranks import learner_reply
 from ._util import CheckFailed, refused_call_named
 
-__all__ = [
-    "ACTIVATIONS",
-    "BLOCKS",
-    "HIDDEN",
-    "LR",
-    "WIDTH",
-    "WORLD",
-    "data",
-    "hidden_share",
-    "make_blocks",
-    "rank_work",
-    "shard_bytes",
-]
+__all__ = ["ACTIVATIONS", "BLOCKS", "HIDDEN", "LR", "WIDTH", "WORLD", "data", "hidden_share",
+           "make_blocks", "rank_work", "shard_bytes"]  # fmt: skip
 
 WORLD, WIDTH, HIDDEN, ROWS, LR = 2, 6, 10, 5, 0.5
 
@@ -99,6 +89,11 @@ def rank_work(ParallelMLP, logs=None):
 
 
 _MODULE_OWN = frozenset(vars(nn.Module()))
+
+
+def _float_buffers(module: nn.Module) -> list[str]:
+    """The names of the floating-point buffers ``module`` keeps (a shard registered so)."""
+    return [n for n, b in module.named_buffers() if b.is_floating_point()]
 
 
 def _plain_tensors(parts) -> list[str]:
@@ -220,6 +215,7 @@ def _run(ParallelMLP, rank, world, watch):
         "shared_parts": shared_parts,
         "other_rank": _holds_other_share(ParallelMLP, rank, world),
         "views": views,
+        "buffers": [f"{n} of block {i}" for i, m in enumerate(parts) for n in _float_buffers(m)],
         "kept": kept,
         "shares_whole": shares_whole,
         "without_grad": [(n, p.requires_grad) for n, p in named if p.grad is None],

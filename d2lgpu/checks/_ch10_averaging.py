@@ -180,12 +180,13 @@ def not_all_reduce(calls, where: str = "", alone: bool = False) -> str:
         return ""
     head = f"your function called {describe(other)}{' ' * bool(where)}{where}"
     head += " and no all-reduce: " if alone else ": "
-    if other.kind == "reduce":
-        return head + (
-            "dist.reduce leaves the sum on its dst rank alone, and the other ranks' tensors "
-            "hold whatever the reduction left in them. dist.all_reduce leaves the same sum on "
-            "every rank"
-        )
+    if other.kind == "reduce":  # then a broadcast, or not
+        return head + ("a reduce to one rank, then a broadcast from it, is two collectives "
+                       "where one does the work: dist.all_reduce leaves the same sum on every "
+                       "rank at once" if any(c.kind == "broadcast" for c in calls) else
+                       "dist.reduce leaves the sum on its dst rank alone, and the other ranks' "
+                       "tensors hold whatever the reduction left in them. dist.all_reduce "
+                       "leaves the same sum on every rank")  # fmt: skip
     if "gather" in other.kind:
         return head + (
             "gathering every rank's gradient to average it yourself moves and holds world_size "

@@ -1,13 +1,15 @@
 """The rules of ``10.bus_bandwidth``: nccl-tests' formulas, and the hints that name a
 wrong answer's mistake by the variant of those formulas that explains all its values, or by
-the earlier call whose answer it gave back (:func:`kept_hint`); and the checker itself,
-:func:`._ch10_bandwidth_edges.check_bus_bandwidth`."""
+the earlier call whose answer it gave back (:func:`kept_hint`); and :func:`call`, which passes the
+name built at run time and names an allocation. The checker itself, and the other strings than
+the four names, are :mod:`._ch10_bandwidth_edges`'s."""
 
 from __future__ import annotations
 
 import functools
 import math
 
+from ._kit_calls import allocations
 from ._util import CheckFailed
 
 __all__ = [
@@ -18,7 +20,7 @@ __all__ = [
     "close",
     "fixed_for_two_ranks",
     "kept_hint",
-    "unknown_collective_hint",
+    "FRESH_N",
 ]
 
 GB = 1e9
@@ -41,6 +43,7 @@ def reference(nbytes, seconds, n, collective):
 
 
 def close(a, b):
+    """Equal to 6 digits: float32's arithmetic (7 digits) is close enough for a bandwidth."""
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
 
@@ -146,8 +149,33 @@ _FACTOR_MISTAKES = (
 )
 
 
+ALLOCATED = 2**20  # bytes: a formula allocates nothing near this
+
+
 def call(fn, case, collective):
-    got = fn(*case, collective)
+    """``fn(*case, collective)``'s pair as floats. The name is passed as a string built at
+    run time, as a benchmark's loop or a file gives it, not the literal the checker holds;
+    an allocation of ``ALLOCATED`` bytes or more is named."""
+    with allocations(ALLOCATED) as found:
+        try:
+            got = fn(*case, "".join(list(collective)))
+        except ValueError as error:
+            if collective not in FACTORS or not _takes_the_literal(fn, case, collective):
+                raise
+            raise CheckFailed(
+                f"bandwidths{(*case, collective)} raised ValueError ({error}) for {collective!r} "
+                "built at run time (joined, read from a file), and returned for the literal "
+                f"'{collective}': a name compared with `is` is the same object only by chance "
+                "(a literal is interned). Compare names with ==, or look them up in a dict"
+            ) from None
+    if found:
+        what, size = max(found, key=lambda f: f[1])
+        raise CheckFailed(
+            f"bandwidths{(*case, collective)} allocated {size:,} bytes ({what}): the two numbers "
+            "need only nbytes, seconds and world_size, and a buffer of nbytes costs memory and "
+            "time that grow with it (3 GB for a 3 GB all-reduce). Compute algbw = nbytes / "
+            "seconds / 1e9 from the argument, allocating nothing"
+        )
     if not isinstance(got, tuple | list) or len(got) != 2:
         raise CheckFailed(
             f"bandwidths{(*case, collective)} returned {got!r}: return a pair (algbw, busbw)"
@@ -158,82 +186,15 @@ def call(fn, case, collective):
         raise CheckFailed(f"bandwidths returned {got!r}: both values must be numbers") from None
 
 
-_EXACTLY = (
-    "the collective is one of 'all_reduce', 'all_gather', 'reduce_scatter' and 'broadcast', "
-    "spelled exactly so: any other string, "
-)
-UNKNOWN = (  # (collective, world_size, why it is unknown): each another string than the four
-    ("all_to_everyone", 2, ""),
-    (
-        "all_to_everyone",
-        1,
-        "on 1 rank too an unknown collective must raise ValueError: check the name before any "
-        "shortcut for world_size 1",
-    ),
-    ("All_Reduce", 2, _EXACTLY + "in another case ('All_Reduce', 'BROADCAST') too, must raise it"),
-    ("BROADCAST", 4, _EXACTLY + "in another case ('All_Reduce', 'BROADCAST') too, must raise it"),
-    *(
-        (alias, n, _EXACTLY + "an alias ('allreduce', 'all-gather', 'bcast') too, must raise it")
-        for alias, n in (("allreduce", 2), ("all-gather", 4), ("reducescatter", 3), ("bcast", 2))
-    ),
-    *(
-        (
-            part,
-            2,
-            _EXACTLY + "a part of one of them too ('cast', 'reduce', ''), must raise it. (`c in "
-            "('broadcast')` tests for a substring: ('broadcast') is a string, ('broadcast',) a "
-            "tuple)",
-        )
-        for part in ("cast", "reduce", "")
-    ),
-)
-
-
-_FRESH_N = 11  # a world size no case has
-
-
-def unknown_collective_hint(bandwidths) -> str | None:
-    """The hint when a collective that is none of the four names does not raise ValueError."""
-    for collective, n, why in UNKNOWN:
-        call_ = f"bandwidths(..., {collective!r})" if n == 2 and not why else None
-        call_ = call_ or f"bandwidths(2**20, 1e-3, {n}, {collective!r})"
-        try:
-            bandwidths(2**20, 1e-3, n, collective)
-        except ValueError:
-            continue
-        except Exception as error:  # noqa: BLE001 (a refusal of another kind, named)
-            return (
-                f"{call_} raised {type(error).__name__} ({error}): an unknown collective must "
-                "raise ValueError naming the allowed ones"
-            )
-        if _raises_after_another_call(bandwidths, n, collective):
-            return (
-                f"{call_} returned instead of raising ValueError, and raised it when called "
-                f"again after a call on {_FRESH_N} ranks: whether your function checks the name "
-                "depends on earlier calls (a value kept from the call before, reused without "
-                "checking the name). Check the collective's name at every call, before anything "
-                "kept is reused"
-            )
-        return f"{call_} returned instead of raising ValueError: " + (
-            why or "an unknown collective must raise ValueError naming the allowed ones"
-        )
-    return None
-
-
-def _raises_after_another_call(bandwidths, n: int, collective: str) -> bool:
-    """Whether ``bandwidths(2**20, 1e-3, n, collective)``, which returned, raises ValueError
-    once a right call on a world size no case has came between: it depends on earlier calls."""
+def _takes_the_literal(fn, case, collective) -> bool:
     try:
-        bandwidths(2**20, 1e-3, _FRESH_N, "all_reduce")
-    except Exception:  # noqa: BLE001 (the answer's error: the usual hint then)
+        fn(*case, collective)
+    except Exception:  # noqa: BLE001 (the answer's error: its ValueError stands)
         return False
-    try:
-        bandwidths(2**20, 1e-3, n, collective)
-    except ValueError:
-        return True
-    except Exception:  # noqa: BLE001 (another refusal: the usual hint)
-        return False
-    return False
+    return True
+
+
+FRESH_N = 11  # a world size no case has
 
 
 def _kept_from(case, collective, got, alg_right, earlier_call) -> list[str]:
@@ -260,7 +221,7 @@ def _factor_kept_again(bandwidths, case, collective, before) -> tuple | None:
     ``collective`` repeat the mistake (``before``'s right factor given to ``collective``),
     ``collective`` alone being right on another: a factor kept between calls does; a rule
     of the formula's own (a shortcut for one rank, a wrong factor) does not. Else None."""
-    probe, alone = (case[0] + 1, case[1], _FRESH_N), (case[0] + 2, case[1], _FRESH_N + 2)
+    probe, alone = (case[0] + 1, case[1], FRESH_N), (case[0] + 2, case[1], FRESH_N + 2)
     try:  # first, collective alone on a world size of its own: right, where kept
         calls = [call(bandwidths, *c) for c in ((alone, collective), (probe, before))]
         first, second = calls[1], call(bandwidths, probe, collective)
@@ -295,7 +256,7 @@ def kept_hint(bandwidths, earlier, case, collective, got) -> str | None:
                 f"bandwidths{(*probe, collective)} do the same"
             )
         else:
-            fresh = (case[0] + 1, case[1], case[2] if what == "the pair" else _FRESH_N)
+            fresh = (case[0] + 1, case[1], case[2] if what == "the pair" else FRESH_N)
             if fresh not in probes:  # no case has these nbytes, nor this world size
                 try:
                     got_fresh = call(bandwidths, fresh, collective)

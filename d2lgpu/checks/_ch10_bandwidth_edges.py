@@ -2,27 +2,26 @@
 where each collective's factor at n = 1 holds (0 for the three that move data between
 ranks, 1 for a broadcast), and a process whose environment names another world size
 (``WORLD_SIZE``, as torchrun sets it), which the answer's numbers must not read: they are of
-the run whose ``world_size`` it was given."""
+the run whose ``world_size`` it was given; and the other strings than the four names, each of
+which must raise ValueError (:func:`unknown_collective_hint`)."""
 
 from __future__ import annotations
-
-import os
-from unittest import mock
 
 from ._ch10_bandwidth import (
     CASES,
     FACTORS,
+    FRESH_N,
     bandwidth_mistake,
     call,
     close,
     fixed_for_two_ranks,
     kept_hint,
     reference,
-    unknown_collective_hint,
 )
+from ._kit_environ import case_environ
 from ._util import CheckFailed
 
-__all__ = ["check_bus_bandwidth", "check_edges"]
+__all__ = ["check_bus_bandwidth", "check_edges", "unknown_collective_hint"]
 
 ONE = (2**20, 1e-3, 1)
 FORMULA = {
@@ -56,7 +55,7 @@ def _one_rank(bandwidths, earlier) -> None:
 def _environment(bandwidths) -> None:
     case = (2**20, 1e-3, GIVEN)
     names = ("WORLD_SIZE", "LOCAL_WORLD_SIZE")
-    with mock.patch.dict(os.environ, dict.fromkeys(names, str(ENVIRONMENT))):
+    with case_environ(dict.fromkeys(names, str(ENVIRONMENT)), "bandwidths"):
         got = call(bandwidths, case, "all_reduce")
     if all(map(close, got, reference(*case, "all_reduce"))):
         return
@@ -68,6 +67,81 @@ def _environment(bandwidths) -> None:
         + f": the numbers are of the run measured, on the world_size given ({GIVEN}), not of "
         "this process. Read the world size from the argument, not from os.environ"
     )
+
+
+_EXACTLY = (
+    "the collective is one of 'all_reduce', 'all_gather', 'reduce_scatter' and 'broadcast', "
+    "spelled exactly so: any other string, "
+)
+UNKNOWN = (  # (collective, world_size, why it is unknown): each another string than the four
+    ("all_to_everyone", 2, ""),
+    (
+        "all_to_everyone",
+        1,
+        "on 1 rank too an unknown collective must raise ValueError: check the name before any "
+        "shortcut for world_size 1",
+    ),
+    ("All_Reduce", 2, _EXACTLY + "in another case ('All_Reduce', 'BROADCAST') too, must raise it"),
+    ("BROADCAST", 4, _EXACTLY + "in another case ('All_Reduce', 'BROADCAST') too, must raise it"),
+    *(
+        (alias, n, _EXACTLY + "an alias ('allreduce', 'all-gather', 'bcast') too, must raise it")
+        for alias, n in (("allreduce", 2), ("all-gather", 4), ("reducescatter", 3), ("bcast", 2))
+    ),
+    *(
+        (
+            part,
+            2,
+            _EXACTLY + "a part of one of them too ('cast', 'reduce', ''), must raise it. (`c in "
+            "('broadcast')` tests for a substring: ('broadcast') is a string, ('broadcast',) a "
+            "tuple)",
+        )
+        for part in ("cast", "reduce", "")
+    ),
+)
+
+
+def unknown_collective_hint(bandwidths) -> str | None:
+    """The hint when a collective that is none of the four names does not raise ValueError."""
+    for collective, n, why in UNKNOWN:
+        call_ = f"bandwidths(..., {collective!r})" if n == 2 and not why else None
+        call_ = call_ or f"bandwidths(2**20, 1e-3, {n}, {collective!r})"
+        try:
+            bandwidths(2**20, 1e-3, n, collective)
+        except ValueError:
+            continue
+        except Exception as error:  # noqa: BLE001 (a refusal of another kind, named)
+            return (
+                f"{call_} raised {type(error).__name__} ({error}): an unknown collective must "
+                "raise ValueError naming the allowed ones"
+            )
+        if _raises_after_another_call(bandwidths, n, collective):
+            return (
+                f"{call_} returned instead of raising ValueError, and raised it when called "
+                f"again after a call on {FRESH_N} ranks: whether your function checks the name "
+                "depends on earlier calls (a value kept from the call before, reused without "
+                "checking the name). Check the collective's name at every call, before anything "
+                "kept is reused"
+            )
+        return f"{call_} returned instead of raising ValueError: " + (
+            why or "an unknown collective must raise ValueError naming the allowed ones"
+        )
+    return None
+
+
+def _raises_after_another_call(bandwidths, n: int, collective: str) -> bool:
+    """Whether ``bandwidths(2**20, 1e-3, n, collective)``, which returned, raises ValueError
+    once a right call on a world size no case has came between: it depends on earlier calls."""
+    try:
+        bandwidths(2**20, 1e-3, FRESH_N, "all_reduce")
+    except Exception:  # noqa: BLE001 (the answer's error: the usual hint then)
+        return False
+    try:
+        bandwidths(2**20, 1e-3, n, collective)
+    except ValueError:
+        return True
+    except Exception:  # noqa: BLE001 (another refusal: the usual hint)
+        return False
+    return False
 
 
 def check_edges(bandwidths, earlier, passed: list[str]) -> None:

@@ -193,7 +193,9 @@ def check_buckets(launched, record, cap, step, log):
         raise CheckFailed(
             f"with bucket_bytes={cap} (step {step}) your buckets hold {launched} elements, as if "
             f"each took 4 bytes, float32's; this model's take {itemsize}. A parameter takes "
-            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}"
+            f"p.numel() * p.element_size() bytes; in bytes the buckets are {expected}. (Or "
+            "the buckets were planned for an earlier float32 model of these shapes and kept, on "
+            "the class or in a global: plan each instance's own in __init__)"
         )
     # > first: where it and elements give the same buckets (268), 512 told them apart
     if launched == as_launched(reverse_buckets(sizes, cap + 1)):

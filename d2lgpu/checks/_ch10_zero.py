@@ -145,7 +145,9 @@ class _RecordedAdam(torch.optim.Adam):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _OPTIMIZERS.append(self)
+        _OPTIMIZERS.append(self)  # the settings it was given, by name, or by place after params
+        self.given = sorted(set(kwargs) - {"params"}) + [f"#{i}" for i in range(
+            1 - ("params" in kwargs), len(args))]  # fmt: skip
 
     def step(self, *args, **kwargs):
         out = super().step(*args, **kwargs)
@@ -263,7 +265,7 @@ def _zero_job(answer, rank, world, net):
             scan.look(_ours(params, x, y, agree))
     kept, then, forms = scan.record(_ours(params, x, y, agree), opt)
     # the settings each optimizer steps with, its parameter groups' (a dict's own lr, say)
-    built = [dict(g, params=None) for o in _OPTIMIZERS for g in o.param_groups]
+    built = [dict(g, params=None, given=o.given) for o in _OPTIMIZERS for g in o.param_groups]
     before_last = range(STEPS - 1)  # nothing recorded: the looks are after the last two steps
     return {"setup": setup, "left": left, "kept": [*([] for _ in before_last), kept],
             "kept_then": [*([] for _ in before_last), then],

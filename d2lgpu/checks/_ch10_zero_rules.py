@@ -143,6 +143,17 @@ def compare_built(records, world: int) -> None:
                     "as they are, none dropped and none of your own: optimizer_cls(own_params, "
                     "**kwargs)"
                 )
+            if extra := [k for k in built.get("given", ()) if k not in given]:
+                raise CheckFailed(
+                    f"rank {rank}'s optimizer_cls was given "
+                    + (f"{extra[0]}={built[extra[0]]!r}" if extra[0] in built else
+                       f"a setting by position after the parameters ({len(extra)})")
+                    + f" ({world} ranks), which this case did not pass ({given}): an argument "
+                    "of your own, even one equal to Adam's default, overrides the default of "
+                    "whatever optimizer_cls the caller passes (another optimizer's, or its own "
+                    "partial). Pass on the keyword arguments ShardedOptimizer received as they "
+                    "are: optimizer_cls(own_params, **kwargs)"
+                )  # fmt: skip
 
 
 def _built_words(got: dict, world: int, key: str, value, adam: dict) -> str:

@@ -1,10 +1,14 @@
-"""``11.memory``'s hint for a wrong result that is a result kept between calls."""
+"""The hints for a wrong result that is a result kept between calls: ``11.memory``'s
+(:func:`kept_hint`) and ``11.plan``'s (:func:`kept_plan_hint`)."""
 
 from __future__ import annotations
 
 from ._util import CheckFailed
 
-__all__ = ["kept_hint"]
+__all__ = ["kept_hint", "kept_plan_hint", "where"]
+
+# what each field of an 11.plan run (model, GPU, number of GPUs, global batch) is called
+FIELDS = ("the model", "the GPU", "the number of GPUs", "the batch")
 
 
 def kept_hint(predict, call: str, got: dict, history, args) -> None:
@@ -30,6 +34,43 @@ def kept_hint(predict, call: str, got: dict, history, args) -> None:
     )
     raise CheckFailed(
         f"{call} returned {dict(got)}, {why}: it keeps something between calls (a cache keyed "
-        "on some arguments but not all, or a count at module level that is never reset). "
+        "on some arguments but not all, a count at module level that is never reset, or a "
+        "list given as a default argument, def f(..., owned=[]), which every call shares). "
         "Compute every call from the shapes, the plan and the ranks it is given"
+    )
+
+
+def where(case) -> str:
+    """An 11.plan run in words."""
+    name, gpu, n_gpus, batch = case
+    return f"{name} on {n_gpus} x {gpu}, global batch {batch}"
+
+
+def kept_plan_hint(case, got, again, history, key="", fresh=None) -> tuple[str, str] | None:
+    """Where 11.plan's wrong plan ``got`` for ``case`` is a plan kept between calls: why, and
+    what to do. The same run asked again gives another plan (``again``), or ``got`` is the
+    plan returned for an earlier run of ``history`` ((run, plan, a copy of it) each) that
+    differs from this one in one field alone (``key``, where given: only the run just
+    before, in that field), and where no key is given, ``fresh()`` says that the same run
+    with a batch never asked is planned right (a rule that does not read that field would
+    be wrong there too). None where neither holds."""
+    if again != got:
+        return f"asked again, it returned {again!r}", (
+            "A plan (or an estimate) kept between calls under a key without every argument "
+            "answers for another run: key it on every argument, or keep nothing"
+        )
+    if key:
+        runs = [(history[-1][0], key)] if history and history[-1][2] == got else []
+    else:
+        runs = [(run, FIELDS[differ[0]]) for run, _, kept in history if kept == got
+                if len(differ := [i for i in range(4) if run[i] != case[i]]) == 1]  # fmt: skip
+    if not runs or (fresh is not None and not fresh()):
+        return None
+    earlier, key = runs[-1]
+    return (
+        f"what you returned for {where(earlier)}, asked before, a run that differs in {key} alone",
+        (
+            f"A plan (or an estimate) kept between calls under a key without {key} answers "
+            "for another run: key it on every argument, or keep nothing"
+        ),
     )

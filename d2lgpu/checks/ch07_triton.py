@@ -15,7 +15,7 @@ memory outside the kernel (:mod:`._ch07_passes`). The exercise notebook switches
 before triton is imported) on every machine, GPU or not; a kernel compiled
 for a GPU is refused with a hint that says how to switch it on. The watched
 interpreter is in :mod:`._ch07_interpreter`, what both checkers do with an
-answer in :mod:`._ch07_answers`.
+answer in :mod:`._ch07_answers`, the cases in :mod:`._ch07_cases`.
 
 Triton is imported when a check runs, never when this module is imported.
 """
@@ -37,6 +37,7 @@ from ._ch07_answers import (
     require_one_pass,
     require_shape,
 )
+from ._ch07_cases import relu_mul_cases, rms_norm_cases
 from ._ch07_diagnoses import OUT_STRIDE, relu_mul_diagnosis, rms, rms_norm_diagnosis
 from ._ch07_interpreter import import_triton, require_interpreter, watched_interpreter
 from ._util import CheckFailed, one_cpu_thread, refused_call_named
@@ -46,44 +47,6 @@ __all__ = ["check_relu_mul", "check_rms_norm"]
 
 # ---------------------------------------------------------------------------------------------
 # 07.relu_mul
-
-
-def _relu_mul_cases(gen):
-    odd = 4097 + 2 * int(torch.randint(500, 2500, (1,), generator=gen))  # odd: no block fits
-    contiguous = [
-        ((1,), "n = 1"),
-        ((1000,), "n = 1000"),
-        ((4096,), "n = 4096"),
-        ((odd,), "an odd n between 5,000 and 9,100"),
-        ((37, 129), "a 37 x 129 matrix"),
-    ]
-    for shape, what in contiguous:
-        yield random_input(shape, gen), random_input(shape, gen), what, None
-    # The output takes x's dtype, not float32. (Not bfloat16: Triton's interpreter, on numpy,
-    # rounds it otherwise than torch, and has written garbage into a bfloat16 output.)
-    x, y = (random_input((1000,), gen).half() for _ in range(2))
-    yield x, y, "n = 1000 in float16", None
-    # y's dtype need not be x's (the prompt says so): the output takes x's, either way.
-    x, y = random_input((1000,), gen), random_input((1000,), gen).half()
-    yield x, y, "n = 1000, x in float32 and y in float16", None
-    x, y = random_input((1000,), gen).half(), random_input((1000,), gen)
-    yield x, y, "n = 1000, x in float16 and y in float32", None
-    base = random_input((129, 37), gen)
-    yield base.t(), random_input((37, 129), gen), "x transposed (37 x 129)", "x is transposed"
-    wide = random_input((2 * 3001,), gen)
-    yield (
-        random_input((3001,), gen),
-        wide[::2],
-        "y = every other element of a longer vector (n = 3001)",
-        "y is every other element of a longer vector: y.stride(0) == 2",
-    )
-    yield (  # its last stride is 1, as a contiguous tensor's: x.stride(-1) == 1 is not enough
-        random_input((37, 200), gen)[:, 3:132],
-        random_input((37, 129), gen),
-        "x = a 37 x 129 slice of a 37 x 200 matrix",
-        "x is a slice of a wider matrix's columns: x.stride(1) == 1, but its rows are "
-        "x.stride(0) = 200 elements apart, not 129 (x.is_contiguous() is False)",
-    )
 
 
 def _require_each_input_read_once(watch, where: str) -> None:
@@ -124,7 +87,7 @@ def _relu_mul_checks(answer, passed) -> None:
     gen = fresh_generator()
     with watched_interpreter() as watch:
         sizes: dict = {}  # n -> (programs, loads), for the 1-D contiguous cases
-        for x, y, where, layout in _relu_mul_cases(gen):
+        for x, y, where, layout in relu_mul_cases(gen):
             copies = {"x": x.clone(), "y": y.clone()}
             watch.stores.clear()
             watch.loads.clear()
@@ -165,7 +128,10 @@ def _relu_mul_checks(answer, passed) -> None:
         passed.append(_NEW_OUTPUT)
 
 
-_NEW_OUTPUT = "a new output in every call: an earlier call's result stays as it was"
+_NEW_OUTPUT = (
+    "a new output in every call: an earlier call's result stays as it was, and the same "
+    "tensors with new values give new results"
+)
 
 
 def _require_a_new_output(answer, name: str, reference, shape: str, first, second, watch, rows=0):
@@ -182,6 +148,18 @@ def _require_a_new_output(answer, name: str, reference, shape: str, first, secon
             "output is kept and reused between calls. Make a new output tensor in every call "
             "(torch.empty(x.shape, dtype=x.dtype, device=x.device))"
         )
+    for t in first:  # the same tensors, same address, shape and strides, new values
+        if isinstance(t, torch.Tensor):
+            t.mul_(-0.5)
+    where = f"{where}, then the first call's tensors again, their values changed in place"
+    again = call_answer(answer, first, name, watch, where, rows=rows)
+    if again is out or agrees(again, expected):
+        raise CheckFailed(
+            f"{name} called again on the first call's tensors ({shape}), whose values had "
+            "changed in place since, returned the first call's result: a result kept between "
+            "calls, looked up by the tensors' address, shape or strides, misses new values in "
+            "the same memory. Launch the kernel in every call"
+        )
 
 
 def check_relu_mul(answer, passed):
@@ -197,45 +175,10 @@ def check_relu_mul(answer, passed):
 # 07.rms_norm
 
 
-def _rms_norm_cases(gen):
-    odd = 301 + 2 * int(torch.randint(0, 300, (1,), generator=gen))
-    shapes = [((1, 1), "a 1 x 1 matrix"), ((4, 1000), "a 4 x 1000 matrix")]
-    shapes += [((3, 1024), "a 3 x 1024 matrix"), ((6, odd), "6 rows of an odd length")]
-    shapes += [((64, 65), "a 64 x 65 matrix"), ((2, 1500), "a 2 x 1500 matrix")]
-    shapes += [((130, 33), "a 130 x 33 matrix")]  # more rows than a batch of 64 or 128
-    for shape, what in shapes:
-        x = random_input(shape, gen, scale=3.0)
-        yield x, 1e-6, what, None
-    tiny = random_input((5, 333), gen, scale=1e-4)  # rows whose mean square is below eps
-    yield tiny, 1e-5, "rows of tiny values (about 1e-4) with eps = 1e-5", None
-    wide = random_input((5, 1000), gen)
-    yield (
-        wide[:, 100:433],
-        1e-6,
-        "x = a 5 x 333 slice of a 5 x 1000 matrix",
-        "rows of x are x.stride(0) = 1000 elements apart, not 333: pass x.stride(0) to the "
-        "kernel as the distance from one row's start to the next (or call x.contiguous() "
-        "first)",
-    )
-    yield (
-        random_input((200, 7), gen).t(),
-        1e-6,
-        "x transposed (7 x 200)",
-        "x is transposed: x.stride(1) = 7, so a row's elements are not adjacent; call "
-        "x.contiguous() first when x.stride(1) != 1",
-    )
-    # values in the hundreds: their squares overflow float16 (largest 65504) unless upcast
-    big = random_input((4, 300), gen, scale=200.0).half()
-    yield big, 1e-6, "a 4 x 300 float16 matrix of values in the hundreds", None
-    # no eps given: the signature's default, 1e-6, which rows of tiny values tell from 1e-5
-    tiny = random_input((3, 200), gen, scale=1e-4)
-    yield tiny, None, "rms_norm(x) without eps, rows of tiny values (about 1e-4)", None
-
-
 def _rms_norm_checks(answer, passed) -> None:
     gen = fresh_generator()
     with watched_interpreter() as watch, np_quiet():
-        for x, eps, where, layout in _rms_norm_cases(gen):
+        for x, eps, where, layout in rms_norm_cases(gen):
             copy = x.clone()
             watch.stores.clear()
             watch.loads.clear()
@@ -254,6 +197,7 @@ def _rms_norm_checks(answer, passed) -> None:
                     raise CheckFailed(hint or f"right on contiguous inputs, wrong when {layout}")
                 default = len(args) == 1
                 raise CheckFailed(rms_norm_diagnosis(out, copy, eps, watch, where, default))
+            require_contiguous_output(out, "rms_norm", where, None)  # right values
             require_one_pass(out, watch, "rms_norm", where, x.shape[0], "row")
         passed.append(
             "x / sqrt(mean(x * x) + eps) per row, for rows of 1, 33, 65, 333, 1000, 1024, 1500 "

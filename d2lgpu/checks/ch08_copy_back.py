@@ -11,8 +11,9 @@ first never copies back, the second holds every result in new pinned memory and 
 them all at the end.
 
 It runs on every machine against the simulated GPU of :mod:`d2lgpu.stream_sim`, with 6, 1, 4,
-33 and 5 batches (the 5 in float64; the 1 given ``cuda:1``, not the current GPU, so that ``"cuda"`` for ``device`` is seen;
-the 4 with copies back twice as long as the computes), then 3 called inside ``with
+33 and 5 batches (the 5 in float64; the 1 and the 5 given ``cuda:1``, not the current GPU, so
+that ``"cuda"`` or ``.cuda()`` for ``device`` is seen, on later batches too; the 4 with copies
+back twice as long as the computes), then 3 called inside ``with
 torch.cuda.stream(s)``, where the current stream is not the default one; the runs reuse the
 host batches' memory, as a loader's pinned buffers do. Checked, each with a hint that names the
 mistake: ``consume`` called once per batch, in order, on the caller's thread (a thread beside
@@ -181,7 +182,14 @@ def _check_host_waits(run, n: int) -> None:
             )
         queued_computes = [op for op in computes if op.id < queued]
         newest = queued_computes[-1] if queued_computes else None
-        if newest is None or newest.batch is None or newest.batch >= n - 1:
+        if newest is None:
+            raise CheckFailed(
+                f"the host waited ({why}) before the first compute was queued: the GPU has "
+                "nothing of yours to compute while the host waits, and compute 0 starts only "
+                "once the host comes back to queue it. Let the GPU wait instead: compute 0's "
+                "stream waits for its copy (wait_event / wait_stream), with no host wait"
+            )
+        if newest.batch is None or newest.batch >= n - 1:
             continue
         if gpu.after(newest, follows):
             raise CheckFailed(
@@ -229,7 +237,8 @@ def _simulated(answer, passed) -> None:
     main: tuple[int, float, float, float] | None = None
     runs, pool = [(r, False) for r in RUNS] + [(ON_CALLER_STREAM, True)], list[torch.Tensor]()
     for (n, h2d_s, compute_s, d2h_s), on_caller in runs:
-        device = OTHER_GPU if n == 1 else None  # not the current GPU: "cuda" is not it
+        # not the current GPU, where "cuda" or .cuda() is not it: 1 batch, and 5 (a second)
+        device = OTHER_GPU if n in (1, FLOAT64_RUN) else None
         dtype = torch.float64 if n == FLOAT64_RUN else torch.float32  # new memory: no pool
         run, host = simulate(answer, n, h2d_s, compute_s, d2h_s, on_caller,
                              pool if n != FLOAT64_RUN else None, device=device, dtype=dtype)  # fmt: skip
@@ -269,8 +278,8 @@ def _simulated(answer, passed) -> None:
     passed += [
         "consume(i, buffer) called once per batch, in order, with one of the two buffers "
         "holding compute(batch i), on the caller's thread, for 6, 1 (given cuda:1, not the "
-        "current GPU), 4, 33 and 5 (in float64) batches, and for 3 with the function called inside `with "
-        "torch.cuda.stream(s)` (on a simulated GPU)",
+        "current GPU), 4, 33 and 5 (in float64, on cuda:1) batches, and for 3 with the "
+        "function called inside `with torch.cuda.stream(s)` (on a simulated GPU)",
         "copies to the device beside the computes, copies back on a stream other than the "
         "computes', into the buffers; every stream waits on the GPU for what it reads; no "
         "device memory freed while another stream may use it",

@@ -53,8 +53,10 @@ from ._ch09_grads import (
 )
 from ._ch09_grads import reference as _reference
 from ._ch09_pipeline_rules import (
+    cast_refused,
     check_input_grad,
     check_nonempty,
+    check_raced,
     check_reads,
     check_schedule,
     check_split,
@@ -81,7 +83,9 @@ from ._util import CheckFailed, one_cpu_thread
 __all__ = ["check_pipeline", "CASES"]
 
 # (rows in the batch, micro-batches asked for): uneven splits, fewer rows than micro-batches
-CASES = [(10, 4), (3, 4), (8, 1), (7, 3), (6, 4)]
+# (rows, micro-batches); the last in float64, stages and batch: a cast to float32 shows
+CASES = [(10, 4), (3, 4), (8, 1), (7, 3), (6, 4), (5, 3)]
+DOUBLE = len(CASES) - 1
 WIDTH = 6
 # each case's loss_fn and whether its targets are probabilities, in CASES's order: not always
 # cross_entropy; each a mean over the rows that also takes reduction="sum"
@@ -109,7 +113,7 @@ def _run(answer, stages, x, y, loss_fn, m, pretend, layout):
     with watching(pretend) as watch:
         if pretend:
             for stage, device in zip(stages, layout, strict=True):
-                for p in stage.parameters():
+                for p in stage.parameters() if device.type == "cuda" else ():
                     watch.put(p, str(device))
                     watch.put(p.grad, str(device))
         devices = list(layout)  # where the stages are, moved there or pretended
@@ -176,7 +180,8 @@ def check_pipeline(answer, passed: list[str]) -> None:
         torch.set_float32_matmul_precision(precision)
     sizes = ", ".join(f"{n} in {m}" for n, m in CASES)
     passed.append(
-        f"the loss equals the unsplit model's (n rows in M micro-batches: {sizes}; "
+        f"the loss equals the unsplit model's (n rows in M micro-batches: {sizes}, the last "
+        "in float64; "
         "loss_fn: cross_entropy, also with label smoothing and with probabilities as "
         "targets, multi_margin_loss, nll_loss)"
     )
@@ -191,8 +196,9 @@ def check_pipeline(answer, passed: list[str]) -> None:
     )
     passed.append(
         "activations and targets moved to stage 2's device (also with the stages' devices "
-        "swapped), parameters left where they were, at most one host read per step, none "
-        "before the last forward"
+        "swapped, and with stage 2 on the CPU, each copy there used once it has landed), "
+        "parameters left where they were, at most one host read per step, none before the "
+        "last forward"
     )
 
 
@@ -218,11 +224,15 @@ def _check_cases(answer) -> None:
     # another call's.
     dev1, dev2, pretend = layouts()[0]
     cases.append((answer, len(CASES), *CASES[0], dev2, dev1, pretend, True, kept))
+    # Last, the fourth case with stage 2 on the CPU, the notebook's layout on one GPU: the
+    # activations come to the host, where a copy made with non_blocking=True must be waited for
+    cases.append((answer, 3, *CASES[3], dev1, torch.device("cpu"), pretend, False, kept))
     run_cases(cases, _check_case)
 
 
 def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     where = f"a batch of {n} rows in {m} micro-batch{'es' if m > 1 else ''}"
+    where += ", stages and batch in float64" if seed == DOUBLE else ""
     first = layouts()[0]  # a later layout is a GPU machine's real one, after the pretend one
     if not pretend or swapped or (dev1, dev2, pretend) != first:  # say which layout
         where += f" (stage 1 on {dev1}, stage 2 on {dev2})"
@@ -230,6 +240,9 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     stage1, stage2 = _model(seed, log)  # seeds torch's generator: the case's data follow
     x = torch.randn(n, WIDTH)
     loss_fn, y = _loss_and_targets(seed, n)
+    if seed == DOUBLE:
+        stage1.double(), stage2.double()
+        x, y = x.double(), (y.double() if y.is_floating_point() else y)
     ref = _reference(stage1, stage2, x, y, loss_fn, m)
     if swapped:  # the same two modules as the first case, this case's weights loaded
         for old, new in zip(kept, (stage1, stage2), strict=True):
@@ -245,7 +258,12 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     stage1.rows_of = x
     modes = [m.training for m in (*stage1.modules(), *stage2.modules())]
     hooks = hooks_on((stage1, stage2))
-    run = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
+    try:
+        run = _run(answer, (stage1, stage2), x, y, loss_fn, m, pretend, (dev1, dev2))
+    except RuntimeError as refused:
+        if seed != DOUBLE or ("dtype" not in str(refused) and "Double" not in str(refused)):
+            raise
+        raise cast_refused(refused, where) from None
     loss, watch, error, seen = run
     returned = [loss] if torch.is_tensor(loss) else []
     made = made_by_step(answer, (stage1, stage2), watch.before, returned)
@@ -267,6 +285,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
                 "theirs. Read each stage's device in every call (next(stage.parameters()).device)"
             ) from None
         raise
+    check_raced(watch.raced, where)
     check_nonempty(log, where)
     check_split(stage1, where)
     check_autocast(seen[1], where)
@@ -293,6 +312,7 @@ def _check_case(answer, seed, n, m, dev1, dev2, pretend, swapped, kept) -> None:
     check_schedule(log, n, m, where)
     check_nothing_left((stage1, stage2), hooks, made, f"for {where},")
     check_copies(seen[0], x, y, where)
-    check_reads(watch.reads, where)
-    check_read_times((stage1, stage2), where)
+    if dev2.type != "cpu":  # stage 2 on the CPU: each micro-batch's activations come there
+        check_reads(watch.reads, where)
+        check_read_times((stage1, stage2), where)
     check_input_grad((stage1, stage2), where)

@@ -66,6 +66,7 @@ from ._ch09_1f1b_orders import (
     forwards_named,
     helpers_held,
     in_flight_peak,
+    kept_warm_up,
 )
 from ._ch09_given_grads import check_given
 from ._ch09_grads import check_nothing_left, hooks_on, kept_by, made_by_step
@@ -77,10 +78,12 @@ from ._util import CheckFailed, one_cpu_thread, raised_where
 __all__ = ["check_one_f_one_b", "CASES"]
 
 # (stages, rows in the batch, micro-batches asked for)
-# (3, 9, 4): 3 stages and 4 micro-batches again, with rows for all 4 (kept orders show); then
-# one micro-batch, whose stages are cut too
-CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3), (3, 9, 4)]
-CASES += [(3, 4, 1)]
+# (3, 4, 1): one micro-batch, whose stages are cut too, before (3, 7, 3) (warm-ups kept from the
+# first call of 3 stages show); (3, 9, 4): 3 stages and 4 micro-batches again, with rows for
+# all 4 (kept orders show); then (4, 2, 4): fewer rows than stages less one, and than n_micro
+# (a warm-up counted from n_micro shows)
+CASES = [(2, 8, 4), (4, 16, 8), (4, 6, 2), (3, 4, 1), (3, 7, 3), (2, 5, 4), (3, 2, 4), (1, 5, 3)]
+CASES += [(3, 9, 4), (4, 2, 4)]
 # Then cross_entropy on class indices (y of int64 in range(WIDTH)), not the output's dtype
 CLASS_CASES = [(3, 6, 3)]
 # d2lgpu.pipeline's order helpers, which the prompt rules out (micro_batches it allows)
@@ -102,6 +105,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
     earlier: list[float] = []  # the losses of the cases before
     ms: dict[tuple[int, int], int] = {}  # (stages, n_micro) -> the micro-batches it gave
     costs: list[CheckFailed] = []  # a gradient of the data: after the values
+    shapes: dict[tuple, str] = {}  # the shapes of each case's x and y: the first case's
     for case, (n_stages, rows, n_micro) in enumerate(CASES + CLASS_CASES):
         m, classes = min(n_micro, rows), case >= len(CASES)
         gen = torch.Generator().manual_seed(case)  # the case's data, the same on every run
@@ -159,6 +163,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 + (
                     KEPT_HINT
                     if ms.get((n_stages, n_micro), m) != m
+                    or {(n_stages, f) for f in forwards} <= {(s, m0) for (s, _), m0 in ms.items()}
                     else forwards_named(forwards, m, rows, n_micro)
                 )
             )
@@ -184,8 +189,12 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "backward with the gradient of the next stage's input"
                 )
             if order != one_f_one_b_order(n_stages, m)[k]:
+                as_many = [m0 for (s, _), m0 in ms.items() if s == n_stages]
                 raise CheckFailed(
-                    f"({where}) " + NESTED * bool(nested) + diagnose(k, order, n_stages, m)
+                    f"({where}) "
+                    + NESTED * bool(nested)
+                    + diagnose(k, order, n_stages, m)
+                    + (kept_warm_up(k, order, n_stages, m, as_many) or "")
                 )
         if helpers:  # after the orders: a wrong order, helper or not, is named first
             raise CheckFailed(
@@ -212,12 +221,19 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                     "of the batch's rows"
                 )
             summed = bool(earlier) and same_loss(got, loss.item() + sum(earlier))
+            shaped = (x.shape, y.shape) in shapes  # a batch of these shapes passed before
             raise CheckFailed(
                 f"({where}) the loss it returned is {float(got):.6g}, "
                 + (
                     f"the unsplit model's {loss.item():.6g} plus the losses of the calls before"
                     + KEPT_HINT
                     if summed
+                    else f"the unsplit model's {loss.item():.6g}, and a case before with a "
+                    f"batch of the same shapes ({shapes.get((x.shape, y.shape))}) passed"
+                    ": does your step keep something from an earlier call (micro-batches, orders "
+                    "or losses in a cache keyed by shapes, a global, a default argument)? Split "
+                    "this call's x and y"
+                    if shaped
                     else f"the unsplit model's {loss.item():.6g}: weight each micro-batch's "
                     "mean loss by its share of the batch's rows"
                 )
@@ -243,6 +259,7 @@ def check_one_f_one_b(answer, passed: list[str]) -> None:
                 costs.append(failed)
         earlier.append(loss.item())
         ms[n_stages, n_micro] = m
+        shapes.setdefault((x.shape, y.shape), where)
     check_second_step(step)
     if costs:
         raise costs[0]

@@ -47,7 +47,10 @@ from ..plan import (
     plan_problems,
     step_time,
 )
+from ._ch11_kept import kept_plan_hint
+from ._ch11_kept import where as _where
 from ._kit_code import runs_of
+from ._kit_process import defaults_kept
 from ._util import CheckFailed
 
 __all__ = ["CASES", "check_plan"]
@@ -78,6 +81,9 @@ CASES = (
     ("7B", "NVIDIA L4", 32, 32),
     # ZeRO-1 deals whole tensors: the embedding's moments on one rank exceed the even 8 P / N
     ("1B", "NVIDIA T4", 8, 64),
+    # a pipeline's last stage holds the output layer and the logits: a plan sized by its first
+    # stage alone overflows there
+    ("8B", "NVIDIA A100 PCIe 40GB", 8, 32),
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}
@@ -198,8 +204,10 @@ def _why_slower(config, gpu, plan, batch, best) -> str:
 def _check_case(plan_fn, name, gpu, n_gpus, batch, returned=None) -> str:
     """The case's verdict in words; ``returned`` (a list) gets what the answer returned."""
     config = CONFIGS[name]
-    where = f"{name} on {n_gpus} x {gpu}, global batch {batch}"
-    with runs_of(best_plan, memory) as calls:  # best_plan, not its cache, runs on every call
+    where = _where((name, gpu, n_gpus, batch))
+    # best_plan, not its cache, runs on every call; a setting one call leaves changed is named
+    # there, though a later call puts it back (the watch around the whole check sees the end)
+    with runs_of(best_plan, memory) as calls, defaults_kept("plan"):
         raw = plan_fn(config, gpu, n_gpus, batch)
     if returned is not None:
         returned.append(raw)
@@ -278,15 +286,10 @@ def check_plan(answer, passed: list[str]) -> None:
         passed.append(_checked(answer, second, history, key))
 
 
-def _where(case) -> str:
-    name, gpu, n_gpus, batch = case
-    return f"{name} on {n_gpus} x {gpu}, global batch {batch}"
-
-
 def _checked(plan_fn, case, history, key="") -> str:
-    """``_check_case``, where a failure that a plan kept between calls explains is named so:
-    the same run asked again gives another plan, or (``key``: what the run asked just before
-    differed in, alone) the plan is the one returned for that run."""
+    """``_check_case``, where a failure that a plan kept between calls explains is named so
+    (:func:`._ch11_kept.kept_plan_hint`; ``key``: what the run asked just before differed
+    in, alone)."""
     returned: list = []
     try:
         name, gpu, n_gpus, batch = case
@@ -296,23 +299,22 @@ def _checked(plan_fn, case, history, key="") -> str:
             raise
         got = returned[0]
         again = plan_fn(CONFIGS[case[0]], *case[1:])
-        # Only the run asked just before, which differs in ``key`` alone, tells: elsewhere a
-        # plan like an earlier run's may be the answer's rule (one that ignores the model).
-        earlier = [history[-1][::2]] if key and history and history[-1][2] == got else []
-        if again == got and not earlier:
+        fresh = None if key else lambda: _right(plan_fn, name, gpu, n_gpus, batch + 8)
+        if (kept := kept_plan_hint(case, got, again, history, key, fresh)) is None:
             raise
-        why = (
-            f"asked again, it returned {again!r}"
-            if again != got
-            else f"what you returned for {_where(earlier[0][0])}, asked before"
-        )
         raise CheckFailed(
-            f"{_where(case)}: you returned {got!r}, {why}; and {failed}. A plan (or an "
-            "estimate) kept between calls under a key without "
-            + (key or "every argument")
-            + " answers for another run: key it on every argument, or keep nothing"
+            f"{_where(case)}: you returned {got!r}, {kept[0]}; and {failed}. {kept[1]}"
         ) from None
     history.append((case, returned[0], copy.deepcopy(returned[0])))
     if key:
         return f"{_where(case)}, asked right after a run that differs in {key}: a plan of its own"
     return said
+
+
+def _right(plan_fn, name, gpu, n_gpus, batch) -> bool:
+    """Whether ``plan_fn``'s plan for the run passes."""
+    try:
+        _check_case(plan_fn, name, gpu, n_gpus, batch)
+    except CheckFailed:
+        return False
+    return True

@@ -10,7 +10,8 @@ shortcut shows: a tensor too large for ZeRO-1 to deal evenly, a first tensor sma
 a later one (ZeroRedundancyOptimizer sorts by size), a wide tensor of few rows before a
 tall one of fewer elements, and vectors that pile up on one rank (it sorts and balances by
 elements, not rows nor bytes), first dimensions that ``world_size`` does not divide (FSDP2
-pads its shards), three world sizes. The shapes are handed over in a fresh list each call,
+pads its shards), three world sizes, and a large model whose bytes on a rank a 32-bit count
+does not hold. The shapes are handed over in a fresh list each call,
 which must come back unchanged.
 """
 
@@ -41,6 +42,9 @@ CASES = (
     # on rank 1 until it holds as many elements as rank 0, though 16 bytes more (the counters)
     (((2, 24), (16, 2), (24,), (4,), (1,), (1,), (1,), (1,)), (2,)),
     (((8, 2, 3, 3), (4, 3, 5), (12, 4)), (3,)),  # a row: every dimension after the first
+    # Llama 3 8B's embedding, a norm, an MLP's two and a key's projection: 2.6 GB on a rank,
+    # more than a 32-bit count holds (measured under FakeTensorMode: no data)
+    (((128256, 4096), (4096,), (14336, 4096), (4096, 14336), (1024, 4096)), (8,)),
 )
 
 
@@ -98,6 +102,12 @@ def _mistake(shapes, plan, world_size, kind, got, want) -> str:
     where = f"{plan} on {world_size} ranks, shapes {list(shapes)}"
     # 500 times too few bytes or more: a unit (KB, MB, MiB, rounded or not), not a miscount
     # (elements instead of bytes, or one rank's share of 8, are at most 64 times too few)
+    if got != want and (got - want) % 2**32 == 0:
+        return (
+            f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got:,}, that "
+            "number wrapped around at 2**32: counted in a 32-bit integer (NumPy's int32, "
+            "torch.int32), which holds at most 2,147,483,647. Count in Python ints"
+        )
     if 0 < got <= want / 500:
         return (
             f"{where}: rank 0 holds {want:,} bytes of {kind}, you predicted {got!r}: return "
