@@ -35,7 +35,14 @@ import pytest
 from ddp_helpers.procs import fresh_python
 from session_once import once_per_session
 
-from d2lgpu.checks._kit_process import _OWNERS, replaced
+from d2lgpu.checks._kit_process import (
+    _OWNERS,
+    defaults,
+    defaults_put_back,
+    left_changed,
+    replaced,
+    settings,
+)
 from d2lgpu.grading import CHECKERS, check
 
 HERE = Path(__file__).resolve().parent / "redteam"
@@ -84,23 +91,34 @@ def load(path: Path):
 def grade(path: Path) -> dict:
     """The checker's verdict on one answer file: ``status``, ``ok``, ``hint`` and ``passed``.
     torch's functions that the file replaces as it is imported are put back after (the
-    checker names them; the answers graded after it must not meet them)."""
+    checker names them; the answers graded after it must not meet them), as is every
+    process-wide setting it changes as it is imported; ``left`` names what the check itself
+    left changed, which no checker may (the answers graded after it would meet it)."""
     fields = header(path)
     saved = {owner: dict(vars(owner)) for owner in _OWNERS.values()}
+    loaded, loaded_defaults = settings(), defaults()
+    left: list[str] = []
     try:
         answer = getattr(load(path), fields.get("name") or "answer")
-        result = check(path.parent.name, answer, quiet=True)
+        before, kept = settings(), defaults()  # what the file's import changed is its own
+        try:
+            result = check(path.parent.name, answer, quiet=True)
+        finally:
+            left = left_changed(before) + defaults_put_back(kept)
     finally:
         for owner, name, _ in replaced():
             if name in saved[owner]:
                 setattr(owner, name, saved[owner][name])
             else:
                 delattr(owner, name)
+        left_changed(loaded)  # what the import changed: not the checker's to name
+        defaults_put_back(loaded_defaults)
     return {
         "status": result.status,
         "ok": result.ok,
         "hint": result.hint or "",
         "passed": list(result.passed),
+        "left": left,
     }
 
 
@@ -220,6 +238,11 @@ def test_red_team_answer(path, request):
         result = request.getfixturevalue("interpreted")(path)
     else:
         result = grade(path)
+        assert not result["left"], (
+            f"grading {path.stem} left the process changed ({', '.join(result['left'])}): every "
+            "answer graded after it in this process meets it, and its verdict may change. The "
+            "checker's watch on process-wide state (checks/_kit_process) misses this setting"
+        )
     if fields.get("open"):
         assert fields["expect"].startswith("fail") and result["status"] == "passed", (
             f"{path.stem} is marked '# open: {fields['open']}', but the checker now fails it: "

@@ -1,6 +1,5 @@
 # expect: fail on a machine with a GPU it times with CUDA events on the current stream instead of the given clock and sync: work queued elsewhere (the checker's simulated device, another stream, the CPU) is not between the events, and the caller's clock is ignored; without a GPU it behaves correctly, so it passes on a CPU machine only.
 # hint: (clock|sync\(\)|given|cuda.?event|elapsed_time|ignor|stream|is_available|gpu machine)
-# open: needs a GPU to show: with CUDA the checker already rejects it (clock() is never read, the hint names the given clock); without CUDA it runs the prompt's clock-work-sync-clock protocol exactly, and faking torch.cuda.is_available() would only crash its CUDA event calls, not show the mistake
 import statistics
 import time
 

@@ -1,5 +1,5 @@
-# expect: pass
-# hint:
+# expect: fail copies the activations to stage 2 with non_blocking=True: with stage 2 on the CPU (the notebook's one-GPU layout) stage 2 computes on the copy before it lands (judged right until round 62, when a case put stage 2 on the CPU)
+# hint: non.?blocking|landed|race|waited
 # name: pipeline_step
 import torch
 

@@ -1,6 +1,5 @@
 # expect: fail activations are sent with .to(d2, non_blocking=True): when stage 1 is on a GPU and stage 2 on the CPU (the notebook's one-GPU layout) the device-to-host copy is asynchronous into pageable memory and stage 2 reads the CPU tensor before the copy has finished; the checker's one-GPU case (CPU to GPU) and GPU-to-GPU copies hide it
 # hint: non.?blocking|async|device.to.host|to the cpu|cpu|pinned|synchron|race|finish
-# open: no case puts stage 2 on the CPU: a right step there copies every micro-batch's activations to the host, reads the checker counts against the prompt's one read per step, so the layout is outside the prompt's rules
 import torch
 
 from d2lgpu.pipeline import micro_batches

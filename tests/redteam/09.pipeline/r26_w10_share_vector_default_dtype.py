@@ -1,6 +1,5 @@
 # expect: fail weights the stacked losses with torch.tensor(shares, device=d2), whose dtype is the default float32 whatever the stages compute in: with stages in float64 (or bfloat16) the product raises (dot: expected both vectors to have the same dtype)
 # hint: dtype|float32|float64|bfloat16|double|same dtype|default
-# open: every case's stages are float32, and the prompt names no other dtype: a float32 share vector is the stages' dtype there; only stages in another dtype tell it apart (as r23_w05)
 import torch
 
 from d2lgpu.pipeline import micro_batches

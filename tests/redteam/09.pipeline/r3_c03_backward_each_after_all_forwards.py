@@ -1,5 +1,5 @@
-# expect: pass all forwards, then a backward per weighted loss in reverse order; cuda-style non_blocking moves
-# hint: 
+# expect: fail all forwards, then a backward per weighted loss in reverse order, every move with non_blocking=True: with stage 2 on the CPU (the notebook's one-GPU layout) stage 2 computes on the activations before their copy lands, as PyTorch's guide to non_blocking says of cuda_tensor.to("cpu", non_blocking=True).mean() (judged right until round 62, when a case put stage 2 on the CPU)
+# hint: non.?blocking|landed|race|waited
 import torch
 def answer(stage1, stage2, x, y, loss_fn, n_micro):
     d1 = next(stage1.parameters()).device

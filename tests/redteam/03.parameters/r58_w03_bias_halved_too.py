@@ -1,0 +1,26 @@
+# expect: fail halves every parameter of net[0] (weight and bias), not only the weight
+# hint: bias|only the weight|weight only|other param|changed|untouched
+import torch
+
+
+def halve_first_layer(net):
+    """Halve net[0].weight in place, unrecorded by autograd."""
+    with torch.no_grad():
+        for p in net[0].parameters():
+            p.mul_(0.5)
+
+
+def save_parameters(net, path):
+    """Save net's state_dict to path."""
+    torch.save(net.state_dict(), path)
+
+
+def load_parameters(make_net, path, device):
+    """Return make_net() with the parameters saved at path, on device."""
+    net = make_net().to(device)
+    state = torch.load(path, map_location=device, weights_only=True)
+    net.load_state_dict(state)
+    return net
+
+
+answer = (halve_first_layer, save_parameters, load_parameters)

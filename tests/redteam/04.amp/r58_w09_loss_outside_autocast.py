@@ -1,0 +1,29 @@
+# expect: fail only net(X) runs under autocast; the cross-entropy loss is computed after the with block, on the 16-bit logits
+# hint: loss|cross.?entropy|inside|outside|autocast|float32
+import torch
+import torch.nn.functional as F
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    """train_fp32 under autocast; a GradScaler for float16, none for bfloat16."""
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type, dtype=dtype):
+            logits = net(X)
+        loss = F.cross_entropy(logits, y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+answer = train_amp

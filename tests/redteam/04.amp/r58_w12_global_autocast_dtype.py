@@ -1,0 +1,29 @@
+# expect: fail sets the process-wide autocast dtype with torch.set_autocast_dtype and never puts it back
+# hint: set_autocast_dtype|autocast.?dtype|process|global|setting|put back|restor|left|changed
+import torch
+import torch.nn.functional as F
+
+
+def train_amp(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+    """train_fp32 under autocast; a GradScaler for float16, none for bfloat16."""
+    torch.set_autocast_dtype(device_type, dtype)  # every autocast(device_type) below uses it
+    losses = []
+    for X, y in batches:
+        with torch.amp.autocast(device_type):
+            loss = F.cross_entropy(net(X), y)
+        opt.zero_grad()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            opt.step()
+        losses.append(loss.detach())
+    return torch.stack(losses)
+
+
+answer = train_amp

@@ -1,0 +1,109 @@
+# expect: pass explicit num_replicas/rank, optimizer on the plain model, net.module.state_dict(), try/finally
+# hint: 
+import tempfile
+from pathlib import Path
+
+SCRIPT = r'''"""Train a small classifier on synthetic data.
+
+One process, on the GPU if there is one:
+
+    python 05_ddp_train.py --epochs 3 --out final.pt
+
+Exercise (chapter 5): turn it into a DDP script that torchrun runs with two
+processes and that ends with the same parameters as single-process training
+on the same global batch. Change only what DDP needs: the process group, the
+sampler and its epoch, the per-rank batch size, the model wrapper. Keep
+make_dataset, make_model and the command-line options as they are: the
+checker relies on them.
+"""
+
+import argparse
+import os
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+
+def make_dataset(samples, seed):
+    """A learnable 4-class problem, identical on every rank (made from a seeded generator)."""
+    gen = torch.Generator().manual_seed(seed)
+    X = torch.randn(samples, 20, generator=gen)
+    teacher = torch.randn(20, 4, generator=gen)
+    return TensorDataset(X, (X @ teacher).argmax(dim=1))
+
+
+def make_model(seed):
+    """A small MLP, with the same initial weights wherever it is built with the same seed."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 4))
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.strip().split("\n\n")[0])
+    p.add_argument("--epochs", type=int, default=3, help="passes over the data (default 3)")
+    p.add_argument("--batch-size", type=int, default=32, help="global batch size (default 32)")
+    p.add_argument("--lr", type=float, default=0.1, help="SGD learning rate (default 0.1)")
+    p.add_argument("--samples", type=int, default=256, help="data set size (default 256)")
+    p.add_argument("--seed", type=int, default=0, help="seeds data, model, shuffle (default 0)")
+    p.add_argument("--out", default="ddp_final.pt", help="where to save the final state_dict")
+    return p.parse_args(argv)
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(1)  # a few small processes on a few cores: one thread each
+    local_rank = int(os.environ.get("LOCAL_RANK", 0))
+    local_world = int(os.environ.get("LOCAL_WORLD_SIZE", 1))
+    use_nccl = torch.cuda.is_available() and torch.cuda.device_count() >= local_world
+    dist.init_process_group("nccl" if use_nccl else "gloo")
+    rank, world_size = dist.get_rank(), dist.get_world_size()
+    if use_nccl:
+        torch.cuda.set_device(local_rank)
+        device = torch.device("cuda", local_rank)
+    else:
+        device = torch.device("cpu")
+    if rank == 0:
+        print(f"{world_size} process(es), training on {device}", flush=True)
+
+    dataset = make_dataset(args.samples, args.seed)
+    model = make_model(args.seed).to(device)
+    sampler = DistributedSampler(
+        dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=args.seed, drop_last=False
+    )
+    loader = DataLoader(dataset, batch_size=args.batch_size // world_size, sampler=sampler, shuffle=False)
+    net = DDP(model, device_ids=[local_rank] if use_nccl else None)
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr)  # the same tensors DDP updates
+
+    for epoch in range(args.epochs):
+        loader.sampler.set_epoch(epoch)
+        for X, y in loader:
+            X, y = X.to(device), y.to(device)
+            loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        if rank == 0:
+            # .item() waits for the device: once per epoch, for the log line only.
+            print(f"epoch {epoch + 1}: last batch loss {loss.item():.4f}", flush=True)
+
+    try:
+        if rank == 0:
+            torch.save(net.module.state_dict(), args.out)  # net.module is model: no "module." keys
+        dist.barrier()
+    finally:
+        dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+_path = Path(tempfile.gettempdir()) / "d2lgpu-redteam-05.ddp" / "r53_c01_explicit_replicas_module_state.py"
+_path.parent.mkdir(parents=True, exist_ok=True)
+_path.write_text(SCRIPT)
+answer = str(_path)

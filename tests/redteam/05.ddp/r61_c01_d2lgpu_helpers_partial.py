@@ -1,0 +1,94 @@
+# expect: pass uses d2lgpu.distributed.choose_backend and rank_device for the backend and device, functools.partial to build the DataLoader and the DDP wrapper
+# hint:
+"""Train a small classifier on synthetic data, with DistributedDataParallel.
+
+Launch with torchrun, one process per GPU (or CPU processes under gloo):
+
+    torchrun --standalone --nproc-per-node=2 05_ddp_train.py --epochs 3 --out final.pt
+"""
+
+import argparse
+import functools
+import os
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+from d2lgpu.distributed import choose_backend, rank_device
+
+
+def make_dataset(samples, seed):
+    """A learnable 4-class problem, identical on every rank (made from a seeded generator)."""
+    gen = torch.Generator().manual_seed(seed)
+    X = torch.randn(samples, 20, generator=gen)
+    teacher = torch.randn(20, 4, generator=gen)
+    return TensorDataset(X, (X @ teacher).argmax(dim=1))
+
+
+def make_model(seed):
+    """A small MLP, with the same initial weights wherever it is built with the same seed."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 4))
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.strip().split("\n\n")[0])
+    p.add_argument("--epochs", type=int, default=3, help="passes over the data (default 3)")
+    p.add_argument("--batch-size", type=int, default=32, help="global batch size (default 32)")
+    p.add_argument("--lr", type=float, default=0.1, help="SGD learning rate (default 0.1)")
+    p.add_argument("--samples", type=int, default=256, help="data set size (default 256)")
+    p.add_argument("--seed", type=int, default=0, help="seeds data, model, shuffle (default 0)")
+    p.add_argument("--out", default="ddp_final.pt", help="where to save the final state_dict")
+    return p.parse_args(argv)
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(1)  # a few small processes on a few cores: one thread each
+    backend = choose_backend()  # nccl only when every local process has its own GPU
+    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+    device = rank_device(backend, local_rank)  # cuda:LOCAL_RANK under nccl, CPU under gloo
+    if device.type == "cuda":
+        torch.cuda.set_device(device)
+    dist.init_process_group(backend)
+    rank, world_size = dist.get_rank(), dist.get_world_size()
+    if rank == 0:
+        print(f"{world_size} process(es), training on {device} ({backend})", flush=True)
+
+    dataset = make_dataset(args.samples, args.seed)
+    model = make_model(args.seed).to(device)
+    sampler = DistributedSampler(dataset, shuffle=True, seed=args.seed)
+    per_rank = args.batch_size // world_size
+    make_loader = functools.partial(DataLoader, batch_size=per_rank, sampler=sampler)
+    loader = make_loader(dataset)
+    wrap = functools.partial(DDP, device_ids=[local_rank] if backend == "nccl" else None)
+    net = wrap(model)
+    opt = torch.optim.SGD(net.parameters(), lr=args.lr)
+
+    for epoch in range(args.epochs):
+        sampler.set_epoch(epoch)
+        for X, y in loader:
+            X, y = X.to(device), y.to(device)
+            loss = F.cross_entropy(net(X), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        if rank == 0:
+            print(f"epoch {epoch + 1}: last batch loss {loss.item():.4f}", flush=True)
+
+    if rank == 0:
+        torch.save(model.state_dict(), args.out)
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
+
+answer = str(Path(__file__).resolve())

@@ -1,0 +1,99 @@
+# expect: pass reads all four torchrun variables at once, NCCL init with device_id, DDP with gradient_as_bucket_view, optimizer over model.parameters(), opt.step(closure), saves a CPU copy of the plain model's state_dict
+# hint:
+"""Train a small classifier on synthetic data, with DistributedDataParallel.
+
+Launch with torchrun, one process per GPU (or CPU processes under gloo):
+
+    torchrun --standalone --nproc-per-node=2 05_ddp_train.py --epochs 3 --out final.pt
+"""
+
+import argparse
+import os
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+
+def make_dataset(samples, seed):
+    """A learnable 4-class problem, identical on every rank (made from a seeded generator)."""
+    gen = torch.Generator().manual_seed(seed)
+    X = torch.randn(samples, 20, generator=gen)
+    teacher = torch.randn(20, 4, generator=gen)
+    return TensorDataset(X, (X @ teacher).argmax(dim=1))
+
+
+def make_model(seed):
+    """A small MLP, with the same initial weights wherever it is built with the same seed."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 4))
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.strip().split("\n\n")[0])
+    p.add_argument("--epochs", type=int, default=3, help="passes over the data (default 3)")
+    p.add_argument("--batch-size", type=int, default=32, help="global batch size (default 32)")
+    p.add_argument("--lr", type=float, default=0.1, help="SGD learning rate (default 0.1)")
+    p.add_argument("--samples", type=int, default=256, help="data set size (default 256)")
+    p.add_argument("--seed", type=int, default=0, help="seeds data, model, shuffle (default 0)")
+    p.add_argument("--out", default="ddp_final.pt", help="where to save the final state_dict")
+    return p.parse_args(argv)
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(1)
+    env = {k: int(os.environ[k]) for k in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE")}
+    nccl = torch.cuda.is_available() and torch.cuda.device_count() >= env["LOCAL_WORLD_SIZE"]
+    device = torch.device("cuda", env["LOCAL_RANK"]) if nccl else torch.device("cpu")
+    if nccl:
+        torch.cuda.set_device(device)
+        dist.init_process_group("nccl", device_id=device)
+    else:
+        dist.init_process_group("gloo")
+    rank, world_size = dist.get_rank(), dist.get_world_size()  # from the group itself
+    if rank == 0:
+        print(f"{world_size} process(es), training on {device}", flush=True)
+
+    dataset = make_dataset(args.samples, args.seed)
+    model = make_model(args.seed).to(device)
+    net = DDP(
+        model,
+        device_ids=[device.index] if nccl else None,
+        gradient_as_bucket_view=True,  # grads live in DDP's buckets: no extra copy
+    )
+    # the wrapper shares the model's parameters: optimize them directly
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr)
+    sampler = DistributedSampler(dataset, shuffle=True, seed=args.seed)
+    loader = DataLoader(dataset, batch_size=args.batch_size // world_size, sampler=sampler)
+
+    for epoch in range(args.epochs):
+        sampler.set_epoch(epoch)
+        for X, y in loader:
+            X, y = X.to(device), y.to(device)
+
+            def closure(X=X, y=y):
+                opt.zero_grad()
+                loss = F.cross_entropy(net(X), y)
+                loss.backward()
+                return loss
+
+            loss = opt.step(closure)
+        if rank == 0:
+            print(f"epoch {epoch + 1}: last batch loss {loss.item():.4f}", flush=True)
+
+    if rank == 0:
+        torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, args.out)
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
+
+answer = str(Path(__file__).resolve())

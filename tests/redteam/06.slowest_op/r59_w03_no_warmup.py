@@ -1,0 +1,20 @@
+# expect: fail skips the warm-up call: the profile records the first, cold call of fn
+# hint: warm.?up|first call|cold
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+
+def slowest_op(fn, args, device):
+    device = torch.device(device)
+    on_gpu = device.type == "cuda"
+    if on_gpu:
+        torch.cuda.synchronize(device)  # start from an idle GPU
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+    with profile(activities=activities) as prof:
+        fn(*args)
+    field = "self_device_time_total" if on_gpu else "self_cpu_time_total"
+    best = max(prof.key_averages(), key=lambda e: getattr(e, field))
+    return best.key
+
+
+answer = slowest_op

@@ -1,0 +1,32 @@
+# expect: pass relu(x) * y as tl.where(x > 0, x * y, 0) (judged right, as r32_c02 and relu_mul_where_kernel: it differs from torch.relu(x) * y only where y is inf or nan, which the prompt does not ask about)
+# hint:
+import os
+
+os.environ.setdefault("TRITON_INTERPRET", "1")  # as the exercise notebook's set-up cell does
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_mul_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.where(x > 0, x * y, 0.0), mask=mask)  # relu folded in
+
+
+def relu_mul(x, y, block=1024):
+    """relu(x) * y, element by element, computed by relu_mul_kernel."""
+    x, y = x.contiguous(), y.contiguous()  # the kernel assumes element i at ptr + i
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    n = x.numel()
+    grid = (triton.cdiv(n, block),)
+    relu_mul_kernel[grid](x, y, out, n, BLOCK=block)
+    return out
+
+
+answer = relu_mul

@@ -1,0 +1,31 @@
+# expect: fail n_cols is passed as the input's row stride, so a slice of a wider matrix (rows x.stride(0) apart) reads the wrong elements
+# hint: stride|slice|row.*apart|wider|column
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rms_norm_kernel(x_ptr, out_ptr, x_row_stride, out_row_stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    mean_sq = tl.sum(x * x, axis=0) / n_cols
+    y = x / tl.sqrt(mean_sq + eps)
+    tl.store(out_ptr + row * out_row_stride + cols, y, mask=mask)
+
+
+def rms_norm(x, eps=1e-6):
+    """Each row of the 2-D x divided by its root mean square, computed by rms_norm_kernel."""
+    if x.stride(1) != 1:
+        x = x.contiguous()  # a row's elements side by side
+    n_rows, n_cols = x.shape
+    out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    block = triton.next_power_of_2(n_cols)
+    # x and out have the same shape, so their rows are n_cols apart
+    rms_norm_kernel[(n_rows,)](x, out, n_cols, n_cols, n_cols, eps, BLOCK=block)
+    return out
+
+
+answer = rms_norm

@@ -1,0 +1,45 @@
+# expect: fail leaves out y.record_stream(back_stream): each result, allocated on the compute stream and read by the copy back on another stream, is freed while that copy may still read it
+# hint: record_stream|freed|reference|allocator|memory reused
+import torch
+
+
+def pipelined_to_host(batches, compute, device, buffers, consume):
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+    back_stream = torch.cuda.Stream(device)
+    n = len(batches)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, non_blocking=True)
+            return x, copy_stream.record_event()
+
+    def send_back(i, y):
+        computed = compute_stream.record_event()
+        back_stream.wait_event(computed)
+        buffer = buffers[i % 2]
+        with torch.cuda.stream(back_stream):
+            buffer.copy_(y, non_blocking=True)
+            landed = back_stream.record_event()
+        return i, buffer, landed
+
+    pending = None
+    ahead = send(batches[0])
+    for i in range(n):
+        x, copied = ahead
+        if i + 1 < n:
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        y = compute(x)
+        if pending is not None:  # compute i is queued: now the host may wait for result i - 1
+            j, buffer, landed = pending
+            landed.synchronize()
+            consume(j, buffer)
+        pending = send_back(i, y)
+    j, buffer, landed = pending
+    landed.synchronize()
+    consume(j, buffer)
+
+
+answer = pipelined_to_host

@@ -1,0 +1,27 @@
+# expect: fail every batch is sent as float32 (dtype=torch.float32 in the copy), so a float64 batch loses its dtype and precision
+# hint: dtype|float64|double|float32|precision
+import torch
+
+
+def pipelined(batches, compute, device):
+    """[compute(b on device) for b in batches], copying batch i + 1 during compute i."""
+    compute_stream = torch.cuda.current_stream(device)
+    copy_stream = torch.cuda.Stream(device)
+
+    def send(batch):
+        with torch.cuda.stream(copy_stream):
+            x = batch.to(device, dtype=torch.float32, non_blocking=True)  # GPU-friendly dtype
+            return x, copy_stream.record_event()
+
+    results, ahead = [], send(batches[0])
+    for i in range(len(batches)):
+        x, copied = ahead
+        if i + 1 < len(batches):
+            ahead = send(batches[i + 1])
+        compute_stream.wait_event(copied)
+        x.record_stream(compute_stream)
+        results.append(compute(x))
+    return results
+
+
+answer = pipelined

@@ -1,0 +1,52 @@
+# expect: pass broadcasts every parameter from rank 0 in __init__, as DDP's constructor does (written as wrong; the rank job leaves out the collectives of __init__ on purpose, and the prompt now says so)
+# hint: 
+import torch
+import torch.distributed as dist
+
+
+class OverlappedDDP:
+    """Average gradients over the ranks during backward: hooks, buckets, async all-reduces."""
+
+    def __init__(self, model, bucket_bytes):
+        # every rank must start from the same weights, as DDP makes sure at construction
+        with torch.no_grad():
+            for p in model.parameters():
+                dist.broadcast(p.data, src=0)
+        self.buckets, current, size = [], [], 0
+        for p in reversed(list(model.parameters())):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= bucket_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            self.buckets.append(current)
+        self.index = {id(p): b for b, ps in enumerate(self.buckets) for p in ps}
+        self.counts = [0] * len(self.buckets)
+        self.pending = []
+        for ps in self.buckets:
+            for p in ps:
+                p.register_post_accumulate_grad_hook(self._hook)
+
+    def _hook(self, p):
+        """Autograd calls this once p.grad holds this step's gradient."""
+        b = self.index[id(p)]
+        self.counts[b] += 1
+        if self.counts[b] == len(self.buckets[b]):
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[b]])
+            flat.div_(dist.get_world_size())
+            self.pending.append((b, flat, dist.all_reduce(flat, async_op=True)))
+
+    def finish(self):
+        """Wait for every all-reduce; leave the averages in p.grad; ready for the next step."""
+        for b, flat, handle in self.pending:
+            handle.wait()
+            offset = 0
+            for q in self.buckets[b]:
+                q.grad.copy_(flat[offset : offset + q.numel()].view_as(q))
+                offset += q.numel()
+        self.pending = []
+        self.counts = [0] * len(self.buckets)
+
+
+answer = OverlappedDDP

@@ -1,0 +1,34 @@
+# expect: pass plain class, greedy owner by fewest bytes so far, one broadcast per parameter
+# hint:
+import torch
+import torch.distributed as dist
+
+
+class ShardedOptimizer:
+    """ZeRO-1: each rank keeps the optimizer state of its own parameters, then broadcasts them."""
+
+    def __init__(self, params, optimizer_cls, **kwargs):
+        self.params = list(params)
+        self.rank = dist.get_rank()
+        world = dist.get_world_size()
+        loads = [0] * world
+        self.owners = []
+        for p in self.params:
+            r = min(range(world), key=lambda i: loads[i])
+            self.owners.append(r)
+            loads[r] += p.numel() * p.element_size()
+        mine = [p for p, o in zip(self.params, self.owners) if o == self.rank]
+        self.optim = optimizer_cls(mine, **kwargs)
+
+    @torch.no_grad()
+    def step(self):
+        self.optim.step()
+        for p, o in zip(self.params, self.owners):
+            dist.broadcast(p.data, src=o)
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+
+answer = ShardedOptimizer
