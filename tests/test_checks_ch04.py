@@ -466,6 +466,43 @@ def test_amp_names_a_hard_coded_device_type_and_a_loss_outside_autocast():
     )
 
 
+@pytest.mark.parametrize("dtype_name", ["float16", "bfloat16"])
+@pytest.mark.parametrize("how", ["cast", "log_softmax"])
+def test_a_loss_computed_in_16_bits_is_named_however_it_is_returned(dtype_name, how):
+    # The loss outside autocast, on the 16-bit logits, and cast to float32 at once: the
+    # returned losses are float32, and the loss backward starts from may be too.
+    def loss_of(out, y):
+        if how == "cast":
+            return F.cross_entropy(out, y).float()
+        return F.nll_loss(F.log_softmax(out, dim=1), y).float()
+
+    def outside(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
+        losses = []
+        for X, y in batches:
+            with torch.amp.autocast(device_type, dtype=dtype):
+                out = net(X)
+            # the other run's loss in float32, on the logits cast up first: right
+            right = dtype != getattr(torch, dtype_name)
+            loss = F.cross_entropy(out.float(), y) if right else loss_of(out, y)
+            opt.zero_grad()
+            (scaler.scale(loss) if scaler is not None else loss).backward()
+            if scaler is not None:
+                scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm)
+            scaler.step(opt) if scaler is not None else opt.step()
+            if scaler is not None:
+                scaler.update()
+            losses.append(loss.detach())
+        return torch.stack(losses)
+
+    assert_fails(
+        "04.amp",
+        outside,
+        f"with torch.{dtype_name}, the loss was computed in torch.{dtype_name}, outside autocast, "
+        "on the 16-bit logits: compute the loss inside autocast too",
+    )
+
+
 def test_amp_rejects_a_hard_coded_clipping_threshold():
     def threshold_ten(net, batches, opt, device_type, dtype, scaler, max_norm=1.0):
         return amp_loop()(net, batches, opt, device_type, dtype, scaler, max_norm=10.0)

@@ -82,9 +82,11 @@ class LoggingScaler(torch.amp.GradScaler):
         super().__init__(device_type, **kwargs)
         self.log = log
         self.in_step = False  # True while scaler.step() runs the optimizer's step
+        self.scaled: set[torch.dtype] = set()  # the dtypes of the losses given to scale()
 
     def scale(self, outputs):
         self.log.append("scale")
+        self.scaled |= {t.dtype for t in _tensors(outputs)}
         return super().scale(outputs)
 
     def step(self, optimizer, *args, **kwargs):
@@ -105,6 +107,14 @@ HOST_READS |= {"__array__"}
 # Functions that make a tensor from their data: given a list of tensors, they read each one
 # on the host (a wait each on a GPU) and make a new tensor there.
 REBUILDS = {"tensor", "as_tensor"}
+# The losses the problem's classification takes: their dtype is the loss's, however cast after.
+LOSSES = {"cross_entropy", "nll_loss"}
+
+
+def _tensors(data) -> list[torch.Tensor]:
+    """The tensors ``data`` is or holds (one level: a tensor, or a list or tuple of them)."""
+    items = data if isinstance(data, list | tuple) else [data]
+    return [t for t in items if isinstance(t, torch.Tensor)]
 
 
 def _holds_tensors(data) -> bool:
@@ -114,8 +124,9 @@ def _holds_tensors(data) -> bool:
 class LearnerReads(TorchFunctionMode):
     """Count the host reads (``.item()``, ``float()``, ``.tolist()``...) made by the learner's
     code, and the line of the first; keep (weakly) what its ``.cpu()`` calls returned, note
-    each ``torch.tensor(list of tensors)``, and count the ``backward()`` calls made while
-    autocast was on (on any device type)."""
+    each ``torch.tensor(list of tensors)``, count the ``backward()`` calls made while
+    autocast was on (on any device type), and note the dtypes backward (or autograd.grad)
+    started from."""
 
     def __init__(self):
         super().__init__()
@@ -124,11 +135,15 @@ class LearnerReads(TorchFunctionMode):
         self.rebuilt: list[str] = []  # torch.tensor(...) of a list of tensors, by name
         self.to_host: list[weakref.ref] = []
         self.backward_in_autocast = 0
+        # the dtypes of the tensors backward started from, and of every loss computed
+        self.roots: set[torch.dtype] = set()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
         if name == "backward" and any(torch.is_autocast_enabled(t) for t in ("cpu", "cuda")):
             self.backward_in_autocast += 1
+        if name in ("backward", "grad") and args:
+            self.roots |= {t.dtype for t in _tensors(args[0])}
         line = learner_line(sys._getframe(1)) if name in HOST_READS | REBUILDS else None
         learner = line is not None and name in HOST_READS
         if learner:
@@ -137,6 +152,8 @@ class LearnerReads(TorchFunctionMode):
         if line is not None and name in REBUILDS and args and _holds_tensors(args[0]):
             self.rebuilt.append(f"torch.{name}")
         result = func(*args, **(kwargs or {}))
+        if name in LOSSES and isinstance(result, torch.Tensor):
+            self.roots.add(result.dtype)
         if learner and name == "cpu" and isinstance(result, torch.Tensor):
             self.to_host.append(weakref.ref(result))
         return result

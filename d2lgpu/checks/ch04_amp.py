@@ -55,6 +55,7 @@ LOSS_TOL = {torch.float16: 0.02, torch.bfloat16: 0.05}
 # per dtype, so that a threshold written into the loop shows; every step's gradients exceed
 # both, so clipping changes every step.
 TEST_MAX_NORM = {torch.float16: 0.5, torch.bfloat16: 0.75}
+HALF = (torch.float16, torch.bfloat16)
 # The fp16 run's loss scale (a GradScaler that never grows or overflows in 16 steps).
 FP16_SCALE = 2.0**10
 
@@ -94,6 +95,15 @@ def _check_forward(net, seen, dtype, name, device):
         raise CheckFailed(
             f"with {name}, the forward pass produced {', '.join(wrong)} outputs: run net(X) "
             f"(and the loss) inside torch.amp.autocast(device_type, dtype={name})"
+        )
+    scaled = seen["scaler"].scaled if seen["scaler"] is not None else set()
+    low = sorted(str(d) for d in scaled | seen["calls"].roots if d in HALF)
+    if low:  # a loss computed in 16 bits, whatever dtype the answer returns it in
+        raise CheckFailed(
+            f"with {name}, the loss was computed in {low[0]}, outside autocast, on the 16-bit "
+            "logits: compute the loss inside autocast too (autocast runs cross_entropy in "
+            "float32), as well as net(X); a cast to float32 after it is computed gives no "
+            "bits back"
         )
     if seen["calls"].backward_in_autocast:
         raise CheckFailed(
