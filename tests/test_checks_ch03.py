@@ -108,6 +108,49 @@ def test_parameters_names_a_layer_frozen_apart_from_a_change_autograd_recorded()
     )
 
 
+def test_parameters_names_grad_mode_switched_on_for_a_caller_that_had_it_off():
+    def forced_on(net):
+        torch.set_grad_enabled(False)
+        net[0].weight.mul_(0.5)
+        torch.set_grad_enabled(True)  # on, whatever the caller had
+
+    def put_back(net):
+        was = torch.is_grad_enabled()
+        torch.set_grad_enabled(False)
+        try:
+            net[0].weight.mul_(0.5)
+        finally:
+            torch.set_grad_enabled(was)
+
+    assert_fails(
+        "03.parameters",
+        (forced_on, save_parameters, load_parameters),
+        "halve_first_layer (called under torch.no_grad()) leaves a process-wide default of torch "
+        "changed (torch.set_grad_enabled(True))",
+    )
+    assert_passes("03.parameters", (put_back, save_parameters, load_parameters))
+    assert torch.is_grad_enabled()
+
+
+@pytest.mark.parametrize("flat", ["reshape", "flatten", "contiguous"])
+def test_parameters_names_a_copy_of_a_weight_stored_transposed_halved(flat):
+    def halves_a_copy(net):
+        with torch.no_grad():
+            getattr(net[0].weight, flat)(*([-1] if flat == "reshape" else [])).mul_(0.5)
+
+    def halves_a_view(net):
+        with torch.no_grad():
+            net[0].weight.t().mul_(0.5)  # a view of any layout: the weight itself
+
+    assert_fails(
+        "03.parameters",
+        (halves_a_copy, save_parameters, load_parameters),
+        "given a first layer whose weight is not contiguous (stored transposed",
+        "is a copy",
+    )
+    assert_passes("03.parameters", (halves_a_view, save_parameters, load_parameters))
+
+
 def test_parameters_rejects_saving_the_whole_module():
     def whole_module(net, path):
         torch.save(net, path)

@@ -136,6 +136,7 @@ def _check_halve_elsewhere(halve) -> None:
             "(net[0].weight.mul_(0.5) under torch.no_grad())"
         )
     _check_halve_again(halve)
+    _check_halve_transposed(halve)
     net = seeded_net(0).to("meta")
     with defaults_kept("halve_first_layer"), Origins([]) as origins:
         call_answer(halve, net, known=_IN_PLACE)
@@ -150,6 +151,27 @@ def _check_halve_elsewhere(halve) -> None:
         )
 
 
+def _check_halve_transposed(halve) -> None:
+    """On a model whose first weight is stored transposed (not contiguous), as a weight tied
+    to another layer's transpose is: halved all the same."""
+    net = seeded_net(0)
+    layer = net[0]
+    assert isinstance(layer, torch.nn.Linear)
+    layer.weight = torch.nn.Parameter(layer.weight.detach().t().contiguous().t())
+    weight = layer.weight
+    before = weight.detach().clone()
+    with defaults_kept("halve_first_layer"):
+        call_answer(halve, net, known=_IN_PLACE)
+    if net[0].weight is weight and not torch.equal(weight.detach(), before * 0.5):
+        raise CheckFailed(
+            "given a first layer whose weight is not contiguous (stored transposed, as a weight "
+            "tied to another layer's transpose is), halve_first_layer did not halve it: "
+            "reshape(-1), flatten() or contiguous() of such a tensor is a copy, and halving "
+            "the copy leaves the weight as it was. Halve the Parameter itself "
+            "(net[0].weight.mul_(0.5) under torch.no_grad())"
+        )
+
+
 def _check_halve_again(halve) -> None:
     """Twice on one model whose first layer is frozen: a quarter, and still frozen."""
     net = seeded_net(0)
@@ -157,8 +179,8 @@ def _check_halve_again(halve) -> None:
     assert isinstance(weight, torch.Tensor)
     weight.requires_grad_(False)  # a frozen layer, fine-tuning the rest
     before = weight.detach().clone()
-    for _ in range(2):
-        with defaults_kept("halve_first_layer"):
+    for caller in (torch.enable_grad, torch.no_grad):  # the second time from an evaluation
+        with caller(), defaults_kept("halve_first_layer (called under torch.no_grad())"):
             call_answer(halve, net, known=_IN_PLACE)
     if weight.requires_grad:
         raise CheckFailed(
