@@ -345,9 +345,23 @@ def reseeded(blocks, x, segments):
     return checkpoint_loop(blocks, x, segments)
 
 
+def segments_in_eval_mode(blocks, x, segments):
+    """Dropout off inside the segments "so that the recomputation matches", put back after."""
+    modes = [m.training for m in blocks.modules()]
+    blocks.eval()
+    try:
+        return checkpoint_loop(blocks, x, segments)
+    finally:
+        for m, mode in zip(blocks.modules(), modes, strict=True):
+            m.training = mode
+
+
 @pytest.mark.parametrize(
     ("answer", "parts"),
     [
+        (segments_in_eval_mode, ["(with dropout), the output differs from the blocks applied "
+                                 "in order: block(s) [0, 1, 2, 3", "ran in eval mode, though "
+                                 "the caller left them in training mode", "preserve_rng_state"]),
         (through_forward, ["block(s) [0, 1, 2, 3, 4, 5, 6, 7] ran without their module hooks",
                            "block.forward(h)", "Call the block itself, block(h)"]),
         (collect_each_segment, ["called gc.collect() and torch.cuda.empty_cache() (8 call(s)",

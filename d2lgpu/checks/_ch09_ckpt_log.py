@@ -41,6 +41,7 @@ __all__ = [
     "LoggedBlock",
     "backward_segments",
     "forward_once",
+    "check_output",
     "peak_blocks",
     "check_alive",
     "check_kept_in_segments",
@@ -93,11 +94,13 @@ class LoggedBlock(CallCounted):
         self.inner = nn.Sequential(*layers, nn.Linear(hidden, WIDTH))
         self.outputs: list = []  # weak references to its forward pass's outputs
         self.caches: list = []  # the caches of the selective checkpoints it ran in
+        self.modes: set[bool] = set()  # whether it ran in training mode, at each call
 
     def forward(self, h):
         self.counted()  # block.forward(h), past the block's hooks, counts in direct
         phase, grad = self._phase[0], torch.is_grad_enabled()
         self._log.append((self.index, phase, grad, _in_reentrant_checkpoint()))
+        self.modes.add(all(m.training for m in self.modules()))
         if phase == "forward" and grad and isinstance(h, torch.Tensor) and h.requires_grad:
             h.register_hook(self._done)
         out = h + self.inner(h)
@@ -109,6 +112,24 @@ class LoggedBlock(CallCounted):
     def _done(self, grad) -> None:
         if self._phase[0] == "backward":
             self._log.append((self.index, "done", True, False))
+
+
+def check_output(out, ref, tolerance, blocks, training: bool, where: str) -> None:
+    """The output equals the plain forward's ``ref`` within ``tolerance``; else a hint that
+    names the blocks that ran in another mode than the caller left them in (``training``)."""
+    if torch.allclose(out, ref, tolerance.rtol, tolerance.atol):
+        return
+    other = [b.index for b in blocks if b.modes - {training}]
+    if not other:
+        raise CheckFailed(f"for {where}, the output differs from the blocks applied in order")
+    mode, left = ("eval", "training") if training else ("training", "eval")
+    raise CheckFailed(
+        f"for {where}, the output differs from the blocks applied in order: block(s) {other} "
+        f"ran in {mode} mode, though the caller left them in {left} mode (an eval() or "
+        "train() inside the segments, put back after), so their dropout was not the "
+        "caller's. Leave the modes alone: checkpoint's preserve_rng_state (the default) "
+        "already makes the recomputation draw the forward's dropout masks"
+    )
 
 
 def backward_segments(log, n: int, where: str) -> list[list[int]]:
