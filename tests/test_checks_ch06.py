@@ -239,6 +239,24 @@ def test_slowest_op_rejects_sorting_by_total_time():
         assert "sort by self time" in hint, hint
 
 
+def test_a_name_kept_from_an_earlier_call_is_named_as_kept():
+    right = profiled_key("self_cpu_time_total")
+    kept: dict = {}
+
+    def cached(fn, args, device):  # "profiling is expensive": by fn's name and the device
+        key = (fn.__qualname__, device.type)
+        if key not in kept:
+            kept[key] = right(fn, args, device)
+        return kept[key]
+
+    assert_fails(
+        "06.slowest_op",
+        cached,
+        "fn was never called in this call of slowest_op, though the earlier calls ran theirs: "
+        "it returned a name kept from an earlier call",
+    )
+
+
 def test_slowest_op_rejects_sorting_by_calls():
     assert_fails("06.slowest_op", profiled_key("count"), "called most often")
 

@@ -67,16 +67,23 @@ def recording(fn, calls, args, log=None, state=None):
     return recorded
 
 
-def calls_check(calls, recorded=None) -> None:
+def calls_check(calls, recorded=None, later: bool = False) -> None:
     """Whether ``fn`` ran as a warm-up (once or more: the prompt says more do no harm) and then
     once under the profiler, and not after it, on the calling thread (``recorded``: the
-    :func:`recording` the answer got)."""
+    :func:`recording` the answer got; ``later``: an earlier call of the answer ran its fn)."""
     if recorded is not None and recorded.elsewhere:
         raise CheckFailed(
             "fn ran on a thread of your own: a call there may still be running when the "
             "profile starts, beside the profiled call (and the profiler records only the "
             "thread that opened it). Call fn(*args) on the calling thread, warm-up and all, "
             "and synchronize before profiling"
+        )
+    if not calls and later:
+        raise CheckFailed(
+            "fn was never called in this call of slowest_op, though the earlier calls ran "
+            "theirs: it returned a name kept from an earlier call (a cache keyed by fn's name "
+            "or the device, a global), and every lambda is named <lambda>. Profile the fn you "
+            "are given, in every call"
         )
     if not calls:
         raise CheckFailed(
