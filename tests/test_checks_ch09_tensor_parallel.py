@@ -227,9 +227,36 @@ class OnlyRankZeroReduces(Megatron):
         return partial + self.b2
 
 
+class TransposedOnce(Megatron):
+    """fc2's shard transposed once, when the module is built: stale after a step."""
+
+    def __init__(self, mlp, rank, world):
+        super().__init__(mlp, rank, world)
+        self.w2_t = self.w2.t().contiguous()  # computed from a Parameter: has a grad_fn
+
+    def forward(self, x):
+        h = self.act(F.linear(self.copy.apply(x), self.w1, self.b1))
+        return self.reduce.apply(h @ self.w2_t) + self.b2
+
+
+class EveryWorldthUnit(Megatron):
+    """Hidden units rank::world: right outputs and gradients, not torch.chunk's split."""
+
+    def __init__(self, mlp, rank, world):
+        nn.Module.__init__(self)
+        fc1, self.act, fc2 = mlp
+        mine = torch.arange(fc1.out_features)[rank::world]
+        self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+        self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+        self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+        self.b2 = nn.Parameter(fc2.bias.detach().clone())
+
+
 @pytest.mark.parametrize(
     ("answer", "hint"),
     [
+        (TransposedOnce, "keeps w2_t, computed once from a parameter when the module is built"),
+        (EveryWorldthUnit, "nor rank 0's: its hidden units are a split of your own"),
         (ReduceInsideColumn, "inside the column-parallel layer"),
         (SkipsBackward, "skipped the backward all-reduce"),
         (NoForwardReduce, "no all-reduce in forward"),
@@ -929,9 +956,14 @@ def test_round_21_rules_on_records_name_dtypes_shared_parameters_and_another_ran
     assert "dist.get_rank()" in said and "from the arguments" in said
 
 
-def test_round_21_a_shard_built_for_another_rank_is_checked_by_value_in_any_layout():
-    from d2lgpu.checks._ch09_tp_problem import _holds_other_share
+def _holds_other_share(cls, rank, world):
+    from d2lgpu.checks._ch09_tp_given import holds_other_share
+    from d2lgpu.checks._ch09_tp_problem import make_blocks
 
+    return holds_other_share(cls, make_blocks()[0], rank, world)
+
+
+def test_round_21_a_shard_built_for_another_rank_is_checked_by_value_in_any_layout():
     class Folded(nn.Module):  # fc1's rows and bias in one Parameter, fc2 transposed
         def __init__(self, mlp, rank, world):
             super().__init__()
@@ -946,13 +978,21 @@ def test_round_21_a_shard_built_for_another_rank_is_checked_by_value_in_any_layo
         def __init__(self, mlp, rank, world):
             super().__init__(mlp, 0, world)
 
-    assert _holds_other_share(Folded, 0, 2) and _holds_other_share(Folded, 2, 3)
-    assert not _holds_other_share(AsksRankZero, 0, 2)
+    class EveryWorldth(nn.Module):  # units rank::world: right outputs, another split
+        def __init__(self, mlp, rank, world):
+            super().__init__()
+            fc1, _, fc2 = mlp
+            mine = torch.arange(fc1.out_features)[rank::world]
+            self.w1 = nn.Parameter(fc1.weight.detach()[mine].clone())
+            self.b1 = nn.Parameter(fc1.bias.detach()[mine].clone())
+            self.w2 = nn.Parameter(fc2.weight.detach()[:, mine].clone())
+
+    assert _holds_other_share(Folded, 0, 2) is True and _holds_other_share(Folded, 2, 3) is True
+    assert _holds_other_share(AsksRankZero, 0, 2) == "own"
+    assert _holds_other_share(EveryWorldth, 0, 2) == "split"
 
 
 def test_round_21_a_shard_without_fc2s_bias_or_a_refusal_for_another_rank_is_not_judged():
-    from d2lgpu.checks._ch09_tp_problem import _holds_other_share
-
     class NoBias(nn.Module):  # fc2's bias kept by rank 0 only
         def __init__(self, mlp, rank, world):
             super().__init__()
@@ -967,7 +1007,7 @@ def test_round_21_a_shard_without_fc2s_bias_or_a_refusal_for_another_rank_is_not
             assert rank == 0, "built on its own rank only"
             super().__init__(mlp, rank, world)
 
-    assert _holds_other_share(NoBias, 0, 2) and _holds_other_share(Refuses, 0, 2)
+    assert _holds_other_share(NoBias, 0, 2) is True and _holds_other_share(Refuses, 0, 2) is True
 
 
 def test_the_hints_on_what_a_rank_keeps_and_sends_word_for_word():
@@ -1074,6 +1114,13 @@ def test_the_hints_on_what_a_rank_keeps_and_sends_word_for_word():
         "torch.chunk(torch.arange(h), 3)[0]): take the rank and the world from the arguments, "
         "not from dist.get_rank() or dist.get_world_size() (a process may build another rank's "
         "share, to check or save it)"
+    )
+    assert h.other_rank_hint(0, 2, "split") == (
+        "ParallelMLP(mlp, 1, 2) built on rank 0 does not hold rank 1's shards (its hidden units "
+        "torch.chunk(torch.arange(h), 2)[1]), nor rank 0's: its hidden units are a split of your "
+        "own (every world-th unit, rank::world, or other bounds). The output is right with any "
+        "split, but the exercise gives rank r torch.chunk's block of units, "
+        "torch.chunk(torch.arange(h), world)[r], so that any process builds the same shards"
     )
 
     x, _ = data()

@@ -3,7 +3,9 @@ whole, and stays as it was (its modules, and its parameters' identity, shapes an
 since the caller builds every rank's share from it and compares with its output; and once
 the rank lets go of it, none of its storage stays alive (the weak references to follow);
 and :func:`twice_right`, whether a share applied twice in one forward gives its input the
-gradient the mlp does (each call sums its own input's gradient, not the module's last).
+gradient the mlp does (each call sums its own input's gradient, not the module's last); and
+:func:`holds_other_share`, whether a share built from it for another rank holds that rank's
+shard (or this rank's, or a split of its own).
 
 What it is not: what each rank runs (:mod:`._ch09_tp_problem`), nor the other hints
 (:mod:`._ch09_tp_hints`).
@@ -20,7 +22,14 @@ from torch.multiprocessing.reductions import StorageWeakRef
 from ._kit import alive_after_collecting
 from ._util import written_as
 
-__all__ = ["as_given", "changed_hint", "kept_alive", "twice_right", "whole_storages"]
+__all__ = [
+    "as_given",
+    "changed_hint",
+    "holds_other_share",
+    "kept_alive",
+    "twice_right",
+    "whole_storages",
+]
 
 
 def as_given(mlp: nn.Module):
@@ -123,3 +132,33 @@ def twice_right(part: nn.Module, mlp: nn.Module, x: torch.Tensor, weight) -> boo
     (mlp(mlp(ref)) * weight).sum().backward()
     got, want = mine.grad, ref.grad
     return got is not None and want is not None and torch.allclose(got, want, 1e-4, 1e-5)
+
+
+def holds_other_share(ParallelMLP, block, rank, world) -> bool | str:
+    """Whether ``ParallelMLP(block, other, world)`` built on this rank (block: a given mlp) holds rank ``other``'s
+    shard's values (in any layout, fc2's bias or not): True; else ``"own"`` where it holds
+    this rank's (one that silently asks dist for its rank builds its own), ``"split"`` where
+    neither (a split of its own). One that refuses (an assert that the ranks agree) is not
+    judged."""
+    other = (rank + 1) % world
+    fc1, fc2 = block[0], block[2]
+    assert isinstance(fc1, nn.Linear) and isinstance(fc2, nn.Linear)
+    with torch.no_grad():  # the shards taken before: ParallelMLP may change the block
+        shards = {
+            r: [fc1.weight[u], fc1.bias[u], fc2.weight[:, u], fc2.bias.clone()]
+            for r, u in (
+                (r, torch.chunk(torch.arange(fc1.out_features), world)[r]) for r in (other, rank)
+            )
+        }
+        try:
+            part = ParallelMLP(block, other, world)
+        except Exception:  # noqa: BLE001 (a refusal, loud: not a wrong shard)
+            return True
+        got = [p.detach().reshape(-1) for p in part.parameters()]
+        held = torch.cat(got).float().sort().values if got else torch.zeros(0)
+        for r, found in ((other, True), (rank, "own")):
+            for kept in (shards[r][:3], shards[r]):
+                wanted = torch.cat([w.reshape(-1) for w in kept]).sort().values
+                if held.shape == wanted.shape and torch.equal(held, wanted):
+                    return found
+    return "split"

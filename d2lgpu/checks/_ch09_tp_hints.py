@@ -168,14 +168,23 @@ def wire_hint(rank: int, calls, where: str) -> str | None:
     return None
 
 
-def other_rank_hint(rank: int, world: int) -> str:
+def other_rank_hint(rank: int, world: int, held: str = "own") -> str:
     """The hint when ``ParallelMLP(mlp, other, world)`` built on rank ``rank`` did not hold
-    rank ``other``'s shard."""
+    rank ``other``'s shard: it held rank ``rank``'s (``held`` ``"own"``), or neither."""
     other = (rank + 1) % world
-    return (
+    said = (
         f"ParallelMLP(mlp, {other}, {world}) built on rank {rank} does not hold rank "
-        f"{other}'s shards (its hidden units torch.chunk(torch.arange(h), {world})[{other}]): "
-        "take the rank and the world from the arguments, not from dist.get_rank() or "
+        f"{other}'s shards (its hidden units torch.chunk(torch.arange(h), {world})[{other}])"
+    )
+    if held != "own":
+        return (
+            f"{said}, nor rank {rank}'s: its hidden units are a split of your own (every "
+            "world-th unit, rank::world, or other bounds). The output is right with any split, "
+            "but the exercise gives rank r torch.chunk's block of units, "
+            "torch.chunk(torch.arange(h), world)[r], so that any process builds the same shards"
+        )
+    return (
+        f"{said}: take the rank and the world from the arguments, not from dist.get_rank() or "
         "dist.get_world_size() (a process may build another rank's share, to check or save it)"
     )
 

@@ -15,7 +15,14 @@ from torch import nn
 from torch.distributed.tensor import DTensor
 
 from ..ranks import count_all_reduces
-from ._ch09_tp_given import as_given, changed_hint, kept_alive, twice_right, whole_storages
+from ._ch09_tp_given import (
+    as_given,
+    changed_hint,
+    holds_other_share,
+    kept_alive,
+    twice_right,
+    whole_storages,
+)
 from ._kit_collective_reads import unwaited_hint, written_hint
 from ._kit_collectives import CollectiveWatch, describe
 from ._kit_process import defaults_kept
@@ -98,7 +105,8 @@ def _float_buffers(module: nn.Module) -> list[str]:
 
 def _plain_tensors(parts) -> list[str]:
     """The tensors the parts keep as attributes that require grad but are no nn.Parameter,
-    and the parameters they keep in a plain list, tuple or dict, which registers nothing."""
+    and the parameters they keep in a plain list, tuple or dict, which registers nothing; a
+    tensor computed from a parameter (it has a grad_fn) is marked ``(computed)``."""
     found = []
     for part in parts:
         for module in part.modules():
@@ -111,6 +119,7 @@ def _plain_tensors(parts) -> list[str]:
                     registered = isinstance(t, nn.Parameter) and not inside
                     if isinstance(t, torch.Tensor) and t.requires_grad and not registered:
                         found.append(f"{name} (a plain {type(value).__name__})" if inside else name)
+                        found[-1] += " (computed)" * (t.grad_fn is not None)
     return found
 
 
@@ -149,6 +158,8 @@ def _run(ParallelMLP, rank, world, watch):
     if any(isinstance(p, DTensor) for part in parts for p in part.parameters()):
         return {"held": 0, "broken": _DTENSOR}
     plain = _plain_tensors(parts)
+    if computed := sorted({n.removesuffix(" (computed)") for n in plain if "(computed)" in n}):
+        return {"held": 0, "broken": _COMPUTED.format(names=", ".join(computed))}
     if plain:
         return {"held": 0, "broken": _PLAIN.format(names=", ".join(sorted(set(plain))))}
     named = [(f"{n} of block {i}", p) for i, m in enumerate(parts) for n, p in m.named_parameters()]
@@ -213,7 +224,7 @@ def _run(ParallelMLP, rank, world, watch):
         "held": held,
         "dtypes": dtypes,
         "shared_parts": shared_parts,
-        "other_rank": _holds_other_share(ParallelMLP, rank, world),
+        "other_rank": holds_other_share(ParallelMLP, make_blocks()[0], rank, world),
         "views": views,
         "buffers": [f"{n} of block {i}" for i, m in enumerate(parts) for n in _float_buffers(m)],
         "kept": kept,
@@ -233,30 +244,6 @@ def _run(ParallelMLP, rank, world, watch):
 
 def _same(t):
     return t
-
-
-def _holds_other_share(ParallelMLP, rank, world) -> bool:
-    """Whether ``ParallelMLP(block, other, world)`` built on this rank holds rank ``other``'s
-    shard's values (in any layout, fc2's bias or not): one that silently asks dist for its
-    rank builds its own. One that refuses (an assert that the ranks agree) is not judged."""
-    other = (rank + 1) % world
-    block = make_blocks()[0]
-    fc1, fc2 = block[0], block[2]
-    assert isinstance(fc1, nn.Linear) and isinstance(fc2, nn.Linear)
-    mine = torch.chunk(torch.arange(HIDDEN), world)[other]
-    with torch.no_grad():  # the shards taken before: ParallelMLP may change the block
-        shards = [fc1.weight[mine], fc1.bias[mine], fc2.weight[:, mine], fc2.bias.clone()]
-        try:
-            part = ParallelMLP(block, other, world)
-        except Exception:  # noqa: BLE001 (a refusal, loud: not a wrong shard)
-            return True
-        got = [p.detach().reshape(-1) for p in part.parameters()]
-        held = torch.cat(got).float().sort().values if got else torch.zeros(0)
-        for kept in (shards[:3], shards):
-            wanted = torch.cat([w.reshape(-1) for w in kept]).sort().values
-            if held.shape == wanted.shape and torch.equal(held, wanted):
-                return True
-    return False
 
 
 def _broken(watch, mark, where) -> str | None:
@@ -281,6 +268,12 @@ _PLAIN = (
     "in a plain list or dict: module.parameters() does not list them, so an optimizer never "
     "updates them (and the shards are not the module's). Wrap each shard in "
     "nn.Parameter(...), an attribute of its own or in an nn.ParameterList"
+)
+_COMPUTED = (
+    "your ParallelMLP keeps {names}, computed once from a parameter when the module is built "
+    "(it has a grad_fn): an optimizer step changes the parameter, not this copy, so forward "
+    "goes on with the old values. Keep only nn.Parameter shards, and compute what you need "
+    "from them in forward (w.t() is a view, no copy)"
 )
 _NONE = (
     "the backward of your autograd.Function {name} returned None: autograd then passes no "

@@ -112,8 +112,8 @@ def check_tensor_parallel(answer, passed: list[str]) -> None:
         "outputs equal the unsplit model's"
     )
     for rank, r in enumerate(records):
-        if not r["other_rank"]:
-            raise CheckFailed(other_rank_hint(rank, WORLD))
+        if r["other_rank"] is not True:
+            raise CheckFailed(other_rank_hint(rank, WORLD, r["other_rank"]))
     passed.append("ParallelMLP(mlp, r, world) built on another rank holds rank r's shards")
     # 3 ranks: 10 hidden units in 4, 4 and 2, so that a world of 2 written in is seen
     try:
