@@ -306,7 +306,10 @@ def copied_back_transposed(model):
     [
         (zero_grad_after, "is None after your function"),
         (fills_missing_grads, "but has one after your function"),
-        (copied_back_transposed, "is not the average over the ranks"),
+        (
+            copied_back_transposed,
+            "holds averages, but of other gradients, or of other places of its own",
+        ),
         (summed, "summed, not averaged"),
         (only_weights, "body.0.bias's gradient on rank 0 (step 0) was never all-reduced"),
         (max_op, "the maximum over ranks"),
@@ -1143,9 +1146,30 @@ def zeros_for_the_unused(model):
             p.grad.copy_(part.view_as(p))
 
 
+def offsets_over_every_parameter(model):
+    """Packs the gradients there are, but splits back at offsets counted over every
+    parameter, the unused ones' too: slices shifted past one."""
+    params = list(model.parameters())
+    flat = torch.cat([p.grad.reshape(-1) for p in params if p.grad is not None])
+    dist.all_reduce(flat)
+    flat /= dist.get_world_size()
+    offset = 0
+    for p in params:
+        if p.grad is not None:
+            part = flat[offset : offset + p.numel()]
+            p.grad.view(-1)[: part.numel()].copy_(part)
+        offset += p.numel()
+
+
 @pytest.mark.parametrize(
     "answer, hint",
     [
+        (
+            offsets_over_every_parameter,
+            "holds averages, but of other gradients, or of other places of its own: the flat "
+            "tensor was split back in another order or at other offsets (the gradients that are "
+            "None left out when packing but counted when splitting)",
+        ),
         (min_op, "the minimum over ranks"),
         (with_a_barrier, "besides all-reduces your function called a barrier (step 0, rank 0)"),
         (

@@ -18,6 +18,7 @@ from ._ranks import RuleBroken, learner_reply
 from ._util import CheckFailed
 
 __all__ = [
+    "values_from_elsewhere",
     "BATCH",
     "SEED",
     "STEPS",
@@ -187,3 +188,10 @@ def first_named(records, what):
     except CheckFailed as wrong:
         changed = sorted({name for record in records for name in record.get("changed", ())})
         raise CheckFailed(wrong.hint + after_first(changed, what)) from None
+
+
+def values_from_elsewhere(got, wholes) -> bool:
+    """Every value of ``got`` is one of the right averages of some parameter: misplaced."""
+    pooled = torch.cat([w.reshape(-1) for w in wholes])
+    gaps = (got.reshape(-1, 1) - pooled.reshape(1, -1)).abs().amin(dim=1)
+    return bool(got.numel()) and bool((gaps <= 1e-7 + 1e-5 * got.reshape(-1).abs()).all())

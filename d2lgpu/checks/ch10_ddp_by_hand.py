@@ -51,7 +51,7 @@ import torch
 
 from . import _ranks
 from ._ch10_buckets import bucket_numels, check_buckets, check_launch_dtype, early_launch
-from ._ch10_by_hand import STEPS, first_named
+from ._ch10_by_hand import STEPS, first_named, values_from_elsewhere
 from ._ch10_overlap import (
     FIRST as OVERLAP_FIRST,
 )
@@ -138,7 +138,7 @@ def _compare_overlap_grads(record, world, cap, step, launched=()):
                 f"{what} ({world} ranks) is divided by 2, not by the world size: divide by "
                 "dist.get_world_size()"
             )
-        if _values_from_elsewhere(got, s["whole"]):
+        if values_from_elsewhere(got, s["whole"]):
             raise CheckFailed(
                 f"{what} holds averages, but other gradients' (or other places'): the flat "
                 "buffer was filled in one order and split back in another. Copy back the "
@@ -150,13 +150,6 @@ def _compare_overlap_grads(record, world, cap, step, launched=()):
             f"{what} is not the average over the ranks (largest difference {err:.3g}): each "
             "p.grad must end as the sum over the ranks divided by the world size"
         )
-
-
-def _values_from_elsewhere(got, wholes) -> bool:
-    """Every value of ``got`` is one of the right averages of some parameter: misplaced."""
-    pooled = torch.cat([w.reshape(-1) for w in wholes])
-    gaps = (got.reshape(-1, 1) - pooled.reshape(1, -1)).abs().amin(dim=1)
-    return bool(got.numel()) and bool((gaps <= 1e-7 + 1e-5 * got.reshape(-1).abs()).all())
 
 
 @one_cpu_thread

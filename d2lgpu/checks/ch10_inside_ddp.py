@@ -40,6 +40,7 @@ from ._ch10_averaging import (
 from ._ch10_bandwidth import FACTORS
 from ._ch10_bandwidth_edges import check_bus_bandwidth
 from ._ch10_between_calls import check_kept, late_hint
+from ._ch10_by_hand import values_from_elsewhere
 from ._util import CheckFailed, one_cpu_thread
 
 __all__ = ["FACTORS", "check_bus_bandwidth", "check_allreduce_grads"]
@@ -162,13 +163,31 @@ def _check_step(steps, step, averages) -> None:
             try:
                 _compare_grad(name, after, local, rank, world, step, averages, twice[rank])
             except CheckFailed as failed:  # the values alone: is a collective to blame?
-                if "is not the average" not in failed.hint or not (
-                    other := not_all_reduce(s["calls"])
-                ):
+                if "is not the average" not in failed.hint:
                     raise
-                raise CheckFailed(f"{failed.hint}: {other}") from None
+                if other := not_all_reduce(s["calls"]):
+                    raise CheckFailed(f"{failed.hint}: {other}") from None
+                means = [sum(g) / world for g in _step_grads(steps) if g[0] is not None]
+                own = after is not None and after.shape == local[rank].shape
+                if own and values_from_elsewhere(after, means):
+                    raise CheckFailed(_MISPLACED.format(name=name, rank=rank, step=step)) from None
+                raise
         if all(g is not None for g in local):
             averages[name] = sum(local) / world
+
+
+_MISPLACED = (
+    "{name}'s gradient on rank {rank} (step {step}) holds averages, but of other gradients, or "
+    "of other places of its own: the flat tensor was split back in another order or at other "
+    "offsets (the gradients that are None left out when packing but counted when splitting), "
+    "or viewed in another shape (a transpose). Copy each gradient back from where you packed "
+    "it, in its own shape: part.view_as(p.grad)"
+)
+
+
+def _step_grads(steps) -> list[list]:
+    """Each parameter's gradients on every rank at one step, in the parameters' order."""
+    return [[s["local"][name] for s in steps] for name in steps[0]["local"]]
 
 
 def _check_something_sent(s, rank, step) -> None:
