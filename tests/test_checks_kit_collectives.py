@@ -128,6 +128,20 @@ def test_an_async_call_runs_on_a_copy_until_its_handle_is_waited_on(watch):
     assert not call.written  # read before the wait, never written
 
 
+def test_the_copies_an_async_call_runs_on_are_the_watchs_own_not_the_answers(watch):
+    # gloo's thread may hold the copy a while after the wait: a tensor the answer's call
+    # seems to keep, which must not count as the answer's (10.allreduce_grads' growth rule)
+    t = torch.ones(3)
+    handle = dist.all_reduce(t, async_op=True)
+    _, copy, launched = watch.calls[0].held
+    assert watch.owns(copy) and watch.owns(launched)
+    assert not watch.owns(t) and not watch.owns(copy.clone()) and not watch.owns(None)
+    handle.wait()
+    assert watch.owns(copy)  # still, while anything holds it
+    dist.all_reduce(t)  # a call that waits: runs on the rank's own tensor, no copy
+    assert watch.calls[1].held is None
+
+
 def test_a_tensor_written_while_its_call_is_in_flight_is_seen_at_the_wait(watch):
     # round 27: a scratch buffer reused for the next bucket, a division before the wait; the
     # watch runs the call on a copy, so the values alone never show it

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,6 +162,13 @@ class CollectiveWatch:
         self.refused: list[str] = []  # the hints of calls refused (a thread of the answer's)
         self.chained: list[Reach] = []  # whether a wait reached each future then() returned
         self.off_thread = _OFF_THREAD  # that hint, with {call}: a job may give its own words
+        # the copies async calls run on, by id: the checker's, which gloo may hold a while
+        self._own: dict[int, weakref.ref] = {}
+
+    def owns(self, tensor) -> bool:
+        """Whether ``tensor`` is one of the watch's own copies (what an async call ran on)."""
+        ref = self._own.get(id(tensor))
+        return ref is not None and ref() is tensor
 
     def mark(self) -> int:
         """Where the calls from now on start: ``calls[mark:]``."""
@@ -189,6 +197,7 @@ class CollectiveWatch:
         if call.async_op and kind in HELD_BACK and isinstance(sent, torch.Tensor):
             launched = sent.detach().clone()  # the collective runs on a copy of its own
             call.held = (sent, launched.clone(), launched)
+            self._own.update((id(t), weakref.ref(t)) for t in call.held[1:])
         self.calls.append(call)
         if self._path is not None:
             with open(self._path, "a") as log:

@@ -174,7 +174,7 @@ def _train(model, answer, rank, world, n_steps=STEPS):
             if step != LATE or isinstance(error, RuleBroken | CheckFailed) or lost_peer(str(error)):
                 raise  # a peer's failure: the ranks' collectives say more
             raise RuleBroken(late_error_hint(learner_reply(error)[1], step)) from None
-        made.append(made_in_call(alive))
+        made.append([r for r in made_in_call(alive) if not watch().owns(r())])
         held = kept_numel([r for refs in made for r in refs], model)  # every call's, so far
         if (frozen := needs_grad_hint(model, needs, step)) is not None:
             raise RuleBroken(frozen)
