@@ -227,7 +227,7 @@ def test_ddp_each_known_mistake_is_named(tmp_path, monkeypatch):
 
     script = ddp_variant(tmp_path, "any")
     mistakes = ch05_ddp.mistakes(ch05_ddp.SETTINGS)
-    assert len(mistakes) == 11
+    assert len(mistakes) == 13
     for state, hint in mistakes:
         saves_as_if(lambda state=state: state, monkeypatch)
         assert_fails("05.ddp", script, hint)
@@ -297,6 +297,20 @@ MISTAKES = {
         lambda: trained_as(lambda epoch: sampler_order(5)(0), 32),
         "every epoch used the same order (that of epoch 0): call sampler.set_epoch(epoch) at "
         "the start of each epoch; DistributedSampler shuffles with seed + epoch",
+    ),
+    "set_epoch after the epoch": (
+        lambda: trained_as(lambda epoch: sampler_order(5)(max(epoch - 1, 0)), 32),
+        "each epoch used the order of the epoch before (epochs 0 and 1 both epoch 0's): "
+        "sampler.set_epoch(epoch) came after the epoch's batches, or set epoch - 1. Call it at "
+        "the start of each epoch, before the loop over the loader: the loader's iterator draws "
+        "the order as it starts",
+    ),
+    "set_epoch from 1": (
+        lambda: trained_as(lambda epoch: sampler_order(5)(epoch + 1), 32),
+        "each epoch used the order of the epoch after it (epoch 0 drew epoch 1's): "
+        "sampler.set_epoch was given epoch + 1, or the epochs were counted from 1. Give it the "
+        "epoch counted from 0, as range(epochs) counts: DistributedSampler shuffles with seed + "
+        "epoch",
     ),
     "no DDP": (
         lambda: trained_as(lambda epoch: sampler_order(5)(epoch)[0::2], 16),

@@ -111,6 +111,20 @@ def mistakes(s) -> list[tuple[dict, str]]:
             "at the start of each epoch; DistributedSampler shuffles with seed + epoch",
         ),
         (
+            _train(lambda e: _chunks(_permutation(s, max(e - 1, 0)), B), s),
+            "each epoch used the order of the epoch before (epochs 0 and 1 both epoch 0's): "
+            "sampler.set_epoch(epoch) came after the epoch's batches, or set epoch - 1. Call "
+            "it at the start of each epoch, before the loop over the loader: the loader's "
+            "iterator draws the order as it starts",
+        ),
+        (
+            _train(lambda e: _chunks(_permutation(s, e + 1), B), s),
+            "each epoch used the order of the epoch after it (epoch 0 drew epoch 1's): "
+            "sampler.set_epoch was given epoch + 1, or the epochs were counted from 1. Give it "
+            "the epoch counted from 0, as range(epochs) counts: DistributedSampler shuffles "
+            "with seed + epoch",
+        ),
+        (
             _train(lambda e: _chunks(_permutation(s, e)[0::NPROC], B // NPROC), s),
             "rank 0's parameters equal training on its own share of the data alone: the ranks "
             "never averaged their gradients, or every rank was given the same share (a "
