@@ -257,6 +257,37 @@ def test_a_name_kept_from_an_earlier_call_is_named_as_kept():
     )
 
 
+def test_fn_run_on_a_thread_of_the_answers_own_is_named():
+    import threading
+
+    right = profiled_key("self_cpu_time_total")
+
+    def warmed_elsewhere(fn, args, device):  # "warm up in the background"
+        warm = threading.Thread(target=fn, args=args)
+        warm.start()
+        warm.join()
+        return right(fn, args, device)
+
+    assert_fails(
+        "06.slowest_op",
+        warmed_elsewhere,
+        "fn ran on a thread of your own: a call there may still be running when the profile "
+        "starts, beside the profiled call (and the profiler records only the thread that opened "
+        "it)",
+    )
+
+
+def test_no_call_of_fn_is_named_by_whether_an_earlier_call_ran_its_own():
+    from d2lgpu.checks._ch06_calls import calls_check
+    from d2lgpu.checks._util import CheckFailed
+
+    with pytest.raises(CheckFailed, match=r"^fn was never called: slowest_op must run"):
+        calls_check([], later=False)
+    with pytest.raises(CheckFailed, match=r"^fn was never called in this call of slowest_op"):
+        calls_check([], later=True)
+    calls_check([False, True], later=True)  # a warm-up, then one profiled call
+
+
 def test_slowest_op_rejects_sorting_by_calls():
     assert_fails("06.slowest_op", profiled_key("count"), "called most often")
 

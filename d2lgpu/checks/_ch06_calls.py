@@ -67,7 +67,7 @@ def recording(fn, calls, args, log=None, state=None):
     return recorded
 
 
-def calls_check(calls, recorded=None, later: bool = False) -> None:
+def calls_check(calls, recorded=None, *, later: bool) -> None:
     """Whether ``fn`` ran as a warm-up (once or more: the prompt says more do no harm) and then
     once under the profiler, and not after it, on the calling thread (``recorded``: the
     :func:`recording` the answer got; ``later``: an earlier call of the answer ran its fn)."""
@@ -257,7 +257,7 @@ def args_check(answer, passed: list[str], tries: int = 3) -> None:
                 "changed anything since. Warm up in every call of slowest_op"
             )
         if calls:  # none: a name kept for fn, which the hint below names as such
-            calls_check(calls, recorded)
+            calls_check(calls, recorded, later=True)  # the first call ran fn
         if got == "aten::exp" or got != first:
             break
     else:
