@@ -1121,6 +1121,27 @@ def test_the_watch_counts_launches_and_judges_each_access_by_the_launchs_tensors
     assert watch.launches == 2 and watch.extents == [(out.data_ptr(), out.data_ptr() + 16)]
 
 
+def test_the_watch_tells_output_rows_placed_at_an_inputs_stride_from_other_stores():
+    import numpy as np
+
+    from d2lgpu.checks._ch07_interpreter import Watch
+
+    # out (2 x 3, contiguous) right before a 2 x 10 matrix whose first 3 columns are x: the
+    # output's second row, written at x's row stride (10), lands in x's memory
+    memory = torch.empty(6 + 20)
+    out, x = memory[:6].view(2, 3), memory[6:].view(2, 10)[:, :3]
+    watch = Watch()
+    at_x_stride = out.data_ptr() + 4 * np.array([0, 1, 2, 10, 11, 12])
+    watch.stores = [at_x_stride]
+    assert watch.stored_into(x) and watch.rows_placed_at(x, out)
+    watch.stores = [x.data_ptr() + 4 * np.array([0, 1, 2])]  # x's own first row: no such rows
+    assert watch.stored_into(x) and not watch.rows_placed_at(x, out)
+    watch.stores = [out.data_ptr() + 4 * np.arange(6)]  # out's own rows only: x untouched
+    assert not watch.rows_placed_at(x, out)
+    same = memory[:6].view(2, 3)
+    assert not watch.rows_placed_at(same, out)  # one row stride: nothing to tell
+
+
 def test_the_watch_says_what_each_tensor_had_stored_into_it():
     import numpy as np
 

@@ -158,6 +158,12 @@ def require_inputs_untouched(
                 "and reshape). Make a new output for the result, torch.empty_like(x) after "
                 "x = x.contiguous()"
             )
+        if isinstance(out, torch.Tensor) and watch.rows_placed_at(t, out):
+            raise CheckFailed(
+                f"for {where}, your kernel stored the output's rows {arg}.stride(0) apart, "
+                f"{arg}'s row stride, so past the end of the output and into {arg}'s memory: "
+                f"{OUT_ROWS}"
+            )
         if watch.stored_into(t):
             raise CheckFailed(
                 f"for {where}, your kernel stored into {arg}, an input: store the result through "
@@ -168,6 +174,12 @@ def require_inputs_untouched(
                 f"for {where}, {name} changed its input {arg} in place: compute into a new "
                 "output tensor (torch.empty_like) and leave the inputs as they were"
             )
+
+
+OUT_ROWS = (
+    "the output you made is contiguous, its rows out.stride(0) = n_cols apart. Pass each "
+    "tensor its own row stride (x.stride(0) for the loads, out.stride(0) for the stores)"
+)
 
 
 def require_shape(out, like, name, where) -> None:

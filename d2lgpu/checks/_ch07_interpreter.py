@@ -140,6 +140,23 @@ class Watch:
         """Whether ``t``'s memory was a tensor argument of the last launch."""
         return _extent(t) in self.extents
 
+    def rows_placed_at(self, t: torch.Tensor, out: torch.Tensor) -> bool:
+        """Whether every store into ``t``'s memory lands where ``out``'s rows would, placed
+        ``t.stride(0)`` apart from ``out``'s start: the output written with ``t``'s row stride
+        (past its own end, into ``t`` where ``t`` lies after it)."""
+        import numpy as np
+
+        extent = _extent(t)
+        if extent is None or out.dim() != 2 or t.dim() != 2 or out.stride(0) == t.stride(0):
+            return False
+        lo, hi = extent
+        landed = [a[(a >= lo) & (a < hi)] for a in self.stores]
+        offsets = np.concatenate(landed) - out.data_ptr() if landed else np.zeros(0, np.int64)
+        size, pitch = out.element_size(), t.stride(0) * out.element_size()
+        rows, columns = offsets // pitch, (offsets % pitch) // size
+        placed = (offsets >= 0) & (rows < out.shape[0]) & (columns < out.shape[1])
+        return bool(offsets.size) and bool(placed.all())
+
     def stored_into(self, t: torch.Tensor) -> bool:
         extent = _extent(t)
         if extent is None:
