@@ -144,11 +144,10 @@ def holds_other_share(ParallelMLP, block, rank, world) -> bool | str:
     fc1, fc2 = block[0], block[2]
     assert isinstance(fc1, nn.Linear) and isinstance(fc2, nn.Linear)
     with torch.no_grad():  # the shards taken before: ParallelMLP may change the block
+        units = torch.chunk(torch.arange(fc1.out_features), world)
         shards = {
-            r: [fc1.weight[u], fc1.bias[u], fc2.weight[:, u], fc2.bias.clone()]
-            for r, u in (
-                (r, torch.chunk(torch.arange(fc1.out_features), world)[r]) for r in (other, rank)
-            )
+            r: [fc1.weight[units[r]], fc1.bias[units[r]], fc2.weight[:, units[r]], fc2.bias.clone()]
+            for r in (other, rank)
         }
         try:
             part = ParallelMLP(block, other, world)

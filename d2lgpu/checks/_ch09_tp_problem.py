@@ -103,10 +103,10 @@ def _float_buffers(module: nn.Module) -> list[str]:
     return [n for n, b in module.named_buffers() if b.is_floating_point()]
 
 
-def _plain_tensors(parts) -> list[str]:
+def _plain_tensors(parts) -> list[tuple[str, bool]]:
     """The tensors the parts keep as attributes that require grad but are no nn.Parameter,
     and the parameters they keep in a plain list, tuple or dict, which registers nothing; a
-    tensor computed from a parameter (it has a grad_fn) is marked ``(computed)``."""
+    each name with whether the tensor was computed from a parameter (it has a grad_fn)."""
     found = []
     for part in parts:
         for module in part.modules():
@@ -118,8 +118,8 @@ def _plain_tensors(parts) -> list[str]:
                 for t in held if inside else [value]:
                     registered = isinstance(t, nn.Parameter) and not inside
                     if isinstance(t, torch.Tensor) and t.requires_grad and not registered:
-                        found.append(f"{name} (a plain {type(value).__name__})" if inside else name)
-                        found[-1] += " (computed)" * (t.grad_fn is not None)
+                        said = f"{name} (a plain {type(value).__name__})" if inside else name
+                        found.append((said, t.grad_fn is not None))
     return found
 
 
@@ -158,10 +158,11 @@ def _run(ParallelMLP, rank, world, watch):
     if any(isinstance(p, DTensor) for part in parts for p in part.parameters()):
         return {"held": 0, "broken": _DTENSOR}
     plain = _plain_tensors(parts)
-    if computed := sorted({n.removesuffix(" (computed)") for n in plain if "(computed)" in n}):
+    if computed := sorted({name for name, made in plain if made}):
         return {"held": 0, "broken": _COMPUTED.format(names=", ".join(computed))}
     if plain:
-        return {"held": 0, "broken": _PLAIN.format(names=", ".join(sorted(set(plain))))}
+        names = ", ".join(sorted({name for name, _ in plain}))
+        return {"held": 0, "broken": _PLAIN.format(names=names)}
     named = [(f"{n} of block {i}", p) for i, m in enumerate(parts) for n, p in m.named_parameters()]
     params = [p for _, p in named]
     storages = {(p.untyped_storage().data_ptr(), p.untyped_storage().nbytes()) for p in params}

@@ -167,7 +167,8 @@ def _check_step(steps, step, averages) -> None:
                     raise
                 if other := not_all_reduce(s["calls"]):
                     raise CheckFailed(f"{failed.hint}: {other}") from None
-                means = [sum(g) / world for g in _step_grads(steps) if g[0] is not None]
+                grads = _step_grads(steps)
+                means = [sum(g) / world for g in grads if all(r is not None for r in g)]
                 own = after is not None and after.shape == local[rank].shape
                 if own and values_from_elsewhere(after, means):
                     raise CheckFailed(_MISPLACED.format(name=name, rank=rank, step=step)) from None
