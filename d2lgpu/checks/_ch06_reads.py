@@ -193,8 +193,9 @@ def name_check(got, want, what, device, misses, calls_read, table=None) -> None:
                 else ": skip the entries that are not operators"
             )
         )
-    if misses and got in misses:
-        raise CheckFailed(f"on {device.type}: {misses[got]}")
+    said = misses(got, table) if callable(misses) else (misses or {}).get(got)
+    if said:
+        raise CheckFailed(f"on {device.type}: {said}")
     # the leader's name, or (its own profile led by another, on a busy machine) another's
     named = [k for k in (want, *(e.key for e in table or ())) if isinstance(k, str) and "::" in k]
     full = next((k for k in named if isinstance(got, str) and got == k.split("::", 1)[1]), None)

@@ -7,8 +7,8 @@ finished (synchronized) before profiling.
 
 * On the CPU (``device=cpu``), workloads whose slowest operator it knows (``_ch06_workloads``):
   one with an operator called 80 times, from 4 places, on 8 shapes (ranking by time per call,
-  or the rows per shape or per call stack, picks another), and a training step whose backward
-  is the slowest. Its ``fn`` (``_ch06_calls``) records whether the profiler ran during each
+  or the rows per shape or per call stack, picks another), a training step whose backward is
+  the slowest, and a custom operator with a long name. Its ``fn`` (``_ch06_calls``) records whether the profiler ran during each
   call, and refuses a call with gradients off or with copies of ``args``; the labels the
   answer opened (``record_function``), reads of ``prof.events()`` (one entry per call) and
   every table ``key_averages()`` returned are recorded, to name the mistake from the answer's
@@ -28,10 +28,9 @@ named, which passes, while a wrong rule (calls, total time, time per call) still
 stalled call of the 80-times operator is the longest call of its profile, ranking calls and
 ranking operators agree; the answer is then asked about the profile a quiet machine gives
 (``SCRIPTED_CPU_ROWS``). On a GPU an operator's kernel is listed after it with the same self
-device time: either entry passes. Only ``aten::`` entries (a filter some answers apply) is
-accepted: it leaves out only kernels, runtime calls and the profiler's own entries.
-
-It sets ``KINETO_LOG_LEVEL`` (if unset) so that the profiler's C++ library does not log.
+device time: either entry passes. Only ``aten::`` entries is accepted, but not where a custom
+operator leads (``_ch06_custom_op``). It sets ``KINETO_LOG_LEVEL`` (if unset): the profiler's
+C++ library does not log.
 """
 
 from __future__ import annotations
@@ -52,6 +51,7 @@ from ._ch06_calls import (
     recording,
     sync_check,
 )
+from ._ch06_custom_op import custom_op_workload
 from ._ch06_reads import (
     asked,
     device_column_hint,
@@ -163,7 +163,7 @@ _BUSY_TRIES = 4  # profiles in a row led by another operator, each named by the 
 def _cpu_checks(answer, passed) -> None:
     cpu = torch.device("cpu")
     known: dict[str, set[str]] = {}  # the operators of each workload's fn
-    runs = [*workloads(), many_calls_workload(), backward_workload()]
+    runs = [*workloads(), many_calls_workload(), backward_workload(), custom_op_workload()]
     for n, (fn, args, want, what, misses) in enumerate(runs):
         busy = 0
         for attempt in range(_BUSY_TRIES + 1):

@@ -1,6 +1,5 @@
 # expect: fail only considers entries whose name starts with aten::, so a non-aten entry (custom op, kernel) is never returned
 # hint: aten|filter|skipp|exclud|every entry|all entries|any entry|whatever (its )?name
-# open: every workload's slowest entry is an aten:: operator, on the CPU and on a GPU's device time; only a workload led by another entry (a custom operator, a record_function label of the workload's own) tells a filter to aten:: apart
 import torch
 from torch.profiler import ProfilerActivity, profile
 

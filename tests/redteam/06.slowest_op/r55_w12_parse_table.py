@@ -1,6 +1,5 @@
 # expect: fail reads the name off the printed table, which truncates long names (over 55 characters) with "..."
 # hint: table|truncat|width|cut|shorten|\.key|full name|whole name
-# open: no workload's slowest operator has a name longer than the table's 55 characters, where a name read off the printed table is cut
 import torch
 from torch.profiler import ProfilerActivity, profile
 

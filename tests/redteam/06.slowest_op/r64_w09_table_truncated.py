@@ -1,6 +1,5 @@
 # expect: fail reads the name from the printed table, which truncates names longer than its column
 # hint: truncat|long(er)? name|full name|\.key|table|cut|\.\.\.
-# open: as r55_w12: no workload's slowest operator has a name longer than the table's 55 characters, where a name read off the printed table is cut
 # Wrong: the prompt asks for the entry's .key; table() cuts names over 55 characters to
 # "...", so long operator or kernel names come back mangled. Right for short names only.
 import re

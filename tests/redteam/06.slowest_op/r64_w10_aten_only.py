@@ -1,6 +1,5 @@
 # expect: fail keeps only entries whose name starts with "aten::", dropping other entries (labels, kernels, optimizer steps)
 # hint: aten|filter|prefix|every entry|any entry|all entries|record_function|label|kernel|user
-# open: as r55_w04: every workload's slowest entry is an aten:: operator, on the CPU and on a GPU's device time; only a workload led by another entry (a custom operator) would tell it
 # Wrong: the prompt asks for the entry of key_averages() with the largest self time, any
 # entry; a record_function range or a kernel row with the largest self time is skipped.
 import torch
