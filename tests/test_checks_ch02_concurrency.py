@@ -875,3 +875,47 @@ def test_a_futures_result_given_arguments_is_refused_as_the_gpu_lanes_future_ref
             future.result(5, "x")
         assert future.result() == 3
     assert [event for event, *_ in lane.log] == ["launch", "wait"]  # the refused ones: no wait
+
+
+def test_one_job_computing_both_products_as_a_batch_is_named_as_such():
+    def batched(x, y, lanes):
+        both = torch.stack((x, y))
+        xx, yy = lanes[0].submit(torch.bmm, both, both).result().unbind(0)
+        return xx, yy
+
+    assert_fails(
+        "02.concurrency", batched, "only one job was submitted (to lanes[0])",
+        "computed both products at once (a (2, 64, 64) batch", "y @ y on lanes[1]",
+    )  # fmt: skip
+
+    def pair(x, y, lanes):
+        return lanes[0].submit(lambda: (x @ x, y @ y)).result()
+
+    assert_fails("02.concurrency", pair, "computed both products (one job returning both)")
+
+    from d2lgpu.checks.ch02_concurrency import _one_launch_hint
+
+    xx, yy = torch.eye(3), 2 * torch.eye(3)
+    assert "neither x @ x nor y @ y" in _one_launch_hint("lanes[0]", torch.zeros(3, 3), xx, yy)
+    assert "y @ y was computed in the caller's" in _one_launch_hint("lanes[0]", xx, xx, yy)
+    assert "x @ x was computed in the caller's" in _one_launch_hint("lanes[1]", yy, xx, yy)
+
+
+def test_products_queued_on_the_lanes_streams_instead_of_submitted_are_named():
+    def on_lane_streams(x, y, lanes):
+        streams = [getattr(lane, "stream", None) for lane in lanes]
+        if all(s is not None for s in streams):
+            out = []
+            for s, m in zip(streams, (x, y), strict=False):
+                with torch.cuda.stream(s):
+                    out.append(m @ m)
+            for s in streams:
+                s.synchronize()
+            return tuple(out)
+        fx, fy = lanes[0].submit(torch.matmul, x, x), lanes[1].submit(torch.matmul, y, y)
+        return fx.result(), fy.result()
+
+    assert_fails(
+        "02.concurrency", on_lane_streams, "lane.stream, as the chapter's CudaLane",
+        "under torch.cuda.stream(lanes[0].stream)", "(wait_stream)", "(record_stream)",
+    )  # fmt: skip

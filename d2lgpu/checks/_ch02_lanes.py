@@ -25,6 +25,7 @@ __all__ = [
     "LoggedFuture",
     "LoggingLane",
     "run_logged",
+    "lanes_bypassed",
     "streams_switched",
 ]
 
@@ -41,7 +42,8 @@ class LoggingLane:
     the one that made the lane, or is None; ``values`` keeps what each submitted call returned.
     """
 
-    device: torch.device  # only where a run gives its lanes GPUs (run_logged's gpus)
+    device: torch.device  # only where a run gives its lanes GPUs (run_logged's gpus),
+    stream: object  # with a stream each
 
     def __init__(self, name: str, log: list):
         self.name, self.log = name, log
@@ -167,10 +169,14 @@ class _Watch(TorchFunctionMode):
 
 
 class _PretendStream:
-    """A stream of the run that pretends two GPUs: only what it is, for a hint."""
+    """A stream of the run that pretends two GPUs: what it is, for a hint; its methods
+    (``synchronize``, ``wait_stream``, ...) do nothing, and ``query()`` says it is done."""
 
     def __init__(self, what: str):
         self.what = what
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: True if name == "query" else None
 
 
 @contextmanager
@@ -211,6 +217,25 @@ def streams_switched(log: list) -> str | None:
     )
 
 
+def lanes_bypassed(log: list) -> str | None:
+    """The hint for products the caller computed itself, no lane given any, in a run whose
+    lanes had a stream each (``lane.stream``, as the chapter's CudaLane has)."""
+    if any(event == "launch" for event, _, _ in log):
+        return None
+    if not any(event == "product" for event, _, _ in log):
+        return None
+    on = [what for event, what, _ in log if event == "stream" and what.startswith("lanes[")]
+    how = f"under torch.cuda.stream({on[0]})" if on else "in the caller"
+    return (
+        "in a run where each lane was a GPU lane with a stream of its own (lane.device, "
+        f"lane.stream, as the chapter's CudaLane), your function computed the products itself, "
+        f"{how}, instead of submitting them: submit is what makes the lane's stream wait for "
+        "the current stream, where x and y were made (wait_stream), and marks the inputs as "
+        "in use there (record_stream); without them a product may read its inputs before they "
+        "are written, a race. Call lanes[i].submit(torch.matmul, a, a) whatever the lanes are"
+    )
+
+
 def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus=None):
     """``answer(x, y, lanes)`` on ``n_lanes`` logging lanes: ``(result, lanes, log)``;
     the result is None when the answer raised and ``errors_ignored``. With ``gpus``, a pair of
@@ -221,6 +246,7 @@ def run_logged(answer, x, y, n_lanes: int, errors_ignored: bool = False, gpus=No
     lanes = [LoggingLane(f"lanes[{i}]", log) for i in range(n_lanes)]
     for lane, index in zip(lanes, gpus or (), strict=False):
         lane.device = torch.device("cuda", index)
+        lane.stream = _PretendStream(f"{lane.name}.stream")
 
     def lane_of(t):  # the lane whose result t is, or the input t is, if any
         if t is x or t is y:

@@ -30,6 +30,7 @@ from ._ch02_lanes import (
     LaneLog,
     LateLane,
     LoggingLane,
+    lanes_bypassed,
     run_logged,
     streams_switched,
 )
@@ -116,7 +117,7 @@ def check_concurrency(answer, passed):
         _, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=(0, 1))
     check_order(log, where=" (in a run where torch.cuda.is_available() was True and x, y "
                  "were on cuda:0, cuda:1)")  # fmt: skip
-    if hint := streams_switched(log):
+    if hint := lanes_bypassed(log) or streams_switched(log):
         raise CheckFailed(hint)
     with patched((torch.cuda, "is_available", lambda: True)):  # two streams of one GPU
         got, lanes, log = run_logged(answer, x, y, 2, errors_ignored=True, gpus=(0, 0))
@@ -126,6 +127,50 @@ def check_concurrency(answer, passed):
         "both products were launched before anything waited for either (no sync between "
         "the launches): they can run at once on two GPUs, and on two streams of one GPU when "
         "they are small enough to leave SMs idle"
+    )
+
+
+def _one_launch_hint(name: str, value, xx, yy) -> str:
+    """The hint for a single job submitted, to lane ``name``, which made ``value``."""
+    if _holds(value, xx) and _holds(value, yy):
+        how = (
+            f"at once (a {tuple(value.shape)} batch: torch.stack and bmm, say)"
+            if isinstance(value, torch.Tensor)
+            else "(one job returning both)"
+        )
+        return (
+            f"only one job was submitted (to {name}), and it computed both products {how}: "
+            "one lane runs them, and the other does nothing. Batching is a fine way to fill "
+            "one device, but this exercise asks for x @ x on lanes[0] and y @ y on lanes[1], "
+            "each launched on its own lane"
+        )
+    if not (_holds(value, xx) or _holds(value, yy)):
+        return (
+            f"only one job was submitted (to {name}), and what it computed is neither x @ x nor "
+            "y @ y: submit x @ x to lanes[0] and y @ y to lanes[1], then wait for both"
+        )
+    missing, where = ("y @ y", "lanes[1]") if _holds(value, xx) else ("x @ x", "lanes[0]")
+    return (
+        f"only one product was submitted (to {name}): {missing} was computed in the caller's "
+        "own thread, outside the lanes, so nothing runs it at the same time as the other and "
+        f"its device, stream or thread is not the lane's. Submit {missing} to {where} too, "
+        "before waiting for either"
+    )
+
+
+def _holds(value, want) -> bool:
+    """Whether ``value`` is ``want``, or holds it as one of a batch's matrices or of a tuple."""
+    if isinstance(value, tuple | list):
+        return any(_holds(v, want) for v in value)
+    if not isinstance(value, torch.Tensor):
+        return False
+    value = value.detach().cpu()
+    if value.shape == want.shape:
+        return torch.allclose(value, want)
+    return (
+        value.dim() == 3
+        and value.shape[1:] == want.shape
+        and any(torch.allclose(m, want) for m in value)
     )
 
 
@@ -218,15 +263,7 @@ def _check_lanes(result, lanes: list[LoggingLane], log: LaneLog, xx, yy) -> None
         )
     if len(launches) == 1:
         lane = next(lane for lane in lanes if lane.name == launches[0])
-        value = lane.values[0]
-        got_x = isinstance(value, torch.Tensor) and torch.allclose(value.cpu(), xx)
-        missing, where = ("y @ y", "lanes[1]") if got_x else ("x @ x", "lanes[0]")
-        raise CheckFailed(
-            f"only one product was submitted (to {launches[0]}): {missing} was computed in the "
-            "caller's own thread, outside the lanes, so nothing runs it at the same time as the "
-            f"other and its device, stream or thread is not the lane's. Submit {missing} to "
-            f"{where} too, before waiting for either"
-        )
+        raise CheckFailed(_one_launch_hint(lane.name, _made_by(lane, log), xx, yy))
     check_lane_indices(log)
     if sorted(launches) != ["lanes[0]", "lanes[1]"]:
         if len(set(launches)) == 1:
