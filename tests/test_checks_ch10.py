@@ -691,6 +691,46 @@ def test_bus_bandwidth_reads_the_world_size_given_not_the_environment():
     assert os.environ.get("WORLD_SIZE") == before  # put back
 
 
+def test_bus_bandwidth_reads_the_world_size_given_not_the_process_groups():
+    import torch.distributed as dist
+
+    def from_the_group(nbytes, seconds, world_size, collective):  # round 65's w09
+        n = dist.get_world_size() if dist.is_initialized() else world_size
+        return bw_table(nbytes, seconds, n, collective)
+
+    assert_fails(
+        "10.bus_bandwidth",
+        from_the_group,
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') returned (1.04858, 1.83501) in a process "
+        "that is a rank of a group of 8 (dist.get_world_size() = 8), the busbw of 8 ranks",
+        "Read the world size from the argument, not from dist.get_world_size()",
+    )
+    assert not dist.is_initialized()  # put back
+
+
+def test_bus_bandwidth_names_a_wait_for_the_gpu_or_cuda_started():
+    import torch
+
+    def waits(nbytes, seconds, world_size, collective):  # round 65's w12
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    def starts_cuda(nbytes, seconds, world_size, collective):
+        if torch.cuda.is_available():
+            torch.cuda.current_stream()
+        return bw_table(nbytes, seconds, world_size, collective)
+
+    available = torch.cuda.is_available()
+    assert_fails(
+        "10.bus_bandwidth", waits, "with a GPU present (torch.cuda.is_available() True), "
+        "bandwidths made torch.cuda.synchronize(): the seconds are given", "touch no device",
+    )  # fmt: skip
+    assert_fails("10.bus_bandwidth", starts_cuda, "bandwidths made a CUDA call (it starts CUDA")
+    assert torch.cuda.is_available() == available  # put back
+    assert_passes("10.bus_bandwidth", bw_table)
+
+
 def test_bus_bandwidth_names_a_world_size_the_answer_writes_and_leaves_the_callers():
     """An answer that writes WORLD_SIZE while the checker's case has it set is named, and
     the variable goes back to what the caller had, not to the case's value."""

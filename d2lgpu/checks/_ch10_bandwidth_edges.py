@@ -18,6 +18,7 @@ from ._ch10_bandwidth import (
     kept_hint,
     reference,
 )
+from ._kit import patched
 from ._kit_environ import case_environ
 from ._util import CheckFailed
 
@@ -53,20 +54,79 @@ def _one_rank(bandwidths, earlier) -> None:
 
 
 def _environment(bandwidths) -> None:
+    """In a process whose environment, then whose process group, has another world size."""
     case = (2**20, 1e-3, GIVEN)
     names = ("WORLD_SIZE", "LOCAL_WORLD_SIZE")
     with case_environ(dict.fromkeys(names, str(ENVIRONMENT)), "bandwidths"):
         got = call(bandwidths, case, "all_reduce")
+    _given_world(got, case, f"whose environment has WORLD_SIZE={ENVIRONMENT}", "os.environ")
+    with _pretend_group(ENVIRONMENT):
+        got = call(bandwidths, case, "all_reduce")
+    where = f"that is a rank of a group of {ENVIRONMENT} (dist.get_world_size() = {ENVIRONMENT})"
+    _given_world(got, case, where, "dist.get_world_size()")
+
+
+def _given_world(got, case: tuple[int, float, int], where: str, source: str) -> None:
     if all(map(close, got, reference(*case, "all_reduce"))):
         return
     read = close(got[1], reference(*case[:2], ENVIRONMENT, "all_reduce")[1])
     raise CheckFailed(
         f"bandwidths{(*case, 'all_reduce')} returned ({got[0]:.6g}, {got[1]:.6g}) in a process "
-        f"whose environment has WORLD_SIZE={ENVIRONMENT}"
+        + where
         + (f", the busbw of {ENVIRONMENT} ranks" if read else "")
         + f": the numbers are of the run measured, on the world_size given ({GIVEN}), not of "
-        "this process. Read the world size from the argument, not from os.environ"
+        f"this process. Read the world size from the argument, not from {source}"
     )
+
+
+def _pretend_group(n: int):
+    """torch.distributed as a process of a group of ``n`` ranks reports it, rank 0."""
+    import torch.distributed as dist
+
+    return patched(
+        (dist, "is_initialized", lambda: True),
+        (dist, "get_world_size", lambda group=None: n),
+        (dist, "get_rank", lambda group=None: 0),
+    )
+
+
+def _no_device(bandwidths) -> None:
+    """With a GPU to be seen (``torch.cuda.is_available()`` True), no wait for it, nor CUDA
+    started: the numbers are arithmetic on the arguments."""
+    import torch
+
+    touched: list[str] = []
+
+    def noted(what):
+        def note(*args, **kwargs):
+            touched.append(what)
+            raise _Touched
+
+        return note
+
+    with patched(
+        (torch.cuda, "is_available", lambda: True),
+        (torch.cuda, "synchronize", noted("torch.cuda.synchronize()")),
+        (torch.cuda, "_lazy_init", noted("a CUDA call (it starts CUDA on the GPU)")),
+    ):
+        try:
+            bandwidths(2**20, 1e-3, GIVEN, "all_reduce")
+        except _Touched:
+            pass
+        except Exception:  # noqa: BLE001 (what a GPU's absence raised: only what was seen counts)
+            pass
+    if touched:
+        raise CheckFailed(
+            f"with a GPU present (torch.cuda.is_available() True), bandwidths made "
+            f"{touched[0]}: the seconds are given, measured by the caller, and the two numbers "
+            "are arithmetic on the four arguments. A wait for the GPU costs its queued work, "
+            "and the first CUDA call starts CUDA there (its memory and start-up time): touch "
+            "no device"
+        )
+
+
+class _Touched(BaseException):
+    """Raised by a CUDA call in :func:`_no_device`, to stop the answer there."""
 
 
 _EXACTLY = (
@@ -153,6 +213,7 @@ def check_edges(bandwidths, earlier, passed: list[str]) -> None:
     )
     _environment(bandwidths)
     passed.append("the world size given, not WORLD_SIZE in the environment")
+    _no_device(bandwidths)
 
 
 def check_bus_bandwidth(answer, passed: list[str]) -> None:
