@@ -82,7 +82,7 @@ def test_memory_right_answers_pass(answer):
     assert result.passed == [
         f"{n} tensors on {world} ranks: parameters, gradients and Adam's state under DDP, "
         "ZeRO-1 and FSDP2, as the tracker measures them"
-        for n, world in ((7, 8), (7, 3), (4, 8), (3, 2), (8, 2), (3, 3), (5, 8))
+        for n, world in ((7, 8), (7, 3), (7, 2), (4, 8), (3, 2), (8, 2), (3, 3), (5, 8))
     ] + [
         "called again on the same list holding other shapes, and twice in a row with the same "
         "plan and ranks: each call computed from the shapes it was given"
@@ -355,7 +355,7 @@ def test_memory_names_the_state_of_the_rank_that_holds_the_most():
         "state, you predicted 392, what rank 1, the rank that holds the most, holds: predict "
         "rank 0's bytes",
     )
-    assert len(result.passed) == 3  # the earlier cases' rank 0 holds the most: they pass
+    assert len(result.passed) == 4  # the earlier cases' rank 0 holds the most: they pass
 
 
 def test_memory_names_step_counters_for_tensors_rank_0_does_not_own():
@@ -410,12 +410,13 @@ LAST = "[(2, 24), (16, 2), (24,), (4,), (1,), (1,), (1,), (1,)]"
 @pytest.mark.parametrize(
     "answer, hint",
     [
-        # only the last case tells these deals from ZeRO-1's: a wide tensor of few rows, and
-        # four vectors that fill rank 1 up to rank 0's elements but not its bytes
+        # a deal by rows gives rank 0 the (40,) on 2 ranks of the first shapes too late (round
+        # 65's case); a deal by bytes shows only in the last case: four vectors that fill rank
+        # 1 up to rank 0's elements but not its bytes
         (
             zero1_deal(by_rows=True),
-            f"zero1 on 2 ranks, shapes {LAST}: rank 0 holds 472 bytes of Adam's state, you "
-            "predicted 620, what a deal sorted by rows gives: ZeroRedundancyOptimizer sorts the "
+            f"zero1 on 2 ranks, shapes {SHAPES}: rank 0 holds 12,616 bytes of Adam's state, you "
+            "predicted 12292, what a deal sorted by rows gives: ZeroRedundancyOptimizer sorts the "
             "tensors by their number of elements (math.prod(shape)), largest first, not by "
             "their first dimension",
         ),
@@ -459,3 +460,41 @@ def test_memory_names_a_count_that_wrapped_around_in_32_bits():
         "-1,707,065,344, that number wrapped around at 2**32: counted in a 32-bit integer "
         "(NumPy's int32, torch.int32), which holds at most 2,147,483,647. Count in Python ints"
     ), hint
+
+
+def test_memory_names_a_deal_kept_from_another_world_size_and_not_another_rule():
+    kept: dict = {}
+
+    def deal_kept(shapes, plan, world_size):  # round 65's w10: the cache's key lacks the ranks
+        if plan != "zero1":
+            return predict(shapes, plan, world_size)
+        return kept.setdefault(tuple(shapes), predict(shapes, plan, world_size))
+
+    assert_fails(
+        "11.memory", deal_kept, "'zero1', 2) returned", "'zero1', 8) returned, for another "
+        "number of ranks: world_size was not used, either written in or kept from that call",
+    )  # fmt: skip
+
+    def by_rows(shapes, plan, world_size):  # round 65's w02: rank 0 holds the same on 2 and 8
+        if plan != "zero1":
+            return predict(shapes, plan, world_size)
+        held, mine = [0] * world_size, []
+        for shape in sorted(shapes, key=lambda s: s[0], reverse=True):
+            rank = held.index(min(held))
+            held[rank] += math.prod(shape)
+            mine.append(math.prod(shape)) if rank == 0 else None
+        return dict(predict(shapes, plan, world_size), optimizer=8 * sum(mine) + 4 * len(mine))
+
+    assert_fails("11.memory", by_rows, "zero1 on 2 ranks", "what a deal sorted by rows gives")
+
+
+def test_memory_names_the_peaks_temporaries_counted_as_state():
+    def at_the_peak(shapes, plan, world_size):  # round 65's w12
+        got = predict(shapes, plan, world_size)
+        return dict(got, optimizer=got["optimizer"] + 8 * max(map(math.prod, shapes)))
+
+    assert_fails(
+        "11.memory", at_the_peak, "Adam's state is 24,924 bytes, you predicted 37,212, 12,288 "
+        "more: the moments of one tensor again, what the tracker files as Optstate at the peak",
+        "Predict what a rank holds after the step",
+    )  # fmt: skip

@@ -54,6 +54,7 @@ PASSED = [
             "7B on 32 x NVIDIA L4, global batch 32",
             "1B on 8 x NVIDIA T4, global batch 64",
             "8B on 8 x NVIDIA A100 PCIe 40GB, global batch 32",
+            "70B on 40 x NVIDIA H100 SXM5 80GB, global batch 32",
         )
     ),
     "125M on 8 x NVIDIA T4, global batch 32, asked right after a run that differs in the model: "
@@ -100,6 +101,10 @@ TABLE = {
     # a pipeline sized by its first stage alone overflows on its last here
     ("NVIDIA A100 PCIe 40GB", 8): dict(
         dp=4, tp=2, sharding="fsdp2", micro_batches=8, checkpointing=True
+    ),
+    # 40 GPUs: only a pipeline of 5 stages fits (round 65)
+    ("NVIDIA H100 SXM5 80GB", 40): dict(
+        dp=2, tp=4, pp=5, sharding="fsdp2", micro_batches=16, checkpointing=True
     ),
 }
 
@@ -600,3 +605,13 @@ def test_plan_a_thread_count_left_on_one_path_is_named_whatever_the_callers_coun
             assert torch.get_num_threads() == count
     finally:
         torch.set_num_threads(threads)
+
+
+def test_plan_a_search_of_power_of_two_pipelines_is_named_on_40_gpus():
+    def powers_of_two(config, gpu, n_gpus, global_batch):  # round 65's w02: no pp of 5
+        return None if n_gpus == 40 else table(config, gpu, n_gpus, global_batch)
+
+    assert_fails(
+        "11.plan", powers_of_two, "70B on 40 x NVIDIA H100 SXM5 80GB, global batch 32: you "
+        "returned None, but a plan fits: dp=2 (fsdp2), tp=4, pp=5",
+    )  # fmt: skip

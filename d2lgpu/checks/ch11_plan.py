@@ -15,8 +15,7 @@ For each case the checker
 * estimates its step time (:func:`d2lgpu.plan.step_time`) and requires it within 1.5x of
   the fastest plan :func:`d2lgpu.plan.best_plan` finds by enumeration; a hint says how
   much slower and which part of the step makes it so;
-* requires ``None`` exactly where no plan fits.
-
+* requires ``None`` exactly where no plan fits;
 * refuses a plan made by calling :func:`d2lgpu.plan.best_plan` or :func:`d2lgpu.plan.memory`
   (the checker's own answer, which the prompt tells the learner to leave alone), however
   they were imported: the kit's :func:`._kit_code.runs_of` watches them while the answer runs.
@@ -26,9 +25,9 @@ ZeRO-1 is enough, one where sharding alone cannot fit and only tensor or pipelin
 parallelism can, and one where nothing fits; then runs the prompt does not list (it
 says there are some), so that plans written in for the four listed runs fail, and tight
 ones where a rule of the prompt's estimate decides the plan (one block recomputed under
-checkpointing, FSDP2's two buffers per gathered parameter), a
-batch that not every dp divides, and plans that step_time ranks only when it is given the
-global batch and the plan's micro-batches and checkpointing. An empty dict or list is
+checkpointing, FSDP2's two buffers per gathered parameter), a batch that not every dp
+divides, a GPU count with an odd factor, and plans that step_time ranks only when it is given
+the global batch and the plan's micro-batches and checkpointing. An empty dict or list is
 named as such: ``None`` is the answer where nothing fits.
 """
 
@@ -84,6 +83,7 @@ CASES = (
     # a pipeline's last stage holds the output layer and the logits: a plan sized by its first
     # stage alone overflows there
     ("8B", "NVIDIA A100 PCIe 40GB", 8, 32),
+    ("70B", "NVIDIA H100 SXM5 80GB", 40, 32),  # only pp = 5 fits: 40 has an odd factor
 )
 GB = 1e9
 PARTS = {"params": "parameters", "grads": "gradients", "optimizer": "optimizer state"}

@@ -1,6 +1,5 @@
 # expect: fail under a pipeline the first stage holds all m micro-batches (GPipe) instead of 1F1B's min(pp, m)
 # hint: 1F1B|min\(pp|in flight|gpipe|micro.?batch|pipeline
-# open: an overestimate (B/dp sequences, not min(pp, m) micro-batches): on every run searched (CONFIGS x GPUS x 4-128 GPUs x batch 16-256) the plan it falls back to is within 1.5x of the best, so no run tells it apart
 import math
 
 from d2lgpu.plan import Plan, gpu_memory, step_time
