@@ -1209,3 +1209,18 @@ def test_a_missing_triton_is_said_as_such(monkeypatch):
         import_triton()
     assert str(failed.value) == NO_TRITON
     assert NO_TRITON.startswith("this exercise needs the triton package, which is not installed")
+
+
+def test_an_output_written_twice_and_read_back_is_named(graded):
+    assert fails(graded, "relu_mul_through_out")["hint"] == (
+        "for n = 1, your kernel stored 1 element(s) of the output more than once and loaded 1 "
+        "back from it: each tl.store is a write of memory, and the fused kernel writes each "
+        "element of the result once (relu(x) stored, read back, then multiplied: up to 2 n "
+        "more floats moved than the fused kernel's 3 n). Keep the intermediate in registers: "
+        "load x and y once, and store relu(x) * y once"
+    )
+
+
+def test_a_reduction_of_x_in_torch_is_named_as_a_pass_over_it(graded):
+    hint = fails(graded, "rms_norm_norms_in_torch", "ran `linalg_vector_norm`")["hint"]
+    assert "(a reduction such as a norm, a max or a check reads all of x too)" in hint, hint

@@ -157,6 +157,13 @@ class Watch:
         placed = (offsets >= 0) & (rows < out.shape[0]) & (columns < out.shape[1])
         return bool(offsets.size) and bool(placed.all())
 
+    def loaded_from(self, t: torch.Tensor) -> int:
+        """How many loads' addresses fell in ``t``'s memory."""
+        extent = _extent(t)
+        if extent is None:
+            return 0
+        return sum(int(((a >= extent[0]) & (a < extent[1])).sum()) for a in self.loads)
+
     def stored_into(self, t: torch.Tensor) -> bool:
         extent = _extent(t)
         if extent is None:

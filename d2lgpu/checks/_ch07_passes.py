@@ -76,8 +76,8 @@ def _kind(name: str, sources: list, results: list, size: int) -> str | None:
             continue  # a view, or a no-op that returns its argument
         if name in _FILL:
             return "fill"
-        if r.numel() < size:
-            continue  # too small to cost a pass worth naming
+        if r.numel() < size and not any(s.numel() >= size for s in sources):
+            continue  # too small to cost a pass worth naming (a reduction of x reads all of it)
         first = sources[0] if sources else None
         if first is not None and name in _CAST and r.dtype != first.dtype:
             return "cast"
@@ -151,8 +151,9 @@ def watched_torch_ops(watch, args):
 
 _WHY = {
     "compute": (
-        "computed part of the result with PyTorch, outside your kernel: it reads and writes a "
-        "whole tensor, an extra pass over memory, the one a fused kernel saves. Do all the "
+        "computed part of the result with PyTorch, outside your kernel: it reads a whole "
+        "tensor (and most write one), an extra pass over memory, the one a fused kernel saves "
+        "(a reduction such as a norm, a max or a check reads all of x too). Do all the "
         "arithmetic inside your kernel, on the values it loads"
     ),
     "cast": (

@@ -60,6 +60,29 @@ def _require_each_input_read_once(watch, where: str) -> None:
         )
 
 
+def _require_out_stored_once(out, watch, where: str) -> None:
+    """Each element of ``out`` stored once: no intermediate kept in it on the way. A load of
+    the output alone is a kernel working in place on a private copy of x, which is right."""
+    if not out.is_contiguous() or not out.numel():
+        return
+    twice, back = int((watch.written(out) > 1).sum()), watch.loaded_from(out)
+    if twice:
+        raise CheckFailed(
+            f"for {where}, your kernel stored {twice} element(s) of the output more than once"
+            + (f" and loaded {back} back from it" if back else "")
+            + ": each tl.store is a write of memory, and the fused kernel writes each element "
+            "of the result once"
+            + (
+                " (relu(x) stored, read back, then multiplied: up to 2 n more floats moved "
+                "than the fused kernel's 3 n)"
+                if back
+                else ""
+            )
+            + ". Keep the intermediate in registers: load x and y once, and store relu(x) * y "
+            "once"
+        )
+
+
 def _require_a_fixed_block(sizes: dict, name: str) -> None:
     """``sizes``: n -> (programs, loads) of the 1-D contiguous cases. A fixed BLOCK runs more
     programs for twice the elements, or (a grid-stride loop) more loads in each; a BLOCK grown
@@ -106,6 +129,7 @@ def _relu_mul_checks(answer, passed) -> None:
                 )
             require_one_pass(out, watch, "relu_mul", where, x.numel(), "element")
             _require_each_input_read_once(watch, where)
+            _require_out_stored_once(out, watch, where)
         _require_a_fixed_block(sizes, "relu_mul")
         passed.append(
             "relu(x) * y for n = 1, 1000, 4096, an odd n and a 37 x 129 matrix (fresh random "
