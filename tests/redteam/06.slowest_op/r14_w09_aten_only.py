@@ -1,5 +1,5 @@
-# expect: pass keeps only the aten:: operators' entries (the exercise asks which operator takes the time)
-# hint: 
+# expect: fail keeps only the aten:: operators' entries (the exercise asks which operator takes the time): judged right until round 65, when a workload led by a custom operator came: the prompt asks for the entry with the largest self time, whatever its name, and a filter to aten:: misses any other operator's (torchvision's, an extension's)
+# hint: aten|every entry|whatever (its )?name|custom operator
 # relabelled right: written as wrong (labels of record_function dropped), but the exercise asks
 # for an operator, and the checker's own hint says to skip the entries that are not operators
 import torch
