@@ -472,7 +472,9 @@ def test_memory_names_a_deal_kept_from_another_world_size_and_not_another_rule()
 
     assert_fails(
         "11.memory", deal_kept, "'zero1', 2) returned", "'zero1', 8) returned, for another "
-        "number of ranks: world_size was not used, either written in or kept from that call",
+        "number of ranks, and so it does on 1 rank, where rank 0 holds every tensor: world_size "
+        "was not used, either written in, kept from that call (a cache keyed without it), or "
+        "left out of ZeRO-1's deal",
     )  # fmt: skip
 
     def by_rows(shapes, plan, world_size):  # round 65's w02: rank 0 holds the same on 2 and 8
