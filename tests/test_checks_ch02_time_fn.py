@@ -541,3 +541,39 @@ def test_a_timer_that_called_torch_cuda_synchronize_is_named_so_whatever_else_we
 
     counting = _cuda_timer(counted)
     assert_fails("02.time_fn", lambda *a: counting(*a), "called torch.cuda.synchronize() (5 times)")
+
+
+def test_time_fn_mixing_the_given_clock_with_its_own_is_named():
+    def mixed(work, sync, clock, repeats=5):  # round 66's w01
+        work()
+        sync()
+        times = []
+        for _ in range(repeats):
+            start = clock()
+            work()
+            sync()
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+
+    assert_fails(
+        "02.time_fn", mixed, "and read time.perf_counter() besides the clock it was given",
+        "Read every time with the clock you are given",
+    )  # fmt: skip
+
+
+def test_time_fn_calling_work_before_the_clock_read_that_starts_it_is_named():
+    def launched_first(work, sync, clock, repeats=5):  # round 66's w08
+        work()
+        sync()
+        times = []
+        for _ in range(repeats):
+            work()
+            start = clock()
+            sync()
+            times.append(clock() - start)
+        return statistics.median(times)
+
+    assert_fails(
+        "02.time_fn", launched_first, "time_fn called work() before the clock read that starts "
+        "its measurement", "Read clock() first",
+    )  # fmt: skip

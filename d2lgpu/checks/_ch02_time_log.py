@@ -5,13 +5,49 @@
 prompt's order: a warm-up and a sync before the first clock read, then per measurement one
 work() and a sync() after it between two clock reads (one read may end a measurement and
 start the next). It does not judge the returned number (``ch02_time_fn`` does).
+:func:`host_clocks_read` notes the reads of the ``time`` module's clocks while the answer
+runs: a clock it was not given, whose reads mixed with the given one's make no interval.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from contextlib import contextmanager
+
+from ._kit import patched
 from ._util import CheckFailed
 
-__all__ = ["check_log"]
+__all__ = ["check_log", "host_clocks_read", "mixed_clocks_hint"]
+
+_CLOCKS = ("perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time", "time_ns")
+_CLOCKS += ("process_time", "process_time_ns")
+
+
+@contextmanager
+def host_clocks_read():
+    """Yield the list of the ``time`` clocks read, by name, on this thread while the block runs."""
+    read: list[str] = []
+    here = threading.get_ident()
+
+    def noted(name: str, original):
+        def clock(*args, **kwargs):
+            if threading.get_ident() == here:
+                read.append(name)
+            return original(*args, **kwargs)
+
+        return clock
+
+    with patched(*((time, name, noted(name, getattr(time, name))) for name in _CLOCKS)):
+        yield read
+
+
+def mixed_clocks_hint(read: list[str], got: float) -> str:
+    return (
+        f"time_fn returned {got:.6g} s and read time.{read[0]}() besides the clock it was "
+        "given: an interval between a read of one clock and a read of another measures "
+        "nothing (their zeros differ). Read every time with the clock you are given"
+    )
 
 
 def check_log(log: list[str], repeats: int) -> None:
@@ -51,6 +87,16 @@ def check_log(log: list[str], repeats: int) -> None:
             )
         )
     last_warmup = max(i for i in range(first_clock) if log[i] == "work")
+    if (
+        "sync" in log[log.index("work") : last_warmup]
+        and "sync" not in log[last_warmup:first_clock]
+    ):
+        raise CheckFailed(
+            "time_fn called work() before the clock read that starts its measurement (work(), "
+            "clock(), sync(), clock()): work() returns once the job is launched, so the "
+            "interval leaves out the launch, and whatever of the job ran before the read. Read "
+            "clock() first, then call work() and sync(), then read clock() again"
+        )
     if "sync" not in log[last_warmup:first_clock]:
         raise CheckFailed(
             "after the warm-up call, call sync() before the first clock read: otherwise the "
