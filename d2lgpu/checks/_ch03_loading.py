@@ -97,6 +97,13 @@ def load_checked(load, path, device, what, build=make_net, known=()):
             f"load_parameters returned a {type(net).__name__}: return the model, built with "
             "make_net() and filled with load_state_dict"
         )
+    if any(p.is_inference() for p in net.parameters()):
+        raise CheckFailed(
+            "the loaded model's parameters are inference tensors: it was built or loaded inside "
+            "torch.inference_mode(), and such tensors can never be trained, nor changed in "
+            "place, outside it. Build and load the model outside inference_mode "
+            "(load_state_dict needs no no_grad either)"
+        )
     wrong = {str(p.device) for p in net.parameters()} - {str(torch.device(device))}
     if wrong:
         where = ", ".join(sorted(wrong))

@@ -10,6 +10,7 @@ does not have (as one written on a bigger machine does), which only loads with
 from __future__ import annotations
 
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from ._ch03_loading import (
     load_checked,
 )
 from ._ch03_networks import defaults_kept, load_tensors_only, make_net, same_params, seeded_net
-from ._kit import patched
+from ._kit import calls_to, patched
 from ._util import CheckFailed, one_cpu_thread, written_as
 
 __all__ = ["check_parameters", "saved_as_if_on"]
@@ -83,6 +84,32 @@ def _conversions_of(net: nn.Module):
         yield seen
 
 
+@contextmanager
+def _saves_elsewhere():
+    """Yield a list that holds, once the block has run, the threads whose torch.save had not
+    finished when it ended. A torch.save on another thread waits (2 s at most) until the
+    block ends, so a save left running in the background is seen on every run."""
+    ended, here, late = threading.Event(), threading.get_ident(), []
+    original = torch.save
+
+    def held(*args, **kwargs):
+        if threading.get_ident() == here:
+            return original(*args, **kwargs)
+        ended.wait(timeout=2)  # not set by then: the block is waiting for this thread (join)
+        late.append(ended.is_set() and threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    with calls_to(threading.Thread, "start", lambda thread, *a, **k: thread) as started:
+        with patched((torch, "save", held)):
+            try:
+                yield late
+            finally:
+                ended.set()
+                for thread in started:
+                    thread.join(timeout=10)
+    late[:] = [name for name in late if name is not False]
+
+
 def _check_save(save, device, folder: Path, passed) -> Path:
     net = seeded_net(1).to(device)
     path = folder / "saved_by_you.pt"
@@ -90,8 +117,16 @@ def _check_save(save, device, folder: Path, passed) -> Path:
     path.write_bytes(older)
     there = set(folder.iterdir())
     modes = [m.training for m in net.modules()]
-    with _conversions_of(net) as seen, defaults_kept("save_parameters"):
+    with _conversions_of(net) as seen, defaults_kept("save_parameters"), _saves_elsewhere() as late:
         save(net, path)
+    if late:
+        raise CheckFailed(
+            "save_parameters returned before its file was written: torch.save ran on another "
+            "thread (a save in the background), so a caller who loads the file, or goes on "
+            "changing the model, right after the call meets a file not there yet or half "
+            "written, or parameters saved after they changed. Call torch.save(net.state_dict(), "
+            "path) in the function itself, or wait for the thread (join) before returning"
+        )
     if [m.training for m in net.modules()] != modes:
         raise CheckFailed(
             "save_parameters left the model in another mode (net.eval() or net.train(False)): "
