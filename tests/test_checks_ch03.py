@@ -842,3 +842,46 @@ def test_device_bug_a_batch_of_one_and_a_loss_of_shape_one_are_named():
 
     assert_fails("03.device_bug", shaped, "train_step returned Tensor of shape (1,): return the "
                  "loss as a 0-d tensor")  # fmt: skip
+
+
+def test_parameters_a_save_left_running_on_a_thread_is_named():
+    import threading
+
+    def save_in_background(net, path):  # round 66's w07
+        state = net.state_dict()
+        threading.Thread(target=torch.save, args=(state, path)).start()
+
+    assert_fails(
+        "03.parameters", (halve_first_layer, save_in_background, load_parameters),
+        "save_parameters returned before its file was written", "join",
+    )  # fmt: skip
+
+
+def test_parameters_a_model_loaded_in_inference_mode_is_named():
+    def load_for_inference(make_net, path, device):  # round 66's w10
+        with torch.inference_mode():
+            return load_parameters(make_net, path, device)
+
+    assert_fails(
+        "03.parameters", (halve_first_layer, save_parameters, load_for_inference),
+        "the loaded model's parameters are inference tensors",
+    )  # fmt: skip
+
+
+_WEIGHTS_AT_IMPORT = torch.tensor([1.0, 2.0, 1.0])  # made once, on the CPU
+
+
+def test_device_bug_a_tensor_made_before_the_step_is_named_as_such():
+    def weights_from_import(net, X, y, opt, device):  # round 66's w03
+        X, y = X.to(device), y.to(device)
+        loss = F.cross_entropy(net(X), y, weight=_WEIGHTS_AT_IMPORT)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    assert_fails(
+        "03.device_bug", weights_from_import, "a tensor on the CPU stays on the CPU",
+        "your module holds it (a module-level tensor, or one cached there), made before the "
+        "step ran, at import or in an earlier call",
+    )  # fmt: skip

@@ -15,6 +15,7 @@ import torch
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
+from .._aliases import answer_function, graded_answer
 from ._util import CheckFailed
 
 __all__ = [
@@ -67,6 +68,7 @@ class Origins(TorchFunctionMode):
         self.used: set[str] = set()  # the labels of the tensors that operations got
         self._moved: dict[int, weakref.ref] = {}  # tensors whose .to() made a copy on meta
         self.mixed_was_moved = False  # the CPU operand of ``mixed`` is one of those
+        self.mixed_global = False  # ... or a tensor the answer's module holds (made at import)
 
     def label(self, t) -> str | None:
         entry = self._labels.get(id(t))
@@ -97,6 +99,7 @@ class Origins(TorchFunctionMode):
             if other and any(t.device.type == "meta" for t in tensors):
                 where = "the CPU" if other[0].device.type == "cpu" else str(other[0].device)
                 self.mixed = (name, self.label(other[0]) or f"a tensor on {where}", where)
+                self.mixed_global = _held_by_the_answers_module(other[0])
                 moved = self._moved.get(id(other[0]))
                 self.mixed_was_moved = moved is not None and moved() is other[0]
         result = func(*args, **kwargs)
@@ -108,6 +111,17 @@ class Origins(TorchFunctionMode):
             if label:
                 self._labels[id(result)] = (weakref.ref(result), label)
         return result
+
+
+def _held_by_the_answers_module(t: torch.Tensor) -> bool:
+    """Whether the graded answer's module holds ``t``: a global, or in a global dict or list."""
+    fn = answer_function(graded_answer())
+    module = getattr(fn, "__globals__", {})
+    for value in list(module.values()):
+        inside = value.values() if isinstance(value, dict) else value
+        if value is t or (isinstance(value, dict | list | tuple) and any(v is t for v in inside)):
+            return True
+    return False
 
 
 def target_device(values) -> torch.device | None:
@@ -189,6 +203,10 @@ def mixed_hint(origins: Origins, said: str = "") -> CheckFailed:
         "the CPU until X is moved)"
         if made_on
         else "create it on the device (the device= argument of the function that makes it)"
+        if not origins.mixed_global
+        else "your module holds it (a module-level tensor, or one cached there), made before "
+        "the step ran, at import or in an earlier call, on the CPU. Make it in the step, on "
+        "the device it is given (device=device), or move it there in every call"
     )
     return CheckFailed(
         f"{what} stays on {where} while the model is on the device ({op} got both): " + fix + said
