@@ -1239,3 +1239,14 @@ def test_simulate_calls_the_answer_on_the_default_stream_unless_asked():
     simulate(answer, 1, 1e-3, 1e-3)
     simulate(answer, 1, 1e-3, 1e-3, True)
     assert seen == [(True, "default stream"), (False, "the caller's stream")]
+
+
+def test_a_results_list_kept_between_calls_is_named():
+    def kept(batches, compute, device, results=[]):  # noqa: B006 (round 66's w12)
+        results += with_events_and_record_stream(batches, compute, device)
+        return results
+
+    assert_fails(
+        kept, "the list outlives the call (a default argument results=[], a global)",
+        "Make a new list in every call",
+    )  # fmt: skip

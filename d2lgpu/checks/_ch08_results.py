@@ -30,12 +30,28 @@ def check_count(results, host) -> None:
             f"pipelined returned a {type(results).__name__}: return a list with one result per "
             "batch, [compute(batch 0 on the device), compute(batch 1 ...), ...]"
         )
+    if len(results) > n > 0 and _ends_with_this_calls(results, host):
+        raise CheckFailed(
+            f"pipelined returned {len(results)} results for {n} batches, the last {n} of them "
+            "this call's: the list outlives the call (a default argument results=[], a global) "
+            "and still holds the earlier calls' results. Make a new list in every call"
+        )
     if len(results) != n:
         raise CheckFailed(
             f"pipelined returned {len(results)} results for {n} batches: compute every batch "
             "once (mind the first batch, copied before the loop, and the last one, which has "
             "no next batch to prefetch)"
         )
+
+
+def _ends_with_this_calls(results, host) -> bool:
+    """Whether the last ``len(host)`` results are compute of this call's batches, in order."""
+    last = results[-len(host) :]
+    return all(
+        isinstance(got, torch.Tensor) and got.shape == (want := reference_compute(b)).shape
+        and close(got, want)
+        for got, b in zip(last, host, strict=True)
+    )  # fmt: skip
 
 
 def check_values(results, host) -> None:
