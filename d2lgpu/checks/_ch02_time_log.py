@@ -20,8 +20,8 @@ from ._util import CheckFailed
 
 __all__ = ["check_log", "host_clocks_read", "mixed_clocks_hint"]
 
-_CLOCKS = ("perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time", "time_ns")
-_CLOCKS += ("process_time", "process_time_ns")
+_CLOCKS: tuple[str, ...] = ("perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns")
+_CLOCKS += ("time", "time_ns", "process_time", "process_time_ns")
 
 
 @contextmanager
