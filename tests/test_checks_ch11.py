@@ -500,3 +500,19 @@ def test_memory_names_the_peaks_temporaries_counted_as_state():
         "more: the moments of one tensor again, what the tracker files as Optstate at the peak",
         "Predict what a rank holds after the step",
     )  # fmt: skip
+
+
+def test_a_world_size_not_used_is_asked_on_one_rank_and_an_error_there_says_nothing():
+    from d2lgpu.checks._ch11_kept import _on_one_rank
+
+    shapes = ((6, 4), (10, 4))
+    got = {"params": 1, "grads": 1, "optimizer": 1}
+
+    def refuses_one_rank(shapes, plan, world_size):
+        if world_size == 1:
+            raise ValueError("one rank: nothing to shard")
+        return dict(got)
+
+    assert _on_one_rank((shapes, "zero1", 8), got, lambda *a: dict(got))
+    assert not _on_one_rank((shapes, "zero1", 8), got, refuses_one_rank)
+    assert not _on_one_rank((shapes, "zero1", 8), got, lambda *a: {**got, "optimizer": 2})
