@@ -556,7 +556,8 @@ def test_time_fn_mixing_the_given_clock_with_its_own_is_named():
         return statistics.median(times)
 
     assert_fails(
-        "02.time_fn", mixed, "and read time.perf_counter() besides the clock it was given",
+        "02.time_fn", mixed, "time_fn returned a wrong time and read time.perf_counter() besides "
+        "the clock it was given",
         "Read every time with the clock you are given",
     )  # fmt: skip
 

@@ -42,9 +42,10 @@ def host_clocks_read():
         yield read
 
 
-def mixed_clocks_hint(read: list[str], got: float) -> str:
+def mixed_clocks_hint(read: list[str]) -> str:
+    """The hint for a wrong time from an answer that read ``read``, clocks it was not given."""
     return (
-        f"time_fn returned {got:.6g} s and read time.{read[0]}() besides the clock it was "
+        f"time_fn returned a wrong time and read time.{read[0]}() besides the clock it was "
         "given: an interval between a read of one clock and a read of another measures "
         "nothing (their zeros differ). Read every time with the clock you are given"
     )

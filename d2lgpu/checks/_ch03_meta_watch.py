@@ -203,7 +203,7 @@ def mixed_hint(origins: Origins, said: str = "") -> CheckFailed:
         "the CPU until X is moved)"
         if made_on
         else "create it on the device (the device= argument of the function that makes it)"
-        if not origins.mixed_global
+        if not getattr(origins, "mixed_global", False)
         else "your module holds it (a module-level tensor, or one cached there), made before "
         "the step ran, at import or in an earlier call, on the CPU. Make it in the step, on "
         "the device it is given (device=device), or move it there in every call"

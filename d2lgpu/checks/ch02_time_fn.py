@@ -188,7 +188,7 @@ def check_time_fn(answer, passed):
     )
     measured = device.durations[-5:]
     if device.host_reads and abs(got - job) > 0.05 * job:
-        raise CheckFailed(mixed_clocks_hint(device.host_reads, got))
+        raise CheckFailed(mixed_clocks_hint(device.host_reads))
     hint = _statistic_hint(got, measured)
     if hint:
         raise CheckFailed(hint)
