@@ -146,11 +146,9 @@ class Watch:
         (past its own end, into ``t`` where ``t`` lies after it)."""
         import numpy as np
 
-        extent = _extent(t)
-        if extent is None or out.dim() != 2 or t.dim() != 2 or out.stride(0) == t.stride(0):
+        if _extent(t) is None or out.dim() != 2 or t.dim() != 2 or out.stride(0) == t.stride(0):
             return False
-        lo, hi = extent
-        landed = [a[(a >= lo) & (a < hi)] for a in self.stores]
+        landed = _landed(self.stores, t)
         offsets = np.concatenate(landed) - out.data_ptr() if landed else np.zeros(0, np.int64)
         size, pitch = out.element_size(), t.stride(0) * out.element_size()
         rows, columns = offsets // pitch, (offsets % pitch) // size
@@ -159,17 +157,19 @@ class Watch:
 
     def loaded_from(self, t: torch.Tensor) -> int:
         """How many loads' addresses fell in ``t``'s memory."""
-        extent = _extent(t)
-        if extent is None:
-            return 0
-        return sum(int(((a >= extent[0]) & (a < extent[1])).sum()) for a in self.loads)
+        return sum(a.size for a in _landed(self.loads, t))
 
     def stored_into(self, t: torch.Tensor) -> bool:
-        extent = _extent(t)
-        if extent is None:
-            return False
-        lo, hi = extent
-        return any(((a >= lo) & (a < hi)).any() for a in self.stores)
+        return any(a.size for a in _landed(self.stores, t))
+
+
+def _landed(accesses: list, t: torch.Tensor) -> list:
+    """The addresses of each access (loads or stores) that fell in ``t``'s memory."""
+    extent = _extent(t)
+    if extent is None:
+        return []
+    lo, hi = extent
+    return [a[(a >= lo) & (a < hi)] for a in accesses]
 
 
 def _tensors(values):

@@ -36,8 +36,7 @@ from torch.overrides import TorchFunctionMode
 
 from ._ch09_given_grads import grads_state
 from ._ch09_pipeline_rules import gathered, swapped_loss_hint
-from ._kit import calls_to
-from ._kit_calls import autocasts_asked
+from ._kit_calls import autocasts_asked, threads_started
 from ._util import CheckFailed, describe_frame, learner_frame
 
 __all__ = [
@@ -236,15 +235,12 @@ def moves(x: torch.Tensor, y: torch.Tensor) -> Iterator[tuple[dict[str, int], li
     the autocast regions made or entered (their dtype), while the block runs."""
 
     watch = _Moves({"x": x, "y": y})
-    with (
-        autocasts_asked() as asked,
-        calls_to(threading.Thread, "start", lambda thread, *a, **k: thread) as started,
-    ):
+    # a thread the step started and left running is let finish, so that what it ran is seen
+    # (check_left_as_given names it)
+    with threads_started(join_timeout=2), autocasts_asked() as asked:
         autocasts: list[str] = []
         with watch:
             yield watch.moved, autocasts
-    for thread in started:  # a thread the step started and left running: let it finish, so
-        thread.join(timeout=2)  # that what it ran is seen (check_left_as_given names it)
     autocasts += [str(dtype).replace("torch.", "") for _, dtype in asked]
 
 

@@ -1,6 +1,7 @@
 """The checker kit's watch on how a module of the checker's own was called, on the
 autocast regions an answer asks for (:func:`autocasts_asked`), on an optimizer's steps
-(:func:`closure_first`), and on the memory a call allocates (:func:`allocations`).
+(:func:`closure_first`), on the memory a call allocates (:func:`allocations`), and on the
+threads a block starts, waited for after it (:func:`threads_started`).
 
 :class:`CallCounted` is an ``nn.Module`` that counts, in ``direct``, the forwards that came
 as ``module.forward(h)``, past ``nn.Module.__call__`` and so past every hook on the module
@@ -15,6 +16,7 @@ without their hooks.
 
 from __future__ import annotations
 
+import threading
 import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,9 +25,9 @@ import torch
 from torch import autocast, nn
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from ._kit import patched
+from ._kit import calls_to, patched
 
-__all__ = ["CallCounted", "allocations", "autocasts_asked", "closure_first"]
+__all__ = ["CallCounted", "allocations", "autocasts_asked", "closure_first", "threads_started"]
 
 
 class CallCounted(nn.Module):
@@ -130,3 +132,13 @@ def allocations(at_least: int) -> Iterator[list[tuple[str, int]]]:
             tracemalloc.stop()
         if peak >= at_least:
             found.append(("python", peak))
+
+
+@contextmanager
+def threads_started(join_timeout: float) -> Iterator[list[threading.Thread]]:
+    """Yield the list of the threads started while the block runs; after it, wait for each
+    (``join_timeout`` seconds at most), so that what a thread left running did is seen."""
+    with calls_to(threading.Thread, "start", lambda thread, *a, **k: thread) as started:
+        yield started
+    for thread in started:
+        thread.join(timeout=join_timeout)

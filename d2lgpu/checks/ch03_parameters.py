@@ -28,7 +28,8 @@ from ._ch03_loading import (
     load_checked,
 )
 from ._ch03_networks import defaults_kept, load_tensors_only, make_net, same_params, seeded_net
-from ._kit import calls_to, patched
+from ._kit import patched
+from ._kit_calls import threads_started
 from ._util import CheckFailed, one_cpu_thread, written_as
 
 __all__ = ["check_parameters", "saved_as_if_on"]
@@ -86,8 +87,8 @@ def _conversions_of(net: nn.Module):
 
 @contextmanager
 def _saves_elsewhere():
-    """Yield a list that holds, once the block has run, the threads whose torch.save had not
-    finished when it ended. A torch.save on another thread waits (2 s at most) until the
+    """Yield a list that holds, once the block has run, the names of the threads whose
+    torch.save ran only after it ended. A torch.save on another thread waits (2 s at most) until the
     block ends, so a save left running in the background is seen on every run."""
     ended, here, late = threading.Event(), threading.get_ident(), []
     original = torch.save
@@ -99,14 +100,11 @@ def _saves_elsewhere():
         late.append(ended.is_set() and threading.current_thread().name)
         return original(*args, **kwargs)
 
-    with calls_to(threading.Thread, "start", lambda thread, *a, **k: thread) as started:
-        with patched((torch, "save", held)):
-            try:
-                yield late
-            finally:
-                ended.set()
-                for thread in started:
-                    thread.join(timeout=10)
+    with patched((torch, "save", held)), threads_started(join_timeout=10):
+        try:
+            yield late
+        finally:
+            ended.set()  # before the threads are waited for: a held save goes on now
     late[:] = [name for name in late if name is not False]
 
 
