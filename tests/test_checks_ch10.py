@@ -2050,6 +2050,15 @@ def test_bus_bandwidth_names_a_name_compared_with_is_and_an_allocation_per_call(
     hint = assert_fails("10.bus_bandwidth", three_buffers).hint
     assert "allocated 3,145,728 bytes (empty)" in hint, hint
 
+    def a_bytearray(nbytes, seconds, world_size, collective):  # round 65's w07
+        return bw_table(memoryview(bytearray(int(nbytes))).nbytes, seconds, world_size, collective)
+
+    hint = assert_fails("10.bus_bandwidth", a_bytearray).hint
+    assert hint.startswith(
+        "bandwidths(1048576, 0.001, 2, 'all_reduce') allocated about 1.0 MiB (Python objects: a "
+        "bytearray, bytes, a list): the two numbers"
+    ), hint
+
     # a ValueError of the answer's own for a name that is one of the four stays its error
     def refuses_reduce_scatter(nbytes, seconds, world_size, collective):
         if collective == "reduce_scatter":
